@@ -1,0 +1,1 @@
+//! SPIR-V to RDNA2 shader compiler.

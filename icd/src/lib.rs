@@ -1,0 +1,1 @@
+//! Ferrum: a Vulkan driver for AMD RDNA2 GPUs.

@@ -1,0 +1,1 @@
+//! RDNA2 (gfx1030) instruction set: tables, encoder, decoder and disassembler.

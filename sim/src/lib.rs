@@ -1,0 +1,1 @@
+//! A software navi21 behind the amdgpu kernel interface.

@@ -1,0 +1,1 @@
+//! The amdgpu kernel interface: UAPI types, the `Kernel` trait and a safe API over it.
