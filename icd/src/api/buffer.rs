@@ -1,0 +1,83 @@
+//! Buffer commands.
+
+use ash::vk;
+
+use super::{obj, output, reference};
+use crate::core::buffer::Buffer;
+use crate::core::device::Device;
+use crate::core::object::VkObject;
+use crate::entry::{guard, guard_value, guard_void};
+
+pub unsafe extern "system" fn create_buffer(
+    device: vk::Device,
+    p_create_info: *const vk::BufferCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_buffer: *mut vk::Buffer,
+) -> vk::Result {
+    guard("vkCreateBuffer", || {
+        // SAFETY: a live device, a valid create info and a writable handle pointer.
+        unsafe { obj::<Device>(device)? };
+        // SAFETY: the application passes a valid input structure.
+        let info = unsafe { reference(p_create_info)? };
+        // SAFETY: the application passes a writable output pointer.
+        *unsafe { output(p_buffer)? } = Buffer::create(info)?.into_handle();
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn destroy_buffer(
+    _device: vk::Device,
+    buffer: vk::Buffer,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard_value("vkDestroyBuffer", (), || {
+        // SAFETY: a null or live buffer handle, not used afterwards.
+        drop(unsafe { Buffer::take_handle(buffer) });
+    })
+}
+
+pub unsafe extern "system" fn get_buffer_memory_requirements(
+    device: vk::Device,
+    buffer: vk::Buffer,
+    p_requirements: *mut vk::MemoryRequirements,
+) {
+    guard_void("vkGetBufferMemoryRequirements", || {
+        // SAFETY: live handles and a writable output pointer.
+        let device = unsafe { obj::<Device>(device)? };
+        // SAFETY: the application passes a live Buffer handle (valid usage).
+        let buffer = unsafe { obj::<Buffer>(buffer)? };
+        // SAFETY: the application passes a writable output pointer.
+        *unsafe { output(p_requirements)? } = buffer.memory_requirements(&device.adapter.memory);
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn get_buffer_memory_requirements2(
+    device: vk::Device,
+    p_info: *const vk::BufferMemoryRequirementsInfo2<'_>,
+    p_requirements: *mut vk::MemoryRequirements2<'_>,
+) {
+    guard_void("vkGetBufferMemoryRequirements2", || {
+        // SAFETY: live handles, a valid info structure and a valid output structure.
+        let device = unsafe { obj::<Device>(device)? };
+        // SAFETY: the application passes a valid input structure.
+        let info = unsafe { reference(p_info)? };
+        // SAFETY: the application passes a live Buffer handle (valid usage).
+        let buffer = unsafe { obj::<Buffer>(info.buffer)? };
+        // SAFETY: the application passes a writable output pointer.
+        let out = unsafe { output(p_requirements)? };
+        out.memory_requirements = buffer.memory_requirements(&device.adapter.memory);
+        // SAFETY: the output chain is valid.
+        for s in unsafe { crate::core::chain::iter_out(out.p_next) } {
+            // SAFETY: every link of the chain is a valid structure.
+            if unsafe { (*s).s_type } == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
+                // Buffers never need or prefer a dedicated allocation.
+                // SAFETY: the sType says this is a VkMemoryDedicatedRequirements.
+                unsafe {
+                    crate::core::chain::write_body(s, vk::MemoryDedicatedRequirements::default());
+                }
+            }
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,311 @@
+//! Physical-device queries and `vkCreateDevice`.
+
+use std::ffi::c_char;
+
+use ash::vk;
+
+use super::{obj, out, output, reference};
+use crate::core::device::{Device, DEVICE_EXTENSIONS};
+use crate::core::object::VkObject;
+use crate::core::physical_device::{features, formats, PhysicalDevice};
+use crate::entry::{guard, guard_status, guard_void};
+use crate::error::VkError;
+
+type Pd = vk::PhysicalDevice;
+
+pub unsafe extern "system" fn get_physical_device_features(
+    pd: Pd,
+    p_features: *mut vk::PhysicalDeviceFeatures,
+) {
+    guard_void("vkGetPhysicalDeviceFeatures", || {
+        // SAFETY: a live handle and a writable output pointer.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a writable output pointer.
+        *unsafe { output(p_features)? } = features::supported_features();
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_features2(
+    pd: Pd,
+    p_features: *mut vk::PhysicalDeviceFeatures2<'_>,
+) {
+    guard_void("vkGetPhysicalDeviceFeatures2", || {
+        // SAFETY: a live handle and a valid output chain.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a writable output pointer.
+        let f2 = unsafe { output(p_features)? };
+        f2.features = features::supported_features();
+        // SAFETY: the application passes a valid output chain.
+        unsafe { features::fill_chain(f2.p_next) };
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_properties(
+    pd: Pd,
+    p_properties: *mut vk::PhysicalDeviceProperties,
+) {
+    guard_void("vkGetPhysicalDeviceProperties", || {
+        // SAFETY: a live handle and a writable output pointer.
+        let pd = unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a writable output pointer.
+        *unsafe { output(p_properties)? } = pd.adapter.properties();
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_properties2(
+    pd: Pd,
+    p_properties: *mut vk::PhysicalDeviceProperties2<'_>,
+) {
+    guard_void("vkGetPhysicalDeviceProperties2", || {
+        // SAFETY: a live handle and a valid output chain.
+        let pd = unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a writable output pointer.
+        let p2 = unsafe { output(p_properties)? };
+        p2.properties = pd.adapter.properties();
+        // SAFETY: the application passes a valid output chain.
+        unsafe { pd.adapter.fill_properties_chain(p2.p_next) };
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_queue_family_properties(
+    pd: Pd,
+    p_count: *mut u32,
+    p_properties: *mut vk::QueueFamilyProperties,
+) {
+    guard_void("vkGetPhysicalDeviceQueueFamilyProperties", || {
+        // SAFETY: a live handle and two-call idiom pointers.
+        let pd = unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: two-call idiom pointers from the application (a void command cannot report
+        // VK_INCOMPLETE).
+        unsafe { out::write_all(p_count, p_properties, &pd.adapter.queue_families()) }.map(drop)
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_queue_family_properties2(
+    pd: Pd,
+    p_count: *mut u32,
+    p_properties: *mut vk::QueueFamilyProperties2<'_>,
+) {
+    guard_void("vkGetPhysicalDeviceQueueFamilyProperties2", || {
+        // SAFETY: a live handle and two-call idiom pointers.
+        let pd = unsafe { obj::<PhysicalDevice>(pd)? };
+        let families = pd.adapter.queue_families();
+        // SAFETY: two-call idiom pointers from the application (a void command cannot report
+        // VK_INCOMPLETE).
+        unsafe {
+            out::write_with(p_count, p_properties, families.len(), |p, i| {
+                p.queue_family_properties = families[i]
+            })
+        }
+        .map(drop)
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_memory_properties(
+    pd: Pd,
+    p_properties: *mut vk::PhysicalDeviceMemoryProperties,
+) {
+    guard_void("vkGetPhysicalDeviceMemoryProperties", || {
+        // SAFETY: a live handle and a writable output pointer.
+        let pd = unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a writable output pointer.
+        *unsafe { output(p_properties)? } = pd.adapter.memory.properties;
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_memory_properties2(
+    pd: Pd,
+    p_properties: *mut vk::PhysicalDeviceMemoryProperties2<'_>,
+) {
+    guard_void("vkGetPhysicalDeviceMemoryProperties2", || {
+        // SAFETY: a live handle and a valid output structure.
+        let pd = unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a writable output pointer.
+        unsafe { output(p_properties)? }.memory_properties = pd.adapter.memory.properties;
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_format_properties(
+    pd: Pd,
+    format: vk::Format,
+    p_properties: *mut vk::FormatProperties,
+) {
+    guard_void("vkGetPhysicalDeviceFormatProperties", || {
+        // SAFETY: a live handle and a writable output pointer.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a writable output pointer.
+        *unsafe { output(p_properties)? } = formats::format_properties(format);
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_format_properties2(
+    pd: Pd,
+    format: vk::Format,
+    p_properties: *mut vk::FormatProperties2<'_>,
+) {
+    guard_void("vkGetPhysicalDeviceFormatProperties2", || {
+        // SAFETY: a live handle and a valid output structure.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a writable output pointer.
+        unsafe { output(p_properties)? }.format_properties = formats::format_properties(format);
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_image_format_properties(
+    pd: Pd,
+    _format: vk::Format,
+    _ty: vk::ImageType,
+    _tiling: vk::ImageTiling,
+    _usage: vk::ImageUsageFlags,
+    _flags: vk::ImageCreateFlags,
+    _p_properties: *mut vk::ImageFormatProperties,
+) -> vk::Result {
+    guard("vkGetPhysicalDeviceImageFormatProperties", || {
+        // SAFETY: a live handle.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        // Images are not implemented: no combination is supported.
+        Err(VkError::FormatNotSupported)
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_image_format_properties2(
+    pd: Pd,
+    _p_info: *const vk::PhysicalDeviceImageFormatInfo2<'_>,
+    _p_properties: *mut vk::ImageFormatProperties2<'_>,
+) -> vk::Result {
+    guard("vkGetPhysicalDeviceImageFormatProperties2", || {
+        // SAFETY: a live handle.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        Err(VkError::FormatNotSupported)
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_sparse_image_format_properties(
+    pd: Pd,
+    _format: vk::Format,
+    _ty: vk::ImageType,
+    _samples: vk::SampleCountFlags,
+    _usage: vk::ImageUsageFlags,
+    _tiling: vk::ImageTiling,
+    p_count: *mut u32,
+    p_properties: *mut vk::SparseImageFormatProperties,
+) {
+    guard_void("vkGetPhysicalDeviceSparseImageFormatProperties", || {
+        // SAFETY: a live handle and two-call idiom pointers; sparse images are unsupported.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: two-call idiom pointers from the application (a void command cannot report
+        // VK_INCOMPLETE).
+        unsafe { out::write_all(p_count, p_properties, &[]) }.map(drop)
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_sparse_image_format_properties2(
+    pd: Pd,
+    _p_info: *const vk::PhysicalDeviceSparseImageFormatInfo2<'_>,
+    p_count: *mut u32,
+    p_properties: *mut vk::SparseImageFormatProperties2<'_>,
+) {
+    guard_void("vkGetPhysicalDeviceSparseImageFormatProperties2", || {
+        // SAFETY: a live handle and two-call idiom pointers; sparse images are unsupported.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: two-call idiom pointers from the application (a void command cannot report
+        // VK_INCOMPLETE).
+        unsafe { out::write_with(p_count, p_properties, 0, |_, _| ()) }.map(drop)
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_external_buffer_properties(
+    pd: Pd,
+    _p_info: *const vk::PhysicalDeviceExternalBufferInfo<'_>,
+    p_properties: *mut vk::ExternalBufferProperties<'_>,
+) {
+    guard_void("vkGetPhysicalDeviceExternalBufferProperties", || {
+        // SAFETY: a live handle and a valid output structure. No external memory handle types
+        // are supported, which the spec expresses as all-zero properties.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a writable output pointer.
+        unsafe { output(p_properties)? }.external_memory_properties =
+            vk::ExternalMemoryProperties::default();
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_external_fence_properties(
+    pd: Pd,
+    _p_info: *const vk::PhysicalDeviceExternalFenceInfo<'_>,
+    p_properties: *mut vk::ExternalFenceProperties<'_>,
+) {
+    guard_void("vkGetPhysicalDeviceExternalFenceProperties", || {
+        // SAFETY: a live handle and a valid output structure; no external fence handles.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a writable output pointer.
+        let p = unsafe { output(p_properties)? };
+        p.export_from_imported_handle_types = vk::ExternalFenceHandleTypeFlags::empty();
+        p.compatible_handle_types = vk::ExternalFenceHandleTypeFlags::empty();
+        p.external_fence_features = vk::ExternalFenceFeatureFlags::empty();
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn get_physical_device_external_semaphore_properties(
+    pd: Pd,
+    _p_info: *const vk::PhysicalDeviceExternalSemaphoreInfo<'_>,
+    p_properties: *mut vk::ExternalSemaphoreProperties<'_>,
+) {
+    guard_void("vkGetPhysicalDeviceExternalSemaphoreProperties", || {
+        // SAFETY: a live handle and a valid output structure; no external semaphore handles.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a writable output pointer.
+        let p = unsafe { output(p_properties)? };
+        p.export_from_imported_handle_types = vk::ExternalSemaphoreHandleTypeFlags::empty();
+        p.compatible_handle_types = vk::ExternalSemaphoreHandleTypeFlags::empty();
+        p.external_semaphore_features = vk::ExternalSemaphoreFeatureFlags::empty();
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn enumerate_device_extension_properties(
+    pd: Pd,
+    p_layer_name: *const c_char,
+    p_count: *mut u32,
+    p_properties: *mut vk::ExtensionProperties,
+) -> vk::Result {
+    guard_status("vkEnumerateDeviceExtensionProperties", || {
+        // SAFETY: a live handle and two-call idiom pointers.
+        unsafe { obj::<PhysicalDevice>(pd)? };
+        if !p_layer_name.is_null() {
+            return Err(VkError::LayerNotPresent("driver layers".into()));
+        }
+        // SAFETY: two-call idiom pointers from the application.
+        unsafe {
+            out::write_all(p_count, p_properties, &out::extension_properties(DEVICE_EXTENSIONS))
+        }
+    })
+}
+
+pub unsafe extern "system" fn create_device(
+    pd: Pd,
+    p_create_info: *const vk::DeviceCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_device: *mut vk::Device,
+) -> vk::Result {
+    guard("vkCreateDevice", || {
+        // SAFETY: a live handle, a valid create info and a writable handle pointer.
+        let pd = unsafe { obj::<PhysicalDevice>(pd)? };
+        // SAFETY: the application passes a valid input structure.
+        let info = unsafe { reference(p_create_info)? };
+        // SAFETY: the application passes a writable output pointer.
+        let out = unsafe { output(p_device)? };
+        // SAFETY: `info` is a valid create info (checked non-null above).
+        *out = unsafe { Device::create(pd.adapter.clone(), info)? }.into_handle();
+        Ok(())
+    })
+}

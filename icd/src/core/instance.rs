@@ -1,0 +1,116 @@
+//! `VkInstance`: the enabled instance extensions and the physical devices found at creation.
+
+use std::ffi::{c_char, CStr};
+use std::sync::Arc;
+
+use ash::vk;
+
+use crate::core::object::{vk_object, ObjectBase};
+use crate::core::physical_device::{Adapter, PhysicalDevice};
+use crate::error::{VkError, VkResult};
+
+/// Instance extensions Ferrum implements, with their spec versions.
+pub const INSTANCE_EXTENSIONS: &[(&CStr, u32)] = &[(c"VK_KHR_get_physical_device_properties2", 2)];
+
+/// Which GPUs to expose (`FERRUM_DEVICE=sim|amdgpu`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeviceSelection {
+    /// The simulator only (the default while there is no real-GPU winsys).
+    Simulated,
+    /// Real amdgpu render nodes only.
+    Amdgpu,
+}
+
+impl DeviceSelection {
+    pub fn from_env() -> Self {
+        match std::env::var("FERRUM_DEVICE").as_deref() {
+            Ok("amdgpu") => DeviceSelection::Amdgpu,
+            Ok("sim") | Err(_) => DeviceSelection::Simulated,
+            Ok(other) => {
+                log::warn!("FERRUM_DEVICE={other} is not one of sim|amdgpu; using the simulator");
+                DeviceSelection::Simulated
+            }
+        }
+    }
+}
+
+/// A `VkInstance`.
+#[repr(C)]
+pub struct Instance {
+    base: ObjectBase,
+    pub api_version: u32,
+    pub physical_devices: Vec<Box<PhysicalDevice>>,
+}
+vk_object!(Instance, vk::Instance, vk::ObjectType::INSTANCE);
+
+/// Checks that every name in a C string array is in `supported`.
+///
+/// # Safety
+/// `names` must point to `count` valid NUL-terminated strings (or be null with `count == 0`).
+pub unsafe fn check_extensions(
+    names: *const *const c_char,
+    count: u32,
+    supported: &[(&CStr, u32)],
+) -> VkResult<()> {
+    if count == 0 {
+        return Ok(());
+    }
+    // SAFETY: guaranteed by the caller.
+    let names = unsafe { std::slice::from_raw_parts(names, count as usize) };
+    for &name in names {
+        // SAFETY: each entry is a valid C string.
+        let name = unsafe { CStr::from_ptr(name) };
+        if !supported.iter().any(|(s, _)| *s == name) {
+            return Err(VkError::ExtensionNotPresent(name.to_string_lossy().into_owned()));
+        }
+    }
+    Ok(())
+}
+
+impl Instance {
+    /// # Safety
+    /// `info` must be a valid `VkInstanceCreateInfo`.
+    pub unsafe fn create(info: &vk::InstanceCreateInfo<'_>) -> VkResult<Box<Self>> {
+        // SAFETY: forwarded to the caller.
+        unsafe {
+            check_extensions(
+                info.pp_enabled_extension_names,
+                info.enabled_extension_count,
+                INSTANCE_EXTENSIONS,
+            )?
+        };
+        // SAFETY: a non-null pApplicationInfo is valid.
+        let app = unsafe { info.p_application_info.as_ref() };
+        // "If apiVersion is 0 the implementation must ignore it" — treat as 1.0.
+        let api_version =
+            app.map(|a| a.api_version).filter(|&v| v != 0).unwrap_or(vk::API_VERSION_1_0);
+        let adapters = match DeviceSelection::from_env() {
+            DeviceSelection::Simulated => vec![Arc::new(Adapter::simulated())],
+            DeviceSelection::Amdgpu => {
+                log::warn!("FERRUM_DEVICE=amdgpu: real amdgpu devices are not supported yet");
+                Vec::new()
+            }
+        };
+        let physical_devices = adapters
+            .into_iter()
+            .enumerate()
+            .map(|(i, a)| Box::new(PhysicalDevice::new(a, i as u32)))
+            .collect();
+        log::debug!("instance created (application API version {api_version:#x})");
+        Ok(Box::new(Instance {
+            base: ObjectBase::new(vk::ObjectType::INSTANCE),
+            api_version,
+            physical_devices,
+        }))
+    }
+
+    pub fn physical_device_handles(&self) -> Vec<vk::PhysicalDevice> {
+        self.physical_devices
+            .iter()
+            .map(|p| {
+                use ash::vk::Handle;
+                vk::PhysicalDevice::from_raw(&**p as *const PhysicalDevice as u64)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,11 @@
+//! The safe object model behind the entry points: instance, physical device, device, memory,
+//! queue and synchronisation objects. Nothing here knows about the C calling convention except
+//! the handle conversions in `object`.
+
+pub mod buffer;
+pub mod chain;
+pub mod device;
+pub mod instance;
+pub mod object;
+pub mod physical_device;
+pub mod sync;

@@ -1,0 +1,128 @@
+//! The base every Vulkan object starts with, and handle <-> object conversion.
+//!
+//! A handle is the address of a boxed object. Every object is `#[repr(C)]` with an
+//! [`ObjectBase`] as its first field: the first word is the loader's dispatch slot (the loader
+//! requires it in dispatchable objects; non-dispatchable ones carry it too so that all objects
+//! share one layout), the second is a type tag. Handle casts check the tag in debug builds,
+//! which turns a handle passed to the wrong command into an immediate, caught panic instead of
+//! silent memory corruption.
+
+use ash::vk::{self, Handle};
+
+/// What the loader expects in the dispatch slot of a freshly created dispatchable object
+/// (`ICD_LOADER_MAGIC` in the loader's `vk_icd.h`).
+pub const ICD_LOADER_MAGIC: usize = 0x01CD_C0DE;
+
+/// The header at offset 0 of every Ferrum Vulkan object.
+#[repr(C)]
+#[derive(Debug)]
+pub struct ObjectBase {
+    /// Owned by the loader after creation: it stores its dispatch table pointer here.
+    loader_data: usize,
+    tag: vk::ObjectType,
+}
+
+impl ObjectBase {
+    pub fn new(tag: vk::ObjectType) -> Self {
+        ObjectBase { loader_data: ICD_LOADER_MAGIC, tag }
+    }
+
+    pub fn tag(&self) -> vk::ObjectType {
+        self.tag
+    }
+
+    pub fn loader_data(&self) -> usize {
+        self.loader_data
+    }
+}
+
+/// A Rust type that backs a Vulkan handle type.
+///
+/// # Safety
+/// The implementing type must be `#[repr(C)]` with an [`ObjectBase`] as its first field, and
+/// `base()` must return that field.
+pub unsafe trait VkObject: Sized {
+    const TYPE: vk::ObjectType;
+    type Handle: Handle + Copy;
+
+    fn base(&self) -> &ObjectBase;
+
+    /// Moves the object to the heap and returns its handle.
+    fn into_handle(self: Box<Self>) -> Self::Handle {
+        debug_assert_eq!(self.base().tag, Self::TYPE);
+        Self::Handle::from_raw(Box::into_raw(self) as u64)
+    }
+
+    /// Borrows the object behind a handle; `None` for a null handle.
+    ///
+    /// # Safety
+    /// `handle` must be null or a live handle returned by `into_handle` of this type, and the
+    /// object must outlive the returned reference (the application's duty under Vulkan's
+    /// object lifetime rules).
+    unsafe fn from_handle<'a>(handle: Self::Handle) -> Option<&'a Self> {
+        let ptr = handle.as_raw() as usize as *const Self;
+        if ptr.is_null() {
+            return None;
+        }
+        // SAFETY: the caller guarantees a live object of this type.
+        let obj = unsafe { &*ptr };
+        debug_assert_eq!(obj.base().tag, Self::TYPE, "handle of the wrong object type");
+        Some(obj)
+    }
+
+    /// Takes ownership back from a handle (for destruction); `None` for a null handle.
+    ///
+    /// # Safety
+    /// As for [`VkObject::from_handle`], and no reference to the object may be used afterwards.
+    unsafe fn take_handle(handle: Self::Handle) -> Option<Box<Self>> {
+        let ptr = handle.as_raw() as usize as *mut Self;
+        if ptr.is_null() {
+            return None;
+        }
+        // SAFETY: the caller guarantees a live object created by `into_handle`.
+        let obj = unsafe { Box::from_raw(ptr) };
+        debug_assert_eq!(obj.base().tag, Self::TYPE, "handle of the wrong object type");
+        Some(obj)
+    }
+}
+
+/// Implements [`VkObject`] for a `#[repr(C)]` struct whose first field is `base: ObjectBase`.
+macro_rules! vk_object {
+    ($ty:ty, $handle:ty, $tag:expr) => {
+        // SAFETY: the macro is only used on `#[repr(C)]` types with `base` as first field.
+        unsafe impl $crate::core::object::VkObject for $ty {
+            const TYPE: ash::vk::ObjectType = $tag;
+            type Handle = $handle;
+            fn base(&self) -> &$crate::core::object::ObjectBase {
+                &self.base
+            }
+        }
+    };
+}
+pub(crate) use vk_object;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[repr(C)]
+    struct Probe {
+        base: ObjectBase,
+        value: u32,
+    }
+    vk_object!(Probe, vk::Device, vk::ObjectType::DEVICE);
+
+    #[test]
+    fn handle_round_trip_keeps_magic_first() {
+        let h = Box::new(Probe { base: ObjectBase::new(Probe::TYPE), value: 5 }).into_handle();
+        // SAFETY: the loader reads the first word of a dispatchable object like this.
+        let first = unsafe { *(h.as_raw() as usize as *const usize) };
+        assert_eq!(first, ICD_LOADER_MAGIC);
+        // SAFETY: `h` is live and of type Probe.
+        assert_eq!(unsafe { Probe::from_handle(h) }.map(|p| p.value), Some(5));
+        // SAFETY: as above; destroyed exactly once.
+        assert!(unsafe { Probe::take_handle(h) }.is_some());
+        // SAFETY: null is always accepted.
+        assert!(unsafe { Probe::from_handle(vk::Device::null()) }.is_none());
+    }
+}

@@ -1,0 +1,212 @@
+//! Supported features, and the check `vkCreateDevice` runs against them.
+//!
+//! Every feature structure is a header followed only by `VkBool32` members, so supported and
+//! requested features are compared generically, word by word, for every structure in the table
+//! below. Turning a feature on is one line in the `supported_*` functions once it works; nothing
+//! else needs to change.
+
+use std::ffi::c_void;
+use std::mem::size_of;
+
+use ash::vk::{self, TaggedStructure};
+
+use crate::core::chain;
+use crate::error::{VkError, VkResult};
+
+/// Size of `sType` + padding + `pNext` in front of every extensible structure.
+const HEADER_SIZE: usize = size_of::<vk::BaseOutStructure<'static>>();
+
+macro_rules! feature_structs {
+    ($($ty:ident),* $(,)?) => {
+        /// `(sType, size, name)` of each feature structure Ferrum recognises.
+        const FEATURE_STRUCTS: &[(vk::StructureType, usize, &str)] = &[
+            $((<vk::$ty<'static> as TaggedStructure>::STRUCTURE_TYPE,
+               size_of::<vk::$ty<'static>>(),
+               stringify!($ty)),)*
+        ];
+    };
+}
+
+feature_structs!(
+    PhysicalDeviceFeatures2,
+    PhysicalDeviceVulkan11Features,
+    PhysicalDeviceVulkan12Features,
+    PhysicalDeviceVulkan13Features,
+    PhysicalDevice16BitStorageFeatures,
+    PhysicalDeviceMultiviewFeatures,
+    PhysicalDeviceVariablePointersFeatures,
+    PhysicalDeviceProtectedMemoryFeatures,
+    PhysicalDeviceSamplerYcbcrConversionFeatures,
+    PhysicalDeviceShaderDrawParametersFeatures,
+    PhysicalDevice8BitStorageFeatures,
+    PhysicalDeviceShaderAtomicInt64Features,
+    PhysicalDeviceShaderFloat16Int8Features,
+    PhysicalDeviceDescriptorIndexingFeatures,
+    PhysicalDeviceScalarBlockLayoutFeatures,
+    PhysicalDeviceImagelessFramebufferFeatures,
+    PhysicalDeviceUniformBufferStandardLayoutFeatures,
+    PhysicalDeviceShaderSubgroupExtendedTypesFeatures,
+    PhysicalDeviceSeparateDepthStencilLayoutsFeatures,
+    PhysicalDeviceHostQueryResetFeatures,
+    PhysicalDeviceTimelineSemaphoreFeatures,
+    PhysicalDeviceBufferDeviceAddressFeatures,
+    PhysicalDeviceVulkanMemoryModelFeatures,
+    PhysicalDeviceImageRobustnessFeatures,
+    PhysicalDeviceInlineUniformBlockFeatures,
+    PhysicalDevicePipelineCreationCacheControlFeatures,
+    PhysicalDevicePrivateDataFeatures,
+    PhysicalDeviceShaderDemoteToHelperInvocationFeatures,
+    PhysicalDeviceShaderTerminateInvocationFeatures,
+    PhysicalDeviceSubgroupSizeControlFeatures,
+    PhysicalDeviceSynchronization2Features,
+    PhysicalDeviceTextureCompressionASTCHDRFeatures,
+    PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures,
+    PhysicalDeviceDynamicRenderingFeatures,
+    PhysicalDeviceShaderIntegerDotProductFeatures,
+    PhysicalDeviceMaintenance4Features,
+);
+
+fn lookup(s_type: vk::StructureType) -> Option<(usize, &'static str)> {
+    FEATURE_STRUCTS.iter().find(|(t, _, _)| *t == s_type).map(|&(_, size, name)| (size, name))
+}
+
+/// The Vulkan 1.0 features Ferrum supports.
+///
+/// None yet: every feature needs shaders, pipelines or images, none of which exist yet.
+pub fn supported_features() -> vk::PhysicalDeviceFeatures {
+    vk::PhysicalDeviceFeatures::default()
+}
+
+/// Writes the supported value of every `VkBool32` member of one known feature structure
+/// (excluding `VkPhysicalDeviceFeatures2`'s embedded 1.0 features, handled by the caller).
+///
+/// Every feature of the 1.1/1.2/1.3 structures is unsupported today, so all members are
+/// cleared; when one works, set it here by structure type.
+fn write_supported(body: &mut [u32], _s_type: vk::StructureType) {
+    body.fill(vk::FALSE);
+}
+
+fn bool_body<'a>(s: *mut vk::BaseOutStructure<'static>, size: usize) -> &'a mut [u32] {
+    let words = (size - HEADER_SIZE) / size_of::<u32>();
+    // SAFETY: `s` is a feature structure of `size` bytes whose members after the header are
+    // all VkBool32 (checked for the whole table in the tests below).
+    unsafe { std::slice::from_raw_parts_mut((s as *mut u8).add(HEADER_SIZE) as *mut u32, words) }
+}
+
+fn bool_body_in<'a>(s: *const vk::BaseInStructure<'static>, size: usize) -> &'a [u32] {
+    let words = (size - HEADER_SIZE) / size_of::<u32>();
+    // SAFETY: as for `bool_body`, read-only.
+    unsafe { std::slice::from_raw_parts((s as *const u8).add(HEADER_SIZE) as *const u32, words) }
+}
+
+/// Fills every known feature structure in an output chain (`vkGetPhysicalDeviceFeatures2`).
+///
+/// # Safety
+/// `p_next` must be a valid, writable output chain.
+pub unsafe fn fill_chain(p_next: *mut c_void) {
+    // SAFETY: forwarded to the caller.
+    for s in unsafe { chain::iter_out(p_next) } {
+        // SAFETY: every link is a valid structure.
+        let s_type = unsafe { (*s).s_type };
+        if s_type == vk::StructureType::PHYSICAL_DEVICE_FEATURES_2 {
+            continue;
+        }
+        if let Some((size, _)) = lookup(s_type) {
+            write_supported(bool_body(s, size), s_type);
+        }
+    }
+}
+
+/// Checks a `vkCreateDevice` request: `pEnabledFeatures` and every feature structure in `pNext`.
+///
+/// # Safety
+/// `create_info` must be a valid `VkDeviceCreateInfo`.
+pub unsafe fn check_requested(create_info: &vk::DeviceCreateInfo<'_>) -> VkResult<()> {
+    let supported = supported_features();
+    // SAFETY: a non-null pEnabledFeatures points to a valid structure.
+    if let Some(requested) = unsafe { create_info.p_enabled_features.as_ref() } {
+        check_core(requested, &supported)?;
+    }
+    // SAFETY: the create info's chain is valid.
+    for s in unsafe { chain::iter_in(create_info.p_next) } {
+        // SAFETY: every link is a valid structure.
+        let s_type = unsafe { (*s).s_type };
+        if s_type == vk::StructureType::PHYSICAL_DEVICE_FEATURES_2 {
+            // SAFETY: the sType identifies the structure.
+            let f2 = unsafe { &*(s as *const vk::PhysicalDeviceFeatures2<'static>) };
+            check_core(&f2.features, &supported)?;
+            continue;
+        }
+        let Some((size, name)) = lookup(s_type) else { continue };
+        let requested = bool_body_in(s, size);
+        let mut have = vec![vk::FALSE; requested.len()];
+        write_supported(&mut have, s_type);
+        if let Some(i) =
+            requested.iter().zip(&have).position(|(&r, &h)| r != vk::FALSE && h == vk::FALSE)
+        {
+            return Err(VkError::FeatureNotPresent(format!("{name} member #{i}")));
+        }
+    }
+    Ok(())
+}
+
+fn core_words(f: &vk::PhysicalDeviceFeatures) -> &[u32] {
+    let words = size_of::<vk::PhysicalDeviceFeatures>() / size_of::<u32>();
+    // SAFETY: VkPhysicalDeviceFeatures consists only of VkBool32 members.
+    unsafe { std::slice::from_raw_parts(f as *const _ as *const u32, words) }
+}
+
+fn check_core(
+    requested: &vk::PhysicalDeviceFeatures,
+    supported: &vk::PhysicalDeviceFeatures,
+) -> VkResult<()> {
+    let (r, s) = (core_words(requested), core_words(supported));
+    match r.iter().zip(s).position(|(&r, &s)| r != vk::FALSE && s == vk::FALSE) {
+        Some(i) => Err(VkError::FeatureNotPresent(format!("VkPhysicalDeviceFeatures member #{i}"))),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_structs_are_all_bool32() {
+        for &(_, size, name) in FEATURE_STRUCTS {
+            assert_eq!((size - HEADER_SIZE) % 4, 0, "{name}");
+        }
+        assert_eq!(size_of::<vk::PhysicalDeviceFeatures>() % 4, 0);
+    }
+
+    #[test]
+    fn requesting_an_unsupported_feature_fails() {
+        let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
+        let info = vk::DeviceCreateInfo::default().push_next(&mut v12);
+        // SAFETY: `info` is a valid structure chain.
+        let err = unsafe { check_requested(&info) }.unwrap_err();
+        assert!(matches!(err, VkError::FeatureNotPresent(_)));
+
+        let core = vk::PhysicalDeviceFeatures::default().shader_int64(true);
+        let info = vk::DeviceCreateInfo::default().enabled_features(&core);
+        // SAFETY: as above.
+        assert!(unsafe { check_requested(&info) }.is_err());
+
+        let mut none = vk::PhysicalDeviceVulkan13Features::default();
+        let info = vk::DeviceCreateInfo::default().push_next(&mut none);
+        // SAFETY: as above.
+        assert!(unsafe { check_requested(&info) }.is_ok());
+    }
+
+    #[test]
+    fn fill_chain_reports_what_check_accepts() {
+        let mut v11 =
+            vk::PhysicalDeviceVulkan11Features { multiview: vk::TRUE, ..Default::default() };
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut v11);
+        // SAFETY: a valid output chain.
+        unsafe { fill_chain(f2.p_next) };
+        let info = vk::DeviceCreateInfo::default().push_next(&mut f2);
+        // SAFETY: a valid chain; everything reported supported must be accepted.
+        assert!(unsafe { check_requested(&info) }.is_ok());
+    }
+}

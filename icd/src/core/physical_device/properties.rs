@@ -1,0 +1,283 @@
+//! `VkPhysicalDeviceProperties` and the property structures reachable through
+//! `vkGetPhysicalDeviceProperties2`.
+//!
+//! The Vulkan 1.1/1.2/1.3 aggregate structures are the single source; the older per-topic
+//! structures (ID, driver, subgroup, ...) are copied out of them, so the two ways of asking can
+//! never disagree. Properties describing shader capabilities report what Ferrum's compiler
+//! implements today (nothing), not what the hardware could do.
+
+use std::ffi::c_void;
+
+use ash::vk;
+
+use super::limits::{self, MAX_MEMORY_ALLOCATION_SIZE, WAVE_SIZE};
+use super::Adapter;
+use crate::core::chain;
+use crate::version::{device_api_version, driver_version};
+
+/// Ferrum has no Khronos-registered `VkDriverId`; this value ('Ferr') lies far outside the
+/// registered range so that no tool mistakes Ferrum for another driver.
+pub const DRIVER_ID: vk::DriverId = vk::DriverId::from_raw(0x4665_7272);
+pub const DRIVER_NAME: &str = "Ferrum";
+
+/// 128-bit FNV-1a, enough to derive stable UUIDs from short identifying strings.
+fn uuid_of(parts: &[&[u8]]) -> [u8; vk::UUID_SIZE] {
+    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013B;
+    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    for part in parts {
+        for &b in part.iter().chain(std::iter::once(&0xFFu8)) {
+            h ^= u128::from(b);
+            h = h.wrapping_mul(PRIME);
+        }
+    }
+    h.to_le_bytes()
+}
+
+fn fixed_str<const N: usize>(s: &str) -> [std::ffi::c_char; N] {
+    let mut out = [0 as std::ffi::c_char; N];
+    for (dst, &b) in out.iter_mut().zip(s.as_bytes().iter().take(N - 1)) {
+        *dst = b as std::ffi::c_char;
+    }
+    out
+}
+
+impl Adapter {
+    pub fn device_name(&self) -> String {
+        format!("Ferrum on {} {} ({})", self.kind.describe(), self.chip.family, self.chip.gfx)
+    }
+
+    /// Changes whenever compiled shaders could change: driver version and chip.
+    pub fn pipeline_cache_uuid(&self) -> [u8; vk::UUID_SIZE] {
+        uuid_of(&[
+            b"ferrum-pipeline-cache",
+            env!("CARGO_PKG_VERSION").as_bytes(),
+            self.chip.gfx.as_bytes(),
+        ])
+    }
+
+    fn driver_uuid(&self) -> [u8; vk::UUID_SIZE] {
+        uuid_of(&[b"ferrum-driver", env!("CARGO_PKG_VERSION").as_bytes()])
+    }
+
+    fn device_uuid(&self) -> [u8; vk::UUID_SIZE] {
+        uuid_of(&[b"ferrum-device", self.chip.gfx.as_bytes(), self.kind.describe().as_bytes()])
+    }
+
+    pub fn properties(&self) -> vk::PhysicalDeviceProperties {
+        vk::PhysicalDeviceProperties {
+            api_version: device_api_version(),
+            driver_version: driver_version(),
+            vendor_id: super::chip::AMD_VENDOR_ID,
+            device_id: self.chip.pci_device_id,
+            // The simulator models a discrete card (dedicated VRAM heaps); applications that
+            // prefer discrete GPUs should pick it as they would pick the real one.
+            device_type: vk::PhysicalDeviceType::DISCRETE_GPU,
+            device_name: fixed_str(&self.device_name()),
+            pipeline_cache_uuid: self.pipeline_cache_uuid(),
+            limits: limits::navi21_limits(),
+            sparse_properties: vk::PhysicalDeviceSparseProperties::default(),
+        }
+    }
+
+    pub fn vulkan11_properties(&self) -> vk::PhysicalDeviceVulkan11Properties<'static> {
+        vk::PhysicalDeviceVulkan11Properties {
+            device_uuid: self.device_uuid(),
+            driver_uuid: self.driver_uuid(),
+            device_luid_valid: vk::FALSE,
+            subgroup_size: WAVE_SIZE,
+            // The compiler supports no subgroup operations in any stage yet.
+            subgroup_supported_stages: vk::ShaderStageFlags::empty(),
+            subgroup_supported_operations: vk::SubgroupFeatureFlags::empty(),
+            subgroup_quad_operations_in_all_stages: vk::FALSE,
+            point_clipping_behavior: vk::PointClippingBehavior::ALL_CLIP_PLANES,
+            // Multiview and protected memory are unsupported features.
+            max_multiview_view_count: 0,
+            max_multiview_instance_index: 0,
+            protected_no_fault: vk::FALSE,
+            max_per_set_descriptors: limits::MAX_DESCRIPTORS,
+            max_memory_allocation_size: MAX_MEMORY_ALLOCATION_SIZE,
+            ..Default::default()
+        }
+    }
+
+    pub fn vulkan12_properties(&self) -> vk::PhysicalDeviceVulkan12Properties<'static> {
+        let d = limits::MAX_DESCRIPTORS;
+        vk::PhysicalDeviceVulkan12Properties {
+            driver_id: DRIVER_ID,
+            driver_name: fixed_str(DRIVER_NAME),
+            driver_info: fixed_str(&format!(
+                "Ferrum {} ({})",
+                env!("CARGO_PKG_VERSION"),
+                self.kind.describe()
+            )),
+            // Not conformant: the conformance version stays 0.0.0.0.
+            conformance_version: vk::ConformanceVersion::default(),
+            // GFX10.3 has one mode register for fp16 and fp64, separate from fp32.
+            denorm_behavior_independence: vk::ShaderFloatControlsIndependence::TYPE_32_ONLY,
+            rounding_mode_independence: vk::ShaderFloatControlsIndependence::TYPE_32_ONLY,
+            max_update_after_bind_descriptors_in_all_pools: 0,
+            max_per_stage_descriptor_update_after_bind_samplers: d,
+            max_per_stage_descriptor_update_after_bind_uniform_buffers: d,
+            max_per_stage_descriptor_update_after_bind_storage_buffers: d,
+            max_per_stage_descriptor_update_after_bind_sampled_images: d,
+            max_per_stage_descriptor_update_after_bind_storage_images: d,
+            max_per_stage_descriptor_update_after_bind_input_attachments: d,
+            max_per_stage_update_after_bind_resources: d,
+            max_descriptor_set_update_after_bind_samplers: d,
+            max_descriptor_set_update_after_bind_uniform_buffers: d,
+            max_descriptor_set_update_after_bind_uniform_buffers_dynamic: 16,
+            max_descriptor_set_update_after_bind_storage_buffers: d,
+            max_descriptor_set_update_after_bind_storage_buffers_dynamic: 8,
+            max_descriptor_set_update_after_bind_sampled_images: d,
+            max_descriptor_set_update_after_bind_storage_images: d,
+            max_descriptor_set_update_after_bind_input_attachments: d,
+            // No depth/stencil resolve exists yet.
+            supported_depth_resolve_modes: vk::ResolveModeFlags::empty(),
+            supported_stencil_resolve_modes: vk::ResolveModeFlags::empty(),
+            // Timeline semaphores are an unsupported feature.
+            max_timeline_semaphore_value_difference: 0,
+            framebuffer_integer_color_sample_counts: vk::SampleCountFlags::TYPE_1,
+            ..Default::default()
+        }
+    }
+
+    pub fn vulkan13_properties(&self) -> vk::PhysicalDeviceVulkan13Properties<'static> {
+        vk::PhysicalDeviceVulkan13Properties {
+            min_subgroup_size: WAVE_SIZE,
+            max_subgroup_size: WAVE_SIZE,
+            max_compute_workgroup_subgroups: limits::MAX_WORKGROUP_INVOCATIONS / WAVE_SIZE,
+            required_subgroup_size_stages: vk::ShaderStageFlags::empty(),
+            storage_texel_buffer_offset_alignment_bytes: 4,
+            storage_texel_buffer_offset_single_texel_alignment: vk::TRUE,
+            uniform_texel_buffer_offset_alignment_bytes: 4,
+            uniform_texel_buffer_offset_single_texel_alignment: vk::TRUE,
+            max_buffer_size: MAX_MEMORY_ALLOCATION_SIZE,
+            ..Default::default()
+        }
+    }
+
+    /// Fills every known property structure of an output chain.
+    ///
+    /// # Safety
+    /// `p_next` must be a valid, writable output chain.
+    pub unsafe fn fill_properties_chain(&self, p_next: *mut c_void) {
+        let (v11, v12, v13) =
+            (self.vulkan11_properties(), self.vulkan12_properties(), self.vulkan13_properties());
+        // SAFETY: forwarded to the caller; each write matches the structure's sType.
+        for s in unsafe { chain::iter_out(p_next) } {
+            // SAFETY: `s` is a link of the caller's writable chain.
+            unsafe { fill_one(s, &v11, &v12, &v13) };
+        }
+    }
+}
+
+/// # Safety
+/// `s` must be a valid, writable structure.
+unsafe fn fill_one(
+    s: *mut vk::BaseOutStructure<'static>,
+    v11: &vk::PhysicalDeviceVulkan11Properties<'static>,
+    v12: &vk::PhysicalDeviceVulkan12Properties<'static>,
+    v13: &vk::PhysicalDeviceVulkan13Properties<'static>,
+) {
+    use vk::StructureType as S;
+    // SAFETY: the caller guarantees `s` is writable; in every arm `write_body` is called with
+    // the type named by the structure's own sType.
+    unsafe {
+        match (*s).s_type {
+            S::PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES => chain::write_body(s, *v11),
+            S::PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES => chain::write_body(s, *v12),
+            S::PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES => chain::write_body(s, *v13),
+            S::PHYSICAL_DEVICE_ID_PROPERTIES => chain::write_body(
+                s,
+                vk::PhysicalDeviceIDProperties {
+                    device_uuid: v11.device_uuid,
+                    driver_uuid: v11.driver_uuid,
+                    device_luid: v11.device_luid,
+                    device_node_mask: v11.device_node_mask,
+                    device_luid_valid: v11.device_luid_valid,
+                    ..Default::default()
+                },
+            ),
+            S::PHYSICAL_DEVICE_DRIVER_PROPERTIES => chain::write_body(
+                s,
+                vk::PhysicalDeviceDriverProperties {
+                    driver_id: v12.driver_id,
+                    driver_name: v12.driver_name,
+                    driver_info: v12.driver_info,
+                    conformance_version: v12.conformance_version,
+                    ..Default::default()
+                },
+            ),
+            S::PHYSICAL_DEVICE_SUBGROUP_PROPERTIES => chain::write_body(
+                s,
+                vk::PhysicalDeviceSubgroupProperties {
+                    subgroup_size: v11.subgroup_size,
+                    supported_stages: v11.subgroup_supported_stages,
+                    supported_operations: v11.subgroup_supported_operations,
+                    quad_operations_in_all_stages: v11.subgroup_quad_operations_in_all_stages,
+                    ..Default::default()
+                },
+            ),
+            S::PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES => chain::write_body(
+                s,
+                vk::PhysicalDeviceMaintenance3Properties {
+                    max_per_set_descriptors: v11.max_per_set_descriptors,
+                    max_memory_allocation_size: v11.max_memory_allocation_size,
+                    ..Default::default()
+                },
+            ),
+            S::PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES => chain::write_body(
+                s,
+                vk::PhysicalDevicePointClippingProperties {
+                    point_clipping_behavior: v11.point_clipping_behavior,
+                    ..Default::default()
+                },
+            ),
+            S::PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES => chain::write_body(
+                s,
+                vk::PhysicalDeviceMaintenance4Properties {
+                    max_buffer_size: v13.max_buffer_size,
+                    ..Default::default()
+                },
+            ),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aggregate_and_topic_structs_agree() {
+        let a = Adapter::simulated();
+        let mut id = vk::PhysicalDeviceIDProperties::default();
+        let mut drv = vk::PhysicalDeviceDriverProperties::default();
+        let mut v11 = vk::PhysicalDeviceVulkan11Properties::default();
+        let head = {
+            let p2 = vk::PhysicalDeviceProperties2::default()
+                .push_next(&mut id)
+                .push_next(&mut drv)
+                .push_next(&mut v11);
+            // SAFETY: a valid output chain built by ash.
+            unsafe { a.fill_properties_chain(p2.p_next) };
+            p2.p_next
+        };
+        assert_eq!(id.device_uuid, v11.device_uuid);
+        assert_eq!(drv.driver_id, DRIVER_ID);
+        assert_eq!(v11.subgroup_size, 32);
+        // The chain links must survive the writes.
+        assert_eq!(head as *const c_void, &v11 as *const _ as *const c_void);
+        assert!(!v11.p_next.is_null());
+    }
+
+    #[test]
+    fn name_says_ferrum_and_fits() {
+        let p = Adapter::simulated().properties();
+        // SAFETY: fixed_str always NUL-terminates.
+        let name = unsafe { std::ffi::CStr::from_ptr(p.device_name.as_ptr()) }.to_str().unwrap();
+        assert!(name.starts_with("Ferrum") && name.contains("NAVI21"), "{name}");
+        assert_eq!((p.vendor_id, p.device_id), (0x1002, 0x73BF));
+    }
+}

@@ -1,0 +1,62 @@
+//! Name -> function tables and the C-boundary wrappers.
+//!
+//! The loader finds every command through `vk_icdGetInstanceProcAddr`,
+//! `vkGetDeviceProcAddr` or `vk_icdGetPhysicalDeviceProcAddr`; each consults one static table
+//! in which every command is listed once with its dispatch level. Unknown names give null.
+
+mod guard;
+mod table;
+
+use std::ffi::{c_char, CStr};
+
+use ash::vk::{self, Handle};
+
+pub use guard::{guard, guard_status, guard_value, guard_void};
+pub use table::{Level, ENTRIES};
+
+fn lookup(p_name: *const c_char, accept: impl Fn(Level) -> bool) -> vk::PFN_vkVoidFunction {
+    if p_name.is_null() {
+        return None;
+    }
+    // SAFETY: callers pass a valid NUL-terminated name (checked non-null above).
+    let name = unsafe { CStr::from_ptr(p_name) };
+    let found = ENTRIES.iter().find(|e| e.name == name && accept(e.level)).map(|e| e.func);
+    if found.is_none() {
+        log::trace!("no entry point {}", name.to_string_lossy());
+    }
+    found
+}
+
+/// `vk_icdGetInstanceProcAddr` / `vkGetInstanceProcAddr`: with a null instance only global
+/// commands, otherwise every command Ferrum has.
+///
+/// # Safety
+/// `p_name` must be null or a valid C string.
+pub unsafe fn instance_proc_addr(
+    instance: vk::Instance,
+    p_name: *const c_char,
+) -> vk::PFN_vkVoidFunction {
+    lookup(p_name, |level| level == Level::Global || !instance.is_null())
+}
+
+/// `vkGetDeviceProcAddr`: device-level commands only, as the spec requires since 1.2.193.
+///
+/// # Safety
+/// `p_name` must be null or a valid C string.
+pub unsafe fn device_proc_addr(
+    device: vk::Device,
+    p_name: *const c_char,
+) -> vk::PFN_vkVoidFunction {
+    if device.is_null() {
+        return None;
+    }
+    lookup(p_name, |level| level == Level::Device)
+}
+
+/// `vk_icdGetPhysicalDeviceProcAddr`: commands dispatched on a physical device.
+///
+/// # Safety
+/// `p_name` must be null or a valid C string.
+pub unsafe fn physical_device_proc_addr(p_name: *const c_char) -> vk::PFN_vkVoidFunction {
+    lookup(p_name, |level| level == Level::PhysicalDevice)
+}

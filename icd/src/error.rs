@@ -1,0 +1,61 @@
+//! Driver errors as values.
+//!
+//! Internal functions return `Result<T, VkError>`; only the entry wrappers in `entry` turn an
+//! error into a `VkResult`. Each variant maps to exactly one Vulkan error code, so a reader of an
+//! internal function sees which code an application will get without chasing conversions.
+
+use ash::vk;
+use thiserror::Error;
+
+/// An error reported to the application as a negative `VkResult`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum VkError {
+    #[error("out of host memory")]
+    OutOfHostMemory,
+    #[error("out of device memory")]
+    OutOfDeviceMemory,
+    #[error("initialization failed: {0}")]
+    InitializationFailed(String),
+    #[error("memory map failed: {0}")]
+    MemoryMapFailed(String),
+    #[error("extension not present: {0}")]
+    ExtensionNotPresent(String),
+    #[error("layer not present: {0}")]
+    LayerNotPresent(String),
+    #[error("feature not present: {0}")]
+    FeatureNotPresent(String),
+    #[error("incompatible driver: {0}")]
+    IncompatibleDriver(String),
+    #[error("format not supported")]
+    FormatNotSupported,
+    #[error("device lost: {0}")]
+    DeviceLost(String),
+    /// Invalid API usage that the driver detects cheaply. Valid usage is the application's
+    /// duty, but failing loudly beats corrupting state.
+    #[error("invalid usage: {0}")]
+    InvalidUsage(&'static str),
+}
+
+impl VkError {
+    /// The `VkResult` an application sees for this error.
+    pub fn result(&self) -> vk::Result {
+        match self {
+            VkError::OutOfHostMemory => vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+            VkError::OutOfDeviceMemory => vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
+            VkError::InitializationFailed(_) => vk::Result::ERROR_INITIALIZATION_FAILED,
+            VkError::MemoryMapFailed(_) => vk::Result::ERROR_MEMORY_MAP_FAILED,
+            VkError::ExtensionNotPresent(_) => vk::Result::ERROR_EXTENSION_NOT_PRESENT,
+            VkError::LayerNotPresent(_) => vk::Result::ERROR_LAYER_NOT_PRESENT,
+            VkError::FeatureNotPresent(_) => vk::Result::ERROR_FEATURE_NOT_PRESENT,
+            VkError::IncompatibleDriver(_) => vk::Result::ERROR_INCOMPATIBLE_DRIVER,
+            VkError::FormatNotSupported => vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
+            VkError::DeviceLost(_) => vk::Result::ERROR_DEVICE_LOST,
+            // There is no dedicated code for a detected misuse; VK_ERROR_UNKNOWN is what the
+            // spec offers for "something went wrong that no other code describes".
+            VkError::InvalidUsage(_) => vk::Result::ERROR_UNKNOWN,
+        }
+    }
+}
+
+/// Result type of every internal driver function.
+pub type VkResult<T> = Result<T, VkError>;

@@ -1,0 +1,299 @@
+//! A GPU virtual address space: page-granular mappings of GEM objects with permissions.
+//!
+//! The map is copy-on-write: `GEM_VA` builds a new [`AddressSpace`] and swaps it in, while the
+//! GPU model takes an `Arc` snapshot per submission. Work in flight therefore sees a consistent
+//! set of mappings and keeps the memory it maps alive, and mapping changes never wait for the
+//! GPU. Any access outside a mapping, or against its permissions, is a [`VmFault`].
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use ferrum_winsys::uapi;
+use parking_lot::Mutex;
+
+use super::gem::{GemObject, PAGE_SIZE};
+use crate::chip::Chip;
+
+/// The GPU uses 48-bit virtual addresses; the high range is the sign-extended upper half.
+pub const VA_MASK: u64 = (1 << 48) - 1;
+
+/// Kind of access, checked against the page permissions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    Execute,
+}
+
+/// A GPU page fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("VM fault: {access:?} of {len} bytes at {addr:#x} ({reason})")]
+pub struct VmFault {
+    pub addr: u64,
+    pub len: u64,
+    pub access: Access,
+    pub reason: &'static str,
+}
+
+/// One mapping `[start, end)` → `gem` bytes `[offset, offset + end - start)`.
+#[derive(Debug)]
+pub struct VmMapping {
+    pub start: u64,
+    pub end: u64,
+    pub gem: Arc<GemObject>,
+    pub offset: u64,
+    pub flags: u32,
+}
+
+impl VmMapping {
+    fn allows(&self, access: Access) -> bool {
+        let bit = match access {
+            Access::Read => uapi::AMDGPU_VM_PAGE_READABLE,
+            Access::Write => uapi::AMDGPU_VM_PAGE_WRITEABLE,
+            Access::Execute => uapi::AMDGPU_VM_PAGE_EXECUTABLE,
+        };
+        self.flags & bit != 0
+    }
+}
+
+/// An immutable snapshot of the mappings, keyed by start address (48-bit form).
+#[derive(Debug, Default, Clone)]
+pub struct AddressSpace {
+    maps: BTreeMap<u64, Arc<VmMapping>>,
+}
+
+impl AddressSpace {
+    /// The mapping containing `addr`, if any.
+    pub fn lookup(&self, addr: u64) -> Option<&Arc<VmMapping>> {
+        let addr = addr & VA_MASK;
+        let (_, m) = self.maps.range(..=addr).next_back()?;
+        (addr < m.end).then_some(m)
+    }
+
+    /// Host pointer for `len` bytes at `addr`, all inside one mapping that permits `access`.
+    pub fn translate(&self, addr: u64, len: u64, access: Access) -> Result<*mut u8, VmFault> {
+        let fault = |reason| VmFault { addr, len, access, reason };
+        let m = self.lookup(addr).ok_or(fault("unmapped"))?;
+        if !m.allows(access) {
+            return Err(fault("permission"));
+        }
+        let a = addr & VA_MASK;
+        if a.checked_add(len).is_none_or(|end| end > m.end) {
+            return Err(fault("crosses the end of a mapping"));
+        }
+        let byte = m.offset + (a - m.start);
+        // SAFETY: `byte + len <= offset + (end - start) <= gem.size` (checked at map time).
+        Ok(unsafe { m.gem.host_ptr().add(byte as usize) })
+    }
+
+    /// Reads bytes, splitting at mapping boundaries.
+    pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), VmFault> {
+        self.for_each_piece(addr, out.len() as u64, Access::Read, |ptr, done, n| {
+            // SAFETY: `ptr` is valid for `n` bytes (translate checked); `out` is distinct.
+            unsafe { std::ptr::copy_nonoverlapping(ptr, out.as_mut_ptr().add(done), n) };
+        })
+    }
+
+    /// Writes bytes, splitting at mapping boundaries.
+    pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), VmFault> {
+        self.for_each_piece(addr, data.len() as u64, Access::Write, |ptr, done, n| {
+            // SAFETY: `ptr` is valid for `n` bytes (translate checked); `data` is distinct.
+            unsafe { std::ptr::copy_nonoverlapping(data.as_ptr().add(done), ptr, n) };
+        })
+    }
+
+    fn for_each_piece(
+        &self,
+        addr: u64,
+        len: u64,
+        access: Access,
+        mut f: impl FnMut(*mut u8, usize, usize),
+    ) -> Result<(), VmFault> {
+        let mut done = 0u64;
+        while done < len {
+            let a = addr.wrapping_add(done);
+            let m = self.lookup(a).ok_or(VmFault {
+                addr: a,
+                len: len - done,
+                access,
+                reason: "unmapped",
+            })?;
+            let n = (m.end - (a & VA_MASK)).min(len - done);
+            let ptr = self.translate(a, n, access)?;
+            f(ptr, done as usize, n as usize);
+            done += n;
+        }
+        Ok(())
+    }
+
+    pub fn read_u32(&self, addr: u64) -> Result<u32, VmFault> {
+        let mut b = [0u8; 4];
+        self.read(addr, &mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    pub fn write_u32(&self, addr: u64, value: u32) -> Result<(), VmFault> {
+        self.write(addr, &value.to_le_bytes())
+    }
+
+    pub fn write_u64(&self, addr: u64, value: u64) -> Result<(), VmFault> {
+        self.write(addr, &value.to_le_bytes())
+    }
+
+    /// Reads `count` dwords.
+    pub fn read_u32s(&self, addr: u64, count: usize) -> Result<Vec<u32>, VmFault> {
+        let mut b = vec![0u8; count * 4];
+        self.read(addr, &mut b)?;
+        Ok(b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    }
+
+    /// Whether any mapping references `gem`.
+    pub fn references(&self, gem: &Arc<GemObject>) -> bool {
+        self.maps.values().any(|m| Arc::ptr_eq(&m.gem, gem))
+    }
+}
+
+/// Why a GEM_VA request was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VaError {
+    Invalid,
+    NotFound,
+}
+
+/// The per-file VM: the current snapshot plus the rules for changing it.
+#[derive(Debug)]
+pub struct Vm {
+    current: Mutex<Arc<AddressSpace>>,
+    chip: Chip,
+}
+
+impl Vm {
+    pub fn new(chip: Chip) -> Vm {
+        Vm { current: Mutex::new(Arc::default()), chip }
+    }
+
+    /// The current mappings, for one submission or one CPU-side check.
+    pub fn snapshot(&self) -> Arc<AddressSpace> {
+        self.current.lock().clone()
+    }
+
+    /// Validates a user VA range and returns its 48-bit form.
+    fn check_range(&self, va: u64, size: u64) -> Result<u64, VaError> {
+        if va % PAGE_SIZE != 0 || size % PAGE_SIZE != 0 || size == 0 {
+            return Err(VaError::Invalid);
+        }
+        let end = va.checked_add(size).ok_or(VaError::Invalid)?;
+        let low = va >= self.chip.va_start && end <= self.chip.va_end;
+        let high = va >= self.chip.high_va_start && end <= self.chip.high_va_end;
+        if !low && !high {
+            return Err(VaError::Invalid);
+        }
+        Ok(va & VA_MASK)
+    }
+
+    /// AMDGPU_VA_OP_MAP: refuses overlaps with existing mappings, as amdgpu does.
+    pub fn map(
+        &self,
+        gem: Arc<GemObject>,
+        va: u64,
+        offset: u64,
+        size: u64,
+        flags: u32,
+    ) -> Result<(), VaError> {
+        let start = self.check_range(va, size)?;
+        if offset % PAGE_SIZE != 0 || offset.checked_add(size).is_none_or(|e| e > gem.size) {
+            return Err(VaError::Invalid);
+        }
+        let end = start + size;
+        let mut cur = self.current.lock();
+        if Self::overlaps(&cur, start, end) {
+            return Err(VaError::Invalid);
+        }
+        let mut next = (**cur).clone();
+        next.maps.insert(start, Arc::new(VmMapping { start, end, gem, offset, flags }));
+        *cur = Arc::new(next);
+        Ok(())
+    }
+
+    /// AMDGPU_VA_OP_REPLACE: like MAP after clearing the range.
+    pub fn replace(
+        &self,
+        gem: Arc<GemObject>,
+        va: u64,
+        offset: u64,
+        size: u64,
+        flags: u32,
+    ) -> Result<(), VaError> {
+        self.clear(va, size)?;
+        self.map(gem, va, offset, size, flags)
+    }
+
+    fn overlaps(space: &AddressSpace, start: u64, end: u64) -> bool {
+        space.maps.range(..end).next_back().is_some_and(|(_, m)| m.end > start)
+    }
+
+    /// AMDGPU_VA_OP_UNMAP: removes the mapping of `gem` that starts exactly at `va`.
+    pub fn unmap(&self, gem: &Arc<GemObject>, va: u64) -> Result<(), VaError> {
+        let start = va & VA_MASK;
+        let mut cur = self.current.lock();
+        match cur.maps.get(&start) {
+            Some(m) if Arc::ptr_eq(&m.gem, gem) => {}
+            _ => return Err(VaError::NotFound),
+        }
+        let mut next = (**cur).clone();
+        next.maps.remove(&start);
+        *cur = Arc::new(next);
+        Ok(())
+    }
+
+    /// AMDGPU_VA_OP_CLEAR: unmaps everything in `[va, va + size)`, splitting partial overlaps.
+    pub fn clear(&self, va: u64, size: u64) -> Result<(), VaError> {
+        let start = self.check_range(va, size)?;
+        let end = start + size;
+        let mut cur = self.current.lock();
+        let mut next = (**cur).clone();
+        let hit: Vec<Arc<VmMapping>> = next
+            .maps
+            .range(..end)
+            .rev()
+            .take_while(|(_, m)| m.end > start)
+            .map(|(_, m)| m.clone())
+            .collect();
+        for m in hit {
+            next.maps.remove(&m.start);
+            if m.start < start {
+                let head = VmMapping {
+                    start: m.start,
+                    end: start,
+                    gem: m.gem.clone(),
+                    offset: m.offset,
+                    flags: m.flags,
+                };
+                next.maps.insert(head.start, Arc::new(head));
+            }
+            if m.end > end {
+                let tail = VmMapping {
+                    start: end,
+                    end: m.end,
+                    gem: m.gem.clone(),
+                    offset: m.offset + (end - m.start),
+                    flags: m.flags,
+                };
+                next.maps.insert(tail.start, Arc::new(tail));
+            }
+        }
+        *cur = Arc::new(next);
+        Ok(())
+    }
+
+    /// Drops every mapping of `gem` (its handle was closed).
+    pub fn unmap_all(&self, gem: &Arc<GemObject>) {
+        let mut cur = self.current.lock();
+        if !cur.references(gem) {
+            return;
+        }
+        let mut next = (**cur).clone();
+        next.maps.retain(|_, m| !Arc::ptr_eq(&m.gem, gem));
+        *cur = Arc::new(next);
+    }
+}
