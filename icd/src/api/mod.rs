@@ -13,6 +13,7 @@
 pub mod buffer;
 pub mod device;
 pub mod instance;
+pub mod memory;
 pub mod out;
 pub mod physical_device;
 pub mod sync;

@@ -6,6 +6,7 @@ pub mod buffer;
 pub mod chain;
 pub mod device;
 pub mod instance;
+pub mod memory;
 pub mod object;
 pub mod physical_device;
 pub mod sync;

@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn aggregate_and_topic_structs_agree() {
-        let a = Adapter::simulated();
+        let a = Adapter::open_simulated().unwrap();
         let mut id = vk::PhysicalDeviceIDProperties::default();
         let mut drv = vk::PhysicalDeviceDriverProperties::default();
         let mut v11 = vk::PhysicalDeviceVulkan11Properties::default();
@@ -274,7 +274,7 @@ mod tests {
 
     #[test]
     fn name_says_ferrum_and_fits() {
-        let p = Adapter::simulated().properties();
+        let p = Adapter::open_simulated().unwrap().properties();
         // SAFETY: fixed_str always NUL-terminates.
         let name = unsafe { std::ffi::CStr::from_ptr(p.device_name.as_ptr()) }.to_str().unwrap();
         assert!(name.starts_with("Ferrum") && name.contains("NAVI21"), "{name}");
