@@ -1,0 +1,302 @@
+//! LLVM-syntax printing: the text `llvm-mc -arch=amdgcn -mcpu=gfx1030` prints for the same
+//! words, and assembles back to them. Operand order and widths come from the form table; the
+//! per-family code here only adds the modifiers.
+
+use crate::encode::is_atomic;
+use crate::imm;
+use crate::inst::*;
+use crate::operand::{Operand, Special};
+use crate::tables::{Field, Form, Kind, Od};
+use std::fmt::{self, Write};
+
+impl fmt::Display for Inst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(form) = self.form() else {
+            return write!(f, "<{} has no {:?} form>", self.op().name(), self.enc());
+        };
+        f.write_str(form.mnemonic)?;
+        let mut first = true;
+        let mut sep = |f: &mut fmt::Formatter<'_>| {
+            let s = if first { " " } else { ", " };
+            first = false;
+            f.write_str(s)
+        };
+        if let Inst::Flat(i) = self {
+            return flat(f, form, i, &mut sep);
+        }
+        if let Inst::Mubuf(i) | Inst::Mtbuf(i) = self {
+            return buffer(f, form, i, matches!(self, Inst::Mtbuf(_)), &mut sep);
+        }
+        for od in form.operands {
+            sep(f)?;
+            operand(f, self, od)?;
+        }
+        modifiers(f, form, self)
+    }
+}
+
+fn imm16(f: &mut fmt::Formatter<'_>, kind: Kind, v: u16) -> fmt::Result {
+    match kind {
+        Kind::Hex => write!(f, "0x{v:x}"),
+        Kind::Waitcnt => imm::waitcnt(f, v),
+        Kind::Hwreg => imm::hwreg(f, v),
+        Kind::Sendmsg => imm::sendmsg(f, v),
+        Kind::Auto if v > 64 => write!(f, "0x{v:x}"),
+        _ => write!(f, "{v}"),
+    }
+}
+
+fn src_mods(f: &mut fmt::Formatter<'_>, op: Operand, dw: u8, abs: bool, neg: bool) -> fmt::Result {
+    if neg {
+        f.write_char('-')?;
+    }
+    if abs {
+        write!(f, "|{}|", op.display(dw))
+    } else {
+        write!(f, "{}", op.display(dw))
+    }
+}
+
+enum Val {
+    Reg(Operand),
+    Imm(Kind, u16),
+    Hex(u32),
+    Src(Operand, bool, bool),
+    SmemOffset(i32),
+}
+
+fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
+    let dw = od.dwords;
+    if od.field == Field::VccLo {
+        return f.write_str("vcc_lo");
+    }
+    let v = match (inst, od.field) {
+        (Inst::Sop2(i), Field::Sdst) => Val::Reg(i.sdst),
+        (Inst::Sop2(i), Field::Ssrc0) => Val::Reg(i.ssrc0),
+        (Inst::Sop2(i), _) => Val::Reg(i.ssrc1),
+        (Inst::Sopk(i), Field::Sdst) => Val::Reg(i.sdst),
+        (Inst::Sopk(i), Field::Literal) => Val::Hex(i.imm32),
+        (Inst::Sopk(i), _) => Val::Imm(od.kind, i.simm16),
+        (Inst::Sop1(i), Field::Sdst) => Val::Reg(i.sdst),
+        (Inst::Sop1(i), _) => Val::Reg(i.ssrc0),
+        (Inst::Sopc(i), Field::Ssrc0) => Val::Reg(i.ssrc0),
+        (Inst::Sopc(i), _) => Val::Reg(i.ssrc1),
+        (Inst::Sopp(i), _) => Val::Imm(od.kind, i.simm16),
+        (Inst::Smem(i), Field::Sdata) => Val::Reg(i.sdata),
+        (Inst::Smem(i), Field::Sbase) => Val::Reg(Operand::Sgpr(i.sbase)),
+        (Inst::Smem(i), _) if i.soffset != Operand::Special(Special::Null) => {
+            return write!(f, "{}", i.soffset.display(1));
+        }
+        (Inst::Smem(i), _) => Val::SmemOffset(i.offset),
+        (Inst::Vop1(i), Field::Vdst) => Val::Reg(i.vdst),
+        (Inst::Vop1(i), _) => Val::Reg(i.src0),
+        (Inst::Vop2(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
+        (Inst::Vop2(i), Field::Src0) => Val::Reg(i.src0),
+        (Inst::Vop2(i), Field::Literal) => Val::Hex(i.k),
+        (Inst::Vop2(i), _) => Val::Reg(Operand::Vgpr(i.vsrc1)),
+        (Inst::Vopc(i), Field::Src0) => Val::Reg(i.src0),
+        (Inst::Vopc(i), _) => Val::Reg(Operand::Vgpr(i.vsrc1)),
+        (Inst::Vop3(i), Field::Vdst) => Val::Reg(i.vdst),
+        (Inst::Vop3(i), Field::Sdst) => Val::Reg(i.sdst),
+        (Inst::Vop3(i), fl) => {
+            let k = src_index(fl);
+            Val::Src(i.src[k], i.abs >> k & 1 != 0, i.neg >> k & 1 != 0)
+        }
+        (Inst::Vop3p(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
+        (Inst::Vop3p(i), fl) => Val::Reg(i.src[src_index(fl)]),
+        (Inst::Ds(i), fl) => Val::Reg(Operand::Vgpr(match fl {
+            Field::Vdst => i.vdst,
+            Field::Addr => i.addr,
+            Field::Data0 => i.data0,
+            _ => i.data1,
+        })),
+        _ => return f.write_str("<?>"),
+    };
+    match v {
+        Val::Reg(o) => write!(f, "{}", o.display(dw)),
+        Val::Imm(kind, x) => imm16(f, kind, x),
+        Val::Hex(x) => write!(f, "0x{x:x}"),
+        Val::Src(o, abs, neg) => src_mods(f, o, dw, abs, neg),
+        Val::SmemOffset(x) if x < 0 => write!(f, "-0x{:x}", -(x as i64)),
+        Val::SmemOffset(x) => write!(f, "0x{x:x}"),
+    }
+}
+
+fn src_index(fl: Field) -> usize {
+    match fl {
+        Field::Src0 => 0,
+        Field::Src1 => 1,
+        _ => 2,
+    }
+}
+
+fn bits(f: &mut fmt::Formatter<'_>, name: &str, v: u8, n: usize) -> fmt::Result {
+    write!(f, " {name}:[")?;
+    for k in 0..n {
+        if k > 0 {
+            f.write_char(',')?;
+        }
+        write!(f, "{}", v >> k & 1)?;
+    }
+    f.write_char(']')
+}
+
+fn nsrc(form: &Form) -> usize {
+    [Field::Src0, Field::Src1, Field::Src2].iter().filter(|&&x| form.operand(x).is_some()).count()
+}
+
+fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Result {
+    match inst {
+        Inst::Smem(i) => {
+            flag(f, i.glc, "glc")?;
+            flag(f, i.dlc, "dlc")
+        }
+        Inst::Vop3(i) => {
+            if i.opsel != 0 {
+                let allowed = (form.mods >> 8) as u8 & 15;
+                if allowed & 8 != 0 {
+                    // one entry per source, then the destination (bit 3)
+                    let n = nsrc(form);
+                    let v = (i.opsel & ((1 << n) - 1)) | (i.opsel >> 3 & 1) << n;
+                    bits(f, "op_sel", v, n + 1)?;
+                } else {
+                    // v_permlane*: two control bits (FI, BOUND_CTRL) in the op_sel field
+                    let n = 8 - allowed.leading_zeros() as usize;
+                    bits(f, "op_sel", i.opsel, n.max(1))?;
+                }
+            }
+            flag(f, i.clamp, "clamp")?;
+            match i.omod {
+                1 => f.write_str(" mul:2"),
+                2 => f.write_str(" mul:4"),
+                3 => f.write_str(" div:2"),
+                _ => Ok(()),
+            }
+        }
+        Inst::Vop3p(i) => {
+            let n = nsrc(form);
+            let mask = (1u8 << n) - 1;
+            if i.opsel & mask != 0 {
+                bits(f, "op_sel", i.opsel, n)?;
+            }
+            let default_hi = if form.mnemonic.contains("_mix") { 0 } else { mask };
+            if i.opsel_hi & mask != default_hi {
+                bits(f, "op_sel_hi", i.opsel_hi, n)?;
+            }
+            if i.neg & mask != 0 {
+                bits(f, "neg_lo", i.neg, n)?;
+            }
+            if i.neg_hi & mask != 0 {
+                bits(f, "neg_hi", i.neg_hi, n)?;
+            }
+            flag(f, i.clamp, "clamp")
+        }
+        Inst::Ds(i) => {
+            if ds_two_offsets(form) {
+                if i.offset0 != 0 {
+                    write!(f, " offset0:{}", i.offset0)?;
+                }
+                if i.offset1 != 0 {
+                    write!(f, " offset1:{}", i.offset1)?;
+                }
+            } else {
+                let off = i.offset0 as u16 | (i.offset1 as u16) << 8;
+                if off != 0 && form.mnemonic == "ds_swizzle_b32" {
+                    f.write_str(" offset:")?;
+                    imm::swizzle(f, off)?;
+                } else if off != 0 {
+                    write!(f, " offset:{off}")?;
+                }
+            }
+            flag(f, i.gds, "gds")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// DS ops addressing two elements take two 8-bit offsets instead of one 16-bit offset.
+pub(crate) fn ds_two_offsets(form: &Form) -> bool {
+    let m = form.mnemonic;
+    ["ds_read2", "ds_write2", "ds_wrxchg2"].iter().any(|p| m.starts_with(p))
+}
+
+fn flag(f: &mut fmt::Formatter<'_>, on: bool, name: &str) -> fmt::Result {
+    if on {
+        write!(f, " {name}")?;
+    }
+    Ok(())
+}
+
+type Sep<'a> = dyn FnMut(&mut fmt::Formatter<'_>) -> fmt::Result + 'a;
+
+fn buffer(
+    f: &mut fmt::Formatter<'_>,
+    form: &Form,
+    i: &Buffer,
+    typed: bool,
+    sep: &mut Sep,
+) -> fmt::Result {
+    for od in form.operands {
+        sep(f)?;
+        match od.field {
+            Field::Vdata => {
+                write!(f, "{}", Operand::Vgpr(i.vdata).display(od.dwords + i.tfe as u8))?
+            }
+            Field::Vaddr if !i.offen && !i.idxen => f.write_str("off")?,
+            Field::Vaddr => {
+                write!(f, "{}", Operand::Vgpr(i.vaddr).display(1 + (i.offen && i.idxen) as u8))?
+            }
+            Field::Srsrc => write!(f, "{}", Operand::Sgpr(i.srsrc).display(4))?,
+            _ => write!(f, "{}", i.soffset.display(1))?,
+        }
+    }
+    if typed && i.format != 1 {
+        match crate::tables::mtbuf_format::NAMES.get(i.format as usize).copied().flatten() {
+            Some(name) => write!(f, " format:{name}")?,
+            None => write!(f, " format:{}", i.format)?,
+        }
+    }
+    flag(f, i.idxen, "idxen")?;
+    flag(f, i.offen, "offen")?;
+    if i.offset != 0 {
+        write!(f, " offset:{}", i.offset)?;
+    }
+    flag(f, i.glc, "glc")?;
+    flag(f, i.slc, "slc")?;
+    flag(f, i.dlc, "dlc")?;
+    flag(f, i.lds, "lds")?;
+    flag(f, i.tfe, "tfe")
+}
+
+fn flat(f: &mut fmt::Formatter<'_>, form: &Form, i: &Flat, sep: &mut Sep) -> fmt::Result {
+    let off = i.saddr == Operand::Special(Special::Null);
+    if is_atomic(form) && i.glc {
+        sep(f)?;
+        let dw = form.dwords(Field::Data);
+        let dw = if form.mnemonic.contains("cmpswap") { dw / 2 } else { dw };
+        write!(f, "{}", Operand::Vgpr(i.vdst).display(dw))?;
+    }
+    for od in form.operands {
+        sep(f)?;
+        match od.field {
+            Field::Vdst => write!(f, "{}", Operand::Vgpr(i.vdst).display(od.dwords))?,
+            Field::Data => write!(f, "{}", Operand::Vgpr(i.data).display(od.dwords))?,
+            Field::Addr if i.seg == Seg::Scratch && !off => f.write_str("off")?,
+            Field::Addr => {
+                let dw = if i.seg == Seg::Flat || off { od.dwords } else { 1 };
+                write!(f, "{}", Operand::Vgpr(i.addr).display(dw))?
+            }
+            _ if off => f.write_str("off")?,
+            _ => {
+                let dw = if i.seg == Seg::Global { 2 } else { 1 };
+                write!(f, "{}", i.saddr.display(dw))?
+            }
+        }
+    }
+    if i.offset != 0 {
+        write!(f, " offset:{}", i.offset)?;
+    }
+    flag(f, i.glc, "glc")?;
+    flag(f, i.slc, "slc")?;
+    flag(f, i.dlc, "dlc")
+}

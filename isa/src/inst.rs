@@ -1,0 +1,264 @@
+//! The typed instruction: one struct per encoding family, with every field directly
+//! accessible, so that a simulator can pre-decode a program once and `match` on it.
+//!
+//! Register fields that can only name VGPRs are plain `u8` register numbers; fields that take a
+//! general scalar or VALU source are [`Operand`]s. Widths of register ranges are not stored: they
+//! come from the opcode's [`Form`](crate::tables::Form).
+
+use crate::opcode::Opcode;
+use crate::operand::Operand;
+use crate::tables::Enc;
+
+/// One decoded (or to-be-encoded) instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Inst {
+    Sop2(Sop2),
+    Sopk(Sopk),
+    Sop1(Sop1),
+    Sopc(Sopc),
+    Sopp(Sopp),
+    Smem(Smem),
+    Vop1(Vop1),
+    Vop2(Vop2),
+    Vopc(Vopc),
+    Vop3(Vop3),
+    Vop3p(Vop3p),
+    Ds(Ds),
+    Mubuf(Buffer),
+    Mtbuf(Buffer),
+    Flat(Flat),
+}
+
+/// SOP2: `sdst = op(ssrc0, ssrc1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Sop2 {
+    pub op: Opcode,
+    pub sdst: Operand,
+    pub ssrc0: Operand,
+    pub ssrc1: Operand,
+}
+
+/// SOPK: scalar register and 16-bit immediate (`imm32` only for `s_setreg_imm32_b32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Sopk {
+    pub op: Opcode,
+    pub sdst: Operand,
+    pub simm16: u16,
+    pub imm32: u32,
+}
+
+/// SOP1: `sdst = op(ssrc0)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Sop1 {
+    pub op: Opcode,
+    pub sdst: Operand,
+    pub ssrc0: Operand,
+}
+
+/// SOPC: scalar compare, result in SCC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Sopc {
+    pub op: Opcode,
+    pub ssrc0: Operand,
+    pub ssrc1: Operand,
+}
+
+/// SOPP: program control with a 16-bit immediate (branch offset in dwords, waitcnt, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Sopp {
+    pub op: Opcode,
+    pub simm16: u16,
+}
+
+/// SMEM: scalar memory. `sbase` is the first SGPR of the base pair/quad (even).
+/// `offset` is a signed 21-bit byte offset; `soffset` is `Special(Null)` when unused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Smem {
+    pub op: Opcode,
+    pub sdata: Operand,
+    pub sbase: u8,
+    pub offset: i32,
+    pub soffset: Operand,
+    pub glc: bool,
+    pub dlc: bool,
+}
+
+/// VOP1 (`_e32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Vop1 {
+    pub op: Opcode,
+    pub vdst: Operand,
+    pub src0: Operand,
+}
+
+/// VOP2 (`_e32`); `k` is the inline literal of `v_fmamk`/`v_fmaak`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Vop2 {
+    pub op: Opcode,
+    pub vdst: u8,
+    pub src0: Operand,
+    pub vsrc1: u8,
+    pub k: u32,
+}
+
+/// VOPC (`_e32`): result in VCC (or EXEC for `v_cmpx`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Vopc {
+    pub op: Opcode,
+    pub src0: Operand,
+    pub vsrc1: u8,
+}
+
+/// VOP3 (`_e64`), including VOP3b forms whose `sdst` is a carry/compare SGPR.
+/// `abs`, `neg` and `opsel` are bit masks over the sources (bit 3 of `opsel` is the
+/// destination half); `omod` is 0 (none), 1 (`mul:2`), 2 (`mul:4`) or 3 (`div:2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Vop3 {
+    pub op: Opcode,
+    pub vdst: Operand,
+    pub sdst: Operand,
+    pub src: [Operand; 3],
+    pub abs: u8,
+    pub neg: u8,
+    pub opsel: u8,
+    pub clamp: bool,
+    pub omod: u8,
+}
+
+/// VOP3P: packed math. `opsel_hi` defaults to all ones (LLVM omits it then).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Vop3p {
+    pub op: Opcode,
+    pub vdst: u8,
+    pub src: [Operand; 3],
+    pub neg: u8,
+    pub neg_hi: u8,
+    pub opsel: u8,
+    pub opsel_hi: u8,
+    pub clamp: bool,
+}
+
+/// DS: LDS/GDS access. Single-offset ops use `offset0 | offset1 << 8` as a 16-bit offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Ds {
+    pub op: Opcode,
+    pub vdst: u8,
+    pub addr: u8,
+    pub data0: u8,
+    pub data1: u8,
+    pub offset0: u8,
+    pub offset1: u8,
+    pub gds: bool,
+}
+
+/// MUBUF and MTBUF. `srsrc` is the first SGPR of the V# quad (multiple of 4);
+/// `format` is only meaningful for MTBUF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Buffer {
+    pub op: Opcode,
+    pub vdata: u8,
+    pub vaddr: u8,
+    pub srsrc: u8,
+    pub soffset: Operand,
+    pub offset: u16,
+    pub offen: bool,
+    pub idxen: bool,
+    pub glc: bool,
+    pub slc: bool,
+    pub dlc: bool,
+    pub lds: bool,
+    pub tfe: bool,
+    pub format: u8,
+}
+
+/// Address space segment of a FLAT-encoded instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Seg {
+    Flat,
+    Scratch,
+    Global,
+}
+
+/// FLAT / SCRATCH / GLOBAL. `saddr` is `Special(Null)` for `off`. For scratch with an SGPR
+/// address, `addr` is unused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Flat {
+    pub op: Opcode,
+    pub seg: Seg,
+    pub vdst: u8,
+    pub addr: u8,
+    pub data: u8,
+    pub saddr: Operand,
+    pub offset: i16,
+    pub glc: bool,
+    pub slc: bool,
+    pub dlc: bool,
+}
+
+impl Inst {
+    /// The encoding-independent opcode.
+    pub fn op(&self) -> Opcode {
+        match self {
+            Inst::Sop2(i) => i.op,
+            Inst::Sopk(i) => i.op,
+            Inst::Sop1(i) => i.op,
+            Inst::Sopc(i) => i.op,
+            Inst::Sopp(i) => i.op,
+            Inst::Smem(i) => i.op,
+            Inst::Vop1(i) => i.op,
+            Inst::Vop2(i) => i.op,
+            Inst::Vopc(i) => i.op,
+            Inst::Vop3(i) => i.op,
+            Inst::Vop3p(i) => i.op,
+            Inst::Ds(i) => i.op,
+            Inst::Mubuf(i) | Inst::Mtbuf(i) => i.op,
+            Inst::Flat(i) => i.op,
+        }
+    }
+
+    /// The encoding family.
+    pub fn enc(&self) -> Enc {
+        match self {
+            Inst::Sop2(_) => Enc::Sop2,
+            Inst::Sopk(_) => Enc::Sopk,
+            Inst::Sop1(_) => Enc::Sop1,
+            Inst::Sopc(_) => Enc::Sopc,
+            Inst::Sopp(_) => Enc::Sopp,
+            Inst::Smem(_) => Enc::Smem,
+            Inst::Vop1(_) => Enc::Vop1,
+            Inst::Vop2(_) => Enc::Vop2,
+            Inst::Vopc(_) => Enc::Vopc,
+            Inst::Vop3(_) => Enc::Vop3,
+            Inst::Vop3p(_) => Enc::Vop3p,
+            Inst::Ds(_) => Enc::Ds,
+            Inst::Mubuf(_) => Enc::Mubuf,
+            Inst::Mtbuf(_) => Enc::Mtbuf,
+            Inst::Flat(f) => match f.seg {
+                Seg::Flat => Enc::Flat,
+                Seg::Scratch => Enc::Scratch,
+                Seg::Global => Enc::Global,
+            },
+        }
+    }
+
+    /// The table entry for this instruction's opcode in its encoding.
+    pub fn form(&self) -> Option<&'static crate::tables::Form> {
+        self.enc().form_of(self.op())
+    }
+}

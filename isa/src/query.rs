@@ -1,0 +1,126 @@
+//! Questions the compiler backend and the simulator ask about an instruction.
+
+use crate::inst::{Inst, Seg};
+use crate::tables::{flags, Enc};
+
+/// Hardware counters an instruction increments until it completes (`s_waitcnt` targets).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Vector memory loads (and atomics with return).
+    pub vmcnt: bool,
+    /// Vector memory stores (and atomics without return).
+    pub vscnt: bool,
+    /// LDS, GDS, scalar memory and messages.
+    pub lgkmcnt: bool,
+    /// Exports and GDS writes.
+    pub expcnt: bool,
+}
+
+/// Coarse issue/latency class for scheduling and hazard handling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Latency {
+    Salu,
+    Valu,
+    /// Transcendental VALU (rcp, rsq, sqrt, log, exp, sin, cos).
+    Trans,
+    Smem,
+    Vmem,
+    Lds,
+    Branch,
+}
+
+impl Inst {
+    fn flags(&self) -> u16 {
+        self.form().map_or(0, |f| f.flags)
+    }
+
+    /// Program-counter changing instruction (branch, call, return, setpc).
+    pub fn is_branch(&self) -> bool {
+        let n = self.op().name();
+        n.starts_with("s_branch")
+            || n.starts_with("s_cbranch")
+            || matches!(n, "s_setpc_b64" | "s_swappc_b64" | "s_call_b64" | "s_rfe_b64")
+    }
+
+    /// Accesses memory (scalar, vector, LDS/GDS).
+    pub fn is_memory(&self) -> bool {
+        matches!(
+            self,
+            Inst::Smem(_) | Inst::Ds(_) | Inst::Mubuf(_) | Inst::Mtbuf(_) | Inst::Flat(_)
+        )
+    }
+
+    /// Counters this instruction increments.
+    pub fn counters(&self) -> Counters {
+        let mut c = Counters::default();
+        let name = self.op().name();
+        let returns = |glc: bool| {
+            let atomic = name.contains("_atomic_");
+            (atomic && glc) || (!atomic && name.contains("load"))
+        };
+        match self {
+            Inst::Smem(_) => c.lgkmcnt = !name.starts_with("s_dcache") && name != "s_gl1_inv",
+            Inst::Ds(d) => {
+                c.lgkmcnt = true;
+                c.expcnt = d.gds && !name.contains("read");
+            }
+            Inst::Sopp(_) => c.lgkmcnt = name.starts_with("s_sendmsg"),
+            Inst::Mubuf(b) | Inst::Mtbuf(b) => {
+                let r = returns(b.glc) || b.lds;
+                c.vmcnt = r;
+                c.vscnt = !r;
+            }
+            Inst::Flat(f) => {
+                let r = returns(f.glc);
+                c.vmcnt = r;
+                c.vscnt = !r;
+                c.lgkmcnt = f.seg == Seg::Flat;
+            }
+            _ => {}
+        }
+        c
+    }
+
+    /// Reads EXEC implicitly.
+    pub fn reads_exec(&self) -> bool {
+        self.flags() & flags::READS_EXEC != 0
+    }
+    /// Writes EXEC implicitly.
+    pub fn writes_exec(&self) -> bool {
+        self.flags() & flags::WRITES_EXEC != 0
+    }
+    /// Reads VCC implicitly.
+    pub fn reads_vcc(&self) -> bool {
+        self.flags() & flags::READS_VCC != 0
+    }
+    /// Writes VCC implicitly.
+    pub fn writes_vcc(&self) -> bool {
+        self.flags() & flags::WRITES_VCC != 0
+    }
+    /// Reads SCC.
+    pub fn reads_scc(&self) -> bool {
+        self.flags() & flags::READS_SCC != 0
+    }
+    /// Writes SCC.
+    pub fn writes_scc(&self) -> bool {
+        self.flags() & flags::WRITES_SCC != 0
+    }
+    /// Reads M0 implicitly.
+    pub fn reads_m0(&self) -> bool {
+        self.flags() & flags::READS_M0 != 0
+    }
+
+    /// Latency class.
+    pub fn latency(&self) -> Latency {
+        match self.enc() {
+            _ if self.is_branch() => Latency::Branch,
+            Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc | Enc::Sopp => Latency::Salu,
+            Enc::Smem => Latency::Smem,
+            Enc::Ds => Latency::Lds,
+            Enc::Mubuf | Enc::Mtbuf | Enc::Flat | Enc::Scratch | Enc::Global => Latency::Vmem,
+            _ if self.flags() & flags::TRANS != 0 => Latency::Trans,
+            _ => Latency::Valu,
+        }
+    }
+}
