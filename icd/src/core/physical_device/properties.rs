@@ -63,6 +63,15 @@ impl Adapter {
         uuid_of(&[b"ferrum-device", self.chip.gfx.as_bytes(), self.kind.describe().as_bytes()])
     }
 
+    /// The chip's limits with the timestamp period of the kernel's GPU counter.
+    pub fn limits(&self) -> vk::PhysicalDeviceLimits {
+        let khz = self.winsys.info().gpu_counter_freq_khz;
+        vk::PhysicalDeviceLimits {
+            timestamp_period: if khz == 0 { 1.0 } else { 1.0e6 / khz as f32 },
+            ..limits::navi21_limits()
+        }
+    }
+
     pub fn properties(&self) -> vk::PhysicalDeviceProperties {
         vk::PhysicalDeviceProperties {
             api_version: device_api_version(),
@@ -74,7 +83,7 @@ impl Adapter {
             device_type: vk::PhysicalDeviceType::DISCRETE_GPU,
             device_name: fixed_str(&self.device_name()),
             pipeline_cache_uuid: self.pipeline_cache_uuid(),
-            limits: limits::navi21_limits(),
+            limits: self.limits(),
             sparse_properties: vk::PhysicalDeviceSparseProperties::default(),
         }
     }
@@ -279,5 +288,7 @@ mod tests {
         let name = unsafe { std::ffi::CStr::from_ptr(p.device_name.as_ptr()) }.to_str().unwrap();
         assert!(name.starts_with("Ferrum") && name.contains("NAVI21"), "{name}");
         assert_eq!((p.vendor_id, p.device_id), (0x1002, 0x73BF));
+        // navi21's timestamp counter runs at the 100 MHz reference clock.
+        assert_eq!(p.limits.timestamp_period, 10.0);
     }
 }
