@@ -3,6 +3,7 @@
 //! the handle conversions in `object`.
 
 pub mod buffer;
+pub mod build_id;
 pub mod chain;
 pub mod device;
 pub mod instance;

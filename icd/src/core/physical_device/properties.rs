@@ -12,7 +12,7 @@ use ash::vk;
 
 use super::limits::{self, MAX_MEMORY_ALLOCATION_SIZE, WAVE_SIZE};
 use super::Adapter;
-use crate::core::chain;
+use crate::core::{build_id, chain};
 use crate::version::{device_api_version, driver_version};
 
 /// Ferrum has no Khronos-registered `VkDriverId`; this value ('Ferr') lies far outside the
@@ -33,6 +33,11 @@ fn uuid_of(parts: &[&[u8]]) -> [u8; vk::UUID_SIZE] {
     h.to_le_bytes()
 }
 
+/// What identifies this build of the driver.
+fn build_identity() -> &'static [u8] {
+    build_id::build_id().unwrap_or(env!("CARGO_PKG_VERSION").as_bytes())
+}
+
 fn fixed_str<const N: usize>(s: &str) -> [std::ffi::c_char; N] {
     let mut out = [0 as std::ffi::c_char; N];
     for (dst, &b) in out.iter_mut().zip(s.as_bytes().iter().take(N - 1)) {
@@ -46,17 +51,14 @@ impl Adapter {
         format!("Ferrum on {} {} ({})", self.kind.describe(), self.chip.family, self.chip.gfx)
     }
 
-    /// Changes whenever compiled shaders could change: driver version and chip.
+    /// Changes whenever compiled shaders could change: with every build of the driver (its
+    /// linker build ID; the crate version if there is none) and with the chip.
     pub fn pipeline_cache_uuid(&self) -> [u8; vk::UUID_SIZE] {
-        uuid_of(&[
-            b"ferrum-pipeline-cache",
-            env!("CARGO_PKG_VERSION").as_bytes(),
-            self.chip.gfx.as_bytes(),
-        ])
+        uuid_of(&[b"ferrum-pipeline-cache", build_identity(), self.chip.gfx.as_bytes()])
     }
 
     fn driver_uuid(&self) -> [u8; vk::UUID_SIZE] {
-        uuid_of(&[b"ferrum-driver", env!("CARGO_PKG_VERSION").as_bytes()])
+        uuid_of(&[b"ferrum-driver", build_identity()])
     }
 
     fn device_uuid(&self) -> [u8; vk::UUID_SIZE] {
