@@ -38,7 +38,7 @@ pub unsafe extern "system" fn vk_icdNegotiateLoaderICDInterfaceVersion(
             )));
         }
         *version = (*version).min(MAX_LOADER_INTERFACE);
-        log::debug!("loader interface version {}", *version);
+        log::trace!("loader interface version {}", *version);
         Ok(())
     })
 }

@@ -16,7 +16,9 @@ FIELD = {
 }
 KIND = {"s": "Kind::Sgpr", "v": "Kind::Vgpr", "special": "Kind::Fixed", "dec": "Kind::Dec",
         "hex": "Kind::Hex", "hwreg": "Kind::Hwreg", "sendmsg": "Kind::Sendmsg",
-        "waitcnt": "Kind::Waitcnt"}
+        "waitcnt": "Kind::Waitcnt", "auto": "Kind::Auto"}
+ACCEPT = {"vgpr": "accept::VGPR", "sgpr": "accept::SGPR", "int": "accept::INT",
+          "float": "accept::FLOAT", "literal": "accept::LITERAL"}
 ENC = {"sop2": "Sop2", "sopk": "Sopk", "sop1": "Sop1", "sopc": "Sopc", "sopp": "Sopp",
        "smem": "Smem", "vop2": "Vop2", "vop1": "Vop1", "vopc": "Vopc", "vop3": "Vop3",
        "vop3p": "Vop3p", "ds": "Ds", "mubuf": "Mubuf", "mtbuf": "Mtbuf", "flat": "Flat",
@@ -38,7 +40,8 @@ def operands(e):
                 return None  # two printed operands from one field: not modelled
             field = "literal"
         seen.add(field)
-        out.append("Od::new(Field::%s, %d, %s)" % (FIELD[field], dw, KIND[kind]))
+        acc = " | ".join(ACCEPT[a] for a in e.get("accept", {}).get(field, [])) or "0"
+        out.append("Od::new(Field::%s, %d, %s, %s)" % (FIELD[field], dw, KIND[kind], acc))
     return out
 
 
@@ -76,7 +79,7 @@ def main():
         with open(os.path.join(tdir, fam + ".rs"), "w") as fh:
             fh.write("//! %s opcode table: every opcode LLVM 14 decodes for gfx1030.\n" % ENC[fam])
             fh.write(hdr)
-            fh.write("#[allow(unused_imports)]\nuse super::{flags, mods, Field, Form, Kind, Od};\n"
+            fh.write("#[allow(unused_imports)]\nuse super::{accept, flags, mods, Field, Form, Kind, Od};\n"
                      "use crate::opcode::Opcode;\n\n")
             fh.write("/// Forms sorted by hardware opcode.\n")
             fh.write("pub(crate) static FORMS: &[Form] = &[\n%s\n];\n" % "\n".join(rows))
@@ -89,6 +92,14 @@ def main():
         fh.write("}\n\n/// Names indexed by `Opcode.0`.\npub(crate) static NAMES: &[&str] = &[\n")
         for n, fam in names:
             fh.write("    %s,\n" % json.dumps(n))
+        fh.write("];\n")
+    with open(os.path.join(tdir, "mtbuf_format.rs"), "w") as fh:
+        fh.write("//! MTBUF `format:` names LLVM prints, by 7-bit format value (gfx10 unified).\n")
+        fh.write(hdr)
+        fh.write("\n/// `None` where LLVM prints the number.\n")
+        fh.write("pub(crate) static NAMES: [Option<&str>; 128] = [\n")
+        for n in data["mtbuf_formats"]:
+            fh.write("    %s,\n" % ("Some(%s)" % json.dumps(n) if n and n.startswith("[") else "None"))
         fh.write("];\n")
     print("opcodes", len(names), "skipped", skipped)
 

@@ -2,7 +2,8 @@
 
 llvm-mc reads the disassembler input as one byte stream, so an undecodable word can swallow
 the words after it. Each candidate is therefore preceded by five copies of a marker
-`s_nop <index>` that names it; at least one copy survives whatever the previous candidate's
+instruction that names it (`v_mov_b32 vK, vJ` with index K*256+J, or `s_nop <index>` when the
+VOP1 family itself is swept); at least one copy survives whatever the previous candidate's
 leftover words consumed.
 """
 import subprocess
@@ -16,12 +17,32 @@ def _line(words):
     return ",".join("0x%02x" % b for b in bs)
 
 
-def disassemble(insts):
-    """insts: list of word lists. Returns, per candidate, (text, words used) or None."""
+def _vmov_marker(i):
+    return 0x7E000200 | (i >> 8) << 17 | (256 + (i & 0xFF))
+
+
+def _vmov_index(enc):
+    w = int.from_bytes(enc, "little")
+    if len(enc) == 4 and w & 0xFE01FE00 == 0x7E000200 and w & 0x100:
+        return (w >> 17 & 0xFF) << 8 | (w & 0xFF)
+    return None
+
+
+def _nop_index(enc):
+    if len(enc) == 4 and enc[2:] == b"\x80\xbf":
+        return int.from_bytes(enc[:2], "little")
+    return None
+
+
+def disassemble(insts, marker="vmov"):
+    """insts: list of word lists. Returns, per candidate, (text, words used) or None.
+    marker: "vmov" (default) or "nop" (to sweep VOP1 itself)."""
     assert len(insts) < 0x10000
+    mk, idx = (_vmov_marker, _vmov_index) if marker == "vmov" else (
+        lambda i: 0xBF800000 | i, _nop_index)
     lines = []
     for i, words in enumerate(insts):
-        lines.extend([_line([0xBF800000 | i])] * COPIES)
+        lines.extend([_line([mk(i)])] * COPIES)
         lines.append(_line(words))
     p = subprocess.run(MC + ["--disassemble", "-show-encoding"], input="\n".join(lines) + "\n",
                        capture_output=True, text=True)
@@ -37,8 +58,9 @@ def disassemble(insts):
             continue
         text, enc = l.split("; encoding:")
         enc = bytes(int(x, 16) for x in enc.strip().strip("[]").split(","))
-        if len(enc) == 4 and enc[2:] == b"\x80\xbf" and text.strip().startswith("s_nop"):
-            cur = int.from_bytes(enc[:2], "little")
+        k = idx(enc)
+        if k is not None:
+            cur = k
             continue
         if cur is not None and cur not in first:
             first[cur] = (text.strip(), len(enc) // 4)

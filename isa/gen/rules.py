@@ -78,3 +78,108 @@ def form_flags(fam, e):
         if x not in seen:
             seen.append(x)
     return seen
+
+
+def classify_imm16(entries, build):
+    """Decimal, hex, or LLVM's 'decimal up to 64, hex above' for each 16-bit immediate."""
+    probe = [e for e in entries
+             if next((o[2] for o in e["operands"] if o[0] == "simm16"), None) in ("dec", "hex")]
+    cands = []
+    for e in probe:
+        for v in (3, 0x41):
+            p = dict(e["probe"])
+            p["simm16"] = v
+            cands.append(build(e["code"], p))
+    res = mc.disassemble(cands)
+    for k, e in enumerate(probe):
+        small, big = res[2 * k], res[2 * k + 1]
+        if small is None or big is None:
+            continue
+        hex_small = "0x3" in small[0].split(None, 1)[1].replace(",", " ").split()
+        hex_big = "0x41" in big[0]
+        kind = "hex" if hex_small else ("auto" if hex_big else "dec")
+        first = next(o for o in e["operands"] if o[0] == "simm16")
+        if first[2] in ("dec", "hex"):
+            first[2] = kind
+
+
+SRC_FIELDS = ("ssrc0", "ssrc1", "src0", "src1", "src2", "vsrc1")
+# probe name -> replacement text for a 1-dword and a 2-dword operand, and expected extra words
+SRC_PROBES = {
+    "vgpr": ("v70", "v[70:71]", 0),
+    "sgpr": ("s70", "s[70:71]", 0),
+    "int": ("-5", "-5", 0),
+    "float": ("0.5", "0.5", 0),
+    "literal": ("0x1234", "0x1234", 1),
+}
+
+
+def _texts(e, subst):
+    """The entry's text with some operands (by index) replaced."""
+    import sweep  # split_operands
+    mnem, toks, mods = sweep.split_operands(e["text"])
+    if len(toks) != len(e["operands"]):
+        return None
+    t = list(toks)
+    for i, o in enumerate(e["operands"]):
+        if o[0] == "literal":
+            t[i] = "0x1234"  # a constant that also fits 16-bit operands
+    for i, v in subst.items():
+        t[i] = v
+    return mnem + " " + ", ".join(t) + "".join(" " + m for m in mods)
+
+
+def _reg(kind, dw, n=70):
+    p = kind[0]
+    return "%s%d" % (p, n) if dw == 1 else "%s[%d:%d]" % (p, n, n + dw - 1)
+
+
+def probe_source_classes(entries):
+    """Which kinds of operand each source accepts, asked of LLVM's *assembler* (the
+    disassembler prints whatever bits it finds). Sets e["accept"]: field -> [classes]."""
+    from itertools import product
+    # 1. a base text the assembler accepts: every source a VGPR or an SGPR
+    bases, bkeys = [], []
+    for e in entries:
+        e["accept"] = {}
+        srcs = [i for i, o in enumerate(e["operands"]) if o[0] in SRC_FIELDS]
+        for combo in product(("vgpr", "sgpr"), repeat=len(srcs)):
+            subst = {i: _reg(k, e["operands"][i][1], 64 + 4 * n)
+                     for n, (i, k) in enumerate(zip(srcs, combo))}
+            t = _texts(e, subst)
+            if t is not None:
+                bases.append(t)
+                bkeys.append((e, subst))
+    chosen = {}
+    for (e, subst), r in zip(bkeys, mc.assemble(bases)):
+        if r is not None and id(e) not in chosen:
+            chosen[id(e)] = (subst, len(r))
+    # 2. each source on its own, on top of that base
+    texts, keys = [], []
+    for e in entries:
+        if id(e) not in chosen:
+            continue
+        subst, n = chosen[id(e)]
+        for i, (field, dw, kind) in enumerate(e["operands"]):
+            if field not in SRC_FIELDS:
+                continue
+            for name, (one, two, extra) in SRC_PROBES.items():
+                s2 = dict(subst)
+                s2[i] = _reg(name, dw, 80) if name in ("vgpr", "sgpr") else one
+                texts.append(_texts(e, s2))
+                keys.append((e, field, name, n + extra))
+    for (e, field, name, want), r in zip(keys, mc.assemble(texts)):
+        if r is not None and len(r) == want:
+            e["accept"].setdefault(field, []).append(name)
+
+
+def sweep_mtbuf_formats():
+    """The symbolic names LLVM prints for each 7-bit MTBUF format value (gfx10 unified)."""
+    cands = [[0xE8000000 | 1 << 12 | 4 << 16 | f << 19, 20 | 10 << 8 | 2 << 16 | 0x80 << 24]
+             for f in range(128)]
+    out = []
+    for f, r in enumerate(mc.disassemble(cands)):
+        text = r[0] if r else ""
+        m = re.search(r"format:(\[[A-Z0-9_,]+\]|\d+)", text)
+        out.append(m.group(1) if m else None)
+    return out

@@ -228,12 +228,14 @@ def interpret(fam, fields, text):
                 hit = ["vdst"]  # VALU writing a scalar: v_readlane, v_cmp_*_e64, ...
             if len(hit) != 1:
                 return None
-            out.append((hit[0], hi - lo + 1, cls))
+            out.append([hit[0], hi - lo + 1, cls])
         elif t in ("vcc_lo", "off"):
-            out.append((t, 1, "special"))
+            out.append([t, 1, "special"])
+        elif "sdata" in fields and t == str(fields["sdata"][0]):
+            out.append(["sdata", 1, "dec"])  # s_atc_probe prints its sdata field as a number
         elif imm_kind(t):
             imm = [f for f in fields if fields[f][1] == "imm"]
-            out.append((imm[0] if imm else "literal", 1, imm_kind(t)))
+            out.append([imm[0] if imm else "literal", 1, imm_kind(t)])
         else:
             return None
     return mnem, out, mods
@@ -253,7 +255,7 @@ def sweep(fam):
         for i, p in enumerate(plist):
             cands.append(fam.build(op, p))
             keys.append((op, i))
-    res = mc.disassemble(cands)
+    res = mc.disassemble(cands, marker="nop" if fam.name == "vop1" else "vmov")
     best = {}
     for (op, i), r in zip(keys, res):
         if r is None or op in best:
@@ -273,6 +275,11 @@ def main():
         data[fam.name] = sweep(fam)
         print(fam.name, len(data[fam.name]), file=sys.stderr)
     data["vop3_mods"] = rules.probe_vop3_modifiers(data["vop3"], vop3)
+    for fam, build in (("sopp", sopp), ("sopk", sopk)):
+        rules.classify_imm16(data[fam], build)
+    for fam in ("sop2", "sop1", "sopc", "vop1", "vop2", "vopc", "vop3", "vop3p"):
+        rules.probe_source_classes(data[fam])
+    data["mtbuf_formats"] = rules.sweep_mtbuf_formats()
     with open(os.path.join(root, "gen", "sweep.json"), "w") as fh:
         json.dump(data, fh, indent=0)
 

@@ -41,6 +41,7 @@ fn imm16(f: &mut fmt::Formatter<'_>, kind: Kind, v: u16) -> fmt::Result {
         Kind::Waitcnt => imm::waitcnt(f, v),
         Kind::Hwreg => imm::hwreg(f, v),
         Kind::Sendmsg => imm::sendmsg(f, v),
+        Kind::Auto if v > 64 => write!(f, "0x{v:x}"),
         _ => write!(f, "{v}"),
     }
 }
@@ -152,9 +153,17 @@ fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Resul
         }
         Inst::Vop3(i) => {
             if i.opsel != 0 {
-                let n = nsrc(form);
-                let v = (i.opsel & ((1 << n) - 1)) | (i.opsel >> 3 & 1) << n;
-                bits(f, "op_sel", v, n + 1)?;
+                let allowed = (form.mods >> 8) as u8 & 15;
+                if allowed & 8 != 0 {
+                    // one entry per source, then the destination (bit 3)
+                    let n = nsrc(form);
+                    let v = (i.opsel & ((1 << n) - 1)) | (i.opsel >> 3 & 1) << n;
+                    bits(f, "op_sel", v, n + 1)?;
+                } else {
+                    // v_permlane*: two control bits (FI, BOUND_CTRL) in the op_sel field
+                    let n = 8 - allowed.leading_zeros() as usize;
+                    bits(f, "op_sel", i.opsel, n.max(1))?;
+                }
             }
             flag(f, i.clamp, "clamp")?;
             match i.omod {
@@ -192,7 +201,10 @@ fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Resul
                 }
             } else {
                 let off = i.offset0 as u16 | (i.offset1 as u16) << 8;
-                if off != 0 {
+                if off != 0 && form.mnemonic == "ds_swizzle_b32" {
+                    f.write_str(" offset:")?;
+                    imm::swizzle(f, off)?;
+                } else if off != 0 {
                     write!(f, " offset:{off}")?;
                 }
             }
@@ -239,7 +251,10 @@ fn buffer(
         }
     }
     if typed && i.format != 1 {
-        write!(f, " format:{}", i.format)?;
+        match crate::tables::mtbuf_format::NAMES.get(i.format as usize).copied().flatten() {
+            Some(name) => write!(f, " format:{name}")?,
+            None => write!(f, " format:{}", i.format)?,
+        }
     }
     flag(f, i.idxen, "idxen")?;
     flag(f, i.offen, "offen")?;

@@ -170,7 +170,7 @@ fn vgpr(op: Operand, field: Field) -> Result<u32, EncodeError> {
 }
 
 fn encode_smem(f: &Form, i: &Smem) -> Result<Words, EncodeError> {
-    if i.sbase & 1 != 0 || i.sbase > 104 {
+    if i.sbase & 1 != 0 || i.sbase > 126 {
         return Err(EncodeError::OutOfRange { what: "sbase", value: i.sbase as i64 });
     }
     let d = if has(f, Field::Sdata) { sdst(i.sdata, Field::Sdata)? } else { 0 };
@@ -216,7 +216,7 @@ fn encode_vop3(f: &Form, i: &Vop3) -> Result<Words, EncodeError> {
 }
 
 fn encode_buffer(f: &Form, i: &Buffer, typed: bool) -> Result<Words, EncodeError> {
-    if i.srsrc & 3 != 0 || i.srsrc > 100 {
+    if i.srsrc & 3 != 0 || i.srsrc > 124 {
         return Err(EncodeError::OutOfRange { what: "srsrc", value: i.srsrc as i64 });
     }
     let off = range("buffer offset", i.offset as i64, 0, 4095)?;
@@ -250,8 +250,7 @@ fn encode_flat(f: &Form, i: &Flat) -> Result<Words, EncodeError> {
         Seg::Scratch => (1, -2048),
         Seg::Global => (2, -2048),
     };
-    let hi = if i.seg == Seg::Flat { 2047 } else { 2047 };
-    let off = range("flat offset", i.offset as i64, lo, hi)? & 0xFFF;
+    let off = range("flat offset", i.offset as i64, lo, 2047)? & 0xFFF;
     let saddr = match i.seg {
         Seg::Flat => 0x7D,
         _ => sdst(i.saddr, Field::Off)?,

@@ -56,7 +56,6 @@ const HWREGS: &[(u16, &str)] = &[
     (1, "HW_REG_MODE"),
     (2, "HW_REG_STATUS"),
     (3, "HW_REG_TRAPSTS"),
-    (4, "HW_REG_HW_ID"),
     (5, "HW_REG_GPR_ALLOC"),
     (6, "HW_REG_LDS_ALLOC"),
     (7, "HW_REG_IB_STS"),
@@ -67,7 +66,6 @@ const HWREGS: &[(u16, &str)] = &[
     (19, "HW_REG_TMA_HI"),
     (20, "HW_REG_FLAT_SCR_LO"),
     (21, "HW_REG_FLAT_SCR_HI"),
-    (22, "HW_REG_XNACK_MASK"),
     (23, "HW_REG_HW_ID1"),
     (24, "HW_REG_HW_ID2"),
     (25, "HW_REG_POPS_PACKER"),
@@ -97,7 +95,6 @@ const MSGS: &[(u16, &str)] = &[
     (5, "MSG_STALL_WAVE_GEN"),
     (6, "MSG_HALT_WAVES"),
     (7, "MSG_ORDERED_PS_DONE"),
-    (8, "MSG_EARLY_PRIM_DEALLOC"),
     (9, "MSG_GS_ALLOC_REQ"),
     (10, "MSG_GET_DOORBELL"),
     (11, "MSG_GET_DDID"),
@@ -117,8 +114,8 @@ pub(crate) fn sendmsg(f: &mut fmt::Formatter<'_>, s: u16) -> fmt::Result {
     let op = s >> 4 & 7;
     let stream = s >> 8 & 3;
     let name = MSGS.iter().find(|(i, _)| *i == id).map(|(_, n)| *n);
+    // LLVM decodes the id/op/stream fields and ignores the other bits for the symbolic form
     let text = match (name, id) {
-        _ if s >> 10 != 0 => None,
         (Some(n), 2 | 3) => {
             let op_ok = op <= 3 && !(id == 2 && op == 0);
             match (op_ok, op) {
@@ -130,11 +127,54 @@ pub(crate) fn sendmsg(f: &mut fmt::Formatter<'_>, s: u16) -> fmt::Result {
         (Some(n), 15) if (1..=4).contains(&op) && stream == 0 => {
             Some(format!("sendmsg({n}, {})", SYS_OPS[op as usize]))
         }
+        (Some(_), 15) => None,
         (Some(n), _) if op == 0 && stream == 0 => Some(format!("sendmsg({n})")),
         _ => None,
     };
     match text {
         Some(t) => f.write_str(&t),
+        // representable as fields but not a valid message: LLVM prints the raw fields
+        None if s >> 10 == 0 && s & 0x80 == 0 => write!(f, "sendmsg({id}, {op}, {stream})"),
         None => write!(f, "{s}"),
     }
+}
+
+/// `ds_swizzle_b32` offset: quad permute (bit 15 set, high byte 0x80) or bit-mask mode
+/// (and/or/xor masks of 5 bits each), printed with LLVM's shorthand when one applies.
+pub(crate) fn swizzle(f: &mut fmt::Formatter<'_>, imm: u16) -> fmt::Result {
+    if imm & 0xFF00 == 0x8000 {
+        let l = |i: u16| imm >> (2 * i) & 3;
+        return write!(f, "swizzle(QUAD_PERM,{},{},{},{})", l(0), l(1), l(2), l(3));
+    }
+    if imm & 0x8000 != 0 {
+        return write!(f, "{imm}");
+    }
+    let and = imm & 0x1F;
+    let or = imm >> 5 & 0x1F;
+    let xor = imm >> 10 & 0x1F;
+    if and == 0x1F && or == 0 && xor.count_ones() == 1 {
+        return write!(f, "swizzle(SWAP,{xor})");
+    }
+    if and == 0x1F && or == 0 && xor > 0 && (xor + 1).is_power_of_two() {
+        return write!(f, "swizzle(REVERSE,{})", xor + 1);
+    }
+    let group = 0x20 - and;
+    if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
+        return write!(f, "swizzle(BROADCAST,{group},{or})");
+    }
+    f.write_str("swizzle(BITMASK_PERM,\"")?;
+    for bit in (0..5).rev() {
+        let m = 1 << bit;
+        f.write_char(match (and & m != 0, or & m != 0, xor & m != 0) {
+            (false, false, false) => '0',
+            (false, true, false) => '1',
+            (true, false, false) => 'p',
+            (true, false, true) => 'i',
+            (false, false, true) => '1',
+            (false, true, true) => '0',
+            (true, true, false) => '1',
+            (true, true, true) => '0',
+        })?;
+    }
+    f.write_str("\")")
 }

@@ -21,6 +21,7 @@ mod opcode;
 mod operand;
 pub mod query;
 pub mod tables;
+mod validate;
 
 pub use decode::decode;
 pub use encode::{encode, Words};

@@ -6,12 +6,16 @@
 //! knows nothing about Vulkan or about the compiler that produced the code it runs.
 
 pub mod chip;
+pub mod compute;
+pub mod cp;
+pub mod error;
 pub mod kernel;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 pub use chip::{Chip, NAVI21};
+pub use error::GpuError;
 pub use kernel::SimKernel;
 
 /// Knobs of the simulated device.

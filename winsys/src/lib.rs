@@ -39,19 +39,23 @@
 //! ```
 
 pub mod bo;
+pub mod cs;
 pub mod ctx;
 pub mod device;
 pub mod drm;
 pub mod error;
 pub mod kernel;
+pub mod syncobj;
 pub mod time;
 pub mod uapi;
 pub mod va;
 
 pub use bo::{Bo, BoDesc, BoFlags, CpuMapping, Domain, VaFlags};
+pub use cs::{CsFence, Ib, Ip, Submission};
 pub use ctx::{Context, ContextState, Priority};
 pub use device::{Device, DeviceInfo, FirmwareVersions};
 pub use drm::{enumerate_amdgpu, RenderNode};
 pub use error::{Error, LostReason, Result};
 pub use kernel::{Errno, Kernel};
+pub use syncobj::{SyncPoint, Syncobj, WaitMode};
 pub use va::VaAllocator;

@@ -5,6 +5,7 @@ use ash::vk;
 use super::{obj, output, reference};
 use crate::core::buffer::Buffer;
 use crate::core::device::Device;
+use crate::core::memory::DeviceMemory;
 use crate::core::object::VkObject;
 use crate::entry::{guard, guard_value, guard_void};
 
@@ -77,6 +78,43 @@ pub unsafe extern "system" fn get_buffer_memory_requirements2(
                     crate::core::chain::write_body(s, vk::MemoryDedicatedRequirements::default());
                 }
             }
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn bind_buffer_memory(
+    _device: vk::Device,
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    offset: vk::DeviceSize,
+) -> vk::Result {
+    guard("vkBindBufferMemory", || {
+        // SAFETY: the application passes a live Buffer handle (valid usage).
+        let buf = unsafe { obj::<Buffer>(buffer)? };
+        // SAFETY: the application passes a live DeviceMemory handle (valid usage).
+        let mem = unsafe { obj::<DeviceMemory>(memory)? };
+        buf.bind(memory, mem, offset)
+    })
+}
+
+pub unsafe extern "system" fn bind_buffer_memory2(
+    _device: vk::Device,
+    count: u32,
+    p_infos: *const vk::BindBufferMemoryInfo<'_>,
+) -> vk::Result {
+    guard("vkBindBufferMemory2", || {
+        if count == 0 {
+            return Ok(());
+        }
+        // SAFETY: the application passes `count` valid bind infos.
+        let infos = unsafe { std::slice::from_raw_parts(p_infos, count as usize) };
+        for info in infos {
+            // SAFETY: the application passes a live Buffer handle (valid usage).
+            let buf = unsafe { obj::<Buffer>(info.buffer)? };
+            // SAFETY: the application passes a live DeviceMemory handle (valid usage).
+            let mem = unsafe { obj::<DeviceMemory>(info.memory)? };
+            buf.bind(info.memory, mem, info.memory_offset)?;
         }
         Ok(())
     })

@@ -3,6 +3,7 @@
 use ash::vk;
 use parking_lot::Mutex;
 
+use crate::core::memory::DeviceMemory;
 use crate::core::object::{vk_object, ObjectBase};
 use crate::core::physical_device::limits::MAX_MEMORY_ALLOCATION_SIZE;
 use crate::core::physical_device::memory::MemoryLayout;
@@ -61,5 +62,31 @@ impl Buffer {
 
     pub fn binding(&self) -> Option<Binding> {
         *self.binding.lock()
+    }
+
+    /// Binds the buffer to `memory` at `offset`.
+    pub fn bind(
+        &self,
+        handle: vk::DeviceMemory,
+        memory: &DeviceMemory,
+        offset: u64,
+    ) -> VkResult<()> {
+        // VUID-vkBindBufferMemory-memoryOffset-01036: "memoryOffset must be an integer multiple
+        // of the alignment member of the VkMemoryRequirements structure".
+        if offset % BUFFER_ALIGNMENT != 0 {
+            return Err(VkError::InvalidUsage("misaligned buffer memory offset"));
+        }
+        // VUID-vkBindBufferMemory-size-01037: the buffer must fit in the memory after offset.
+        if offset.checked_add(self.size).is_none_or(|end| end > memory.size()) {
+            return Err(VkError::InvalidUsage("buffer does not fit in memory"));
+        }
+        let mut binding = self.binding.lock();
+        // VUID-vkBindBufferMemory-buffer-07459: "buffer must not already be backed by memory".
+        if binding.is_some() {
+            return Err(VkError::InvalidUsage("buffer already bound"));
+        }
+        *binding =
+            Some(Binding { memory: handle, offset, gpu_address: memory.gpu_address() + offset });
+        Ok(())
     }
 }

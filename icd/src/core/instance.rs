@@ -12,12 +12,11 @@ use crate::error::{VkError, VkResult};
 /// Instance extensions Ferrum implements, with their spec versions.
 pub const INSTANCE_EXTENSIONS: &[(&CStr, u32)] = &[(c"VK_KHR_get_physical_device_properties2", 2)];
 
-/// Which GPUs to expose (`FERRUM_DEVICE=sim|amdgpu`).
+/// Which GPUs to expose (`FERRUM_DEVICE=sim|amdgpu`; unset: real navi21s, else the simulator).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeviceSelection {
-    /// The simulator only (the default while there is no real-GPU winsys).
+    Auto,
     Simulated,
-    /// Real amdgpu render nodes only.
     Amdgpu,
 }
 
@@ -25,12 +24,44 @@ impl DeviceSelection {
     pub fn from_env() -> Self {
         match std::env::var("FERRUM_DEVICE").as_deref() {
             Ok("amdgpu") => DeviceSelection::Amdgpu,
-            Ok("sim") | Err(_) => DeviceSelection::Simulated,
+            Ok("sim") => DeviceSelection::Simulated,
+            Err(_) | Ok("") => DeviceSelection::Auto,
             Ok(other) => {
-                log::warn!("FERRUM_DEVICE={other} is not one of sim|amdgpu; using the simulator");
-                DeviceSelection::Simulated
+                log::warn!(
+                    "FERRUM_DEVICE={other} is not one of sim|amdgpu; choosing automatically"
+                );
+                DeviceSelection::Auto
             }
         }
+    }
+
+    /// Opens the adapters this selection names. Render nodes of GPUs Ferrum does not support
+    /// are skipped, as another driver owns them.
+    pub fn open_adapters(self) -> VkResult<Vec<Arc<Adapter>>> {
+        let real = || -> Vec<Arc<Adapter>> {
+            ferrum_winsys::enumerate_amdgpu()
+                .iter()
+                .filter_map(|path| match Adapter::open_render_node(path) {
+                    Ok(a) => Some(Arc::new(a)),
+                    Err(e) => {
+                        log::debug!("skipping {}: {e}", path.display());
+                        None
+                    }
+                })
+                .collect()
+        };
+        Ok(match self {
+            DeviceSelection::Simulated => vec![Arc::new(Adapter::open_simulated()?)],
+            DeviceSelection::Amdgpu => real(),
+            DeviceSelection::Auto => {
+                let found = real();
+                if found.is_empty() {
+                    vec![Arc::new(Adapter::open_simulated()?)]
+                } else {
+                    found
+                }
+            }
+        })
     }
 }
 
@@ -84,13 +115,7 @@ impl Instance {
         // "If apiVersion is 0 the implementation must ignore it" — treat as 1.0.
         let api_version =
             app.map(|a| a.api_version).filter(|&v| v != 0).unwrap_or(vk::API_VERSION_1_0);
-        let adapters = match DeviceSelection::from_env() {
-            DeviceSelection::Simulated => vec![Arc::new(Adapter::simulated())],
-            DeviceSelection::Amdgpu => {
-                log::warn!("FERRUM_DEVICE=amdgpu: real amdgpu devices are not supported yet");
-                Vec::new()
-            }
-        };
+        let adapters = DeviceSelection::from_env().open_adapters()?;
         let physical_devices = adapters
             .into_iter()
             .enumerate()

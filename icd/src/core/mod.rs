@@ -3,9 +3,11 @@
 //! the handle conversions in `object`.
 
 pub mod buffer;
+pub mod build_id;
 pub mod chain;
 pub mod device;
 pub mod instance;
+pub mod memory;
 pub mod object;
 pub mod physical_device;
 pub mod sync;

@@ -64,10 +64,11 @@ pub unsafe trait VkObject: Sized {
         if ptr.is_null() {
             return None;
         }
+        // SAFETY: every Ferrum object starts with an ObjectBase; the caller guarantees a live
+        // object, and the tag is checked before a reference of the claimed type is made.
+        unsafe { check_tag::<Self>(ptr.cast()) };
         // SAFETY: the caller guarantees a live object of this type.
-        let obj = unsafe { &*ptr };
-        debug_assert_eq!(obj.base().tag, Self::TYPE, "handle of the wrong object type");
-        Some(obj)
+        Some(unsafe { &*ptr })
     }
 
     /// Takes ownership back from a handle (for destruction); `None` for a null handle.
@@ -79,10 +80,28 @@ pub unsafe trait VkObject: Sized {
         if ptr.is_null() {
             return None;
         }
+        // SAFETY: as in `from_handle`; checked before ownership is taken, so a wrong handle
+        // type panics without freeing anything.
+        unsafe { check_tag::<Self>(ptr.cast()) };
         // SAFETY: the caller guarantees a live object created by `into_handle`.
-        let obj = unsafe { Box::from_raw(ptr) };
-        debug_assert_eq!(obj.base().tag, Self::TYPE, "handle of the wrong object type");
-        Some(obj)
+        Some(unsafe { Box::from_raw(ptr) })
+    }
+}
+
+/// Debug builds: panics (caught at the entry point) if the object at `ptr` is not a `T`.
+///
+/// # Safety
+/// `ptr` must point to a live Ferrum object (any type).
+unsafe fn check_tag<T: VkObject>(ptr: *const ObjectBase) {
+    if cfg!(debug_assertions) {
+        // SAFETY: every Ferrum object begins with an ObjectBase.
+        let tag = unsafe { (*ptr).tag };
+        assert_eq!(
+            tag,
+            T::TYPE,
+            "handle of type {tag:?} passed where a {:?} was expected",
+            T::TYPE
+        );
     }
 }
 

@@ -7,7 +7,7 @@ use std::ffi::CStr;
 
 use ash::vk;
 
-use crate::api::{buffer, device, instance, physical_device as pd, sync};
+use crate::api::{buffer, device, instance, memory, physical_device as pd, sync};
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +96,14 @@ entries! {
     Device c"vkGetDeviceQueue2": vk::PFN_vkGetDeviceQueue2 => device::get_device_queue2;
     Device c"vkDeviceWaitIdle": vk::PFN_vkDeviceWaitIdle => device::device_wait_idle;
     Device c"vkQueueWaitIdle": vk::PFN_vkQueueWaitIdle => device::queue_wait_idle;
+    Device c"vkAllocateMemory": vk::PFN_vkAllocateMemory => memory::allocate_memory;
+    Device c"vkFreeMemory": vk::PFN_vkFreeMemory => memory::free_memory;
+    Device c"vkMapMemory": vk::PFN_vkMapMemory => memory::map_memory;
+    Device c"vkUnmapMemory": vk::PFN_vkUnmapMemory => memory::unmap_memory;
+    Device c"vkFlushMappedMemoryRanges": vk::PFN_vkFlushMappedMemoryRanges => memory::flush_mapped_memory_ranges;
+    Device c"vkInvalidateMappedMemoryRanges": vk::PFN_vkInvalidateMappedMemoryRanges => memory::invalidate_mapped_memory_ranges;
+    Device c"vkBindBufferMemory": vk::PFN_vkBindBufferMemory => buffer::bind_buffer_memory;
+    Device c"vkBindBufferMemory2": vk::PFN_vkBindBufferMemory2 => buffer::bind_buffer_memory2;
     Device c"vkCreateBuffer": vk::PFN_vkCreateBuffer => buffer::create_buffer;
     Device c"vkDestroyBuffer": vk::PFN_vkDestroyBuffer => buffer::destroy_buffer;
     Device c"vkGetBufferMemoryRequirements": vk::PFN_vkGetBufferMemoryRequirements => buffer::get_buffer_memory_requirements;

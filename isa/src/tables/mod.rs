@@ -9,6 +9,7 @@
 #[rustfmt::skip] mod flat;
 #[rustfmt::skip] mod global;
 #[rustfmt::skip] mod mtbuf;
+#[rustfmt::skip] pub(crate) mod mtbuf_format;
 #[rustfmt::skip] mod mubuf;
 #[rustfmt::skip] mod scratch;
 #[rustfmt::skip] mod smem;
@@ -162,6 +163,8 @@ pub enum Kind {
     Hwreg,
     Sendmsg,
     Waitcnt,
+    /// Decimal up to 64, hex above (LLVM's rule for most SOPP immediates).
+    Auto,
 }
 
 /// One printed operand of a form.
@@ -173,11 +176,13 @@ pub struct Od {
     pub dwords: u8,
     /// How it is printed.
     pub kind: Kind,
+    /// For source operands: the operand classes LLVM's assembler accepts ([`accept`]).
+    pub accept: u8,
 }
 
 impl Od {
-    pub(crate) const fn new(field: Field, dwords: u8, kind: Kind) -> Od {
-        Od { field, dwords, kind }
+    pub(crate) const fn new(field: Field, dwords: u8, kind: Kind, accept: u8) -> Od {
+        Od { field, dwords, kind, accept }
     }
 }
 
@@ -208,6 +213,17 @@ impl Form {
     pub fn dwords(&self, field: Field) -> u8 {
         self.operand(field).map_or(0, |o| o.dwords)
     }
+}
+
+/// Operand classes a source accepts (swept through LLVM's assembler).
+#[allow(missing_docs)]
+pub mod accept {
+    pub const VGPR: u8 = 1 << 0;
+    /// SGPRs, TTMPs and the special scalar registers.
+    pub const SGPR: u8 = 1 << 1;
+    pub const INT: u8 = 1 << 2;
+    pub const FLOAT: u8 = 1 << 3;
+    pub const LITERAL: u8 = 1 << 4;
 }
 
 /// VOP3 modifier bits a form accepts.

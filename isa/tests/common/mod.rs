@@ -24,28 +24,103 @@ fn has(f: &Form, fl: Field) -> bool {
 }
 
 /// Representative instructions for one form: registers, constants, literal, modifiers.
+/// Fields the form does not have are left in the decoder's canonical state.
 pub fn samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
+    let mut v = raw_samples(enc, f);
+    for i in &mut v {
+        normalize(i, f);
+    }
+    v
+}
+
+fn normalize(inst: &mut Inst, f: &Form) {
+    let u = Operand::UNUSED;
+    let no = |fl| f.operand(fl).is_none();
+    match inst {
+        Inst::Sop2(x) if no(Field::Sdst) => x.sdst = u,
+        Inst::Sop1(x) => {
+            if no(Field::Sdst) {
+                x.sdst = u;
+            }
+            if no(Field::Ssrc0) {
+                x.ssrc0 = u;
+            }
+        }
+        Inst::Sopk(x) => {
+            if no(Field::Sdst) {
+                x.sdst = u;
+            }
+            if no(Field::Literal) {
+                x.imm32 = 0;
+            }
+        }
+        Inst::Vop1(x) => {
+            if no(Field::Vdst) {
+                x.vdst = u;
+            }
+            if no(Field::Src0) {
+                x.src0 = u;
+            }
+        }
+        Inst::Vop2(x) if no(Field::Literal) => x.k = 0,
+        Inst::Vop3(x) if no(Field::Vdst) => x.vdst = u,
+        Inst::Smem(x) => {
+            if no(Field::Sdata) {
+                x.sdata = u;
+            }
+            if no(Field::Sbase) {
+                x.sbase = 0;
+                x.offset = 0;
+                x.soffset = Operand::Special(Special::Null);
+            }
+        }
+        Inst::Mubuf(x) => {
+            x.format = 0;
+            if !x.offen && !x.idxen {
+                x.vaddr = 0;
+            }
+        }
+        Inst::Mtbuf(x) if !x.offen && !x.idxen => x.vaddr = 0,
+        Inst::Ds(x) => {
+            for (fl, r) in [
+                (Field::Vdst, &mut x.vdst),
+                (Field::Addr, &mut x.addr),
+                (Field::Data0, &mut x.data0),
+                (Field::Data1, &mut x.data1),
+            ] {
+                if no(fl) {
+                    *r = 0;
+                }
+            }
+        }
+        Inst::Flat(x) => {
+            let atomic_rtn = f.mnemonic.contains("_atomic_") && x.glc;
+            if no(Field::Vdst) && !atomic_rtn {
+                x.vdst = 0;
+            }
+            if no(Field::Data) {
+                x.data = 0;
+            }
+            let sgpr_addr = x.seg == Seg::Scratch && x.saddr != Operand::Special(Special::Null);
+            if no(Field::Addr) || sgpr_addr {
+                x.addr = 0;
+            }
+        }
+        _ => {}
+    }
+}
+
+fn raw_samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
     let op = f.op;
     let dw = |fl| f.dwords(fl);
     let v = Operand::Vgpr;
     let mut out = Vec::new();
     match enc {
         Enc::Sop2 | Enc::Sop1 | Enc::Sopc => {
-            let srcs = [
-                (sreg(8, dw(Field::Ssrc0)), sreg(12, dw(Field::Ssrc1))),
-                (Operand::Int(-7), Operand::Special(Special::ExecLo)),
-                (Operand::Literal(0x1234), Operand::Int(64)),
-                (Operand::Special(Special::VccLo), Operand::Float(FloatConst::NegTwo)),
-            ];
-            for (a, b) in srcs {
-                if dw(Field::Ssrc0) == 2 && matches!(a, Operand::Literal(_)) {
-                    continue;
-                }
-                let needs_reg = ["s_setpc", "s_rfe", "s_swappc", "s_movrel", "s_cbranch"];
-                if !a.is_scalar_reg() && needs_reg.iter().any(|p| f.mnemonic.starts_with(p)) {
-                    continue;
-                }
-                let sdst = sreg(20, dw(Field::Sdst));
+            let sdst = sreg(20, dw(Field::Sdst));
+            for k in 0..4 {
+                let a = pick(f, Field::Ssrc0, k);
+                let b = pick(f, Field::Ssrc1, k + 1);
                 out.push(match enc {
                     Enc::Sop2 => Inst::Sop2(Sop2 { op, sdst, ssrc0: a, ssrc1: b }),
                     Enc::Sop1 => Inst::Sop1(Sop1 { op, sdst, ssrc0: a }),
@@ -95,51 +170,27 @@ pub fn samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
             }
         }
         Enc::Vop1 | Enc::Vop2 | Enc::Vopc => {
-            let wide = dw(Field::Src0) == 2;
-            for src0 in [
-                v(20),
-                Operand::Sgpr(4),
-                Operand::Int(-3),
-                Operand::Float(FloatConst::InvTwoPi),
-                Operand::Literal(0x1234),
-                Operand::Special(Special::M0),
-            ] {
-                let lit = matches!(src0, Operand::Literal(_));
-                if ["v_swap", "v_readfirstlane", "v_movrels"]
-                    .iter()
-                    .any(|p| f.mnemonic.starts_with(p))
-                    && src0 != v(20)
-                {
-                    continue;
-                }
-                if int16(f) && matches!(src0, Operand::Float(_)) {
-                    continue;
-                }
-                if (wide && (lit || matches!(src0, Operand::Special(_))))
-                    || (lit && has(f, Field::Literal))
-                {
-                    continue;
-                }
-                let vdst = match f.operand(Field::Vdst).map(|o| o.kind) {
-                    Some(Kind::Sgpr) => Operand::Sgpr(10),
-                    _ => v(10),
-                };
-                let k = 0x3e81;
+            let vdst = match f.operand(Field::Vdst).map(|o| o.kind) {
+                Some(Kind::Sgpr) => Operand::Sgpr(10),
+                _ => v(10),
+            };
+            for k in 0..5 {
+                let src0 = pick(f, Field::Src0, k);
                 out.push(match enc {
                     Enc::Vop1 => Inst::Vop1(Vop1 { op, vdst, src0 }),
-                    Enc::Vop2 => Inst::Vop2(Vop2 { op, vdst: 10, src0, vsrc1: 30, k }),
+                    Enc::Vop2 => Inst::Vop2(Vop2 { op, vdst: 10, src0, vsrc1: 30, k: 0x3e81 }),
                     _ => Inst::Vopc(Vopc { op, src0, vsrc1: 30 }),
                 });
             }
         }
         Enc::Vop3 => vop3_samples(f, &mut out),
         Enc::Vop3p => {
-            for (src, neg, opsel, hi) in [
-                ([v(20), v(30), v(40)], 0, 0, 7),
-                ([Operand::Sgpr(4), Operand::Int(5), v(40)], 0, 1, 6),
-                ([v(20), Operand::Literal(0x1234), v(40)], 0, 2, 5),
-            ] {
-                let _ = neg;
+            for (k, opsel, hi) in [(0, 0, 7), (1, 1, 6), (2, 2, 5)] {
+                let src = [
+                    pick(f, Field::Src0, k),
+                    pick(f, Field::Src1, k + 1),
+                    pick(f, Field::Src2, k + 2),
+                ];
                 out.push(Inst::Vop3p(Vop3p {
                     op,
                     vdst: 10,
@@ -240,54 +291,72 @@ pub fn samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
     out
 }
 
-/// 16-bit integer ops: LLVM prints float inline constants there but assembles them as literals.
-fn int16(f: &Form) -> bool {
-    ["i16", "u16"].iter().any(|t| f.mnemonic.contains(t))
+/// Candidate operands per source position, in order of preference; `pick` takes the k-th
+/// (cyclically) that the table says LLVM accepts there.
+fn candidates(fl: Field, dw: u8) -> Vec<Operand> {
+    let (v, s) = match fl {
+        Field::Ssrc1 | Field::Src1 | Field::Vsrc1 => (30, 12),
+        Field::Src2 => (40, 16),
+        _ => (20, 8),
+    };
+    let sreg = |n: u8| if dw >= 2 { Operand::Sgpr(n & !1) } else { Operand::Sgpr(n + 1) };
+    let mut c = vec![
+        Operand::Vgpr(v),
+        sreg(s),
+        Operand::Int(-16),
+        Operand::Float(FloatConst::Half),
+        Operand::Literal(0x1234),
+        Operand::Int(64),
+        Operand::Float(FloatConst::InvTwoPi),
+        Operand::Special(Special::VccLo),
+    ];
+    if dw == 1 {
+        c.push(Operand::Special(Special::M0));
+        c.push(Operand::Special(Special::ExecLo));
+    } else {
+        c.push(Operand::Special(Special::ExecLo));
+    }
+    c
+}
+
+fn fits(accept_mask: u8, o: Operand) -> bool {
+    use ferrum_isa::tables::accept;
+    let need = match o {
+        Operand::Vgpr(_) => accept::VGPR,
+        Operand::Sgpr(_) | Operand::Ttmp(_) | Operand::Special(_) => accept::SGPR,
+        Operand::Int(_) => accept::INT,
+        Operand::Float(_) => accept::FLOAT,
+        Operand::Literal(_) => accept::LITERAL,
+    };
+    accept_mask & need != 0
+}
+
+pub fn pick(f: &Form, fl: Field, k: usize) -> Operand {
+    let Some(od) = f.operand(fl) else { return Operand::UNUSED };
+    let ok: Vec<_> =
+        candidates(fl, od.dwords).into_iter().filter(|&o| fits(od.accept, o)).collect();
+    if ok.is_empty() {
+        return Operand::UNUSED;
+    }
+    ok[k % ok.len()]
 }
 
 fn vop3_samples(f: &'static Form, out: &mut Vec<Inst>) {
-    let v = Operand::Vgpr;
-    let n =
-        [Field::Src0, Field::Src1, Field::Src2].iter().filter(|&&x| f.operand(x).is_some()).count();
     if f.operands.is_empty() {
         return; // v_nop & co: LLVM prints the VOP3 form without `_e64`, so it re-assembles as VOP1
     }
-    // Lane-select / permute sources must be SGPRs and movrel sources VGPRs; the table does not
-    // carry per-source register-class restrictions yet, so these get no generated samples.
-    if ["v_readlane", "v_writelane", "v_permlane", "v_movrel"]
-        .iter()
-        .any(|p| f.mnemonic.starts_with(p))
-    {
-        return;
-    }
-    let half = if int16(f) { Operand::Int(9) } else { Operand::Float(FloatConst::Half) };
-    let half = if f.dwords(Field::Src2) > 2 { v(40) } else { half };
-    let mask_in0 = f.mnemonic.starts_with("v_cndmask") || f.mnemonic.contains("_co_ci_");
-    let half = if mask_in0 { Operand::Special(Special::VccLo) } else { half };
-    // the carry/condition input is a lane mask in SGPRs (LLVM's disassembler prints a VGPR
-    // there but its assembler refuses one)
-    let mask_in = f.mnemonic.starts_with("v_cndmask") || f.mnemonic.contains("_co_ci_");
-    let v40 = if mask_in { Operand::Sgpr(40) } else { v(40) };
     let vdst = match f.operand(Field::Vdst).map(|o| o.kind) {
         Some(Kind::Sgpr) => Operand::Sgpr(10),
-        _ => v(10),
+        _ => Operand::Vgpr(10),
     };
     let sdst = if f.operand(Field::Sdst).is_some() { Operand::Sgpr(50) } else { Operand::UNUSED };
-    let wide = |fl: Field| f.dwords(fl) >= 2;
-    let mut push = |src: [Operand; 3], abs: u8, neg: u8, opsel: u8, clamp: bool, omod: u8| {
-        let mut src = src;
-        for (k, s) in src.iter_mut().enumerate().skip(n) {
-            let _ = k;
-            *s = Operand::UNUSED;
-        }
+    let mut push = |k: usize, abs: u8, neg: u8, opsel: u8, clamp: bool, omod: u8| {
+        let src =
+            [pick(f, Field::Src0, k), pick(f, Field::Src1, k + 1), pick(f, Field::Src2, k + 2)];
         out.push(Inst::Vop3(Vop3 { op: f.op, vdst, sdst, src, abs, neg, opsel, clamp, omod }));
     };
-    push([v(20), v(30), v40], 0, 0, 0, false, 0);
-    let s = if wide(Field::Src0) { Operand::Sgpr(4) } else { Operand::Sgpr(5) };
-    push([s, Operand::Int(-16), half], 0, 0, 0, false, 0);
-    if !wide(Field::Src0) && !wide(Field::Src1) {
-        let lit = Operand::Literal(0x1234);
-        push([lit, v(30), if mask_in { v40 } else { lit }], 0, 0, 0, false, 0);
+    for k in 0..4 {
+        push(k, 0, 0, 0, false, 0);
     }
     let m = f.mods;
     let abs = (m & mods::ABS0 != 0) as u8
@@ -299,8 +368,8 @@ fn vop3_samples(f: &'static Form, out: &mut Vec<Inst>) {
     let opsel = ((m >> 8) & 15) as u8;
     let omod = if m & mods::OMOD != 0 { 2 } else { 0 };
     if abs | neg | opsel != 0 || m & (mods::CLAMP | mods::OMOD) != 0 {
-        push([v(20), v(30), v40], abs & 5, neg & 1, opsel & 5, m & mods::CLAMP != 0, omod);
-        push([v(21), v(31), v40], abs & 2, 0, opsel & 10, false, omod / 2 * 3);
+        push(0, abs & 5, neg & 1, opsel & 5, m & mods::CLAMP != 0, omod);
+        push(0, abs & 2, 0, opsel & 10, false, omod / 2 * 3);
     }
 }
 

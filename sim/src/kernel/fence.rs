@@ -62,17 +62,24 @@ pub fn amdgpu_deadline(abs_ns: u64) -> Option<Instant> {
     syncobj_deadline(abs_ns as i64)
 }
 
-/// A one-shot completion with an optional error.
+/// A one-shot completion with an optional error, or the conjunction of other fences (what a
+/// timeline point stands for: its own work and everything before it).
 #[derive(Debug)]
 pub struct Fence {
     signaled: AtomicBool,
     error: AtomicI32,
+    parts: Vec<Arc<Fence>>,
     notifier: Arc<Notifier>,
 }
 
 impl Fence {
     pub fn new(notifier: Arc<Notifier>) -> Arc<Fence> {
-        Arc::new(Fence { signaled: AtomicBool::new(false), error: AtomicI32::new(0), notifier })
+        Arc::new(Fence {
+            signaled: AtomicBool::new(false),
+            error: AtomicI32::new(0),
+            parts: Vec::new(),
+            notifier,
+        })
     }
 
     /// An already-signaled fence (the kernel's stub fence).
@@ -82,18 +89,37 @@ impl Fence {
         f
     }
 
+    /// A fence that is signaled once all of `parts` are.
+    pub fn all(notifier: Arc<Notifier>, parts: Vec<Arc<Fence>>) -> Arc<Fence> {
+        if parts.len() == 1 {
+            return parts.into_iter().next().expect("one part");
+        }
+        let empty = parts.is_empty();
+        Arc::new(Fence {
+            signaled: AtomicBool::new(empty),
+            error: AtomicI32::new(0),
+            parts,
+            notifier,
+        })
+    }
+
     pub fn is_signaled(&self) -> bool {
-        self.signaled.load(Ordering::Acquire)
+        if self.parts.is_empty() {
+            self.signaled.load(Ordering::Acquire)
+        } else {
+            self.parts.iter().all(|p| p.is_signaled())
+        }
     }
 
     /// The error the work ended with (ECANCELED, ETIME, ...), once signaled.
     pub fn error(&self) -> Option<Errno> {
         match self.error.load(Ordering::Acquire) {
-            0 => None,
+            0 => self.parts.iter().find_map(|p| p.error()),
             e => Some(Errno(e)),
         }
     }
 
+    /// Signals a plain fence (composites follow their parts).
     pub fn signal(&self, error: Option<Errno>) {
         if let Some(e) = error {
             self.error.store(e.0, Ordering::Release);

@@ -5,18 +5,21 @@
 //! command submission onto a queue thread, and DRM syncobjs. Errors are the errno values the
 //! real kernel returns for the same mistakes.
 
+mod cs;
 mod ctx;
 mod fence;
 mod gem;
 mod gem_ioctl;
 mod info;
-#[allow(dead_code)] // the array readers serve command submission, next
+mod queue;
+mod syncobj;
 mod uaccess;
 mod vm;
 
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 use ferrum_winsys::{uapi, Errno, Kernel};
@@ -52,11 +55,14 @@ pub(crate) struct FileState {
     ctxs: Mutex<(u32, HashMap<u32, Arc<SimContext>>)>,
     /// Submitted jobs not yet known to be retired: their fence and VM snapshot.
     in_flight: Mutex<Vec<(Arc<Fence>, Arc<AddressSpace>)>>,
+    syncobjs: Mutex<syncobj::SyncobjTable>,
+    queue: queue::Queue,
 }
 
 /// The simulated GPU behind the [`Kernel`] trait.
 pub struct SimKernel {
     file: Arc<FileState>,
+    queue_thread: Option<JoinHandle<()>>,
 }
 
 impl SimKernel {
@@ -71,9 +77,12 @@ impl SimKernel {
             vm: vm::Vm::new(chip),
             ctxs: Mutex::new((1, HashMap::new())),
             in_flight: Mutex::default(),
+            syncobjs: Mutex::default(),
+            queue: queue::Queue::default(),
             config,
         });
-        SimKernel { file }
+        let queue_thread = Some(queue::spawn(file.clone()));
+        SimKernel { file, queue_thread }
     }
 
     /// The GPU's current view of memory (for tests and debugging tools).
@@ -96,6 +105,17 @@ impl SimKernel {
                 uapi::DRM_IOCTL_AMDGPU_GEM_VA => f.gem_va(typed(arg)?),
                 uapi::DRM_IOCTL_AMDGPU_GEM_WAIT_IDLE => f.gem_wait_idle(typed(arg)?),
                 uapi::DRM_IOCTL_AMDGPU_CTX => f.ctx(typed(arg)?),
+                uapi::DRM_IOCTL_AMDGPU_CS => f.cs(typed(arg)?),
+                uapi::DRM_IOCTL_AMDGPU_WAIT_CS => f.wait_cs(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_CREATE => f.syncobj_create(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_DESTROY => f.syncobj_destroy(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_WAIT => f.syncobj_wait(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT => f.syncobj_timeline_wait(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_RESET => f.syncobj_reset(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_SIGNAL => f.syncobj_signal(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL => f.syncobj_timeline_signal(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_QUERY => f.syncobj_query(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_TRANSFER => f.syncobj_transfer(typed(arg)?),
                 _ => Err(Errno::ENOTTY),
             }
         }
@@ -109,6 +129,20 @@ impl SimKernel {
 unsafe fn typed<'a, T>(arg: *mut c_void) -> Result<&'a mut T, Errno> {
     // SAFETY: per the function contract.
     unsafe { arg.cast::<T>().as_mut() }.ok_or(Errno::EFAULT)
+}
+
+impl Drop for SimKernel {
+    fn drop(&mut self) {
+        // Closing the file: queued work still runs (or is cancelled if it can never become
+        // ready), then the queue thread exits.
+        self.file.queue.shut_down();
+        self.file.notifier.notify();
+        if let Some(thread) = self.queue_thread.take() {
+            if thread.join().is_err() {
+                log::error!("sim: the queue thread panicked");
+            }
+        }
+    }
 }
 
 impl Kernel for SimKernel {

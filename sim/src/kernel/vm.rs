@@ -297,3 +297,18 @@ impl Vm {
         *cur = Arc::new(next);
     }
 }
+
+impl AddressSpace {
+    /// The mappings whose object satisfies `keep` (a submission sees only the BOs in its BO
+    /// list plus per-VM BOs, as the kernel makes only those resident).
+    pub fn filtered(&self, keep: impl Fn(&Arc<GemObject>) -> bool) -> AddressSpace {
+        AddressSpace {
+            maps: self
+                .maps
+                .iter()
+                .filter(|(_, m)| keep(&m.gem))
+                .map(|(k, m)| (*k, m.clone()))
+                .collect(),
+        }
+    }
+}

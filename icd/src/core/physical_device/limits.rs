@@ -17,9 +17,6 @@ pub const MAX_DESCRIPTORS: u32 = (1 << 31) / 256 - 2;
 /// LDS a single workgroup can allocate on GFX10 (64 KiB per workgroup in WGP mode).
 pub const MAX_COMPUTE_SHARED_MEMORY: u32 = 64 * 1024;
 
-/// navi21's GPU timestamp counter runs from the 100 MHz reference clock.
-pub const TIMESTAMP_PERIOD_NS: f32 = 10.0;
-
 /// Maximum workgroup size: 1024 invocations (32 wave32 waves) per workgroup.
 pub const MAX_WORKGROUP_INVOCATIONS: u32 = 1024;
 
@@ -33,7 +30,8 @@ const SAMPLE_COUNTS: vk::SampleCountFlags = vk::SampleCountFlags::from_raw(
         | vk::SampleCountFlags::TYPE_8.as_raw(),
 );
 
-/// The limits of navi21.
+/// The limits of navi21. `timestampPeriod` is left at 0 here: it comes from the kernel's
+/// counter frequency (see `Adapter::limits`).
 pub fn navi21_limits() -> vk::PhysicalDeviceLimits {
     let image = image_limits(vk::PhysicalDeviceLimits::default());
     let descriptors = descriptor_limits(image);
@@ -159,7 +157,6 @@ fn misc_limits(l: vk::PhysicalDeviceLimits) -> vk::PhysicalDeviceLimits {
         sub_pixel_interpolation_offset_bits: 8,
         // Timestamp queries do not exist yet; the queue families report 0 valid bits.
         timestamp_compute_and_graphics: vk::FALSE,
-        timestamp_period: TIMESTAMP_PERIOD_NS,
         discrete_queue_priorities: 2,
         point_size_range: [0.0, 8191.875],
         line_width_range: [0.0, 8.0],

@@ -11,25 +11,31 @@ pub mod limits;
 pub mod memory;
 pub mod properties;
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ash::vk;
+use ferrum_winsys as winsys;
 
 use self::chip::Chip;
 use self::memory::{MemoryLayout, MemorySizes};
 use crate::core::object::{vk_object, ObjectBase};
+use crate::error::{VkError, VkResult};
 
 /// Which kernel interface backs an adapter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AdapterKind {
     /// Ferrum's software model of the GPU behind the amdgpu interface.
     Simulated,
+    /// A real GPU through its render node.
+    Amdgpu(PathBuf),
 }
 
 impl AdapterKind {
-    pub fn describe(self) -> &'static str {
+    pub fn describe(&self) -> &'static str {
         match self {
             AdapterKind::Simulated => "simulated",
+            AdapterKind::Amdgpu(_) => "amdgpu",
         }
     }
 }
@@ -38,29 +44,53 @@ impl AdapterKind {
 pub const GRAPHICS_FAMILY: u32 = 0;
 pub const COMPUTE_FAMILY: u32 = 1;
 
-/// One GPU.
+/// Queues exposed in the compute-only family. amdgpu schedules compute rings itself; Ferrum
+/// exposes a fixed number of queues and maps them onto the kernel's rings at submission time.
+const COMPUTE_QUEUES: u32 = 4;
+
+/// One GPU: its winsys device (one kernel file, one GPU VM shared by every `VkDevice` created
+/// from it) and the facts derived from what the kernel reports.
 #[derive(Debug)]
 pub struct Adapter {
     pub kind: AdapterKind,
     pub chip: &'static Chip,
     pub memory: MemoryLayout,
-    /// Hardware compute rings exposed as queues of the compute-only family.
     pub compute_queues: u32,
+    pub winsys: winsys::Device,
 }
 
 impl Adapter {
-    /// The simulated navi21 with the memory of a 16 GiB card without resizable BAR.
-    pub fn simulated() -> Self {
-        Adapter {
-            kind: AdapterKind::Simulated,
-            chip: &chip::NAVI21,
-            memory: MemoryLayout::discrete(MemorySizes {
-                vram: 16 << 30,
-                visible_vram: 256 << 20,
-                gtt: 8 << 30,
-            }),
-            compute_queues: 4,
-        }
+    /// Opens a simulated navi21.
+    pub fn open_simulated() -> VkResult<Self> {
+        let dev = ferrum_sim::open_device(ferrum_sim::SimConfig::default())
+            .map_err(|e| VkError::InitializationFailed(format!("simulator: {e}")))?;
+        Self::from_winsys(AdapterKind::Simulated, dev)
+    }
+
+    /// Opens a real GPU's render node.
+    pub fn open_render_node(path: &Path) -> VkResult<Self> {
+        let dev = winsys::Device::open_render_node(path)
+            .map_err(|e| VkError::IncompatibleDriver(format!("{}: {e}", path.display())))?;
+        Self::from_winsys(AdapterKind::Amdgpu(path.to_path_buf()), dev)
+    }
+
+    fn from_winsys(kind: AdapterKind, dev: winsys::Device) -> VkResult<Self> {
+        let info = dev.info();
+        let chip = chip::chip_by_pci_id(info.pci_id).ok_or_else(|| {
+            VkError::IncompatibleDriver(format!("unsupported PCI device {:#x}", info.pci_id))
+        })?;
+        let sizes = MemorySizes {
+            vram: info.vram_size,
+            visible_vram: info.vram_cpu_accessible_size,
+            gtt: info.gtt_size,
+        };
+        Ok(Adapter {
+            kind,
+            chip,
+            memory: MemoryLayout::discrete(sizes),
+            compute_queues: COMPUTE_QUEUES,
+            winsys: dev,
+        })
     }
 
     pub fn queue_families(&self) -> [vk::QueueFamilyProperties; 2] {

@@ -12,7 +12,7 @@ use ash::vk;
 
 use super::limits::{self, MAX_MEMORY_ALLOCATION_SIZE, WAVE_SIZE};
 use super::Adapter;
-use crate::core::chain;
+use crate::core::{build_id, chain};
 use crate::version::{device_api_version, driver_version};
 
 /// Ferrum has no Khronos-registered `VkDriverId`; this value ('Ferr') lies far outside the
@@ -33,6 +33,11 @@ fn uuid_of(parts: &[&[u8]]) -> [u8; vk::UUID_SIZE] {
     h.to_le_bytes()
 }
 
+/// What identifies this build of the driver.
+fn build_identity() -> &'static [u8] {
+    build_id::build_id().unwrap_or(env!("CARGO_PKG_VERSION").as_bytes())
+}
+
 fn fixed_str<const N: usize>(s: &str) -> [std::ffi::c_char; N] {
     let mut out = [0 as std::ffi::c_char; N];
     for (dst, &b) in out.iter_mut().zip(s.as_bytes().iter().take(N - 1)) {
@@ -46,21 +51,27 @@ impl Adapter {
         format!("Ferrum on {} {} ({})", self.kind.describe(), self.chip.family, self.chip.gfx)
     }
 
-    /// Changes whenever compiled shaders could change: driver version and chip.
+    /// Changes whenever compiled shaders could change: with every build of the driver (its
+    /// linker build ID; the crate version if there is none) and with the chip.
     pub fn pipeline_cache_uuid(&self) -> [u8; vk::UUID_SIZE] {
-        uuid_of(&[
-            b"ferrum-pipeline-cache",
-            env!("CARGO_PKG_VERSION").as_bytes(),
-            self.chip.gfx.as_bytes(),
-        ])
+        uuid_of(&[b"ferrum-pipeline-cache", build_identity(), self.chip.gfx.as_bytes()])
     }
 
     fn driver_uuid(&self) -> [u8; vk::UUID_SIZE] {
-        uuid_of(&[b"ferrum-driver", env!("CARGO_PKG_VERSION").as_bytes()])
+        uuid_of(&[b"ferrum-driver", build_identity()])
     }
 
     fn device_uuid(&self) -> [u8; vk::UUID_SIZE] {
         uuid_of(&[b"ferrum-device", self.chip.gfx.as_bytes(), self.kind.describe().as_bytes()])
+    }
+
+    /// The chip's limits with the timestamp period of the kernel's GPU counter.
+    pub fn limits(&self) -> vk::PhysicalDeviceLimits {
+        let khz = self.winsys.info().gpu_counter_freq_khz;
+        vk::PhysicalDeviceLimits {
+            timestamp_period: if khz == 0 { 1.0 } else { 1.0e6 / khz as f32 },
+            ..limits::navi21_limits()
+        }
     }
 
     pub fn properties(&self) -> vk::PhysicalDeviceProperties {
@@ -74,7 +85,7 @@ impl Adapter {
             device_type: vk::PhysicalDeviceType::DISCRETE_GPU,
             device_name: fixed_str(&self.device_name()),
             pipeline_cache_uuid: self.pipeline_cache_uuid(),
-            limits: limits::navi21_limits(),
+            limits: self.limits(),
             sparse_properties: vk::PhysicalDeviceSparseProperties::default(),
         }
     }
@@ -251,7 +262,7 @@ mod tests {
 
     #[test]
     fn aggregate_and_topic_structs_agree() {
-        let a = Adapter::simulated();
+        let a = Adapter::open_simulated().unwrap();
         let mut id = vk::PhysicalDeviceIDProperties::default();
         let mut drv = vk::PhysicalDeviceDriverProperties::default();
         let mut v11 = vk::PhysicalDeviceVulkan11Properties::default();
@@ -274,10 +285,12 @@ mod tests {
 
     #[test]
     fn name_says_ferrum_and_fits() {
-        let p = Adapter::simulated().properties();
+        let p = Adapter::open_simulated().unwrap().properties();
         // SAFETY: fixed_str always NUL-terminates.
         let name = unsafe { std::ffi::CStr::from_ptr(p.device_name.as_ptr()) }.to_str().unwrap();
         assert!(name.starts_with("Ferrum") && name.contains("NAVI21"), "{name}");
         assert_eq!((p.vendor_id, p.device_id), (0x1002, 0x73BF));
+        // navi21's timestamp counter runs at the 100 MHz reference clock.
+        assert_eq!(p.limits.timestamp_period, 10.0);
     }
 }

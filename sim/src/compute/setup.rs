@@ -1,0 +1,299 @@
+//! From COMPUTE_* registers to workgroups and the initial state of each wave.
+//!
+//! This is the SPI's job on hardware: it reads COMPUTE_PGM_*, COMPUTE_NUM_THREAD_*,
+//! COMPUTE_START_*, COMPUTE_DIM_* (written by DISPATCH_*), COMPUTE_USER_DATA_* and
+//! DISPATCH_INITIATOR, and launches wave32 waves whose SGPRs and VGPRs are initialised exactly
+//! as the RSRC2 enable bits say (pm4-gfx103.md §6): user SGPRs first, then the enabled
+//! workgroup ids X/Y/Z, then TG_SIZE; v0/v1/v2 hold the local ids allowed by TIDIG_COMP_CNT.
+
+use crate::cp::regs::{self, field, RegisterFile};
+use crate::error::GpuError;
+
+/// Wave size of every wave this simulator runs.
+pub const WAVE_SIZE: u32 = 32;
+/// SGPRs a GFX10 wave can address (s0..s105); VCC lives above them.
+pub const SGPR_COUNT: u32 = 106;
+/// LDS_SIZE granularity for compute on GFX7+.
+const LDS_GRANULE: u32 = 512;
+const MAX_LDS: u32 = 64 * 1024;
+const MAX_GROUP_THREADS: u32 = 1024;
+
+/// A decoded compute dispatch.
+#[derive(Debug, Clone)]
+pub struct DispatchSetup {
+    /// Address of the first instruction.
+    pub pgm: u64,
+    /// VGPRs allocated per lane (RSRC1.VGPRS granules of 8 in wave32).
+    pub vgprs: u32,
+    /// Shared VGPRs (RSRC3), beyond `vgprs`.
+    pub shared_vgprs: u32,
+    /// LDS bytes allocated per workgroup.
+    pub lds_bytes: u32,
+    pub user_data: Vec<u32>,
+    pub tgid_en: [bool; 3],
+    pub tg_size_en: bool,
+    /// 0 = only local id X, 1 = X and Y, 2 = X, Y and Z.
+    pub tidig_comp_cnt: u32,
+    /// Workgroup size (NUM_THREAD_FULL).
+    pub group_size: [u32; 3],
+    /// First and one-past-last workgroup id per dimension.
+    pub start: [u32; 3],
+    pub end: [u32; 3],
+    /// Size of the last, partial workgroup per dimension (equals `group_size` when full).
+    pub last_size: [u32; 3],
+    /// RSRC1 FLOAT_MODE, DX10_CLAMP and IEEE_MODE, for the shader core's mode register.
+    pub float_mode: u32,
+    pub dx10_clamp: bool,
+    pub ieee_mode: bool,
+}
+
+/// One workgroup to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Workgroup {
+    pub id: [u32; 3],
+    pub size: [u32; 3],
+}
+
+/// The registers a wave starts with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaveInit {
+    /// Initial values of s0..s(n-1); the rest start at 0.
+    pub sgprs: Vec<u32>,
+    /// Initial per-lane values of v0, v1, v2 (only as many as TIDIG_COMP_CNT enables).
+    pub vgprs: Vec<[u32; WAVE_SIZE as usize]>,
+    pub exec: u32,
+    /// Index of this wave within its workgroup.
+    pub wave_id: u32,
+}
+
+fn unsupported(what: impl Into<String>) -> GpuError {
+    GpuError::Unsupported(what.into())
+}
+
+impl DispatchSetup {
+    /// Decodes the dispatch state; `None` when DISPATCH_INITIATOR has COMPUTE_SHADER_EN = 0.
+    pub fn from_registers(r: &RegisterFile) -> Result<Option<DispatchSetup>, GpuError> {
+        let initiator = r.get(regs::COMPUTE_DISPATCH_INITIATOR);
+        if initiator & 1 == 0 {
+            return Ok(None);
+        }
+        if initiator & (1 << 15) == 0 {
+            return Err(unsupported("wave64 dispatch (DISPATCH_INITIATOR.CS_W32_EN = 0)"));
+        }
+        if initiator & (3 << 3) != 0 {
+            return Err(unsupported("ordered append dispatch"));
+        }
+        let rsrc1 = r.get(regs::COMPUTE_PGM_RSRC1);
+        let rsrc2 = r.get(regs::COMPUTE_PGM_RSRC2);
+        if rsrc2 & 1 != 0 {
+            return Err(unsupported("scratch (COMPUTE_PGM_RSRC2.SCRATCH_EN)"));
+        }
+        let user_sgprs = field(rsrc2, 1, 5);
+        if user_sgprs > regs::COMPUTE_USER_DATA_COUNT {
+            return Err(unsupported(format!("{user_sgprs} user SGPRs (compute has 16)")));
+        }
+        let lds_bytes = field(rsrc2, 15, 23) * LDS_GRANULE;
+        if lds_bytes > MAX_LDS {
+            return Err(unsupported(format!("LDS_SIZE of {lds_bytes} bytes")));
+        }
+        let tidig_comp_cnt = field(rsrc2, 11, 12);
+        if tidig_comp_cnt > 2 {
+            return Err(unsupported("TIDIG_COMP_CNT 3"));
+        }
+        let full = [
+            field(r.get(regs::COMPUTE_NUM_THREAD_X), 0, 15),
+            field(r.get(regs::COMPUTE_NUM_THREAD_Y), 0, 15),
+            field(r.get(regs::COMPUTE_NUM_THREAD_Z), 0, 15),
+        ];
+        let partial = [
+            field(r.get(regs::COMPUTE_NUM_THREAD_X), 16, 31),
+            field(r.get(regs::COMPUTE_NUM_THREAD_Y), 16, 31),
+            field(r.get(regs::COMPUTE_NUM_THREAD_Z), 16, 31),
+        ];
+        if full.contains(&0) || full.iter().product::<u32>() > MAX_GROUP_THREADS {
+            return Err(unsupported(format!("workgroup size {full:?}")));
+        }
+        let dims =
+            [r.get(regs::COMPUTE_DIM_X), r.get(regs::COMPUTE_DIM_Y), r.get(regs::COMPUTE_DIM_Z)];
+        let force_start_at_0 = initiator & (1 << 2) != 0;
+        let partial_tg = initiator & (1 << 1) != 0;
+        let thread_dims = initiator & (1 << 5) != 0;
+        let mut start = [0; 3];
+        let mut end = [0; 3];
+        let mut last_size = full;
+        for d in 0..3 {
+            if thread_dims {
+                // Dimensions count threads: round up to groups, the last one partial.
+                end[d] = dims[d].div_ceil(full[d]);
+                if dims[d] % full[d] != 0 {
+                    last_size[d] = dims[d] % full[d];
+                }
+            } else {
+                start[d] = if force_start_at_0 {
+                    0
+                } else {
+                    r.get([regs::COMPUTE_START_X, regs::COMPUTE_START_Y, regs::COMPUTE_START_Z][d])
+                };
+                end[d] = dims[d];
+                if partial_tg && partial[d] != 0 {
+                    last_size[d] = partial[d].min(full[d]);
+                }
+            }
+        }
+        let pgm_lo = u64::from(r.get(regs::COMPUTE_PGM_LO));
+        let pgm_hi = u64::from(field(r.get(regs::COMPUTE_PGM_HI), 0, 7));
+        Ok(Some(DispatchSetup {
+            pgm: (pgm_lo << 8) | (pgm_hi << 40),
+            vgprs: (field(rsrc1, 0, 5) + 1) * 8,
+            shared_vgprs: field(r.get(regs::COMPUTE_PGM_RSRC3), 0, 3) * 8,
+            lds_bytes,
+            user_data: (0..user_sgprs).map(|i| r.get(regs::COMPUTE_USER_DATA_0 + 4 * i)).collect(),
+            tgid_en: [rsrc2 & (1 << 7) != 0, rsrc2 & (1 << 8) != 0, rsrc2 & (1 << 9) != 0],
+            tg_size_en: rsrc2 & (1 << 10) != 0,
+            tidig_comp_cnt,
+            group_size: full,
+            start,
+            end,
+            last_size,
+            float_mode: field(rsrc1, 12, 19),
+            dx10_clamp: rsrc1 & (1 << 21) != 0,
+            ieee_mode: rsrc1 & (1 << 23) != 0,
+        }))
+    }
+
+    /// All workgroups, X fastest.
+    pub fn workgroups(&self) -> Vec<Workgroup> {
+        let mut groups = Vec::new();
+        for z in self.start[2]..self.end[2] {
+            for y in self.start[1]..self.end[1] {
+                for x in self.start[0]..self.end[0] {
+                    let id = [x, y, z];
+                    let mut size = self.group_size;
+                    for d in 0..3 {
+                        if id[d] + 1 == self.end[d] {
+                            size[d] = self.last_size[d];
+                        }
+                    }
+                    groups.push(Workgroup { id, size });
+                }
+            }
+        }
+        groups
+    }
+
+    /// The waves of one workgroup with their initial registers. Threads are numbered X
+    /// fastest and packed 32 per wave.
+    pub fn waves(&self, wg: &Workgroup) -> Vec<WaveInit> {
+        let threads = wg.size.iter().product::<u32>();
+        let num_waves = threads.div_ceil(WAVE_SIZE);
+        (0..num_waves)
+            .map(|w| {
+                let mut sgprs = self.user_data.clone();
+                for d in 0..3 {
+                    if self.tgid_en[d] {
+                        sgprs.push(wg.id[d]);
+                    }
+                }
+                if self.tg_size_en {
+                    // [5:0] waves in the group; [11:6] ordered wave id (equal to the wave id
+                    // without ordered append); [24:20] wave id on GFX10.3.
+                    sgprs.push(num_waves | (w << 6) | (w << 20));
+                }
+                let mut vgprs = vec![[0u32; WAVE_SIZE as usize]; self.tidig_comp_cnt as usize + 1];
+                let mut exec = 0u32;
+                for lane in 0..WAVE_SIZE {
+                    let t = w * WAVE_SIZE + lane;
+                    if t >= threads {
+                        break;
+                    }
+                    exec |= 1 << lane;
+                    let local = [
+                        t % wg.size[0],
+                        (t / wg.size[0]) % wg.size[1],
+                        t / (wg.size[0] * wg.size[1]),
+                    ];
+                    for (v, reg) in vgprs.iter_mut().enumerate() {
+                        reg[lane as usize] = local[v];
+                    }
+                }
+                WaveInit { sgprs, vgprs, exec, wave_id: w }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn regs(pairs: &[(u32, u32)]) -> RegisterFile {
+        let mut r = RegisterFile::default();
+        for &(a, v) in pairs {
+            assert!(r.write(a, v));
+        }
+        r
+    }
+
+    #[test]
+    fn initial_state_follows_rsrc2() {
+        // USER_SGPR = 2, TGID_X_EN, TGID_Z_EN, TG_SIZE_EN, TIDIG_COMP_CNT = 1, LDS 2 granules.
+        let rsrc2 = (2 << 1) | (1 << 7) | (1 << 9) | (1 << 10) | (1 << 11) | (2 << 15);
+        let r = regs(&[
+            (regs::COMPUTE_DISPATCH_INITIATOR, 0x8001),
+            (regs::COMPUTE_PGM_LO, 0x1234),
+            (regs::COMPUTE_PGM_HI, 0x1),
+            (regs::COMPUTE_PGM_RSRC1, 0x3),
+            (regs::COMPUTE_PGM_RSRC2, rsrc2),
+            (regs::COMPUTE_NUM_THREAD_X, 8),
+            (regs::COMPUTE_NUM_THREAD_Y, 5),
+            (regs::COMPUTE_NUM_THREAD_Z, 1),
+            (regs::COMPUTE_START_X, 1),
+            (regs::COMPUTE_DIM_X, 3),
+            (regs::COMPUTE_DIM_Y, 1),
+            (regs::COMPUTE_DIM_Z, 2),
+            (regs::COMPUTE_USER_DATA_0, 0xaaaa),
+            (regs::COMPUTE_USER_DATA_0 + 4, 0xbbbb),
+        ]);
+        let s = DispatchSetup::from_registers(&r).unwrap().unwrap();
+        assert_eq!(s.pgm, 0x0100_0012_3400);
+        assert_eq!((s.vgprs, s.lds_bytes), (32, 1024));
+        let groups = s.workgroups();
+        assert_eq!(groups.len(), 4, "x in 1..3, z in 0..2");
+        assert_eq!(groups[3].id, [2, 0, 1]);
+        let waves = s.waves(&groups[3]);
+        assert_eq!(waves.len(), 2, "40 threads");
+        assert_eq!(waves[1].sgprs, vec![0xaaaa, 0xbbbb, 2, 1, 2 | (1 << 6) | (1 << 20)]);
+        assert_eq!(waves[1].exec, 0xff);
+        assert_eq!(waves[1].vgprs.len(), 2);
+        // Thread 32 + 7 = 39: x = 7, y = 4.
+        assert_eq!((waves[1].vgprs[0][7], waves[1].vgprs[1][7]), (7, 4));
+    }
+
+    #[test]
+    fn thread_dimensions_make_a_partial_last_group() {
+        let r = regs(&[
+            (regs::COMPUTE_DISPATCH_INITIATOR, 0x8001 | (1 << 5)),
+            (regs::COMPUTE_NUM_THREAD_X, 64),
+            (regs::COMPUTE_NUM_THREAD_Y, 1),
+            (regs::COMPUTE_NUM_THREAD_Z, 1),
+            (regs::COMPUTE_DIM_X, 100),
+            (regs::COMPUTE_DIM_Y, 1),
+            (regs::COMPUTE_DIM_Z, 1),
+        ]);
+        let s = DispatchSetup::from_registers(&r).unwrap().unwrap();
+        let g = s.workgroups();
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[1].size, [36, 1, 1]);
+        assert_eq!(s.waves(&g[1])[1].exec, 0xf);
+    }
+
+    #[test]
+    fn wave64_and_scratch_are_refused() {
+        let r = regs(&[(regs::COMPUTE_DISPATCH_INITIATOR, 1)]);
+        assert!(DispatchSetup::from_registers(&r).is_err());
+        let r = regs(&[(regs::COMPUTE_DISPATCH_INITIATOR, 0x8001), (regs::COMPUTE_PGM_RSRC2, 1)]);
+        assert!(DispatchSetup::from_registers(&r).is_err());
+        let r = regs(&[(regs::COMPUTE_DISPATCH_INITIATOR, 0x8000)]);
+        assert!(DispatchSetup::from_registers(&r).unwrap().is_none());
+    }
+}

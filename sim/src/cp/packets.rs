@@ -1,0 +1,331 @@
+//! Execution of individual type-3 packets (body layouts as in pm4-gfx103.md §4).
+
+use std::time::{Duration, Instant};
+
+use super::opcodes as op;
+use super::regs::{self, field, Space};
+use super::{CommandProcessor, Env, Flow, MAX_IB_DEPTH};
+use crate::error::GpuError;
+
+/// One parsed packet.
+pub struct Packet<'a> {
+    pub addr: u64,
+    pub header: u32,
+    pub opcode: u32,
+    pub body: &'a [u32],
+}
+
+impl Packet<'_> {
+    fn malformed(&self, what: impl Into<String>) -> GpuError {
+        GpuError::MalformedPm4 { addr: self.addr, what: what.into() }
+    }
+
+    fn unsupported(&self) -> GpuError {
+        GpuError::UnsupportedPacket { addr: self.addr, header: self.header, opcode: self.opcode }
+    }
+
+    /// Requires at least `n` body dwords.
+    fn need(&self, n: usize) -> Result<(), GpuError> {
+        if self.body.len() < n {
+            return Err(self.malformed(format!(
+                "packet {:#x} needs {n} body dwords, has {}",
+                self.opcode,
+                self.body.len()
+            )));
+        }
+        Ok(())
+    }
+
+    fn addr64(&self, lo: usize) -> u64 {
+        u64::from(self.body[lo]) | (u64::from(self.body[lo + 1]) << 32)
+    }
+}
+
+impl CommandProcessor {
+    pub(super) fn execute(
+        &mut self,
+        env: &Env<'_>,
+        p: &Packet<'_>,
+        depth: u32,
+    ) -> Result<Flow, GpuError> {
+        match p.opcode {
+            op::NOP | op::PFP_SYNC_ME | op::CONTEXT_CONTROL => {}
+            // Caches are not modelled: every access goes straight to memory, so cache
+            // invalidations and write-backs have nothing to do.
+            op::ACQUIRE_MEM => p.need(6)?,
+            op::CLEAR_STATE => self.regs.clear_context(),
+            op::SET_SH_REG | op::SET_SH_REG_INDEX => self.set_regs(p, Space::Sh)?,
+            op::SET_CONTEXT_REG => self.set_regs(p, Space::Context)?,
+            op::SET_UCONFIG_REG | op::SET_UCONFIG_REG_INDEX => self.set_regs(p, Space::Uconfig)?,
+            op::SET_BASE => self.set_base(p)?,
+            op::DISPATCH_DIRECT => self.dispatch_direct(env, p)?,
+            op::DISPATCH_INDIRECT => self.dispatch_indirect(env, p)?,
+            op::EVENT_WRITE => event_write(p)?,
+            op::RELEASE_MEM => release_mem(env, p)?,
+            op::WRITE_DATA => self.write_data(env, p)?,
+            op::COPY_DATA => self.copy_data(env, p)?,
+            op::WAIT_REG_MEM => self.wait_reg_mem(env, p)?,
+            op::INDIRECT_BUFFER => return self.indirect_buffer(env, p, depth),
+            _ => return Err(p.unsupported()),
+        }
+        Ok(Flow::Next)
+    }
+
+    fn set_regs(&mut self, p: &Packet<'_>, space: Space) -> Result<(), GpuError> {
+        p.need(2)?;
+        let first = space.range().0 + 4 * (p.body[0] & 0xffff);
+        for (i, &value) in p.body[1..].iter().enumerate() {
+            let addr = first + 4 * i as u32;
+            if Space::of(addr) != Some(space) || !self.regs.write(addr, value) {
+                return Err(p.malformed(format!("register {addr:#x} outside the {space:?} space")));
+            }
+        }
+        Ok(())
+    }
+
+    fn set_base(&mut self, p: &Packet<'_>) -> Result<(), GpuError> {
+        p.need(3)?;
+        match p.body[0] & 0xf {
+            1 => self.indirect_base = p.addr64(1),
+            _ => return Err(p.unsupported()),
+        }
+        Ok(())
+    }
+
+    fn dispatch_direct(&mut self, env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+        p.need(4)?;
+        self.launch(env, [p.body[0], p.body[1], p.body[2]], p.body[3])
+    }
+
+    fn dispatch_indirect(&mut self, env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+        // Compute-ring form: address lo/hi, initiator. Graphics-ring form: offset from the
+        // SET_BASE base, initiator.
+        let (args_va, initiator) = match p.body.len() {
+            3 => (p.addr64(0), p.body[2]),
+            2 => (self.indirect_base.wrapping_add(u64::from(p.body[0])), p.body[1]),
+            _ => return Err(p.malformed("DISPATCH_INDIRECT body must be 2 or 3 dwords")),
+        };
+        if args_va % 4 != 0 {
+            return Err(p.malformed("DISPATCH_INDIRECT arguments not dword aligned"));
+        }
+        let dims = env.space.read_u32s(args_va, 3)?;
+        self.launch(env, [dims[0], dims[1], dims[2]], initiator)
+    }
+
+    fn launch(&mut self, env: &Env<'_>, dims: [u32; 3], initiator: u32) -> Result<(), GpuError> {
+        for (reg, value) in [
+            (regs::COMPUTE_DIM_X, dims[0]),
+            (regs::COMPUTE_DIM_Y, dims[1]),
+            (regs::COMPUTE_DIM_Z, dims[2]),
+            (regs::COMPUTE_DISPATCH_INITIATOR, initiator),
+        ] {
+            self.regs.write(reg, value);
+        }
+        env.compute.dispatch(&self.regs, env)
+    }
+
+    fn write_data(&mut self, env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+        p.need(4)?;
+        let control = p.body[0];
+        let dst_sel = field(control, 8, 11);
+        let one_addr = control & (1 << 16) != 0;
+        let data = &p.body[3..];
+        match dst_sel {
+            // Memory-mapped register: the address is a dword register offset.
+            0 => {
+                let reg = p.body[1].wrapping_mul(4);
+                for (i, &v) in data.iter().enumerate() {
+                    let addr = if one_addr { reg } else { reg + 4 * i as u32 };
+                    if !self.regs.write(addr, v) {
+                        return Err(p.malformed(format!("WRITE_DATA to register {addr:#x}")));
+                    }
+                }
+            }
+            1 | 2 | 5 => {
+                let va = p.addr64(1);
+                if va % 4 != 0 {
+                    return Err(p.malformed("WRITE_DATA destination not dword aligned"));
+                }
+                for (i, &v) in data.iter().enumerate() {
+                    let at = if one_addr { va } else { va + 4 * i as u64 };
+                    env.space.write_u32(at, v)?;
+                }
+            }
+            _ => return Err(GpuError::Unsupported(format!("WRITE_DATA DST_SEL {dst_sel}"))),
+        }
+        Ok(())
+    }
+
+    fn copy_data(&mut self, env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+        p.need(5)?;
+        let control = p.body[0];
+        let (src_sel, dst_sel) = (field(control, 0, 3), field(control, 8, 11));
+        let wide = control & (1 << 16) != 0;
+        let value: u64 = match src_sel {
+            0 => {
+                let reg = p.body[1].wrapping_mul(4);
+                let lo =
+                    self.regs.read(reg).ok_or_else(|| p.malformed("COPY_DATA source register"))?;
+                let hi = if wide { self.regs.read(reg + 4).unwrap_or(0) } else { 0 };
+                u64::from(lo) | (u64::from(hi) << 32)
+            }
+            1 | 2 => {
+                let va = p.addr64(1);
+                let n = if wide { 2 } else { 1 };
+                if va % (4 * n as u64) != 0 {
+                    return Err(p.malformed("COPY_DATA source misaligned"));
+                }
+                let w = env.space.read_u32s(va, n)?;
+                u64::from(w[0]) | (u64::from(*w.get(1).unwrap_or(&0)) << 32)
+            }
+            5 => p.addr64(1),
+            9 => (env.timestamp)(),
+            _ => return Err(GpuError::Unsupported(format!("COPY_DATA SRC_SEL {src_sel}"))),
+        };
+        let value = if wide { value } else { value & 0xffff_ffff };
+        match dst_sel {
+            0 => {
+                let reg = p.body[3].wrapping_mul(4);
+                let ok = self.regs.write(reg, value as u32)
+                    && (!wide || self.regs.write(reg + 4, (value >> 32) as u32));
+                if !ok {
+                    return Err(p.malformed(format!("COPY_DATA to register {reg:#x}")));
+                }
+            }
+            1 | 2 | 5 => {
+                let va = p.addr64(3);
+                if wide {
+                    if va % 8 != 0 {
+                        return Err(p.malformed("64-bit COPY_DATA destination not 8-byte aligned"));
+                    }
+                    env.space.write_u64(va, value)?;
+                } else {
+                    if va % 4 != 0 {
+                        return Err(p.malformed("COPY_DATA destination not dword aligned"));
+                    }
+                    env.space.write_u32(va, value as u32)?;
+                }
+            }
+            _ => return Err(GpuError::Unsupported(format!("COPY_DATA DST_SEL {dst_sel}"))),
+        }
+        Ok(())
+    }
+
+    fn wait_reg_mem(&mut self, env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+        p.need(6)?;
+        let control = p.body[0];
+        let function = field(control, 0, 2);
+        let mem_space = field(control, 4, 5);
+        let (reference, mask) = (p.body[3], p.body[4]);
+        let compare = |v: u32| {
+            let v = v & mask;
+            match function {
+                0 => Some(true),
+                1 => Some(v < reference),
+                2 => Some(v <= reference),
+                3 => Some(v == reference),
+                4 => Some(v != reference),
+                5 => Some(v >= reference),
+                6 => Some(v > reference),
+                _ => None,
+            }
+        };
+        let deadline = Instant::now() + env.config.watchdog;
+        loop {
+            let value = match mem_space {
+                0 => self
+                    .regs
+                    .read(p.body[1].wrapping_mul(4))
+                    .ok_or_else(|| p.malformed("WAIT_REG_MEM register"))?,
+                1 => {
+                    let va = p.addr64(1);
+                    if va % 4 != 0 {
+                        return Err(p.malformed("WAIT_REG_MEM address not dword aligned"));
+                    }
+                    env.space.read_u32(va)?
+                }
+                _ => {
+                    return Err(GpuError::Unsupported(format!(
+                        "WAIT_REG_MEM MEM_SPACE {mem_space}"
+                    )))
+                }
+            };
+            match compare(value) {
+                Some(true) => return Ok(()),
+                Some(false) => {}
+                None => return Err(p.malformed(format!("WAIT_REG_MEM function {function}"))),
+            }
+            if Instant::now() > deadline {
+                return Err(GpuError::Hang(format!("WAIT_REG_MEM at {:#x}", p.addr)));
+            }
+            std::thread::sleep(Duration::from_micros(50));
+        }
+    }
+
+    fn indirect_buffer(
+        &mut self,
+        env: &Env<'_>,
+        p: &Packet<'_>,
+        depth: u32,
+    ) -> Result<Flow, GpuError> {
+        p.need(3)?;
+        let va = u64::from(p.body[0] & !3) | (u64::from(p.body[1] & 0xffff) << 32);
+        let control = p.body[2];
+        let size_dw = field(control, 0, 19);
+        let chain = control & (1 << 20) != 0;
+        if chain {
+            return Ok(Flow::Chain { va, size_dw });
+        }
+        if depth >= MAX_IB_DEPTH {
+            return Err(p.malformed("INDIRECT_BUFFER nested deeper than IB2"));
+        }
+        self.run_ib(env, va, size_dw, depth + 1)?;
+        Ok(Flow::Next)
+    }
+}
+
+fn event_write(p: &Packet<'_>) -> Result<(), GpuError> {
+    p.need(1)?;
+    let event_index = field(p.body[0], 8, 11);
+    // Events with an address (ZPASS_DONE, pipeline statistics, streamout) write counters the
+    // simulator does not keep; flushes need no action because dispatches finish synchronously.
+    match event_index {
+        1..=3 => Err(GpuError::Unsupported(format!(
+            "EVENT_WRITE type {} index {event_index} (counter sampling)",
+            field(p.body[0], 0, 5)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn release_mem(env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+    p.need(6)?;
+    let data_cntl = p.body[1];
+    let dst_sel = field(data_cntl, 16, 17);
+    let data_sel = field(data_cntl, 29, 31);
+    if dst_sel > 1 {
+        return Err(GpuError::Unsupported(format!("RELEASE_MEM DST_SEL {dst_sel}")));
+    }
+    // All prior work has completed when the CP reaches this packet (dispatches run to
+    // completion), which is the end-of-pipe condition the event waits for.
+    let va = p.addr64(2);
+    let data = p.addr64(4);
+    match data_sel {
+        0 => {}
+        1 => {
+            if va % 4 != 0 {
+                return Err(p.malformed("RELEASE_MEM 32-bit destination not dword aligned"));
+            }
+            env.space.write_u32(va, data as u32)?;
+        }
+        2 | 3 => {
+            if va % 8 != 0 {
+                return Err(p.malformed("RELEASE_MEM 64-bit destination not 8-byte aligned"));
+            }
+            let value = if data_sel == 2 { data } else { (env.timestamp)() };
+            env.space.write_u64(va, value)?;
+        }
+        _ => return Err(GpuError::Unsupported(format!("RELEASE_MEM DATA_SEL {data_sel}"))),
+    }
+    Ok(())
+}

@@ -1,0 +1,162 @@
+//! Shared helpers for the simulator's integration tests: a device with GPU-mapped buffers and
+//! a tiny PM4 writer (header layout from pm4-gfx103.md §2).
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferrum_sim::{SimConfig, SimKernel};
+use ferrum_winsys::{
+    Bo, BoDesc, BoFlags, Context, CpuMapping, CsFence, Device, Domain, Ib, Ip, Priority,
+    Submission, VaFlags,
+};
+
+pub struct Buffer {
+    pub bo: Bo,
+    pub map: CpuMapping,
+    pub va: u64,
+}
+
+pub struct Gpu {
+    pub kernel: Arc<SimKernel>,
+    pub dev: Device,
+    pub ctx: Context,
+}
+
+impl Gpu {
+    pub fn new() -> Gpu {
+        Gpu::with_config(SimConfig {
+            host_memory_limit: 256 << 20,
+            watchdog: Duration::from_millis(500),
+            ..Default::default()
+        })
+    }
+
+    pub fn with_config(config: SimConfig) -> Gpu {
+        let kernel = ferrum_sim::open(config);
+        let dev = Device::from_kernel(kernel.clone()).unwrap();
+        let ctx = dev.create_context(Priority::Normal).unwrap();
+        Gpu { kernel, dev, ctx }
+    }
+
+    pub fn buffer(&self, size: u64) -> Buffer {
+        self.buffer_with(size, VaFlags::READ | VaFlags::WRITE | VaFlags::EXECUTE)
+    }
+
+    pub fn buffer_with(&self, size: u64, flags: VaFlags) -> Buffer {
+        let bo = self
+            .dev
+            .create_bo(&BoDesc {
+                size,
+                alignment: 4096,
+                domain: Domain::Gtt,
+                flags: BoFlags::CPU_ACCESS,
+            })
+            .unwrap();
+        let map = bo.map().unwrap();
+        let va = self.dev.alloc_va(bo.size(), 1 << 16).unwrap();
+        self.dev.map_va(&bo, va, 0, bo.size(), flags).unwrap();
+        Buffer { bo, map, va }
+    }
+
+    /// Writes `pm4` into a fresh IB buffer and submits it on the compute ring with `bos` (and
+    /// the IB) in the BO list.
+    pub fn submit(&self, pm4: &[u32], bos: &[&Buffer]) -> (CsFence, Buffer) {
+        let ib = self.buffer(((pm4.len() * 4) as u64).max(4096));
+        ib.map.write_u32s(0, pm4).unwrap();
+        let mut handles: Vec<u32> = bos.iter().map(|b| b.bo.handle()).collect();
+        handles.push(ib.bo.handle());
+        let ibs = [Ib { va: ib.va, size_dw: pm4.len() as u32, flags: 0 }];
+        let fence = self.ctx.submit(&Submission::new(Ip::Compute, &ibs, &handles)).unwrap();
+        (fence, ib)
+    }
+
+    /// Submits and waits; the result of the wait.
+    pub fn run(&self, pm4: &[u32], bos: &[&Buffer]) -> ferrum_winsys::Result<bool> {
+        let (fence, _ib) = self.submit(pm4, bos);
+        self.ctx.wait(fence, Some(Duration::from_secs(10)))
+    }
+}
+
+pub mod pm4 {
+    pub const NOP: u32 = 0x10;
+    pub const SET_SH_REG: u32 = 0x76;
+    pub const DISPATCH_DIRECT: u32 = 0x15;
+    pub const DISPATCH_INDIRECT: u32 = 0x16;
+    pub const WRITE_DATA: u32 = 0x37;
+    pub const WAIT_REG_MEM: u32 = 0x3c;
+    pub const INDIRECT_BUFFER: u32 = 0x3f;
+    pub const COPY_DATA: u32 = 0x40;
+    pub const EVENT_WRITE: u32 = 0x46;
+    pub const RELEASE_MEM: u32 = 0x49;
+    pub const ACQUIRE_MEM: u32 = 0x58;
+
+    /// Type-3 header for a packet with `body` dwords.
+    pub fn header(op: u32, body: usize) -> u32 {
+        0xc000_0000 | (((body as u32) - 1) << 16) | (op << 8)
+    }
+
+    pub fn packet(out: &mut Vec<u32>, op: u32, body: &[u32]) {
+        out.push(header(op, body.len()));
+        out.extend_from_slice(body);
+    }
+
+    pub fn write_data(out: &mut Vec<u32>, va: u64, data: &[u32]) {
+        let mut body = vec![(5 << 8) | (1 << 20), va as u32, (va >> 32) as u32];
+        body.extend_from_slice(data);
+        packet(out, WRITE_DATA, &body);
+    }
+
+    /// Bottom-of-pipe RELEASE_MEM writing a 32-bit (`wide` = false) or 64-bit value.
+    pub fn release_mem(out: &mut Vec<u32>, va: u64, value: u64, wide: bool) {
+        let data_sel = if wide { 2 } else { 1 };
+        let body = [
+            40 | (5 << 8),
+            (data_sel << 29) | (3 << 24),
+            va as u32,
+            (va >> 32) as u32,
+            value as u32,
+            (value >> 32) as u32,
+            0,
+        ];
+        packet(out, RELEASE_MEM, &body);
+    }
+
+    /// COPY_DATA memory -> memory, 32-bit.
+    pub fn copy_mem32(out: &mut Vec<u32>, src: u64, dst: u64) {
+        let control = 1 | (5 << 8) | (1 << 20);
+        packet(
+            out,
+            COPY_DATA,
+            &[control, src as u32, (src >> 32) as u32, dst as u32, (dst >> 32) as u32],
+        );
+    }
+
+    pub fn indirect_buffer(out: &mut Vec<u32>, va: u64, size_dw: u32, chain: bool) {
+        let control = size_dw | if chain { (1 << 20) | (1 << 23) } else { 0 };
+        packet(out, INDIRECT_BUFFER, &[va as u32, (va >> 32) as u32, control]);
+    }
+
+    /// WAIT_REG_MEM on memory: wait until `(mem & mask) == reference`.
+    pub fn wait_mem_eq(out: &mut Vec<u32>, va: u64, reference: u32, mask: u32) {
+        packet(
+            out,
+            WAIT_REG_MEM,
+            &[3 | (1 << 4), va as u32, (va >> 32) as u32, reference, mask, 4],
+        );
+    }
+
+    pub fn set_sh_regs(out: &mut Vec<u32>, addr: u32, values: &[u32]) {
+        let mut body = vec![(addr - 0xb000) / 4];
+        body.extend_from_slice(values);
+        packet(out, SET_SH_REG, &body);
+    }
+
+    /// Pads to a multiple of 8 dwords with header-only NOPs, as Mesa does.
+    pub fn pad(out: &mut Vec<u32>) {
+        while out.len() % 8 != 0 {
+            out.push(0xffff_1000);
+        }
+    }
+}
