@@ -16,7 +16,8 @@ FIELD = {
 }
 KIND = {"s": "Kind::Sgpr", "v": "Kind::Vgpr", "special": "Kind::Fixed", "dec": "Kind::Dec",
         "hex": "Kind::Hex", "hwreg": "Kind::Hwreg", "sendmsg": "Kind::Sendmsg",
-        "waitcnt": "Kind::Waitcnt", "auto": "Kind::Auto"}
+        "waitcnt": "Kind::Waitcnt", "auto": "Kind::Auto",
+        "dec0": "Kind::DecOrNone"}
 ACCEPT = {"vgpr": "accept::VGPR", "sgpr": "accept::SGPR", "int": "accept::INT",
           "float": "accept::FLOAT", "literal": "accept::LITERAL"}
 ENC = {"sop2": "Sop2", "sopk": "Sopk", "sop1": "Sop1", "sopc": "Sopc", "sopp": "Sopp",

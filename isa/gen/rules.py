@@ -86,18 +86,20 @@ def classify_imm16(entries, build):
              if next((o[2] for o in e["operands"] if o[0] == "simm16"), None) in ("dec", "hex")]
     cands = []
     for e in probe:
-        for v in (3, 0x41):
+        for v in (3, 0x41, 0):
             p = dict(e["probe"])
             p["simm16"] = v
             cands.append(build(e["code"], p))
     res = mc.disassemble(cands)
     for k, e in enumerate(probe):
-        small, big = res[2 * k], res[2 * k + 1]
+        small, big, zero = res[3 * k], res[3 * k + 1], res[3 * k + 2]
         if small is None or big is None:
             continue
         hex_small = "0x3" in small[0].split(None, 1)[1].replace(",", " ").split()
         hex_big = "0x41" in big[0]
         kind = "hex" if hex_small else ("auto" if hex_big else "dec")
+        if zero is not None and len(zero[0].split()) == 1:
+            kind = "dec0"  # s_endpgm: the operand is omitted when zero
         first = next(o for o in e["operands"] if o[0] == "simm16")
         if first[2] in ("dec", "hex"):
             first[2] = kind

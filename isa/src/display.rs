@@ -28,6 +28,9 @@ impl fmt::Display for Inst {
             return buffer(f, form, i, matches!(self, Inst::Mtbuf(_)), &mut sep);
         }
         for od in form.operands {
+            if od.kind == Kind::DecOrNone && matches!(self, Inst::Sopp(Sopp { simm16: 0, .. })) {
+                continue;
+            }
             sep(f)?;
             operand(f, self, od)?;
         }

@@ -165,6 +165,8 @@ pub enum Kind {
     Waitcnt,
     /// Decimal up to 64, hex above (LLVM's rule for most SOPP immediates).
     Auto,
+    /// Decimal, omitted entirely when zero (`s_endpgm`).
+    DecOrNone,
 }
 
 /// One printed operand of a form.

@@ -144,8 +144,7 @@ fn raw_samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
                 None => &[0],
                 Some(Kind::Waitcnt) => &[0, 0x3f70, 0xc07f, 0xff7f, 0x0070],
                 Some(Kind::Sendmsg) => &[0x3, 0x22, 0x1, 0x1234, 0x12],
-                _ if f.mnemonic.contains("branch") => &[3, 0xfffe, 0x10],
-                _ => &[3, 0x10],
+                _ => &[0, 3, 0x40, 0x41, 0xfffe],
             };
             for &simm16 in imms {
                 out.push(Inst::Sopp(Sopp { op, simm16 }));
