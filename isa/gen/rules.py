@@ -92,7 +92,7 @@ def classify_imm16(entries, build):
             p = dict(e["probe"])
             p["simm16"] = v
             cands.append(build(e["code"], p))
-    res = mc.disassemble(cands)
+    res = mc.disassemble(cands, marker="vmov")
     for k, e in enumerate(probe):
         small, big, zero = res[3 * k], res[3 * k + 1], res[3 * k + 2]
         if small is None or big is None:

@@ -266,7 +266,7 @@ def sweep(fam):
         for i, p in enumerate(plist):
             cands.append(fam.build(op, p))
             keys.append((op, i))
-    res = mc.disassemble(cands, marker="nop" if fam.name == "vop1" else "vmov")
+    res = mc.disassemble(cands, marker="vmov" if fam.name == "sopp" else "nop")
     best = {}
     for (op, i), r in zip(keys, res):
         if r is None or op in best:

@@ -7,7 +7,7 @@ use crate::opcode::Opcode;
 /// Forms sorted by hardware opcode.
 pub(crate) static FORMS: &[Form] = &[
     Form { op: Opcode::V_NOP, code: 0x0, mnemonic: "v_nop", operands: &[], mods: 0, flags: flags::READS_EXEC },
-    Form { op: Opcode::V_MOV_B32, code: 0x1, mnemonic: "v_mov_b32_e32", operands: &[Od::new(Field::Vdst, 1, Kind::Vgpr, 0), Od::new(Field::Src0, 1, Kind::Vgpr, accept::SGPR | accept::INT | accept::FLOAT | accept::LITERAL)], mods: 0, flags: flags::READS_EXEC },
+    Form { op: Opcode::V_MOV_B32, code: 0x1, mnemonic: "v_mov_b32_e32", operands: &[Od::new(Field::Vdst, 1, Kind::Vgpr, 0), Od::new(Field::Src0, 1, Kind::Vgpr, accept::VGPR | accept::SGPR | accept::INT | accept::FLOAT | accept::LITERAL)], mods: 0, flags: flags::READS_EXEC },
     Form { op: Opcode::V_READFIRSTLANE_B32, code: 0x2, mnemonic: "v_readfirstlane_b32", operands: &[Od::new(Field::Vdst, 1, Kind::Sgpr, 0), Od::new(Field::Src0, 1, Kind::Vgpr, accept::VGPR)], mods: 0, flags: flags::READS_EXEC },
     Form { op: Opcode::V_CVT_I32_F64, code: 0x3, mnemonic: "v_cvt_i32_f64_e32", operands: &[Od::new(Field::Vdst, 1, Kind::Vgpr, 0), Od::new(Field::Src0, 2, Kind::Vgpr, accept::VGPR | accept::SGPR | accept::INT | accept::FLOAT | accept::LITERAL)], mods: 0, flags: flags::READS_EXEC },
     Form { op: Opcode::V_CVT_F64_I32, code: 0x4, mnemonic: "v_cvt_f64_i32_e32", operands: &[Od::new(Field::Vdst, 2, Kind::Vgpr, 0), Od::new(Field::Src0, 1, Kind::Vgpr, accept::VGPR | accept::SGPR | accept::INT | accept::FLOAT | accept::LITERAL)], mods: 0, flags: flags::READS_EXEC },
