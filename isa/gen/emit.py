@@ -12,17 +12,19 @@ FIELD = {
     "sbase": "Sbase", "offset": "Offset", "vdst": "Vdst", "src0": "Src0", "src1": "Src1",
     "src2": "Src2", "vsrc1": "Vsrc1", "vcc_lo": "VccLo", "off": "Off", "literal": "Literal",
     "addr": "Addr", "data0": "Data0", "data1": "Data1", "data": "Data", "vdata": "Vdata",
-    "vaddr": "Vaddr", "srsrc": "Srsrc", "soffset": "Soffset",
+    "vaddr": "Vaddr", "srsrc": "Srsrc", "soffset": "Soffset", "vsrc": "Vsrc", "attr": "Attr",
 }
 KIND = {"s": "Kind::Sgpr", "v": "Kind::Vgpr", "special": "Kind::Fixed", "dec": "Kind::Dec",
         "hex": "Kind::Hex", "hwreg": "Kind::Hwreg", "sendmsg": "Kind::Sendmsg",
-        "waitcnt": "Kind::Waitcnt", "auto": "Kind::Auto"}
+        "waitcnt": "Kind::Waitcnt", "auto": "Kind::Auto",
+        "dec0": "Kind::DecOrNone",
+        "attr": "Kind::Attr", "param": "Kind::Param"}
 ACCEPT = {"vgpr": "accept::VGPR", "sgpr": "accept::SGPR", "int": "accept::INT",
           "float": "accept::FLOAT", "literal": "accept::LITERAL"}
 ENC = {"sop2": "Sop2", "sopk": "Sopk", "sop1": "Sop1", "sopc": "Sopc", "sopp": "Sopp",
        "smem": "Smem", "vop2": "Vop2", "vop1": "Vop1", "vopc": "Vopc", "vop3": "Vop3",
        "vop3p": "Vop3p", "ds": "Ds", "mubuf": "Mubuf", "mtbuf": "Mtbuf", "flat": "Flat",
-       "scratch": "Scratch", "global": "Global"}
+       "scratch": "Scratch", "global": "Global", "vintrp": "Vintrp", "exp": "Exp"}
 MODBIT = {"abs0": "ABS0", "abs1": "ABS1", "abs2": "ABS2", "neg0": "NEG0", "neg1": "NEG1",
           "neg2": "NEG2", "clamp": "CLAMP", "omod": "OMOD", "opsel0": "OPSEL0",
           "opsel1": "OPSEL1", "opsel2": "OPSEL2", "opsel3": "OPSEL3"}
@@ -47,6 +49,8 @@ def operands(e):
 
 def main():
     data = json.load(open(os.path.join(ROOT, "gen", "sweep.json")))
+    # EXP has no opcode field: one form, its operands printed by hand (AMD RDNA2 ISA, ch. 12)
+    data["exp"] = [{"code": 0, "mnemonic": "exp", "operands": [], "text": "exp"}]
     names = []
     index = {}
     per_fam = {}

@@ -71,6 +71,8 @@ def form_flags(fam, e):
     if re.match(r"^(s_movrel|v_movrel|v_swaprel|s_sendmsg|ds_gws|ds_ordered|ds_.*addtid"
                 r"|s_ttracedata$)", n):
         f.append("READS_M0")
+    if fam == "vintrp" or n.startswith("v_interp_"):
+        f.append("READS_M0")
     if TRANS.match(n):
         f.append("TRANS")
     seen = []
@@ -86,18 +88,20 @@ def classify_imm16(entries, build):
              if next((o[2] for o in e["operands"] if o[0] == "simm16"), None) in ("dec", "hex")]
     cands = []
     for e in probe:
-        for v in (3, 0x41):
+        for v in (3, 0x41, 0):
             p = dict(e["probe"])
             p["simm16"] = v
             cands.append(build(e["code"], p))
-    res = mc.disassemble(cands)
+    res = mc.disassemble(cands, marker="vmov")
     for k, e in enumerate(probe):
-        small, big = res[2 * k], res[2 * k + 1]
+        small, big, zero = res[3 * k], res[3 * k + 1], res[3 * k + 2]
         if small is None or big is None:
             continue
         hex_small = "0x3" in small[0].split(None, 1)[1].replace(",", " ").split()
         hex_big = "0x41" in big[0]
         kind = "hex" if hex_small else ("auto" if hex_big else "dec")
+        if zero is not None and len(zero[0].split()) == 1:
+            kind = "dec0"  # s_endpgm: the operand is omitted when zero
         first = next(o for o in e["operands"] if o[0] == "simm16")
         if first[2] in ("dec", "hex"):
             first[2] = kind
@@ -142,7 +146,8 @@ def probe_source_classes(entries):
     bases, bkeys = [], []
     for e in entries:
         e["accept"] = {}
-        srcs = [i for i, o in enumerate(e["operands"]) if o[0] in SRC_FIELDS]
+        srcs = [i for i, o in enumerate(e["operands"])
+                if o[0] in SRC_FIELDS and o[2] not in ("attr", "param")]
         for combo in product(("vgpr", "sgpr"), repeat=len(srcs)):
             subst = {i: _reg(k, e["operands"][i][1], 64 + 4 * n)
                      for n, (i, k) in enumerate(zip(srcs, combo))}
@@ -161,15 +166,19 @@ def probe_source_classes(entries):
             continue
         subst, n = chosen[id(e)]
         for i, (field, dw, kind) in enumerate(e["operands"]):
-            if field not in SRC_FIELDS:
+            if field not in SRC_FIELDS or kind in ("attr", "param"):
                 continue
             for name, (one, two, extra) in SRC_PROBES.items():
                 s2 = dict(subst)
                 s2[i] = _reg(name, dw, 80) if name in ("vgpr", "sgpr") else one
                 texts.append(_texts(e, s2))
                 keys.append((e, field, name, n + extra))
-    for (e, field, name, want), r in zip(keys, mc.assemble(texts)):
-        if r is not None and len(r) == want:
+    words = mc.assemble(texts)
+    # accepted = assembles without changing length AND disassembles back to the same text
+    back = mc.disassemble([w if w is not None else [0xFFFFFFFF] for w in words])
+    for (e, field, name, want), t, r, b in zip(keys, texts, words, back):
+        same = b is not None and " ".join(b[0].split()) == " ".join(t.split())
+        if r is not None and len(r) == want and same:
             e["accept"].setdefault(field, []).append(name)
 
 

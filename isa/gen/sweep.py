@@ -99,6 +99,11 @@ def mtbuf(op, f):
             | (op >> 3) << 21 | f.get("soffset", 0x80) << 24]
 
 
+def vintrp(op, f):
+    return [0xC8000000 | f.get("vdst", 0) << 18 | op << 16 | 5 << 10 | 2 << 8
+            | f.get("vsrc", 0)]
+
+
 def flat(seg):
     def build(op, f):
         return [0xDC000000 | 0x10 | seg << 14 | op << 18,
@@ -148,6 +153,8 @@ FAMILIES = [
     Family("mtbuf", range(0x10), mtbuf,
            {"vdata": (10, "v", 10), "vaddr": (20, "v", 20), "srsrc": (2, "s", 8),
             "soffset": (40, "s", 40)}, ["vdata", "vaddr", "srsrc", "soffset"]),
+    Family("vintrp", range(4), vintrp, {"vdst": (10, "v", 10), "vsrc": (20, "v", 20)},
+           ["vdst", "vsrc"]),
 ] + [
     Family(seg, range(0x80), flat(i),
            {"vdst": (10, "v", 10), "addr": (20, "v", 20), "data": (30, "v", 30)},
@@ -229,6 +236,10 @@ def interpret(fam, fields, text):
             if len(hit) != 1:
                 return None
             out.append([hit[0], hi - lo + 1, cls])
+        elif re.match(r"^attr\d+\.[xyzw]$", t):
+            out.append(["src0" if fam.name == "vop3" else "attr", 1, "attr"])
+        elif t in ("p10", "p20", "p0"):
+            out.append(["src1" if fam.name == "vop3" else "vsrc", 1, "param"])
         elif t in ("vcc_lo", "off"):
             out.append([t, 1, "special"])
         elif "sdata" in fields and t == str(fields["sdata"][0]):
@@ -255,7 +266,7 @@ def sweep(fam):
         for i, p in enumerate(plist):
             cands.append(fam.build(op, p))
             keys.append((op, i))
-    res = mc.disassemble(cands, marker="nop" if fam.name == "vop1" else "vmov")
+    res = mc.disassemble(cands, marker="vmov" if fam.name == "sopp" else "nop")
     best = {}
     for (op, i), r in zip(keys, res):
         if r is None or op in best:

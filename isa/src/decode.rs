@@ -98,155 +98,182 @@ pub fn decode(words: &[u32]) -> Result<(Inst, usize), DecodeError> {
 }
 
 fn decode_vector(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
-    let mut len;
     if w0 >> 31 == 0 {
         return decode_vop12c(w, w0);
     }
-    let inst = match w0 >> 26 {
-        0x3D => {
-            len = 2;
-            let w1 = w.get(1)?;
-            let f = form(Enc::Smem, w0 >> 18 & 0xFF)?;
-            let sdata = if has(f, Field::Sdata) { sreg(w0 >> 6 & 0x7F)? } else { Operand::UNUSED };
-            let sbase = if has(f, Field::Sbase) { (w0 & 0x3F) as u8 * 2 } else { 0 };
-            let offset = ((w1 & 0x1F_FFFF) << 11) as i32 >> 11;
-            let soffset = if has(f, Field::Sbase) {
-                sreg(w1 >> 25)?
-            } else {
-                Operand::Special(Special::Null)
-            };
-            Inst::Smem(Smem {
+    match w0 >> 26 {
+        0x3D => decode_smem(w, w0),
+        0x35 => decode_vop3(w, w0),
+        0x33 => decode_vop3p(w, w0),
+        0x36 => decode_ds(w, w0),
+        0x38 | 0x3A => decode_buffer(w, w0),
+        0x37 => decode_flat(w, w0),
+        0x32 => {
+            let f = form(Enc::Vintrp, w0 >> 16 & 3)?;
+            let i = Vintrp {
                 op: f.op,
-                sdata,
-                sbase,
-                offset: if soffset == Operand::Special(Special::Null) && has(f, Field::Sbase) {
-                    offset
-                } else {
-                    0
-                },
-                soffset,
-                glc: bit(w0, 16),
-                dlc: bit(w0, 14),
-            })
-        }
-        0x35 => return decode_vop3(w, w0),
-        0x33 => {
-            len = 2;
-            let w1 = w.get(1)?;
-            let f = form(Enc::Vop3p, w0 >> 16 & 0x7F)?;
-            let src = srcs(w, f, w1, &mut len)?;
-            Inst::Vop3p(Vop3p {
-                op: f.op,
-                vdst: w0 as u8,
-                src,
-                neg: (w1 >> 29) as u8,
-                neg_hi: (w0 >> 8 & 7) as u8,
-                opsel: (w0 >> 11 & 7) as u8,
-                opsel_hi: (w1 >> 27 & 3 | (w0 >> 14 & 1) << 2) as u8,
-                clamp: bit(w0, 15),
-            })
-        }
-        0x36 => {
-            len = 2;
-            let w1 = w.get(1)?;
-            let f = form(Enc::Ds, w0 >> 18 & 0xFF)?;
-            let pick = |fl: Field, v: u32| if has(f, fl) { v as u8 } else { 0 };
-            Inst::Ds(Ds {
-                op: f.op,
-                vdst: pick(Field::Vdst, w1 >> 24),
-                addr: pick(Field::Addr, w1 & 0xFF),
-                data0: pick(Field::Data0, w1 >> 8 & 0xFF),
-                data1: pick(Field::Data1, w1 >> 16 & 0xFF),
-                offset0: w0 as u8,
-                offset1: (w0 >> 8) as u8,
-                gds: bit(w0, 17),
-            })
-        }
-        0x38 | 0x3A => {
-            len = 2;
-            let w1 = w.get(1)?;
-            let typed = w0 >> 26 == 0x3A;
-            let code = if typed {
-                w0 >> 16 & 7 | (w1 >> 21 & 1) << 3
-            } else {
-                w0 >> 18 & 0x7F | (w0 >> 25 & 1) << 7
+                vdst: (w0 >> 18) as u8,
+                vsrc: w0 as u8,
+                attr: (w0 >> 10 & 63) as u8,
+                chan: (w0 >> 8 & 3) as u8,
             };
-            let f = form(if typed { Enc::Mtbuf } else { Enc::Mubuf }, code)?;
-            let offen = bit(w0, 12);
-            let idxen = bit(w0, 13);
-            let b = Buffer {
-                op: f.op,
-                vdata: (w1 >> 8) as u8,
-                vaddr: if offen || idxen { w1 as u8 } else { 0 },
-                srsrc: (w1 >> 16 & 0x1F) as u8 * 4,
-                soffset: src(w, w1 >> 24, 2, &mut len)?,
-                offset: (w0 & 0xFFF) as u16,
-                offen,
-                idxen,
-                glc: bit(w0, 14),
-                slc: bit(w1, 22),
-                dlc: bit(w0, 15),
-                lds: !typed && bit(w0, 16),
-                tfe: bit(w1, 23),
-                format: if typed { (w0 >> 19 & 0x7F) as u8 } else { 0 },
-            };
-            if let Operand::Literal(_) = b.soffset {
-                return Err(DecodeError::BadOperand(255));
-            }
-            if typed {
-                Inst::Mtbuf(b)
-            } else {
-                Inst::Mubuf(b)
-            }
+            Ok((Inst::Vintrp(i), 1))
         }
-        0x37 => {
-            len = 2;
+        0x3E => {
             let w1 = w.get(1)?;
-            let (enc, seg) = match w0 >> 14 & 3 {
-                0 => (Enc::Flat, Seg::Flat),
-                1 => (Enc::Scratch, Seg::Scratch),
-                2 => (Enc::Global, Seg::Global),
-                _ => return Err(DecodeError::UnknownEncoding(w0)),
+            let e = Exp {
+                target: (w0 >> 4 & 63) as u8,
+                en: (w0 & 15) as u8,
+                src: w1.to_le_bytes(),
+                compr: bit(w0, 10),
+                done: bit(w0, 11),
+                vm: bit(w0, 12),
             };
-            let f = form(enc, w0 >> 18 & 0x7F)?;
-            let glc = bit(w0, 16);
-            let saddr = if seg == Seg::Flat {
-                Operand::Special(Special::Null)
-            } else {
-                sreg(w1 >> 16 & 0x7F)?
-            };
-            let raw = (w0 & 0xFFF) as i16;
-            let offset = if seg == Seg::Flat { raw & 0x7FF } else { raw << 4 >> 4 };
-            let has_addr = has(f, Field::Addr)
-                && !(seg == Seg::Scratch && saddr != Operand::Special(Special::Null));
-            Inst::Flat(Flat {
-                op: f.op,
-                seg,
-                vdst: if has(f, Field::Vdst) || (is_atomic(f) && glc) {
-                    (w1 >> 24) as u8
-                } else {
-                    0
-                },
-                addr: if has_addr { w1 as u8 } else { 0 },
-                data: if has(f, Field::Data) { (w1 >> 8) as u8 } else { 0 },
-                saddr,
-                offset,
-                glc,
-                slc: bit(w0, 17),
-                dlc: bit(w0, 12),
-            })
+            Ok((Inst::Exp(e), 2))
         }
+        _ => Err(DecodeError::UnknownEncoding(w0)),
+    }
+}
+
+fn decode_smem(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
+    let w1 = w.get(1)?;
+    let f = form(Enc::Smem, w0 >> 18 & 0xFF)?;
+    let addr = has(f, Field::Sbase);
+    let sdata = if has(f, Field::Sdata) { sreg(w0 >> 6 & 0x7F)? } else { Operand::UNUSED };
+    let null = Operand::Special(Special::Null);
+    let soffset = if addr { sreg(w1 >> 25)? } else { null };
+    let offset = ((w1 & 0x1F_FFFF) << 11) as i32 >> 11;
+    let i = Smem {
+        op: f.op,
+        sdata,
+        sbase: if addr { (w0 & 0x3F) as u8 * 2 } else { 0 },
+        offset: if addr && soffset == null { offset } else { 0 },
+        soffset,
+        glc: bit(w0, 16),
+        dlc: bit(w0, 14),
+    };
+    Ok((Inst::Smem(i), 2))
+}
+
+fn decode_vop3p(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
+    let mut len = 2;
+    let w1 = w.get(1)?;
+    let f = form(Enc::Vop3p, w0 >> 16 & 0x7F)?;
+    let src = srcs(w, f, w1, &mut len)?;
+    let i = Vop3p {
+        op: f.op,
+        vdst: w0 as u8,
+        src,
+        neg: (w1 >> 29) as u8,
+        neg_hi: (w0 >> 8 & 7) as u8,
+        opsel: (w0 >> 11 & 7) as u8,
+        opsel_hi: (w1 >> 27 & 3 | (w0 >> 14 & 1) << 2) as u8,
+        clamp: bit(w0, 15),
+    };
+    Ok((Inst::Vop3p(i), len))
+}
+
+fn decode_ds(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
+    let w1 = w.get(1)?;
+    let f = form(Enc::Ds, w0 >> 18 & 0xFF)?;
+    let pick = |fl: Field, v: u32| if has(f, fl) { v as u8 } else { 0 };
+    let i = Ds {
+        op: f.op,
+        vdst: pick(Field::Vdst, w1 >> 24),
+        addr: pick(Field::Addr, w1 & 0xFF),
+        data0: pick(Field::Data0, w1 >> 8 & 0xFF),
+        data1: pick(Field::Data1, w1 >> 16 & 0xFF),
+        offset0: w0 as u8,
+        offset1: (w0 >> 8) as u8,
+        gds: bit(w0, 17),
+    };
+    Ok((Inst::Ds(i), 2))
+}
+
+fn decode_buffer(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
+    let w1 = w.get(1)?;
+    let typed = w0 >> 26 == 0x3A;
+    let code = if typed {
+        w0 >> 16 & 7 | (w1 >> 21 & 1) << 3
+    } else {
+        w0 >> 18 & 0x7F | (w0 >> 25 & 1) << 7
+    };
+    let f = form(if typed { Enc::Mtbuf } else { Enc::Mubuf }, code)?;
+    let offen = bit(w0, 12);
+    let idxen = bit(w0, 13);
+    let soffset = sreg_or_const(w1 >> 24)?;
+    let b = Buffer {
+        op: f.op,
+        vdata: (w1 >> 8) as u8,
+        vaddr: if offen || idxen { w1 as u8 } else { 0 },
+        srsrc: (w1 >> 16 & 0x1F) as u8 * 4,
+        soffset,
+        offset: (w0 & 0xFFF) as u16,
+        offen,
+        idxen,
+        glc: bit(w0, 14),
+        slc: bit(w1, 22),
+        dlc: bit(w0, 15),
+        lds: !typed && bit(w0, 16),
+        tfe: bit(w1, 23),
+        format: if typed { (w0 >> 19 & 0x7F) as u8 } else { 0 },
+    };
+    Ok((if typed { Inst::Mtbuf(b) } else { Inst::Mubuf(b) }, 2))
+}
+
+/// An 8-bit scalar source without a literal (MUBUF/MTBUF soffset).
+fn sreg_or_const(code: u32) -> Result<Operand, DecodeError> {
+    match Operand::from_code(code as u16, None) {
+        Some(o) => Ok(o),
+        None => Err(DecodeError::BadOperand(code as u16)),
+    }
+}
+
+fn decode_flat(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
+    let w1 = w.get(1)?;
+    let (enc, seg) = match w0 >> 14 & 3 {
+        0 => (Enc::Flat, Seg::Flat),
+        1 => (Enc::Scratch, Seg::Scratch),
+        2 => (Enc::Global, Seg::Global),
         _ => return Err(DecodeError::UnknownEncoding(w0)),
     };
-    Ok((inst, len))
+    let f = form(enc, w0 >> 18 & 0x7F)?;
+    let glc = bit(w0, 16);
+    let null = Operand::Special(Special::Null);
+    let saddr = if seg == Seg::Flat { null } else { sreg(w1 >> 16 & 0x7F)? };
+    let raw = (w0 & 0xFFF) as i16;
+    let has_addr = has(f, Field::Addr) && !(seg == Seg::Scratch && saddr != null);
+    let returns = has(f, Field::Vdst) || (is_atomic(f) && glc);
+    let i = Flat {
+        op: f.op,
+        seg,
+        vdst: if returns { (w1 >> 24) as u8 } else { 0 },
+        addr: if has_addr { w1 as u8 } else { 0 },
+        data: if has(f, Field::Data) { (w1 >> 8) as u8 } else { 0 },
+        saddr,
+        offset: if seg == Seg::Flat { raw & 0x7FF } else { raw << 4 >> 4 },
+        glc,
+        slc: bit(w0, 17),
+        dlc: bit(w0, 12),
+    };
+    Ok((Inst::Flat(i), 2))
 }
 
 fn srcs(w: &Words, f: &Form, w1: u32, len: &mut usize) -> Result<[Operand; 3], DecodeError> {
     let mut out = [Operand::UNUSED; 3];
     for (k, fld) in [Field::Src0, Field::Src1, Field::Src2].into_iter().enumerate() {
-        if has(f, fld) {
-            out[k] = src(w, w1 >> (9 * k) & 0x1FF, 2, len)?;
-        }
+        let code = w1 >> (9 * k) & 0x1FF;
+        out[k] = match f.operand(fld).map(|o| o.kind) {
+            None => Operand::UNUSED,
+            Some(Kind::Attr) => Operand::Attr {
+                attr: (code & 63) as u8,
+                chan: (code >> 6 & 3) as u8,
+                high: code >> 8 & 1 != 0,
+            },
+            Some(Kind::Param) if code < 3 => Operand::InterpParam(code as u8),
+            Some(Kind::Param) => return Err(DecodeError::BadOperand(code as u16)),
+            Some(_) => src(w, code, 2, len)?,
+        };
     }
     Ok(out)
 }

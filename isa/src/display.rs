@@ -24,10 +24,16 @@ impl fmt::Display for Inst {
         if let Inst::Flat(i) = self {
             return flat(f, form, i, &mut sep);
         }
+        if let Inst::Exp(e) = self {
+            return exp(f, e);
+        }
         if let Inst::Mubuf(i) | Inst::Mtbuf(i) = self {
             return buffer(f, form, i, matches!(self, Inst::Mtbuf(_)), &mut sep);
         }
         for od in form.operands {
+            if od.kind == Kind::DecOrNone && matches!(self, Inst::Sopp(Sopp { simm16: 0, .. })) {
+                continue;
+            }
             sep(f)?;
             operand(f, self, od)?;
         }
@@ -103,6 +109,12 @@ fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
             Val::Src(i.src[k], i.abs >> k & 1 != 0, i.neg >> k & 1 != 0)
         }
         (Inst::Vop3p(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
+        (Inst::Vintrp(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
+        (Inst::Vintrp(i), Field::Vsrc) if od.kind == Kind::Param => {
+            Val::Reg(Operand::InterpParam(i.vsrc))
+        }
+        (Inst::Vintrp(i), Field::Vsrc) => Val::Reg(Operand::Vgpr(i.vsrc)),
+        (Inst::Vintrp(i), _) => Val::Reg(Operand::Attr { attr: i.attr, chan: i.chan, high: false }),
         (Inst::Vop3p(i), fl) => Val::Reg(i.src[src_index(fl)]),
         (Inst::Ds(i), fl) => Val::Reg(Operand::Vgpr(match fl {
             Field::Vdst => i.vdst,
@@ -152,6 +164,8 @@ fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Resul
             flag(f, i.dlc, "dlc")
         }
         Inst::Vop3(i) => {
+            let high = |o: &Operand| matches!(o, Operand::Attr { high: true, .. });
+            flag(f, i.src.iter().any(high), "high")?;
             if i.opsel != 0 {
                 let allowed = (form.mods >> 8) as u8 & 15;
                 if allowed & 8 != 0 {
@@ -299,4 +313,29 @@ fn flat(f: &mut fmt::Formatter<'_>, form: &Form, i: &Flat, sep: &mut Sep) -> fmt
     flag(f, i.glc, "glc")?;
     flag(f, i.slc, "slc")?;
     flag(f, i.dlc, "dlc")
+}
+
+fn exp(f: &mut fmt::Formatter<'_>, e: &Exp) -> fmt::Result {
+    match e.target {
+        0..=7 => write!(f, " mrt{}", e.target)?,
+        8 => f.write_str(" mrtz")?,
+        9 => f.write_str(" null")?,
+        12..=16 => write!(f, " pos{}", e.target - 12)?,
+        20 => f.write_str(" prim")?,
+        32..=63 => write!(f, " param{}", e.target - 32)?,
+        t => write!(f, " invalid_target_{t}")?,
+    }
+    for slot in 0..4 {
+        f.write_str(if slot == 0 { " " } else { ", " })?;
+        // compressed exports pack two 16-bit values per register: slots 0-1 read src[0]
+        let reg = if e.compr { e.src[slot / 2] } else { e.src[slot] };
+        if e.en >> slot & 1 != 0 {
+            write!(f, "v{reg}")?;
+        } else {
+            f.write_str("off")?;
+        }
+    }
+    flag(f, e.done, "done")?;
+    flag(f, e.compr, "compr")?;
+    flag(f, e.vm, "vm")
 }

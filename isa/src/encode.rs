@@ -4,7 +4,7 @@ use crate::error::EncodeError;
 use crate::inst::*;
 use crate::opcode::Opcode;
 use crate::operand::{Operand, Special};
-use crate::tables::{Enc, Field, Form};
+use crate::tables::{Enc, Field, Form, Kind};
 
 /// Machine words of one instruction (at most 3 for the families supported).
 pub type Words = Vec<u32>;
@@ -16,7 +16,8 @@ struct Lit(Option<u32>);
 impl Lit {
     fn src(&mut self, op: Operand, field: Field, scalar_only: bool) -> Result<u32, EncodeError> {
         let bad = Err(EncodeError::BadOperand { operand: op, field });
-        if !op.is_valid() || (scalar_only && matches!(op, Operand::Vgpr(_))) {
+        let special = matches!(op, Operand::Attr { .. } | Operand::InterpParam(_));
+        if special || !op.is_valid() || (scalar_only && matches!(op, Operand::Vgpr(_))) {
             return bad;
         }
         if let Operand::Literal(v) = op {
@@ -68,98 +69,177 @@ fn range(what: &'static str, v: i64, lo: i64, hi: i64) -> Result<u32, EncodeErro
 /// Encodes one instruction.
 pub fn encode(inst: &Inst) -> Result<Words, EncodeError> {
     let f = form(inst.op(), inst.enc())?;
-    let c = f.code as u32;
-    let mut lit = Lit::default();
-    let b = |x: bool, n: u32| (x as u32) << n;
-    Ok(match inst {
-        Inst::Sop2(i) => {
-            let d = if has(f, Field::Sdst) { sdst(i.sdst, Field::Sdst)? } else { 0 };
-            let s0 = if has(f, Field::Ssrc0) { lit.src(i.ssrc0, Field::Ssrc0, true)? } else { 0 };
-            let s1 = if has(f, Field::Ssrc1) { lit.src(i.ssrc1, Field::Ssrc1, true)? } else { 0 };
-            lit.push(vec![0x8000_0000 | c << 23 | d << 16 | s1 << 8 | s0])
-        }
-        Inst::Sopk(i) => {
-            let d = if has(f, Field::Sdst) { sdst(i.sdst, Field::Sdst)? } else { 0 };
-            let mut w = vec![0xB000_0000 | c << 23 | d << 16 | i.simm16 as u32];
-            if has(f, Field::Literal) {
-                w.push(i.imm32);
-            }
-            w
-        }
-        Inst::Sop1(i) => {
-            let d = if has(f, Field::Sdst) { sdst(i.sdst, Field::Sdst)? } else { 0 };
-            let s0 = if has(f, Field::Ssrc0) { lit.src(i.ssrc0, Field::Ssrc0, true)? } else { 0 };
-            lit.push(vec![0xBE80_0000 | d << 16 | c << 8 | s0])
-        }
+    match inst {
+        Inst::Sop2(i) => encode_sop2(f, i),
+        Inst::Sopk(i) => encode_sopk(f, i),
+        Inst::Sop1(i) => encode_sop1(f, i),
         Inst::Sopc(i) => {
+            let mut lit = Lit::default();
             let s0 = lit.src(i.ssrc0, Field::Ssrc0, true)?;
             let s1 = lit.src(i.ssrc1, Field::Ssrc1, true)?;
-            lit.push(vec![0xBF00_0000 | c << 16 | s1 << 8 | s0])
+            Ok(lit.push(vec![0xBF00_0000 | (f.code as u32) << 16 | s1 << 8 | s0]))
         }
         Inst::Sopp(i) => {
             let imm = if has(f, Field::Simm16) { i.simm16 as u32 } else { 0 };
-            vec![0xBF80_0000 | c << 16 | imm]
+            Ok(vec![0xBF80_0000 | (f.code as u32) << 16 | imm])
         }
-        Inst::Smem(i) => encode_smem(f, i)?,
-        Inst::Vop1(i) => {
-            let d = match f.operand(Field::Vdst).map(|o| o.kind) {
-                Some(crate::tables::Kind::Sgpr) => sdst(i.vdst, Field::Vdst)?,
-                Some(_) => vgpr(i.vdst, Field::Vdst)?,
-                None => 0,
-            };
-            let s0 = if has(f, Field::Src0) { lit.src(i.src0, Field::Src0, false)? } else { 0 };
-            lit.push(vec![0x7E00_0000 | d << 17 | c << 9 | s0])
-        }
-        Inst::Vop2(i) => {
-            let s0 = lit.src(i.src0, Field::Src0, false)?;
-            let mut w = vec![c << 25 | (i.vdst as u32) << 17 | (i.vsrc1 as u32) << 9 | s0];
-            if has(f, Field::Literal) {
-                if lit.0.is_some() {
-                    return Err(EncodeError::TwoLiterals);
-                }
-                w.push(i.k);
-            }
-            lit.push(w)
-        }
+        Inst::Smem(i) => encode_smem(f, i),
+        Inst::Vop1(i) => encode_vop1(f, i),
+        Inst::Vop2(i) => encode_vop2(f, i),
         Inst::Vopc(i) => {
+            let mut lit = Lit::default();
             let s0 = lit.src(i.src0, Field::Src0, false)?;
-            lit.push(vec![0x7C00_0000 | c << 17 | (i.vsrc1 as u32) << 9 | s0])
+            Ok(lit.push(vec![0x7C00_0000 | (f.code as u32) << 17 | (i.vsrc1 as u32) << 9 | s0]))
         }
-        Inst::Vop3(i) => encode_vop3(f, i)?,
-        Inst::Vop3p(i) => {
-            let mut s = [0u32; 3];
-            for (k, fld) in [Field::Src0, Field::Src1, Field::Src2].into_iter().enumerate() {
-                if has(f, fld) {
-                    s[k] = lit.src(i.src[k], fld, false)?;
-                }
-            }
-            let w0 = 0xCC00_0000
-                | c << 16
-                | b(i.clamp, 15)
-                | ((i.opsel_hi as u32 >> 2) & 1) << 14
-                | (i.opsel as u32 & 7) << 11
-                | (i.neg_hi as u32 & 7) << 8
-                | i.vdst as u32;
-            let w1 = s[0]
-                | s[1] << 9
-                | s[2] << 18
-                | (i.opsel_hi as u32 & 3) << 27
-                | (i.neg as u32 & 7) << 29;
-            lit.push(vec![w0, w1])
+        Inst::Vop3(i) => encode_vop3(f, i),
+        Inst::Vop3p(i) => encode_vop3p(f, i),
+        Inst::Ds(i) => Ok(encode_ds(f, i)),
+        Inst::Mubuf(i) => encode_buffer(f, i, false),
+        Inst::Mtbuf(i) => encode_buffer(f, i, true),
+        Inst::Flat(i) => encode_flat(f, i),
+        Inst::Vintrp(i) => encode_vintrp(f, i),
+        Inst::Exp(i) => Ok(encode_exp(i)),
+    }
+}
+
+fn opt_sdst(f: &Form, field: Field, op: Operand) -> Result<u32, EncodeError> {
+    if has(f, field) {
+        sdst(op, field)
+    } else {
+        Ok(0)
+    }
+}
+
+fn opt_src(
+    f: &Form,
+    lit: &mut Lit,
+    field: Field,
+    op: Operand,
+    scalar: bool,
+) -> Result<u32, EncodeError> {
+    if has(f, field) {
+        lit.src(op, field, scalar)
+    } else {
+        Ok(0)
+    }
+}
+
+fn encode_sop2(f: &Form, i: &Sop2) -> Result<Words, EncodeError> {
+    let mut lit = Lit::default();
+    let d = opt_sdst(f, Field::Sdst, i.sdst)?;
+    let s0 = opt_src(f, &mut lit, Field::Ssrc0, i.ssrc0, true)?;
+    let s1 = opt_src(f, &mut lit, Field::Ssrc1, i.ssrc1, true)?;
+    Ok(lit.push(vec![0x8000_0000 | (f.code as u32) << 23 | d << 16 | s1 << 8 | s0]))
+}
+
+fn encode_sopk(f: &Form, i: &Sopk) -> Result<Words, EncodeError> {
+    let d = opt_sdst(f, Field::Sdst, i.sdst)?;
+    let mut w = vec![0xB000_0000 | (f.code as u32) << 23 | d << 16 | i.simm16 as u32];
+    if has(f, Field::Literal) {
+        w.push(i.imm32);
+    }
+    Ok(w)
+}
+
+fn encode_sop1(f: &Form, i: &Sop1) -> Result<Words, EncodeError> {
+    let mut lit = Lit::default();
+    let d = opt_sdst(f, Field::Sdst, i.sdst)?;
+    let s0 = opt_src(f, &mut lit, Field::Ssrc0, i.ssrc0, true)?;
+    Ok(lit.push(vec![0xBE80_0000 | d << 16 | (f.code as u32) << 8 | s0]))
+}
+
+/// A VALU destination that is a VGPR, or an SGPR for forms that write scalars.
+fn valu_dst(f: &Form, op: Operand) -> Result<u32, EncodeError> {
+    match f.operand(Field::Vdst).map(|o| o.kind) {
+        Some(Kind::Sgpr) => sdst(op, Field::Vdst),
+        Some(_) => vgpr(op, Field::Vdst),
+        None => Ok(0),
+    }
+}
+
+fn encode_vop1(f: &Form, i: &Vop1) -> Result<Words, EncodeError> {
+    let mut lit = Lit::default();
+    let d = valu_dst(f, i.vdst)?;
+    let s0 = opt_src(f, &mut lit, Field::Src0, i.src0, false)?;
+    Ok(lit.push(vec![0x7E00_0000 | d << 17 | (f.code as u32) << 9 | s0]))
+}
+
+fn encode_vop2(f: &Form, i: &Vop2) -> Result<Words, EncodeError> {
+    let mut lit = Lit::default();
+    let s0 = lit.src(i.src0, Field::Src0, false)?;
+    let mut w = vec![(f.code as u32) << 25 | (i.vdst as u32) << 17 | (i.vsrc1 as u32) << 9 | s0];
+    if has(f, Field::Literal) {
+        if lit.0.is_some() {
+            return Err(EncodeError::TwoLiterals);
         }
-        Inst::Ds(i) => {
-            let w0 =
-                0xD800_0000 | c << 18 | b(i.gds, 17) | (i.offset1 as u32) << 8 | i.offset0 as u32;
-            let pick = |fl: Field, v: u8| if has(f, fl) { v as u32 } else { 0 };
-            let w1 = pick(Field::Addr, i.addr)
-                | pick(Field::Data0, i.data0) << 8
-                | pick(Field::Data1, i.data1) << 16
-                | pick(Field::Vdst, i.vdst) << 24;
-            vec![w0, w1]
-        }
-        Inst::Mubuf(i) | Inst::Mtbuf(i) => encode_buffer(f, i, matches!(inst, Inst::Mtbuf(_)))?,
-        Inst::Flat(i) => encode_flat(f, i)?,
-    })
+        w.push(i.k);
+    }
+    Ok(lit.push(w))
+}
+
+fn encode_vop3p(f: &Form, i: &Vop3p) -> Result<Words, EncodeError> {
+    let mut lit = Lit::default();
+    let mut s = [0u32; 3];
+    for (k, fld) in [Field::Src0, Field::Src1, Field::Src2].into_iter().enumerate() {
+        s[k] = opt_src(f, &mut lit, fld, i.src[k], false)?;
+    }
+    let w0 = 0xCC00_0000
+        | (f.code as u32) << 16
+        | (i.clamp as u32) << 15
+        | ((i.opsel_hi as u32 >> 2) & 1) << 14
+        | (i.opsel as u32 & 7) << 11
+        | (i.neg_hi as u32 & 7) << 8
+        | i.vdst as u32;
+    let w1 =
+        s[0] | s[1] << 9 | s[2] << 18 | (i.opsel_hi as u32 & 3) << 27 | (i.neg as u32 & 7) << 29;
+    Ok(lit.push(vec![w0, w1]))
+}
+
+fn encode_ds(f: &Form, i: &Ds) -> Words {
+    let w0 = 0xD800_0000
+        | (f.code as u32) << 18
+        | (i.gds as u32) << 17
+        | (i.offset1 as u32) << 8
+        | i.offset0 as u32;
+    let pick = |fl: Field, v: u8| if has(f, fl) { v as u32 } else { 0 };
+    let w1 = pick(Field::Addr, i.addr)
+        | pick(Field::Data0, i.data0) << 8
+        | pick(Field::Data1, i.data1) << 16
+        | pick(Field::Vdst, i.vdst) << 24;
+    vec![w0, w1]
+}
+
+fn encode_vintrp(f: &Form, i: &Vintrp) -> Result<Words, EncodeError> {
+    if i.attr > 63 || i.chan > 3 {
+        return Err(EncodeError::OutOfRange { what: "attribute", value: i.attr as i64 });
+    }
+    Ok(vec![
+        0xC800_0000
+            | (i.vdst as u32) << 18
+            | (f.code as u32) << 16
+            | (i.attr as u32) << 10
+            | (i.chan as u32) << 8
+            | i.vsrc as u32,
+    ])
+}
+
+fn encode_exp(i: &Exp) -> Words {
+    let w0 = 0xF800_0000
+        | (i.en as u32 & 15)
+        | (i.target as u32 & 63) << 4
+        | (i.compr as u32) << 10
+        | (i.done as u32) << 11
+        | (i.vm as u32) << 12;
+    let s = i.src.map(|r| r as u32);
+    vec![w0, s[0] | s[1] << 8 | s[2] << 16 | s[3] << 24]
+}
+
+/// Attribute / interpolation-parameter operands of the VOP3 `v_interp_*` forms.
+fn special_src(op: Operand, field: Field) -> Result<u32, EncodeError> {
+    match op {
+        Operand::Attr { .. } | Operand::InterpParam(_) if op.is_valid() => Ok(op.code() as u32),
+        _ => Err(EncodeError::BadOperand { operand: op, field }),
+    }
 }
 
 fn vgpr(op: Operand, field: Field) -> Result<u32, EncodeError> {
@@ -196,15 +276,13 @@ fn encode_vop3(f: &Form, i: &Vop3) -> Result<Words, EncodeError> {
     let mut lit = Lit::default();
     let mut s = [0u32; 3];
     for (k, fld) in [Field::Src0, Field::Src1, Field::Src2].into_iter().enumerate() {
-        if has(f, fld) {
-            s[k] = lit.src(i.src[k], fld, false)?;
-        }
+        s[k] = match f.operand(fld).map(|o| o.kind) {
+            None => 0,
+            Some(Kind::Attr | Kind::Param) => special_src(i.src[k], fld)?,
+            Some(_) => lit.src(i.src[k], fld, false)?,
+        };
     }
-    let d = match f.operand(Field::Vdst).map(|o| o.kind) {
-        Some(crate::tables::Kind::Sgpr) => sdst(i.vdst, Field::Vdst)?,
-        Some(_) => vgpr(i.vdst, Field::Vdst)?,
-        None => 0,
-    };
+    let d = valu_dst(f, i.vdst)?;
     let mid = if has(f, Field::Sdst) {
         sdst(i.sdst, Field::Sdst)? << 8
     } else {

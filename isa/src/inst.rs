@@ -28,6 +28,8 @@ pub enum Inst {
     Mubuf(Buffer),
     Mtbuf(Buffer),
     Flat(Flat),
+    Vintrp(Vintrp),
+    Exp(Exp),
 }
 
 /// SOP2: `sdst = op(ssrc0, ssrc1)`.
@@ -211,6 +213,33 @@ pub struct Flat {
     pub dlc: bool,
 }
 
+/// VINTRP: parameter interpolation (`v_interp_p1_f32` etc., reading attributes from LDS
+/// with M0 holding the parameter base). For `v_interp_mov_f32`, `vsrc` is 0 (p10), 1 (p20)
+/// or 2 (p0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Vintrp {
+    pub op: Opcode,
+    pub vdst: u8,
+    pub vsrc: u8,
+    pub attr: u8,
+    pub chan: u8,
+}
+
+/// EXP: export to a render target, position, parameter, primitive or the null target.
+/// `en` enables sources; with `compr` (two 16-bit values per register) `src[0]` feeds slots
+/// 0-1 and `src[1]` slots 2-3, `en` comes in pairs and `src[2..]` are unused (zero).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Exp {
+    pub target: u8,
+    pub en: u8,
+    pub src: [u8; 4],
+    pub compr: bool,
+    pub done: bool,
+    pub vm: bool,
+}
+
 impl Inst {
     /// The encoding-independent opcode.
     pub fn op(&self) -> Opcode {
@@ -229,6 +258,8 @@ impl Inst {
             Inst::Ds(i) => i.op,
             Inst::Mubuf(i) | Inst::Mtbuf(i) => i.op,
             Inst::Flat(i) => i.op,
+            Inst::Vintrp(i) => i.op,
+            Inst::Exp(_) => Opcode::EXP,
         }
     }
 
@@ -249,6 +280,8 @@ impl Inst {
             Inst::Ds(_) => Enc::Ds,
             Inst::Mubuf(_) => Enc::Mubuf,
             Inst::Mtbuf(_) => Enc::Mtbuf,
+            Inst::Vintrp(_) => Enc::Vintrp,
+            Inst::Exp(_) => Enc::Exp,
             Inst::Flat(f) => match f.seg {
                 Seg::Flat => Enc::Flat,
                 Seg::Scratch => Enc::Scratch,

@@ -23,6 +23,8 @@
 #[rustfmt::skip] mod vop3;
 #[rustfmt::skip] mod vop3p;
 #[rustfmt::skip] mod vopc;
+#[rustfmt::skip] mod vintrp;
+#[rustfmt::skip] mod exp;
 
 use crate::opcode::Opcode;
 use std::sync::OnceLock;
@@ -48,11 +50,13 @@ pub enum Enc {
     Flat,
     Scratch,
     Global,
+    Vintrp,
+    Exp,
 }
 
 impl Enc {
     /// All families with a table.
-    pub const ALL: [Enc; 17] = [
+    pub const ALL: [Enc; 19] = [
         Enc::Sop2,
         Enc::Sopk,
         Enc::Sop1,
@@ -70,6 +74,8 @@ impl Enc {
         Enc::Flat,
         Enc::Scratch,
         Enc::Global,
+        Enc::Vintrp,
+        Enc::Exp,
     ];
 
     /// The family's table, sorted by hardware opcode.
@@ -92,6 +98,8 @@ impl Enc {
             Enc::Flat => flat::FORMS,
             Enc::Scratch => scratch::FORMS,
             Enc::Global => global::FORMS,
+            Enc::Vintrp => vintrp::FORMS,
+            Enc::Exp => exp::FORMS,
         }
     }
 
@@ -103,9 +111,9 @@ impl Enc {
 
     /// The form that encodes `op` in this family, if any.
     pub fn form_of(self, op: Opcode) -> Option<&'static Form> {
-        static INDEX: OnceLock<Vec<[u16; 17]>> = OnceLock::new();
+        static INDEX: OnceLock<Vec<[u16; Enc::ALL.len()]>> = OnceLock::new();
         let index = INDEX.get_or_init(|| {
-            let mut v = vec![[u16::MAX; 17]; Opcode::all().count()];
+            let mut v = vec![[u16::MAX; Enc::ALL.len()]; Opcode::all().count()];
             for (e, enc) in Enc::ALL.iter().enumerate() {
                 for (i, f) in enc.forms().iter().enumerate() {
                     v[f.op.0 as usize][e] = i as u16;
@@ -149,6 +157,10 @@ pub enum Field {
     Vaddr,
     Srsrc,
     Soffset,
+    /// VINTRP source VGPR (or interpolation parameter for `v_interp_mov_f32`).
+    Vsrc,
+    /// VINTRP attribute and channel.
+    Attr,
 }
 
 /// How a printed operand looks.
@@ -165,6 +177,12 @@ pub enum Kind {
     Waitcnt,
     /// Decimal up to 64, hex above (LLVM's rule for most SOPP immediates).
     Auto,
+    /// Decimal, omitted entirely when zero (`s_endpgm`).
+    DecOrNone,
+    /// Interpolation attribute channel (`attr3.y`).
+    Attr,
+    /// Interpolation parameter (`p10`, `p20`, `p0`).
+    Param,
 }
 
 /// One printed operand of a form.

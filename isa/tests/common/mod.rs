@@ -144,8 +144,7 @@ fn raw_samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
                 None => &[0],
                 Some(Kind::Waitcnt) => &[0, 0x3f70, 0xc07f, 0xff7f, 0x0070],
                 Some(Kind::Sendmsg) => &[0x3, 0x22, 0x1, 0x1234, 0x12],
-                _ if f.mnemonic.contains("branch") => &[3, 0xfffe, 0x10],
-                _ => &[3, 0x10],
+                _ => &[0, 3, 0x40, 0x41, 0xfffe],
             };
             for &simm16 in imms {
                 out.push(Inst::Sopp(Sopp { op, simm16 }));
@@ -256,6 +255,36 @@ fn raw_samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
                 out.push(if enc == Enc::Mubuf { Inst::Mubuf(b) } else { Inst::Mtbuf(b) });
             }
         }
+        Enc::Vintrp => {
+            for (k, attr) in [0u8, 7, 32, 63].into_iter().enumerate() {
+                let vsrc = if f.operand(Field::Vsrc).map(|o| o.kind) == Some(Kind::Param) {
+                    (k % 3) as u8
+                } else {
+                    20 + k as u8
+                };
+                out.push(Inst::Vintrp(Vintrp { op, vdst: 10, vsrc, attr, chan: (k % 4) as u8 }));
+            }
+        }
+        Enc::Exp => {
+            for (target, en, compr, done, vm) in [
+                (0u8, 0xFu8, false, true, false),
+                (8, 0x5, false, false, true),
+                (9, 0, false, true, true),
+                (12, 0x3, true, false, false),
+                (20, 0xC, true, true, true),
+                (32, 0xF, true, false, true),
+                (63, 0xA, false, false, false),
+            ] {
+                // LLVM zeroes the register fields of disabled slots
+                let on = |m: u8, r: u8| if en & m != 0 { r } else { 0 };
+                let src = if compr {
+                    [on(3, 1), on(12, 2), 0, 0]
+                } else {
+                    [on(1, 1), on(2, 2), on(4, 3), on(8, 4)]
+                };
+                out.push(Inst::Exp(Exp { target, en, src, compr, done, vm }));
+            }
+        }
         Enc::Flat | Enc::Scratch | Enc::Global => {
             let seg = match enc {
                 Enc::Flat => Seg::Flat,
@@ -327,12 +356,20 @@ fn fits(accept_mask: u8, o: Operand) -> bool {
         Operand::Int(_) => accept::INT,
         Operand::Float(_) => accept::FLOAT,
         Operand::Literal(_) => accept::LITERAL,
+        Operand::Attr { .. } | Operand::InterpParam(_) => 0,
     };
     accept_mask & need != 0
 }
 
 pub fn pick(f: &Form, fl: Field, k: usize) -> Operand {
     let Some(od) = f.operand(fl) else { return Operand::UNUSED };
+    if od.kind == Kind::Attr {
+        let high = f.mnemonic.ends_with("_f16") && k % 2 == 1;
+        return Operand::Attr { attr: [0, 5, 31, 63][k % 4], chan: (k % 4) as u8, high };
+    }
+    if od.kind == Kind::Param {
+        return Operand::InterpParam((k % 3) as u8);
+    }
     let ok: Vec<_> =
         candidates(fl, od.dwords).into_iter().filter(|&o| fits(od.accept, o)).collect();
     if ok.is_empty() {
