@@ -406,10 +406,11 @@ impl Ctx<'_> {
     }
 
     fn alu(&self, op: AluOp, (bits, comps): (u8, u8), srcs: &[Value]) -> Result<IVal, InterpError> {
-        if matches!(op, AluOp::Bcsel | AluOp::Mov) {
-            if let Some(IVal::Ptr(_)) = srcs.last().map(|v| self.val(*v)).transpose()? {
+        if matches!(op, AluOp::Bcsel | AluOp::Mov | AluOp::Bitcast) {
+            if let Some(IVal::Ptr(p)) = srcs.last().map(|v| self.val(*v)).transpose()? {
                 return match op {
                     AluOp::Mov => self.val(srcs[0]),
+                    AluOp::Bitcast => Ok(IVal::Data(vec![p.addr])),
                     _ => {
                         let c = self.data(srcs[0])?[0] & 1 == 1;
                         self.val(if c { srcs[1] } else { srcs[2] })

@@ -241,7 +241,7 @@ pub struct ImageInst {
 }
 
 /// The instruction set.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum InstKind {
     /// A constant: one bit pattern per component.
     Const(Vec<u64>),

@@ -148,10 +148,10 @@ impl TypeTable {
         id
     }
 
-    /// Defines a reserved id. Recursive types are not deduplicated.
+    /// Defines a reserved id; later interning of the same type returns it.
     pub fn define(&mut self, id: TypeId, ty: Type) {
         self.types[id.0 as usize] = ty.clone();
-        self.map.entry(ty).or_insert(id);
+        self.map.insert(ty, id);
     }
 
     /// The type behind `id`.

@@ -132,7 +132,12 @@ fn check_kinds(s: &Shader, f: &Function, inst: &crate::ir::Inst, e: Expect) -> R
             if op.num_srcs() != 0 && op.num_srcs() != srcs.len() {
                 return Err("wrong number of sources".into());
             }
-            if srcs.iter().any(|v| is_deref(f, *v)) {
+            // Selects and copies of pointers are how variable pointers look in the IR.
+            if !matches!(
+                op,
+                crate::ir::AluOp::Bcsel | crate::ir::AluOp::Mov | crate::ir::AluOp::Bitcast
+            ) && srcs.iter().any(|v| is_deref(f, *v))
+            {
                 return Err("ALU op on a deref".into());
             }
         }

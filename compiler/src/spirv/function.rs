@@ -676,6 +676,18 @@ impl FnCtx<'_, '_> {
                 );
                 self.set(inst, Tree::Leaf(v))?;
             }
+            Op::ConvertPtrToU => {
+                // A bitcast of a global pointer: an address once lowered.
+                let p = self.leaf(inst, 0)?;
+                if self.pointee(p)?.1 != Mode::Global || self.rvt(inst)?.shape() != (64, 1) {
+                    return Err(CompileError::unsupported(
+                        opname(inst),
+                        "only 64-bit buffer-device addresses",
+                    ));
+                }
+                let v = self.emit(InstKind::Alu(AluOp::Bitcast, vec![p]), ValueType::data(64, 1));
+                self.set(inst, Tree::Leaf(v))?;
+            }
             Op::Bitcast => {
                 let a = self.leaf(inst, 0)?;
                 let rt = self.rtype(inst)?;

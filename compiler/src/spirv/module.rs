@@ -214,7 +214,9 @@ impl<'m> ModuleCtx<'m> {
             match inst.class.opcode {
                 Op::TypeForwardPointer => {
                     let t = id(inst, 0)?;
-                    forward.insert(t, self.shader.types.reserve());
+                    let reserved = self.shader.types.reserve();
+                    forward.insert(t, reserved);
+                    self.types.insert(t, reserved);
                 }
                 Op::Variable => self.global_var(inst)?,
                 Op::Line | Op::NoLine | Op::ExtInst => {}
