@@ -1,1 +1,14 @@
-//! SPIR-V to RDNA2 shader compiler.
+//! SPIR-V to RDNA2 shader compiler: front end, IR, passes and the IR interpreter.
+
+pub mod analysis;
+pub mod debug;
+pub mod error;
+pub mod interp;
+pub mod ir;
+pub mod passes;
+pub mod pipeline;
+pub mod spirv;
+
+pub use error::CompileError;
+
+pub use pipeline::compile_to_ir;

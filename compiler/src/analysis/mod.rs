@@ -1,0 +1,4 @@
+//! Control-flow analyses shared by passes and the validator.
+
+pub mod cfg;
+pub mod dominance;

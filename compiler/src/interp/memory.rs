@@ -1,0 +1,158 @@
+//! Memory of an interpreted dispatch: descriptor buffers, global (buffer-device-address)
+//! allocations, push constants, workgroup memory and per-invocation private memory.
+
+use super::InterpError;
+use crate::ir::SysVal;
+
+/// A descriptor-bound buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding.
+    pub binding: u32,
+    /// Element of a descriptor array (0 for plain bindings).
+    pub index: u32,
+    /// Contents.
+    pub data: Vec<u8>,
+}
+
+/// An allocation reachable through 64-bit global addresses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalBuffer {
+    /// Base address.
+    pub addr: u64,
+    /// Contents.
+    pub data: Vec<u8>,
+}
+
+/// Everything a dispatch reads and writes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resources {
+    /// Descriptor buffers; a resource index is a position in this list.
+    pub buffers: Vec<Buffer>,
+    /// Buffer-device-address allocations.
+    pub globals: Vec<GlobalBuffer>,
+    /// Push-constant bytes.
+    pub push: Vec<u8>,
+}
+
+impl Resources {
+    /// The resource index of `(set, binding)[index]`.
+    pub fn find(&self, set: u32, binding: u32, index: u32) -> Result<u32, InterpError> {
+        self.buffers
+            .iter()
+            .position(|b| b.set == set && b.binding == binding && b.index == index)
+            .map(|p| p as u32)
+            .ok_or(InterpError::Unbound { set, binding, index })
+    }
+}
+
+/// Which memory a pointer points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PSpace {
+    /// A descriptor buffer (resource index).
+    Buffer(u32),
+    /// An array of descriptors not yet indexed.
+    DescArray(u32, u32),
+    /// Global memory.
+    Global,
+    /// Push constants.
+    Push,
+    /// Workgroup memory.
+    Shared,
+    /// Per-invocation private/function memory.
+    Private,
+    /// Per-invocation scratch (after lowering).
+    Scratch,
+    /// A system value (address = byte offset of the component).
+    SysVal(SysVal),
+    /// An image/sampler handle (not executable).
+    Handle,
+}
+
+/// An interpreter pointer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ptr {
+    /// Memory.
+    pub space: PSpace,
+    /// Byte address within it.
+    pub addr: u64,
+}
+
+/// The byte stores one invocation can reach.
+pub struct Mem<'a> {
+    /// Shared resources.
+    pub res: &'a mut Resources,
+    /// The workgroup's LDS.
+    pub shared: &'a mut Vec<u8>,
+    /// This invocation's private memory.
+    pub private: &'a mut Vec<u8>,
+    /// This invocation's scratch.
+    pub scratch: &'a mut Vec<u8>,
+}
+
+fn slice<'b>(
+    data: &'b mut [u8],
+    addr: u64,
+    len: usize,
+    what: &'static str,
+) -> Result<&'b mut [u8], InterpError> {
+    let a = usize::try_from(addr).map_err(|_| InterpError::OutOfBounds { space: what, addr })?;
+    data.get_mut(a..a.checked_add(len).unwrap_or(usize::MAX))
+        .ok_or(InterpError::OutOfBounds { space: what, addr })
+}
+
+impl Mem<'_> {
+    /// The `len` bytes at `p`.
+    pub fn bytes(&mut self, p: Ptr, len: usize) -> Result<&mut [u8], InterpError> {
+        match p.space {
+            PSpace::Buffer(h) => {
+                let b = self.res.buffers.get_mut(h as usize).ok_or(InterpError::OutOfBounds {
+                    space: "buffer index",
+                    addr: u64::from(h),
+                })?;
+                slice(&mut b.data, p.addr, len, "buffer")
+            }
+            PSpace::Global => {
+                for g in &mut self.res.globals {
+                    if p.addr >= g.addr && p.addr + len as u64 <= g.addr + g.data.len() as u64 {
+                        return slice(&mut g.data, p.addr - g.addr, len, "global");
+                    }
+                }
+                Err(InterpError::OutOfBounds { space: "global", addr: p.addr })
+            }
+            PSpace::Push => slice(&mut self.res.push, p.addr, len, "push constants"),
+            PSpace::Shared => slice(self.shared, p.addr, len, "shared"),
+            PSpace::Private => slice(self.private, p.addr, len, "private"),
+            PSpace::Scratch => slice(self.scratch, p.addr, len, "scratch"),
+            PSpace::SysVal(_) | PSpace::DescArray(..) | PSpace::Handle => {
+                Err(InterpError::Invalid("memory access to a non-memory pointer".into()))
+            }
+        }
+    }
+
+    /// Reads a `size`-byte little-endian value.
+    pub fn read(&mut self, p: Ptr, size: usize) -> Result<u64, InterpError> {
+        let b = self.bytes(p, size)?;
+        let mut w = [0u8; 8];
+        w[..size].copy_from_slice(b);
+        Ok(u64::from_le_bytes(w))
+    }
+
+    /// Writes a `size`-byte little-endian value.
+    pub fn write(&mut self, p: Ptr, size: usize, v: u64) -> Result<(), InterpError> {
+        let b = self.bytes(p, size)?;
+        b.copy_from_slice(&v.to_le_bytes()[..size]);
+        Ok(())
+    }
+
+    /// Size of the buffer behind a resource index.
+    pub fn buffer_size(&self, h: u32) -> Result<u64, InterpError> {
+        self.res
+            .buffers
+            .get(h as usize)
+            .map(|b| b.data.len() as u64)
+            .ok_or(InterpError::OutOfBounds { space: "buffer index", addr: u64::from(h) })
+    }
+}

@@ -1,0 +1,704 @@
+//! Instructions, blocks, functions and the shader.
+//!
+//! Entities are referenced by compact `u32` ids ([`Value`], [`BlockId`], [`FuncId`], [`VarId`])
+//! rather than Rust references, so passes can rewrite a function freely without fighting the
+//! borrow checker, and printing, hashing and comparing stay cheap.
+
+use super::ops::AluOp;
+use super::types::{Mode, TypeId, TypeTable};
+
+/// An SSA value, local to a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Value(pub u32);
+
+/// A basic block of a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub u32);
+
+/// A function of the shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FuncId(pub u32);
+
+/// A variable: global ones live in [`Shader::vars`], locals in [`Function::locals`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VarId(pub u32);
+
+/// Which variable table a `deref_var` refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarRef {
+    /// Shader-level variable.
+    Global(VarId),
+    /// Function-local temporary.
+    Local(VarId),
+}
+
+/// The type of an SSA value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueType {
+    /// Bits × components; booleans are 1 bit.
+    Data {
+        /// Bit size: 1, 8, 16, 32 or 64.
+        bits: u8,
+        /// Components: 1 to 16.
+        comps: u8,
+    },
+    /// A deref (pointer) with its pointer type.
+    Deref(TypeId),
+}
+
+impl ValueType {
+    /// Shorthand for a data type.
+    pub fn data(bits: u8, comps: u8) -> Self {
+        ValueType::Data { bits, comps }
+    }
+
+    /// (bits, comps); derefs count as one 64-bit component.
+    pub fn shape(self) -> (u8, u8) {
+        match self {
+            ValueType::Data { bits, comps } => (bits, comps),
+            ValueType::Deref(_) => (64, 1),
+        }
+    }
+}
+
+/// Built-in inputs that become system values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SysVal {
+    /// gl_GlobalInvocationID.
+    GlobalInvocationId,
+    /// gl_LocalInvocationID.
+    LocalInvocationId,
+    /// gl_LocalInvocationIndex.
+    LocalInvocationIndex,
+    /// gl_WorkGroupID.
+    WorkgroupId,
+    /// gl_NumWorkGroups.
+    NumWorkgroups,
+    /// gl_SubgroupSize (32 on RDNA2 wave32).
+    SubgroupSize,
+    /// gl_SubgroupInvocationID.
+    SubgroupInvocationId,
+    /// gl_VertexIndex.
+    VertexIndex,
+    /// gl_InstanceIndex.
+    InstanceIndex,
+    /// gl_FragCoord.
+    FragCoord,
+    /// gl_FrontFacing.
+    FrontFacing,
+}
+
+/// Built-in outputs (kept on output variables for `lower_io`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BuiltinOut {
+    /// gl_Position.
+    Position,
+    /// gl_PointSize.
+    PointSize,
+    /// gl_FragDepth.
+    FragDepth,
+    /// Any other built-in block member (clip distances, ...).
+    Other(u32),
+}
+
+/// A variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable {
+    /// Debug name.
+    pub name: String,
+    /// Type of the variable's contents (not the pointer).
+    pub ty: TypeId,
+    /// Memory mode.
+    pub mode: Mode,
+    /// Descriptor (set, binding).
+    pub binding: Option<(u32, u32)>,
+    /// Shader I/O (location, component).
+    pub location: Option<(u32, u32)>,
+    /// Built-in input this variable reads.
+    pub sysval: Option<SysVal>,
+    /// Built-in output this variable (or its block members) writes.
+    pub builtin_out: Vec<Option<BuiltinOut>>,
+    /// `Flat` interpolation.
+    pub flat: bool,
+}
+
+impl Variable {
+    /// A plain variable.
+    pub fn new(name: impl Into<String>, ty: TypeId, mode: Mode) -> Self {
+        Variable {
+            name: name.into(),
+            ty,
+            mode,
+            binding: None,
+            location: None,
+            sysval: None,
+            builtin_out: Vec::new(),
+            flat: false,
+        }
+    }
+}
+
+/// One step of a deref chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DerefKind {
+    /// Root: a variable.
+    Var(VarRef),
+    /// Struct member by index.
+    Member(u32),
+    /// Array element, matrix column or vector component by (constant or dynamic) index.
+    Index(Value),
+    /// Pointer arithmetic by the pointer type's `ArrayStride` (OpPtrAccessChain).
+    PtrAsArray(Value),
+    /// Reinterpret the parent (a deref or a 64-bit address) as this pointer type.
+    Cast,
+}
+
+/// Atomic operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    /// Add.
+    Add,
+    /// Signed min.
+    Imin,
+    /// Unsigned min.
+    Umin,
+    /// Signed max.
+    Imax,
+    /// Unsigned max.
+    Umax,
+    /// And.
+    And,
+    /// Or.
+    Or,
+    /// Xor.
+    Xor,
+    /// Exchange.
+    Xchg,
+    /// Compare-exchange: sources (data, comparator).
+    CmpXchg,
+    /// Atomic load.
+    Load,
+    /// Atomic store (no result).
+    Store,
+}
+
+/// Address space of an explicit memory access after `lower_explicit_io`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// Descriptor buffer: address is `u32x2` (resource index, byte offset).
+    Buffer,
+    /// Buffer device address: address is a `u64`.
+    Global,
+    /// LDS: address is a `u32` byte offset.
+    Shared,
+    /// Push constants: address is a `u32` byte offset.
+    Push,
+    /// Per-invocation scratch for indirectly indexed temporaries: `u32` byte offset.
+    Scratch,
+}
+
+/// Image and sampler operations (sources are listed in [`ImageInst::srcs`] in the order the
+/// op names; the first source is always the image, sampler or combined handle deref).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageOp {
+    /// Sample with implicit LOD: (handle, coord[, bias]).
+    Sample,
+    /// Sample with explicit LOD: (handle, coord, lod).
+    SampleLod,
+    /// Sample with explicit gradients: (handle, coord, ddx, ddy).
+    SampleGrad,
+    /// Depth-compare sample: (handle, coord, dref[, lod]).
+    SampleDref,
+    /// Texel fetch: (handle, coord[, lod or sample]).
+    Fetch,
+    /// Storage image read: (handle, coord).
+    Read,
+    /// Storage image write: (handle, coord, texel).
+    Write,
+    /// Storage image atomic: (handle, coord, data[, comparator]).
+    Atomic(AtomicOp),
+    /// Size query: (handle[, lod]).
+    Size,
+    /// Mip level count: (handle).
+    Levels,
+    /// Sample count: (handle).
+    Samples,
+    /// Gather: (handle, coord, component).
+    Gather,
+    /// Combine an image and a sampler handle: (image, sampler).
+    Combine,
+}
+
+/// An image instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ImageInst {
+    /// The operation.
+    pub op: ImageOp,
+    /// Sources (see [`ImageOp`]).
+    pub srcs: Vec<Value>,
+    /// Constant texel offset, if any.
+    pub offset: Option<[i32; 3]>,
+}
+
+/// The instruction set.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum InstKind {
+    /// A constant: one bit pattern per component.
+    Const(Vec<u64>),
+    /// An undefined value.
+    Undef,
+    /// ALU operation.
+    Alu(AluOp, Vec<Value>),
+    /// φ: one source per predecessor block.
+    Phi(Vec<(BlockId, Value)>),
+    /// A deref step; `parent` is `None` only for [`DerefKind::Var`].
+    Deref {
+        /// Kind of step.
+        kind: DerefKind,
+        /// Parent deref (or 64-bit address for a cast).
+        parent: Option<Value>,
+    },
+    /// Load through a deref.
+    Load {
+        /// The deref.
+        ptr: Value,
+    },
+    /// Store through a deref.
+    Store {
+        /// The deref.
+        ptr: Value,
+        /// Stored value.
+        value: Value,
+    },
+    /// Atomic through a deref.
+    Atomic {
+        /// Operation.
+        op: AtomicOp,
+        /// The deref.
+        ptr: Value,
+        /// Data sources.
+        srcs: Vec<Value>,
+    },
+    /// Element count of the runtime array that is member `member` of the struct `ptr` points at.
+    ArrayLength {
+        /// Deref of the buffer block.
+        ptr: Value,
+        /// Member index of the runtime array.
+        member: u32,
+    },
+    /// Explicit load from an address.
+    MemLoad {
+        /// Address space.
+        space: Space,
+        /// Address (format depends on space).
+        addr: Value,
+        /// Known alignment in bytes.
+        align: u32,
+    },
+    /// Explicit store to an address.
+    MemStore {
+        /// Address space.
+        space: Space,
+        /// Address.
+        addr: Value,
+        /// Stored value.
+        value: Value,
+        /// Known alignment in bytes.
+        align: u32,
+    },
+    /// Explicit atomic at an address.
+    MemAtomic {
+        /// Address space.
+        space: Space,
+        /// Operation.
+        op: AtomicOp,
+        /// Address.
+        addr: Value,
+        /// Data sources.
+        srcs: Vec<Value>,
+    },
+    /// Index of descriptor `(set, binding)[index]`, the first half of a buffer address.
+    ResourceIndex {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+        /// Array element.
+        index: Value,
+    },
+    /// Size in bytes of the buffer behind a resource index.
+    BufferSize {
+        /// Resource index.
+        index: Value,
+    },
+    /// Read a system value directly (after `lower_system_values`).
+    SysVal(SysVal),
+    /// Workgroup barrier (`exec`) and/or memory barrier.
+    Barrier {
+        /// Control barrier: all invocations of the workgroup wait.
+        exec: bool,
+    },
+    /// Image operation.
+    Image(ImageInst),
+    /// Discard the fragment.
+    Demote,
+    /// Call: results in `rets`.
+    Call {
+        /// Callee.
+        func: FuncId,
+        /// Arguments.
+        args: Vec<Value>,
+        /// Result values (aggregates are flattened).
+        rets: Vec<Value>,
+    },
+}
+
+/// An instruction and the value it defines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inst {
+    /// Defined value.
+    pub dst: Option<Value>,
+    /// Operation.
+    pub kind: InstKind,
+}
+
+impl Inst {
+    /// Calls `f` on every source value.
+    pub fn for_each_src(&self, mut f: impl FnMut(Value)) {
+        let mut c = self.clone();
+        c.for_each_src_mut(|v| f(*v));
+    }
+
+    /// Calls `f` on every source value, mutably (the one accessor generic passes use).
+    pub fn for_each_src_mut(&mut self, mut f: impl FnMut(&mut Value)) {
+        match &mut self.kind {
+            InstKind::Const(_) | InstKind::Undef | InstKind::SysVal(_) => {}
+            InstKind::Barrier { .. } | InstKind::Demote => {}
+            InstKind::Alu(_, s) => s.iter_mut().for_each(f),
+            InstKind::Atomic { ptr, srcs, .. } => {
+                f(ptr);
+                srcs.iter_mut().for_each(f);
+            }
+            InstKind::Phi(s) => s.iter_mut().for_each(|(_, v)| f(v)),
+            InstKind::Deref { kind, parent } => {
+                if let Some(p) = parent {
+                    f(p);
+                }
+                if let DerefKind::Index(i) | DerefKind::PtrAsArray(i) = kind {
+                    f(i);
+                }
+            }
+            InstKind::Load { ptr } | InstKind::ArrayLength { ptr, .. } => f(ptr),
+            InstKind::Store { ptr, value } => {
+                f(ptr);
+                f(value);
+            }
+            InstKind::MemLoad { addr, .. } => f(addr),
+            InstKind::MemStore { addr, value, .. } => {
+                f(addr);
+                f(value);
+            }
+            InstKind::MemAtomic { addr, srcs, .. } => {
+                f(addr);
+                srcs.iter_mut().for_each(f);
+            }
+            InstKind::ResourceIndex { index, .. } | InstKind::BufferSize { index } => f(index),
+            InstKind::Image(i) => i.srcs.iter_mut().for_each(f),
+            InstKind::Call { args, .. } => args.iter_mut().for_each(f),
+        }
+    }
+
+    /// Values this instruction defines.
+    pub fn defs(&self) -> Vec<Value> {
+        match &self.kind {
+            InstKind::Call { rets, .. } => rets.clone(),
+            _ => self.dst.into_iter().collect(),
+        }
+    }
+
+    /// True when removing the instruction (if its results are unused) changes nothing.
+    pub fn is_pure(&self) -> bool {
+        matches!(
+            self.kind,
+            InstKind::Const(_)
+                | InstKind::Undef
+                | InstKind::Alu(..)
+                | InstKind::Phi(_)
+                | InstKind::Deref { .. }
+                | InstKind::ResourceIndex { .. }
+                | InstKind::BufferSize { .. }
+                | InstKind::SysVal(_)
+                | InstKind::ArrayLength { .. }
+        ) || matches!(&self.kind, InstKind::Image(i) if i.op != ImageOp::Write && !matches!(i.op, ImageOp::Atomic(_)))
+    }
+}
+
+/// Structured-control-flow annotation of a header block, kept from SPIR-V.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Merge {
+    /// Selection construct with its merge block.
+    Selection(BlockId),
+    /// Loop construct with merge and continue blocks.
+    Loop {
+        /// Block after the loop.
+        merge: BlockId,
+        /// Continue target.
+        cont: BlockId,
+    },
+}
+
+/// How a block ends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Terminator {
+    /// Unconditional branch.
+    Branch(BlockId),
+    /// Two-way branch on a bool.
+    CondBranch {
+        /// Condition.
+        cond: Value,
+        /// Taken when true.
+        then: BlockId,
+        /// Taken when false.
+        els: BlockId,
+    },
+    /// Multi-way branch on an integer.
+    Switch {
+        /// Selector.
+        sel: Value,
+        /// Default target.
+        default: BlockId,
+        /// (literal, target) pairs.
+        cases: Vec<(u64, BlockId)>,
+    },
+    /// Return with flattened result values.
+    Return(Vec<Value>),
+    /// Terminate the invocation (fragment kill).
+    Kill,
+    /// Unreachable.
+    Unreachable,
+}
+
+impl Terminator {
+    /// Successor blocks, in order.
+    pub fn succs(&self) -> Vec<BlockId> {
+        match self {
+            Terminator::Branch(b) => vec![*b],
+            Terminator::CondBranch { then, els, .. } => vec![*then, *els],
+            Terminator::Switch { default, cases, .. } => {
+                let mut v = vec![*default];
+                v.extend(cases.iter().map(|c| c.1));
+                v
+            }
+            _ => vec![],
+        }
+    }
+
+    /// Source values.
+    pub fn srcs_mut(&mut self) -> Vec<&mut Value> {
+        match self {
+            Terminator::CondBranch { cond, .. } => vec![cond],
+            Terminator::Switch { sel, .. } => vec![sel],
+            Terminator::Return(v) => v.iter_mut().collect(),
+            _ => vec![],
+        }
+    }
+
+    /// Retargets every edge to `from` so it goes to `to`.
+    pub fn replace_succ(&mut self, from: BlockId, to: BlockId) {
+        let fix = |b: &mut BlockId| {
+            if *b == from {
+                *b = to;
+            }
+        };
+        match self {
+            Terminator::Branch(b) => fix(b),
+            Terminator::CondBranch { then, els, .. } => {
+                fix(then);
+                fix(els);
+            }
+            Terminator::Switch { default, cases, .. } => {
+                fix(default);
+                cases.iter_mut().for_each(|c| fix(&mut c.1));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A basic block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// Instructions; φs come first.
+    pub insts: Vec<Inst>,
+    /// Terminator.
+    pub term: Terminator,
+    /// Structured merge information when this block heads a construct.
+    pub merge: Option<Merge>,
+}
+
+/// A function. Block 0 is the entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    /// Debug name.
+    pub name: String,
+    /// Parameter values (aggregates flattened).
+    pub params: Vec<Value>,
+    /// Flattened return value types.
+    pub ret_types: Vec<ValueType>,
+    /// Blocks.
+    pub blocks: Vec<Block>,
+    /// Type of every value.
+    pub values: Vec<ValueType>,
+    /// Function-local variables.
+    pub locals: Vec<Variable>,
+}
+
+impl Function {
+    /// An empty function with one empty entry block.
+    pub fn new(name: impl Into<String>) -> Self {
+        Function {
+            name: name.into(),
+            params: Vec::new(),
+            ret_types: Vec::new(),
+            blocks: vec![Block { insts: Vec::new(), term: Terminator::Unreachable, merge: None }],
+            values: Vec::new(),
+            locals: Vec::new(),
+        }
+    }
+
+    /// Allocates a fresh value of type `ty`.
+    pub fn new_value(&mut self, ty: ValueType) -> Value {
+        self.values.push(ty);
+        Value(self.values.len() as u32 - 1)
+    }
+
+    /// Appends an empty block.
+    pub fn new_block(&mut self) -> BlockId {
+        self.blocks.push(Block { insts: Vec::new(), term: Terminator::Unreachable, merge: None });
+        BlockId(self.blocks.len() as u32 - 1)
+    }
+
+    /// Type of `v`.
+    pub fn ty(&self, v: Value) -> ValueType {
+        self.values[v.0 as usize]
+    }
+
+    /// Block `b`.
+    pub fn block(&self, b: BlockId) -> &Block {
+        &self.blocks[b.0 as usize]
+    }
+
+    /// Block `b`, mutably.
+    pub fn block_mut(&mut self, b: BlockId) -> &mut Block {
+        &mut self.blocks[b.0 as usize]
+    }
+
+    /// Map from value to its defining instruction (block, index).
+    pub fn def_map(&self) -> Vec<Option<(BlockId, usize)>> {
+        let mut m = vec![None; self.values.len()];
+        for (bi, b) in self.blocks.iter().enumerate() {
+            for (ii, inst) in b.insts.iter().enumerate() {
+                for d in inst.defs() {
+                    m[d.0 as usize] = Some((BlockId(bi as u32), ii));
+                }
+            }
+        }
+        m
+    }
+
+    /// Replaces every use of a value by `map[value]` where set (one sweep; chains resolved).
+    pub fn rewrite_uses(&mut self, map: &[Option<Value>]) {
+        let resolve = |mut v: Value| {
+            let mut n = 0;
+            while let Some(Some(r)) = map.get(v.0 as usize) {
+                if *r == v || n > map.len() {
+                    break;
+                }
+                v = *r;
+                n += 1;
+            }
+            v
+        };
+        for b in &mut self.blocks {
+            for i in &mut b.insts {
+                i.for_each_src_mut(|v| *v = resolve(*v));
+            }
+            for v in b.term.srcs_mut() {
+                *v = resolve(*v);
+            }
+        }
+    }
+
+    /// Predecessors of each block.
+    pub fn preds(&self) -> Vec<Vec<BlockId>> {
+        let mut p = vec![Vec::new(); self.blocks.len()];
+        for (i, b) in self.blocks.iter().enumerate() {
+            for s in b.term.succs() {
+                if !p[s.0 as usize].contains(&BlockId(i as u32)) {
+                    p[s.0 as usize].push(BlockId(i as u32));
+                }
+            }
+        }
+        p
+    }
+}
+
+/// Shader stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Compute.
+    Compute,
+    /// Vertex.
+    Vertex,
+    /// Fragment.
+    Fragment,
+}
+
+/// A whole shader: one entry point and what it reaches.
+#[derive(Clone, Debug)]
+pub struct Shader {
+    /// Stage.
+    pub stage: Stage,
+    /// Type table.
+    pub types: TypeTable,
+    /// Global variables.
+    pub vars: Vec<Variable>,
+    /// Functions.
+    pub funcs: Vec<Function>,
+    /// Entry function.
+    pub entry: FuncId,
+    /// Workgroup size (compute).
+    pub workgroup_size: [u32; 3],
+    /// Bytes of LDS used (set by `lower_explicit_io`).
+    pub shared_size: u32,
+    /// Bytes of per-invocation scratch (set by `lower_explicit_io`).
+    pub scratch_size: u32,
+    /// Fragment origin is upper-left, early tests, depth replacing ... (fragment modes).
+    pub frag_modes: Vec<String>,
+}
+
+impl Shader {
+    /// The entry function.
+    pub fn entry_fn(&self) -> &Function {
+        &self.funcs[self.entry.0 as usize]
+    }
+
+    /// Mode of the variable a deref root refers to.
+    pub fn var<'a>(&'a self, f: &'a Function, r: VarRef) -> &'a Variable {
+        match r {
+            VarRef::Global(v) => &self.vars[v.0 as usize],
+            VarRef::Local(v) => &f.locals[v.0 as usize],
+        }
+    }
+
+    /// Mode of a deref value (from its pointer type).
+    pub fn deref_mode(&self, f: &Function, v: Value) -> Option<Mode> {
+        match f.ty(v) {
+            ValueType::Deref(t) => match self.types.get(t) {
+                super::types::Type::Pointer { mode, .. } => Some(*mode),
+                _ => None,
+            },
+            ValueType::Data { .. } => None,
+        }
+    }
+}

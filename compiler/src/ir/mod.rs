@@ -1,0 +1,14 @@
+//! The Ferrum IR: typed SSA with deref instructions and layout-carrying interned types.
+
+pub mod builder;
+pub mod inst;
+pub mod layout;
+pub mod ops;
+pub mod print;
+pub mod types;
+pub mod validate;
+
+pub use builder::Builder;
+pub use inst::*;
+pub use ops::AluOp;
+pub use types::{ImageDim, Member, Mode, Type, TypeId, TypeTable};

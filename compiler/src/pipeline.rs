@@ -1,0 +1,67 @@
+//! The compilation pipeline: every pass in order, in one place.
+
+use std::collections::HashMap;
+
+use crate::debug::DebugFlags;
+use crate::error::CompileError;
+use crate::ir::validate::{validate, Expect};
+use crate::ir::{print, Shader, Stage};
+use crate::passes::*;
+
+/// Runs one pass, prints the IR after it with `FERRUM_DEBUG=ir`, and validates it in debug
+/// builds or with `FERRUM_DEBUG=validate`.
+macro_rules! pass {
+    ($shader:expr, $expect:expr, $name:literal, $pass:expr) => {{
+        let r = $pass;
+        after_pass($shader, $name, $expect)?;
+        r
+    }};
+}
+
+fn after_pass(s: &Shader, name: &str, expect: Expect) -> Result<(), CompileError> {
+    let flags = DebugFlags::get();
+    if flags.ir {
+        eprintln!("=== after {name}\n{}", print::shader_text(s));
+    }
+    if cfg!(debug_assertions) || flags.validate {
+        validate(s, expect)?;
+    }
+    Ok(())
+}
+
+/// The optimization loop: runs the cheap cleanups until nothing changes.
+pub fn optimize(s: &mut Shader, expect: Expect) -> Result<(), CompileError> {
+    for _ in 0..16 {
+        let mut progress = false;
+        progress |= pass!(s, expect, "opt_copy_prop", opt_copy_prop::opt_copy_prop(s));
+        progress |= pass!(s, expect, "opt_constant_fold", opt_constant_fold::opt_constant_fold(s));
+        progress |= pass!(s, expect, "opt_dead_cf", opt_dead_cf::opt_dead_cf(s));
+        progress |= pass!(s, expect, "opt_cse", opt_cse::opt_cse(s));
+        progress |= pass!(s, expect, "opt_dce", opt_dce::opt_dce(s));
+        if !progress {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// SPIR-V words → lowered, optimized IR. See the crate documentation for what "lowered" means.
+pub fn compile_to_ir(
+    words: &[u32],
+    entry: &str,
+    stage: Stage,
+    spec: &HashMap<u32, u64>,
+) -> Result<Shader, CompileError> {
+    let mut s = crate::spirv::to_ir(words, entry, stage, spec)?;
+    let mut expect = Expect::default();
+    pass!(&s, expect, "spirv_to_ir", ());
+    pass!(&s, expect, "inline_functions", inline_functions::inline_functions(&mut s))?;
+    expect.inlined = true;
+    pass!(&s, expect, "lower_vars_to_ssa", lower_vars_to_ssa::lower_vars_to_ssa(&mut s));
+    optimize(&mut s, expect)?;
+    pass!(&s, expect, "lower_system_values", lower_system_values::lower_system_values(&mut s));
+    expect.explicit_io_lowered = true;
+    pass!(&s, expect, "lower_explicit_io", lower_explicit_io::lower_explicit_io(&mut s));
+    optimize(&mut s, expect)?;
+    Ok(s)
+}

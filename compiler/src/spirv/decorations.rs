@@ -1,0 +1,114 @@
+//! Decorations collected per id and per struct member before types are translated.
+
+use std::collections::HashMap;
+
+use rspirv::dr::{Module, Operand};
+use spirv::{BuiltIn, Decoration};
+
+use super::operands::{bad, id, lit};
+use crate::error::CompileError;
+
+/// Decorations of one id or one struct member.
+#[derive(Clone, Debug, Default)]
+pub struct Decor {
+    /// `Offset`.
+    pub offset: Option<u32>,
+    /// `ArrayStride`.
+    pub array_stride: Option<u32>,
+    /// `MatrixStride`.
+    pub matrix_stride: Option<u32>,
+    /// `RowMajor`.
+    pub row_major: bool,
+    /// `Block`.
+    pub block: bool,
+    /// `BufferBlock`.
+    pub buffer_block: bool,
+    /// `BuiltIn`.
+    pub builtin: Option<BuiltIn>,
+    /// `DescriptorSet`.
+    pub set: Option<u32>,
+    /// `Binding`.
+    pub binding: Option<u32>,
+    /// `Location`.
+    pub location: Option<u32>,
+    /// `Component`.
+    pub component: Option<u32>,
+    /// `SpecId`.
+    pub spec_id: Option<u32>,
+    /// `Flat`.
+    pub flat: bool,
+}
+
+/// All decorations of a module.
+#[derive(Clone, Debug, Default)]
+pub struct Decorations {
+    /// Per id.
+    pub ids: HashMap<u32, Decor>,
+    /// Per (struct id, member).
+    pub members: HashMap<(u32, u32), Decor>,
+}
+
+impl Decorations {
+    /// Collects `OpDecorate` and `OpMemberDecorate`.
+    pub fn collect(m: &Module) -> Result<Self, CompileError> {
+        let mut d = Decorations::default();
+        for inst in &m.annotations {
+            let (target, rest, slot) = match inst.class.opcode {
+                spirv::Op::Decorate | spirv::Op::DecorateId => {
+                    let t = id(inst, 0)?;
+                    (t, 1, d.ids.entry(t).or_default())
+                }
+                spirv::Op::MemberDecorate => {
+                    let t = id(inst, 0)?;
+                    let mi = lit(inst, 1)?;
+                    (t, 2, d.members.entry((t, mi)).or_default())
+                }
+                spirv::Op::DecorationGroup
+                | spirv::Op::GroupDecorate
+                | spirv::Op::GroupMemberDecorate => {
+                    return Err(CompileError::unsupported(
+                        super::operands::opname(inst),
+                        "decoration groups",
+                    ));
+                }
+                _ => continue,
+            };
+            let _ = target;
+            let Some(Operand::Decoration(dec)) = inst.operands.get(rest) else {
+                return Err(bad(inst, "missing decoration"));
+            };
+            let arg = || lit(inst, rest + 1);
+            match dec {
+                Decoration::Offset => slot.offset = Some(arg()?),
+                Decoration::ArrayStride => slot.array_stride = Some(arg()?),
+                Decoration::MatrixStride => slot.matrix_stride = Some(arg()?),
+                Decoration::RowMajor => slot.row_major = true,
+                Decoration::ColMajor => slot.row_major = false,
+                Decoration::Block => slot.block = true,
+                Decoration::BufferBlock => slot.buffer_block = true,
+                Decoration::DescriptorSet => slot.set = Some(arg()?),
+                Decoration::Binding => slot.binding = Some(arg()?),
+                Decoration::Location => slot.location = Some(arg()?),
+                Decoration::Component => slot.component = Some(arg()?),
+                Decoration::SpecId => slot.spec_id = Some(arg()?),
+                Decoration::Flat => slot.flat = true,
+                Decoration::BuiltIn => match inst.operands.get(rest + 1) {
+                    Some(Operand::BuiltIn(b)) => slot.builtin = Some(*b),
+                    _ => return Err(bad(inst, "BuiltIn without a built-in")),
+                },
+                _ => {}
+            }
+        }
+        Ok(d)
+    }
+
+    /// Decorations of `id` (empty if none).
+    pub fn of(&self, id: u32) -> Decor {
+        self.ids.get(&id).cloned().unwrap_or_default()
+    }
+
+    /// Decorations of member `m` of struct `id`.
+    pub fn member(&self, id: u32, m: u32) -> Decor {
+        self.members.get(&(id, m)).cloned().unwrap_or_default()
+    }
+}

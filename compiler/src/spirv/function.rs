@@ -1,0 +1,735 @@
+//! Function bodies: blocks, control flow, φs, calls and memory access.
+//!
+//! SPIR-V composites (structs, arrays, matrices) are not IR values: each SPIR-V id maps to a
+//! [`Tree`] whose leaves are scalar/vector SSA values or derefs. Loading a struct becomes one
+//! load per leaf through member derefs, so values never carry layout and a whole-struct copy
+//! between two layouts is a load tree from one deref chain stored through another.
+
+use std::collections::HashMap;
+
+use rspirv::dr::{Function as SpvFunction, Instruction};
+use spirv::Op;
+
+use super::module::{leaf_type, CTree, ModuleCtx};
+use super::operands::{bad, id, lit, lit64, opname, result, result_type};
+use crate::error::CompileError;
+use crate::ir::{
+    AluOp, AtomicOp, BlockId, DerefKind, Function, Inst, InstKind, Merge, Mode, Terminator, Type,
+    TypeId, Value, ValueType, VarRef, Variable,
+};
+
+/// A SPIR-V value: a scalar/vector/deref leaf, or an aggregate of trees.
+#[derive(Clone, Debug)]
+pub enum Tree {
+    /// One SSA value.
+    Leaf(Value),
+    /// Members, elements or matrix columns.
+    Node(Vec<Tree>),
+}
+
+impl Tree {
+    /// All leaves, in order.
+    pub fn leaves(&self) -> Vec<Value> {
+        match self {
+            Tree::Leaf(v) => vec![*v],
+            Tree::Node(k) => k.iter().flat_map(Tree::leaves).collect(),
+        }
+    }
+}
+
+struct PendingPhi {
+    dsts: Vec<(BlockId, usize)>,
+    srcs: Vec<(u32, u32)>,
+    op: String,
+}
+
+/// Translation state of one function.
+pub struct FnCtx<'a, 'm> {
+    /// Module state.
+    pub m: &'a mut ModuleCtx<'m>,
+    /// Function being built.
+    pub f: Function,
+    /// SPIR-V id → value.
+    pub vals: HashMap<u32, Tree>,
+    blocks: HashMap<u32, BlockId>,
+    /// Current block.
+    pub cur: BlockId,
+    prefix: usize,
+    phis: Vec<PendingPhi>,
+    /// Image texel pointers: id → (image handle, coordinate, sample).
+    pub texel_ptrs: HashMap<u32, (Value, Value, Value)>,
+}
+
+/// Translates one SPIR-V function into `m.shader.funcs[fid]`.
+pub fn translate_function(
+    m: &mut ModuleCtx<'_>,
+    sf: &SpvFunction,
+    fid: crate::ir::FuncId,
+) -> Result<(), CompileError> {
+    let def =
+        sf.def.as_ref().ok_or_else(|| CompileError::Malformed("missing OpFunction".into()))?;
+    let name = m.names.get(&result(def)?).cloned().unwrap_or_else(|| format!("f{}", fid.0));
+    let mut cx = FnCtx {
+        m,
+        f: Function::new(name),
+        vals: HashMap::new(),
+        blocks: HashMap::new(),
+        cur: BlockId(0),
+        prefix: 0,
+        phis: Vec::new(),
+        texel_ptrs: HashMap::new(),
+    };
+    let ret_ty = cx.m.ty(result_type(def)?)?;
+    cx.f.ret_types = cx.leaf_types(ret_ty)?;
+    for p in &sf.parameters {
+        let t = cx.m.ty(result_type(p)?)?;
+        let tree = cx.fresh_tree(t, &mut |f, vt| f.new_value(vt))?;
+        cx.f.params.extend(tree.leaves());
+        cx.vals.insert(result(p)?, tree);
+    }
+    for (i, b) in sf.blocks.iter().enumerate() {
+        let label = b
+            .label
+            .as_ref()
+            .ok_or_else(|| CompileError::Malformed("block without label".into()))?;
+        let bid = if i == 0 { BlockId(0) } else { cx.f.new_block() };
+        cx.blocks.insert(result(label)?, bid);
+    }
+    for b in &sf.blocks {
+        let label = b.label.as_ref().map(result).transpose()?.unwrap_or(0);
+        cx.cur = cx.blocks[&label];
+        for inst in &b.instructions {
+            cx.inst(inst)?;
+        }
+    }
+    cx.fill_phis()?;
+    let f = std::mem::replace(&mut cx.f, Function::new(""));
+    cx.m.shader.funcs[fid.0 as usize] = f;
+    Ok(())
+}
+
+impl FnCtx<'_, '_> {
+    /// Value type of leaves of IR type `t` (handles are derefs of `Handle` mode).
+    pub fn leaf_vt(&mut self, t: TypeId) -> Option<ValueType> {
+        match self.m.shader.types.get(t) {
+            Type::Image { .. } | Type::Sampler | Type::SampledImage { .. } => {
+                Some(ValueType::Deref(self.m.shader.types.pointer(t, Mode::Handle, None)))
+            }
+            _ => leaf_type(&self.m.shader.types, t),
+        }
+    }
+
+    fn composite_len(&self, t: TypeId) -> Option<u32> {
+        match self.m.shader.types.get(t) {
+            Type::Struct { members, .. } => Some(members.len() as u32),
+            Type::Array { len, .. } => Some(*len),
+            Type::Matrix { columns, .. } => Some(u32::from(*columns)),
+            _ => None,
+        }
+    }
+
+    /// Child type for value trees (matrix columns are plain vectors).
+    fn value_child(&mut self, t: TypeId, i: u32) -> Result<TypeId, CompileError> {
+        match self.m.shader.types.get(t).clone() {
+            Type::Matrix { column, .. } => Ok(column),
+            _ => self
+                .m
+                .shader
+                .types
+                .child(t, i)
+                .ok_or_else(|| CompileError::invalid("composite", "bad index")),
+        }
+    }
+
+    fn leaf_types(&mut self, t: TypeId) -> Result<Vec<ValueType>, CompileError> {
+        if matches!(self.m.shader.types.get(t), Type::Void) {
+            return Ok(Vec::new());
+        }
+        let tree = self.fresh_tree(t, &mut |_, _| Value(0))?;
+        let mut out = Vec::new();
+        self.tree_types(t, &tree, &mut out)?;
+        Ok(out)
+    }
+
+    fn tree_types(
+        &mut self,
+        t: TypeId,
+        tree: &Tree,
+        out: &mut Vec<ValueType>,
+    ) -> Result<(), CompileError> {
+        match tree {
+            Tree::Leaf(_) => out.push(
+                self.leaf_vt(t).ok_or_else(|| CompileError::invalid("type", "no value type"))?,
+            ),
+            Tree::Node(k) => {
+                for (i, c) in k.iter().enumerate() {
+                    let ct = self.value_child(t, i as u32)?;
+                    self.tree_types(ct, c, out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A tree of type `t` with leaves made by `mk`.
+    pub fn fresh_tree(
+        &mut self,
+        t: TypeId,
+        mk: &mut dyn FnMut(&mut Function, ValueType) -> Value,
+    ) -> Result<Tree, CompileError> {
+        if let Some(vt) = self.leaf_vt(t) {
+            return Ok(Tree::Leaf(mk(&mut self.f, vt)));
+        }
+        let n = self.composite_len(t).ok_or_else(|| {
+            CompileError::invalid("type", format!("{} has no values", self.m.shader.types.name(t)))
+        })?;
+        let mut k = Vec::new();
+        for i in 0..n {
+            let c = self.value_child(t, i)?;
+            k.push(self.fresh_tree(c, mk)?);
+        }
+        Ok(Tree::Node(k))
+    }
+
+    /// Emits into the current block.
+    pub fn emit(&mut self, kind: InstKind, ty: ValueType) -> Value {
+        let v = self.f.new_value(ty);
+        self.f.block_mut(self.cur).insts.push(Inst { dst: Some(v), kind });
+        v
+    }
+
+    /// Emits a result-less instruction.
+    pub fn emit_void(&mut self, kind: InstKind) {
+        self.f.block_mut(self.cur).insts.push(Inst { dst: None, kind });
+    }
+
+    /// Emits into the entry block's prefix (constants and global derefs dominate everything).
+    fn emit_entry(&mut self, kind: InstKind, ty: ValueType) -> Value {
+        let v = self.f.new_value(ty);
+        self.f.blocks[0].insts.insert(self.prefix, Inst { dst: Some(v), kind });
+        self.prefix += 1;
+        v
+    }
+
+    /// A 32-bit constant in the entry block.
+    pub fn imm(&mut self, bits: u8, v: u64) -> Value {
+        self.emit_entry(InstKind::Const(vec![v]), ValueType::data(bits, 1))
+    }
+
+    fn materialize(&mut self, c: &CTree) -> Tree {
+        match c {
+            CTree::Leaf(bits, comps) => {
+                let vt = ValueType::data(*bits, comps.len() as u8);
+                Tree::Leaf(self.emit_entry(InstKind::Const(comps.clone()), vt))
+            }
+            CTree::Undef(vt) => Tree::Leaf(self.emit_entry(InstKind::Undef, *vt)),
+            CTree::Node(k) => Tree::Node(k.iter().map(|c| self.materialize(c)).collect()),
+        }
+    }
+
+    /// The value of SPIR-V id `x`.
+    pub fn value(&mut self, x: u32) -> Result<Tree, CompileError> {
+        if let Some(t) = self.vals.get(&x) {
+            return Ok(t.clone());
+        }
+        let tree = if let Some(c) = self.m.consts.get(&x).cloned() {
+            self.materialize(&c)
+        } else if let Some(&var) = self.m.globals.get(&x) {
+            let ty = self.m.shader.vars[var.0 as usize].ty;
+            let mode = self.m.shader.vars[var.0 as usize].mode;
+            let pt = self.m.shader.types.pointer(ty, mode, None);
+            Tree::Leaf(self.emit_entry(
+                InstKind::Deref { kind: DerefKind::Var(VarRef::Global(var)), parent: None },
+                ValueType::Deref(pt),
+            ))
+        } else {
+            return Err(CompileError::invalid(
+                "operand",
+                format!("%{x} is not defined before use"),
+            ));
+        };
+        self.vals.insert(x, tree.clone());
+        Ok(tree)
+    }
+
+    /// Operand `i` of `inst` as a single SSA value.
+    pub fn leaf(&mut self, inst: &Instruction, i: usize) -> Result<Value, CompileError> {
+        match self.value(id(inst, i)?)? {
+            Tree::Leaf(v) => Ok(v),
+            Tree::Node(_) => Err(bad(inst, &format!("operand {i} is an aggregate"))),
+        }
+    }
+
+    /// Defines the result of `inst`.
+    pub fn set(&mut self, inst: &Instruction, t: Tree) -> Result<(), CompileError> {
+        self.vals.insert(result(inst)?, t);
+        Ok(())
+    }
+
+    /// The IR result type of `inst`.
+    pub fn rtype(&self, inst: &Instruction) -> Result<TypeId, CompileError> {
+        self.m.ty(result_type(inst)?)
+    }
+
+    /// Value type of the (non-aggregate) result of `inst`.
+    pub fn rvt(&mut self, inst: &Instruction) -> Result<ValueType, CompileError> {
+        let t = self.rtype(inst)?;
+        self.leaf_vt(t).ok_or_else(|| bad(inst, "aggregate result not supported here"))
+    }
+
+    fn block_of(&self, inst: &Instruction, i: usize) -> Result<BlockId, CompileError> {
+        let l = id(inst, i)?;
+        self.blocks.get(&l).copied().ok_or_else(|| bad(inst, "branch to an unknown label"))
+    }
+
+    fn set_term(&mut self, t: Terminator) {
+        self.f.block_mut(self.cur).term = t;
+    }
+
+    fn inst(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        match inst.class.opcode {
+            Op::Line | Op::NoLine | Op::Nop => {}
+            Op::Phi => self.phi(inst)?,
+            Op::SelectionMerge => {
+                let b = self.block_of(inst, 0)?;
+                self.f.block_mut(self.cur).merge = Some(Merge::Selection(b));
+            }
+            Op::LoopMerge => {
+                let (merge, cont) = (self.block_of(inst, 0)?, self.block_of(inst, 1)?);
+                self.f.block_mut(self.cur).merge = Some(Merge::Loop { merge, cont });
+            }
+            Op::Branch => {
+                let b = self.block_of(inst, 0)?;
+                self.set_term(Terminator::Branch(b));
+            }
+            Op::BranchConditional => {
+                let cond = self.leaf(inst, 0)?;
+                let (then, els) = (self.block_of(inst, 1)?, self.block_of(inst, 2)?);
+                self.set_term(Terminator::CondBranch { cond, then, els });
+            }
+            Op::Switch => {
+                let sel = self.leaf(inst, 0)?;
+                let default = self.block_of(inst, 1)?;
+                let mut cases = Vec::new();
+                let mut i = 2;
+                while i + 1 < inst.operands.len() {
+                    cases.push((lit64(inst, i)?, self.block_of(inst, i + 1)?));
+                    i += 2;
+                }
+                self.set_term(Terminator::Switch { sel, default, cases });
+            }
+            Op::Return => self.set_term(Terminator::Return(Vec::new())),
+            Op::ReturnValue => {
+                let v = self.value(id(inst, 0)?)?.leaves();
+                self.set_term(Terminator::Return(v));
+            }
+            Op::Kill | Op::TerminateInvocation => self.set_term(Terminator::Kill),
+            Op::Unreachable => self.set_term(Terminator::Unreachable),
+            Op::DemoteToHelperInvocation => self.emit_void(InstKind::Demote),
+            Op::FunctionCall => self.call(inst)?,
+            Op::ControlBarrier => self.emit_void(InstKind::Barrier { exec: true }),
+            Op::MemoryBarrier => self.emit_void(InstKind::Barrier { exec: false }),
+            Op::Undef => {
+                let t = self.rtype(inst)?;
+                let c = self.m.undef(t)?;
+                let tree = self.materialize(&c);
+                self.set(inst, tree)?;
+            }
+            Op::ExtInst => self.ext_inst(inst)?,
+            _ => {
+                if !self.memory_inst(inst)? && !self.alu_inst(inst)? && !self.image_inst(inst)? {
+                    return Err(CompileError::unsupported(opname(inst), "not implemented"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn ext_inst(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        let set = id(inst, 0)?;
+        if self.m.ignored_ext.contains(&set) {
+            return Ok(());
+        }
+        if Some(set) != self.m.glsl_ext {
+            return Err(bad(inst, "unknown extended instruction set"));
+        }
+        let n = lit(inst, 1)?;
+        self.glsl_inst(inst, n)
+    }
+
+    fn phi(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        let t = self.rtype(inst)?;
+        let cur = self.cur;
+        let mut dsts = Vec::new();
+        let tree = self.fresh_tree(t, &mut |f, vt| {
+            let v = f.new_value(vt);
+            let b = f.block_mut(cur);
+            b.insts.push(Inst { dst: Some(v), kind: InstKind::Phi(Vec::new()) });
+            dsts.push((cur, b.insts.len() - 1));
+            v
+        })?;
+        let mut srcs = Vec::new();
+        let mut i = 0;
+        while i + 1 < inst.operands.len() {
+            srcs.push((id(inst, i)?, id(inst, i + 1)?));
+            i += 2;
+        }
+        self.phis.push(PendingPhi { dsts, srcs, op: opname(inst) });
+        self.set(inst, tree)
+    }
+
+    fn fill_phis(&mut self) -> Result<(), CompileError> {
+        for p in std::mem::take(&mut self.phis) {
+            for (val, label) in &p.srcs {
+                let pred = *self
+                    .blocks
+                    .get(label)
+                    .ok_or_else(|| CompileError::invalid(&p.op, "unknown predecessor"))?;
+                let leaves = self.value(*val)?.leaves();
+                if leaves.len() != p.dsts.len() {
+                    return Err(CompileError::invalid(&p.op, "operand type mismatch"));
+                }
+                for ((b, i), v) in p.dsts.iter().zip(leaves) {
+                    if let InstKind::Phi(s) = &mut self.f.block_mut(*b).insts[*i].kind {
+                        s.push((pred, v));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        let callee = id(inst, 0)?;
+        let fid =
+            *self.m.funcs.get(&callee).ok_or_else(|| bad(inst, "call to unknown function"))?;
+        let mut args = Vec::new();
+        for i in 1..inst.operands.len() {
+            args.extend(self.value(id(inst, i)?)?.leaves());
+        }
+        let t = self.rtype(inst)?;
+        let mut rets = Vec::new();
+        let tree = if matches!(self.m.shader.types.get(t), Type::Void) {
+            None
+        } else {
+            Some(self.fresh_tree(t, &mut |f, vt| {
+                let v = f.new_value(vt);
+                rets.push(v);
+                v
+            })?)
+        };
+        self.emit_void(InstKind::Call { func: fid, args, rets });
+        if let Some(tree) = tree {
+            self.set(inst, tree)?;
+        }
+        Ok(())
+    }
+
+    /// Deref of child `ix` (a constant index or a value) of the deref `ptr`.
+    pub fn child_deref(
+        &mut self,
+        ptr: Value,
+        ix: Result<u32, Value>,
+    ) -> Result<Value, CompileError> {
+        let ValueType::Deref(pt) = self.f.ty(ptr) else {
+            return Err(CompileError::invalid("access chain", "base is not a pointer"));
+        };
+        let Type::Pointer { pointee, mode, .. } = self.m.shader.types.get(pt).clone() else {
+            return Err(CompileError::invalid("access chain", "base is not a pointer"));
+        };
+        let is_struct = matches!(self.m.shader.types.get(pointee), Type::Struct { .. });
+        let (kind, ci) = match ix {
+            Ok(c) if is_struct => (DerefKind::Member(c), c),
+            Ok(c) => (DerefKind::Index(self.imm(32, u64::from(c))), c),
+            Err(_) if is_struct => {
+                return Err(CompileError::invalid("access chain", "dynamic struct index"))
+            }
+            Err(v) => (DerefKind::Index(v), 0),
+        };
+        let child = self.m.shader.types.child(pointee, ci).ok_or_else(|| {
+            CompileError::invalid(
+                "access chain",
+                format!("cannot index {}", self.m.shader.types.name(pointee)),
+            )
+        })?;
+        let cpt = self.m.shader.types.pointer(child, mode, None);
+        Ok(self.emit(InstKind::Deref { kind, parent: Some(ptr) }, ValueType::Deref(cpt)))
+    }
+
+    /// Pointee type and mode of a deref value.
+    pub fn pointee(&self, ptr: Value) -> Result<(TypeId, Mode), CompileError> {
+        if let ValueType::Deref(pt) = self.f.ty(ptr) {
+            if let Type::Pointer { pointee, mode, .. } = self.m.shader.types.get(pt) {
+                return Ok((*pointee, *mode));
+            }
+        }
+        Err(CompileError::invalid("memory access", "operand is not a pointer"))
+    }
+
+    /// Loads the whole value behind `ptr`, one load per leaf.
+    pub fn load_tree(&mut self, ptr: Value) -> Result<Tree, CompileError> {
+        let (t, _) = self.pointee(ptr)?;
+        if matches!(
+            self.m.shader.types.get(t),
+            Type::Image { .. } | Type::Sampler | Type::SampledImage { .. }
+        ) {
+            return Ok(Tree::Leaf(ptr));
+        }
+        if let Some(vt) = leaf_type(&self.m.shader.types, t) {
+            return Ok(Tree::Leaf(self.emit(InstKind::Load { ptr }, vt)));
+        }
+        let n = self
+            .composite_len(t)
+            .ok_or_else(|| CompileError::invalid("OpLoad", "cannot load a runtime array"))?;
+        let mut k = Vec::new();
+        for i in 0..n {
+            let c = self.child_deref(ptr, Ok(i))?;
+            k.push(self.load_tree(c)?);
+        }
+        Ok(Tree::Node(k))
+    }
+
+    /// Stores `val` through `ptr`, one store per leaf.
+    pub fn store_tree(&mut self, ptr: Value, val: &Tree) -> Result<(), CompileError> {
+        match val {
+            Tree::Leaf(v) => {
+                self.emit_void(InstKind::Store { ptr, value: *v });
+                Ok(())
+            }
+            Tree::Node(k) => {
+                for (i, c) in k.iter().enumerate() {
+                    let cp = self.child_deref(ptr, Ok(i as u32))?;
+                    self.store_tree(cp, c)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn access_chain(&mut self, inst: &Instruction, ptr_as_array: bool) -> Result<(), CompileError> {
+        let mut ptr = self.leaf(inst, 0)?;
+        let mut first = 1;
+        if ptr_as_array {
+            let e = self.leaf(inst, 1)?;
+            let ValueType::Deref(pt) = self.f.ty(ptr) else {
+                return Err(bad(inst, "base is not a pointer"));
+            };
+            ptr = self.emit(
+                InstKind::Deref { kind: DerefKind::PtrAsArray(e), parent: Some(ptr) },
+                ValueType::Deref(pt),
+            );
+            first = 2;
+        }
+        for i in first..inst.operands.len() {
+            let x = id(inst, i)?;
+            let ix = match self.m.consts.get(&x) {
+                Some(CTree::Leaf(_, c)) if c.len() == 1 => Ok(c[0] as u32),
+                _ => Err(self.leaf(inst, i)?),
+            };
+            ptr = self.child_deref(ptr, ix).map_err(|e| bad(inst, &e.to_string()))?;
+        }
+        // The result keeps the computed (layout-carrying) pointee but takes the ArrayStride of
+        // the declared result pointer type, which OpPtrAccessChain on it will use.
+        let rt = self.rtype(inst)?;
+        if let Type::Pointer { stride: Some(s), .. } = self.m.shader.types.get(rt).clone() {
+            let (pointee, mode) = self.pointee(ptr)?;
+            let pt = self.m.shader.types.pointer(pointee, mode, Some(s));
+            ptr = self.emit(
+                InstKind::Deref { kind: DerefKind::Cast, parent: Some(ptr) },
+                ValueType::Deref(pt),
+            );
+        }
+        self.set(inst, Tree::Leaf(ptr))
+    }
+
+    fn local_var(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        let pt = self.rtype(inst)?;
+        let Type::Pointer { pointee, mode, .. } = self.m.shader.types.get(pt).clone() else {
+            return Err(bad(inst, "variable type is not a pointer"));
+        };
+        if mode != Mode::Function {
+            return Err(bad(inst, "non-function variable inside a function"));
+        }
+        let r = result(inst)?;
+        let name = self.m.names.get(&r).cloned().unwrap_or_else(|| "tmp".into());
+        self.f.locals.push(Variable::new(name, pointee, mode));
+        let var = crate::ir::VarId(self.f.locals.len() as u32 - 1);
+        let d = self.emit(
+            InstKind::Deref { kind: DerefKind::Var(VarRef::Local(var)), parent: None },
+            ValueType::Deref(pt),
+        );
+        self.set(inst, Tree::Leaf(d))?;
+        if inst.operands.len() > 1 {
+            let init = self.value(id(inst, 1)?)?;
+            self.store_tree(d, &init)?;
+        }
+        Ok(())
+    }
+
+    fn atomic(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        let (op, data): (AtomicOp, &[usize]) = match inst.class.opcode {
+            Op::AtomicLoad => (AtomicOp::Load, &[]),
+            Op::AtomicStore => (AtomicOp::Store, &[3]),
+            Op::AtomicExchange => (AtomicOp::Xchg, &[3]),
+            Op::AtomicCompareExchange => (AtomicOp::CmpXchg, &[4, 5]),
+            Op::AtomicIIncrement | Op::AtomicIDecrement | Op::AtomicISub | Op::AtomicIAdd => {
+                (AtomicOp::Add, &[3])
+            }
+            Op::AtomicSMin => (AtomicOp::Imin, &[3]),
+            Op::AtomicUMin => (AtomicOp::Umin, &[3]),
+            Op::AtomicSMax => (AtomicOp::Imax, &[3]),
+            Op::AtomicUMax => (AtomicOp::Umax, &[3]),
+            Op::AtomicAnd => (AtomicOp::And, &[3]),
+            Op::AtomicOr => (AtomicOp::Or, &[3]),
+            Op::AtomicXor => (AtomicOp::Xor, &[3]),
+            _ => return Err(CompileError::unsupported(opname(inst), "atomic")),
+        };
+        let p = id(inst, 0)?;
+        let mut srcs = Vec::new();
+        for &i in data {
+            srcs.push(self.leaf(inst, i)?);
+        }
+        let vt = if op == AtomicOp::Store { None } else { Some(self.rvt(inst)?) };
+        let bits = vt.map_or_else(|| self.f.ty(srcs[0]).shape().0, |v| v.shape().0);
+        match inst.class.opcode {
+            Op::AtomicIIncrement => srcs.push(self.imm(bits, 1)),
+            Op::AtomicIDecrement => srcs.push(self.imm(bits, crate::ir::ops::mask(bits))),
+            Op::AtomicISub => {
+                let v =
+                    self.emit(InstKind::Alu(AluOp::Ineg, vec![srcs[0]]), ValueType::data(bits, 1));
+                srcs[0] = v;
+            }
+            _ => {}
+        }
+        if let Some(&(img, coord, sample)) = self.texel_ptrs.get(&p) {
+            let mut all = vec![img, coord, sample];
+            all.extend(srcs);
+            let kind = InstKind::Image(crate::ir::ImageInst {
+                op: crate::ir::ImageOp::Atomic(op),
+                srcs: all,
+                offset: None,
+            });
+            match vt {
+                Some(vt) => {
+                    let v = self.emit(kind, vt);
+                    self.set(inst, Tree::Leaf(v))?;
+                }
+                None => self.emit_void(kind),
+            }
+            return Ok(());
+        }
+        let ptr = self.leaf(inst, 0)?;
+        match vt {
+            Some(vt) => {
+                let v = self.emit(InstKind::Atomic { op, ptr, srcs }, vt);
+                self.set(inst, Tree::Leaf(v))
+            }
+            None => {
+                self.emit_void(InstKind::Atomic { op, ptr, srcs });
+                Ok(())
+            }
+        }
+    }
+
+    fn memory_inst(&mut self, inst: &Instruction) -> Result<bool, CompileError> {
+        match inst.class.opcode {
+            Op::Variable => self.local_var(inst)?,
+            Op::Load => {
+                let p = self.leaf(inst, 0)?;
+                let t = self.load_tree(p)?;
+                self.set(inst, t)?;
+            }
+            Op::Store => {
+                let p = self.leaf(inst, 0)?;
+                let v = self.value(id(inst, 1)?)?;
+                self.store_tree(p, &v)?;
+            }
+            Op::AccessChain | Op::InBoundsAccessChain => self.access_chain(inst, false)?,
+            Op::PtrAccessChain | Op::InBoundsPtrAccessChain => self.access_chain(inst, true)?,
+            Op::CopyMemory => {
+                let (dst, src) = (self.leaf(inst, 0)?, self.leaf(inst, 1)?);
+                let v = self.load_tree(src)?;
+                self.store_tree(dst, &v)?;
+            }
+            Op::CopyObject | Op::CopyLogical => {
+                let v = self.value(id(inst, 0)?)?;
+                self.set(inst, v)?;
+            }
+            Op::ArrayLength => {
+                let ptr = self.leaf(inst, 0)?;
+                let member = lit(inst, 1)?;
+                let v = self.emit(InstKind::ArrayLength { ptr, member }, ValueType::data(32, 1));
+                self.set(inst, Tree::Leaf(v))?;
+            }
+            Op::ConvertUToPtr => {
+                let a = self.leaf(inst, 0)?;
+                let rt = self.rtype(inst)?;
+                if self.f.ty(a).shape() != (64, 1) {
+                    return Err(CompileError::unsupported(
+                        opname(inst),
+                        "address is not a 64-bit scalar",
+                    ));
+                }
+                let v = self.emit(
+                    InstKind::Deref { kind: DerefKind::Cast, parent: Some(a) },
+                    ValueType::Deref(rt),
+                );
+                self.set(inst, Tree::Leaf(v))?;
+            }
+            Op::ConvertPtrToU => {
+                // A bitcast of a global pointer: an address once lowered.
+                let p = self.leaf(inst, 0)?;
+                if self.pointee(p)?.1 != Mode::Global || self.rvt(inst)?.shape() != (64, 1) {
+                    return Err(CompileError::unsupported(
+                        opname(inst),
+                        "only 64-bit buffer-device addresses",
+                    ));
+                }
+                let v = self.emit(InstKind::Alu(AluOp::Bitcast, vec![p]), ValueType::data(64, 1));
+                self.set(inst, Tree::Leaf(v))?;
+            }
+            Op::Bitcast => {
+                let a = self.leaf(inst, 0)?;
+                let rt = self.rtype(inst)?;
+                let vt = self.rvt(inst)?;
+                let src = self.f.ty(a);
+                let v = match (src, vt) {
+                    (ValueType::Data { bits: 64, comps: 1 }, ValueType::Deref(_)) => self.emit(
+                        InstKind::Deref { kind: DerefKind::Cast, parent: Some(a) },
+                        ValueType::Deref(rt),
+                    ),
+                    (ValueType::Data { bits: sb, comps: sc }, ValueType::Data { bits, comps })
+                        if u32::from(sb) * u32::from(sc) == u32::from(bits) * u32::from(comps) =>
+                    {
+                        let op = if sb == bits { AluOp::Mov } else { AluOp::Bitcast };
+                        self.emit(InstKind::Alu(op, vec![a]), vt)
+                    }
+                    _ => {
+                        return Err(CompileError::unsupported(
+                            opname(inst),
+                            "bitcast between these types",
+                        ))
+                    }
+                };
+                self.set(inst, Tree::Leaf(v))?;
+            }
+            Op::AtomicLoad
+            | Op::AtomicStore
+            | Op::AtomicExchange
+            | Op::AtomicCompareExchange
+            | Op::AtomicIIncrement
+            | Op::AtomicIDecrement
+            | Op::AtomicIAdd
+            | Op::AtomicISub
+            | Op::AtomicSMin
+            | Op::AtomicUMin
+            | Op::AtomicSMax
+            | Op::AtomicUMax
+            | Op::AtomicAnd
+            | Op::AtomicOr
+            | Op::AtomicXor => self.atomic(inst)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}

@@ -1,0 +1,59 @@
+//! The SPIR-V front end: `rspirv` parses the binary, then [`module`] translates types,
+//! constants and globals and [`function`] translates the functions the entry point reaches.
+
+mod alu;
+mod arith;
+mod decorations;
+pub mod function;
+mod glsl;
+mod image;
+pub mod module;
+mod operands;
+mod spec_op;
+
+use std::collections::HashMap;
+
+use crate::error::CompileError;
+use crate::ir::{FuncId, Function, Shader, Stage};
+
+/// Decodes a SPIR-V binary given as words.
+pub fn load(words: &[u32]) -> Result<rspirv::dr::Module, CompileError> {
+    if words.len() < 5 {
+        return Err(CompileError::Malformed("shorter than the 5-word header".into()));
+    }
+    if words[0] != spirv::MAGIC_NUMBER {
+        return Err(CompileError::Malformed(format!("bad magic number 0x{:08x}", words[0])));
+    }
+    rspirv::dr::load_words(words).map_err(|e| CompileError::Malformed(e.to_string()))
+}
+
+/// Translates entry point `entry` of `stage` into unlowered IR (derefs, calls, variables).
+/// `spec` maps SpecId to the constant's bit pattern.
+pub fn to_ir(
+    words: &[u32],
+    entry: &str,
+    stage: Stage,
+    spec: &HashMap<u32, u64>,
+) -> Result<Shader, CompileError> {
+    let spv = load(words)?;
+    let mut m = module::ModuleCtx::new(&spv, stage)?;
+    let entry_id = module::find_entry(&spv, entry, stage)?;
+    m.translate_globals(spec)?;
+    m.execution_modes(entry_id)?;
+    // Every function is translated (unreachable ones are dropped by inlining); the entry
+    // keeps its index so calls can refer to any function.
+    let mut order: Vec<u32> =
+        spv.functions.iter().filter_map(|f| f.def.as_ref()?.result_id).collect();
+    order.sort_by_key(|&f| f != entry_id);
+    for (i, &f) in order.iter().enumerate() {
+        m.funcs.insert(f, FuncId(i as u32));
+        m.shader.funcs.push(Function::new(""));
+    }
+    m.shader.entry = FuncId(0);
+    for &f in &order {
+        let sf = m.spv_funcs[&f];
+        let fid = m.funcs[&f];
+        function::translate_function(&mut m, sf, fid)?;
+    }
+    Ok(m.shader)
+}
