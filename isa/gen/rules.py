@@ -34,7 +34,7 @@ def probe_vop3_modifiers(entries, build):
     return out
 
 VALU = ("vop1", "vop2", "vopc", "vop3", "vop3p")
-VMEM = ("mubuf", "mtbuf", "flat", "scratch", "global")
+VMEM = ("mubuf", "mtbuf", "flat", "scratch", "global", "mimg")
 SCC_WRITERS = re.compile(
     r"^s_(add|sub|addc|subb|min|max|and|or|xor|andn2|orn2|nand|nor|xnor|andn1|orn1|lshl|lshr"
     r"|ashr|bfe|absdiff|lshl\d_add|not|wqm|bcnt[01]|quadmask|abs|cmp|bitcmp[01]|cmpk|addk)"
@@ -192,3 +192,58 @@ def sweep_mtbuf_formats():
         m = re.search(r"format:(\[[A-Z0-9_,]+\]|\d+)", text)
         out.append(m.group(1) if m else None)
     return out
+
+
+def _vaddr_count(text):
+    """Address VGPRs printed by LLVM: `v[20:23]` -> 4, `[v20, v4, v5]` -> 3."""
+    import sweep
+    _, toks, _ = sweep.split_operands(text)
+    if len(toks) < 2:
+        return None
+    t = toks[1]
+    if t.startswith("["):
+        return len(t.strip("[]").split(","))
+    m = re.match(r"^v(?:(\d+)|\[(\d+):(\d+)\])$", t)
+    if not m:
+        return None
+    return 1 if m.group(1) else int(m.group(3)) - int(m.group(2)) + 1
+
+
+DIMS = ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"]
+
+
+def sweep_mimg_addr(entries, build):
+    """Per MIMG opcode: the exact address VGPR count for each dim (0..7), without and with A16
+    (e["addr"], 16 numbers, 0 = no such form), asked of the assembler with NSA address lists of
+    every length (the disassembler prints whatever the NSA dwords hold); and whether vdata is
+    always four registers (e["vdata4"], gather4)."""
+    import sweep
+    texts, keys = [], []
+    for e in entries:
+        mnem, toks, _ = sweep.split_operands(e["text"])
+        if not any(o[0] == "vaddr" for o in e["operands"]):
+            continue
+        e["addr"] = [0] * 16
+        for a16 in (0, 1):
+            for dim in range(8):
+                for n in range(1, 14):
+                    # atomics want dmask 0x1/0x3, gather4 a single channel with 4 registers
+                    for dmask, vdata in ((0xF, "v[10:13]"), (0x1, "v10"), (0x3, "v[10:11]"),
+                                         (0x1, "v[10:13]")):
+                        t = list(toks)
+                        t[0] = vdata
+                        t[1] = "[" + ", ".join("v%d" % (40 + k) for k in range(n)) + "]"
+                        texts.append("%s %s dmask:0x%x dim:SQ_RSRC_IMG_%s%s" % (
+                            mnem, ", ".join(t), dmask, DIMS[dim], " a16" if a16 else ""))
+                        keys.append((e, a16 * 8 + dim, n))
+    for (e, slot, n), r in zip(keys, mc.assemble(texts)):
+        if r is not None and e["addr"][slot] == 0:
+            e["addr"][slot] = n
+    cands, probe = [], []
+    for e in entries:
+        if "addr" in e:
+            cands.append(build(e["code"], dict(e["probe"], dmask=1)))
+            probe.append(e)
+    for e, r in zip(probe, mc.disassemble(cands)):
+        _, toks, _ = sweep.split_operands(r[0]) if r else ("", [""], [])
+        e["vdata4"] = toks[0] == "v[10:13]"

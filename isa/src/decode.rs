@@ -108,6 +108,7 @@ fn decode_vector(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
         0x36 => decode_ds(w, w0),
         0x38 | 0x3A => decode_buffer(w, w0),
         0x37 => decode_flat(w, w0),
+        0x3C => crate::mimg::decode(w.w),
         0x32 => {
             let f = form(Enc::Vintrp, w0 >> 16 & 3)?;
             let i = Vintrp {

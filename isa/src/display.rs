@@ -27,6 +27,9 @@ impl fmt::Display for Inst {
         if let Inst::Exp(e) = self {
             return exp(f, e);
         }
+        if let Inst::Mimg(m) = self {
+            return crate::mimg::display(f, form, m);
+        }
         if let Inst::Mubuf(i) | Inst::Mtbuf(i) = self {
             return buffer(f, form, i, matches!(self, Inst::Mtbuf(_)), &mut sep);
         }

@@ -99,6 +99,7 @@ pub fn encode(inst: &Inst) -> Result<Words, EncodeError> {
         Inst::Flat(i) => encode_flat(f, i),
         Inst::Vintrp(i) => encode_vintrp(f, i),
         Inst::Exp(i) => Ok(encode_exp(i)),
+        Inst::Mimg(i) => crate::mimg::encode(f, i),
     }
 }
 

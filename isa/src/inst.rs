@@ -30,6 +30,7 @@ pub enum Inst {
     Flat(Flat),
     Vintrp(Vintrp),
     Exp(Exp),
+    Mimg(Mimg),
 }
 
 /// SOP2: `sdst = op(ssrc0, ssrc1)`.
@@ -240,6 +241,47 @@ pub struct Exp {
     pub vm: bool,
 }
 
+/// MIMG: image load/store/sample/gather/atomic. `vaddr[0]` is the first address VGPR of a
+/// contiguous range, or with `nsa` the addresses are listed one by one (as many as
+/// [`MimgInfo::addr_count`](crate::tables::MimgInfo::addr_count) says; the rest zero).
+/// `srsrc`/`ssamp` are first SGPRs (multiples of 4); `dim` is 0..=7 (1D, 2D, 3D, CUBE,
+/// 1D_ARRAY, 2D_ARRAY, 2D_MSAA, 2D_MSAA_ARRAY).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Mimg {
+    pub op: Opcode,
+    pub vdata: u8,
+    pub vaddr: [u8; 13],
+    pub nsa: bool,
+    pub srsrc: u8,
+    pub ssamp: u8,
+    pub dmask: u8,
+    pub dim: u8,
+    pub unorm: bool,
+    pub glc: bool,
+    pub slc: bool,
+    pub dlc: bool,
+    pub r128: bool,
+    pub a16: bool,
+    pub tfe: bool,
+    pub lwe: bool,
+    pub d16: bool,
+}
+
+impl Mimg {
+    /// Registers written (or read, for stores) through `vdata`, as LLVM counts them: one per
+    /// dmask channel (four for gather4), halved and rounded up with D16, plus one with TFE.
+    pub fn vdata_dwords(&self) -> u8 {
+        let gather = crate::tables::Enc::Mimg
+            .form_of(self.op)
+            .and_then(|f| crate::tables::MimgInfo::get(f.code))
+            .is_some_and(|m| m.gather4);
+        let n = if gather { 4 } else { (self.dmask & 15).count_ones().max(1) as u8 };
+        let n = if self.d16 { n.div_ceil(2) } else { n };
+        n + self.tfe as u8
+    }
+}
+
 impl Inst {
     /// The encoding-independent opcode.
     pub fn op(&self) -> Opcode {
@@ -260,6 +302,7 @@ impl Inst {
             Inst::Flat(i) => i.op,
             Inst::Vintrp(i) => i.op,
             Inst::Exp(_) => Opcode::EXP,
+            Inst::Mimg(i) => i.op,
         }
     }
 
@@ -282,6 +325,7 @@ impl Inst {
             Inst::Mtbuf(_) => Enc::Mtbuf,
             Inst::Vintrp(_) => Enc::Vintrp,
             Inst::Exp(_) => Enc::Exp,
+            Inst::Mimg(_) => Enc::Mimg,
             Inst::Flat(f) => match f.seg {
                 Seg::Flat => Enc::Flat,
                 Seg::Scratch => Enc::Scratch,

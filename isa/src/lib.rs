@@ -18,6 +18,7 @@ mod error;
 pub mod imm;
 mod inst;
 mod listing;
+mod mimg;
 mod opcode;
 mod operand;
 pub mod query;

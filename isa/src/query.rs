@@ -28,6 +28,7 @@ pub enum Latency {
     Vmem,
     Lds,
     Branch,
+    Export,
 }
 
 impl Inst {
@@ -71,6 +72,15 @@ impl Inst {
                 c.vmcnt = r;
                 c.vscnt = !r;
             }
+            Inst::Mimg(m) => {
+                let r = returns(m.glc)
+                    || name.starts_with("image_sample")
+                    || name.starts_with("image_gather")
+                    || name.starts_with("image_get");
+                c.vmcnt = r;
+                c.vscnt = !r;
+            }
+            Inst::Exp(_) => c.expcnt = true,
             Inst::Flat(f) => {
                 let r = returns(f.glc);
                 c.vmcnt = r;
@@ -118,7 +128,10 @@ impl Inst {
             Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc | Enc::Sopp => Latency::Salu,
             Enc::Smem => Latency::Smem,
             Enc::Ds => Latency::Lds,
-            Enc::Mubuf | Enc::Mtbuf | Enc::Flat | Enc::Scratch | Enc::Global => Latency::Vmem,
+            Enc::Mubuf | Enc::Mtbuf | Enc::Flat | Enc::Scratch | Enc::Global | Enc::Mimg => {
+                Latency::Vmem
+            }
+            Enc::Exp => Latency::Export,
             _ if self.flags() & flags::TRANS != 0 => Latency::Trans,
             _ => Latency::Valu,
         }

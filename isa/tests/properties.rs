@@ -103,6 +103,47 @@ fn inst() -> impl Strategy<Value = Inst> {
                     x.offset = ((bits as i32) << 11) >> 11;
                     x.glc = bits >> 40 & 1 != 0;
                 }
+                Inst::Mimg(x) => {
+                    let info = ferrum_isa::tables::MimgInfo::get(f.code)?;
+                    x.dim = r(0, 7);
+                    x.a16 = bits >> 3 & 1 != 0;
+                    let n = info.addr_count(x.dim, x.a16) as usize;
+                    if n == 0 {
+                        return None;
+                    }
+                    x.nsa = bits >> 4 & 1 != 0 && n > 1;
+                    x.vaddr = [0; 13];
+                    for k in 0..if x.nsa { n } else { 1 } {
+                        x.vaddr[k] = (bits >> (k * 5)) as u8;
+                    }
+                    x.dmask = r(8, 15);
+                    x.glc = bits >> 12 & 1 != 0;
+                    x.slc = bits >> 13 & 1 != 0;
+                    x.dlc = bits >> 14 & 1 != 0;
+                    x.tfe = bits >> 15 & 1 != 0;
+                    x.lwe = bits >> 16 & 1 != 0;
+                    x.d16 = bits >> 17 & 1 != 0;
+                    x.unorm = bits >> 18 & 1 != 0;
+                    x.r128 = bits >> 19 & 1 != 0;
+                    x.vdata = r(20, 255);
+                    x.srsrc = r(28, 31) * 4;
+                }
+                Inst::Exp(x) => {
+                    x.target = r(0, 63);
+                    x.en = r(6, 15);
+                    x.src = [r(10, 255), r(18, 255), r(26, 255), r(34, 255)];
+                    x.compr = bits >> 42 & 1 != 0;
+                    x.done = bits >> 43 & 1 != 0;
+                    x.vm = bits >> 44 & 1 != 0;
+                }
+                Inst::Vintrp(x) => {
+                    x.attr = r(0, 63);
+                    x.chan = r(6, 3);
+                    x.vdst = r(8, 255);
+                    if f.operand(Field::Vsrc).map(|o| o.kind) != Some(Kind::Param) {
+                        x.vsrc = r(16, 255);
+                    }
+                }
                 Inst::Sopp(x) if f.operand(Field::Simm16).is_some() => x.simm16 = bits as u16,
                 Inst::Sopk(x) => x.simm16 = bits as u16,
                 _ => {}

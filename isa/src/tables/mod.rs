@@ -25,6 +25,8 @@
 #[rustfmt::skip] mod vopc;
 #[rustfmt::skip] mod vintrp;
 #[rustfmt::skip] mod exp;
+#[rustfmt::skip] mod mimg;
+#[rustfmt::skip] mod mimg_addr;
 
 use crate::opcode::Opcode;
 use std::sync::OnceLock;
@@ -52,11 +54,12 @@ pub enum Enc {
     Global,
     Vintrp,
     Exp,
+    Mimg,
 }
 
 impl Enc {
     /// All families with a table.
-    pub const ALL: [Enc; 19] = [
+    pub const ALL: [Enc; 20] = [
         Enc::Sop2,
         Enc::Sopk,
         Enc::Sop1,
@@ -76,6 +79,7 @@ impl Enc {
         Enc::Global,
         Enc::Vintrp,
         Enc::Exp,
+        Enc::Mimg,
     ];
 
     /// The family's table, sorted by hardware opcode.
@@ -100,6 +104,7 @@ impl Enc {
             Enc::Global => global::FORMS,
             Enc::Vintrp => vintrp::FORMS,
             Enc::Exp => exp::FORMS,
+            Enc::Mimg => mimg::FORMS,
         }
     }
 
@@ -161,6 +166,8 @@ pub enum Field {
     Vsrc,
     /// VINTRP attribute and channel.
     Attr,
+    /// MIMG sampler descriptor (S#).
+    Ssamp,
 }
 
 /// How a printed operand looks.
@@ -272,4 +279,28 @@ pub mod flags {
     pub const WRITES_SCC: u16 = 1 << 5;
     pub const READS_M0: u16 = 1 << 6;
     pub const TRANS: u16 = 1 << 7;
+}
+
+/// Per-opcode MIMG facts (generated into `mimg_addr.rs`).
+#[derive(Debug)]
+pub struct MimgInfo {
+    /// Hardware opcode.
+    pub code: u16,
+    /// Address VGPR count for dim 0..=7 without A16, then with A16; 0 = not a valid form.
+    pub addr: [u8; 16],
+    /// Always returns four registers whatever the dmask (gather4).
+    pub gather4: bool,
+}
+
+impl MimgInfo {
+    /// The facts for MIMG opcode `code`.
+    pub fn get(code: u16) -> Option<&'static MimgInfo> {
+        let t = mimg_addr::INFO;
+        t.binary_search_by_key(&code, |m| m.code).ok().map(|i| &t[i])
+    }
+
+    /// Address VGPR count for `dim` (0..=7) and A16 (0 when the combination is invalid).
+    pub fn addr_count(&self, dim: u8, a16: bool) -> u8 {
+        self.addr.get(dim as usize + 8 * a16 as usize).copied().unwrap_or(0)
+    }
 }

@@ -285,6 +285,7 @@ fn raw_samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
                 out.push(Inst::Exp(Exp { target, en, src, compr, done, vm }));
             }
         }
+        Enc::Mimg => mimg_samples(f, &mut out),
         Enc::Flat | Enc::Scratch | Enc::Global => {
             let seg = match enc {
                 Enc::Flat => Seg::Flat,
@@ -407,6 +408,73 @@ fn vop3_samples(f: &'static Form, out: &mut Vec<Inst>) {
     if abs | neg | opsel != 0 || m & (mods::CLAMP | mods::OMOD) != 0 {
         push(0, abs & 5, neg & 1, opsel & 5, m & mods::CLAMP != 0, omod);
         push(0, abs & 2, 0, opsel & 10, false, omod / 2 * 3);
+    }
+}
+
+fn mimg_samples(f: &'static Form, out: &mut Vec<Inst>) {
+    use ferrum_isa::tables::MimgInfo;
+    let Some(info) = MimgInfo::get(f.code) else { return };
+    let m = f.mnemonic;
+    let atomic = m.contains("atomic");
+    let dmask = if m.contains("cmpswap") {
+        3
+    } else if atomic || info.gather4 {
+        1
+    } else {
+        0xF
+    };
+    let base = Mimg {
+        op: f.op,
+        vdata: 10,
+        vaddr: [0; 13],
+        nsa: false,
+        srsrc: 8,
+        ssamp: if f.operand(Field::Ssamp).is_some() { 16 } else { 0 },
+        dmask,
+        dim: 1,
+        unorm: false,
+        glc: false,
+        slc: false,
+        dlc: false,
+        r128: false,
+        a16: false,
+        tfe: false,
+        lwe: false,
+        d16: false,
+    };
+    for dim in 0..8u8 {
+        for a16 in [false, true] {
+            let n = info.addr_count(dim, a16) as usize;
+            if n == 0 {
+                continue;
+            }
+            let mut i = Mimg { dim, a16, ..base };
+            i.vaddr[0] = 20;
+            out.push(Inst::Mimg(i));
+            if n > 1 && (dim == 1 || dim == 2) {
+                let mut j = Mimg { nsa: true, ..i };
+                for (k, a) in j.vaddr.iter_mut().enumerate().take(n) {
+                    *a = 40 + 3 * k as u8;
+                }
+                out.push(Inst::Mimg(j));
+            }
+        }
+    }
+    let mut i = base;
+    i.vaddr[0] = 20;
+    if info.addr_count(1, false) == 0 {
+        i.dim = 6;
+    }
+    out.push(Inst::Mimg(Mimg { glc: true, slc: true, dlc: true, ..i }));
+    // r128 is printed by LLVM's disassembler but not accepted by its gfx10 assembler
+    if !atomic {
+        out.push(Inst::Mimg(Mimg { unorm: true, tfe: true, ..i }));
+        out.push(Inst::Mimg(Mimg { lwe: true, dmask: if info.gather4 { 8 } else { 5 }, ..i }));
+    }
+    // these have no D16 variant in LLVM
+    let no_d16 = ["pck", "get_resinfo", "msaa", "get_lod"].iter().any(|p| m.contains(p));
+    if !atomic && !no_d16 {
+        out.push(Inst::Mimg(Mimg { d16: true, dmask: if info.gather4 { 2 } else { 7 }, ..i }));
     }
 }
 
