@@ -65,6 +65,10 @@ def main():
                 skipped.append(e["text"])
                 continue
             name = base_name(e["mnemonic"])
+            mnemonic = e["mnemonic"]
+            if fam == "vop3" and not e["operands"] and not mnemonic.endswith("_e64"):
+                # LLVM prints `v_nop` for both encodings; `v_nop_e64` is what re-assembles to VOP3
+                mnemonic += "_e64"
             if name not in index:
                 index[name] = len(names)
                 names.append((name, fam))
@@ -72,10 +76,12 @@ def main():
             if fam == "vop3":
                 m = data["vop3_mods"][str(e["code"])]
                 mods = " | ".join("mods::" + MODBIT[x] for x in m)
+            if fam == "smem":
+                mods = " | ".join("mods::" + x.upper() for x in e.get("cache", []))
             flags = rules.form_flags(fam, e)
             rows.append("    Form { op: Opcode::%s, code: 0x%x, mnemonic: %s, operands: &[%s], "
                         "mods: %s, flags: %s },"
-                        % (name.upper(), e["code"], json.dumps(e["mnemonic"]), ", ".join(ods),
+                        % (name.upper(), e["code"], json.dumps(mnemonic), ", ".join(ods),
                            mods or "0", " | ".join("flags::" + f for f in flags) or "0"))
         per_fam[fam] = rows
     tdir = os.path.join(ROOT, "src", "tables")

@@ -247,3 +247,18 @@ def sweep_mimg_addr(entries, build):
     for e, r in zip(probe, mc.disassemble(cands)):
         _, toks, _ = sweep.split_operands(r[0]) if r else ("", [""], [])
         e["vdata4"] = toks[0] == "v[10:13]"
+
+
+def probe_smem_cache_bits(entries, build):
+    """For SMEM: whether LLVM prints (and so accepts) GLC and DLC on each opcode."""
+    cands, keys = [], []
+    for e in entries:
+        for name, bit in (("glc", 16), ("dlc", 14)):
+            words = build(e["code"], e["probe"])
+            words[0] |= 1 << bit
+            cands.append(words)
+            keys.append((e, name))
+    for (e, name), r in zip(keys, mc.disassemble(cands)):
+        e.setdefault("cache", [])
+        if r is not None and name in r[0].split():
+            e["cache"].append(name)

@@ -303,6 +303,7 @@ def main():
         rules.probe_source_classes(data[fam])
     data["mtbuf_formats"] = rules.sweep_mtbuf_formats()
     rules.sweep_mimg_addr(data["mimg"], mimg)
+    rules.probe_smem_cache_bits(data["smem"], smem)
     with open(os.path.join(root, "gen", "sweep.json"), "w") as fh:
         json.dump(data, fh, indent=0)
 

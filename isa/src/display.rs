@@ -91,8 +91,12 @@ fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
         (Inst::Sopc(i), Field::Ssrc0) => Val::Reg(i.ssrc0),
         (Inst::Sopc(i), _) => Val::Reg(i.ssrc1),
         (Inst::Sopp(i), _) => Val::Imm(od.kind, i.simm16),
+        // s_atc_probe prints its sdata field as a plain number
+        (Inst::Smem(i), Field::Sdata) if od.kind == Kind::Dec => {
+            return write!(f, "{}", i.sdata.code());
+        }
         (Inst::Smem(i), Field::Sdata) => Val::Reg(i.sdata),
-        (Inst::Smem(i), Field::Sbase) => Val::Reg(Operand::Sgpr(i.sbase)),
+        (Inst::Smem(i), Field::Sbase) => Val::Reg(sgpr_base(i.sbase)),
         (Inst::Smem(i), _) if i.soffset != Operand::Special(Special::Null) => {
             return write!(f, "{}", i.soffset.display(1));
         }
@@ -263,7 +267,7 @@ fn buffer(
             Field::Vaddr => {
                 write!(f, "{}", Operand::Vgpr(i.vaddr).display(1 + (i.offen && i.idxen) as u8))?
             }
-            Field::Srsrc => write!(f, "{}", Operand::Sgpr(i.srsrc).display(4))?,
+            Field::Srsrc => write!(f, "{}", sgpr_base(i.srsrc).display(4))?,
             _ => write!(f, "{}", i.soffset.display(1))?,
         }
     }
@@ -341,4 +345,13 @@ fn exp(f: &mut fmt::Formatter<'_>, e: &Exp) -> fmt::Result {
     flag(f, e.done, "done")?;
     flag(f, e.compr, "compr")?;
     flag(f, e.vm, "vm")
+}
+
+/// The first register of an aligned scalar tuple field (SMEM base, V#, S#): SGPRs, or trap
+/// temporaries from 108 on.
+pub(crate) fn sgpr_base(n: u8) -> Operand {
+    match n {
+        108..=123 => Operand::Ttmp(n - 108),
+        _ => Operand::Sgpr(n),
+    }
 }

@@ -2,6 +2,7 @@
 //! opcode, dim, A16, dmask, D16 and TFE together, and its addresses may be listed one by one
 //! (NSA: extra dwords after the instruction, one address VGPR per byte).
 
+use crate::display::sgpr_base;
 use crate::error::{DecodeError, EncodeError};
 use crate::inst::{Inst, Mimg};
 use crate::operand::Operand;
@@ -137,9 +138,9 @@ pub(crate) fn display(f: &mut fmt::Formatter<'_>, form: &Form, i: &Mimg) -> fmt:
     } else {
         write!(f, "{}", Operand::Vgpr(i.vaddr[0]).display(range_width(n)))?;
     }
-    write!(f, ", {}", Operand::Sgpr(i.srsrc).display(8))?;
+    write!(f, ", {}", sgpr_base(i.srsrc).display(8))?;
     if form.operand(Field::Ssamp).is_some() {
-        write!(f, ", {}", Operand::Sgpr(i.ssamp).display(4))?;
+        write!(f, ", {}", sgpr_base(i.ssamp).display(4))?;
     }
     if i.dmask != 0 {
         write!(f, " dmask:0x{:x}", i.dmask)?;

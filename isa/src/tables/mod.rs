@@ -222,7 +222,7 @@ pub struct Form {
     pub mnemonic: &'static str,
     /// Printed operands in order.
     pub operands: &'static [Od],
-    /// VOP3 modifier bits accepted ([`mods`]).
+    /// Modifier bits accepted ([`mods`]).
     pub mods: u16,
     /// Implicit register use ([`flags`]).
     pub flags: u16,
@@ -251,7 +251,7 @@ pub mod accept {
     pub const LITERAL: u8 = 1 << 4;
 }
 
-/// VOP3 modifier bits a form accepts.
+/// Modifier bits a form accepts (VOP3 source/output modifiers, SMEM cache bits).
 #[allow(missing_docs)]
 pub mod mods {
     pub const ABS0: u16 = 1 << 0;
@@ -266,6 +266,10 @@ pub mod mods {
     pub const OPSEL1: u16 = 1 << 9;
     pub const OPSEL2: u16 = 1 << 10;
     pub const OPSEL3: u16 = 1 << 11;
+    /// SMEM: the GLC bit exists for this opcode.
+    pub const GLC: u16 = 1 << 12;
+    /// SMEM: the DLC bit exists for this opcode.
+    pub const DLC: u16 = 1 << 13;
 }
 
 /// Implicit register reads and writes and scheduling classes of a form.

@@ -151,20 +151,22 @@ fn raw_samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
             }
         }
         Enc::Smem => {
-            if f.mnemonic.starts_with("s_atc_probe") {
-                return out; // sdata prints as an immediate there; not modelled yet
-            }
             let addr = has(f, Field::Sbase);
+            let (glc_ok, dlc_ok) = (f.mods & mods::GLC != 0, f.mods & mods::DLC != 0);
             let neg = if f.mnemonic.contains("buffer") { 4 } else { -4 };
             for (offset, soffset, glc, dlc) in [
                 (0x10, Operand::Special(Special::Null), false, false),
-                (neg, Operand::Special(Special::Null), addr, addr),
-                (0, Operand::Sgpr(40), false, addr),
+                (neg, Operand::Special(Special::Null), glc_ok, dlc_ok),
+                (0, Operand::Sgpr(40), false, dlc_ok),
             ] {
                 let (offset, soffset) =
                     if addr { (offset, soffset) } else { (0, Operand::Special(Special::Null)) };
                 let sbase = if dw(Field::Sbase) == 4 { 8 } else { 6 };
-                let sdata = sreg(32, dw(Field::Sdata));
+                let sdata = if f.operand(Field::Sdata).map(|o| o.kind) == Some(Kind::Dec) {
+                    Operand::Sgpr(7) // s_atc_probe: a 7-bit number in the sdata field
+                } else {
+                    sreg(32, dw(Field::Sdata))
+                };
                 out.push(Inst::Smem(Smem { op, sdata, sbase, offset, soffset, glc, dlc }));
             }
         }
@@ -236,6 +238,13 @@ fn raw_samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
                 (false, true, 8, true, false, false, Operand::Special(Special::Null)),
             ] {
                 let dlc = dlc && !atomic;
+                let lds = offen
+                    && !idxen
+                    && enc == Enc::Mubuf
+                    && f.mnemonic.starts_with("buffer_load_")
+                    && !f.mnemonic.contains("format")
+                    && !f.mnemonic.contains("dwordx")
+                    && !f.mnemonic.contains("d16");
                 let b = Buffer {
                     op,
                     vdata: 10,
