@@ -249,7 +249,7 @@ fn raw_samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
                     op,
                     vdata: 10,
                     vaddr: 20,
-                    srsrc: 8,
+                    srsrc: if slc { 112 } else { 8 },
                     soffset,
                     offset,
                     offen,
@@ -257,7 +257,7 @@ fn raw_samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
                     glc,
                     slc,
                     dlc,
-                    lds: false,
+                    lds,
                     tfe: false,
                     format: 1,
                 };
