@@ -76,6 +76,10 @@ def main():
             if fam == "vop3":
                 m = data["vop3_mods"][str(e["code"])]
                 mods = " | ".join("mods::" + MODBIT[x] for x in m)
+            if fam in ("vop1", "vop2", "vopc"):
+                ext = [x.upper() for x in e.get("ext", [])]
+                ext += [MODBIT[x] if x in MODBIT else x.upper() for x in e.get("ext_mods", [])]
+                mods = " | ".join("mods::" + x for x in ext)
             if fam == "smem":
                 mods = " | ".join("mods::" + x.upper() for x in e.get("cache", []))
             flags = rules.form_flags(fam, e)

@@ -262,3 +262,51 @@ def probe_smem_cache_bits(entries, build):
         e.setdefault("cache", [])
         if r is not None and name in r[0].split():
             e["cache"].append(name)
+
+
+# DPP16 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf; DPP8 identity; SDWA all DWORD
+DPP16 = 0xFF000000 | 0xE4 << 8
+DPP8_ID = sum(k << (8 + 3 * k) for k in range(8))
+SDWA_ID = 6 << 8 | 6 << 16 | 6 << 24  # dst_sel, src0_sel, src1_sel = DWORD
+# name -> (bit set in the SDWA dword) for the modifiers probed one at a time
+SDWA_MODS = {"neg0": 20, "abs0": 21, "sext0": 19, "neg1": 28, "abs1": 29, "sext1": 27,
+             "clamp": 13, "omod": 14}
+
+
+def probe_vop_ext(fam, entries):
+    """For VOP1/VOP2/VOPC forms: which of DPP16, DPP8 and SDWA LLVM decodes (e["ext"]), and
+    which SDWA source/output modifiers it prints (e["ext_mods"])."""
+    def word0(e, code):
+        # vdst v10, vsrc1 v30 as in the base sweep; src0 replaced by the extension marker
+        w = e["words0"]
+        return (w & ~0x1FF) | code
+    # selects the family does not have must stay zero (VOP1: no src1; VOPC: sdst, not dst_sel)
+    sdwa = {"vop1": 6 << 8 | 6 << 16, "vop2": SDWA_ID, "vopc": 6 << 16 | 6 << 24}[fam]
+    cands, keys = [], []
+    for e in entries:
+        e["ext"], e["ext_mods"] = [], []
+        e["words0"] = e["w0"]
+        for name, code, ext in (("dpp16", 0xFA, DPP16 | 20), ("dpp8", 0xE9, DPP8_ID | 20),
+                                ("sdwa", 0xF9, sdwa | 20)):
+            cands.append([word0(e, code), ext])
+            keys.append((e, name))
+        for m, bit in SDWA_MODS.items():
+            cands.append([word0(e, 0xF9), sdwa | 20 | 1 << bit])
+            keys.append((e, "mod:" + m))
+    res = mc.disassemble(cands)
+    # keep only what the assembler turns back into the same words
+    again = mc.assemble([r[0] if r else "s_bogus" for r in res])
+    res = [r if r is not None and a == c else None for r, a, c in zip(res, again, cands)]
+    base_text = {}
+    for (e, name), r in zip(keys, res):
+        if name == "sdwa" and r is not None:
+            base_text[id(e)] = r[0]
+    for (e, name), r in zip(keys, res):
+        if r is None:
+            continue
+        if not name.startswith("mod:"):
+            suffix = "_sdwa" if name == "sdwa" else "_dpp"
+            if r[0].split()[0].endswith(suffix) and ("dpp8:" in r[0]) == (name == "dpp8"):
+                e["ext"].append(name)
+        elif id(e) in base_text and r[0] != base_text[id(e)] and "sdwa" in r[0].split()[0]:
+            e["ext_mods"].append(name[4:])

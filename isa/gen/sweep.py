@@ -286,7 +286,8 @@ def sweep(fam):
         if got is None:
             continue
         best[op] = {"code": op, "text": r[0], "mnemonic": got[0], "operands": got[1],
-                    "mods": got[2], "words": r[1], "probe": plist[i]}
+                    "mods": got[2], "words": r[1], "probe": plist[i],
+                    "w0": fam.build(op, plist[i])[0]}
     return [best[op] for op in sorted(best)]
 
 
@@ -304,6 +305,8 @@ def main():
     data["mtbuf_formats"] = rules.sweep_mtbuf_formats()
     rules.sweep_mimg_addr(data["mimg"], mimg)
     rules.probe_smem_cache_bits(data["smem"], smem)
+    for fam in ("vop1", "vop2", "vopc"):
+        rules.probe_vop_ext(fam, data[fam])
     with open(os.path.join(root, "gen", "sweep.json"), "w") as fh:
         json.dump(data, fh, indent=0)
 

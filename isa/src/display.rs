@@ -14,7 +14,10 @@ impl fmt::Display for Inst {
         let Some(form) = self.form() else {
             return write!(f, "<{} has no {:?} form>", self.op().name(), self.enc());
         };
-        f.write_str(form.mnemonic)?;
+        match self.ext().and_then(crate::ext::suffix) {
+            Some(sfx) => write!(f, "{}{sfx}", self.op().name())?,
+            None => f.write_str(form.mnemonic)?,
+        }
         let mut first = true;
         let mut sep = |f: &mut fmt::Formatter<'_>| {
             let s = if first { " " } else { ", " };
@@ -76,6 +79,9 @@ enum Val {
 
 fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
     let dw = od.dwords;
+    if let Some(ext) = inst.ext().filter(|e| **e != Ext::None) {
+        return ext_operand(f, inst, ext, od);
+    }
     if od.field == Field::VccLo {
         return f.write_str("vcc_lo");
     }
@@ -141,6 +147,33 @@ fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
     }
 }
 
+/// Operands of a DPP/SDWA instruction: sources carry the extension's modifiers.
+fn ext_operand(f: &mut fmt::Formatter<'_>, inst: &Inst, ext: &Ext, od: &Od) -> fmt::Result {
+    let src1_scalar = matches!(ext, Ext::Sdwa(Sdwa { src1_scalar: true, .. }));
+    let src1 = |v: u8| {
+        if src1_scalar {
+            Operand::from_code(v as u16, None).unwrap_or(Operand::Sgpr(v))
+        } else {
+            Operand::Vgpr(v)
+        }
+    };
+    match (inst, od.field) {
+        (Inst::Vop1(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
+        (Inst::Vop2(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
+        (Inst::Vopc(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
+        (Inst::Vop2(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords),
+        (Inst::Vopc(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords),
+        (Inst::Vopc(_), Field::VccLo) => match ext {
+            Ext::Sdwa(Sdwa { sdst: Some(d), .. }) => write!(f, "{}", d.display(1)),
+            _ => f.write_str("vcc_lo"),
+        },
+        (_, Field::VccLo) => f.write_str("vcc_lo"),
+        (Inst::Vop1(i), _) => write!(f, "{}", i.vdst.display(od.dwords)),
+        (Inst::Vop2(i), _) => write!(f, "{}", Operand::Vgpr(i.vdst).display(od.dwords)),
+        _ => f.write_str("<?>"),
+    }
+}
+
 fn src_index(fl: Field) -> usize {
     match fl {
         Field::Src0 => 0,
@@ -165,6 +198,9 @@ fn nsrc(form: &Form) -> usize {
 }
 
 fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Result {
+    if let Some(ext) = inst.ext() {
+        return crate::ext::trailer(f, ext, inst.enc());
+    }
     match inst {
         Inst::Smem(i) => {
             flag(f, i.glc, "glc")?;

@@ -93,13 +93,71 @@ pub struct Smem {
     pub dlc: bool,
 }
 
-/// VOP1 (`_e32`).
+/// VOP1 (`_e32`, or `_dpp`/`_sdwa` with an [`Ext`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub struct Vop1 {
     pub op: Opcode,
     pub vdst: Operand,
     pub src0: Operand,
+    pub ext: Ext,
+}
+
+/// The optional second dword of VOP1/VOP2/VOPC: DPP lane shuffles or SDWA sub-dword
+/// selects. The source it modifies stays in `src0` (a VGPR for DPP).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ext {
+    /// Plain 32-bit encoding.
+    #[default]
+    None,
+    /// DPP16: row/quad shuffles.
+    Dpp16(Dpp16),
+    /// DPP8: arbitrary lane selects within groups of eight.
+    Dpp8(Dpp8),
+    /// SDWA: byte/word selects and sign extension.
+    Sdwa(Sdwa),
+}
+
+/// DPP16 control (`dpp_ctrl` values as in AMD's RDNA2 ISA guide, VOP_DPP chapter).
+/// `neg`/`abs` bit 0 is src0, bit 1 src1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Dpp16 {
+    pub ctrl: u16,
+    pub row_mask: u8,
+    pub bank_mask: u8,
+    pub bound_ctrl: bool,
+    pub fi: bool,
+    pub neg: u8,
+    pub abs: u8,
+}
+
+/// DPP8: each lane of a group of eight reads lane `lanes[i]` (0..=7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Dpp8 {
+    pub lanes: [u8; 8],
+    pub fi: bool,
+}
+
+/// SDWA selects: 0..=3 BYTE_n, 4..=5 WORD_n, 6 DWORD; `dst_unused` 0 pad, 1 sign-extend,
+/// 2 preserve. `sext`/`neg`/`abs` bit 0 is src0, bit 1 src1. With `src1_scalar` the VOP2/VOPC
+/// `vsrc1` field holds a scalar operand code instead of a VGPR. `sdst` is the VOPC mask
+/// destination (`None`: VCC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Sdwa {
+    pub dst_sel: u8,
+    pub dst_unused: u8,
+    pub clamp: bool,
+    pub omod: u8,
+    pub src0_sel: u8,
+    pub src1_sel: u8,
+    pub sext: u8,
+    pub neg: u8,
+    pub abs: u8,
+    pub src1_scalar: bool,
+    pub sdst: Option<Operand>,
 }
 
 /// VOP2 (`_e32`); `k` is the inline literal of `v_fmamk`/`v_fmaak`.
@@ -111,6 +169,7 @@ pub struct Vop2 {
     pub src0: Operand,
     pub vsrc1: u8,
     pub k: u32,
+    pub ext: Ext,
 }
 
 /// VOPC (`_e32`): result in VCC (or EXEC for `v_cmpx`).
@@ -120,6 +179,7 @@ pub struct Vopc {
     pub op: Opcode,
     pub src0: Operand,
     pub vsrc1: u8,
+    pub ext: Ext,
 }
 
 /// VOP3 (`_e64`), including VOP3b forms whose `sdst` is a carry/compare SGPR.
@@ -331,6 +391,16 @@ impl Inst {
                 Seg::Scratch => Enc::Scratch,
                 Seg::Global => Enc::Global,
             },
+        }
+    }
+
+    /// The DPP/SDWA extension of a VOP1/VOP2/VOPC instruction.
+    pub fn ext(&self) -> Option<&Ext> {
+        match self {
+            Inst::Vop1(i) => Some(&i.ext),
+            Inst::Vop2(i) => Some(&i.ext),
+            Inst::Vopc(i) => Some(&i.ext),
+            _ => None,
         }
     }
 

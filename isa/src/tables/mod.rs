@@ -223,7 +223,7 @@ pub struct Form {
     /// Printed operands in order.
     pub operands: &'static [Od],
     /// Modifier bits accepted ([`mods`]).
-    pub mods: u16,
+    pub mods: u32,
     /// Implicit register use ([`flags`]).
     pub flags: u16,
 }
@@ -252,24 +252,34 @@ pub mod accept {
 }
 
 /// Modifier bits a form accepts (VOP3 source/output modifiers, SMEM cache bits).
+/// For VOP1/VOP2/VOPC forms ABS/NEG/CLAMP/OMOD/SEXT describe the SDWA variant.
 #[allow(missing_docs)]
 pub mod mods {
-    pub const ABS0: u16 = 1 << 0;
-    pub const ABS1: u16 = 1 << 1;
-    pub const ABS2: u16 = 1 << 2;
-    pub const NEG0: u16 = 1 << 3;
-    pub const NEG1: u16 = 1 << 4;
-    pub const NEG2: u16 = 1 << 5;
-    pub const CLAMP: u16 = 1 << 6;
-    pub const OMOD: u16 = 1 << 7;
-    pub const OPSEL0: u16 = 1 << 8;
-    pub const OPSEL1: u16 = 1 << 9;
-    pub const OPSEL2: u16 = 1 << 10;
-    pub const OPSEL3: u16 = 1 << 11;
+    pub const ABS0: u32 = 1 << 0;
+    pub const ABS1: u32 = 1 << 1;
+    pub const ABS2: u32 = 1 << 2;
+    pub const NEG0: u32 = 1 << 3;
+    pub const NEG1: u32 = 1 << 4;
+    pub const NEG2: u32 = 1 << 5;
+    pub const CLAMP: u32 = 1 << 6;
+    pub const OMOD: u32 = 1 << 7;
+    pub const OPSEL0: u32 = 1 << 8;
+    pub const OPSEL1: u32 = 1 << 9;
+    pub const OPSEL2: u32 = 1 << 10;
+    pub const OPSEL3: u32 = 1 << 11;
     /// SMEM: the GLC bit exists for this opcode.
-    pub const GLC: u16 = 1 << 12;
+    pub const GLC: u32 = 1 << 12;
     /// SMEM: the DLC bit exists for this opcode.
-    pub const DLC: u16 = 1 << 13;
+    pub const DLC: u32 = 1 << 13;
+    /// VOP1/VOP2/VOPC: a DPP16 variant exists.
+    pub const DPP16: u32 = 1 << 14;
+    /// VOP1/VOP2/VOPC: a DPP8 variant exists.
+    pub const DPP8: u32 = 1 << 15;
+    /// VOP1/VOP2/VOPC: an SDWA variant exists.
+    pub const SDWA: u32 = 1 << 16;
+    /// SDWA: sign extension of src0 / src1.
+    pub const SEXT0: u32 = 1 << 17;
+    pub const SEXT1: u32 = 1 << 18;
 }
 
 /// Implicit register reads and writes and scheduling classes of a form.

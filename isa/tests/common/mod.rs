@@ -177,12 +177,9 @@ fn raw_samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
             };
             for k in 0..5 {
                 let src0 = pick(f, Field::Src0, k);
-                out.push(match enc {
-                    Enc::Vop1 => Inst::Vop1(Vop1 { op, vdst, src0 }),
-                    Enc::Vop2 => Inst::Vop2(Vop2 { op, vdst: 10, src0, vsrc1: 30, k: 0x3e81 }),
-                    _ => Inst::Vopc(Vopc { op, src0, vsrc1: 30 }),
-                });
+                out.push(vop(enc, op, vdst, src0, 30, Ext::None));
             }
+            ext_samples(enc, f, vdst, &mut out);
         }
         Enc::Vop3 => vop3_samples(f, &mut out),
         Enc::Vop3p => {
@@ -328,6 +325,119 @@ fn raw_samples(enc: Enc, f: &'static Form) -> Vec<Inst> {
         }
     }
     out
+}
+
+fn vop(enc: Enc, op: Opcode, vdst: Operand, src0: Operand, vsrc1: u8, ext: Ext) -> Inst {
+    match enc {
+        Enc::Vop1 => Inst::Vop1(Vop1 { op, vdst, src0, ext }),
+        Enc::Vop2 => Inst::Vop2(Vop2 { op, vdst: 10, src0, vsrc1, k: 0x3e81, ext }),
+        _ => Inst::Vopc(Vopc { op, src0, vsrc1, ext }),
+    }
+}
+
+/// DPP16, DPP8 and SDWA variants, as far as the form's table entry says LLVM has them.
+fn ext_samples(enc: Enc, f: &Form, vdst: Operand, out: &mut Vec<Inst>) {
+    let m = f.mods;
+    let bit = |b: u32| m & b != 0;
+    let v = Operand::Vgpr(20);
+    let (neg, abs) = (
+        (bit(mods::NEG0) as u8) | (bit(mods::NEG1) as u8) << 1,
+        (bit(mods::ABS0) as u8) | (bit(mods::ABS1) as u8) << 1,
+    );
+    if bit(mods::DPP16) {
+        for (k, ctrl) in
+            [0x1Bu16, 0xE4, 0x101, 0x11F, 0x121, 0x140, 0x141, 0x153, 0x16F].into_iter().enumerate()
+        {
+            let d = Dpp16 {
+                ctrl,
+                row_mask: [0xF, 0x5, 0x1][k % 3],
+                bank_mask: [0xF, 0xA, 0x3][k % 3],
+                bound_ctrl: k % 2 == 1,
+                fi: k % 3 == 2,
+                neg: if k == 1 {
+                    neg & 1
+                } else if k == 2 {
+                    neg
+                } else {
+                    0
+                },
+                abs: if k == 3 { abs } else { 0 },
+            };
+            out.push(vop(enc, f.op, vdst, v, 30, Ext::Dpp16(d)));
+        }
+    }
+    if bit(mods::DPP8) {
+        for (lanes, fi) in [([7, 6, 5, 4, 3, 2, 1, 0], false), ([0, 0, 1, 1, 2, 2, 7, 7], true)] {
+            out.push(vop(enc, f.op, vdst, v, 30, Ext::Dpp8(Dpp8 { lanes, fi })));
+        }
+    }
+    if bit(mods::SDWA) {
+        let sext = (bit(mods::SEXT0) as u8) | (bit(mods::SEXT1) as u8) << 1;
+        let base = Sdwa {
+            dst_sel: 6,
+            dst_unused: 0,
+            clamp: false,
+            omod: 0,
+            src0_sel: 6,
+            src1_sel: 6,
+            sext: 0,
+            neg: 0,
+            abs: 0,
+            src1_scalar: false,
+            sdst: None,
+        };
+        let vopc = enc == Enc::Vopc;
+        let vop1 = enc == Enc::Vop1;
+        // v_cmpx has no mask destination; VCC readers already use a scalar (constant bus)
+        let has_vcc = f.operand(Field::VccLo).is_some();
+        let s4 = if f.operand(Field::Src0).is_some_and(|o| fits(o.accept, Operand::Sgpr(4))) {
+            Operand::Sgpr(4)
+        } else {
+            v
+        };
+        let variants = [
+            (v, base),
+            (
+                v,
+                Sdwa {
+                    dst_sel: if vopc { 0 } else { 1 },
+                    dst_unused: if vopc { 0 } else { 2 },
+                    src0_sel: 4,
+                    src1_sel: if vop1 { 0 } else { 3 },
+                    sext,
+                    ..base
+                },
+            ),
+            (
+                s4,
+                Sdwa {
+                    dst_sel: if vopc { 0 } else { 5 },
+                    src0_sel: 0,
+                    src1_sel: if vop1 { 0 } else { 5 },
+                    neg,
+                    abs,
+                    src1_scalar: !vop1 && (!has_vcc || vopc),
+                    sdst: if vopc && has_vcc { Some(Operand::Sgpr(50)) } else { None },
+                    ..base
+                },
+            ),
+            (
+                v,
+                Sdwa {
+                    clamp: bit(mods::CLAMP),
+                    omod: if bit(mods::OMOD) { 3 } else { 0 },
+                    dst_unused: if vopc { 0 } else { 1 },
+                    src1_sel: if vop1 { 0 } else { 6 },
+                    ..base
+                },
+            ),
+        ];
+        for (src0, s) in variants {
+            let s = if vopc { Sdwa { dst_sel: 0, dst_unused: 0, ..s } } else { s };
+            let s = if vop1 { Sdwa { src1_sel: 0, ..s } } else { s };
+            out.push(vop(enc, f.op, vdst, src0, if s.src1_scalar { 6 } else { 30 }, Ext::Sdwa(s)));
+        }
+    }
 }
 
 /// Candidate operands per source position, in order of preference; `pick` takes the k-th
