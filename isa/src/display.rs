@@ -41,7 +41,7 @@ impl fmt::Display for Inst {
                 continue;
             }
             sep(f)?;
-            operand(f, self, od)?;
+            operand(f, form, self, od)?;
         }
         modifiers(f, form, self)
     }
@@ -77,7 +77,7 @@ enum Val {
     SmemOffset(i32),
 }
 
-fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
+fn operand(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst, od: &Od) -> fmt::Result {
     let dw = od.dwords;
     if let Some(ext) = inst.ext().filter(|e| **e != Ext::None) {
         return ext_operand(f, inst, ext, od);
@@ -128,6 +128,11 @@ fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
         }
         (Inst::Vintrp(i), Field::Vsrc) => Val::Reg(Operand::Vgpr(i.vsrc)),
         (Inst::Vintrp(i), _) => Val::Reg(Operand::Attr { attr: i.attr, chan: i.chan, high: false }),
+        // the mix ops (f16/f32 mixed precision) use NEG_HI as the absolute-value modifier
+        (Inst::Vop3p(i), fl) if form.mnemonic.contains("_mix") => {
+            let k = src_index(fl);
+            Val::Src(i.src[k], i.neg_hi >> k & 1 != 0, i.neg >> k & 1 != 0)
+        }
         (Inst::Vop3p(i), fl) => Val::Reg(i.src[src_index(fl)]),
         (Inst::Ds(i), fl) => Val::Reg(Operand::Vgpr(match fl {
             Field::Vdst => i.vdst,
@@ -240,10 +245,11 @@ fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Resul
             if i.opsel_hi & mask != default_hi {
                 bits(f, "op_sel_hi", i.opsel_hi, n)?;
             }
-            if i.neg & mask != 0 {
+            let mix = form.mnemonic.contains("_mix");
+            if i.neg & mask != 0 && !mix {
                 bits(f, "neg_lo", i.neg, n)?;
             }
-            if i.neg_hi & mask != 0 {
+            if i.neg_hi & mask != 0 && !mix {
                 bits(f, "neg_hi", i.neg_hi, n)?;
             }
             flag(f, i.clamp, "clamp")
