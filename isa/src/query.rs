@@ -116,9 +116,15 @@ impl Inst {
     pub fn writes_scc(&self) -> bool {
         self.flags() & flags::WRITES_SCC != 0
     }
-    /// Reads M0 implicitly.
+    /// Reads M0 implicitly: the opcodes marked in the tables (s_movrel*, s_sendmsg, VINTRP,
+    /// ds_gws_*, ...), plus LDS-DMA buffer loads (M0 holds the LDS address) and GDS accesses
+    /// (M0 holds the GDS base and size).
     pub fn reads_m0(&self) -> bool {
-        self.flags() & flags::READS_M0 != 0
+        match self {
+            Inst::Mubuf(b) if b.lds => true,
+            Inst::Ds(d) if d.gds => true,
+            _ => self.flags() & flags::READS_M0 != 0,
+        }
     }
 
     /// Latency class.
