@@ -14,6 +14,7 @@ fn all_samples() -> Vec<(Inst, Vec<u32>, String)> {
         for form in enc.forms() {
             for inst in samples(enc, form) {
                 let words = encode(&inst).unwrap_or_else(|e| panic!("{inst:?}: {e}"));
+                inst.validate().unwrap_or_else(|e| panic!("{inst}: {e}"));
                 v.push((inst, words, inst.to_string()));
             }
         }

@@ -71,3 +71,31 @@ fn branches_and_counters() {
     let exp = inst(&[0xF800_080F, 0x0403_0201]); // exp mrt0 v1, v2, v3, v4 done
     assert_eq!(exp.counters(), Counters { expcnt: true, ..Counters::default() });
 }
+
+#[test]
+fn operand_classes_follow_the_table() {
+    let op = |name: &str| Opcode::all().find(|o| o.name() == name).expect("opcode");
+    let readlane = |lane: Operand| {
+        Inst::Vop3(Vop3 {
+            op: op("v_readlane_b32"),
+            vdst: Operand::Sgpr(4),
+            sdst: Operand::UNUSED,
+            src: [Operand::Vgpr(1), lane, Operand::UNUSED],
+            abs: 0,
+            neg: 0,
+            opsel: 0,
+            clamp: false,
+            omod: 0,
+        })
+    };
+    assert!(readlane(Operand::Sgpr(2)).validate().is_ok());
+    assert!(readlane(Operand::Special(Special::M0)).validate().is_ok());
+    // the lane select must be uniform: a VGPR is rejected (but still encodable)
+    assert!(readlane(Operand::Vgpr(2)).validate().is_err());
+    assert!(encode(&readlane(Operand::Vgpr(2))).is_ok());
+    let movrels = |src0| {
+        Inst::Vop1(Vop1 { op: op("v_movrels_b32"), vdst: Operand::Vgpr(1), src0, ext: Ext::None })
+    };
+    assert!(movrels(Operand::Vgpr(2)).validate().is_ok());
+    assert!(movrels(Operand::Sgpr(2)).validate().is_err());
+}
