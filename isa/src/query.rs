@@ -1,7 +1,8 @@
 //! Questions the compiler backend and the simulator ask about an instruction.
 
 use crate::inst::{Inst, Seg};
-use crate::tables::{flags, Enc};
+use crate::operand::{Operand, Special};
+use crate::tables::{flags, Enc, Field, MimgInfo};
 
 /// Hardware counters an instruction increments until it completes (`s_waitcnt` targets).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,6 +33,35 @@ pub enum Latency {
 }
 
 impl Inst {
+    /// Registers covered by the operand in `field` (0 when the instruction has none): the
+    /// table's width, adjusted where it depends on the instruction's own bits — MIMG data and
+    /// addresses (dmask, D16, TFE, dim, A16), buffer `vaddr` with both IDXEN and OFFEN, TFE on
+    /// buffer loads, and GLOBAL/SCRATCH addresses when an SGPR base is used.
+    pub fn dwords(&self, field: Field) -> u8 {
+        let Some(form) = self.form() else { return 0 };
+        let base = form.dwords(field);
+        match (self, field) {
+            (Inst::Mimg(m), Field::Vdata) => m.vdata_dwords(),
+            (Inst::Mimg(m), Field::Vaddr) => {
+                MimgInfo::get(form.code).map_or(0, |i| i.addr_count(m.dim, m.a16))
+            }
+            (Inst::Mubuf(b) | Inst::Mtbuf(b), Field::Vaddr) => b.offen as u8 + b.idxen as u8,
+            (Inst::Mubuf(b) | Inst::Mtbuf(b), Field::Vdata) => base + b.tfe as u8,
+            (Inst::Flat(f), Field::Vdst) if f.glc && form.mnemonic.contains("_atomic_") => {
+                let data = form.dwords(Field::Data);
+                if form.mnemonic.contains("cmpswap") {
+                    data / 2
+                } else {
+                    data
+                }
+            }
+            (Inst::Flat(f), Field::Addr) if f.saddr != Operand::Special(Special::Null) => {
+                (f.seg == Seg::Global) as u8
+            }
+            _ => base,
+        }
+    }
+
     fn flags(&self) -> u16 {
         self.form().map_or(0, |f| f.flags)
     }

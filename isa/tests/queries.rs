@@ -99,3 +99,32 @@ fn operand_classes_follow_the_table() {
     assert!(movrels(Operand::Vgpr(2)).validate().is_ok());
     assert!(movrels(Operand::Sgpr(2)).validate().is_err());
 }
+
+#[test]
+fn operand_widths() {
+    use ferrum_isa::tables::Field;
+    let load4 = inst(&[0xDC38_8000, 0x0A7D_0014]); // global_load_dwordx4 v[10:13], v[20:21], off
+    assert_eq!((load4.dwords(Field::Vdst), load4.dwords(Field::Addr)), (4, 2));
+    let mut saddr = load4;
+    if let Inst::Flat(f) = &mut saddr {
+        f.saddr = Operand::Sgpr(4);
+    }
+    assert_eq!(saddr.dwords(Field::Addr), 1);
+    // image_sample v[10:12], v[20:21], s[8:15], s[16:19] dmask:0x7 dim:SQ_RSRC_IMG_2D
+    let sample = inst(&[0xF080_0708, 0x0082_0A14]);
+    assert_eq!((sample.dwords(Field::Vdata), sample.dwords(Field::Vaddr)), (3, 2));
+    let atomic = Inst::Flat(Flat {
+        op: Opcode::from_name("global_atomic_cmpswap_x2").expect("opcode"),
+        seg: Seg::Global,
+        vdst: 1,
+        addr: 2,
+        data: 4,
+        saddr: Operand::Special(Special::Null),
+        offset: 0,
+        glc: true,
+        slc: false,
+        dlc: false,
+    });
+    assert_eq!((atomic.dwords(Field::Vdst), atomic.dwords(Field::Data)), (2, 4));
+    assert_eq!(atomic.to_string(), "global_atomic_cmpswap_x2 v[1:2], v[2:3], v[4:7], off glc");
+}
