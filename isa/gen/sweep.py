@@ -104,6 +104,14 @@ def vintrp(op, f):
             | f.get("vsrc", 0)]
 
 
+def mimg(op, f):
+    """MIMG, 2D, dmask 0xf, non-NSA. Address counts per dim come from rules.sweep_mimg_addr."""
+    return [0xF0000000 | op >> 7 | f.get("dim", 1) << 3 | f.get("dmask", 0xF) << 8
+            | (op & 0x7F) << 18 | f.get("nsa", 0) << 1,
+            f.get("vaddr", 0) | f.get("vdata", 0) << 8 | 2 << 16 | f.get("ssamp", 0) << 21
+            | f.get("a16", 0) << 30] + f.get("extra", [])
+
+
 def flat(seg):
     def build(op, f):
         return [0xDC000000 | 0x10 | seg << 14 | op << 18,
@@ -153,6 +161,9 @@ FAMILIES = [
     Family("mtbuf", range(0x10), mtbuf,
            {"vdata": (10, "v", 10), "vaddr": (20, "v", 20), "srsrc": (2, "s", 8),
             "soffset": (40, "s", 40)}, ["vdata", "vaddr", "srsrc", "soffset"]),
+    Family("mimg", range(0x100), mimg,
+           {"vdata": (10, "v", 10), "vaddr": (20, "v", 20), "srsrc": (2, "s", 8),
+            "ssamp": (4, "s", 16)}, ["vdata", "vaddr", "ssamp"]),
     Family("vintrp", range(4), vintrp, {"vdst": (10, "v", 10), "vsrc": (20, "v", 20)},
            ["vdst", "vsrc"]),
 ] + [
@@ -275,7 +286,8 @@ def sweep(fam):
         if got is None:
             continue
         best[op] = {"code": op, "text": r[0], "mnemonic": got[0], "operands": got[1],
-                    "mods": got[2], "words": r[1], "probe": plist[i]}
+                    "mods": got[2], "words": r[1], "probe": plist[i],
+                    "w0": fam.build(op, plist[i])[0]}
     return [best[op] for op in sorted(best)]
 
 
@@ -291,6 +303,10 @@ def main():
     for fam in ("sop2", "sop1", "sopc", "vop1", "vop2", "vopc", "vop3", "vop3p"):
         rules.probe_source_classes(data[fam])
     data["mtbuf_formats"] = rules.sweep_mtbuf_formats()
+    rules.sweep_mimg_addr(data["mimg"], mimg)
+    rules.probe_smem_cache_bits(data["smem"], smem)
+    for fam in ("vop1", "vop2", "vopc"):
+        rules.probe_vop_ext(fam, data[fam])
     with open(os.path.join(root, "gen", "sweep.json"), "w") as fh:
         json.dump(data, fh, indent=0)
 

@@ -108,6 +108,7 @@ fn decode_vector(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
         0x36 => decode_ds(w, w0),
         0x38 | 0x3A => decode_buffer(w, w0),
         0x37 => decode_flat(w, w0),
+        0x3C => crate::mimg::decode(w.w),
         0x32 => {
             let f = form(Enc::Vintrp, w0 >> 16 & 3)?;
             let i = Vintrp {
@@ -309,23 +310,24 @@ fn decode_vop3(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
 fn decode_vop12c(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
     let mut len = 1;
     let s0 = w0 & 0x1FF;
-    if matches!(s0, 0xE9 | 0xEA | 0xF9 | 0xFA) {
-        return Err(DecodeError::BadOperand(s0 as u16)); // DPP8 / DPP16 / SDWA: not yet
-    }
-    let inst = match w0 >> 25 {
-        0x3F => {
-            let f = form(Enc::Vop1, w0 >> 9 & 0xFF)?;
-            let src0 = if has(f, Field::Src0) { src(w, s0, 1, &mut len)? } else { Operand::UNUSED };
-            Inst::Vop1(Vop1 { op: f.op, vdst: vdst_of(f, w0 >> 17 & 0xFF)?, src0 })
-        }
-        0x3E => {
-            let f = form(Enc::Vopc, w0 >> 17 & 0xFF)?;
-            let src0 = src(w, s0, 1, &mut len)?;
-            Inst::Vopc(Vopc { op: f.op, src0, vsrc1: (w0 >> 9) as u8 })
-        }
-        code => {
-            let f = form(Enc::Vop2, code)?;
-            let src0 = src(w, s0, 1, &mut len)?;
+    let (enc, code) = match w0 >> 25 {
+        0x3F => (Enc::Vop1, w0 >> 9 & 0xFF),
+        0x3E => (Enc::Vopc, w0 >> 17 & 0xFF),
+        c => (Enc::Vop2, c),
+    };
+    let f = form(enc, code)?;
+    let (ext, src0) = if matches!(s0, 0xE9 | 0xEA | 0xF9 | 0xFA) && has(f, Field::Src0) {
+        len = 2;
+        crate::ext::decode(s0, w.get(1)?, enc)?
+    } else if has(f, Field::Src0) {
+        (Ext::None, src(w, s0, 1, &mut len)?)
+    } else {
+        (Ext::None, Operand::UNUSED)
+    };
+    let inst = match enc {
+        Enc::Vop1 => Inst::Vop1(Vop1 { op: f.op, vdst: vdst_of(f, w0 >> 17 & 0xFF)?, src0, ext }),
+        Enc::Vopc => Inst::Vopc(Vopc { op: f.op, src0, vsrc1: (w0 >> 9) as u8, ext }),
+        _ => {
             let k = if has(f, Field::Literal) {
                 if len > 1 {
                     return Err(DecodeError::BadOperand(255));
@@ -335,7 +337,8 @@ fn decode_vop12c(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
             } else {
                 0
             };
-            Inst::Vop2(Vop2 { op: f.op, vdst: (w0 >> 17) as u8, src0, vsrc1: (w0 >> 9) as u8, k })
+            let vdst = (w0 >> 17) as u8;
+            Inst::Vop2(Vop2 { op: f.op, vdst, src0, vsrc1: (w0 >> 9) as u8, k, ext })
         }
     };
     Ok((inst, len))

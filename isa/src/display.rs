@@ -14,7 +14,10 @@ impl fmt::Display for Inst {
         let Some(form) = self.form() else {
             return write!(f, "<{} has no {:?} form>", self.op().name(), self.enc());
         };
-        f.write_str(form.mnemonic)?;
+        match self.ext().and_then(crate::ext::suffix) {
+            Some(sfx) => write!(f, "{}{sfx}", self.op().name())?,
+            None => f.write_str(form.mnemonic)?,
+        }
         let mut first = true;
         let mut sep = |f: &mut fmt::Formatter<'_>| {
             let s = if first { " " } else { ", " };
@@ -27,6 +30,9 @@ impl fmt::Display for Inst {
         if let Inst::Exp(e) = self {
             return exp(f, e);
         }
+        if let Inst::Mimg(m) = self {
+            return crate::mimg::display(f, form, m);
+        }
         if let Inst::Mubuf(i) | Inst::Mtbuf(i) = self {
             return buffer(f, form, i, matches!(self, Inst::Mtbuf(_)), &mut sep);
         }
@@ -35,7 +41,7 @@ impl fmt::Display for Inst {
                 continue;
             }
             sep(f)?;
-            operand(f, self, od)?;
+            operand(f, form, self, od)?;
         }
         modifiers(f, form, self)
     }
@@ -71,8 +77,11 @@ enum Val {
     SmemOffset(i32),
 }
 
-fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
+fn operand(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst, od: &Od) -> fmt::Result {
     let dw = od.dwords;
+    if let Some(ext) = inst.ext().filter(|e| **e != Ext::None) {
+        return ext_operand(f, inst, ext, od);
+    }
     if od.field == Field::VccLo {
         return f.write_str("vcc_lo");
     }
@@ -88,8 +97,12 @@ fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
         (Inst::Sopc(i), Field::Ssrc0) => Val::Reg(i.ssrc0),
         (Inst::Sopc(i), _) => Val::Reg(i.ssrc1),
         (Inst::Sopp(i), _) => Val::Imm(od.kind, i.simm16),
+        // s_atc_probe prints its sdata field as a plain number
+        (Inst::Smem(i), Field::Sdata) if od.kind == Kind::Dec => {
+            return write!(f, "{}", i.sdata.code());
+        }
         (Inst::Smem(i), Field::Sdata) => Val::Reg(i.sdata),
-        (Inst::Smem(i), Field::Sbase) => Val::Reg(Operand::Sgpr(i.sbase)),
+        (Inst::Smem(i), Field::Sbase) => Val::Reg(sgpr_base(i.sbase)),
         (Inst::Smem(i), _) if i.soffset != Operand::Special(Special::Null) => {
             return write!(f, "{}", i.soffset.display(1));
         }
@@ -115,6 +128,11 @@ fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
         }
         (Inst::Vintrp(i), Field::Vsrc) => Val::Reg(Operand::Vgpr(i.vsrc)),
         (Inst::Vintrp(i), _) => Val::Reg(Operand::Attr { attr: i.attr, chan: i.chan, high: false }),
+        // the mix ops (f16/f32 mixed precision) use NEG_HI as the absolute-value modifier
+        (Inst::Vop3p(i), fl) if form.mnemonic.contains("_mix") => {
+            let k = src_index(fl);
+            Val::Src(i.src[k], i.neg_hi >> k & 1 != 0, i.neg >> k & 1 != 0)
+        }
         (Inst::Vop3p(i), fl) => Val::Reg(i.src[src_index(fl)]),
         (Inst::Ds(i), fl) => Val::Reg(Operand::Vgpr(match fl {
             Field::Vdst => i.vdst,
@@ -131,6 +149,33 @@ fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
         Val::Src(o, abs, neg) => src_mods(f, o, dw, abs, neg),
         Val::SmemOffset(x) if x < 0 => write!(f, "-0x{:x}", -(x as i64)),
         Val::SmemOffset(x) => write!(f, "0x{x:x}"),
+    }
+}
+
+/// Operands of a DPP/SDWA instruction: sources carry the extension's modifiers.
+fn ext_operand(f: &mut fmt::Formatter<'_>, inst: &Inst, ext: &Ext, od: &Od) -> fmt::Result {
+    let src1_scalar = matches!(ext, Ext::Sdwa(Sdwa { src1_scalar: true, .. }));
+    let src1 = |v: u8| {
+        if src1_scalar {
+            Operand::from_code(v as u16, None).unwrap_or(Operand::Sgpr(v))
+        } else {
+            Operand::Vgpr(v)
+        }
+    };
+    match (inst, od.field) {
+        (Inst::Vop1(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
+        (Inst::Vop2(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
+        (Inst::Vopc(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
+        (Inst::Vop2(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords),
+        (Inst::Vopc(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords),
+        (Inst::Vopc(_), Field::VccLo) => match ext {
+            Ext::Sdwa(Sdwa { sdst: Some(d), .. }) => write!(f, "{}", d.display(1)),
+            _ => f.write_str("vcc_lo"),
+        },
+        (_, Field::VccLo) => f.write_str("vcc_lo"),
+        (Inst::Vop1(i), _) => write!(f, "{}", i.vdst.display(od.dwords)),
+        (Inst::Vop2(i), _) => write!(f, "{}", Operand::Vgpr(i.vdst).display(od.dwords)),
+        _ => f.write_str("<?>"),
     }
 }
 
@@ -158,6 +203,9 @@ fn nsrc(form: &Form) -> usize {
 }
 
 fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Result {
+    if let Some(ext) = inst.ext() {
+        return crate::ext::trailer(f, ext, inst.enc());
+    }
     match inst {
         Inst::Smem(i) => {
             flag(f, i.glc, "glc")?;
@@ -197,10 +245,11 @@ fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Resul
             if i.opsel_hi & mask != default_hi {
                 bits(f, "op_sel_hi", i.opsel_hi, n)?;
             }
-            if i.neg & mask != 0 {
+            let mix = form.mnemonic.contains("_mix");
+            if i.neg & mask != 0 && !mix {
                 bits(f, "neg_lo", i.neg, n)?;
             }
-            if i.neg_hi & mask != 0 {
+            if i.neg_hi & mask != 0 && !mix {
                 bits(f, "neg_hi", i.neg_hi, n)?;
             }
             flag(f, i.clamp, "clamp")
@@ -260,7 +309,7 @@ fn buffer(
             Field::Vaddr => {
                 write!(f, "{}", Operand::Vgpr(i.vaddr).display(1 + (i.offen && i.idxen) as u8))?
             }
-            Field::Srsrc => write!(f, "{}", Operand::Sgpr(i.srsrc).display(4))?,
+            Field::Srsrc => write!(f, "{}", sgpr_base(i.srsrc).display(4))?,
             _ => write!(f, "{}", i.soffset.display(1))?,
         }
     }
@@ -338,4 +387,13 @@ fn exp(f: &mut fmt::Formatter<'_>, e: &Exp) -> fmt::Result {
     flag(f, e.done, "done")?;
     flag(f, e.compr, "compr")?;
     flag(f, e.vm, "vm")
+}
+
+/// The first register of an aligned scalar tuple field (SMEM base, V#, S#): SGPRs, or trap
+/// temporaries from 108 on.
+pub(crate) fn sgpr_base(n: u8) -> Operand {
+    match n {
+        108..=123 => Operand::Ttmp(n - 108),
+        _ => Operand::Sgpr(n),
+    }
 }

@@ -87,9 +87,10 @@ pub fn encode(inst: &Inst) -> Result<Words, EncodeError> {
         Inst::Vop1(i) => encode_vop1(f, i),
         Inst::Vop2(i) => encode_vop2(f, i),
         Inst::Vopc(i) => {
-            let mut lit = Lit::default();
-            let s0 = lit.src(i.src0, Field::Src0, false)?;
-            Ok(lit.push(vec![0x7C00_0000 | (f.code as u32) << 17 | (i.vsrc1 as u32) << 9 | s0]))
+            let (s0, tail) = vop_src0(f, &i.ext, i.src0, Enc::Vopc)?;
+            let mut w = vec![0x7C00_0000 | (f.code as u32) << 17 | (i.vsrc1 as u32) << 9 | s0];
+            w.extend(tail);
+            Ok(w)
         }
         Inst::Vop3(i) => encode_vop3(f, i),
         Inst::Vop3p(i) => encode_vop3p(f, i),
@@ -99,6 +100,7 @@ pub fn encode(inst: &Inst) -> Result<Words, EncodeError> {
         Inst::Flat(i) => encode_flat(f, i),
         Inst::Vintrp(i) => encode_vintrp(f, i),
         Inst::Exp(i) => Ok(encode_exp(i)),
+        Inst::Mimg(i) => crate::mimg::encode(f, i),
     }
 }
 
@@ -157,24 +159,35 @@ fn valu_dst(f: &Form, op: Operand) -> Result<u32, EncodeError> {
     }
 }
 
-fn encode_vop1(f: &Form, i: &Vop1) -> Result<Words, EncodeError> {
+/// src0 code and the words after the first: the DPP/SDWA dword, or a literal.
+fn vop_src0(f: &Form, ext: &Ext, src0: Operand, enc: Enc) -> Result<(u32, Vec<u32>), EncodeError> {
+    if let Some((code, dword)) = crate::ext::encode(ext, src0, enc)? {
+        return Ok((code, vec![dword]));
+    }
     let mut lit = Lit::default();
+    let s0 = opt_src(f, &mut lit, Field::Src0, src0, false)?;
+    Ok((s0, lit.push(Vec::new())))
+}
+
+fn encode_vop1(f: &Form, i: &Vop1) -> Result<Words, EncodeError> {
     let d = valu_dst(f, i.vdst)?;
-    let s0 = opt_src(f, &mut lit, Field::Src0, i.src0, false)?;
-    Ok(lit.push(vec![0x7E00_0000 | d << 17 | (f.code as u32) << 9 | s0]))
+    let (s0, tail) = vop_src0(f, &i.ext, i.src0, Enc::Vop1)?;
+    let mut w = vec![0x7E00_0000 | d << 17 | (f.code as u32) << 9 | s0];
+    w.extend(tail);
+    Ok(w)
 }
 
 fn encode_vop2(f: &Form, i: &Vop2) -> Result<Words, EncodeError> {
-    let mut lit = Lit::default();
-    let s0 = lit.src(i.src0, Field::Src0, false)?;
+    let (s0, tail) = vop_src0(f, &i.ext, i.src0, Enc::Vop2)?;
     let mut w = vec![(f.code as u32) << 25 | (i.vdst as u32) << 17 | (i.vsrc1 as u32) << 9 | s0];
     if has(f, Field::Literal) {
-        if lit.0.is_some() {
+        if !tail.is_empty() {
             return Err(EncodeError::TwoLiterals);
         }
         w.push(i.k);
     }
-    Ok(lit.push(w))
+    w.extend(tail);
+    Ok(w)
 }
 
 fn encode_vop3p(f: &Form, i: &Vop3p) -> Result<Words, EncodeError> {

@@ -1016,6 +1016,115 @@ impl Opcode {
     pub const GLOBAL_ATOMIC_FMIN_X2: Opcode = Opcode(1009);
     pub const GLOBAL_ATOMIC_FMAX_X2: Opcode = Opcode(1010);
     pub const EXP: Opcode = Opcode(1011);
+    pub const IMAGE_LOAD: Opcode = Opcode(1012);
+    pub const IMAGE_LOAD_MIP: Opcode = Opcode(1013);
+    pub const IMAGE_LOAD_PCK: Opcode = Opcode(1014);
+    pub const IMAGE_LOAD_PCK_SGN: Opcode = Opcode(1015);
+    pub const IMAGE_LOAD_MIP_PCK: Opcode = Opcode(1016);
+    pub const IMAGE_LOAD_MIP_PCK_SGN: Opcode = Opcode(1017);
+    pub const IMAGE_STORE: Opcode = Opcode(1018);
+    pub const IMAGE_STORE_MIP: Opcode = Opcode(1019);
+    pub const IMAGE_STORE_PCK: Opcode = Opcode(1020);
+    pub const IMAGE_STORE_MIP_PCK: Opcode = Opcode(1021);
+    pub const IMAGE_GET_RESINFO: Opcode = Opcode(1022);
+    pub const IMAGE_ATOMIC_SWAP: Opcode = Opcode(1023);
+    pub const IMAGE_ATOMIC_CMPSWAP: Opcode = Opcode(1024);
+    pub const IMAGE_ATOMIC_ADD: Opcode = Opcode(1025);
+    pub const IMAGE_ATOMIC_SUB: Opcode = Opcode(1026);
+    pub const IMAGE_ATOMIC_SMIN: Opcode = Opcode(1027);
+    pub const IMAGE_ATOMIC_UMIN: Opcode = Opcode(1028);
+    pub const IMAGE_ATOMIC_SMAX: Opcode = Opcode(1029);
+    pub const IMAGE_ATOMIC_UMAX: Opcode = Opcode(1030);
+    pub const IMAGE_ATOMIC_AND: Opcode = Opcode(1031);
+    pub const IMAGE_ATOMIC_OR: Opcode = Opcode(1032);
+    pub const IMAGE_ATOMIC_XOR: Opcode = Opcode(1033);
+    pub const IMAGE_ATOMIC_INC: Opcode = Opcode(1034);
+    pub const IMAGE_ATOMIC_DEC: Opcode = Opcode(1035);
+    pub const IMAGE_ATOMIC_FCMPSWAP: Opcode = Opcode(1036);
+    pub const IMAGE_ATOMIC_FMIN: Opcode = Opcode(1037);
+    pub const IMAGE_ATOMIC_FMAX: Opcode = Opcode(1038);
+    pub const IMAGE_SAMPLE: Opcode = Opcode(1039);
+    pub const IMAGE_SAMPLE_CL: Opcode = Opcode(1040);
+    pub const IMAGE_SAMPLE_D: Opcode = Opcode(1041);
+    pub const IMAGE_SAMPLE_D_CL: Opcode = Opcode(1042);
+    pub const IMAGE_SAMPLE_L: Opcode = Opcode(1043);
+    pub const IMAGE_SAMPLE_B: Opcode = Opcode(1044);
+    pub const IMAGE_SAMPLE_B_CL: Opcode = Opcode(1045);
+    pub const IMAGE_SAMPLE_LZ: Opcode = Opcode(1046);
+    pub const IMAGE_SAMPLE_C: Opcode = Opcode(1047);
+    pub const IMAGE_SAMPLE_C_CL: Opcode = Opcode(1048);
+    pub const IMAGE_SAMPLE_C_D: Opcode = Opcode(1049);
+    pub const IMAGE_SAMPLE_C_D_CL: Opcode = Opcode(1050);
+    pub const IMAGE_SAMPLE_C_L: Opcode = Opcode(1051);
+    pub const IMAGE_SAMPLE_C_B: Opcode = Opcode(1052);
+    pub const IMAGE_SAMPLE_C_B_CL: Opcode = Opcode(1053);
+    pub const IMAGE_SAMPLE_C_LZ: Opcode = Opcode(1054);
+    pub const IMAGE_SAMPLE_O: Opcode = Opcode(1055);
+    pub const IMAGE_SAMPLE_CL_O: Opcode = Opcode(1056);
+    pub const IMAGE_SAMPLE_D_O: Opcode = Opcode(1057);
+    pub const IMAGE_SAMPLE_D_CL_O: Opcode = Opcode(1058);
+    pub const IMAGE_SAMPLE_L_O: Opcode = Opcode(1059);
+    pub const IMAGE_SAMPLE_B_O: Opcode = Opcode(1060);
+    pub const IMAGE_SAMPLE_B_CL_O: Opcode = Opcode(1061);
+    pub const IMAGE_SAMPLE_LZ_O: Opcode = Opcode(1062);
+    pub const IMAGE_SAMPLE_C_O: Opcode = Opcode(1063);
+    pub const IMAGE_SAMPLE_C_CL_O: Opcode = Opcode(1064);
+    pub const IMAGE_SAMPLE_C_D_O: Opcode = Opcode(1065);
+    pub const IMAGE_SAMPLE_C_D_CL_O: Opcode = Opcode(1066);
+    pub const IMAGE_SAMPLE_C_L_O: Opcode = Opcode(1067);
+    pub const IMAGE_SAMPLE_C_B_O: Opcode = Opcode(1068);
+    pub const IMAGE_SAMPLE_C_B_CL_O: Opcode = Opcode(1069);
+    pub const IMAGE_SAMPLE_C_LZ_O: Opcode = Opcode(1070);
+    pub const IMAGE_GATHER4: Opcode = Opcode(1071);
+    pub const IMAGE_GATHER4_CL: Opcode = Opcode(1072);
+    pub const IMAGE_GATHER4_L: Opcode = Opcode(1073);
+    pub const IMAGE_GATHER4_B: Opcode = Opcode(1074);
+    pub const IMAGE_GATHER4_B_CL: Opcode = Opcode(1075);
+    pub const IMAGE_GATHER4_LZ: Opcode = Opcode(1076);
+    pub const IMAGE_GATHER4_C: Opcode = Opcode(1077);
+    pub const IMAGE_GATHER4_C_CL: Opcode = Opcode(1078);
+    pub const IMAGE_GATHER4_C_L: Opcode = Opcode(1079);
+    pub const IMAGE_GATHER4_C_B: Opcode = Opcode(1080);
+    pub const IMAGE_GATHER4_C_B_CL: Opcode = Opcode(1081);
+    pub const IMAGE_GATHER4_C_LZ: Opcode = Opcode(1082);
+    pub const IMAGE_GATHER4_O: Opcode = Opcode(1083);
+    pub const IMAGE_GATHER4_CL_O: Opcode = Opcode(1084);
+    pub const IMAGE_GATHER4_L_O: Opcode = Opcode(1085);
+    pub const IMAGE_GATHER4_B_O: Opcode = Opcode(1086);
+    pub const IMAGE_GATHER4_B_CL_O: Opcode = Opcode(1087);
+    pub const IMAGE_GATHER4_LZ_O: Opcode = Opcode(1088);
+    pub const IMAGE_GATHER4_C_O: Opcode = Opcode(1089);
+    pub const IMAGE_GATHER4_C_CL_O: Opcode = Opcode(1090);
+    pub const IMAGE_GATHER4_C_L_O: Opcode = Opcode(1091);
+    pub const IMAGE_GATHER4_C_B_O: Opcode = Opcode(1092);
+    pub const IMAGE_GATHER4_C_B_CL_O: Opcode = Opcode(1093);
+    pub const IMAGE_GATHER4_C_LZ_O: Opcode = Opcode(1094);
+    pub const IMAGE_GET_LOD: Opcode = Opcode(1095);
+    pub const IMAGE_SAMPLE_CD: Opcode = Opcode(1096);
+    pub const IMAGE_SAMPLE_CD_CL: Opcode = Opcode(1097);
+    pub const IMAGE_SAMPLE_C_CD: Opcode = Opcode(1098);
+    pub const IMAGE_SAMPLE_C_CD_CL: Opcode = Opcode(1099);
+    pub const IMAGE_SAMPLE_CD_O: Opcode = Opcode(1100);
+    pub const IMAGE_SAMPLE_CD_CL_O: Opcode = Opcode(1101);
+    pub const IMAGE_SAMPLE_C_CD_O: Opcode = Opcode(1102);
+    pub const IMAGE_SAMPLE_C_CD_CL_O: Opcode = Opcode(1103);
+    pub const IMAGE_MSAA_LOAD: Opcode = Opcode(1104);
+    pub const IMAGE_SAMPLE_D_G16: Opcode = Opcode(1105);
+    pub const IMAGE_SAMPLE_D_CL_G16: Opcode = Opcode(1106);
+    pub const IMAGE_SAMPLE_C_D_G16: Opcode = Opcode(1107);
+    pub const IMAGE_SAMPLE_C_D_CL_G16: Opcode = Opcode(1108);
+    pub const IMAGE_SAMPLE_D_O_G16: Opcode = Opcode(1109);
+    pub const IMAGE_SAMPLE_D_CL_O_G16: Opcode = Opcode(1110);
+    pub const IMAGE_SAMPLE_C_D_O_G16: Opcode = Opcode(1111);
+    pub const IMAGE_SAMPLE_C_D_CL_O_G16: Opcode = Opcode(1112);
+    pub const IMAGE_SAMPLE_CD_G16: Opcode = Opcode(1113);
+    pub const IMAGE_SAMPLE_CD_CL_G16: Opcode = Opcode(1114);
+    pub const IMAGE_SAMPLE_C_CD_G16: Opcode = Opcode(1115);
+    pub const IMAGE_SAMPLE_C_CD_CL_G16: Opcode = Opcode(1116);
+    pub const IMAGE_SAMPLE_CD_O_G16: Opcode = Opcode(1117);
+    pub const IMAGE_SAMPLE_CD_CL_O_G16: Opcode = Opcode(1118);
+    pub const IMAGE_SAMPLE_C_CD_O_G16: Opcode = Opcode(1119);
+    pub const IMAGE_SAMPLE_C_CD_CL_O_G16: Opcode = Opcode(1120);
 }
 
 /// Names indexed by `Opcode.0`.
@@ -2032,4 +2141,113 @@ pub(crate) static NAMES: &[&str] = &[
     "global_atomic_fmin_x2",
     "global_atomic_fmax_x2",
     "exp",
+    "image_load",
+    "image_load_mip",
+    "image_load_pck",
+    "image_load_pck_sgn",
+    "image_load_mip_pck",
+    "image_load_mip_pck_sgn",
+    "image_store",
+    "image_store_mip",
+    "image_store_pck",
+    "image_store_mip_pck",
+    "image_get_resinfo",
+    "image_atomic_swap",
+    "image_atomic_cmpswap",
+    "image_atomic_add",
+    "image_atomic_sub",
+    "image_atomic_smin",
+    "image_atomic_umin",
+    "image_atomic_smax",
+    "image_atomic_umax",
+    "image_atomic_and",
+    "image_atomic_or",
+    "image_atomic_xor",
+    "image_atomic_inc",
+    "image_atomic_dec",
+    "image_atomic_fcmpswap",
+    "image_atomic_fmin",
+    "image_atomic_fmax",
+    "image_sample",
+    "image_sample_cl",
+    "image_sample_d",
+    "image_sample_d_cl",
+    "image_sample_l",
+    "image_sample_b",
+    "image_sample_b_cl",
+    "image_sample_lz",
+    "image_sample_c",
+    "image_sample_c_cl",
+    "image_sample_c_d",
+    "image_sample_c_d_cl",
+    "image_sample_c_l",
+    "image_sample_c_b",
+    "image_sample_c_b_cl",
+    "image_sample_c_lz",
+    "image_sample_o",
+    "image_sample_cl_o",
+    "image_sample_d_o",
+    "image_sample_d_cl_o",
+    "image_sample_l_o",
+    "image_sample_b_o",
+    "image_sample_b_cl_o",
+    "image_sample_lz_o",
+    "image_sample_c_o",
+    "image_sample_c_cl_o",
+    "image_sample_c_d_o",
+    "image_sample_c_d_cl_o",
+    "image_sample_c_l_o",
+    "image_sample_c_b_o",
+    "image_sample_c_b_cl_o",
+    "image_sample_c_lz_o",
+    "image_gather4",
+    "image_gather4_cl",
+    "image_gather4_l",
+    "image_gather4_b",
+    "image_gather4_b_cl",
+    "image_gather4_lz",
+    "image_gather4_c",
+    "image_gather4_c_cl",
+    "image_gather4_c_l",
+    "image_gather4_c_b",
+    "image_gather4_c_b_cl",
+    "image_gather4_c_lz",
+    "image_gather4_o",
+    "image_gather4_cl_o",
+    "image_gather4_l_o",
+    "image_gather4_b_o",
+    "image_gather4_b_cl_o",
+    "image_gather4_lz_o",
+    "image_gather4_c_o",
+    "image_gather4_c_cl_o",
+    "image_gather4_c_l_o",
+    "image_gather4_c_b_o",
+    "image_gather4_c_b_cl_o",
+    "image_gather4_c_lz_o",
+    "image_get_lod",
+    "image_sample_cd",
+    "image_sample_cd_cl",
+    "image_sample_c_cd",
+    "image_sample_c_cd_cl",
+    "image_sample_cd_o",
+    "image_sample_cd_cl_o",
+    "image_sample_c_cd_o",
+    "image_sample_c_cd_cl_o",
+    "image_msaa_load",
+    "image_sample_d_g16",
+    "image_sample_d_cl_g16",
+    "image_sample_c_d_g16",
+    "image_sample_c_d_cl_g16",
+    "image_sample_d_o_g16",
+    "image_sample_d_cl_o_g16",
+    "image_sample_c_d_o_g16",
+    "image_sample_c_d_cl_o_g16",
+    "image_sample_cd_g16",
+    "image_sample_cd_cl_g16",
+    "image_sample_c_cd_g16",
+    "image_sample_c_cd_cl_g16",
+    "image_sample_cd_o_g16",
+    "image_sample_cd_cl_o_g16",
+    "image_sample_c_cd_o_g16",
+    "image_sample_c_cd_cl_o_g16",
 ];
