@@ -51,8 +51,8 @@ fn std140_row_major_reads_match_hand_computation() {
     let v = [u(16), u(17), u(18), 1.0];
     for r in 0..4 {
         let mut acc = 0.0f32;
-        for c in 0..4 {
-            acc = if c == 0 { m(c, r) * v[c] } else { acc + m(c, r) * v[c] };
+        for (c, vc) in v.iter().enumerate() {
+            acc = if c == 0 { m(c, r) * vc } else { acc + m(c, r) * vc };
         }
         assert_eq!(o(r), acc, "m*v row {r}");
     }

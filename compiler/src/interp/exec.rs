@@ -156,7 +156,9 @@ impl Invocation {
                 f.blocks.get(fr.block).ok_or_else(|| InterpError::Invalid("bad block".into()))?;
             if fr.ip < block.insts.len() {
                 let inst = &block.insts[fr.ip];
-                self.frames.last_mut().map(|fr| fr.ip += 1);
+                if let Some(fr) = self.frames.last_mut() {
+                    fr.ip += 1;
+                }
                 match &inst.kind {
                     InstKind::Barrier { exec: true } => return Ok(Status::Barrier),
                     InstKind::Call { func, args, rets } => {
@@ -361,8 +363,10 @@ impl Ctx<'_> {
                 let Type::Struct { members, .. } = self.s.types.get(t) else {
                     return Err(InterpError::Invalid("array length of a non-struct".into()));
                 };
-                let stride =
-                    layout::array_stride(&self.s.types, members[*member as usize].ty).max(1) as u64;
+                let stride = members
+                    .get(*member as usize)
+                    .map_or(1, |m| layout::array_stride(&self.s.types, m.ty))
+                    .max(1) as u64;
                 IVal::Data(vec![mem.buffer_size(h)?.saturating_sub(off) / stride])
             }
             InstKind::MemLoad { space, addr, .. } => {

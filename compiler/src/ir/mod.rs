@@ -3,6 +3,7 @@
 pub mod builder;
 pub mod inst;
 pub mod layout;
+pub mod layout_rules;
 pub mod ops;
 pub mod print;
 pub mod types;

@@ -138,7 +138,10 @@ fn promote(s: &Shader, f: &mut Function) {
     let mut slots: HashMap<(VarRef, Vec<u32>), usize> = HashMap::new();
     let mut slot_ty: Vec<ValueType> = Vec::new();
     let mut acc: HashMap<Value, Access> = HashMap::new();
-    for (d, (root, path, comp, leaf)) in &access {
+    // Sorted, so slot (and value) numbering is deterministic.
+    let mut sorted: Vec<_> = access.iter().collect();
+    sorted.sort_by_key(|(d, _)| **d);
+    for (d, (root, path, comp, leaf)) in sorted {
         if !leaf {
             continue;
         }
@@ -162,7 +165,7 @@ fn promote(s: &Shader, f: &mut Function) {
 fn leaf_vt(types: &TypeTable, mut t: crate::ir::TypeId, path: &[u32]) -> ValueType {
     for &i in path {
         t = match types.get(t) {
-            Type::Struct { members, .. } => members[i as usize].ty,
+            Type::Struct { members, .. } => members.get(i as usize).map_or(t, |m| m.ty),
             Type::Array { elem, .. } | Type::RuntimeArray { elem, .. } => *elem,
             Type::Matrix { column, .. } => *column,
             _ => t,

@@ -658,6 +658,19 @@ impl FnCtx<'_, '_> {
             Op::ArrayLength => {
                 let ptr = self.leaf(inst, 0)?;
                 let member = lit(inst, 1)?;
+                let (t, _) = self.pointee(ptr)?;
+                let ok = match self.m.shader.types.get(t) {
+                    Type::Struct { members, .. } => {
+                        member as usize + 1 == members.len()
+                            && members.last().is_some_and(|m| {
+                                matches!(self.m.shader.types.get(m.ty), Type::RuntimeArray { .. })
+                            })
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    return Err(bad(inst, "member is not a trailing runtime array"));
+                }
                 let v = self.emit(InstKind::ArrayLength { ptr, member }, ValueType::data(32, 1));
                 self.set(inst, Tree::Leaf(v))?;
             }

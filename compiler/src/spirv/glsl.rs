@@ -70,7 +70,7 @@ impl FnCtx<'_, '_> {
                 };
                 self.alu(op, vt, vec![a[0], a[1]])
             }
-            43 | 44 | 45 => {
+            43..=45 => {
                 need(3)?;
                 let (mx, mn) = match n {
                     43 => (AluOp::Fmax, AluOp::Fmin),

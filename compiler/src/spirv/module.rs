@@ -465,7 +465,10 @@ impl<'m> ModuleCtx<'m> {
 
     fn child_ro(&self, t: TypeId, i: u32) -> Result<TypeId, CompileError> {
         match self.shader.types.get(t) {
-            Type::Struct { members, .. } => Ok(members[i as usize].ty),
+            Type::Struct { members, .. } => members
+                .get(i as usize)
+                .map(|m| m.ty)
+                .ok_or_else(|| CompileError::invalid("constant", "bad member")),
             Type::Array { elem, .. } => Ok(*elem),
             Type::Matrix { column, .. } => Ok(*column),
             _ => Err(CompileError::invalid("constant", "not a composite")),
@@ -559,7 +562,7 @@ impl<'m> ModuleCtx<'m> {
             }
         }
         let [x, y, z] = self.shader.workgroup_size;
-        if x == 0 || y == 0 || z == 0 || u64::from(x) * u64::from(y) * u64::from(z) > 1024 {
+        if x == 0 || y == 0 || z == 0 || x > 1024 || y > 1024 || z > 64 || x * y * z > 1024 {
             return Err(CompileError::invalid("OpExecutionMode", "workgroup size out of range"));
         }
         Ok(())

@@ -23,8 +23,10 @@ pub fn corpus_dir() -> PathBuf {
 
 /// Compiles a GLSL file to SPIR-V words. Panics loudly if glslangValidator is missing.
 pub fn glsl_to_spirv(path: &Path) -> Vec<u32> {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let out = std::env::temp_dir().join(format!(
-        "ferrum-{}-{}.spv",
+        "ferrum-{}-{seq}-{}.spv",
         std::process::id(),
         path.file_name().unwrap().to_string_lossy()
     ));
