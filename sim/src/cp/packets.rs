@@ -52,7 +52,13 @@ impl CommandProcessor {
             op::NOP | op::PFP_SYNC_ME | op::CONTEXT_CONTROL => {}
             // Caches are not modelled: every access goes straight to memory, so cache
             // invalidations and write-backs have nothing to do.
-            op::ACQUIRE_MEM => p.need(6)?,
+            op::ACQUIRE_MEM => {
+                p.need(6)?;
+                // GCR_CNTL.GLI_INV: the instruction cache is the one cache the simulator has.
+                if p.body.len() >= 7 && field(p.body[6], 0, 1) != 0 {
+                    env.compute.invalidate_programs();
+                }
+            }
             op::CLEAR_STATE => self.regs.clear_context(),
             op::SET_SH_REG | op::SET_SH_REG_INDEX => self.set_regs(p, Space::Sh)?,
             op::SET_CONTEXT_REG => self.set_regs(p, Space::Context)?,

@@ -134,6 +134,7 @@ fn execute(file: &FileState, engine: &ComputeEngine, cp: &mut CommandProcessor, 
         job.fence.signal(Some(Errno::ECANCELED));
         return;
     }
+    engine.invalidate_programs();
     let timestamp = || file.gpu_timestamp();
     let env =
         Env { space: &job.space, config: &file.config, compute: engine, timestamp: &timestamp };

@@ -1,0 +1,396 @@
+//! Hand-assembled RDNA2 programs dispatched through winsys into the simulator.
+
+mod common;
+
+use common::asm::{Asm, Int, Literal, Op, EXEC, NULL, S, V, VCC};
+use common::{pm4, raw_vsharp, Dispatch, Gpu};
+use ferrum_winsys::{Error, LostReason};
+
+fn f32s(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|f| f.to_bits()).collect()
+}
+
+/// c[i] = a[i] + b[i] over 1000 floats with 16 workgroups of 64: the last 24 lanes are out of
+/// the V# range, so their loads read 0 and their stores are dropped.
+#[test]
+fn vector_add_with_out_of_bounds_tail() {
+    let gpu = Gpu::new();
+    let n = 1000usize;
+    let (a, b, c) = (gpu.buffer(8192), gpu.buffer(8192), gpu.buffer(8192));
+    let av: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let bv: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32).collect();
+    a.map.write_u32s(0, &f32s(&av)).unwrap();
+    b.map.write_u32s(0, &f32s(&bv)).unwrap();
+    c.map.write_u32s(0, &vec![0xdead_beef; 2048]).unwrap();
+
+    let mut p = Asm::new();
+    p.sop2(Op::S_LSHL_B32, S(13), S(12), Int(6))
+        .vop2(Op::V_ADD_NC_U32, 1, S(13), 0)
+        .vop2(Op::V_LSHLREV_B32, 1, Int(2), 1)
+        .mubuf(Op::BUFFER_LOAD_DWORD, 2, 1, 0, false)
+        .mubuf(Op::BUFFER_LOAD_DWORD, 3, 1, 4, false)
+        .waitcnt(0, 63)
+        .vop2(Op::V_ADD_F32, 2, V(2), 3)
+        .mubuf(Op::BUFFER_STORE_DWORD, 2, 1, 8, false)
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    let mut ud = Vec::new();
+    for buf in [&a, &b, &c] {
+        ud.extend(raw_vsharp(buf.va, (n * 4) as u32));
+    }
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: true,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [64, 1, 1],
+        groups: [16, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &prog, &[&a, &b, &c]).unwrap());
+    let out = c.map.read_u32s(0, 1024).unwrap();
+    for i in 0..n {
+        assert_eq!(f32::from_bits(out[i]), av[i] + bv[i], "element {i}");
+    }
+    assert!(out[n..].iter().all(|&x| x == 0xdead_beef), "out-of-bounds stores are dropped");
+}
+
+/// Each workgroup of 256 threads (8 waves) sums its 256 inputs in LDS with a tree of barriers;
+/// thread 0 adds the partial sum to a global total with an atomic.
+#[test]
+fn lds_reduction_with_barriers_and_global_atomic() {
+    let gpu = Gpu::new();
+    let groups = 6u32;
+    let input = gpu.buffer(groups as u64 * 1024);
+    let total = gpu.buffer(4096);
+    let values: Vec<u32> = (0..groups * 256).map(|i| i * 7 % 1000).collect();
+    input.map.write_u32s(0, &values).unwrap();
+
+    let mut p = Asm::new();
+    // s[0:1] input base, s[2:3] total address, s4 = workgroup id.
+    // v1 = tid * 4 (LDS address), v2 = global index * 4.
+    p.vop2(Op::V_LSHLREV_B32, 1, Int(2), 0)
+        .sop2(Op::S_LSHL_B32, S(5), S(4), Literal(10))
+        .vop2(Op::V_ADD_NC_U32, 2, S(5), 1)
+        .global(Op::GLOBAL_LOAD_DWORD, 3, 2, 0, 0, false)
+        .waitcnt(0, 63)
+        .ds(Op::DS_WRITE_B32, 0, 1, 3, 0)
+        .waitcnt(63, 0)
+        .sopp(Op::S_BARRIER, 0);
+    let mut stride = 128u32;
+    while stride >= 1 {
+        let skip = p.label();
+        p.vopc(Op::V_CMP_GT_U32, Literal(stride), 0)
+            .sop1(Op::S_AND_SAVEEXEC_B32, S(20), VCC)
+            .branch(Op::S_CBRANCH_EXECZ, skip)
+            .ds(Op::DS_READ_B32, 4, 1, 0, 0)
+            .ds(Op::DS_READ_B32, 5, 1, 0, (stride * 4) as u16)
+            .waitcnt(63, 0)
+            .vop2(Op::V_ADD_NC_U32, 4, V(4), 5)
+            .ds(Op::DS_WRITE_B32, 0, 1, 4, 0)
+            .waitcnt(63, 0);
+        p.bind(skip);
+        p.sop1(Op::S_MOV_B32, EXEC, S(20)).sopp(Op::S_BARRIER, 0);
+        stride /= 2;
+    }
+    let end = p.label();
+    p.vopc(Op::V_CMP_EQ_U32, Int(0), 0)
+        .sop1(Op::S_AND_SAVEEXEC_B32, S(20), VCC)
+        .branch(Op::S_CBRANCH_EXECZ, end)
+        .ds(Op::DS_READ_B32, 4, 1, 0, 0)
+        .vop1(Op::V_MOV_B32, V(6), Int(0))
+        .waitcnt(63, 0)
+        .global(Op::GLOBAL_ATOMIC_ADD, 7, 6, 4, 2, false);
+    p.bind(end);
+    p.endpgm();
+    let prog = gpu.program(&p.finish());
+    let ud = [input.va as u32, (input.va >> 32) as u32, total.va as u32, (total.va >> 32) as u32];
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: true,
+        tg_size: false,
+        lds_bytes: 1024,
+        group: [256, 1, 1],
+        groups: [groups, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &prog, &[&input, &total]).unwrap());
+    assert_eq!(total.map.read_u32(0).unwrap(), values.iter().sum::<u32>());
+}
+
+/// Every lane takes a ticket with a returning atomic; the tickets are a permutation.
+#[test]
+fn returning_atomics_hand_out_unique_tickets() {
+    let gpu = Gpu::new();
+    let counter = gpu.buffer(4096);
+    let out = gpu.buffer(4 * 4096);
+    let mut p = Asm::new();
+    // s[0:3] counter V#, s[4:7] out V#, s8 = workgroup id.
+    p.vop1(Op::V_MOV_B32, V(1), Int(1))
+        .vop1(Op::V_MOV_B32, V(2), Int(0))
+        .mubuf(Op::BUFFER_ATOMIC_ADD, 1, 2, 0, true)
+        .sop2(Op::S_LSHL_B32, S(9), S(8), Int(6))
+        .vop2(Op::V_ADD_NC_U32, 3, S(9), 0)
+        .vop2(Op::V_LSHLREV_B32, 3, Int(2), 3)
+        .waitcnt(0, 63)
+        .mubuf(Op::BUFFER_STORE_DWORD, 1, 3, 4, false)
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    let mut ud = raw_vsharp(counter.va, 4).to_vec();
+    ud.extend(raw_vsharp(out.va, 4 * 4096));
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: true,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [64, 1, 1],
+        groups: [20, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &prog, &[&counter, &out]).unwrap());
+    assert_eq!(counter.map.read_u32(0).unwrap(), 1280);
+    let mut tickets = out.map.read_u32s(0, 1280).unwrap();
+    tickets.sort_unstable();
+    assert_eq!(tickets, (0..1280).collect::<Vec<u32>>());
+}
+
+/// if (tid odd) x = tid * 3 else x = tid + 100; plus a scalar loop summing 0..10.
+#[test]
+fn divergent_branches_mask_lanes() {
+    let gpu = Gpu::new();
+    let out = gpu.buffer(4096);
+    let mut p = Asm::new();
+    let (els, end, lp) = (p.label(), p.label(), p.label());
+    p.vop2(Op::V_AND_B32, 1, Int(1), 0)
+        .vopc(Op::V_CMP_EQ_U32, Int(1), 1)
+        .sop1(Op::S_AND_SAVEEXEC_B32, S(20), VCC)
+        .branch(Op::S_CBRANCH_EXECZ, els)
+        .vop2(Op::V_MUL_U32_U24, 2, Int(3), 0);
+    p.bind(els);
+    p.sop2(Op::S_ANDN2_B32, EXEC, S(20), EXEC).branch(Op::S_CBRANCH_EXECZ, end);
+    p.vop2(Op::V_ADD_NC_U32, 2, Literal(100), 0);
+    p.bind(end);
+    p.sop1(Op::S_MOV_B32, EXEC, S(20))
+        // s10 = sum of 0..10 with a scalar loop.
+        .sop1(Op::S_MOV_B32, S(10), Int(0))
+        .sop1(Op::S_MOV_B32, S(11), Int(0));
+    p.bind(lp);
+    p.sop2(Op::S_ADD_U32, S(10), S(10), S(11))
+        .sop2(Op::S_ADD_U32, S(11), S(11), Int(1))
+        .sopc(Op::S_CMP_LT_U32, S(11), Int(10))
+        .branch(Op::S_CBRANCH_SCC1, lp)
+        .vop2(Op::V_ADD_NC_U32, 2, S(10), 2)
+        .vop2(Op::V_LSHLREV_B32, 3, Int(2), 0)
+        .mubuf(Op::BUFFER_STORE_DWORD, 2, 3, 0, false)
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    let ud = raw_vsharp(out.va, 4096);
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [48, 1, 1],
+        groups: [1, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap());
+    let got = out.map.read_u32s(0, 48).unwrap();
+    for (t, &x) in got.iter().enumerate() {
+        let t = t as u32;
+        let want = if t % 2 == 1 { t * 3 } else { t + 100 } + 45;
+        assert_eq!(x, want, "thread {t}");
+    }
+}
+
+fn expect_guilty(r: ferrum_winsys::Result<bool>) {
+    match r {
+        Err(Error::ContextLost(LostReason::Guilty)) => {}
+        other => panic!("expected a guilty context loss, got {other:?}"),
+    }
+}
+
+fn one_wave(
+    gpu: &Gpu,
+    prog: &common::Buffer,
+    ud: &[u32],
+    vgprs: u32,
+    lds: u32,
+) -> ferrum_winsys::Result<bool> {
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs,
+        user_data: ud,
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: lds,
+        group: [32, 1, 1],
+        groups: [1, 1, 1],
+    };
+    gpu.dispatch(&d, prog, &[])
+}
+
+#[test]
+fn strict_mode_catches_a_missing_waitcnt() {
+    let gpu = Gpu::new();
+    let buf = gpu.buffer(4096);
+    let ud = raw_vsharp(buf.va, 4096);
+    let program = |wait: bool| {
+        let mut p = Asm::new();
+        p.vop1(Op::V_MOV_B32, V(1), Int(0)).mubuf(Op::BUFFER_LOAD_DWORD, 2, 1, 0, false);
+        if wait {
+            p.waitcnt(0, 63);
+        }
+        p.vop2(Op::V_ADD_NC_U32, 3, Int(1), 2)
+            .mubuf(Op::BUFFER_STORE_DWORD, 3, 1, 0, false)
+            .endpgm();
+        p.finish()
+    };
+    let good = gpu.program(&program(true));
+    let d = Dispatch {
+        pgm: good.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [32, 1, 1],
+        groups: [1, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &good, &[&buf]).unwrap());
+    assert_eq!(buf.map.read_u32(0).unwrap(), 1);
+
+    let bad = gpu.program(&program(false));
+    let d = Dispatch { pgm: bad.va, ..d };
+    expect_guilty(gpu.dispatch(&d, &bad, &[&buf]));
+}
+
+#[test]
+fn registers_and_lds_beyond_the_allocation_fault() {
+    let gpu = Gpu::new();
+    let mut p = Asm::new();
+    p.vop1(Op::V_MOV_B32, V(9), Int(1)).endpgm();
+    let prog = gpu.program(&p.finish());
+    expect_guilty(one_wave(&gpu, &prog, &[], 8, 0));
+    let gpu = Gpu::new();
+    let prog = gpu.program(&p.finish());
+    assert!(one_wave(&gpu, &prog, &[], 16, 0).unwrap(), "v9 is fine with 16 VGPRs");
+
+    let gpu = Gpu::new();
+    let mut p = Asm::new();
+    p.vop2(Op::V_LSHLREV_B32, 1, Int(4), 0)
+        .ds(Op::DS_WRITE_B32, 0, 1, 0, 0)
+        .waitcnt(63, 0)
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    // 32 lanes x 16 bytes = 512 bytes needed: one 512-byte granule is enough, 0 is not.
+    assert!(one_wave(&gpu, &prog, &[], 8, 512).unwrap());
+    expect_guilty(one_wave(&gpu, &prog, &[], 8, 0));
+}
+
+#[test]
+fn an_infinite_loop_is_a_context_loss() {
+    let gpu = Gpu::new();
+    let mut p = Asm::new();
+    let top = p.label();
+    p.bind(top);
+    p.sop2(Op::S_ADD_U32, S(0), S(0), Int(1)).branch(Op::S_BRANCH, top).endpgm();
+    let prog = gpu.program(&p.finish());
+    let t0 = std::time::Instant::now();
+    expect_guilty(one_wave(&gpu, &prog, &[], 8, 0));
+    assert!(t0.elapsed() < std::time::Duration::from_secs(5));
+    assert!(gpu.ctx.query_state().unwrap().guilty);
+}
+
+#[test]
+fn a_shader_store_to_unmapped_memory_is_a_vm_fault() {
+    let gpu = Gpu::new();
+    let mut p = Asm::new();
+    p.vop1(Op::V_MOV_B32, V(1), Int(0)).global(Op::GLOBAL_STORE_DWORD, 0, 1, 0, 0, false).endpgm();
+    let prog = gpu.program(&p.finish());
+    let ud = [0x0000_1000u32, 0x10];
+    expect_guilty(one_wave(&gpu, &prog, &ud, 8, 0));
+}
+
+/// Descriptors fetched with SMEM, f64 and f16 arithmetic.
+#[test]
+fn scalar_loads_and_wide_and_narrow_floats() {
+    let gpu = Gpu::new();
+    let table = gpu.buffer(4096);
+    let out = gpu.buffer(4096);
+    table.map.write_u32s(0, &raw_vsharp(out.va, 4096)).unwrap();
+    let mut p = Asm::new();
+    p.smem(Op::S_LOAD_DWORDX4, 4, 0, 0)
+        .vop1(Op::V_CVT_F32_U32, V(1), V(0))
+        .vop1(Op::V_CVT_F64_F32, V(2), V(1))
+        .vop3(Op::V_MUL_F64, V(2), [V(2), V(2), NULL])
+        .vop1(Op::V_CVT_F32_F64, V(4), V(2))
+        .vop1(Op::V_CVT_F16_F32, V(5), V(1))
+        .vop2(Op::V_ADD_F16, 5, V(5), 5)
+        .vop1(Op::V_CVT_F32_F16, V(5), V(5))
+        .vop2(Op::V_ADD_F32, 4, V(4), 5)
+        .vop2(Op::V_LSHLREV_B32, 6, Int(2), 0)
+        .waitcnt(63, 0)
+        .mubuf(Op::BUFFER_STORE_DWORD, 4, 6, 4, false)
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    let ud = [table.va as u32, (table.va >> 32) as u32];
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [32, 1, 1],
+        groups: [1, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &prog, &[&table, &out]).unwrap());
+    let got = out.map.read_u32s(0, 32).unwrap();
+    for (t, &x) in got.iter().enumerate() {
+        let t = t as f32;
+        assert_eq!(f32::from_bits(x), t * t + 2.0 * t, "lane {t}");
+    }
+}
+
+#[test]
+fn dispatch_indirect_reads_its_dimensions_from_memory() {
+    let gpu = Gpu::new();
+    let out = gpu.buffer(4096);
+    let args = gpu.buffer(4096);
+    args.map.write_u32s(0, &[3, 1, 1]).unwrap();
+    let mut p = Asm::new();
+    // out[wg] = wg + 1 from lane 0 of each group.
+    p.vopc(Op::V_CMP_EQ_U32, Int(0), 0)
+        .sop1(Op::S_AND_SAVEEXEC_B32, S(20), VCC)
+        .sop2(Op::S_ADD_U32, S(5), S(4), Int(1))
+        .vop1(Op::V_MOV_B32, V(1), S(5))
+        .vop1(Op::V_MOV_B32, V(2), S(4))
+        .vop2(Op::V_LSHLREV_B32, 2, Int(2), 2)
+        .mubuf(Op::BUFFER_STORE_DWORD, 1, 2, 0, false)
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    let ud = raw_vsharp(out.va, 4096);
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: true,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [32, 1, 1],
+        groups: [0, 0, 0],
+    };
+    let mut pm = Vec::new();
+    d.emit(&mut pm);
+    // Replace the DISPATCH_DIRECT (5 dwords before the final EVENT_WRITE) by an indirect one.
+    let at = pm.len() - 7;
+    pm.truncate(at);
+    pm4::packet(&mut pm, pm4::DISPATCH_INDIRECT, &[args.va as u32, (args.va >> 32) as u32, 0x8005]);
+    assert!(gpu.run(&pm, &[&out, &args, &prog]).unwrap());
+    assert_eq!(out.map.read_u32s(0, 4).unwrap(), vec![1, 2, 3, 0]);
+}
