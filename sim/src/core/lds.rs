@@ -3,7 +3,6 @@
 //! All waves of a workgroup run on one host thread, one instruction at a time, so every DS
 //! operation (including the atomics) is naturally atomic with respect to the others.
 
-use ferrum_isa::tables::Field;
 use ferrum_isa::Ds;
 
 use super::vmem::{atomic_apply, AtomicOp};
@@ -48,7 +47,8 @@ impl Lds<'_> {
     }
 }
 
-enum DsKind {
+#[derive(Debug, Clone, Copy)]
+pub enum DsKind {
     Read { size: u32, signed: bool, dwords: u32 },
     Write { size: u32, dwords: u32 },
     Read2 { size: u32, stride64: bool },
@@ -58,7 +58,7 @@ enum DsKind {
     Permute { backward: bool },
 }
 
-fn classify(name: &str) -> Option<DsKind> {
+pub fn classify(name: &str) -> Option<DsKind> {
     let rest = name.strip_prefix("ds_")?;
     Some(match rest {
         "read_b32" => DsKind::Read { size: 4, signed: false, dwords: 1 },
@@ -121,13 +121,13 @@ fn classify(name: &str) -> Option<DsKind> {
     })
 }
 
-pub fn exec(w: &mut Wave, i: &Ds, form: &ferrum_isa::tables::Form, lds: &mut Lds<'_>) -> R<()> {
+pub fn exec(w: &mut Wave, i: &Ds, kind: Option<&DsKind>, lds: &mut Lds<'_>) -> R<()> {
     let name = i.op.name();
     if i.gds {
         return fault(format!("{name}: GDS is not modelled"));
     }
-    let kind = classify(name)
-        .ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented DS {name}")))?;
+    let kind =
+        *kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented DS {name}")))?;
     let exec = w.exec();
     let addr = *w.vrow(i.addr as u32)?;
     let offset = i.offset0 as u32 | (i.offset1 as u32) << 8;
@@ -256,7 +256,6 @@ pub fn exec(w: &mut Wave, i: &Ds, form: &ferrum_isa::tables::Form, lds: &mut Lds
             write_rows(w, i.vdst as u32, if backward { exec } else { u32::MAX }, &[row])?;
         }
     }
-    let _ = form.dwords(Field::Vdst);
     Ok(())
 }
 

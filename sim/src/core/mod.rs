@@ -24,7 +24,7 @@ use parking_lot::Mutex;
 use crate::compute::{DispatchSetup, Workgroup};
 use crate::error::GpuError;
 use crate::kernel::AddressSpace;
-use program::Program;
+use program::{Prep, Program};
 use salu::Flow;
 use wave::{Fault, Wave};
 
@@ -170,7 +170,7 @@ impl Dispatch<'_> {
 
     /// Executes one instruction and advances the PC.
     fn step(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<Flow, Fault> {
-        let d = *self.program.at(w.pc).map_err(Fault::Shader)?;
+        let d = self.program.at(w.pc).map_err(Fault::Shader)?;
         let next = w.pc + 4 * d.len as u64;
         let flow = match &d.inst {
             Inst::Sop2(i) => salu::sop2(w, i, d.form).map(|_| Flow::Next),
@@ -179,16 +179,24 @@ impl Dispatch<'_> {
             Inst::Sopc(i) => salu::sopc(w, i).map(|_| Flow::Next),
             Inst::Sopp(i) => salu::sopp(w, i, next),
             Inst::Smem(i) => smem::exec(w, i, d.form, &self.mem).map(|_| Flow::Next),
-            Inst::Vop1(_) | Inst::Vop2(_) | Inst::Vopc(_) | Inst::Vop3(_) => {
-                let v = valu::Valu::from_inst(&d.inst, d.form)
-                    .ok_or_else(|| Fault::Shader("VALU decode".into()))?;
-                valu::exec(w, &v).map(|_| Flow::Next)
-            }
+            Inst::Vop1(_) | Inst::Vop2(_) | Inst::Vopc(_) | Inst::Vop3(_) => match &d.prep {
+                Prep::Valu(v) => valu::exec(w, v).map(|_| Flow::Next),
+                _ => wave::fault("VALU form not understood"),
+            },
             Inst::Vop3p(i) => wave::fault(format!("unimplemented VOP3P {}", i.op.name())),
-            Inst::Ds(i) => lds::exec(w, i, d.form, lds).map(|_| Flow::Next),
-            Inst::Mubuf(i) => vmem::buffer(w, i, d.form, &self.mem, false).map(|_| Flow::Next),
-            Inst::Mtbuf(i) => vmem::buffer(w, i, d.form, &self.mem, true).map(|_| Flow::Next),
-            Inst::Flat(i) => vmem::flat(w, i, d.form, &self.mem).map(|_| Flow::Next),
+            Inst::Ds(i) => {
+                let Prep::Ds(kind) = &d.prep else { return Err(Fault::Shader("DS".into())) };
+                lds::exec(w, i, kind.as_ref(), lds).map(|_| Flow::Next)
+            }
+            Inst::Mubuf(i) | Inst::Mtbuf(i) => {
+                let Prep::Vmem(kind) = d.prep else { return Err(Fault::Shader("MUBUF".into())) };
+                let mtbuf = matches!(d.inst, Inst::Mtbuf(_));
+                vmem::buffer(w, i, d.form, kind, &self.mem, mtbuf).map(|_| Flow::Next)
+            }
+            Inst::Flat(i) => {
+                let Prep::Vmem(kind) = d.prep else { return Err(Fault::Shader("FLAT".into())) };
+                vmem::flat(w, i, d.form, kind, &self.mem).map(|_| Flow::Next)
+            }
         }
         .map_err(|e| match e {
             Fault::Shader(s) => Fault::Shader(format!("{}: {s}", d.inst.op().name())),

@@ -12,18 +12,46 @@ use ferrum_isa::tables::Form;
 use ferrum_isa::Inst;
 use parking_lot::Mutex;
 
+use super::lds::DsKind;
+use super::valu::Valu;
+use super::vmem::Kind;
 use crate::kernel::{Access, AddressSpace, VA_MASK};
 
 /// Largest code window fetched per program.
 const MAX_CODE_BYTES: u64 = 256 * 1024;
 
-/// One decoded instruction.
+/// One decoded instruction, with the interpreter's per-family preparation done once.
 #[derive(Debug, Clone, Copy)]
 pub struct Decoded {
     pub inst: Inst,
     /// Length in dwords (1..=3).
     pub len: u8,
     pub form: &'static Form,
+    pub prep: Prep,
+}
+
+/// What the interpreter derived from an instruction's mnemonic and form.
+#[derive(Debug, Clone, Copy)]
+pub enum Prep {
+    None,
+    Valu(Valu),
+    /// `None`: a memory instruction the simulator does not implement.
+    Vmem(Option<Kind>),
+    Ds(Option<DsKind>),
+}
+
+fn prepare(inst: &Inst, form: &'static Form) -> Prep {
+    let name = inst.op().name();
+    match inst {
+        Inst::Vop1(_) | Inst::Vop2(_) | Inst::Vopc(_) | Inst::Vop3(_) => {
+            Valu::from_inst(inst, form).map_or(Prep::None, Prep::Valu)
+        }
+        Inst::Mubuf(_) | Inst::Mtbuf(_) | Inst::Flat(_) => {
+            Prep::Vmem(super::vmem::kind(name, super::vmem::data_dwords(form)))
+        }
+        Inst::Ds(_) => Prep::Ds(super::lds::classify(name)),
+        _ => Prep::None,
+    }
 }
 
 pub struct Program {
@@ -63,7 +91,7 @@ impl Program {
                 let (inst, len) = ferrum_isa::decode(&self.words[i..])
                     .map_err(|e| format!("undecodable instruction {:#010x}: {e}", self.words[i]))?;
                 let form = inst.form().ok_or_else(|| format!("no table form for {inst:?}"))?;
-                Ok(Decoded { inst, len: len as u8, form })
+                Ok(Decoded { inst, len: len as u8, form, prep: prepare(&inst, form) })
             })
             .as_ref()
             .map_err(Clone::clone)

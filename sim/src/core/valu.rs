@@ -73,6 +73,10 @@ pub struct Valu {
     pub omod: u8,
     pub vop3: bool,
     pub src_ty: Ty,
+    /// Result element type (for output modifiers).
+    pub dst_ty: Ty,
+    /// `v_cmpx*`: the compare result goes to EXEC.
+    pub to_exec: bool,
     /// For `v_cmp*`: the condition and the compared type.
     pub cmp: Option<(valu_ops::Cond, Ty)>,
 }
@@ -108,6 +112,8 @@ impl Valu {
             omod: 0,
             vop3: false,
             src_ty: ty,
+            dst_ty: dty,
+            to_exec: name.starts_with("v_cmpx"),
             cmp: None,
         };
         Some(match inst {
@@ -222,7 +228,7 @@ pub fn exec(w: &mut Wave, v: &Valu) -> R<()> {
         }
         Out::Mask(mask) => {
             let mask = mask & exec;
-            if v.op.name().starts_with("v_cmpx") {
+            if v.to_exec {
                 w.set_exec(mask);
                 Ok(())
             } else {
@@ -276,7 +282,7 @@ fn dst_type(name: &str) -> Ty {
 }
 
 fn apply_output_modifiers(w: &Wave, v: &Valu, values: &mut Wide) {
-    let ty = dst_type(v.op.name());
+    let ty = v.dst_ty;
     if !ty.is_float() || (v.omod == 0 && !v.clamp) {
         return;
     }

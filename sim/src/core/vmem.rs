@@ -259,7 +259,7 @@ fn atomic_rmw(mem: &Mem<'_>, addr: u64, wide: bool, f: impl Fn(u64) -> u64) -> R
     }
 }
 
-fn data_dwords(form: &ferrum_isa::tables::Form) -> u32 {
+pub fn data_dwords(form: &ferrum_isa::tables::Form) -> u32 {
     [Field::Vdata, Field::Vdst, Field::Data]
         .iter()
         .map(|&f| form.dwords(f) as u32)
@@ -272,6 +272,7 @@ pub fn buffer(
     w: &mut Wave,
     i: &Buffer,
     form: &ferrum_isa::tables::Form,
+    kind: Option<Kind>,
     mem: &Mem<'_>,
     mtbuf: bool,
 ) -> R<()> {
@@ -283,8 +284,8 @@ pub fn buffer(
         return fault(format!("unimplemented {name} with lds/tfe"));
     }
     let dd = data_dwords(form);
-    let k = kind(name, dd)
-        .ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented MUBUF {name}")))?;
+    let k =
+        kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented MUBUF {name}")))?;
     let v = w.sread_range(i.srsrc as usize, 4)?;
     let base = v[0] as u64 | ((v[1] & 0xffff) as u64) << 32;
     let stride = ((v[1] >> 16) & 0x3fff) as u64;
@@ -332,14 +333,19 @@ pub fn buffer(
     access(w, mem, k, &addrs, i.vdata as u32, dd, i.glc)
 }
 
-pub fn flat(w: &mut Wave, i: &Flat, form: &ferrum_isa::tables::Form, mem: &Mem<'_>) -> R<()> {
+pub fn flat(
+    w: &mut Wave,
+    i: &Flat,
+    form: &ferrum_isa::tables::Form,
+    kind: Option<Kind>,
+    mem: &Mem<'_>,
+) -> R<()> {
     let name = i.op.name();
     if i.seg == Seg::Scratch {
         return fault(format!("unimplemented {name} (scratch)"));
     }
     let dd = data_dwords(form);
-    let k = kind(name, dd)
-        .ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented {name}")))?;
+    let k = kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented {name}")))?;
     let saddr = i.saddr != Operand::Special(Special::Null) && i.seg == Seg::Global;
     let base = if saddr { Some(w.ssrc64(i.saddr)?) } else { None };
     let lo = *w.vrow(i.addr as u32)?;

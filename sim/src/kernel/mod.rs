@@ -57,6 +57,8 @@ pub(crate) struct FileState {
     in_flight: Mutex<Vec<(Arc<Fence>, Arc<AddressSpace>)>>,
     syncobjs: Mutex<syncobj::SyncobjTable>,
     queue: queue::Queue,
+    /// The shader engines (program cache, statistics); used by the queue thread.
+    pub(crate) compute: crate::compute::ComputeEngine,
 }
 
 /// The simulated GPU behind the [`Kernel`] trait.
@@ -79,10 +81,19 @@ impl SimKernel {
             in_flight: Mutex::default(),
             syncobjs: Mutex::default(),
             queue: queue::Queue::default(),
+            compute: Default::default(),
             config,
         });
         let queue_thread = Some(queue::spawn(file.clone()));
         SimKernel { file, queue_thread }
+    }
+
+    /// Work the shader core has done so far: (wave instructions, lane operations). Lane
+    /// operations count the active lanes of every executed instruction.
+    pub fn shader_stats(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let s = &self.file.compute.stats;
+        (s.wave_instructions.load(Relaxed), s.lane_operations.load(Relaxed))
     }
 
     /// The GPU's current view of memory (for tests and debugging tools).

@@ -105,7 +105,7 @@ pub(crate) fn spawn(file: Arc<FileState>) -> JoinHandle<()> {
 }
 
 fn run(file: &FileState) {
-    let engine = ComputeEngine::default();
+    let engine = &file.compute;
     let mut cps: HashMap<(u32, u32), CommandProcessor> = HashMap::new();
     loop {
         let mut next = None;
@@ -116,7 +116,7 @@ fn run(file: &FileState) {
         match next {
             Some(Next::Run(job)) => {
                 let cp = cps.entry((job.ip, job.ring)).or_default();
-                execute(file, &engine, cp, &job);
+                execute(file, engine, cp, &job);
             }
             Some(Next::Cancel(jobs)) => {
                 for job in jobs {
