@@ -30,8 +30,7 @@ impl ComputeEngine {
         let Some(setup) = DispatchSetup::from_registers(regs)? else {
             return Ok(());
         };
-        let groups = setup.workgroups();
-        if groups.is_empty() {
+        if setup.group_count() == 0 {
             return Ok(());
         }
         let program = self.programs.get(env.space, setup.pgm)?;
@@ -43,7 +42,7 @@ impl ComputeEngine {
             deadline: Instant::now() + env.config.watchdog,
             stats: &self.stats,
         };
-        dispatch.run(&groups, env.config.threads).map_err(|e| match e {
+        dispatch.run(env.config.threads).map_err(|e| match e {
             GpuError::Shader { what, .. } if what.starts_with("watchdog") => {
                 GpuError::Hang(format!("dispatch of {:#x}: {what}", setup.pgm))
             }

@@ -138,7 +138,9 @@ pub fn exec(w: &mut Wave, i: &Ds, kind: Option<&DsKind>, lds: &mut Lds<'_>) -> R
             let mut rows = vec![[0u32; LANES]; dwords as usize];
             for lane in (0..LANES).filter(|&l| active(l)) {
                 for (j, row) in rows.iter_mut().enumerate() {
-                    let v = lds.read(addr[lane].wrapping_add(offset) + 4 * j as u32, size)? as u32;
+                    let v = lds
+                        .read(addr[lane].wrapping_add(offset).wrapping_add(4 * j as u32), size)?
+                        as u32;
                     row[lane] = match (size, signed) {
                         (1, true) => v as u8 as i8 as i32 as u32,
                         (2, true) => v as u16 as i16 as i32 as u32,
@@ -153,7 +155,7 @@ pub fn exec(w: &mut Wave, i: &Ds, kind: Option<&DsKind>, lds: &mut Lds<'_>) -> R
             for lane in (0..LANES).filter(|&l| active(l)) {
                 for j in 0..dwords {
                     let v = w.v[(i.data0 as u32 + j) as usize][lane] as u64;
-                    lds.write(addr[lane].wrapping_add(offset) + 4 * j, size, v)?;
+                    lds.write(addr[lane].wrapping_add(offset).wrapping_add(4 * j), size, v)?;
                 }
             }
         }

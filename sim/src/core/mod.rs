@@ -15,7 +15,7 @@ mod valu_ops;
 mod vmem;
 pub mod wave;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use ferrum_isa::Inst;
@@ -56,21 +56,32 @@ pub struct Dispatch<'a> {
 
 impl Dispatch<'_> {
     /// Runs all workgroups on up to `threads` host threads; the first error wins.
-    pub fn run(&self, groups: &[Workgroup], threads: usize) -> Result<(), GpuError> {
-        let next = AtomicUsize::new(0);
+    pub fn run(&self, threads: usize) -> Result<(), GpuError> {
+        let count = self.setup.group_count();
+        let next = AtomicU64::new(0);
         let failed = AtomicBool::new(false);
         let error: Mutex<Option<GpuError>> = Mutex::new(None);
         let worker = || {
             while !failed.load(Ordering::Relaxed) {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(wg) = groups.get(i) else { break };
-                if let Err(e) = self.run_workgroup(wg) {
+                if i >= count {
+                    break;
+                }
+                if i % 64 == 0 && Instant::now() > self.deadline {
+                    failed.store(true, Ordering::Relaxed);
+                    error.lock().get_or_insert(GpuError::Hang(format!(
+                        "dispatch of {:#x} at workgroup {i} of {count}",
+                        self.program.base
+                    )));
+                    break;
+                }
+                if let Err(e) = self.run_workgroup(&self.setup.workgroup(i)) {
                     failed.store(true, Ordering::Relaxed);
                     error.lock().get_or_insert(e);
                 }
             }
         };
-        let threads = threads.clamp(1, groups.len().max(1));
+        let threads = threads.clamp(1, count.clamp(1, 64) as usize);
         if threads == 1 {
             worker();
         } else {

@@ -156,6 +156,9 @@ impl Wave {
     // ---- scalar registers ------------------------------------------------------------------
 
     pub fn sread(&self, idx: usize) -> R<u32> {
+        if idx >= self.s.len() {
+            return fault(format!("scalar register {idx} out of range"));
+        }
         if idx <= 105 {
             self.check_pending(false, idx as u32, 1, "read of")?;
         }
@@ -166,6 +169,9 @@ impl Wave {
     }
 
     pub fn swrite(&mut self, idx: usize, value: u32) -> R<()> {
+        if idx >= self.s.len() {
+            return fault(format!("scalar register {idx} out of range"));
+        }
         if idx <= 105 {
             self.check_pending(false, idx as u32, 1, "write to")?;
         }

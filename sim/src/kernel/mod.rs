@@ -59,6 +59,8 @@ pub(crate) struct FileState {
     queue: queue::Queue,
     /// The shader engines (program cache, statistics); used by the queue thread.
     pub(crate) compute: crate::compute::ComputeEngine,
+    /// Panics caught in the queue thread (simulator bugs); tests assert it stays 0.
+    pub(crate) internal_errors: std::sync::atomic::AtomicU64,
 }
 
 /// The simulated GPU behind the [`Kernel`] trait.
@@ -82,6 +84,7 @@ impl SimKernel {
             syncobjs: Mutex::default(),
             queue: queue::Queue::default(),
             compute: Default::default(),
+            internal_errors: Default::default(),
             config,
         });
         let queue_thread = Some(queue::spawn(file.clone()));
@@ -94,6 +97,11 @@ impl SimKernel {
         use std::sync::atomic::Ordering::Relaxed;
         let s = &self.file.compute.stats;
         (s.wave_instructions.load(Relaxed), s.lane_operations.load(Relaxed))
+    }
+
+    /// How many jobs ended because the simulator itself failed (a bug, reported as a hang).
+    pub fn internal_errors(&self) -> u64 {
+        self.file.internal_errors.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The GPU's current view of memory (for tests and debugging tools).

@@ -116,7 +116,19 @@ fn run(file: &FileState) {
         match next {
             Some(Next::Run(job)) => {
                 let cp = cps.entry((job.ip, job.ring)).or_default();
-                execute(file, engine, cp, &job);
+                let run = std::panic::AssertUnwindSafe(|| execute(file, engine, cp, &job));
+                if std::panic::catch_unwind(run).is_err() {
+                    // A simulator bug must not take the process (or the queue) down with it:
+                    // treat it like a GPU hang of this job.
+                    log::error!(
+                        "sim: internal error while executing context {}; context lost",
+                        job.ctx_id
+                    );
+                    file.internal_errors.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    job.ctx.mark_guilty();
+                    cps.remove(&(job.ip, job.ring));
+                    job.fence.signal(Some(Errno::ETIME));
+                }
             }
             Some(Next::Cancel(jobs)) => {
                 for job in jobs {

@@ -116,6 +116,41 @@ impl Asm {
             omod: 0,
         }))
     }
+    /// VOP3b: a VOP3 with a scalar carry/compare destination.
+    pub fn vop3b(
+        &mut self,
+        op: Opcode,
+        vdst: Operand,
+        sdst: Operand,
+        src: [Operand; 3],
+    ) -> &mut Self {
+        self.i(Inst::Vop3(Vop3 {
+            op,
+            vdst,
+            sdst,
+            src,
+            abs: 0,
+            neg: 0,
+            opsel: 0,
+            clamp: false,
+            omod: 0,
+        }))
+    }
+    /// GLOBAL with a 64-bit VGPR address (`off` for the SGPR base).
+    pub fn global64(&mut self, op: Opcode, vdst: u8, addr: u8, data: u8) -> &mut Self {
+        self.i(Inst::Flat(Flat {
+            op,
+            seg: Seg::Global,
+            vdst,
+            addr,
+            data,
+            saddr: NULL,
+            offset: 0,
+            glc: false,
+            slc: false,
+            dlc: false,
+        }))
+    }
     /// MUBUF with a VGPR offset (`offen`).
     pub fn mubuf(&mut self, op: Opcode, vdata: u8, vaddr: u8, srsrc: u8, glc: bool) -> &mut Self {
         self.i(Inst::Mubuf(Buffer {
