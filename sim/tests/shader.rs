@@ -488,3 +488,55 @@ fn carry_out_of_the_low_address_half() {
     let got = map.read_u32s((base - va) as usize, 32).unwrap();
     assert_eq!(got, (0..32).collect::<Vec<u32>>());
 }
+
+/// Packed f16 math (VOP3P with OPSEL_HI and NEG), and the f32 denormal mode switching from
+/// RSRC1's flush-to-zero to `s_denorm_mode` keeping denormals.
+#[test]
+fn packed_math_and_denormal_modes() {
+    use ferrum_isa::{Inst, Vop3p};
+    let gpu = Gpu::new();
+    let out = gpu.buffer(4096);
+    let h = |x: f32| ferrum_sim::core::wave::f32_to_f16(x) as u32;
+    let packed = h(1.5) | h(-2.0) << 16;
+    let denorm = f32::from_bits(0x0000_1000);
+    let mut p = Asm::new();
+    p.vop1(Op::V_MOV_B32, V(0), ferrum_isa::Operand::Float(ferrum_isa::FloatConst::One))
+        .vop1(Op::V_MOV_B32, V(1), Literal(packed))
+        .i(Inst::Vop3p(Vop3p {
+            op: Op::V_PK_MUL_F16,
+            vdst: 2,
+            src: [V(1), V(1), NULL],
+            neg: 0,
+            neg_hi: 1, // high result: (-hi) * hi
+            opsel: 0,
+            opsel_hi: 0b11,
+            clamp: false,
+        }))
+        .vop2(Op::V_MUL_F32, 3, Literal(denorm.to_bits()), 0)
+        .sopp(Op::S_DENORM_MODE, 0xf)
+        .vop2(Op::V_MUL_F32, 4, Literal(denorm.to_bits()), 0)
+        .vop1(Op::V_MOV_B32, V(5), Int(0))
+        .mubuf(Op::BUFFER_STORE_DWORD, 2, 5, 0, false)
+        .vop1(Op::V_MOV_B32, V(5), Int(4))
+        .mubuf(Op::BUFFER_STORE_DWORD, 3, 5, 0, false)
+        .vop1(Op::V_MOV_B32, V(5), Int(8))
+        .mubuf(Op::BUFFER_STORE_DWORD, 4, 5, 0, false)
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    let ud = raw_vsharp(out.va, 4096);
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [1, 1, 1],
+        groups: [1, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap());
+    let got = out.map.read_u32s(0, 3).unwrap();
+    assert_eq!(got[0], h(2.25) | h(-4.0) << 16);
+    assert_eq!(got[1], 0, "FLOAT_MODE 0xC0 flushes f32 denormals");
+    assert_eq!(got[2], 0x1000, "s_denorm_mode 0xf keeps them");
+}

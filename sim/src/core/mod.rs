@@ -13,6 +13,7 @@ mod smem;
 mod valu;
 mod valu_ops;
 mod vmem;
+mod vop3p;
 pub mod wave;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -114,7 +115,9 @@ impl Dispatch<'_> {
                 w.set_exec(init.exec);
                 w.pc = self.program.base;
                 w.wave_id = init.wave_id;
-                w.float_mode = self.setup.float_mode;
+                w.mode = self.setup.float_mode
+                    | (self.setup.dx10_clamp as u32) << 8
+                    | (self.setup.ieee_mode as u32) << 9;
                 w
             })
             .collect();
@@ -194,7 +197,7 @@ impl Dispatch<'_> {
                 Prep::Valu(v) => valu::exec(w, v).map(|_| Flow::Next),
                 _ => wave::fault("VALU form not understood"),
             },
-            Inst::Vop3p(i) => wave::fault(format!("unimplemented VOP3P {}", i.op.name())),
+            Inst::Vop3p(i) => vop3p::exec(w, i).map(|_| Flow::Next),
             Inst::Ds(i) => {
                 let Prep::Ds(kind) = &d.prep else { return Err(Fault::Shader("DS".into())) };
                 lds::exec(w, i, kind.as_ref(), lds).map(|_| Flow::Next)

@@ -227,6 +227,18 @@ pub fn sopk(w: &mut Wave, i: &Sopk) -> R<Flow> {
                 _ => a <= b,
             };
         }
+        O::S_GETREG_B32 => {
+            let (id, offset, mask) = hwreg_fields(imm);
+            let value = hwreg_read(w, id)?;
+            w.swrite(Wave::sindex(i.sdst)?, (value >> offset) & mask)?;
+        }
+        O::S_SETREG_B32 | O::S_SETREG_IMM32_B32 => {
+            let value = if i.op == O::S_SETREG_B32 { w.ssrc(i.sdst)? } else { i.imm32 };
+            let (id, offset, mask) = hwreg_fields(imm);
+            let old = hwreg_read(w, id)?;
+            let new = (old & !(mask << offset)) | ((value & mask) << offset);
+            hwreg_write(w, id, new)?;
+        }
         O::S_WAITCNT_VSCNT | O::S_WAITCNT_EXPCNT => {}
         O::S_WAITCNT_VMCNT => w.wait(Some((imm & 0x3f) as u32), None),
         O::S_WAITCNT_LGKMCNT => w.wait(None, Some((imm & 0x3f) as u32)),
@@ -238,6 +250,36 @@ pub fn sopk(w: &mut Wave, i: &Sopk) -> R<Flow> {
         op => return fault(format!("unimplemented SOPK {}", op.name())),
     }
     Ok(Flow::Next)
+}
+
+/// hwreg(id, offset, size) operand: id [5:0], offset [10:6], size - 1 [15:11].
+fn hwreg_fields(imm: u16) -> (u16, u32, u32) {
+    let id = imm & 0x3f;
+    let offset = (imm >> 6 & 0x1f) as u32;
+    let size = (imm >> 11 & 0x1f) as u32 + 1;
+    let mask = if size >= 32 { u32::MAX } else { (1 << size) - 1 };
+    (id, offset, mask)
+}
+
+const HW_REG_MODE: u16 = 1;
+
+fn hwreg_read(w: &Wave, id: u16) -> R<u32> {
+    match id {
+        HW_REG_MODE => Ok(w.mode),
+        _ => fault(format!("hardware register {id} is not modelled")),
+    }
+}
+
+fn hwreg_write(w: &mut Wave, id: u16, value: u32) -> R<()> {
+    match id {
+        // FP_ROUND[3:0]: only round-to-nearest-even is modelled.
+        HW_REG_MODE if value & 0xf != 0 => fault("MODE.FP_ROUND other than nearest-even"),
+        HW_REG_MODE => {
+            w.mode = value;
+            Ok(())
+        }
+        _ => fault(format!("writing hardware register {id} is not modelled")),
+    }
 }
 
 pub fn sop1(w: &mut Wave, i: &Sop1, next_pc: u64) -> R<Flow> {
@@ -453,9 +495,14 @@ pub fn sopp(w: &mut Wave, i: &Sopp, next_pc: u64) -> R<Flow> {
         | O::S_SENDMSG
         | O::S_SENDMSGHALT => Ok(Flow::Next),
         O::S_DENORM_MODE => {
-            // imm[1:0] fp32 denorm mode, imm[3:2] fp16/64; 3 = keep denormals.
-            let f32_keep = i.simm16 & 3 == 3;
-            w.float_mode = (w.float_mode & !0x30) | if f32_keep { 0x30 } else { 0 };
+            // imm[1:0] fp32 denorm mode, imm[3:2] fp16/64: MODE.FP_DENORM[7:4].
+            w.mode = (w.mode & !0xf0) | ((i.simm16 as u32 & 0xf) << 4);
+            Ok(Flow::Next)
+        }
+        O::S_ROUND_MODE => {
+            if i.simm16 & 0xf != 0 {
+                return fault("rounding modes other than nearest-even are not modelled");
+            }
             Ok(Flow::Next)
         }
         op => fault(format!("unimplemented SOPP {}", op.name())),

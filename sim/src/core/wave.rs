@@ -68,8 +68,9 @@ pub struct Wave {
     pub done: bool,
     pub at_barrier: bool,
     pub wave_id: u32,
-    /// RSRC1.FLOAT_MODE: bit 4/5 = keep f32 denormals.
-    pub float_mode: u32,
+    /// The MODE hardware register: FP_ROUND[3:0], FP_DENORM[7:4] (bits 5:4 = keep f32
+    /// denormals), DX10_CLAMP[8], IEEE[9]; initialised from COMPUTE_PGM_RSRC1.
+    pub mode: u32,
     strict: bool,
     pending: Vec<Pending>,
 }
@@ -84,7 +85,7 @@ impl Wave {
             done: false,
             at_barrier: false,
             wave_id: 0,
-            float_mode: 0,
+            mode: 0,
             strict,
             pending: Vec::new(),
         }
@@ -105,7 +106,7 @@ impl Wave {
 
     /// f32 denormals are flushed unless FLOAT_MODE's FP_32_DENORMS bits are set.
     pub fn flush_f32(&self) -> bool {
-        self.float_mode & 0x30 == 0
+        self.mode & 0x30 == 0
     }
 
     // ---- strict-mode bookkeeping -----------------------------------------------------------

@@ -18,6 +18,7 @@ use super::vm::AddressSpace;
 use super::{FileState, SimContext};
 use crate::compute::ComputeEngine;
 use crate::cp::{CommandProcessor, Env};
+use crate::error::GpuError;
 
 /// One command submission.
 pub(crate) struct Job {
@@ -152,8 +153,14 @@ fn execute(file: &FileState, engine: &ComputeEngine, cp: &mut CommandProcessor, 
         Env { space: &job.space, config: &file.config, compute: engine, timestamp: &timestamp };
     for &(va, size_dw) in &job.ibs {
         if let Err(err) = cp.run(&env, va, size_dw) {
+            let hint = match &err {
+                GpuError::VmFault(f) if file.vm.snapshot().lookup(f.addr).is_some() => {
+                    " (the address is mapped, but its BO is not in the submission's BO list)"
+                }
+                _ => "",
+            };
             log::error!(
-                "sim: GPU fault in context {} (ip {}, ring {}, seq {}): {err}; context lost",
+                "sim: GPU fault in context {} (ip {}, ring {}, seq {}): {err}{hint}; context lost",
                 job.ctx_id,
                 job.ip,
                 job.ring,
