@@ -7,6 +7,7 @@
 
 mod cs;
 mod ctx;
+mod export;
 mod fence;
 mod gem;
 mod gem_ioctl;
@@ -76,7 +77,7 @@ impl SimKernel {
             chip: chip.clone(),
             created: Instant::now(),
             accounting: Arc::default(),
-            notifier: Arc::default(),
+            notifier: export::global_notifier(),
             gems: Mutex::new(GemTable { next_handle: 1, ..Default::default() }),
             vm: vm::Vm::new(chip),
             ctxs: Mutex::new((1, HashMap::new())),
@@ -135,6 +136,8 @@ impl SimKernel {
                 uapi::DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL => f.syncobj_timeline_signal(typed(arg)?),
                 uapi::DRM_IOCTL_SYNCOBJ_QUERY => f.syncobj_query(typed(arg)?),
                 uapi::DRM_IOCTL_SYNCOBJ_TRANSFER => f.syncobj_transfer(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD => f.syncobj_handle_to_fd(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE => f.syncobj_fd_to_handle(typed(arg)?),
                 _ => Err(Errno::ENOTTY),
             }
         }
