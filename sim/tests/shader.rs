@@ -540,3 +540,98 @@ fn packed_math_and_denormal_modes() {
     assert_eq!(got[1], 0, "FLOAT_MODE 0xC0 flushes f32 denormals");
     assert_eq!(got[2], 0x1000, "s_denorm_mode 0xf keeps them");
 }
+
+/// Texel-buffer style typed loads (8_8_8_8_UNORM through the V# with a BGRA swizzle and
+/// structured bounds) and a typed store with the format in the instruction (MTBUF).
+#[test]
+fn typed_buffer_loads_and_stores() {
+    use ferrum_isa::{Buffer, Inst};
+    let gpu = Gpu::new();
+    let texels = gpu.buffer(4096);
+    let out = gpu.buffer(4096);
+    let packed = gpu.buffer(4096);
+    let data: Vec<u32> =
+        (0..32u32).map(|i| i | (2 * i) << 8 | (255 - i) << 16 | 0x80 << 24).collect();
+    texels.map.write_u32s(0, &data).unwrap();
+    let mubuf = |op, vdata, vaddr, srsrc, idxen: bool, offen: bool| {
+        Inst::Mubuf(Buffer {
+            op,
+            vdata,
+            vaddr,
+            srsrc,
+            soffset: Int(0),
+            offset: 0,
+            offen,
+            idxen,
+            glc: false,
+            slc: false,
+            dlc: false,
+            lds: false,
+            tfe: false,
+            format: 0,
+        })
+    };
+    let mut p = Asm::new();
+    // v[2:5] = texel[lane] as (B, G, R, A) floats; out[lane*4 + c] = v[2 + c].
+    p.i(mubuf(Op::BUFFER_LOAD_FORMAT_XYZW, 2, 0, 0, true, false))
+        .vop2(Op::V_LSHLREV_B32, 6, Int(4), 0)
+        .waitcnt(0, 63)
+        .i(mubuf(Op::BUFFER_STORE_DWORDX4, 2, 6, 4, false, true))
+        // packed[lane] = (x, y) as 16_16_FLOAT from v[2:3] (tbuffer, format 29).
+        .i(Inst::Mtbuf(Buffer {
+            op: Op::TBUFFER_STORE_FORMAT_XY,
+            vdata: 2,
+            vaddr: 0,
+            srsrc: 8,
+            soffset: Int(0),
+            offset: 0,
+            offen: false,
+            idxen: true,
+            glc: false,
+            slc: false,
+            dlc: false,
+            lds: false,
+            tfe: false,
+            format: 29,
+        }))
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    // Structured V#: stride 4, 20 records, 8_8_8_8_UNORM, DST_SEL = Z, Y, X, W, OOB_SELECT 1.
+    let bgra = 6 | 5 << 3 | 4 << 6 | 7 << 9;
+    let t = [
+        texels.va as u32,
+        (texels.va >> 32) as u32 | 4 << 16,
+        20,
+        bgra | 56 << 12 | 1 << 24 | 1 << 28,
+    ];
+    let o = raw_vsharp(out.va, 4096);
+    let k = [packed.va as u32, (packed.va >> 32) as u32 | 4 << 16, 32, 0xfac | 1 << 24 | 1 << 28];
+    let ud: Vec<u32> = t.iter().chain(&o).chain(&k).copied().collect();
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [32, 1, 1],
+        groups: [1, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &prog, &[&texels, &out, &packed]).unwrap());
+    let got = out.map.read_u32s(0, 128).unwrap();
+    let h = |x: f32| ferrum_sim::core::wave::f32_to_f16(x) as u32;
+    for lane in 0..32usize {
+        let c = |k: usize| f32::from_bits(got[lane * 4 + k]);
+        let texel = |byte: u32| (data[lane] >> (8 * byte) & 0xff) as f32 / 255.0;
+        if lane < 20 {
+            assert_eq!(
+                [c(0), c(1), c(2), c(3)],
+                [texel(2), texel(1), texel(0), texel(3)],
+                "lane {lane}"
+            );
+            assert_eq!(packed.map.read_u32(lane * 4).unwrap(), h(texel(2)) | h(texel(1)) << 16);
+        } else {
+            assert_eq!([c(0), c(1), c(2), c(3)], [0.0; 4], "out-of-bounds lane {lane}");
+        }
+    }
+}

@@ -6,6 +6,7 @@
 //! [`program`]). Anything the interpreter cannot do exactly, it refuses with a fault rather
 //! than approximating silently.
 
+mod formats;
 mod lds;
 pub mod program;
 mod salu;

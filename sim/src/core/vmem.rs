@@ -28,6 +28,13 @@ pub enum Kind {
         op: AtomicOp,
         wide: bool,
     },
+    /// Typed access converting `comps` components through a data format.
+    LoadFormat {
+        comps: u32,
+    },
+    StoreFormat {
+        comps: u32,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +57,19 @@ pub enum AtomicOp {
 /// Classifies a vector-memory mnemonic (`buffer_load_dwordx2`, `global_atomic_add_x2`, ...).
 pub fn kind(name: &str, data_dwords: u32) -> Option<Kind> {
     let rest = name.split_once('_')?.1;
+    let comps = |t: &str| match t {
+        "x" => Some(1),
+        "xy" => Some(2),
+        "xyz" => Some(3),
+        "xyzw" => Some(4),
+        _ => None,
+    };
+    if let Some(t) = rest.strip_prefix("load_format_") {
+        return Some(Kind::LoadFormat { comps: comps(t)? });
+    }
+    if let Some(t) = rest.strip_prefix("store_format_") {
+        return Some(Kind::StoreFormat { comps: comps(t)? });
+    }
     if let Some(t) = rest.strip_prefix("load_") {
         let (bytes, signed) = match t {
             "ubyte" => (1, false),
@@ -234,6 +254,9 @@ fn access(
                 w.add_pending(Counter::Vm, true, vdata, per);
             }
         }
+        Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
+            return fault("typed access needs a buffer descriptor");
+        }
     }
     Ok(())
 }
@@ -277,9 +300,6 @@ pub fn buffer(
     mtbuf: bool,
 ) -> R<()> {
     let name = i.op.name();
-    if mtbuf {
-        return fault(format!("unimplemented MTBUF {name} (typed buffer access)"));
-    }
     if i.lds || i.tfe {
         return fault(format!("unimplemented {name} with lds/tfe"));
     }
@@ -303,6 +323,16 @@ pub fn buffer(
         (false, true) => (None, Some(*w.vrow(i.vaddr as u32)?)),
         (false, false) => (None, None),
     };
+    // Typed accesses take their format from the instruction (MTBUF) or the V# (MUBUF).
+    let format = if mtbuf { i.format as u32 } else { (v[3] >> 12) & 0x7f };
+    let typed = match k {
+        Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
+            Some(super::formats::lookup(format).ok_or_else(|| {
+                super::wave::Fault::Shader(format!("{name}: data format {format} not modelled"))
+            })?)
+        }
+        _ => None,
+    };
     let bytes = match k {
         Kind::Load { bytes, .. } | Kind::Store { bytes } => bytes as u64,
         Kind::Atomic { wide, .. } => {
@@ -311,6 +341,9 @@ pub fn buffer(
             } else {
                 4
             }
+        }
+        Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
+            typed.map_or(4, |(w, _)| super::formats::element_bytes(w) as u64)
         }
     };
     let mut addrs: Addrs = [None; LANES];
@@ -329,6 +362,9 @@ pub fn buffer(
         if in_bounds {
             *a = Some(base.wrapping_add(soffset).wrapping_add(offset).wrapping_add(index * stride));
         }
+    }
+    if let Some((widths, num)) = typed {
+        return typed_access(w, mem, k, &addrs, i.vdata as u32, widths, num, v[3]);
     }
     access(w, mem, k, &addrs, i.vdata as u32, dd, i.glc)
 }
@@ -408,4 +444,73 @@ impl Wave {
     fn scratch_view(w: &Wave, first: u32, count: u32) -> Vec<[u32; LANES]> {
         (first..first + count).map(|r| w.v[r as usize]).collect()
     }
+}
+
+/// buffer/tbuffer `*_format_*`: converts between the element's data format and registers.
+#[allow(clippy::too_many_arguments)]
+fn typed_access(
+    w: &mut Wave,
+    mem: &Mem<'_>,
+    k: Kind,
+    addrs: &Addrs,
+    vdata: u32,
+    widths: &[u32],
+    num: super::formats::Num,
+    word3: u32,
+) -> R<()> {
+    use super::formats::{element_bytes, pack, unpack, Num};
+    let exec = w.exec();
+    let bytes = element_bytes(widths) as usize;
+    match k {
+        Kind::LoadFormat { comps } => {
+            w.vwritable(vdata, comps)?;
+            let one = if matches!(num, Num::Uint | Num::Sint) { 1 } else { 1.0f32.to_bits() };
+            let mut rows = vec![[0u32; LANES]; comps as usize];
+            for (lane, addr) in addrs.iter().enumerate() {
+                if exec >> lane & 1 == 0 {
+                    continue;
+                }
+                let Some(addr) = *addr else { continue };
+                let mut buf = [0u8; 16];
+                mem.space.read(addr, &mut buf[..bytes])?;
+                let channels = unpack(u128::from_le_bytes(buf), widths, num);
+                // Missing channels read as (0, 0, 0, 1); DST_SEL then picks per component.
+                let get =
+                    |c: usize| channels.get(c).copied().unwrap_or(if c == 3 { one } else { 0 });
+                for (j, row) in rows.iter_mut().enumerate() {
+                    row[lane] = match (word3 >> (3 * j)) & 7 {
+                        1 => one,
+                        s @ 4..=7 => get(s as usize - 4),
+                        _ => 0,
+                    };
+                }
+            }
+            for (j, row) in rows.iter().enumerate() {
+                w.vwrite(vdata + j as u32, exec, row)?;
+            }
+            w.add_pending(Counter::Vm, true, vdata, comps);
+        }
+        Kind::StoreFormat { comps } => {
+            w.vreadable(vdata, comps)?;
+            if (comps as usize) < widths.len() {
+                return fault("format store with fewer components than the format has channels");
+            }
+            for (lane, addr) in addrs.iter().enumerate() {
+                if exec >> lane & 1 == 0 {
+                    continue;
+                }
+                let Some(addr) = *addr else { continue };
+                let values: Vec<u32> =
+                    (0..comps).map(|j| w.v[(vdata + j) as usize][lane]).collect();
+                let raw = pack(&values, widths, num).ok_or_else(|| {
+                    super::wave::Fault::Shader(
+                        "conversion to this data format is not modelled".into(),
+                    )
+                })?;
+                mem.space.write(addr, &raw.to_le_bytes()[..bytes])?;
+            }
+        }
+        _ => return fault("typed access of an untyped instruction"),
+    }
+    Ok(())
 }
