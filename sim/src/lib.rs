@@ -7,6 +7,7 @@
 
 pub mod chip;
 pub mod compute;
+pub mod core;
 pub mod cp;
 pub mod error;
 pub mod kernel;

@@ -52,7 +52,13 @@ impl CommandProcessor {
             op::NOP | op::PFP_SYNC_ME | op::CONTEXT_CONTROL => {}
             // Caches are not modelled: every access goes straight to memory, so cache
             // invalidations and write-backs have nothing to do.
-            op::ACQUIRE_MEM => p.need(6)?,
+            op::ACQUIRE_MEM => {
+                p.need(6)?;
+                // GCR_CNTL.GLI_INV: the instruction cache is the one cache the simulator has.
+                if p.body.len() >= 7 && field(p.body[6], 0, 1) != 0 {
+                    env.compute.invalidate_programs();
+                }
+            }
             op::CLEAR_STATE => self.regs.clear_context(),
             op::SET_SH_REG | op::SET_SH_REG_INDEX => self.set_regs(p, Space::Sh)?,
             op::SET_CONTEXT_REG => self.set_regs(p, Space::Context)?,
@@ -135,7 +141,7 @@ impl CommandProcessor {
             0 => {
                 let reg = p.body[1].wrapping_mul(4);
                 for (i, &v) in data.iter().enumerate() {
-                    let addr = if one_addr { reg } else { reg + 4 * i as u32 };
+                    let addr = if one_addr { reg } else { reg.wrapping_add(4 * i as u32) };
                     if !self.regs.write(addr, v) {
                         return Err(p.malformed(format!("WRITE_DATA to register {addr:#x}")));
                     }
@@ -166,7 +172,7 @@ impl CommandProcessor {
                 let reg = p.body[1].wrapping_mul(4);
                 let lo =
                     self.regs.read(reg).ok_or_else(|| p.malformed("COPY_DATA source register"))?;
-                let hi = if wide { self.regs.read(reg + 4).unwrap_or(0) } else { 0 };
+                let hi = if wide { self.regs.read(reg.wrapping_add(4)).unwrap_or(0) } else { 0 };
                 u64::from(lo) | (u64::from(hi) << 32)
             }
             1 | 2 => {
@@ -187,7 +193,7 @@ impl CommandProcessor {
             0 => {
                 let reg = p.body[3].wrapping_mul(4);
                 let ok = self.regs.write(reg, value as u32)
-                    && (!wide || self.regs.write(reg + 4, (value >> 32) as u32));
+                    && (!wide || self.regs.write(reg.wrapping_add(4), (value >> 32) as u32));
                 if !ok {
                     return Err(p.malformed(format!("COPY_DATA to register {reg:#x}")));
                 }
