@@ -212,6 +212,10 @@ impl Dispatch<'_> {
                 let Prep::Vmem(kind) = d.prep else { return Err(Fault::Shader("FLAT".into())) };
                 vmem::flat(w, i, d.form, kind, &self.mem).map(|_| Flow::Next)
             }
+            // Image, export and interpolation units come with the graphics pipeline.
+            Inst::Mimg(_) | Inst::Exp(_) | Inst::Vintrp(_) => {
+                wave::fault("image/export/interpolation instructions are not modelled yet")
+            }
         }
         .map_err(|e| match e {
             Fault::Shader(s) => Fault::Shader(format!("{}: {s}", d.inst.op().name())),
