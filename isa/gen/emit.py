@@ -125,8 +125,9 @@ def main():
         fh.write("pub(crate) static INFO: &[MimgInfo] = &[\n")
         for e in data["mimg"]:
             if "addr" in e:
-                fh.write("    MimgInfo { code: 0x%x, addr: %s, gather4: %s },\n"
-                         % (e["code"], e["addr"], "true" if e["vdata4"] else "false"))
+                fh.write("    MimgInfo { code: 0x%x, addr: %s, gather4: %s, bvh: %s },\n"
+                         % (e["code"], e["addr"], "true" if e["vdata4"] else "false",
+                            "true" if e.get("bvh") else "false"))
         fh.write("];\n")
     print("opcodes", len(names), "skipped", skipped)
 

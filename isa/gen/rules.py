@@ -310,3 +310,22 @@ def probe_vop_ext(fam, entries):
                 e["ext"].append(name)
         elif id(e) in base_text and r[0] != base_text[id(e)] and "sdwa" in r[0].split()[0]:
             e["ext_mods"].append(name[4:])
+
+
+def sweep_bvh():
+    """image_bvh*_intersect_ray: MIMG opcodes without dmask/dim syntax (LLVM fixes dmask 0xf,
+    unorm and r128 in the encoding). Address counts without and with A16, from the assembler."""
+    out = []
+    for code, mnem in ((0xE6, "image_bvh_intersect_ray"), (0xE7, "image_bvh64_intersect_ray")):
+        e = {"code": code, "mnemonic": mnem, "text": mnem, "bvh": True, "vdata4": True,
+             "operands": [["vdata", 4, "v"], ["vaddr", 1, "v"], ["srsrc", 4, "s"]]}
+        counts = []
+        for a16 in (False, True):
+            texts = ["%s v[4:7], [%s], s[4:7]%s" % (mnem, ", ".join("v%d" % (40 + k)
+                     for k in range(n)), " a16" if a16 else "") for n in range(1, 14)]
+            ok = [n + 1 for n, r in enumerate(mc.assemble(texts)) if r is not None]
+            # LLVM 14 also lets 8 addresses through without A16; the hardware reads 11/12 then
+            counts.append(max(ok) if ok else 0)
+        e["addr"] = [counts[0]] * 8 + [counts[1]] * 8
+        out.append(e)
+    return out

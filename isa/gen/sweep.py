@@ -304,6 +304,7 @@ def main():
         rules.probe_source_classes(data[fam])
     data["mtbuf_formats"] = rules.sweep_mtbuf_formats()
     rules.sweep_mimg_addr(data["mimg"], mimg)
+    data["mimg"] = sorted(data["mimg"] + rules.sweep_bvh(), key=lambda e: e["code"])
     rules.probe_smem_cache_bits(data["smem"], smem)
     for fam in ("vop1", "vop2", "vopc"):
         rules.probe_vop_ext(fam, data[fam])

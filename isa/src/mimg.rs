@@ -123,9 +123,20 @@ pub(crate) fn decode(w: &[u32]) -> Result<(Inst, usize), DecodeError> {
     Ok((Inst::Mimg(i), len))
 }
 
-pub(crate) fn display(f: &mut fmt::Formatter<'_>, form: &Form, i: &Mimg) -> fmt::Result {
-    write!(f, " {}, ", Operand::Vgpr(i.vdata).display(i.vdata_dwords()))?;
+/// `image_bvh*_intersect_ray`: LLVM prints neither dmask nor dim (it encodes dmask 0xf, unorm
+/// and r128 itself), and the T# is four registers.
+fn display_bvh(f: &mut fmt::Formatter<'_>, form: &Form, i: &Mimg) -> fmt::Result {
     let n = addr_count(form, i.dim, i.a16);
+    write!(f, " {}, ", Operand::Vgpr(i.vdata).display(4))?;
+    addresses(f, i, n)?;
+    write!(f, ", {}", sgpr_base(i.srsrc).display(4))?;
+    if i.a16 {
+        f.write_str(" a16")?;
+    }
+    Ok(())
+}
+
+fn addresses(f: &mut fmt::Formatter<'_>, i: &Mimg, n: u8) -> fmt::Result {
     if i.nsa {
         f.write_char('[')?;
         for (k, a) in i.vaddr.iter().take(n as usize).enumerate() {
@@ -134,10 +145,18 @@ pub(crate) fn display(f: &mut fmt::Formatter<'_>, form: &Form, i: &Mimg) -> fmt:
             }
             write!(f, "v{a}")?;
         }
-        f.write_char(']')?;
+        f.write_char(']')
     } else {
-        write!(f, "{}", Operand::Vgpr(i.vaddr[0]).display(range_width(n)))?;
+        write!(f, "{}", Operand::Vgpr(i.vaddr[0]).display(range_width(n)))
     }
+}
+
+pub(crate) fn display(f: &mut fmt::Formatter<'_>, form: &Form, i: &Mimg) -> fmt::Result {
+    if MimgInfo::get(form.code).is_some_and(|m| m.bvh) {
+        return display_bvh(f, form, i);
+    }
+    write!(f, " {}, ", Operand::Vgpr(i.vdata).display(i.vdata_dwords()))?;
+    addresses(f, i, addr_count(form, i.dim, i.a16))?;
     write!(f, ", {}", sgpr_base(i.srsrc).display(8))?;
     if form.operand(Field::Ssamp).is_some() {
         write!(f, ", {}", sgpr_base(i.ssamp).display(4))?;

@@ -1117,14 +1117,16 @@ impl Opcode {
     pub const IMAGE_SAMPLE_D_CL_O_G16: Opcode = Opcode(1110);
     pub const IMAGE_SAMPLE_C_D_O_G16: Opcode = Opcode(1111);
     pub const IMAGE_SAMPLE_C_D_CL_O_G16: Opcode = Opcode(1112);
-    pub const IMAGE_SAMPLE_CD_G16: Opcode = Opcode(1113);
-    pub const IMAGE_SAMPLE_CD_CL_G16: Opcode = Opcode(1114);
-    pub const IMAGE_SAMPLE_C_CD_G16: Opcode = Opcode(1115);
-    pub const IMAGE_SAMPLE_C_CD_CL_G16: Opcode = Opcode(1116);
-    pub const IMAGE_SAMPLE_CD_O_G16: Opcode = Opcode(1117);
-    pub const IMAGE_SAMPLE_CD_CL_O_G16: Opcode = Opcode(1118);
-    pub const IMAGE_SAMPLE_C_CD_O_G16: Opcode = Opcode(1119);
-    pub const IMAGE_SAMPLE_C_CD_CL_O_G16: Opcode = Opcode(1120);
+    pub const IMAGE_BVH_INTERSECT_RAY: Opcode = Opcode(1113);
+    pub const IMAGE_BVH64_INTERSECT_RAY: Opcode = Opcode(1114);
+    pub const IMAGE_SAMPLE_CD_G16: Opcode = Opcode(1115);
+    pub const IMAGE_SAMPLE_CD_CL_G16: Opcode = Opcode(1116);
+    pub const IMAGE_SAMPLE_C_CD_G16: Opcode = Opcode(1117);
+    pub const IMAGE_SAMPLE_C_CD_CL_G16: Opcode = Opcode(1118);
+    pub const IMAGE_SAMPLE_CD_O_G16: Opcode = Opcode(1119);
+    pub const IMAGE_SAMPLE_CD_CL_O_G16: Opcode = Opcode(1120);
+    pub const IMAGE_SAMPLE_C_CD_O_G16: Opcode = Opcode(1121);
+    pub const IMAGE_SAMPLE_C_CD_CL_O_G16: Opcode = Opcode(1122);
 }
 
 /// Names indexed by `Opcode.0`.
@@ -2242,6 +2244,8 @@ pub(crate) static NAMES: &[&str] = &[
     "image_sample_d_cl_o_g16",
     "image_sample_c_d_o_g16",
     "image_sample_c_d_cl_o_g16",
+    "image_bvh_intersect_ray",
+    "image_bvh64_intersect_ray",
     "image_sample_cd_g16",
     "image_sample_cd_cl_g16",
     "image_sample_c_cd_g16",

@@ -302,8 +302,10 @@ pub struct MimgInfo {
     pub code: u16,
     /// Address VGPR count for dim 0..=7 without A16, then with A16; 0 = not a valid form.
     pub addr: [u8; 16],
-    /// Always returns four registers whatever the dmask (gather4).
+    /// Always returns four registers whatever the dmask (gather4, BVH).
     pub gather4: bool,
+    /// `image_bvh*_intersect_ray`: no dmask/dim syntax, a 4-register T#.
+    pub bvh: bool,
 }
 
 impl MimgInfo {

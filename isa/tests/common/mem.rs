@@ -103,6 +103,9 @@ pub(super) fn flat(enc: Enc, f: &Form, out: &mut Vec<Inst>) {
 pub(super) fn mimg(f: &Form, out: &mut Vec<Inst>) {
     use ferrum_isa::tables::MimgInfo;
     let Some(info) = MimgInfo::get(f.code) else { return };
+    if info.bvh {
+        return bvh(f, info, out);
+    }
     let m = f.mnemonic;
     let atomic = m.contains("atomic");
     let dmask = if m.contains("cmpswap") {
@@ -164,5 +167,35 @@ pub(super) fn mimg(f: &Form, out: &mut Vec<Inst>) {
     let no_d16 = ["pck", "get_resinfo", "msaa", "get_lod"].iter().any(|p| m.contains(p));
     if !atomic && !no_d16 {
         out.push(Inst::Mimg(Mimg { d16: true, dmask: if info.gather4 { 2 } else { 7 }, ..i }));
+    }
+}
+
+/// `image_bvh*_intersect_ray`: LLVM encodes dmask 0xf, unorm and r128 itself.
+fn bvh(f: &Form, info: &ferrum_isa::tables::MimgInfo, out: &mut Vec<Inst>) {
+    for (a16, nsa) in [(false, false), (false, true), (true, false), (true, true)] {
+        let n = info.addr_count(0, a16) as usize;
+        let mut vaddr = [0u8; 13];
+        for (k, a) in vaddr.iter_mut().enumerate().take(if nsa { n } else { 1 }) {
+            *a = 40 + 2 * k as u8;
+        }
+        out.push(Inst::Mimg(Mimg {
+            op: f.op,
+            vdata: 4,
+            vaddr,
+            nsa,
+            srsrc: 8,
+            ssamp: 0,
+            dmask: 0xF,
+            dim: 0,
+            unorm: true,
+            glc: false,
+            slc: false,
+            dlc: false,
+            r128: true,
+            a16,
+            tfe: false,
+            lwe: false,
+            d16: false,
+        }));
     }
 }
