@@ -329,3 +329,37 @@ def sweep_bvh():
         e["addr"] = [counts[0]] * 8 + [counts[1]] * 8
         out.append(e)
     return out
+
+
+def probe_half_literals(fam, entries, build):
+    """Sources that are 16 bits wide: LLVM prints only the low half of a literal there
+    (e["half"] lists those source fields)."""
+    cands, keys = [], []
+    for e in entries:
+        e["half"] = []
+        if any(o[0] == "literal" for o in e["operands"]):
+            continue  # v_fmamk/v_fmaak: the literal slot is taken
+        for field, dw, kind in e["operands"]:
+            if field not in ("src0", "src1", "src2") or kind in ("attr", "param") or dw != 1:
+                continue
+            words = build(e["code"], dict(e["probe"], **{field: 255}))
+            n = {"vop1": 1, "vopc": 1, "vop2": 1, "vop3": 2, "vop3p": 2}[fam]
+            cands.append(words[:n] + [0x12345])
+            keys.append((e, field))
+    for (e, field), r in zip(keys, mc.disassemble(cands)):
+        if r is not None and "0x2345" in r[0].split(None, 1)[1].replace(",", " ").split():
+            e["half"].append(field)
+
+
+def probe_vgpr_fields(fam, entries, build):
+    """VOP1/VOP2/VOPC sources whose 9-bit field LLVM reads as a bare VGPR number (the low 8
+    bits), whatever bit 8 says: e["vgpr_field"] lists them."""
+    cands, keys = [], []
+    for e in entries:
+        e["vgpr_field"] = []
+        if any(o[0] == "src0" for o in e["operands"]):
+            cands.append(build(e["code"], dict(e["probe"], src0=0x97))[:1])
+            keys.append(e)
+    for e, r in zip(keys, mc.disassemble(cands)):
+        if r is not None and "v151" in r[0].replace(",", " ").split():
+            e["vgpr_field"].append("src0")

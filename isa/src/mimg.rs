@@ -85,11 +85,13 @@ pub(crate) fn decode(w: &[u32]) -> Result<(Inst, usize), DecodeError> {
     let bit = |x: u32, s: u32| x >> s & 1 != 0;
     let dim = (w0 >> 3 & 7) as u8;
     let a16 = bit(w1, 30);
-    let extra = (w0 >> 1 & 3) as usize;
     let n = addr_count(f, dim, a16) as usize;
-    if n == 0 || (extra != 0 && extra != (n - 1).div_ceil(4)) {
+    if n == 0 {
         return Err(DecodeError::UnknownEncoding(w0));
     }
+    // a non-zero NSA field selects the NSA form; like LLVM, the number of extra dwords read is
+    // what the address count needs, whatever the field's value
+    let extra = if w0 >> 1 & 3 != 0 { (n - 1).div_ceil(4) } else { 0 };
     let len = 2 + extra;
     if w.len() < len {
         return Err(DecodeError::Truncated { need: len, have: w.len() });

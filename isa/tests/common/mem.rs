@@ -34,6 +34,11 @@ pub(super) fn ds(f: &Form, out: &mut Vec<Inst>) {
 pub(super) fn buffer(enc: Enc, f: &Form, out: &mut Vec<Inst>) {
     let op = f.op;
     let atomic = f.mnemonic.contains("_atomic");
+    let rtn_only = f.mods & ferrum_isa::tables::mods::RTN_ONLY != 0;
+    if f.operands.is_empty() {
+        out.push(Inst::Mubuf(Buffer::bare(op)));
+        return;
+    }
     for (offen, idxen, offset, glc, slc, dlc, soffset) in [
         (true, false, 0x123, false, false, false, Operand::Sgpr(40)),
         (false, false, 0, true, true, true, Operand::Int(0)),
@@ -41,6 +46,7 @@ pub(super) fn buffer(enc: Enc, f: &Form, out: &mut Vec<Inst>) {
         (false, true, 8, true, false, false, Operand::Special(Special::Null)),
     ] {
         let dlc = dlc && !atomic;
+        let glc = glc || rtn_only;
         let lds = offen
             && !idxen
             && enc == Enc::Mubuf
@@ -77,6 +83,7 @@ pub(super) fn flat(enc: Enc, f: &Form, out: &mut Vec<Inst>) {
     };
     let null = Operand::Special(Special::Null);
     let sad = if seg == Seg::Global { Operand::Sgpr(40) } else { Operand::Sgpr(41) };
+    let rtn_only = f.mods & ferrum_isa::tables::mods::RTN_ONLY != 0;
     for (saddr, offset, glc, slc, dlc) in [
         (null, 0i16, false, false, false),
         (null, 16, true, true, true),
@@ -92,7 +99,7 @@ pub(super) fn flat(enc: Enc, f: &Form, out: &mut Vec<Inst>) {
                 data: 30,
                 saddr,
                 offset,
-                glc,
+                glc: glc || rtn_only,
                 slc,
                 dlc,
             }));
