@@ -310,3 +310,56 @@ def probe_vop_ext(fam, entries):
                 e["ext"].append(name)
         elif id(e) in base_text and r[0] != base_text[id(e)] and "sdwa" in r[0].split()[0]:
             e["ext_mods"].append(name[4:])
+
+
+def sweep_bvh():
+    """image_bvh*_intersect_ray: MIMG opcodes without dmask/dim syntax (LLVM fixes dmask 0xf,
+    unorm and r128 in the encoding). Address counts without and with A16, from the assembler."""
+    out = []
+    for code, mnem in ((0xE6, "image_bvh_intersect_ray"), (0xE7, "image_bvh64_intersect_ray")):
+        e = {"code": code, "mnemonic": mnem, "text": mnem, "bvh": True, "vdata4": True,
+             "operands": [["vdata", 4, "v"], ["vaddr", 1, "v"], ["srsrc", 4, "s"]]}
+        counts = []
+        for a16 in (False, True):
+            texts = ["%s v[4:7], [%s], s[4:7]%s" % (mnem, ", ".join("v%d" % (40 + k)
+                     for k in range(n)), " a16" if a16 else "") for n in range(1, 14)]
+            ok = [n + 1 for n, r in enumerate(mc.assemble(texts)) if r is not None]
+            # LLVM 14 also lets 8 addresses through without A16; the hardware reads 11/12 then
+            counts.append(max(ok) if ok else 0)
+        e["addr"] = [counts[0]] * 8 + [counts[1]] * 8
+        out.append(e)
+    return out
+
+
+def probe_half_literals(fam, entries, build):
+    """Sources that are 16 bits wide: LLVM prints only the low half of a literal there
+    (e["half"] lists those source fields)."""
+    cands, keys = [], []
+    for e in entries:
+        e["half"] = []
+        if any(o[0] == "literal" for o in e["operands"]):
+            continue  # v_fmamk/v_fmaak: the literal slot is taken
+        for field, dw, kind in e["operands"]:
+            if field not in ("src0", "src1", "src2") or kind in ("attr", "param") or dw != 1:
+                continue
+            words = build(e["code"], dict(e["probe"], **{field: 255}))
+            n = {"vop1": 1, "vopc": 1, "vop2": 1, "vop3": 2, "vop3p": 2}[fam]
+            cands.append(words[:n] + [0x12345])
+            keys.append((e, field))
+    for (e, field), r in zip(keys, mc.disassemble(cands)):
+        if r is not None and "0x2345" in r[0].split(None, 1)[1].replace(",", " ").split():
+            e["half"].append(field)
+
+
+def probe_vgpr_fields(fam, entries, build):
+    """VOP1/VOP2/VOPC sources whose 9-bit field LLVM reads as a bare VGPR number (the low 8
+    bits), whatever bit 8 says: e["vgpr_field"] lists them."""
+    cands, keys = [], []
+    for e in entries:
+        e["vgpr_field"] = []
+        if any(o[0] == "src0" for o in e["operands"]):
+            cands.append(build(e["code"], dict(e["probe"], src0=0x97))[:1])
+            keys.append(e)
+    for e, r in zip(keys, mc.disassemble(cands)):
+        if r is not None and "v151" in r[0].replace(",", " ").split():
+            e["vgpr_field"].append("src0")

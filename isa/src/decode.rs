@@ -4,7 +4,7 @@ use crate::encode::is_atomic;
 use crate::error::DecodeError;
 use crate::inst::*;
 use crate::operand::{Operand, Special};
-use crate::tables::{Enc, Field, Form, Kind};
+use crate::tables::{accept, Enc, Field, Form, Kind};
 
 struct Words<'a> {
     w: &'a [u32],
@@ -47,7 +47,20 @@ fn has(f: &Form, field: Field) -> bool {
 }
 
 /// Decodes the instruction at the start of `words`; returns it and its length in words.
+///
+/// Scalar register tuples come back aligned (s[5:6] in a 64-bit field reads as s[4:5]): the
+/// hardware ignores the low bits, and LLVM prints them that way.
 pub fn decode(words: &[u32]) -> Result<(Inst, usize), DecodeError> {
+    let (mut inst, len) = decode_raw(words)?;
+    if let Some(form) = inst.form() {
+        for (field, op) in inst.scalar_fields_mut() {
+            *op = op.aligned(form.dwords(field));
+        }
+    }
+    Ok((inst, len))
+}
+
+fn decode_raw(words: &[u32]) -> Result<(Inst, usize), DecodeError> {
     let w = Words { w: words };
     let w0 = w.get(0)?;
     let mut len = 1;
@@ -73,7 +86,6 @@ pub fn decode(words: &[u32]) -> Result<(Inst, usize), DecodeError> {
             let simm16 = if has(f, Field::Simm16) { w0 as u16 } else { 0 };
             Inst::Sopp(Sopp { op: f.op, simm16 })
         }
-        0x17C => return Err(DecodeError::UnknownEncoding(w0)),
         _ if w0 >> 28 == 0xB => {
             let f = form(Enc::Sopk, w0 >> 23 & 0x1F)?;
             let sdst = if has(f, Field::Sdst) { sreg(w0 >> 16 & 0x7F)? } else { Operand::UNUSED };
@@ -200,9 +212,13 @@ fn decode_buffer(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
         w0 >> 18 & 0x7F | (w0 >> 25 & 1) << 7
     };
     let f = form(if typed { Enc::Mtbuf } else { Enc::Mubuf }, code)?;
+    if f.operands.is_empty() {
+        return Ok((Inst::Mubuf(Buffer::bare(f.op)), 2));
+    }
     let offen = bit(w0, 12);
     let idxen = bit(w0, 13);
-    let soffset = sreg_or_const(w1 >> 24)?;
+    let mut len = 2;
+    let soffset = src(w, w1 >> 24, 2, &mut len)?;
     let b = Buffer {
         op: f.op,
         vdata: (w1 >> 8) as u8,
@@ -219,15 +235,7 @@ fn decode_buffer(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
         tfe: bit(w1, 23),
         format: if typed { (w0 >> 19 & 0x7F) as u8 } else { 0 },
     };
-    Ok((if typed { Inst::Mtbuf(b) } else { Inst::Mubuf(b) }, 2))
-}
-
-/// An 8-bit scalar source without a literal (MUBUF/MTBUF soffset).
-fn sreg_or_const(code: u32) -> Result<Operand, DecodeError> {
-    match Operand::from_code(code as u16, None) {
-        Some(o) => Ok(o),
-        None => Err(DecodeError::BadOperand(code as u16)),
-    }
+    Ok((if typed { Inst::Mtbuf(b) } else { Inst::Mubuf(b) }, len))
 }
 
 fn decode_flat(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
@@ -241,7 +249,12 @@ fn decode_flat(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
     let f = form(enc, w0 >> 18 & 0x7F)?;
     let glc = bit(w0, 16);
     let null = Operand::Special(Special::Null);
-    let saddr = if seg == Seg::Flat { null } else { sreg(w1 >> 16 & 0x7F)? };
+    // a GLOBAL base is an SGPR pair (aligned like any 64-bit scalar operand)
+    let saddr = match seg {
+        Seg::Flat => null,
+        Seg::Global => sreg(w1 >> 16 & 0x7F)?.aligned(2),
+        Seg::Scratch => sreg(w1 >> 16 & 0x7F)?,
+    };
     let raw = (w0 & 0xFFF) as i16;
     let has_addr = has(f, Field::Addr) && !(seg == Seg::Scratch && saddr != null);
     let returns = has(f, Field::Vdst) || (is_atomic(f) && glc);
@@ -319,6 +332,8 @@ fn decode_vop12c(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
     let (ext, src0) = if matches!(s0, 0xE9 | 0xEA | 0xF9 | 0xFA) && has(f, Field::Src0) {
         len = 2;
         crate::ext::decode(s0, w.get(1)?, enc)?
+    } else if f.operand(Field::Src0).is_some_and(|o| o.accept & accept::VGPR_FIELD != 0) {
+        (Ext::None, Operand::Vgpr(s0 as u8))
     } else if has(f, Field::Src0) {
         (Ext::None, src(w, s0, 1, &mut len)?)
     } else {

@@ -6,7 +6,7 @@ use crate::encode::is_atomic;
 use crate::imm;
 use crate::inst::*;
 use crate::operand::{Operand, Special};
-use crate::tables::{Field, Form, Kind, Od};
+use crate::tables::{mods, Field, Form, Kind, Od};
 use std::fmt::{self, Write};
 
 impl fmt::Display for Inst {
@@ -58,7 +58,18 @@ fn imm16(f: &mut fmt::Formatter<'_>, kind: Kind, v: u16) -> fmt::Result {
     }
 }
 
-fn src_mods(f: &mut fmt::Formatter<'_>, op: Operand, dw: u8, abs: bool, neg: bool) -> fmt::Result {
+pub(crate) fn src_mods(
+    f: &mut fmt::Formatter<'_>,
+    op: Operand,
+    dw: u8,
+    abs: bool,
+    neg: bool,
+) -> fmt::Result {
+    // `-5` would read back as the constant -5, so a negated constant is written `neg(5)`
+    let constant = matches!(op, Operand::Int(_) | Operand::Float(_) | Operand::Literal(_));
+    if neg && !abs && constant {
+        return write!(f, "neg({})", op.display(dw));
+    }
     if neg {
         f.write_char('-')?;
     }
@@ -118,8 +129,11 @@ fn operand(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst, od: &Od) -> fmt
         (Inst::Vop3(i), Field::Vdst) => Val::Reg(i.vdst),
         (Inst::Vop3(i), Field::Sdst) => Val::Reg(i.sdst),
         (Inst::Vop3(i), fl) => {
+            // like LLVM, print only the modifier bits the opcode has
             let k = src_index(fl);
-            Val::Src(i.src[k], i.abs >> k & 1 != 0, i.neg >> k & 1 != 0)
+            let abs = i.abs >> k & 1 != 0 && form.mods & (mods::ABS0 << k) != 0;
+            let neg = i.neg >> k & 1 != 0 && form.mods & (mods::NEG0 << k) != 0;
+            Val::Src(i.src[k], abs, neg)
         }
         (Inst::Vop3p(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
         (Inst::Vintrp(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
@@ -142,11 +156,18 @@ fn operand(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst, od: &Od) -> fmt
         })),
         _ => return f.write_str("<?>"),
     };
+    // a literal feeding a 16-bit operand only supplies its low half, and LLVM prints just that
+    let half = |o: Operand| match o {
+        Operand::Literal(x) if od.accept & crate::tables::accept::HALF != 0 => {
+            Operand::Literal(x & 0xFFFF)
+        }
+        _ => o,
+    };
     match v {
-        Val::Reg(o) => write!(f, "{}", o.display(dw)),
+        Val::Reg(o) => write!(f, "{}", half(o).display(dw)),
         Val::Imm(kind, x) => imm16(f, kind, x),
         Val::Hex(x) => write!(f, "0x{x:x}"),
-        Val::Src(o, abs, neg) => src_mods(f, o, dw, abs, neg),
+        Val::Src(o, abs, neg) => src_mods(f, half(o), dw, abs, neg),
         Val::SmemOffset(x) if x < 0 => write!(f, "-0x{:x}", -(x as i64)),
         Val::SmemOffset(x) => write!(f, "0x{x:x}"),
     }
@@ -221,14 +242,15 @@ fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Resul
                     let n = nsrc(form);
                     let v = (i.opsel & ((1 << n) - 1)) | (i.opsel >> 3 & 1) << n;
                     bits(f, "op_sel", v, n + 1)?;
-                } else {
+                } else if allowed != 0 {
                     // v_permlane*: two control bits (FI, BOUND_CTRL) in the op_sel field
                     let n = 8 - allowed.leading_zeros() as usize;
-                    bits(f, "op_sel", i.opsel, n.max(1))?;
+                    bits(f, "op_sel", i.opsel, n)?;
                 }
+                // else: the opcode has no op_sel; LLVM ignores (and does not print) the bits
             }
-            flag(f, i.clamp, "clamp")?;
-            match i.omod {
+            flag(f, i.clamp && form.mods & mods::CLAMP != 0, "clamp")?;
+            match if form.mods & mods::OMOD != 0 { i.omod } else { 0 } {
                 1 => f.write_str(" mul:2"),
                 2 => f.write_str(" mul:4"),
                 3 => f.write_str(" div:2"),
@@ -292,27 +314,7 @@ fn flag(f: &mut fmt::Formatter<'_>, on: bool, name: &str) -> fmt::Result {
 
 type Sep<'a> = dyn FnMut(&mut fmt::Formatter<'_>) -> fmt::Result + 'a;
 
-fn buffer(
-    f: &mut fmt::Formatter<'_>,
-    form: &Form,
-    i: &Buffer,
-    typed: bool,
-    sep: &mut Sep,
-) -> fmt::Result {
-    for od in form.operands {
-        sep(f)?;
-        match od.field {
-            Field::Vdata => {
-                write!(f, "{}", Operand::Vgpr(i.vdata).display(od.dwords + i.tfe as u8))?
-            }
-            Field::Vaddr if !i.offen && !i.idxen => f.write_str("off")?,
-            Field::Vaddr => {
-                write!(f, "{}", Operand::Vgpr(i.vaddr).display(1 + (i.offen && i.idxen) as u8))?
-            }
-            Field::Srsrc => write!(f, "{}", sgpr_base(i.srsrc).display(4))?,
-            _ => write!(f, "{}", i.soffset.display(1))?,
-        }
-    }
+fn buffer_flags(f: &mut fmt::Formatter<'_>, form: &Form, i: &Buffer, typed: bool) -> fmt::Result {
     if typed && i.format != 1 {
         match crate::tables::mtbuf_format::NAMES.get(i.format as usize).copied().flatten() {
             Some(name) => write!(f, " format:{name}")?,
@@ -328,12 +330,39 @@ fn buffer(
     flag(f, i.slc, "slc")?;
     flag(f, i.dlc, "dlc")?;
     flag(f, i.lds, "lds")?;
-    flag(f, i.tfe, "tfe")
+    // LLVM neither prints nor accepts TFE on buffer atomics or LDS-DMA loads
+    flag(f, i.tfe && !i.lds && !form.mnemonic.contains("_atomic"), "tfe")
+}
+
+fn buffer(
+    f: &mut fmt::Formatter<'_>,
+    form: &Form,
+    i: &Buffer,
+    typed: bool,
+    sep: &mut Sep,
+) -> fmt::Result {
+    for od in form.operands {
+        sep(f)?;
+        match od.field {
+            // LLVM does not count the TFE status register in the printed range
+            Field::Vdata => write!(f, "{}", Operand::Vgpr(i.vdata).display(od.dwords))?,
+            Field::Vaddr if !i.offen && !i.idxen => f.write_str("off")?,
+            Field::Vaddr => {
+                write!(f, "{}", Operand::Vgpr(i.vaddr).display(1 + (i.offen && i.idxen) as u8))?
+            }
+            Field::Srsrc => write!(f, "{}", sgpr_base(i.srsrc).display(4))?,
+            _ => write!(f, "{}", i.soffset.display(1))?,
+        }
+    }
+    if form.operands.is_empty() {
+        return Ok(()); // buffer_gl0_inv & co: no operands, no modifiers
+    }
+    buffer_flags(f, form, i, typed)
 }
 
 fn flat(f: &mut fmt::Formatter<'_>, form: &Form, i: &Flat, sep: &mut Sep) -> fmt::Result {
     let off = i.saddr == Operand::Special(Special::Null);
-    if is_atomic(form) && i.glc {
+    if is_atomic(form) && i.glc && form.operand(Field::Vdst).is_none() {
         sep(f)?;
         let dw = form.dwords(Field::Data);
         let dw = if form.mnemonic.contains("cmpswap") { dw / 2 } else { dw };

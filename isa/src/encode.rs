@@ -4,7 +4,7 @@ use crate::error::EncodeError;
 use crate::inst::*;
 use crate::opcode::Opcode;
 use crate::operand::{Operand, Special};
-use crate::tables::{Enc, Field, Form, Kind};
+use crate::tables::{accept, Enc, Field, Form, Kind};
 
 /// Machine words of one instruction (at most 3 for the families supported).
 pub type Words = Vec<u32>;
@@ -66,9 +66,15 @@ fn range(what: &'static str, v: i64, lo: i64, hi: i64) -> Result<u32, EncodeErro
     }
 }
 
-/// Encodes one instruction.
+/// Encodes one instruction. Misaligned scalar register tuples (s[5:6]) are refused.
 pub fn encode(inst: &Inst) -> Result<Words, EncodeError> {
     let f = form(inst.op(), inst.enc())?;
+    let mut copy = *inst;
+    for (field, op) in copy.scalar_fields_mut() {
+        if op.aligned(f.dwords(field)) != *op {
+            return Err(EncodeError::BadOperand { operand: *op, field });
+        }
+    }
     match inst {
         Inst::Sop2(i) => encode_sop2(f, i),
         Inst::Sopk(i) => encode_sopk(f, i),
@@ -161,6 +167,11 @@ fn valu_dst(f: &Form, op: Operand) -> Result<u32, EncodeError> {
 
 /// src0 code and the words after the first: the DPP/SDWA dword, or a literal.
 fn vop_src0(f: &Form, ext: &Ext, src0: Operand, enc: Enc) -> Result<(u32, Vec<u32>), EncodeError> {
+    // v_swap_b32 & co: the field is a bare VGPR number
+    let vgpr_field = f.operand(Field::Src0).is_some_and(|o| o.accept & accept::VGPR_FIELD != 0);
+    if vgpr_field && !matches!(src0, Operand::Vgpr(_)) {
+        return Err(EncodeError::BadOperand { operand: src0, field: Field::Src0 });
+    }
     if let Some((code, dword)) = crate::ext::encode(ext, src0, enc)? {
         return Ok((code, vec![dword]));
     }
@@ -307,15 +318,24 @@ fn encode_vop3(f: &Form, i: &Vop3) -> Result<Words, EncodeError> {
 }
 
 fn encode_buffer(f: &Form, i: &Buffer, typed: bool) -> Result<Words, EncodeError> {
+    if f.operands.is_empty() {
+        // buffer_gl0_inv, buffer_gl1_inv: the opcode alone; anything else set is a mistake
+        let bare = Buffer::bare(i.op);
+        if *i != bare {
+            return Err(EncodeError::OutOfRange {
+                what: "field of an operand-less buffer op",
+                value: 0,
+            });
+        }
+        let c = f.code as u32;
+        return Ok(vec![0xE000_0000 | (c & 0x7F) << 18 | (c >> 7) << 25, 0]);
+    }
     if i.srsrc & 3 != 0 || i.srsrc > 124 {
         return Err(EncodeError::OutOfRange { what: "srsrc", value: i.srsrc as i64 });
     }
     let off = range("buffer offset", i.offset as i64, 0, 4095)?;
     let mut lit = Lit::default();
     let soff = lit.src(i.soffset, Field::Soffset, true)?;
-    if lit.0.is_some() {
-        return Err(EncodeError::BadOperand { operand: i.soffset, field: Field::Soffset });
-    }
     let c = f.code as u32;
     let b = |x: bool, n: u32| (x as u32) << n;
     let vaddr = if i.offen || i.idxen { i.vaddr as u32 } else { 0 };
@@ -332,7 +352,7 @@ fn encode_buffer(f: &Form, i: &Buffer, typed: bool) -> Result<Words, EncodeError
     } else {
         w0 |= b(i.lds, 16) | (c & 0x7F) << 18 | (c >> 7) << 25;
     }
-    Ok(vec![w0, w1])
+    Ok(lit.push(vec![w0, w1]))
 }
 
 fn encode_flat(f: &Form, i: &Flat) -> Result<Words, EncodeError> {
@@ -344,6 +364,9 @@ fn encode_flat(f: &Form, i: &Flat) -> Result<Words, EncodeError> {
     let off = range("flat offset", i.offset as i64, lo, 2047)? & 0xFFF;
     let saddr = match i.seg {
         Seg::Flat => 0x7D,
+        Seg::Global if i.saddr.aligned(2) != i.saddr => {
+            return Err(EncodeError::BadOperand { operand: i.saddr, field: Field::Off });
+        }
         _ => sdst(i.saddr, Field::Off)?,
     };
     let addr = if i.seg == Seg::Scratch && saddr != 0x7D || !has(f, Field::Addr) {

@@ -174,14 +174,13 @@ pub(crate) fn source(
         Ext::Sdwa(s) => (s.neg >> k & 1 != 0, s.abs >> k & 1 != 0, s.sext >> k & 1 != 0),
         _ => (false, false, false),
     };
-    if neg {
-        f.write_char('-')?;
+    if sext && !abs {
+        if neg {
+            f.write_char('-')?;
+        }
+        return write!(f, "sext({})", op.display(dw));
     }
-    match (abs, sext) {
-        (true, _) => write!(f, "|{}|", op.display(dw)),
-        (false, true) => write!(f, "sext({})", op.display(dw)),
-        _ => write!(f, "{}", op.display(dw)),
-    }
+    crate::display::src_mods(f, op, dw, abs, neg)
 }
 
 /// The modifiers after the operands.

@@ -248,6 +248,29 @@ pub struct Buffer {
     pub format: u8,
 }
 
+impl Buffer {
+    /// The buffer instruction with every field zero: how `buffer_gl0_inv` and
+    /// `buffer_gl1_inv`, which have no operands, are represented.
+    pub fn bare(op: Opcode) -> Buffer {
+        Buffer {
+            op,
+            vdata: 0,
+            vaddr: 0,
+            srsrc: 0,
+            soffset: Operand::Sgpr(0),
+            offset: 0,
+            offen: false,
+            idxen: false,
+            glc: false,
+            slc: false,
+            dlc: false,
+            lds: false,
+            tfe: false,
+            format: 0,
+        }
+    }
+}
+
 /// Address space segment of a FLAT-encoded instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
@@ -391,6 +414,28 @@ impl Inst {
                 Seg::Scratch => Enc::Scratch,
                 Seg::Global => Enc::Global,
             },
+        }
+    }
+
+    /// The operand fields that may hold scalar register tuples, with the table field each is
+    /// printed as (used to align and check SGPR/TTMP ranges).
+    pub(crate) fn scalar_fields_mut(&mut self) -> Vec<(crate::tables::Field, &mut Operand)> {
+        use crate::tables::Field as F;
+        match self {
+            Inst::Sop2(i) => {
+                vec![(F::Sdst, &mut i.sdst), (F::Ssrc0, &mut i.ssrc0), (F::Ssrc1, &mut i.ssrc1)]
+            }
+            Inst::Sop1(i) => vec![(F::Sdst, &mut i.sdst), (F::Ssrc0, &mut i.ssrc0)],
+            Inst::Sopc(i) => vec![(F::Ssrc0, &mut i.ssrc0), (F::Ssrc1, &mut i.ssrc1)],
+            Inst::Sopk(i) => vec![(F::Sdst, &mut i.sdst)],
+            Inst::Smem(i) => vec![(F::Sdata, &mut i.sdata)],
+            Inst::Vop1(i) => vec![(F::Vdst, &mut i.vdst), (F::Src0, &mut i.src0)],
+            Inst::Vopc(i) => vec![(F::Src0, &mut i.src0)],
+            Inst::Vop3(i) => {
+                let [a, b, c] = &mut i.src;
+                vec![(F::Vdst, &mut i.vdst), (F::Src0, a), (F::Src1, b), (F::Src2, c)]
+            }
+            _ => Vec::new(),
         }
     }
 

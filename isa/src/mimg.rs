@@ -85,11 +85,13 @@ pub(crate) fn decode(w: &[u32]) -> Result<(Inst, usize), DecodeError> {
     let bit = |x: u32, s: u32| x >> s & 1 != 0;
     let dim = (w0 >> 3 & 7) as u8;
     let a16 = bit(w1, 30);
-    let extra = (w0 >> 1 & 3) as usize;
     let n = addr_count(f, dim, a16) as usize;
-    if n == 0 || (extra != 0 && extra != (n - 1).div_ceil(4)) {
+    if n == 0 {
         return Err(DecodeError::UnknownEncoding(w0));
     }
+    // a non-zero NSA field selects the NSA form; like LLVM, the number of extra dwords read is
+    // what the address count needs, whatever the field's value
+    let extra = if w0 >> 1 & 3 != 0 { (n - 1).div_ceil(4) } else { 0 };
     let len = 2 + extra;
     if w.len() < len {
         return Err(DecodeError::Truncated { need: len, have: w.len() });
@@ -123,9 +125,20 @@ pub(crate) fn decode(w: &[u32]) -> Result<(Inst, usize), DecodeError> {
     Ok((Inst::Mimg(i), len))
 }
 
-pub(crate) fn display(f: &mut fmt::Formatter<'_>, form: &Form, i: &Mimg) -> fmt::Result {
-    write!(f, " {}, ", Operand::Vgpr(i.vdata).display(i.vdata_dwords()))?;
+/// `image_bvh*_intersect_ray`: LLVM prints neither dmask nor dim (it encodes dmask 0xf, unorm
+/// and r128 itself), and the T# is four registers.
+fn display_bvh(f: &mut fmt::Formatter<'_>, form: &Form, i: &Mimg) -> fmt::Result {
     let n = addr_count(form, i.dim, i.a16);
+    write!(f, " {}, ", Operand::Vgpr(i.vdata).display(4))?;
+    addresses(f, i, n)?;
+    write!(f, ", {}", sgpr_base(i.srsrc).display(4))?;
+    if i.a16 {
+        f.write_str(" a16")?;
+    }
+    Ok(())
+}
+
+fn addresses(f: &mut fmt::Formatter<'_>, i: &Mimg, n: u8) -> fmt::Result {
     if i.nsa {
         f.write_char('[')?;
         for (k, a) in i.vaddr.iter().take(n as usize).enumerate() {
@@ -134,10 +147,18 @@ pub(crate) fn display(f: &mut fmt::Formatter<'_>, form: &Form, i: &Mimg) -> fmt:
             }
             write!(f, "v{a}")?;
         }
-        f.write_char(']')?;
+        f.write_char(']')
     } else {
-        write!(f, "{}", Operand::Vgpr(i.vaddr[0]).display(range_width(n)))?;
+        write!(f, "{}", Operand::Vgpr(i.vaddr[0]).display(range_width(n)))
     }
+}
+
+pub(crate) fn display(f: &mut fmt::Formatter<'_>, form: &Form, i: &Mimg) -> fmt::Result {
+    if MimgInfo::get(form.code).is_some_and(|m| m.bvh) {
+        return display_bvh(f, form, i);
+    }
+    write!(f, " {}, ", Operand::Vgpr(i.vdata).display(i.vdata_dwords()))?;
+    addresses(f, i, addr_count(form, i.dim, i.a16))?;
     write!(f, ", {}", sgpr_base(i.srsrc).display(8))?;
     if form.operand(Field::Ssamp).is_some() {
         write!(f, ", {}", sgpr_base(i.ssamp).display(4))?;

@@ -249,6 +249,10 @@ pub mod accept {
     pub const INT: u8 = 1 << 2;
     pub const FLOAT: u8 = 1 << 3;
     pub const LITERAL: u8 = 1 << 4;
+    /// Not a class: the operand is 16 bits wide (a literal there supplies its low half).
+    pub const HALF: u8 = 1 << 5;
+    /// Not a class: the field holds a bare VGPR number in its low 8 bits (`v_swap_b32`).
+    pub const VGPR_FIELD: u8 = 1 << 6;
 }
 
 /// Modifier bits a form accepts (VOP3 source/output modifiers, SMEM cache bits).
@@ -280,6 +284,8 @@ pub mod mods {
     /// SDWA: sign extension of src0 / src1.
     pub const SEXT0: u32 = 1 << 17;
     pub const SEXT1: u32 = 1 << 18;
+    /// An atomic that exists only in its returning form (GLC set): `*_atomic_csub`.
+    pub const RTN_ONLY: u32 = 1 << 19;
 }
 
 /// Implicit register reads and writes and scheduling classes of a form.
@@ -302,8 +308,10 @@ pub struct MimgInfo {
     pub code: u16,
     /// Address VGPR count for dim 0..=7 without A16, then with A16; 0 = not a valid form.
     pub addr: [u8; 16],
-    /// Always returns four registers whatever the dmask (gather4).
+    /// Always returns four registers whatever the dmask (gather4, BVH).
     pub gather4: bool,
+    /// `image_bvh*_intersect_ray`: no dmask/dim syntax, a 4-register T#.
+    pub bvh: bool,
 }
 
 impl MimgInfo {

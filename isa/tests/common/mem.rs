@@ -34,6 +34,11 @@ pub(super) fn ds(f: &Form, out: &mut Vec<Inst>) {
 pub(super) fn buffer(enc: Enc, f: &Form, out: &mut Vec<Inst>) {
     let op = f.op;
     let atomic = f.mnemonic.contains("_atomic");
+    let rtn_only = f.mods & ferrum_isa::tables::mods::RTN_ONLY != 0;
+    if f.operands.is_empty() {
+        out.push(Inst::Mubuf(Buffer::bare(op)));
+        return;
+    }
     for (offen, idxen, offset, glc, slc, dlc, soffset) in [
         (true, false, 0x123, false, false, false, Operand::Sgpr(40)),
         (false, false, 0, true, true, true, Operand::Int(0)),
@@ -41,6 +46,7 @@ pub(super) fn buffer(enc: Enc, f: &Form, out: &mut Vec<Inst>) {
         (false, true, 8, true, false, false, Operand::Special(Special::Null)),
     ] {
         let dlc = dlc && !atomic;
+        let glc = glc || rtn_only;
         let lds = offen
             && !idxen
             && enc == Enc::Mubuf
@@ -77,6 +83,7 @@ pub(super) fn flat(enc: Enc, f: &Form, out: &mut Vec<Inst>) {
     };
     let null = Operand::Special(Special::Null);
     let sad = if seg == Seg::Global { Operand::Sgpr(40) } else { Operand::Sgpr(41) };
+    let rtn_only = f.mods & ferrum_isa::tables::mods::RTN_ONLY != 0;
     for (saddr, offset, glc, slc, dlc) in [
         (null, 0i16, false, false, false),
         (null, 16, true, true, true),
@@ -92,7 +99,7 @@ pub(super) fn flat(enc: Enc, f: &Form, out: &mut Vec<Inst>) {
                 data: 30,
                 saddr,
                 offset,
-                glc,
+                glc: glc || rtn_only,
                 slc,
                 dlc,
             }));
@@ -103,6 +110,9 @@ pub(super) fn flat(enc: Enc, f: &Form, out: &mut Vec<Inst>) {
 pub(super) fn mimg(f: &Form, out: &mut Vec<Inst>) {
     use ferrum_isa::tables::MimgInfo;
     let Some(info) = MimgInfo::get(f.code) else { return };
+    if info.bvh {
+        return bvh(f, info, out);
+    }
     let m = f.mnemonic;
     let atomic = m.contains("atomic");
     let dmask = if m.contains("cmpswap") {
@@ -164,5 +174,35 @@ pub(super) fn mimg(f: &Form, out: &mut Vec<Inst>) {
     let no_d16 = ["pck", "get_resinfo", "msaa", "get_lod"].iter().any(|p| m.contains(p));
     if !atomic && !no_d16 {
         out.push(Inst::Mimg(Mimg { d16: true, dmask: if info.gather4 { 2 } else { 7 }, ..i }));
+    }
+}
+
+/// `image_bvh*_intersect_ray`: LLVM encodes dmask 0xf, unorm and r128 itself.
+fn bvh(f: &Form, info: &ferrum_isa::tables::MimgInfo, out: &mut Vec<Inst>) {
+    for (a16, nsa) in [(false, false), (false, true), (true, false), (true, true)] {
+        let n = info.addr_count(0, a16) as usize;
+        let mut vaddr = [0u8; 13];
+        for (k, a) in vaddr.iter_mut().enumerate().take(if nsa { n } else { 1 }) {
+            *a = 40 + 2 * k as u8;
+        }
+        out.push(Inst::Mimg(Mimg {
+            op: f.op,
+            vdata: 4,
+            vaddr,
+            nsa,
+            srsrc: 8,
+            ssamp: 0,
+            dmask: 0xF,
+            dim: 0,
+            unorm: true,
+            glc: false,
+            slc: false,
+            dlc: false,
+            r128: true,
+            a16,
+            tfe: false,
+            lwe: false,
+            d16: false,
+        }));
     }
 }

@@ -88,6 +88,9 @@ fn normalize(inst: &mut Inst, f: &Form) {
                 x.soffset = Operand::Special(Special::Null);
             }
         }
+        Inst::Mubuf(x) if f.operands.is_empty() => {
+            *x = Buffer { op: x.op, soffset: u, ..*x };
+        }
         Inst::Mubuf(x) => {
             x.format = 0;
             if !x.offen && !x.idxen {
