@@ -403,6 +403,9 @@ impl Ctx<'_> {
             InstKind::Image(i) => {
                 return Err(InterpError::Unsupported(format!("image op {:?}", i.op)))
             }
+            InstKind::IoLoad { .. } | InstKind::IoStore { .. } => {
+                return Err(InterpError::Unsupported("graphics inputs and outputs".into()))
+            }
             InstKind::Call { .. } => {
                 return Err(InterpError::Invalid("call dispatched as plain op".into()))
             }

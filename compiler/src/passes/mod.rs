@@ -2,6 +2,7 @@
 
 pub mod inline_functions;
 pub mod lower_explicit_io;
+pub mod lower_io;
 pub mod lower_system_values;
 pub mod lower_vars_to_ssa;
 

@@ -364,7 +364,7 @@ impl<'m> ModuleCtx<'m> {
             StorageClass::StorageBuffer => Mode::Storage,
             StorageClass::Workgroup => Mode::Workgroup,
             StorageClass::PhysicalStorageBuffer => Mode::Global,
-            StorageClass::UniformConstant => Mode::Handle,
+            StorageClass::UniformConstant | StorageClass::Image => Mode::Handle,
             _ => {
                 return Err(CompileError::unsupported(
                     opname(inst),
