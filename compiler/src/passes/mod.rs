@@ -55,3 +55,4 @@ pub mod opt_copy_prop;
 pub mod opt_cse;
 pub mod opt_dce;
 pub mod opt_dead_cf;
+pub mod opt_memory_forward;
