@@ -84,10 +84,7 @@ fn promote(s: &Shader, f: &mut Function) {
 
 /// Access path (root, constant path, vector component, reaches a leaf) of every deref of a
 /// candidate variable, and the variables found to be indirectly accessed.
-fn classify(
-    s: &Shader,
-    f: &Function,
-) -> (AccessMap, Vec<VarRef>) {
+fn classify(s: &Shader, f: &Function) -> (AccessMap, Vec<VarRef>) {
     let defs = f.def_map();
     // Classify every deref rooted at a candidate variable.
     let mut access: AccessMap = HashMap::new();
@@ -142,11 +139,7 @@ fn classify(
 }
 
 /// Marks variables whose derefs are used other than as deref parents or load/store addresses.
-fn escapes(
-    f: &Function,
-    access: &AccessMap,
-    bad: &mut Vec<VarRef>,
-) {
+fn escapes(f: &Function, access: &AccessMap, bad: &mut Vec<VarRef>) {
     // Any use other than as a deref parent or a load/store address makes a variable indirect.
     for b in &f.blocks {
         for inst in &b.insts {
