@@ -108,13 +108,16 @@ fn validate_fn(s: &Shader, f: &Function, expect: Expect) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks that a value used in block `b` at position `pos` is defined before it.
+type UseCheck<'a> = dyn Fn(Value, usize, usize, &str) -> Result<(), String> + 'a;
+
 /// A φ has exactly one source per reachable predecessor, each defined by the end of it.
 fn check_phi(
     cfg: &crate::analysis::cfg::Cfg,
     bi: usize,
     srcs: &[(crate::ir::BlockId, Value)],
     what: &str,
-    check_use: &dyn Fn(Value, usize, usize, &str) -> Result<(), String>,
+    check_use: &UseCheck<'_>,
 ) -> Result<(), String> {
     let preds = &cfg.preds[bi];
     for p in preds {
