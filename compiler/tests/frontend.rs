@@ -102,3 +102,14 @@ fn copy_memory_copies_every_member_at_its_offset() {
         assert_eq!(common::u32_at(dst, w), 0, "padding word {w}");
     }
 }
+
+#[test]
+fn specialization_constants_are_applied() {
+    // SCALE (id 0) = 3 overridden, OFFSET (id 1) = 7 default, BOTH = SCALE * 10 + OFFSET,
+    // workgroup size x from id 2 = 4.
+    let (_, res) = run_named("spec_constants.comp");
+    for i in 0..4 {
+        assert_eq!(common::u32_at(&res.buffers[0].data, i), i as u32 * 3 + 7 + 37 + 4);
+    }
+    assert_eq!(common::u32_at(&res.buffers[0].data, 4), 0, "only 4 invocations ran");
+}
