@@ -65,3 +65,51 @@ fn std140_row_major_reads_match_hand_computation() {
         assert_eq!(o(32 + i * 4 + 2), u(16 + i % 3));
     }
 }
+
+fn run_named(name: &str) -> (common::Case, ferrum_compiler::interp::Resources) {
+    let case = common::load_case(&common::corpus_dir().join(name));
+    let s =
+        ferrum_compiler::compile_to_ir(&case.words, "main", Stage::Compute, &case.spec).unwrap();
+    let mut res = case.res.clone();
+    interp::run(&s, case.groups, &mut res).unwrap();
+    (case, res)
+}
+
+#[test]
+fn variable_pointers_pick_the_right_buffer() {
+    let (case, res) = run_named("variable_pointers.spvasm");
+    // Even invocations below 2 write through b, everything else through a.
+    let (a0, b0) = (&case.res.buffers[0].data, &case.res.buffers[1].data);
+    let (a, b) = (&res.buffers[0].data, &res.buffers[1].data);
+    assert_eq!(common::u32_at(b, 0), common::u32_at(b0, 0) + 100);
+    assert_eq!(common::u32_at(a, 0), common::u32_at(a0, 0));
+    for i in 1..4 {
+        assert_eq!(common::u32_at(a, i), common::u32_at(a0, i) + 100, "a[{i}]");
+        assert_eq!(common::u32_at(b, i), common::u32_at(b0, i), "b[{i}]");
+    }
+}
+
+#[test]
+fn copy_memory_copies_every_member_at_its_offset() {
+    let (case, res) = run_named("copy_memory_layouts.spvasm");
+    let src = &case.res.buffers[0].data;
+    let dst = &res.buffers[1].data;
+    for w in [0, 4, 8, 9] {
+        assert_eq!(common::u32_at(dst, w), common::u32_at(src, w), "word {w}");
+    }
+    // Padding between members is not written.
+    for w in [1, 2, 3, 5, 6, 7, 10, 11] {
+        assert_eq!(common::u32_at(dst, w), 0, "padding word {w}");
+    }
+}
+
+#[test]
+fn specialization_constants_are_applied() {
+    // SCALE (id 0) = 3 overridden, OFFSET (id 1) = 7 default, BOTH = SCALE * 10 + OFFSET,
+    // workgroup size x from id 2 = 4.
+    let (_, res) = run_named("spec_constants.comp");
+    for i in 0..4 {
+        assert_eq!(common::u32_at(&res.buffers[0].data, i), i as u32 * 3 + 7 + 37 + 4);
+    }
+    assert_eq!(common::u32_at(&res.buffers[0].data, 4), 0, "only 4 invocations ran");
+}

@@ -66,6 +66,8 @@ fn every_pass_preserves_results_on_the_corpus() {
         each_opt(case, &s, ex, &reference, "before lowering");
         optimize(&mut s, ex).unwrap();
         check(case, "optimize", &s, ex, &reference);
+        opt_memory_forward::opt_memory_forward(&mut s);
+        check(case, "opt_memory_forward", &s, ex, &reference);
         lower_system_values::lower_system_values(&mut s);
         check(case, "lower_system_values", &s, ex, &reference);
         lower_explicit_io::lower_explicit_io(&mut s);

@@ -197,6 +197,15 @@ pub enum Space {
     Scratch,
 }
 
+/// A shader input/output slot after `lower_io`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IoSlot {
+    /// A vec4 slot at this location.
+    Location(u32),
+    /// A built-in output (position, point size, frag depth, ...).
+    Builtin(BuiltinOut),
+}
+
 /// Image and sampler operations (sources are listed in [`ImageInst::srcs`] in the order the
 /// op names; the first source is always the image, sampler or combined handle deref).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -331,6 +340,25 @@ pub enum InstKind {
         /// Resource index.
         index: Value,
     },
+    /// Read components of an input (or previously written output) slot.
+    IoLoad {
+        /// Slot.
+        slot: IoSlot,
+        /// First component within the vec4 slot.
+        comp: u8,
+        /// Reads back an output rather than an input.
+        output: bool,
+    },
+    /// Write components of an output slot: exactly the components of `value`, starting at
+    /// `comp` (the write mask is implied and never covers unwritten components).
+    IoStore {
+        /// Slot.
+        slot: IoSlot,
+        /// First component within the vec4 slot.
+        comp: u8,
+        /// Written value.
+        value: Value,
+    },
     /// Read a system value directly (after `lower_system_values`).
     SysVal(SysVal),
     /// Workgroup barrier (`exec`) and/or memory barrier.
@@ -372,7 +400,11 @@ impl Inst {
     /// Calls `f` on every source value, mutably (the one accessor generic passes use).
     pub fn for_each_src_mut(&mut self, mut f: impl FnMut(&mut Value)) {
         match &mut self.kind {
-            InstKind::Const(_) | InstKind::Undef | InstKind::SysVal(_) => {}
+            InstKind::Const(_)
+            | InstKind::Undef
+            | InstKind::SysVal(_)
+            | InstKind::IoLoad { .. } => {}
+            InstKind::IoStore { value, .. } => f(value),
             InstKind::Barrier { .. } | InstKind::Demote => {}
             InstKind::Alu(_, s) => s.iter_mut().for_each(f),
             InstKind::Atomic { ptr, srcs, .. } => {

@@ -81,6 +81,19 @@ pub fn inst_text(s: &Shader, f: &Function, i: &Inst) -> String {
         }
         InstKind::BufferSize { index } => format!("buffer_size %{}", index.0),
         InstKind::SysVal(sv) => format!("load_sysval {sv:?}"),
+        InstKind::IoLoad { slot, comp, output } => {
+            let what = if *output { "load_output" } else { "load_input" };
+            format!("{what} {} comp={comp}", slot_text(*slot))
+        }
+        InstKind::IoStore { slot, comp, value } => {
+            let n = f.ty(*value).shape().1;
+            let mask = ((1u32 << n) - 1) << comp;
+            format!(
+                "store_output {} comp={comp} %{} writemask=0b{mask:04b}",
+                slot_text(*slot),
+                value.0
+            )
+        }
         InstKind::Barrier { exec } => {
             if *exec {
                 "barrier".into()
@@ -104,6 +117,13 @@ pub fn inst_text(s: &Shader, f: &Function, i: &Inst) -> String {
     match i.dst {
         Some(d) => format!("%{}: {} = {body}", d.0, vt(s, f.ty(d))),
         None => body,
+    }
+}
+
+fn slot_text(s: super::inst::IoSlot) -> String {
+    match s {
+        super::inst::IoSlot::Location(l) => format!("loc={l}"),
+        super::inst::IoSlot::Builtin(b) => format!("{b:?}"),
     }
 }
 

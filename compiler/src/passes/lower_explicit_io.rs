@@ -213,41 +213,7 @@ fn add_scaled(e: &mut Emitter<'_>, sp: Space, addr: Value, i: Value, stride: u32
 fn lower_inst(cx: &Ctx<'_>, e: &mut Emitter<'_>, inst: &crate::ir::Inst) -> bool {
     let types = &cx.s.types;
     match (&inst.kind, inst.dst) {
-        (InstKind::Deref { kind, parent }, Some(d)) => {
-            let Some(sp) = cx.space(d) else { return false };
-            let at = addr_type(sp);
-            let addr = match kind {
-                DerefKind::Var(r) => root_addr(cx, e, *r, sp),
-                DerefKind::Member(m) => {
-                    let p = parent.unwrap_or(d);
-                    let off = layout::member_offset(types, cx.pointee(p).0, *m);
-                    add_const(e, sp, p, off)
-                }
-                DerefKind::Index(i) => {
-                    let p = parent.unwrap_or(d);
-                    if let Some(&(set, binding)) = cx.desc.get(&p) {
-                        let i32v = index(e, *i, 32);
-                        let ri = e.emit(
-                            InstKind::ResourceIndex { set, binding, index: i32v },
-                            ValueType::data(32, 1),
-                        );
-                        let z = e.imm(32, 0);
-                        e.alu(AluOp::Vec, 32, 2, vec![ri, z])
-                    } else {
-                        let stride = layout::child_stride(types, cx.pointee(p).0);
-                        add_scaled(e, sp, p, *i, stride)
-                    }
-                }
-                DerefKind::PtrAsArray(i) => {
-                    let p = parent.unwrap_or(d);
-                    let stride = cx.ptr_ty.get(&p).map_or(0, |t| layout::array_stride(types, *t));
-                    add_scaled(e, sp, p, *i, stride)
-                }
-                DerefKind::Cast => parent.unwrap_or(d),
-            };
-            e.emit_to(d, InstKind::Alu(AluOp::Mov, vec![addr]), at);
-            true
-        }
+        (InstKind::Deref { kind, parent }, Some(d)) => lower_deref(cx, e, *kind, *parent, d),
         (InstKind::Load { ptr }, Some(d)) => {
             let Some(sp) = cx.space(*ptr) else { return false };
             let t = cx.pointee(*ptr).0;
@@ -298,6 +264,51 @@ fn lower_inst(cx: &Ctx<'_>, e: &mut Emitter<'_>, inst: &crate::ir::Inst) -> bool
         }
         _ => false,
     }
+}
+
+/// Replaces a deref of an explicit-I/O mode by its address computation; false if the deref
+/// is not of such a mode.
+fn lower_deref(
+    cx: &Ctx<'_>,
+    e: &mut Emitter<'_>,
+    kind: DerefKind,
+    parent: Option<Value>,
+    d: Value,
+) -> bool {
+    let types = &cx.s.types;
+    let Some(sp) = cx.space(d) else { return false };
+    let at = addr_type(sp);
+    let addr = match kind {
+        DerefKind::Var(r) => root_addr(cx, e, r, sp),
+        DerefKind::Member(m) => {
+            let p = parent.unwrap_or(d);
+            let off = layout::member_offset(types, cx.pointee(p).0, m);
+            add_const(e, sp, p, off)
+        }
+        DerefKind::Index(i) => {
+            let p = parent.unwrap_or(d);
+            if let Some(&(set, binding)) = cx.desc.get(&p) {
+                let i32v = index(e, i, 32);
+                let ri = e.emit(
+                    InstKind::ResourceIndex { set, binding, index: i32v },
+                    ValueType::data(32, 1),
+                );
+                let z = e.imm(32, 0);
+                e.alu(AluOp::Vec, 32, 2, vec![ri, z])
+            } else {
+                let stride = layout::child_stride(types, cx.pointee(p).0);
+                add_scaled(e, sp, p, i, stride)
+            }
+        }
+        DerefKind::PtrAsArray(i) => {
+            let p = parent.unwrap_or(d);
+            let stride = cx.ptr_ty.get(&p).map_or(0, |t| layout::array_stride(types, *t));
+            add_scaled(e, sp, p, i, stride)
+        }
+        DerefKind::Cast => parent.unwrap_or(d),
+    };
+    e.emit_to(d, InstKind::Alu(AluOp::Mov, vec![addr]), at);
+    true
 }
 
 fn retype(cx: &Ctx<'_>, d: Value, loaded: ValueType) -> ValueType {

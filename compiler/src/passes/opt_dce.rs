@@ -16,7 +16,7 @@ pub fn opt_dce(s: &mut Shader) -> bool {
 }
 
 fn removable(k: &InstKind) -> bool {
-    matches!(k, InstKind::Load { .. } | InstKind::MemLoad { .. })
+    matches!(k, InstKind::Load { .. } | InstKind::MemLoad { .. } | InstKind::IoLoad { .. })
 }
 
 fn run(f: &mut Function) -> bool {

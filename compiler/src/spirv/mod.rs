@@ -7,6 +7,7 @@ mod decorations;
 pub mod function;
 mod glsl;
 mod image;
+mod memory;
 pub mod module;
 mod operands;
 mod spec_op;

@@ -293,21 +293,7 @@ impl<'m> ModuleCtx<'m> {
             Op::TypeRuntimeArray => {
                 Type::RuntimeArray { elem: self.ty(id(inst, 0)?)?, stride: d.array_stride }
             }
-            Op::TypeStruct => {
-                let mut members = Vec::new();
-                for i in 0..inst.operands.len() {
-                    let md = self.dec.member(r, i as u32);
-                    let mt = self.ty(id(inst, i)?)?;
-                    let mt = if md.matrix_stride.is_some() || md.row_major {
-                        self.shader.types.with_matrix_layout(mt, md.matrix_stride, md.row_major)
-                    } else {
-                        mt
-                    };
-                    members.push(Member { ty: mt, offset: md.offset });
-                }
-                let block = d.block || d.buffer_block;
-                return Ok(self.shader.types.intern(Type::Struct { members, block }));
-            }
+            Op::TypeStruct => return self.struct_type(inst),
             Op::TypePointer => {
                 let sc = match inst.operands.first() {
                     Some(Operand::StorageClass(sc)) => *sc,
@@ -318,28 +304,50 @@ impl<'m> ModuleCtx<'m> {
                 let mode = self.mode(inst, sc, pointee_spv)?;
                 return Ok(self.shader.types.pointer(pointee, mode, d.array_stride));
             }
-            Op::TypeImage => {
-                let dim = match inst.operands.get(1) {
-                    Some(Operand::Dim(spirv::Dim::Dim1D)) => ImageDim::D1,
-                    Some(Operand::Dim(spirv::Dim::Dim2D)) => ImageDim::D2,
-                    Some(Operand::Dim(spirv::Dim::Dim3D)) => ImageDim::D3,
-                    Some(Operand::Dim(spirv::Dim::DimCube)) => ImageDim::Cube,
-                    Some(Operand::Dim(spirv::Dim::DimBuffer)) => ImageDim::Buffer,
-                    _ => return Err(CompileError::unsupported("OpTypeImage", "image dimension")),
-                };
-                Type::Image {
-                    dim,
-                    arrayed: lit(inst, 3)? == 1,
-                    ms: lit(inst, 4)? == 1,
-                    storage: lit(inst, 5)? == 2,
-                    sampled_ty: self.ty(id(inst, 0)?)?,
-                }
-            }
+            Op::TypeImage => self.image_type(inst)?,
             Op::TypeSampler => Type::Sampler,
             Op::TypeSampledImage => Type::SampledImage { image: self.ty(id(inst, 0)?)? },
             _ => return Err(CompileError::unsupported(opname(inst), "type")),
         };
         Ok(self.shader.types.intern(ty))
+    }
+
+    /// A struct with member layout from `Offset`, `MatrixStride` and `RowMajor`.
+    fn struct_type(&mut self, inst: &Instruction) -> Result<TypeId, CompileError> {
+        let r = result(inst)?;
+        let d = self.dec.of(r);
+        let mut members = Vec::new();
+        for i in 0..inst.operands.len() {
+            let md = self.dec.member(r, i as u32);
+            let mt = self.ty(id(inst, i)?)?;
+            let mt = if md.matrix_stride.is_some() || md.row_major {
+                self.shader.types.with_matrix_layout(mt, md.matrix_stride, md.row_major)
+            } else {
+                mt
+            };
+            members.push(Member { ty: mt, offset: md.offset });
+        }
+        let block = d.block || d.buffer_block;
+        Ok(self.shader.types.intern(Type::Struct { members, block }))
+    }
+
+    /// An image type.
+    fn image_type(&mut self, inst: &Instruction) -> Result<Type, CompileError> {
+        let dim = match inst.operands.get(1) {
+            Some(Operand::Dim(spirv::Dim::Dim1D)) => ImageDim::D1,
+            Some(Operand::Dim(spirv::Dim::Dim2D)) => ImageDim::D2,
+            Some(Operand::Dim(spirv::Dim::Dim3D)) => ImageDim::D3,
+            Some(Operand::Dim(spirv::Dim::DimCube)) => ImageDim::Cube,
+            Some(Operand::Dim(spirv::Dim::DimBuffer)) => ImageDim::Buffer,
+            _ => return Err(CompileError::unsupported("OpTypeImage", "image dimension")),
+        };
+        Ok(Type::Image {
+            dim,
+            arrayed: lit(inst, 3)? == 1,
+            ms: lit(inst, 4)? == 1,
+            storage: lit(inst, 5)? == 2,
+            sampled_ty: self.ty(id(inst, 0)?)?,
+        })
     }
 
     fn mode(
@@ -364,7 +372,7 @@ impl<'m> ModuleCtx<'m> {
             StorageClass::StorageBuffer => Mode::Storage,
             StorageClass::Workgroup => Mode::Workgroup,
             StorageClass::PhysicalStorageBuffer => Mode::Global,
-            StorageClass::UniformConstant => Mode::Handle,
+            StorageClass::UniformConstant | StorageClass::Image => Mode::Handle,
             _ => {
                 return Err(CompileError::unsupported(
                     opname(inst),

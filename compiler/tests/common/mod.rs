@@ -47,6 +47,28 @@ pub fn glsl_to_spirv(path: &Path) -> Vec<u32> {
     bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
+/// Assembles SPIR-V assembly with spirv-as. Panics loudly if it is missing.
+pub fn spvasm_to_spirv(path: &Path) -> Vec<u32> {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = std::env::temp_dir().join(format!("ferrum-{}-{seq}-asm.spv", std::process::id()));
+    let st = Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.2", "-o"])
+        .arg(&out)
+        .arg(path)
+        .output()
+        .expect("spirv-as is required for the compiler tests (apt install spirv-tools)");
+    assert!(
+        st.status.success(),
+        "spirv-as failed on {}:\n{}",
+        path.display(),
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
 /// Global buffer `i`'s base address.
 pub fn global_addr(i: usize) -> u64 {
     0x10_0000_0000 + (i as u64) * 0x10_0000
@@ -81,14 +103,21 @@ pub fn load_case(path: &Path) -> Case {
     let src = std::fs::read_to_string(path).unwrap();
     let mut case = Case {
         name: path.file_stem().unwrap().to_string_lossy().into_owned(),
-        words: glsl_to_spirv(path),
+        words: if path.extension().is_some_and(|e| e == "spvasm") {
+            spvasm_to_spirv(path)
+        } else {
+            glsl_to_spirv(path)
+        },
         groups: [1, 1, 1],
         res: Resources::default(),
         spec: HashMap::new(),
     };
     let mut addr_patches = Vec::new();
     for line in src.lines() {
-        let Some(d) = line.trim().strip_prefix("//!") else { continue };
+        let Some(d) = line.trim().strip_prefix("//!").or_else(|| line.trim().strip_prefix(";!"))
+        else {
+            continue;
+        };
         let t: Vec<&str> = d.split_whitespace().collect();
         let n =
             |i: usize| -> u64 { t[i].parse().unwrap_or_else(|_| panic!("bad directive {line}")) };
@@ -143,7 +172,7 @@ pub fn all_cases() -> Vec<Case> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "comp"))
+        .filter(|p| p.extension().is_some_and(|e| e == "comp" || e == "spvasm"))
         .collect();
     paths.sort();
     paths.iter().map(|p| load_case(p)).collect()
