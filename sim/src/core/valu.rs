@@ -180,9 +180,9 @@ impl Valu {
 
 impl Wave {
     /// Reads source `k` with abs/neg/opsel applied.
-    fn valu_src(&self, v: &Valu, k: usize) -> R<Wide> {
+    fn valu_src(&self, v: &Valu, k: usize, x: &mut Wide) -> R<()> {
         let bits = v.bits[k].max(16);
-        let mut x = self.vsrc(v.src[k], if bits == 16 { 32 } else { bits })?;
+        self.vsrc_into(v.src[k], if bits == 16 { 32 } else { bits }, x)?;
         if bits == 16 {
             let hi = v.opsel >> k & 1 != 0;
             for e in x.iter_mut() {
@@ -201,7 +201,7 @@ impl Wave {
                 }
             }
         }
-        Ok(x)
+        Ok(())
     }
 }
 
@@ -209,14 +209,15 @@ pub fn exec(w: &mut Wave, v: &Valu) -> R<()> {
     let mut srcs = [[0u64; LANES]; 3];
     for (k, s) in srcs.iter_mut().enumerate() {
         if v.bits[k] > 0 {
-            *s = w.valu_src(v, k)?;
+            w.valu_src(v, k, s)?;
         }
     }
     let exec = w.exec();
-    let out = valu_ops::eval(w, v, &srcs, exec)?;
+    let mut values = [0u64; LANES];
+    let out = valu_ops::eval(w, v, &srcs, exec, &mut values)?;
     match out {
         Out::None => Ok(()),
-        Out::Vector { values, carry } => {
+        Out::Vector { carry } => {
             if let Some(mask) = carry {
                 let d = match v.sdst {
                     Some(op) => Wave::sindex(op)?,

@@ -11,7 +11,7 @@ use ferrum_isa::{Buffer, Flat, Operand, Seg, Special};
 
 use super::wave::{fault, Counter, Wave, LANES, R};
 use super::Mem;
-use crate::kernel::Access;
+use crate::kernel::{Access, Translator};
 
 /// What a vector memory instruction does with its data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,6 +169,7 @@ fn access(
     glc: bool,
 ) -> R<()> {
     let exec = w.exec();
+    let mut tr = Translator::new(mem.space);
     match kind {
         Kind::Load { bytes, signed } => {
             let dwords = bytes.div_ceil(4);
@@ -180,7 +181,7 @@ fn access(
                 }
                 let Some(addr) = addrs[lane] else { continue };
                 let mut buf = [0u8; 16];
-                mem.space.read(addr, &mut buf[..bytes as usize])?;
+                tr.read(addr, &mut buf[..bytes as usize])?;
                 let mut words = [0u32; 4];
                 for (j, word) in words.iter_mut().enumerate() {
                     *word = u32::from_le_bytes([
@@ -220,7 +221,7 @@ fn access(
                     buf[4 * j..4 * j + 4]
                         .copy_from_slice(&w.v[(vdata + j as u32) as usize][lane].to_le_bytes());
                 }
-                mem.space.write(addr, &buf[..bytes as usize])?;
+                tr.write(addr, &buf[..bytes as usize])?;
             }
         }
         Kind::Atomic { op, wide } => {
@@ -460,6 +461,7 @@ fn typed_access(
 ) -> R<()> {
     use super::formats::{element_bytes, pack, unpack, Num};
     let exec = w.exec();
+    let mut tr = Translator::new(mem.space);
     let bytes = element_bytes(widths) as usize;
     match k {
         Kind::LoadFormat { comps } => {
@@ -472,7 +474,7 @@ fn typed_access(
                 }
                 let Some(addr) = *addr else { continue };
                 let mut buf = [0u8; 16];
-                mem.space.read(addr, &mut buf[..bytes])?;
+                tr.read(addr, &mut buf[..bytes])?;
                 let channels = unpack(u128::from_le_bytes(buf), widths, num);
                 // Missing channels read as (0, 0, 0, 1); DST_SEL then picks per component.
                 let get =
@@ -507,7 +509,7 @@ fn typed_access(
                         "conversion to this data format is not modelled".into(),
                     )
                 })?;
-                mem.space.write(addr, &raw.to_le_bytes()[..bytes])?;
+                tr.write(addr, &raw.to_le_bytes()[..bytes])?;
             }
         }
         _ => return fault("typed access of an untyped instruction"),
