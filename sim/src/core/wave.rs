@@ -68,8 +68,8 @@ pub struct Wave {
     pub done: bool,
     pub at_barrier: bool,
     pub wave_id: u32,
-    /// The MODE hardware register: FP_ROUND[3:0], FP_DENORM[7:4] (bits 5:4 = keep f32
-    /// denormals), DX10_CLAMP[8], IEEE[9]; initialised from COMPUTE_PGM_RSRC1.
+    /// The MODE hardware register: FP_ROUND in bits 3:0, FP_DENORM in bits 7:4 (bits 5:4 set =
+    /// keep f32 denormals), DX10_CLAMP bit 8, IEEE bit 9; initialised from COMPUTE_PGM_RSRC1.
     pub mode: u32,
     strict: bool,
     pending: Vec<Pending>,
