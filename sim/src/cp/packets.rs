@@ -71,6 +71,7 @@ impl CommandProcessor {
             op::WRITE_DATA => self.write_data(env, p)?,
             op::COPY_DATA => self.copy_data(env, p)?,
             op::WAIT_REG_MEM => self.wait_reg_mem(env, p)?,
+            op::DMA_DATA => dma_data(env, p)?,
             op::INDIRECT_BUFFER => return self.indirect_buffer(env, p, depth),
             _ => return Err(p.unsupported()),
         }
@@ -334,4 +335,51 @@ fn release_mem(env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
         _ => return Err(GpuError::Unsupported(format!("RELEASE_MEM DATA_SEL {data_sel}"))),
     }
     Ok(())
+}
+
+/// DMA_DATA (CP DMA): copy or fill `BYTE_COUNT` bytes. Body: CONTROL, SRC_ADDR_LO (or fill
+/// DATA), SRC_ADDR_HI, DST_ADDR_LO, DST_ADDR_HI, COMMAND (pkt3.json DMA_DATA_WORD0 / COMMAND).
+fn dma_data(env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+    p.need(6)?;
+    let control = p.body[0];
+    let command = p.body[5];
+    let dst_sel = field(control, 20, 21);
+    let src_sel = field(control, 29, 30);
+    let bytes = field(command, 0, 25) as u64;
+    // SAS/DAS (register space) and SAIC/DAIC (no address increment) are not modelled.
+    if field(command, 26, 29) != 0 {
+        return Err(GpuError::Unsupported(format!("DMA_DATA COMMAND {command:#x}")));
+    }
+    let dst = p.addr64(3);
+    match (src_sel, dst_sel) {
+        // DST_SEL NOWHERE: a prefetch into L2, no architectural effect.
+        (_, 2) => Ok(()),
+        // SRC_SEL DATA: fill with the 32-bit value.
+        (2, 0 | 3) => {
+            if bytes % 4 != 0 || dst % 4 != 0 {
+                return Err(p.malformed("DMA_DATA fill not dword aligned"));
+            }
+            let chunk: Vec<u8> = p.body[1].to_le_bytes().repeat((bytes.min(1 << 16) / 4) as usize);
+            let mut done = 0;
+            while done < bytes {
+                let n = (bytes - done).min(chunk.len() as u64);
+                env.space.write(dst + done, &chunk[..n as usize])?;
+                done += n;
+            }
+            Ok(())
+        }
+        (0 | 3, 0 | 3) => {
+            let src = p.addr64(1);
+            let mut buf = vec![0u8; bytes.min(1 << 16) as usize];
+            let mut done = 0;
+            while done < bytes {
+                let n = (bytes - done).min(buf.len() as u64) as usize;
+                env.space.read(src + done, &mut buf[..n])?;
+                env.space.write(dst + done, &buf[..n])?;
+                done += n as u64;
+            }
+            Ok(())
+        }
+        _ => Err(GpuError::Unsupported(format!("DMA_DATA with GDS (CONTROL {control:#x})"))),
+    }
 }
