@@ -9,7 +9,8 @@ use ferrum_isa::Opcode;
 
 struct Row {
     op: Opcode,
-    vop3: bool,
+    /// 1 = VOP1, 2 = VOP2, 3 = VOP3, 4 = VOPC (result 1/0 for lane 0's VCC bit).
+    enc: u8,
     src: [u32; 3],
     want: u32,
 }
@@ -20,10 +21,56 @@ fn f(x: f32) -> u32 {
 
 fn rows() -> Vec<Row> {
     let (a, b, c) = (0x8000_0005u32, 7u32, 0x0001_0003u32);
-    let two = |op, x: u32, y: u32, want: u32| Row { op, vop3: false, src: [x, y, 0], want };
-    let three =
-        |op, x: u32, y: u32, z: u32, want: u32| Row { op, vop3: true, src: [x, y, z], want };
+    let one = |op, x: u32, want: u32| Row { op, enc: 1, src: [x, 0, 0], want };
+    let two = |op, x: u32, y: u32, want: u32| Row { op, enc: 2, src: [x, y, 0], want };
+    let three = |op, x: u32, y: u32, z: u32, want: u32| Row { op, enc: 3, src: [x, y, z], want };
+    let h = |x: f32| ferrum_sim::core::wave::f32_to_f16(x) as u32;
+    let cmp =
+        |op, x: u32, y: u32, want: bool| Row { op, enc: 4, src: [x, y, 0], want: want as u32 };
+    let nan = f(f32::NAN);
     vec![
+        cmp(Op::V_CMP_LT_F32, f(1.0), f(2.0), true),
+        cmp(Op::V_CMP_LT_F32, nan, f(2.0), false),
+        cmp(Op::V_CMP_NLT_F32, nan, f(2.0), true),
+        cmp(Op::V_CMP_NEQ_F32, nan, nan, true),
+        cmp(Op::V_CMP_LG_F32, nan, f(1.0), false),
+        cmp(Op::V_CMP_O_F32, f(1.0), f(1.0), true),
+        cmp(Op::V_CMP_U_F32, f(1.0), nan, true),
+        cmp(Op::V_CMP_EQ_F32, f(0.0), f(-0.0), true),
+        cmp(Op::V_CMP_GT_I32, (-1i32) as u32, 1, false),
+        cmp(Op::V_CMP_GT_U32, (-1i32) as u32, 1, true),
+        cmp(Op::V_CMP_NE_U32, 3, 3, false),
+        cmp(Op::V_CMP_LE_I16, 0xffff, 0, true),
+        cmp(Op::V_CMP_CLASS_F32, f(-0.0), 1 << 5, true),
+        cmp(Op::V_CMP_CLASS_F32, f(f32::INFINITY), 1 << 9, true),
+        cmp(Op::V_CMP_CLASS_F32, f(1.0), 1 << 3, false),
+        one(Op::V_CVT_F32_I32, (-7i32) as u32, f(-7.0)),
+        one(Op::V_CVT_F32_U32, 0xffff_ffff, f(4_294_967_296.0)),
+        one(Op::V_CVT_U32_F32, f(-3.5), 0),
+        one(Op::V_CVT_U32_F32, f(1e20), u32::MAX),
+        one(Op::V_CVT_I32_F32, f(-3.75), (-3i32) as u32),
+        one(Op::V_CVT_I32_F32, f(f32::NAN), 0),
+        one(Op::V_CVT_FLR_I32_F32, f(-3.25), (-4i32) as u32),
+        one(Op::V_CVT_RPI_I32_F32, f(2.5), 3),
+        one(Op::V_CVT_F16_F32, f(1.5), h(1.5)),
+        one(Op::V_CVT_F32_F16, h(-0.25), f(-0.25)),
+        one(Op::V_CVT_F32_UBYTE2, 0x1122_3344, f(34.0)),
+        one(Op::V_FLOOR_F32, f(-1.5), f(-2.0)),
+        one(Op::V_CEIL_F32, f(-1.5), f(-1.0)),
+        one(Op::V_TRUNC_F32, f(-1.75), f(-1.0)),
+        one(Op::V_RNDNE_F32, f(2.5), f(2.0)),
+        one(Op::V_FRACT_F32, f(-1.25), f(0.75)),
+        one(Op::V_RCP_F32, f(4.0), f(0.25)),
+        one(Op::V_RSQ_F32, f(16.0), f(0.25)),
+        one(Op::V_SQRT_F32, f(2.25), f(1.5)),
+        one(Op::V_EXP_F32, f(3.0), f(8.0)),
+        one(Op::V_LOG_F32, f(0.125), f(-3.0)),
+        one(Op::V_NOT_B32, 0x0f0f_0000, 0xf0f0_ffff),
+        one(Op::V_BFREV_B32, 1, 0x8000_0000),
+        one(Op::V_FFBH_U32, 0x0001_0000, 15),
+        one(Op::V_FFBH_U32, 0, u32::MAX),
+        one(Op::V_FFBL_B32, 0x0001_0000, 16),
+        one(Op::V_FFBH_I32, (-2i32) as u32, 30),
         two(Op::V_ADD_NC_U32, a, b, a.wrapping_add(b)),
         two(Op::V_SUB_NC_U32, b, a, b.wrapping_sub(a)),
         two(Op::V_SUBREV_NC_U32, b, a, a.wrapping_sub(b)),
@@ -94,11 +141,16 @@ fn valu_operations_match_their_definitions() {
         p.vop1(Op::V_MOV_B32, V(1), Literal(row.src[0]))
             .vop1(Op::V_MOV_B32, V(2), Literal(row.src[1]))
             .vop1(Op::V_MOV_B32, V(3), Literal(row.src[2]));
-        if row.vop3 {
-            p.vop3(row.op, V(4), [V(1), V(2), V(3)]);
-        } else {
-            p.vop2(row.op, 4, V(1), 2);
-        }
+        match row.enc {
+            1 => p.vop1(row.op, V(4), V(1)),
+            2 => p.vop2(row.op, 4, V(1), 2),
+            4 => p.vopc(row.op, V(1), 2).vop3(
+                Op::V_CNDMASK_B32,
+                V(4),
+                [common::asm::Int(0), common::asm::Int(1), common::asm::VCC],
+            ),
+            _ => p.vop3(row.op, V(4), [V(1), V(2), V(3)]),
+        };
         p.vop1(Op::V_MOV_B32, V(7), Literal(4 * k as u32)).mubuf(
             Op::BUFFER_STORE_DWORD,
             4,
