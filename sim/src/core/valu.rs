@@ -189,7 +189,9 @@ impl Wave {
                 *e = if hi { *e >> 16 & 0xffff } else { *e & 0xffff };
             }
         }
-        if v.src_ty.is_float() {
+        // ABS/NEG act on the sign bit; the encoding only allows them where the operand is
+        // treated as a float (float ops, and v_cndmask_b32's selected values).
+        if v.abs | v.neg != 0 {
             let sign = 1u64 << (bits - 1);
             let (abs, neg) = (v.abs >> k & 1 != 0, v.neg >> k & 1 != 0);
             for e in x.iter_mut() {
