@@ -678,3 +678,39 @@ fn ds_swizzle_shuffles_lanes() {
         assert_eq!(got[2 * lane as usize + 1], 100 + (lane ^ 8), "swap lane {lane}");
     }
 }
+
+/// Pipeline statistics: CS invocations counted between PIPELINESTAT_START and _STOP and
+/// written by SAMPLE_PIPELINESTAT as the eleven 64-bit GFX10.3 counters.
+#[test]
+fn pipeline_statistics_count_compute_invocations() {
+    let gpu = Gpu::new();
+    let stats = gpu.buffer(4096);
+    let mut p = Asm::new();
+    p.endpgm();
+    let prog = gpu.program(&p.finish());
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &[],
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [48, 1, 1],
+        groups: [3, 2, 1],
+    };
+    let sample = |pm: &mut Vec<u32>, at: u64| {
+        pm4::packet(pm, pm4::EVENT_WRITE, &[30 | 2 << 8, at as u32, (at >> 32) as u32]);
+    };
+    let mut pm = Vec::new();
+    d.emit(&mut pm); // not counted: statistics not started
+    pm4::packet(&mut pm, pm4::EVENT_WRITE, &[25]);
+    d.emit(&mut pm);
+    pm4::packet(&mut pm, pm4::EVENT_WRITE, &[26]);
+    d.emit(&mut pm); // not counted: stopped
+    sample(&mut pm, stats.va + 128);
+    assert!(gpu.run(&pm, &[&stats, &prog]).unwrap());
+    let counters: Vec<u64> = (0..11).map(|k| stats.map.read_u64(128 + 8 * k).unwrap()).collect();
+    assert_eq!(counters[10], 48 * 3 * 2, "CS_INVOCATIONS");
+    assert!(counters[..10].iter().all(|&c| c == 0));
+    assert_eq!(stats.map.read_u64(128 + 88).unwrap(), 0, "exactly eleven counters");
+}
