@@ -44,7 +44,7 @@ impl FileState {
             let chunk = unsafe { read_one::<uapi::DrmAmdgpuCsChunk>(ptr) }?;
             self.parse_chunk(&chunk, &mut parsed)?;
         }
-        let (ip, ring, ibs) = validate_ibs(&parsed.ibs)?;
+        let Target { ip, ring, ibs } = validate_ibs(&parsed.ibs)?;
         let space = self.job_address_space(parsed.bo_handles.as_deref())?;
         let signals: Vec<_> = parsed
             .signals
@@ -214,8 +214,15 @@ impl FileState {
     }
 }
 
-/// All IB chunks must target the same GFX or COMPUTE ring; returns (ip, ring, [(va, dwords)]).
-fn validate_ibs(chunks: &[uapi::DrmAmdgpuCsChunkIb]) -> Result<(u32, u32, Vec<(u64, u32)>), Errno> {
+/// The ring a submission runs on and its IBs as (GPU address, dwords).
+struct Target {
+    ip: u32,
+    ring: u32,
+    ibs: Vec<(u64, u32)>,
+}
+
+/// All IB chunks must target the same GFX or COMPUTE ring.
+fn validate_ibs(chunks: &[uapi::DrmAmdgpuCsChunkIb]) -> Result<Target, Errno> {
     let first = *chunks.first().ok_or(Errno::EINVAL)?;
     let (ip, ring) = (first.ip_type, first.ring);
     let rings = match ip {
@@ -239,5 +246,5 @@ fn validate_ibs(chunks: &[uapi::DrmAmdgpuCsChunkIb]) -> Result<(u32, u32, Vec<(u
             }
         })
         .collect::<Result<_, _>>()?;
-    Ok((ip, ring, ibs))
+    Ok(Target { ip, ring, ibs })
 }
