@@ -49,13 +49,36 @@ impl Lds<'_> {
 
 #[derive(Debug, Clone, Copy)]
 pub enum DsKind {
-    Read { size: u32, signed: bool, dwords: u32 },
-    Write { size: u32, dwords: u32 },
-    Read2 { size: u32, stride64: bool },
-    Write2 { size: u32, stride64: bool },
-    Atomic { op: AtomicOp, ret: bool, wide: bool },
-    AddF32 { ret: bool },
-    Permute { backward: bool },
+    Read {
+        size: u32,
+        signed: bool,
+        dwords: u32,
+    },
+    Write {
+        size: u32,
+        dwords: u32,
+    },
+    Read2 {
+        size: u32,
+        stride64: bool,
+    },
+    Write2 {
+        size: u32,
+        stride64: bool,
+    },
+    Atomic {
+        op: AtomicOp,
+        ret: bool,
+        wide: bool,
+    },
+    AddF32 {
+        ret: bool,
+    },
+    Permute {
+        backward: bool,
+    },
+    /// `ds_swizzle_b32`: a lane shuffle selected by the offset, no LDS access.
+    Swizzle,
 }
 
 pub fn classify(name: &str) -> Option<DsKind> {
@@ -87,6 +110,7 @@ pub fn classify(name: &str) -> Option<DsKind> {
         "add_rtn_f32" => DsKind::AddF32 { ret: true },
         "bpermute_b32" => DsKind::Permute { backward: true },
         "permute_b32" => DsKind::Permute { backward: false },
+        "swizzle_b32" => DsKind::Swizzle,
         other => {
             let (base, ret) = match other.split_once("_rtn_") {
                 Some((b, t)) => (format!("{b}_{t}"), true),
@@ -243,6 +267,20 @@ pub fn exec(w: &mut Wave, i: &Ds, kind: Option<&DsKind>, lds: &mut Lds<'_>) -> R
                 write_rows(w, i.vdst as u32, exec, &[row])?;
             }
         }
+        DsKind::Swizzle => {
+            // The shuffled value is the instruction's ADDR operand.
+            let data = addr;
+            let mode = SwizzleMode::new(offset)?;
+            let row: [u32; LANES] = std::array::from_fn(|lane| {
+                let src = mode.source(lane);
+                if active(src) {
+                    data[src]
+                } else {
+                    0
+                }
+            });
+            write_rows(w, i.vdst as u32, exec, &[row])?;
+        }
         DsKind::Permute { backward } => {
             w.vreadable(i.data0 as u32, 1)?;
             let data = w.v[i.data0 as usize];
@@ -267,4 +305,32 @@ fn write_rows(w: &mut Wave, first: u32, exec: u32, rows: &[[u32; LANES]]) -> R<(
     }
     w.add_pending(Counter::Lds, true, first, rows.len() as u32);
     Ok(())
+}
+
+/// The lane shuffle of `ds_swizzle_b32`, from its offset: quad permute (offset[15:8] = 0x80,
+/// two bits per lane of a quad) or bit-mask mode (offset[15] = 0: and, or, xor masks of 5 bits).
+enum SwizzleMode {
+    Quad(usize),
+    Mask { and: usize, or: usize, xor: usize },
+}
+
+impl SwizzleMode {
+    fn new(offset: u32) -> R<SwizzleMode> {
+        let o = offset as usize;
+        if o & 0xff00 == 0x8000 {
+            Ok(SwizzleMode::Quad(o))
+        } else if o & 0x8000 != 0 {
+            fault(format!("ds_swizzle_b32 offset {offset:#x} (mode not modelled)"))
+        } else {
+            Ok(SwizzleMode::Mask { and: o & 0x1f, or: o >> 5 & 0x1f, xor: o >> 10 & 0x1f })
+        }
+    }
+
+    /// The lane that `lane` reads.
+    fn source(&self, lane: usize) -> usize {
+        match *self {
+            SwizzleMode::Quad(sel) => (lane & !3) | (sel >> (2 * (lane & 3)) & 3),
+            SwizzleMode::Mask { and, or, xor } => ((lane & and) | or) ^ xor,
+        }
+    }
 }

@@ -180,16 +180,18 @@ impl Valu {
 
 impl Wave {
     /// Reads source `k` with abs/neg/opsel applied.
-    fn valu_src(&self, v: &Valu, k: usize) -> R<Wide> {
+    fn valu_src(&self, v: &Valu, k: usize, x: &mut Wide) -> R<()> {
         let bits = v.bits[k].max(16);
-        let mut x = self.vsrc(v.src[k], if bits == 16 { 32 } else { bits })?;
+        self.vsrc_into(v.src[k], if bits == 16 { 32 } else { bits }, x)?;
         if bits == 16 {
             let hi = v.opsel >> k & 1 != 0;
             for e in x.iter_mut() {
                 *e = if hi { *e >> 16 & 0xffff } else { *e & 0xffff };
             }
         }
-        if v.src_ty.is_float() {
+        // ABS/NEG act on the sign bit; the encoding only allows them where the operand is
+        // treated as a float (float ops, and v_cndmask_b32's selected values).
+        if v.abs | v.neg != 0 {
             let sign = 1u64 << (bits - 1);
             let (abs, neg) = (v.abs >> k & 1 != 0, v.neg >> k & 1 != 0);
             for e in x.iter_mut() {
@@ -201,7 +203,7 @@ impl Wave {
                 }
             }
         }
-        Ok(x)
+        Ok(())
     }
 }
 
@@ -209,14 +211,15 @@ pub fn exec(w: &mut Wave, v: &Valu) -> R<()> {
     let mut srcs = [[0u64; LANES]; 3];
     for (k, s) in srcs.iter_mut().enumerate() {
         if v.bits[k] > 0 {
-            *s = w.valu_src(v, k)?;
+            w.valu_src(v, k, s)?;
         }
     }
     let exec = w.exec();
-    let out = valu_ops::eval(w, v, &srcs, exec)?;
+    let mut values = [0u64; LANES];
+    let out = valu_ops::eval(w, v, &srcs, exec, &mut values)?;
     match out {
         Out::None => Ok(()),
-        Out::Vector { values, carry } => {
+        Out::Vector { carry } => {
             if let Some(mask) = carry {
                 let d = match v.sdst {
                     Some(op) => Wave::sindex(op)?,

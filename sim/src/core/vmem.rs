@@ -11,7 +11,7 @@ use ferrum_isa::{Buffer, Flat, Operand, Seg, Special};
 
 use super::wave::{fault, Counter, Wave, LANES, R};
 use super::Mem;
-use crate::kernel::Access;
+use crate::kernel::{Access, Translator};
 
 /// What a vector memory instruction does with its data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,6 +169,7 @@ fn access(
     glc: bool,
 ) -> R<()> {
     let exec = w.exec();
+    let mut tr = Translator::new(mem.space);
     match kind {
         Kind::Load { bytes, signed } => {
             let dwords = bytes.div_ceil(4);
@@ -180,7 +181,7 @@ fn access(
                 }
                 let Some(addr) = addrs[lane] else { continue };
                 let mut buf = [0u8; 16];
-                mem.space.read(addr, &mut buf[..bytes as usize])?;
+                tr.read(addr, &mut buf[..bytes as usize])?;
                 let mut words = [0u32; 4];
                 for (j, word) in words.iter_mut().enumerate() {
                     *word = u32::from_le_bytes([
@@ -220,7 +221,7 @@ fn access(
                     buf[4 * j..4 * j + 4]
                         .copy_from_slice(&w.v[(vdata + j as u32) as usize][lane].to_le_bytes());
                 }
-                mem.space.write(addr, &buf[..bytes as usize])?;
+                tr.write(addr, &buf[..bytes as usize])?;
             }
         }
         Kind::Atomic { op, wide } => {
@@ -405,14 +406,14 @@ pub fn flat(
         w.vreadable(i.data as u32, dd)?;
         let exec = w.exec();
         let mut rets = vec![[0u32; LANES]; per];
-        let mut tmp = Wave::scratch_view(w, i.data as u32, dd);
+        let data = w.v[i.data as usize..(i.data as u32 + dd) as usize].to_vec();
         let Kind::Atomic { op, wide } = k else { unreachable!("checked above") };
         for (lane, addr) in addrs.iter().enumerate() {
             if exec >> lane & 1 == 0 {
                 continue;
             }
             let Some(addr) = *addr else { continue };
-            let reg = |kk: usize| tmp[kk][lane] as u64;
+            let reg = |kk: usize| data[kk][lane] as u64;
             let (src, cmp) = if wide {
                 (
                     reg(0) | reg(1) << 32,
@@ -427,7 +428,6 @@ pub fn flat(
                 rets[1][lane] = (old >> 32) as u32;
             }
         }
-        tmp.clear();
         if i.glc {
             for (j, row) in rets.iter().enumerate() {
                 w.vwrite(i.vdst as u32 + j as u32, exec, row)?;
@@ -437,13 +437,6 @@ pub fn flat(
         return Ok(());
     }
     access(w, mem, k, &addrs, vdata as u32, dd, i.glc)
-}
-
-impl Wave {
-    /// A copy of `count` VGPR rows from `first` (source data of an atomic).
-    fn scratch_view(w: &Wave, first: u32, count: u32) -> Vec<[u32; LANES]> {
-        (first..first + count).map(|r| w.v[r as usize]).collect()
-    }
 }
 
 /// buffer/tbuffer `*_format_*`: converts between the element's data format and registers.
@@ -460,6 +453,7 @@ fn typed_access(
 ) -> R<()> {
     use super::formats::{element_bytes, pack, unpack, Num};
     let exec = w.exec();
+    let mut tr = Translator::new(mem.space);
     let bytes = element_bytes(widths) as usize;
     match k {
         Kind::LoadFormat { comps } => {
@@ -472,7 +466,7 @@ fn typed_access(
                 }
                 let Some(addr) = *addr else { continue };
                 let mut buf = [0u8; 16];
-                mem.space.read(addr, &mut buf[..bytes])?;
+                tr.read(addr, &mut buf[..bytes])?;
                 let channels = unpack(u128::from_le_bytes(buf), widths, num);
                 // Missing channels read as (0, 0, 0, 1); DST_SEL then picks per component.
                 let get =
@@ -507,7 +501,7 @@ fn typed_access(
                         "conversion to this data format is not modelled".into(),
                     )
                 })?;
-                mem.space.write(addr, &raw.to_le_bytes()[..bytes])?;
+                tr.write(addr, &raw.to_le_bytes()[..bytes])?;
             }
         }
         _ => return fault("typed access of an untyped instruction"),

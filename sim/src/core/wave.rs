@@ -68,8 +68,8 @@ pub struct Wave {
     pub done: bool,
     pub at_barrier: bool,
     pub wave_id: u32,
-    /// The MODE hardware register: FP_ROUND[3:0], FP_DENORM[7:4] (bits 5:4 = keep f32
-    /// denormals), DX10_CLAMP[8], IEEE[9]; initialised from COMPUTE_PGM_RSRC1.
+    /// The MODE hardware register: FP_ROUND in bits 3:0, FP_DENORM in bits 7:4 (bits 5:4 set =
+    /// keep f32 denormals), DX10_CLAMP bit 8, IEEE bit 9; initialised from COMPUTE_PGM_RSRC1.
     pub mode: u32,
     strict: bool,
     pending: Vec<Pending>,
@@ -296,38 +296,45 @@ impl Wave {
 
     /// Per-lane source of `bits` (16, 32 or 64) bits: VGPR (pair) or a broadcast scalar.
     pub fn vsrc(&self, op: Operand, bits: u32) -> R<Wide> {
-        let scalar = |v: u64| Ok([v; LANES]);
-        match op {
+        let mut out = [0u64; LANES];
+        self.vsrc_into(op, bits, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Wave::vsrc`] into a caller-provided buffer.
+    pub fn vsrc_into(&self, op: Operand, bits: u32, out: &mut Wide) -> R<()> {
+        let scalar = match op {
             Operand::Vgpr(r) => {
                 let lo = self.vrow(r as u32)?;
-                let mut out = [0u64; LANES];
                 if bits == 64 {
                     let hi = self.vrow(r as u32 + 1)?;
                     for l in 0..LANES {
                         out[l] = lo[l] as u64 | (hi[l] as u64) << 32;
                     }
                 } else {
-                    for l in 0..LANES {
-                        out[l] = lo[l] as u64;
+                    for (o, &x) in out.iter_mut().zip(lo) {
+                        *o = x as u64;
                     }
                 }
-                Ok(out)
+                return Ok(());
             }
-            Operand::Float(c) => scalar(match bits {
+            Operand::Float(c) => match bits {
                 64 => f64_const(c).to_bits(),
                 16 => f32_to_f16(f32_const(c)) as u64,
                 _ => f32_const(c).to_bits() as u64,
-            }),
-            Operand::Int(i) => scalar(match bits {
+            },
+            Operand::Int(i) => match bits {
                 64 => i as i64 as u64,
                 16 => i as i16 as u16 as u64,
                 _ => i as i32 as u32 as u64,
-            }),
+            },
             // A 32-bit literal of a 64-bit operand: floats supply the high half.
-            Operand::Literal(v) if bits == 64 => scalar(v as u64),
-            op if bits == 64 => scalar(self.ssrc64(op)?),
-            op => scalar(self.ssrc(op)? as u64),
-        }
+            Operand::Literal(v) if bits == 64 => v as u64,
+            op if bits == 64 => self.ssrc64(op)?,
+            op => self.ssrc(op)? as u64,
+        };
+        out.fill(scalar);
+        Ok(())
     }
 }
 

@@ -1,9 +1,9 @@
 //! The command processor: walks PM4 indirect buffers in GPU memory and executes packets.
 //!
-//! Packets are parsed from their real header format (type 3: COUNT[29:16], IT_OPCODE[15:8],
-//! SHADER_TYPE[1], PREDICATE[0]). Anything the simulator does not implement, or a stream that
-//! runs past its buffer, is a [`GpuError`], which ends the job as a context loss: the CP never
-//! guesses.
+//! Packets are parsed from their real header format (type 3: COUNT in bits 29:16, IT_OPCODE
+//! in bits 15:8, SHADER_TYPE bit 1, PREDICATE bit 0). Anything the simulator does not
+//! implement, or a stream that runs past its buffer, is a [`GpuError`], which ends the job as
+//! a context loss: the CP never guesses.
 
 mod opcodes;
 mod packets;
@@ -38,7 +38,18 @@ pub struct CommandProcessor {
     pub regs: RegisterFile,
     /// SET_BASE index 1: base address for DISPATCH_INDIRECT on the graphics ring.
     indirect_base: u64,
+    /// Pipeline statistics counters, in the hardware's sample order (11 on GFX10.3: PS, C
+    /// primitives, C invocations, VS, GS invocations, GS primitives, IA primitives, IA
+    /// vertices, HS, DS, CS invocations). Only CS invocations are ever counted here.
+    pipeline_stats: [u64; PIPELINE_STATS],
+    /// Between PIPELINESTAT_START and PIPELINESTAT_STOP events.
+    stats_enabled: bool,
 }
+
+/// Number of 64-bit pipeline-statistics counters SAMPLE_PIPELINESTAT writes on GFX10.3.
+pub const PIPELINE_STATS: usize = 11;
+/// Index of CS_INVOCATIONS among them.
+const CS_INVOCATIONS: usize = 10;
 
 /// Where execution continues after a packet.
 enum Flow {

@@ -7,6 +7,11 @@ use super::regs::{self, field, Space};
 use super::{CommandProcessor, Env, Flow, MAX_IB_DEPTH};
 use crate::error::GpuError;
 
+/// VGT_EVENT_TYPE values (gfx103.json).
+const PIPELINESTAT_START: u32 = 25;
+const PIPELINESTAT_STOP: u32 = 26;
+const SAMPLE_PIPELINESTAT: u32 = 30;
+
 /// One parsed packet.
 pub struct Packet<'a> {
     pub addr: u64,
@@ -66,11 +71,12 @@ impl CommandProcessor {
             op::SET_BASE => self.set_base(p)?,
             op::DISPATCH_DIRECT => self.dispatch_direct(env, p)?,
             op::DISPATCH_INDIRECT => self.dispatch_indirect(env, p)?,
-            op::EVENT_WRITE => event_write(p)?,
+            op::EVENT_WRITE => self.event_write(env, p)?,
             op::RELEASE_MEM => release_mem(env, p)?,
             op::WRITE_DATA => self.write_data(env, p)?,
             op::COPY_DATA => self.copy_data(env, p)?,
             op::WAIT_REG_MEM => self.wait_reg_mem(env, p)?,
+            op::DMA_DATA => dma_data(env, p)?,
             op::INDIRECT_BUFFER => return self.indirect_buffer(env, p, depth),
             _ => return Err(p.unsupported()),
         }
@@ -127,7 +133,40 @@ impl CommandProcessor {
         ] {
             self.regs.write(reg, value);
         }
-        env.compute.dispatch(&self.regs, env)
+        let invocations = env.compute.dispatch(&self.regs, env)?;
+        if self.stats_enabled {
+            self.pipeline_stats[super::CS_INVOCATIONS] += invocations;
+        }
+        Ok(())
+    }
+
+    fn event_write(&mut self, env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+        p.need(1)?;
+        let event_type = field(p.body[0], 0, 5);
+        let event_index = field(p.body[0], 8, 11);
+        // Flushes and other events need no action: dispatches finish synchronously.
+        match (event_type, event_index) {
+            (PIPELINESTAT_START, _) => self.stats_enabled = true,
+            (PIPELINESTAT_STOP, _) => self.stats_enabled = false,
+            (SAMPLE_PIPELINESTAT, 2) => {
+                p.need(3)?;
+                let va = p.addr64(1);
+                if va % 8 != 0 {
+                    return Err(p.malformed("SAMPLE_PIPELINESTAT address not 8-byte aligned"));
+                }
+                let bytes: Vec<u8> =
+                    self.pipeline_stats.iter().flat_map(|c| c.to_le_bytes()).collect();
+                env.space.write(va, &bytes)?;
+            }
+            // ZPASS_DONE and streamout counters belong to graphics, not modelled.
+            (_, 1..=3) => {
+                return Err(GpuError::Unsupported(format!(
+                    "EVENT_WRITE type {event_type} index {event_index} (counter sampling)"
+                )))
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     fn write_data(&mut self, env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
@@ -290,20 +329,6 @@ impl CommandProcessor {
     }
 }
 
-fn event_write(p: &Packet<'_>) -> Result<(), GpuError> {
-    p.need(1)?;
-    let event_index = field(p.body[0], 8, 11);
-    // Events with an address (ZPASS_DONE, pipeline statistics, streamout) write counters the
-    // simulator does not keep; flushes need no action because dispatches finish synchronously.
-    match event_index {
-        1..=3 => Err(GpuError::Unsupported(format!(
-            "EVENT_WRITE type {} index {event_index} (counter sampling)",
-            field(p.body[0], 0, 5)
-        ))),
-        _ => Ok(()),
-    }
-}
-
 fn release_mem(env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
     p.need(6)?;
     let data_cntl = p.body[1];
@@ -334,4 +359,51 @@ fn release_mem(env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
         _ => return Err(GpuError::Unsupported(format!("RELEASE_MEM DATA_SEL {data_sel}"))),
     }
     Ok(())
+}
+
+/// DMA_DATA (CP DMA): copy or fill `BYTE_COUNT` bytes. Body: CONTROL, SRC_ADDR_LO (or fill
+/// DATA), SRC_ADDR_HI, DST_ADDR_LO, DST_ADDR_HI, COMMAND (pkt3.json DMA_DATA_WORD0 / COMMAND).
+fn dma_data(env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+    p.need(6)?;
+    let control = p.body[0];
+    let command = p.body[5];
+    let dst_sel = field(control, 20, 21);
+    let src_sel = field(control, 29, 30);
+    let bytes = field(command, 0, 25) as u64;
+    // SAS/DAS (register space) and SAIC/DAIC (no address increment) are not modelled.
+    if field(command, 26, 29) != 0 {
+        return Err(GpuError::Unsupported(format!("DMA_DATA COMMAND {command:#x}")));
+    }
+    let dst = p.addr64(3);
+    match (src_sel, dst_sel) {
+        // DST_SEL NOWHERE: a prefetch into L2, no architectural effect.
+        (_, 2) => Ok(()),
+        // SRC_SEL DATA: fill with the 32-bit value.
+        (2, 0 | 3) => {
+            if bytes % 4 != 0 || dst % 4 != 0 {
+                return Err(p.malformed("DMA_DATA fill not dword aligned"));
+            }
+            let chunk: Vec<u8> = p.body[1].to_le_bytes().repeat((bytes.min(1 << 16) / 4) as usize);
+            let mut done = 0;
+            while done < bytes {
+                let n = (bytes - done).min(chunk.len() as u64);
+                env.space.write(dst + done, &chunk[..n as usize])?;
+                done += n;
+            }
+            Ok(())
+        }
+        (0 | 3, 0 | 3) => {
+            let src = p.addr64(1);
+            let mut buf = vec![0u8; bytes.min(1 << 16) as usize];
+            let mut done = 0;
+            while done < bytes {
+                let n = (bytes - done).min(buf.len() as u64) as usize;
+                env.space.read(src + done, &mut buf[..n])?;
+                env.space.write(dst + done, &buf[..n])?;
+                done += n as u64;
+            }
+            Ok(())
+        }
+        _ => Err(GpuError::Unsupported(format!("DMA_DATA with GDS (CONTROL {control:#x})"))),
+    }
 }

@@ -29,7 +29,7 @@ use parking_lot::Mutex;
 pub use ctx::SimContext;
 pub use fence::{Fence, Notifier};
 pub use gem::{GemObject, MemoryAccounting, PAGE_SIZE};
-pub use vm::{Access, AddressSpace, VmFault, VmMapping, VA_MASK};
+pub use vm::{Access, AddressSpace, Translator, VmFault, VmMapping, VA_MASK};
 
 use crate::chip::Chip;
 use crate::SimConfig;
