@@ -2,8 +2,8 @@
 
 llvm-mc reads the disassembler input as one byte stream, so an undecodable word can swallow
 the words after it. Each candidate is therefore preceded by five copies of a marker
-instruction that names it (`v_mov_b32 vK, vJ` with index K*256+J, or `s_nop <index>` when the
-VOP1 family itself is swept); at least one copy survives whatever the previous candidate's
+instruction that names it (`s_nop <index>`, or `v_mov_b32 vK, vJ` with index K*256+J when
+SOPP itself is swept); at least one copy survives whatever the previous candidate's
 leftover words consumed.
 """
 import subprocess
@@ -34,9 +34,9 @@ def _nop_index(enc):
     return None
 
 
-def disassemble(insts, marker="vmov"):
+def disassemble(insts, marker="nop"):
     """insts: list of word lists. Returns, per candidate, (text, words used) or None.
-    marker: "vmov" (default) or "nop" (to sweep VOP1 itself)."""
+    marker: "nop" (default) or "vmov" (to sweep SOPP itself)."""
     assert len(insts) < 0x10000
     mk, idx = (_vmov_marker, _vmov_index) if marker == "vmov" else (
         lambda i: 0xBF800000 | i, _nop_index)

@@ -59,6 +59,18 @@ pub enum Operand {
     Float(FloatConst),
     /// A 32-bit literal dword following the instruction.
     Literal(u32),
+    /// An interpolation attribute channel (`attr3.y`), the src0 of VOP3 `v_interp_*`;
+    /// `high` selects the high half for the f16 forms.
+    Attr {
+        /// Attribute index 0..=63.
+        attr: u8,
+        /// Channel 0..=3 (x, y, z, w).
+        chan: u8,
+        /// High 16 bits (f16 interpolation).
+        high: bool,
+    },
+    /// The parameter of `v_interp_mov_f32` (0: p10, 1: p20, 2: p0).
+    InterpParam(u8),
 }
 
 impl Operand {
@@ -108,6 +120,10 @@ impl Operand {
             Operand::Int(i) => (192 - i as i16) as u16,
             Operand::Float(f) => 240 + FLOATS.iter().position(|&x| x == f).unwrap_or(0) as u16,
             Operand::Literal(_) => 255,
+            Operand::Attr { attr, chan, high } => {
+                (attr & 63) as u16 | ((chan & 3) as u16) << 6 | (high as u16) << 8
+            }
+            Operand::InterpParam(p) => p as u16,
             Operand::Special(s) => match s {
                 VccLo => 106,
                 VccHi => 107,
@@ -134,6 +150,8 @@ impl Operand {
             Operand::Sgpr(n) => n <= 105,
             Operand::Ttmp(n) => n <= 15,
             Operand::Int(i) => (-16..=64).contains(&i),
+            Operand::Attr { attr, chan, .. } => attr < 64 && chan < 4,
+            Operand::InterpParam(p) => p < 3,
             _ => true,
         }
     }
@@ -141,6 +159,21 @@ impl Operand {
     /// True for operands that live in the scalar register file (or are scalar specials).
     pub fn is_scalar_reg(self) -> bool {
         matches!(self, Operand::Sgpr(_) | Operand::Ttmp(_) | Operand::Special(_))
+    }
+
+    /// The operand as the hardware reads it as the first register of a `dwords`-wide range:
+    /// SGPR and TTMP tuples are aligned (2 for pairs, 4 above), the low bits being ignored.
+    pub fn aligned(self, dwords: u8) -> Operand {
+        let mask = match dwords {
+            0 | 1 => 0xFF,
+            2 => 0xFE,
+            _ => 0xFC,
+        };
+        match self {
+            Operand::Sgpr(n) => Operand::Sgpr(n & mask),
+            Operand::Ttmp(n) => Operand::Ttmp(n & mask),
+            o => o,
+        }
     }
 
     /// Displays the operand as a range of `dwords` registers in LLVM syntax.
@@ -185,6 +218,15 @@ impl fmt::Display for OperandDisplay {
             Operand::Ttmp(n) => range(f, "ttmp", n as u32, self.dwords),
             Operand::Int(i) => write!(f, "{i}"),
             Operand::Literal(v) => write!(f, "0x{v:x}"),
+            Operand::Attr { attr, chan, .. } => {
+                write!(f, "attr{attr}.{}", ['x', 'y', 'z', 'w'][chan as usize & 3])
+            }
+            Operand::InterpParam(p) => match p {
+                0 => f.write_str("p10"),
+                1 => f.write_str("p20"),
+                2 => f.write_str("p0"),
+                _ => write!(f, "invalid_param_{p}"),
+            },
             Operand::Float(c) => f.write_str(match c {
                 FloatConst::Half => "0.5",
                 FloatConst::NegHalf => "-0.5",

@@ -7,7 +7,7 @@
 use crate::error::EncodeError;
 use crate::inst::Inst;
 use crate::operand::Operand;
-use crate::tables::{accept, Field};
+use crate::tables::{accept, Field, Kind};
 
 fn class(o: Operand) -> u8 {
     match o {
@@ -16,6 +16,7 @@ fn class(o: Operand) -> u8 {
         Operand::Int(_) => accept::INT,
         Operand::Float(_) => accept::FLOAT,
         Operand::Literal(_) => accept::LITERAL,
+        Operand::Attr { .. } | Operand::InterpParam(_) => 0,
     }
 }
 
@@ -46,7 +47,9 @@ impl Inst {
         };
         for (field, operand) in self.sources() {
             let Some(od) = form.operand(field) else { continue };
-            if od.accept != 0 && od.accept & class(operand) == 0 {
+            let special = matches!(od.kind, Kind::Attr | Kind::Param);
+            let is_special = matches!(operand, Operand::Attr { .. } | Operand::InterpParam(_));
+            if special != is_special || (od.accept != 0 && od.accept & class(operand) == 0) {
                 return Err(EncodeError::BadOperand { operand, field });
             }
         }

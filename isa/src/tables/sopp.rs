@@ -7,7 +7,7 @@ use crate::opcode::Opcode;
 /// Forms sorted by hardware opcode.
 pub(crate) static FORMS: &[Form] = &[
     Form { op: Opcode::S_NOP, code: 0x0, mnemonic: "s_nop", operands: &[Od::new(Field::Simm16, 1, Kind::Auto, 0)], mods: 0, flags: 0 },
-    Form { op: Opcode::S_ENDPGM, code: 0x1, mnemonic: "s_endpgm", operands: &[Od::new(Field::Simm16, 1, Kind::Dec, 0)], mods: 0, flags: 0 },
+    Form { op: Opcode::S_ENDPGM, code: 0x1, mnemonic: "s_endpgm", operands: &[Od::new(Field::Simm16, 1, Kind::DecOrNone, 0)], mods: 0, flags: 0 },
     Form { op: Opcode::S_BRANCH, code: 0x2, mnemonic: "s_branch", operands: &[Od::new(Field::Simm16, 1, Kind::Dec, 0)], mods: 0, flags: 0 },
     Form { op: Opcode::S_WAKEUP, code: 0x3, mnemonic: "s_wakeup", operands: &[], mods: 0, flags: 0 },
     Form { op: Opcode::S_CBRANCH_SCC0, code: 0x4, mnemonic: "s_cbranch_scc0", operands: &[Od::new(Field::Simm16, 1, Kind::Dec, 0)], mods: 0, flags: flags::READS_SCC },
