@@ -29,7 +29,8 @@ ENC = {"sop2": "Sop2", "sopk": "Sopk", "sop1": "Sop1", "sopc": "Sopc", "sopp": "
        "mimg": "Mimg"}
 MODBIT = {"abs0": "ABS0", "abs1": "ABS1", "abs2": "ABS2", "neg0": "NEG0", "neg1": "NEG1",
           "neg2": "NEG2", "clamp": "CLAMP", "omod": "OMOD", "opsel0": "OPSEL0",
-          "opsel1": "OPSEL1", "opsel2": "OPSEL2", "opsel3": "OPSEL3"}
+          "opsel1": "OPSEL1", "opsel2": "OPSEL2", "opsel3": "OPSEL3",
+          "sext0": "SEXT0", "sext1": "SEXT1", "sext2": "SEXT2"}
 
 
 # Decoded by LLVM 14's disassembler but not a gfx10 opcode: its assembler turns the mnemonic

@@ -30,6 +30,9 @@ def probe_vop3_modifiers(entries, build):
         # accepted and visible in the text: a bit LLVM decodes but does not print would not
         # survive a round trip through the assembler
         if r is not None and r[0].split()[0] == text.split()[0] and r[0] != text:
+            # integer sources show the NEG bit as sign extension
+            if name.startswith("neg") and "sext(" in r[0]:
+                name = "sext" + name[3:]
             out[code].append(name)
     return out
 

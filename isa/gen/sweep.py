@@ -282,16 +282,25 @@ def sweep(fam):
             cands.append(fam.build(op, p))
             keys.append((op, i))
     res = mc.disassemble(cands, marker="vmov" if fam.name == "sopp" else "nop")
-    best = {}
+    # prefer the probe whose every set optional field shows up in the text (a field LLVM
+    # ignores would otherwise hide bits that other fields share, like VOP3b sdst and abs)
+    best, loose = {}, {}
     for (op, i), r in zip(keys, res):
         if r is None or op in best:
             continue
         got = interpret(fam, {f: fam.fields[f] for f in plist[i] if f in fam.fields}, r[0])
         if got is None:
             continue
-        best[op] = {"code": op, "text": r[0], "mnemonic": got[0], "operands": got[1],
-                    "mods": got[2], "words": r[1], "probe": plist[i],
-                    "w0": fam.build(op, plist[i])[0]}
+        entry = {"code": op, "text": r[0], "mnemonic": got[0], "operands": got[1],
+                 "mods": got[2], "words": r[1], "probe": plist[i],
+                 "w0": fam.build(op, plist[i])[0]}
+        printed = {o[0] for o in got[1]}
+        if all(f in printed for f in fam.optional if f in plist[i]):
+            best[op] = entry
+        else:
+            loose.setdefault(op, entry)
+    for op, entry in loose.items():
+        best.setdefault(op, entry)
     return [best[op] for op in sorted(best)]
 
 

@@ -294,7 +294,11 @@ fn srcs(w: &Words, f: &Form, w1: u32, len: &mut usize) -> Result<[Operand; 3], D
 
 fn vdst_of(f: &Form, raw: u32) -> Result<Operand, DecodeError> {
     Ok(match f.operand(Field::Vdst).map(|o| o.kind) {
-        Some(Kind::Sgpr) => sreg(raw)?,
+        // an 8-bit field: LLVM decodes every scalar code there, constants included
+        Some(Kind::Sgpr) => match Operand::from_code(raw as u16, None) {
+            Some(o) if raw < 256 => o,
+            _ => return Err(DecodeError::BadOperand(raw as u16)),
+        },
         Some(_) => Operand::Vgpr(raw as u8),
         None => Operand::UNUSED,
     })
@@ -329,11 +333,15 @@ fn decode_vop12c(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
         c => (Enc::Vop2, c),
     };
     let f = form(enc, code)?;
-    let (ext, src0) = if matches!(s0, 0xE9 | 0xEA | 0xF9 | 0xFA) && has(f, Field::Src0) {
+    let vgpr_field = f.operand(Field::Src0).is_some_and(|o| o.accept & accept::VGPR_FIELD != 0);
+    let (ext, src0) = if vgpr_field {
+        (Ext::None, Operand::Vgpr(s0 as u8))
+    } else if matches!(s0, 0xE9 | 0xEA | 0xF9 | 0xFA) && has(f, Field::Src0) {
+        if has(f, Field::Literal) {
+            return Err(DecodeError::BadOperand(s0 as u16)); // no DPP/SDWA for v_fmamk/v_fmaak
+        }
         len = 2;
         crate::ext::decode(s0, w.get(1)?, enc)?
-    } else if f.operand(Field::Src0).is_some_and(|o| o.accept & accept::VGPR_FIELD != 0) {
-        (Ext::None, Operand::Vgpr(s0 as u8))
     } else if has(f, Field::Src0) {
         (Ext::None, src(w, s0, 1, &mut len)?)
     } else {
@@ -344,13 +352,15 @@ fn decode_vop12c(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
         Enc::Vopc => Inst::Vopc(Vopc { op: f.op, src0, vsrc1: (w0 >> 9) as u8, ext }),
         _ => {
             let k = if has(f, Field::Literal) {
-                if len > 1 {
-                    return Err(DecodeError::BadOperand(255));
-                }
                 len = 2;
                 w.get(1)?
             } else {
                 0
+            };
+            // v_fmamk/v_fmaak: a literal src0 is the same dword as K
+            let src0 = match src0 {
+                Operand::Literal(_) if has(f, Field::Literal) => Operand::Literal(k),
+                o => o,
             };
             let vdst = (w0 >> 17) as u8;
             Inst::Vop2(Vop2 { op: f.op, vdst, src0, vsrc1: (w0 >> 9) as u8, k, ext })

@@ -133,6 +133,11 @@ fn operand(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst, od: &Od) -> fmt
             let k = src_index(fl);
             let abs = i.abs >> k & 1 != 0 && form.mods & (mods::ABS0 << k) != 0;
             let neg = i.neg >> k & 1 != 0 && form.mods & (mods::NEG0 << k) != 0;
+            let sext_bit = [mods::SEXT0, mods::SEXT1, mods::SEXT2][k];
+            if i.neg >> k & 1 != 0 && form.mods & sext_bit != 0 {
+                // integer sources: the NEG bit is sign extension
+                return write!(f, "sext({})", i.src[k].display(dw));
+            }
             Val::Src(i.src[k], abs, neg)
         }
         (Inst::Vop3p(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),

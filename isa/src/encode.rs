@@ -156,10 +156,20 @@ fn encode_sop1(f: &Form, i: &Sop1) -> Result<Words, EncodeError> {
     Ok(lit.push(vec![0xBE80_0000 | d << 16 | (f.code as u32) << 8 | s0]))
 }
 
-/// A VALU destination that is a VGPR, or an SGPR for forms that write scalars.
+/// A VALU destination that is a VGPR, or an SGPR for forms that write scalars (an 8-bit
+/// field that takes any scalar code, as the decoder returns them).
 fn valu_dst(f: &Form, op: Operand) -> Result<u32, EncodeError> {
     match f.operand(Field::Vdst).map(|o| o.kind) {
-        Some(Kind::Sgpr) => sdst(op, Field::Vdst),
+        Some(Kind::Sgpr) => match op {
+            Operand::Vgpr(_)
+            | Operand::Literal(_)
+            | Operand::Attr { .. }
+            | Operand::InterpParam(_) => {
+                Err(EncodeError::BadOperand { operand: op, field: Field::Vdst })
+            }
+            o if o.is_valid() => Ok(o.code() as u32),
+            o => Err(EncodeError::BadOperand { operand: o, field: Field::Vdst }),
+        },
         Some(_) => vgpr(op, Field::Vdst),
         None => Ok(0),
     }
@@ -192,10 +202,14 @@ fn encode_vop2(f: &Form, i: &Vop2) -> Result<Words, EncodeError> {
     let (s0, tail) = vop_src0(f, &i.ext, i.src0, Enc::Vop2)?;
     let mut w = vec![(f.code as u32) << 25 | (i.vdst as u32) << 17 | (i.vsrc1 as u32) << 9 | s0];
     if has(f, Field::Literal) {
-        if !tail.is_empty() {
-            return Err(EncodeError::TwoLiterals);
+        // v_fmamk/v_fmaak carry one literal dword: a literal src0 must be K itself
+        match (i.src0, i.ext) {
+            (Operand::Literal(v), Ext::None) if v == i.k => {}
+            (_, Ext::None) if tail.is_empty() => {}
+            _ => return Err(EncodeError::TwoLiterals),
         }
         w.push(i.k);
+        return Ok(w);
     }
     w.extend(tail);
     Ok(w)

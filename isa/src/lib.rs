@@ -13,6 +13,32 @@
 //!   same words), [`listing`] for walking a buffer, [`Inst::validate`] for operand classes.
 //! * [`query`]: branch / memory / wait counters / implicit registers / latency class.
 //!
+//! ```
+//! use ferrum_isa::{decode, encode, Ext, Inst, Opcode, Operand, Sop2, Vop2};
+//!
+//! let add = Inst::Sop2(Sop2 {
+//!     op: Opcode::S_ADD_U32,
+//!     sdst: Operand::Sgpr(4),
+//!     ssrc0: Operand::Sgpr(1),
+//!     ssrc1: Operand::Int(7),
+//! });
+//! let words = encode(&add).unwrap();
+//! assert_eq!(decode(&words).unwrap(), (add, 1));
+//! assert_eq!(add.to_string(), "s_add_u32 s4, s1, 7");
+//! assert!(add.writes_scc());
+//!
+//! let fmul = Inst::Vop2(Vop2 {
+//!     op: Opcode::V_MUL_F32,
+//!     vdst: 0,
+//!     src0: Operand::Literal(0x3fc00000),
+//!     vsrc1: 1,
+//!     k: 0,
+//!     ext: Ext::None,
+//! });
+//! assert_eq!(encode(&fmul).unwrap().len(), 2); // the literal follows
+//! assert_eq!(fmul.to_string(), "v_mul_f32_e32 v0, 0x3fc00000, v1");
+//! ```
+//!
 //! Families complete (tables, encode, decode, text; every opcode checked against llvm-mc in
 //! `tests/llvm_roundtrip.rs`): SOP1, SOP2, SOPK, SOPC, SOPP, SMEM, VOP1, VOP2, VOPC, VOP3
 //! (including VOP3b and the `v_interp_*` VOP3 forms), VOP3P, VINTRP, DS, MUBUF, MTBUF, MIMG

@@ -74,6 +74,20 @@ impl Inst {
             || matches!(n, "s_setpc_b64" | "s_swappc_b64" | "s_call_b64" | "s_rfe_b64")
     }
 
+    /// For PC-relative branches (`s_branch`, `s_cbranch_*`, `s_call_b64`): the target's byte
+    /// offset from the instruction *after* this one (the hardware adds `simm16 * 4` to the
+    /// incremented PC).
+    pub fn branch_offset(&self) -> Option<i64> {
+        let name = self.op().name();
+        match self {
+            Inst::Sopp(s) if name == "s_branch" || name.starts_with("s_cbranch") => {
+                Some(s.simm16 as i16 as i64 * 4)
+            }
+            Inst::Sopk(s) if name == "s_call_b64" => Some(s.simm16 as i16 as i64 * 4),
+            _ => None,
+        }
+    }
+
     /// Accesses memory (scalar, vector, LDS/GDS).
     pub fn is_memory(&self) -> bool {
         matches!(

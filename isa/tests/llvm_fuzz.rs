@@ -122,6 +122,15 @@ fn llvm_decodes_nothing_we_do_not() {
                 continue;
             }
         }
+        // a VGPR range running past v255: LLVM prints it cut short
+        let past_v255 = decode(w).is_ok_and(|(i, _)| {
+            i.to_string().split(['[', ']']).any(|r| {
+                r.split_once(':').is_some_and(|(_, hi)| hi.parse::<u32>().is_ok_and(|h| h > 255))
+            })
+        });
+        if past_v255 {
+            continue;
+        }
         checked += 1;
         // LLVM 14 reads a literal dword after a float inline constant in a 16-bit integer
         // VOPC/VOP1/VOP2 source (it prints e.g. `0x4000` for 2.0 and consumes two words);
@@ -139,7 +148,13 @@ fn llvm_decodes_nothing_we_do_not() {
         }
         match decode(w) {
             Ok((inst, m)) if m == n => {
-                if encode(&inst).as_deref() == Ok(&w[..n]) && !llvm_text.contains("/*") {
+                // v_fmamk/v_fmaak_f16 with src0 sharing the K literal: LLVM prints src0 as 16 or
+                // 32 bits depending on the opcode; not compared
+                let shared_k = llvm_text.starts_with("v_fma")
+                    && llvm_text.contains("k_f16 ")
+                    && w[0] & 0x1FF == 255;
+                if encode(&inst).as_deref() == Ok(&w[..n]) && !llvm_text.contains("/*") && !shared_k
+                {
                     texts += 1;
                     if inst.to_string() != llvm_text {
                         failures

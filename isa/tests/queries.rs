@@ -48,6 +48,9 @@ fn vector_flags() {
 fn branches_and_counters() {
     let branch = inst(&[0xBF82_0003]); // s_branch 3
     assert!(branch.is_branch());
+    assert_eq!(branch.branch_offset(), Some(12));
+    assert_eq!(inst(&[0xBF82_FFFF]).branch_offset(), Some(-4)); // s_branch 65535: to itself
+    assert_eq!(inst(&[0xBF8C_0000]).branch_offset(), None);
     assert_eq!(branch.latency(), Latency::Branch);
     let scc0 = inst(&[0xBF84_0003]); // s_cbranch_scc0 3
     assert!(scc0.is_branch() && scc0.reads_scc());

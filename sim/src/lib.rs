@@ -27,7 +27,7 @@
 //! faults, unmodelled programming) ends the job as a context loss with a `log::error!` line;
 //! the host process keeps running.
 //!
-//! Not modelled yet: graphics (draws, rasterisation), MIMG/EXP/DPP/SDWA (not decoded by `isa`),
+//! Not modelled yet: graphics (draws, rasterisation), MIMG, EXP, VINTRP, DPP and SDWA forms,
 //! scratch (private) memory, swizzled buffers, GDS/GWS, occlusion and streamout counters,
 //! SET_PREDICATION, rounding modes other than nearest-even, SDMA and multimedia rings.
 

@@ -286,6 +286,9 @@ pub mod mods {
     pub const SEXT1: u32 = 1 << 18;
     /// An atomic that exists only in its returning form (GLC set): `*_atomic_csub`.
     pub const RTN_ONLY: u32 = 1 << 19;
+    /// VOP3: the NEG bit of src2 means sign extension (an integer source); SEXT0/SEXT1
+    /// likewise for src0/src1 of VOP3 forms.
+    pub const SEXT2: u32 = 1 << 20;
 }
 
 /// Implicit register reads and writes and scheduling classes of a form.

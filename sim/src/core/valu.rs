@@ -3,7 +3,7 @@
 //! result written back with output modifiers (clamp, omod) and the exec mask.
 
 use ferrum_isa::tables::{Field, Form};
-use ferrum_isa::{Inst, Opcode, Operand, Special};
+use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
 
 use super::valu_ops::{self, Out};
 use super::wave::{fault, Wave, Wide, LANES, R, VCC_LO};
@@ -91,7 +91,17 @@ pub fn src_type(name: &str) -> Ty {
 }
 
 impl Valu {
+    /// `None` for forms the interpreter does not model (DPP and SDWA extensions).
     pub fn from_inst(inst: &Inst, form: &Form) -> Option<Valu> {
+        let ext = match inst {
+            Inst::Vop1(i) => i.ext,
+            Inst::Vop2(i) => i.ext,
+            Inst::Vopc(i) => i.ext,
+            _ => Ext::None,
+        };
+        if ext != Ext::None {
+            return None;
+        }
         let name = inst.op().name();
         let ty = src_type(name);
         let dty = dst_type(name);
