@@ -71,6 +71,11 @@ fn branches_and_counters() {
     let ds = inst(&[0xD8D8_0000, 0x0A00_0014]); // ds_read_b32 v10, v20
     assert_eq!(ds.counters(), Counters { lgkmcnt: true, ..Counters::default() });
     assert_eq!(ds.latency(), Latency::Lds);
+    let vm = Counters { vmcnt: true, ..Counters::default() };
+    // image_sample v[10:12], v[20:21], s[8:15], s[16:19] dmask:0x7 dim:SQ_RSRC_IMG_2D
+    assert_eq!(inst(&[0xF080_0708, 0x0082_0A14]).counters(), vm);
+    // image_bvh_intersect_ray v[4:7], v[9:24], s[4:7]
+    assert_eq!(inst(&[0xF198_9F01, 0x0001_0409]).counters(), vm);
     let exp = inst(&[0xF800_080F, 0x0403_0201]); // exp mrt0 v1, v2, v3, v4 done
     assert_eq!(exp.counters(), Counters { expcnt: true, ..Counters::default() });
 }
