@@ -58,6 +58,7 @@ mod mimg;
 mod opcode;
 mod operand;
 pub mod query;
+mod regs;
 pub mod tables;
 mod validate;
 
@@ -69,3 +70,4 @@ pub use inst::*;
 pub use listing::{listing, Entry, Listing};
 pub use opcode::Opcode;
 pub use operand::{FloatConst, Operand, OperandDisplay, Special};
+pub use regs::RegAccess;

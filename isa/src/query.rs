@@ -58,6 +58,16 @@ impl Inst {
             (Inst::Flat(f), Field::Addr) if f.saddr != Operand::Special(Special::Null) => {
                 (f.seg == Seg::Global) as u8
             }
+            // the SGPR base of GLOBAL/SCRATCH (printed `off` when absent)
+            (Inst::Flat(f), Field::Off) if f.seg != Seg::Flat => {
+                if f.seg == Seg::Global {
+                    2
+                } else {
+                    1
+                }
+            }
+            (Inst::Smem(_), Field::Offset) => 1,
+            (Inst::Exp(_), _) => 1,
             _ => base,
         }
     }

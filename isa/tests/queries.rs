@@ -136,3 +136,47 @@ fn operand_widths() {
     assert_eq!((atomic.dwords(Field::Vdst), atomic.dwords(Field::Data)), (2, 4));
     assert_eq!(atomic.to_string(), "global_atomic_cmpswap_x2 v[1:2], v[2:3], v[4:7], off glc");
 }
+
+#[test]
+fn register_accesses() {
+    use ferrum_isa::tables::Field;
+    let regs = |i: &Inst| {
+        i.reg_accesses()
+            .iter()
+            .map(|a| (a.field, a.operand, a.dwords, a.def, a.read))
+            .collect::<Vec<_>>()
+    };
+    // s_and_b64 s[20:21], s[32:33], vcc
+    let and = inst(&[0x8794_6A20]);
+    assert_eq!(
+        regs(&and),
+        [
+            (Field::Sdst, Operand::Sgpr(20), 2, true, false),
+            (Field::Ssrc0, Operand::Sgpr(32), 2, false, true),
+            (Field::Ssrc1, Operand::Special(Special::VccLo), 2, false, true),
+        ]
+    );
+    // global_store_dword v[20:21], v30, off: reads the address pair and the data
+    let store = inst(&[0xDC70_8000, 0x007D_1E14]);
+    assert_eq!(
+        regs(&store),
+        [
+            (Field::Addr, Operand::Vgpr(20), 2, false, true),
+            (Field::Data, Operand::Vgpr(30), 1, false, true)
+        ]
+    );
+    // s_cmpk_eq_i32 s20, 0x1234 only reads s20
+    let cmpk = inst(&[0xB194_1234]);
+    assert_eq!(regs(&cmpk), [(Field::Sdst, Operand::Sgpr(20), 1, false, true)]);
+    // image_sample v[10:12], v[20:21], s[8:15], s[16:19] dmask:0x7 dim:SQ_RSRC_IMG_2D
+    let sample = inst(&[0xF080_0708, 0x0082_0A14]);
+    assert_eq!(
+        regs(&sample),
+        [
+            (Field::Vdata, Operand::Vgpr(10), 3, true, false),
+            (Field::Srsrc, Operand::Sgpr(8), 8, false, true),
+            (Field::Ssamp, Operand::Sgpr(16), 4, false, true),
+            (Field::Vaddr, Operand::Vgpr(20), 2, false, true),
+        ]
+    );
+}
