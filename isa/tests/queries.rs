@@ -180,3 +180,72 @@ fn register_accesses() {
         ]
     );
 }
+
+#[test]
+fn constructors_encode_like_llvm_text() {
+    let op = |n: &str| Opcode::from_name(n).expect("opcode");
+    let cases: Vec<(Inst, &str)> = vec![
+        (
+            Vop3::new(
+                op("v_fma_f32"),
+                Operand::Vgpr(1),
+                [Operand::Vgpr(2), Operand::Sgpr(3), Operand::Float(FloatConst::Half)],
+            )
+            .into(),
+            "v_fma_f32 v1, v2, s3, 0.5",
+        ),
+        (
+            Vop3p::new(
+                op("v_pk_add_f16"),
+                1,
+                [Operand::Vgpr(2), Operand::Vgpr(3), Operand::UNUSED],
+            )
+            .into(),
+            "v_pk_add_f16 v1, v2, v3",
+        ),
+        (
+            Vop3p::new(
+                op("v_fma_mix_f32"),
+                1,
+                [Operand::Vgpr(2), Operand::Vgpr(3), Operand::Vgpr(4)],
+            )
+            .into(),
+            "v_fma_mix_f32 v1, v2, v3, v4",
+        ),
+        (
+            Smem::new(op("s_load_dwordx4"), Operand::Sgpr(8), 2, 0x10).into(),
+            "s_load_dwordx4 s[8:11], s[2:3], 0x10",
+        ),
+        (Ds::new(op("ds_write_b32"), 0, 1, 2, 0, 64).into(), "ds_write_b32 v1, v2 offset:64"),
+        (
+            Flat::new(
+                op("global_load_dword"),
+                Seg::Global,
+                1,
+                2,
+                0,
+                Operand::Special(Special::Null),
+                8,
+            )
+            .into(),
+            "global_load_dword v1, v[2:3], off offset:8",
+        ),
+        (
+            Mimg::new(op("image_sample"), 0, 4, 8, 16, 0xf, 1).into(),
+            "image_sample v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        ),
+        (
+            Inst::Mubuf(Buffer::new(op("buffer_load_dword"), 1, Some(2), 4, Operand::Int(0), 16)),
+            "buffer_load_dword v1, v2, s[4:7], 0 offen offset:16",
+        ),
+        (
+            Inst::Mtbuf(Buffer::new(op("tbuffer_load_format_x"), 1, None, 4, Operand::Sgpr(1), 0)),
+            "tbuffer_load_format_x v1, off, s[4:7], s1",
+        ),
+    ];
+    for (inst, text) in cases {
+        assert_eq!(inst.to_string(), text);
+        let words = encode(&inst).expect("encodes");
+        assert_eq!(decode(&words).expect("decodes").0, inst);
+    }
+}
