@@ -10,8 +10,15 @@
 //!   struct literals. [`Opcode`] is one id per instruction name whatever the encoding
 //!   (`v_add_f32` is the same opcode in VOP2, VOP3, DPP and SDWA form).
 //! * [`encode`] / [`decode`] / `Display` (LLVM syntax that `llvm-mc` assembles back to the
-//!   same words), [`listing`] for walking a buffer, [`Inst::validate`] for operand classes.
-//! * [`query`]: branch / memory / wait counters / implicit registers / latency class.
+//!   same words), [`listing`] for walking a buffer, [`Inst::validate`] for operand classes,
+//!   constructors such as [`Vop3::new`] with the usual defaults.
+//! * [`query`]: branch / memory / wait counters / implicit registers / latency class;
+//!   [`Inst::reg_accesses`] and [`Inst::dwords`] for the registers each operand covers.
+//!
+//! The tests check all of it against LLVM 14's `llvm-mc`: every form in both directions
+//! (`tests/llvm_roundtrip.rs`), the symbolic immediates exhaustively
+//! (`tests/llvm_immediates.rs`), and random words in every family, so that nothing LLVM
+//! decodes is missing here (`tests/llvm_fuzz.rs`).
 //!
 //! ```
 //! use ferrum_isa::{decode, encode, Ext, Inst, Opcode, Operand, Sop2, Vop2};
