@@ -92,7 +92,7 @@ enum Val {
 fn operand(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst, od: &Od) -> fmt::Result {
     let dw = od.dwords;
     if let Some(ext) = inst.ext().filter(|e| **e != Ext::None) {
-        return ext_operand(f, inst, ext, od);
+        return ext_operand(f, form, inst, ext, od);
     }
     if od.field == Field::VccLo {
         return f.write_str("vcc_lo");
@@ -193,7 +193,14 @@ fn vector_val(form: &Form, inst: &Inst, od: &Od) -> Val {
 }
 
 /// Operands of a DPP/SDWA instruction: sources carry the extension's modifiers.
-fn ext_operand(f: &mut fmt::Formatter<'_>, inst: &Inst, ext: &Ext, od: &Od) -> fmt::Result {
+fn ext_operand(
+    f: &mut fmt::Formatter<'_>,
+    form: &Form,
+    inst: &Inst,
+    ext: &Ext,
+    od: &Od,
+) -> fmt::Result {
+    let m = form.mods;
     let src1_scalar = matches!(ext, Ext::Sdwa(Sdwa { src1_scalar: true, .. }));
     let src1 = |v: u8| {
         if src1_scalar {
@@ -203,11 +210,11 @@ fn ext_operand(f: &mut fmt::Formatter<'_>, inst: &Inst, ext: &Ext, od: &Od) -> f
         }
     };
     match (inst, od.field) {
-        (Inst::Vop1(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
-        (Inst::Vop2(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
-        (Inst::Vopc(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
-        (Inst::Vop2(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords),
-        (Inst::Vopc(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords),
+        (Inst::Vop1(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords, m),
+        (Inst::Vop2(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords, m),
+        (Inst::Vopc(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords, m),
+        (Inst::Vop2(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords, m),
+        (Inst::Vopc(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords, m),
         (Inst::Vopc(_), Field::VccLo) => match ext {
             Ext::Sdwa(Sdwa { sdst: Some(d), .. }) => write!(f, "{}", d.display(1)),
             _ => f.write_str("vcc_lo"),

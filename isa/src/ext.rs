@@ -162,18 +162,23 @@ pub(crate) fn decode(code: u32, w1: u32, enc: Enc) -> Result<(Ext, Operand), Dec
 }
 
 /// Prints source `k` (0 or 1) with the modifiers of its extension.
+/// Only the modifiers the opcode has are printed (`mods`, the form's bits), as LLVM does.
 pub(crate) fn source(
     f: &mut fmt::Formatter<'_>,
     ext: &Ext,
     k: usize,
     op: Operand,
     dw: u8,
+    mods: u32,
 ) -> fmt::Result {
+    use crate::tables::mods as m;
+    let has = |bit: u32| mods & (bit << k) != 0;
     let (neg, abs, sext) = match ext {
         Ext::Dpp16(d) => (d.neg >> k & 1 != 0, d.abs >> k & 1 != 0, false),
         Ext::Sdwa(s) => (s.neg >> k & 1 != 0, s.abs >> k & 1 != 0, s.sext >> k & 1 != 0),
         _ => (false, false, false),
     };
+    let (neg, abs, sext) = (neg && has(m::NEG0), abs && has(m::ABS0), sext && has(m::SEXT0));
     if sext && !abs {
         if neg {
             f.write_char('-')?;
