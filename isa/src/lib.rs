@@ -53,7 +53,7 @@
 //! DPP16/DPP8/SDWA on VOP1/VOP2/VOPC. A VOP3 literal on a 64-bit operand is kept as the one
 //! dword the hardware reads; interpreting it (high half for f64) is the consumer's business.
 
-mod build;
+mod construct;
 mod decode;
 mod display;
 mod encode;
