@@ -249,3 +249,24 @@ fn constructors_encode_like_llvm_text() {
         assert_eq!(decode(&words).expect("decodes").0, inst);
     }
 }
+
+#[test]
+fn symbolic_immediates_pack() {
+    use ferrum_isa::imm::{sendmsg_imm, Hwreg, Waitcnt};
+    let op = |n: &str| Opcode::from_name(n).expect("opcode");
+    let wait = Waitcnt { vmcnt: 0, ..Waitcnt::NONE };
+    assert_eq!(Waitcnt::from_imm(wait.to_imm()), wait);
+    let i = Inst::Sopp(Sopp { op: op("s_waitcnt"), simm16: wait.to_imm() });
+    assert_eq!(i.to_string(), "s_waitcnt vmcnt(0)");
+    let mode = Hwreg { id: 1, offset: 4, width: 4 };
+    assert_eq!(Hwreg::from_imm(mode.to_imm()), mode);
+    let i = Inst::Sopk(Sopk {
+        op: op("s_setreg_b32"),
+        sdst: Operand::Sgpr(2),
+        simm16: mode.to_imm(),
+        imm32: 0,
+    });
+    assert_eq!(i.to_string(), "s_setreg_b32 hwreg(HW_REG_MODE, 4, 4), s2");
+    let i = Inst::Sopp(Sopp { op: op("s_sendmsg"), simm16: sendmsg_imm(2, 2, 1) });
+    assert_eq!(i.to_string(), "s_sendmsg sendmsg(MSG_GS, GS_OP_EMIT, 1)");
+}
