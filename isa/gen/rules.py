@@ -49,7 +49,8 @@ def form_flags(fam, e):
     """Implicit register reads and writes of one form, from AMD's RDNA2 ISA guide."""
     n = e["mnemonic"]
     f = []
-    if fam in VALU or fam in VMEM or fam == "ds":
+    # every vector instruction runs under EXEC, except the lane accessors that name a lane
+    if (fam in VALU or fam in VMEM or fam == "ds") and not n.startswith(("v_readlane", "v_writelane")):
         f.append("READS_EXEC")
     if n.startswith("v_cmpx_"):
         f.append("WRITES_EXEC")
