@@ -137,8 +137,9 @@ fn llvm_quirk(w: &[u32; 5], llvm_text: &str, n: usize) -> bool {
     if w[0] >> 26 == 0x3C {
         // MIMG: forms the assembler has no address count for (sampling an MSAA dim), gather4
         // with D16 and TFE (disassembler and assembler disagree), and malformed NSA fields
-        let gather_d16_tfe =
-            llvm_text.starts_with("image_gather4") && llvm_text.contains("tfe d16");
+        let gather_d16_tfe = llvm_text.starts_with("image_gather4")
+            && llvm_text.contains(" tfe")
+            && llvm_text.ends_with(" d16");
         let bad_nsa = ours.as_ref().is_ok_and(|(i, _)| encode(i).map_or(true, |e| e[0] != w[0]));
         // (UnknownEncoding: the table has no address count for this opcode and dim)
         let no_addr = matches!(ours, Err(DecodeError::UnknownEncoding(_)));
