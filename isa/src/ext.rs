@@ -178,7 +178,15 @@ pub(crate) fn source(
         Ext::Sdwa(s) => (s.neg >> k & 1 != 0, s.abs >> k & 1 != 0, s.sext >> k & 1 != 0),
         _ => (false, false, false),
     };
-    let (neg, abs, sext) = (neg && has(m::NEG0), abs && has(m::ABS0), sext && has(m::SEXT0));
+    let (neg_bit, abs_bit) = match ext {
+        Ext::Dpp16(_) => ([m::DPP_NEG0, m::DPP_NEG1][k], [m::DPP_ABS0, m::DPP_ABS1][k]),
+        _ => (m::NEG0 << k, m::ABS0 << k),
+    };
+    // DPP has no SEXT bit: on integer sources its NEG bit is printed as sign extension
+    let dpp_sext =
+        matches!(ext, Ext::Dpp16(_)) && neg && mods & [m::DPP_SEXT0, m::DPP_SEXT1][k] != 0;
+    let (neg, abs) = (neg && mods & neg_bit != 0, abs && mods & abs_bit != 0);
+    let sext = sext && has(m::SEXT0) || dpp_sext;
     if sext && !abs {
         if neg {
             f.write_char('-')?;

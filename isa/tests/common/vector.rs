@@ -36,7 +36,10 @@ fn ext_samples(enc: Enc, f: &Form, vdst: Operand, out: &mut Vec<Inst>) {
         (bit(mods::ABS0) as u8) | (bit(mods::ABS1) as u8) << 1,
     );
     if bit(mods::DPP16) {
-        dpp16_samples(enc, f, vdst, neg, abs, out);
+        let dneg = (bit(mods::DPP_NEG0 | mods::DPP_SEXT0) as u8)
+            | (bit(mods::DPP_NEG1 | mods::DPP_SEXT1) as u8) << 1;
+        let dabs = (bit(mods::DPP_ABS0) as u8) | (bit(mods::DPP_ABS1) as u8) << 1;
+        dpp16_samples(enc, f, vdst, dneg, dabs, out);
     }
     if bit(mods::DPP8) {
         for (lanes, fi) in [([7, 6, 5, 4, 3, 2, 1, 0], false), ([0, 0, 1, 1, 2, 2, 7, 7], true)] {
