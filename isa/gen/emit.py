@@ -90,6 +90,7 @@ def main():
             if fam in ("vop1", "vop2", "vopc"):
                 ext = [x.upper() for x in e.get("ext", [])]
                 ext += [MODBIT[x] if x in MODBIT else x.upper() for x in e.get("ext_mods", [])]
+                ext += ["DPP_" + x.upper() for x in e.get("dpp_mods", [])]
                 mods = " | ".join("mods::" + x for x in ext)
             if fam in ("mubuf", "flat", "global", "scratch") and e["probe"].get("glc"):
                 mods = "mods::RTN_ONLY"  # an atomic that only exists in its returning form

@@ -49,7 +49,8 @@ def form_flags(fam, e):
     """Implicit register reads and writes of one form, from AMD's RDNA2 ISA guide."""
     n = e["mnemonic"]
     f = []
-    if fam in VALU or fam in VMEM or fam == "ds":
+    # every vector instruction runs under EXEC, except the lane accessors that name a lane
+    if (fam in VALU or fam in VMEM or fam == "ds") and not n.startswith(("v_readlane", "v_writelane")):
         f.append("READS_EXEC")
     if n.startswith("v_cmpx_"):
         f.append("WRITES_EXEC")
@@ -274,6 +275,7 @@ SDWA_ID = 6 << 8 | 6 << 16 | 6 << 24  # dst_sel, src0_sel, src1_sel = DWORD
 # name -> (bit set in the SDWA dword) for the modifiers probed one at a time
 SDWA_MODS = {"neg0": 20, "abs0": 21, "sext0": 19, "neg1": 28, "abs1": 29, "sext1": 27,
              "clamp": 13, "omod": 14}
+DPP_MODS = {"neg0": 20, "abs0": 21, "neg1": 22, "abs1": 23}
 
 
 def probe_vop_ext(fam, entries):
@@ -296,16 +298,29 @@ def probe_vop_ext(fam, entries):
         for m, bit in SDWA_MODS.items():
             cands.append([word0(e, 0xF9), sdwa | 20 | 1 << bit])
             keys.append((e, "mod:" + m))
+        for m, bit in DPP_MODS.items():
+            cands.append([word0(e, 0xFA), DPP16 | 20 | 1 << bit])
+            keys.append((e, "dppmod:" + m))
     res = mc.disassemble(cands)
     # keep only what the assembler turns back into the same words
     again = mc.assemble([r[0] if r else "s_bogus" for r in res])
     res = [r if r is not None and a == c else None for r, a, c in zip(res, again, cands)]
-    base_text = {}
+    base_text, dpp_text = {}, {}
     for (e, name), r in zip(keys, res):
         if name == "sdwa" and r is not None:
             base_text[id(e)] = r[0]
+        if name == "dpp16" and r is not None:
+            dpp_text[id(e)] = r[0]
     for (e, name), r in zip(keys, res):
         if r is None:
+            continue
+        if name.startswith("dppmod:"):
+            if id(e) in dpp_text and r[0] != dpp_text[id(e)]:
+                m = name[7:]
+                # integer sources show the NEG bit as sign extension
+                if m.startswith("neg") and "sext(" in r[0]:
+                    m = "sext" + m[3:]
+                e.setdefault("dpp_mods", []).append(m)
             continue
         if not name.startswith("mod:"):
             suffix = "_sdwa" if name == "sdwa" else "_dpp"

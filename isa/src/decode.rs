@@ -48,7 +48,7 @@ fn has(f: &Form, field: Field) -> bool {
 
 /// Decodes the instruction at the start of `words`; returns it and its length in words.
 ///
-/// Scalar register tuples come back aligned (s[5:6] in a 64-bit field reads as s[4:5]): the
+/// Scalar register tuples come back aligned (`s[5:6]` in a 64-bit field reads as `s[4:5]`): the
 /// hardware ignores the low bits, and LLVM prints them that way.
 pub fn decode(words: &[u32]) -> Result<(Inst, usize), DecodeError> {
     let (mut inst, len) = decode_raw(words)?;

@@ -81,6 +81,7 @@ pub(crate) fn src_mods(
 }
 
 enum Val {
+    None,
     Reg(Operand),
     Imm(Kind, u16),
     Hex(u32),
@@ -91,75 +92,35 @@ enum Val {
 fn operand(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst, od: &Od) -> fmt::Result {
     let dw = od.dwords;
     if let Some(ext) = inst.ext().filter(|e| **e != Ext::None) {
-        return ext_operand(f, inst, ext, od);
+        return ext_operand(f, form, inst, ext, od);
     }
     if od.field == Field::VccLo {
         return f.write_str("vcc_lo");
     }
-    let v = match (inst, od.field) {
-        (Inst::Sop2(i), Field::Sdst) => Val::Reg(i.sdst),
-        (Inst::Sop2(i), Field::Ssrc0) => Val::Reg(i.ssrc0),
-        (Inst::Sop2(i), _) => Val::Reg(i.ssrc1),
-        (Inst::Sopk(i), Field::Sdst) => Val::Reg(i.sdst),
-        (Inst::Sopk(i), Field::Literal) => Val::Hex(i.imm32),
-        (Inst::Sopk(i), _) => Val::Imm(od.kind, i.simm16),
-        (Inst::Sop1(i), Field::Sdst) => Val::Reg(i.sdst),
-        (Inst::Sop1(i), _) => Val::Reg(i.ssrc0),
-        (Inst::Sopc(i), Field::Ssrc0) => Val::Reg(i.ssrc0),
-        (Inst::Sopc(i), _) => Val::Reg(i.ssrc1),
-        (Inst::Sopp(i), _) => Val::Imm(od.kind, i.simm16),
-        // s_atc_probe prints its sdata field as a plain number
-        (Inst::Smem(i), Field::Sdata) if od.kind == Kind::Dec => {
-            return write!(f, "{}", i.sdata.code());
+    let v = match inst {
+        Inst::Sop2(_) | Inst::Sopk(_) | Inst::Sop1(_) | Inst::Sopc(_) | Inst::Sopp(_) => {
+            scalar_val(inst, od)
         }
-        (Inst::Smem(i), Field::Sdata) => Val::Reg(i.sdata),
-        (Inst::Smem(i), Field::Sbase) => Val::Reg(sgpr_base(i.sbase)),
-        (Inst::Smem(i), _) if i.soffset != Operand::Special(Special::Null) => {
-            return write!(f, "{}", i.soffset.display(1));
-        }
-        (Inst::Smem(i), _) => Val::SmemOffset(i.offset),
-        (Inst::Vop1(i), Field::Vdst) => Val::Reg(i.vdst),
-        (Inst::Vop1(i), _) => Val::Reg(i.src0),
-        (Inst::Vop2(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
-        (Inst::Vop2(i), Field::Src0) => Val::Reg(i.src0),
-        (Inst::Vop2(i), Field::Literal) => Val::Hex(i.k),
-        (Inst::Vop2(i), _) => Val::Reg(Operand::Vgpr(i.vsrc1)),
-        (Inst::Vopc(i), Field::Src0) => Val::Reg(i.src0),
-        (Inst::Vopc(i), _) => Val::Reg(Operand::Vgpr(i.vsrc1)),
-        (Inst::Vop3(i), Field::Vdst) => Val::Reg(i.vdst),
-        (Inst::Vop3(i), Field::Sdst) => Val::Reg(i.sdst),
-        (Inst::Vop3(i), fl) => {
+        Inst::Smem(i) => match od.field {
+            // s_atc_probe prints its sdata field as a plain number
+            Field::Sdata if od.kind == Kind::Dec => return write!(f, "{}", i.sdata.code()),
+            Field::Sdata => Val::Reg(i.sdata),
+            Field::Sbase => Val::Reg(sgpr_base(i.sbase)),
+            _ if i.soffset != Operand::Special(Special::Null) => Val::Reg(i.soffset),
+            _ => Val::SmemOffset(i.offset),
+        },
+        Inst::Vop3(i) if matches!(od.field, Field::Src0 | Field::Src1 | Field::Src2) => {
             // like LLVM, print only the modifier bits the opcode has
-            let k = src_index(fl);
-            let abs = i.abs >> k & 1 != 0 && form.mods & (mods::ABS0 << k) != 0;
-            let neg = i.neg >> k & 1 != 0 && form.mods & (mods::NEG0 << k) != 0;
+            let k = src_index(od.field);
+            let bit = |m: u32, b: u8| b >> k & 1 != 0 && form.mods & (m << k) != 0;
             let sext_bit = [mods::SEXT0, mods::SEXT1, mods::SEXT2][k];
             if i.neg >> k & 1 != 0 && form.mods & sext_bit != 0 {
                 // integer sources: the NEG bit is sign extension
                 return write!(f, "sext({})", i.src[k].display(dw));
             }
-            Val::Src(i.src[k], abs, neg)
+            Val::Src(i.src[k], bit(mods::ABS0, i.abs), bit(mods::NEG0, i.neg))
         }
-        (Inst::Vop3p(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
-        (Inst::Vintrp(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
-        (Inst::Vintrp(i), Field::Vsrc) if od.kind == Kind::Param => {
-            Val::Reg(Operand::InterpParam(i.vsrc))
-        }
-        (Inst::Vintrp(i), Field::Vsrc) => Val::Reg(Operand::Vgpr(i.vsrc)),
-        (Inst::Vintrp(i), _) => Val::Reg(Operand::Attr { attr: i.attr, chan: i.chan, high: false }),
-        // the mix ops (f16/f32 mixed precision) use NEG_HI as the absolute-value modifier
-        (Inst::Vop3p(i), fl) if form.mnemonic.contains("_mix") => {
-            let k = src_index(fl);
-            Val::Src(i.src[k], i.neg_hi >> k & 1 != 0, i.neg >> k & 1 != 0)
-        }
-        (Inst::Vop3p(i), fl) => Val::Reg(i.src[src_index(fl)]),
-        (Inst::Ds(i), fl) => Val::Reg(Operand::Vgpr(match fl {
-            Field::Vdst => i.vdst,
-            Field::Addr => i.addr,
-            Field::Data0 => i.data0,
-            _ => i.data1,
-        })),
-        _ => return f.write_str("<?>"),
+        _ => vector_val(form, inst, od),
     };
     // a literal feeding a 16-bit operand only supplies its low half, and LLVM prints just that
     let half = |o: Operand| match o {
@@ -175,11 +136,71 @@ fn operand(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst, od: &Od) -> fmt
         Val::Src(o, abs, neg) => src_mods(f, half(o), dw, abs, neg),
         Val::SmemOffset(x) if x < 0 => write!(f, "-0x{:x}", -(x as i64)),
         Val::SmemOffset(x) => write!(f, "0x{x:x}"),
+        Val::None => f.write_str("<?>"),
+    }
+}
+
+fn scalar_val(inst: &Inst, od: &Od) -> Val {
+    match (inst, od.field) {
+        (Inst::Sop2(i), Field::Sdst) => Val::Reg(i.sdst),
+        (Inst::Sop2(i), Field::Ssrc0) => Val::Reg(i.ssrc0),
+        (Inst::Sop2(i), _) => Val::Reg(i.ssrc1),
+        (Inst::Sopk(i), Field::Sdst) => Val::Reg(i.sdst),
+        (Inst::Sopk(i), Field::Literal) => Val::Hex(i.imm32),
+        (Inst::Sopk(i), _) => Val::Imm(od.kind, i.simm16),
+        (Inst::Sop1(i), Field::Sdst) => Val::Reg(i.sdst),
+        (Inst::Sop1(i), _) => Val::Reg(i.ssrc0),
+        (Inst::Sopc(i), Field::Ssrc0) => Val::Reg(i.ssrc0),
+        (Inst::Sopc(i), _) => Val::Reg(i.ssrc1),
+        (Inst::Sopp(i), _) => Val::Imm(od.kind, i.simm16),
+        _ => Val::None,
+    }
+}
+
+fn vector_val(form: &Form, inst: &Inst, od: &Od) -> Val {
+    match (inst, od.field) {
+        (Inst::Vop1(i), Field::Vdst) => Val::Reg(i.vdst),
+        (Inst::Vop1(i), _) => Val::Reg(i.src0),
+        (Inst::Vop2(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
+        (Inst::Vop2(i), Field::Src0) => Val::Reg(i.src0),
+        (Inst::Vop2(i), Field::Literal) => Val::Hex(i.k),
+        (Inst::Vop2(i), _) => Val::Reg(Operand::Vgpr(i.vsrc1)),
+        (Inst::Vopc(i), Field::Src0) => Val::Reg(i.src0),
+        (Inst::Vopc(i), _) => Val::Reg(Operand::Vgpr(i.vsrc1)),
+        (Inst::Vop3(i), Field::Vdst) => Val::Reg(i.vdst),
+        (Inst::Vop3(i), _) => Val::Reg(i.sdst),
+        (Inst::Vop3p(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
+        // the mix ops (f16/f32 mixed precision) use NEG_HI as the absolute-value modifier
+        (Inst::Vop3p(i), fl) if form.mnemonic.contains("_mix") => {
+            let k = src_index(fl);
+            Val::Src(i.src[k], i.neg_hi >> k & 1 != 0, i.neg >> k & 1 != 0)
+        }
+        (Inst::Vop3p(i), fl) => Val::Reg(i.src[src_index(fl)]),
+        (Inst::Vintrp(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
+        (Inst::Vintrp(i), Field::Vsrc) if od.kind == Kind::Param => {
+            Val::Reg(Operand::InterpParam(i.vsrc))
+        }
+        (Inst::Vintrp(i), Field::Vsrc) => Val::Reg(Operand::Vgpr(i.vsrc)),
+        (Inst::Vintrp(i), _) => Val::Reg(Operand::Attr { attr: i.attr, chan: i.chan, high: false }),
+        (Inst::Ds(i), fl) => Val::Reg(Operand::Vgpr(match fl {
+            Field::Vdst => i.vdst,
+            Field::Addr => i.addr,
+            Field::Data0 => i.data0,
+            _ => i.data1,
+        })),
+        _ => Val::None,
     }
 }
 
 /// Operands of a DPP/SDWA instruction: sources carry the extension's modifiers.
-fn ext_operand(f: &mut fmt::Formatter<'_>, inst: &Inst, ext: &Ext, od: &Od) -> fmt::Result {
+fn ext_operand(
+    f: &mut fmt::Formatter<'_>,
+    form: &Form,
+    inst: &Inst,
+    ext: &Ext,
+    od: &Od,
+) -> fmt::Result {
+    let m = form.mods;
     let src1_scalar = matches!(ext, Ext::Sdwa(Sdwa { src1_scalar: true, .. }));
     let src1 = |v: u8| {
         if src1_scalar {
@@ -189,11 +210,11 @@ fn ext_operand(f: &mut fmt::Formatter<'_>, inst: &Inst, ext: &Ext, od: &Od) -> f
         }
     };
     match (inst, od.field) {
-        (Inst::Vop1(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
-        (Inst::Vop2(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
-        (Inst::Vopc(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
-        (Inst::Vop2(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords),
-        (Inst::Vopc(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords),
+        (Inst::Vop1(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords, m),
+        (Inst::Vop2(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords, m),
+        (Inst::Vopc(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords, m),
+        (Inst::Vop2(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords, m),
+        (Inst::Vopc(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords, m),
         (Inst::Vopc(_), Field::VccLo) => match ext {
             Ext::Sdwa(Sdwa { sdst: Some(d), .. }) => write!(f, "{}", d.display(1)),
             _ => f.write_str("vcc_lo"),

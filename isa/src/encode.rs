@@ -66,7 +66,7 @@ fn range(what: &'static str, v: i64, lo: i64, hi: i64) -> Result<u32, EncodeErro
     }
 }
 
-/// Encodes one instruction. Misaligned scalar register tuples (s[5:6]) are refused.
+/// Encodes one instruction. Misaligned scalar register tuples (`s[5:6]`) are refused.
 pub fn encode(inst: &Inst) -> Result<Words, EncodeError> {
     let f = form(inst.op(), inst.enc())?;
     let mut copy = *inst;

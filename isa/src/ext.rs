@@ -162,18 +162,31 @@ pub(crate) fn decode(code: u32, w1: u32, enc: Enc) -> Result<(Ext, Operand), Dec
 }
 
 /// Prints source `k` (0 or 1) with the modifiers of its extension.
+/// Only the modifiers the opcode has are printed (`mods`, the form's bits), as LLVM does.
 pub(crate) fn source(
     f: &mut fmt::Formatter<'_>,
     ext: &Ext,
     k: usize,
     op: Operand,
     dw: u8,
+    mods: u32,
 ) -> fmt::Result {
+    use crate::tables::mods as m;
+    let has = |bit: u32| mods & (bit << k) != 0;
     let (neg, abs, sext) = match ext {
         Ext::Dpp16(d) => (d.neg >> k & 1 != 0, d.abs >> k & 1 != 0, false),
         Ext::Sdwa(s) => (s.neg >> k & 1 != 0, s.abs >> k & 1 != 0, s.sext >> k & 1 != 0),
         _ => (false, false, false),
     };
+    let (neg_bit, abs_bit) = match ext {
+        Ext::Dpp16(_) => ([m::DPP_NEG0, m::DPP_NEG1][k], [m::DPP_ABS0, m::DPP_ABS1][k]),
+        _ => (m::NEG0 << k, m::ABS0 << k),
+    };
+    // DPP has no SEXT bit: on integer sources its NEG bit is printed as sign extension
+    let dpp_sext =
+        matches!(ext, Ext::Dpp16(_)) && neg && mods & [m::DPP_SEXT0, m::DPP_SEXT1][k] != 0;
+    let (neg, abs) = (neg && mods & neg_bit != 0, abs && mods & abs_bit != 0);
+    let sext = sext && has(m::SEXT0) || dpp_sext;
     if sext && !abs {
         if neg {
             f.write_char('-')?;

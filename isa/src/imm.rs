@@ -178,3 +178,37 @@ pub(crate) fn swizzle(f: &mut fmt::Formatter<'_>, imm: u16) -> fmt::Result {
     }
     f.write_str("\")")
 }
+
+/// `hwreg(id, offset, width)` as the 16-bit SOPK immediate of `s_getreg_b32`/`s_setreg_b32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hwreg {
+    /// Hardware register id (1 = MODE, 2 = STATUS, ...).
+    pub id: u8,
+    /// First bit, 0..=31.
+    pub offset: u8,
+    /// Number of bits, 1..=32.
+    pub width: u8,
+}
+
+impl Hwreg {
+    /// Packs into the immediate (fields are masked to their widths).
+    pub fn to_imm(self) -> u16 {
+        (self.id as u16 & 0x3F)
+            | (self.offset as u16 & 0x1F) << 6
+            | (self.width.clamp(1, 32) as u16 - 1) << 11
+    }
+
+    /// Unpacks the immediate.
+    pub fn from_imm(s: u16) -> Hwreg {
+        Hwreg {
+            id: (s & 0x3F) as u8,
+            offset: (s >> 6 & 0x1F) as u8,
+            width: (s >> 11 & 0x1F) as u8 + 1,
+        }
+    }
+}
+
+/// `sendmsg(msg, op, stream)` as the 16-bit SOPP immediate of `s_sendmsg`.
+pub fn sendmsg_imm(msg: u8, op: u8, stream: u8) -> u16 {
+    (msg as u16 & 0xF) | (op as u16 & 7) << 4 | (stream as u16 & 3) << 8
+}

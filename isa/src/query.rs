@@ -58,6 +58,16 @@ impl Inst {
             (Inst::Flat(f), Field::Addr) if f.saddr != Operand::Special(Special::Null) => {
                 (f.seg == Seg::Global) as u8
             }
+            // the SGPR base of GLOBAL/SCRATCH (printed `off` when absent)
+            (Inst::Flat(f), Field::Off) if f.seg != Seg::Flat => {
+                if f.seg == Seg::Global {
+                    2
+                } else {
+                    1
+                }
+            }
+            (Inst::Smem(_), Field::Offset) => 1,
+            (Inst::Exp(_), _) => 1,
             _ => base,
         }
     }
@@ -96,14 +106,16 @@ impl Inst {
         )
     }
 
-    /// Counters this instruction increments.
+    /// Counters this instruction increments. Vector memory operations that return data
+    /// (loads, image samples, atomics with GLC) count on `vmcnt`, the others (stores,
+    /// atomics without return) on `vscnt`; FLAT also counts on `lgkmcnt` (it may hit LDS).
+    /// `buffer_gl0_inv`/`buffer_gl1_inv` are counted as loads.
     pub fn counters(&self) -> Counters {
         let mut c = Counters::default();
         let name = self.op().name();
-        let returns = |glc: bool| {
-            let atomic = name.contains("_atomic_");
-            (atomic && glc) || (!atomic && name.contains("load"))
-        };
+        let atomic = name.contains("_atomic");
+        // whether a vector memory operation returns data to VGPRs
+        let returns = |glc: bool| if atomic { glc } else { !name.contains("store") };
         match self {
             Inst::Smem(_) => c.lgkmcnt = !name.starts_with("s_dcache") && name != "s_gl1_inv",
             Inst::Ds(d) => {
@@ -117,18 +129,13 @@ impl Inst {
                 c.vscnt = !r;
             }
             Inst::Mimg(m) => {
-                let r = returns(m.glc)
-                    || name.starts_with("image_sample")
-                    || name.starts_with("image_gather")
-                    || name.starts_with("image_get");
-                c.vmcnt = r;
-                c.vscnt = !r;
+                c.vmcnt = returns(m.glc);
+                c.vscnt = !c.vmcnt;
             }
             Inst::Exp(_) => c.expcnt = true,
             Inst::Flat(f) => {
-                let r = returns(f.glc);
-                c.vmcnt = r;
-                c.vscnt = !r;
+                c.vmcnt = returns(f.glc);
+                c.vscnt = !c.vmcnt;
                 c.lgkmcnt = f.seg == Seg::Flat;
             }
             _ => {}

@@ -49,7 +49,10 @@ impl Inst {
             let Some(od) = form.operand(field) else { continue };
             let special = matches!(od.kind, Kind::Attr | Kind::Param);
             let is_special = matches!(operand, Operand::Attr { .. } | Operand::InterpParam(_));
-            if special != is_special || (od.accept != 0 && od.accept & class(operand) == 0) {
+            // (HALF and VGPR_FIELD describe the operand, they are not classes)
+            let classes = od.accept
+                & (accept::VGPR | accept::SGPR | accept::INT | accept::FLOAT | accept::LITERAL);
+            if special != is_special || (classes != 0 && classes & class(operand) == 0) {
                 return Err(EncodeError::BadOperand { operand, field });
             }
         }

@@ -62,6 +62,10 @@ fn hex_words_and_bytes() {
     assert!(text.contains("v_mov_b32_e32 v1, 0x12345678"), "{text}");
     assert!(text.contains("// 000004: 7E0202FF 12345678"), "{text}");
     assert_eq!(out.status.code(), Some(0));
+    // s_branch 1 at offset 0 skips one word: it lands at 8
+    let out = run(&["--hex"], b"bf820001 bf800000 bf810000");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(text.lines().next().is_some_and(|l| l.ends_with("BF820001 -> 000008")), "{text}");
     let out = run(&["--hex", "--plain"], b"0x00,0x00,0x81,0xbf");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "s_endpgm\n");
     let out = run(&["--hex"], b"xyz");

@@ -206,6 +206,9 @@ fn decoding_arbitrary_words_never_panics() {
             decoded += 1;
             assert!((1..=5).contains(&n));
             let _ = inst.to_string();
+            // the queries hold for anything that decodes
+            let _ = (inst.counters(), inst.latency(), inst.is_branch(), inst.branch_offset());
+            assert!(inst.reg_accesses().iter().all(|a| a.dwords > 0 && (a.def || a.read)));
             let again = encode(&inst).expect("decoded instructions encode");
             assert_eq!(decode(&again).expect("re-decodes").0, inst);
         }

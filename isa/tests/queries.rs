@@ -71,6 +71,11 @@ fn branches_and_counters() {
     let ds = inst(&[0xD8D8_0000, 0x0A00_0014]); // ds_read_b32 v10, v20
     assert_eq!(ds.counters(), Counters { lgkmcnt: true, ..Counters::default() });
     assert_eq!(ds.latency(), Latency::Lds);
+    let vm = Counters { vmcnt: true, ..Counters::default() };
+    // image_sample v[10:12], v[20:21], s[8:15], s[16:19] dmask:0x7 dim:SQ_RSRC_IMG_2D
+    assert_eq!(inst(&[0xF080_0708, 0x0082_0A14]).counters(), vm);
+    // image_bvh_intersect_ray v[4:7], v[9:24], s[4:7]
+    assert_eq!(inst(&[0xF198_9F01, 0x0001_0409]).counters(), vm);
     let exp = inst(&[0xF800_080F, 0x0403_0201]); // exp mrt0 v1, v2, v3, v4 done
     assert_eq!(exp.counters(), Counters { expcnt: true, ..Counters::default() });
 }
@@ -130,4 +135,138 @@ fn operand_widths() {
     });
     assert_eq!((atomic.dwords(Field::Vdst), atomic.dwords(Field::Data)), (2, 4));
     assert_eq!(atomic.to_string(), "global_atomic_cmpswap_x2 v[1:2], v[2:3], v[4:7], off glc");
+}
+
+#[test]
+fn register_accesses() {
+    use ferrum_isa::tables::Field;
+    let regs = |i: &Inst| {
+        i.reg_accesses()
+            .iter()
+            .map(|a| (a.field, a.operand, a.dwords, a.def, a.read))
+            .collect::<Vec<_>>()
+    };
+    // s_and_b64 s[20:21], s[32:33], vcc
+    let and = inst(&[0x8794_6A20]);
+    assert_eq!(
+        regs(&and),
+        [
+            (Field::Sdst, Operand::Sgpr(20), 2, true, false),
+            (Field::Ssrc0, Operand::Sgpr(32), 2, false, true),
+            (Field::Ssrc1, Operand::Special(Special::VccLo), 2, false, true),
+        ]
+    );
+    // global_store_dword v[20:21], v30, off: reads the address pair and the data
+    let store = inst(&[0xDC70_8000, 0x007D_1E14]);
+    assert_eq!(
+        regs(&store),
+        [
+            (Field::Addr, Operand::Vgpr(20), 2, false, true),
+            (Field::Data, Operand::Vgpr(30), 1, false, true)
+        ]
+    );
+    // s_cmpk_eq_i32 s20, 0x1234 only reads s20
+    let cmpk = inst(&[0xB194_1234]);
+    assert_eq!(regs(&cmpk), [(Field::Sdst, Operand::Sgpr(20), 1, false, true)]);
+    // image_sample v[10:12], v[20:21], s[8:15], s[16:19] dmask:0x7 dim:SQ_RSRC_IMG_2D
+    let sample = inst(&[0xF080_0708, 0x0082_0A14]);
+    assert_eq!(
+        regs(&sample),
+        [
+            (Field::Vdata, Operand::Vgpr(10), 3, true, false),
+            (Field::Srsrc, Operand::Sgpr(8), 8, false, true),
+            (Field::Ssamp, Operand::Sgpr(16), 4, false, true),
+            (Field::Vaddr, Operand::Vgpr(20), 2, false, true),
+        ]
+    );
+}
+
+#[test]
+fn constructors_encode_like_llvm_text() {
+    let op = |n: &str| Opcode::from_name(n).expect("opcode");
+    let cases: Vec<(Inst, &str)> = vec![
+        (
+            Vop3::new(
+                op("v_fma_f32"),
+                Operand::Vgpr(1),
+                [Operand::Vgpr(2), Operand::Sgpr(3), Operand::Float(FloatConst::Half)],
+            )
+            .into(),
+            "v_fma_f32 v1, v2, s3, 0.5",
+        ),
+        (
+            Vop3p::new(
+                op("v_pk_add_f16"),
+                1,
+                [Operand::Vgpr(2), Operand::Vgpr(3), Operand::UNUSED],
+            )
+            .into(),
+            "v_pk_add_f16 v1, v2, v3",
+        ),
+        (
+            Vop3p::new(
+                op("v_fma_mix_f32"),
+                1,
+                [Operand::Vgpr(2), Operand::Vgpr(3), Operand::Vgpr(4)],
+            )
+            .into(),
+            "v_fma_mix_f32 v1, v2, v3, v4",
+        ),
+        (
+            Smem::new(op("s_load_dwordx4"), Operand::Sgpr(8), 2, 0x10).into(),
+            "s_load_dwordx4 s[8:11], s[2:3], 0x10",
+        ),
+        (Ds::new(op("ds_write_b32"), 0, 1, 2, 0, 64).into(), "ds_write_b32 v1, v2 offset:64"),
+        (
+            Flat::new(
+                op("global_load_dword"),
+                Seg::Global,
+                1,
+                2,
+                0,
+                Operand::Special(Special::Null),
+                8,
+            )
+            .into(),
+            "global_load_dword v1, v[2:3], off offset:8",
+        ),
+        (
+            Mimg::new(op("image_sample"), 0, 4, 8, 16, 0xf, 1).into(),
+            "image_sample v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        ),
+        (
+            Inst::Mubuf(Buffer::new(op("buffer_load_dword"), 1, Some(2), 4, Operand::Int(0), 16)),
+            "buffer_load_dword v1, v2, s[4:7], 0 offen offset:16",
+        ),
+        (
+            Inst::Mtbuf(Buffer::new(op("tbuffer_load_format_x"), 1, None, 4, Operand::Sgpr(1), 0)),
+            "tbuffer_load_format_x v1, off, s[4:7], s1",
+        ),
+    ];
+    for (inst, text) in cases {
+        assert_eq!(inst.to_string(), text);
+        let words = encode(&inst).expect("encodes");
+        assert_eq!(decode(&words).expect("decodes").0, inst);
+    }
+}
+
+#[test]
+fn symbolic_immediates_pack() {
+    use ferrum_isa::imm::{sendmsg_imm, Hwreg, Waitcnt};
+    let op = |n: &str| Opcode::from_name(n).expect("opcode");
+    let wait = Waitcnt { vmcnt: 0, ..Waitcnt::NONE };
+    assert_eq!(Waitcnt::from_imm(wait.to_imm()), wait);
+    let i = Inst::Sopp(Sopp { op: op("s_waitcnt"), simm16: wait.to_imm() });
+    assert_eq!(i.to_string(), "s_waitcnt vmcnt(0)");
+    let mode = Hwreg { id: 1, offset: 4, width: 4 };
+    assert_eq!(Hwreg::from_imm(mode.to_imm()), mode);
+    let i = Inst::Sopk(Sopk {
+        op: op("s_setreg_b32"),
+        sdst: Operand::Sgpr(2),
+        simm16: mode.to_imm(),
+        imm32: 0,
+    });
+    assert_eq!(i.to_string(), "s_setreg_b32 hwreg(HW_REG_MODE, 4, 4), s2");
+    let i = Inst::Sopp(Sopp { op: op("s_sendmsg"), simm16: sendmsg_imm(2, 2, 1) });
+    assert_eq!(i.to_string(), "s_sendmsg sendmsg(MSG_GS, GS_OP_EMIT, 1)");
 }

@@ -3,8 +3,9 @@
 //! Input is raw little-endian bytes from FILE or stdin, or with `--hex` text: tokens separated
 //! by whitespace or commas, each `0x`-prefixed or bare hex; if every token has at most two
 //! digits they are bytes (llvm-mc's format), otherwise 32-bit words. Output is one instruction
-//! per line in LLVM syntax, followed (unless `--plain`) by a `//` comment with the byte offset
-//! and the words. Undecodable words are printed as `.long` with the reason, then skipped.
+//! per line in LLVM syntax, followed (unless `--plain`) by a `//` comment with the byte offset,
+//! the words and, for branches, the target offset. Undecodable words are printed as `.long`
+//! and reported on stderr with their offset, then skipped; the exit status is then 1.
 
 use ferrum_isa::listing;
 use std::io::{self, Read, Write};
@@ -84,7 +85,13 @@ fn run(o: &Options) -> Result<bool, String> {
             writeln!(out, "{text}")
         } else {
             let hex: Vec<String> = e.words.iter().map(|w| format!("{w:08X}")).collect();
-            writeln!(out, "{text:<56} // {:06X}: {}", e.offset, hex.join(" "))
+            // PC-relative branches: where they land, in the same byte offsets
+            let next = (e.offset + 4 * e.words.len()) as i64;
+            let target = match e.inst.as_ref().ok().and_then(|i| i.branch_offset()) {
+                Some(d) => format!(" -> {:06X}", next + d),
+                None => String::new(),
+            };
+            writeln!(out, "{text:<56} // {:06X}: {}{target}", e.offset, hex.join(" "))
         };
         res.map_err(|e| format!("cannot write output: {e}"))?;
     }

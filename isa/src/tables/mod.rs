@@ -289,6 +289,15 @@ pub mod mods {
     /// VOP3: the NEG bit of src2 means sign extension (an integer source); SEXT0/SEXT1
     /// likewise for src0/src1 of VOP3 forms.
     pub const SEXT2: u32 = 1 << 20;
+    /// DPP16/DPP8: negation and absolute value of src0 / src1 (LLVM's DPP forms have these
+    /// on a partly different set of opcodes than SDWA).
+    pub const DPP_NEG0: u32 = 1 << 21;
+    pub const DPP_ABS0: u32 = 1 << 22;
+    pub const DPP_NEG1: u32 = 1 << 23;
+    pub const DPP_ABS1: u32 = 1 << 24;
+    /// DPP: the NEG bit of src0 / src1 means sign extension (integer sources).
+    pub const DPP_SEXT0: u32 = 1 << 25;
+    pub const DPP_SEXT1: u32 = 1 << 26;
 }
 
 /// Implicit register reads and writes and scheduling classes of a form.

@@ -36,26 +36,10 @@ fn ext_samples(enc: Enc, f: &Form, vdst: Operand, out: &mut Vec<Inst>) {
         (bit(mods::ABS0) as u8) | (bit(mods::ABS1) as u8) << 1,
     );
     if bit(mods::DPP16) {
-        for (k, ctrl) in
-            [0x1Bu16, 0xE4, 0x101, 0x11F, 0x121, 0x140, 0x141, 0x153, 0x16F].into_iter().enumerate()
-        {
-            let d = Dpp16 {
-                ctrl,
-                row_mask: [0xF, 0x5, 0x1][k % 3],
-                bank_mask: [0xF, 0xA, 0x3][k % 3],
-                bound_ctrl: k % 2 == 1,
-                fi: k % 3 == 2,
-                neg: if k == 1 {
-                    neg & 1
-                } else if k == 2 {
-                    neg
-                } else {
-                    0
-                },
-                abs: if k == 3 { abs } else { 0 },
-            };
-            out.push(vop_inst(enc, f.op, vdst, v, 30, Ext::Dpp16(d)));
-        }
+        let dneg = (bit(mods::DPP_NEG0 | mods::DPP_SEXT0) as u8)
+            | (bit(mods::DPP_NEG1 | mods::DPP_SEXT1) as u8) << 1;
+        let dabs = (bit(mods::DPP_ABS0) as u8) | (bit(mods::DPP_ABS1) as u8) << 1;
+        dpp16_samples(enc, f, vdst, dneg, dabs, out);
     }
     if bit(mods::DPP8) {
         for (lanes, fi) in [([7, 6, 5, 4, 3, 2, 1, 0], false), ([0, 0, 1, 1, 2, 2, 7, 7], true)] {
@@ -63,78 +47,102 @@ fn ext_samples(enc: Enc, f: &Form, vdst: Operand, out: &mut Vec<Inst>) {
         }
     }
     if bit(mods::SDWA) {
-        let sext = (bit(mods::SEXT0) as u8) | (bit(mods::SEXT1) as u8) << 1;
-        let base = Sdwa {
-            dst_sel: 6,
-            dst_unused: 0,
-            clamp: false,
-            omod: 0,
-            src0_sel: 6,
-            src1_sel: 6,
-            sext: 0,
-            neg: 0,
-            abs: 0,
-            src1_scalar: false,
-            sdst: None,
+        sdwa_samples(enc, f, vdst, neg, abs, out);
+    }
+}
+
+fn dpp16_samples(enc: Enc, f: &Form, vdst: Operand, neg: u8, abs: u8, out: &mut Vec<Inst>) {
+    let v = Operand::Vgpr(20);
+    for (k, ctrl) in
+        [0x1Bu16, 0xE4, 0x101, 0x11F, 0x121, 0x140, 0x141, 0x153, 0x16F].into_iter().enumerate()
+    {
+        let d = Dpp16 {
+            ctrl,
+            row_mask: [0xF, 0x5, 0x1][k % 3],
+            bank_mask: [0xF, 0xA, 0x3][k % 3],
+            bound_ctrl: k % 2 == 1,
+            fi: k % 3 == 2,
+            neg: if k == 1 {
+                neg & 1
+            } else if k == 2 {
+                neg
+            } else {
+                0
+            },
+            abs: if k == 3 { abs } else { 0 },
         };
-        let vopc = enc == Enc::Vopc;
-        let vop1 = enc == Enc::Vop1;
-        // v_cmpx has no mask destination; VCC readers already use a scalar (constant bus)
-        let has_vcc = f.operand(Field::VccLo).is_some();
-        let s4 = if f.operand(Field::Src0).is_some_and(|o| fits(o.accept, Operand::Sgpr(4))) {
-            Operand::Sgpr(4)
-        } else {
-            v
-        };
-        let variants = [
-            (v, base),
-            (
-                v,
-                Sdwa {
-                    dst_sel: if vopc { 0 } else { 1 },
-                    dst_unused: if vopc { 0 } else { 2 },
-                    src0_sel: 4,
-                    src1_sel: if vop1 { 0 } else { 3 },
-                    sext,
-                    ..base
-                },
-            ),
-            (
-                s4,
-                Sdwa {
-                    dst_sel: if vopc { 0 } else { 5 },
-                    src0_sel: 0,
-                    src1_sel: if vop1 { 0 } else { 5 },
-                    neg,
-                    abs,
-                    src1_scalar: !vop1 && (!has_vcc || vopc),
-                    sdst: if vopc && has_vcc { Some(Operand::Sgpr(50)) } else { None },
-                    ..base
-                },
-            ),
-            (
-                v,
-                Sdwa {
-                    clamp: bit(mods::CLAMP),
-                    omod: if bit(mods::OMOD) { 3 } else { 0 },
-                    dst_unused: if vopc { 0 } else { 1 },
-                    src1_sel: if vop1 { 0 } else { 6 },
-                    ..base
-                },
-            ),
-        ];
-        for (src0, s) in variants {
-            let s = if vopc { Sdwa { dst_sel: 0, dst_unused: 0, ..s } } else { s };
-            let s = if vop1 { Sdwa { src1_sel: 0, ..s } } else { s };
-            out.push(vop_inst(
-                enc,
-                f.op,
-                vdst,
-                src0,
-                if s.src1_scalar { 6 } else { 30 },
-                Ext::Sdwa(s),
-            ));
-        }
+        out.push(vop_inst(enc, f.op, vdst, v, 30, Ext::Dpp16(d)));
+    }
+}
+
+fn sdwa_samples(enc: Enc, f: &Form, vdst: Operand, neg: u8, abs: u8, out: &mut Vec<Inst>) {
+    let v = Operand::Vgpr(20);
+    let m = f.mods;
+    let bit = |b: u32| m & b != 0;
+    let sext = (bit(mods::SEXT0) as u8) | (bit(mods::SEXT1) as u8) << 1;
+    let base = Sdwa {
+        dst_sel: 6,
+        dst_unused: 0,
+        clamp: false,
+        omod: 0,
+        src0_sel: 6,
+        src1_sel: 6,
+        sext: 0,
+        neg: 0,
+        abs: 0,
+        src1_scalar: false,
+        sdst: None,
+    };
+    let vopc = enc == Enc::Vopc;
+    let vop1 = enc == Enc::Vop1;
+    // v_cmpx has no mask destination; VCC readers already use a scalar (constant bus)
+    let has_vcc = f.operand(Field::VccLo).is_some();
+    let s4 = if f.operand(Field::Src0).is_some_and(|o| fits(o.accept, Operand::Sgpr(4))) {
+        Operand::Sgpr(4)
+    } else {
+        v
+    };
+    let variants = [
+        (v, base),
+        (
+            v,
+            Sdwa {
+                dst_sel: if vopc { 0 } else { 1 },
+                dst_unused: if vopc { 0 } else { 2 },
+                src0_sel: 4,
+                src1_sel: if vop1 { 0 } else { 3 },
+                sext,
+                ..base
+            },
+        ),
+        (
+            s4,
+            Sdwa {
+                dst_sel: if vopc { 0 } else { 5 },
+                src0_sel: 0,
+                src1_sel: if vop1 { 0 } else { 5 },
+                neg,
+                abs,
+                src1_scalar: !vop1 && (!has_vcc || vopc),
+                sdst: if vopc && has_vcc { Some(Operand::Sgpr(50)) } else { None },
+                ..base
+            },
+        ),
+        (
+            v,
+            Sdwa {
+                clamp: bit(mods::CLAMP),
+                omod: if bit(mods::OMOD) { 3 } else { 0 },
+                dst_unused: if vopc { 0 } else { 1 },
+                src1_sel: if vop1 { 0 } else { 6 },
+                ..base
+            },
+        ),
+    ];
+    for (src0, s) in variants {
+        let s = if vopc { Sdwa { dst_sel: 0, dst_unused: 0, ..s } } else { s };
+        let s = if vop1 { Sdwa { src1_sel: 0, ..s } } else { s };
+        out.push(vop_inst(enc, f.op, vdst, src0, if s.src1_scalar { 6 } else { 30 }, Ext::Sdwa(s)));
     }
 }
 
