@@ -393,8 +393,45 @@ pub struct Inst {
 impl Inst {
     /// Calls `f` on every source value.
     pub fn for_each_src(&self, mut f: impl FnMut(Value)) {
-        let mut c = self.clone();
-        c.for_each_src_mut(|v| f(*v));
+        match &self.kind {
+            InstKind::Const(_)
+            | InstKind::Undef
+            | InstKind::SysVal(_)
+            | InstKind::IoLoad { .. } => {}
+            InstKind::Barrier { .. } | InstKind::Demote => {}
+            InstKind::IoStore { value, .. } => f(*value),
+            InstKind::Alu(_, s) => s.iter().for_each(|v| f(*v)),
+            InstKind::Atomic { ptr, srcs, .. } => {
+                f(*ptr);
+                srcs.iter().for_each(|v| f(*v));
+            }
+            InstKind::Phi(s) => s.iter().for_each(|(_, v)| f(*v)),
+            InstKind::Deref { kind, parent } => {
+                if let Some(p) = parent {
+                    f(*p);
+                }
+                if let DerefKind::Index(i) | DerefKind::PtrAsArray(i) = kind {
+                    f(*i);
+                }
+            }
+            InstKind::Load { ptr } | InstKind::ArrayLength { ptr, .. } => f(*ptr),
+            InstKind::Store { ptr, value } => {
+                f(*ptr);
+                f(*value);
+            }
+            InstKind::MemLoad { addr, .. } => f(*addr),
+            InstKind::MemStore { addr, value, .. } => {
+                f(*addr);
+                f(*value);
+            }
+            InstKind::MemAtomic { addr, srcs, .. } => {
+                f(*addr);
+                srcs.iter().for_each(|v| f(*v));
+            }
+            InstKind::ResourceIndex { index, .. } | InstKind::BufferSize { index } => f(*index),
+            InstKind::Image(i) => i.srcs.iter().for_each(|v| f(*v)),
+            InstKind::Call { args, .. } => args.iter().for_each(|v| f(*v)),
+        }
     }
 
     /// Calls `f` on every source value, mutably (the one accessor generic passes use).
