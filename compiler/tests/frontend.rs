@@ -113,3 +113,14 @@ fn specialization_constants_are_applied() {
     }
     assert_eq!(common::u32_at(&res.buffers[0].data, 4), 0, "only 4 invocations ran");
 }
+
+#[test]
+fn int64_atomics_match_hand_computation() {
+    let (_, res) = run_named("int64_atomics.comp");
+    let d = &res.buffers[0].data;
+    let q = |i: usize| u64::from_le_bytes(d[i * 8..i * 8 + 8].try_into().unwrap());
+    assert_eq!(q(0), (0..32u64).sum::<u64>() << 33);
+    assert_eq!(q(1), 31 * 0x1_0000_0001);
+    assert_eq!(q(2) as i64, -31);
+    assert_eq!(q(3), 0xffff_ffff);
+}
