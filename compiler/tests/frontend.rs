@@ -124,3 +124,37 @@ fn int64_atomics_match_hand_computation() {
     assert_eq!(q(2) as i64, -31);
     assert_eq!(q(3), 0xffff_ffff);
 }
+
+#[test]
+fn kernels_compute_what_they_claim() {
+    // Exclusive prefix sum per 64-element workgroup block.
+    let (case, res) = run_named("kernel_prefix_sum.comp");
+    let x = &case.res.buffers[0].data;
+    for blk in 0..2 {
+        let mut acc = 0u32;
+        for i in 0..64 {
+            assert_eq!(common::u32_at(&res.buffers[1].data, blk * 64 + i), acc, "scan {blk}:{i}");
+            acc += common::u32_at(x, blk * 64 + i);
+        }
+    }
+    // Bitonic sort.
+    let (case, res) = run_named("kernel_bitonic_sort.comp");
+    let mut want: Vec<u32> =
+        (0..64).map(|i| common::u32_at(&case.res.buffers[0].data, i)).collect();
+    want.sort();
+    let got: Vec<u32> = (0..64).map(|i| common::u32_at(&res.buffers[0].data, i)).collect();
+    assert_eq!(got, want);
+    // Tiled matrix multiply: same summation order as the shader (tile by tile, k ascending).
+    let (case, res) = run_named("kernel_tiled_matmul.comp");
+    let a = |r: usize, k: usize| common::f32_at(&case.res.buffers[0].data, r * 8 + k);
+    let b = |k: usize, c: usize| common::f32_at(&case.res.buffers[1].data, k * 8 + c);
+    for r in 0..8 {
+        for c in 0..8 {
+            let mut acc = 0.0f32;
+            for k in 0..8 {
+                acc += a(r, k) * b(k, c);
+            }
+            assert_eq!(common::f32_at(&res.buffers[2].data, r * 8 + c), acc, "c[{r}][{c}]");
+        }
+    }
+}
