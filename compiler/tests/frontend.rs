@@ -158,3 +158,24 @@ fn kernels_compute_what_they_claim() {
         }
     }
 }
+
+#[test]
+fn packing_builtins_match_hand_values() {
+    let (_, res) = run_named("glsl_packing.comp");
+    let d = &res.buffers[1].data;
+    assert_eq!(common::u32_at(d, 0), 0xc000_3c00, "packHalf2x16(1, -2)");
+    // round(0.5 * 255) = 128 (ties to even gives 128 too).
+    assert_eq!(common::u32_at(d, 1), 0xffff_8000, "packUnorm4x8(0, .5, 1, 2)");
+    // -1 -> 0x81, 0.5 -> round(63.5) = 64, 0 -> 0, 1 -> 0x7f.
+    assert_eq!(common::u32_at(d, 2), 0x7f00_4081, "packSnorm4x8(-1, .5, 0, 1)");
+    let u: Vec<f32> = (32..36).map(|i| common::f32_at(d, i)).collect();
+    assert_eq!(u, [0.0, 128.0 / 255.0, 1.0, 0.0]);
+}
+
+#[test]
+fn uvec2_buffer_reference_reads_global_memory() {
+    let (_, res) = run_named("buffer_reference_uvec2.comp");
+    for i in 0..16 {
+        assert_eq!(common::u32_at(&res.buffers[1].data, i), 16 - i as u32);
+    }
+}
