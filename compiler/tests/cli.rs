@@ -40,3 +40,23 @@ fn malformed_module_is_one_line_error() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("ferrum-compile: "));
 }
+
+#[test]
+fn graphics_modules_and_debug_dump() {
+    let words = common::glsl_to_spirv(&common::corpus_dir().join("../graphics/textured.frag"));
+    let p = write_spv("frag", &words);
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrum-compile"))
+        .arg(&p)
+        .env("FERRUM_DEBUG", "ir,validate")
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&p);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8(out.stdout).unwrap().starts_with("shader fragment"));
+    let err = String::from_utf8(out.stderr).unwrap();
+    for pass in
+        ["inline_functions", "lower_vars_to_ssa", "lower_io", "lower_explicit_io", "opt_cse"]
+    {
+        assert!(err.contains(&format!("=== after {pass}")), "no dump after {pass}");
+    }
+}

@@ -113,3 +113,69 @@ fn specialization_constants_are_applied() {
     }
     assert_eq!(common::u32_at(&res.buffers[0].data, 4), 0, "only 4 invocations ran");
 }
+
+#[test]
+fn int64_atomics_match_hand_computation() {
+    let (_, res) = run_named("int64_atomics.comp");
+    let d = &res.buffers[0].data;
+    let q = |i: usize| u64::from_le_bytes(d[i * 8..i * 8 + 8].try_into().unwrap());
+    assert_eq!(q(0), (0..32u64).sum::<u64>() << 33);
+    assert_eq!(q(1), 31 * 0x1_0000_0001);
+    assert_eq!(q(2) as i64, -31);
+    assert_eq!(q(3), 0xffff_ffff);
+}
+
+#[test]
+fn kernels_compute_what_they_claim() {
+    // Exclusive prefix sum per 64-element workgroup block.
+    let (case, res) = run_named("kernel_prefix_sum.comp");
+    let x = &case.res.buffers[0].data;
+    for blk in 0..2 {
+        let mut acc = 0u32;
+        for i in 0..64 {
+            assert_eq!(common::u32_at(&res.buffers[1].data, blk * 64 + i), acc, "scan {blk}:{i}");
+            acc += common::u32_at(x, blk * 64 + i);
+        }
+    }
+    // Bitonic sort.
+    let (case, res) = run_named("kernel_bitonic_sort.comp");
+    let mut want: Vec<u32> =
+        (0..64).map(|i| common::u32_at(&case.res.buffers[0].data, i)).collect();
+    want.sort();
+    let got: Vec<u32> = (0..64).map(|i| common::u32_at(&res.buffers[0].data, i)).collect();
+    assert_eq!(got, want);
+    // Tiled matrix multiply: same summation order as the shader (tile by tile, k ascending).
+    let (case, res) = run_named("kernel_tiled_matmul.comp");
+    let a = |r: usize, k: usize| common::f32_at(&case.res.buffers[0].data, r * 8 + k);
+    let b = |k: usize, c: usize| common::f32_at(&case.res.buffers[1].data, k * 8 + c);
+    for r in 0..8 {
+        for c in 0..8 {
+            let mut acc = 0.0f32;
+            for k in 0..8 {
+                acc += a(r, k) * b(k, c);
+            }
+            assert_eq!(common::f32_at(&res.buffers[2].data, r * 8 + c), acc, "c[{r}][{c}]");
+        }
+    }
+}
+
+#[test]
+fn packing_builtins_match_hand_values() {
+    let (_, res) = run_named("glsl_packing.comp");
+    let d = &res.buffers[1].data;
+    assert_eq!(common::u32_at(d, 0), 0xc000_3c00, "packHalf2x16(1, -2)");
+    // round(0.5 * 255) = 128 (ties to even gives 128 too).
+    assert_eq!(common::u32_at(d, 1), 0xffff_8000, "packUnorm4x8(0, .5, 1, 2)");
+    // -1 -> 0x81, 0.5 -> round(63.5) = 64, 0 -> 0, 1 -> 0x7f.
+    assert_eq!(common::u32_at(d, 2), 0x7f00_4081, "packSnorm4x8(-1, .5, 0, 1)");
+    let u: Vec<f32> = (32..36).map(|i| common::f32_at(d, i)).collect();
+    assert_eq!(u, [0.0, 128.0 / 255.0, 1.0, 0.0]);
+}
+
+#[test]
+fn uvec2_buffer_reference_reads_global_memory() {
+    let (_, res) = run_named("buffer_reference_uvec2.comp");
+    for i in 0..16 {
+        assert_eq!(common::u32_at(&res.buffers[1].data, i), 16 - i as u32);
+    }
+}

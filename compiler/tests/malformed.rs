@@ -51,7 +51,7 @@ fn wrong_entry_point_is_an_error() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
     #[test]
     fn mutated_corpus_never_panics(
         which in 0usize..64,

@@ -3,9 +3,8 @@
 
 use std::fmt::Write;
 
-use super::inst::{
-    DerefKind, Function, Inst, InstKind, Merge, Shader, Terminator, Value, ValueType, VarRef,
-};
+use super::function::{Function, Merge, Shader, Terminator};
+use super::inst::{DerefKind, Inst, InstKind, Value, ValueType, VarRef};
 
 fn vt(s: &Shader, t: ValueType) -> String {
     match t {
@@ -175,7 +174,7 @@ pub fn function_text(s: &Shader, f: &Function) -> String {
 /// The whole shader as text.
 pub fn shader_text(s: &Shader) -> String {
     let mut o = format!("shader {:?}", s.stage).to_lowercase();
-    if s.stage == super::inst::Stage::Compute {
+    if s.stage == super::function::Stage::Compute {
         let w = s.workgroup_size;
         let _ = write!(o, " local_size({}, {}, {})", w[0], w[1], w[2]);
     }

@@ -6,7 +6,8 @@
 
 use thiserror::Error;
 
-use super::inst::{DerefKind, Function, InstKind, Shader, Value, ValueType};
+use super::function::{Function, Shader};
+use super::inst::{DerefKind, InstKind, Value, ValueType};
 use crate::analysis::dominance::Dominance;
 
 /// A broken IR invariant, with the function and the offending instruction.

@@ -34,6 +34,11 @@ impl FnCtx<'_, '_> {
             self.glsl_interp(inst, n, vt, &a)?
         } else if matches!(n, 66..=71) {
             self.glsl_geometric(inst, n, vt, &a)?
+        } else if let Some(v) = self.glsl_pack(inst, n, vt, &a)? {
+            v
+        } else if n == 81 {
+            // NClamp behaves as FClamp for non-NaN inputs, which is all GLSL promises.
+            self.glsl_interp(inst, 43, vt, &a)?
         } else {
             return Err(crate::error::CompileError::unsupported(
                 "OpExtInst",

@@ -323,6 +323,15 @@ impl FnCtx<'_, '_> {
                         InstKind::Deref { kind: DerefKind::Cast, parent: Some(a) },
                         ValueType::Deref(rt),
                     ),
+                    // GL_EXT_buffer_reference_uvec2: the address as two 32-bit halves.
+                    (ValueType::Data { bits: 32, comps: 2 }, ValueType::Deref(_)) => {
+                        let a64 = self
+                            .emit(InstKind::Alu(AluOp::Bitcast, vec![a]), ValueType::data(64, 1));
+                        self.emit(
+                            InstKind::Deref { kind: DerefKind::Cast, parent: Some(a64) },
+                            ValueType::Deref(rt),
+                        )
+                    }
                     (ValueType::Data { bits: sb, comps: sc }, ValueType::Data { bits, comps })
                         if u32::from(sb) * u32::from(sc) == u32::from(bits) * u32::from(comps) =>
                     {

@@ -394,7 +394,13 @@ impl<'m> ModuleCtx<'m> {
         let d = self.dec.of(r);
         let base =
             self.names.get(&r).filter(|n| !n.is_empty()).cloned().unwrap_or_else(|| "var".into());
-        let mut v = Variable::new(format!("{base}{}", self.shader.vars.len()), pointee, mode);
+        // Printed names must be unique; add the index only when needed.
+        let name = if base == "var" || self.shader.vars.iter().any(|v| v.name == base) {
+            format!("{base}{}", self.shader.vars.len())
+        } else {
+            base
+        };
+        let mut v = Variable::new(name, pointee, mode);
         if let (Some(s), Some(b)) = (d.set, d.binding) {
             v.binding = Some((s, b));
         } else if d.binding.is_some() {

@@ -21,15 +21,24 @@ pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
 }
 
-/// Compiles a GLSL file to SPIR-V words. Panics loudly if glslangValidator is missing.
+/// Compiles a GLSL file to SPIR-V words with glslangValidator (panics loudly if it is
+/// missing). Results are cached under the cargo test temp dir, keyed by the source text, so
+/// the test binaries share one compilation of the corpus.
 pub fn glsl_to_spirv(path: &Path) -> Vec<u32> {
+    use std::hash::{Hash, Hasher};
+    let src = std::fs::read(path).unwrap();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    src.hash(&mut h);
+    let cache_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("glsl-cache");
+    let _ = std::fs::create_dir_all(&cache_dir);
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let cached = cache_dir.join(format!("{name}-{:016x}.spv", h.finish()));
+    if let Ok(bytes) = std::fs::read(&cached) {
+        return words_of(&bytes);
+    }
     static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let out = std::env::temp_dir().join(format!(
-        "ferrum-{}-{seq}-{}.spv",
-        std::process::id(),
-        path.file_name().unwrap().to_string_lossy()
-    ));
+    let out = cache_dir.join(format!("tmp-{}-{seq}-{name}.spv", std::process::id()));
     let st = Command::new("glslangValidator")
         .args(["-V", "--target-env", "vulkan1.2", "-o"])
         .arg(&out)
@@ -43,7 +52,12 @@ pub fn glsl_to_spirv(path: &Path) -> Vec<u32> {
         String::from_utf8_lossy(&st.stdout)
     );
     let bytes = std::fs::read(&out).unwrap();
-    let _ = std::fs::remove_file(&out);
+    // Rename is atomic, so concurrent test binaries never see a partial file.
+    let _ = std::fs::rename(&out, &cached);
+    words_of(&bytes)
+}
+
+fn words_of(bytes: &[u8]) -> Vec<u32> {
     bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
