@@ -455,7 +455,8 @@ pub fn flat(
     access(w, mem, k, &addrs, exec, vdata as u32, dd, i.glc)
 }
 
-/// The lanes of a FLAT load or store that hit the LDS aperture.
+/// The lanes of a FLAT load or store that hit the LDS aperture. Runs before the access of
+/// the other lanes, which records the outstanding load for all of them.
 fn flat_lds(
     w: &mut Wave,
     i: &Flat,
@@ -480,10 +481,10 @@ fn flat_lds(
                     };
                 }
             }
+            // The caller's access of the other lanes records the outstanding load.
             for (j, row) in rows.iter().enumerate() {
                 w.vwrite(i.vdst as u32 + j as u32, mask, row)?;
             }
-            w.add_pending(Counter::Vm, true, i.vdst as u32, dwords);
         }
         Kind::Store { .. } => {
             w.vreadable(i.data as u32, dwords)?;

@@ -195,10 +195,20 @@ impl Dispatch<'_> {
     }
 
     pub fn emit(&self, out: &mut Vec<u32>) {
+        self.emit_with_scratch(out, None);
+    }
+
+    /// Like [`Dispatch::emit`]; `Some(tmpring)` also sets RSRC2.SCRATCH_EN and
+    /// COMPUTE_TMPRING_SIZE.
+    pub fn emit_with_scratch(&self, out: &mut Vec<u32>, tmpring: Option<u32>) {
         use pm4::set_sh_regs;
         set_sh_regs(out, 0xb834, &[(self.pgm >> 40) as u32]);
         set_sh_regs(out, 0xb830, &[(self.pgm >> 8) as u32]);
-        set_sh_regs(out, 0xb848, &[self.rsrc1(), self.rsrc2()]);
+        let scratch_en = tmpring.is_some() as u32;
+        set_sh_regs(out, 0xb848, &[self.rsrc1(), self.rsrc2() | scratch_en]);
+        if let Some(t) = tmpring {
+            set_sh_regs(out, 0xb860, &[t]);
+        }
         set_sh_regs(out, 0xb8a0, &[0]);
         set_sh_regs(out, 0xb81c, &self.group);
         if !self.user_data.is_empty() {
