@@ -7,6 +7,7 @@
 //! than approximating silently.
 
 mod address;
+mod dpp;
 mod formats;
 mod lds;
 pub mod program;
@@ -216,9 +217,7 @@ impl Dispatch<'_> {
             Inst::Smem(i) => smem::exec(w, i, d.form, &self.mem).map(|_| Flow::Next),
             Inst::Vop1(_) | Inst::Vop2(_) | Inst::Vopc(_) | Inst::Vop3(_) => match &d.prep {
                 Prep::Valu(v) => valu::exec(w, v).map(|_| Flow::Next),
-                _ => {
-                    wave::fault(format!("{}: DPP/SDWA forms are not modelled", d.inst.op().name()))
-                }
+                _ => wave::fault(format!("{}: not a VALU form", d.inst.op().name())),
             },
             Inst::Vop3p(i) => vop3p::exec(w, i).map(|_| Flow::Next),
             // Graphics-only families (interpolation, exports) and images are not modelled.

@@ -26,6 +26,23 @@ pub struct Gpu {
     pub ctx: Context,
 }
 
+/// Prints the simulator's warnings and errors (context-loss reasons) into the test output.
+struct StderrLogger;
+
+static STDERR_LOGGER: StderrLogger = StderrLogger;
+
+impl log::Log for StderrLogger {
+    fn enabled(&self, m: &log::Metadata<'_>) -> bool {
+        m.level() <= log::Level::Warn
+    }
+    fn log(&self, r: &log::Record<'_>) {
+        if self.enabled(r.metadata()) {
+            eprintln!("[{}] {}", r.level(), r.args());
+        }
+    }
+    fn flush(&self) {}
+}
+
 impl Gpu {
     pub fn new() -> Gpu {
         Gpu::with_config(SimConfig {
@@ -36,6 +53,9 @@ impl Gpu {
     }
 
     pub fn with_config(config: SimConfig) -> Gpu {
+        if log::set_logger(&STDERR_LOGGER).is_ok() {
+            log::set_max_level(log::LevelFilter::Warn);
+        }
         let kernel = ferrum_sim::open(config);
         let dev = Device::from_kernel(kernel.clone()).unwrap();
         let ctx = dev.create_context(Priority::Normal).unwrap();
