@@ -264,3 +264,113 @@ fn raw_buffer_range_is_checked_per_dword() {
     assert_eq!(&got[8..12], &[0x104, 0x105, 0x10a, 0x10b], "dwords 10 and 11 are out of range");
     assert_eq!(&got[16..18], &[0, 0], "dwords 6 and 7 were out of range and read 0");
 }
+
+/// A swizzled structured buffer (STRIDE 8, INDEX_STRIDE 8, OOB_SELECT index-only with 20
+/// records): lane `i` stores to record `i`, field 4, at the ISA guide's swizzled address;
+/// indices 20.. are out of range.
+#[test]
+fn swizzled_structured_buffer_store() {
+    let gpu = Gpu::new();
+    let buf = gpu.buffer(4096);
+    buf.map.write_u32s(0, &[0xdead_beef; 256]).unwrap();
+    let mut p = Asm::new();
+    p.vop2(Op::V_ADD_NC_U32, 1, Literal(0x300), 0);
+    p.i(Inst::Mubuf(Buffer {
+        op: Op::BUFFER_STORE_DWORD,
+        vdata: 1,
+        vaddr: 0,
+        srsrc: 0,
+        soffset: Int(0),
+        offset: 4,
+        offen: false,
+        idxen: true,
+        glc: false,
+        slc: false,
+        dlc: false,
+        lds: false,
+        tfe: false,
+        format: 0,
+    }));
+    p.endpgm();
+    let prog = gpu.program(&p.finish());
+    let word1 = (buf.va >> 32) as u32 & 0xffff | 8 << 16 | 1 << 31;
+    let ud = [buf.va as u32, word1, 20, 0xfac | (22 << 12) | (1 << 24) | (1 << 28)];
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [32, 1, 1],
+        groups: [1, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &prog, &[&buf]).unwrap());
+    let words = buf.map.read_u32s(0, 256).unwrap();
+    let mut want = vec![0xdead_beef; 256];
+    for lane in 0..20usize {
+        // (index / 8 * STRIDE + offset / 4 * 4) * 8 + index % 8 * 4 + offset % 4
+        let addr = (lane / 8 * 8 + 4) * 8 + lane % 8 * 4;
+        want[addr / 4] = 0x300 + lane as u32;
+    }
+    assert_eq!(words, want);
+}
+
+/// FLAT atomics through the LDS aperture: every lane adds lane + 1 to one LDS dword and gets
+/// the previous value back.
+#[test]
+fn flat_atomic_add_through_the_lds_aperture() {
+    let gpu = Gpu::new();
+    let out = gpu.buffer(4096);
+    let mut p = Asm::new();
+    p.vop1(Op::V_MOV_B32, V(1), Int(0))
+        .ds(Op::DS_WRITE_B32, 0, 1, 1, 0)
+        .waitcnt(63, 0)
+        .sop1(Op::S_MOV_B64, S(16), SHARED_BASE)
+        .vop1(Op::V_MOV_B32, V(2), Int(8))
+        .vop1(Op::V_MOV_B32, V(3), S(17))
+        .vop2(Op::V_ADD_NC_U32, 1, Int(1), 0);
+    p.i(Inst::Flat(Flat {
+        op: Op::FLAT_ATOMIC_ADD,
+        seg: Seg::Flat,
+        vdst: 4,
+        addr: 2,
+        data: 1,
+        saddr: NULL,
+        offset: 0,
+        glc: true,
+        slc: false,
+        dlc: false,
+    }));
+    p.waitcnt(0, 0)
+        .vop1(Op::V_MOV_B32, V(5), Int(8))
+        .ds(Op::DS_READ_B32, 6, 5, 0, 0)
+        .waitcnt(63, 0)
+        .vop2(Op::V_LSHLREV_B32, 7, Int(3), 0)
+        .mubuf(Op::BUFFER_STORE_DWORD, 4, 7, 0, false)
+        .vop2(Op::V_ADD_NC_U32, 7, Int(4), 7)
+        .mubuf(Op::BUFFER_STORE_DWORD, 6, 7, 0, false)
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    let ud = raw_vsharp(out.va, 4096);
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: 512,
+        group: [32, 1, 1],
+        groups: [1, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap());
+    let got = out.map.read_u32s(0, 64).unwrap();
+    // Whatever order the lanes applied in, the returned values chain from 0 to the total,
+    // each step adding the returning lane's operand (lane + 1).
+    let total: u32 = (1..=32).sum();
+    let mut steps: Vec<(u32, u32)> = (0..32).map(|l| (got[2 * l], l as u32 + 1)).collect();
+    steps.sort();
+    let end = steps.iter().try_fold(0, |at, &(ret, add)| (ret == at).then_some(at + add));
+    assert_eq!(end, Some(total), "returned values {steps:?}");
+    assert!((0..32).all(|l| got[2 * l + 1] == total), "final LDS value");
+}

@@ -455,8 +455,8 @@ pub fn flat(
     access(w, mem, k, &addrs, exec, vdata as u32, dd, i.glc)
 }
 
-/// The lanes of a FLAT load or store that hit the LDS aperture. Runs before the access of
-/// the other lanes, which records the outstanding load for all of them.
+/// The lanes of a FLAT access that hit the LDS aperture. Runs before the access of the other
+/// lanes, which records the outstanding load (or returning atomic) for all of them.
 fn flat_lds(
     w: &mut Wave,
     i: &Flat,
@@ -495,7 +495,35 @@ fn flat_lds(
                 }
             }
         }
-        _ => return fault("FLAT atomics on the LDS aperture are not modelled"),
+        Kind::Atomic { op, wide } => {
+            let per = if wide { 2 } else { 1 };
+            let dd = if op == AtomicOp::CmpSwap { 2 * per } else { per };
+            w.vreadable(i.data as u32, dd)?;
+            let mut rets = vec![[0u32; LANES]; per as usize];
+            for lane in (0..LANES).filter(|l| mask >> l & 1 != 0) {
+                let reg = |k: u32| w.v[(i.data as u32 + k) as usize][lane] as u64;
+                let (src, cmp) = if wide {
+                    (reg(0) | reg(1) << 32, if dd == 4 { reg(2) | reg(3) << 32 } else { 0 })
+                } else {
+                    (reg(0), if dd == 2 { reg(1) } else { 0 })
+                };
+                // The workgroup's waves run on one host thread, so LDS needs no locking.
+                let old = lds.read(offsets[lane], 4 * per)?;
+                lds.write(offsets[lane], 4 * per, atomic_apply(op, old, src, cmp, wide))?;
+                rets[0][lane] = old as u32;
+                if wide {
+                    rets[1][lane] = (old >> 32) as u32;
+                }
+            }
+            if i.glc {
+                for (j, row) in rets.iter().enumerate() {
+                    w.vwrite(i.vdst as u32 + j as u32, mask, row)?;
+                }
+            }
+        }
+        Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
+            return fault("typed access needs a buffer descriptor")
+        }
     }
     Ok(())
 }
