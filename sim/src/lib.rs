@@ -36,8 +36,7 @@
 //! faults, unmodelled programming) ends the job as a context loss with a `log::error!` line;
 //! the host process keeps running.
 //!
-//! Not modelled yet: graphics (draws, rasterisation), MIMG, EXP, VINTRP, GDS/GWS, scratch ST
-//! addressing (no SGPR and no VGPR), typed (format)
+//! Not modelled yet: graphics (draws, rasterisation), MIMG, EXP, VINTRP, GDS/GWS, typed (format)
 //! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element, occlusion
 //! and streamout counters, SET_PREDICATION, rounding modes other than nearest-even (a MODE or
 //! FLOAT_MODE asking for one is refused), SDMA and multimedia rings.

@@ -96,7 +96,7 @@ fn scratch_through_mubuf_scratch_and_private_aperture() {
     let gpu = Gpu::new();
     let groups = 6u32;
     let ring = gpu.buffer(4 * 1024);
-    let out = gpu.buffer(4096);
+    let out = gpu.buffer(8192);
     let mut p = Asm::new();
     p.sop2(Op::S_LSHL_B32, S(10), S(8), Int(6))
         .vop2(Op::V_ADD_NC_U32, 1, S(10), 0)
@@ -119,22 +119,37 @@ fn scratch_through_mubuf_scratch_and_private_aperture() {
         S(17),
     );
     flat(&mut p, Op::FLAT_LOAD_DWORD, Seg::Flat, 9, 7, 0, NULL);
+    // GFX10.3 ST mode (SADDR = 0x7F, no VGPR): the instruction offset alone, private dword 2.
+    p.i(Inst::Flat(Flat {
+        op: Op::SCRATCH_LOAD_DWORD,
+        seg: Seg::Scratch,
+        vdst: 11,
+        addr: 0,
+        data: 0,
+        saddr: Operand::Special(Special::ExecHi),
+        offset: 8,
+        glc: false,
+        slc: false,
+        dlc: false,
+    }));
     p.waitcnt(0, 0)
-        .vop2(Op::V_LSHLREV_B32, 10, Int(3), 1)
+        .vop2(Op::V_MUL_U32_U24, 10, Int(12), 1)
         .mubuf(Op::BUFFER_STORE_DWORD, 5, 10, 4, false)
         .vop2(Op::V_ADD_NC_U32, 10, Int(4), 10)
         .mubuf(Op::BUFFER_STORE_DWORD, 9, 10, 4, false)
+        .vop2(Op::V_ADD_NC_U32, 10, Int(4), 10)
+        .mubuf(Op::BUFFER_STORE_DWORD, 11, 10, 4, false)
         .endpgm();
     let prog = gpu.program(&p.finish());
     let mut ud = scratch_vsharp(ring.va, 4 * 1024).to_vec();
-    ud.extend(raw_vsharp(out.va, 4096));
+    ud.extend(raw_vsharp(out.va, 8192));
     let d = scratch_dispatch(&prog, &ud, 64, groups);
     // WAVES = 4 slots of 1 KiB: two workgroups of two waves at a time.
     assert!(run_scratch(&gpu, &d, 4 | 1 << 12, &[&ring, &out, &prog]));
-    let got = out.map.read_u32s(0, (groups * 128) as usize).unwrap();
-    for id in 0..groups * 64 {
-        let (a, b) = (got[2 * id as usize], got[2 * id as usize + 1]);
-        assert_eq!((a, b), (id + 100, 3 * id), "thread {id}");
+    let got = out.map.read_u32s(0, (groups * 64 * 3) as usize).unwrap();
+    for (id, t) in got.chunks(3).enumerate() {
+        let id = id as u32;
+        assert_eq!(t, [id + 100, 3 * id, id + 100], "thread {id}");
     }
 }
 

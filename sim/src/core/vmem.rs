@@ -401,9 +401,12 @@ pub fn flat(
     match i.seg {
         Seg::Scratch => {
             // The private offset is an SGPR or a VGPR, plus the signed instruction offset.
-            let sgpr = i.saddr != Operand::Special(Special::Null);
-            let s = if sgpr { w.ssrc(i.saddr)? } else { 0 };
-            let row = if sgpr { [s; LANES] } else { *w.vrow(i.addr as u32)? };
+            // GFX10.3's ST mode (`off, off`) encodes SADDR as 0x7F: the offset alone.
+            let row = match i.saddr {
+                Operand::Special(Special::Null) => *w.vrow(i.addr as u32)?,
+                Operand::Special(Special::ExecHi) => [0; LANES],
+                s => [w.ssrc(s)?; LANES],
+            };
             for (lane, a) in addrs.iter_mut().enumerate() {
                 let off = row[lane].wrapping_add(i.offset as i32 as u32);
                 *a = address::private_dwords(w.flat_scratch, lane, off, bytes)?;
