@@ -18,18 +18,28 @@
 //!   DRM syncobjs (binary and timeline, real blocking waits, fd export/import).
 //! * [`cp`]: the command processor. Type-3 PM4 packets with their real header layout, the SH /
 //!   CONTEXT / UCONFIG register file, chained and called IBs.
-//! * [`compute`]: the SPI. Workgroups and initial wave state from the COMPUTE_* registers.
+//! * [`compute`]: the SPI. Workgroups and initial wave state from the COMPUTE_* registers,
+//!   including scratch-ring wave slots (RSRC2.SCRATCH_EN, COMPUTE_TMPRING_SIZE) and the scratch
+//!   wave offset SGPR.
 //! * [`core`]: the shader core. A wave32 interpreter over `ferrum_isa`'s decoder with a strict
 //!   mode for missing `s_waitcnt`, registers beyond the allocation and LDS beyond the
 //!   allocation, and a watchdog.
+//!
+//! Modelled in the shader core: SALU, VALU (VOP1/2/3/3P/C) including the DPP16, DPP8 and SDWA
+//! forms of VOP1/VOP2/VOPC, SMEM, DS, MUBUF/MTBUF with V# range checks per dword and swizzled
+//! addressing (ADD_TID_ENABLE, INDEX_STRIDE, 4-byte elements), GLOBAL, SCRATCH and FLAT (FLAT
+//! addresses routed per lane to the LDS aperture, the private aperture or the GPU VM),
+//! FLAT_SCRATCH through `s_setreg`/`s_getreg` HW_REG_FLAT_SCR_LO/HI, SRC_SHARED_BASE/LIMIT and
+//! SRC_PRIVATE_BASE/LIMIT, SH_MEM_BASES.
 //!
 //! Everything the GPU does wrong (VM faults, unknown packets, malformed streams, hangs, shader
 //! faults, unmodelled programming) ends the job as a context loss with a `log::error!` line;
 //! the host process keeps running.
 //!
-//! Not modelled yet: graphics (draws, rasterisation), MIMG, EXP, VINTRP, DPP and SDWA forms,
-//! scratch (private) memory, swizzled buffers, GDS/GWS, occlusion and streamout counters,
-//! SET_PREDICATION, rounding modes other than nearest-even, SDMA and multimedia rings.
+//! Not modelled yet: graphics (draws, rasterisation), MIMG, EXP, VINTRP, GDS/GWS, typed (format)
+//! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element, occlusion
+//! and streamout counters, SET_PREDICATION, rounding modes other than nearest-even (a MODE or
+//! FLOAT_MODE asking for one is refused), SDMA and multimedia rings.
 
 pub mod chip;
 pub mod compute;

@@ -45,6 +45,17 @@ pub struct DispatchSetup {
     pub float_mode: u32,
     pub dx10_clamp: bool,
     pub ieee_mode: bool,
+    /// COMPUTE_TMPRING_SIZE when RSRC2.SCRATCH_EN is set.
+    pub scratch: Option<ScratchRing>,
+}
+
+/// The scratch ring as COMPUTE_TMPRING_SIZE describes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScratchRing {
+    /// Wave slots (WAVES): waves with scratch that may run at the same time.
+    pub waves: u32,
+    /// Bytes per wave slot (WAVESIZE in 1 KiB units on GFX10.x).
+    pub wave_bytes: u32,
 }
 
 /// One workgroup to run.
@@ -85,9 +96,21 @@ impl DispatchSetup {
         }
         let rsrc1 = r.get(regs::COMPUTE_PGM_RSRC1);
         let rsrc2 = r.get(regs::COMPUTE_PGM_RSRC2);
-        if rsrc2 & 1 != 0 {
-            return Err(unsupported("scratch (COMPUTE_PGM_RSRC2.SCRATCH_EN)"));
-        }
+        let scratch = if rsrc2 & 1 != 0 {
+            let tmpring = r.get(regs::COMPUTE_TMPRING_SIZE);
+            let ring = ScratchRing {
+                waves: field(tmpring, 0, 11),
+                wave_bytes: field(tmpring, 12, 24) * 1024,
+            };
+            if ring.waves == 0 || ring.wave_bytes == 0 {
+                return Err(unsupported(format!(
+                    "SCRATCH_EN with COMPUTE_TMPRING_SIZE = {tmpring:#x} (no scratch slots)"
+                )));
+            }
+            Some(ring)
+        } else {
+            None
+        };
         let user_sgprs = field(rsrc2, 1, 5);
         if user_sgprs > regs::COMPUTE_USER_DATA_COUNT {
             return Err(unsupported(format!("{user_sgprs} user SGPRs (compute has 16)")));
@@ -161,6 +184,7 @@ impl DispatchSetup {
             float_mode: field(rsrc1, 12, 19),
             dx10_clamp: rsrc1 & (1 << 21) != 0,
             ieee_mode: rsrc1 & (1 << 23) != 0,
+            scratch,
         }))
     }
 
@@ -203,9 +227,19 @@ impl DispatchSetup {
         (0..self.group_count()).map(|i| self.workgroup(i))
     }
 
-    /// The waves of one workgroup with their initial registers. Threads are numbered X
-    /// fastest and packed 32 per wave.
+    /// Waves in a full workgroup.
+    pub fn waves_per_group(&self) -> u32 {
+        self.group_size.iter().product::<u32>().div_ceil(WAVE_SIZE)
+    }
+
+    /// The waves of one workgroup with their initial registers, using scratch slots from 0.
     pub fn waves(&self, wg: &Workgroup) -> Vec<WaveInit> {
+        self.waves_in_slots(wg, 0)
+    }
+
+    /// The waves of one workgroup with their initial registers. Threads are numbered X
+    /// fastest and packed 32 per wave; wave `w` gets scratch slot `first_slot + w`.
+    pub fn waves_in_slots(&self, wg: &Workgroup, first_slot: u32) -> Vec<WaveInit> {
         let threads = wg.size.iter().product::<u32>();
         let num_waves = threads.div_ceil(WAVE_SIZE);
         (0..num_waves)
@@ -220,6 +254,9 @@ impl DispatchSetup {
                     // [5:0] waves in the group; [11:6] ordered wave id (equal to the wave id
                     // without ordered append); [24:20] wave id on GFX10.3.
                     sgprs.push(num_waves | (w << 6) | (w << 20));
+                }
+                if let Some(ring) = self.scratch {
+                    sgprs.push((first_slot + w) * ring.wave_bytes);
                 }
                 let mut vgprs = vec![[0u32; WAVE_SIZE as usize]; self.tidig_comp_cnt as usize + 1];
                 let mut exec = 0u32;
@@ -310,12 +347,35 @@ mod tests {
     }
 
     #[test]
-    fn wave64_and_scratch_are_refused() {
+    fn wave64_and_empty_scratch_rings_are_refused() {
         let r = regs(&[(regs::COMPUTE_DISPATCH_INITIATOR, 1)]);
         assert!(DispatchSetup::from_registers(&r).is_err());
         let r = regs(&[(regs::COMPUTE_DISPATCH_INITIATOR, 0x8001), (regs::COMPUTE_PGM_RSRC2, 1)]);
-        assert!(DispatchSetup::from_registers(&r).is_err());
+        assert!(DispatchSetup::from_registers(&r).is_err(), "SCRATCH_EN without TMPRING_SIZE");
         let r = regs(&[(regs::COMPUTE_DISPATCH_INITIATOR, 0x8000)]);
         assert!(DispatchSetup::from_registers(&r).unwrap().is_none());
+    }
+
+    #[test]
+    fn scratch_wave_offset_follows_tg_size() {
+        // SCRATCH_EN, one user SGPR, TG_SIZE_EN; 8 slots of 3 KiB.
+        let r = regs(&[
+            (regs::COMPUTE_DISPATCH_INITIATOR, 0x8001),
+            (regs::COMPUTE_PGM_RSRC2, 1 | (1 << 1) | (1 << 10)),
+            (regs::COMPUTE_TMPRING_SIZE, 8 | (3 << 12)),
+            (regs::COMPUTE_NUM_THREAD_X, 64),
+            (regs::COMPUTE_NUM_THREAD_Y, 1),
+            (regs::COMPUTE_NUM_THREAD_Z, 1),
+            (regs::COMPUTE_DIM_X, 1),
+            (regs::COMPUTE_DIM_Y, 1),
+            (regs::COMPUTE_DIM_Z, 1),
+            (regs::COMPUTE_USER_DATA_0, 7),
+        ]);
+        let s = DispatchSetup::from_registers(&r).unwrap().unwrap();
+        assert_eq!(s.scratch, Some(ScratchRing { waves: 8, wave_bytes: 3072 }));
+        let g = s.workgroup(0);
+        let waves = s.waves_in_slots(&g, 4);
+        assert_eq!(waves[0].sgprs, vec![7, 2, 4 * 3072]);
+        assert_eq!(waves[1].sgprs, vec![7, 2 | (1 << 6) | (1 << 20), 5 * 3072]);
     }
 }

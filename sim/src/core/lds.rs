@@ -29,7 +29,7 @@ impl Lds<'_> {
         Ok(false)
     }
 
-    fn read(&self, addr: u32, size: u32) -> R<u64> {
+    pub fn read(&self, addr: u32, size: u32) -> R<u64> {
         if !self.check(addr, size)? {
             return Ok(0);
         }
@@ -38,7 +38,7 @@ impl Lds<'_> {
         Ok(u64::from_le_bytes(b))
     }
 
-    fn write(&mut self, addr: u32, size: u32, value: u64) -> R<()> {
+    pub fn write(&mut self, addr: u32, size: u32, value: u64) -> R<()> {
         if self.check(addr, size)? {
             self.bytes[addr as usize..(addr + size) as usize]
                 .copy_from_slice(&value.to_le_bytes()[..size as usize]);

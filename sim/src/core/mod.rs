@@ -6,6 +6,8 @@
 //! [`program`]). Anything the interpreter cannot do exactly, it refuses with a fault rather
 //! than approximating silently.
 
+mod address;
+mod dpp;
 mod formats;
 mod lds;
 pub mod program;
@@ -61,12 +63,27 @@ pub struct Dispatch<'a> {
 
 impl Dispatch<'_> {
     /// Runs all workgroups on up to `threads` host threads; the first error wins.
+    ///
+    /// With scratch, host thread `t` owns the ring's wave slots `t * waves_per_group ..`, so
+    /// no more workgroups run at once than COMPUTE_TMPRING_SIZE.WAVES has slots for.
     pub fn run(&self, threads: usize) -> Result<(), GpuError> {
         let count = self.setup.group_count();
+        let wpg = self.setup.waves_per_group();
+        let mut threads = threads.clamp(1, count.clamp(1, 64) as usize);
+        if let Some(ring) = self.setup.scratch {
+            let fit = (ring.waves / wpg) as usize;
+            if fit == 0 {
+                return Err(GpuError::Unsupported(format!(
+                    "a workgroup of {wpg} waves needs more scratch slots than WAVES = {}",
+                    ring.waves
+                )));
+            }
+            threads = threads.min(fit);
+        }
         let next = AtomicU64::new(0);
         let failed = AtomicBool::new(false);
         let error: Mutex<Option<GpuError>> = Mutex::new(None);
-        let worker = || {
+        let worker = |t: usize| {
             while !failed.load(Ordering::Relaxed) {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= count {
@@ -80,19 +97,20 @@ impl Dispatch<'_> {
                     )));
                     break;
                 }
-                if let Err(e) = self.run_workgroup(&self.setup.workgroup(i)) {
+                let first_slot = t as u32 * wpg;
+                if let Err(e) = self.run_workgroup(&self.setup.workgroup(i), first_slot) {
                     failed.store(true, Ordering::Relaxed);
                     error.lock().get_or_insert(e);
                 }
             }
         };
-        let threads = threads.clamp(1, count.clamp(1, 64) as usize);
         if threads == 1 {
-            worker();
+            worker(0);
         } else {
             std::thread::scope(|s| {
-                for _ in 0..threads {
-                    s.spawn(worker);
+                for t in 0..threads {
+                    let worker = &worker;
+                    s.spawn(move || worker(t));
                 }
             });
         }
@@ -102,11 +120,11 @@ impl Dispatch<'_> {
         }
     }
 
-    fn run_workgroup(&self, wg: &Workgroup) -> Result<(), GpuError> {
+    fn run_workgroup(&self, wg: &Workgroup, first_slot: u32) -> Result<(), GpuError> {
         let mut lds_bytes = vec![0u8; self.setup.lds_bytes as usize];
         let mut waves: Vec<Wave> = self
             .setup
-            .waves(wg)
+            .waves_in_slots(wg, first_slot)
             .into_iter()
             .map(|init| {
                 let mut w = Wave::new(self.setup.vgprs, self.strict);
@@ -199,9 +217,7 @@ impl Dispatch<'_> {
             Inst::Smem(i) => smem::exec(w, i, d.form, &self.mem).map(|_| Flow::Next),
             Inst::Vop1(_) | Inst::Vop2(_) | Inst::Vopc(_) | Inst::Vop3(_) => match &d.prep {
                 Prep::Valu(v) => valu::exec(w, v).map(|_| Flow::Next),
-                _ => {
-                    wave::fault(format!("{}: DPP/SDWA forms are not modelled", d.inst.op().name()))
-                }
+                _ => wave::fault(format!("{}: not a VALU form", d.inst.op().name())),
             },
             Inst::Vop3p(i) => vop3p::exec(w, i).map(|_| Flow::Next),
             // Graphics-only families (interpolation, exports) and images are not modelled.
@@ -219,11 +235,7 @@ impl Dispatch<'_> {
             }
             Inst::Flat(i) => {
                 let Prep::Vmem(kind) = d.prep else { return Err(Fault::Shader("FLAT".into())) };
-                vmem::flat(w, i, d.form, kind, &self.mem).map(|_| Flow::Next)
-            }
-            // Image, export and interpolation units come with the graphics pipeline.
-            Inst::Mimg(_) | Inst::Exp(_) | Inst::Vintrp(_) => {
-                wave::fault("image/export/interpolation instructions are not modelled yet")
+                vmem::flat(w, i, d.form, kind, &self.mem, lds).map(|_| Flow::Next)
             }
         }
         .map_err(|e| match e {

@@ -262,10 +262,16 @@ fn hwreg_fields(imm: u16) -> (u16, u32, u32) {
 }
 
 const HW_REG_MODE: u16 = 1;
+const HW_REG_SH_MEM_BASES: u16 = 15;
+const HW_REG_FLAT_SCR_LO: u16 = 20;
+const HW_REG_FLAT_SCR_HI: u16 = 21;
 
 fn hwreg_read(w: &Wave, id: u16) -> R<u32> {
     match id {
         HW_REG_MODE => Ok(w.mode),
+        HW_REG_SH_MEM_BASES => Ok(super::address::sh_mem_bases()),
+        HW_REG_FLAT_SCR_LO => Ok(w.flat_scratch as u32),
+        HW_REG_FLAT_SCR_HI => Ok((w.flat_scratch >> 32) as u32),
         _ => fault(format!("hardware register {id} is not modelled")),
     }
 }
@@ -276,6 +282,14 @@ fn hwreg_write(w: &mut Wave, id: u16, value: u32) -> R<()> {
         HW_REG_MODE if value & 0xf != 0 => fault("MODE.FP_ROUND other than nearest-even"),
         HW_REG_MODE => {
             w.mode = value;
+            Ok(())
+        }
+        HW_REG_FLAT_SCR_LO => {
+            w.flat_scratch = (w.flat_scratch & !0xffff_ffff) | value as u64;
+            Ok(())
+        }
+        HW_REG_FLAT_SCR_HI => {
+            w.flat_scratch = (w.flat_scratch & 0xffff_ffff) | (value as u64) << 32;
             Ok(())
         }
         _ => fault(format!("writing hardware register {id} is not modelled")),

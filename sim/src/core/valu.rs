@@ -1,10 +1,16 @@
 //! Vector ALU: VOP1, VOP2, VOPC and VOP3 normalised into one form, sources read per lane with
 //! the VOP3 input modifiers applied, the operation evaluated for the active lanes, and the
 //! result written back with output modifiers (clamp, omod) and the exec mask.
+//!
+//! The DPP16/DPP8/SDWA extensions of the 32-bit encodings ride along in [`Valu::ext`]: DPP
+//! shuffles the raw src0 row before modifiers and narrows the lanes written, SDWA selects
+//! source fields before the operation and places the result into a destination field after it
+//! (see [`super::dpp`]).
 
 use ferrum_isa::tables::{Field, Form};
 use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
 
+use super::dpp;
 use super::valu_ops::{self, Out};
 use super::wave::{fault, Wave, Wide, LANES, R, VCC_LO};
 
@@ -79,6 +85,8 @@ pub struct Valu {
     pub to_exec: bool,
     /// For `v_cmp*`: the condition and the compared type.
     pub cmp: Option<(valu_ops::Cond, Ty)>,
+    /// DPP/SDWA extension of a VOP1/VOP2/VOPC encoding.
+    pub ext: Ext,
 }
 
 fn width(form: &Form, field: Field) -> u32 {
@@ -91,7 +99,7 @@ pub fn src_type(name: &str) -> Ty {
 }
 
 impl Valu {
-    /// `None` for forms the interpreter does not model (DPP and SDWA extensions).
+    /// `None` for instructions that are not VALU.
     pub fn from_inst(inst: &Inst, form: &Form) -> Option<Valu> {
         let ext = match inst {
             Inst::Vop1(i) => i.ext,
@@ -99,9 +107,6 @@ impl Valu {
             Inst::Vopc(i) => i.ext,
             _ => Ext::None,
         };
-        if ext != Ext::None {
-            return None;
-        }
         let name = inst.op().name();
         let ty = src_type(name);
         let dty = dst_type(name);
@@ -125,6 +130,7 @@ impl Valu {
             dst_ty: dty,
             to_exec: name.starts_with("v_cmpx"),
             cmp: None,
+            ext,
         };
         Some(match inst {
             Inst::Vop1(i) => base(i.op, i.vdst, [i.src0, Operand::UNUSED, Operand::UNUSED]),
@@ -178,6 +184,7 @@ impl Valu {
             _ => return None,
         })
         .map(|mut v: Valu| {
+            apply_ext_modifiers(&mut v);
             if matches!(v.op, Opcode::V_FMAC_F32 | Opcode::V_FMAC_F16 | Opcode::V_FMAC_LEGACY_F32) {
                 v.src[2] = v.vdst;
                 v.bits[2] = v.dst_bits;
@@ -188,43 +195,88 @@ impl Valu {
     }
 }
 
-impl Wave {
-    /// Reads source `k` with abs/neg/opsel applied.
-    fn valu_src(&self, v: &Valu, k: usize, x: &mut Wide) -> R<()> {
-        let bits = v.bits[k].max(16);
-        self.vsrc_into(v.src[k], if bits == 16 { 32 } else { bits }, x)?;
-        if bits == 16 {
-            let hi = v.opsel >> k & 1 != 0;
-            for e in x.iter_mut() {
-                *e = if hi { *e >> 16 & 0xffff } else { *e & 0xffff };
-            }
+/// Moves the extension's source modifiers and output modifiers into the common fields.
+fn apply_ext_modifiers(v: &mut Valu) {
+    match v.ext {
+        Ext::Dpp16(d) => {
+            v.abs = d.abs;
+            v.neg = d.neg;
         }
-        // ABS/NEG act on the sign bit; the encoding only allows them where the operand is
-        // treated as a float (float ops, and v_cndmask_b32's selected values).
-        if v.abs | v.neg != 0 {
-            let sign = 1u64 << (bits - 1);
-            let (abs, neg) = (v.abs >> k & 1 != 0, v.neg >> k & 1 != 0);
-            for e in x.iter_mut() {
-                if abs {
-                    *e &= !sign;
-                }
-                if neg {
-                    *e ^= sign;
+        Ext::Sdwa(s) => {
+            v.abs = s.abs;
+            v.neg = s.neg;
+            v.clamp = s.clamp;
+            v.omod = s.omod;
+            if s.src1_scalar {
+                if let Operand::Vgpr(code) = v.src[1] {
+                    v.src[1] = Operand::from_code(code as u16, None).unwrap_or(v.src[1]);
                 }
             }
+            if v.cmp.is_some() || v.op.name().starts_with("v_cmp") {
+                v.sdst = s.sdst;
+            }
         }
-        Ok(())
+        Ext::None | Ext::Dpp8(_) => {}
     }
+}
+
+impl Wave {
+    /// Reads source `k` as raw bits (16-bit operands read their whole register).
+    fn valu_src_raw(&self, v: &Valu, k: usize, x: &mut Wide) -> R<()> {
+        let bits = v.bits[k].max(16);
+        self.vsrc_into(v.src[k], if bits == 16 { 32 } else { bits }, x)
+    }
+}
+
+/// Applies SDWA selects, opsel and abs/neg to source `k` read by [`Wave::valu_src_raw`].
+fn modify_src(v: &Valu, k: usize, x: &mut Wide) -> R<()> {
+    let bits = v.bits[k].max(16);
+    if let (Ext::Sdwa(s), 0 | 1) = (&v.ext, k) {
+        if bits == 64 {
+            return fault("SDWA on a 64-bit operand");
+        }
+        let sel = if k == 0 { s.src0_sel } else { s.src1_sel };
+        let sext = s.sext >> k & 1 != 0;
+        for e in x.iter_mut() {
+            *e = dpp::sdwa_source(sel, sext, *e as u32)? as u64;
+        }
+    }
+    if bits == 16 {
+        let hi = v.opsel >> k & 1 != 0;
+        for e in x.iter_mut() {
+            *e = if hi { *e >> 16 & 0xffff } else { *e & 0xffff };
+        }
+    }
+    // ABS/NEG act on the sign bit; the encoding only allows them where the operand is
+    // treated as a float (float ops, and v_cndmask_b32's selected values).
+    if v.abs | v.neg != 0 {
+        let sign = 1u64 << (bits - 1);
+        let (abs, neg) = (v.abs >> k & 1 != 0, v.neg >> k & 1 != 0);
+        for e in x.iter_mut() {
+            if abs {
+                *e &= !sign;
+            }
+            if neg {
+                *e ^= sign;
+            }
+        }
+    }
+    Ok(())
 }
 
 pub fn exec(w: &mut Wave, v: &Valu) -> R<()> {
     let mut srcs = [[0u64; LANES]; 3];
+    let mut exec = w.exec();
     for (k, s) in srcs.iter_mut().enumerate() {
-        if v.bits[k] > 0 {
-            w.valu_src(v, k, s)?;
+        if v.bits[k] == 0 {
+            continue;
         }
+        w.valu_src_raw(v, k, s)?;
+        if k == 0 {
+            exec = shuffle_src0(v, s, exec)?;
+        }
+        modify_src(v, k, s)?;
     }
-    let exec = w.exec();
     let mut values = [0u64; LANES];
     let out = valu_ops::eval(w, v, &srcs, exec, &mut values)?;
     match out {
@@ -256,12 +308,39 @@ pub fn exec(w: &mut Wave, v: &Valu) -> R<()> {
     }
 }
 
+/// DPP: moves src0 between lanes; returns the lanes the instruction may write.
+fn shuffle_src0(v: &Valu, src0: &mut Wide, exec: u32) -> R<u32> {
+    match &v.ext {
+        Ext::Dpp16(_) | Ext::Dpp8(_) if v.bits[0] == 64 || v.dst_bits == 64 => {
+            fault("DPP on a 64-bit operand")
+        }
+        Ext::Dpp16(d) => dpp::dpp16(d, src0, exec),
+        Ext::Dpp8(d) => {
+            dpp::dpp8(d, src0, exec);
+            Ok(exec)
+        }
+        Ext::None | Ext::Sdwa(_) => Ok(exec),
+    }
+}
+
 fn write_vector(w: &mut Wave, v: &Valu, mut values: Wide, exec: u32) -> R<()> {
     let Operand::Vgpr(d) = v.vdst else {
         return fault(format!("{} with a non-VGPR destination", v.op.name()));
     };
     let d = d as u32;
     apply_output_modifiers(w, v, &mut values);
+    if let Ext::Sdwa(s) = &v.ext {
+        if v.dst_bits == 64 {
+            return fault("SDWA with a 64-bit destination");
+        }
+        let low = if v.dst_bits == 16 { 0xffff } else { u32::MAX };
+        let old = *w.vrow_unchecked(d)?;
+        let mut row = [0u32; LANES];
+        for (l, r) in row.iter_mut().enumerate() {
+            *r = dpp::sdwa_dest(s, values[l] as u32 & low, old[l])?;
+        }
+        return w.vwrite(d, exec, &row);
+    }
     match v.dst_bits {
         64 => {
             let lo: [u32; LANES] = std::array::from_fn(|l| values[l] as u32);

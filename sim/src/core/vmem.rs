@@ -9,6 +9,8 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use ferrum_isa::tables::Field;
 use ferrum_isa::{Buffer, Flat, Operand, Seg, Special};
 
+use super::address::{self, pieces, Addrs, Aperture, Vsharp};
+use super::lds::Lds;
 use super::wave::{fault, Counter, Wave, LANES, R};
 use super::Mem;
 use crate::kernel::{Access, Translator};
@@ -155,20 +157,18 @@ pub fn atomic_apply(op: AtomicOp, old: u64, src: u64, cmp: u64, wide: bool) -> u
     r & mask
 }
 
-/// One lane's access: its address, or `None` when out of bounds.
-type Addrs = [Option<u64>; LANES];
-
-/// Performs the access for every active lane with a valid address.
+/// Performs the access for every lane in `exec`, dword by dword where an address exists.
+#[allow(clippy::too_many_arguments)]
 fn access(
     w: &mut Wave,
     mem: &Mem<'_>,
     kind: Kind,
     addrs: &Addrs,
+    exec: u32,
     vdata: u32,
     data_dwords: u32,
     glc: bool,
 ) -> R<()> {
-    let exec = w.exec();
     let mut tr = Translator::new(mem.space);
     match kind {
         Kind::Load { bytes, signed } => {
@@ -179,30 +179,27 @@ fn access(
                 if exec >> lane & 1 == 0 {
                     continue;
                 }
-                let Some(addr) = addrs[lane] else { continue };
+                // Out-of-range dwords read as zero.
                 let mut buf = [0u8; 16];
-                tr.read(addr, &mut buf[..bytes as usize])?;
-                let mut words = [0u32; 4];
-                for (j, word) in words.iter_mut().enumerate() {
-                    *word = u32::from_le_bytes([
+                for (j, at, len) in pieces(bytes) {
+                    if let Some(addr) = addrs[lane][j] {
+                        tr.read(addr, &mut buf[at as usize..at as usize + len])?;
+                    }
+                }
+                for (j, row) in rows.iter_mut().enumerate() {
+                    row[lane] = u32::from_le_bytes([
                         buf[4 * j],
                         buf[4 * j + 1],
                         buf[4 * j + 2],
                         buf[4 * j + 3],
                     ]);
                 }
-                if bytes < 4 {
-                    words[0] = match (bytes, signed) {
-                        (1, true) => buf[0] as i8 as i32 as u32,
-                        (2, true) => u16::from_le_bytes([buf[0], buf[1]]) as i16 as i32 as u32,
-                        _ => words[0],
-                    };
-                }
-                for j in 0..dwords as usize {
-                    rows[j][lane] = words[j];
-                }
+                rows[0][lane] = match (bytes, signed) {
+                    (1, true) => buf[0] as i8 as i32 as u32,
+                    (2, true) => u16::from_le_bytes([buf[0], buf[1]]) as i16 as i32 as u32,
+                    _ => rows[0][lane],
+                };
             }
-            // Out-of-bounds lanes return zero.
             for (j, row) in rows.iter().enumerate() {
                 w.vwrite(vdata + j as u32, exec, row)?;
             }
@@ -211,17 +208,16 @@ fn access(
         Kind::Store { bytes } => {
             let dwords = bytes.div_ceil(4);
             w.vreadable(vdata, dwords)?;
-            for (lane, addr) in addrs.iter().enumerate() {
+            for (lane, dw) in addrs.iter().enumerate() {
                 if exec >> lane & 1 == 0 {
                     continue;
                 }
-                let Some(addr) = *addr else { continue };
-                let mut buf = [0u8; 16];
-                for j in 0..dwords as usize {
-                    buf[4 * j..4 * j + 4]
-                        .copy_from_slice(&w.v[(vdata + j as u32) as usize][lane].to_le_bytes());
+                for (j, _, len) in pieces(bytes) {
+                    if let Some(addr) = dw[j] {
+                        let word = w.v[(vdata + j as u32) as usize][lane].to_le_bytes();
+                        tr.write(addr, &word[..len])?;
+                    }
                 }
-                tr.write(addr, &buf[..bytes as usize])?;
             }
         }
         Kind::Atomic { op, wide } => {
@@ -232,7 +228,7 @@ fn access(
                 if exec >> lane & 1 == 0 {
                     continue;
                 }
-                let Some(addr) = addrs[lane] else { continue };
+                let Some(addr) = atomic_address(&addrs[lane], wide)? else { continue };
                 let reg = |k: u32| w.v[(vdata + k) as usize][lane] as u64;
                 let (src, cmp) = if wide {
                     (
@@ -260,6 +256,19 @@ fn access(
         }
     }
     Ok(())
+}
+
+/// The address of an atomic: all its dwords in range and contiguous, else `None` (skipped).
+fn atomic_address(dwords: &[Option<u64>; 4], wide: bool) -> R<Option<u64>> {
+    let Some(a) = dwords[0] else { return Ok(None) };
+    if !wide {
+        return Ok(Some(a));
+    }
+    match dwords[1] {
+        None => Ok(None),
+        Some(b) if b == a + 4 => Ok(Some(a)),
+        Some(_) => fault("64-bit atomic on a swizzled address"),
+    }
 }
 
 /// An atomic read-modify-write on GPU memory, atomic with respect to other host threads.
@@ -308,14 +317,7 @@ pub fn buffer(
     let k =
         kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented MUBUF {name}")))?;
     let v = w.sread_range(i.srsrc as usize, 4)?;
-    let base = v[0] as u64 | ((v[1] & 0xffff) as u64) << 32;
-    let stride = ((v[1] >> 16) & 0x3fff) as u64;
-    let num_records = v[2] as u64;
-    let add_tid = v[3] >> 23 & 1 != 0;
-    let oob_select = (v[3] >> 28) & 3;
-    if v[1] >> 31 != 0 {
-        return fault(format!("{name}: swizzled buffers are not modelled"));
-    }
+    let vs = Vsharp::parse(&v);
     let soffset =
         if i.soffset == Operand::Special(Special::Null) { 0 } else { w.ssrc(i.soffset)? as u64 };
     let (idx_row, off_row) = match (i.idxen, i.offen) {
@@ -328,6 +330,9 @@ pub fn buffer(
     let format = if mtbuf { i.format as u32 } else { (v[3] >> 12) & 0x7f };
     let typed = match k {
         Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
+            if vs.swizzle {
+                return fault(format!("{name}: typed access to a swizzled buffer"));
+            }
             Some(super::formats::lookup(format).ok_or_else(|| {
                 super::wave::Fault::Shader(format!("{name}: data format {format} not modelled"))
             })?)
@@ -335,7 +340,7 @@ pub fn buffer(
         _ => None,
     };
     let bytes = match k {
-        Kind::Load { bytes, .. } | Kind::Store { bytes } => bytes as u64,
+        Kind::Load { bytes, .. } | Kind::Store { bytes } => bytes,
         Kind::Atomic { wide, .. } => {
             if wide {
                 8
@@ -344,99 +349,228 @@ pub fn buffer(
             }
         }
         Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
-            typed.map_or(4, |(w, _)| super::formats::element_bytes(w) as u64)
+            typed.map_or(4, |(w, _)| super::formats::element_bytes(w))
         }
     };
-    let mut addrs: Addrs = [None; LANES];
-    for (lane, a) in addrs.iter_mut().enumerate() {
-        let mut index = idx_row.map_or(0, |r| r[lane] as u64);
-        if add_tid {
-            index += lane as u64;
-        }
-        let offset = i.offset as u64 + off_row.map_or(0, |r| r[lane] as u64);
-        let in_bounds = match oob_select {
-            0 => index < num_records && offset < stride.max(1),
-            1 => index < num_records,
-            2 => num_records != 0,
-            _ => soffset + offset + bytes <= num_records,
-        };
-        if in_bounds {
-            *a = Some(base.wrapping_add(soffset).wrapping_add(offset).wrapping_add(index * stride));
-        }
-    }
+    let index: [u64; LANES] = std::array::from_fn(|l| idx_row.map_or(0, |r| r[l] as u64));
+    let offset: [u64; LANES] =
+        std::array::from_fn(|l| i.offset as u64 + off_row.map_or(0, |r| r[l] as u64));
+    let addrs = vs.addresses(soffset, &index, &offset, bytes)?;
     if let Some((widths, num)) = typed {
-        return typed_access(w, mem, k, &addrs, i.vdata as u32, widths, num, v[3]);
+        // A format element is converted as a whole: it is in range only if all of it is.
+        let whole: [Option<u64>; LANES] = std::array::from_fn(|l| {
+            let d = &addrs[l];
+            pieces(bytes).all(|(j, _, _)| d[j].is_some()).then_some(d[0]).flatten()
+        });
+        return typed_access(w, mem, k, &whole, i.vdata as u32, widths, num, v[3]);
     }
-    access(w, mem, k, &addrs, i.vdata as u32, dd, i.glc)
+    access(w, mem, k, &addrs, w.exec(), i.vdata as u32, dd, i.glc)
 }
 
+/// Bytes one lane moves for a vector-memory kind (format accesses are not FLAT).
+fn flat_bytes(k: Kind) -> R<u32> {
+    match k {
+        Kind::Load { bytes, .. } | Kind::Store { bytes } => Ok(bytes),
+        Kind::Atomic { wide, .. } => Ok(if wide { 8 } else { 4 }),
+        Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
+            fault("typed access needs a buffer descriptor")
+        }
+    }
+}
+
+/// FLAT, GLOBAL and SCRATCH. FLAT addresses are routed per lane by aperture: the LDS
+/// aperture reaches the workgroup's LDS, the private aperture the lane's scratch through
+/// FLAT_SCRATCH, anything else the GPU VM.
 pub fn flat(
     w: &mut Wave,
     i: &Flat,
     form: &ferrum_isa::tables::Form,
     kind: Option<Kind>,
     mem: &Mem<'_>,
+    lds: &mut Lds<'_>,
 ) -> R<()> {
     let name = i.op.name();
-    if i.seg == Seg::Scratch {
-        return fault(format!("unimplemented {name} (scratch)"));
-    }
     let dd = data_dwords(form);
     let k = kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented {name}")))?;
-    let saddr = i.saddr != Operand::Special(Special::Null) && i.seg == Seg::Global;
-    let base = if saddr { Some(w.ssrc64(i.saddr)?) } else { None };
-    let lo = *w.vrow(i.addr as u32)?;
-    let hi = if base.is_none() { Some(*w.vrow(i.addr as u32 + 1)?) } else { None };
-    let mut addrs: Addrs = [None; LANES];
-    for (lane, a) in addrs.iter_mut().enumerate() {
-        let addr = match (base, hi) {
-            (Some(b), _) => b.wrapping_add(lo[lane] as u64),
-            (None, Some(h)) => lo[lane] as u64 | (h[lane] as u64) << 32,
-            (None, None) => 0,
-        };
-        *a = Some(addr.wrapping_add(i.offset as i64 as u64));
+    let bytes = flat_bytes(k)?;
+    let exec = w.exec();
+    let mut addrs: Addrs = [[None; 4]; LANES];
+    // Lanes that address LDS, with their LDS byte offsets.
+    let mut lds_mask = 0u32;
+    let mut lds_offsets = [0u32; LANES];
+    match i.seg {
+        Seg::Scratch => {
+            // The private offset is an SGPR or a VGPR, plus the signed instruction offset.
+            // GFX10.3's ST mode (`off, off`) encodes SADDR as 0x7F: the offset alone.
+            let row = match i.saddr {
+                Operand::Special(Special::Null) => *w.vrow(i.addr as u32)?,
+                Operand::Special(Special::ExecHi) => [0; LANES],
+                s => [w.ssrc(s)?; LANES],
+            };
+            for (lane, a) in addrs.iter_mut().enumerate() {
+                let off = row[lane].wrapping_add(i.offset as i32 as u32);
+                *a = address::private_dwords(w.flat_scratch, lane, off, bytes)?;
+            }
+        }
+        Seg::Global | Seg::Flat => {
+            let saddr = i.saddr != Operand::Special(Special::Null) && i.seg == Seg::Global;
+            let base = if saddr { Some(w.ssrc64(i.saddr)?) } else { None };
+            let lo = *w.vrow(i.addr as u32)?;
+            let hi = if base.is_none() { Some(*w.vrow(i.addr as u32 + 1)?) } else { None };
+            for (lane, a) in addrs.iter_mut().enumerate() {
+                let addr = match (base, hi) {
+                    (Some(b), _) => b.wrapping_add(lo[lane] as u64),
+                    (None, Some(h)) => lo[lane] as u64 | (h[lane] as u64) << 32,
+                    (None, None) => 0,
+                }
+                .wrapping_add(i.offset as i64 as u64);
+                let place = if i.seg == Seg::Flat {
+                    address::classify_flat(addr)
+                } else {
+                    Aperture::Global(addr)
+                };
+                *a = match place {
+                    Aperture::Global(addr) => address::linear_dwords(addr, bytes),
+                    Aperture::Private(off) => {
+                        address::private_dwords(w.flat_scratch, lane, off, bytes)?
+                    }
+                    Aperture::Lds(off) => {
+                        lds_mask |= 1 << lane;
+                        lds_offsets[lane] = off;
+                        [None; 4]
+                    }
+                };
+            }
+        }
+    }
+    lds_mask &= exec;
+    if lds_mask != 0 {
+        flat_lds(w, i, k, bytes, lds, lds_mask, &lds_offsets)?;
+    }
+    let exec = exec & !lds_mask;
+    if let Kind::Atomic { op, wide } = k {
+        return flat_atomic(w, i, mem, &addrs, exec, dd, op, wide);
     }
     let vdata = match k {
         Kind::Load { .. } => i.vdst,
         _ => i.data,
     };
-    if let Kind::Atomic { .. } = k {
-        // Atomics return into vdst; stage the data through it.
-        let per = if matches!(k, Kind::Atomic { wide: true, .. }) { 2 } else { 1 };
-        w.vreadable(i.data as u32, dd)?;
-        let exec = w.exec();
-        let mut rets = vec![[0u32; LANES]; per];
-        let data = w.v[i.data as usize..(i.data as u32 + dd) as usize].to_vec();
-        let Kind::Atomic { op, wide } = k else { unreachable!("checked above") };
-        for (lane, addr) in addrs.iter().enumerate() {
-            if exec >> lane & 1 == 0 {
-                continue;
+    access(w, mem, k, &addrs, exec, vdata as u32, dd, i.glc)
+}
+
+/// The lanes of a FLAT access that hit the LDS aperture. Runs before the access of the other
+/// lanes, which records the outstanding load (or returning atomic) for all of them.
+fn flat_lds(
+    w: &mut Wave,
+    i: &Flat,
+    k: Kind,
+    bytes: u32,
+    lds: &mut Lds<'_>,
+    mask: u32,
+    offsets: &[u32; LANES],
+) -> R<()> {
+    let dwords = bytes.div_ceil(4);
+    match k {
+        Kind::Load { signed, .. } => {
+            w.vwritable(i.vdst as u32, dwords)?;
+            let mut rows = vec![[0u32; LANES]; dwords as usize];
+            for lane in (0..LANES).filter(|l| mask >> l & 1 != 0) {
+                for (j, at, len) in pieces(bytes) {
+                    let x = lds.read(offsets[lane].wrapping_add(at as u32), len as u32)? as u32;
+                    rows[j][lane] = match (bytes, signed) {
+                        (1, true) => x as u8 as i8 as i32 as u32,
+                        (2, true) => x as u16 as i16 as i32 as u32,
+                        _ => x,
+                    };
+                }
             }
-            let Some(addr) = *addr else { continue };
-            let reg = |kk: usize| data[kk][lane] as u64;
-            let (src, cmp) = if wide {
-                (
-                    reg(0) | reg(1) << 32,
-                    if op == AtomicOp::CmpSwap { reg(2) | reg(3) << 32 } else { 0 },
-                )
-            } else {
-                (reg(0), if op == AtomicOp::CmpSwap { reg(1) } else { 0 })
-            };
-            let old = atomic_rmw(mem, addr, wide, |o| atomic_apply(op, o, src, cmp, wide))?;
-            rets[0][lane] = old as u32;
-            if wide {
-                rets[1][lane] = (old >> 32) as u32;
+            // The caller's access of the other lanes records the outstanding load.
+            for (j, row) in rows.iter().enumerate() {
+                w.vwrite(i.vdst as u32 + j as u32, mask, row)?;
             }
         }
-        if i.glc {
-            for (j, row) in rets.iter().enumerate() {
-                w.vwrite(i.vdst as u32 + j as u32, exec, row)?;
+        Kind::Store { .. } => {
+            w.vreadable(i.data as u32, dwords)?;
+            for lane in (0..LANES).filter(|l| mask >> l & 1 != 0) {
+                for (j, at, len) in pieces(bytes) {
+                    let x = w.v[i.data as usize + j][lane] as u64;
+                    lds.write(offsets[lane].wrapping_add(at as u32), len as u32, x)?;
+                }
             }
-            w.add_pending(Counter::Vm, true, i.vdst as u32, per as u32);
         }
-        return Ok(());
+        Kind::Atomic { op, wide } => {
+            let per = if wide { 2 } else { 1 };
+            let dd = if op == AtomicOp::CmpSwap { 2 * per } else { per };
+            w.vreadable(i.data as u32, dd)?;
+            let mut rets = vec![[0u32; LANES]; per as usize];
+            for lane in (0..LANES).filter(|l| mask >> l & 1 != 0) {
+                let reg = |k: u32| w.v[(i.data as u32 + k) as usize][lane] as u64;
+                let (src, cmp) = if wide {
+                    (reg(0) | reg(1) << 32, if dd == 4 { reg(2) | reg(3) << 32 } else { 0 })
+                } else {
+                    (reg(0), if dd == 2 { reg(1) } else { 0 })
+                };
+                // The workgroup's waves run on one host thread, so LDS needs no locking.
+                let old = lds.read(offsets[lane], 4 * per)?;
+                lds.write(offsets[lane], 4 * per, atomic_apply(op, old, src, cmp, wide))?;
+                rets[0][lane] = old as u32;
+                if wide {
+                    rets[1][lane] = (old >> 32) as u32;
+                }
+            }
+            if i.glc {
+                for (j, row) in rets.iter().enumerate() {
+                    w.vwrite(i.vdst as u32 + j as u32, mask, row)?;
+                }
+            }
+        }
+        Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
+            return fault("typed access needs a buffer descriptor")
+        }
     }
-    access(w, mem, k, &addrs, vdata as u32, dd, i.glc)
+    Ok(())
+}
+
+/// FLAT/GLOBAL/SCRATCH atomics: data from `data`, the old value returned into `vdst`.
+#[allow(clippy::too_many_arguments)]
+fn flat_atomic(
+    w: &mut Wave,
+    i: &Flat,
+    mem: &Mem<'_>,
+    addrs: &Addrs,
+    exec: u32,
+    dd: u32,
+    op: AtomicOp,
+    wide: bool,
+) -> R<()> {
+    let per = if wide { 2 } else { 1 };
+    w.vreadable(i.data as u32, dd)?;
+    let mut rets = vec![[0u32; LANES]; per];
+    let data = w.v[i.data as usize..(i.data as u32 + dd) as usize].to_vec();
+    for (lane, dwords) in addrs.iter().enumerate() {
+        if exec >> lane & 1 == 0 {
+            continue;
+        }
+        let Some(addr) = atomic_address(dwords, wide)? else { continue };
+        let reg = |kk: usize| data[kk][lane] as u64;
+        let (src, cmp) = if wide {
+            (reg(0) | reg(1) << 32, if op == AtomicOp::CmpSwap { reg(2) | reg(3) << 32 } else { 0 })
+        } else {
+            (reg(0), if op == AtomicOp::CmpSwap { reg(1) } else { 0 })
+        };
+        let old = atomic_rmw(mem, addr, wide, |o| atomic_apply(op, o, src, cmp, wide))?;
+        rets[0][lane] = old as u32;
+        if wide {
+            rets[1][lane] = (old >> 32) as u32;
+        }
+    }
+    if i.glc {
+        for (j, row) in rets.iter().enumerate() {
+            w.vwrite(i.vdst as u32 + j as u32, exec, row)?;
+        }
+        w.add_pending(Counter::Vm, true, i.vdst as u32, per as u32);
+    }
+    Ok(())
 }
 
 /// buffer/tbuffer `*_format_*`: converts between the element's data format and registers.
@@ -445,7 +579,7 @@ fn typed_access(
     w: &mut Wave,
     mem: &Mem<'_>,
     k: Kind,
-    addrs: &Addrs,
+    addrs: &[Option<u64>; LANES],
     vdata: u32,
     widths: &[u32],
     num: super::formats::Num,

@@ -71,6 +71,9 @@ pub struct Wave {
     /// The MODE hardware register: FP_ROUND in bits 3:0, FP_DENORM in bits 7:4 (bits 5:4 set =
     /// keep f32 denormals), DX10_CLAMP bit 8, IEEE bit 9; initialised from COMPUTE_PGM_RSRC1.
     pub mode: u32,
+    /// FLAT_SCRATCH: the byte address of this wave's private memory (GFX10: written by the
+    /// shader through `s_setreg` HW_REG_FLAT_SCR_LO/HI, never initialised by the SPI).
+    pub flat_scratch: u64,
     strict: bool,
     pending: Vec<Pending>,
 }
@@ -86,6 +89,7 @@ impl Wave {
             at_barrier: false,
             wave_id: 0,
             mode: 0,
+            flat_scratch: 0,
             strict,
             pending: Vec::new(),
         }
@@ -215,14 +219,11 @@ impl Wave {
             Operand::Special(Special::Vccz) => (self.vcc() == 0) as u32,
             Operand::Special(Special::Execz) => (self.exec() == 0) as u32,
             Operand::Vgpr(_) => return fault("VGPR used as a scalar source"),
-            Operand::Special(
-                Special::SharedBase
-                | Special::SharedLimit
-                | Special::PrivateBase
-                | Special::PrivateLimit
-                | Special::PopsExitingWaveId
-                | Special::LdsDirect,
-            ) => return fault(format!("unsupported source {op:?}")),
+            // A 32-bit read of an aperture register yields its low half (see `aperture`).
+            Operand::Special(s) if aperture(s).is_some() => aperture(s).map_or(0, |a| a as u32),
+            Operand::Special(Special::PopsExitingWaveId | Special::LdsDirect) => {
+                return fault(format!("unsupported source {op:?}"))
+            }
             reg => self.sread(Self::sindex(reg)?)?,
         })
     }
@@ -236,6 +237,7 @@ impl Wave {
             Operand::Special(Special::Scc | Special::Vccz | Special::Execz) => {
                 self.ssrc(op)? as u64
             }
+            Operand::Special(s) if aperture(s).is_some() => aperture(s).unwrap_or(0),
             reg => {
                 let i = Self::sindex(reg)?;
                 if i == NULL {
@@ -340,6 +342,21 @@ impl Wave {
         out.fill(scalar);
         Ok(())
     }
+}
+
+/// The 64-bit value of SRC_SHARED_BASE/LIMIT and SRC_PRIVATE_BASE/LIMIT. They are meant to
+/// be read as 64-bit operands; LLVM notes that a 32-bit read does not give the high half, so
+/// a 32-bit read here returns the low half.
+fn aperture(s: Special) -> Option<u64> {
+    use super::address::{LDS_APERTURE, PRIVATE_APERTURE};
+    let limit = |base: u64| base + (1 << 32) - 1;
+    Some(match s {
+        Special::SharedBase => LDS_APERTURE,
+        Special::SharedLimit => limit(LDS_APERTURE),
+        Special::PrivateBase => PRIVATE_APERTURE,
+        Special::PrivateLimit => limit(PRIVATE_APERTURE),
+        _ => return None,
+    })
 }
 
 fn retire_oldest(pending: &mut Vec<Pending>, of: impl Fn(Counter) -> bool, keep: usize) {

@@ -26,6 +26,23 @@ pub struct Gpu {
     pub ctx: Context,
 }
 
+/// Prints the simulator's warnings and errors (context-loss reasons) into the test output.
+struct StderrLogger;
+
+static STDERR_LOGGER: StderrLogger = StderrLogger;
+
+impl log::Log for StderrLogger {
+    fn enabled(&self, m: &log::Metadata<'_>) -> bool {
+        m.level() <= log::Level::Warn
+    }
+    fn log(&self, r: &log::Record<'_>) {
+        if self.enabled(r.metadata()) {
+            eprintln!("[{}] {}", r.level(), r.args());
+        }
+    }
+    fn flush(&self) {}
+}
+
 impl Gpu {
     pub fn new() -> Gpu {
         Gpu::with_config(SimConfig {
@@ -36,6 +53,9 @@ impl Gpu {
     }
 
     pub fn with_config(config: SimConfig) -> Gpu {
+        if log::set_logger(&STDERR_LOGGER).is_ok() {
+            log::set_max_level(log::LevelFilter::Warn);
+        }
         let kernel = ferrum_sim::open(config);
         let dev = Device::from_kernel(kernel.clone()).unwrap();
         let ctx = dev.create_context(Priority::Normal).unwrap();
@@ -195,10 +215,20 @@ impl Dispatch<'_> {
     }
 
     pub fn emit(&self, out: &mut Vec<u32>) {
+        self.emit_with_scratch(out, None);
+    }
+
+    /// Like [`Dispatch::emit`]; `Some(tmpring)` also sets RSRC2.SCRATCH_EN and
+    /// COMPUTE_TMPRING_SIZE.
+    pub fn emit_with_scratch(&self, out: &mut Vec<u32>, tmpring: Option<u32>) {
         use pm4::set_sh_regs;
         set_sh_regs(out, 0xb834, &[(self.pgm >> 40) as u32]);
         set_sh_regs(out, 0xb830, &[(self.pgm >> 8) as u32]);
-        set_sh_regs(out, 0xb848, &[self.rsrc1(), self.rsrc2()]);
+        let scratch_en = tmpring.is_some() as u32;
+        set_sh_regs(out, 0xb848, &[self.rsrc1(), self.rsrc2() | scratch_en]);
+        if let Some(t) = tmpring {
+            set_sh_regs(out, 0xb860, &[t]);
+        }
         set_sh_regs(out, 0xb8a0, &[0]);
         set_sh_regs(out, 0xb81c, &self.group);
         if !self.user_data.is_empty() {
