@@ -38,8 +38,9 @@
 //!
 //! Not modelled yet: graphics (draws, rasterisation), MIMG, EXP, VINTRP, GDS/GWS, typed (format)
 //! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element, occlusion
-//! and streamout counters, SET_PREDICATION, rounding modes other than nearest-even (a MODE or
-//! FLOAT_MODE asking for one is refused), SDMA and multimedia rings.
+//! and streamout counters, SET_PREDICATION, f16/f64 rounding modes other than nearest-even (a
+//! MODE or FLOAT_MODE asking for one is refused; f32 directed rounding is modelled for add,
+//! sub, mul, fma and conversions to f32), SDMA and multimedia rings.
 
 pub mod chip;
 pub mod compute;
