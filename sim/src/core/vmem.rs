@@ -169,91 +169,108 @@ fn access(
     data_dwords: u32,
     glc: bool,
 ) -> R<()> {
-    let mut tr = Translator::new(mem.space);
     match kind {
-        Kind::Load { bytes, signed } => {
-            let dwords = bytes.div_ceil(4);
-            w.vwritable(vdata, dwords)?;
-            let mut rows = vec![[0u32; LANES]; dwords as usize];
-            for lane in 0..LANES {
-                if exec >> lane & 1 == 0 {
-                    continue;
-                }
-                // Out-of-range dwords read as zero.
-                let mut buf = [0u8; 16];
-                for (j, at, len) in pieces(bytes) {
-                    if let Some(addr) = addrs[lane][j] {
-                        tr.read(addr, &mut buf[at as usize..at as usize + len])?;
-                    }
-                }
-                for (j, row) in rows.iter_mut().enumerate() {
-                    row[lane] = u32::from_le_bytes([
-                        buf[4 * j],
-                        buf[4 * j + 1],
-                        buf[4 * j + 2],
-                        buf[4 * j + 3],
-                    ]);
-                }
-                rows[0][lane] = match (bytes, signed) {
-                    (1, true) => buf[0] as i8 as i32 as u32,
-                    (2, true) => u16::from_le_bytes([buf[0], buf[1]]) as i16 as i32 as u32,
-                    _ => rows[0][lane],
-                };
-            }
-            for (j, row) in rows.iter().enumerate() {
-                w.vwrite(vdata + j as u32, exec, row)?;
-            }
-            w.add_pending(Counter::Vm, true, vdata, dwords);
-        }
-        Kind::Store { bytes } => {
-            let dwords = bytes.div_ceil(4);
-            w.vreadable(vdata, dwords)?;
-            for (lane, dw) in addrs.iter().enumerate() {
-                if exec >> lane & 1 == 0 {
-                    continue;
-                }
-                for (j, _, len) in pieces(bytes) {
-                    if let Some(addr) = dw[j] {
-                        let word = w.v[(vdata + j as u32) as usize][lane].to_le_bytes();
-                        tr.write(addr, &word[..len])?;
-                    }
-                }
-            }
-        }
+        Kind::Load { bytes, signed } => load(w, mem, addrs, exec, vdata, bytes, signed),
+        Kind::Store { bytes } => store(w, mem, addrs, exec, vdata, bytes),
         Kind::Atomic { op, wide } => {
-            let per = if wide { 2 } else { 1 };
             w.vreadable(vdata, data_dwords)?;
-            let mut ret = vec![[0u32; LANES]; per as usize];
-            for lane in 0..LANES {
-                if exec >> lane & 1 == 0 {
-                    continue;
-                }
-                let Some(addr) = atomic_address(&addrs[lane], wide)? else { continue };
-                let reg = |k: u32| w.v[(vdata + k) as usize][lane] as u64;
-                let (src, cmp) = if wide {
-                    (
-                        reg(0) | reg(1) << 32,
-                        if op == AtomicOp::CmpSwap { reg(2) | reg(3) << 32 } else { 0 },
-                    )
-                } else {
-                    (reg(0), if op == AtomicOp::CmpSwap { reg(1) } else { 0 })
-                };
-                let old = atomic_rmw(mem, addr, wide, |old| atomic_apply(op, old, src, cmp, wide))?;
-                ret[0][lane] = old as u32;
-                if wide {
-                    ret[1][lane] = (old >> 32) as u32;
-                }
-            }
-            if glc {
-                for (j, row) in ret.iter().enumerate() {
-                    w.vwrite(vdata + j as u32, exec, row)?;
-                }
-                w.add_pending(Counter::Vm, true, vdata, per);
-            }
+            let data = w.v[vdata as usize..(vdata + data_dwords) as usize].to_vec();
+            // Buffer atomics return into the data registers.
+            atomic_lanes(w, mem, addrs, exec, &data, vdata, op, wide, glc)
         }
         Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
-            return fault("typed access needs a buffer descriptor");
+            fault("typed access needs a buffer descriptor")
         }
+    }
+}
+
+fn load(
+    w: &mut Wave,
+    mem: &Mem<'_>,
+    addrs: &Addrs,
+    exec: u32,
+    vdata: u32,
+    bytes: u32,
+    signed: bool,
+) -> R<()> {
+    let mut tr = Translator::new(mem.space);
+    let dwords = bytes.div_ceil(4);
+    w.vwritable(vdata, dwords)?;
+    let mut rows = vec![[0u32; LANES]; dwords as usize];
+    for lane in (0..LANES).filter(|l| exec >> l & 1 != 0) {
+        // Out-of-range dwords read as zero.
+        let mut buf = [0u8; 16];
+        for (j, at, len) in pieces(bytes) {
+            if let Some(addr) = addrs[lane][j] {
+                tr.read(addr, &mut buf[at as usize..at as usize + len])?;
+            }
+        }
+        for (j, row) in rows.iter_mut().enumerate() {
+            row[lane] =
+                u32::from_le_bytes([buf[4 * j], buf[4 * j + 1], buf[4 * j + 2], buf[4 * j + 3]]);
+        }
+        rows[0][lane] = match (bytes, signed) {
+            (1, true) => buf[0] as i8 as i32 as u32,
+            (2, true) => u16::from_le_bytes([buf[0], buf[1]]) as i16 as i32 as u32,
+            _ => rows[0][lane],
+        };
+    }
+    for (j, row) in rows.iter().enumerate() {
+        w.vwrite(vdata + j as u32, exec, row)?;
+    }
+    w.add_pending(Counter::Vm, true, vdata, dwords);
+    Ok(())
+}
+
+fn store(w: &mut Wave, mem: &Mem<'_>, addrs: &Addrs, exec: u32, vdata: u32, bytes: u32) -> R<()> {
+    let mut tr = Translator::new(mem.space);
+    w.vreadable(vdata, bytes.div_ceil(4))?;
+    for (lane, dw) in addrs.iter().enumerate().filter(|(l, _)| exec >> l & 1 != 0) {
+        for (j, _, len) in pieces(bytes) {
+            if let Some(addr) = dw[j] {
+                let word = w.v[(vdata + j as u32) as usize][lane].to_le_bytes();
+                tr.write(addr, &word[..len])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Atomics of the lanes in `exec` with operands from `data` (rows of the data registers);
+/// with `glc` the old values go to `ret` (and the following register for 64-bit atomics).
+#[allow(clippy::too_many_arguments)]
+fn atomic_lanes(
+    w: &mut Wave,
+    mem: &Mem<'_>,
+    addrs: &Addrs,
+    exec: u32,
+    data: &[[u32; LANES]],
+    ret: u32,
+    op: AtomicOp,
+    wide: bool,
+    glc: bool,
+) -> R<()> {
+    let per = if wide { 2 } else { 1 };
+    let mut rets = vec![[0u32; LANES]; per];
+    for (lane, dwords) in addrs.iter().enumerate().filter(|(l, _)| exec >> l & 1 != 0) {
+        let Some(addr) = atomic_address(dwords, wide)? else { continue };
+        let reg = |k: usize| data[k][lane] as u64;
+        let (src, cmp) = if wide {
+            (reg(0) | reg(1) << 32, if op == AtomicOp::CmpSwap { reg(2) | reg(3) << 32 } else { 0 })
+        } else {
+            (reg(0), if op == AtomicOp::CmpSwap { reg(1) } else { 0 })
+        };
+        let old = atomic_rmw(mem, addr, wide, |o| atomic_apply(op, o, src, cmp, wide))?;
+        rets[0][lane] = old as u32;
+        if wide {
+            rets[1][lane] = (old >> 32) as u32;
+        }
+    }
+    if glc {
+        for (j, row) in rets.iter().enumerate() {
+            w.vwrite(ret + j as u32, exec, row)?;
+        }
+        w.add_pending(Counter::Vm, true, ret, per as u32);
     }
     Ok(())
 }
@@ -543,34 +560,9 @@ fn flat_atomic(
     op: AtomicOp,
     wide: bool,
 ) -> R<()> {
-    let per = if wide { 2 } else { 1 };
     w.vreadable(i.data as u32, dd)?;
-    let mut rets = vec![[0u32; LANES]; per];
     let data = w.v[i.data as usize..(i.data as u32 + dd) as usize].to_vec();
-    for (lane, dwords) in addrs.iter().enumerate() {
-        if exec >> lane & 1 == 0 {
-            continue;
-        }
-        let Some(addr) = atomic_address(dwords, wide)? else { continue };
-        let reg = |kk: usize| data[kk][lane] as u64;
-        let (src, cmp) = if wide {
-            (reg(0) | reg(1) << 32, if op == AtomicOp::CmpSwap { reg(2) | reg(3) << 32 } else { 0 })
-        } else {
-            (reg(0), if op == AtomicOp::CmpSwap { reg(1) } else { 0 })
-        };
-        let old = atomic_rmw(mem, addr, wide, |o| atomic_apply(op, o, src, cmp, wide))?;
-        rets[0][lane] = old as u32;
-        if wide {
-            rets[1][lane] = (old >> 32) as u32;
-        }
-    }
-    if i.glc {
-        for (j, row) in rets.iter().enumerate() {
-            w.vwrite(i.vdst as u32 + j as u32, exec, row)?;
-        }
-        w.add_pending(Counter::Vm, true, i.vdst as u32, per as u32);
-    }
-    Ok(())
+    atomic_lanes(w, mem, addrs, exec, &data, i.vdst as u32, op, wide, i.glc)
 }
 
 /// buffer/tbuffer `*_format_*`: converts between the element's data format and registers.
