@@ -121,19 +121,39 @@ impl F32 {
         let f = if self.ftz && f.is_subnormal() { 0.0f32.copysign(f) } else { f };
         f.to_bits() as u64
     }
-    /// The f32 arithmetic that honours MODE.FP_ROUND.
+    /// The f32 arithmetic that honours MODE.FP_ROUND (host arithmetic when it is nearest-even,
+    /// which keeps the common case as fast as plain `+`).
+    #[inline]
     pub(super) fn add(self, x: u64, y: u64) -> u64 {
-        self.put(rounding::add(self.get(x), self.get(y), self.round))
+        let (a, b) = (self.get(x), self.get(y));
+        self.put(match self.round {
+            Round::NearestEven => a + b,
+            r => rounding::add(a, b, r),
+        })
     }
+    #[inline]
     pub(super) fn mul(self, x: u64, y: u64) -> u64 {
-        self.put(rounding::mul(self.get(x), self.get(y), self.round))
+        let (a, b) = (self.get(x), self.get(y));
+        self.put(match self.round {
+            Round::NearestEven => a * b,
+            r => rounding::mul(a, b, r),
+        })
     }
+    #[inline]
     pub(super) fn fma(self, x: u64, y: u64, z: u64) -> u64 {
-        self.put(rounding::fma(self.get(x), self.get(y), self.get(z), self.round))
+        let (a, b, c) = (self.get(x), self.get(y), self.get(z));
+        self.put(match self.round {
+            Round::NearestEven => a.mul_add(b, c),
+            r => rounding::fma(a, b, c, r),
+        })
     }
     /// An exact f64 value (a converted integer or f64 source) rounded to f32.
+    #[inline]
     pub(super) fn round(self, x: f64) -> u64 {
-        self.put(rounding::round_pair(x, 0.0, self.round))
+        self.put(match self.round {
+            Round::NearestEven => x as f32,
+            r => rounding::round_pair(x, 0.0, r),
+        })
     }
 }
 

@@ -200,9 +200,13 @@ fn load(
     for lane in (0..LANES).filter(|l| exec >> l & 1 != 0) {
         // Out-of-range dwords read as zero.
         let mut buf = [0u8; 16];
-        for (j, at, len) in pieces(bytes) {
-            if let Some(addr) = addrs[lane][j] {
-                tr.read(addr, &mut buf[at as usize..at as usize + len])?;
+        if let Some(addr) = contiguous(&addrs[lane], bytes) {
+            tr.read(addr, &mut buf[..bytes as usize])?;
+        } else {
+            for (j, at, len) in pieces(bytes) {
+                if let Some(addr) = addrs[lane][j] {
+                    tr.read(addr, &mut buf[at as usize..at as usize + len])?;
+                }
             }
         }
         for (j, row) in rows.iter_mut().enumerate() {
@@ -226,6 +230,15 @@ fn store(w: &mut Wave, mem: &Mem<'_>, addrs: &Addrs, exec: u32, vdata: u32, byte
     let mut tr = Translator::new(mem.space);
     w.vreadable(vdata, bytes.div_ceil(4))?;
     for (lane, dw) in addrs.iter().enumerate().filter(|(l, _)| exec >> l & 1 != 0) {
+        if let Some(addr) = contiguous(dw, bytes) {
+            let mut buf = [0u8; 16];
+            for j in 0..bytes.div_ceil(4) as usize {
+                let word = w.v[vdata as usize + j][lane].to_le_bytes();
+                buf[4 * j..4 * j + 4].copy_from_slice(&word);
+            }
+            tr.write(addr, &buf[..bytes as usize])?;
+            continue;
+        }
         for (j, _, len) in pieces(bytes) {
             if let Some(addr) = dw[j] {
                 let word = w.v[(vdata + j as u32) as usize][lane].to_le_bytes();
@@ -273,6 +286,14 @@ fn atomic_lanes(
         w.add_pending(Counter::Vm, true, ret, per as u32);
     }
     Ok(())
+}
+
+/// The start address when every dword of the access is in range and they are consecutive
+/// (the common case, moved with one translation).
+fn contiguous(dwords: &[Option<u64>; 4], bytes: u32) -> Option<u64> {
+    let a = dwords[0]?;
+    let n = bytes.div_ceil(4) as usize;
+    (1..n).all(|j| dwords[j] == Some(a + 4 * j as u64)).then_some(a)
 }
 
 /// The address of an atomic: all its dwords in range and contiguous, else `None` (skipped).
