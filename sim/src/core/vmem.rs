@@ -26,6 +26,17 @@ pub enum Kind {
     Store {
         bytes: u32,
     },
+    /// `*_d16` / `*_d16_hi` loads: 1 or 2 bytes into one half of the register, the other
+    /// half kept.
+    LoadD16 {
+        bytes: u32,
+        signed: bool,
+        hi: bool,
+    },
+    /// `*_store_{byte,short}_d16_hi`: stores from the register's high half.
+    StoreD16Hi {
+        bytes: u32,
+    },
     Atomic {
         op: AtomicOp,
         wide: bool,
@@ -72,6 +83,19 @@ pub fn kind(name: &str, data_dwords: u32) -> Option<Kind> {
     if let Some(t) = rest.strip_prefix("store_format_") {
         return Some(Kind::StoreFormat { comps: comps(t)? });
     }
+    if let Some(t) = rest.strip_prefix("load_").and_then(|t| t.strip_suffix("_d16_hi")) {
+        let (bytes, signed) = d16_load(t)?;
+        return Some(Kind::LoadD16 { bytes, signed, hi: true });
+    }
+    if let Some(t) = rest.strip_prefix("load_").and_then(|t| t.strip_suffix("_d16")) {
+        let (bytes, signed) = d16_load(t)?;
+        return Some(Kind::LoadD16 { bytes, signed, hi: false });
+    }
+    match rest {
+        "store_byte_d16_hi" => return Some(Kind::StoreD16Hi { bytes: 1 }),
+        "store_short_d16_hi" => return Some(Kind::StoreD16Hi { bytes: 2 }),
+        _ => {}
+    }
     if let Some(t) = rest.strip_prefix("load_") {
         let (bytes, signed) = match t {
             "ubyte" => (1, false),
@@ -114,6 +138,15 @@ pub fn kind(name: &str, data_dwords: u32) -> Option<Kind> {
         _ => return None,
     };
     Some(Kind::Atomic { op, wide })
+}
+
+fn d16_load(t: &str) -> Option<(u32, bool)> {
+    Some(match t {
+        "ubyte" => (1, false),
+        "sbyte" => (1, true),
+        "short" => (2, false),
+        _ => return None,
+    })
 }
 
 /// Applies an atomic operation to `old`; returns the new memory value.
@@ -172,6 +205,10 @@ fn access(
     match kind {
         Kind::Load { bytes, signed } => load(w, mem, addrs, exec, vdata, bytes, signed),
         Kind::Store { bytes } => store(w, mem, addrs, exec, vdata, bytes),
+        Kind::LoadD16 { bytes, signed, hi } => {
+            load_d16(w, mem, addrs, exec, vdata, (bytes, signed, hi))
+        }
+        Kind::StoreD16Hi { bytes } => store_d16_hi(w, mem, addrs, exec, vdata, bytes),
         Kind::Atomic { op, wide } => {
             w.vreadable(vdata, data_dwords)?;
             let data = w.v[vdata as usize..(vdata + data_dwords) as usize].to_vec();
@@ -223,6 +260,55 @@ fn load(
         w.vwrite(vdata + j as u32, exec, row)?;
     }
     w.add_pending(Counter::Vm, true, vdata, dwords);
+    Ok(())
+}
+
+/// `*_d16(_hi)` loads: the value (sign- or zero-extended to 16 bits) replaces one half of
+/// the register.
+fn load_d16(
+    w: &mut Wave,
+    mem: &Mem<'_>,
+    addrs: &Addrs,
+    exec: u32,
+    vdata: u32,
+    (bytes, signed, hi): (u32, bool, bool),
+) -> R<()> {
+    let mut tr = Translator::new(mem.space);
+    let mut row = *w.vrow(vdata)?;
+    w.vwritable(vdata, 1)?;
+    for lane in (0..LANES).filter(|l| exec >> l & 1 != 0) {
+        let mut buf = [0u8; 2];
+        if let Some(addr) = addrs[lane][0] {
+            tr.read(addr, &mut buf[..bytes as usize])?;
+        }
+        let half = match (bytes, signed) {
+            (1, true) => buf[0] as i8 as i16 as u16,
+            (1, false) => buf[0] as u16,
+            _ => u16::from_le_bytes(buf),
+        } as u32;
+        row[lane] =
+            if hi { (row[lane] & 0xffff) | half << 16 } else { (row[lane] & !0xffff) | half };
+    }
+    w.vwrite(vdata, exec, &row)?;
+    w.add_pending(Counter::Vm, true, vdata, 1);
+    Ok(())
+}
+
+fn store_d16_hi(
+    w: &mut Wave,
+    mem: &Mem<'_>,
+    addrs: &Addrs,
+    exec: u32,
+    vdata: u32,
+    bytes: u32,
+) -> R<()> {
+    let mut tr = Translator::new(mem.space);
+    let row = *w.vrow(vdata)?;
+    for lane in (0..LANES).filter(|l| exec >> l & 1 != 0) {
+        if let Some(addr) = addrs[lane][0] {
+            tr.write(addr, &(row[lane] >> 16).to_le_bytes()[..bytes as usize])?;
+        }
+    }
     Ok(())
 }
 
@@ -378,7 +464,10 @@ pub fn buffer(
         _ => None,
     };
     let bytes = match k {
-        Kind::Load { bytes, .. } | Kind::Store { bytes } => bytes,
+        Kind::Load { bytes, .. }
+        | Kind::Store { bytes }
+        | Kind::LoadD16 { bytes, .. }
+        | Kind::StoreD16Hi { bytes } => bytes,
         Kind::Atomic { wide, .. } => {
             if wide {
                 8
@@ -408,7 +497,10 @@ pub fn buffer(
 /// Bytes one lane moves for a vector-memory kind (format accesses are not FLAT).
 fn flat_bytes(k: Kind) -> R<u32> {
     match k {
-        Kind::Load { bytes, .. } | Kind::Store { bytes } => Ok(bytes),
+        Kind::Load { bytes, .. }
+        | Kind::Store { bytes }
+        | Kind::LoadD16 { bytes, .. }
+        | Kind::StoreD16Hi { bytes } => Ok(bytes),
         Kind::Atomic { wide, .. } => Ok(if wide { 8 } else { 4 }),
         Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
             fault("typed access needs a buffer descriptor")
@@ -490,7 +582,7 @@ pub fn flat(
         return flat_atomic(w, i, mem, &addrs, exec, dd, op, wide);
     }
     let vdata = match k {
-        Kind::Load { .. } => i.vdst,
+        Kind::Load { .. } | Kind::LoadD16 { .. } => i.vdst,
         _ => i.data,
     };
     access(w, mem, k, &addrs, exec, vdata as u32, dd, i.glc)
@@ -561,6 +653,9 @@ fn flat_lds(
                     w.vwrite(i.vdst as u32 + j as u32, mask, row)?;
                 }
             }
+        }
+        Kind::LoadD16 { .. } | Kind::StoreD16Hi { .. } => {
+            return fault("16-bit FLAT accesses to the LDS aperture are not modelled")
         }
         Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
             return fault("typed access needs a buffer descriptor")
