@@ -123,6 +123,66 @@ mod tests {
 
     const EPSILON_BELOW_ONE: f32 = f32::EPSILON / 2.0;
 
+    /// `x * 2^scale` as an exact integer (`x` finite and a multiple of `2^-scale`).
+    fn scaled(x: f32, scale: i32) -> i128 {
+        let bits = x.to_bits();
+        let (exp, man) = ((bits >> 23 & 0xff) as i32, (bits & 0x7f_ffff) as i128);
+        let (m, e) = if exp == 0 { (man, -149) } else { (man | 1 << 23, exp - 150) };
+        let shift = e + scale;
+        assert!(shift >= 0, "{x} is finer than 2^-{scale}");
+        let v = m << shift;
+        if x.is_sign_negative() {
+            -v
+        } else {
+            v
+        }
+    }
+
+    /// A random f32 with an exponent in `-range..range`.
+    fn random_f32(seed: &mut u64, range: i32) -> f32 {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let r = *seed >> 16;
+        let exp = (r % (2 * range as u64)) as i32 - range + 127;
+        let bits = (r >> 20 & 1) << 31 | (exp as u64) << 23 | (r >> 24 & 0x7f_ffff);
+        f32::from_bits(bits as u32)
+    }
+
+    /// Checks `r` against the exact value `exact` (both scaled by `2^scale`): `r` is the
+    /// directed neighbour of `exact` in the f32 grid.
+    fn check(r: f32, exact: i128, scale: i32, mode: Round, what: &str) {
+        let rs = scaled(r, scale);
+        let below = scaled(step(r, false), scale);
+        let above = scaled(step(r, true), scale);
+        let ok = match mode {
+            Round::Down => rs <= exact && exact < above,
+            Round::Up => below < exact && exact <= rs,
+            Round::Zero if exact >= 0 => rs <= exact && exact < above,
+            Round::Zero => below < exact && exact <= rs,
+            Round::NearestEven => 2 * (rs - exact).abs() <= (above - rs).max(rs - below),
+        };
+        assert!(ok, "{what}: {r:e} is not the {mode:?} rounding of {exact} / 2^{scale}");
+    }
+
+    /// Directed sums and products against exact integer arithmetic (an oracle independent of
+    /// the TwoSum construction).
+    #[test]
+    fn directed_rounding_matches_exact_integer_arithmetic() {
+        let mut seed = 0x5eed;
+        for _ in 0..20_000 {
+            let (a, b) = (random_f32(&mut seed, 30), random_f32(&mut seed, 30));
+            let sum = scaled(a, 60) + scaled(b, 60);
+            let (c, d) = (random_f32(&mut seed, 15), random_f32(&mut seed, 15));
+            let prod = scaled(c, 40) * scaled(d, 40);
+            for mode in [Round::NearestEven, Round::Up, Round::Down, Round::Zero] {
+                let r = add(a, b, mode);
+                if r != 0.0 {
+                    check(r, sum, 60, mode, &format!("{a:e} + {b:e}"));
+                }
+                check(mul(c, d, mode), prod, 80, mode, &format!("{c:e} * {d:e}"));
+            }
+        }
+    }
+
     #[test]
     fn directed_sums() {
         let eps = f32::EPSILON;
