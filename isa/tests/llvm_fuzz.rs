@@ -143,7 +143,10 @@ fn llvm_quirk(w: &[u32; 5], llvm_text: &str, n: usize) -> bool {
         let bad_nsa = ours.as_ref().is_ok_and(|(i, _)| encode(i).map_or(true, |e| e[0] != w[0]));
         // (UnknownEncoding: the table has no address count for this opcode and dim)
         let no_addr = matches!(ours, Err(DecodeError::UnknownEncoding(_)));
-        if gather_d16_tfe || bad_nsa || no_addr {
+        // atomics only have dmask 0x1, 0x3 (and 0xf for cmpswap); LLVM prints others oddly
+        let dmask = w[0] >> 8 & 15;
+        let odd_atomic = llvm_text.starts_with("image_atomic") && ![1, 3, 15].contains(&dmask);
+        if gather_d16_tfe || bad_nsa || no_addr || odd_atomic {
             return true;
         }
     }

@@ -26,8 +26,9 @@
 //!   allocation, and a watchdog.
 //!
 //! Modelled in the shader core: SALU, VALU (VOP1/2/3/3P/C) including the DPP16, DPP8 and SDWA
-//! forms of VOP1/VOP2/VOPC, SMEM, DS, MUBUF/MTBUF with V# range checks per dword and swizzled
-//! addressing (ADD_TID_ENABLE, INDEX_STRIDE, 4-byte elements), GLOBAL, SCRATCH and FLAT (FLAT
+//! forms of VOP1/VOP2/VOPC and `v_permlane(x)16_b32`, SMEM, DS, MUBUF/MTBUF with V# range checks per dword and swizzled
+//! addressing (ADD_TID_ENABLE, INDEX_STRIDE, 4-byte elements), 16-bit `_d16`/`_d16_hi` loads
+//! and high-half stores, GLOBAL, SCRATCH and FLAT (FLAT
 //! addresses routed per lane to the LDS aperture, the private aperture or the GPU VM),
 //! FLAT_SCRATCH through `s_setreg`/`s_getreg` HW_REG_FLAT_SCR_LO/HI, SRC_SHARED_BASE/LIMIT and
 //! SRC_PRIVATE_BASE/LIMIT, SH_MEM_BASES.
@@ -38,8 +39,9 @@
 //!
 //! Not modelled yet: graphics (draws, rasterisation), MIMG, EXP, VINTRP, GDS/GWS, typed (format)
 //! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element, occlusion
-//! and streamout counters, SET_PREDICATION, rounding modes other than nearest-even (a MODE or
-//! FLOAT_MODE asking for one is refused), SDMA and multimedia rings.
+//! and streamout counters, SET_PREDICATION, f16/f64 rounding modes other than nearest-even (a
+//! MODE or FLOAT_MODE asking for one is refused; f32 directed rounding is modelled for add,
+//! sub, mul, fma and conversions to f32), SDMA and multimedia rings.
 
 pub mod chip;
 pub mod compute;

@@ -5,7 +5,7 @@ mod common;
 
 use common::asm::{Asm, Int, Literal, Op, EXEC, S, V};
 use common::{raw_vsharp, Dispatch, Gpu};
-use ferrum_isa::{Dpp16, Dpp8, Ext, Inst, Opcode, Sdwa, Vop1, Vop2, Vopc};
+use ferrum_isa::{Dpp16, Dpp8, Ext, Inst, Opcode, Sdwa, Vop1, Vop2, Vop3, Vopc};
 
 fn dpp16(ctrl: u16, bound_ctrl: bool) -> Ext {
     Ext::Dpp16(Dpp16 { ctrl, row_mask: 0xf, bank_mask: 0xf, bound_ctrl, fi: false, neg: 0, abs: 0 })
@@ -225,4 +225,46 @@ fn sdwa_selects_sources_and_places_results() {
     }
     assert!(mask != 0 && mask != u32::MAX, "the compare is not trivial");
     assert!(got[3].iter().all(|&m| m == mask), "sdwa compare mask {mask:#x}");
+}
+
+/// `v_permlane16_b32` reverses each row; `v_permlanex16_b32` with OP_SEL[1] (BOUND_CTRL)
+/// reads the other row and gets 0 from an inactive source lane.
+#[test]
+fn permlane16_and_permlanex16() {
+    let init = |l: u32| 0x40 + l;
+    let got = run_wave(
+        init,
+        |p| {
+            p.sop1(Op::S_MOV_B32, S(10), Literal(0x89ab_cdef))
+                .sop1(Op::S_MOV_B32, S(11), Literal(0x0123_4567))
+                .vop3(Op::V_PERMLANE16_B32, V(8), [V(1), S(10), S(11)])
+                .vop1(Op::V_MOV_B32, V(9), Int(5))
+                .sop1(Op::S_MOV_B32, EXEC, Literal(!(1u32 << 20)));
+            p.i(Inst::Vop3(Vop3 {
+                op: Op::V_PERMLANEX16_B32,
+                vdst: V(9),
+                sdst: common::asm::NULL,
+                src: [V(1), S(11), S(11)],
+                abs: 0,
+                neg: 0,
+                opsel: 0b10,
+                clamp: false,
+                omod: 0,
+            }));
+            p.sop1(Op::S_MOV_B32, EXEC, Int(-1));
+        },
+        2,
+    );
+    for l in 0..32u32 {
+        let lane = l as usize;
+        assert_eq!(got[0][lane], init((l & !15) + 15 - (l & 15)), "permlane16 lane {lane}");
+        // S1 = S2 = 0x01234567: lane l of a row reads lane 7 - (l % 8) of the other row.
+        let src = ((l & !15) ^ 16) + 7 - (l & 7);
+        let want = match (lane, src) {
+            (20, _) => 5,
+            (_, 20) => 0,
+            _ => init(src),
+        };
+        assert_eq!(got[1][lane], want, "permlanex16 lane {lane}");
+    }
 }

@@ -389,3 +389,53 @@ fn flat_atomic_add_through_the_lds_aperture() {
     assert_eq!(end, Some(total), "returned values {steps:?}");
     assert!((0..32).all(|l| got[2 * l + 1] == total), "final LDS value");
 }
+
+/// 16-bit GLOBAL loads into one half of a register (`_d16`, `_d16_hi`, sign- or
+/// zero-extended bytes) and a store of a register's high half.
+#[test]
+fn d16_loads_and_high_half_stores() {
+    let gpu = Gpu::new();
+    let input = gpu.buffer(4096);
+    let out = gpu.buffer(4096);
+    let bytes: Vec<u32> = (0..32).map(|l| 0x5634_1280 + l).collect();
+    input.map.write_u32s(0, &bytes).unwrap();
+    out.map.write_u32s(0, &[0xdead_beef; 128]).unwrap();
+    let mut p = Asm::new();
+    p.vop2(Op::V_LSHLREV_B32, 1, Int(2), 0);
+    for r in 2..5 {
+        p.vop1(Op::V_MOV_B32, V(r), Literal(0x1122_3344));
+    }
+    p.global(Op::GLOBAL_LOAD_SBYTE_D16_HI, 2, 1, 0, 0, false)
+        .global(Op::GLOBAL_LOAD_SHORT_D16, 3, 1, 0, 0, false)
+        .global(Op::GLOBAL_LOAD_UBYTE_D16, 4, 1, 0, 0, false)
+        .waitcnt(0, 63)
+        .global(Op::GLOBAL_STORE_SHORT_D16_HI, 0, 1, 2, 2, false)
+        .vop2(Op::V_ADD_NC_U32, 1, Literal(128), 1)
+        .global(Op::GLOBAL_STORE_DWORD, 0, 1, 3, 2, false)
+        .vop2(Op::V_ADD_NC_U32, 1, Literal(128), 1)
+        .global(Op::GLOBAL_STORE_DWORD, 0, 1, 4, 2, false)
+        .vop2(Op::V_ADD_NC_U32, 1, Literal(128), 1)
+        .global(Op::GLOBAL_STORE_BYTE_D16_HI, 0, 1, 3, 2, false)
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    let ud = [input.va as u32, (input.va >> 32) as u32, out.va as u32, (out.va >> 32) as u32];
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [32, 1, 1],
+        groups: [1, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &prog, &[&input, &out]).unwrap());
+    let got = out.map.read_u32s(0, 128).unwrap();
+    for l in 0..32u32 {
+        let lane = l as usize;
+        assert_eq!(got[lane], 0xdead_0000 | (0xff80 + l), "short_d16_hi store, lane {lane}");
+        assert_eq!(got[32 + lane], 0x1122_1280 + l, "short_d16, lane {lane}");
+        assert_eq!(got[64 + lane], 0x1122_0080 + l, "ubyte_d16, lane {lane}");
+        assert_eq!(got[96 + lane], 0xdead_be22, "byte_d16_hi store, lane {lane}");
+    }
+}

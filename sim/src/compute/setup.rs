@@ -119,8 +119,8 @@ impl DispatchSetup {
         if lds_bytes > MAX_LDS {
             return Err(unsupported(format!("LDS_SIZE of {lds_bytes} bytes")));
         }
-        if field(rsrc1, 12, 15) != 0 {
-            return Err(unsupported("FLOAT_MODE rounding other than nearest-even"));
+        if field(rsrc1, 14, 15) != 0 {
+            return Err(unsupported("FLOAT_MODE f16/f64 rounding other than nearest-even"));
         }
         let tidig_comp_cnt = field(rsrc2, 11, 12);
         if tidig_comp_cnt > 2 {

@@ -164,12 +164,10 @@ pub fn private_dwords(
 }
 
 /// The dword addresses of a contiguous access at `addr`.
+#[inline]
 pub fn linear_dwords(addr: u64, bytes: u32) -> [Option<u64>; 4] {
-    let mut out = [None; 4];
-    for (j, at, _) in pieces(bytes) {
-        out[j] = Some(addr.wrapping_add(at));
-    }
-    out
+    let n = bytes.div_ceil(4) as usize;
+    std::array::from_fn(|j| (j < n).then(|| addr.wrapping_add(4 * j as u64)))
 }
 
 #[cfg(test)]

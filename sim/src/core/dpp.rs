@@ -1,4 +1,5 @@
-//! Lane shuffles and sub-dword selects of the VOP1/VOP2/VOPC extensions: DPP16, DPP8 and SDWA.
+//! Lane shuffles and sub-dword selects: the DPP16, DPP8 and SDWA extensions of VOP1/VOP2/VOPC,
+//! and the VOP3 row permutes `v_permlane16_b32` / `v_permlanex16_b32`.
 //!
 //! Definitions follow AMD's RDNA2 ISA guide (VOP_DPP / VOP_SDWA) and LLVM's AMDGPU modifier
 //! reference. A wave32 has two rows of 16 lanes; a bank is a group of four lanes within a row.
@@ -70,6 +71,42 @@ pub fn dpp8(d: &Dpp8, src: &mut Wide, exec: u32) {
         let s = (lane & !7) | (d.lanes[lane & 7] as usize & 7);
         *value = if d.fi || exec >> s & 1 != 0 { orig[s] } else { 0 };
     }
+}
+
+/// How a `v_permlane(x)16_b32` treats its sources: OP_SEL[0] is FI, OP_SEL[1] BOUND_CTRL.
+#[derive(Debug, Clone, Copy)]
+pub struct Permlane {
+    /// `v_permlanex16_b32`: read from the other row.
+    pub cross: bool,
+    pub fi: bool,
+    pub bound_ctrl: bool,
+}
+
+/// `v_permlane16_b32` / `v_permlanex16_b32`: lane `l` of each row reads lane `sel[l]` of its
+/// own (or the other) row, where the 4-bit selects of lanes 0..7 come from `sel_lo` (S1)
+/// and those of lanes 8..15 from `sel_hi` (S2). An inactive source reads 0 with BOUND_CTRL and
+/// leaves the destination lane at `old` without it, unless FI fetches it anyway.
+pub fn permlane16(
+    p: Permlane,
+    src: &Wide,
+    sel_lo: u32,
+    sel_hi: u32,
+    exec: u32,
+    old: &[u32; 32],
+) -> [u32; 32] {
+    std::array::from_fn(|lane| {
+        let l = lane & 15;
+        let sel = if l < 8 { sel_lo >> (4 * l) } else { sel_hi >> (4 * (l - 8)) } & 15;
+        let row = if p.cross { (lane & !15) ^ 16 } else { lane & !15 };
+        let s = row + sel as usize;
+        if p.fi || exec >> s & 1 != 0 {
+            src[s] as u32
+        } else if p.bound_ctrl {
+            0
+        } else {
+            old[lane]
+        }
+    })
 }
 
 /// (shift, width) of an SDWA select: 0..=3 BYTE_n, 4..=5 WORD_n, 6 DWORD.
@@ -190,6 +227,27 @@ mod tests {
         let mut v = lanes();
         dpp8(&Dpp8 { lanes: [7, 6, 5, 4, 3, 2, 1, 0], fi: false }, &mut v, !(1 << 15));
         assert_eq!((v[0], v[9], v[8], v[31]), (107, 114, 0, 124), "lane 15 is inactive");
+    }
+
+    #[test]
+    fn permlane16_selects_within_and_across_rows() {
+        let src = lanes();
+        let old = [7u32; 32];
+        // Reverse each row: lane l reads 15 - l.
+        let p = Permlane { cross: false, fi: false, bound_ctrl: false };
+        let r = permlane16(p, &src, 0x89ab_cdef, 0x0123_4567, u32::MAX, &old);
+        assert_eq!((r[0], r[7], r[8], r[16], r[31]), (115, 108, 107, 131, 116));
+        // Across rows with identity selects: lane l reads lane l ^ 16.
+        let x = Permlane { cross: true, ..p };
+        let r = permlane16(x, &src, 0x7654_3210, 0xfedc_ba98, u32::MAX, &old);
+        assert_eq!((r[0], r[17], r[31]), (116, 101, 115));
+        // Source lane 16 inactive: old value, zero with BOUND_CTRL, the value with FI.
+        let exec = !(1u32 << 16);
+        assert_eq!(permlane16(x, &src, 0x7654_3210, 0, exec, &old)[0], 7);
+        let bc = Permlane { bound_ctrl: true, ..x };
+        assert_eq!(permlane16(bc, &src, 0x7654_3210, 0, exec, &old)[0], 0);
+        let fi = Permlane { fi: true, ..x };
+        assert_eq!(permlane16(fi, &src, 0x7654_3210, 0, exec, &old)[0], 116);
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod dpp;
 mod formats;
 mod lds;
 pub mod program;
+mod rounding;
 mod salu;
 mod smem;
 mod valu;

@@ -278,8 +278,10 @@ fn hwreg_read(w: &Wave, id: u16) -> R<u32> {
 
 fn hwreg_write(w: &mut Wave, id: u16, value: u32) -> R<()> {
     match id {
-        // FP_ROUND[3:0]: only round-to-nearest-even is modelled.
-        HW_REG_MODE if value & 0xf != 0 => fault("MODE.FP_ROUND other than nearest-even"),
+        // FP_ROUND[1:0] (f32) is modelled; FP_ROUND[3:2] (f16/f64) only as nearest-even.
+        HW_REG_MODE if value & 0xc != 0 => {
+            fault("MODE.FP_ROUND for f16/f64 other than nearest-even")
+        }
         HW_REG_MODE => {
             w.mode = value;
             Ok(())

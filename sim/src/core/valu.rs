@@ -277,6 +277,9 @@ pub fn exec(w: &mut Wave, v: &Valu) -> R<()> {
         }
         modify_src(v, k, s)?;
     }
+    if matches!(v.op, Opcode::V_PERMLANE16_B32 | Opcode::V_PERMLANEX16_B32) {
+        return permlane(w, v, &srcs, exec);
+    }
     let mut values = [0u64; LANES];
     let out = valu_ops::eval(w, v, &srcs, exec, &mut values)?;
     match out {
@@ -306,6 +309,22 @@ pub fn exec(w: &mut Wave, v: &Valu) -> R<()> {
         }
         Out::Scalar(value) => w.swrite(Wave::sindex(v.vdst)?, value),
     }
+}
+
+/// `v_permlane(x)16_b32`: OP_SEL[0] = FI and OP_SEL[1] = BOUND_CTRL; lanes left alone keep
+/// the destination's old value.
+fn permlane(w: &mut Wave, v: &Valu, srcs: &[Wide; 3], exec: u32) -> R<()> {
+    let Operand::Vgpr(d) = v.vdst else {
+        return fault(format!("{} with a non-VGPR destination", v.op.name()));
+    };
+    let old = *w.vrow(d as u32)?;
+    let p = dpp::Permlane {
+        cross: v.op == Opcode::V_PERMLANEX16_B32,
+        fi: v.opsel & 1 != 0,
+        bound_ctrl: v.opsel & 2 != 0,
+    };
+    let row = dpp::permlane16(p, &srcs[0], srcs[1][0] as u32, srcs[2][0] as u32, exec, &old);
+    w.vwrite(d as u32, exec, &row)
 }
 
 /// DPP: moves src0 between lanes; returns the lanes the instruction may write.

@@ -15,16 +15,16 @@ pub(super) fn eval(
     out: &mut Wide,
 ) -> Option<R<Out>> {
     let (a, b, c) = (&s[0], &s[1], &s[2]);
-    let f = F32 { ftz: w.flush_f32() };
+    let f = F32 { ftz: w.flush_f32(), round: w.round_f32() };
     let mask = |x: &Wide| x[0] as u32;
     let u = |x: u64| x as u32;
     let i = |x: u64| x as u32 as i32;
     let r32 = |x: u32| x as u64;
     Some(match v.op {
-        O::V_ADD_F32 => map2(out, a, b, |x, y| f.put(f.get(x) + f.get(y))),
-        O::V_SUB_F32 => map2(out, a, b, |x, y| f.put(f.get(x) - f.get(y))),
-        O::V_SUBREV_F32 => map2(out, a, b, |x, y| f.put(f.get(y) - f.get(x))),
-        O::V_MUL_F32 => map2(out, a, b, |x, y| f.put(f.get(x) * f.get(y))),
+        O::V_ADD_F32 => map2(out, a, b, |x, y| f.add(x, y)),
+        O::V_SUB_F32 => map2(out, a, b, |x, y| f.add(x, y ^ 0x8000_0000)),
+        O::V_SUBREV_F32 => map2(out, a, b, |x, y| f.add(y, x ^ 0x8000_0000)),
+        O::V_MUL_F32 => map2(out, a, b, |x, y| f.mul(x, y)),
         O::V_MUL_LEGACY_F32 => map2(out, a, b, |x, y| {
             let (p, q) = (f.get(x), f.get(y));
             f.put(if p == 0.0 || q == 0.0 { 0.0 } else { p * q })

@@ -4,6 +4,7 @@
 //! (inactive lanes are masked at write-back), which keeps the loops simple enough for the host
 //! compiler to vectorise.
 
+use super::rounding::{self, Round};
 use super::valu::{Ty, Valu};
 use super::wave::{f16_to_f32, f32_to_f16, fault, Wave, Wide, LANES, R};
 
@@ -104,6 +105,7 @@ pub(super) fn set(out: &mut Wide, values: Wide) -> R<Out> {
 #[derive(Clone, Copy)]
 pub(super) struct F32 {
     pub(super) ftz: bool,
+    pub(super) round: Round,
 }
 
 impl F32 {
@@ -118,6 +120,40 @@ impl F32 {
     pub(super) fn put(self, f: f32) -> u64 {
         let f = if self.ftz && f.is_subnormal() { 0.0f32.copysign(f) } else { f };
         f.to_bits() as u64
+    }
+    /// The f32 arithmetic that honours MODE.FP_ROUND (host arithmetic when it is nearest-even,
+    /// which keeps the common case as fast as plain `+`).
+    #[inline]
+    pub(super) fn add(self, x: u64, y: u64) -> u64 {
+        let (a, b) = (self.get(x), self.get(y));
+        self.put(match self.round {
+            Round::NearestEven => a + b,
+            r => rounding::add(a, b, r),
+        })
+    }
+    #[inline]
+    pub(super) fn mul(self, x: u64, y: u64) -> u64 {
+        let (a, b) = (self.get(x), self.get(y));
+        self.put(match self.round {
+            Round::NearestEven => a * b,
+            r => rounding::mul(a, b, r),
+        })
+    }
+    #[inline]
+    pub(super) fn fma(self, x: u64, y: u64, z: u64) -> u64 {
+        let (a, b, c) = (self.get(x), self.get(y), self.get(z));
+        self.put(match self.round {
+            Round::NearestEven => a.mul_add(b, c),
+            r => rounding::fma(a, b, c, r),
+        })
+    }
+    /// An exact f64 value (a converted integer or f64 source) rounded to f32.
+    #[inline]
+    pub(super) fn round(self, x: f64) -> u64 {
+        self.put(match self.round {
+            Round::NearestEven => x as f32,
+            r => rounding::round_pair(x, 0.0, r),
+        })
     }
 }
 
@@ -209,7 +245,7 @@ fn compare(w: &Wave, cond: Cond, ty: Ty, a: &Wide, b: &Wide) -> u32 {
                 let (p, q) = match ty {
                     Ty::F16 => (h(x) as f64, h(y) as f64),
                     Ty::F32 => {
-                        let f = F32 { ftz };
+                        let f = F32 { ftz, round: Round::NearestEven };
                         (f.get(x) as f64, f.get(y) as f64)
                     }
                     _ => (f64v(x), f64v(y)),

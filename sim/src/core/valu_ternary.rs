@@ -9,13 +9,13 @@ use super::wave::{Wave, Wide, R};
 /// Three-source operations; `None` when `v.op` is not one of them.
 pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Option<R<Out>> {
     let (a, b, c) = (&s[0], &s[1], &s[2]);
-    let f = F32 { ftz: w.flush_f32() };
+    let f = F32 { ftz: w.flush_f32(), round: w.round_f32() };
     let u = |x: u64| x as u32;
     let i = |x: u64| x as u32 as i32;
     let r32 = |x: u32| x as u64;
     Some(match v.op {
         O::V_FMA_F32 | O::V_FMAC_F32 | O::V_FMAMK_F32 | O::V_FMAAK_F32 | O::V_DIV_FMAS_F32 => {
-            map3(out, a, b, c, |x, y, z| f.put(f.get(x).mul_add(f.get(y), f.get(z))))
+            map3(out, a, b, c, |x, y, z| f.fma(x, y, z))
         }
         O::V_FMA_LEGACY_F32 | O::V_FMAC_LEGACY_F32 => map3(out, a, b, c, |x, y, z| {
             let (p, q) = (f.get(x), f.get(y));

@@ -9,7 +9,7 @@ use super::wave::{Wave, Wide, R};
 /// One-source operations; `None` when `v.op` is not one of them.
 pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Option<R<Out>> {
     let a = &s[0];
-    let f = F32 { ftz: w.flush_f32() };
+    let f = F32 { ftz: w.flush_f32(), round: w.round_f32() };
     let u = |x: u64| x as u32;
     let i = |x: u64| x as u32 as i32;
     let r32 = |x: u32| x as u64;
@@ -32,8 +32,8 @@ pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Opt
                 (if v < 0 { !v } else { v }).leading_zeros() - 1
             })
         }),
-        O::V_CVT_F32_I32 => map1(out, a, |x| f.put(i(x) as f32)),
-        O::V_CVT_F32_U32 => map1(out, a, |x| f.put(u(x) as f32)),
+        O::V_CVT_F32_I32 => map1(out, a, |x| f.round(i(x) as f64)),
+        O::V_CVT_F32_U32 => map1(out, a, |x| f.round(u(x) as f64)),
         O::V_CVT_U32_F32 => map1(out, a, |x| cvt_u32(f.get(x))),
         O::V_CVT_I32_F32 => map1(out, a, |x| cvt_i32(f.get(x) as f64)),
         O::V_CVT_FLR_I32_F32 => map1(out, a, |x| cvt_i32(f.get(x).floor() as f64)),
@@ -41,7 +41,7 @@ pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Opt
         O::V_CVT_F16_F32 => map1(out, a, |x| hr(f.get(x))),
         O::V_CVT_F32_F16 => map1(out, a, |x| f.put(h(x))),
         O::V_CVT_F64_F32 => map1(out, a, |x| f64r(f.get(x) as f64)),
-        O::V_CVT_F32_F64 => map1(out, a, |x| f.put(f64v(x) as f32)),
+        O::V_CVT_F32_F64 => map1(out, a, |x| f.round(f64v(x))),
         O::V_CVT_F64_I32 => map1(out, a, |x| f64r(i(x) as f64)),
         O::V_CVT_F64_U32 => map1(out, a, |x| f64r(u(x) as f64)),
         O::V_CVT_I32_F64 => map1(out, a, |x| cvt_i32(f64v(x))),

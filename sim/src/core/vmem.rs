@@ -26,6 +26,17 @@ pub enum Kind {
     Store {
         bytes: u32,
     },
+    /// `*_d16` / `*_d16_hi` loads: 1 or 2 bytes into one half of the register, the other
+    /// half kept.
+    LoadD16 {
+        bytes: u32,
+        signed: bool,
+        hi: bool,
+    },
+    /// `*_store_{byte,short}_d16_hi`: stores from the register's high half.
+    StoreD16Hi {
+        bytes: u32,
+    },
     Atomic {
         op: AtomicOp,
         wide: bool,
@@ -72,6 +83,19 @@ pub fn kind(name: &str, data_dwords: u32) -> Option<Kind> {
     if let Some(t) = rest.strip_prefix("store_format_") {
         return Some(Kind::StoreFormat { comps: comps(t)? });
     }
+    if let Some(t) = rest.strip_prefix("load_").and_then(|t| t.strip_suffix("_d16_hi")) {
+        let (bytes, signed) = d16_load(t)?;
+        return Some(Kind::LoadD16 { bytes, signed, hi: true });
+    }
+    if let Some(t) = rest.strip_prefix("load_").and_then(|t| t.strip_suffix("_d16")) {
+        let (bytes, signed) = d16_load(t)?;
+        return Some(Kind::LoadD16 { bytes, signed, hi: false });
+    }
+    match rest {
+        "store_byte_d16_hi" => return Some(Kind::StoreD16Hi { bytes: 1 }),
+        "store_short_d16_hi" => return Some(Kind::StoreD16Hi { bytes: 2 }),
+        _ => {}
+    }
     if let Some(t) = rest.strip_prefix("load_") {
         let (bytes, signed) = match t {
             "ubyte" => (1, false),
@@ -114,6 +138,15 @@ pub fn kind(name: &str, data_dwords: u32) -> Option<Kind> {
         _ => return None,
     };
     Some(Kind::Atomic { op, wide })
+}
+
+fn d16_load(t: &str) -> Option<(u32, bool)> {
+    Some(match t {
+        "ubyte" => (1, false),
+        "sbyte" => (1, true),
+        "short" => (2, false),
+        _ => return None,
+    })
 }
 
 /// Applies an atomic operation to `old`; returns the new memory value.
@@ -169,93 +202,184 @@ fn access(
     data_dwords: u32,
     glc: bool,
 ) -> R<()> {
-    let mut tr = Translator::new(mem.space);
     match kind {
-        Kind::Load { bytes, signed } => {
-            let dwords = bytes.div_ceil(4);
-            w.vwritable(vdata, dwords)?;
-            let mut rows = vec![[0u32; LANES]; dwords as usize];
-            for lane in 0..LANES {
-                if exec >> lane & 1 == 0 {
-                    continue;
-                }
-                // Out-of-range dwords read as zero.
-                let mut buf = [0u8; 16];
-                for (j, at, len) in pieces(bytes) {
-                    if let Some(addr) = addrs[lane][j] {
-                        tr.read(addr, &mut buf[at as usize..at as usize + len])?;
-                    }
-                }
-                for (j, row) in rows.iter_mut().enumerate() {
-                    row[lane] = u32::from_le_bytes([
-                        buf[4 * j],
-                        buf[4 * j + 1],
-                        buf[4 * j + 2],
-                        buf[4 * j + 3],
-                    ]);
-                }
-                rows[0][lane] = match (bytes, signed) {
-                    (1, true) => buf[0] as i8 as i32 as u32,
-                    (2, true) => u16::from_le_bytes([buf[0], buf[1]]) as i16 as i32 as u32,
-                    _ => rows[0][lane],
-                };
-            }
-            for (j, row) in rows.iter().enumerate() {
-                w.vwrite(vdata + j as u32, exec, row)?;
-            }
-            w.add_pending(Counter::Vm, true, vdata, dwords);
+        Kind::Load { bytes, signed } => load(w, mem, addrs, exec, vdata, bytes, signed),
+        Kind::Store { bytes } => store(w, mem, addrs, exec, vdata, bytes),
+        Kind::LoadD16 { bytes, signed, hi } => {
+            load_d16(w, mem, addrs, exec, vdata, (bytes, signed, hi))
         }
-        Kind::Store { bytes } => {
-            let dwords = bytes.div_ceil(4);
-            w.vreadable(vdata, dwords)?;
-            for (lane, dw) in addrs.iter().enumerate() {
-                if exec >> lane & 1 == 0 {
-                    continue;
-                }
-                for (j, _, len) in pieces(bytes) {
-                    if let Some(addr) = dw[j] {
-                        let word = w.v[(vdata + j as u32) as usize][lane].to_le_bytes();
-                        tr.write(addr, &word[..len])?;
-                    }
-                }
-            }
-        }
+        Kind::StoreD16Hi { bytes } => store_d16_hi(w, mem, addrs, exec, vdata, bytes),
         Kind::Atomic { op, wide } => {
-            let per = if wide { 2 } else { 1 };
             w.vreadable(vdata, data_dwords)?;
-            let mut ret = vec![[0u32; LANES]; per as usize];
-            for lane in 0..LANES {
-                if exec >> lane & 1 == 0 {
-                    continue;
-                }
-                let Some(addr) = atomic_address(&addrs[lane], wide)? else { continue };
-                let reg = |k: u32| w.v[(vdata + k) as usize][lane] as u64;
-                let (src, cmp) = if wide {
-                    (
-                        reg(0) | reg(1) << 32,
-                        if op == AtomicOp::CmpSwap { reg(2) | reg(3) << 32 } else { 0 },
-                    )
-                } else {
-                    (reg(0), if op == AtomicOp::CmpSwap { reg(1) } else { 0 })
-                };
-                let old = atomic_rmw(mem, addr, wide, |old| atomic_apply(op, old, src, cmp, wide))?;
-                ret[0][lane] = old as u32;
-                if wide {
-                    ret[1][lane] = (old >> 32) as u32;
-                }
-            }
-            if glc {
-                for (j, row) in ret.iter().enumerate() {
-                    w.vwrite(vdata + j as u32, exec, row)?;
-                }
-                w.add_pending(Counter::Vm, true, vdata, per);
-            }
+            let data = w.v[vdata as usize..(vdata + data_dwords) as usize].to_vec();
+            // Buffer atomics return into the data registers.
+            atomic_lanes(w, mem, addrs, exec, &data, vdata, op, wide, glc)
         }
         Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
-            return fault("typed access needs a buffer descriptor");
+            fault("typed access needs a buffer descriptor")
+        }
+    }
+}
+
+fn load(
+    w: &mut Wave,
+    mem: &Mem<'_>,
+    addrs: &Addrs,
+    exec: u32,
+    vdata: u32,
+    bytes: u32,
+    signed: bool,
+) -> R<()> {
+    let mut tr = Translator::new(mem.space);
+    let dwords = bytes.div_ceil(4);
+    w.vwritable(vdata, dwords)?;
+    let mut rows = vec![[0u32; LANES]; dwords as usize];
+    for lane in (0..LANES).filter(|l| exec >> l & 1 != 0) {
+        // Out-of-range dwords read as zero.
+        let mut buf = [0u8; 16];
+        if let Some(addr) = contiguous(&addrs[lane], bytes) {
+            tr.read(addr, &mut buf[..bytes as usize])?;
+        } else {
+            for (j, at, len) in pieces(bytes) {
+                if let Some(addr) = addrs[lane][j] {
+                    tr.read(addr, &mut buf[at as usize..at as usize + len])?;
+                }
+            }
+        }
+        for (j, row) in rows.iter_mut().enumerate() {
+            row[lane] =
+                u32::from_le_bytes([buf[4 * j], buf[4 * j + 1], buf[4 * j + 2], buf[4 * j + 3]]);
+        }
+        rows[0][lane] = match (bytes, signed) {
+            (1, true) => buf[0] as i8 as i32 as u32,
+            (2, true) => u16::from_le_bytes([buf[0], buf[1]]) as i16 as i32 as u32,
+            _ => rows[0][lane],
+        };
+    }
+    for (j, row) in rows.iter().enumerate() {
+        w.vwrite(vdata + j as u32, exec, row)?;
+    }
+    w.add_pending(Counter::Vm, true, vdata, dwords);
+    Ok(())
+}
+
+/// `*_d16(_hi)` loads: the value (sign- or zero-extended to 16 bits) replaces one half of
+/// the register.
+fn load_d16(
+    w: &mut Wave,
+    mem: &Mem<'_>,
+    addrs: &Addrs,
+    exec: u32,
+    vdata: u32,
+    (bytes, signed, hi): (u32, bool, bool),
+) -> R<()> {
+    let mut tr = Translator::new(mem.space);
+    let mut row = *w.vrow(vdata)?;
+    w.vwritable(vdata, 1)?;
+    for lane in (0..LANES).filter(|l| exec >> l & 1 != 0) {
+        let mut buf = [0u8; 2];
+        if let Some(addr) = addrs[lane][0] {
+            tr.read(addr, &mut buf[..bytes as usize])?;
+        }
+        let half = match (bytes, signed) {
+            (1, true) => buf[0] as i8 as i16 as u16,
+            (1, false) => buf[0] as u16,
+            _ => u16::from_le_bytes(buf),
+        } as u32;
+        row[lane] =
+            if hi { (row[lane] & 0xffff) | half << 16 } else { (row[lane] & !0xffff) | half };
+    }
+    w.vwrite(vdata, exec, &row)?;
+    w.add_pending(Counter::Vm, true, vdata, 1);
+    Ok(())
+}
+
+fn store_d16_hi(
+    w: &mut Wave,
+    mem: &Mem<'_>,
+    addrs: &Addrs,
+    exec: u32,
+    vdata: u32,
+    bytes: u32,
+) -> R<()> {
+    let mut tr = Translator::new(mem.space);
+    let row = *w.vrow(vdata)?;
+    for lane in (0..LANES).filter(|l| exec >> l & 1 != 0) {
+        if let Some(addr) = addrs[lane][0] {
+            tr.write(addr, &(row[lane] >> 16).to_le_bytes()[..bytes as usize])?;
         }
     }
     Ok(())
+}
+
+fn store(w: &mut Wave, mem: &Mem<'_>, addrs: &Addrs, exec: u32, vdata: u32, bytes: u32) -> R<()> {
+    let mut tr = Translator::new(mem.space);
+    w.vreadable(vdata, bytes.div_ceil(4))?;
+    for (lane, dw) in addrs.iter().enumerate().filter(|(l, _)| exec >> l & 1 != 0) {
+        if let Some(addr) = contiguous(dw, bytes) {
+            let mut buf = [0u8; 16];
+            for j in 0..bytes.div_ceil(4) as usize {
+                let word = w.v[vdata as usize + j][lane].to_le_bytes();
+                buf[4 * j..4 * j + 4].copy_from_slice(&word);
+            }
+            tr.write(addr, &buf[..bytes as usize])?;
+            continue;
+        }
+        for (j, _, len) in pieces(bytes) {
+            if let Some(addr) = dw[j] {
+                let word = w.v[(vdata + j as u32) as usize][lane].to_le_bytes();
+                tr.write(addr, &word[..len])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Atomics of the lanes in `exec` with operands from `data` (rows of the data registers);
+/// with `glc` the old values go to `ret` (and the following register for 64-bit atomics).
+#[allow(clippy::too_many_arguments)]
+fn atomic_lanes(
+    w: &mut Wave,
+    mem: &Mem<'_>,
+    addrs: &Addrs,
+    exec: u32,
+    data: &[[u32; LANES]],
+    ret: u32,
+    op: AtomicOp,
+    wide: bool,
+    glc: bool,
+) -> R<()> {
+    let per = if wide { 2 } else { 1 };
+    let mut rets = vec![[0u32; LANES]; per];
+    for (lane, dwords) in addrs.iter().enumerate().filter(|(l, _)| exec >> l & 1 != 0) {
+        let Some(addr) = atomic_address(dwords, wide)? else { continue };
+        let reg = |k: usize| data[k][lane] as u64;
+        let (src, cmp) = if wide {
+            (reg(0) | reg(1) << 32, if op == AtomicOp::CmpSwap { reg(2) | reg(3) << 32 } else { 0 })
+        } else {
+            (reg(0), if op == AtomicOp::CmpSwap { reg(1) } else { 0 })
+        };
+        let old = atomic_rmw(mem, addr, wide, |o| atomic_apply(op, o, src, cmp, wide))?;
+        rets[0][lane] = old as u32;
+        if wide {
+            rets[1][lane] = (old >> 32) as u32;
+        }
+    }
+    if glc {
+        for (j, row) in rets.iter().enumerate() {
+            w.vwrite(ret + j as u32, exec, row)?;
+        }
+        w.add_pending(Counter::Vm, true, ret, per as u32);
+    }
+    Ok(())
+}
+
+/// The start address when every dword of the access is in range and they are consecutive
+/// (the common case, moved with one translation).
+fn contiguous(dwords: &[Option<u64>; 4], bytes: u32) -> Option<u64> {
+    let a = dwords[0]?;
+    let n = bytes.div_ceil(4) as usize;
+    (1..n).all(|j| dwords[j] == Some(a + 4 * j as u64)).then_some(a)
 }
 
 /// The address of an atomic: all its dwords in range and contiguous, else `None` (skipped).
@@ -340,7 +464,10 @@ pub fn buffer(
         _ => None,
     };
     let bytes = match k {
-        Kind::Load { bytes, .. } | Kind::Store { bytes } => bytes,
+        Kind::Load { bytes, .. }
+        | Kind::Store { bytes }
+        | Kind::LoadD16 { bytes, .. }
+        | Kind::StoreD16Hi { bytes } => bytes,
         Kind::Atomic { wide, .. } => {
             if wide {
                 8
@@ -370,7 +497,10 @@ pub fn buffer(
 /// Bytes one lane moves for a vector-memory kind (format accesses are not FLAT).
 fn flat_bytes(k: Kind) -> R<u32> {
     match k {
-        Kind::Load { bytes, .. } | Kind::Store { bytes } => Ok(bytes),
+        Kind::Load { bytes, .. }
+        | Kind::Store { bytes }
+        | Kind::LoadD16 { bytes, .. }
+        | Kind::StoreD16Hi { bytes } => Ok(bytes),
         Kind::Atomic { wide, .. } => Ok(if wide { 8 } else { 4 }),
         Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
             fault("typed access needs a buffer descriptor")
@@ -452,7 +582,7 @@ pub fn flat(
         return flat_atomic(w, i, mem, &addrs, exec, dd, op, wide);
     }
     let vdata = match k {
-        Kind::Load { .. } => i.vdst,
+        Kind::Load { .. } | Kind::LoadD16 { .. } => i.vdst,
         _ => i.data,
     };
     access(w, mem, k, &addrs, exec, vdata as u32, dd, i.glc)
@@ -524,6 +654,9 @@ fn flat_lds(
                 }
             }
         }
+        Kind::LoadD16 { .. } | Kind::StoreD16Hi { .. } => {
+            return fault("16-bit FLAT accesses to the LDS aperture are not modelled")
+        }
         Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
             return fault("typed access needs a buffer descriptor")
         }
@@ -543,34 +676,9 @@ fn flat_atomic(
     op: AtomicOp,
     wide: bool,
 ) -> R<()> {
-    let per = if wide { 2 } else { 1 };
     w.vreadable(i.data as u32, dd)?;
-    let mut rets = vec![[0u32; LANES]; per];
     let data = w.v[i.data as usize..(i.data as u32 + dd) as usize].to_vec();
-    for (lane, dwords) in addrs.iter().enumerate() {
-        if exec >> lane & 1 == 0 {
-            continue;
-        }
-        let Some(addr) = atomic_address(dwords, wide)? else { continue };
-        let reg = |kk: usize| data[kk][lane] as u64;
-        let (src, cmp) = if wide {
-            (reg(0) | reg(1) << 32, if op == AtomicOp::CmpSwap { reg(2) | reg(3) << 32 } else { 0 })
-        } else {
-            (reg(0), if op == AtomicOp::CmpSwap { reg(1) } else { 0 })
-        };
-        let old = atomic_rmw(mem, addr, wide, |o| atomic_apply(op, o, src, cmp, wide))?;
-        rets[0][lane] = old as u32;
-        if wide {
-            rets[1][lane] = (old >> 32) as u32;
-        }
-    }
-    if i.glc {
-        for (j, row) in rets.iter().enumerate() {
-            w.vwrite(i.vdst as u32 + j as u32, exec, row)?;
-        }
-        w.add_pending(Counter::Vm, true, i.vdst as u32, per as u32);
-    }
-    Ok(())
+    atomic_lanes(w, mem, addrs, exec, &data, i.vdst as u32, op, wide, i.glc)
 }
 
 /// buffer/tbuffer `*_format_*`: converts between the element's data format and registers.

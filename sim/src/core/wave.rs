@@ -68,7 +68,7 @@ pub struct Wave {
     pub done: bool,
     pub at_barrier: bool,
     pub wave_id: u32,
-    /// The MODE hardware register: FP_ROUND in bits 3:0, FP_DENORM in bits 7:4 (bits 5:4 set =
+    /// The MODE hardware register: FP_ROUND in bits 3:0 (f32 in 1:0, f16/f64 in 3:2), FP_DENORM in bits 7:4 (bits 5:4 set =
     /// keep f32 denormals), DX10_CLAMP bit 8, IEEE bit 9; initialised from COMPUTE_PGM_RSRC1.
     pub mode: u32,
     /// FLAT_SCRATCH: the byte address of this wave's private memory (GFX10: written by the
@@ -111,6 +111,11 @@ impl Wave {
     /// f32 denormals are flushed unless FLOAT_MODE's FP_32_DENORMS bits are set.
     pub fn flush_f32(&self) -> bool {
         self.mode & 0x30 == 0
+    }
+
+    /// MODE.FP_ROUND for f32 (bits 1:0).
+    pub fn round_f32(&self) -> super::rounding::Round {
+        super::rounding::Round::from_mode(self.mode)
     }
 
     // ---- strict-mode bookkeeping -----------------------------------------------------------
