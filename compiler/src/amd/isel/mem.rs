@@ -321,7 +321,6 @@ impl Isel<'_> {
             self.emit(build::global(op, Some((data, dw)), None, voff, Some(push), 0, false));
             return Ok(());
         };
-        let vsharp = self.vsharp(id)?;
         let op = mubuf_op(dw, bits, load);
         let (voff, soff, imm) = match off {
             MVal::Const(c) if c + u64::from(extra) <= MAX_VMEM_OFFSET => {
@@ -332,12 +331,25 @@ impl Isel<'_> {
                 self.emit(build::sop1(O::S_MOV_B32, s, Src::I(c as u32 + extra), 1));
                 (None, Src::R(s, RegClass::S), 0)
             }
-            MVal::Reg(r, RegClass::S) => (None, Src::R(r, RegClass::S), extra as u16),
+            MVal::Reg(r, RegClass::S) if extra == 0 => (None, Src::R(r, RegClass::S), 0),
+            MVal::Reg(r, RegClass::S) => {
+                let s = self.vreg(RegClass::S, 1);
+                self.emit(build::sop2(
+                    O::S_ADD_U32,
+                    Some(s),
+                    Src::R(r, RegClass::S),
+                    Src::I(extra),
+                    1,
+                ));
+                (None, Src::R(s, RegClass::S), 0)
+            }
             MVal::Reg(r, RegClass::V) => (Some(r), Src::I(0), extra as u16),
             MVal::Res(_) => return Err(unsupported("resource as offset")),
         };
-        self.emit(build::mubuf(op, data, dw, load, voff, vsharp, soff, imm, false));
-        Ok(())
+        self.with_rsrc(id, |s, vsharp| {
+            s.emit(build::mubuf(op, data, dw, load, voff, vsharp, soff, imm, false));
+            Ok(())
+        })
     }
 
     /// A 32-bit VGPR byte offset `off + extra`.
@@ -420,7 +432,6 @@ impl Isel<'_> {
         let result = match space {
             Space::Buffer => {
                 let (base, off) = self.buffer_addr(space, addr)?;
-                let vsharp = self.vsharp(base.expect("buffer"))?;
                 let dw = if cmp.is_some() { 2 } else { 1 };
                 let vals: Vec<MVal> = std::iter::once(data).chain(cmp).collect();
                 let d = self.vreg(RegClass::V, dw);
@@ -433,16 +444,19 @@ impl Isel<'_> {
                     MVal::Reg(r, RegClass::S) => (None, Src::R(r, RegClass::S), 0),
                     other => (Some(self.in_vgpr(other, 1)?), Src::I(0), 0),
                 };
-                let mut mi =
-                    build::mubuf(buffer_atomic(op), d, dw, false, voff, vsharp, soff, imm, ret);
-                if ret {
-                    mi.defs.push(crate::amd::mir::RegOp {
-                        slot: crate::amd::mir::Slot::Vdata,
-                        reg: d,
-                        dwords: 1,
-                    });
-                }
-                self.emit(mi);
+                self.with_rsrc(base.expect("buffer"), |s, vsharp| {
+                    let mut mi =
+                        build::mubuf(buffer_atomic(op), d, dw, false, voff, vsharp, soff, imm, ret);
+                    if ret {
+                        mi.defs.push(crate::amd::mir::RegOp {
+                            slot: crate::amd::mir::Slot::Vdata,
+                            reg: d,
+                            dwords: 1,
+                        });
+                    }
+                    s.emit(mi);
+                    Ok(())
+                })?;
                 d
             }
             Space::Global => {

@@ -67,7 +67,7 @@ pub struct Isel<'a> {
     vals: Vec<Option<Vec<MVal>>>,
     /// Resources: (set, binding, array index).
     pub(crate) res: Vec<(u32, u32, MVal)>,
-    vsharp: HashMap<u32, RegRef>,
+    vsharp: HashMap<(u32, u32, u32), RegRef>,
     set_base: HashMap<u32, RegRef>,
     pub(crate) inputs: Inputs,
 }
@@ -220,60 +220,84 @@ impl<'a> Isel<'a> {
         r
     }
 
-    /// The V# of resource `id` (constant indices are loaded once in the prologue).
-    pub(crate) fn vsharp(&mut self, id: u32) -> Result<RegRef, BackendError> {
-        if let Some(&r) = self.vsharp.get(&id) {
+    /// The V# of `(set, binding)[k]`, loaded once in the prologue.
+    fn vsharp_const(&mut self, set: u32, binding: u32, k: u32) -> Result<RegRef, BackendError> {
+        if let Some(&r) = self.vsharp.get(&(set, binding, k)) {
             return Ok(r);
         }
-        let (set, binding, index) = self.res[id as usize];
         let b =
             *self.layout.get(set, binding).ok_or(BackendError::MissingBinding { set, binding })?;
         let base = if b.kind.is_dynamic() { self.inputs.push } else { self.set_base(set) };
-        let off = b.descriptor_offset();
+        let off = b.descriptor_offset() + k * abi::BUFFER_DESCRIPTOR_SIZE;
         let r = self.vreg(RegClass::S, 4);
-        match index {
-            MVal::Const(i) => {
-                let off = off + i as u32 * abi::BUFFER_DESCRIPTOR_SIZE;
-                self.emit_prologue(build::smem_load(
-                    Opcode::S_LOAD_DWORDX4,
-                    r,
-                    4,
-                    base,
-                    2,
-                    build::SmemOff::Imm(off),
-                ));
-                self.vsharp.insert(id, r);
-            }
-            other => {
-                let Some(i) = self.in_sgpr(other, 1, true)? else {
-                    return Err(unsupported("non-uniform descriptor index"));
-                };
-                let t = self.vreg(RegClass::S, 1);
-                self.emit(build::sop2(
-                    Opcode::S_LSHL_B32,
-                    Some(t),
-                    Src::R(i, RegClass::S),
-                    Src::I(4),
-                    1,
-                ));
-                self.emit(build::sop2(
-                    Opcode::S_ADD_U32,
-                    Some(t),
-                    Src::R(t, RegClass::S),
-                    Src::I(off),
-                    1,
-                ));
-                self.emit(build::smem_load(
-                    Opcode::S_LOAD_DWORDX4,
-                    r,
-                    4,
-                    base,
-                    2,
-                    build::SmemOff::Reg(t),
-                ));
-            }
-        }
+        let load =
+            build::smem_load(Opcode::S_LOAD_DWORDX4, r, 4, base, 2, build::SmemOff::Imm(off));
+        self.emit_prologue(load);
+        self.vsharp.insert((set, binding, k), r);
         Ok(r)
+    }
+
+    /// The V# of resource `id` when its index is uniform.
+    pub(crate) fn vsharp(&mut self, id: u32) -> Result<RegRef, BackendError> {
+        let (set, binding, index) = self.res[id as usize];
+        if let MVal::Const(k) = index {
+            return self.vsharp_const(set, binding, k as u32);
+        }
+        let b =
+            *self.layout.get(set, binding).ok_or(BackendError::MissingBinding { set, binding })?;
+        let base = if b.kind.is_dynamic() { self.inputs.push } else { self.set_base(set) };
+        let Some(i) = self.in_sgpr(index, 1, false)? else {
+            return Err(unsupported("a non-uniform descriptor index here"));
+        };
+        let t = self.vreg(RegClass::S, 1);
+        let si = Src::R(i, RegClass::S);
+        self.emit(build::sop2(Opcode::S_LSHL_B32, Some(t), si, Src::I(4), 1));
+        let st = Src::R(t, RegClass::S);
+        self.emit(build::sop2(Opcode::S_ADD_U32, Some(t), st, Src::I(b.descriptor_offset()), 1));
+        let r = self.vreg(RegClass::S, 4);
+        self.emit(build::smem_load(Opcode::S_LOAD_DWORDX4, r, 4, base, 2, build::SmemOff::Reg(t)));
+        Ok(r)
+    }
+
+    /// Runs `f` with the V# of resource `id`. A divergent descriptor index is handled by
+    /// running `f` once per array element with EXEC narrowed to the lanes that chose it.
+    pub(crate) fn with_rsrc(
+        &mut self,
+        id: u32,
+        mut f: impl FnMut(&mut Self, RegRef) -> Result<(), BackendError>,
+    ) -> Result<(), BackendError> {
+        let (set, binding, index) = self.res[id as usize];
+        let MVal::Reg(idx, RegClass::V) = index else {
+            let r = self.vsharp(id)?;
+            return f(self, r);
+        };
+        let n = self
+            .layout
+            .get(set, binding)
+            .ok_or(BackendError::MissingBinding { set, binding })?
+            .array_size;
+        let saved = self.vreg(RegClass::S, 1);
+        self.emit(build::sop1(Opcode::S_MOV_B32, saved, build::EXEC, 1));
+        for k in 0..n {
+            let r = self.vsharp_const(set, binding, k)?;
+            let m = self.vreg(RegClass::S, 1);
+            self.emit(build::vcmp(Opcode::V_CMP_EQ_U32, m, Src::I(k), Src::R(idx, RegClass::V), 1));
+            let exec = ferrum_isa::Operand::Special(ferrum_isa::Special::ExecLo);
+            let mut and = build::sop2(
+                Opcode::S_AND_B32,
+                None,
+                Src::R(saved, RegClass::S),
+                Src::R(m, RegClass::S),
+                1,
+            );
+            if let ferrum_isa::Inst::Sop2(i) = &mut and.inst {
+                i.sdst = exec;
+            }
+            self.emit(and);
+            f(self, r)?;
+            self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(saved, RegClass::S)));
+        }
+        Ok(())
     }
 
     fn select_inst(&mut self, inst: &Inst) -> Result<(), BackendError> {
