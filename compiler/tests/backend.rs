@@ -35,22 +35,14 @@ fn llvm_mc_bytes(text: &str) -> Vec<u8> {
 /// Shaders that use what the backend does not select yet (each refusal is an `Unsupported`
 /// error naming the construct; see the report in the branch history).
 const NOT_YET: &[&str] = &[
-    "buffer_reference",
-    "buffer_reference_ptr_arith",
-    "buffer_reference_select",
-    "col_major_mat3",
     "float64_ops",
-    "function_early_return",
     "function_ptr_params",
     "glsl_math",
     "int64_ops",
-    "integer_bit_ops",
     "local_array_dynamic",
     "private_globals",
     "storage_16bit",
     "storage_8bit",
-    "switch_fallthrough",
-    "vector_swizzles",
 ];
 
 #[test]
