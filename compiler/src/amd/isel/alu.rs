@@ -211,6 +211,11 @@ impl Isel<'_> {
         if bits == 1 {
             return self.compare(op, sbits, a, uniform);
         }
+        if bits == 64 || sbits == 64 {
+            if let Some(v) = self.float64(op, bits, sbits, a)? {
+                return Ok(v);
+            }
+        }
         let mixed = matches!(op, AluOp::Bcsel | AluOp::B2i | AluOp::B2f);
         if bits != 32 || (sbits != 32 && !mixed) {
             return self.alu_wide(op, bits, sbits, a, uniform);
@@ -233,6 +238,9 @@ impl Isel<'_> {
                     MVal::Reg(r, RegClass::V)
                 }
             });
+        }
+        if let Some(v) = self.float32(op, a)? {
+            return Ok(v);
         }
         use AluOp::*;
         match op {
@@ -337,7 +345,7 @@ impl Isel<'_> {
         })
     }
 
-    fn v1(&mut self, op: O, a: MVal) -> Result<MVal, BackendError> {
+    pub(super) fn v1(&mut self, op: O, a: MVal) -> Result<MVal, BackendError> {
         let r = self.vreg(RegClass::V, 1);
         let x = self.src(a)?;
         self.emit(build::vop1(op, r, x));
@@ -467,7 +475,18 @@ impl Isel<'_> {
     }
 
     /// A VOP3 op with up to three 32-bit sources.
-    pub(super) fn v3(&mut self, op: O, a: &[MVal], neg: u8) -> Result<MVal, BackendError> {
+    /// `neg` applies to f32 sources; a negated constant is folded into the constant (LLVM's
+    /// syntax reads `-4.0` as the constant, not as `neg(4.0)`).
+    pub(super) fn v3(&mut self, op: O, a: &[MVal], mut neg: u8) -> Result<MVal, BackendError> {
+        let mut a = a.to_vec();
+        for (i, x) in a.iter_mut().enumerate() {
+            if let MVal::Const(c) = x {
+                if neg & (1 << i) != 0 {
+                    *c ^= 0x8000_0000;
+                    neg &= !(1 << i);
+                }
+            }
+        }
         let mut srcs: Vec<Src> = a.iter().map(|&x| self.src(x)).collect::<Result<_, _>>()?;
         self.limit_bus(&mut srcs);
         let r = self.vreg(RegClass::V, 1);
@@ -496,7 +515,7 @@ impl Isel<'_> {
         }
     }
 
-    fn select(&mut self, a: &[MVal], uniform: bool) -> Result<MVal, BackendError> {
+    pub(super) fn select(&mut self, a: &[MVal], uniform: bool) -> Result<MVal, BackendError> {
         let c = match a[0] {
             MVal::Const(x) => return Ok(if x & 1 != 0 { a[1] } else { a[2] }),
             MVal::Reg(r, _) => r,
@@ -561,7 +580,7 @@ impl Isel<'_> {
     }
 
     /// A comparison producing a lane mask.
-    fn compare(
+    pub(super) fn compare(
         &mut self,
         op: AluOp,
         sbits: u8,
@@ -639,7 +658,7 @@ impl Isel<'_> {
     }
 
     /// A 64-bit operand: registers as they are, small integers inline, others in VGPRs.
-    fn src64(&mut self, v: MVal) -> Result<Src, BackendError> {
+    pub(super) fn src64(&mut self, v: MVal) -> Result<Src, BackendError> {
         match v {
             MVal::Const(c) if (c as i64) >= -16 && (c as i64) <= 64 => Ok(Src::I(c as u32)),
             MVal::Reg(r, cl) => Ok(Src::R(r, cl)),
@@ -911,7 +930,7 @@ impl Isel<'_> {
 }
 
 /// Low and high dwords of a 64-bit component.
-fn split(v: MVal) -> (MVal, MVal) {
+pub(super) fn split(v: MVal) -> (MVal, MVal) {
     match v {
         MVal::Const(c) => (MVal::Const(c & 0xffff_ffff), MVal::Const(c >> 32)),
         MVal::Reg(r, cl) => (MVal::Reg(r, cl), MVal::Reg(r.at(1), cl)),

@@ -14,6 +14,7 @@
 //! ones live in VGPRs. Booleans are lane masks in one SGPR (wave32).
 
 mod alu;
+mod alu_float;
 pub(crate) mod build;
 mod cf;
 pub mod layout_order;
