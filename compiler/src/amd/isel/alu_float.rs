@@ -120,7 +120,7 @@ impl Isel<'_> {
             (Fmin, 64, 64) => self.v3_64(O::V_MIN_F64, a, 0)?,
             (Fmax, 64, 64) => self.v3_64(O::V_MAX_F64, a, 0)?,
             (Fneg | Fabs, 64, 64) => {
-                let (lo, hi) = super::alu::split(a[0]);
+                let (lo, hi) = super::alu_int::split(a[0]);
                 let hi = if op == Fneg {
                     self.bin(None, O::V_XOR_B32, false, hi, MVal::Const(0x8000_0000))?
                 } else {

@@ -15,6 +15,7 @@
 
 mod alu;
 mod alu_float;
+mod alu_int;
 pub(crate) mod build;
 mod cf;
 pub mod layout_order;
