@@ -93,3 +93,39 @@ fn corpus_runs_on_the_simulator_like_the_interpreter() {
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
 }
+
+/// Many values live at once (every load before any store) still run correctly.
+#[test]
+fn register_pressure_stress_runs_on_the_simulator() {
+    let n = 96;
+    let mut src = String::from(
+        "#version 450\nlayout(local_size_x = 64) in;\n\
+         layout(std430, binding = 0) buffer B { float d[]; };\nvoid main() {\n\
+         uint i = gl_GlobalInvocationID.x;\n",
+    );
+    for k in 0..n {
+        src.push_str(&format!("float a{k} = d[i * {n}u + {k}u];\n"));
+    }
+    for k in 0..n {
+        src.push_str(&format!("d[i * {n}u + {k}u] = a{} * a{k} + float({k});\n", n - 1 - k));
+    }
+    src.push_str("}\n");
+    let dir = std::env::temp_dir().join(format!("ferrum-stress-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("stress.comp");
+    std::fs::write(&path, src).unwrap();
+    let data: Vec<u8> =
+        (0..2 * 64 * n).flat_map(|i| (i as f32 * 0.25 - 7.0).to_le_bytes()).collect();
+    let case = common::Case {
+        name: "stress".into(),
+        words: common::glsl_to_spirv(&path),
+        groups: [2, 1, 1],
+        res: interp::Resources {
+            buffers: vec![interp::Buffer { set: 0, binding: 0, index: 0, data }],
+            ..Default::default()
+        },
+        spec: Default::default(),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    check(&Gpu::new(), &case, case.groups).unwrap();
+}
