@@ -34,14 +34,8 @@ fn llvm_mc_bytes(text: &str) -> Vec<u8> {
 
 /// Shaders that use what the backend does not select yet (each refusal is an `Unsupported`
 /// error naming the construct; see the report in the branch history).
-const NOT_YET: &[&str] = &[
-    "function_ptr_params",
-    "int64_ops",
-    "local_array_dynamic",
-    "private_globals",
-    "storage_16bit",
-    "storage_8bit",
-];
+const NOT_YET: &[&str] =
+    &["function_ptr_params", "int64_ops", "local_array_dynamic", "private_globals"];
 
 #[test]
 fn corpus_compiles_and_reassembles_with_llvm_mc() {

@@ -181,7 +181,7 @@ impl Isel<'_> {
         Ok(())
     }
 
-    fn alu_comp(
+    pub(super) fn alu_comp(
         &mut self,
         op: AluOp,
         bits: u8,
@@ -208,6 +208,11 @@ impl Isel<'_> {
         }
         if bits == 1 && sbits == 1 {
             return self.bool_op(op, a);
+        }
+        if matches!(bits, 8 | 16) || matches!(sbits, 8 | 16) {
+            if let Some(v) = self.alu_narrow(op, bits, sbits, a, uniform)? {
+                return Ok(v);
+            }
         }
         if bits == 1 {
             return self.compare(op, sbits, a, uniform);

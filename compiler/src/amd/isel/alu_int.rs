@@ -310,3 +310,106 @@ pub(super) fn split(v: MVal) -> (MVal, MVal) {
         other => (other, other),
     }
 }
+
+impl Isel<'_> {
+    /// `x`'s low `bits` bits zero- or sign-extended to 32 (8/16-bit values live in 32-bit
+    /// registers with unspecified upper bits).
+    fn extend(
+        &mut self,
+        x: MVal,
+        bits: u8,
+        signed: bool,
+        scalar: bool,
+    ) -> Result<MVal, BackendError> {
+        if let MVal::Const(c) = x {
+            let m = (1u64 << bits) - 1;
+            let v = c & m;
+            let v = if signed && v >> (bits - 1) & 1 == 1 { v | !m } else { v };
+            return Ok(MVal::Const(v & 0xffff_ffff));
+        }
+        if scalar && !matches!(x, MVal::Reg(_, RegClass::V)) {
+            let op = if signed { O::S_BFE_I32 } else { O::S_BFE_U32 };
+            let r = self.vreg(RegClass::S, 1);
+            let s = self.src(x)?;
+            self.emit(build::sop2(op, Some(r), s, Src::I(u32::from(bits) << 16), 1));
+            return Ok(MVal::Reg(r, RegClass::S));
+        }
+        let op = if signed { O::V_BFE_I32 } else { O::V_BFE_U32 };
+        self.v3(op, &[x, MVal::Const(0), MVal::Const(u64::from(bits))], 0)
+    }
+
+    /// Ops on 8- and 16-bit integers (and f16 conversions and arithmetic): computed in 32 bits
+    /// after extending where the upper bits would matter.
+    pub(super) fn alu_narrow(
+        &mut self,
+        op: AluOp,
+        bits: u8,
+        sbits: u8,
+        a: &[MVal],
+        uniform: bool,
+    ) -> Result<Option<MVal>, BackendError> {
+        use AluOp::*;
+        let scalar = uniform && all_scalar(a);
+        let narrow = |b: u8| b == 8 || b == 16;
+        let amount = |s: &mut Self, b: MVal, w: u8| {
+            s.alu_comp(Iand, 32, 32, &[b, MVal::Const(u64::from(w) - 1)], uniform)
+        };
+        Ok(Some(match op {
+            Iadd | Isub | Imul | Iand | Ior | Ixor | Inot | Ineg | Mov if narrow(bits) => {
+                self.alu_comp(op, 32, 32, a, uniform)?
+            }
+            Ishl if narrow(bits) => {
+                let sh = amount(self, a[1], bits)?;
+                self.alu_comp(Ishl, 32, 32, &[a[0], sh], uniform)?
+            }
+            Ushr | Ishr if narrow(bits) => {
+                let x = self.extend(a[0], bits, op == Ishr, scalar)?;
+                let sh = amount(self, a[1], bits)?;
+                self.alu_comp(op, 32, 32, &[x, sh], uniform)?
+            }
+            Umin | Umax | Udiv | Umod | Imin | Imax | Idiv | Irem | Imod if narrow(bits) => {
+                let signed = matches!(op, Imin | Imax | Idiv | Irem | Imod);
+                let x = self.extend(a[0], bits, signed, scalar)?;
+                let y = self.extend(a[1], bits, signed, scalar)?;
+                self.alu_comp(op, 32, 32, &[x, y], uniform)?
+            }
+            Ieq | Ine | Ult | Uge | Ilt | Ige if narrow(sbits) => {
+                let signed = matches!(op, Ilt | Ige);
+                let x = self.extend(a[0], sbits, signed, scalar)?;
+                let y = self.extend(a[1], sbits, signed, scalar)?;
+                self.alu_comp(op, 1, 32, &[x, y], uniform)?
+            }
+            U2u | I2i if narrow(sbits) && bits >= 32 => {
+                let x = self.extend(a[0], sbits, op == I2i, scalar)?;
+                if bits == 64 {
+                    self.alu_comp(op, 64, 32, &[x], uniform)?
+                } else {
+                    x
+                }
+            }
+            U2u | I2i if narrow(bits) => match a[0] {
+                MVal::Const(c) => MVal::Const(c & ((1 << bits) - 1)),
+                other if sbits == 64 => split(other).0,
+                other => other,
+            },
+            U2f | I2f if narrow(sbits) && bits == 32 => {
+                let x = self.extend(a[0], sbits, op == I2f, false)?;
+                self.alu_comp(op, 32, 32, &[x], uniform)?
+            }
+            F2f if bits == 16 && sbits == 32 => self.v1(O::V_CVT_F16_F32, a[0])?,
+            F2f if bits == 32 && sbits == 16 => self.v1(O::V_CVT_F32_F16, a[0])?,
+            Fadd | Fsub | Fmul | Fmin | Fmax if bits == 16 => {
+                let vop = match op {
+                    Fadd => O::V_ADD_F16,
+                    Fsub => O::V_SUB_F16,
+                    Fmul => O::V_MUL_F16,
+                    Fmin => O::V_MIN_F16,
+                    _ => O::V_MAX_F16,
+                };
+                self.bin(None, vop, false, a[0], a[1])?
+            }
+            Ffma if bits == 16 => self.v3(O::V_FMA_F16, a, 0)?,
+            _ => return Ok(None),
+        }))
+    }
+}

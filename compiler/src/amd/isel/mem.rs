@@ -9,6 +9,7 @@ use super::build::{self, SmemOff, Src};
 use super::{Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{RegClass, RegRef};
+use crate::ir::ops::AluOp;
 use crate::ir::{AtomicOp, Space, Value};
 
 /// Largest MUBUF/GLOBAL immediate offset we use.
@@ -146,12 +147,39 @@ impl Isel<'_> {
         align: u32,
     ) -> Result<(), BackendError> {
         let (bits, n) = self.shape(d);
+        let uniform = !self.is_div(d);
+        if bits < 32 && n != 1 {
+            if bits != 16 || n % 2 != 0 || align < 4 {
+                return Err(unsupported("vector loads of 8-bit or unaligned 16-bit components"));
+            }
+            // Pairs of halves in dwords: low half as is (upper bits unspecified), high half
+            // shifted down.
+            let dwords = self.load_dwords(space, addr, align, 32, n / 2, uniform)?;
+            let mut comps = Vec::new();
+            for w in dwords {
+                comps.push(w);
+                let hi = self.alu_comp(AluOp::Ushr, 32, 32, &[w, MVal::Const(16)], uniform)?;
+                comps.push(hi);
+            }
+            self.set(d, comps);
+            return Ok(());
+        }
+        let dwords = self.load_dwords(space, addr, align, bits, n, uniform)?;
+        self.unflatten(d, dwords)
+    }
+
+    /// Loads `n` components of `bits` (1 component when narrower than 32 bits) as dwords.
+    fn load_dwords(
+        &mut self,
+        space: Space,
+        addr: Value,
+        align: u32,
+        bits: u8,
+        n: u8,
+        uniform: bool,
+    ) -> Result<Vec<MVal>, BackendError> {
         let total = if bits == 64 { 2 * n } else { n };
         let narrow = bits < 32;
-        if narrow && n != 1 {
-            return Err(unsupported("vector loads of 8/16-bit components"));
-        }
-        let uniform = !self.is_div(d);
         let mut dwords = Vec::new();
         match space {
             Space::Push | Space::Buffer => {
@@ -225,7 +253,7 @@ impl Isel<'_> {
             }
             Space::Scratch => return Err(unsupported("scratch memory")),
         }
-        self.unflatten(d, dwords)
+        Ok(dwords)
     }
 
     pub(super) fn select_store(
@@ -235,34 +263,66 @@ impl Isel<'_> {
         value: Value,
         align: u32,
     ) -> Result<(), BackendError> {
-        let (bits, n) = self.shape(value);
-        if bits < 32 && n != 1 {
-            return Err(unsupported("vector stores of 8/16-bit components"));
-        }
-        let total = if bits == 64 { 2 * n } else { n };
+        let (mut bits, n) = self.shape(value);
         let v = self.get(value)?;
-        let dwords = self.flatten(&v, bits);
+        let mut total = if bits == 64 { 2 * n } else { n };
+        let mut dwords = self.flatten(&v, bits);
+        if bits < 32 && n != 1 {
+            if bits != 16 || n % 2 != 0 || align < 4 {
+                // One narrow store per component.
+                for (k, &c) in dwords.iter().enumerate() {
+                    let data = self.in_vgpr(c, 1)?;
+                    let byte = k as u32 * u32::from(bits / 8);
+                    self.store_chunk(space, addr, data, 1, bits, byte)?;
+                }
+                return Ok(());
+            }
+            let uniform = !self.is_div(value);
+            let mut packed = Vec::new();
+            for p in dwords.chunks(2) {
+                let lo =
+                    self.alu_comp(AluOp::Iand, 32, 32, &[p[0], MVal::Const(0xffff)], uniform)?;
+                let hi = self.alu_comp(AluOp::Ishl, 32, 32, &[p[1], MVal::Const(16)], uniform)?;
+                packed.push(self.alu_comp(AluOp::Ior, 32, 32, &[lo, hi], uniform)?);
+            }
+            dwords = packed;
+            bits = 32;
+            total = n / 2;
+        }
         for (at, dw) in chunks(total, 4, align, false, space == Space::Shared) {
             // Store data must be consecutive VGPRs.
             let part = &dwords[at as usize..(at + dw) as usize];
             let data = self.consecutive_v(part)?;
-            let byte = u32::from(at) * 4;
-            match space {
-                Space::Buffer => {
-                    let (base, off) = self.buffer_addr(space, addr)?;
-                    self.vmem(base, off, byte, data, dw, bits, false)?;
-                }
-                Space::Global => {
-                    let a = self.comp(addr, 0)?;
-                    self.global_access(a, byte, None, Some((data, dw)), bits, false)?;
-                }
-                Space::Shared => {
-                    let a = self.comp(addr, 0)?;
-                    let (va, o) = self.lds_addr(a, byte)?;
-                    self.emit(build::ds(ds_op(dw, bits, false), None, va, &[(data, dw)], o));
-                }
-                _ => return Err(unsupported(format!("stores to {space:?} memory"))),
+            self.store_chunk(space, addr, data, dw, bits, u32::from(at) * 4)?;
+        }
+        Ok(())
+    }
+
+    /// One store of `dw` dwords (or one narrow component) at `byte` past the address.
+    fn store_chunk(
+        &mut self,
+        space: Space,
+        addr: Value,
+        data: RegRef,
+        dw: u8,
+        bits: u8,
+        byte: u32,
+    ) -> Result<(), BackendError> {
+        match space {
+            Space::Buffer => {
+                let (base, off) = self.buffer_addr(space, addr)?;
+                self.vmem(base, off, byte, data, dw, bits, false)?;
             }
+            Space::Global => {
+                let a = self.comp(addr, 0)?;
+                self.global_access(a, byte, None, Some((data, dw)), bits, false)?;
+            }
+            Space::Shared => {
+                let a = self.comp(addr, 0)?;
+                let (va, o) = self.lds_addr(a, byte)?;
+                self.emit(build::ds(ds_op(dw, bits, false), None, va, &[(data, dw)], o));
+            }
+            _ => return Err(unsupported(format!("stores to {space:?} memory"))),
         }
         Ok(())
     }
