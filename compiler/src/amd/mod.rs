@@ -108,9 +108,6 @@ pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, Backe
     if shader.stage != Stage::Compute {
         return Err(BackendError::NotCompute);
     }
-    if shader.scratch_size > 0 {
-        return Err(error::unsupported("scratch memory (indirectly indexed local arrays)"));
-    }
     let mut mf = isel::select(shader, layout)?;
     opt_dce::opt_dce(&mut mf);
     let alloc = regalloc::allocate(&mf)?;

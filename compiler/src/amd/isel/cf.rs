@@ -37,6 +37,7 @@ impl Isel<'_> {
         let (order, loops) = block_order(f, &dom);
         let plan = self.plan(&order, &loops, &dom);
         self.mf.blocks = vec![MBlock::default(); plan.end + 1];
+        self.init_scratch()?;
         self.init_masks(&plan, &loops, &dom);
         for (i, &b) in plan.order.iter().enumerate() {
             self.cur = plan.main[b.0 as usize];

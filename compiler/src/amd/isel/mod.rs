@@ -61,6 +61,7 @@ pub struct Inputs {
 
 /// Selection state for one function.
 pub struct Isel<'a> {
+    pub(crate) shader: &'a Shader,
     pub(crate) f: &'a Function,
     pub(crate) layout: &'a ResourceLayout,
     pub(crate) div: Divergence,
@@ -72,6 +73,8 @@ pub struct Isel<'a> {
     vsharp: HashMap<(u32, u32, u32), RegRef>,
     set_base: HashMap<u32, RegRef>,
     pub(crate) inputs: Inputs,
+    /// Per-invocation scratch kept in VGPRs, one per dword (see [`mem`]).
+    pub(crate) scratch: Vec<RegRef>,
 }
 
 fn pinned(mf: &mut MFunc, class: RegClass, size: u8, reg: u8) -> RegRef {
@@ -92,6 +95,7 @@ impl<'a> Isel<'a> {
             local_id: abi::VGPR_LOCAL_ID.map(|r| pinned(&mut mf, RegClass::V, 1, r)),
         };
         Isel {
+            shader,
             f,
             layout,
             div: crate::analysis::divergence::analyze(f),
@@ -102,6 +106,7 @@ impl<'a> Isel<'a> {
             vsharp: HashMap::new(),
             set_base: HashMap::new(),
             inputs,
+            scratch: Vec::new(),
         }
     }
 
