@@ -129,3 +129,26 @@ fn register_pressure_stress_runs_on_the_simulator() {
     let _ = std::fs::remove_dir_all(&dir);
     check(&Gpu::new(), &case, case.groups).unwrap();
 }
+
+/// Control-flow cases written for the backend (compiler/tests/backend_cases).
+#[test]
+fn backend_cases_run_on_the_simulator_like_the_interpreter() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/backend_cases");
+    let mut paths: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let gpu = Gpu::new();
+    let mut failures = Vec::new();
+    for p in paths {
+        let case = common::load_case(&p);
+        let ir = ferrum_compiler::compile_to_ir(&case.words, "main", Stage::Compute, &case.spec)
+            .unwrap();
+        if let Err(e) = amd::compile(&ir, &amd::default_layout(&ir)) {
+            failures.push(format!("{}: {e}", case.name));
+            continue;
+        }
+        if let Err(e) = check(&gpu, &case, case.groups) {
+            failures.push(format!("{}: {e}", case.name));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -28,6 +28,8 @@ struct Plan {
     /// Blocks that keep EXEC from the block before them.
     inherits: Vec<bool>,
     mask: Vec<Option<RegRef>>,
+    /// Blocks inside a loop (their masks are re-armed on every iteration).
+    in_loop: Vec<bool>,
 }
 
 impl Isel<'_> {
@@ -44,7 +46,10 @@ impl Isel<'_> {
             if i > 0 && !plan.inherits[b.0 as usize] {
                 let m = plan.mask[b.0 as usize].expect("non-inheriting block has a mask");
                 self.emit(build::sop1_fixed(Opcode::S_MOV_B32, EXEC_LO, Src::R(m, RegClass::S)));
-                self.emit(build::sop1(Opcode::S_MOV_B32, m, Src::I(0), 1));
+                if plan.in_loop[b.0 as usize] {
+                    // Ready for the lanes of the next iteration.
+                    self.emit(build::sop1(Opcode::S_MOV_B32, m, Src::I(0), 1));
+                }
                 let skip = build::sopp(Opcode::S_CBRANCH_EXECZ, 0);
                 let mut skip = skip;
                 skip.target = Some(plan.next[b.0 as usize]);
@@ -83,7 +88,9 @@ impl Isel<'_> {
             let header = loops.iter().any(|l| l.header == b);
             if let [p] = preds[..] {
                 let uncond = matches!(f.block(p).term, Terminator::Branch(t) if t == b);
-                if uncond && !header && pos[p.0 as usize] + 1 == i {
+                // A loop exit must accumulate lanes over iterations: it never inherits.
+                let same_loops = loops.iter().all(|l| l.body[p.0 as usize] == l.body[b.0 as usize]);
+                if uncond && !header && same_loops && pos[p.0 as usize] + 1 == i {
                     inherits[b.0 as usize] = true;
                 }
             }
@@ -109,13 +116,36 @@ impl Isel<'_> {
                 mb += 1;
             }
         }
+        // A skipped block also skips the blocks that inherit its (empty) EXEC: their scalar
+        // code must not run on values the skipped block never computed.
+        for i in (0..order.len().saturating_sub(1)).rev() {
+            let (b, after) = (order[i], order[i + 1]);
+            if inherits[after.0 as usize] {
+                next[b.0 as usize] = next[after.0 as usize];
+            }
+        }
+        let mut in_loop = vec![false; n];
+        for (x, flag) in in_loop.iter_mut().enumerate() {
+            *flag = loops.iter().any(|l| l.body[x]);
+        }
         let mut mask = vec![None; n];
         for (i, &b) in order.iter().enumerate() {
             if i > 0 && !inherits[b.0 as usize] {
                 mask[b.0 as usize] = Some(self.vreg(RegClass::S, 1));
             }
         }
-        Plan { order: order.to_vec(), pos, pre, main, next, latches, end: mb, inherits, mask }
+        Plan {
+            order: order.to_vec(),
+            pos,
+            pre,
+            main,
+            next,
+            latches,
+            end: mb,
+            inherits,
+            mask,
+            in_loop,
+        }
     }
 
     /// Zeroes each mask before the first contribution to it can happen: at the start of its
