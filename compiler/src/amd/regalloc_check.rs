@@ -70,39 +70,7 @@ pub fn check(mf: &MFunc, a: &Assignment) -> Result<(), BackendError> {
             }
             let mut st = entry[b].clone();
             let mut def = defined[b].clone().unwrap_or_else(|| vec![false; nv]);
-            for (i, mi) in mf.blocks[b].insts.iter().enumerate() {
-                for u in &mi.uses {
-                    let v = u.reg.vreg.0 as usize;
-                    if !def[v] {
-                        continue;
-                    }
-                    let info = mf.vregs[v];
-                    for d in 0..u.dwords {
-                        let dw = u.reg.off + d;
-                        let c = st[cell_index(info.class, a.reg[v].wrapping_add(dw))];
-                        if !matches!(c, Cell::Val(x, y) if x as usize == v && y == dw)
-                            && c != Cell::Undef
-                        {
-                            return Err(BackendError::RegallocCheck(format!(
-                                "block {b} instruction {i} ({}): v{v}.{dw} reads {c:?}",
-                                mi.inst.op().name()
-                            )));
-                        }
-                    }
-                }
-                for d in &mi.defs {
-                    let v = d.reg.vreg.0 as usize;
-                    let info = mf.vregs[v];
-                    if d.reg.off == 0 && d.dwords == info.size {
-                        def[v] = true;
-                    }
-                    for k in 0..d.dwords {
-                        let dw = d.reg.off + k;
-                        st[cell_index(info.class, a.reg[v].wrapping_add(dw))] =
-                            Cell::Val(v as u32, dw);
-                    }
-                }
-            }
+            transfer(mf, a, b, &mut st, &mut def)?;
             for &s in &succs[b] {
                 match &mut defined[s] {
                     slot @ None => {
@@ -129,4 +97,85 @@ pub fn check(mf: &MFunc, a: &Assignment) -> Result<(), BackendError> {
         }
     }
     Ok(())
+}
+
+/// Runs block `b` over the cell state `st` and the must-defined set `def`, checking each read.
+fn transfer(
+    mf: &MFunc,
+    a: &Assignment,
+    b: usize,
+    st: &mut [Cell],
+    def: &mut [bool],
+) -> Result<(), BackendError> {
+    for (i, mi) in mf.blocks[b].insts.iter().enumerate() {
+        for u in &mi.uses {
+            let v = u.reg.vreg.0 as usize;
+            if !def[v] {
+                continue;
+            }
+            let info = mf.vregs[v];
+            for d in 0..u.dwords {
+                let dw = u.reg.off + d;
+                let c = st[cell_index(info.class, a.reg[v].wrapping_add(dw))];
+                if !matches!(c, Cell::Val(x, y) if x as usize == v && y == dw) && c != Cell::Undef {
+                    return Err(BackendError::RegallocCheck(format!(
+                        "block {b} instruction {i} ({}): v{v}.{dw} reads {c:?}",
+                        mi.inst.op().name()
+                    )));
+                }
+            }
+        }
+        for d in &mi.defs {
+            let v = d.reg.vreg.0 as usize;
+            let info = mf.vregs[v];
+            if d.reg.off == 0 && d.dwords == info.size {
+                def[v] = true;
+            }
+            for k in 0..d.dwords {
+                let dw = d.reg.off + k;
+                st[cell_index(info.class, a.reg[v].wrapping_add(dw))] = Cell::Val(v as u32, dw);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use ferrum_isa::Opcode;
+
+    use super::*;
+    use crate::amd::isel_build::{vop1, vop2, Src};
+    use crate::amd::mir::{MBlock, RegClass};
+    use crate::amd::regalloc::allocate;
+
+    /// v0 = 1; v1 = 2; v2 = v0 + v1 (three virtual registers, two live at once).
+    fn program() -> MFunc {
+        let mut mf = MFunc::default();
+        let (x, y, z) = (mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1));
+        let insts = vec![
+            vop1(Opcode::V_MOV_B32, x, Src::I(1)),
+            vop1(Opcode::V_MOV_B32, y, Src::I(2)),
+            vop2(Opcode::V_ADD_NC_U32, z, Src::R(x, RegClass::V), Src::R(y, RegClass::V)),
+        ];
+        mf.blocks.push(MBlock { insts });
+        mf
+    }
+
+    #[test]
+    fn the_allocators_answer_passes() {
+        let mf = program();
+        let a = allocate(&mf).unwrap();
+        assert_ne!(a.reg[0], a.reg[1], "x and y are live together");
+        check(&mf, &a).unwrap();
+    }
+
+    #[test]
+    fn a_clobbered_value_is_caught() {
+        let mf = program();
+        let mut a = allocate(&mf).unwrap();
+        a.reg[1] = a.reg[0];
+        let e = check(&mf, &a).unwrap_err();
+        assert!(matches!(e, BackendError::RegallocCheck(_)), "{e}");
+    }
 }

@@ -93,6 +93,29 @@ impl Isel<'_> {
         srcs: &[Value],
     ) -> Result<(), BackendError> {
         let (bits, n) = self.shape(d);
+        if self.select_vector_op(op, d, srcs, bits)? {
+            return Ok(());
+        }
+        let sbits = srcs.first().map_or(bits, |&s| self.shape(s).0);
+        let uniform = !self.is_div(d);
+        let mut out = Vec::with_capacity(n as usize);
+        for i in 0..n as usize {
+            let a: Vec<MVal> = srcs.iter().map(|&s| self.comp(s, i)).collect::<Result<_, _>>()?;
+            out.push(self.alu_comp(op, bits, sbits, &a, uniform)?);
+        }
+        self.set(d, out);
+        Ok(())
+    }
+
+    /// Ops on whole vectors (construction, dynamic indexing, bitcasts, dot products, boolean
+    /// reductions); false if `op` is component-wise.
+    fn select_vector_op(
+        &mut self,
+        op: AluOp,
+        d: Value,
+        srcs: &[Value],
+        bits: u8,
+    ) -> Result<bool, BackendError> {
         match op {
             AluOp::Vec => {
                 let mut out = Vec::new();
@@ -100,12 +123,12 @@ impl Isel<'_> {
                     out.extend(self.get(s)?);
                 }
                 self.set(d, out);
-                return Ok(());
+                Ok(true)
             }
             AluOp::Mov => {
                 let v = self.get(srcs[0])?;
                 self.set(d, v);
-                return Ok(());
+                Ok(true)
             }
             AluOp::ExtractDyn => {
                 let v = self.get(srcs[0])?;
@@ -129,7 +152,7 @@ impl Isel<'_> {
                     }
                 };
                 self.set(d, vec![c]);
-                return Ok(());
+                Ok(true)
             }
             AluOp::InsertDyn => {
                 let mut v = self.get(srcs[0])?;
@@ -154,10 +177,10 @@ impl Isel<'_> {
                     }
                 }
                 self.set(d, v);
-                return Ok(());
+                Ok(true)
             }
-            AluOp::Bitcast => return self.select_bitcast(d, srcs[0]),
-            AluOp::Fdot => return self.select_fdot(d, srcs),
+            AluOp::Bitcast => self.select_bitcast(d, srcs[0]).map(|_| true),
+            AluOp::Fdot => self.select_fdot(d, srcs).map(|_| true),
             AluOp::Ball | AluOp::Bany => {
                 let v = self.get(srcs[0])?;
                 let o = if op == AluOp::Ball { AluOp::Iand } else { AluOp::Ior };
@@ -166,19 +189,10 @@ impl Isel<'_> {
                     acc = self.bool_op(o, &[acc, c])?;
                 }
                 self.set(d, vec![acc]);
-                return Ok(());
+                Ok(true)
             }
-            _ => {}
+            _ => Ok(false),
         }
-        let sbits = srcs.first().map_or(bits, |&s| self.shape(s).0);
-        let uniform = !self.is_div(d);
-        let mut out = Vec::with_capacity(n as usize);
-        for i in 0..n as usize {
-            let a: Vec<MVal> = srcs.iter().map(|&s| self.comp(s, i)).collect::<Result<_, _>>()?;
-            out.push(self.alu_comp(op, bits, sbits, &a, uniform)?);
-        }
-        self.set(d, out);
-        Ok(())
     }
 
     pub(super) fn alu_comp(
@@ -245,6 +259,18 @@ impl Isel<'_> {
                 }
             });
         }
+        self.alu_other32(op, bits, a, uniform, scalar)
+    }
+
+    /// 32-bit ops that need more than one table lookup.
+    fn alu_other32(
+        &mut self,
+        op: AluOp,
+        bits: u8,
+        a: &[MVal],
+        uniform: bool,
+        scalar: bool,
+    ) -> Result<MVal, BackendError> {
         if let Some(v) = self.float32(op, a)? {
             return Ok(v);
         }

@@ -182,60 +182,10 @@ impl Isel<'_> {
         uniform: bool,
     ) -> Result<Vec<MVal>, BackendError> {
         let total = if bits == 64 { 2 * n } else { n };
-        let narrow = bits < 32;
         let mut dwords = Vec::new();
         match space {
             Space::Push | Space::Buffer => {
-                let (base, off) = self.buffer_addr(space, addr)?;
-                let ubo = match base {
-                    None => true,
-                    Some(id) => {
-                        let (set, binding, _) = self.res[id as usize];
-                        self.layout.get(set, binding).is_some_and(|b| b.kind.is_uniform())
-                    }
-                };
-                let soff = if uniform && ubo && !narrow && !matches!(off, MVal::Const(_)) {
-                    self.in_sgpr(off, 1, true)?
-                } else {
-                    None
-                };
-                let scalar_ok = matches!(off, MVal::Const(_)) || soff.is_some();
-                if uniform && ubo && !narrow && scalar_ok {
-                    for (at, dw) in chunks(total, 8, align, true, false) {
-                        let r = self.vreg(RegClass::S, dw);
-                        let o = match off {
-                            MVal::Const(c) => SmemOff::Imm(c as u32 + u32::from(at) * 4),
-                            _ => {
-                                let s = soff.expect("scalar offset");
-                                if at == 0 {
-                                    SmemOff::Reg(s)
-                                } else {
-                                    let t = self.vreg(RegClass::S, 1);
-                                    self.emit(build::sop2(
-                                        O::S_ADD_U32,
-                                        Some(t),
-                                        Src::R(s, RegClass::S),
-                                        Src::I(u32::from(at) * 4),
-                                        1,
-                                    ));
-                                    SmemOff::Reg(t)
-                                }
-                            }
-                        };
-                        let (baseref, bw, buf) = match base {
-                            None => (self.inputs.push, 2, false),
-                            Some(id) => (self.vsharp(id)?, 4, true),
-                        };
-                        self.emit(build::smem_load(smem_op(dw, buf), r, dw, baseref, bw, o));
-                        dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::S)));
-                    }
-                } else {
-                    for (at, dw) in chunks(total, 4, align, false, false) {
-                        let r = self.vreg(RegClass::V, dw);
-                        self.vmem(base, off, u32::from(at) * 4, r, dw, bits, true)?;
-                        dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
-                    }
-                }
+                self.load_buffer_dwords(space, addr, align, bits, total, uniform, &mut dwords)?;
             }
             Space::Global => {
                 let a = self.comp(addr, 0)?;
@@ -262,6 +212,73 @@ impl Isel<'_> {
             }
         }
         Ok(dwords)
+    }
+
+    /// Push-constant and descriptor-buffer loads: scalar loads when the value is uniform and
+    /// the memory read-only (uniform buffers, push constants), MUBUF/GLOBAL otherwise.
+    #[allow(clippy::too_many_arguments)]
+    fn load_buffer_dwords(
+        &mut self,
+        space: Space,
+        addr: Value,
+        align: u32,
+        bits: u8,
+        total: u8,
+        uniform: bool,
+        dwords: &mut Vec<MVal>,
+    ) -> Result<(), BackendError> {
+        let narrow = bits < 32;
+        let (base, off) = self.buffer_addr(space, addr)?;
+        let ubo = match base {
+            None => true,
+            Some(id) => {
+                let (set, binding, _) = self.res[id as usize];
+                self.layout.get(set, binding).is_some_and(|b| b.kind.is_uniform())
+            }
+        };
+        let soff = if uniform && ubo && !narrow && !matches!(off, MVal::Const(_)) {
+            self.in_sgpr(off, 1, true)?
+        } else {
+            None
+        };
+        let scalar_ok = matches!(off, MVal::Const(_)) || soff.is_some();
+        if uniform && ubo && !narrow && scalar_ok {
+            for (at, dw) in chunks(total, 8, align, true, false) {
+                let r = self.vreg(RegClass::S, dw);
+                let o = match off {
+                    MVal::Const(c) => SmemOff::Imm(c as u32 + u32::from(at) * 4),
+                    _ => {
+                        let s = soff.expect("scalar offset");
+                        if at == 0 {
+                            SmemOff::Reg(s)
+                        } else {
+                            let t = self.vreg(RegClass::S, 1);
+                            self.emit(build::sop2(
+                                O::S_ADD_U32,
+                                Some(t),
+                                Src::R(s, RegClass::S),
+                                Src::I(u32::from(at) * 4),
+                                1,
+                            ));
+                            SmemOff::Reg(t)
+                        }
+                    }
+                };
+                let (baseref, bw, buf) = match base {
+                    None => (self.inputs.push, 2, false),
+                    Some(id) => (self.vsharp(id)?, 4, true),
+                };
+                self.emit(build::smem_load(smem_op(dw, buf), r, dw, baseref, bw, o));
+                dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::S)));
+            }
+        } else {
+            for (at, dw) in chunks(total, 4, align, false, false) {
+                let r = self.vreg(RegClass::V, dw);
+                self.vmem(base, off, u32::from(at) * 4, r, dw, bits, true)?;
+                dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn select_store(
@@ -572,35 +589,7 @@ impl Isel<'_> {
         let cmp = if op == AtomicOp::CmpXchg { Some(self.comp(srcs[1], 0)?) } else { None };
         let ret = dst.is_some();
         let result = match space {
-            Space::Buffer => {
-                let (base, off) = self.buffer_addr(space, addr)?;
-                let dw = if cmp.is_some() { 2 } else { 1 };
-                let vals: Vec<MVal> = std::iter::once(data).chain(cmp).collect();
-                let d = self.vreg(RegClass::V, dw);
-                for (i, &v) in vals.iter().enumerate() {
-                    let s = self.src(v)?;
-                    self.emit(build::vop1(O::V_MOV_B32, d.at(i as u8), s));
-                }
-                let (voff, soff, imm) = match off {
-                    MVal::Const(c) if c <= MAX_VMEM_OFFSET => (None, Src::I(0), c as u16),
-                    MVal::Reg(r, RegClass::S) => (None, Src::R(r, RegClass::S), 0),
-                    other => (Some(self.in_vgpr(other, 1)?), Src::I(0), 0),
-                };
-                self.with_rsrc(base.expect("buffer"), |s, vsharp| {
-                    let mut mi =
-                        build::mubuf(buffer_atomic(op), d, dw, false, voff, vsharp, soff, imm, ret);
-                    if ret {
-                        mi.defs.push(crate::amd::mir::RegOp {
-                            slot: crate::amd::mir::Slot::Vdata,
-                            reg: d,
-                            dwords: 1,
-                        });
-                    }
-                    s.emit(mi);
-                    Ok(())
-                })?;
-                d
-            }
+            Space::Buffer => self.buffer_atomic(op, addr, data, cmp, ret)?,
             Space::Global => {
                 let a = self.comp(addr, 0)?;
                 let vals: Vec<MVal> = std::iter::once(data).chain(cmp).collect();
@@ -631,6 +620,45 @@ impl Isel<'_> {
             self.set(d, vec![MVal::Reg(result, RegClass::V)]);
         }
         Ok(())
+    }
+
+    /// A MUBUF atomic; returns the register that receives the old value when `ret`.
+    fn buffer_atomic(
+        &mut self,
+        op: AtomicOp,
+        addr: Value,
+        data: MVal,
+        cmp: Option<MVal>,
+        ret: bool,
+    ) -> Result<RegRef, BackendError> {
+        let space = Space::Buffer;
+        let (base, off) = self.buffer_addr(space, addr)?;
+        let dw = if cmp.is_some() { 2 } else { 1 };
+        let vals: Vec<MVal> = std::iter::once(data).chain(cmp).collect();
+        let d = self.vreg(RegClass::V, dw);
+        for (i, &v) in vals.iter().enumerate() {
+            let s = self.src(v)?;
+            self.emit(build::vop1(O::V_MOV_B32, d.at(i as u8), s));
+        }
+        let (voff, soff, imm) = match off {
+            MVal::Const(c) if c <= MAX_VMEM_OFFSET => (None, Src::I(0), c as u16),
+            MVal::Reg(r, RegClass::S) => (None, Src::R(r, RegClass::S), 0),
+            other => (Some(self.in_vgpr(other, 1)?), Src::I(0), 0),
+        };
+        self.with_rsrc(base.expect("buffer"), |s, vsharp| {
+            let mut mi =
+                build::mubuf(buffer_atomic(op), d, dw, false, voff, vsharp, soff, imm, ret);
+            if ret {
+                mi.defs.push(crate::amd::mir::RegOp {
+                    slot: crate::amd::mir::Slot::Vdata,
+                    reg: d,
+                    dwords: 1,
+                });
+            }
+            s.emit(mi);
+            Ok(())
+        })?;
+        Ok(d)
     }
 }
 
