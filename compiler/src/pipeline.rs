@@ -59,7 +59,11 @@ pub fn compile_to_ir(
     expect.inlined = true;
     pass!(&s, expect, "lower_vars_to_ssa", lower_vars_to_ssa::lower_vars_to_ssa(&mut s));
     optimize(&mut s, expect)?;
+    if pass!(&s, expect, "opt_memory_forward", opt_memory_forward::opt_memory_forward(&mut s)) {
+        optimize(&mut s, expect)?;
+    }
     pass!(&s, expect, "lower_system_values", lower_system_values::lower_system_values(&mut s));
+    pass!(&s, expect, "lower_io", lower_io::lower_io(&mut s))?;
     expect.explicit_io_lowered = true;
     pass!(&s, expect, "lower_explicit_io", lower_explicit_io::lower_explicit_io(&mut s));
     optimize(&mut s, expect)?;

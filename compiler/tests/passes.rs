@@ -32,6 +32,20 @@ fn check(case: &common::Case, stage: &str, s: &Shader, expect: Expect, reference
     }
 }
 
+/// The read-only and mutable operand walks visit the same values in the same order.
+fn operand_accessors_agree(s: &Shader) {
+    for b in &s.funcs.iter().flat_map(|f| f.blocks.iter()).collect::<Vec<_>>() {
+        for i in &b.insts {
+            let mut a = Vec::new();
+            i.for_each_src(|v| a.push(v));
+            let mut c = i.clone();
+            let mut m = Vec::new();
+            c.for_each_src_mut(|v| m.push(*v));
+            assert_eq!(a, m, "{:?}", i.kind);
+        }
+    }
+}
+
 /// Runs each optimization pass alone on `s`, checking the result each time.
 fn each_opt(case: &common::Case, s: &Shader, expect: Expect, reference: &Resources, at: &str) {
     type P = fn(&mut Shader) -> bool;
@@ -57,6 +71,7 @@ fn every_pass_preserves_results_on_the_corpus() {
         let mut s = ferrum_compiler::spirv::to_ir(&case.words, "main", Stage::Compute, &case.spec)
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let reference = run(case, &s);
+        operand_accessors_agree(&s);
         let mut ex = Expect::default();
         inline_functions::inline_functions(&mut s).unwrap();
         ex.inlined = true;
@@ -66,6 +81,8 @@ fn every_pass_preserves_results_on_the_corpus() {
         each_opt(case, &s, ex, &reference, "before lowering");
         optimize(&mut s, ex).unwrap();
         check(case, "optimize", &s, ex, &reference);
+        opt_memory_forward::opt_memory_forward(&mut s);
+        check(case, "opt_memory_forward", &s, ex, &reference);
         lower_system_values::lower_system_values(&mut s);
         check(case, "lower_system_values", &s, ex, &reference);
         lower_explicit_io::lower_explicit_io(&mut s);

@@ -1,5 +1,6 @@
 //! Control-flow analyses shared by passes and the validator.
 
+pub mod alias;
 pub mod cfg;
 pub mod divergence;
 pub mod dominance;

@@ -156,7 +156,9 @@ impl Invocation {
                 f.blocks.get(fr.block).ok_or_else(|| InterpError::Invalid("bad block".into()))?;
             if fr.ip < block.insts.len() {
                 let inst = &block.insts[fr.ip];
-                self.frames.last_mut().map(|fr| fr.ip += 1);
+                if let Some(fr) = self.frames.last_mut() {
+                    fr.ip += 1;
+                }
                 match &inst.kind {
                     InstKind::Barrier { exec: true } => return Ok(Status::Barrier),
                     InstKind::Call { func, args, rets } => {
@@ -361,10 +363,43 @@ impl Ctx<'_> {
                 let Type::Struct { members, .. } = self.s.types.get(t) else {
                     return Err(InterpError::Invalid("array length of a non-struct".into()));
                 };
-                let stride =
-                    layout::array_stride(&self.s.types, members[*member as usize].ty).max(1) as u64;
+                let stride = members
+                    .get(*member as usize)
+                    .map_or(1, |m| layout::array_stride(&self.s.types, m.ty))
+                    .max(1) as u64;
                 IVal::Data(vec![mem.buffer_size(h)?.saturating_sub(off) / stride])
             }
+            InstKind::MemLoad { .. } | InstKind::MemStore { .. } | InstKind::MemAtomic { .. } => {
+                return self.exec_mem(kind, shape, mem);
+            }
+            InstKind::ResourceIndex { set, binding, index } => IVal::Data(vec![u64::from(
+                mem.res.find(*set, *binding, self.data(*index)?[0] as u32)?,
+            )]),
+            InstKind::BufferSize { index } => {
+                IVal::Data(vec![mem.buffer_size(self.data(*index)?[0] as u32)?])
+            }
+            InstKind::SysVal(sv) => IVal::Data(self.ids.sysval(self.s, *sv)?),
+            InstKind::Barrier { .. } | InstKind::Demote => return Ok(None),
+            InstKind::Image(i) => {
+                return Err(InterpError::Unsupported(format!("image op {:?}", i.op)))
+            }
+            InstKind::IoLoad { .. } | InstKind::IoStore { .. } => {
+                return Err(InterpError::Unsupported("graphics inputs and outputs".into()))
+            }
+            InstKind::Call { .. } => {
+                return Err(InterpError::Invalid("call dispatched as plain op".into()))
+            }
+        }))
+    }
+
+    /// Explicit memory instructions (after `lower_explicit_io`).
+    fn exec_mem(
+        &self,
+        kind: &InstKind,
+        shape: (u8, u8),
+        mem: &mut Mem<'_>,
+    ) -> Result<Option<IVal>, InterpError> {
+        Ok(Some(match kind {
             InstKind::MemLoad { space, addr, .. } => {
                 let p = self.addr(*space, *addr)?;
                 let size = usize::from(shape.0 / 8);
@@ -388,20 +423,7 @@ impl Ctx<'_> {
                 let bits = srcs.first().map_or(shape.0, |v| self.f.ty(*v).shape().0);
                 return self.atomic(mem, p, *op, bits, srcs);
             }
-            InstKind::ResourceIndex { set, binding, index } => IVal::Data(vec![u64::from(
-                mem.res.find(*set, *binding, self.data(*index)?[0] as u32)?,
-            )]),
-            InstKind::BufferSize { index } => {
-                IVal::Data(vec![mem.buffer_size(self.data(*index)?[0] as u32)?])
-            }
-            InstKind::SysVal(sv) => IVal::Data(self.ids.sysval(self.s, *sv)?),
-            InstKind::Barrier { .. } | InstKind::Demote => return Ok(None),
-            InstKind::Image(i) => {
-                return Err(InterpError::Unsupported(format!("image op {:?}", i.op)))
-            }
-            InstKind::Call { .. } => {
-                return Err(InterpError::Invalid("call dispatched as plain op".into()))
-            }
+            _ => return Err(InterpError::Invalid("not a memory instruction".into())),
         }))
     }
 
@@ -442,6 +464,35 @@ impl Ctx<'_> {
         })
     }
 
+    /// The pointer a global variable's `deref_var` yields.
+    fn global_root(&self, v: crate::ir::VarId, mem: &mut Mem<'_>) -> Result<Ptr, InterpError> {
+        let t = &self.s.types;
+        let var = &self.s.vars[v.0 as usize];
+        let addr = self.l.addr[v.0 as usize];
+        let space = match var.mode {
+            Mode::Uniform | Mode::Storage => {
+                let (set, b) = var
+                    .binding
+                    .ok_or_else(|| InterpError::Invalid(format!("{} has no binding", var.name)))?;
+                match t.get(var.ty) {
+                    Type::Array { .. } | Type::RuntimeArray { .. } => PSpace::DescArray(set, b),
+                    _ => PSpace::Buffer(mem.res.find(set, b, 0)?),
+                }
+            }
+            Mode::PushConstant => PSpace::Push,
+            Mode::Workgroup => PSpace::Shared,
+            Mode::Private | Mode::Function => PSpace::Private,
+            Mode::SystemValue => PSpace::SysVal(
+                var.sysval.ok_or_else(|| InterpError::Invalid("sysval without kind".into()))?,
+            ),
+            Mode::Handle => PSpace::Handle,
+            Mode::Input | Mode::Output | Mode::Global => {
+                return Err(InterpError::Unsupported(format!("{} variables", var.mode.name())))
+            }
+        };
+        Ok(Ptr { space, addr })
+    }
+
     fn deref(
         &self,
         kind: DerefKind,
@@ -458,38 +509,7 @@ impl Ctx<'_> {
                     .ok_or_else(|| InterpError::Invalid("bad local".into()))?;
                 Ok(Ptr { space: PSpace::Private, addr })
             }
-            DerefKind::Var(VarRef::Global(v)) => {
-                let var = &self.s.vars[v.0 as usize];
-                let addr = self.l.addr[v.0 as usize];
-                let space = match var.mode {
-                    Mode::Uniform | Mode::Storage => {
-                        let (set, b) = var.binding.ok_or_else(|| {
-                            InterpError::Invalid(format!("{} has no binding", var.name))
-                        })?;
-                        match t.get(var.ty) {
-                            Type::Array { .. } | Type::RuntimeArray { .. } => {
-                                PSpace::DescArray(set, b)
-                            }
-                            _ => PSpace::Buffer(mem.res.find(set, b, 0)?),
-                        }
-                    }
-                    Mode::PushConstant => PSpace::Push,
-                    Mode::Workgroup => PSpace::Shared,
-                    Mode::Private | Mode::Function => PSpace::Private,
-                    Mode::SystemValue => PSpace::SysVal(
-                        var.sysval
-                            .ok_or_else(|| InterpError::Invalid("sysval without kind".into()))?,
-                    ),
-                    Mode::Handle => PSpace::Handle,
-                    Mode::Input | Mode::Output | Mode::Global => {
-                        return Err(InterpError::Unsupported(format!(
-                            "{} variables",
-                            var.mode.name()
-                        )))
-                    }
-                };
-                Ok(Ptr { space, addr })
-            }
+            DerefKind::Var(VarRef::Global(v)) => self.global_root(v, mem),
             DerefKind::Member(m) => {
                 let p =
                     parent.ok_or_else(|| InterpError::Invalid("deref without parent".into()))?;

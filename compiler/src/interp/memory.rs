@@ -99,8 +99,7 @@ fn slice<'b>(
     what: &'static str,
 ) -> Result<&'b mut [u8], InterpError> {
     let a = usize::try_from(addr).map_err(|_| InterpError::OutOfBounds { space: what, addr })?;
-    data.get_mut(a..a.checked_add(len).unwrap_or(usize::MAX))
-        .ok_or(InterpError::OutOfBounds { space: what, addr })
+    data.get_mut(a..a.saturating_add(len)).ok_or(InterpError::OutOfBounds { space: what, addr })
 }
 
 impl Mem<'_> {

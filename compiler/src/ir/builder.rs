@@ -1,6 +1,7 @@
 //! Appending instructions to a block with fresh result values.
 
-use super::inst::{BlockId, DerefKind, Function, Inst, InstKind, Value, ValueType};
+use super::function::Function;
+use super::inst::{BlockId, DerefKind, Inst, InstKind, Value, ValueType};
 use super::ops::AluOp;
 
 /// Appends instructions at the end of (or at a position in) one block of a function.

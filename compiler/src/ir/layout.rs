@@ -3,9 +3,16 @@
 //! The natural layout (used for workgroup, private and function memory, which SPIR-V leaves
 //! undecorated) is the scalar block layout: every value aligned to its component size. One
 //! module answers every layout question so that the interpreter and `lower_explicit_io` can
-//! never disagree on it.
+//! never disagree on it. Arithmetic wraps: absurd decorations in a hostile module must give
+//! a wrong layout, not a crash.
 
-use super::types::{Type, TypeId, TypeTable};
+use super::types::{Member, Type, TypeId, TypeTable};
+
+/// `x` rounded up to a multiple of `a` (wrapping).
+fn up(x: u32, a: u32) -> u32 {
+    let a = a.max(1);
+    x.wrapping_add(a - 1) / a * a
+}
 
 /// Size in bytes of one component of a scalar type in memory (bool occupies 32 bits).
 pub fn scalar_size(types: &TypeTable, id: TypeId) -> u32 {
@@ -27,32 +34,32 @@ pub fn size_align(types: &TypeTable, id: TypeId) -> (u32, u32) {
         Type::Vector { elem, count, stride } => {
             let e = scalar_size(types, *elem);
             let st = stride.unwrap_or(e);
-            (st * (u32::from(*count) - 1) + e, e)
+            (st.wrapping_mul(u32::from(*count) - 1).wrapping_add(e), e)
         }
         Type::Matrix { column, columns, stride, row_major } => {
             let (csz, a) = size_align(types, *column);
             let n = u32::from(*columns);
             match (stride, row_major, types.get(*column)) {
                 (Some(s), true, Type::Vector { count, .. }) => {
-                    (s * (u32::from(*count) - 1) + a * n, a)
+                    (s.wrapping_mul(u32::from(*count) - 1).wrapping_add(a.wrapping_mul(n)), a)
                 }
-                _ => (column_offset(types, id, n - 1) + csz, a),
+                _ => (column_offset(types, id, n - 1).wrapping_add(csz), a),
             }
         }
         Type::Array { elem, len, .. } => {
             let (_, a) = size_align(types, *elem);
-            (array_stride(types, id) * len, a)
+            (array_stride(types, id).wrapping_mul(*len), a)
         }
         Type::RuntimeArray { elem, .. } => (0, size_align(types, *elem).1),
         Type::Struct { members, .. } => {
             let mut end = 0;
             let mut align = 1;
-            for i in 0..members.len() {
-                let (s, a) = size_align(types, members[i].ty);
+            for (i, m) in members.iter().enumerate() {
+                let (s, a) = size_align(types, m.ty);
                 align = align.max(a);
-                end = end.max(member_offset(types, id, i as u32) + s);
+                end = end.max(member_offset(types, id, i as u32).wrapping_add(s));
             }
-            (end.next_multiple_of(align), align)
+            (up(end, align), align)
         }
         _ => (0, 1),
     }
@@ -61,17 +68,19 @@ pub fn size_align(types: &TypeTable, id: TypeId) -> (u32, u32) {
 /// Byte offset of struct member `i`.
 pub fn member_offset(types: &TypeTable, id: TypeId, i: u32) -> u32 {
     let Type::Struct { members, .. } = types.get(id) else { return 0 };
-    if let Some(o) = members[i as usize].offset {
-        return o;
+    match members.get(i as usize) {
+        Some(Member { offset: Some(o), .. }) => return *o,
+        Some(_) => {}
+        None => return 0,
     }
     let mut off = 0u32;
     for (j, m) in members.iter().enumerate() {
         let (s, a) = size_align(types, m.ty);
-        off = off.next_multiple_of(a.max(1));
+        off = up(off, a);
         if j as u32 == i {
             return off;
         }
-        off += s;
+        off = off.wrapping_add(s);
     }
     off
 }
@@ -82,12 +91,12 @@ pub fn array_stride(types: &TypeTable, id: TypeId) -> u32 {
         Type::Array { elem, stride, .. } | Type::RuntimeArray { elem, stride } => stride
             .unwrap_or_else(|| {
                 let (s, a) = size_align(types, *elem);
-                s.next_multiple_of(a.max(1))
+                up(s, a)
             }),
         Type::Vector { elem, stride, .. } => stride.unwrap_or_else(|| scalar_size(types, *elem)),
         Type::Pointer { pointee, stride, .. } => stride.unwrap_or_else(|| {
             let (s, a) = size_align(types, *pointee);
-            s.next_multiple_of(a.max(1))
+            up(s, a)
         }),
         _ => 0,
     }
@@ -99,9 +108,9 @@ pub fn column_offset(types: &TypeTable, id: TypeId, c: u32) -> u32 {
     let Type::Vector { elem, .. } = types.get(*column) else { return 0 };
     let e = scalar_size(types, *elem);
     match (stride, row_major) {
-        (Some(_), true) => c * e,
-        (Some(s), false) => c * s,
-        (None, _) => c * size_align(types, *column).0,
+        (Some(_), true) => c.wrapping_mul(e),
+        (Some(s), false) => c.wrapping_mul(*s),
+        (None, _) => c.wrapping_mul(size_align(types, *column).0),
     }
 }
 
@@ -110,7 +119,7 @@ pub fn child_offset(types: &TypeTable, id: TypeId, i: u32) -> u32 {
     match types.get(id) {
         Type::Struct { .. } => member_offset(types, id, i),
         Type::Matrix { .. } => column_offset(types, id, i),
-        _ => i * array_stride(types, id),
+        _ => i.wrapping_mul(array_stride(types, id)),
     }
 }
 

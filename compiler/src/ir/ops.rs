@@ -366,8 +366,8 @@ fn compare(op: AluOp, bits: u8, a: u64, b: u64) -> bool {
         Fneu => fa != fb,
         Flt => fa < fb,
         Fge => fa >= fb,
-        Fltu => !(fa >= fb),
-        Fgeu => !(fa < fb),
+        Fltu => fa.partial_cmp(&fb).is_none_or(|o| o.is_lt()),
+        Fgeu => fa.partial_cmp(&fb).is_none_or(|o| o.is_ge()),
         Fequ => fa == fb || fa.is_nan() || fb.is_nan(),
         Fneo => fa != fb && !fa.is_nan() && !fb.is_nan(),
         IsNan => fa.is_nan(),
@@ -417,6 +417,77 @@ fn comp(s: &Src<'_>, i: usize) -> u64 {
     }
 }
 
+/// Ops that read whole vectors rather than component by component (`None` otherwise).
+fn eval_whole(
+    op: AluOp,
+    dst_bits: u8,
+    dst_comps: u8,
+    srcs: &[Src<'_>],
+) -> Result<Option<Vec<u64>>, EvalError> {
+    use AluOp::*;
+    let err = |why| EvalError { op: op.name(), why };
+    let n = usize::from(dst_comps);
+    match op {
+        Vec => {
+            let v: std::vec::Vec<u64> = srcs.iter().flat_map(|s| s.comps.iter().copied()).collect();
+            if v.len() != n {
+                return Err(err("component count mismatch"));
+            }
+            return Ok(Some(v));
+        }
+        Fdot => {
+            let (a, b) = (&srcs[0], &srcs[1]);
+            if a.comps.len() != b.comps.len() {
+                return Err(err("component count mismatch"));
+            }
+            let mut acc = from_f64(0.0, a.bits);
+            for i in 0..a.comps.len() {
+                let p = float_op(Fmul, a.bits, a.comps[i], b.comps[i], 0);
+                acc = float_op(Fadd, a.bits, acc, p, 0);
+            }
+            return Ok(Some(vec![acc]));
+        }
+        Ball => return Ok(Some(vec![u64::from(srcs[0].comps.iter().all(|c| c & 1 == 1))])),
+        Bany => return Ok(Some(vec![u64::from(srcs[0].comps.iter().any(|c| c & 1 == 1))])),
+        ExtractDyn => {
+            let i = srcs[1].comps[0] as usize;
+            return Ok(Some(vec![srcs[0].comps.get(i).copied().unwrap_or(0)]));
+        }
+        Bitcast => {
+            // Little-endian re-chunking of the source bits.
+            let s = &srcs[0];
+            let mut bytes = std::vec::Vec::new();
+            for &c in s.comps {
+                bytes.extend_from_slice(&c.to_le_bytes()[..usize::from(s.bits / 8)]);
+            }
+            let w = usize::from(dst_bits / 8);
+            if bytes.len() != w * n || w == 0 {
+                return Err(err("size mismatch"));
+            }
+            return Ok(Some(
+                bytes
+                    .chunks(w)
+                    .map(|ch| {
+                        let mut b = [0u8; 8];
+                        b[..w].copy_from_slice(ch);
+                        u64::from_le_bytes(b)
+                    })
+                    .collect(),
+            ));
+        }
+        InsertDyn => {
+            let mut v = srcs[0].comps.to_vec();
+            let i = srcs[2].comps[0] as usize;
+            if let Some(c) = v.get_mut(i) {
+                *c = srcs[1].comps[0];
+            }
+            return Ok(Some(v));
+        }
+        _ => {}
+    }
+    Ok(None)
+}
+
 /// Evaluates `op` producing `dst_comps` components of `dst_bits` bits.
 pub fn eval(
     op: AluOp,
@@ -431,61 +502,8 @@ pub fn eval(
     }
     let n = usize::from(dst_comps);
     let m = mask(dst_bits);
-    match op {
-        Vec => {
-            let v: std::vec::Vec<u64> = srcs.iter().flat_map(|s| s.comps.iter().copied()).collect();
-            if v.len() != n {
-                return Err(err("component count mismatch"));
-            }
-            return Ok(v);
-        }
-        Fdot => {
-            let (a, b) = (&srcs[0], &srcs[1]);
-            if a.comps.len() != b.comps.len() {
-                return Err(err("component count mismatch"));
-            }
-            let mut acc = from_f64(0.0, a.bits);
-            for i in 0..a.comps.len() {
-                let p = float_op(Fmul, a.bits, a.comps[i], b.comps[i], 0);
-                acc = float_op(Fadd, a.bits, acc, p, 0);
-            }
-            return Ok(vec![acc]);
-        }
-        Ball => return Ok(vec![u64::from(srcs[0].comps.iter().all(|c| c & 1 == 1))]),
-        Bany => return Ok(vec![u64::from(srcs[0].comps.iter().any(|c| c & 1 == 1))]),
-        ExtractDyn => {
-            let i = srcs[1].comps[0] as usize;
-            return Ok(vec![srcs[0].comps.get(i).copied().unwrap_or(0)]);
-        }
-        Bitcast => {
-            // Little-endian re-chunking of the source bits.
-            let s = &srcs[0];
-            let mut bytes = std::vec::Vec::new();
-            for &c in s.comps {
-                bytes.extend_from_slice(&c.to_le_bytes()[..usize::from(s.bits / 8)]);
-            }
-            let w = usize::from(dst_bits / 8);
-            if bytes.len() != w * n || w == 0 {
-                return Err(err("size mismatch"));
-            }
-            return Ok(bytes
-                .chunks(w)
-                .map(|ch| {
-                    let mut b = [0u8; 8];
-                    b[..w].copy_from_slice(ch);
-                    u64::from_le_bytes(b)
-                })
-                .collect());
-        }
-        InsertDyn => {
-            let mut v = srcs[0].comps.to_vec();
-            let i = srcs[2].comps[0] as usize;
-            if let Some(c) = v.get_mut(i) {
-                *c = srcs[1].comps[0];
-            }
-            return Ok(v);
-        }
-        _ => {}
+    if let Some(v) = eval_whole(op, dst_bits, dst_comps, srcs)? {
+        return Ok(v);
     }
     let sb = srcs.first().map_or(dst_bits, |s| s.bits);
     let mut out = std::vec::Vec::with_capacity(n);

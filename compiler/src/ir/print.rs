@@ -3,9 +3,8 @@
 
 use std::fmt::Write;
 
-use super::inst::{
-    DerefKind, Function, Inst, InstKind, Merge, Shader, Terminator, Value, ValueType, VarRef,
-};
+use super::function::{Function, Merge, Shader, Terminator};
+use super::inst::{DerefKind, Inst, InstKind, Value, ValueType, VarRef};
 
 fn vt(s: &Shader, t: ValueType) -> String {
     match t {
@@ -81,6 +80,19 @@ pub fn inst_text(s: &Shader, f: &Function, i: &Inst) -> String {
         }
         InstKind::BufferSize { index } => format!("buffer_size %{}", index.0),
         InstKind::SysVal(sv) => format!("load_sysval {sv:?}"),
+        InstKind::IoLoad { slot, comp, output } => {
+            let what = if *output { "load_output" } else { "load_input" };
+            format!("{what} {} comp={comp}", slot_text(*slot))
+        }
+        InstKind::IoStore { slot, comp, value } => {
+            let n = f.ty(*value).shape().1;
+            let mask = ((1u32 << n) - 1) << comp;
+            format!(
+                "store_output {} comp={comp} %{} writemask=0b{mask:04b}",
+                slot_text(*slot),
+                value.0
+            )
+        }
         InstKind::Barrier { exec } => {
             if *exec {
                 "barrier".into()
@@ -104,6 +116,13 @@ pub fn inst_text(s: &Shader, f: &Function, i: &Inst) -> String {
     match i.dst {
         Some(d) => format!("%{}: {} = {body}", d.0, vt(s, f.ty(d))),
         None => body,
+    }
+}
+
+fn slot_text(s: super::inst::IoSlot) -> String {
+    match s {
+        super::inst::IoSlot::Location(l) => format!("loc={l}"),
+        super::inst::IoSlot::Builtin(b) => format!("{b:?}"),
     }
 }
 
@@ -155,7 +174,7 @@ pub fn function_text(s: &Shader, f: &Function) -> String {
 /// The whole shader as text.
 pub fn shader_text(s: &Shader) -> String {
     let mut o = format!("shader {:?}", s.stage).to_lowercase();
-    if s.stage == super::inst::Stage::Compute {
+    if s.stage == super::function::Stage::Compute {
         let w = s.workgroup_size;
         let _ = write!(o, " local_size({}, {}, {})", w[0], w[1], w[2]);
     }

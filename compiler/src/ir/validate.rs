@@ -6,7 +6,8 @@
 
 use thiserror::Error;
 
-use super::inst::{DerefKind, Function, InstKind, Shader, Value, ValueType};
+use super::function::{Function, Shader};
+use super::inst::{DerefKind, InstKind, Value, ValueType};
 use crate::analysis::dominance::Dominance;
 
 /// A broken IR invariant, with the function and the offending instruction.
@@ -87,21 +88,7 @@ fn validate_fn(s: &Shader, f: &Function, expect: Expect) -> Result<(), String> {
                 if seen_non_phi {
                     return Err(format!("phi after non-phi: {what}"));
                 }
-                let preds = &cfg.preds[bi];
-                for p in preds {
-                    if !srcs.iter().any(|(sb, _)| sb == p) {
-                        return Err(format!("{what}: no source for predecessor b{}", p.0));
-                    }
-                }
-                for (pb, v) in srcs {
-                    if !cfg.reachable(*pb) {
-                        continue;
-                    }
-                    if !preds.contains(pb) {
-                        return Err(format!("{what}: b{} is not a predecessor", pb.0));
-                    }
-                    check_use(*v, pb.0 as usize, usize::MAX, &what)?;
-                }
+                check_phi(cfg, bi, srcs, &what, &check_use)?;
                 continue;
             }
             seen_non_phi = true;
@@ -118,6 +105,35 @@ fn validate_fn(s: &Shader, f: &Function, expect: Expect) -> Result<(), String> {
         for v in t.srcs_mut() {
             check_use(*v, bi, usize::MAX, "terminator")?;
         }
+    }
+    Ok(())
+}
+
+/// Checks that a value used in block `b` at position `pos` is defined before it.
+type UseCheck<'a> = dyn Fn(Value, usize, usize, &str) -> Result<(), String> + 'a;
+
+/// A φ has exactly one source per reachable predecessor, each defined by the end of it.
+fn check_phi(
+    cfg: &crate::analysis::cfg::Cfg,
+    bi: usize,
+    srcs: &[(crate::ir::BlockId, Value)],
+    what: &str,
+    check_use: &UseCheck<'_>,
+) -> Result<(), String> {
+    let preds = &cfg.preds[bi];
+    for p in preds {
+        if !srcs.iter().any(|(sb, _)| sb == p) {
+            return Err(format!("{what}: no source for predecessor b{}", p.0));
+        }
+    }
+    for (pb, v) in srcs {
+        if !cfg.reachable(*pb) {
+            continue;
+        }
+        if !preds.contains(pb) {
+            return Err(format!("{what}: b{} is not a predecessor", pb.0));
+        }
+        check_use(*v, pb.0 as usize, usize::MAX, what)?;
     }
     Ok(())
 }

@@ -78,9 +78,41 @@ fn inline_call(f: &mut Function, b: usize, i: usize, callee: &Function) {
         pb.term = term;
         pb.merge = merge;
     }
+    let (entry, returns) = copy_callee(f, callee, &args, post);
+    f.blocks[b].term = Terminator::Branch(entry);
+    // Results: direct replacement for a single return, φs otherwise.
+    if returns.len() == 1 {
+        let mut map = vec![None; f.values.len()];
+        for (r, v) in rets.iter().zip(&returns[0].1) {
+            map[r.0 as usize] = Some(*v);
+        }
+        f.rewrite_uses(&map);
+    } else {
+        let phis: Vec<Inst> = rets
+            .iter()
+            .enumerate()
+            .map(|(k, r)| Inst {
+                dst: Some(*r),
+                kind: InstKind::Phi(returns.iter().map(|(rb, vals)| (*rb, vals[k])).collect()),
+            })
+            .collect();
+        let pb = f.block_mut(post);
+        pb.insts.splice(0..0, phis);
+    }
+}
+
+/// Copies `callee` into `f` with fresh values, blocks and locals, parameters replaced by
+/// `args` and returns turned into branches to `post`. Returns the copied entry block and the
+/// (block, values) of every former return.
+fn copy_callee(
+    f: &mut Function,
+    callee: &Function,
+    args: &[Value],
+    post: BlockId,
+) -> (BlockId, Vec<(BlockId, Vec<Value>)>) {
     // Copy the callee with fresh values, blocks and locals.
     let mut vmap: Vec<Option<Value>> = vec![None; callee.values.len()];
-    for (p, a) in callee.params.iter().zip(&args) {
+    for (p, a) in callee.params.iter().zip(args) {
         vmap[p.0 as usize] = Some(*a);
     }
     for (v, ty) in callee.values.iter().enumerate() {
@@ -131,24 +163,5 @@ fn inline_call(f: &mut Function, b: usize, i: usize, callee: &Function) {
         }
         f.blocks[bmap[cb].0 as usize] = nb;
     }
-    f.blocks[b].term = Terminator::Branch(bmap[0]);
-    // Results: direct replacement for a single return, φs otherwise.
-    if returns.len() == 1 {
-        let mut map = vec![None; f.values.len()];
-        for (r, v) in rets.iter().zip(&returns[0].1) {
-            map[r.0 as usize] = Some(*v);
-        }
-        f.rewrite_uses(&map);
-    } else {
-        let phis: Vec<Inst> = rets
-            .iter()
-            .enumerate()
-            .map(|(k, r)| Inst {
-                dst: Some(*r),
-                kind: InstKind::Phi(returns.iter().map(|(rb, vals)| (*rb, vals[k])).collect()),
-            })
-            .collect();
-        let pb = f.block_mut(post);
-        pb.insts.splice(0..0, phis);
-    }
+    (bmap[0], returns)
 }

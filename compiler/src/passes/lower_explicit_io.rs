@@ -58,7 +58,7 @@ impl Ctx<'_> {
     }
 
     fn space(&self, v: Value) -> Option<Space> {
-        self.ptr_ty.get(&v).map(|_| space_of(self.pointee(v).1)).flatten()
+        self.ptr_ty.get(&v).and_then(|_| space_of(self.pointee(v).1))
     }
 }
 
@@ -73,9 +73,9 @@ pub fn lower_explicit_io(s: &mut Shader) {
             _ => continue,
         };
         let (size, align) = layout::size_align(&s.types, v.ty);
-        *slot = slot.next_multiple_of(align.max(1));
+        *slot = slot.wrapping_add(align.max(1) - 1) / align.max(1) * align.max(1);
         global_off.insert(i as u32, *slot);
-        *slot += size;
+        *slot = slot.wrapping_add(size);
     }
     for fi in 0..s.funcs.len() {
         let mut f = std::mem::replace(&mut s.funcs[fi], Function::new(""));
@@ -83,16 +83,16 @@ pub fn lower_explicit_io(s: &mut Shader) {
         let used = used_locals(&f);
         for (i, v) in f.locals.iter().enumerate().filter(|(i, _)| used.contains(&(*i as u32))) {
             let (size, align) = layout::size_align(&s.types, v.ty);
-            scratch = scratch.next_multiple_of(align.max(1));
+            scratch = scratch.wrapping_add(align.max(1) - 1) / align.max(1) * align.max(1);
             local_off.insert(i as u32, scratch);
-            scratch += size;
+            scratch = scratch.wrapping_add(size);
         }
         let cx = analyze(s, &f, global_off.clone(), local_off);
         lower_fn(&cx, &mut f);
         s.funcs[fi] = f;
     }
-    s.shared_size = shared.next_multiple_of(4);
-    s.scratch_size = scratch.next_multiple_of(4);
+    s.shared_size = shared.wrapping_add(3) & !3;
+    s.scratch_size = scratch.wrapping_add(3) & !3;
 }
 
 /// Locals still reached by a deref (promoted ones are not).
@@ -213,41 +213,7 @@ fn add_scaled(e: &mut Emitter<'_>, sp: Space, addr: Value, i: Value, stride: u32
 fn lower_inst(cx: &Ctx<'_>, e: &mut Emitter<'_>, inst: &crate::ir::Inst) -> bool {
     let types = &cx.s.types;
     match (&inst.kind, inst.dst) {
-        (InstKind::Deref { kind, parent }, Some(d)) => {
-            let Some(sp) = cx.space(d) else { return false };
-            let at = addr_type(sp);
-            let addr = match kind {
-                DerefKind::Var(r) => root_addr(cx, e, *r, sp),
-                DerefKind::Member(m) => {
-                    let p = parent.unwrap_or(d);
-                    let off = layout::member_offset(types, cx.pointee(p).0, *m);
-                    add_const(e, sp, p, off)
-                }
-                DerefKind::Index(i) => {
-                    let p = parent.unwrap_or(d);
-                    if let Some(&(set, binding)) = cx.desc.get(&p) {
-                        let i32v = index(e, *i, 32);
-                        let ri = e.emit(
-                            InstKind::ResourceIndex { set, binding, index: i32v },
-                            ValueType::data(32, 1),
-                        );
-                        let z = e.imm(32, 0);
-                        e.alu(AluOp::Vec, 32, 2, vec![ri, z])
-                    } else {
-                        let stride = layout::child_stride(types, cx.pointee(p).0);
-                        add_scaled(e, sp, p, *i, stride)
-                    }
-                }
-                DerefKind::PtrAsArray(i) => {
-                    let p = parent.unwrap_or(d);
-                    let stride = cx.ptr_ty.get(&p).map_or(0, |t| layout::array_stride(types, *t));
-                    add_scaled(e, sp, p, *i, stride)
-                }
-                DerefKind::Cast => parent.unwrap_or(d),
-            };
-            e.emit_to(d, InstKind::Alu(AluOp::Mov, vec![addr]), at);
-            true
-        }
+        (InstKind::Deref { kind, parent }, Some(d)) => lower_deref(cx, e, *kind, *parent, d),
         (InstKind::Load { ptr }, Some(d)) => {
             let Some(sp) = cx.space(*ptr) else { return false };
             let t = cx.pointee(*ptr).0;
@@ -280,7 +246,7 @@ fn lower_inst(cx: &Ctx<'_>, e: &mut Emitter<'_>, inst: &crate::ir::Inst) -> bool
             let off = layout::member_offset(types, t, *member);
             let stride = match types.get(t) {
                 Type::Struct { members, .. } => {
-                    layout::array_stride(types, members[*member as usize].ty)
+                    members.get(*member as usize).map_or(1, |m| layout::array_stride(types, m.ty))
                 }
                 _ => 1,
             };
@@ -298,6 +264,51 @@ fn lower_inst(cx: &Ctx<'_>, e: &mut Emitter<'_>, inst: &crate::ir::Inst) -> bool
         }
         _ => false,
     }
+}
+
+/// Replaces a deref of an explicit-I/O mode by its address computation; false if the deref
+/// is not of such a mode.
+fn lower_deref(
+    cx: &Ctx<'_>,
+    e: &mut Emitter<'_>,
+    kind: DerefKind,
+    parent: Option<Value>,
+    d: Value,
+) -> bool {
+    let types = &cx.s.types;
+    let Some(sp) = cx.space(d) else { return false };
+    let at = addr_type(sp);
+    let addr = match kind {
+        DerefKind::Var(r) => root_addr(cx, e, r, sp),
+        DerefKind::Member(m) => {
+            let p = parent.unwrap_or(d);
+            let off = layout::member_offset(types, cx.pointee(p).0, m);
+            add_const(e, sp, p, off)
+        }
+        DerefKind::Index(i) => {
+            let p = parent.unwrap_or(d);
+            if let Some(&(set, binding)) = cx.desc.get(&p) {
+                let i32v = index(e, i, 32);
+                let ri = e.emit(
+                    InstKind::ResourceIndex { set, binding, index: i32v },
+                    ValueType::data(32, 1),
+                );
+                let z = e.imm(32, 0);
+                e.alu(AluOp::Vec, 32, 2, vec![ri, z])
+            } else {
+                let stride = layout::child_stride(types, cx.pointee(p).0);
+                add_scaled(e, sp, p, i, stride)
+            }
+        }
+        DerefKind::PtrAsArray(i) => {
+            let p = parent.unwrap_or(d);
+            let stride = cx.ptr_ty.get(&p).map_or(0, |t| layout::array_stride(types, *t));
+            add_scaled(e, sp, p, i, stride)
+        }
+        DerefKind::Cast => parent.unwrap_or(d),
+    };
+    e.emit_to(d, InstKind::Alu(AluOp::Mov, vec![addr]), at);
+    true
 }
 
 fn retype(cx: &Ctx<'_>, d: Value, loaded: ValueType) -> ValueType {
@@ -350,7 +361,7 @@ fn load(cx: &Ctx<'_>, e: &mut Emitter<'_>, sp: Space, addr: Value, t: TypeId) ->
     } else {
         let comps: Vec<Value> = (0..u32::from(n))
             .map(|i| {
-                let a = add_const(e, sp, addr, i * stride);
+                let a = add_const(e, sp, addr, i.wrapping_mul(stride));
                 e.emit(
                     InstKind::MemLoad { space: sp, addr: a, align: size },
                     ValueType::data(mem_bits, 1),
@@ -382,7 +393,7 @@ fn store(cx: &Ctx<'_>, e: &mut Emitter<'_>, sp: Space, addr: Value, t: TypeId, v
         return;
     }
     for i in 0..u32::from(n) {
-        let a = add_const(e, sp, addr, i * stride);
+        let a = add_const(e, sp, addr, i.wrapping_mul(stride));
         let ix = e.imm(32, u64::from(i));
         let c = e.alu(AluOp::ExtractDyn, (size * 8) as u8, 1, vec![v, ix]);
         e.emit_void(InstKind::MemStore { space: sp, addr: a, value: c, align: size });

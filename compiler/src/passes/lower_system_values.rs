@@ -22,8 +22,8 @@ pub fn lower_system_values(s: &mut Shader) {
 }
 
 /// Derefs rooted at system-value variables: value → (system value, component index).
-fn roots(s: &Shader, f: &Function) -> HashMap<Value, (SysVal, Option<Value>)> {
-    let mut m: HashMap<Value, (SysVal, Option<Value>)> = HashMap::new();
+fn roots(s: &Shader, f: &Function) -> HashMap<Value, (SysVal, Option<Value>, ValueType)> {
+    let mut m: HashMap<Value, (SysVal, Option<Value>, ValueType)> = HashMap::new();
     let cfg = crate::analysis::cfg::Cfg::new(f);
     for b in &cfg.rpo {
         for inst in &f.block(*b).insts {
@@ -32,12 +32,13 @@ fn roots(s: &Shader, f: &Function) -> HashMap<Value, (SysVal, Option<Value>)> {
                 InstKind::Deref { kind: DerefKind::Var(VarRef::Global(g)), .. } => {
                     let var = &s.vars[g.0 as usize];
                     if let (Mode::SystemValue, Some(sv)) = (var.mode, var.sysval) {
-                        m.insert(d, (sv, None));
+                        let (bits, comps) = s.types.value_shape(var.ty).unwrap_or((32, 1));
+                        m.insert(d, (sv, None, ValueType::data(bits, comps)));
                     }
                 }
                 InstKind::Deref { kind: DerefKind::Index(ix), parent: Some(p) } => {
-                    if let Some((sv, None)) = m.get(p).copied() {
-                        m.insert(d, (sv, Some(*ix)));
+                    if let Some((sv, None, vt)) = m.get(p).copied() {
+                        m.insert(d, (sv, Some(*ix), vt));
                     }
                 }
                 _ => {}
@@ -47,7 +48,7 @@ fn roots(s: &Shader, f: &Function) -> HashMap<Value, (SysVal, Option<Value>)> {
     m
 }
 
-fn value(e: &mut Emitter<'_>, s: &Shader, sv: SysVal) -> Value {
+fn value(e: &mut Emitter<'_>, s: &Shader, sv: SysVal, vt: ValueType) -> Value {
     let v3 = ValueType::data(32, 3);
     let w = s.workgroup_size;
     match sv {
@@ -77,7 +78,7 @@ fn value(e: &mut Emitter<'_>, s: &Shader, sv: SysVal) -> Value {
         SysVal::LocalInvocationId | SysVal::WorkgroupId | SysVal::NumWorkgroups => {
             e.emit(InstKind::SysVal(sv), v3)
         }
-        other => e.emit(InstKind::SysVal(other), ValueType::data(32, 1)),
+        other => e.emit(InstKind::SysVal(other), vt),
     }
 }
 
@@ -91,11 +92,11 @@ fn lower(s: &Shader, f: &mut Function) {
                 e.out.push(inst);
                 continue;
             };
-            let Some(&(sv, comp)) = roots.get(ptr) else {
+            let Some(&(sv, comp, vt)) = roots.get(ptr) else {
                 e.out.push(inst);
                 continue;
             };
-            let whole = value(&mut e, s, sv);
+            let whole = value(&mut e, s, sv, vt);
             let ty = e.f.ty(dst);
             match comp {
                 Some(c) => e.emit_to(dst, InstKind::Alu(AluOp::ExtractDyn, vec![whole, c]), ty),

@@ -14,6 +14,10 @@ use crate::ir::{
     ValueType, VarRef,
 };
 
+/// For every deref of a candidate variable: (root, constant path, vector component index,
+/// whether the path reaches a scalar/vector leaf).
+type AccessMap = HashMap<Value, (VarRef, Vec<u32>, Option<Value>, bool)>;
+
 /// Where a deref points inside a promotable variable.
 #[derive(Clone, Debug)]
 struct Access {
@@ -44,9 +48,46 @@ fn promotable_root(s: &Shader, f: &Function, r: VarRef) -> bool {
 }
 
 fn promote(s: &Shader, f: &mut Function) {
+    let (mut access, mut bad) = classify(s, f);
+    escapes(f, &access, &mut bad);
+    access.retain(|_, a| !bad.contains(&a.0));
+    if access.is_empty() {
+        return;
+    }
+    // Slots: one per (variable, leaf path).
+    let mut slots: HashMap<(VarRef, Vec<u32>), usize> = HashMap::new();
+    let mut slot_ty: Vec<ValueType> = Vec::new();
+    let mut acc: HashMap<Value, Access> = HashMap::new();
+    // Sorted, so slot (and value) numbering is deterministic.
+    let mut sorted: Vec<_> = access.iter().collect();
+    sorted.sort_by_key(|(d, _)| **d);
+    for (d, (root, path, comp, leaf)) in sorted {
+        if !leaf {
+            continue;
+        }
+        let key = (*root, path.clone());
+        let slot = *slots.entry(key).or_insert_with(|| {
+            slot_ty.push(leaf_vt(&s.types, s.var(f, *root).ty, path));
+            slot_ty.len() - 1
+        });
+        acc.insert(*d, Access { slot, comp: *comp });
+    }
+    rename(f, &acc, &slot_ty);
+    // Remove the now-unused derefs of promoted variables.
+    for b in &mut f.blocks {
+        b.insts.retain(|i| {
+            !(matches!(i.kind, InstKind::Deref { .. })
+                && i.dst.is_some_and(|d| access.contains_key(&d)))
+        });
+    }
+}
+
+/// Access path (root, constant path, vector component, reaches a leaf) of every deref of a
+/// candidate variable, and the variables found to be indirectly accessed.
+fn classify(s: &Shader, f: &Function) -> (AccessMap, Vec<VarRef>) {
     let defs = f.def_map();
     // Classify every deref rooted at a candidate variable.
-    let mut access: HashMap<Value, (VarRef, Vec<u32>, Option<Value>, bool)> = HashMap::new();
+    let mut access: AccessMap = HashMap::new();
     let mut bad: Vec<VarRef> = Vec::new();
     let cfg = crate::analysis::cfg::Cfg::new(f);
     for b in cfg.rpo.iter().map(|b| f.block(*b)) {
@@ -94,6 +135,11 @@ fn promote(s: &Shader, f: &mut Function) {
             }
         }
     }
+    (access, bad)
+}
+
+/// Marks variables whose derefs are used other than as deref parents or load/store addresses.
+fn escapes(f: &Function, access: &AccessMap, bad: &mut Vec<VarRef>) {
     // Any use other than as a deref parent or a load/store address makes a variable indirect.
     for b in &f.blocks {
         for inst in &b.insts {
@@ -130,39 +176,12 @@ fn promote(s: &Shader, f: &mut Function) {
             }
         }
     }
-    access.retain(|_, a| !bad.contains(&a.0));
-    if access.is_empty() {
-        return;
-    }
-    // Slots: one per (variable, leaf path).
-    let mut slots: HashMap<(VarRef, Vec<u32>), usize> = HashMap::new();
-    let mut slot_ty: Vec<ValueType> = Vec::new();
-    let mut acc: HashMap<Value, Access> = HashMap::new();
-    for (d, (root, path, comp, leaf)) in &access {
-        if !leaf {
-            continue;
-        }
-        let key = (*root, path.clone());
-        let slot = *slots.entry(key).or_insert_with(|| {
-            slot_ty.push(leaf_vt(&s.types, s.var(f, *root).ty, path));
-            slot_ty.len() - 1
-        });
-        acc.insert(*d, Access { slot, comp: *comp });
-    }
-    rename(f, &acc, &slot_ty);
-    // Remove the now-unused derefs of promoted variables.
-    for b in &mut f.blocks {
-        b.insts.retain(|i| {
-            !(matches!(i.kind, InstKind::Deref { .. })
-                && i.dst.is_some_and(|d| access.contains_key(&d)))
-        });
-    }
 }
 
 fn leaf_vt(types: &TypeTable, mut t: crate::ir::TypeId, path: &[u32]) -> ValueType {
     for &i in path {
         t = match types.get(t) {
-            Type::Struct { members, .. } => members[i as usize].ty,
+            Type::Struct { members, .. } => members.get(i as usize).map_or(t, |m| m.ty),
             Type::Array { elem, .. } | Type::RuntimeArray { elem, .. } => *elem,
             Type::Matrix { column, .. } => *column,
             _ => t,
@@ -175,8 +194,13 @@ fn leaf_vt(types: &TypeTable, mut t: crate::ir::TypeId, path: &[u32]) -> ValueTy
     ValueType::data(b, c)
 }
 
-fn rename(f: &mut Function, acc: &HashMap<Value, Access>, slot_ty: &[ValueType]) {
-    let dom = Dominance::new(f);
+/// Places one φ per slot at the iterated dominance frontier of the blocks storing to it.
+fn place_phis(
+    f: &mut Function,
+    dom: &Dominance,
+    acc: &HashMap<Value, Access>,
+    slot_ty: &[ValueType],
+) -> Vec<Vec<(usize, Value)>> {
     let n = slot_ty.len();
     // φ placement at iterated dominance frontiers of the storing blocks.
     let mut def_blocks: Vec<Vec<BlockId>> = vec![Vec::new(); n];
@@ -204,6 +228,13 @@ fn rename(f: &mut Function, acc: &HashMap<Value, Access>, slot_ty: &[ValueType])
             }
         }
     }
+    phi_at
+}
+
+fn rename(f: &mut Function, acc: &HashMap<Value, Access>, slot_ty: &[ValueType]) {
+    let dom = Dominance::new(f);
+    let n = slot_ty.len();
+    let phi_at = place_phis(f, &dom, acc, slot_ty);
     // Initial values: undef in the entry block.
     let mut stacks: Vec<Vec<Value>> = Vec::with_capacity(n);
     let mut undefs = Vec::new();

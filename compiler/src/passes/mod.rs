@@ -2,6 +2,7 @@
 
 pub mod inline_functions;
 pub mod lower_explicit_io;
+pub mod lower_io;
 pub mod lower_system_values;
 pub mod lower_vars_to_ssa;
 
@@ -54,3 +55,4 @@ pub mod opt_copy_prop;
 pub mod opt_cse;
 pub mod opt_dce;
 pub mod opt_dead_cf;
+pub mod opt_memory_forward;

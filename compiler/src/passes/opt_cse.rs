@@ -42,7 +42,9 @@ fn run(f: &mut Function) -> bool {
     let mut map: Vec<Option<Value>> = vec![None; f.values.len()];
     let mut table: HashMap<(InstKind, ValueType), Value> = HashMap::new();
     let mut changed = false;
-    let mut work: Vec<(BlockId, Option<Vec<(InstKind, ValueType)>>)> = vec![(BlockId(0), None)];
+    // (block, None) enters a block; (block, Some(keys)) leaves it and forgets its keys.
+    type Step = (BlockId, Option<Vec<(InstKind, ValueType)>>);
+    let mut work: Vec<Step> = vec![(BlockId(0), None)];
     while let Some((b, undo)) = work.pop() {
         if let Some(keys) = undo {
             for k in keys {

@@ -2,7 +2,8 @@
 //! (loads included: reading memory has no observable effect), by marking from the
 //! side-effecting instructions and terminators.
 //!
-//! Afterwards every remaining pure instruction contributes to a side effect or a branch.
+//! Afterwards every remaining pure instruction contributes to a side effect or a branch, and
+//! every function-local variable is still referenced by a deref.
 
 use crate::ir::{Function, InstKind, Shader};
 
@@ -16,7 +17,7 @@ pub fn opt_dce(s: &mut Shader) -> bool {
 }
 
 fn removable(k: &InstKind) -> bool {
-    matches!(k, InstKind::Load { .. } | InstKind::MemLoad { .. })
+    matches!(k, InstKind::Load { .. } | InstKind::MemLoad { .. } | InstKind::IoLoad { .. })
 }
 
 fn run(f: &mut Function) -> bool {
@@ -42,7 +43,7 @@ fn run(f: &mut Function) -> bool {
             f.block(b).insts[i].for_each_src(|s| work.push(s));
         }
     }
-    let mut changed = false;
+    let mut changed = remove_unused_locals(f);
     for b in &mut f.blocks {
         let before = b.insts.len();
         b.insts.retain(|i| {
@@ -51,4 +52,41 @@ fn run(f: &mut Function) -> bool {
         changed |= b.insts.len() != before;
     }
     changed
+}
+
+/// Drops locals no deref refers to (promoted or dead ones), renumbering the rest.
+fn remove_unused_locals(f: &mut Function) -> bool {
+    use crate::ir::{DerefKind, VarId, VarRef};
+    let mut used = vec![false; f.locals.len()];
+    for b in &f.blocks {
+        for i in &b.insts {
+            if let InstKind::Deref { kind: DerefKind::Var(VarRef::Local(l)), .. } = i.kind {
+                if let Some(u) = used.get_mut(l.0 as usize) {
+                    *u = true;
+                }
+            }
+        }
+    }
+    if used.iter().all(|u| *u) {
+        return false;
+    }
+    let mut remap = vec![0u32; used.len()];
+    let mut next = 0;
+    for (i, u) in used.iter().enumerate() {
+        remap[i] = next;
+        next += u32::from(*u);
+    }
+    let mut i = 0;
+    f.locals.retain(|_| {
+        i += 1;
+        used[i - 1]
+    });
+    for b in &mut f.blocks {
+        for inst in &mut b.insts {
+            if let InstKind::Deref { kind: DerefKind::Var(VarRef::Local(l)), .. } = &mut inst.kind {
+                *l = VarId(remap[l.0 as usize]);
+            }
+        }
+    }
+    true
 }

@@ -107,6 +107,30 @@ impl FnCtx<'_, '_> {
             return Ok(true);
         }
         let t = match op {
+            Op::CompositeConstruct
+            | Op::CompositeExtract
+            | Op::CompositeInsert
+            | Op::VectorShuffle => self.composite_inst(inst)?,
+            Op::VectorTimesScalar
+            | Op::MatrixTimesScalar
+            | Op::MatrixTimesVector
+            | Op::VectorTimesMatrix
+            | Op::MatrixTimesMatrix
+            | Op::OuterProduct
+            | Op::Transpose => self.matrix_inst(inst)?,
+            Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => {
+                self.extended_inst(inst)?
+            }
+            _ => return Ok(false),
+        };
+        self.set(inst, t)?;
+        Ok(true)
+    }
+
+    /// Composite construction, extraction, insertion and shuffles.
+    fn composite_inst(&mut self, inst: &Instruction) -> Result<Tree, CompileError> {
+        let op = inst.class.opcode;
+        Ok(match op {
             Op::CompositeConstruct => self.construct(inst)?,
             Op::CompositeExtract => {
                 let mut t = self.value(id(inst, 0)?)?;
@@ -144,6 +168,14 @@ impl FnCtx<'_, '_> {
                 }
                 Tree::Leaf(self.alu(AluOp::Vec, vt, comps))
             }
+            _ => return Err(bad(inst, "not a composite_inst opcode")),
+        })
+    }
+
+    /// Matrix and vector-by-scalar products (matrices are trees of columns).
+    fn matrix_inst(&mut self, inst: &Instruction) -> Result<Tree, CompileError> {
+        let op = inst.class.opcode;
+        Ok(match op {
             Op::VectorTimesScalar => {
                 let (v, s) = (self.leaf(inst, 0)?, self.leaf(inst, 1)?);
                 let (bits, n) = self.shape(v);
@@ -216,6 +248,14 @@ impl FnCtx<'_, '_> {
                 }
                 Tree::Node(cols)
             }
+            _ => return Err(bad(inst, "not a matrix_inst opcode")),
+        })
+    }
+
+    /// Two-result integer ops: carry, borrow and extended multiplies.
+    fn extended_inst(&mut self, inst: &Instruction) -> Result<Tree, CompileError> {
+        let op = inst.class.opcode;
+        Ok(match op {
             Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => {
                 let (a, b) = (self.leaf(inst, 0)?, self.leaf(inst, 1)?);
                 let vt = self.f.ty(a);
@@ -241,10 +281,8 @@ impl FnCtx<'_, '_> {
                 };
                 Tree::Node(vec![Tree::Leaf(lo), Tree::Leaf(hi)])
             }
-            _ => return Ok(false),
-        };
-        self.set(inst, t)?;
-        Ok(true)
+            _ => return Err(bad(inst, "not a extended_inst opcode")),
+        })
     }
 
     fn mat_vec(&mut self, cols: &[Value], v: Value) -> Value {

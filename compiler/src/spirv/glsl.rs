@@ -25,52 +25,41 @@ impl FnCtx<'_, '_> {
         }
         let need = |k: usize| if a.len() < k { Err(bad(inst, "missing operand")) } else { Ok(()) };
         need(1)?;
+        let v = if let Some(op) = unary(n) {
+            self.alu(op, vt, vec![a[0]])
+        } else if let Some(op) = binary(n) {
+            need(2)?;
+            self.alu(op, vt, vec![a[0], a[1]])
+        } else if matches!(n, 43..=50) {
+            self.glsl_interp(inst, n, vt, &a)?
+        } else if matches!(n, 66..=71) {
+            self.glsl_geometric(inst, n, vt, &a)?
+        } else if let Some(v) = self.glsl_pack(inst, n, vt, &a)? {
+            v
+        } else if n == 81 {
+            // NClamp behaves as FClamp for non-NaN inputs, which is all GLSL promises.
+            self.glsl_interp(inst, 43, vt, &a)?
+        } else {
+            return Err(crate::error::CompileError::unsupported(
+                "OpExtInst",
+                format!("GLSL.std.450 instruction {n}"),
+            ));
+        };
+        self.set(inst, Tree::Leaf(v))
+    }
+
+    /// clamp, mix, step, smoothstep and fma.
+    fn glsl_interp(
+        &mut self,
+        inst: &Instruction,
+        n: u32,
+        vt: ValueType,
+        a: &[Value],
+    ) -> Result<Value, CompileError> {
+        let need = |k: usize| if a.len() < k { Err(bad(inst, "missing operand")) } else { Ok(()) };
         let (bits, comps) = vt.shape();
-        let un = |s: &mut Self, op: AluOp| s.alu(op, vt, vec![a[0]]);
-        let v = match n {
-            1 => un(self, AluOp::Fround),
-            2 => un(self, AluOp::FroundEven),
-            3 => un(self, AluOp::Ftrunc),
-            4 => un(self, AluOp::Fabs),
-            5 => un(self, AluOp::Iabs),
-            6 => un(self, AluOp::Fsign),
-            7 => un(self, AluOp::Isign),
-            8 => un(self, AluOp::Ffloor),
-            9 => un(self, AluOp::Fceil),
-            10 => un(self, AluOp::Ffract),
-            13 => un(self, AluOp::Fsin),
-            14 => un(self, AluOp::Fcos),
-            15 => un(self, AluOp::Ftan),
-            16 => un(self, AluOp::Fasin),
-            17 => un(self, AluOp::Facos),
-            18 => un(self, AluOp::Fatan),
-            25 => {
-                need(2)?;
-                self.alu(AluOp::Fatan2, vt, vec![a[0], a[1]])
-            }
-            26 => {
-                need(2)?;
-                self.alu(AluOp::Fpow, vt, vec![a[0], a[1]])
-            }
-            27 => un(self, AluOp::Fexp),
-            28 => un(self, AluOp::Flog),
-            29 => un(self, AluOp::Fexp2),
-            30 => un(self, AluOp::Flog2),
-            31 => un(self, AluOp::Fsqrt),
-            32 => un(self, AluOp::Frsq),
-            37 | 38 | 39 | 40 | 41 | 42 | 79 | 80 => {
-                need(2)?;
-                let op = match n {
-                    37 | 79 => AluOp::Fmin,
-                    38 => AluOp::Umin,
-                    39 => AluOp::Imin,
-                    40 | 80 => AluOp::Fmax,
-                    41 => AluOp::Umax,
-                    _ => AluOp::Imax,
-                };
-                self.alu(op, vt, vec![a[0], a[1]])
-            }
-            43 | 44 | 45 => {
+        Ok(match n {
+            43..=45 => {
                 need(3)?;
                 let (mx, mn) = match n {
                     43 => (AluOp::Fmax, AluOp::Fmin),
@@ -113,6 +102,26 @@ impl FnCtx<'_, '_> {
                 need(3)?;
                 self.alu(AluOp::Ffma, vt, vec![a[0], a[1], a[2]])
             }
+            other => {
+                return Err(CompileError::unsupported(
+                    "OpExtInst",
+                    format!("GLSL.std.450 instruction {other}"),
+                ))
+            }
+        })
+    }
+
+    /// length, distance, cross, normalize and reflect.
+    fn glsl_geometric(
+        &mut self,
+        inst: &Instruction,
+        n: u32,
+        vt: ValueType,
+        a: &[Value],
+    ) -> Result<Value, CompileError> {
+        let need = |k: usize| if a.len() < k { Err(bad(inst, "missing operand")) } else { Ok(()) };
+        let (bits, comps) = vt.shape();
+        Ok(match n {
             66 => {
                 let sb = self.f.ty(a[0]).shape().0;
                 let d = self.alu(AluOp::Fdot, ValueType::data(sb, 1), vec![a[0], a[0]]);
@@ -157,16 +166,59 @@ impl FnCtx<'_, '_> {
                 let p = self.alu(AluOp::Fmul, vt, vec![dv, a[1]]);
                 self.alu(AluOp::Fsub, vt, vec![a[0], p])
             }
-            73 => un(self, AluOp::FindLsb),
-            74 => un(self, AluOp::IfindMsb),
-            75 => un(self, AluOp::UfindMsb),
             other => {
-                return Err(crate::error::CompileError::unsupported(
+                return Err(CompileError::unsupported(
                     "OpExtInst",
                     format!("GLSL.std.450 instruction {other}"),
                 ))
             }
-        };
-        self.set(inst, Tree::Leaf(v))
+        })
     }
+}
+
+/// GLSL.std.450 instructions that are one unary ALU op.
+fn unary(n: u32) -> Option<AluOp> {
+    Some(match n {
+        1 => AluOp::Fround,
+        2 => AluOp::FroundEven,
+        3 => AluOp::Ftrunc,
+        4 => AluOp::Fabs,
+        5 => AluOp::Iabs,
+        6 => AluOp::Fsign,
+        7 => AluOp::Isign,
+        8 => AluOp::Ffloor,
+        9 => AluOp::Fceil,
+        10 => AluOp::Ffract,
+        13 => AluOp::Fsin,
+        14 => AluOp::Fcos,
+        15 => AluOp::Ftan,
+        16 => AluOp::Fasin,
+        17 => AluOp::Facos,
+        18 => AluOp::Fatan,
+        27 => AluOp::Fexp,
+        28 => AluOp::Flog,
+        29 => AluOp::Fexp2,
+        30 => AluOp::Flog2,
+        31 => AluOp::Fsqrt,
+        32 => AluOp::Frsq,
+        73 => AluOp::FindLsb,
+        74 => AluOp::IfindMsb,
+        75 => AluOp::UfindMsb,
+        _ => return None,
+    })
+}
+
+/// GLSL.std.450 instructions that are one binary ALU op.
+fn binary(n: u32) -> Option<AluOp> {
+    Some(match n {
+        25 => AluOp::Fatan2,
+        26 => AluOp::Fpow,
+        37 | 79 => AluOp::Fmin,
+        38 => AluOp::Umin,
+        39 => AluOp::Imin,
+        40 | 80 => AluOp::Fmax,
+        41 => AluOp::Umax,
+        42 => AluOp::Imax,
+        _ => return None,
+    })
 }

@@ -6,7 +6,9 @@ mod arith;
 mod decorations;
 pub mod function;
 mod glsl;
+mod glsl_pack;
 mod image;
+mod memory;
 pub mod module;
 mod operands;
 mod spec_op;
@@ -23,6 +25,18 @@ pub fn load(words: &[u32]) -> Result<rspirv::dr::Module, CompileError> {
     }
     if words[0] != spirv::MAGIC_NUMBER {
         return Err(CompileError::Malformed(format!("bad magic number 0x{:08x}", words[0])));
+    }
+    // rspirv trusts word counts when decoding strings; check the instruction stream first.
+    let mut at = 5;
+    while at < words.len() {
+        let wc = (words[at] >> 16) as usize;
+        if wc == 0 || at + wc > words.len() {
+            return Err(CompileError::Malformed(format!(
+                "instruction at word {at} (opcode {}) has word count {wc} past the end",
+                words[at] & 0xffff
+            )));
+        }
+        at += wc;
     }
     rspirv::dr::load_words(words).map_err(|e| CompileError::Malformed(e.to_string()))
 }

@@ -293,21 +293,7 @@ impl<'m> ModuleCtx<'m> {
             Op::TypeRuntimeArray => {
                 Type::RuntimeArray { elem: self.ty(id(inst, 0)?)?, stride: d.array_stride }
             }
-            Op::TypeStruct => {
-                let mut members = Vec::new();
-                for i in 0..inst.operands.len() {
-                    let md = self.dec.member(r, i as u32);
-                    let mt = self.ty(id(inst, i)?)?;
-                    let mt = if md.matrix_stride.is_some() || md.row_major {
-                        self.shader.types.with_matrix_layout(mt, md.matrix_stride, md.row_major)
-                    } else {
-                        mt
-                    };
-                    members.push(Member { ty: mt, offset: md.offset });
-                }
-                let block = d.block || d.buffer_block;
-                return Ok(self.shader.types.intern(Type::Struct { members, block }));
-            }
+            Op::TypeStruct => return self.struct_type(inst),
             Op::TypePointer => {
                 let sc = match inst.operands.first() {
                     Some(Operand::StorageClass(sc)) => *sc,
@@ -318,28 +304,50 @@ impl<'m> ModuleCtx<'m> {
                 let mode = self.mode(inst, sc, pointee_spv)?;
                 return Ok(self.shader.types.pointer(pointee, mode, d.array_stride));
             }
-            Op::TypeImage => {
-                let dim = match inst.operands.get(1) {
-                    Some(Operand::Dim(spirv::Dim::Dim1D)) => ImageDim::D1,
-                    Some(Operand::Dim(spirv::Dim::Dim2D)) => ImageDim::D2,
-                    Some(Operand::Dim(spirv::Dim::Dim3D)) => ImageDim::D3,
-                    Some(Operand::Dim(spirv::Dim::DimCube)) => ImageDim::Cube,
-                    Some(Operand::Dim(spirv::Dim::DimBuffer)) => ImageDim::Buffer,
-                    _ => return Err(CompileError::unsupported("OpTypeImage", "image dimension")),
-                };
-                Type::Image {
-                    dim,
-                    arrayed: lit(inst, 3)? == 1,
-                    ms: lit(inst, 4)? == 1,
-                    storage: lit(inst, 5)? == 2,
-                    sampled_ty: self.ty(id(inst, 0)?)?,
-                }
-            }
+            Op::TypeImage => self.image_type(inst)?,
             Op::TypeSampler => Type::Sampler,
             Op::TypeSampledImage => Type::SampledImage { image: self.ty(id(inst, 0)?)? },
             _ => return Err(CompileError::unsupported(opname(inst), "type")),
         };
         Ok(self.shader.types.intern(ty))
+    }
+
+    /// A struct with member layout from `Offset`, `MatrixStride` and `RowMajor`.
+    fn struct_type(&mut self, inst: &Instruction) -> Result<TypeId, CompileError> {
+        let r = result(inst)?;
+        let d = self.dec.of(r);
+        let mut members = Vec::new();
+        for i in 0..inst.operands.len() {
+            let md = self.dec.member(r, i as u32);
+            let mt = self.ty(id(inst, i)?)?;
+            let mt = if md.matrix_stride.is_some() || md.row_major {
+                self.shader.types.with_matrix_layout(mt, md.matrix_stride, md.row_major)
+            } else {
+                mt
+            };
+            members.push(Member { ty: mt, offset: md.offset });
+        }
+        let block = d.block || d.buffer_block;
+        Ok(self.shader.types.intern(Type::Struct { members, block }))
+    }
+
+    /// An image type.
+    fn image_type(&mut self, inst: &Instruction) -> Result<Type, CompileError> {
+        let dim = match inst.operands.get(1) {
+            Some(Operand::Dim(spirv::Dim::Dim1D)) => ImageDim::D1,
+            Some(Operand::Dim(spirv::Dim::Dim2D)) => ImageDim::D2,
+            Some(Operand::Dim(spirv::Dim::Dim3D)) => ImageDim::D3,
+            Some(Operand::Dim(spirv::Dim::DimCube)) => ImageDim::Cube,
+            Some(Operand::Dim(spirv::Dim::DimBuffer)) => ImageDim::Buffer,
+            _ => return Err(CompileError::unsupported("OpTypeImage", "image dimension")),
+        };
+        Ok(Type::Image {
+            dim,
+            arrayed: lit(inst, 3)? == 1,
+            ms: lit(inst, 4)? == 1,
+            storage: lit(inst, 5)? == 2,
+            sampled_ty: self.ty(id(inst, 0)?)?,
+        })
     }
 
     fn mode(
@@ -364,7 +372,7 @@ impl<'m> ModuleCtx<'m> {
             StorageClass::StorageBuffer => Mode::Storage,
             StorageClass::Workgroup => Mode::Workgroup,
             StorageClass::PhysicalStorageBuffer => Mode::Global,
-            StorageClass::UniformConstant => Mode::Handle,
+            StorageClass::UniformConstant | StorageClass::Image => Mode::Handle,
             _ => {
                 return Err(CompileError::unsupported(
                     opname(inst),
@@ -386,7 +394,13 @@ impl<'m> ModuleCtx<'m> {
         let d = self.dec.of(r);
         let base =
             self.names.get(&r).filter(|n| !n.is_empty()).cloned().unwrap_or_else(|| "var".into());
-        let mut v = Variable::new(format!("{base}{}", self.shader.vars.len()), pointee, mode);
+        // Printed names must be unique; add the index only when needed.
+        let name = if base == "var" || self.shader.vars.iter().any(|v| v.name == base) {
+            format!("{base}{}", self.shader.vars.len())
+        } else {
+            base
+        };
+        let mut v = Variable::new(name, pointee, mode);
         if let (Some(s), Some(b)) = (d.set, d.binding) {
             v.binding = Some((s, b));
         } else if d.binding.is_some() {
@@ -465,7 +479,10 @@ impl<'m> ModuleCtx<'m> {
 
     fn child_ro(&self, t: TypeId, i: u32) -> Result<TypeId, CompileError> {
         match self.shader.types.get(t) {
-            Type::Struct { members, .. } => Ok(members[i as usize].ty),
+            Type::Struct { members, .. } => members
+                .get(i as usize)
+                .map(|m| m.ty)
+                .ok_or_else(|| CompileError::invalid("constant", "bad member")),
             Type::Array { elem, .. } => Ok(*elem),
             Type::Matrix { column, .. } => Ok(*column),
             _ => Err(CompileError::invalid("constant", "not a composite")),
@@ -559,7 +576,7 @@ impl<'m> ModuleCtx<'m> {
             }
         }
         let [x, y, z] = self.shader.workgroup_size;
-        if x == 0 || y == 0 || z == 0 || u64::from(x) * u64::from(y) * u64::from(z) > 1024 {
+        if x == 0 || y == 0 || z == 0 || x > 1024 || y > 1024 || z > 64 || x * y * z > 1024 {
             return Err(CompileError::invalid("OpExecutionMode", "workgroup size out of range"));
         }
         Ok(())

@@ -21,13 +21,24 @@ pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
 }
 
-/// Compiles a GLSL file to SPIR-V words. Panics loudly if glslangValidator is missing.
+/// Compiles a GLSL file to SPIR-V words with glslangValidator (panics loudly if it is
+/// missing). Results are cached under the cargo test temp dir, keyed by the source text, so
+/// the test binaries share one compilation of the corpus.
 pub fn glsl_to_spirv(path: &Path) -> Vec<u32> {
-    let out = std::env::temp_dir().join(format!(
-        "ferrum-{}-{}.spv",
-        std::process::id(),
-        path.file_name().unwrap().to_string_lossy()
-    ));
+    use std::hash::{Hash, Hasher};
+    let src = std::fs::read(path).unwrap();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    src.hash(&mut h);
+    let cache_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("glsl-cache");
+    let _ = std::fs::create_dir_all(&cache_dir);
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let cached = cache_dir.join(format!("{name}-{:016x}.spv", h.finish()));
+    if let Ok(bytes) = std::fs::read(&cached) {
+        return words_of(&bytes);
+    }
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = cache_dir.join(format!("tmp-{}-{seq}-{name}.spv", std::process::id()));
     let st = Command::new("glslangValidator")
         .args(["-V", "--target-env", "vulkan1.2", "-o"])
         .arg(&out)
@@ -39,6 +50,33 @@ pub fn glsl_to_spirv(path: &Path) -> Vec<u32> {
         "glslangValidator failed on {}:\n{}",
         path.display(),
         String::from_utf8_lossy(&st.stdout)
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    // Rename is atomic, so concurrent test binaries never see a partial file.
+    let _ = std::fs::rename(&out, &cached);
+    words_of(&bytes)
+}
+
+fn words_of(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+/// Assembles SPIR-V assembly with spirv-as. Panics loudly if it is missing.
+pub fn spvasm_to_spirv(path: &Path) -> Vec<u32> {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = std::env::temp_dir().join(format!("ferrum-{}-{seq}-asm.spv", std::process::id()));
+    let st = Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.2", "-o"])
+        .arg(&out)
+        .arg(path)
+        .output()
+        .expect("spirv-as is required for the compiler tests (apt install spirv-tools)");
+    assert!(
+        st.status.success(),
+        "spirv-as failed on {}:\n{}",
+        path.display(),
+        String::from_utf8_lossy(&st.stderr)
     );
     let bytes = std::fs::read(&out).unwrap();
     let _ = std::fs::remove_file(&out);
@@ -79,14 +117,21 @@ pub fn load_case(path: &Path) -> Case {
     let src = std::fs::read_to_string(path).unwrap();
     let mut case = Case {
         name: path.file_stem().unwrap().to_string_lossy().into_owned(),
-        words: glsl_to_spirv(path),
+        words: if path.extension().is_some_and(|e| e == "spvasm") {
+            spvasm_to_spirv(path)
+        } else {
+            glsl_to_spirv(path)
+        },
         groups: [1, 1, 1],
         res: Resources::default(),
         spec: HashMap::new(),
     };
     let mut addr_patches = Vec::new();
     for line in src.lines() {
-        let Some(d) = line.trim().strip_prefix("//!") else { continue };
+        let Some(d) = line.trim().strip_prefix("//!").or_else(|| line.trim().strip_prefix(";!"))
+        else {
+            continue;
+        };
         let t: Vec<&str> = d.split_whitespace().collect();
         let n =
             |i: usize| -> u64 { t[i].parse().unwrap_or_else(|_| panic!("bad directive {line}")) };
@@ -141,7 +186,7 @@ pub fn all_cases() -> Vec<Case> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "comp"))
+        .filter(|p| p.extension().is_some_and(|e| e == "comp" || e == "spvasm"))
         .collect();
     paths.sort();
     paths.iter().map(|p| load_case(p)).collect()

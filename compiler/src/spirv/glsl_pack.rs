@@ -1,0 +1,111 @@
+//! GLSL.std.450 packing instructions (`packHalf2x16`, `unpackUnorm4x8`, ...) and `ldexp`,
+//! expanded into conversions, clamps and bitcasts.
+
+use rspirv::dr::Instruction;
+
+use super::function::FnCtx;
+use super::operands::bad;
+use crate::error::CompileError;
+use crate::ir::{ops, AluOp, Value, ValueType};
+
+impl FnCtx<'_, '_> {
+    fn fsplat(&mut self, bits: u8, n: u8, f: f64) -> Value {
+        let c = self.imm(bits, ops::from_f64(f, bits));
+        self.splat(c, n)
+    }
+
+    /// `clamp(v, lo, hi)` on floats.
+    fn fclamp(&mut self, v: Value, lo: f64, hi: f64) -> Value {
+        let vt = self.f.ty(v);
+        let (bits, n) = vt.shape();
+        let (l, h) = (self.fsplat(bits, n, lo), self.fsplat(bits, n, hi));
+        let t = self.alu(AluOp::Fmax, vt, vec![v, l]);
+        self.alu(AluOp::Fmin, vt, vec![t, h])
+    }
+
+    /// Packs `v` (n floats) into one 32-bit word of n fields of `32 / n` bits.
+    fn pack(&mut self, v: Value, signed: bool) -> Value {
+        let n = self.f.ty(v).shape().1;
+        let fbits = (32 / u32::from(n)) as u8;
+        let scale = if signed {
+            f64::from((1u32 << (fbits - 1)) - 1)
+        } else {
+            f64::from((1u32 << fbits) - 1)
+        };
+        let c = self.fclamp(v, if signed { -1.0 } else { 0.0 }, 1.0);
+        let s = self.fsplat(32, n, scale);
+        let m = self.alu(AluOp::Fmul, ValueType::data(32, n), vec![c, s]);
+        let r = self.alu(AluOp::FroundEven, ValueType::data(32, n), vec![m]);
+        let conv = if signed { AluOp::F2i } else { AluOp::F2u };
+        let i = self.alu(conv, ValueType::data(32, n), vec![r]);
+        let narrow = self.alu(
+            if signed { AluOp::I2i } else { AluOp::U2u },
+            ValueType::data(fbits, n),
+            vec![i],
+        );
+        self.alu(AluOp::Bitcast, ValueType::data(32, 1), vec![narrow])
+    }
+
+    /// Unpacks one 32-bit word into `n` normalized floats.
+    fn unpack(&mut self, w: Value, n: u8, signed: bool) -> Value {
+        let fbits = (32 / u32::from(n)) as u8;
+        let parts = self.alu(AluOp::Bitcast, ValueType::data(fbits, n), vec![w]);
+        let wide = self.alu(
+            if signed { AluOp::I2i } else { AluOp::U2u },
+            ValueType::data(32, n),
+            vec![parts],
+        );
+        let f = self.alu(
+            if signed { AluOp::I2f } else { AluOp::U2f },
+            ValueType::data(32, n),
+            vec![wide],
+        );
+        let scale = if signed {
+            f64::from((1u32 << (fbits - 1)) - 1)
+        } else {
+            f64::from((1u32 << fbits) - 1)
+        };
+        let s = self.fsplat(32, n, scale);
+        let q = self.alu(AluOp::Fdiv, ValueType::data(32, n), vec![f, s]);
+        if signed {
+            self.fclamp(q, -1.0, 1.0)
+        } else {
+            q
+        }
+    }
+
+    /// GLSL.std.450 53..=64 (ldexp and the pack/unpack family); `None` for other numbers.
+    pub fn glsl_pack(
+        &mut self,
+        inst: &Instruction,
+        n: u32,
+        vt: ValueType,
+        a: &[Value],
+    ) -> Result<Option<Value>, CompileError> {
+        let arg = |k: usize| a.get(k).copied().ok_or_else(|| bad(inst, "missing operand"));
+        Ok(Some(match n {
+            53 => {
+                // ldexp(x, e) = x * 2^e; exact for results in the normal range.
+                let (bits, comps) = vt.shape();
+                let e = self.alu(AluOp::I2f, vt, vec![arg(1)?]);
+                let p = self.alu(AluOp::Fexp2, ValueType::data(bits, comps), vec![e]);
+                self.alu(AluOp::Fmul, vt, vec![arg(0)?, p])
+            }
+            54 | 56 => self.pack(arg(0)?, true),
+            55 | 57 => self.pack(arg(0)?, false),
+            58 => {
+                let h = self.alu(AluOp::F2f, ValueType::data(16, 2), vec![arg(0)?]);
+                self.alu(AluOp::Bitcast, ValueType::data(32, 1), vec![h])
+            }
+            60 => self.unpack(arg(0)?, 2, true),
+            61 => self.unpack(arg(0)?, 2, false),
+            62 => {
+                let h = self.alu(AluOp::Bitcast, ValueType::data(16, 2), vec![arg(0)?]);
+                self.alu(AluOp::F2f, ValueType::data(32, 2), vec![h])
+            }
+            63 => self.unpack(arg(0)?, 4, true),
+            64 => self.unpack(arg(0)?, 4, false),
+            _ => return Ok(None),
+        }))
+    }
+}

@@ -1,0 +1,79 @@
+//! Invalid, truncated and randomly mutated SPIR-V gives an error value, never a panic.
+
+mod common;
+
+use ferrum_compiler::ir::Stage;
+use ferrum_compiler::{compile_to_ir, CompileError};
+use proptest::prelude::*;
+
+fn compile(words: &[u32]) -> Result<(), CompileError> {
+    compile_to_ir(words, "main", Stage::Compute, &Default::default()).map(|_| ())
+}
+
+fn corpus() -> Vec<Vec<u32>> {
+    corpus_cached().clone()
+}
+
+#[test]
+fn empty_and_garbage_inputs_are_errors() {
+    assert!(matches!(compile(&[]), Err(CompileError::Malformed(_))));
+    assert!(matches!(compile(&[0xdead_beef; 16]), Err(CompileError::Malformed(_))));
+    let words = &corpus()[0];
+    assert!(compile(&words[..5]).is_err());
+}
+
+#[test]
+fn truncations_of_every_corpus_shader_are_errors() {
+    for words in corpus() {
+        for len in (0..words.len()).step_by(11) {
+            let r = compile(&words[..len]);
+            assert!(r.is_err(), "truncated to {len} words still compiled");
+        }
+    }
+}
+
+#[test]
+fn unsupported_capability_names_it() {
+    // OpCapability Geometry (2) appended to the capability section of a real module.
+    let mut words = corpus()[0].clone();
+    words.splice(5..5, [(2 << 16) | 17, 2]);
+    let e = compile(&words).unwrap_err();
+    assert_eq!(e.to_string(), "unsupported capability Geometry");
+}
+
+#[test]
+fn wrong_entry_point_is_an_error() {
+    let words = &corpus()[0];
+    let e = compile_to_ir(words, "nope", Stage::Compute, &Default::default()).unwrap_err();
+    assert!(matches!(e, CompileError::NoEntryPoint(_)));
+    let e = compile_to_ir(words, "main", Stage::Fragment, &Default::default()).unwrap_err();
+    assert!(matches!(e, CompileError::NoEntryPoint(_)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+    #[test]
+    fn mutated_corpus_never_panics(
+        which in 0usize..64,
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u32>(), 0u8..4), 1..6),
+    ) {
+        let all = corpus_cached();
+        let mut words = all[which % all.len()].clone();
+        for (at, val, kind) in edits {
+            if words.len() <= 5 { break; }
+            let i = 5 + at.index(words.len() - 5);
+            match kind {
+                0 => words[i] = val,
+                1 => words[i] ^= 1 << (val % 32),
+                2 => words[i] = (words[i] & 0xffff_0000) | (val & 0xffff),
+                _ => { words.truncate(i); }
+            }
+        }
+        let _ = compile(&words);
+    }
+}
+
+fn corpus_cached() -> &'static Vec<Vec<u32>> {
+    static C: std::sync::OnceLock<Vec<Vec<u32>>> = std::sync::OnceLock::new();
+    C.get_or_init(|| common::all_cases().into_iter().map(|c| c.words).collect())
+}
