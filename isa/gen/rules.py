@@ -30,11 +30,14 @@ def probe_vop3_modifiers(entries, build):
         # accepted and visible in the text: a bit LLVM decodes but does not print would not
         # survive a round trip through the assembler
         if r is not None and r[0].split()[0] == text.split()[0] and r[0] != text:
+            # integer sources show the NEG bit as sign extension
+            if name.startswith("neg") and "sext(" in r[0]:
+                name = "sext" + name[3:]
             out[code].append(name)
     return out
 
 VALU = ("vop1", "vop2", "vopc", "vop3", "vop3p")
-VMEM = ("mubuf", "mtbuf", "flat", "scratch", "global")
+VMEM = ("mubuf", "mtbuf", "flat", "scratch", "global", "mimg")
 SCC_WRITERS = re.compile(
     r"^s_(add|sub|addc|subb|min|max|and|or|xor|andn2|orn2|nand|nor|xnor|andn1|orn1|lshl|lshr"
     r"|ashr|bfe|absdiff|lshl\d_add|not|wqm|bcnt[01]|quadmask|abs|cmp|bitcmp[01]|cmpk|addk)"
@@ -192,3 +195,174 @@ def sweep_mtbuf_formats():
         m = re.search(r"format:(\[[A-Z0-9_,]+\]|\d+)", text)
         out.append(m.group(1) if m else None)
     return out
+
+
+def _vaddr_count(text):
+    """Address VGPRs printed by LLVM: `v[20:23]` -> 4, `[v20, v4, v5]` -> 3."""
+    import sweep
+    _, toks, _ = sweep.split_operands(text)
+    if len(toks) < 2:
+        return None
+    t = toks[1]
+    if t.startswith("["):
+        return len(t.strip("[]").split(","))
+    m = re.match(r"^v(?:(\d+)|\[(\d+):(\d+)\])$", t)
+    if not m:
+        return None
+    return 1 if m.group(1) else int(m.group(3)) - int(m.group(2)) + 1
+
+
+DIMS = ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"]
+
+
+def sweep_mimg_addr(entries, build):
+    """Per MIMG opcode: the exact address VGPR count for each dim (0..7), without and with A16
+    (e["addr"], 16 numbers, 0 = no such form), asked of the assembler with NSA address lists of
+    every length (the disassembler prints whatever the NSA dwords hold); and whether vdata is
+    always four registers (e["vdata4"], gather4)."""
+    import sweep
+    texts, keys = [], []
+    for e in entries:
+        mnem, toks, _ = sweep.split_operands(e["text"])
+        if not any(o[0] == "vaddr" for o in e["operands"]):
+            continue
+        e["addr"] = [0] * 16
+        for a16 in (0, 1):
+            for dim in range(8):
+                for n in range(1, 14):
+                    # atomics want dmask 0x1/0x3, gather4 a single channel with 4 registers
+                    for dmask, vdata in ((0xF, "v[10:13]"), (0x1, "v10"), (0x3, "v[10:11]"),
+                                         (0x1, "v[10:13]")):
+                        t = list(toks)
+                        t[0] = vdata
+                        t[1] = "[" + ", ".join("v%d" % (40 + k) for k in range(n)) + "]"
+                        texts.append("%s %s dmask:0x%x dim:SQ_RSRC_IMG_%s%s" % (
+                            mnem, ", ".join(t), dmask, DIMS[dim], " a16" if a16 else ""))
+                        keys.append((e, a16 * 8 + dim, n))
+    for (e, slot, n), r in zip(keys, mc.assemble(texts)):
+        if r is not None and e["addr"][slot] == 0:
+            e["addr"][slot] = n
+    cands, probe = [], []
+    for e in entries:
+        if "addr" in e:
+            cands.append(build(e["code"], dict(e["probe"], dmask=1)))
+            probe.append(e)
+    for e, r in zip(probe, mc.disassemble(cands)):
+        _, toks, _ = sweep.split_operands(r[0]) if r else ("", [""], [])
+        e["vdata4"] = toks[0] == "v[10:13]"
+
+
+def probe_smem_cache_bits(entries, build):
+    """For SMEM: whether LLVM prints (and so accepts) GLC and DLC on each opcode."""
+    cands, keys = [], []
+    for e in entries:
+        for name, bit in (("glc", 16), ("dlc", 14)):
+            words = build(e["code"], e["probe"])
+            words[0] |= 1 << bit
+            cands.append(words)
+            keys.append((e, name))
+    for (e, name), r in zip(keys, mc.disassemble(cands)):
+        e.setdefault("cache", [])
+        if r is not None and name in r[0].split():
+            e["cache"].append(name)
+
+
+# DPP16 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf; DPP8 identity; SDWA all DWORD
+DPP16 = 0xFF000000 | 0xE4 << 8
+DPP8_ID = sum(k << (8 + 3 * k) for k in range(8))
+SDWA_ID = 6 << 8 | 6 << 16 | 6 << 24  # dst_sel, src0_sel, src1_sel = DWORD
+# name -> (bit set in the SDWA dword) for the modifiers probed one at a time
+SDWA_MODS = {"neg0": 20, "abs0": 21, "sext0": 19, "neg1": 28, "abs1": 29, "sext1": 27,
+             "clamp": 13, "omod": 14}
+
+
+def probe_vop_ext(fam, entries):
+    """For VOP1/VOP2/VOPC forms: which of DPP16, DPP8 and SDWA LLVM decodes (e["ext"]), and
+    which SDWA source/output modifiers it prints (e["ext_mods"])."""
+    def word0(e, code):
+        # vdst v10, vsrc1 v30 as in the base sweep; src0 replaced by the extension marker
+        w = e["words0"]
+        return (w & ~0x1FF) | code
+    # selects the family does not have must stay zero (VOP1: no src1; VOPC: sdst, not dst_sel)
+    sdwa = {"vop1": 6 << 8 | 6 << 16, "vop2": SDWA_ID, "vopc": 6 << 16 | 6 << 24}[fam]
+    cands, keys = [], []
+    for e in entries:
+        e["ext"], e["ext_mods"] = [], []
+        e["words0"] = e["w0"]
+        for name, code, ext in (("dpp16", 0xFA, DPP16 | 20), ("dpp8", 0xE9, DPP8_ID | 20),
+                                ("sdwa", 0xF9, sdwa | 20)):
+            cands.append([word0(e, code), ext])
+            keys.append((e, name))
+        for m, bit in SDWA_MODS.items():
+            cands.append([word0(e, 0xF9), sdwa | 20 | 1 << bit])
+            keys.append((e, "mod:" + m))
+    res = mc.disassemble(cands)
+    # keep only what the assembler turns back into the same words
+    again = mc.assemble([r[0] if r else "s_bogus" for r in res])
+    res = [r if r is not None and a == c else None for r, a, c in zip(res, again, cands)]
+    base_text = {}
+    for (e, name), r in zip(keys, res):
+        if name == "sdwa" and r is not None:
+            base_text[id(e)] = r[0]
+    for (e, name), r in zip(keys, res):
+        if r is None:
+            continue
+        if not name.startswith("mod:"):
+            suffix = "_sdwa" if name == "sdwa" else "_dpp"
+            if r[0].split()[0].endswith(suffix) and ("dpp8:" in r[0]) == (name == "dpp8"):
+                e["ext"].append(name)
+        elif id(e) in base_text and r[0] != base_text[id(e)] and "sdwa" in r[0].split()[0]:
+            e["ext_mods"].append(name[4:])
+
+
+def sweep_bvh():
+    """image_bvh*_intersect_ray: MIMG opcodes without dmask/dim syntax (LLVM fixes dmask 0xf,
+    unorm and r128 in the encoding). Address counts without and with A16, from the assembler."""
+    out = []
+    for code, mnem in ((0xE6, "image_bvh_intersect_ray"), (0xE7, "image_bvh64_intersect_ray")):
+        e = {"code": code, "mnemonic": mnem, "text": mnem, "bvh": True, "vdata4": True,
+             "operands": [["vdata", 4, "v"], ["vaddr", 1, "v"], ["srsrc", 4, "s"]]}
+        counts = []
+        for a16 in (False, True):
+            texts = ["%s v[4:7], [%s], s[4:7]%s" % (mnem, ", ".join("v%d" % (40 + k)
+                     for k in range(n)), " a16" if a16 else "") for n in range(1, 14)]
+            ok = [n + 1 for n, r in enumerate(mc.assemble(texts)) if r is not None]
+            # LLVM 14 also lets 8 addresses through without A16; the hardware reads 11/12 then
+            counts.append(max(ok) if ok else 0)
+        e["addr"] = [counts[0]] * 8 + [counts[1]] * 8
+        out.append(e)
+    return out
+
+
+def probe_half_literals(fam, entries, build):
+    """Sources that are 16 bits wide: LLVM prints only the low half of a literal there
+    (e["half"] lists those source fields)."""
+    cands, keys = [], []
+    for e in entries:
+        e["half"] = []
+        if any(o[0] == "literal" for o in e["operands"]):
+            continue  # v_fmamk/v_fmaak: the literal slot is taken
+        for field, dw, kind in e["operands"]:
+            if field not in ("src0", "src1", "src2") or kind in ("attr", "param") or dw != 1:
+                continue
+            words = build(e["code"], dict(e["probe"], **{field: 255}))
+            n = {"vop1": 1, "vopc": 1, "vop2": 1, "vop3": 2, "vop3p": 2}[fam]
+            cands.append(words[:n] + [0x12345])
+            keys.append((e, field))
+    for (e, field), r in zip(keys, mc.disassemble(cands)):
+        if r is not None and "0x2345" in r[0].split(None, 1)[1].replace(",", " ").split():
+            e["half"].append(field)
+
+
+def probe_vgpr_fields(fam, entries, build):
+    """VOP1/VOP2/VOPC sources whose 9-bit field LLVM reads as a bare VGPR number (the low 8
+    bits), whatever bit 8 says: e["vgpr_field"] lists them."""
+    cands, keys = [], []
+    for e in entries:
+        e["vgpr_field"] = []
+        if any(o[0] == "src0" for o in e["operands"]):
+            cands.append(build(e["code"], dict(e["probe"], src0=0x97))[:1])
+            keys.append(e)
+    for e, r in zip(keys, mc.disassemble(cands)):
+        if r is not None and "v151" in r[0].replace(",", " ").split():
+            e["vgpr_field"].append("src0")

@@ -22,13 +22,14 @@ V = 256  # VALU 9-bit source code offset of VGPRs
 
 
 class Family:
-    def __init__(self, name, ops, build, fields, optional, extra_probes=()):
+    def __init__(self, name, ops, build, fields, optional, variants=({},)):
         self.name = name
         self.ops = ops
         self.build = build  # (op, field values dict) -> words
         self.fields = fields  # field -> (canonical raw value, printed class, printed base)
         self.optional = optional  # fields that may have to be zero
-        self.extra = extra_probes  # extra field settings always applied, tried in order
+        # non-register bit settings tried in turn (e.g. GLC for return-only atomics)
+        self.variants = variants
 
 
 def sop2(op, f):
@@ -88,7 +89,8 @@ def ds(op, f):
 
 
 def mubuf(op, f):
-    return [0xE0000000 | 0x123 | 1 << 12 | (op & 0x7F) << 18 | (op >> 7) << 25,
+    return [0xE0000000 | f.get("offset", 0x123) | f.get("offen", 1) << 12 | f.get("glc", 0) << 14
+            | (op & 0x7F) << 18 | (op >> 7) << 25,
             f.get("vaddr", 0) | f.get("vdata", 0) << 8 | f.get("srsrc", 0) << 16
             | f.get("soffset", 0x80) << 24]
 
@@ -104,9 +106,17 @@ def vintrp(op, f):
             | f.get("vsrc", 0)]
 
 
+def mimg(op, f):
+    """MIMG, 2D, dmask 0xf, non-NSA. Address counts per dim come from rules.sweep_mimg_addr."""
+    return [0xF0000000 | op >> 7 | f.get("dim", 1) << 3 | f.get("dmask", 0xF) << 8
+            | (op & 0x7F) << 18 | f.get("nsa", 0) << 1,
+            f.get("vaddr", 0) | f.get("vdata", 0) << 8 | 2 << 16 | f.get("ssamp", 0) << 21
+            | f.get("a16", 0) << 30] + f.get("extra", [])
+
+
 def flat(seg):
     def build(op, f):
-        return [0xDC000000 | 0x10 | seg << 14 | op << 18,
+        return [0xDC000000 | 0x10 | seg << 14 | op << 18 | f.get("glc", 0) << 16,
                 f.get("addr", 0) | f.get("data", 0) << 8 | f.get("saddr", 0x7D) << 16
                 | f.get("vdst", 0) << 24]
     return build
@@ -128,7 +138,8 @@ def pick(fields, names):
 
 FAMILIES = [
     Family("sop2", range(0x60), sop2, S_FIELDS, ["sdst", "ssrc0", "ssrc1"]),
-    Family("sopk", range(0x1C), sopk, S_FIELDS, ["sdst", "simm16"]),
+    # SOPK opcodes 0x1d..0x1f would collide with the SOP1/SOPC/SOPP prefixes
+    Family("sopk", range(0x1D), sopk, S_FIELDS, ["sdst", "simm16"]),
     Family("sop1", range(0x100), sop1, S_FIELDS, ["sdst", "ssrc0"]),
     Family("sopc", range(0x80), sopc, S_FIELDS, ["ssrc0", "ssrc1"]),
     Family("sopp", range(0x80), sopp, {"simm16": (3, "imm", None)}, ["simm16"]),
@@ -149,16 +160,20 @@ FAMILIES = [
            ["vdst", "addr", "data0", "data1"]),
     Family("mubuf", range(0x100), mubuf,
            {"vdata": (10, "v", 10), "vaddr": (20, "v", 20), "srsrc": (2, "s", 8),
-            "soffset": (40, "s", 40)}, ["vdata", "vaddr", "srsrc", "soffset"]),
+            "soffset": (40, "s", 40)}, ["vdata", "vaddr", "srsrc", "soffset"],
+           ({}, {"glc": 1}, {"offen": 0, "offset": 0, "soffset": 0})),
     Family("mtbuf", range(0x10), mtbuf,
            {"vdata": (10, "v", 10), "vaddr": (20, "v", 20), "srsrc": (2, "s", 8),
             "soffset": (40, "s", 40)}, ["vdata", "vaddr", "srsrc", "soffset"]),
+    Family("mimg", range(0x100), mimg,
+           {"vdata": (10, "v", 10), "vaddr": (20, "v", 20), "srsrc": (2, "s", 8),
+            "ssamp": (4, "s", 16)}, ["vdata", "vaddr", "ssamp"]),
     Family("vintrp", range(4), vintrp, {"vdst": (10, "v", 10), "vsrc": (20, "v", 20)},
            ["vdst", "vsrc"]),
 ] + [
     Family(seg, range(0x80), flat(i),
            {"vdst": (10, "v", 10), "addr": (20, "v", 20), "data": (30, "v", 30)},
-           ["vdst", "addr", "data"])
+           ["vdst", "addr", "data"], ({}, {"glc": 1}))
     for i, seg in enumerate(["flat", "scratch", "global"])
 ]
 
@@ -261,21 +276,31 @@ def probes(fam):
 
 def sweep(fam):
     cands, keys = [], []
-    plist = list(probes(fam))
+    plist = [dict(p, **v) for v in fam.variants for p in probes(fam)]
     for op in fam.ops:
         for i, p in enumerate(plist):
             cands.append(fam.build(op, p))
             keys.append((op, i))
     res = mc.disassemble(cands, marker="vmov" if fam.name == "sopp" else "nop")
-    best = {}
+    # prefer the probe whose every set optional field shows up in the text (a field LLVM
+    # ignores would otherwise hide bits that other fields share, like VOP3b sdst and abs)
+    best, loose = {}, {}
     for (op, i), r in zip(keys, res):
         if r is None or op in best:
             continue
-        got = interpret(fam, {f: fam.fields[f] for f in plist[i]}, r[0])
+        got = interpret(fam, {f: fam.fields[f] for f in plist[i] if f in fam.fields}, r[0])
         if got is None:
             continue
-        best[op] = {"code": op, "text": r[0], "mnemonic": got[0], "operands": got[1],
-                    "mods": got[2], "words": r[1], "probe": plist[i]}
+        entry = {"code": op, "text": r[0], "mnemonic": got[0], "operands": got[1],
+                 "mods": got[2], "words": r[1], "probe": plist[i],
+                 "w0": fam.build(op, plist[i])[0]}
+        printed = {o[0] for o in got[1]}
+        if all(f in printed for f in fam.optional if f in plist[i]):
+            best[op] = entry
+        else:
+            loose.setdefault(op, entry)
+    for op, entry in loose.items():
+        best.setdefault(op, entry)
     return [best[op] for op in sorted(best)]
 
 
@@ -291,6 +316,16 @@ def main():
     for fam in ("sop2", "sop1", "sopc", "vop1", "vop2", "vopc", "vop3", "vop3p"):
         rules.probe_source_classes(data[fam])
     data["mtbuf_formats"] = rules.sweep_mtbuf_formats()
+    rules.sweep_mimg_addr(data["mimg"], mimg)
+    data["mimg"] = sorted(data["mimg"] + rules.sweep_bvh(), key=lambda e: e["code"])
+    rules.probe_smem_cache_bits(data["smem"], smem)
+    for fam in ("vop1", "vop2", "vopc"):
+        rules.probe_vop_ext(fam, data[fam])
+    for fam, build in (("vop1", vop1), ("vop2", vop2), ("vopc", vopc), ("vop3", vop3),
+                       ("vop3p", vop3p)):
+        rules.probe_half_literals(fam, data[fam], build)
+    for fam, build in (("vop1", vop1), ("vop2", vop2), ("vopc", vopc)):
+        rules.probe_vgpr_fields(fam, data[fam], build)
     with open(os.path.join(root, "gen", "sweep.json"), "w") as fh:
         json.dump(data, fh, indent=0)
 

@@ -4,7 +4,7 @@ use crate::encode::is_atomic;
 use crate::error::DecodeError;
 use crate::inst::*;
 use crate::operand::{Operand, Special};
-use crate::tables::{Enc, Field, Form, Kind};
+use crate::tables::{accept, Enc, Field, Form, Kind};
 
 struct Words<'a> {
     w: &'a [u32],
@@ -47,7 +47,20 @@ fn has(f: &Form, field: Field) -> bool {
 }
 
 /// Decodes the instruction at the start of `words`; returns it and its length in words.
+///
+/// Scalar register tuples come back aligned (s[5:6] in a 64-bit field reads as s[4:5]): the
+/// hardware ignores the low bits, and LLVM prints them that way.
 pub fn decode(words: &[u32]) -> Result<(Inst, usize), DecodeError> {
+    let (mut inst, len) = decode_raw(words)?;
+    if let Some(form) = inst.form() {
+        for (field, op) in inst.scalar_fields_mut() {
+            *op = op.aligned(form.dwords(field));
+        }
+    }
+    Ok((inst, len))
+}
+
+fn decode_raw(words: &[u32]) -> Result<(Inst, usize), DecodeError> {
     let w = Words { w: words };
     let w0 = w.get(0)?;
     let mut len = 1;
@@ -73,7 +86,6 @@ pub fn decode(words: &[u32]) -> Result<(Inst, usize), DecodeError> {
             let simm16 = if has(f, Field::Simm16) { w0 as u16 } else { 0 };
             Inst::Sopp(Sopp { op: f.op, simm16 })
         }
-        0x17C => return Err(DecodeError::UnknownEncoding(w0)),
         _ if w0 >> 28 == 0xB => {
             let f = form(Enc::Sopk, w0 >> 23 & 0x1F)?;
             let sdst = if has(f, Field::Sdst) { sreg(w0 >> 16 & 0x7F)? } else { Operand::UNUSED };
@@ -108,6 +120,7 @@ fn decode_vector(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
         0x36 => decode_ds(w, w0),
         0x38 | 0x3A => decode_buffer(w, w0),
         0x37 => decode_flat(w, w0),
+        0x3C => crate::mimg::decode(w.w),
         0x32 => {
             let f = form(Enc::Vintrp, w0 >> 16 & 3)?;
             let i = Vintrp {
@@ -199,9 +212,13 @@ fn decode_buffer(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
         w0 >> 18 & 0x7F | (w0 >> 25 & 1) << 7
     };
     let f = form(if typed { Enc::Mtbuf } else { Enc::Mubuf }, code)?;
+    if f.operands.is_empty() {
+        return Ok((Inst::Mubuf(Buffer::bare(f.op)), 2));
+    }
     let offen = bit(w0, 12);
     let idxen = bit(w0, 13);
-    let soffset = sreg_or_const(w1 >> 24)?;
+    let mut len = 2;
+    let soffset = src(w, w1 >> 24, 2, &mut len)?;
     let b = Buffer {
         op: f.op,
         vdata: (w1 >> 8) as u8,
@@ -218,15 +235,7 @@ fn decode_buffer(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
         tfe: bit(w1, 23),
         format: if typed { (w0 >> 19 & 0x7F) as u8 } else { 0 },
     };
-    Ok((if typed { Inst::Mtbuf(b) } else { Inst::Mubuf(b) }, 2))
-}
-
-/// An 8-bit scalar source without a literal (MUBUF/MTBUF soffset).
-fn sreg_or_const(code: u32) -> Result<Operand, DecodeError> {
-    match Operand::from_code(code as u16, None) {
-        Some(o) => Ok(o),
-        None => Err(DecodeError::BadOperand(code as u16)),
-    }
+    Ok((if typed { Inst::Mtbuf(b) } else { Inst::Mubuf(b) }, len))
 }
 
 fn decode_flat(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
@@ -240,7 +249,12 @@ fn decode_flat(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
     let f = form(enc, w0 >> 18 & 0x7F)?;
     let glc = bit(w0, 16);
     let null = Operand::Special(Special::Null);
-    let saddr = if seg == Seg::Flat { null } else { sreg(w1 >> 16 & 0x7F)? };
+    // a GLOBAL base is an SGPR pair (aligned like any 64-bit scalar operand)
+    let saddr = match seg {
+        Seg::Flat => null,
+        Seg::Global => sreg(w1 >> 16 & 0x7F)?.aligned(2),
+        Seg::Scratch => sreg(w1 >> 16 & 0x7F)?,
+    };
     let raw = (w0 & 0xFFF) as i16;
     let has_addr = has(f, Field::Addr) && !(seg == Seg::Scratch && saddr != null);
     let returns = has(f, Field::Vdst) || (is_atomic(f) && glc);
@@ -280,7 +294,11 @@ fn srcs(w: &Words, f: &Form, w1: u32, len: &mut usize) -> Result<[Operand; 3], D
 
 fn vdst_of(f: &Form, raw: u32) -> Result<Operand, DecodeError> {
     Ok(match f.operand(Field::Vdst).map(|o| o.kind) {
-        Some(Kind::Sgpr) => sreg(raw)?,
+        // an 8-bit field: LLVM decodes every scalar code there, constants included
+        Some(Kind::Sgpr) => match Operand::from_code(raw as u16, None) {
+            Some(o) if raw < 256 => o,
+            _ => return Err(DecodeError::BadOperand(raw as u16)),
+        },
         Some(_) => Operand::Vgpr(raw as u8),
         None => Operand::UNUSED,
     })
@@ -309,33 +327,43 @@ fn decode_vop3(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
 fn decode_vop12c(w: &Words, w0: u32) -> Result<(Inst, usize), DecodeError> {
     let mut len = 1;
     let s0 = w0 & 0x1FF;
-    if matches!(s0, 0xE9 | 0xEA | 0xF9 | 0xFA) {
-        return Err(DecodeError::BadOperand(s0 as u16)); // DPP8 / DPP16 / SDWA: not yet
-    }
-    let inst = match w0 >> 25 {
-        0x3F => {
-            let f = form(Enc::Vop1, w0 >> 9 & 0xFF)?;
-            let src0 = if has(f, Field::Src0) { src(w, s0, 1, &mut len)? } else { Operand::UNUSED };
-            Inst::Vop1(Vop1 { op: f.op, vdst: vdst_of(f, w0 >> 17 & 0xFF)?, src0 })
+    let (enc, code) = match w0 >> 25 {
+        0x3F => (Enc::Vop1, w0 >> 9 & 0xFF),
+        0x3E => (Enc::Vopc, w0 >> 17 & 0xFF),
+        c => (Enc::Vop2, c),
+    };
+    let f = form(enc, code)?;
+    let vgpr_field = f.operand(Field::Src0).is_some_and(|o| o.accept & accept::VGPR_FIELD != 0);
+    let (ext, src0) = if vgpr_field {
+        (Ext::None, Operand::Vgpr(s0 as u8))
+    } else if matches!(s0, 0xE9 | 0xEA | 0xF9 | 0xFA) && has(f, Field::Src0) {
+        if has(f, Field::Literal) {
+            return Err(DecodeError::BadOperand(s0 as u16)); // no DPP/SDWA for v_fmamk/v_fmaak
         }
-        0x3E => {
-            let f = form(Enc::Vopc, w0 >> 17 & 0xFF)?;
-            let src0 = src(w, s0, 1, &mut len)?;
-            Inst::Vopc(Vopc { op: f.op, src0, vsrc1: (w0 >> 9) as u8 })
-        }
-        code => {
-            let f = form(Enc::Vop2, code)?;
-            let src0 = src(w, s0, 1, &mut len)?;
+        len = 2;
+        crate::ext::decode(s0, w.get(1)?, enc)?
+    } else if has(f, Field::Src0) {
+        (Ext::None, src(w, s0, 1, &mut len)?)
+    } else {
+        (Ext::None, Operand::UNUSED)
+    };
+    let inst = match enc {
+        Enc::Vop1 => Inst::Vop1(Vop1 { op: f.op, vdst: vdst_of(f, w0 >> 17 & 0xFF)?, src0, ext }),
+        Enc::Vopc => Inst::Vopc(Vopc { op: f.op, src0, vsrc1: (w0 >> 9) as u8, ext }),
+        _ => {
             let k = if has(f, Field::Literal) {
-                if len > 1 {
-                    return Err(DecodeError::BadOperand(255));
-                }
                 len = 2;
                 w.get(1)?
             } else {
                 0
             };
-            Inst::Vop2(Vop2 { op: f.op, vdst: (w0 >> 17) as u8, src0, vsrc1: (w0 >> 9) as u8, k })
+            // v_fmamk/v_fmaak: a literal src0 is the same dword as K
+            let src0 = match src0 {
+                Operand::Literal(_) if has(f, Field::Literal) => Operand::Literal(k),
+                o => o,
+            };
+            let vdst = (w0 >> 17) as u8;
+            Inst::Vop2(Vop2 { op: f.op, vdst, src0, vsrc1: (w0 >> 9) as u8, k, ext })
         }
     };
     Ok((inst, len))

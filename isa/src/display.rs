@@ -6,7 +6,7 @@ use crate::encode::is_atomic;
 use crate::imm;
 use crate::inst::*;
 use crate::operand::{Operand, Special};
-use crate::tables::{Field, Form, Kind, Od};
+use crate::tables::{mods, Field, Form, Kind, Od};
 use std::fmt::{self, Write};
 
 impl fmt::Display for Inst {
@@ -14,7 +14,10 @@ impl fmt::Display for Inst {
         let Some(form) = self.form() else {
             return write!(f, "<{} has no {:?} form>", self.op().name(), self.enc());
         };
-        f.write_str(form.mnemonic)?;
+        match self.ext().and_then(crate::ext::suffix) {
+            Some(sfx) => write!(f, "{}{sfx}", self.op().name())?,
+            None => f.write_str(form.mnemonic)?,
+        }
         let mut first = true;
         let mut sep = |f: &mut fmt::Formatter<'_>| {
             let s = if first { " " } else { ", " };
@@ -27,6 +30,9 @@ impl fmt::Display for Inst {
         if let Inst::Exp(e) = self {
             return exp(f, e);
         }
+        if let Inst::Mimg(m) = self {
+            return crate::mimg::display(f, form, m);
+        }
         if let Inst::Mubuf(i) | Inst::Mtbuf(i) = self {
             return buffer(f, form, i, matches!(self, Inst::Mtbuf(_)), &mut sep);
         }
@@ -35,7 +41,7 @@ impl fmt::Display for Inst {
                 continue;
             }
             sep(f)?;
-            operand(f, self, od)?;
+            operand(f, form, self, od)?;
         }
         modifiers(f, form, self)
     }
@@ -52,7 +58,18 @@ fn imm16(f: &mut fmt::Formatter<'_>, kind: Kind, v: u16) -> fmt::Result {
     }
 }
 
-fn src_mods(f: &mut fmt::Formatter<'_>, op: Operand, dw: u8, abs: bool, neg: bool) -> fmt::Result {
+pub(crate) fn src_mods(
+    f: &mut fmt::Formatter<'_>,
+    op: Operand,
+    dw: u8,
+    abs: bool,
+    neg: bool,
+) -> fmt::Result {
+    // `-5` would read back as the constant -5, so a negated constant is written `neg(5)`
+    let constant = matches!(op, Operand::Int(_) | Operand::Float(_) | Operand::Literal(_));
+    if neg && !abs && constant {
+        return write!(f, "neg({})", op.display(dw));
+    }
     if neg {
         f.write_char('-')?;
     }
@@ -71,8 +88,11 @@ enum Val {
     SmemOffset(i32),
 }
 
-fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
+fn operand(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst, od: &Od) -> fmt::Result {
     let dw = od.dwords;
+    if let Some(ext) = inst.ext().filter(|e| **e != Ext::None) {
+        return ext_operand(f, inst, ext, od);
+    }
     if od.field == Field::VccLo {
         return f.write_str("vcc_lo");
     }
@@ -88,8 +108,12 @@ fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
         (Inst::Sopc(i), Field::Ssrc0) => Val::Reg(i.ssrc0),
         (Inst::Sopc(i), _) => Val::Reg(i.ssrc1),
         (Inst::Sopp(i), _) => Val::Imm(od.kind, i.simm16),
+        // s_atc_probe prints its sdata field as a plain number
+        (Inst::Smem(i), Field::Sdata) if od.kind == Kind::Dec => {
+            return write!(f, "{}", i.sdata.code());
+        }
         (Inst::Smem(i), Field::Sdata) => Val::Reg(i.sdata),
-        (Inst::Smem(i), Field::Sbase) => Val::Reg(Operand::Sgpr(i.sbase)),
+        (Inst::Smem(i), Field::Sbase) => Val::Reg(sgpr_base(i.sbase)),
         (Inst::Smem(i), _) if i.soffset != Operand::Special(Special::Null) => {
             return write!(f, "{}", i.soffset.display(1));
         }
@@ -105,8 +129,16 @@ fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
         (Inst::Vop3(i), Field::Vdst) => Val::Reg(i.vdst),
         (Inst::Vop3(i), Field::Sdst) => Val::Reg(i.sdst),
         (Inst::Vop3(i), fl) => {
+            // like LLVM, print only the modifier bits the opcode has
             let k = src_index(fl);
-            Val::Src(i.src[k], i.abs >> k & 1 != 0, i.neg >> k & 1 != 0)
+            let abs = i.abs >> k & 1 != 0 && form.mods & (mods::ABS0 << k) != 0;
+            let neg = i.neg >> k & 1 != 0 && form.mods & (mods::NEG0 << k) != 0;
+            let sext_bit = [mods::SEXT0, mods::SEXT1, mods::SEXT2][k];
+            if i.neg >> k & 1 != 0 && form.mods & sext_bit != 0 {
+                // integer sources: the NEG bit is sign extension
+                return write!(f, "sext({})", i.src[k].display(dw));
+            }
+            Val::Src(i.src[k], abs, neg)
         }
         (Inst::Vop3p(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
         (Inst::Vintrp(i), Field::Vdst) => Val::Reg(Operand::Vgpr(i.vdst)),
@@ -115,6 +147,11 @@ fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
         }
         (Inst::Vintrp(i), Field::Vsrc) => Val::Reg(Operand::Vgpr(i.vsrc)),
         (Inst::Vintrp(i), _) => Val::Reg(Operand::Attr { attr: i.attr, chan: i.chan, high: false }),
+        // the mix ops (f16/f32 mixed precision) use NEG_HI as the absolute-value modifier
+        (Inst::Vop3p(i), fl) if form.mnemonic.contains("_mix") => {
+            let k = src_index(fl);
+            Val::Src(i.src[k], i.neg_hi >> k & 1 != 0, i.neg >> k & 1 != 0)
+        }
         (Inst::Vop3p(i), fl) => Val::Reg(i.src[src_index(fl)]),
         (Inst::Ds(i), fl) => Val::Reg(Operand::Vgpr(match fl {
             Field::Vdst => i.vdst,
@@ -124,13 +161,47 @@ fn operand(f: &mut fmt::Formatter<'_>, inst: &Inst, od: &Od) -> fmt::Result {
         })),
         _ => return f.write_str("<?>"),
     };
+    // a literal feeding a 16-bit operand only supplies its low half, and LLVM prints just that
+    let half = |o: Operand| match o {
+        Operand::Literal(x) if od.accept & crate::tables::accept::HALF != 0 => {
+            Operand::Literal(x & 0xFFFF)
+        }
+        _ => o,
+    };
     match v {
-        Val::Reg(o) => write!(f, "{}", o.display(dw)),
+        Val::Reg(o) => write!(f, "{}", half(o).display(dw)),
         Val::Imm(kind, x) => imm16(f, kind, x),
         Val::Hex(x) => write!(f, "0x{x:x}"),
-        Val::Src(o, abs, neg) => src_mods(f, o, dw, abs, neg),
+        Val::Src(o, abs, neg) => src_mods(f, half(o), dw, abs, neg),
         Val::SmemOffset(x) if x < 0 => write!(f, "-0x{:x}", -(x as i64)),
         Val::SmemOffset(x) => write!(f, "0x{x:x}"),
+    }
+}
+
+/// Operands of a DPP/SDWA instruction: sources carry the extension's modifiers.
+fn ext_operand(f: &mut fmt::Formatter<'_>, inst: &Inst, ext: &Ext, od: &Od) -> fmt::Result {
+    let src1_scalar = matches!(ext, Ext::Sdwa(Sdwa { src1_scalar: true, .. }));
+    let src1 = |v: u8| {
+        if src1_scalar {
+            Operand::from_code(v as u16, None).unwrap_or(Operand::Sgpr(v))
+        } else {
+            Operand::Vgpr(v)
+        }
+    };
+    match (inst, od.field) {
+        (Inst::Vop1(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
+        (Inst::Vop2(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
+        (Inst::Vopc(i), Field::Src0) => crate::ext::source(f, ext, 0, i.src0, od.dwords),
+        (Inst::Vop2(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords),
+        (Inst::Vopc(i), Field::Vsrc1) => crate::ext::source(f, ext, 1, src1(i.vsrc1), od.dwords),
+        (Inst::Vopc(_), Field::VccLo) => match ext {
+            Ext::Sdwa(Sdwa { sdst: Some(d), .. }) => write!(f, "{}", d.display(1)),
+            _ => f.write_str("vcc_lo"),
+        },
+        (_, Field::VccLo) => f.write_str("vcc_lo"),
+        (Inst::Vop1(i), _) => write!(f, "{}", i.vdst.display(od.dwords)),
+        (Inst::Vop2(i), _) => write!(f, "{}", Operand::Vgpr(i.vdst).display(od.dwords)),
+        _ => f.write_str("<?>"),
     }
 }
 
@@ -158,6 +229,9 @@ fn nsrc(form: &Form) -> usize {
 }
 
 fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Result {
+    if let Some(ext) = inst.ext() {
+        return crate::ext::trailer(f, ext, inst.enc());
+    }
     match inst {
         Inst::Smem(i) => {
             flag(f, i.glc, "glc")?;
@@ -173,14 +247,15 @@ fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Resul
                     let n = nsrc(form);
                     let v = (i.opsel & ((1 << n) - 1)) | (i.opsel >> 3 & 1) << n;
                     bits(f, "op_sel", v, n + 1)?;
-                } else {
+                } else if allowed != 0 {
                     // v_permlane*: two control bits (FI, BOUND_CTRL) in the op_sel field
                     let n = 8 - allowed.leading_zeros() as usize;
-                    bits(f, "op_sel", i.opsel, n.max(1))?;
+                    bits(f, "op_sel", i.opsel, n)?;
                 }
+                // else: the opcode has no op_sel; LLVM ignores (and does not print) the bits
             }
-            flag(f, i.clamp, "clamp")?;
-            match i.omod {
+            flag(f, i.clamp && form.mods & mods::CLAMP != 0, "clamp")?;
+            match if form.mods & mods::OMOD != 0 { i.omod } else { 0 } {
                 1 => f.write_str(" mul:2"),
                 2 => f.write_str(" mul:4"),
                 3 => f.write_str(" div:2"),
@@ -197,10 +272,11 @@ fn modifiers(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst) -> fmt::Resul
             if i.opsel_hi & mask != default_hi {
                 bits(f, "op_sel_hi", i.opsel_hi, n)?;
             }
-            if i.neg & mask != 0 {
+            let mix = form.mnemonic.contains("_mix");
+            if i.neg & mask != 0 && !mix {
                 bits(f, "neg_lo", i.neg, n)?;
             }
-            if i.neg_hi & mask != 0 {
+            if i.neg_hi & mask != 0 && !mix {
                 bits(f, "neg_hi", i.neg_hi, n)?;
             }
             flag(f, i.clamp, "clamp")
@@ -243,27 +319,7 @@ fn flag(f: &mut fmt::Formatter<'_>, on: bool, name: &str) -> fmt::Result {
 
 type Sep<'a> = dyn FnMut(&mut fmt::Formatter<'_>) -> fmt::Result + 'a;
 
-fn buffer(
-    f: &mut fmt::Formatter<'_>,
-    form: &Form,
-    i: &Buffer,
-    typed: bool,
-    sep: &mut Sep,
-) -> fmt::Result {
-    for od in form.operands {
-        sep(f)?;
-        match od.field {
-            Field::Vdata => {
-                write!(f, "{}", Operand::Vgpr(i.vdata).display(od.dwords + i.tfe as u8))?
-            }
-            Field::Vaddr if !i.offen && !i.idxen => f.write_str("off")?,
-            Field::Vaddr => {
-                write!(f, "{}", Operand::Vgpr(i.vaddr).display(1 + (i.offen && i.idxen) as u8))?
-            }
-            Field::Srsrc => write!(f, "{}", Operand::Sgpr(i.srsrc).display(4))?,
-            _ => write!(f, "{}", i.soffset.display(1))?,
-        }
-    }
+fn buffer_flags(f: &mut fmt::Formatter<'_>, form: &Form, i: &Buffer, typed: bool) -> fmt::Result {
     if typed && i.format != 1 {
         match crate::tables::mtbuf_format::NAMES.get(i.format as usize).copied().flatten() {
             Some(name) => write!(f, " format:{name}")?,
@@ -279,12 +335,39 @@ fn buffer(
     flag(f, i.slc, "slc")?;
     flag(f, i.dlc, "dlc")?;
     flag(f, i.lds, "lds")?;
-    flag(f, i.tfe, "tfe")
+    // LLVM neither prints nor accepts TFE on buffer atomics or LDS-DMA loads
+    flag(f, i.tfe && !i.lds && !form.mnemonic.contains("_atomic"), "tfe")
+}
+
+fn buffer(
+    f: &mut fmt::Formatter<'_>,
+    form: &Form,
+    i: &Buffer,
+    typed: bool,
+    sep: &mut Sep,
+) -> fmt::Result {
+    for od in form.operands {
+        sep(f)?;
+        match od.field {
+            // LLVM does not count the TFE status register in the printed range
+            Field::Vdata => write!(f, "{}", Operand::Vgpr(i.vdata).display(od.dwords))?,
+            Field::Vaddr if !i.offen && !i.idxen => f.write_str("off")?,
+            Field::Vaddr => {
+                write!(f, "{}", Operand::Vgpr(i.vaddr).display(1 + (i.offen && i.idxen) as u8))?
+            }
+            Field::Srsrc => write!(f, "{}", sgpr_base(i.srsrc).display(4))?,
+            _ => write!(f, "{}", i.soffset.display(1))?,
+        }
+    }
+    if form.operands.is_empty() {
+        return Ok(()); // buffer_gl0_inv & co: no operands, no modifiers
+    }
+    buffer_flags(f, form, i, typed)
 }
 
 fn flat(f: &mut fmt::Formatter<'_>, form: &Form, i: &Flat, sep: &mut Sep) -> fmt::Result {
     let off = i.saddr == Operand::Special(Special::Null);
-    if is_atomic(form) && i.glc {
+    if is_atomic(form) && i.glc && form.operand(Field::Vdst).is_none() {
         sep(f)?;
         let dw = form.dwords(Field::Data);
         let dw = if form.mnemonic.contains("cmpswap") { dw / 2 } else { dw };
@@ -338,4 +421,13 @@ fn exp(f: &mut fmt::Formatter<'_>, e: &Exp) -> fmt::Result {
     flag(f, e.done, "done")?;
     flag(f, e.compr, "compr")?;
     flag(f, e.vm, "vm")
+}
+
+/// The first register of an aligned scalar tuple field (SMEM base, V#, S#): SGPRs, or trap
+/// temporaries from 108 on.
+pub(crate) fn sgpr_base(n: u8) -> Operand {
+    match n {
+        108..=123 => Operand::Ttmp(n - 108),
+        _ => Operand::Sgpr(n),
+    }
 }

@@ -4,7 +4,7 @@ use crate::error::EncodeError;
 use crate::inst::*;
 use crate::opcode::Opcode;
 use crate::operand::{Operand, Special};
-use crate::tables::{Enc, Field, Form, Kind};
+use crate::tables::{accept, Enc, Field, Form, Kind};
 
 /// Machine words of one instruction (at most 3 for the families supported).
 pub type Words = Vec<u32>;
@@ -66,9 +66,15 @@ fn range(what: &'static str, v: i64, lo: i64, hi: i64) -> Result<u32, EncodeErro
     }
 }
 
-/// Encodes one instruction.
+/// Encodes one instruction. Misaligned scalar register tuples (s[5:6]) are refused.
 pub fn encode(inst: &Inst) -> Result<Words, EncodeError> {
     let f = form(inst.op(), inst.enc())?;
+    let mut copy = *inst;
+    for (field, op) in copy.scalar_fields_mut() {
+        if op.aligned(f.dwords(field)) != *op {
+            return Err(EncodeError::BadOperand { operand: *op, field });
+        }
+    }
     match inst {
         Inst::Sop2(i) => encode_sop2(f, i),
         Inst::Sopk(i) => encode_sopk(f, i),
@@ -87,9 +93,10 @@ pub fn encode(inst: &Inst) -> Result<Words, EncodeError> {
         Inst::Vop1(i) => encode_vop1(f, i),
         Inst::Vop2(i) => encode_vop2(f, i),
         Inst::Vopc(i) => {
-            let mut lit = Lit::default();
-            let s0 = lit.src(i.src0, Field::Src0, false)?;
-            Ok(lit.push(vec![0x7C00_0000 | (f.code as u32) << 17 | (i.vsrc1 as u32) << 9 | s0]))
+            let (s0, tail) = vop_src0(f, &i.ext, i.src0, Enc::Vopc)?;
+            let mut w = vec![0x7C00_0000 | (f.code as u32) << 17 | (i.vsrc1 as u32) << 9 | s0];
+            w.extend(tail);
+            Ok(w)
         }
         Inst::Vop3(i) => encode_vop3(f, i),
         Inst::Vop3p(i) => encode_vop3p(f, i),
@@ -99,6 +106,7 @@ pub fn encode(inst: &Inst) -> Result<Words, EncodeError> {
         Inst::Flat(i) => encode_flat(f, i),
         Inst::Vintrp(i) => encode_vintrp(f, i),
         Inst::Exp(i) => Ok(encode_exp(i)),
+        Inst::Mimg(i) => crate::mimg::encode(f, i),
     }
 }
 
@@ -148,33 +156,63 @@ fn encode_sop1(f: &Form, i: &Sop1) -> Result<Words, EncodeError> {
     Ok(lit.push(vec![0xBE80_0000 | d << 16 | (f.code as u32) << 8 | s0]))
 }
 
-/// A VALU destination that is a VGPR, or an SGPR for forms that write scalars.
+/// A VALU destination that is a VGPR, or an SGPR for forms that write scalars (an 8-bit
+/// field that takes any scalar code, as the decoder returns them).
 fn valu_dst(f: &Form, op: Operand) -> Result<u32, EncodeError> {
     match f.operand(Field::Vdst).map(|o| o.kind) {
-        Some(Kind::Sgpr) => sdst(op, Field::Vdst),
+        Some(Kind::Sgpr) => match op {
+            Operand::Vgpr(_)
+            | Operand::Literal(_)
+            | Operand::Attr { .. }
+            | Operand::InterpParam(_) => {
+                Err(EncodeError::BadOperand { operand: op, field: Field::Vdst })
+            }
+            o if o.is_valid() => Ok(o.code() as u32),
+            o => Err(EncodeError::BadOperand { operand: o, field: Field::Vdst }),
+        },
         Some(_) => vgpr(op, Field::Vdst),
         None => Ok(0),
     }
 }
 
-fn encode_vop1(f: &Form, i: &Vop1) -> Result<Words, EncodeError> {
+/// src0 code and the words after the first: the DPP/SDWA dword, or a literal.
+fn vop_src0(f: &Form, ext: &Ext, src0: Operand, enc: Enc) -> Result<(u32, Vec<u32>), EncodeError> {
+    // v_swap_b32 & co: the field is a bare VGPR number
+    let vgpr_field = f.operand(Field::Src0).is_some_and(|o| o.accept & accept::VGPR_FIELD != 0);
+    if vgpr_field && !matches!(src0, Operand::Vgpr(_)) {
+        return Err(EncodeError::BadOperand { operand: src0, field: Field::Src0 });
+    }
+    if let Some((code, dword)) = crate::ext::encode(ext, src0, enc)? {
+        return Ok((code, vec![dword]));
+    }
     let mut lit = Lit::default();
+    let s0 = opt_src(f, &mut lit, Field::Src0, src0, false)?;
+    Ok((s0, lit.push(Vec::new())))
+}
+
+fn encode_vop1(f: &Form, i: &Vop1) -> Result<Words, EncodeError> {
     let d = valu_dst(f, i.vdst)?;
-    let s0 = opt_src(f, &mut lit, Field::Src0, i.src0, false)?;
-    Ok(lit.push(vec![0x7E00_0000 | d << 17 | (f.code as u32) << 9 | s0]))
+    let (s0, tail) = vop_src0(f, &i.ext, i.src0, Enc::Vop1)?;
+    let mut w = vec![0x7E00_0000 | d << 17 | (f.code as u32) << 9 | s0];
+    w.extend(tail);
+    Ok(w)
 }
 
 fn encode_vop2(f: &Form, i: &Vop2) -> Result<Words, EncodeError> {
-    let mut lit = Lit::default();
-    let s0 = lit.src(i.src0, Field::Src0, false)?;
+    let (s0, tail) = vop_src0(f, &i.ext, i.src0, Enc::Vop2)?;
     let mut w = vec![(f.code as u32) << 25 | (i.vdst as u32) << 17 | (i.vsrc1 as u32) << 9 | s0];
     if has(f, Field::Literal) {
-        if lit.0.is_some() {
-            return Err(EncodeError::TwoLiterals);
+        // v_fmamk/v_fmaak carry one literal dword: a literal src0 must be K itself
+        match (i.src0, i.ext) {
+            (Operand::Literal(v), Ext::None) if v == i.k => {}
+            (_, Ext::None) if tail.is_empty() => {}
+            _ => return Err(EncodeError::TwoLiterals),
         }
         w.push(i.k);
+        return Ok(w);
     }
-    Ok(lit.push(w))
+    w.extend(tail);
+    Ok(w)
 }
 
 fn encode_vop3p(f: &Form, i: &Vop3p) -> Result<Words, EncodeError> {
@@ -294,15 +332,24 @@ fn encode_vop3(f: &Form, i: &Vop3) -> Result<Words, EncodeError> {
 }
 
 fn encode_buffer(f: &Form, i: &Buffer, typed: bool) -> Result<Words, EncodeError> {
+    if f.operands.is_empty() {
+        // buffer_gl0_inv, buffer_gl1_inv: the opcode alone; anything else set is a mistake
+        let bare = Buffer::bare(i.op);
+        if *i != bare {
+            return Err(EncodeError::OutOfRange {
+                what: "field of an operand-less buffer op",
+                value: 0,
+            });
+        }
+        let c = f.code as u32;
+        return Ok(vec![0xE000_0000 | (c & 0x7F) << 18 | (c >> 7) << 25, 0]);
+    }
     if i.srsrc & 3 != 0 || i.srsrc > 124 {
         return Err(EncodeError::OutOfRange { what: "srsrc", value: i.srsrc as i64 });
     }
     let off = range("buffer offset", i.offset as i64, 0, 4095)?;
     let mut lit = Lit::default();
     let soff = lit.src(i.soffset, Field::Soffset, true)?;
-    if lit.0.is_some() {
-        return Err(EncodeError::BadOperand { operand: i.soffset, field: Field::Soffset });
-    }
     let c = f.code as u32;
     let b = |x: bool, n: u32| (x as u32) << n;
     let vaddr = if i.offen || i.idxen { i.vaddr as u32 } else { 0 };
@@ -319,7 +366,7 @@ fn encode_buffer(f: &Form, i: &Buffer, typed: bool) -> Result<Words, EncodeError
     } else {
         w0 |= b(i.lds, 16) | (c & 0x7F) << 18 | (c >> 7) << 25;
     }
-    Ok(vec![w0, w1])
+    Ok(lit.push(vec![w0, w1]))
 }
 
 fn encode_flat(f: &Form, i: &Flat) -> Result<Words, EncodeError> {
@@ -331,6 +378,9 @@ fn encode_flat(f: &Form, i: &Flat) -> Result<Words, EncodeError> {
     let off = range("flat offset", i.offset as i64, lo, 2047)? & 0xFFF;
     let saddr = match i.seg {
         Seg::Flat => 0x7D,
+        Seg::Global if i.saddr.aligned(2) != i.saddr => {
+            return Err(EncodeError::BadOperand { operand: i.saddr, field: Field::Off });
+        }
         _ => sdst(i.saddr, Field::Off)?,
     };
     let addr = if i.seg == Seg::Scratch && saddr != 0x7D || !has(f, Field::Addr) {

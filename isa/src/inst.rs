@@ -30,6 +30,7 @@ pub enum Inst {
     Flat(Flat),
     Vintrp(Vintrp),
     Exp(Exp),
+    Mimg(Mimg),
 }
 
 /// SOP2: `sdst = op(ssrc0, ssrc1)`.
@@ -92,13 +93,71 @@ pub struct Smem {
     pub dlc: bool,
 }
 
-/// VOP1 (`_e32`).
+/// VOP1 (`_e32`, or `_dpp`/`_sdwa` with an [`Ext`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub struct Vop1 {
     pub op: Opcode,
     pub vdst: Operand,
     pub src0: Operand,
+    pub ext: Ext,
+}
+
+/// The optional second dword of VOP1/VOP2/VOPC: DPP lane shuffles or SDWA sub-dword
+/// selects. The source it modifies stays in `src0` (a VGPR for DPP).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ext {
+    /// Plain 32-bit encoding.
+    #[default]
+    None,
+    /// DPP16: row/quad shuffles.
+    Dpp16(Dpp16),
+    /// DPP8: arbitrary lane selects within groups of eight.
+    Dpp8(Dpp8),
+    /// SDWA: byte/word selects and sign extension.
+    Sdwa(Sdwa),
+}
+
+/// DPP16 control (`dpp_ctrl` values as in AMD's RDNA2 ISA guide, VOP_DPP chapter).
+/// `neg`/`abs` bit 0 is src0, bit 1 src1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Dpp16 {
+    pub ctrl: u16,
+    pub row_mask: u8,
+    pub bank_mask: u8,
+    pub bound_ctrl: bool,
+    pub fi: bool,
+    pub neg: u8,
+    pub abs: u8,
+}
+
+/// DPP8: each lane of a group of eight reads lane `lanes[i]` (0..=7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Dpp8 {
+    pub lanes: [u8; 8],
+    pub fi: bool,
+}
+
+/// SDWA selects: 0..=3 BYTE_n, 4..=5 WORD_n, 6 DWORD; `dst_unused` 0 pad, 1 sign-extend,
+/// 2 preserve. `sext`/`neg`/`abs` bit 0 is src0, bit 1 src1. With `src1_scalar` the VOP2/VOPC
+/// `vsrc1` field holds a scalar operand code instead of a VGPR. `sdst` is the VOPC mask
+/// destination (`None`: VCC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Sdwa {
+    pub dst_sel: u8,
+    pub dst_unused: u8,
+    pub clamp: bool,
+    pub omod: u8,
+    pub src0_sel: u8,
+    pub src1_sel: u8,
+    pub sext: u8,
+    pub neg: u8,
+    pub abs: u8,
+    pub src1_scalar: bool,
+    pub sdst: Option<Operand>,
 }
 
 /// VOP2 (`_e32`); `k` is the inline literal of `v_fmamk`/`v_fmaak`.
@@ -110,6 +169,7 @@ pub struct Vop2 {
     pub src0: Operand,
     pub vsrc1: u8,
     pub k: u32,
+    pub ext: Ext,
 }
 
 /// VOPC (`_e32`): result in VCC (or EXEC for `v_cmpx`).
@@ -119,6 +179,7 @@ pub struct Vopc {
     pub op: Opcode,
     pub src0: Operand,
     pub vsrc1: u8,
+    pub ext: Ext,
 }
 
 /// VOP3 (`_e64`), including VOP3b forms whose `sdst` is a carry/compare SGPR.
@@ -187,6 +248,29 @@ pub struct Buffer {
     pub format: u8,
 }
 
+impl Buffer {
+    /// The buffer instruction with every field zero: how `buffer_gl0_inv` and
+    /// `buffer_gl1_inv`, which have no operands, are represented.
+    pub fn bare(op: Opcode) -> Buffer {
+        Buffer {
+            op,
+            vdata: 0,
+            vaddr: 0,
+            srsrc: 0,
+            soffset: Operand::Sgpr(0),
+            offset: 0,
+            offen: false,
+            idxen: false,
+            glc: false,
+            slc: false,
+            dlc: false,
+            lds: false,
+            tfe: false,
+            format: 0,
+        }
+    }
+}
+
 /// Address space segment of a FLAT-encoded instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
@@ -240,6 +324,47 @@ pub struct Exp {
     pub vm: bool,
 }
 
+/// MIMG: image load/store/sample/gather/atomic. `vaddr[0]` is the first address VGPR of a
+/// contiguous range, or with `nsa` the addresses are listed one by one (as many as
+/// [`MimgInfo::addr_count`](crate::tables::MimgInfo::addr_count) says; the rest zero).
+/// `srsrc`/`ssamp` are first SGPRs (multiples of 4); `dim` is 0..=7 (1D, 2D, 3D, CUBE,
+/// 1D_ARRAY, 2D_ARRAY, 2D_MSAA, 2D_MSAA_ARRAY).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Mimg {
+    pub op: Opcode,
+    pub vdata: u8,
+    pub vaddr: [u8; 13],
+    pub nsa: bool,
+    pub srsrc: u8,
+    pub ssamp: u8,
+    pub dmask: u8,
+    pub dim: u8,
+    pub unorm: bool,
+    pub glc: bool,
+    pub slc: bool,
+    pub dlc: bool,
+    pub r128: bool,
+    pub a16: bool,
+    pub tfe: bool,
+    pub lwe: bool,
+    pub d16: bool,
+}
+
+impl Mimg {
+    /// Registers written (or read, for stores) through `vdata`, as LLVM counts them: one per
+    /// dmask channel (four for gather4), halved and rounded up with D16, plus one with TFE.
+    pub fn vdata_dwords(&self) -> u8 {
+        let gather = crate::tables::Enc::Mimg
+            .form_of(self.op)
+            .and_then(|f| crate::tables::MimgInfo::get(f.code))
+            .is_some_and(|m| m.gather4);
+        let n = if gather { 4 } else { (self.dmask & 15).count_ones().max(1) as u8 };
+        let n = if self.d16 { n.div_ceil(2) } else { n };
+        n + self.tfe as u8
+    }
+}
+
 impl Inst {
     /// The encoding-independent opcode.
     pub fn op(&self) -> Opcode {
@@ -260,6 +385,7 @@ impl Inst {
             Inst::Flat(i) => i.op,
             Inst::Vintrp(i) => i.op,
             Inst::Exp(_) => Opcode::EXP,
+            Inst::Mimg(i) => i.op,
         }
     }
 
@@ -282,11 +408,44 @@ impl Inst {
             Inst::Mtbuf(_) => Enc::Mtbuf,
             Inst::Vintrp(_) => Enc::Vintrp,
             Inst::Exp(_) => Enc::Exp,
+            Inst::Mimg(_) => Enc::Mimg,
             Inst::Flat(f) => match f.seg {
                 Seg::Flat => Enc::Flat,
                 Seg::Scratch => Enc::Scratch,
                 Seg::Global => Enc::Global,
             },
+        }
+    }
+
+    /// The operand fields that may hold scalar register tuples, with the table field each is
+    /// printed as (used to align and check SGPR/TTMP ranges).
+    pub(crate) fn scalar_fields_mut(&mut self) -> Vec<(crate::tables::Field, &mut Operand)> {
+        use crate::tables::Field as F;
+        match self {
+            Inst::Sop2(i) => {
+                vec![(F::Sdst, &mut i.sdst), (F::Ssrc0, &mut i.ssrc0), (F::Ssrc1, &mut i.ssrc1)]
+            }
+            Inst::Sop1(i) => vec![(F::Sdst, &mut i.sdst), (F::Ssrc0, &mut i.ssrc0)],
+            Inst::Sopc(i) => vec![(F::Ssrc0, &mut i.ssrc0), (F::Ssrc1, &mut i.ssrc1)],
+            Inst::Sopk(i) => vec![(F::Sdst, &mut i.sdst)],
+            Inst::Smem(i) => vec![(F::Sdata, &mut i.sdata)],
+            Inst::Vop1(i) => vec![(F::Vdst, &mut i.vdst), (F::Src0, &mut i.src0)],
+            Inst::Vopc(i) => vec![(F::Src0, &mut i.src0)],
+            Inst::Vop3(i) => {
+                let [a, b, c] = &mut i.src;
+                vec![(F::Vdst, &mut i.vdst), (F::Src0, a), (F::Src1, b), (F::Src2, c)]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The DPP/SDWA extension of a VOP1/VOP2/VOPC instruction.
+    pub fn ext(&self) -> Option<&Ext> {
+        match self {
+            Inst::Vop1(i) => Some(&i.ext),
+            Inst::Vop2(i) => Some(&i.ext),
+            Inst::Vopc(i) => Some(&i.ext),
+            _ => None,
         }
     }
 

@@ -161,6 +161,21 @@ impl Operand {
         matches!(self, Operand::Sgpr(_) | Operand::Ttmp(_) | Operand::Special(_))
     }
 
+    /// The operand as the hardware reads it as the first register of a `dwords`-wide range:
+    /// SGPR and TTMP tuples are aligned (2 for pairs, 4 above), the low bits being ignored.
+    pub fn aligned(self, dwords: u8) -> Operand {
+        let mask = match dwords {
+            0 | 1 => 0xFF,
+            2 => 0xFE,
+            _ => 0xFC,
+        };
+        match self {
+            Operand::Sgpr(n) => Operand::Sgpr(n & mask),
+            Operand::Ttmp(n) => Operand::Ttmp(n & mask),
+            o => o,
+        }
+    }
+
     /// Displays the operand as a range of `dwords` registers in LLVM syntax.
     pub fn display(self, dwords: u8) -> OperandDisplay {
         OperandDisplay { op: self, dwords }
@@ -206,12 +221,12 @@ impl fmt::Display for OperandDisplay {
             Operand::Attr { attr, chan, .. } => {
                 write!(f, "attr{attr}.{}", ['x', 'y', 'z', 'w'][chan as usize & 3])
             }
-            Operand::InterpParam(p) => f.write_str(match p {
-                0 => "p10",
-                1 => "p20",
-                2 => "p0",
-                _ => "p_invalid",
-            }),
+            Operand::InterpParam(p) => match p {
+                0 => f.write_str("p10"),
+                1 => f.write_str("p20"),
+                2 => f.write_str("p0"),
+                _ => write!(f, "invalid_param_{p}"),
+            },
             Operand::Float(c) => f.write_str(match c {
                 FloatConst::Half => "0.5",
                 FloatConst::NegHalf => "-0.5",

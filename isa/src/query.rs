@@ -1,7 +1,8 @@
 //! Questions the compiler backend and the simulator ask about an instruction.
 
 use crate::inst::{Inst, Seg};
-use crate::tables::{flags, Enc};
+use crate::operand::{Operand, Special};
+use crate::tables::{flags, Enc, Field, MimgInfo};
 
 /// Hardware counters an instruction increments until it completes (`s_waitcnt` targets).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -28,9 +29,39 @@ pub enum Latency {
     Vmem,
     Lds,
     Branch,
+    Export,
 }
 
 impl Inst {
+    /// Registers covered by the operand in `field` (0 when the instruction has none): the
+    /// table's width, adjusted where it depends on the instruction's own bits — MIMG data and
+    /// addresses (dmask, D16, TFE, dim, A16), buffer `vaddr` with both IDXEN and OFFEN, TFE on
+    /// buffer loads, and GLOBAL/SCRATCH addresses when an SGPR base is used.
+    pub fn dwords(&self, field: Field) -> u8 {
+        let Some(form) = self.form() else { return 0 };
+        let base = form.dwords(field);
+        match (self, field) {
+            (Inst::Mimg(m), Field::Vdata) => m.vdata_dwords(),
+            (Inst::Mimg(m), Field::Vaddr) => {
+                MimgInfo::get(form.code).map_or(0, |i| i.addr_count(m.dim, m.a16))
+            }
+            (Inst::Mubuf(b) | Inst::Mtbuf(b), Field::Vaddr) => b.offen as u8 + b.idxen as u8,
+            (Inst::Mubuf(b) | Inst::Mtbuf(b), Field::Vdata) => base + b.tfe as u8,
+            (Inst::Flat(f), Field::Vdst) if f.glc && form.mnemonic.contains("_atomic_") => {
+                let data = form.dwords(Field::Data);
+                if form.mnemonic.contains("cmpswap") {
+                    data / 2
+                } else {
+                    data
+                }
+            }
+            (Inst::Flat(f), Field::Addr) if f.saddr != Operand::Special(Special::Null) => {
+                (f.seg == Seg::Global) as u8
+            }
+            _ => base,
+        }
+    }
+
     fn flags(&self) -> u16 {
         self.form().map_or(0, |f| f.flags)
     }
@@ -41,6 +72,20 @@ impl Inst {
         n.starts_with("s_branch")
             || n.starts_with("s_cbranch")
             || matches!(n, "s_setpc_b64" | "s_swappc_b64" | "s_call_b64" | "s_rfe_b64")
+    }
+
+    /// For PC-relative branches (`s_branch`, `s_cbranch_*`, `s_call_b64`): the target's byte
+    /// offset from the instruction *after* this one (the hardware adds `simm16 * 4` to the
+    /// incremented PC).
+    pub fn branch_offset(&self) -> Option<i64> {
+        let name = self.op().name();
+        match self {
+            Inst::Sopp(s) if name == "s_branch" || name.starts_with("s_cbranch") => {
+                Some(s.simm16 as i16 as i64 * 4)
+            }
+            Inst::Sopk(s) if name == "s_call_b64" => Some(s.simm16 as i16 as i64 * 4),
+            _ => None,
+        }
     }
 
     /// Accesses memory (scalar, vector, LDS/GDS).
@@ -71,6 +116,15 @@ impl Inst {
                 c.vmcnt = r;
                 c.vscnt = !r;
             }
+            Inst::Mimg(m) => {
+                let r = returns(m.glc)
+                    || name.starts_with("image_sample")
+                    || name.starts_with("image_gather")
+                    || name.starts_with("image_get");
+                c.vmcnt = r;
+                c.vscnt = !r;
+            }
+            Inst::Exp(_) => c.expcnt = true,
             Inst::Flat(f) => {
                 let r = returns(f.glc);
                 c.vmcnt = r;
@@ -106,9 +160,15 @@ impl Inst {
     pub fn writes_scc(&self) -> bool {
         self.flags() & flags::WRITES_SCC != 0
     }
-    /// Reads M0 implicitly.
+    /// Reads M0 implicitly: the opcodes marked in the tables (s_movrel*, s_sendmsg, VINTRP,
+    /// ds_gws_*, ...), plus LDS-DMA buffer loads (M0 holds the LDS address) and GDS accesses
+    /// (M0 holds the GDS base and size).
     pub fn reads_m0(&self) -> bool {
-        self.flags() & flags::READS_M0 != 0
+        match self {
+            Inst::Mubuf(b) if b.lds => true,
+            Inst::Ds(d) if d.gds => true,
+            _ => self.flags() & flags::READS_M0 != 0,
+        }
     }
 
     /// Latency class.
@@ -118,7 +178,10 @@ impl Inst {
             Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc | Enc::Sopp => Latency::Salu,
             Enc::Smem => Latency::Smem,
             Enc::Ds => Latency::Lds,
-            Enc::Mubuf | Enc::Mtbuf | Enc::Flat | Enc::Scratch | Enc::Global => Latency::Vmem,
+            Enc::Mubuf | Enc::Mtbuf | Enc::Flat | Enc::Scratch | Enc::Global | Enc::Mimg => {
+                Latency::Vmem
+            }
+            Enc::Exp => Latency::Export,
             _ if self.flags() & flags::TRANS != 0 => Latency::Trans,
             _ => Latency::Valu,
         }

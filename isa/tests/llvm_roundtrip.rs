@@ -14,6 +14,7 @@ fn all_samples() -> Vec<(Inst, Vec<u32>, String)> {
         for form in enc.forms() {
             for inst in samples(enc, form) {
                 let words = encode(&inst).unwrap_or_else(|e| panic!("{inst:?}: {e}"));
+                inst.validate().unwrap_or_else(|e| panic!("{inst}: {e}"));
                 v.push((inst, words, inst.to_string()));
             }
         }
@@ -86,8 +87,12 @@ fn every_opcode_matches_llvm() {
             err.lines().take(6).collect::<Vec<_>>().join(" | ")
         ));
     } else {
-        for ((_, words, text), (llvm_text, llvm_words)) in samples.iter().zip(&dis) {
-            if llvm_text != text || llvm_words != words {
+        for ((inst, words, text), (llvm_text, llvm_words)) in samples.iter().zip(&dis) {
+            // LLVM prints VOP3 `v_nop` without `_e64`, which would re-assemble as VOP1; we print
+            // the suffix so that the text round-trips (checked above).
+            let bare = inst.form().is_some_and(|f| f.operands.is_empty())
+                && text.strip_suffix("_e64") == Some(llvm_text);
+            if (llvm_text != text && !bare) || llvm_words != words {
                 failures.push(format!("text: ours `{text}` llvm `{llvm_text}`"));
             }
         }

@@ -4,11 +4,11 @@
 mod common;
 
 use common::samples;
-use ferrum_isa::tables::{Enc, Field, Kind};
+use ferrum_isa::tables::{Enc, Field, Form, Kind, MimgInfo};
 use ferrum_isa::*;
 use proptest::prelude::*;
 
-/// A random scalar source for the scalar families.
+/// A random source operand.
 fn operand() -> impl Strategy<Value = Operand> {
     prop_oneof![
         (0u8..=105).prop_map(Operand::Sgpr),
@@ -21,95 +21,159 @@ fn operand() -> impl Strategy<Value = Operand> {
     ]
 }
 
-/// Random instructions: a table form, then random fields within the encodable ranges.
+/// Random bits of a u64, `mask` wide, from bit `shift`.
+fn r(bits: u64, shift: u32, mask: u64) -> u8 {
+    ((bits >> shift) & mask) as u8
+}
+
+fn flag(bits: u64, n: u32) -> bool {
+    bits >> n & 1 != 0
+}
+
+/// Sources of one instruction share one literal value (GFX10 has one literal dword).
+fn one_literal(srcs: [Operand; 3]) -> [Operand; 3] {
+    let lit = srcs.iter().find_map(|o| if let Operand::Literal(v) = o { Some(*v) } else { None });
+    srcs.map(|o| match (o, lit) {
+        (Operand::Literal(_), Some(v)) => Operand::Literal(v),
+        _ => o,
+    })
+}
+
+fn randomize_scalar(inst: &mut Inst, f: &Form, s: [Operand; 3], bits: u64) {
+    let scalar =
+        |o: Operand, alt: u8| if matches!(o, Operand::Vgpr(_)) { Operand::Sgpr(alt) } else { o };
+    match inst {
+        Inst::Sop2(x) => {
+            let s = one_literal([scalar(s[0], 1), scalar(s[1], 2), Operand::UNUSED]);
+            x.ssrc0 = s[0];
+            x.ssrc1 = s[1];
+        }
+        Inst::Sopp(x) if f.operand(Field::Simm16).is_some() => x.simm16 = bits as u16,
+        Inst::Sopk(x) => x.simm16 = bits as u16,
+        Inst::Smem(x) if f.operand(Field::Sbase).is_some() => {
+            x.offset = ((bits as i32) << 11) >> 11;
+            x.glc = flag(bits, 40);
+        }
+        _ => {}
+    }
+}
+
+fn randomize_valu(inst: &mut Inst, f: &Form, s: [Operand; 3], bits: u64) {
+    match inst {
+        Inst::Vop1(x) if f.operand(Field::Src0).is_some() && x.ext == Ext::None => x.src0 = s[0],
+        Inst::Vop2(x) if f.operand(Field::Literal).is_none() && x.ext == Ext::None => {
+            x.src0 = s[0];
+            x.vsrc1 = r(bits, 0, 255);
+            x.vdst = r(bits, 8, 255);
+        }
+        Inst::Vop3(x) => {
+            let n = [Field::Src0, Field::Src1, Field::Src2]
+                .iter()
+                .filter(|&&fl| {
+                    f.operand(fl).is_some_and(|o| o.kind != Kind::Attr && o.kind != Kind::Param)
+                })
+                .count();
+            let s = one_literal(s);
+            x.src[..n].copy_from_slice(&s[..n]);
+            x.neg = r(bits, 0, 7);
+            x.clamp = flag(bits, 3);
+            x.omod = r(bits, 4, 3);
+            if f.operand(Field::Sdst).is_none() {
+                x.abs = r(bits, 6, 7);
+                x.opsel = r(bits, 9, 15);
+            }
+            if f.operand(Field::Vdst).map(|o| o.kind) == Some(Kind::Vgpr) {
+                x.vdst = Operand::Vgpr(r(bits, 16, 255));
+            }
+        }
+        Inst::Vintrp(x) => {
+            x.attr = r(bits, 0, 63);
+            x.chan = r(bits, 6, 3);
+            x.vdst = r(bits, 8, 255);
+            if f.operand(Field::Vsrc).map(|o| o.kind) != Some(Kind::Param) {
+                x.vsrc = r(bits, 16, 255);
+            }
+        }
+        Inst::Exp(x) => {
+            x.target = r(bits, 0, 63);
+            x.en = r(bits, 6, 15);
+            x.src = [r(bits, 10, 255), r(bits, 18, 255), r(bits, 26, 255), r(bits, 34, 255)];
+            x.compr = flag(bits, 42);
+            x.done = flag(bits, 43);
+            x.vm = flag(bits, 44);
+        }
+        _ => {}
+    }
+}
+
+fn randomize_memory(inst: &mut Inst, f: &Form, bits: u64) -> Option<()> {
+    match inst {
+        Inst::Ds(x) => {
+            x.offset0 = r(bits, 0, 255);
+            x.offset1 = r(bits, 8, 255);
+            x.gds = flag(bits, 16);
+        }
+        Inst::Mubuf(x) | Inst::Mtbuf(x) => {
+            x.offset = (bits & 0xFFF) as u16;
+            x.glc = flag(bits, 12);
+            x.slc = flag(bits, 13);
+            x.dlc = flag(bits, 14);
+            x.tfe = flag(bits, 15);
+            x.idxen = flag(bits, 16);
+            x.offen = flag(bits, 17);
+            x.vaddr = if x.idxen || x.offen { r(bits, 20, 255) } else { 0 };
+        }
+        Inst::Mimg(x) => randomize_mimg(x, f, bits)?,
+        _ => {}
+    }
+    if let Inst::Mtbuf(x) = inst {
+        x.format = r(bits, 24, 127);
+    }
+    Some(())
+}
+
+fn randomize_mimg(x: &mut Mimg, f: &Form, bits: u64) -> Option<()> {
+    let info = MimgInfo::get(f.code)?;
+    x.dim = r(bits, 0, 7);
+    x.a16 = flag(bits, 3);
+    let n = info.addr_count(x.dim, x.a16) as usize;
+    if n == 0 {
+        return None;
+    }
+    x.nsa = flag(bits, 4) && n > 1;
+    x.vaddr = [0; 13];
+    for k in 0..if x.nsa { n } else { 1 } {
+        x.vaddr[k] = (bits >> (k * 5)) as u8;
+    }
+    x.dmask = r(bits, 8, 15);
+    x.glc = flag(bits, 12);
+    x.slc = flag(bits, 13);
+    x.dlc = flag(bits, 14);
+    x.tfe = flag(bits, 15);
+    x.lwe = flag(bits, 16);
+    x.d16 = flag(bits, 17);
+    x.unorm = flag(bits, 18);
+    x.r128 = flag(bits, 19);
+    x.vdata = r(bits, 20, 255);
+    x.srsrc = r(bits, 28, 31) * 4;
+    Some(())
+}
+
+/// Random instructions: a table form, one of its known-good samples, then random fields
+/// within the encodable ranges.
 fn inst() -> impl Strategy<Value = Inst> {
     let forms: Vec<(Enc, usize)> =
         Enc::ALL.iter().flat_map(|&e| (0..e.forms().len()).map(move |i| (e, i))).collect();
-    (prop::sample::select(forms), operand(), operand(), operand(), any::<u64>()).prop_filter_map(
-        "unencodable combination",
-        |((enc, i), a, b, c, bits)| {
+    (prop::sample::select(forms), operand(), operand(), operand(), any::<u64>(), 0usize..8)
+        .prop_filter_map("unencodable combination", |((enc, i), a, b, c, bits, pick)| {
             let f = &enc.forms()[i];
-            // Start from a known-good sample of this form and randomise its fields.
-            let mut inst = *samples(enc, f).first()?;
-            let r = |sh: u32, m: u64| ((bits >> sh) & m) as u8;
-            let vgpr_only = |o: Operand| matches!(o, Operand::Vgpr(_));
-            match &mut inst {
-                Inst::Sop2(x) => {
-                    x.ssrc0 = if vgpr_only(a) { Operand::Sgpr(1) } else { a };
-                    x.ssrc1 = if vgpr_only(b) {
-                        Operand::Sgpr(2)
-                    } else if let (Operand::Literal(_), Operand::Literal(_)) = (x.ssrc0, b) {
-                        x.ssrc0
-                    } else {
-                        b
-                    };
-                }
-                Inst::Vop1(x) if f.operand(Field::Src0).is_some() => x.src0 = a,
-                Inst::Vop2(x) if f.operand(Field::Literal).is_none() => {
-                    x.src0 = a;
-                    x.vsrc1 = r(0, 255);
-                    x.vdst = r(8, 255);
-                }
-                Inst::Vop3(x) => {
-                    let n = [Field::Src0, Field::Src1, Field::Src2]
-                        .iter()
-                        .filter(|&&s| f.operand(s).is_some())
-                        .count();
-                    let lit = [a, b, c].iter().find_map(|o| {
-                        if let Operand::Literal(v) = o {
-                            Some(*v)
-                        } else {
-                            None
-                        }
-                    });
-                    for (k, o) in [a, b, c].into_iter().enumerate().take(n) {
-                        x.src[k] = match (o, lit) {
-                            (Operand::Literal(_), Some(v)) => Operand::Literal(v),
-                            _ => o,
-                        };
-                    }
-                    x.neg = r(0, 7);
-                    x.clamp = bits >> 3 & 1 != 0;
-                    x.omod = r(4, 3);
-                    if f.operand(Field::Sdst).is_none() {
-                        x.abs = r(6, 7);
-                        x.opsel = r(9, 15);
-                    }
-                    if f.operand(Field::Vdst).map(|o| o.kind) == Some(Kind::Vgpr) {
-                        x.vdst = Operand::Vgpr(r(16, 255));
-                    }
-                }
-                Inst::Ds(x) => {
-                    x.offset0 = r(0, 255);
-                    x.offset1 = r(8, 255);
-                    x.gds = bits >> 16 & 1 != 0;
-                }
-                Inst::Mubuf(x) | Inst::Mtbuf(x) => {
-                    x.offset = (bits & 0xFFF) as u16;
-                    x.glc = bits >> 12 & 1 != 0;
-                    x.slc = bits >> 13 & 1 != 0;
-                    x.dlc = bits >> 14 & 1 != 0;
-                    x.tfe = bits >> 15 & 1 != 0;
-                    x.idxen = bits >> 16 & 1 != 0;
-                    x.offen = bits >> 17 & 1 != 0;
-                    x.vaddr = if x.idxen || x.offen { r(20, 255) } else { 0 };
-                    if matches!(inst, Inst::Mtbuf(_)) {
-                        if let Inst::Mtbuf(y) = &mut inst {
-                            y.format = r(24, 127)
-                        }
-                    }
-                }
-                Inst::Smem(x) if f.operand(Field::Sbase).is_some() => {
-                    x.offset = ((bits as i32) << 11) >> 11;
-                    x.glc = bits >> 40 & 1 != 0;
-                }
-                Inst::Sopp(x) if f.operand(Field::Simm16).is_some() => x.simm16 = bits as u16,
-                Inst::Sopk(x) => x.simm16 = bits as u16,
-                _ => {}
-            }
+            let all = samples(enc, f);
+            let mut inst = *all.get(pick % all.len().max(1))?;
+            randomize_scalar(&mut inst, f, [a, b, c], bits);
+            randomize_valu(&mut inst, f, [a, b, c], bits);
+            randomize_memory(&mut inst, f, bits)?;
             encode(&inst).ok().map(|_| inst)
-        },
-    )
+        })
 }
 
 proptest! {
@@ -137,10 +201,10 @@ fn decoding_arbitrary_words_never_panics() {
     };
     let mut decoded = 0;
     for _ in 0..100_000 {
-        let words = [next(), next(), next()];
+        let words = [next(), next(), next(), next(), next()];
         if let Ok((inst, n)) = decode(&words) {
             decoded += 1;
-            assert!((1..=3).contains(&n));
+            assert!((1..=5).contains(&n));
             let _ = inst.to_string();
             let again = encode(&inst).expect("decoded instructions encode");
             assert_eq!(decode(&again).expect("re-decodes").0, inst);

@@ -27,8 +27,8 @@
 //! faults, unmodelled programming) ends the job as a context loss with a `log::error!` line;
 //! the host process keeps running.
 //!
-//! Not modelled yet: graphics (draws, rasterisation), MIMG/EXP/DPP/SDWA (not decoded by `isa`),
-//! scratch (private) memory, swizzled buffers, GDS/GWS, counters sampled by EVENT_WRITE,
+//! Not modelled yet: graphics (draws, rasterisation), MIMG, EXP, VINTRP, DPP and SDWA forms,
+//! scratch (private) memory, swizzled buffers, GDS/GWS, occlusion and streamout counters,
 //! SET_PREDICATION, rounding modes other than nearest-even, SDMA and multimedia rings.
 
 pub mod chip;
@@ -69,6 +69,34 @@ impl Default for SimConfig {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             host_memory_limit: 4 << 30,
         }
+    }
+}
+
+impl SimConfig {
+    /// The defaults, adjusted by `FERRUM_SIM_STRICT` (0/1), `FERRUM_SIM_WATCHDOG_MS` and
+    /// `FERRUM_SIM_THREADS`; malformed values are ignored with a warning.
+    pub fn from_env() -> SimConfig {
+        let mut c = SimConfig::default();
+        let var = |name: &str| std::env::var(name).ok();
+        let parse = |name: &str, v: &str| {
+            let n = v.parse::<u64>().ok();
+            if n.is_none() {
+                log::warn!("ignoring {name}={v:?}: not a number");
+            }
+            n
+        };
+        if let Some(v) = var("FERRUM_SIM_STRICT") {
+            c.strict = v != "0";
+        }
+        if let Some(ms) =
+            var("FERRUM_SIM_WATCHDOG_MS").and_then(|v| parse("FERRUM_SIM_WATCHDOG_MS", &v))
+        {
+            c.watchdog = Duration::from_millis(ms);
+        }
+        if let Some(n) = var("FERRUM_SIM_THREADS").and_then(|v| parse("FERRUM_SIM_THREADS", &v)) {
+            c.threads = n.max(1) as usize;
+        }
+        c
     }
 }
 

@@ -635,3 +635,82 @@ fn typed_buffer_loads_and_stores() {
         }
     }
 }
+
+/// `ds_swizzle_b32` lane shuffles: quad permute (reverse each quad) and bit-mask mode (swap
+/// neighbouring groups of 8).
+#[test]
+fn ds_swizzle_shuffles_lanes() {
+    let gpu = Gpu::new();
+    let out = gpu.buffer(4096);
+    let mut p = Asm::new();
+    let quad_reverse = 0x8000 | 3 | 2 << 2 | 1 << 4; // lanes (3, 2, 1, 0)
+    let swap8 = 0x1f | 8 << 10; // and = 31, or = 0, xor = 8
+    p.vop2(Op::V_ADD_NC_U32, 1, Literal(100), 0)
+        .ds(Op::DS_SWIZZLE_B32, 2, 1, 0, quad_reverse)
+        .ds(Op::DS_SWIZZLE_B32, 3, 1, 0, swap8)
+        .waitcnt(63, 0)
+        .vop2(Op::V_LSHLREV_B32, 4, Int(3), 0)
+        .mubuf(Op::BUFFER_STORE_DWORDX2, 2, 4, 0, false)
+        .endpgm();
+    let words = p.finish();
+    let (inst, _) = ferrum_isa::decode(&words[2..]).unwrap();
+    assert_eq!(inst.to_string(), "ds_swizzle_b32 v2, v1 offset:swizzle(QUAD_PERM,3,2,1,0)");
+    let prog = gpu.program(&words);
+    let ud = raw_vsharp(out.va, 4096);
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &ud,
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [32, 1, 1],
+        groups: [1, 1, 1],
+    };
+    assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap());
+    let got = out.map.read_u32s(0, 64).unwrap();
+    for lane in 0..32u32 {
+        assert_eq!(
+            got[2 * lane as usize],
+            100 + (lane & !3) + (3 - (lane & 3)),
+            "quad lane {lane}"
+        );
+        assert_eq!(got[2 * lane as usize + 1], 100 + (lane ^ 8), "swap lane {lane}");
+    }
+}
+
+/// Pipeline statistics: CS invocations counted between PIPELINESTAT_START and _STOP and
+/// written by SAMPLE_PIPELINESTAT as the eleven 64-bit GFX10.3 counters.
+#[test]
+fn pipeline_statistics_count_compute_invocations() {
+    let gpu = Gpu::new();
+    let stats = gpu.buffer(4096);
+    let mut p = Asm::new();
+    p.endpgm();
+    let prog = gpu.program(&p.finish());
+    let d = Dispatch {
+        pgm: prog.va,
+        vgprs: 8,
+        user_data: &[],
+        tgid_x: false,
+        tg_size: false,
+        lds_bytes: 0,
+        group: [48, 1, 1],
+        groups: [3, 2, 1],
+    };
+    let sample = |pm: &mut Vec<u32>, at: u64| {
+        pm4::packet(pm, pm4::EVENT_WRITE, &[30 | 2 << 8, at as u32, (at >> 32) as u32]);
+    };
+    let mut pm = Vec::new();
+    d.emit(&mut pm); // not counted: statistics not started
+    pm4::packet(&mut pm, pm4::EVENT_WRITE, &[25]);
+    d.emit(&mut pm);
+    pm4::packet(&mut pm, pm4::EVENT_WRITE, &[26]);
+    d.emit(&mut pm); // not counted: stopped
+    sample(&mut pm, stats.va + 128);
+    assert!(gpu.run(&pm, &[&stats, &prog]).unwrap());
+    let counters: Vec<u64> = (0..11).map(|k| stats.map.read_u64(128 + 8 * k).unwrap()).collect();
+    assert_eq!(counters[10], 48 * 3 * 2, "CS_INVOCATIONS");
+    assert!(counters[..10].iter().all(|&c| c == 0));
+    assert_eq!(stats.map.read_u64(128 + 88).unwrap(), 0, "exactly eleven counters");
+}

@@ -8,6 +8,8 @@ use common::{raw_vsharp, Dispatch, Gpu};
 use ferrum_isa::Opcode;
 
 struct Row {
+    /// VOP3 CLAMP bit.
+    clamp: bool,
     op: Opcode,
     /// 1 = VOP1, 2 = VOP2, 3 = VOP3, 4 = VOPC (result 1/0 for lane 0's VCC bit).
     enc: u8,
@@ -21,14 +23,31 @@ fn f(x: f32) -> u32 {
 
 fn rows() -> Vec<Row> {
     let (a, b, c) = (0x8000_0005u32, 7u32, 0x0001_0003u32);
-    let one = |op, x: u32, want: u32| Row { op, enc: 1, src: [x, 0, 0], want };
-    let two = |op, x: u32, y: u32, want: u32| Row { op, enc: 2, src: [x, y, 0], want };
-    let three = |op, x: u32, y: u32, z: u32, want: u32| Row { op, enc: 3, src: [x, y, z], want };
+    let one = |op, x: u32, want: u32| Row { op, enc: 1, src: [x, 0, 0], want, clamp: false };
+    let two =
+        |op, x: u32, y: u32, want: u32| Row { op, enc: 2, src: [x, y, 0], want, clamp: false };
+    let three = |op, x: u32, y: u32, z: u32, want: u32| Row {
+        op,
+        enc: 3,
+        src: [x, y, z],
+        want,
+        clamp: false,
+    };
     let h = |x: f32| ferrum_sim::core::wave::f32_to_f16(x) as u32;
-    let cmp =
-        |op, x: u32, y: u32, want: bool| Row { op, enc: 4, src: [x, y, 0], want: want as u32 };
+    let cmp = |op, x: u32, y: u32, want: bool| Row {
+        op,
+        enc: 4,
+        src: [x, y, 0],
+        want: want as u32,
+        clamp: false,
+    };
     let nan = f(f32::NAN);
+    let sat = |op, x: u32, y: u32, want: u32| Row { op, enc: 3, src: [x, y, 0], want, clamp: true };
     vec![
+        sat(Op::V_ADD_NC_U32, 0xffff_fff0, 0x20, u32::MAX),
+        sat(Op::V_SUB_NC_U32, 5, 7, 0),
+        sat(Op::V_ADD_NC_I32, 0x7fff_fff0, 0x20, 0x7fff_ffff),
+        sat(Op::V_SUB_NC_I32, 0x8000_0010, 0x20, 0x8000_0000),
         cmp(Op::V_CMP_LT_F32, f(1.0), f(2.0), true),
         cmp(Op::V_CMP_LT_F32, nan, f(2.0), false),
         cmp(Op::V_CMP_NLT_F32, nan, f(2.0), true),
@@ -149,7 +168,17 @@ fn valu_operations_match_their_definitions() {
                 V(4),
                 [common::asm::Int(0), common::asm::Int(1), common::asm::VCC],
             ),
-            _ => p.vop3(row.op, V(4), [V(1), V(2), V(3)]),
+            _ => p.i(ferrum_isa::Inst::Vop3(ferrum_isa::Vop3 {
+                op: row.op,
+                vdst: V(4),
+                sdst: common::asm::NULL,
+                src: [V(1), V(2), V(3)],
+                abs: 0,
+                neg: 0,
+                opsel: 0,
+                clamp: row.clamp,
+                omod: 0,
+            })),
         };
         p.vop1(Op::V_MOV_B32, V(7), Literal(4 * k as u32)).mubuf(
             Op::BUFFER_STORE_DWORD,

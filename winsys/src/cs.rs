@@ -107,95 +107,11 @@ impl Context {
         }
         let dev = self.device();
         let timeline = dev.info().has_timeline_syncobj;
-        let ibs: Vec<uapi::DrmAmdgpuCsChunkIb> = s
-            .ibs
-            .iter()
-            .map(|ib| uapi::DrmAmdgpuCsChunkIb {
-                flags: ib.flags,
-                va_start: ib.va,
-                ib_bytes: ib.size_dw * 4,
-                ip_type: s.ip.raw(),
-                ring: s.ring,
-                ..Default::default()
-            })
-            .collect();
-        let entries: Vec<uapi::DrmAmdgpuBoListEntry> = s
-            .bo_handles
-            .iter()
-            .map(|&h| uapi::DrmAmdgpuBoListEntry { bo_handle: h, bo_priority: 0 })
-            .collect();
-        let bo_list = [uapi::DrmAmdgpuBoListIn {
-            operation: u32::MAX,
-            list_handle: u32::MAX,
-            bo_number: entries.len() as u32,
-            bo_info_size: core::mem::size_of::<uapi::DrmAmdgpuBoListEntry>() as u32,
-            bo_info_ptr: entries.as_ptr() as u64,
-        }];
-        let to_syncobj = |p: &SyncPoint<'_>, flags| uapi::DrmAmdgpuCsChunkSyncobj {
-            handle: p.syncobj.handle(),
-            flags,
-            point: p.point,
-        };
-        let waits: Vec<_> = s
-            .waits
-            .iter()
-            .map(|p| to_syncobj(p, uapi::DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT))
-            .collect();
-        let signals: Vec<_> = s.signals.iter().map(|p| to_syncobj(p, 0)).collect();
-        let sems_in: Vec<_> = s
-            .waits
-            .iter()
-            .map(|p| uapi::DrmAmdgpuCsChunkSem { handle: p.syncobj.handle() })
-            .collect();
-        let sems_out: Vec<_> = s
-            .signals
-            .iter()
-            .map(|p| uapi::DrmAmdgpuCsChunkSem { handle: p.syncobj.handle() })
-            .collect();
-        let deps: Vec<_> = s
-            .after
-            .iter()
-            .map(|f| uapi::DrmAmdgpuCsChunkDep {
-                ip_type: f.ip.raw(),
-                ip_instance: 0,
-                ring: f.ring,
-                ctx_id: f.ctx_id,
-                handle: f.seq,
-            })
-            .collect();
-        let fence = s
-            .user_fence
-            .map(|(bo, offset)| [uapi::DrmAmdgpuCsChunkFence { handle: bo.handle(), offset }]);
         if !timeline && s.waits.iter().chain(s.signals).any(|p| p.point != 0) {
             return Err(Error::InvalidArgument("timeline points need DRM_CAP_SYNCOBJ_TIMELINE"));
         }
-
-        let mut chunks: Vec<uapi::DrmAmdgpuCsChunk> = ibs
-            .iter()
-            .map(|ib| chunk(uapi::AMDGPU_CHUNK_ID_IB, core::slice::from_ref(ib)))
-            .collect();
-        chunks.push(chunk(uapi::AMDGPU_CHUNK_ID_BO_HANDLES, &bo_list));
-        if let Some(f) = &fence {
-            chunks.push(chunk(uapi::AMDGPU_CHUNK_ID_FENCE, f));
-        }
-        if !deps.is_empty() {
-            chunks.push(chunk(uapi::AMDGPU_CHUNK_ID_DEPENDENCIES, &deps));
-        }
-        if timeline {
-            if !waits.is_empty() {
-                chunks.push(chunk(uapi::AMDGPU_CHUNK_ID_SYNCOBJ_TIMELINE_WAIT, &waits));
-            }
-            if !signals.is_empty() {
-                chunks.push(chunk(uapi::AMDGPU_CHUNK_ID_SYNCOBJ_TIMELINE_SIGNAL, &signals));
-            }
-        } else {
-            if !sems_in.is_empty() {
-                chunks.push(chunk(uapi::AMDGPU_CHUNK_ID_SYNCOBJ_IN, &sems_in));
-            }
-            if !sems_out.is_empty() {
-                chunks.push(chunk(uapi::AMDGPU_CHUNK_ID_SYNCOBJ_OUT, &sems_out));
-            }
-        }
+        let data = ChunkData::new(s);
+        let chunks = data.chunks(timeline);
         let chunk_ptrs: Vec<u64> = chunks.iter().map(|c| c as *const _ as u64).collect();
         let mut arg = uapi::DrmAmdgpuCs::new(uapi::DrmAmdgpuCsIn {
             ctx_id: self.id(),
@@ -205,7 +121,8 @@ impl Context {
             chunks: chunk_ptrs.as_ptr() as u64,
         });
         // SAFETY: every pointer in the argument (chunk array, chunks, chunk data, BO entries)
-        // refers to a local vector or array that outlives the call, with lengths as stated.
+        // refers to `chunk_ptrs`, `chunks` or `data`, which outlive the call, with lengths as
+        // stated.
         unsafe { dev.ioctl(uapi::DRM_IOCTL_AMDGPU_CS, &mut arg) }
             .map_err(|e| self.submit_error("AMDGPU_CS", e))?;
         Ok(CsFence { ctx_id: self.id(), ip: s.ip, ring: s.ring, seq: arg.out().handle })
@@ -226,5 +143,111 @@ impl Context {
         unsafe { self.device().ioctl(uapi::DRM_IOCTL_AMDGPU_WAIT_CS, &mut arg) }
             .map_err(|e| self.submit_error("AMDGPU_WAIT_CS", e))?;
         Ok(arg.out().status == 0)
+    }
+}
+
+/// The chunk payloads of one CS ioctl, owned so that the pointers in the chunks stay valid.
+struct ChunkData {
+    ibs: Vec<uapi::DrmAmdgpuCsChunkIb>,
+    /// Referenced by `bo_list[0].bo_info_ptr`.
+    _entries: Vec<uapi::DrmAmdgpuBoListEntry>,
+    bo_list: [uapi::DrmAmdgpuBoListIn; 1],
+    fence: Option<[uapi::DrmAmdgpuCsChunkFence; 1]>,
+    deps: Vec<uapi::DrmAmdgpuCsChunkDep>,
+    waits: Vec<uapi::DrmAmdgpuCsChunkSyncobj>,
+    signals: Vec<uapi::DrmAmdgpuCsChunkSyncobj>,
+    sems_in: Vec<uapi::DrmAmdgpuCsChunkSem>,
+    sems_out: Vec<uapi::DrmAmdgpuCsChunkSem>,
+}
+
+impl ChunkData {
+    fn new(s: &Submission<'_>) -> ChunkData {
+        let ibs = s
+            .ibs
+            .iter()
+            .map(|ib| uapi::DrmAmdgpuCsChunkIb {
+                flags: ib.flags,
+                va_start: ib.va,
+                ib_bytes: ib.size_dw * 4,
+                ip_type: s.ip.raw(),
+                ring: s.ring,
+                ..Default::default()
+            })
+            .collect();
+        let entries: Vec<_> = s
+            .bo_handles
+            .iter()
+            .map(|&h| uapi::DrmAmdgpuBoListEntry { bo_handle: h, bo_priority: 0 })
+            .collect();
+        // operation = list_handle = ~0: the list is given inline, not as a kernel object.
+        let bo_list = [uapi::DrmAmdgpuBoListIn {
+            operation: u32::MAX,
+            list_handle: u32::MAX,
+            bo_number: entries.len() as u32,
+            bo_info_size: core::mem::size_of::<uapi::DrmAmdgpuBoListEntry>() as u32,
+            bo_info_ptr: entries.as_ptr() as u64,
+        }];
+        let syncobj = |p: &SyncPoint<'_>, flags| uapi::DrmAmdgpuCsChunkSyncobj {
+            handle: p.syncobj.handle(),
+            flags,
+            point: p.point,
+        };
+        let sem = |p: &SyncPoint<'_>| uapi::DrmAmdgpuCsChunkSem { handle: p.syncobj.handle() };
+        ChunkData {
+            ibs,
+            _entries: entries,
+            bo_list,
+            fence: s
+                .user_fence
+                .map(|(bo, offset)| [uapi::DrmAmdgpuCsChunkFence { handle: bo.handle(), offset }]),
+            deps: s
+                .after
+                .iter()
+                .map(|f| uapi::DrmAmdgpuCsChunkDep {
+                    ip_type: f.ip.raw(),
+                    ip_instance: 0,
+                    ring: f.ring,
+                    ctx_id: f.ctx_id,
+                    handle: f.seq,
+                })
+                .collect(),
+            // Unsubmitted points are waited for, as Vulkan's wait-before-signal requires.
+            waits: s
+                .waits
+                .iter()
+                .map(|p| syncobj(p, uapi::DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT))
+                .collect(),
+            signals: s.signals.iter().map(|p| syncobj(p, 0)).collect(),
+            sems_in: s.waits.iter().map(sem).collect(),
+            sems_out: s.signals.iter().map(sem).collect(),
+        }
+    }
+
+    /// The chunk headers, pointing into `self`. Timeline chunks carry binary syncobjs too
+    /// (point 0), as RADV does when the kernel supports them.
+    fn chunks(&self, timeline: bool) -> Vec<uapi::DrmAmdgpuCsChunk> {
+        let mut chunks: Vec<_> = self
+            .ibs
+            .iter()
+            .map(|ib| chunk(uapi::AMDGPU_CHUNK_ID_IB, core::slice::from_ref(ib)))
+            .collect();
+        chunks.push(chunk(uapi::AMDGPU_CHUNK_ID_BO_HANDLES, &self.bo_list));
+        if let Some(f) = &self.fence {
+            chunks.push(chunk(uapi::AMDGPU_CHUNK_ID_FENCE, f));
+        }
+        let mut optional = |id, c: uapi::DrmAmdgpuCsChunk| {
+            if c.length_dw > 0 {
+                chunks.push(uapi::DrmAmdgpuCsChunk { chunk_id: id, ..c });
+            }
+        };
+        optional(uapi::AMDGPU_CHUNK_ID_DEPENDENCIES, chunk(0, &self.deps));
+        if timeline {
+            optional(uapi::AMDGPU_CHUNK_ID_SYNCOBJ_TIMELINE_WAIT, chunk(0, &self.waits));
+            optional(uapi::AMDGPU_CHUNK_ID_SYNCOBJ_TIMELINE_SIGNAL, chunk(0, &self.signals));
+        } else {
+            optional(uapi::AMDGPU_CHUNK_ID_SYNCOBJ_IN, chunk(0, &self.sems_in));
+            optional(uapi::AMDGPU_CHUNK_ID_SYNCOBJ_OUT, chunk(0, &self.sems_out));
+        }
+        chunks
     }
 }

@@ -8,7 +8,9 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use ferrum_winsys::{BoDesc, BoFlags, Device, Domain, Kernel, Priority, VaFlags};
+//! use ferrum_winsys::{
+//!     BoDesc, BoFlags, Device, Domain, Ib, Ip, Kernel, Priority, Submission, SyncPoint, VaFlags,
+//! };
 //!
 //! fn demo(kernel: Arc<dyn Kernel>) -> ferrum_winsys::Result<()> {
 //!     // e.g. `kernel = ferrum_sim::open(Default::default())`, or
@@ -31,6 +33,19 @@
 //!
 //!     let ctx = dev.create_context(Priority::Normal)?;
 //!     assert!(ctx.query_state()?.lost().is_none());
+//!
+//!     // Submit PM4 written into `bo` at `va` (8 dwords), signal a syncobj, wait on it.
+//!     let done = dev.create_syncobj(false)?;
+//!     let ibs = [Ib { va, size_dw: 8, flags: 0 }];
+//!     let handles = [bo.handle()];
+//!     let signals = [SyncPoint { syncobj: &done, point: 0 }];
+//!     let sub = Submission { signals: &signals, ..Submission::new(Ip::Compute, &ibs, &handles) };
+//!     match ctx.submit(&sub) {
+//!         Ok(fence) => assert!(ctx.wait(fence, None)?),
+//!         Err(ferrum_winsys::Error::ContextLost(reason)) => eprintln!("device lost: {reason:?}"),
+//!         Err(e) => return Err(e),
+//!     }
+//!     done.wait(0, Some(std::time::Duration::from_secs(1)))?;
 //!
 //!     dev.unmap_va(&bo, va, 0, bo.size())?;
 //!     dev.free_va(va, bo.size());

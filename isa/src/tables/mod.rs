@@ -25,6 +25,8 @@
 #[rustfmt::skip] mod vopc;
 #[rustfmt::skip] mod vintrp;
 #[rustfmt::skip] mod exp;
+#[rustfmt::skip] mod mimg;
+#[rustfmt::skip] mod mimg_addr;
 
 use crate::opcode::Opcode;
 use std::sync::OnceLock;
@@ -52,11 +54,12 @@ pub enum Enc {
     Global,
     Vintrp,
     Exp,
+    Mimg,
 }
 
 impl Enc {
     /// All families with a table.
-    pub const ALL: [Enc; 19] = [
+    pub const ALL: [Enc; 20] = [
         Enc::Sop2,
         Enc::Sopk,
         Enc::Sop1,
@@ -76,6 +79,7 @@ impl Enc {
         Enc::Global,
         Enc::Vintrp,
         Enc::Exp,
+        Enc::Mimg,
     ];
 
     /// The family's table, sorted by hardware opcode.
@@ -100,6 +104,7 @@ impl Enc {
             Enc::Global => global::FORMS,
             Enc::Vintrp => vintrp::FORMS,
             Enc::Exp => exp::FORMS,
+            Enc::Mimg => mimg::FORMS,
         }
     }
 
@@ -161,6 +166,8 @@ pub enum Field {
     Vsrc,
     /// VINTRP attribute and channel.
     Attr,
+    /// MIMG sampler descriptor (S#).
+    Ssamp,
 }
 
 /// How a printed operand looks.
@@ -215,8 +222,8 @@ pub struct Form {
     pub mnemonic: &'static str,
     /// Printed operands in order.
     pub operands: &'static [Od],
-    /// VOP3 modifier bits accepted ([`mods`]).
-    pub mods: u16,
+    /// Modifier bits accepted ([`mods`]).
+    pub mods: u32,
     /// Implicit register use ([`flags`]).
     pub flags: u16,
 }
@@ -242,23 +249,46 @@ pub mod accept {
     pub const INT: u8 = 1 << 2;
     pub const FLOAT: u8 = 1 << 3;
     pub const LITERAL: u8 = 1 << 4;
+    /// Not a class: the operand is 16 bits wide (a literal there supplies its low half).
+    pub const HALF: u8 = 1 << 5;
+    /// Not a class: the field holds a bare VGPR number in its low 8 bits (`v_swap_b32`).
+    pub const VGPR_FIELD: u8 = 1 << 6;
 }
 
-/// VOP3 modifier bits a form accepts.
+/// Modifier bits a form accepts (VOP3 source/output modifiers, SMEM cache bits).
+/// For VOP1/VOP2/VOPC forms ABS/NEG/CLAMP/OMOD/SEXT describe the SDWA variant.
 #[allow(missing_docs)]
 pub mod mods {
-    pub const ABS0: u16 = 1 << 0;
-    pub const ABS1: u16 = 1 << 1;
-    pub const ABS2: u16 = 1 << 2;
-    pub const NEG0: u16 = 1 << 3;
-    pub const NEG1: u16 = 1 << 4;
-    pub const NEG2: u16 = 1 << 5;
-    pub const CLAMP: u16 = 1 << 6;
-    pub const OMOD: u16 = 1 << 7;
-    pub const OPSEL0: u16 = 1 << 8;
-    pub const OPSEL1: u16 = 1 << 9;
-    pub const OPSEL2: u16 = 1 << 10;
-    pub const OPSEL3: u16 = 1 << 11;
+    pub const ABS0: u32 = 1 << 0;
+    pub const ABS1: u32 = 1 << 1;
+    pub const ABS2: u32 = 1 << 2;
+    pub const NEG0: u32 = 1 << 3;
+    pub const NEG1: u32 = 1 << 4;
+    pub const NEG2: u32 = 1 << 5;
+    pub const CLAMP: u32 = 1 << 6;
+    pub const OMOD: u32 = 1 << 7;
+    pub const OPSEL0: u32 = 1 << 8;
+    pub const OPSEL1: u32 = 1 << 9;
+    pub const OPSEL2: u32 = 1 << 10;
+    pub const OPSEL3: u32 = 1 << 11;
+    /// SMEM: the GLC bit exists for this opcode.
+    pub const GLC: u32 = 1 << 12;
+    /// SMEM: the DLC bit exists for this opcode.
+    pub const DLC: u32 = 1 << 13;
+    /// VOP1/VOP2/VOPC: a DPP16 variant exists.
+    pub const DPP16: u32 = 1 << 14;
+    /// VOP1/VOP2/VOPC: a DPP8 variant exists.
+    pub const DPP8: u32 = 1 << 15;
+    /// VOP1/VOP2/VOPC: an SDWA variant exists.
+    pub const SDWA: u32 = 1 << 16;
+    /// SDWA: sign extension of src0 / src1.
+    pub const SEXT0: u32 = 1 << 17;
+    pub const SEXT1: u32 = 1 << 18;
+    /// An atomic that exists only in its returning form (GLC set): `*_atomic_csub`.
+    pub const RTN_ONLY: u32 = 1 << 19;
+    /// VOP3: the NEG bit of src2 means sign extension (an integer source); SEXT0/SEXT1
+    /// likewise for src0/src1 of VOP3 forms.
+    pub const SEXT2: u32 = 1 << 20;
 }
 
 /// Implicit register reads and writes and scheduling classes of a form.
@@ -272,4 +302,30 @@ pub mod flags {
     pub const WRITES_SCC: u16 = 1 << 5;
     pub const READS_M0: u16 = 1 << 6;
     pub const TRANS: u16 = 1 << 7;
+}
+
+/// Per-opcode MIMG facts (generated into `mimg_addr.rs`).
+#[derive(Debug)]
+pub struct MimgInfo {
+    /// Hardware opcode.
+    pub code: u16,
+    /// Address VGPR count for dim 0..=7 without A16, then with A16; 0 = not a valid form.
+    pub addr: [u8; 16],
+    /// Always returns four registers whatever the dmask (gather4, BVH).
+    pub gather4: bool,
+    /// `image_bvh*_intersect_ray`: no dmask/dim syntax, a 4-register T#.
+    pub bvh: bool,
+}
+
+impl MimgInfo {
+    /// The facts for MIMG opcode `code`.
+    pub fn get(code: u16) -> Option<&'static MimgInfo> {
+        let t = mimg_addr::INFO;
+        t.binary_search_by_key(&code, |m| m.code).ok().map(|i| &t[i])
+    }
+
+    /// Address VGPR count for `dim` (0..=7) and A16 (0 when the combination is invalid).
+    pub fn addr_count(&self, dim: u8, a16: bool) -> u8 {
+        self.addr.get(dim as usize + 8 * a16 as usize).copied().unwrap_or(0)
+    }
 }

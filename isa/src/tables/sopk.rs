@@ -32,4 +32,5 @@ pub(crate) static FORMS: &[Form] = &[
     Form { op: Opcode::S_WAITCNT_EXPCNT, code: 0x19, mnemonic: "s_waitcnt_expcnt", operands: &[Od::new(Field::Sdst, 1, Kind::Sgpr, 0), Od::new(Field::Simm16, 1, Kind::Hex, 0)], mods: 0, flags: 0 },
     Form { op: Opcode::S_WAITCNT_LGKMCNT, code: 0x1a, mnemonic: "s_waitcnt_lgkmcnt", operands: &[Od::new(Field::Sdst, 1, Kind::Sgpr, 0), Od::new(Field::Simm16, 1, Kind::Hex, 0)], mods: 0, flags: 0 },
     Form { op: Opcode::S_SUBVECTOR_LOOP_BEGIN, code: 0x1b, mnemonic: "s_subvector_loop_begin", operands: &[Od::new(Field::Sdst, 1, Kind::Sgpr, 0), Od::new(Field::Simm16, 1, Kind::Dec, 0)], mods: 0, flags: 0 },
+    Form { op: Opcode::S_SUBVECTOR_LOOP_END, code: 0x1c, mnemonic: "s_subvector_loop_end", operands: &[Od::new(Field::Sdst, 1, Kind::Sgpr, 0), Od::new(Field::Simm16, 1, Kind::Dec, 0)], mods: 0, flags: 0 },
 ];

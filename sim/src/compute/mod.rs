@@ -25,13 +25,14 @@ impl ComputeEngine {
         self.programs.invalidate();
     }
 
-    /// Runs the dispatch the registers describe, to completion.
-    pub fn dispatch(&self, regs: &RegisterFile, env: &Env<'_>) -> Result<(), GpuError> {
+    /// Runs the dispatch the registers describe, to completion; returns the number of
+    /// invocations (threads) launched.
+    pub fn dispatch(&self, regs: &RegisterFile, env: &Env<'_>) -> Result<u64, GpuError> {
         let Some(setup) = DispatchSetup::from_registers(regs)? else {
-            return Ok(());
+            return Ok(0);
         };
         if setup.group_count() == 0 {
-            return Ok(());
+            return Ok(0);
         }
         let program = self.programs.get(env.space, setup.pgm)?;
         let dispatch = Dispatch {
@@ -42,7 +43,7 @@ impl ComputeEngine {
             deadline: Instant::now() + env.config.watchdog,
             stats: &self.stats,
         };
-        dispatch.run(env.config.threads).map_err(|e| match e {
+        dispatch.run(env.config.threads).map(|()| setup.invocations()).map_err(|e| match e {
             GpuError::Shader { what, .. } if what.starts_with("watchdog") => {
                 GpuError::Hang(format!("dispatch of {:#x}: {what}", setup.pgm))
             }

@@ -171,6 +171,19 @@ impl DispatchSetup {
             .fold(1u64, u64::saturating_mul)
     }
 
+    /// Threads launched by the whole dispatch (partial last groups counted at their size).
+    pub fn invocations(&self) -> u64 {
+        (0..3)
+            .map(|d| {
+                let n = u64::from(self.end[d].saturating_sub(self.start[d]));
+                match n {
+                    0 => 0,
+                    n => (n - 1) * u64::from(self.group_size[d]) + u64::from(self.last_size[d]),
+                }
+            })
+            .fold(1u64, u64::saturating_mul)
+    }
+
     /// Workgroup number `i`, X fastest.
     pub fn workgroup(&self, i: u64) -> Workgroup {
         let n = [0, 1, 2].map(|d| u64::from(self.end[d].saturating_sub(self.start[d])).max(1));

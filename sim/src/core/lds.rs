@@ -49,13 +49,36 @@ impl Lds<'_> {
 
 #[derive(Debug, Clone, Copy)]
 pub enum DsKind {
-    Read { size: u32, signed: bool, dwords: u32 },
-    Write { size: u32, dwords: u32 },
-    Read2 { size: u32, stride64: bool },
-    Write2 { size: u32, stride64: bool },
-    Atomic { op: AtomicOp, ret: bool, wide: bool },
-    AddF32 { ret: bool },
-    Permute { backward: bool },
+    Read {
+        size: u32,
+        signed: bool,
+        dwords: u32,
+    },
+    Write {
+        size: u32,
+        dwords: u32,
+    },
+    Read2 {
+        size: u32,
+        stride64: bool,
+    },
+    Write2 {
+        size: u32,
+        stride64: bool,
+    },
+    Atomic {
+        op: AtomicOp,
+        ret: bool,
+        wide: bool,
+    },
+    AddF32 {
+        ret: bool,
+    },
+    Permute {
+        backward: bool,
+    },
+    /// `ds_swizzle_b32`: a lane shuffle selected by the offset, no LDS access.
+    Swizzle,
 }
 
 pub fn classify(name: &str) -> Option<DsKind> {
@@ -87,6 +110,7 @@ pub fn classify(name: &str) -> Option<DsKind> {
         "add_rtn_f32" => DsKind::AddF32 { ret: true },
         "bpermute_b32" => DsKind::Permute { backward: true },
         "permute_b32" => DsKind::Permute { backward: false },
+        "swizzle_b32" => DsKind::Swizzle,
         other => {
             let (base, ret) = match other.split_once("_rtn_") {
                 Some((b, t)) => (format!("{b}_{t}"), true),
@@ -121,6 +145,34 @@ pub fn classify(name: &str) -> Option<DsKind> {
     })
 }
 
+/// Operands shared by every DS instruction: the per-lane address and the active lanes.
+struct Args<'a> {
+    i: &'a Ds,
+    addr: [u32; LANES],
+    offset: u32,
+    exec: u32,
+}
+
+impl Args<'_> {
+    fn active(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..LANES).filter(|&l| self.exec >> l & 1 != 0)
+    }
+
+    fn is_active(&self, lane: usize) -> bool {
+        self.exec >> lane & 1 != 0
+    }
+
+    /// Reads a 32- or 64-bit data operand of `lane` starting at VGPR `r`.
+    fn data(w: &Wave, r: u8, lane: usize, wide: bool) -> u64 {
+        let lo = w.v[r as usize][lane] as u64;
+        if wide {
+            lo | (w.v[r as usize + 1][lane] as u64) << 32
+        } else {
+            lo
+        }
+    }
+}
+
 pub fn exec(w: &mut Wave, i: &Ds, kind: Option<&DsKind>, lds: &mut Lds<'_>) -> R<()> {
     let name = i.op.name();
     if i.gds {
@@ -128,137 +180,167 @@ pub fn exec(w: &mut Wave, i: &Ds, kind: Option<&DsKind>, lds: &mut Lds<'_>) -> R
     }
     let kind =
         *kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented DS {name}")))?;
-    let exec = w.exec();
-    let addr = *w.vrow(i.addr as u32)?;
-    let offset = i.offset0 as u32 | (i.offset1 as u32) << 8;
-    let active = |lane: usize| exec >> lane & 1 != 0;
+    let a = Args {
+        i,
+        addr: *w.vrow(i.addr as u32)?,
+        offset: i.offset0 as u32 | (i.offset1 as u32) << 8,
+        exec: w.exec(),
+    };
     match kind {
-        DsKind::Read { size, signed, dwords } => {
-            w.vwritable(i.vdst as u32, dwords)?;
-            let mut rows = vec![[0u32; LANES]; dwords as usize];
-            for lane in (0..LANES).filter(|&l| active(l)) {
-                for (j, row) in rows.iter_mut().enumerate() {
-                    let v = lds
-                        .read(addr[lane].wrapping_add(offset).wrapping_add(4 * j as u32), size)?
-                        as u32;
-                    row[lane] = match (size, signed) {
-                        (1, true) => v as u8 as i8 as i32 as u32,
-                        (2, true) => v as u16 as i16 as i32 as u32,
-                        _ => v,
-                    };
-                }
-            }
-            write_rows(w, i.vdst as u32, exec, &rows)?;
+        DsKind::Read { size, signed, dwords } => read(w, &a, lds, size, signed, dwords),
+        DsKind::Write { size, dwords } => write(w, &a, lds, size, dwords),
+        DsKind::Read2 { size, stride64 } => read2(w, &a, lds, size, stride64),
+        DsKind::Write2 { size, stride64 } => write2(w, &a, lds, size, stride64),
+        DsKind::Atomic { op, ret, wide } => atomic(w, &a, lds, op, ret, wide),
+        DsKind::AddF32 { ret } => add_f32(w, &a, lds, ret),
+        DsKind::Swizzle => swizzle(w, &a),
+        DsKind::Permute { backward } => permute(w, &a, backward),
+    }
+}
+
+fn read(w: &mut Wave, a: &Args<'_>, lds: &Lds<'_>, size: u32, signed: bool, dwords: u32) -> R<()> {
+    w.vwritable(a.i.vdst as u32, dwords)?;
+    let mut rows = vec![[0u32; LANES]; dwords as usize];
+    for lane in a.active() {
+        for (j, row) in rows.iter_mut().enumerate() {
+            let at = a.addr[lane].wrapping_add(a.offset).wrapping_add(4 * j as u32);
+            let v = lds.read(at, size)? as u32;
+            row[lane] = match (size, signed) {
+                (1, true) => v as u8 as i8 as i32 as u32,
+                (2, true) => v as u16 as i16 as i32 as u32,
+                _ => v,
+            };
         }
-        DsKind::Write { size, dwords } => {
-            w.vreadable(i.data0 as u32, dwords)?;
-            for lane in (0..LANES).filter(|&l| active(l)) {
-                for j in 0..dwords {
-                    let v = w.v[(i.data0 as u32 + j) as usize][lane] as u64;
-                    lds.write(addr[lane].wrapping_add(offset).wrapping_add(4 * j), size, v)?;
-                }
-            }
-        }
-        DsKind::Read2 { size, stride64 } => {
-            let per = size / 4;
-            let scale = size * if stride64 { 64 } else { 1 };
-            w.vwritable(i.vdst as u32, 2 * per)?;
-            let mut rows = vec![[0u32; LANES]; (2 * per) as usize];
-            for lane in (0..LANES).filter(|&l| active(l)) {
-                for (k, off) in [i.offset0, i.offset1].into_iter().enumerate() {
-                    let a = addr[lane].wrapping_add(off as u32 * scale);
-                    let v = lds.read(a, size)?;
-                    rows[k * per as usize][lane] = v as u32;
-                    if per == 2 {
-                        rows[k * 2 + 1][lane] = (v >> 32) as u32;
-                    }
-                }
-            }
-            write_rows(w, i.vdst as u32, exec, &rows)?;
-        }
-        DsKind::Write2 { size, stride64 } => {
-            let per = size / 4;
-            let scale = size * if stride64 { 64 } else { 1 };
-            w.vreadable(i.data0 as u32, per)?;
-            w.vreadable(i.data1 as u32, per)?;
-            for lane in (0..LANES).filter(|&l| active(l)) {
-                for (off, data) in [(i.offset0, i.data0), (i.offset1, i.data1)] {
-                    let lo = w.v[data as usize][lane] as u64;
-                    let v = if per == 2 {
-                        lo | (w.v[data as usize + 1][lane] as u64) << 32
-                    } else {
-                        lo
-                    };
-                    lds.write(addr[lane].wrapping_add(off as u32 * scale), size, v)?;
-                }
-            }
-        }
-        DsKind::Atomic { op, ret, wide } => {
-            let per = if wide { 2 } else { 1 };
-            let size = 4 * per;
-            w.vreadable(i.data0 as u32, per)?;
-            if op == AtomicOp::CmpSwap {
-                w.vreadable(i.data1 as u32, per)?;
-            }
-            let mut rows = vec![[0u32; LANES]; per as usize];
-            for lane in (0..LANES).filter(|&l| active(l)) {
-                let a = addr[lane].wrapping_add(offset);
-                let get = |r: u8| {
-                    let lo = w.v[r as usize][lane] as u64;
-                    if wide {
-                        lo | (w.v[r as usize + 1][lane] as u64) << 32
-                    } else {
-                        lo
-                    }
-                };
-                // ds_cmpst: data0 is the compare value, data1 the new value.
-                let (src, cmp) = if op == AtomicOp::CmpSwap {
-                    (get(i.data1), get(i.data0))
-                } else {
-                    (get(i.data0), 0)
-                };
-                let old = lds.read(a, size)?;
-                lds.write(a, size, atomic_apply(op, old, src, cmp, wide))?;
-                rows[0][lane] = old as u32;
-                if wide {
-                    rows[1][lane] = (old >> 32) as u32;
-                }
-            }
-            if ret {
-                w.vwritable(i.vdst as u32, per)?;
-                write_rows(w, i.vdst as u32, exec, &rows)?;
-            }
-        }
-        DsKind::AddF32 { ret } => {
-            w.vreadable(i.data0 as u32, 1)?;
-            let mut row = [0u32; LANES];
-            for lane in (0..LANES).filter(|&l| active(l)) {
-                let a = addr[lane].wrapping_add(offset);
-                let old = lds.read(a, 4)? as u32;
-                let new = f32::from_bits(old) + f32::from_bits(w.v[i.data0 as usize][lane]);
-                lds.write(a, 4, new.to_bits() as u64)?;
-                row[lane] = old;
-            }
-            if ret {
-                write_rows(w, i.vdst as u32, exec, &[row])?;
-            }
-        }
-        DsKind::Permute { backward } => {
-            w.vreadable(i.data0 as u32, 1)?;
-            let data = w.v[i.data0 as usize];
-            let mut row = [0u32; LANES];
-            for lane in (0..LANES).filter(|&l| active(l)) {
-                let sel = ((addr[lane].wrapping_add(offset) >> 2) & 31) as usize;
-                if backward {
-                    row[lane] = if active(sel) { data[sel] } else { 0 };
-                } else {
-                    row[sel] = data[lane];
-                }
-            }
-            write_rows(w, i.vdst as u32, if backward { exec } else { u32::MAX }, &[row])?;
+    }
+    write_rows(w, a.i.vdst as u32, a.exec, &rows)
+}
+
+fn write(w: &mut Wave, a: &Args<'_>, lds: &mut Lds<'_>, size: u32, dwords: u32) -> R<()> {
+    w.vreadable(a.i.data0 as u32, dwords)?;
+    for lane in a.active() {
+        for j in 0..dwords {
+            let v = w.v[(a.i.data0 as u32 + j) as usize][lane] as u64;
+            lds.write(a.addr[lane].wrapping_add(a.offset).wrapping_add(4 * j), size, v)?;
         }
     }
     Ok(())
+}
+
+/// `ds_read2*`: two elements at OFFSET0 and OFFSET1 (in element units, or 64 elements for
+/// the `st64` forms).
+fn read2(w: &mut Wave, a: &Args<'_>, lds: &Lds<'_>, size: u32, stride64: bool) -> R<()> {
+    let per = size / 4;
+    let scale = size * if stride64 { 64 } else { 1 };
+    w.vwritable(a.i.vdst as u32, 2 * per)?;
+    let mut rows = vec![[0u32; LANES]; (2 * per) as usize];
+    for lane in a.active() {
+        for (k, off) in [a.i.offset0, a.i.offset1].into_iter().enumerate() {
+            let v = lds.read(a.addr[lane].wrapping_add(off as u32 * scale), size)?;
+            rows[k * per as usize][lane] = v as u32;
+            if per == 2 {
+                rows[k * 2 + 1][lane] = (v >> 32) as u32;
+            }
+        }
+    }
+    write_rows(w, a.i.vdst as u32, a.exec, &rows)
+}
+
+fn write2(w: &mut Wave, a: &Args<'_>, lds: &mut Lds<'_>, size: u32, stride64: bool) -> R<()> {
+    let per = size / 4;
+    let scale = size * if stride64 { 64 } else { 1 };
+    w.vreadable(a.i.data0 as u32, per)?;
+    w.vreadable(a.i.data1 as u32, per)?;
+    for lane in a.active() {
+        for (off, data) in [(a.i.offset0, a.i.data0), (a.i.offset1, a.i.data1)] {
+            let v = Args::data(w, data, lane, per == 2);
+            lds.write(a.addr[lane].wrapping_add(off as u32 * scale), size, v)?;
+        }
+    }
+    Ok(())
+}
+
+fn atomic(
+    w: &mut Wave,
+    a: &Args<'_>,
+    lds: &mut Lds<'_>,
+    op: AtomicOp,
+    ret: bool,
+    wide: bool,
+) -> R<()> {
+    let per = if wide { 2 } else { 1 };
+    w.vreadable(a.i.data0 as u32, per)?;
+    if op == AtomicOp::CmpSwap {
+        w.vreadable(a.i.data1 as u32, per)?;
+    }
+    let mut rows = vec![[0u32; LANES]; per as usize];
+    for lane in a.active() {
+        let at = a.addr[lane].wrapping_add(a.offset);
+        // ds_cmpst: data0 is the compare value, data1 the new value.
+        let (src, cmp) = if op == AtomicOp::CmpSwap {
+            (Args::data(w, a.i.data1, lane, wide), Args::data(w, a.i.data0, lane, wide))
+        } else {
+            (Args::data(w, a.i.data0, lane, wide), 0)
+        };
+        let old = lds.read(at, 4 * per)?;
+        lds.write(at, 4 * per, atomic_apply(op, old, src, cmp, wide))?;
+        rows[0][lane] = old as u32;
+        if wide {
+            rows[1][lane] = (old >> 32) as u32;
+        }
+    }
+    if ret {
+        w.vwritable(a.i.vdst as u32, per)?;
+        write_rows(w, a.i.vdst as u32, a.exec, &rows)?;
+    }
+    Ok(())
+}
+
+fn add_f32(w: &mut Wave, a: &Args<'_>, lds: &mut Lds<'_>, ret: bool) -> R<()> {
+    w.vreadable(a.i.data0 as u32, 1)?;
+    let mut row = [0u32; LANES];
+    for lane in a.active() {
+        let at = a.addr[lane].wrapping_add(a.offset);
+        let old = lds.read(at, 4)? as u32;
+        let new = f32::from_bits(old) + f32::from_bits(w.v[a.i.data0 as usize][lane]);
+        lds.write(at, 4, new.to_bits() as u64)?;
+        row[lane] = old;
+    }
+    if ret {
+        write_rows(w, a.i.vdst as u32, a.exec, &[row])?;
+    }
+    Ok(())
+}
+
+/// `ds_swizzle_b32`: the shuffled value is the instruction's ADDR operand; inactive source
+/// lanes read 0.
+fn swizzle(w: &mut Wave, a: &Args<'_>) -> R<()> {
+    let mode = SwizzleMode::new(a.offset)?;
+    let row: [u32; LANES] = std::array::from_fn(|lane| {
+        let src = mode.source(lane);
+        if a.is_active(src) {
+            a.addr[src]
+        } else {
+            0
+        }
+    });
+    write_rows(w, a.i.vdst as u32, a.exec, &[row])
+}
+
+/// `ds_bpermute_b32` (each lane pulls from lane ADDR/4) and `ds_permute_b32` (each lane pushes
+/// to lane ADDR/4).
+fn permute(w: &mut Wave, a: &Args<'_>, backward: bool) -> R<()> {
+    w.vreadable(a.i.data0 as u32, 1)?;
+    let data = w.v[a.i.data0 as usize];
+    let mut row = [0u32; LANES];
+    for lane in a.active() {
+        let sel = ((a.addr[lane].wrapping_add(a.offset) >> 2) & 31) as usize;
+        if backward {
+            row[lane] = if a.is_active(sel) { data[sel] } else { 0 };
+        } else {
+            row[sel] = data[lane];
+        }
+    }
+    write_rows(w, a.i.vdst as u32, if backward { a.exec } else { u32::MAX }, &[row])
 }
 
 fn write_rows(w: &mut Wave, first: u32, exec: u32, rows: &[[u32; LANES]]) -> R<()> {
@@ -267,4 +349,32 @@ fn write_rows(w: &mut Wave, first: u32, exec: u32, rows: &[[u32; LANES]]) -> R<(
     }
     w.add_pending(Counter::Lds, true, first, rows.len() as u32);
     Ok(())
+}
+
+/// The lane shuffle of `ds_swizzle_b32`, from its offset: quad permute (offset[15:8] = 0x80,
+/// two bits per lane of a quad) or bit-mask mode (offset[15] = 0: and, or, xor masks of 5 bits).
+enum SwizzleMode {
+    Quad(usize),
+    Mask { and: usize, or: usize, xor: usize },
+}
+
+impl SwizzleMode {
+    fn new(offset: u32) -> R<SwizzleMode> {
+        let o = offset as usize;
+        if o & 0xff00 == 0x8000 {
+            Ok(SwizzleMode::Quad(o))
+        } else if o & 0x8000 != 0 {
+            fault(format!("ds_swizzle_b32 offset {offset:#x} (mode not modelled)"))
+        } else {
+            Ok(SwizzleMode::Mask { and: o & 0x1f, or: o >> 5 & 0x1f, xor: o >> 10 & 0x1f })
+        }
+    }
+
+    /// The lane that `lane` reads.
+    fn source(&self, lane: usize) -> usize {
+        match *self {
+            SwizzleMode::Quad(sel) => (lane & !3) | (sel >> (2 * (lane & 3)) & 3),
+            SwizzleMode::Mask { and, or, xor } => ((lane & and) | or) ^ xor,
+        }
+    }
 }

@@ -199,9 +199,15 @@ impl Dispatch<'_> {
             Inst::Smem(i) => smem::exec(w, i, d.form, &self.mem).map(|_| Flow::Next),
             Inst::Vop1(_) | Inst::Vop2(_) | Inst::Vopc(_) | Inst::Vop3(_) => match &d.prep {
                 Prep::Valu(v) => valu::exec(w, v).map(|_| Flow::Next),
-                _ => wave::fault("VALU form not understood"),
+                _ => {
+                    wave::fault(format!("{}: DPP/SDWA forms are not modelled", d.inst.op().name()))
+                }
             },
             Inst::Vop3p(i) => vop3p::exec(w, i).map(|_| Flow::Next),
+            // Graphics-only families (interpolation, exports) and images are not modelled.
+            Inst::Vintrp(_) | Inst::Exp(_) | Inst::Mimg(_) => {
+                wave::fault(format!("unimplemented {}", d.inst.op().name()))
+            }
             Inst::Ds(i) => {
                 let Prep::Ds(kind) = &d.prep else { return Err(Fault::Shader("DS".into())) };
                 lds::exec(w, i, kind.as_ref(), lds).map(|_| Flow::Next)

@@ -3,7 +3,7 @@
 //! result written back with output modifiers (clamp, omod) and the exec mask.
 
 use ferrum_isa::tables::{Field, Form};
-use ferrum_isa::{Inst, Opcode, Operand, Special};
+use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
 
 use super::valu_ops::{self, Out};
 use super::wave::{fault, Wave, Wide, LANES, R, VCC_LO};
@@ -91,7 +91,17 @@ pub fn src_type(name: &str) -> Ty {
 }
 
 impl Valu {
+    /// `None` for forms the interpreter does not model (DPP and SDWA extensions).
     pub fn from_inst(inst: &Inst, form: &Form) -> Option<Valu> {
+        let ext = match inst {
+            Inst::Vop1(i) => i.ext,
+            Inst::Vop2(i) => i.ext,
+            Inst::Vopc(i) => i.ext,
+            _ => Ext::None,
+        };
+        if ext != Ext::None {
+            return None;
+        }
         let name = inst.op().name();
         let ty = src_type(name);
         let dty = dst_type(name);
@@ -189,7 +199,9 @@ impl Wave {
                 *e = if hi { *e >> 16 & 0xffff } else { *e & 0xffff };
             }
         }
-        if v.src_ty.is_float() {
+        // ABS/NEG act on the sign bit; the encoding only allows them where the operand is
+        // treated as a float (float ops, and v_cndmask_b32's selected values).
+        if v.abs | v.neg != 0 {
             let sign = 1u64 << (bits - 1);
             let (abs, neg) = (v.abs >> k & 1 != 0, v.neg >> k & 1 != 0);
             for e in x.iter_mut() {

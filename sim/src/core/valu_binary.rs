@@ -45,6 +45,12 @@ pub(super) fn eval(
         O::V_OR_B32 => map2(out, a, b, |x, y| x | y),
         O::V_XOR_B32 => map2(out, a, b, |x, y| x ^ y),
         O::V_XNOR_B32 => map2(out, a, b, |x, y| r32(!(u(x) ^ u(y)))),
+        // CLAMP on integer adds saturates (unsigned or signed per the opcode).
+        O::V_ADD_NC_U32 if v.clamp => map2(out, a, b, |x, y| r32(u(x).saturating_add(u(y)))),
+        O::V_SUB_NC_U32 if v.clamp => map2(out, a, b, |x, y| r32(u(x).saturating_sub(u(y)))),
+        O::V_SUBREV_NC_U32 if v.clamp => map2(out, a, b, |x, y| r32(u(y).saturating_sub(u(x)))),
+        O::V_ADD_NC_I32 if v.clamp => map2(out, a, b, |x, y| r32(i(x).saturating_add(i(y)) as u32)),
+        O::V_SUB_NC_I32 if v.clamp => map2(out, a, b, |x, y| r32(i(x).saturating_sub(i(y)) as u32)),
         O::V_ADD_NC_U32 | O::V_ADD_NC_I32 => map2(out, a, b, |x, y| r32(u(x).wrapping_add(u(y)))),
         O::V_SUB_NC_U32 | O::V_SUB_NC_I32 => map2(out, a, b, |x, y| r32(u(x).wrapping_sub(u(y)))),
         O::V_SUBREV_NC_U32 => map2(out, a, b, |x, y| r32(u(y).wrapping_sub(u(x)))),

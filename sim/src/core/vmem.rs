@@ -406,14 +406,14 @@ pub fn flat(
         w.vreadable(i.data as u32, dd)?;
         let exec = w.exec();
         let mut rets = vec![[0u32; LANES]; per];
-        let mut tmp = Wave::scratch_view(w, i.data as u32, dd);
+        let data = w.v[i.data as usize..(i.data as u32 + dd) as usize].to_vec();
         let Kind::Atomic { op, wide } = k else { unreachable!("checked above") };
         for (lane, addr) in addrs.iter().enumerate() {
             if exec >> lane & 1 == 0 {
                 continue;
             }
             let Some(addr) = *addr else { continue };
-            let reg = |kk: usize| tmp[kk][lane] as u64;
+            let reg = |kk: usize| data[kk][lane] as u64;
             let (src, cmp) = if wide {
                 (
                     reg(0) | reg(1) << 32,
@@ -428,7 +428,6 @@ pub fn flat(
                 rets[1][lane] = (old >> 32) as u32;
             }
         }
-        tmp.clear();
         if i.glc {
             for (j, row) in rets.iter().enumerate() {
                 w.vwrite(i.vdst as u32 + j as u32, exec, row)?;
@@ -438,13 +437,6 @@ pub fn flat(
         return Ok(());
     }
     access(w, mem, k, &addrs, vdata as u32, dd, i.glc)
-}
-
-impl Wave {
-    /// A copy of `count` VGPR rows from `first` (source data of an atomic).
-    fn scratch_view(w: &Wave, first: u32, count: u32) -> Vec<[u32; LANES]> {
-        (first..first + count).map(|r| w.v[r as usize]).collect()
-    }
 }
 
 /// buffer/tbuffer `*_format_*`: converts between the element's data format and registers.

@@ -286,10 +286,14 @@ impl Wave {
     pub fn vwrite(&mut self, r: u32, mask: u32, values: &Lanes) -> R<()> {
         self.vwritable(r, 1)?;
         let row = &mut self.v[r as usize];
+        if mask == u32::MAX {
+            *row = *values;
+            return Ok(());
+        }
+        // Branch-free blend so the loop vectorises.
         for (lane, (dst, &val)) in row.iter_mut().zip(values.iter()).enumerate() {
-            if mask >> lane & 1 != 0 {
-                *dst = val;
-            }
+            let keep = ((mask >> lane) & 1).wrapping_sub(1);
+            *dst = (*dst & keep) | (val & !keep);
         }
         Ok(())
     }

@@ -38,7 +38,18 @@ pub struct CommandProcessor {
     pub regs: RegisterFile,
     /// SET_BASE index 1: base address for DISPATCH_INDIRECT on the graphics ring.
     indirect_base: u64,
+    /// Pipeline statistics counters, in the hardware's sample order (11 on GFX10.3: PS, C
+    /// primitives, C invocations, VS, GS invocations, GS primitives, IA primitives, IA
+    /// vertices, HS, DS, CS invocations). Only CS invocations are ever counted here.
+    pipeline_stats: [u64; PIPELINE_STATS],
+    /// Between PIPELINESTAT_START and PIPELINESTAT_STOP events.
+    stats_enabled: bool,
 }
+
+/// Number of 64-bit pipeline-statistics counters SAMPLE_PIPELINESTAT writes on GFX10.3.
+pub const PIPELINE_STATS: usize = 11;
+/// Index of CS_INVOCATIONS among them.
+const CS_INVOCATIONS: usize = 10;
 
 /// Where execution continues after a packet.
 enum Flow {

@@ -7,6 +7,11 @@ use super::regs::{self, field, Space};
 use super::{CommandProcessor, Env, Flow, MAX_IB_DEPTH};
 use crate::error::GpuError;
 
+/// VGT_EVENT_TYPE values (gfx103.json).
+const PIPELINESTAT_START: u32 = 25;
+const PIPELINESTAT_STOP: u32 = 26;
+const SAMPLE_PIPELINESTAT: u32 = 30;
+
 /// One parsed packet.
 pub struct Packet<'a> {
     pub addr: u64,
@@ -66,7 +71,7 @@ impl CommandProcessor {
             op::SET_BASE => self.set_base(p)?,
             op::DISPATCH_DIRECT => self.dispatch_direct(env, p)?,
             op::DISPATCH_INDIRECT => self.dispatch_indirect(env, p)?,
-            op::EVENT_WRITE => event_write(p)?,
+            op::EVENT_WRITE => self.event_write(env, p)?,
             op::RELEASE_MEM => release_mem(env, p)?,
             op::WRITE_DATA => self.write_data(env, p)?,
             op::COPY_DATA => self.copy_data(env, p)?,
@@ -128,7 +133,40 @@ impl CommandProcessor {
         ] {
             self.regs.write(reg, value);
         }
-        env.compute.dispatch(&self.regs, env)
+        let invocations = env.compute.dispatch(&self.regs, env)?;
+        if self.stats_enabled {
+            self.pipeline_stats[super::CS_INVOCATIONS] += invocations;
+        }
+        Ok(())
+    }
+
+    fn event_write(&mut self, env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+        p.need(1)?;
+        let event_type = field(p.body[0], 0, 5);
+        let event_index = field(p.body[0], 8, 11);
+        // Flushes and other events need no action: dispatches finish synchronously.
+        match (event_type, event_index) {
+            (PIPELINESTAT_START, _) => self.stats_enabled = true,
+            (PIPELINESTAT_STOP, _) => self.stats_enabled = false,
+            (SAMPLE_PIPELINESTAT, 2) => {
+                p.need(3)?;
+                let va = p.addr64(1);
+                if va % 8 != 0 {
+                    return Err(p.malformed("SAMPLE_PIPELINESTAT address not 8-byte aligned"));
+                }
+                let bytes: Vec<u8> =
+                    self.pipeline_stats.iter().flat_map(|c| c.to_le_bytes()).collect();
+                env.space.write(va, &bytes)?;
+            }
+            // ZPASS_DONE and streamout counters belong to graphics, not modelled.
+            (_, 1..=3) => {
+                return Err(GpuError::Unsupported(format!(
+                    "EVENT_WRITE type {event_type} index {event_index} (counter sampling)"
+                )))
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     fn write_data(&mut self, env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
@@ -288,20 +326,6 @@ impl CommandProcessor {
         }
         self.run_ib(env, va, size_dw, depth + 1)?;
         Ok(Flow::Next)
-    }
-}
-
-fn event_write(p: &Packet<'_>) -> Result<(), GpuError> {
-    p.need(1)?;
-    let event_index = field(p.body[0], 8, 11);
-    // Events with an address (ZPASS_DONE, pipeline statistics, streamout) write counters the
-    // simulator does not keep; flushes need no action because dispatches finish synchronously.
-    match event_index {
-        1..=3 => Err(GpuError::Unsupported(format!(
-            "EVENT_WRITE type {} index {event_index} (counter sampling)",
-            field(p.body[0], 0, 5)
-        ))),
-        _ => Ok(()),
     }
 }
 

@@ -10,6 +10,7 @@ use super::fence::{amdgpu_deadline, Fence};
 use super::gem::GemObject;
 use super::queue::Job;
 use super::uaccess::{read_array, read_one};
+use super::vm::AddressSpace;
 use super::FileState;
 
 /// What the chunks of one submission ask for.
@@ -43,37 +44,8 @@ impl FileState {
             let chunk = unsafe { read_one::<uapi::DrmAmdgpuCsChunk>(ptr) }?;
             self.parse_chunk(&chunk, &mut parsed)?;
         }
-        let first = *parsed.ibs.first().ok_or(Errno::EINVAL)?;
-        let (ip, ring) = (first.ip_type, first.ring);
-        if !matches!(ip, uapi::AMDGPU_HW_IP_GFX | uapi::AMDGPU_HW_IP_COMPUTE)
-            || parsed.ibs.iter().any(|ib| (ib.ip_type, ib.ring, ib.ip_instance) != (ip, ring, 0))
-            || ring >= if ip == uapi::AMDGPU_HW_IP_GFX { 1 } else { 4 }
-        {
-            return Err(Errno::EINVAL);
-        }
-        let mut ibs = Vec::with_capacity(parsed.ibs.len());
-        for ib in &parsed.ibs {
-            if ib.ib_bytes == 0 || ib.ib_bytes % 4 != 0 || ib.flags & uapi::AMDGPU_IB_FLAG_CE != 0 {
-                return Err(Errno::EINVAL);
-            }
-            ibs.push((ib.va_start, ib.ib_bytes / 4));
-        }
-        let space = match &parsed.bo_handles {
-            Some(handles) => {
-                let listed: Vec<Arc<GemObject>> =
-                    handles.iter().map(|&h| self.gem(h)).collect::<Result<_, _>>()?;
-                let ptrs: HashSet<*const GemObject> = listed.iter().map(Arc::as_ptr).collect();
-                Arc::new(self.vm.snapshot().filtered(|g| {
-                    ptrs.contains(&Arc::as_ptr(g))
-                        || g.flags & uapi::AMDGPU_GEM_CREATE_VM_ALWAYS_VALID != 0
-                }))
-            }
-            None => Arc::new(
-                self.vm
-                    .snapshot()
-                    .filtered(|g| g.flags & uapi::AMDGPU_GEM_CREATE_VM_ALWAYS_VALID != 0),
-            ),
-        };
+        let Target { ip, ring, ibs } = validate_ibs(&parsed.ibs)?;
+        let space = self.job_address_space(parsed.bo_handles.as_deref())?;
         let signals: Vec<_> = parsed
             .signals
             .iter()
@@ -110,6 +82,22 @@ impl FileState {
         self.notifier.notify();
         arg.out = uapi::DrmAmdgpuCsOut { handle: seq };
         Ok(0)
+    }
+
+    /// The mappings a job may touch: BOs in its list plus per-VM (always valid) BOs, which is
+    /// what the kernel makes resident for it.
+    fn job_address_space(&self, bo_handles: Option<&[u32]>) -> Result<Arc<AddressSpace>, Errno> {
+        let always_valid =
+            |g: &Arc<GemObject>| g.flags & uapi::AMDGPU_GEM_CREATE_VM_ALWAYS_VALID != 0;
+        let listed: Vec<Arc<GemObject>> = bo_handles
+            .unwrap_or_default()
+            .iter()
+            .map(|&h| self.gem(h))
+            .collect::<Result<_, _>>()?;
+        let ptrs: HashSet<*const GemObject> = listed.iter().map(Arc::as_ptr).collect();
+        let space =
+            self.vm.snapshot().filtered(|g| ptrs.contains(&Arc::as_ptr(g)) || always_valid(g));
+        Ok(Arc::new(space))
     }
 
     fn parse_chunk(&self, chunk: &uapi::DrmAmdgpuCsChunk, out: &mut Parsed) -> Result<(), Errno> {
@@ -224,4 +212,39 @@ impl FileState {
         arg.out = uapi::DrmAmdgpuWaitCsOut { status: u64::from(busy) };
         Ok(0)
     }
+}
+
+/// The ring a submission runs on and its IBs as (GPU address, dwords).
+struct Target {
+    ip: u32,
+    ring: u32,
+    ibs: Vec<(u64, u32)>,
+}
+
+/// All IB chunks must target the same GFX or COMPUTE ring.
+fn validate_ibs(chunks: &[uapi::DrmAmdgpuCsChunkIb]) -> Result<Target, Errno> {
+    let first = *chunks.first().ok_or(Errno::EINVAL)?;
+    let (ip, ring) = (first.ip_type, first.ring);
+    let rings = match ip {
+        uapi::AMDGPU_HW_IP_GFX => 1,
+        uapi::AMDGPU_HW_IP_COMPUTE => 4,
+        _ => return Err(Errno::EINVAL),
+    };
+    if ring >= rings
+        || chunks.iter().any(|ib| (ib.ip_type, ib.ring, ib.ip_instance) != (ip, ring, 0))
+    {
+        return Err(Errno::EINVAL);
+    }
+    let ibs = chunks
+        .iter()
+        .map(|ib| {
+            // Constant-engine IBs are not modelled.
+            if ib.ib_bytes == 0 || ib.ib_bytes % 4 != 0 || ib.flags & uapi::AMDGPU_IB_FLAG_CE != 0 {
+                Err(Errno::EINVAL)
+            } else {
+                Ok((ib.va_start, ib.ib_bytes / 4))
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Target { ip, ring, ibs })
 }

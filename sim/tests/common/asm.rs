@@ -2,7 +2,7 @@
 //! for the instructions the tests use, plus labels for branches.
 
 use ferrum_isa::{
-    encode, Buffer, Ds, Flat, Inst, Opcode, Operand, Seg, Smem, Sop1, Sop2, Sopc, Sopk, Sopp,
+    encode, Buffer, Ds, Ext, Flat, Inst, Opcode, Operand, Seg, Smem, Sop1, Sop2, Sopc, Sopk, Sopp,
     Special, Vop1, Vop2, Vop3, Vopc,
 };
 
@@ -95,13 +95,13 @@ impl Asm {
 
     // ---- vector ----
     pub fn vop1(&mut self, op: Opcode, vdst: Operand, src0: Operand) -> &mut Self {
-        self.i(Inst::Vop1(Vop1 { op, vdst, src0 }))
+        self.i(Inst::Vop1(Vop1 { op, vdst, src0, ext: Ext::None }))
     }
     pub fn vop2(&mut self, op: Opcode, vdst: u8, src0: Operand, vsrc1: u8) -> &mut Self {
-        self.i(Inst::Vop2(Vop2 { op, vdst, src0, vsrc1, k: 0 }))
+        self.i(Inst::Vop2(Vop2 { op, vdst, src0, vsrc1, k: 0, ext: Ext::None }))
     }
     pub fn vopc(&mut self, op: Opcode, src0: Operand, vsrc1: u8) -> &mut Self {
-        self.i(Inst::Vopc(Vopc { op, src0, vsrc1 }))
+        self.i(Inst::Vopc(Vopc { op, src0, vsrc1, ext: Ext::None }))
     }
     pub fn vop3(&mut self, op: Opcode, vdst: Operand, src: [Operand; 3]) -> &mut Self {
         self.i(Inst::Vop3(Vop3 {
