@@ -9,13 +9,14 @@ use ferrum_compiler::amd;
 use ferrum_compiler::interp;
 use ferrum_compiler::ir::Stage;
 
-fn check(gpu: &Gpu, case: &common::Case, groups: [u32; 3]) -> Result<(), String> {
+/// Runs one case; Ok(false) when the backend refuses the shader or no oracle exists.
+fn check(gpu: &Gpu, case: &common::Case, groups: [u32; 3]) -> Result<bool, String> {
     let ir = ferrum_compiler::compile_to_ir(&case.words, "main", Stage::Compute, &case.spec)
         .map_err(|e| e.to_string())?;
     let layout = amd::default_layout(&ir);
     let bin = match amd::compile(&ir, &layout) {
         Ok(b) => b,
-        Err(amd::BackendError::Unsupported(_)) => return Ok(()),
+        Err(amd::BackendError::Unsupported(_)) => return Ok(false),
         Err(e) => return Err(e.to_string()),
     };
     let mut want = case.res.clone();
@@ -23,7 +24,7 @@ fn check(gpu: &Gpu, case: &common::Case, groups: [u32; 3]) -> Result<(), String>
         // Shapes beyond the shader's buffers: the interpreter refuses out-of-bounds accesses
         // (the GPU would drop them), so there is no oracle for this shape.
         if groups != case.groups && matches!(e, interp::InterpError::OutOfBounds { .. }) {
-            return Ok(());
+            return Ok(false);
         }
         return Err(format!("interpreter: {e}"));
     }
@@ -51,7 +52,7 @@ fn check(gpu: &Gpu, case: &common::Case, groups: [u32; 3]) -> Result<(), String>
             return Err(format!("global buffer {i} differs\n{}", bin.isa_text));
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// Shaders whose result depends on the order in which invocations run, so the interpreter's
@@ -75,22 +76,38 @@ fn f32_close(a: &[u8], b: &[u8]) -> bool {
         })
 }
 
+/// Shaders whose workgroups race with each other (non-atomic read-modify-write of the same
+/// buffer words), so only their own dispatch shape has an oracle: `memory_forwarding` does
+/// `a[a[i] & 15] += 1` from every workgroup.
+const ONE_SHAPE: &[&str] = &["memory_forwarding"];
+
 #[test]
 fn corpus_runs_on_the_simulator_like_the_interpreter() {
     let gpu = Gpu::new();
     let mut failures = Vec::new();
-    for case in common::all_cases() {
+    let cases = common::all_cases();
+    let mut ran = 0;
+    for case in &cases {
         if ORDER_DEPENDENT.contains(&case.name.as_str()) {
             continue;
         }
         // The case's own dispatch shape, a single workgroup, and more groups in y and z.
         let g = case.groups;
-        for groups in [g, [1, 1, 1], [g[0], g[1] + 1, g[2] + 1]] {
-            if let Err(e) = check(&gpu, &case, groups) {
-                failures.push(format!("{} {groups:?}: {e}", case.name));
+        let shapes: &[[u32; 3]] = if ONE_SHAPE.contains(&case.name.as_str()) {
+            &[g]
+        } else {
+            &[g, [1, 1, 1], [g[0], g[1] + 1, g[2] + 1]]
+        };
+        for (k, &groups) in shapes.iter().enumerate() {
+            match check(&gpu, case, groups) {
+                Ok(r) => ran += usize::from(r && k == 0),
+                Err(e) => failures.push(format!("{} {groups:?}: {e}", case.name)),
             }
         }
     }
+    eprintln!("{ran} of {} corpus shaders ran on the simulator", cases.len());
+    // Everything but the order-dependent shaders and the few the backend refuses.
+    assert!(ran + ORDER_DEPENDENT.len() + 3 >= cases.len(), "only {ran} of {} ran", cases.len());
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
 }
 
@@ -127,7 +144,7 @@ fn register_pressure_stress_runs_on_the_simulator() {
         spec: Default::default(),
     };
     let _ = std::fs::remove_dir_all(&dir);
-    check(&Gpu::new(), &case, case.groups).unwrap();
+    assert!(check(&Gpu::new(), &case, case.groups).unwrap());
 }
 
 /// Control-flow cases written for the backend (compiler/tests/backend_cases).
@@ -146,8 +163,10 @@ fn backend_cases_run_on_the_simulator_like_the_interpreter() {
             failures.push(format!("{}: {e}", case.name));
             continue;
         }
-        if let Err(e) = check(&gpu, &case, case.groups) {
-            failures.push(format!("{}: {e}", case.name));
+        match check(&gpu, &case, case.groups) {
+            Ok(true) => {}
+            Ok(false) => failures.push(format!("{}: no oracle", case.name)),
+            Err(e) => failures.push(format!("{}: {e}", case.name)),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

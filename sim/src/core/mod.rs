@@ -221,7 +221,6 @@ impl Dispatch<'_> {
                 let Prep::Vmem(kind) = d.prep else { return Err(Fault::Shader("FLAT".into())) };
                 vmem::flat(w, i, d.form, kind, &self.mem).map(|_| Flow::Next)
             }
-            Inst::Vintrp(_) | Inst::Exp(_) => wave::fault("graphics instruction in a compute wave"),
         }
         .map_err(|e| match e {
             Fault::Shader(s) => Fault::Shader(format!("{}: {s}", d.inst.op().name())),

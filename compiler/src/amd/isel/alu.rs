@@ -612,11 +612,42 @@ impl Isel<'_> {
                     dwords.push(MVal::Reg(r.at(1), cl));
                 }
                 (x, 32) => dwords.push(x),
+                (x, 8 | 16) => dwords.push(x),
                 _ => return Err(unsupported(format!("bitcast from {sb}-bit components"))),
             }
         }
+        let uniform = !self.is_div(d);
+        if sb < 32 {
+            // Pack narrow components into dwords, lowest first.
+            let per = (32 / sb) as usize;
+            let mut packed = Vec::new();
+            for group in dwords.chunks(per) {
+                let mut acc = MVal::Const(0);
+                for (k, &c) in group.iter().enumerate() {
+                    let m = MVal::Const((1u64 << sb) - 1);
+                    let low = self.alu_comp(AluOp::Iand, 32, 32, &[c, m], uniform)?;
+                    let sh = MVal::Const(u64::from(sb) * k as u64);
+                    let part = self.alu_comp(AluOp::Ishl, 32, 32, &[low, sh], uniform)?;
+                    acc = self.alu_comp(AluOp::Ior, 32, 32, &[acc, part], uniform)?;
+                }
+                packed.push(acc);
+            }
+            dwords = packed;
+        }
         let out = match db {
             32 => dwords,
+            8 | 16 => {
+                // Unpack: component k is the dword shifted down (upper bits unspecified).
+                let per = 32 / db;
+                let mut out = Vec::new();
+                for &w in &dwords {
+                    for k in 0..per {
+                        let sh = MVal::Const(u64::from(db) * u64::from(k));
+                        out.push(self.alu_comp(AluOp::Ushr, 32, 32, &[w, sh], uniform)?);
+                    }
+                }
+                out
+            }
             64 => {
                 let mut out = Vec::new();
                 for pair in dwords.chunks(2) {

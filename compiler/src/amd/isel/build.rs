@@ -3,7 +3,7 @@
 //! registers or literals) is decided here, once.
 
 use ferrum_isa::{
-    Buffer, Ds, Flat, Inst, Opcode, Operand, Seg, Smem, Sop1, Sop2, Sopc, Sopk, Sopp, Special,
+    Buffer, Ds, Ext, Flat, Inst, Opcode, Operand, Seg, Smem, Sop1, Sop2, Sopc, Sopk, Sopp, Special,
     Vop1, Vop2, Vop3,
 };
 
@@ -207,7 +207,12 @@ pub enum SmemOff {
 
 /// VOP1 `dst = op(a)`.
 pub fn vop1(op: Opcode, dst: RegRef, a: Src) -> MInst {
-    let mut bld = B::new(Inst::Vop1(Vop1 { op, vdst: Operand::Vgpr(0), src0: Operand::UNUSED }));
+    let mut bld = B::new(Inst::Vop1(Vop1 {
+        op,
+        vdst: Operand::Vgpr(0),
+        src0: Operand::UNUSED,
+        ext: Ext::None,
+    }));
     let s0 = bld.src(Slot::Src0, a, 1);
     if let Inst::Vop1(i) = &mut bld.mi.inst {
         i.src0 = s0;
@@ -228,8 +233,14 @@ pub fn readfirstlane(dst: RegRef, a: RegRef) -> MInst {
 pub fn vop2(op: Opcode, dst: RegRef, a: Src, b: Src) -> MInst {
     if let Src::R(rb, RegClass::V) = b {
         if ferrum_isa::tables::Enc::Vop2.form_of(op).is_some() {
-            let mut bld =
-                B::new(Inst::Vop2(Vop2 { op, vdst: 0, src0: Operand::UNUSED, vsrc1: 0, k: 0 }));
+            let mut bld = B::new(Inst::Vop2(Vop2 {
+                op,
+                vdst: 0,
+                src0: Operand::UNUSED,
+                vsrc1: 0,
+                k: 0,
+                ext: Ext::None,
+            }));
             let s0 = bld.src(Slot::Src0, a, 1);
             if let Inst::Vop2(i) = &mut bld.mi.inst {
                 i.src0 = s0;
