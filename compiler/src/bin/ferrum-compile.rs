@@ -1,9 +1,9 @@
 //! `ferrum-compile FILE.spv [--entry NAME] [--stage comp|compute|vertex|fragment]
 //! [--dump isa|ir|spirv-ir] [--stats json]`: compiles a SPIR-V module offline, like AMD's Radeon
-//! GPU Analyzer. By default (or with `--dump isa`) it prints the RDNA2 disassembly in LLVM syntax
-//! (reassemblable with `llvm-mc -arch=amdgcn -mcpu=gfx1030`) and a statistics comment;
-//! `--dump ir` prints the IR after lowering and optimization, `--dump spirv-ir` straight out of
-//! the front end. `--stats json` ends the output with one JSON object of statistics.
+//! GPU Analyzer. For compute shaders by default (or with `--dump isa`) it prints the RDNA2
+//! disassembly in LLVM syntax (reassemblable with `llvm-mc -arch=amdgcn -mcpu=gfx1030`) and a
+//! statistics comment; `--dump ir` (the default for other stages) prints the IR after lowering
+//! and optimization, `--dump spirv-ir` straight out of the front end. `--stats json` ends the output with one JSON object of statistics.
 //! Any failure is one line on stderr and exit status 1.
 
 use std::process::ExitCode;
@@ -29,7 +29,7 @@ struct Args {
     file: String,
     entry: String,
     stage: Option<Stage>,
-    dump: String,
+    dump: Option<String>,
     stats_json: bool,
 }
 
@@ -39,12 +39,12 @@ const USAGE: &str = "usage: ferrum-compile FILE.spv [--entry NAME] [--stage comp
 fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
     let mut file = None;
-    let (mut entry, mut stage, mut dump) = ("main".to_string(), None, "isa".to_string());
+    let (mut entry, mut stage, mut dump) = ("main".to_string(), None, None);
     let mut stats_json = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--entry" => entry = args.next().ok_or("--entry needs a name")?,
-            "--dump" => dump = args.next().ok_or("--dump needs isa, ir or spirv-ir")?,
+            "--dump" => dump = Some(args.next().ok_or("--dump needs isa, ir or spirv-ir")?),
             "--stats" => match args.next().as_deref() {
                 Some("json") => stats_json = true,
                 _ => return Err("--stats needs json".into()),
@@ -76,7 +76,12 @@ fn run() -> Result<String, String> {
     let stage = args.stage.or_else(|| stage_of(&words)).unwrap_or(Stage::Compute);
     let spec = Default::default();
     let fail = |e: &dyn std::fmt::Display| format!("{file}: {e}");
-    match args.dump.as_str() {
+    // The backend compiles compute shaders; other stages show their IR by default.
+    let dump = args
+        .dump
+        .clone()
+        .unwrap_or_else(|| if stage == Stage::Compute { "isa" } else { "ir" }.to_string());
+    match dump.as_str() {
         "spirv-ir" => {
             let s = ferrum_compiler::spirv::to_ir(&words, &args.entry, stage, &spec)
                 .map_err(|e| fail(&e))?;
