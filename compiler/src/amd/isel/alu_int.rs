@@ -147,6 +147,7 @@ impl Isel<'_> {
                 self.add64(t, MVal::Const(1), false)
             }
             (Imul, 64, 64) => self.mul64(a[0], a[1]),
+            (Ineg, 64, 64) => self.alu_wide(Isub, 64, 64, &[MVal::Const(0), a[0]], uniform),
             (Iand | Ior | Ixor, 64, 64) => {
                 let vop = match op {
                     Iand => O::V_AND_B32,

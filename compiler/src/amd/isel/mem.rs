@@ -569,9 +569,11 @@ impl Isel<'_> {
     ) -> Result<(), BackendError> {
         let bits =
             srcs.first().map_or(32, |&s| self.shape(s).0).max(dst.map_or(0, |d| self.shape(d).0));
-        if bits != 32 {
+        if bits != 32 && bits != 64 {
             return Err(unsupported(format!("{bits}-bit atomics")));
         }
+        // Components of 64-bit atomics are register pairs.
+        let w: u8 = if bits == 64 { 2 } else { 1 };
         match op {
             AtomicOp::Load => {
                 let d = dst.ok_or_else(|| unsupported("atomic load without result"))?;
@@ -582,36 +584,37 @@ impl Isel<'_> {
                     4,
                 );
             }
-            AtomicOp::Store => return self.select_store(space, addr, srcs[0], 4),
+            AtomicOp::Store => return self.select_store(space, addr, srcs[0], u32::from(w) * 4),
             _ => {}
         }
         let data = self.comp(srcs[0], 0)?;
         let cmp = if op == AtomicOp::CmpXchg { Some(self.comp(srcs[1], 0)?) } else { None };
         let ret = dst.is_some();
         let result = match space {
-            Space::Buffer => self.buffer_atomic(op, addr, data, cmp, ret)?,
+            Space::Buffer => self.buffer_atomic(op, addr, data, cmp, ret, w)?,
             Space::Global => {
                 let a = self.comp(addr, 0)?;
                 let vals: Vec<MVal> = std::iter::once(data).chain(cmp).collect();
-                let dd = self.consecutive_v(&vals)?;
-                let r = self.vreg(RegClass::V, 1);
+                let dd = self.consecutive_v(&self.flatten(&vals, bits))?;
+                let r = self.vreg(RegClass::V, w);
                 let av = self.in_vgpr(a, 2)?;
-                let op = global_atomic(op);
-                let dst = if ret { Some((r, 1)) } else { None };
-                self.emit(build::global(op, dst, Some((dd, vals.len() as u8)), av, None, 0, ret));
+                let op = wide(global_atomic(op), w);
+                let dst = if ret { Some((r, w)) } else { None };
+                let n = vals.len() as u8 * w;
+                self.emit(build::global(op, dst, Some((dd, n)), av, None, 0, ret));
                 r
             }
             Space::Shared => {
                 let a = self.comp(addr, 0)?;
                 let (va, o) = self.lds_addr(a, 0)?;
-                let r = self.vreg(RegClass::V, 1);
-                let dv = self.in_vgpr(data, 1)?;
+                let r = self.vreg(RegClass::V, w);
+                let dv = self.in_vgpr(data, w)?;
                 let operands: Vec<(RegRef, u8)> = match cmp {
                     // ds_cmpst: data0 is the comparator, data1 the new value.
-                    Some(c) => vec![(self.in_vgpr(c, 1)?, 1), (dv, 1)],
-                    None => vec![(dv, 1)],
+                    Some(c) => vec![(self.in_vgpr(c, w)?, w), (dv, w)],
+                    None => vec![(dv, w)],
                 };
-                self.emit(build::ds(ds_atomic(op), Some((r, 1)), va, &operands, o));
+                self.emit(build::ds(wide(ds_atomic(op), w), Some((r, w)), va, &operands, o));
                 r
             }
             other => return Err(unsupported(format!("atomics on {other:?} memory"))),
@@ -630,13 +633,16 @@ impl Isel<'_> {
         data: MVal,
         cmp: Option<MVal>,
         ret: bool,
+        w: u8,
     ) -> Result<RegRef, BackendError> {
         let space = Space::Buffer;
         let (base, off) = self.buffer_addr(space, addr)?;
-        let dw = if cmp.is_some() { 2 } else { 1 };
         let vals: Vec<MVal> = std::iter::once(data).chain(cmp).collect();
+        let dwords = self.flatten(&vals, if w == 2 { 64 } else { 32 });
+        let dw = dwords.len() as u8;
+        // vdata is read and (with glc) overwritten with the old value: a fresh register.
         let d = self.vreg(RegClass::V, dw);
-        for (i, &v) in vals.iter().enumerate() {
+        for (i, &v) in dwords.iter().enumerate() {
             let s = self.src(v)?;
             self.emit(build::vop1(O::V_MOV_B32, d.at(i as u8), s));
         }
@@ -646,13 +652,13 @@ impl Isel<'_> {
             other => (Some(self.in_vgpr(other, 1)?), Src::I(0), 0),
         };
         self.with_rsrc(base.expect("buffer"), |s, vsharp| {
-            let mut mi =
-                build::mubuf(buffer_atomic(op), d, dw, false, voff, vsharp, soff, imm, ret);
+            let aop = wide(buffer_atomic(op), w);
+            let mut mi = build::mubuf(aop, d, dw, false, voff, vsharp, soff, imm, ret);
             if ret {
                 mi.defs.push(crate::amd::mir::RegOp {
                     slot: crate::amd::mir::Slot::Vdata,
                     reg: d,
-                    dwords: 1,
+                    dwords: w,
                 });
             }
             s.emit(mi);
@@ -660,6 +666,21 @@ impl Isel<'_> {
         })?;
         Ok(d)
     }
+}
+
+/// The 64-bit form of a 32-bit atomic (`_x2` / `_u64` / `_i64` / `_b64` by name).
+fn wide(op: O, w: u8) -> O {
+    if w == 1 {
+        return op;
+    }
+    let name = op.name();
+    let candidates = [
+        format!("{name}_x2"),
+        name.replace("_u32", "_u64"),
+        name.replace("_i32", "_i64"),
+        name.replace("_b32", "_b64"),
+    ];
+    O::all().find(|o| candidates.iter().any(|c| c != name && o.name() == c)).unwrap_or(op)
 }
 
 fn buffer_atomic(op: AtomicOp) -> O {
