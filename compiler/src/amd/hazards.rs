@@ -4,7 +4,7 @@
 //! SMEM-to-vector-write, v_cmpx/permlane, LDS-branch-VMEM and the others are features of
 //! gfx1010 only in LLVM's subtarget table). What remains are the documented "manually
 //! inserted wait states" of the ISA guide; the ones reachable from code this backend emits are
-//! listed in [`RULES`], each as (writer, reader, wait states).
+//! listed in `RULES`, each as (writer, reader, wait states).
 
 use ferrum_isa::{Inst, Opcode};
 

@@ -135,5 +135,32 @@ pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, Backe
         scratch_size: 0,
         compile_ms: t0.elapsed().as_secs_f64() * 1000.0,
     };
-    Ok(Binary { isa_text: emit::listing(&code.words), code: bytes, metadata, stats })
+    let isa_text = emit::listing(&code.words);
+    if crate::debug::DebugFlags::get().shaders {
+        eprintln!("=== {} (compute)\n{isa_text}; {}", shader.entry_fn().name, stats.to_json());
+    }
+    Ok(Binary { isa_text, code: bytes, metadata, stats })
+}
+
+/// Why a SPIR-V compute shader could not be turned into machine code.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum ShaderError {
+    /// The front end or the IR passes refused the module.
+    #[error(transparent)]
+    Frontend(#[from] crate::error::CompileError),
+    /// The backend refused the lowered IR.
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+}
+
+/// SPIR-V compute entry point → machine code: [`crate::compile_to_ir`] then [`compile`]. The
+/// driver's one call per compute pipeline (`spec` maps specialization-constant ids to values).
+pub fn compile_spirv(
+    words: &[u32],
+    entry: &str,
+    spec: &std::collections::HashMap<u32, u64>,
+    layout: &ResourceLayout,
+) -> Result<Binary, ShaderError> {
+    let ir = crate::compile_to_ir(words, entry, Stage::Compute, spec)?;
+    Ok(compile(&ir, layout)?)
 }

@@ -40,7 +40,7 @@ pub enum MVal {
     Const(u64),
     /// A register (1 or 2 dwords for 32/64-bit components; booleans are 1-dword lane masks).
     Reg(RegRef, RegClass),
-    /// A descriptor-buffer resource (index into [`Isel::res`]).
+    /// A descriptor-buffer resource (index into the selector's resource list).
     Res(u32),
 }
 
