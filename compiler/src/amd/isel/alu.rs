@@ -385,7 +385,12 @@ impl Isel<'_> {
     }
 
     /// Select of 32- or 64-bit components.
-    fn select_wide(&mut self, a: &[MVal], uniform: bool, bits: u8) -> Result<MVal, BackendError> {
+    pub(super) fn select_wide(
+        &mut self,
+        a: &[MVal],
+        uniform: bool,
+        bits: u8,
+    ) -> Result<MVal, BackendError> {
         if bits != 64 {
             return self.select(a, uniform);
         }
