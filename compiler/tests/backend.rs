@@ -34,7 +34,7 @@ fn llvm_mc_bytes(text: &str) -> Vec<u8> {
 
 /// Shaders that use what the backend does not select yet (each refusal is an `Unsupported`
 /// error naming the construct; see the report in the branch history).
-const NOT_YET: &[&str] = &["variable_pointers"];
+const NOT_YET: &[&str] = &[];
 
 #[test]
 fn corpus_compiles_and_reassembles_with_llvm_mc() {

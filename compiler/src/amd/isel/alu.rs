@@ -485,6 +485,9 @@ impl Isel<'_> {
     }
 
     pub(super) fn select(&mut self, a: &[MVal], uniform: bool) -> Result<MVal, BackendError> {
+        if a[1] == a[2] {
+            return Ok(a[1]);
+        }
         let c = match a[0] {
             MVal::Const(x) => return Ok(if x & 1 != 0 { a[1] } else { a[2] }),
             MVal::Reg(r, _) => r,

@@ -408,7 +408,7 @@ impl Isel<'_> {
                     let src = match s {
                         MVal::Const(c) => Src::I((c >> (32 * u32::from(i))) as u32),
                         MVal::Reg(sr, sc) => Src::R(sr.at(i), sc),
-                        MVal::Res(_) => return Err(unsupported("φ of buffer resources")),
+                        MVal::Res(id) => Src::I(super::RES_CODE | id),
                     };
                     self.emit(build::vop1(Opcode::V_MOV_B32, r.at(i), src));
                 }
@@ -450,7 +450,7 @@ impl Isel<'_> {
                             self.emit(build::sopc(Opcode::S_CMP_LG_U32, EXEC, Src::I(0)));
                             Src::R(t, RegClass::S)
                         }
-                        MVal::Res(_) => return Err(unsupported("φ of buffer resources")),
+                        MVal::Res(id) => Src::I(super::RES_CODE | id),
                     };
                     self.emit(build::sop2(
                         Opcode::S_CSELECT_B32,

@@ -453,8 +453,13 @@ impl Isel<'_> {
         if space == Space::Push {
             return Ok((None, self.comp(addr, 0)?));
         }
-        let MVal::Res(id) = self.comp(addr, 0)? else {
-            return Err(unsupported("buffer access through a non-constant descriptor choice"));
+        let id = match self.comp(addr, 0)? {
+            MVal::Res(id) => id,
+            // A resource chosen at run time (a φ or select of buffer pointers).
+            code => {
+                self.res.push((super::DYNAMIC_SET, 0, code));
+                self.res.len() as u32 - 1
+            }
         };
         Ok((Some(id), self.comp(addr, 1)?))
     }

@@ -33,6 +33,12 @@ use super::mir::{MFunc, MInst, RegClass, RegRef, VRegInfo};
 use crate::analysis::divergence::Divergence;
 use crate::ir::{Function, Inst, InstKind, Shader, Value, ValueType};
 
+/// Run-time value of a resource index that is chosen per lane or through a φ (variable
+/// pointers): this tag plus the resource's position in the selector's list.
+pub(crate) const RES_CODE: u32 = 0x7e00_0000;
+/// Set number of resource entries whose descriptor is chosen at run time.
+pub(crate) const DYNAMIC_SET: u32 = u32::MAX;
+
 /// A selected value component.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MVal {
@@ -156,7 +162,7 @@ impl<'a> Isel<'a> {
         match v {
             MVal::Const(c) => Ok(Src::I(c as u32)),
             MVal::Reg(r, c) => Ok(Src::R(r, c)),
-            MVal::Res(_) => Err(unsupported("a buffer resource used as data")),
+            MVal::Res(id) => Ok(Src::I(RES_CODE | id)),
         }
     }
 
@@ -170,7 +176,7 @@ impl<'a> Isel<'a> {
             let s = match v {
                 MVal::Const(c) => Src::I((c >> (32 * u32::from(i))) as u32),
                 MVal::Reg(r, c) => Src::R(r.at(i), c),
-                MVal::Res(_) => return Err(unsupported("a buffer resource used as data")),
+                MVal::Res(id) => Src::I(RES_CODE | id),
             };
             self.emit(build::vop1(Opcode::V_MOV_B32, d.at(i), s));
         }
@@ -274,6 +280,9 @@ impl<'a> Isel<'a> {
         mut f: impl FnMut(&mut Self, RegRef) -> Result<(), BackendError>,
     ) -> Result<(), BackendError> {
         let (set, binding, index) = self.res[id as usize];
+        if set == DYNAMIC_SET {
+            return self.with_chosen_rsrc(index, f);
+        }
         let MVal::Reg(idx, RegClass::V) = index else {
             let r = self.vsharp(id)?;
             return f(self, r);
@@ -303,6 +312,57 @@ impl<'a> Isel<'a> {
             self.emit(and);
             f(self, r)?;
             self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(saved, RegClass::S)));
+        }
+        Ok(())
+    }
+
+    /// Runs `f` once per statically known resource with EXEC narrowed to the lanes whose
+    /// run-time resource code `code` names it.
+    fn with_chosen_rsrc(
+        &mut self,
+        code: MVal,
+        mut f: impl FnMut(&mut Self, RegRef) -> Result<(), BackendError>,
+    ) -> Result<(), BackendError> {
+        let cands: Vec<u32> = (0..self.res.len() as u32)
+            .filter(|&i| {
+                let (set, _, idx) = self.res[i as usize];
+                set != DYNAMIC_SET && matches!(idx, MVal::Const(_))
+            })
+            .collect();
+        let exec = ferrum_isa::Operand::Special(ferrum_isa::Special::ExecLo);
+        let saved = self.vreg(RegClass::S, 1);
+        self.emit(build::sop1(Opcode::S_MOV_B32, saved, build::EXEC, 1));
+        let c = self.src(code)?;
+        for k in cands {
+            let r = self.vsharp(k)?;
+            let m = self.vreg(RegClass::S, 1);
+            match c {
+                Src::R(reg, RegClass::V) => self.emit(build::vcmp(
+                    Opcode::V_CMP_EQ_U32,
+                    m,
+                    Src::I(RES_CODE | k),
+                    Src::R(reg, RegClass::V),
+                    1,
+                )),
+                other => {
+                    self.emit(build::sopc(Opcode::S_CMP_EQ_U32, other, Src::I(RES_CODE | k)));
+                    self.emit(build::sop2(
+                        Opcode::S_CSELECT_B32,
+                        Some(m),
+                        Src::I(u32::MAX),
+                        Src::I(0),
+                        1,
+                    ));
+                }
+            }
+            let saved_s = Src::R(saved, RegClass::S);
+            let mut and = build::sop2(Opcode::S_AND_B32, None, saved_s, Src::R(m, RegClass::S), 1);
+            if let ferrum_isa::Inst::Sop2(i) = &mut and.inst {
+                i.sdst = exec;
+            }
+            self.emit(and);
+            f(self, r)?;
+            self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, saved_s));
         }
         Ok(())
     }
