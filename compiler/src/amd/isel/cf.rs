@@ -172,6 +172,11 @@ impl Isel<'_> {
                     at = l.header;
                 }
             }
+            // A skipped block also skips the pre-blocks of the blocks inheriting its EXEC, so
+            // initialise at the head of such a chain.
+            while plan.inherits[at.0 as usize] {
+                at = plan.order[plan.pos[at.0 as usize] - 1];
+            }
             self.cur = plan.pre[at.0 as usize];
             self.emit(build::sop1(Opcode::S_MOV_B32, m, Src::I(0), 1));
         }
