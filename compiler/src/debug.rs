@@ -9,6 +9,8 @@ pub struct DebugFlags {
     pub ir: bool,
     /// `validate`: validate after every pass even in release builds.
     pub validate: bool,
+    /// `shaders`: print the machine code of every compiled shader to stderr.
+    pub shaders: bool,
 }
 
 impl DebugFlags {
@@ -19,6 +21,7 @@ impl DebugFlags {
             match w {
                 "ir" => f.ir = true,
                 "validate" => f.validate = true,
+                "shaders" => f.shaders = true,
                 _ => {}
             }
         }

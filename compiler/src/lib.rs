@@ -1,4 +1,5 @@
-//! Ferrum's shader compiler: SPIR-V in, lowered SSA IR out (the RDNA2 backend comes later).
+//! Ferrum's shader compiler: SPIR-V in, lowered SSA IR out, and RDNA2 machine code for compute
+//! shaders ([`amd::compile_spirv`]; the driver-facing ABI is [`amd::abi`]).
 //!
 //! # Using it
 //!
@@ -30,10 +31,14 @@
 //! - [`analysis`]: CFG orders and dominance.
 //! - [`passes`]: one pass per file, named with a verb.
 //! - [`interp`]: the IR interpreter every pass is tested against.
+//! - [`amd`]: the RDNA2 compute backend (divergence, selection, register allocation, waits,
+//!   hazards, encoding) and the shader ABI.
 //!
 //! `FERRUM_DEBUG=ir` prints the IR after every pass; `FERRUM_DEBUG=validate` validates between
-//! passes in release builds too (debug builds always do).
+//! passes in release builds too (debug builds always do); `FERRUM_DEBUG=shaders` prints the
+//! machine code of every compiled shader.
 
+pub mod amd;
 pub mod analysis;
 pub mod debug;
 pub mod error;

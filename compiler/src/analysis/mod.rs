@@ -2,4 +2,5 @@
 
 pub mod alias;
 pub mod cfg;
+pub mod divergence;
 pub mod dominance;

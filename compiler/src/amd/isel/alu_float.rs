@@ -1,0 +1,157 @@
+//! Float selection beyond single instructions: correctly rounded division (reciprocal, two
+//! Newton–Raphson refinements and `v_div_fixup` for the special cases), transcendentals with
+//! their range reduction (`v_sin`/`v_cos` take revolutions), sign, and the f64 forms.
+
+use ferrum_isa::Opcode as O;
+
+use super::build;
+use super::{Isel, MVal};
+use crate::amd::error::BackendError;
+use crate::amd::mir::RegClass;
+use crate::ir::ops::AluOp;
+
+/// log2(e) and ln(2) as f32 bit patterns.
+const LOG2_E: u64 = 0x3fb8_aa3b;
+const LN_2: u64 = 0x3f31_7218;
+/// 1/(2π): an inline constant.
+const INV_2PI: u64 = 0x3e22_f983;
+
+/// Negate-modifier bits of VOP3 sources.
+const NEG0: u8 = 1;
+
+impl Isel<'_> {
+    /// 32-bit float ops that are not one VALU instruction of [`super::alu`]'s tables.
+    pub(super) fn float32(&mut self, op: AluOp, a: &[MVal]) -> Result<Option<MVal>, BackendError> {
+        use AluOp::*;
+        Ok(Some(match op {
+            Fsqrt => self.v1(O::V_SQRT_F32, a[0])?,
+            Frsq => self.v1(O::V_RSQ_F32, a[0])?,
+            Fexp2 => self.v1(O::V_EXP_F32, a[0])?,
+            Flog2 => self.v1(O::V_LOG_F32, a[0])?,
+            Ffract => self.v1(O::V_FRACT_F32, a[0])?,
+            Fexp => {
+                let t = self.bin(None, O::V_MUL_F32, false, a[0], MVal::Const(LOG2_E))?;
+                self.v1(O::V_EXP_F32, t)?
+            }
+            Flog => {
+                let t = self.v1(O::V_LOG_F32, a[0])?;
+                self.bin(None, O::V_MUL_F32, false, t, MVal::Const(LN_2))?
+            }
+            Fpow => {
+                let l = self.v1(O::V_LOG_F32, a[0])?;
+                let t = self.bin(None, O::V_MUL_F32, false, a[1], l)?;
+                self.v1(O::V_EXP_F32, t)?
+            }
+            Fsin | Fcos => {
+                // Revolutions, reduced to [0, 1) so the hardware's input range always holds.
+                let rev = self.bin(None, O::V_MUL_F32, false, a[0], MVal::Const(INV_2PI))?;
+                let red = self.v1(O::V_FRACT_F32, rev)?;
+                self.v1(if op == Fsin { O::V_SIN_F32 } else { O::V_COS_F32 }, red)?
+            }
+            Ftan => {
+                let s = self.float32(Fsin, a)?.expect("sin");
+                let c = self.float32(Fcos, a)?.expect("cos");
+                self.fdiv32(s, c)?
+            }
+            Fdiv => self.fdiv32(a[0], a[1])?,
+            Fsign => {
+                let pos = self.compare(Flt, 32, &[MVal::Const(0), a[0]], false)?;
+                let neg = self.compare(Flt, 32, &[a[0], MVal::Const(0)], false)?;
+                let t = self.select(&[neg, MVal::Const(0xbf80_0000), a[0]], false)?;
+                self.select(&[pos, MVal::Const(0x3f80_0000), t], false)?
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// x / y, correctly rounded for normal operands; `v_div_fixup_f32` supplies the IEEE
+    /// results for zeros, infinities and NaNs.
+    fn fdiv32(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
+        let r0 = self.v1(O::V_RCP_F32, y)?;
+        // e = 1 - y*r; r = r + e*r
+        let e = self.v3(O::V_FMA_F32, &[y, r0, MVal::Const(0x3f80_0000)], NEG0)?;
+        let r = self.v3(O::V_FMA_F32, &[e, r0, r0], 0)?;
+        let q0 = self.bin(None, O::V_MUL_F32, false, x, r)?;
+        let e2 = self.v3(O::V_FMA_F32, &[y, q0, x], NEG0)?;
+        let q = self.v3(O::V_FMA_F32, &[e2, r, q0], 0)?;
+        self.v3(O::V_DIV_FIXUP_F32, &[q, y, x], 0)
+    }
+
+    /// A VOP3 op on 64-bit sources producing a 64-bit result.
+    fn v3_64(&mut self, op: O, a: &[MVal], neg: u8) -> Result<MVal, BackendError> {
+        let mut srcs = Vec::new();
+        for (i, &x) in a.iter().enumerate() {
+            // A negated constant goes through a register (see `v3`).
+            let x = match x {
+                MVal::Const(_) if neg & (1 << i) != 0 => {
+                    MVal::Reg(self.in_vgpr(x, 2)?, RegClass::V)
+                }
+                other => other,
+            };
+            srcs.push(self.src64(x)?);
+        }
+        let r = self.vreg(RegClass::V, 2);
+        self.emit(build::vop3w(op, Some((r, 2)), None, &srcs, 2, neg));
+        Ok(MVal::Reg(r, RegClass::V))
+    }
+
+    /// A 32-bit-source conversion producing a 64-bit result, or the reverse.
+    fn cvt(&mut self, op: O, a: MVal, src_dw: u8, dst_dw: u8) -> Result<MVal, BackendError> {
+        let s = if src_dw == 2 { self.src64(a)? } else { self.src(a)? };
+        let r = self.vreg(RegClass::V, dst_dw);
+        self.emit(build::vop3w(op, Some((r, dst_dw)), None, &[s], src_dw, 0));
+        Ok(MVal::Reg(r, RegClass::V))
+    }
+
+    /// Float ops with 64-bit operands or results.
+    pub(super) fn float64(
+        &mut self,
+        op: AluOp,
+        bits: u8,
+        sbits: u8,
+        a: &[MVal],
+    ) -> Result<Option<MVal>, BackendError> {
+        use AluOp::*;
+        Ok(Some(match (op, bits, sbits) {
+            (Fadd, 64, 64) => self.v3_64(O::V_ADD_F64, a, 0)?,
+            (Fsub, 64, 64) => self.v3_64(O::V_ADD_F64, a, 2)?,
+            (Fmul, 64, 64) => self.v3_64(O::V_MUL_F64, a, 0)?,
+            (Ffma, 64, 64) => self.v3_64(O::V_FMA_F64, a, 0)?,
+            (Fmin, 64, 64) => self.v3_64(O::V_MIN_F64, a, 0)?,
+            (Fmax, 64, 64) => self.v3_64(O::V_MAX_F64, a, 0)?,
+            (Fneg | Fabs, 64, 64) => {
+                let (lo, hi) = super::alu_int::split(a[0]);
+                let hi = if op == Fneg {
+                    self.bin(None, O::V_XOR_B32, false, hi, MVal::Const(0x8000_0000))?
+                } else {
+                    self.bin(None, O::V_AND_B32, false, hi, MVal::Const(0x7fff_ffff))?
+                };
+                self.pair(lo, hi)?
+            }
+            (Fdiv, 64, 64) => {
+                let (x, y) = (a[0], a[1]);
+                let one = MVal::Const(0x3ff0_0000_0000_0000);
+                let mut r = self.cvt(O::V_RCP_F64, y, 2, 2)?;
+                for _ in 0..2 {
+                    let e = self.v3_64(O::V_FMA_F64, &[y, r, one], NEG0)?;
+                    r = self.v3_64(O::V_FMA_F64, &[e, r, r], 0)?;
+                }
+                let q0 = self.v3_64(O::V_MUL_F64, &[x, r], 0)?;
+                let e2 = self.v3_64(O::V_FMA_F64, &[y, q0, x], NEG0)?;
+                let q = self.v3_64(O::V_FMA_F64, &[e2, r, q0], 0)?;
+                self.v3_64(O::V_DIV_FIXUP_F64, &[q, y, x], 0)?
+            }
+            (F2f, 64, 32) => self.cvt(O::V_CVT_F64_F32, a[0], 1, 2)?,
+            (F2f, 32, 64) => self.cvt(O::V_CVT_F32_F64, a[0], 2, 1)?,
+            (I2f, 64, 32) => self.cvt(O::V_CVT_F64_I32, a[0], 1, 2)?,
+            (U2f, 64, 32) => self.cvt(O::V_CVT_F64_U32, a[0], 1, 2)?,
+            (F2i, 32, 64) => self.cvt(O::V_CVT_I32_F64, a[0], 2, 1)?,
+            (F2u, 32, 64) => self.cvt(O::V_CVT_U32_F64, a[0], 2, 1)?,
+            (Ffloor, 64, 64) => self.cvt(O::V_FLOOR_F64, a[0], 2, 2)?,
+            (Fceil, 64, 64) => self.cvt(O::V_CEIL_F64, a[0], 2, 2)?,
+            (Ftrunc, 64, 64) => self.cvt(O::V_TRUNC_F64, a[0], 2, 2)?,
+            (FroundEven, 64, 64) => self.cvt(O::V_RNDNE_F64, a[0], 2, 2)?,
+            _ => return Ok(None),
+        }))
+    }
+}

@@ -1,0 +1,483 @@
+//! Integer selection that needs sequences: division and remainder (by constants through
+//! multiply-high, by registers through a refined float reciprocal), and 64-bit integer
+//! arithmetic, logic, shifts and compares built from 32-bit halves.
+
+use ferrum_isa::Opcode as O;
+
+use super::alu::all_scalar;
+use super::build::{self, Src};
+use super::{Isel, MVal};
+use crate::amd::error::{unsupported, BackendError};
+use crate::amd::mir::{RegClass, RegRef};
+use crate::ir::ops::AluOp;
+
+impl Isel<'_> {
+    /// Unsigned division and remainder by a constant: multiply by a rounded reciprocal
+    /// (Granlund and Montgomery), or a shift for powers of two.
+    pub(super) fn udiv_const(
+        &mut self,
+        op: AluOp,
+        a: MVal,
+        d: MVal,
+        scalar: bool,
+    ) -> Result<MVal, BackendError> {
+        let MVal::Const(d) = d else { unreachable!("checked by the caller") };
+        let d = d as u32;
+        if d == 0 {
+            return Err(unsupported("division by constant zero"));
+        }
+        let pick = |s: O, v: O| (Some(s).filter(|_| scalar), v);
+        if d.is_power_of_two() {
+            let k = d.trailing_zeros();
+            return if op == AluOp::Udiv {
+                let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
+                self.bin(s, v, true, a, MVal::Const(u64::from(k)))
+            } else {
+                let (s, v) = pick(O::S_AND_B32, O::V_AND_B32);
+                self.bin(s, v, false, a, MVal::Const(u64::from(d - 1)))
+            };
+        }
+        let l = 32 - (d - 1).leading_zeros();
+        let m = ((1u64 << 32) * ((1u64 << l) - u64::from(d)) / u64::from(d) + 1) as u32;
+        let (s, v) = pick(O::S_MUL_HI_U32, O::V_MUL_HI_U32);
+        let t1 = self.bin(s, v, false, a, MVal::Const(u64::from(m)))?;
+        let (s, v) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
+        let t2 = self.bin(s, v, false, a, t1)?;
+        let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
+        let t3 = self.bin(s, v, true, t2, MVal::Const(1))?;
+        let (s, v) = pick(O::S_ADD_U32, O::V_ADD_NC_U32);
+        let t4 = self.bin(s, v, false, t1, t3)?;
+        let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
+        let q = self.bin(s, v, true, t4, MVal::Const(u64::from(l - 1)))?;
+        if op == AluOp::Udiv {
+            return Ok(q);
+        }
+        let (s, v) = pick(O::S_MUL_I32, O::V_MUL_LO_U32);
+        let qd = self.bin(s, v, false, q, MVal::Const(u64::from(d)))?;
+        let (s, v) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
+        self.bin(s, v, false, a, qd)
+    }
+    /// Unsigned 32-bit division with remainder by a register: reciprocal estimate refined by
+    /// one Newton step, then two corrections (the classic AMDGPU expansion). Division by zero
+    /// gives all ones and the dividend, as the IR's reference semantics define.
+    pub(super) fn udivmod(&mut self, x: MVal, y: MVal) -> Result<(MVal, MVal), BackendError> {
+        use AluOp::*;
+        let fy = self.v1(O::V_CVT_F32_U32, y)?;
+        let rcp = self.v1(O::V_RCP_IFLAG_F32, fy)?;
+        let scaled = self.bin(None, O::V_MUL_F32, false, MVal::Const(0x4f7f_fffe), rcp)?;
+        let mut z = self.v1(O::V_CVT_U32_F32, scaled)?;
+        let negy = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), y)?;
+        let nyz = self.bin(None, O::V_MUL_LO_U32, false, negy, z)?;
+        let corr = self.bin(None, O::V_MUL_HI_U32, false, z, nyz)?;
+        z = self.bin(None, O::V_ADD_NC_U32, false, z, corr)?;
+        let mut q = self.bin(None, O::V_MUL_HI_U32, false, x, z)?;
+        let qy = self.bin(None, O::V_MUL_LO_U32, false, q, y)?;
+        let mut r = self.bin(None, O::V_SUB_NC_U32, false, x, qy)?;
+        for _ in 0..2 {
+            let c = self.compare(Uge, 32, &[r, y], false)?;
+            let q1 = self.bin(None, O::V_ADD_NC_U32, false, q, MVal::Const(1))?;
+            let r1 = self.bin(None, O::V_SUB_NC_U32, false, r, y)?;
+            q = self.select(&[c, q1, q], false)?;
+            r = self.select(&[c, r1, r], false)?;
+        }
+        let zero = self.compare(Ieq, 32, &[y, MVal::Const(0)], false)?;
+        q = self.select(&[zero, MVal::Const(u64::from(u32::MAX)), q], false)?;
+        Ok((q, r))
+    }
+    /// Integer division and remainders by a register (see [`Self::udivmod`]); signed forms
+    /// divide magnitudes and fix the signs.
+    pub(super) fn divmod(&mut self, op: AluOp, a: MVal, b: MVal) -> Result<MVal, BackendError> {
+        use AluOp::*;
+        if matches!(op, Udiv | Umod) {
+            let (q, r) = self.udivmod(a, b)?;
+            return Ok(if op == Udiv { q } else { r });
+        }
+        let na = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), a)?;
+        let abs_a = self.bin(None, O::V_MAX_I32, false, a, na)?;
+        let nb = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), b)?;
+        let abs_b = self.bin(None, O::V_MAX_I32, false, b, nb)?;
+        let (q, r) = self.udivmod(abs_a, abs_b)?;
+        match op {
+            Idiv => {
+                let sign = self.bin(None, O::V_XOR_B32, false, a, b)?;
+                let neg = self.compare(Ilt, 32, &[sign, MVal::Const(0)], false)?;
+                let nq = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), q)?;
+                let q = self.select(&[neg, nq, q], false)?;
+                let zero = self.compare(Ieq, 32, &[b, MVal::Const(0)], false)?;
+                self.select(&[zero, MVal::Const(u64::from(u32::MAX)), q], false)
+            }
+            _ => {
+                let a_neg = self.compare(Ilt, 32, &[a, MVal::Const(0)], false)?;
+                let nr = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), r)?;
+                let rem = self.select(&[a_neg, nr, r], false)?;
+                if op == Irem {
+                    return Ok(rem);
+                }
+                // Imod: the result takes the divisor's sign.
+                let nz = self.compare(Ine, 32, &[rem, MVal::Const(0)], false)?;
+                let sx = self.bin(None, O::V_XOR_B32, false, rem, b)?;
+                let differ = self.compare(Ilt, 32, &[sx, MVal::Const(0)], false)?;
+                let fix = self.bool_op(Iand, &[nz, differ])?;
+                let sum = self.bin(None, O::V_ADD_NC_U32, false, rem, b)?;
+                self.select(&[fix, sum, rem], false)
+            }
+        }
+    }
+    /// 64-bit integer add/sub (addresses, int64) and the conversions between widths.
+    pub(super) fn alu_wide(
+        &mut self,
+        op: AluOp,
+        bits: u8,
+        sbits: u8,
+        a: &[MVal],
+        uniform: bool,
+    ) -> Result<MVal, BackendError> {
+        use AluOp::*;
+        match (op, bits, sbits) {
+            (Iadd, 64, 64) => self.add64(a[0], a[1], uniform),
+            (Isub, 64, 64) => {
+                let (lo, hi) = split(a[1]);
+                // x - y = x + !y + 1
+                let (nl, nh) = match a[1] {
+                    MVal::Const(c) => (MVal::Const(!c & 0xffff_ffff), MVal::Const((!c) >> 32)),
+                    _ => (self.v1(O::V_NOT_B32, lo)?, self.v1(O::V_NOT_B32, hi)?),
+                };
+                let ny = self.pair(nl, nh)?;
+                let t = self.add64(a[0], ny, false)?;
+                self.add64(t, MVal::Const(1), false)
+            }
+            (Imul, 64, 64) => self.mul64(a[0], a[1]),
+            (Udiv | Umod, 64, 64) => match a[1] {
+                MVal::Const(d) if d > 1 => self.udiv64_const(op, a[0], d),
+                _ => Err(unsupported("64-bit division by a non-constant")),
+            },
+            (Bcsel, 64, 1) => self.select_wide(a, uniform, 64),
+            (B2i, 64, 1) => {
+                let lo = self.select(&[a[0], MVal::Const(1), MVal::Const(0)], uniform)?;
+                self.pair(lo, MVal::Const(0))
+            }
+            (Ineg, 64, 64) => self.alu_wide(Isub, 64, 64, &[MVal::Const(0), a[0]], uniform),
+            (Iand | Ior | Ixor, 64, 64) => {
+                let vop = match op {
+                    Iand => O::V_AND_B32,
+                    Ior => O::V_OR_B32,
+                    _ => O::V_XOR_B32,
+                };
+                let (xl, xh) = split(a[0]);
+                let (yl, yh) = split(a[1]);
+                let lo = self.bin(None, vop, false, xl, yl)?;
+                let hi = self.bin(None, vop, false, xh, yh)?;
+                self.pair(lo, hi)
+            }
+            (Ishl | Ushr | Ishr, 64, 64) => {
+                let vop = match op {
+                    Ishl => O::V_LSHLREV_B64,
+                    Ushr => O::V_LSHRREV_B64,
+                    _ => O::V_ASHRREV_I64,
+                };
+                let sh = split(a[1]).0;
+                let x = self.in_vgpr(a[0], 2)?;
+                let r = self.vreg(RegClass::V, 2);
+                let s = self.src(sh)?;
+                let mut mi =
+                    build::vop3w(vop, Some((r, 2)), None, &[s, Src::R(x, RegClass::V)], 1, 0);
+                // The value operand is 64-bit.
+                if let Some(u) = mi.uses.iter_mut().find(|u| u.reg == x) {
+                    u.dwords = 2;
+                }
+                self.emit(mi);
+                Ok(MVal::Reg(r, RegClass::V))
+            }
+            (U2u, 64, 32) => self.pair(a[0], MVal::Const(0)),
+            (I2i, 64, 32) => {
+                let hi = self.bin(
+                    Some(O::S_ASHR_I32).filter(|_| uniform && all_scalar(a)),
+                    O::V_ASHRREV_I32,
+                    true,
+                    a[0],
+                    MVal::Const(31),
+                )?;
+                self.pair(a[0], hi)
+            }
+            (U2u | I2i, 32, 64) => Ok(match a[0] {
+                MVal::Const(c) => MVal::Const(c & 0xffff_ffff),
+                other => other,
+            }),
+            _ => Err(unsupported(format!(
+                "{} with {bits}-bit result and {sbits}-bit sources",
+                op.name()
+            ))),
+        }
+    }
+    /// 64-bit compares (vector unit only).
+    pub(super) fn compare64(
+        &mut self,
+        op: AluOp,
+        a: &[MVal],
+        r: RegRef,
+    ) -> Result<MVal, BackendError> {
+        use AluOp::*;
+        let vop = match op {
+            Ieq => O::V_CMP_EQ_U64,
+            Ine => O::V_CMP_NE_U64,
+            Ult => O::V_CMP_LT_U64,
+            Uge => O::V_CMP_GE_U64,
+            Ilt => O::V_CMP_LT_I64,
+            Ige => O::V_CMP_GE_I64,
+            Feq => O::V_CMP_EQ_F64,
+            Fneu => O::V_CMP_NEQ_F64,
+            Flt => O::V_CMP_LT_F64,
+            Fge => O::V_CMP_GE_F64,
+            Fltu => O::V_CMP_NGE_F64,
+            Fgeu => O::V_CMP_NLT_F64,
+            Fequ => O::V_CMP_NLG_F64,
+            Fneo => O::V_CMP_LG_F64,
+            _ => return Err(unsupported(format!("{} on 64-bit values", op.name()))),
+        };
+        let x = self.src64(a[0])?;
+        let y = self.src64(a[1])?;
+        let mut mi = build::vcmp(vop, r, x, y, 2);
+        for u in mi.uses.iter_mut() {
+            u.dwords = 2;
+        }
+        self.emit(mi);
+        Ok(MVal::Reg(r, RegClass::S))
+    }
+    /// A 64-bit operand: registers as they are, small integers inline, others in VGPRs.
+    pub(super) fn src64(&mut self, v: MVal) -> Result<Src, BackendError> {
+        match v {
+            MVal::Const(c) if (c as i64) >= -16 && (c as i64) <= 64 => Ok(Src::I(c as u32)),
+            MVal::Reg(r, cl) => Ok(Src::R(r, cl)),
+            other => Ok(Src::R(self.in_vgpr(other, 2)?, RegClass::V)),
+        }
+    }
+    /// High 64 bits of the 128-bit product of `x` and the constant `m`, from 32x32->64
+    /// multiply-adds (no partial sum overflows 64 bits).
+    fn mulhi64_const(&mut self, x: MVal, m: u64) -> Result<MVal, BackendError> {
+        let (x0, x1) = split(x);
+        let (m0, m1) = (MVal::Const(m & 0xffff_ffff), MVal::Const(m >> 32));
+        let mad = |s: &mut Self, a: MVal, b: MVal, c: MVal| -> Result<MVal, BackendError> {
+            let mut srcs = [s.src(a)?, s.src(b)?];
+            s.limit_bus(&mut srcs);
+            let c = s.src64(c)?;
+            let r = s.vreg(RegClass::V, 2);
+            let carry = s.vreg(RegClass::S, 1);
+            let mut mi = build::vop3w(
+                O::V_MAD_U64_U32,
+                Some((r, 2)),
+                Some(carry),
+                &[srcs[0], srcs[1], c],
+                1,
+                0,
+            );
+            if let Some(u) = mi.uses.iter_mut().find(|u| u.slot == crate::amd::mir::Slot::Src2) {
+                u.dwords = 2;
+            }
+            s.emit(mi);
+            Ok(MVal::Reg(r, RegClass::V))
+        };
+        let p00 = mad(self, x0, m0, MVal::Const(0))?;
+        let carry0 = self.pair(split(p00).1, MVal::Const(0))?;
+        let t = mad(self, x0, m1, carry0)?;
+        let t_lo = self.pair(split(t).0, MVal::Const(0))?;
+        let u = mad(self, x1, m0, t_lo)?;
+        let th = self.pair(split(t).1, MVal::Const(0))?;
+        let uh = self.pair(split(u).1, MVal::Const(0))?;
+        let sum = self.add64(th, uh, false)?;
+        mad(self, x1, m1, sum)
+    }
+
+    /// 64-bit unsigned division and remainder by a constant (Granlund–Montgomery, as the
+    /// 32-bit form).
+    fn udiv64_const(&mut self, op: AluOp, n: MVal, d: u64) -> Result<MVal, BackendError> {
+        let q = if d.is_power_of_two() {
+            let k = d.trailing_zeros();
+            self.alu_wide(AluOp::Ushr, 64, 64, &[n, MVal::Const(u64::from(k))], false)?
+        } else {
+            let l = 64 - (d - 1).leading_zeros();
+            let m = ((1u128 << 64) * ((1u128 << l) - u128::from(d)) / u128::from(d) + 1) as u64;
+            let t1 = self.mulhi64_const(n, m)?;
+            let diff = self.alu_wide(AluOp::Isub, 64, 64, &[n, t1], false)?;
+            let half = self.alu_wide(AluOp::Ushr, 64, 64, &[diff, MVal::Const(1)], false)?;
+            let sum = self.add64(t1, half, false)?;
+            self.alu_wide(AluOp::Ushr, 64, 64, &[sum, MVal::Const(u64::from(l - 1))], false)?
+        };
+        if op == AluOp::Udiv {
+            return Ok(q);
+        }
+        let qd = self.mul64(q, MVal::Const(d))?;
+        self.alu_wide(AluOp::Isub, 64, 64, &[n, qd], false)
+    }
+
+    /// 64-bit multiply: lo×lo with v_mad_u64_u32, plus both cross products into the high half.
+    pub(super) fn mul64(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
+        let (xl, xh) = split(x);
+        let (yl, yh) = split(y);
+        let mut srcs = [self.src(xl)?, self.src(yl)?];
+        self.limit_bus(&mut srcs);
+        let r = self.vreg(RegClass::V, 2);
+        let carry = self.vreg(RegClass::S, 1);
+        let mi = build::vop3w(
+            O::V_MAD_U64_U32,
+            Some((r, 2)),
+            Some(carry),
+            &[srcs[0], srcs[1], Src::I(0)],
+            1,
+            0,
+        );
+        self.emit(mi);
+        let c1 = self.bin(None, O::V_MUL_LO_U32, false, xl, yh)?;
+        let c2 = self.bin(None, O::V_MUL_LO_U32, false, xh, yl)?;
+        let c = self.bin(None, O::V_ADD_NC_U32, false, c1, c2)?;
+        let hi = self.bin(None, O::V_ADD_NC_U32, false, MVal::Reg(r.at(1), RegClass::V), c)?;
+        self.pair(MVal::Reg(r, RegClass::V), hi)
+    }
+    pub(super) fn add64(&mut self, x: MVal, y: MVal, uniform: bool) -> Result<MVal, BackendError> {
+        let halves = |v: MVal| -> Result<(Src, Src), BackendError> {
+            Ok(match v {
+                MVal::Const(c) => (Src::I(c as u32), Src::I((c >> 32) as u32)),
+                MVal::Reg(r, cl) => (Src::R(r, cl), Src::R(r.at(1), cl)),
+                MVal::Res(_) => return Err(unsupported("arithmetic on a resource")),
+            })
+        };
+        let (xl, xh) = halves(x)?;
+        let (yl, yh) = halves(y)?;
+        if uniform && all_scalar(&[x, y]) {
+            let r = self.vreg(RegClass::S, 2);
+            self.emit(build::sop2(O::S_ADD_U32, Some(r), xl, yl, 1));
+            self.emit(build::sop2(O::S_ADDC_U32, Some(r.at(1)), xh, yh, 1));
+            return Ok(MVal::Reg(r, RegClass::S));
+        }
+        let r = self.vreg(RegClass::V, 2);
+        let carry = self.vreg(RegClass::S, 1);
+        let mut lo = [xl, yl];
+        self.limit_bus(&mut lo);
+        self.emit(build::vop3(O::V_ADD_CO_U32, Some(r), Some(carry), &lo, 0));
+        let mut hi = [xh, yh, Src::R(carry, RegClass::S)];
+        // The carry takes one constant-bus slot.
+        let mut scalars = hi[..2].iter().filter(|s| s.uses_const_bus()).count();
+        for s in hi[..2].iter_mut() {
+            if scalars > 1 && s.uses_const_bus() {
+                let t = self.vreg(RegClass::V, 1);
+                self.emit(build::vop1(O::V_MOV_B32, t, *s));
+                *s = Src::R(t, RegClass::V);
+                scalars -= 1;
+            }
+        }
+        let carry_out = self.vreg(RegClass::S, 1);
+        self.emit(build::vop3(O::V_ADD_CO_CI_U32, Some(r.at(1)), Some(carry_out), &hi, 0));
+        Ok(MVal::Reg(r, RegClass::V))
+    }
+}
+
+/// Low and high dwords of a 64-bit component.
+pub(super) fn split(v: MVal) -> (MVal, MVal) {
+    match v {
+        MVal::Const(c) => (MVal::Const(c & 0xffff_ffff), MVal::Const(c >> 32)),
+        MVal::Reg(r, cl) => (MVal::Reg(r, cl), MVal::Reg(r.at(1), cl)),
+        other => (other, other),
+    }
+}
+
+impl Isel<'_> {
+    /// `x`'s low `bits` bits zero- or sign-extended to 32 (8/16-bit values live in 32-bit
+    /// registers with unspecified upper bits).
+    fn extend(
+        &mut self,
+        x: MVal,
+        bits: u8,
+        signed: bool,
+        scalar: bool,
+    ) -> Result<MVal, BackendError> {
+        if let MVal::Const(c) = x {
+            let m = (1u64 << bits) - 1;
+            let v = c & m;
+            let v = if signed && v >> (bits - 1) & 1 == 1 { v | !m } else { v };
+            return Ok(MVal::Const(v & 0xffff_ffff));
+        }
+        if scalar && !matches!(x, MVal::Reg(_, RegClass::V)) {
+            let op = if signed { O::S_BFE_I32 } else { O::S_BFE_U32 };
+            let r = self.vreg(RegClass::S, 1);
+            let s = self.src(x)?;
+            self.emit(build::sop2(op, Some(r), s, Src::I(u32::from(bits) << 16), 1));
+            return Ok(MVal::Reg(r, RegClass::S));
+        }
+        let op = if signed { O::V_BFE_I32 } else { O::V_BFE_U32 };
+        self.v3(op, &[x, MVal::Const(0), MVal::Const(u64::from(bits))], 0)
+    }
+
+    /// Ops on 8- and 16-bit integers (and f16 conversions and arithmetic): computed in 32 bits
+    /// after extending where the upper bits would matter.
+    pub(super) fn alu_narrow(
+        &mut self,
+        op: AluOp,
+        bits: u8,
+        sbits: u8,
+        a: &[MVal],
+        uniform: bool,
+    ) -> Result<Option<MVal>, BackendError> {
+        use AluOp::*;
+        let scalar = uniform && all_scalar(a);
+        let narrow = |b: u8| b == 8 || b == 16;
+        let amount = |s: &mut Self, b: MVal, w: u8| {
+            s.alu_comp(Iand, 32, 32, &[b, MVal::Const(u64::from(w) - 1)], uniform)
+        };
+        Ok(Some(match op {
+            Iadd | Isub | Imul | Iand | Ior | Ixor | Inot | Ineg | Mov if narrow(bits) => {
+                self.alu_comp(op, 32, 32, a, uniform)?
+            }
+            Ishl if narrow(bits) => {
+                let sh = amount(self, a[1], bits)?;
+                self.alu_comp(Ishl, 32, 32, &[a[0], sh], uniform)?
+            }
+            Ushr | Ishr if narrow(bits) => {
+                let x = self.extend(a[0], bits, op == Ishr, scalar)?;
+                let sh = amount(self, a[1], bits)?;
+                self.alu_comp(op, 32, 32, &[x, sh], uniform)?
+            }
+            Umin | Umax | Udiv | Umod | Imin | Imax | Idiv | Irem | Imod if narrow(bits) => {
+                let signed = matches!(op, Imin | Imax | Idiv | Irem | Imod);
+                let x = self.extend(a[0], bits, signed, scalar)?;
+                let y = self.extend(a[1], bits, signed, scalar)?;
+                self.alu_comp(op, 32, 32, &[x, y], uniform)?
+            }
+            Ieq | Ine | Ult | Uge | Ilt | Ige if narrow(sbits) => {
+                let signed = matches!(op, Ilt | Ige);
+                let x = self.extend(a[0], sbits, signed, scalar)?;
+                let y = self.extend(a[1], sbits, signed, scalar)?;
+                self.alu_comp(op, 1, 32, &[x, y], uniform)?
+            }
+            U2u | I2i if narrow(sbits) && bits >= 32 => {
+                let x = self.extend(a[0], sbits, op == I2i, scalar)?;
+                if bits == 64 {
+                    self.alu_comp(op, 64, 32, &[x], uniform)?
+                } else {
+                    x
+                }
+            }
+            U2u | I2i if narrow(bits) => match a[0] {
+                MVal::Const(c) => MVal::Const(c & ((1 << bits) - 1)),
+                other if sbits == 64 => split(other).0,
+                other => other,
+            },
+            U2f | I2f if narrow(sbits) && bits == 32 => {
+                let x = self.extend(a[0], sbits, op == I2f, false)?;
+                self.alu_comp(op, 32, 32, &[x], uniform)?
+            }
+            F2f if bits == 16 && sbits == 32 => self.v1(O::V_CVT_F16_F32, a[0])?,
+            F2f if bits == 32 && sbits == 16 => self.v1(O::V_CVT_F32_F16, a[0])?,
+            Fadd | Fsub | Fmul | Fmin | Fmax if bits == 16 => {
+                let vop = match op {
+                    Fadd => O::V_ADD_F16,
+                    Fsub => O::V_SUB_F16,
+                    Fmul => O::V_MUL_F16,
+                    Fmin => O::V_MIN_F16,
+                    _ => O::V_MAX_F16,
+                };
+                self.bin(None, vop, false, a[0], a[1])?
+            }
+            Ffma if bits == 16 => self.v3(O::V_FMA_F16, a, 0)?,
+            _ => return Ok(None),
+        }))
+    }
+}
