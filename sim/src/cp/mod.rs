@@ -5,6 +5,7 @@
 //! runs past its buffer, is a [`GpuError`], which ends the job as a context loss: the CP never
 //! guesses.
 
+mod dma;
 mod opcodes;
 mod packets;
 pub mod regs;

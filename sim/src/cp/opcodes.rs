@@ -13,6 +13,7 @@ pub const COPY_DATA: u32 = 0x40;
 pub const PFP_SYNC_ME: u32 = 0x42;
 pub const EVENT_WRITE: u32 = 0x46;
 pub const RELEASE_MEM: u32 = 0x49;
+pub const DMA_DATA: u32 = 0x50;
 pub const ACQUIRE_MEM: u32 = 0x58;
 pub const SET_CONTEXT_REG: u32 = 0x69;
 pub const SET_SH_REG: u32 = 0x76;
