@@ -4,6 +4,7 @@
 //! everything else is reached through the tables in `entry`.
 
 pub mod api;
+pub mod cmd;
 pub mod core;
 pub mod debug;
 pub mod entry;

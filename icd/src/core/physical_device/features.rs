@@ -80,10 +80,17 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
 /// Writes the supported value of every `VkBool32` member of one known feature structure
 /// (excluding `VkPhysicalDeviceFeatures2`'s embedded 1.0 features, handled by the caller).
 ///
-/// Every feature of the 1.1/1.2/1.3 structures is unsupported today, so all members are
-/// cleared; when one works, set it here by structure type.
-fn write_supported(body: &mut [u32], _s_type: vk::StructureType) {
-    body.fill(vk::FALSE);
+/// Only the structures of the device extensions Ferrum exposes report anything; the
+/// 1.1/1.2/1.3 aggregate structures belong to API versions the device does not claim.
+fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
+    let all = matches!(
+        s_type,
+        // VK_KHR_timeline_semaphore: timelineSemaphore.
+        vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES
+        // VK_KHR_synchronization2: synchronization2.
+            | vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES
+    );
+    body.fill(if all { vk::TRUE } else { vk::FALSE });
 }
 
 fn bool_body<'a>(s: *mut vk::BaseOutStructure<'static>, size: usize) -> &'a mut [u32] {
