@@ -30,7 +30,7 @@ unsafe fn batch<'a>(info: &'a vk::SubmitInfo<'a>) -> VkResult<Batch<'a>> {
     {
         // SAFETY: a live semaphore (valid usage).
         let sem = unsafe { obj::<Semaphore>(h)? };
-        b.waits.push(sem.point(wait_values.get(i).copied().unwrap_or(0)));
+        b.waits.push(sem.owned_point(wait_values.get(i).copied().unwrap_or(0)));
     }
     for &h in super::array(info.p_command_buffers, info.command_buffer_count) {
         // SAFETY: a live command buffer (valid usage).
@@ -40,7 +40,7 @@ unsafe fn batch<'a>(info: &'a vk::SubmitInfo<'a>) -> VkResult<Batch<'a>> {
     for (i, &h) in signals.iter().enumerate() {
         // SAFETY: a live semaphore (valid usage).
         let sem = unsafe { obj::<Semaphore>(h)? };
-        b.signals.push(sem.point(signal_values.get(i).copied().unwrap_or(0)));
+        b.signals.push(sem.owned_point(signal_values.get(i).copied().unwrap_or(0)));
     }
     Ok(b)
 }
@@ -53,7 +53,7 @@ unsafe fn batch2<'a>(info: &'a vk::SubmitInfo2<'a>) -> VkResult<Batch<'a>> {
     let mut b = Batch::default();
     for w in super::array(info.p_wait_semaphore_infos, info.wait_semaphore_info_count) {
         // SAFETY: a live semaphore (valid usage).
-        b.waits.push(unsafe { obj::<Semaphore>(w.semaphore)? }.point(w.value));
+        b.waits.push(unsafe { obj::<Semaphore>(w.semaphore)? }.owned_point(w.value));
     }
     for c in super::array(info.p_command_buffer_infos, info.command_buffer_info_count) {
         // SAFETY: a live command buffer (valid usage).
@@ -61,7 +61,7 @@ unsafe fn batch2<'a>(info: &'a vk::SubmitInfo2<'a>) -> VkResult<Batch<'a>> {
     }
     for s in super::array(info.p_signal_semaphore_infos, info.signal_semaphore_info_count) {
         // SAFETY: a live semaphore (valid usage).
-        b.signals.push(unsafe { obj::<Semaphore>(s.semaphore)? }.point(s.value));
+        b.signals.push(unsafe { obj::<Semaphore>(s.semaphore)? }.owned_point(s.value));
     }
     Ok(b)
 }

@@ -13,4 +13,5 @@ pub mod object;
 pub mod physical_device;
 pub mod query;
 pub mod queue;
+pub mod queue_worker;
 pub mod sync;

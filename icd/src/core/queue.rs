@@ -3,8 +3,15 @@
 //! Queue family 0 (graphics + compute) maps to the kernel's GFX ring, the queues of family 1
 //! to its compute rings. Work of one queue runs in submission order on its ring, so a fence
 //! only needs to be attached to the last batch of a `vkQueueSubmit`.
+//!
+//! Timeline semaphores allow waiting for a value that nobody has submitted a signal for yet.
+//! The kernel's CS ioctl cannot express that (it waits at most a few seconds for the point to
+//! appear, then fails), so such a batch, and every batch of the queue after it, goes to a
+//! per-queue submission thread ([`worker`](super::queue_worker)) that waits until the points
+//! exist and then makes the ioctl, keeping the queue's order.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use ash::vk;
 use ferrum_winsys as winsys;
@@ -14,15 +21,61 @@ use crate::cmd::CommandBuffer;
 use crate::core::device::DeviceShared;
 use crate::core::object::{vk_object, ObjectBase};
 use crate::core::physical_device::GRAPHICS_FAMILY;
-use crate::core::sync::Fence;
+use crate::core::queue_worker::Worker;
+use crate::core::sync::{Fence, OwnedPoint};
 use crate::error::VkResult;
 
 /// One `VkSubmitInfo` / `VkSubmitInfo2`, with handles already resolved.
 #[derive(Default)]
 pub struct Batch<'a> {
-    pub waits: Vec<winsys::SyncPoint<'a>>,
+    pub waits: Vec<OwnedPoint>,
     pub command_buffers: Vec<&'a CommandBuffer>,
-    pub signals: Vec<winsys::SyncPoint<'a>>,
+    pub signals: Vec<OwnedPoint>,
+}
+
+/// A batch ready for the kernel: IBs and syncobj points, owning everything it refers to.
+pub struct Job {
+    pub ibs: Vec<winsys::Ib>,
+    pub waits: Vec<OwnedPoint>,
+    pub signals: Vec<OwnedPoint>,
+}
+
+/// Where a queue's jobs go to the kernel (shared with its submission thread).
+pub struct Ring {
+    pub shared: Arc<DeviceShared>,
+    pub ip: winsys::Ip,
+    pub ring: u32,
+    /// The last job submitted, for `vkQueueWaitIdle`.
+    pub last: Mutex<Option<winsys::CsFence>>,
+}
+
+impl Ring {
+    /// Makes the CS ioctl for one job.
+    pub fn submit(&self, job: &Job) -> VkResult<()> {
+        let waits: Vec<_> = job.waits.iter().map(OwnedPoint::borrow).collect();
+        let signals: Vec<_> = job.signals.iter().map(OwnedPoint::borrow).collect();
+        let mut sub = winsys::Submission::new(self.ip, &job.ibs, &[]);
+        sub.ring = self.ring;
+        sub.waits = &waits;
+        sub.signals = &signals;
+        let done = self.shared.ctx.submit(&sub).map_err(|e| self.shared.error(e))?;
+        *self.last.lock() = Some(done);
+        Ok(())
+    }
+
+    /// Whether every wait point already has a fence (was submitted or signalled).
+    pub fn waits_available(&self, job: &Job, timeout: Option<Duration>) -> VkResult<bool> {
+        if job.waits.is_empty() {
+            return Ok(true);
+        }
+        let points: Vec<_> = job.waits.iter().map(OwnedPoint::borrow).collect();
+        let mode = winsys::WaitMode { all: true, for_submit: true, available: true };
+        match self.shared.winsys().wait_syncobjs(&points, mode, timeout) {
+            Ok(_) => Ok(true),
+            Err(winsys::Error::Timeout) => Ok(false),
+            Err(e) => Err(self.shared.error(e)),
+        }
+    }
 }
 
 /// A `VkQueue`.
@@ -32,12 +85,10 @@ pub struct Queue {
     pub family: u32,
     pub index: u32,
     pub flags: vk::DeviceQueueCreateFlags,
-    shared: Arc<DeviceShared>,
-    ip: winsys::Ip,
-    ring: u32,
-    /// The last job submitted, for `vkQueueWaitIdle`; the lock also keeps submissions of one
-    /// queue in order when several threads submit to it (externally synchronised anyway).
-    last: Mutex<Option<winsys::CsFence>>,
+    ring: Arc<Ring>,
+    /// The submission thread, started by the first batch that must wait for a future point.
+    /// The lock also keeps one queue's submissions in order.
+    worker: Mutex<Option<Worker>>,
 }
 vk_object!(Queue, vk::Queue, vk::ObjectType::QUEUE);
 
@@ -58,50 +109,59 @@ impl Queue {
             family,
             index,
             flags,
-            shared,
-            ip,
-            ring,
-            last: Mutex::new(None),
+            ring: Arc::new(Ring { shared, ip, ring, last: Mutex::new(None) }),
+            worker: Mutex::new(None),
         }
+    }
+
+    fn job(&self, batch: &Batch<'_>, fence: Option<&Fence>) -> VkResult<Job> {
+        let mut ibs = Vec::with_capacity(batch.command_buffers.len());
+        for cb in &batch.command_buffers {
+            ibs.extend(cb.submit_ib()?);
+        }
+        if ibs.is_empty() {
+            let ib = &self.ring.shared.empty_ib;
+            ibs.push(winsys::Ib { va: ib.va(), size_dw: 8, flags: 0 });
+        }
+        let mut signals = batch.signals.clone();
+        if let Some(f) = fence {
+            signals.push(OwnedPoint { syncobj: f.syncobj.clone(), point: 0 });
+        }
+        Ok(Job { ibs, waits: batch.waits.clone(), signals })
     }
 
     /// `vkQueueSubmit` / `vkQueueSubmit2`.
     pub fn submit(&self, batches: &[Batch<'_>], fence: Option<&Fence>) -> VkResult<()> {
-        self.shared.check_lost()?;
-        let mut last = self.last.lock();
+        self.ring.shared.check_lost()?;
+        let mut worker = self.worker.lock();
         let empty = [Batch::default()];
         // A fence with no batches still signals once earlier work is done.
         let batches = if batches.is_empty() && fence.is_some() { &empty[..] } else { batches };
         for (i, batch) in batches.iter().enumerate() {
-            let mut ibs = Vec::with_capacity(batch.command_buffers.len());
-            for cb in &batch.command_buffers {
-                ibs.extend(cb.submit_ib()?);
+            let last = i + 1 == batches.len();
+            let job = self.job(batch, if last { fence } else { None })?;
+            let busy = worker.as_ref().is_some_and(Worker::busy);
+            if !busy && self.ring.waits_available(&job, Some(Duration::ZERO))? {
+                self.ring.submit(&job)?;
+            } else {
+                worker.get_or_insert_with(|| Worker::start(self.ring.clone())).push(job);
             }
-            if ibs.is_empty() {
-                let ib = &self.shared.empty_ib;
-                ibs.push(winsys::Ib { va: ib.va(), size_dw: 8, flags: 0 });
-            }
-            let mut signals = batch.signals.clone();
-            if let (Some(f), true) = (fence, i + 1 == batches.len()) {
-                signals.push(winsys::SyncPoint { syncobj: &f.syncobj, point: 0 });
-            }
-            let mut sub = winsys::Submission::new(self.ip, &ibs, &[]);
-            sub.ring = self.ring;
-            sub.waits = &batch.waits;
-            sub.signals = &signals;
-            let done = self.shared.ctx.submit(&sub).map_err(|e| self.shared.error(e))?;
-            *last = Some(done);
         }
         Ok(())
     }
 
     /// `vkQueueWaitIdle`.
     pub fn wait_idle(&self) -> VkResult<()> {
-        self.shared.check_lost()?;
-        let last = *self.last.lock();
-        if let Some(job) = last {
-            self.shared.ctx.wait(job, None).map_err(|e| self.shared.error(e))?;
+        let shared = &self.ring.shared;
+        shared.check_lost()?;
+        if let Some(w) = self.worker.lock().as_ref() {
+            w.drain();
         }
-        self.shared.refresh_lost()
+        shared.check_lost()?;
+        let last = *self.ring.last.lock();
+        if let Some(job) = last {
+            shared.ctx.wait(job, None).map_err(|e| shared.error(e))?;
+        }
+        shared.refresh_lost()
     }
 }

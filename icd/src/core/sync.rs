@@ -21,19 +21,36 @@ pub fn timeout(ns: u64) -> Option<Duration> {
     (ns < FOREVER).then(|| Duration::from_nanos(ns))
 }
 
+/// A syncobj point that keeps its syncobj alive (a submission may outlive the call).
+#[derive(Debug, Clone)]
+pub struct OwnedPoint {
+    pub syncobj: Arc<winsys::Syncobj>,
+    pub point: u64,
+}
+
+impl OwnedPoint {
+    pub fn borrow(&self) -> winsys::SyncPoint<'_> {
+        winsys::SyncPoint { syncobj: &self.syncobj, point: self.point }
+    }
+}
+
 /// A `VkFence`.
 #[repr(C)]
 pub struct Fence {
     base: ObjectBase,
     shared: Arc<DeviceShared>,
-    pub syncobj: winsys::Syncobj,
+    pub syncobj: Arc<winsys::Syncobj>,
 }
 vk_object!(Fence, vk::Fence, vk::ObjectType::FENCE);
 
 impl Fence {
     pub fn new(shared: Arc<DeviceShared>, signaled: bool) -> VkResult<Self> {
         let syncobj = shared.winsys().create_syncobj(signaled).map_err(|e| shared.error(e))?;
-        Ok(Fence { base: ObjectBase::new(vk::ObjectType::FENCE), shared, syncobj })
+        Ok(Fence {
+            base: ObjectBase::new(vk::ObjectType::FENCE),
+            shared,
+            syncobj: Arc::new(syncobj),
+        })
     }
 
     /// `vkGetFenceStatus`.
@@ -78,7 +95,7 @@ pub fn wait_points(
 pub struct Semaphore {
     base: ObjectBase,
     shared: Arc<DeviceShared>,
-    pub syncobj: winsys::Syncobj,
+    pub syncobj: Arc<winsys::Syncobj>,
     pub timeline: bool,
 }
 vk_object!(Semaphore, vk::Semaphore, vk::ObjectType::SEMAPHORE);
@@ -92,7 +109,7 @@ impl Semaphore {
         Ok(Semaphore {
             base: ObjectBase::new(vk::ObjectType::SEMAPHORE),
             shared,
-            syncobj,
+            syncobj: Arc::new(syncobj),
             timeline,
         })
     }
@@ -100,6 +117,11 @@ impl Semaphore {
     /// The syncobj point a wait or signal of `value` refers to (binary semaphores: point 0).
     pub fn point(&self, value: u64) -> winsys::SyncPoint<'_> {
         winsys::SyncPoint { syncobj: &self.syncobj, point: if self.timeline { value } else { 0 } }
+    }
+
+    /// As [`Semaphore::point`], owning a reference to the syncobj (for deferred submission).
+    pub fn owned_point(&self, value: u64) -> OwnedPoint {
+        OwnedPoint { syncobj: self.syncobj.clone(), point: if self.timeline { value } else { 0 } }
     }
 
     fn require_timeline(&self) -> VkResult<()> {
