@@ -14,6 +14,12 @@ pub struct HostBuffer {
     ptr: *mut u8,
 }
 
+// SAFETY: the mapping is plain memory owned by the buffer; the tests synchronise GPU access
+// with fences and give each thread its own buffer.
+unsafe impl Send for HostBuffer {}
+// SAFETY: as above; shared references only read.
+unsafe impl Sync for HostBuffer {}
+
 impl HostBuffer {
     pub fn bytes(&self) -> &[u8] {
         // SAFETY: the mapping covers `size` bytes while the buffer lives; tests read it only
