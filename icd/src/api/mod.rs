@@ -13,11 +13,13 @@
 pub mod buffer;
 pub mod command_pool;
 pub mod commands;
+pub mod descriptor;
 pub mod device;
 pub mod instance;
 pub mod memory;
 pub mod out;
 pub mod physical_device;
+pub mod pipeline;
 pub mod query;
 pub mod queue;
 pub mod sync;

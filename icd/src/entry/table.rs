@@ -8,8 +8,8 @@ use std::ffi::CStr;
 use ash::vk;
 
 use crate::api::{
-    buffer, command_pool as pool, commands as cmd, device, instance, memory, physical_device as pd,
-    query, queue, sync,
+    buffer, command_pool as pool, commands as cmd, descriptor as desc, device, instance, memory,
+    physical_device as pd, pipeline, query, queue, sync,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -148,6 +148,18 @@ entries! {
     Device c"vkCmdWriteTimestamp": vk::PFN_vkCmdWriteTimestamp => cmd::cmd_write_timestamp;
     Device c"vkCmdCopyQueryPoolResults": vk::PFN_vkCmdCopyQueryPoolResults => cmd::cmd_copy_query_pool_results;
     Device c"vkCmdExecuteCommands": vk::PFN_vkCmdExecuteCommands => cmd::cmd_execute_commands;
+    Device c"vkCreateDescriptorSetLayout": vk::PFN_vkCreateDescriptorSetLayout => desc::create_descriptor_set_layout;
+    Device c"vkDestroyDescriptorSetLayout": vk::PFN_vkDestroyDescriptorSetLayout => desc::destroy_descriptor_set_layout;
+    Device c"vkCreateDescriptorPool": vk::PFN_vkCreateDescriptorPool => desc::create_descriptor_pool;
+    Device c"vkDestroyDescriptorPool": vk::PFN_vkDestroyDescriptorPool => desc::destroy_descriptor_pool;
+    Device c"vkResetDescriptorPool": vk::PFN_vkResetDescriptorPool => desc::reset_descriptor_pool;
+    Device c"vkAllocateDescriptorSets": vk::PFN_vkAllocateDescriptorSets => desc::allocate_descriptor_sets;
+    Device c"vkFreeDescriptorSets": vk::PFN_vkFreeDescriptorSets => desc::free_descriptor_sets;
+    Device c"vkUpdateDescriptorSets": vk::PFN_vkUpdateDescriptorSets => desc::update_descriptor_sets;
+    Device c"vkCreatePipelineLayout": vk::PFN_vkCreatePipelineLayout => pipeline::create_pipeline_layout;
+    Device c"vkDestroyPipelineLayout": vk::PFN_vkDestroyPipelineLayout => pipeline::destroy_pipeline_layout;
+    Device c"vkCreateShaderModule": vk::PFN_vkCreateShaderModule => pipeline::create_shader_module;
+    Device c"vkDestroyShaderModule": vk::PFN_vkDestroyShaderModule => pipeline::destroy_shader_module;
     Device c"vkCreateQueryPool": vk::PFN_vkCreateQueryPool => query::create_query_pool;
     Device c"vkDestroyQueryPool": vk::PFN_vkDestroyQueryPool => query::destroy_query_pool;
     Device c"vkGetQueryPoolResults": vk::PFN_vkGetQueryPoolResults => query::get_query_pool_results;

@@ -1,0 +1,8 @@
+//! Pipeline layouts and shader modules: what compute pipelines (compiled by our compiler at
+//! `vkCreateComputePipelines`, once its AMD backend lands) are built from.
+
+pub mod layout;
+pub mod shader_module;
+
+pub use layout::PipelineLayout;
+pub use shader_module::ShaderModule;
