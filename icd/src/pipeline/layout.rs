@@ -52,7 +52,7 @@ impl PipelineLayout {
         let mut push_size = 0;
         for r in &push_ranges {
             // VUID-VkPushConstantRange-offset-00294 / size-00296 / size-00297.
-            let end = r.offset.checked_add(r.size).unwrap_or(u32::MAX);
+            let end = r.offset.saturating_add(r.size);
             if r.size == 0 || r.offset % 4 != 0 || r.size % 4 != 0 || end > MAX_PUSH_CONSTANTS {
                 return Err(VkError::InvalidUsage("push constant range"));
             }
