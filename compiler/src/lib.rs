@@ -1,5 +1,6 @@
 //! SPIR-V to RDNA2 shader compiler: front end, IR, passes and the IR interpreter.
 
+pub mod amd;
 pub mod analysis;
 pub mod debug;
 pub mod error;

@@ -198,3 +198,29 @@ fn gem_wait_idle_tracks_submitted_work() {
     assert!(gpu.ctx.wait(fence, None).unwrap());
     assert!(buf.bo.wait_idle(Some(Duration::ZERO)).unwrap());
 }
+
+#[test]
+fn cp_dma_copies_and_fills() {
+    let gpu = Gpu::new();
+    let src = gpu.buffer(3 * 65536);
+    let dst = gpu.buffer(3 * 65536);
+    let data: Vec<u32> = (0..3 * 16384u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+    src.map.write_u32s(0, &data).unwrap();
+    let mut ib = Vec::new();
+    // Copy 150000 bytes (crossing the 64 KiB staging chunk), then fill 40 bytes.
+    let copy = |ib: &mut Vec<u32>, s: u64, d: u64, n: u32| {
+        pm4::packet(ib, 0x50, &[0, s as u32, (s >> 32) as u32, d as u32, (d >> 32) as u32, n]);
+    };
+    copy(&mut ib, src.va + 4, dst.va + 8, 150_000);
+    let fill_at = dst.va + 160_000;
+    pm4::packet(
+        &mut ib,
+        0x50,
+        &[2 << 29, 0xabcd_ef01, 0, fill_at as u32, (fill_at >> 32) as u32, 40],
+    );
+    assert!(gpu.run(&ib, &[&src, &dst]).unwrap());
+    let got = dst.map.read_u32s(8, 150_000 / 4).unwrap();
+    assert_eq!(got[..], data[1..1 + 150_000 / 4]);
+    assert_eq!(dst.map.read_u32(4).unwrap(), 0, "nothing before the destination");
+    assert_eq!(dst.map.read_u32s(160_000, 11).unwrap(), [vec![0xabcd_ef01; 10], vec![0]].concat());
+}

@@ -154,3 +154,31 @@ fn gpu_signaled_timeline_orders_two_submissions() {
     assert_eq!(buf.map.read_u32(8).unwrap(), 10);
     assert_eq!(timeline.query().unwrap(), 4);
 }
+
+#[test]
+fn export_and_import_across_devices() {
+    let a = Gpu::new();
+    let b = Gpu::new();
+    let shared = a.dev.create_syncobj(false).unwrap();
+    let fd = shared.export(false).unwrap();
+    let imported = b.dev.import_syncobj(&fd).unwrap();
+    drop(fd);
+    assert!(!imported.is_signaled(0).unwrap());
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(20));
+            shared.signal().unwrap();
+        });
+        imported.wait(0, LONG).unwrap();
+    });
+
+    // A sync_file carries the current fence only.
+    let src = a.dev.create_syncobj(true).unwrap();
+    let file = src.export(true).unwrap();
+    let dst = b.dev.create_syncobj(false).unwrap();
+    dst.import_sync_file(&file).unwrap();
+    assert!(dst.is_signaled(0).unwrap());
+    // Exporting an empty syncobj as a sync_file is refused.
+    let empty = a.dev.create_syncobj(false).unwrap();
+    assert!(empty.export(true).is_err());
+}

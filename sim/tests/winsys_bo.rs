@@ -51,6 +51,24 @@ fn bo_round_trip_through_two_cpu_mappings() {
 }
 
 #[test]
+fn memory_usage_follows_allocations() {
+    let (_, dev) = open();
+    let (vram0, gtt0) = dev.memory_usage().unwrap();
+    let bo = dev
+        .create_bo(&BoDesc {
+            size: 1 << 20,
+            alignment: 0,
+            domain: Domain::Vram,
+            flags: BoFlags::empty(),
+        })
+        .unwrap();
+    let (vram1, gtt1) = dev.memory_usage().unwrap();
+    assert_eq!((vram1 - vram0, gtt1), (1 << 20, gtt0));
+    drop(bo);
+    assert_eq!(dev.memory_usage().unwrap().0, vram0);
+}
+
+#[test]
 fn no_cpu_access_bos_cannot_be_mapped() {
     let (_, dev) = open();
     let bo = dev

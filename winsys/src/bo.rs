@@ -8,6 +8,9 @@ use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::uapi;
 
+/// GPU page size: BO sizes and VA mappings are multiples of it.
+pub const PAGE_SIZE: u64 = 4096;
+
 /// Where a BO lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Domain {
@@ -69,6 +72,9 @@ impl Device {
             Domain::Vram => uapi::AMDGPU_GEM_DOMAIN_VRAM,
             Domain::Gtt => uapi::AMDGPU_GEM_DOMAIN_GTT,
         };
+        // The kernel allocates whole pages; report the size that really exists so that the
+        // whole BO can be mapped at a page-granular GPU VA.
+        let desc = &BoDesc { size: desc.size.next_multiple_of(PAGE_SIZE), ..*desc };
         let mut arg = uapi::DrmAmdgpuGemCreate::new(uapi::DrmAmdgpuGemCreateIn {
             bo_size: desc.size,
             alignment: desc.alignment.max(4096),
@@ -122,6 +128,7 @@ impl Bo {
         self.handle
     }
 
+    /// Size in bytes, rounded up to whole pages at creation.
     pub fn size(&self) -> u64 {
         self.desc.size
     }

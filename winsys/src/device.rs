@@ -131,6 +131,14 @@ impl Device {
         Ok(ts)
     }
 
+    /// Bytes currently allocated in (VRAM, GTT), for memory-budget reporting.
+    pub fn memory_usage(&self) -> Result<(u64, u64)> {
+        let (mut vram, mut gtt) = (0u64, 0u64);
+        info_query(&*self.0.kernel, uapi::AMDGPU_INFO_VRAM_USAGE, &mut vram, |_| {})?;
+        info_query(&*self.0.kernel, uapi::AMDGPU_INFO_GTT_USAGE, &mut gtt, |_| {})?;
+        Ok((vram, gtt))
+    }
+
     /// Reserves `size` bytes of GPU VA, aligned to at least the device's VA alignment.
     pub fn alloc_va(&self, size: u64, align: u64) -> Result<u64> {
         let align = align.max(self.0.info.va_alignment).max(1);

@@ -219,6 +219,22 @@ impl Syncobj {
     }
 }
 
+impl Syncobj {
+    /// Replaces this syncobj's fence by the one a sync_file carries.
+    pub fn import_sync_file(&self, fd: &OwnedFd) -> Result<()> {
+        let mut arg = uapi::DrmSyncobjHandle {
+            handle: self.handle,
+            flags: uapi::DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
+            fd: fd.as_raw_fd(),
+            pad: 0,
+        };
+        // SAFETY: syncobj_handle carries no user pointers.
+        unsafe { self.dev.ioctl(uapi::DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &mut arg) }
+            .map_err(|e| Error::ioctl("SYNCOBJ_FD_TO_HANDLE", e))?;
+        Ok(())
+    }
+}
+
 impl Drop for Syncobj {
     fn drop(&mut self) {
         let mut arg = uapi::DrmSyncobjDestroy { handle: self.handle, pad: 0 };

@@ -1,9 +1,14 @@
-//! `ferrum-compile FILE.spv [--entry NAME] [--stage compute|vertex|fragment] [--dump ir|spirv-ir]`:
-//! compiles a SPIR-V module offline and prints the IR after lowering and optimization
-//! (`ir`, the default) or straight out of the front end (`spirv-ir`).
+//! `ferrum-compile FILE.spv [--entry NAME] [--stage comp|compute|vertex|fragment]
+//! [--dump isa|ir|spirv-ir] [--stats json]`: compiles a SPIR-V module offline, like AMD's Radeon
+//! GPU Analyzer. By default (or with `--dump isa`) it prints the RDNA2 disassembly in LLVM syntax
+//! (reassemblable with `llvm-mc -arch=amdgcn -mcpu=gfx1030`) and a statistics comment;
+//! `--dump ir` prints the IR after lowering and optimization, `--dump spirv-ir` straight out of
+//! the front end. `--stats json` ends the output with one JSON object of statistics.
+//! Any failure is one line on stderr and exit status 1.
 
 use std::process::ExitCode;
 
+use ferrum_compiler::amd;
 use ferrum_compiler::ir::{print, Stage};
 
 fn stage_of(words: &[u32]) -> Option<Stage> {
@@ -20,52 +25,114 @@ fn stage_of(words: &[u32]) -> Option<Stage> {
     }
 }
 
-fn run() -> Result<String, String> {
+struct Args {
+    file: String,
+    entry: String,
+    stage: Option<Stage>,
+    dump: String,
+    stats_json: bool,
+}
+
+const USAGE: &str = "usage: ferrum-compile FILE.spv [--entry NAME] [--stage comp|vertex|fragment] \
+                     [--dump isa|ir|spirv-ir] [--stats json]";
+
+fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
     let mut file = None;
-    let (mut entry, mut stage, mut dump) = ("main".to_string(), None, "ir".to_string());
+    let (mut entry, mut stage, mut dump) = ("main".to_string(), None, "isa".to_string());
+    let mut stats_json = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--entry" => entry = args.next().ok_or("--entry needs a name")?,
-            "--dump" => dump = args.next().ok_or("--dump needs ir or spirv-ir")?,
+            "--dump" => dump = args.next().ok_or("--dump needs isa, ir or spirv-ir")?,
+            "--stats" => match args.next().as_deref() {
+                Some("json") => stats_json = true,
+                _ => return Err("--stats needs json".into()),
+            },
             "--stage" => {
                 stage = Some(match args.next().as_deref() {
-                    Some("compute") => Stage::Compute,
-                    Some("vertex") => Stage::Vertex,
-                    Some("fragment") => Stage::Fragment,
-                    _ => return Err("--stage needs compute, vertex or fragment".into()),
+                    Some("comp" | "compute") => Stage::Compute,
+                    Some("vert" | "vertex") => Stage::Vertex,
+                    Some("frag" | "fragment") => Stage::Fragment,
+                    _ => return Err("--stage needs comp, vertex or fragment".into()),
                 })
             }
-            _ if file.is_none() => file = Some(a),
+            _ if file.is_none() && !a.starts_with("--") => file = Some(a),
             _ => return Err(format!("unexpected argument {a}")),
         }
     }
-    let file = file
-        .ok_or("usage: ferrum-compile FILE.spv [--entry NAME] [--stage S] [--dump ir|spirv-ir]")?;
-    let bytes = std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?;
+    Ok(Args { file: file.ok_or(USAGE)?, entry, stage, dump, stats_json })
+}
+
+fn run() -> Result<String, String> {
+    let args = parse_args()?;
+    let file = &args.file;
+    let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
     if bytes.len() % 4 != 0 {
         return Err(format!("{file}: size is not a multiple of 4 bytes"));
     }
     let words: Vec<u32> =
         bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    let stage = stage.or_else(|| stage_of(&words)).unwrap_or(Stage::Compute);
-    let shader = match dump.as_str() {
-        "ir" => ferrum_compiler::compile_to_ir(&words, &entry, stage, &Default::default()),
-        "spirv-ir" => ferrum_compiler::spirv::to_ir(&words, &entry, stage, &Default::default()),
-        other => return Err(format!("unknown dump {other}")),
+    let stage = args.stage.or_else(|| stage_of(&words)).unwrap_or(Stage::Compute);
+    let spec = Default::default();
+    let fail = |e: &dyn std::fmt::Display| format!("{file}: {e}");
+    match args.dump.as_str() {
+        "spirv-ir" => {
+            let s = ferrum_compiler::spirv::to_ir(&words, &args.entry, stage, &spec)
+                .map_err(|e| fail(&e))?;
+            Ok(print::shader_text(&s))
+        }
+        "ir" => {
+            let s = ferrum_compiler::compile_to_ir(&words, &args.entry, stage, &spec)
+                .map_err(|e| fail(&e))?;
+            Ok(print::shader_text(&s))
+        }
+        "isa" => {
+            let s = ferrum_compiler::compile_to_ir(&words, &args.entry, stage, &spec)
+                .map_err(|e| fail(&e))?;
+            let bin = amd::compile(&s, &amd::default_layout(&s)).map_err(|e| fail(&e))?;
+            let st = &bin.stats;
+            let mut out = bin.isa_text;
+            out.push_str(&format!(
+                "; instructions: {}, code size: {} bytes, vgprs: {}, sgprs: {}, lds: {} bytes, \
+                 scratch: {} bytes, compile: {:.3} ms\n",
+                st.instructions,
+                st.code_size,
+                st.vgprs,
+                st.sgprs,
+                st.lds_size,
+                st.scratch_size,
+                st.compile_ms
+            ));
+            if args.stats_json {
+                out.push_str(&st.to_json());
+                out.push('\n');
+            }
+            Ok(out)
+        }
+        other => Err(format!("unknown dump {other} (isa, ir or spirv-ir)")),
     }
-    .map_err(|e| format!("{file}: {e}"))?;
-    Ok(print::shader_text(&shader))
 }
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(text) => {
+    // A panic is a compiler bug, but the user still gets one line and status 1.
+    std::panic::set_hook(Box::new(|_| {}));
+    match std::panic::catch_unwind(run) {
+        Ok(Ok(text)) => {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
+        Ok(Err(e)) => {
             eprintln!("ferrum-compile: {e}");
+            ExitCode::FAILURE
+        }
+        Err(p) => {
+            let what = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            eprintln!("ferrum-compile: internal compiler error: {what}");
             ExitCode::FAILURE
         }
     }

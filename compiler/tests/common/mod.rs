@@ -156,3 +156,4 @@ pub fn f32_at(data: &[u8], i: usize) -> f32 {
 pub fn u32_at(data: &[u8], i: usize) -> u32 {
     u32::from_le_bytes(data[i * 4..i * 4 + 4].try_into().unwrap())
 }
+pub mod gpu;

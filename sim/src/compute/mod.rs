@@ -3,27 +3,50 @@
 
 pub mod setup;
 
+use std::time::Instant;
+
+use crate::core::program::ProgramCache;
+use crate::core::{Dispatch, Mem, Stats};
 use crate::cp::{Env, RegisterFile};
 use crate::error::GpuError;
 
 pub use setup::{DispatchSetup, WaveInit, Workgroup, WAVE_SIZE};
 
-/// The shader engines of one device file (program cache and worker configuration).
-#[derive(Debug, Default)]
-pub struct ComputeEngine {}
+/// The shader engines of one queue: the program cache and execution statistics.
+#[derive(Default)]
+pub struct ComputeEngine {
+    programs: ProgramCache,
+    pub stats: Stats,
+}
 
 impl ComputeEngine {
+    /// Drops decoded programs (new submission, or an instruction-cache invalidation).
+    pub fn invalidate_programs(&self) {
+        self.programs.invalidate();
+    }
+
     /// Runs the dispatch the registers describe, to completion.
-    pub fn dispatch(&self, regs: &RegisterFile, _env: &Env<'_>) -> Result<(), GpuError> {
+    pub fn dispatch(&self, regs: &RegisterFile, env: &Env<'_>) -> Result<(), GpuError> {
         let Some(setup) = DispatchSetup::from_registers(regs)? else {
             return Ok(());
         };
-        if setup.workgroups().is_empty() {
+        if setup.group_count() == 0 {
             return Ok(());
         }
-        Err(GpuError::Unsupported(format!(
-            "dispatch of the program at {:#x}: the shader core is not built yet",
-            setup.pgm
-        )))
+        let program = self.programs.get(env.space, setup.pgm)?;
+        let dispatch = Dispatch {
+            setup: &setup,
+            program: &program,
+            mem: Mem { space: env.space, timestamp: env.timestamp },
+            strict: env.config.strict,
+            deadline: Instant::now() + env.config.watchdog,
+            stats: &self.stats,
+        };
+        dispatch.run(env.config.threads).map_err(|e| match e {
+            GpuError::Shader { what, .. } if what.starts_with("watchdog") => {
+                GpuError::Hang(format!("dispatch of {:#x}: {what}", setup.pgm))
+            }
+            other => other,
+        })
     }
 }

@@ -96,6 +96,9 @@ impl DispatchSetup {
         if lds_bytes > MAX_LDS {
             return Err(unsupported(format!("LDS_SIZE of {lds_bytes} bytes")));
         }
+        if field(rsrc1, 12, 15) != 0 {
+            return Err(unsupported("FLOAT_MODE rounding other than nearest-even"));
+        }
         let tidig_comp_cnt = field(rsrc2, 11, 12);
         if tidig_comp_cnt > 2 {
             return Err(unsupported("TIDIG_COMP_CNT 3"));
@@ -161,24 +164,30 @@ impl DispatchSetup {
         }))
     }
 
-    /// All workgroups, X fastest.
-    pub fn workgroups(&self) -> Vec<Workgroup> {
-        let mut groups = Vec::new();
-        for z in self.start[2]..self.end[2] {
-            for y in self.start[1]..self.end[1] {
-                for x in self.start[0]..self.end[0] {
-                    let id = [x, y, z];
-                    let mut size = self.group_size;
-                    for d in 0..3 {
-                        if id[d] + 1 == self.end[d] {
-                            size[d] = self.last_size[d];
-                        }
-                    }
-                    groups.push(Workgroup { id, size });
-                }
+    /// Number of workgroups (saturating; a huge dispatch simply runs into the watchdog).
+    pub fn group_count(&self) -> u64 {
+        (0..3)
+            .map(|d| u64::from(self.end[d].saturating_sub(self.start[d])))
+            .fold(1u64, u64::saturating_mul)
+    }
+
+    /// Workgroup number `i`, X fastest.
+    pub fn workgroup(&self, i: u64) -> Workgroup {
+        let n = [0, 1, 2].map(|d| u64::from(self.end[d].saturating_sub(self.start[d])).max(1));
+        let rel = [i % n[0], (i / n[0]) % n[1], i / (n[0] * n[1])];
+        let id = [0, 1, 2].map(|d| self.start[d] + rel[d] as u32);
+        let mut size = self.group_size;
+        for d in 0..3 {
+            if id[d] + 1 == self.end[d] {
+                size[d] = self.last_size[d];
             }
         }
-        groups
+        Workgroup { id, size }
+    }
+
+    /// All workgroups, X fastest.
+    pub fn workgroups(&self) -> impl Iterator<Item = Workgroup> + '_ {
+        (0..self.group_count()).map(|i| self.workgroup(i))
     }
 
     /// The waves of one workgroup with their initial registers. Threads are numbered X
@@ -257,7 +266,7 @@ mod tests {
         let s = DispatchSetup::from_registers(&r).unwrap().unwrap();
         assert_eq!(s.pgm, 0x0100_0012_3400);
         assert_eq!((s.vgprs, s.lds_bytes), (32, 1024));
-        let groups = s.workgroups();
+        let groups: Vec<_> = s.workgroups().collect();
         assert_eq!(groups.len(), 4, "x in 1..3, z in 0..2");
         assert_eq!(groups[3].id, [2, 0, 1]);
         let waves = s.waves(&groups[3]);
@@ -281,7 +290,7 @@ mod tests {
             (regs::COMPUTE_DIM_Z, 1),
         ]);
         let s = DispatchSetup::from_registers(&r).unwrap().unwrap();
-        let g = s.workgroups();
+        let g: Vec<_> = s.workgroups().collect();
         assert_eq!(g.len(), 2);
         assert_eq!(g[1].size, [36, 1, 1]);
         assert_eq!(s.waves(&g[1])[1].exec, 0xf);

@@ -1,9 +1,9 @@
 //! The command processor: walks PM4 indirect buffers in GPU memory and executes packets.
 //!
-//! Packets are parsed from their real header format (type 3: COUNT[29:16], IT_OPCODE[15:8],
-//! SHADER_TYPE[1], PREDICATE[0]). Anything the simulator does not implement, or a stream that
-//! runs past its buffer, is a [`GpuError`], which ends the job as a context loss: the CP never
-//! guesses.
+//! Packets are parsed from their real header format (type 3: COUNT in bits 29:16, IT_OPCODE
+//! in bits 15:8, SHADER_TYPE bit 1, PREDICATE bit 0). Anything the simulator does not
+//! implement, or a stream that runs past its buffer, is a [`GpuError`], which ends the job as
+//! a context loss: the CP never guesses.
 
 mod dma;
 mod opcodes;

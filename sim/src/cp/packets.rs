@@ -52,7 +52,13 @@ impl CommandProcessor {
             op::NOP | op::PFP_SYNC_ME | op::CONTEXT_CONTROL => {}
             // Caches are not modelled: every access goes straight to memory, so cache
             // invalidations and write-backs have nothing to do.
-            op::ACQUIRE_MEM => p.need(6)?,
+            op::ACQUIRE_MEM => {
+                p.need(6)?;
+                // GCR_CNTL.GLI_INV: the instruction cache is the one cache the simulator has.
+                if p.body.len() >= 7 && field(p.body[6], 0, 1) != 0 {
+                    env.compute.invalidate_programs();
+                }
+            }
             op::CLEAR_STATE => self.regs.clear_context(),
             op::SET_SH_REG | op::SET_SH_REG_INDEX => self.set_regs(p, Space::Sh)?,
             op::SET_CONTEXT_REG => self.set_regs(p, Space::Context)?,
@@ -66,6 +72,7 @@ impl CommandProcessor {
             op::COPY_DATA => self.copy_data(env, p)?,
             op::DMA_DATA => super::dma::dma_data(env, p)?,
             op::WAIT_REG_MEM => self.wait_reg_mem(env, p)?,
+            op::DMA_DATA => dma_data(env, p)?,
             op::INDIRECT_BUFFER => return self.indirect_buffer(env, p, depth),
             _ => return Err(p.unsupported()),
         }
@@ -136,7 +143,7 @@ impl CommandProcessor {
             0 => {
                 let reg = p.body[1].wrapping_mul(4);
                 for (i, &v) in data.iter().enumerate() {
-                    let addr = if one_addr { reg } else { reg + 4 * i as u32 };
+                    let addr = if one_addr { reg } else { reg.wrapping_add(4 * i as u32) };
                     if !self.regs.write(addr, v) {
                         return Err(p.malformed(format!("WRITE_DATA to register {addr:#x}")));
                     }
@@ -167,7 +174,7 @@ impl CommandProcessor {
                 let reg = p.body[1].wrapping_mul(4);
                 let lo =
                     self.regs.read(reg).ok_or_else(|| p.malformed("COPY_DATA source register"))?;
-                let hi = if wide { self.regs.read(reg + 4).unwrap_or(0) } else { 0 };
+                let hi = if wide { self.regs.read(reg.wrapping_add(4)).unwrap_or(0) } else { 0 };
                 u64::from(lo) | (u64::from(hi) << 32)
             }
             1 | 2 => {
@@ -188,7 +195,7 @@ impl CommandProcessor {
             0 => {
                 let reg = p.body[3].wrapping_mul(4);
                 let ok = self.regs.write(reg, value as u32)
-                    && (!wide || self.regs.write(reg + 4, (value >> 32) as u32));
+                    && (!wide || self.regs.write(reg.wrapping_add(4), (value >> 32) as u32));
                 if !ok {
                     return Err(p.malformed(format!("COPY_DATA to register {reg:#x}")));
                 }
@@ -329,4 +336,51 @@ fn release_mem(env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
         _ => return Err(GpuError::Unsupported(format!("RELEASE_MEM DATA_SEL {data_sel}"))),
     }
     Ok(())
+}
+
+/// DMA_DATA (CP DMA): copy or fill `BYTE_COUNT` bytes. Body: CONTROL, SRC_ADDR_LO (or fill
+/// DATA), SRC_ADDR_HI, DST_ADDR_LO, DST_ADDR_HI, COMMAND (pkt3.json DMA_DATA_WORD0 / COMMAND).
+fn dma_data(env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+    p.need(6)?;
+    let control = p.body[0];
+    let command = p.body[5];
+    let dst_sel = field(control, 20, 21);
+    let src_sel = field(control, 29, 30);
+    let bytes = field(command, 0, 25) as u64;
+    // SAS/DAS (register space) and SAIC/DAIC (no address increment) are not modelled.
+    if field(command, 26, 29) != 0 {
+        return Err(GpuError::Unsupported(format!("DMA_DATA COMMAND {command:#x}")));
+    }
+    let dst = p.addr64(3);
+    match (src_sel, dst_sel) {
+        // DST_SEL NOWHERE: a prefetch into L2, no architectural effect.
+        (_, 2) => Ok(()),
+        // SRC_SEL DATA: fill with the 32-bit value.
+        (2, 0 | 3) => {
+            if bytes % 4 != 0 || dst % 4 != 0 {
+                return Err(p.malformed("DMA_DATA fill not dword aligned"));
+            }
+            let chunk: Vec<u8> = p.body[1].to_le_bytes().repeat((bytes.min(1 << 16) / 4) as usize);
+            let mut done = 0;
+            while done < bytes {
+                let n = (bytes - done).min(chunk.len() as u64);
+                env.space.write(dst + done, &chunk[..n as usize])?;
+                done += n;
+            }
+            Ok(())
+        }
+        (0 | 3, 0 | 3) => {
+            let src = p.addr64(1);
+            let mut buf = vec![0u8; bytes.min(1 << 16) as usize];
+            let mut done = 0;
+            while done < bytes {
+                let n = (bytes - done).min(buf.len() as u64) as usize;
+                env.space.read(src + done, &mut buf[..n])?;
+                env.space.write(dst + done, &buf[..n])?;
+                done += n as u64;
+            }
+            Ok(())
+        }
+        _ => Err(GpuError::Unsupported(format!("DMA_DATA with GDS (CONTROL {control:#x})"))),
+    }
 }

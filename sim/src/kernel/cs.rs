@@ -191,8 +191,9 @@ impl FileState {
                 }
                 // Entries may be larger than we know; read them as raw bytes at `stride`.
                 let n = list.bo_number as usize;
+                let total = n.checked_mul(stride).ok_or(Errno::EINVAL)?;
                 // SAFETY: `bo_info_ptr` is valid for `bo_number * bo_info_size` bytes.
-                let raw = unsafe { read_array::<u8>(list.bo_info_ptr, n * stride) }?;
+                let raw = unsafe { read_array::<u8>(list.bo_info_ptr, total) }?;
                 let handles = raw
                     .chunks_exact(stride)
                     .map(|e| u32::from_le_bytes([e[0], e[1], e[2], e[3]]))

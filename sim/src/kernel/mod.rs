@@ -7,6 +7,7 @@
 
 mod cs;
 mod ctx;
+mod export;
 mod fence;
 mod gem;
 mod gem_ioctl;
@@ -28,7 +29,7 @@ use parking_lot::Mutex;
 pub use ctx::SimContext;
 pub use fence::{Fence, Notifier};
 pub use gem::{GemObject, MemoryAccounting, PAGE_SIZE};
-pub use vm::{Access, AddressSpace, VmFault, VmMapping, VA_MASK};
+pub use vm::{Access, AddressSpace, Translator, VmFault, VmMapping, VA_MASK};
 
 use crate::chip::Chip;
 use crate::SimConfig;
@@ -57,6 +58,10 @@ pub(crate) struct FileState {
     in_flight: Mutex<Vec<(Arc<Fence>, Arc<AddressSpace>)>>,
     syncobjs: Mutex<syncobj::SyncobjTable>,
     queue: queue::Queue,
+    /// The shader engines (program cache, statistics); used by the queue thread.
+    pub(crate) compute: crate::compute::ComputeEngine,
+    /// Panics caught in the queue thread (simulator bugs); tests assert it stays 0.
+    pub(crate) internal_errors: std::sync::atomic::AtomicU64,
 }
 
 /// The simulated GPU behind the [`Kernel`] trait.
@@ -72,17 +77,32 @@ impl SimKernel {
             chip: chip.clone(),
             created: Instant::now(),
             accounting: Arc::default(),
-            notifier: Arc::default(),
+            notifier: export::global_notifier(),
             gems: Mutex::new(GemTable { next_handle: 1, ..Default::default() }),
             vm: vm::Vm::new(chip),
             ctxs: Mutex::new((1, HashMap::new())),
             in_flight: Mutex::default(),
             syncobjs: Mutex::default(),
             queue: queue::Queue::default(),
+            compute: Default::default(),
+            internal_errors: Default::default(),
             config,
         });
         let queue_thread = Some(queue::spawn(file.clone()));
         SimKernel { file, queue_thread }
+    }
+
+    /// Work the shader core has done so far: (wave instructions, lane operations). Lane
+    /// operations count the active lanes of every executed instruction.
+    pub fn shader_stats(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let s = &self.file.compute.stats;
+        (s.wave_instructions.load(Relaxed), s.lane_operations.load(Relaxed))
+    }
+
+    /// How many jobs ended because the simulator itself failed (a bug, reported as a hang).
+    pub fn internal_errors(&self) -> u64 {
+        self.file.internal_errors.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The GPU's current view of memory (for tests and debugging tools).
@@ -116,6 +136,8 @@ impl SimKernel {
                 uapi::DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL => f.syncobj_timeline_signal(typed(arg)?),
                 uapi::DRM_IOCTL_SYNCOBJ_QUERY => f.syncobj_query(typed(arg)?),
                 uapi::DRM_IOCTL_SYNCOBJ_TRANSFER => f.syncobj_transfer(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD => f.syncobj_handle_to_fd(typed(arg)?),
+                uapi::DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE => f.syncobj_fd_to_handle(typed(arg)?),
                 _ => Err(Errno::ENOTTY),
             }
         }

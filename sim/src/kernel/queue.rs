@@ -18,6 +18,7 @@ use super::vm::AddressSpace;
 use super::{FileState, SimContext};
 use crate::compute::ComputeEngine;
 use crate::cp::{CommandProcessor, Env};
+use crate::error::GpuError;
 
 /// One command submission.
 pub(crate) struct Job {
@@ -105,7 +106,7 @@ pub(crate) fn spawn(file: Arc<FileState>) -> JoinHandle<()> {
 }
 
 fn run(file: &FileState) {
-    let engine = ComputeEngine::default();
+    let engine = &file.compute;
     let mut cps: HashMap<(u32, u32), CommandProcessor> = HashMap::new();
     loop {
         let mut next = None;
@@ -116,7 +117,19 @@ fn run(file: &FileState) {
         match next {
             Some(Next::Run(job)) => {
                 let cp = cps.entry((job.ip, job.ring)).or_default();
-                execute(file, &engine, cp, &job);
+                let run = std::panic::AssertUnwindSafe(|| execute(file, engine, cp, &job));
+                if std::panic::catch_unwind(run).is_err() {
+                    // A simulator bug must not take the process (or the queue) down with it:
+                    // treat it like a GPU hang of this job.
+                    log::error!(
+                        "sim: internal error while executing context {}; context lost",
+                        job.ctx_id
+                    );
+                    file.internal_errors.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    job.ctx.mark_guilty();
+                    cps.remove(&(job.ip, job.ring));
+                    job.fence.signal(Some(Errno::ETIME));
+                }
             }
             Some(Next::Cancel(jobs)) => {
                 for job in jobs {
@@ -134,13 +147,20 @@ fn execute(file: &FileState, engine: &ComputeEngine, cp: &mut CommandProcessor, 
         job.fence.signal(Some(Errno::ECANCELED));
         return;
     }
+    engine.invalidate_programs();
     let timestamp = || file.gpu_timestamp();
     let env =
         Env { space: &job.space, config: &file.config, compute: engine, timestamp: &timestamp };
     for &(va, size_dw) in &job.ibs {
         if let Err(err) = cp.run(&env, va, size_dw) {
+            let hint = match &err {
+                GpuError::VmFault(f) if file.vm.snapshot().lookup(f.addr).is_some() => {
+                    " (the address is mapped, but its BO is not in the submission's BO list)"
+                }
+                _ => "",
+            };
             log::error!(
-                "sim: GPU fault in context {} (ip {}, ring {}, seq {}): {err}; context lost",
+                "sim: GPU fault in context {} (ip {}, ring {}, seq {}): {err}{hint}; context lost",
                 job.ctx_id,
                 job.ip,
                 job.ring,

@@ -101,12 +101,17 @@ impl FileState {
         if arg.flags & uapi::DRM_SYNCOBJ_CREATE_SIGNALED != 0 {
             obj.replace(Some(Fence::signaled(self.notifier.clone())));
         }
+        arg.handle = self.insert_syncobj(Arc::new(obj));
+        Ok(0)
+    }
+
+    /// Gives `obj` a new handle in this file.
+    pub(super) fn insert_syncobj(&self, obj: Arc<Syncobj>) -> u32 {
         let mut table = self.syncobjs.lock();
         table.next += 1;
         let handle = table.next;
-        table.objects.insert(handle, Arc::new(obj));
-        arg.handle = handle;
-        Ok(0)
+        table.objects.insert(handle, obj);
+        handle
     }
 
     pub(super) fn syncobj_destroy(&self, arg: &mut uapi::DrmSyncobjDestroy) -> Result<i32, Errno> {

@@ -56,6 +56,69 @@ impl VmMapping {
     }
 }
 
+/// Host pointer for `[addr, addr + len)` inside mapping `m`, checking bounds and permission.
+fn in_mapping(m: &VmMapping, addr: u64, len: u64, access: Access) -> Result<*mut u8, VmFault> {
+    let fault = |reason| VmFault { addr, len, access, reason };
+    if !m.allows(access) {
+        return Err(fault("permission"));
+    }
+    let a = addr & VA_MASK;
+    if a < m.start || a.checked_add(len).is_none_or(|end| end > m.end) {
+        return Err(fault("crosses the end of a mapping"));
+    }
+    let byte = m.offset + (a - m.start);
+    // SAFETY: `byte + len <= offset + (end - start) <= gem.size` (checked at map time).
+    Ok(unsafe { m.gem.host_ptr().add(byte as usize) })
+}
+
+/// Per-instruction translation with a one-entry cache: consecutive lanes usually hit the same
+/// mapping, which saves the tree lookup.
+pub struct Translator<'a> {
+    space: &'a AddressSpace,
+    last: Option<&'a VmMapping>,
+}
+
+impl<'a> Translator<'a> {
+    pub fn new(space: &'a AddressSpace) -> Translator<'a> {
+        Translator { space, last: None }
+    }
+
+    fn fast(&mut self, addr: u64, len: u64, access: Access) -> Option<*mut u8> {
+        let a = addr & VA_MASK;
+        let hit = |m: &VmMapping| a >= m.start && a + len <= m.end && m.allows(access);
+        let m = match self.last {
+            Some(m) if hit(m) => m,
+            _ => {
+                let m = self.space.lookup(addr)?;
+                self.last = Some(m);
+                if !hit(m) {
+                    return None;
+                }
+                m
+            }
+        };
+        in_mapping(m, addr, len, access).ok()
+    }
+
+    pub fn read(&mut self, addr: u64, out: &mut [u8]) -> Result<(), VmFault> {
+        match self.fast(addr, out.len() as u64, Access::Read) {
+            // SAFETY: `ptr` is valid for `out.len()` bytes (checked); `out` is distinct.
+            Some(ptr) => unsafe { std::ptr::copy_nonoverlapping(ptr, out.as_mut_ptr(), out.len()) },
+            None => return self.space.read(addr, out),
+        }
+        Ok(())
+    }
+
+    pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), VmFault> {
+        match self.fast(addr, data.len() as u64, Access::Write) {
+            // SAFETY: `ptr` is valid for `data.len()` bytes (checked); `data` is distinct.
+            Some(ptr) => unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), ptr, data.len()) },
+            None => return self.space.write(addr, data),
+        }
+        Ok(())
+    }
+}
+
 /// An immutable snapshot of the mappings, keyed by start address (48-bit form).
 #[derive(Debug, Default, Clone)]
 pub struct AddressSpace {
@@ -72,24 +135,14 @@ impl AddressSpace {
 
     /// Host pointer for `len` bytes at `addr`, all inside one mapping that permits `access`.
     pub fn translate(&self, addr: u64, len: u64, access: Access) -> Result<*mut u8, VmFault> {
-        let fault = |reason| VmFault { addr, len, access, reason };
-        let m = self.lookup(addr).ok_or(fault("unmapped"))?;
-        if !m.allows(access) {
-            return Err(fault("permission"));
-        }
-        let a = addr & VA_MASK;
-        if a.checked_add(len).is_none_or(|end| end > m.end) {
-            return Err(fault("crosses the end of a mapping"));
-        }
-        let byte = m.offset + (a - m.start);
-        // SAFETY: `byte + len <= offset + (end - start) <= gem.size` (checked at map time).
-        Ok(unsafe { m.gem.host_ptr().add(byte as usize) })
+        let m = self.lookup(addr).ok_or(VmFault { addr, len, access, reason: "unmapped" })?;
+        in_mapping(m, addr, len, access)
     }
 
     /// Reads bytes, splitting at mapping boundaries.
     pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), VmFault> {
         self.for_each_piece(addr, out.len() as u64, Access::Read, |ptr, done, n| {
-            // SAFETY: `ptr` is valid for `n` bytes (translate checked); `out` is distinct.
+            // SAFETY: `ptr` is valid for `n` bytes (checked); `out` is distinct.
             unsafe { std::ptr::copy_nonoverlapping(ptr, out.as_mut_ptr().add(done), n) };
         })
     }
@@ -97,7 +150,7 @@ impl AddressSpace {
     /// Writes bytes, splitting at mapping boundaries.
     pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), VmFault> {
         self.for_each_piece(addr, data.len() as u64, Access::Write, |ptr, done, n| {
-            // SAFETY: `ptr` is valid for `n` bytes (translate checked); `data` is distinct.
+            // SAFETY: `ptr` is valid for `n` bytes (checked); `data` is distinct.
             unsafe { std::ptr::copy_nonoverlapping(data.as_ptr().add(done), ptr, n) };
         })
     }
@@ -119,7 +172,7 @@ impl AddressSpace {
                 reason: "unmapped",
             })?;
             let n = (m.end - (a & VA_MASK)).min(len - done);
-            let ptr = self.translate(a, n, access)?;
+            let ptr = in_mapping(m, a, n, access)?;
             f(ptr, done as usize, n as usize);
             done += n;
         }

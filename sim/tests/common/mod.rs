@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod asm;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -158,5 +160,79 @@ pub mod pm4 {
         while out.len() % 8 != 0 {
             out.push(0xffff_1000);
         }
+    }
+}
+
+/// A raw buffer V# (storage-buffer style, OOB_SELECT = raw) of `size` bytes at `va`.
+pub fn raw_vsharp(va: u64, size: u32) -> [u32; 4] {
+    [va as u32, (va >> 32) as u32 & 0xffff, size, 0x3101_6fac]
+}
+
+/// The registers and packets of one compute dispatch (pm4-gfx103.md §6).
+pub struct Dispatch<'a> {
+    pub pgm: u64,
+    /// VGPRs to allocate (rounded up to granules of 8).
+    pub vgprs: u32,
+    pub user_data: &'a [u32],
+    pub tgid_x: bool,
+    pub tg_size: bool,
+    pub lds_bytes: u32,
+    pub group: [u32; 3],
+    pub groups: [u32; 3],
+}
+
+impl Dispatch<'_> {
+    pub fn rsrc1(&self) -> u32 {
+        let granules = self.vgprs.max(1).div_ceil(8) - 1;
+        0x402c_0000 | granules
+    }
+
+    pub fn rsrc2(&self) -> u32 {
+        ((self.user_data.len() as u32) << 1)
+            | (self.tgid_x as u32) << 7
+            | (self.tg_size as u32) << 10
+            | self.lds_bytes.div_ceil(512) << 15
+    }
+
+    pub fn emit(&self, out: &mut Vec<u32>) {
+        use pm4::set_sh_regs;
+        set_sh_regs(out, 0xb834, &[(self.pgm >> 40) as u32]);
+        set_sh_regs(out, 0xb830, &[(self.pgm >> 8) as u32]);
+        set_sh_regs(out, 0xb848, &[self.rsrc1(), self.rsrc2()]);
+        set_sh_regs(out, 0xb8a0, &[0]);
+        set_sh_regs(out, 0xb81c, &self.group);
+        if !self.user_data.is_empty() {
+            set_sh_regs(out, 0xb900, self.user_data);
+        }
+        pm4::packet(
+            out,
+            pm4::DISPATCH_DIRECT,
+            &[self.groups[0], self.groups[1], self.groups[2], 0x8005],
+        );
+        pm4::packet(out, pm4::EVENT_WRITE, &[0x407]);
+    }
+}
+
+impl Gpu {
+    /// Uploads a program into an executable buffer (256-byte aligned VA).
+    pub fn program(&self, words: &[u32]) -> Buffer {
+        let b = self
+            .buffer_with(((words.len() * 4) as u64).max(4096), VaFlags::READ | VaFlags::EXECUTE);
+        b.map.write_u32s(0, words).unwrap();
+        b
+    }
+
+    /// Runs one dispatch (plus the program buffer) and waits.
+    pub fn dispatch(
+        &self,
+        d: &Dispatch<'_>,
+        prog: &Buffer,
+        bufs: &[&Buffer],
+    ) -> ferrum_winsys::Result<bool> {
+        let mut pm = Vec::new();
+        d.emit(&mut pm);
+        let mut all: Vec<&Buffer> = bufs.to_vec();
+        all.push(prog);
+        self.run(&pm, &all)
     }
 }

@@ -1,0 +1,268 @@
+//! The compute-shader ABI: the one place where the compiler backend and the icd agree on how a
+//! dispatch reaches a shader (user SGPRs, system-value registers, descriptor memory, register
+//! fields). The icd programs `COMPUTE_*` registers from these items, so the two sides cannot
+//! drift apart.
+//!
+//! * Wave32 only (`COMPUTE_DISPATCH_INITIATOR.CS_W32_EN = 1`).
+//! * User SGPRs, always in this order ([`USER_SGPR_COUNT`] of them):
+//!   `s[0:1]` address of the descriptor-set table (8 little-endian u64 set base addresses,
+//!   index = set number, unused sets 0); `s[2:3]` address of the push block (push constants at
+//!   byte 0, up to 256 bytes; dynamic-buffer V#s from byte [`DYNAMIC_DESCRIPTOR_OFFSET`], 16
+//!   bytes each in pipeline-layout order); `s[4:5]` address of three u32 workgroup counts.
+//! * Workgroup ids in `s6`, `s7`, `s8` (TGID_X/Y/Z_EN = 1); local invocation ids in `v0`, `v1`,
+//!   `v2` (TIDIG_COMP_CNT = 2).
+//! * Buffer descriptors are raw-buffer V#s ([`raw_buffer_descriptor`]) with `NUM_RECORDS` = range
+//!   in bytes, so out-of-bounds accesses behave as robust buffer access.
+
+use std::collections::BTreeMap;
+
+/// First SGPR of the descriptor-set table address (`s[0:1]`).
+pub const SGPR_SET_TABLE: u8 = 0;
+/// First SGPR of the push block address (`s[2:3]`).
+pub const SGPR_PUSH_BLOCK: u8 = 2;
+/// First SGPR of the workgroup-count address (`s[4:5]`).
+pub const SGPR_NUM_WORKGROUPS: u8 = 4;
+/// Number of user SGPRs (RSRC2.USER_SGPR).
+pub const USER_SGPR_COUNT: u32 = 6;
+/// SGPRs holding the workgroup id x, y, z (right after the user SGPRs).
+pub const SGPR_WORKGROUP_ID: [u8; 3] = [6, 7, 8];
+/// VGPRs holding the local invocation id x, y, z.
+pub const VGPR_LOCAL_ID: [u8; 3] = [0, 1, 2];
+/// Number of descriptor sets in the set table.
+pub const MAX_SETS: u32 = 8;
+/// Maximum push-constant bytes.
+pub const MAX_PUSH_BYTES: u32 = 256;
+/// Byte offset of the dynamic-buffer descriptors in the push block.
+pub const DYNAMIC_DESCRIPTOR_OFFSET: u32 = 256;
+/// Size of a buffer descriptor (V#) in bytes.
+pub const BUFFER_DESCRIPTOR_SIZE: u32 = 16;
+/// Wave size.
+pub const WAVE_SIZE: u32 = 32;
+/// LDS allocation granule in bytes (RSRC2.LDS_SIZE unit on gfx10.3).
+pub const LDS_GRANULE: u32 = 512;
+/// VGPR allocation granule in wave32 (RSRC1.VGPRS unit).
+pub const VGPR_GRANULE: u32 = 8;
+/// SGPRs addressable by a compute wave on gfx10.3 (s0..s105).
+pub const MAX_SGPRS: u32 = 106;
+/// VGPRs addressable by a wave32 lane.
+pub const MAX_VGPRS: u32 = 256;
+
+/// `COMPUTE_PGM_RSRC1` fields we set.
+pub mod rsrc1 {
+    /// VGPRS granule count minus one, bits 5:0.
+    pub const VGPRS_SHIFT: u32 = 0;
+    /// FLOAT_MODE, bits 19:12.
+    pub const FLOAT_MODE_SHIFT: u32 = 12;
+    /// Round to nearest even, f32 and f16/f64 denormals preserved (0xF0: both denorm fields 3).
+    pub const FLOAT_MODE_DEFAULT: u32 = 0xF0;
+    /// DX10_CLAMP, bit 21.
+    pub const DX10_CLAMP: u32 = 1 << 21;
+    /// IEEE_MODE, bit 23.
+    pub const IEEE_MODE: u32 = 1 << 23;
+    /// MEM_ORDERED, bit 30.
+    pub const MEM_ORDERED: u32 = 1 << 30;
+    /// FWD_PROGRESS, bit 31.
+    pub const FWD_PROGRESS: u32 = 1 << 31;
+}
+
+/// `COMPUTE_PGM_RSRC2` fields we set.
+pub mod rsrc2 {
+    /// SCRATCH_EN, bit 0.
+    pub const SCRATCH_EN: u32 = 1;
+    /// USER_SGPR, bits 5:1.
+    pub const USER_SGPR_SHIFT: u32 = 1;
+    /// TGID_X_EN, TGID_Y_EN, TGID_Z_EN: bits 7, 8, 9.
+    pub const TGID_XYZ_EN: u32 = 7 << 7;
+    /// TIDIG_COMP_CNT, bits 12:11.
+    pub const TIDIG_COMP_CNT_SHIFT: u32 = 11;
+    /// LDS_SIZE granules, bits 23:15.
+    pub const LDS_SIZE_SHIFT: u32 = 15;
+}
+
+/// `COMPUTE_DISPATCH_INITIATOR.CS_W32_EN`.
+pub const DISPATCH_INITIATOR_CS_W32_EN: u32 = 1 << 15;
+
+/// Kind of a descriptor binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DescriptorKind {
+    /// Uniform buffer in set memory.
+    UniformBuffer,
+    /// Storage buffer in set memory.
+    StorageBuffer,
+    /// Dynamic uniform buffer (V# in the push block).
+    UniformBufferDynamic,
+    /// Dynamic storage buffer (V# in the push block).
+    StorageBufferDynamic,
+}
+
+impl DescriptorKind {
+    /// True for the dynamic variants, whose V#s live in the push block.
+    pub fn is_dynamic(self) -> bool {
+        matches!(self, DescriptorKind::UniformBufferDynamic | DescriptorKind::StorageBufferDynamic)
+    }
+
+    /// True for uniform buffers (read-only, so scalar loads through the scalar cache are safe).
+    pub fn is_uniform(self) -> bool {
+        matches!(self, DescriptorKind::UniformBuffer | DescriptorKind::UniformBufferDynamic)
+    }
+}
+
+/// Where one binding's descriptors live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BindingLayout {
+    /// Descriptor kind.
+    pub kind: DescriptorKind,
+    /// Byte offset in the set's memory, or for dynamic kinds the index of the first element in
+    /// the push block's dynamic-descriptor array.
+    pub offset: u32,
+    /// Array size (1 for plain bindings).
+    pub array_size: u32,
+}
+
+impl BindingLayout {
+    /// Byte offset of element 0's V#, relative to the base the kind names: set memory for
+    /// plain bindings, the push block for dynamic ones.
+    pub fn descriptor_offset(&self) -> u32 {
+        if self.kind.is_dynamic() {
+            DYNAMIC_DESCRIPTOR_OFFSET + self.offset * BUFFER_DESCRIPTOR_SIZE
+        } else {
+            self.offset
+        }
+    }
+}
+
+/// The pipeline layout as the compiler needs it: every `(set, binding)` the shader may use.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceLayout {
+    /// Bindings by (set, binding).
+    pub bindings: BTreeMap<(u32, u32), BindingLayout>,
+}
+
+impl ResourceLayout {
+    /// The binding, if declared.
+    pub fn get(&self, set: u32, binding: u32) -> Option<&BindingLayout> {
+        self.bindings.get(&(set, binding))
+    }
+
+    /// The layout an icd would build for these bindings with no dynamic buffers: each set's
+    /// bindings in increasing binding order, one 16-byte V# per array element, consecutive.
+    /// Tools and tests use it when no pipeline layout is given.
+    pub fn packed(bindings: &[((u32, u32), DescriptorKind, u32)]) -> Self {
+        let mut sorted = bindings.to_vec();
+        sorted.sort_by_key(|b| b.0);
+        let mut next = BTreeMap::<u32, u32>::new();
+        let mut dynamic = 0;
+        let mut out = ResourceLayout::default();
+        for ((set, binding), kind, array_size) in sorted {
+            let offset = if kind.is_dynamic() {
+                dynamic += array_size;
+                dynamic - array_size
+            } else {
+                let at = next.entry(set).or_insert(0);
+                *at += array_size * BUFFER_DESCRIPTOR_SIZE;
+                *at - array_size * BUFFER_DESCRIPTOR_SIZE
+            };
+            out.bindings.insert((set, binding), BindingLayout { kind, offset, array_size });
+        }
+        out
+    }
+}
+
+/// The four dwords of a raw-buffer V# for `size` bytes at `addr` (stride 0, DST_SEL XYZW,
+/// FORMAT 32_FLOAT, OOB_SELECT raw, RESOURCE_LEVEL 1), as descriptors-gfx103.md describes.
+pub fn raw_buffer_descriptor(addr: u64, size: u32) -> [u32; 4] {
+    let dst_sel = 4 | (5 << 3) | (6 << 6) | (7 << 9);
+    let format_32_float = 22 << 12;
+    let resource_level = 1 << 24;
+    let oob_raw = 3 << 28;
+    [
+        addr as u32,
+        (addr >> 32) as u32 & 0xffff,
+        size,
+        dst_sel | format_32_float | resource_level | oob_raw,
+    ]
+}
+
+/// Register values and sizes of a compiled compute shader.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ShaderMetadata {
+    /// `COMPUTE_PGM_RSRC1`.
+    pub rsrc1: u32,
+    /// `COMPUTE_PGM_RSRC2`.
+    pub rsrc2: u32,
+    /// `COMPUTE_PGM_RSRC3`.
+    pub rsrc3: u32,
+    /// Workgroup size (`COMPUTE_NUM_THREAD_X/Y/Z`).
+    pub workgroup_size: [u32; 3],
+    /// VGPRs used per lane (before granule rounding).
+    pub vgprs: u32,
+    /// SGPRs used (before rounding).
+    pub sgprs: u32,
+    /// LDS bytes per workgroup.
+    pub lds_bytes: u32,
+    /// Scratch bytes per lane.
+    pub scratch_bytes_per_lane: u32,
+    /// User SGPRs the shader expects (always [`USER_SGPR_COUNT`]).
+    pub user_sgprs: u32,
+}
+
+impl ShaderMetadata {
+    /// Computes the register values for a shader with these resource needs.
+    pub fn new(workgroup_size: [u32; 3], vgprs: u32, sgprs: u32, lds: u32, scratch: u32) -> Self {
+        // At least one granule, and local ids arrive in v0..v2.
+        let vgprs = vgprs.max(3);
+        let vgpr_granules = vgprs.div_ceil(VGPR_GRANULE).max(1);
+        let rsrc1 = ((vgpr_granules - 1) << rsrc1::VGPRS_SHIFT)
+            | (rsrc1::FLOAT_MODE_DEFAULT << rsrc1::FLOAT_MODE_SHIFT)
+            | rsrc1::DX10_CLAMP
+            | rsrc1::IEEE_MODE
+            | rsrc1::MEM_ORDERED;
+        let lds_granules = lds.div_ceil(LDS_GRANULE);
+        let rsrc2 = (USER_SGPR_COUNT << rsrc2::USER_SGPR_SHIFT)
+            | rsrc2::TGID_XYZ_EN
+            | (2 << rsrc2::TIDIG_COMP_CNT_SHIFT)
+            | (lds_granules << rsrc2::LDS_SIZE_SHIFT)
+            | if scratch > 0 { rsrc2::SCRATCH_EN } else { 0 };
+        ShaderMetadata {
+            rsrc1,
+            rsrc2,
+            rsrc3: 0,
+            workgroup_size,
+            vgprs,
+            sgprs,
+            lds_bytes: lds,
+            scratch_bytes_per_lane: scratch,
+            user_sgprs: USER_SGPR_COUNT,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rsrc_fields_land_where_the_register_database_puts_them() {
+        let m = ShaderMetadata::new([64, 1, 1], 20, 30, 1000, 0);
+        assert_eq!(m.rsrc1 & 0x3f, 2, "20 VGPRs = 3 granules of 8");
+        assert_eq!(m.rsrc2 >> 1 & 0x1f, 6);
+        assert_eq!(m.rsrc2 >> 7 & 7, 7);
+        assert_eq!(m.rsrc2 >> 11 & 3, 2);
+        assert_eq!(m.rsrc2 >> 15 & 0x1ff, 2, "1000 bytes = 2 granules of 512");
+        assert_eq!(m.rsrc2 & 1, 0);
+    }
+
+    #[test]
+    fn packed_layout_assigns_consecutive_descriptors() {
+        let l = ResourceLayout::packed(&[
+            ((0, 2), DescriptorKind::StorageBuffer, 1),
+            ((0, 0), DescriptorKind::UniformBuffer, 3),
+            ((1, 0), DescriptorKind::StorageBufferDynamic, 2),
+            ((1, 1), DescriptorKind::UniformBufferDynamic, 1),
+        ]);
+        assert_eq!(l.get(0, 0).unwrap().offset, 0);
+        assert_eq!(l.get(0, 2).unwrap().offset, 48);
+        assert_eq!(l.get(1, 0).unwrap().descriptor_offset(), 256);
+        assert_eq!(l.get(1, 1).unwrap().descriptor_offset(), 256 + 32);
+    }
+}

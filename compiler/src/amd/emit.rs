@@ -1,0 +1,145 @@
+//! Final layout and encoding: branch offsets (with relaxation to a long jump through
+//! `s_setpc_b64` when a target is beyond the ±32K-dword reach of SOPP branches), encoding
+//! through `isa`, and the listing.
+
+use ferrum_isa::{encode, Inst, Opcode, Operand, Sop1, Sop2, Sopp};
+
+use super::error::BackendError;
+use super::mir::MFunc;
+
+/// SGPR pair reserved for long branches (excluded from allocation).
+pub const LONG_BRANCH_SGPR: u8 = 104;
+
+/// Encoded program.
+pub struct Code {
+    /// Machine words.
+    pub words: Vec<u32>,
+    /// Number of instructions.
+    pub instructions: u32,
+}
+
+fn inverse(op: Opcode) -> Option<Opcode> {
+    Some(match op {
+        Opcode::S_CBRANCH_SCC0 => Opcode::S_CBRANCH_SCC1,
+        Opcode::S_CBRANCH_SCC1 => Opcode::S_CBRANCH_SCC0,
+        Opcode::S_CBRANCH_EXECZ => Opcode::S_CBRANCH_EXECNZ,
+        Opcode::S_CBRANCH_EXECNZ => Opcode::S_CBRANCH_EXECZ,
+        Opcode::S_CBRANCH_VCCZ => Opcode::S_CBRANCH_VCCNZ,
+        Opcode::S_CBRANCH_VCCNZ => Opcode::S_CBRANCH_VCCZ,
+        _ => return None,
+    })
+}
+
+/// The long-jump sequence to byte offset `delta` from the end of `s_getpc_b64`.
+fn long_jump(delta: i64) -> Vec<Inst> {
+    let lo = Operand::Sgpr(LONG_BRANCH_SGPR);
+    let hi = Operand::Sgpr(LONG_BRANCH_SGPR + 1);
+    vec![
+        Inst::Sop1(Sop1 { op: Opcode::S_GETPC_B64, sdst: lo, ssrc0: Operand::UNUSED }),
+        Inst::Sop2(Sop2 {
+            op: Opcode::S_ADD_U32,
+            sdst: lo,
+            ssrc0: lo,
+            ssrc1: Operand::Literal(delta as u32),
+        }),
+        Inst::Sop2(Sop2 {
+            op: Opcode::S_ADDC_U32,
+            sdst: hi,
+            ssrc0: hi,
+            ssrc1: Operand::Literal((delta >> 32) as u32),
+        }),
+        Inst::Sop1(Sop1 { op: Opcode::S_SETPC_B64, sdst: Operand::UNUSED, ssrc0: lo }),
+    ]
+}
+
+fn enc(i: &Inst) -> Result<Vec<u32>, BackendError> {
+    encode(i).map_err(|e| BackendError::Encode(format!("{}: {e}", i.op().name())))
+}
+
+/// Lays out and encodes `mf` (registers already assigned).
+pub fn emit(mf: &MFunc) -> Result<Code, BackendError> {
+    let flat: Vec<(&super::mir::MInst, usize)> = mf
+        .blocks
+        .iter()
+        .enumerate()
+        .flat_map(|(b, blk)| blk.insts.iter().map(move |m| (m, b)))
+        .collect();
+    let mut long = vec![false; flat.len()];
+    loop {
+        // Sizes (in dwords) with the current short/long choices.
+        let mut size = Vec::with_capacity(flat.len());
+        for (i, (mi, _)) in flat.iter().enumerate() {
+            size.push(if long[i] { long_size(mi.inst.op()) } else { enc(&mi.inst)?.len() });
+        }
+        let mut block_start = vec![usize::MAX; mf.blocks.len() + 1];
+        let mut at = 0;
+        for (i, (_, b)) in flat.iter().enumerate() {
+            if block_start[*b] == usize::MAX {
+                block_start[*b] = at;
+            }
+            at += size[i];
+        }
+        // Empty blocks start where the next instruction does.
+        block_start[mf.blocks.len()] = at;
+        for b in (0..mf.blocks.len()).rev() {
+            if block_start[b] == usize::MAX {
+                block_start[b] = block_start[b + 1];
+            }
+        }
+        let mut words = Vec::new();
+        let mut grew = false;
+        for (i, (mi, _)) in flat.iter().enumerate() {
+            let here = words.len();
+            let Some(t) = mi.target else {
+                words.extend(enc(&mi.inst)?);
+                continue;
+            };
+            let dest = block_start[t] as i64;
+            if !long[i] {
+                let off = dest - (here as i64 + 1);
+                if off < i64::from(i16::MIN) || off > i64::from(i16::MAX) {
+                    long[i] = true;
+                    grew = true;
+                    words.extend(std::iter::repeat_n(0, long_size(mi.inst.op())));
+                    continue;
+                }
+                let Inst::Sopp(s) = mi.inst else {
+                    return Err(BackendError::Encode("branch is not SOPP".into()));
+                };
+                words.extend(enc(&Inst::Sopp(Sopp { op: s.op, simm16: off as i16 as u16 }))?);
+            } else {
+                let mut seq = Vec::new();
+                let op = mi.inst.op();
+                if let Some(inv) = inverse(op) {
+                    // Skip the long jump when the condition does not hold.
+                    seq.push(Inst::Sopp(Sopp { op: inv, simm16: 6 }));
+                }
+                let getpc_end = (here + seq.len() + 1) as i64 * 4;
+                seq.extend(long_jump(dest * 4 - getpc_end));
+                for s in &seq {
+                    words.extend(enc(s)?);
+                }
+            }
+        }
+        if !grew {
+            return Ok(Code { words, instructions: flat.len() as u32 });
+        }
+    }
+}
+
+/// Dwords of a long branch: [inverted short branch] + getpc (1) + add (2) + addc (2) + setpc (1).
+fn long_size(op: Opcode) -> usize {
+    6 + usize::from(inverse(op).is_some())
+}
+
+/// The program as LLVM-syntax text, one instruction per line with its byte offset.
+pub fn listing(words: &[u32]) -> String {
+    let mut s = String::new();
+    for e in ferrum_isa::listing(words) {
+        match e.inst {
+            Ok(i) => s.push_str(&format!("{i} ; {:06x}\n", e.offset)),
+            Err(err) => s.push_str(&format!("; {:06x}: undecodable: {err}\n", e.offset)),
+        }
+    }
+    s
+}

@@ -1,0 +1,682 @@
+//! ALU selection, one component at a time. Constant operands are folded with the IR's own
+//! reference semantics ([`crate::ir::ops::eval`]); uniform operands use the scalar unit where it
+//! has the operation; everything else uses the vector unit.
+
+use ferrum_isa::Opcode as O;
+
+use super::build::{self, Src};
+use super::{Isel, MVal};
+use crate::amd::error::{unsupported, BackendError};
+use crate::amd::mir::RegClass;
+use crate::ir::ops::{self, AluOp};
+use crate::ir::Value;
+
+/// Two-source 32-bit integer ops: (SALU opcode, VALU opcode, VALU takes operands reversed).
+fn int2(op: AluOp) -> Option<(Option<O>, O, bool)> {
+    use AluOp::*;
+    Some(match op {
+        Iadd => (Some(O::S_ADD_U32), O::V_ADD_NC_U32, false),
+        Isub => (Some(O::S_SUB_U32), O::V_SUB_NC_U32, false),
+        Imul => (Some(O::S_MUL_I32), O::V_MUL_LO_U32, false),
+        Iand => (Some(O::S_AND_B32), O::V_AND_B32, false),
+        Ior => (Some(O::S_OR_B32), O::V_OR_B32, false),
+        Ixor => (Some(O::S_XOR_B32), O::V_XOR_B32, false),
+        Ishl => (Some(O::S_LSHL_B32), O::V_LSHLREV_B32, true),
+        Ushr => (Some(O::S_LSHR_B32), O::V_LSHRREV_B32, true),
+        Ishr => (Some(O::S_ASHR_I32), O::V_ASHRREV_I32, true),
+        Imin => (Some(O::S_MIN_I32), O::V_MIN_I32, false),
+        Imax => (Some(O::S_MAX_I32), O::V_MAX_I32, false),
+        Umin => (Some(O::S_MIN_U32), O::V_MIN_U32, false),
+        Umax => (Some(O::S_MAX_U32), O::V_MAX_U32, false),
+        UmulHigh => (Some(O::S_MUL_HI_U32), O::V_MUL_HI_U32, false),
+        ImulHigh => (Some(O::S_MUL_HI_I32), O::V_MUL_HI_I32, false),
+        Fadd => (None, O::V_ADD_F32, false),
+        Fsub => (None, O::V_SUB_F32, false),
+        Fmul => (None, O::V_MUL_F32, false),
+        Fmin => (None, O::V_MIN_F32, false),
+        Fmax => (None, O::V_MAX_F32, false),
+        _ => return None,
+    })
+}
+
+/// One-source 32-bit ops: (SALU opcode, VALU opcode).
+fn int1(op: AluOp) -> Option<(Option<O>, O)> {
+    use AluOp::*;
+    Some(match op {
+        Inot => (Some(O::S_NOT_B32), O::V_NOT_B32),
+        BitReverse => (Some(O::S_BREV_B32), O::V_BFREV_B32),
+        FindLsb => (Some(O::S_FF1_I32_B32), O::V_FFBL_B32),
+        Ffloor => (None, O::V_FLOOR_F32),
+        Fceil => (None, O::V_CEIL_F32),
+        Ftrunc => (None, O::V_TRUNC_F32),
+        FroundEven => (None, O::V_RNDNE_F32),
+        U2f => (None, O::V_CVT_F32_U32),
+        I2f => (None, O::V_CVT_F32_I32),
+        F2u => (None, O::V_CVT_U32_F32),
+        F2i => (None, O::V_CVT_I32_F32),
+        _ => return None,
+    })
+}
+
+/// 32-bit compares: (SALU compare, VALU compare); floats have no scalar form.
+fn cmp32(op: AluOp) -> Option<(Option<O>, O)> {
+    use AluOp::*;
+    Some(match op {
+        Ieq => (Some(O::S_CMP_EQ_U32), O::V_CMP_EQ_U32),
+        Ine => (Some(O::S_CMP_LG_U32), O::V_CMP_NE_U32),
+        Ult => (Some(O::S_CMP_LT_U32), O::V_CMP_LT_U32),
+        Uge => (Some(O::S_CMP_GE_U32), O::V_CMP_GE_U32),
+        Ilt => (Some(O::S_CMP_LT_I32), O::V_CMP_LT_I32),
+        Ige => (Some(O::S_CMP_GE_I32), O::V_CMP_GE_I32),
+        Feq => (None, O::V_CMP_EQ_F32),
+        Fneu => (None, O::V_CMP_NEQ_F32),
+        Flt => (None, O::V_CMP_LT_F32),
+        Fge => (None, O::V_CMP_GE_F32),
+        Fltu => (None, O::V_CMP_NGE_F32),
+        Fgeu => (None, O::V_CMP_NLT_F32),
+        Fequ => (None, O::V_CMP_NLG_F32),
+        Fneo => (None, O::V_CMP_LG_F32),
+        _ => return None,
+    })
+}
+
+fn all_scalar(v: &[MVal]) -> bool {
+    v.iter().all(|x| !matches!(x, MVal::Reg(_, RegClass::V)))
+}
+
+impl Isel<'_> {
+    pub(super) fn select_alu(
+        &mut self,
+        op: AluOp,
+        d: Value,
+        srcs: &[Value],
+    ) -> Result<(), BackendError> {
+        let (bits, n) = self.shape(d);
+        match op {
+            AluOp::Vec => {
+                let mut out = Vec::new();
+                for &s in srcs {
+                    out.extend(self.get(s)?);
+                }
+                self.set(d, out);
+                return Ok(());
+            }
+            AluOp::Mov => {
+                let v = self.get(srcs[0])?;
+                self.set(d, v);
+                return Ok(());
+            }
+            AluOp::ExtractDyn => {
+                let MVal::Const(i) = self.comp(srcs[1], 0)? else {
+                    return Err(unsupported("dynamic vector component index"));
+                };
+                let v = self.get(srcs[0])?;
+                let c = v.get(i as usize).copied().unwrap_or(MVal::Const(0));
+                self.set(d, vec![c]);
+                return Ok(());
+            }
+            AluOp::InsertDyn => {
+                let MVal::Const(i) = self.comp(srcs[2], 0)? else {
+                    return Err(unsupported("dynamic vector component index"));
+                };
+                let mut v = self.get(srcs[0])?;
+                if let Some(slot) = v.get_mut(i as usize) {
+                    *slot = self.comp(srcs[1], 0)?;
+                }
+                self.set(d, v);
+                return Ok(());
+            }
+            AluOp::Bitcast => return self.select_bitcast(d, srcs[0]),
+            AluOp::Fdot => return self.select_fdot(d, srcs),
+            AluOp::Ball | AluOp::Bany => {
+                let v = self.get(srcs[0])?;
+                let o = if op == AluOp::Ball { AluOp::Iand } else { AluOp::Ior };
+                let mut acc = v[0];
+                for &c in &v[1..] {
+                    acc = self.bool_op(o, &[acc, c])?;
+                }
+                self.set(d, vec![acc]);
+                return Ok(());
+            }
+            _ => {}
+        }
+        let sbits = srcs.first().map_or(bits, |&s| self.shape(s).0);
+        let uniform = !self.is_div(d);
+        let mut out = Vec::with_capacity(n as usize);
+        for i in 0..n as usize {
+            let a: Vec<MVal> = srcs.iter().map(|&s| self.comp(s, i)).collect::<Result<_, _>>()?;
+            out.push(self.alu_comp(op, bits, sbits, &a, uniform)?);
+        }
+        self.set(d, out);
+        Ok(())
+    }
+
+    fn alu_comp(
+        &mut self,
+        op: AluOp,
+        bits: u8,
+        sbits: u8,
+        a: &[MVal],
+        uniform: bool,
+    ) -> Result<MVal, BackendError> {
+        if let Some(c) = fold(op, bits, sbits, a) {
+            return Ok(MVal::Const(c));
+        }
+        // Buffer addresses are (resource, offset) pairs; offset arithmetic adds 0 to the
+        // resource half.
+        match (op, a) {
+            (AluOp::Iadd, [MVal::Res(r), MVal::Const(0)] | [MVal::Const(0), MVal::Res(r)]) => {
+                return Ok(MVal::Res(*r));
+            }
+            (AluOp::Bcsel, [_, MVal::Res(x), MVal::Res(y)]) if x == y => return Ok(MVal::Res(*x)),
+            _ => {}
+        }
+        if bits == 32 {
+            if let Some(v) = self.simplify(op, a)? {
+                return Ok(v);
+            }
+        }
+        if bits == 1 && sbits == 1 {
+            return self.bool_op(op, a);
+        }
+        if bits == 1 {
+            return self.compare(op, sbits, a, uniform);
+        }
+        let mixed = matches!(op, AluOp::Bcsel | AluOp::B2i | AluOp::B2f);
+        if bits != 32 || (sbits != 32 && !mixed) {
+            return self.alu_wide(op, bits, sbits, a, uniform);
+        }
+        let scalar = uniform && all_scalar(a);
+        if let Some((sop, vop, rev)) = int2(op) {
+            return self.bin(sop.filter(|_| scalar), vop, rev, a[0], a[1]);
+        }
+        if let Some((sop, vop)) = int1(op) {
+            let x = self.src(a[0])?;
+            return Ok(match sop.filter(|_| scalar) {
+                Some(s) => {
+                    let r = self.vreg(RegClass::S, 1);
+                    self.emit(build::sop1(s, r, x, 1));
+                    MVal::Reg(r, RegClass::S)
+                }
+                None => {
+                    let r = self.vreg(RegClass::V, 1);
+                    self.emit(build::vop1(vop, r, x));
+                    MVal::Reg(r, RegClass::V)
+                }
+            });
+        }
+        use AluOp::*;
+        match op {
+            Ineg => self.bin(
+                Some(O::S_SUB_U32).filter(|_| scalar),
+                O::V_SUB_NC_U32,
+                false,
+                MVal::Const(0),
+                a[0],
+            ),
+            Iabs if scalar => self.sop1v(O::S_ABS_I32, a[0]),
+            Iabs => {
+                let neg = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), a[0])?;
+                self.bin(None, O::V_MAX_I32, false, a[0], neg)
+            }
+            BitCount if scalar => self.sop1v(O::S_BCNT1_I32_B32, a[0]),
+            BitCount => self.v3(O::V_BCNT_U32_B32, &[a[0], MVal::Const(0)], 0),
+            Fneg => self.bin(
+                Some(O::S_XOR_B32).filter(|_| scalar),
+                O::V_XOR_B32,
+                false,
+                a[0],
+                MVal::Const(0x8000_0000),
+            ),
+            Fabs => self.bin(
+                Some(O::S_AND_B32).filter(|_| scalar),
+                O::V_AND_B32,
+                false,
+                a[0],
+                MVal::Const(0x7fff_ffff),
+            ),
+            Ffma => self.v3(O::V_FMA_F32, a, 0),
+            Ubfe => self.v3(O::V_BFE_U32, a, 0),
+            Ibfe => self.v3(O::V_BFE_I32, a, 0),
+            BfiInsert => {
+                // mask = ((1 << count) - 1) << offset; v_bfi(mask, insert << offset, base)
+                let m = self.v3(O::V_BFM_B32, &[a[3], a[2]], 0)?;
+                let sh = self.bin(None, O::V_LSHLREV_B32, true, a[1], a[2])?;
+                self.v3(O::V_BFI_B32, &[m, sh, a[0]], 0)
+            }
+            Bcsel => self.select(a, uniform),
+            B2i | B2f => {
+                let one = if op == B2i { 1 } else { 0x3f80_0000 };
+                self.select(&[a[0], MVal::Const(one), MVal::Const(0)], uniform)
+            }
+            U2u | I2i | F2f => Ok(a[0]),
+            Udiv | Umod if matches!(a[1], MVal::Const(_)) => {
+                self.udiv_const(op, a[0], a[1], scalar)
+            }
+            _ => Err(unsupported(format!("{} on {bits}-bit values", op.name()))),
+        }
+    }
+
+    /// Algebraic identities that leave one operand (or a cheaper op).
+    fn simplify(&mut self, op: AluOp, a: &[MVal]) -> Result<Option<MVal>, BackendError> {
+        use AluOp::*;
+        let k = |v: MVal| if let MVal::Const(c) = v { Some(c as u32) } else { None };
+        let (x, y) = (a[0], a.get(1).copied().unwrap_or(MVal::Const(0)));
+        Ok(match (op, k(x), k(y)) {
+            (Iadd | Ior | Ixor, Some(0), _) => Some(y),
+            (Iadd | Isub | Ior | Ixor | Ishl | Ushr | Ishr, _, Some(0)) => Some(x),
+            (Imul, Some(1), _) | (Iand, Some(u32::MAX), _) => Some(y),
+            (Imul, _, Some(1)) | (Iand, _, Some(u32::MAX)) => Some(x),
+            (Imul | Iand, Some(0), _) | (Imul | Iand, _, Some(0)) => Some(MVal::Const(0)),
+            (Imul, Some(c), None) | (Imul, None, Some(c)) if c.is_power_of_two() => {
+                let v = if k(x).is_some() { y } else { x };
+                let scalar = !matches!(v, MVal::Reg(_, RegClass::V));
+                let sh = MVal::Const(u64::from(c.trailing_zeros()));
+                Some(self.bin(
+                    Some(O::S_LSHL_B32).filter(|_| scalar),
+                    O::V_LSHLREV_B32,
+                    true,
+                    v,
+                    sh,
+                )?)
+            }
+            _ => None,
+        })
+    }
+
+    fn sop1v(&mut self, op: O, a: MVal) -> Result<MVal, BackendError> {
+        let r = self.vreg(RegClass::S, 1);
+        let x = self.src(a)?;
+        self.emit(build::sop1(op, r, x, 1));
+        Ok(MVal::Reg(r, RegClass::S))
+    }
+
+    /// Two-source op on the scalar unit (`sop`) or the vector unit.
+    pub(super) fn bin(
+        &mut self,
+        sop: Option<O>,
+        vop: O,
+        rev: bool,
+        a: MVal,
+        b: MVal,
+    ) -> Result<MVal, BackendError> {
+        let (x, y) = (self.src(a)?, self.src(b)?);
+        if let Some(s) = sop {
+            let r = self.vreg(RegClass::S, 1);
+            self.emit(build::sop2(s, Some(r), x, y, 1));
+            return Ok(MVal::Reg(r, RegClass::S));
+        }
+        let (x, y) = if rev { (y, x) } else { (x, y) };
+        let r = self.vreg(RegClass::V, 1);
+        // VOP2 wants the VGPR second; commutative ops can swap.
+        let commutes = !rev && !matches!(vop, O::V_SUB_NC_U32 | O::V_SUB_F32);
+        let (x, y) = if !y.is_v() && x.is_v() && commutes { (y, x) } else { (x, y) };
+        let (x, y) = self.const_bus(x, y)?;
+        self.emit(build::vop2(vop, r, x, y));
+        Ok(MVal::Reg(r, RegClass::V))
+    }
+
+    /// At most one scalar operand among two when both are scalar and distinct (keeps every
+    /// form within the constant-bus limit, VOP2 literals included).
+    fn const_bus(&mut self, x: Src, y: Src) -> Result<(Src, Src), BackendError> {
+        if x.uses_const_bus() && y.uses_const_bus() && x != y {
+            let r = self.vreg(RegClass::V, 1);
+            self.emit(build::vop1(O::V_MOV_B32, r, y));
+            return Ok((x, Src::R(r, RegClass::V)));
+        }
+        Ok((x, y))
+    }
+
+    /// A VOP3 op with up to three 32-bit sources.
+    pub(super) fn v3(&mut self, op: O, a: &[MVal], neg: u8) -> Result<MVal, BackendError> {
+        let mut srcs: Vec<Src> = a.iter().map(|&x| self.src(x)).collect::<Result<_, _>>()?;
+        self.limit_bus(&mut srcs);
+        let r = self.vreg(RegClass::V, 1);
+        self.emit(build::vop3(op, Some(r), None, &srcs, neg));
+        Ok(MVal::Reg(r, RegClass::V))
+    }
+
+    /// Moves scalar operands to VGPRs until at most two distinct scalar values (one literal)
+    /// remain, gfx10's constant-bus limit.
+    pub(super) fn limit_bus(&mut self, srcs: &mut [Src]) {
+        let mut seen: Vec<Src> = Vec::new();
+        let mut lits = 0;
+        for s in srcs.iter_mut() {
+            if !s.uses_const_bus() || seen.contains(s) {
+                continue;
+            }
+            let is_lit = matches!(*s, Src::I(_));
+            if seen.len() < 2 && !(is_lit && lits > 0) {
+                seen.push(*s);
+                lits += usize::from(is_lit);
+                continue;
+            }
+            let r = self.vreg(RegClass::V, 1);
+            self.emit(build::vop1(O::V_MOV_B32, r, *s));
+            *s = Src::R(r, RegClass::V);
+        }
+    }
+
+    fn select(&mut self, a: &[MVal], uniform: bool) -> Result<MVal, BackendError> {
+        let c = match a[0] {
+            MVal::Const(x) => return Ok(if x & 1 != 0 { a[1] } else { a[2] }),
+            MVal::Reg(r, _) => r,
+            MVal::Res(_) => return Err(unsupported("select on a resource")),
+        };
+        if uniform && all_scalar(&a[1..]) {
+            let (t, f) = (self.src(a[1])?, self.src(a[2])?);
+            self.emit(build::sopc(O::S_CMP_LG_U32, Src::R(c, RegClass::S), Src::I(0)));
+            let r = self.vreg(RegClass::S, 1);
+            self.emit(build::sop2(O::S_CSELECT_B32, Some(r), t, f, 1));
+            return Ok(MVal::Reg(r, RegClass::S));
+        }
+        let (t, f) = (self.src(a[1])?, self.src(a[2])?);
+        let mut srcs = vec![f, t];
+        // The mask itself occupies one constant-bus slot.
+        if srcs.iter().filter(|s| s.uses_const_bus()).count() > 1 {
+            let r = self.vreg(RegClass::V, 1);
+            self.emit(build::vop1(O::V_MOV_B32, r, srcs[1]));
+            srcs[1] = Src::R(r, RegClass::V);
+        }
+        srcs.push(Src::R(c, RegClass::S));
+        let r = self.vreg(RegClass::V, 1);
+        self.emit(build::vop3(O::V_CNDMASK_B32, Some(r), None, &srcs, 0));
+        Ok(MVal::Reg(r, RegClass::V))
+    }
+
+    /// Boolean (lane-mask) logic.
+    fn bool_op(&mut self, op: AluOp, a: &[MVal]) -> Result<MVal, BackendError> {
+        let m = |v: MVal| match v {
+            MVal::Const(x) => Src::I(if x & 1 != 0 { u32::MAX } else { 0 }),
+            MVal::Reg(r, c) => Src::R(r, c),
+            MVal::Res(_) => Src::I(0),
+        };
+        let r = self.vreg(RegClass::S, 1);
+        let s = match op {
+            AluOp::Iand => O::S_AND_B32,
+            AluOp::Ior => O::S_OR_B32,
+            AluOp::Ixor | AluOp::Ine => O::S_XOR_B32,
+            AluOp::Ieq => O::S_XNOR_B32,
+            AluOp::Inot => {
+                self.emit(build::sop1(O::S_NOT_B32, r, m(a[0]), 1));
+                return Ok(MVal::Reg(r, RegClass::S));
+            }
+            AluOp::Mov => return Ok(a[0]),
+            AluOp::Bcsel => {
+                let t = self.vreg(RegClass::S, 1);
+                self.emit(build::sop2(O::S_AND_B32, Some(t), m(a[0]), m(a[1]), 1));
+                self.emit(build::sop2(O::S_ANDN2_B32, Some(r), m(a[2]), m(a[0]), 1));
+                self.emit(build::sop2(
+                    O::S_OR_B32,
+                    Some(r),
+                    Src::R(r, RegClass::S),
+                    Src::R(t, RegClass::S),
+                    1,
+                ));
+                return Ok(MVal::Reg(r, RegClass::S));
+            }
+            _ => return Err(unsupported(format!("{} on booleans", op.name()))),
+        };
+        self.emit(build::sop2(s, Some(r), m(a[0]), m(a[1]), 1));
+        Ok(MVal::Reg(r, RegClass::S))
+    }
+
+    /// A comparison producing a lane mask.
+    fn compare(
+        &mut self,
+        op: AluOp,
+        sbits: u8,
+        a: &[MVal],
+        uniform: bool,
+    ) -> Result<MVal, BackendError> {
+        let r = self.vreg(RegClass::S, 1);
+        if op == AluOp::I2b {
+            return self.compare(AluOp::Ine, sbits, &[a[0], MVal::Const(0)], uniform);
+        }
+        if sbits != 32 {
+            return Err(unsupported(format!("{} on {sbits}-bit values", op.name())));
+        }
+        match op {
+            AluOp::IsNan => {
+                let x = self.src(a[0])?;
+                self.emit(build::vcmp(O::V_CMP_U_F32, r, x, x, 1));
+                return Ok(MVal::Reg(r, RegClass::S));
+            }
+            AluOp::IsInf => {
+                let x = self.src(a[0])?;
+                // Class mask: -inf (bit 2) and +inf (bit 9).
+                self.emit(build::vcmp(O::V_CMP_CLASS_F32, r, x, Src::I(0x204), 1));
+                return Ok(MVal::Reg(r, RegClass::S));
+            }
+            _ => {}
+        }
+        let (sop, vop) = cmp32(op).ok_or_else(|| unsupported(format!("compare {}", op.name())))?;
+        let (x, y) = (self.src(a[0])?, self.src(a[1])?);
+        match sop.filter(|_| uniform && all_scalar(a)) {
+            Some(s) => {
+                self.emit(build::sopc(s, x, y));
+                self.emit(build::sop2(O::S_CSELECT_B32, Some(r), Src::I(u32::MAX), Src::I(0), 1));
+            }
+            None => {
+                let mut srcs = [x, y];
+                self.limit_bus(&mut srcs);
+                self.emit(build::vcmp(vop, r, srcs[0], srcs[1], 1));
+            }
+        }
+        Ok(MVal::Reg(r, RegClass::S))
+    }
+
+    /// Unsigned division and remainder by a constant: multiply by a rounded reciprocal
+    /// (Granlund and Montgomery), or a shift for powers of two.
+    fn udiv_const(
+        &mut self,
+        op: AluOp,
+        a: MVal,
+        d: MVal,
+        scalar: bool,
+    ) -> Result<MVal, BackendError> {
+        let MVal::Const(d) = d else { unreachable!("checked by the caller") };
+        let d = d as u32;
+        if d == 0 {
+            return Err(unsupported("division by constant zero"));
+        }
+        let pick = |s: O, v: O| (Some(s).filter(|_| scalar), v);
+        if d.is_power_of_two() {
+            let k = d.trailing_zeros();
+            return if op == AluOp::Udiv {
+                let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
+                self.bin(s, v, true, a, MVal::Const(u64::from(k)))
+            } else {
+                let (s, v) = pick(O::S_AND_B32, O::V_AND_B32);
+                self.bin(s, v, false, a, MVal::Const(u64::from(d - 1)))
+            };
+        }
+        let l = 32 - (d - 1).leading_zeros();
+        let m = ((1u64 << 32) * ((1u64 << l) - u64::from(d)) / u64::from(d) + 1) as u32;
+        let (s, v) = pick(O::S_MUL_HI_U32, O::V_MUL_HI_U32);
+        let t1 = self.bin(s, v, false, a, MVal::Const(u64::from(m)))?;
+        let (s, v) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
+        let t2 = self.bin(s, v, false, a, t1)?;
+        let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
+        let t3 = self.bin(s, v, true, t2, MVal::Const(1))?;
+        let (s, v) = pick(O::S_ADD_U32, O::V_ADD_NC_U32);
+        let t4 = self.bin(s, v, false, t1, t3)?;
+        let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
+        let q = self.bin(s, v, true, t4, MVal::Const(u64::from(l - 1)))?;
+        if op == AluOp::Udiv {
+            return Ok(q);
+        }
+        let (s, v) = pick(O::S_MUL_I32, O::V_MUL_LO_U32);
+        let qd = self.bin(s, v, false, q, MVal::Const(u64::from(d)))?;
+        let (s, v) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
+        self.bin(s, v, false, a, qd)
+    }
+
+    fn select_bitcast(&mut self, d: Value, s: Value) -> Result<(), BackendError> {
+        let (db, dn) = self.shape(d);
+        let (sb, _) = self.shape(s);
+        let v = self.get(s)?;
+        if db == sb {
+            self.set(d, v);
+            return Ok(());
+        }
+        // Split into dwords, regroup.
+        let mut dwords = Vec::new();
+        for c in v {
+            match (c, sb) {
+                (MVal::Const(x), 64) => {
+                    dwords.push(MVal::Const(x & 0xffff_ffff));
+                    dwords.push(MVal::Const(x >> 32));
+                }
+                (MVal::Reg(r, cl), 64) => {
+                    dwords.push(MVal::Reg(r, cl));
+                    dwords.push(MVal::Reg(r.at(1), cl));
+                }
+                (x, 32) => dwords.push(x),
+                _ => return Err(unsupported(format!("bitcast from {sb}-bit components"))),
+            }
+        }
+        let out = match db {
+            32 => dwords,
+            64 => {
+                let mut out = Vec::new();
+                for pair in dwords.chunks(2) {
+                    out.push(self.pair(pair[0], pair[1])?);
+                }
+                out
+            }
+            _ => return Err(unsupported(format!("bitcast to {db}-bit components"))),
+        };
+        if out.len() != dn as usize {
+            return Err(unsupported("bitcast size mismatch"));
+        }
+        self.set(d, out);
+        Ok(())
+    }
+
+    /// A 64-bit value from two dwords.
+    pub(super) fn pair(&mut self, lo: MVal, hi: MVal) -> Result<MVal, BackendError> {
+        match (lo, hi) {
+            (MVal::Const(a), MVal::Const(b)) => Ok(MVal::Const(a | b << 32)),
+            (MVal::Reg(a, c1), MVal::Reg(b, c2))
+                if c1 == c2 && a.vreg == b.vreg && b.off == a.off + 1 =>
+            {
+                Ok(MVal::Reg(a, c1))
+            }
+            _ => {
+                let scalar = all_scalar(&[lo, hi]);
+                let class = if scalar { RegClass::S } else { RegClass::V };
+                let r = self.vreg(class, 2);
+                for (i, x) in [lo, hi].into_iter().enumerate() {
+                    let s = self.src(x)?;
+                    match class {
+                        RegClass::S => self.emit(build::sop1(O::S_MOV_B32, r.at(i as u8), s, 1)),
+                        RegClass::V => self.emit(build::vop1(O::V_MOV_B32, r.at(i as u8), s)),
+                    }
+                }
+                Ok(MVal::Reg(r, class))
+            }
+        }
+    }
+
+    fn select_fdot(&mut self, d: Value, srcs: &[Value]) -> Result<(), BackendError> {
+        let (a, b) = (self.get(srcs[0])?, self.get(srcs[1])?);
+        let mut acc = MVal::Const(0);
+        for i in 0..a.len() {
+            let p = self.alu_comp(AluOp::Fmul, 32, 32, &[a[i], b[i]], false)?;
+            acc = self.alu_comp(AluOp::Fadd, 32, 32, &[acc, p], false)?;
+        }
+        self.set(d, vec![acc]);
+        Ok(())
+    }
+
+    /// 64-bit integer add/sub (addresses, int64) and the conversions between widths.
+    fn alu_wide(
+        &mut self,
+        op: AluOp,
+        bits: u8,
+        sbits: u8,
+        a: &[MVal],
+        uniform: bool,
+    ) -> Result<MVal, BackendError> {
+        use AluOp::*;
+        match (op, bits, sbits) {
+            (Iadd, 64, 64) => self.add64(a[0], a[1], uniform),
+            (U2u, 64, 32) => self.pair(a[0], MVal::Const(0)),
+            (I2i, 64, 32) => {
+                let hi = self.bin(
+                    Some(O::S_ASHR_I32).filter(|_| uniform && all_scalar(a)),
+                    O::V_ASHRREV_I32,
+                    true,
+                    a[0],
+                    MVal::Const(31),
+                )?;
+                self.pair(a[0], hi)
+            }
+            (U2u | I2i, 32, 64) => Ok(match a[0] {
+                MVal::Const(c) => MVal::Const(c & 0xffff_ffff),
+                other => other,
+            }),
+            _ => Err(unsupported(format!(
+                "{} with {bits}-bit result and {sbits}-bit sources",
+                op.name()
+            ))),
+        }
+    }
+
+    fn add64(&mut self, x: MVal, y: MVal, uniform: bool) -> Result<MVal, BackendError> {
+        let halves = |v: MVal| -> Result<(Src, Src), BackendError> {
+            Ok(match v {
+                MVal::Const(c) => (Src::I(c as u32), Src::I((c >> 32) as u32)),
+                MVal::Reg(r, cl) => (Src::R(r, cl), Src::R(r.at(1), cl)),
+                MVal::Res(_) => return Err(unsupported("arithmetic on a resource")),
+            })
+        };
+        let (xl, xh) = halves(x)?;
+        let (yl, yh) = halves(y)?;
+        if uniform && all_scalar(&[x, y]) {
+            let r = self.vreg(RegClass::S, 2);
+            self.emit(build::sop2(O::S_ADD_U32, Some(r), xl, yl, 1));
+            self.emit(build::sop2(O::S_ADDC_U32, Some(r.at(1)), xh, yh, 1));
+            return Ok(MVal::Reg(r, RegClass::S));
+        }
+        let r = self.vreg(RegClass::V, 2);
+        let carry = self.vreg(RegClass::S, 1);
+        let mut lo = [xl, yl];
+        self.limit_bus(&mut lo);
+        self.emit(build::vop3(O::V_ADD_CO_U32, Some(r), Some(carry), &lo, 0));
+        let mut hi = [xh, yh, Src::R(carry, RegClass::S)];
+        // The carry takes one constant-bus slot.
+        let mut scalars = hi[..2].iter().filter(|s| s.uses_const_bus()).count();
+        for s in hi[..2].iter_mut() {
+            if scalars > 1 && s.uses_const_bus() {
+                let t = self.vreg(RegClass::V, 1);
+                self.emit(build::vop1(O::V_MOV_B32, t, *s));
+                *s = Src::R(t, RegClass::V);
+                scalars -= 1;
+            }
+        }
+        let carry_out = self.vreg(RegClass::S, 1);
+        self.emit(build::vop3(O::V_ADD_CO_CI_U32, Some(r.at(1)), Some(carry_out), &hi, 0));
+        Ok(MVal::Reg(r, RegClass::V))
+    }
+}
+
+/// Constant folding through the IR's reference semantics when every source is known.
+fn fold(op: AluOp, bits: u8, sbits: u8, a: &[MVal]) -> Option<u64> {
+    let consts: Vec<u64> = a
+        .iter()
+        .map(|x| if let MVal::Const(c) = x { Some(*c) } else { None })
+        .collect::<Option<_>>()?;
+    let srcs: Vec<[u64; 1]> = consts.iter().map(|&c| [c]).collect();
+    let views: Vec<ops::Src<'_>> = srcs
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ops::Src {
+            bits: if op == AluOp::Bcsel && i == 0 { 1 } else { sbits },
+            comps: c,
+        })
+        .collect();
+    let r = ops::eval(op, bits, 1, &views).ok()?;
+    Some(r[0])
+}

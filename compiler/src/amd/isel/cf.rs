@@ -1,0 +1,442 @@
+//! Control flow: block layout, lane masks, φ copies and loop back-jumps (see the module docs
+//! of [`super`] for the scheme).
+
+use ferrum_isa::{Opcode, Operand, Special};
+
+use super::build::{self, Src, EXEC};
+use super::layout_order::{block_order, Loop};
+use super::{is_bool, Isel, MVal};
+use crate::amd::error::{unsupported, BackendError};
+use crate::amd::mir::{MBlock, RegClass, RegRef};
+use crate::analysis::dominance::Dominance;
+use crate::ir::{BlockId, InstKind, Terminator, Value};
+
+const EXEC_LO: Operand = Operand::Special(Special::ExecLo);
+
+/// Machine-block numbering of the layout.
+struct Plan {
+    order: Vec<BlockId>,
+    pos: Vec<usize>,
+    pre: Vec<usize>,
+    /// Head block; the body is the machine block after it.
+    main: Vec<usize>,
+    /// Machine block after the body (where a skipped block continues).
+    next: Vec<usize>,
+    /// Loop latch-check blocks: (header, machine block), emitted after the loop's last block.
+    latches: Vec<Vec<(BlockId, usize)>>,
+    end: usize,
+    /// Blocks that keep EXEC from the block before them.
+    inherits: Vec<bool>,
+    mask: Vec<Option<RegRef>>,
+}
+
+impl Isel<'_> {
+    pub(super) fn select_function(&mut self) -> Result<(), BackendError> {
+        let f = self.f;
+        let dom = Dominance::new(f);
+        let (order, loops) = block_order(f, &dom);
+        let plan = self.plan(&order, &loops, &dom);
+        self.mf.blocks = vec![MBlock::default(); plan.end + 1];
+        self.init_masks(&plan, &loops, &dom);
+        for (i, &b) in plan.order.iter().enumerate() {
+            self.cur = plan.main[b.0 as usize];
+            if i > 0 && !plan.inherits[b.0 as usize] {
+                let m = plan.mask[b.0 as usize].expect("non-inheriting block has a mask");
+                self.emit(build::sop1_fixed(Opcode::S_MOV_B32, EXEC_LO, Src::R(m, RegClass::S)));
+                self.emit(build::sop1(Opcode::S_MOV_B32, m, Src::I(0), 1));
+                let skip = build::sopp(Opcode::S_CBRANCH_EXECZ, 0);
+                let mut skip = skip;
+                skip.target = Some(plan.next[b.0 as usize]);
+                self.emit(skip);
+            }
+            self.cur = plan.main[b.0 as usize] + 1;
+            for inst in &f.block(b).insts {
+                self.select_inst(inst)?;
+            }
+            self.select_term(b, &plan)?;
+            for &(h, mb) in &plan.latches[b.0 as usize] {
+                self.cur = mb;
+                let m = plan.mask[h.0 as usize].expect("loop header has a mask");
+                self.emit(build::sopc(Opcode::S_CMP_LG_U32, Src::R(m, RegClass::S), Src::I(0)));
+                let mut br = build::sopp(Opcode::S_CBRANCH_SCC1, 0);
+                br.target = Some(plan.main[h.0 as usize]);
+                self.emit(br);
+            }
+        }
+        self.cur = plan.end;
+        self.emit(build::sopp(Opcode::S_ENDPGM, 0));
+        Ok(())
+    }
+
+    fn plan(&mut self, order: &[BlockId], loops: &[Loop], dom: &Dominance) -> Plan {
+        let f = self.f;
+        let n = f.blocks.len();
+        let cfg = dom.cfg();
+        let mut pos = vec![usize::MAX; n];
+        for (i, b) in order.iter().enumerate() {
+            pos[b.0 as usize] = i;
+        }
+        let mut inherits = vec![false; n];
+        for (i, &b) in order.iter().enumerate().skip(1) {
+            let preds = &cfg.preds[b.0 as usize];
+            let header = loops.iter().any(|l| l.header == b);
+            if let [p] = preds[..] {
+                let uncond = matches!(f.block(p).term, Terminator::Branch(t) if t == b);
+                if uncond && !header && pos[p.0 as usize] + 1 == i {
+                    inherits[b.0 as usize] = true;
+                }
+            }
+        }
+        let (mut pre, mut main, mut next) = (vec![0; n], vec![0; n], vec![0; n]);
+        let mut latches = vec![Vec::new(); n];
+        let mut mb = 1; // block 0 is the prologue
+        for (i, &b) in order.iter().enumerate() {
+            // pre (mask initialisation), head (EXEC from the mask, skip branch), body.
+            pre[b.0 as usize] = mb;
+            main[b.0 as usize] = mb + 1;
+            mb += 3;
+            next[b.0 as usize] = mb;
+            // Loops whose last block (in layout) is b, innermost first.
+            let mut ending: Vec<&Loop> = loops
+                .iter()
+                .filter(|l| l.body[b.0 as usize])
+                .filter(|l| order[i + 1..].iter().all(|x| !l.body[x.0 as usize]))
+                .collect();
+            ending.sort_by_key(|l| l.body.iter().filter(|x| **x).count());
+            for l in ending {
+                latches[b.0 as usize].push((l.header, mb));
+                mb += 1;
+            }
+        }
+        let mut mask = vec![None; n];
+        for (i, &b) in order.iter().enumerate() {
+            if i > 0 && !inherits[b.0 as usize] {
+                mask[b.0 as usize] = Some(self.vreg(RegClass::S, 1));
+            }
+        }
+        Plan { order: order.to_vec(), pos, pre, main, next, latches, end: mb, inherits, mask }
+    }
+
+    /// Zeroes each mask before the first contribution to it can happen: at the start of its
+    /// first predecessor in layout, hoisted out of loops that contain that predecessor but
+    /// not the block (their exits accumulate over iterations).
+    fn init_masks(&mut self, plan: &Plan, loops: &[Loop], dom: &Dominance) {
+        let cfg = dom.cfg();
+        for &b in &plan.order {
+            let Some(m) = plan.mask[b.0 as usize] else { continue };
+            let Some(&p1) = cfg.preds[b.0 as usize]
+                .iter()
+                .filter(|p| cfg.reachable(**p))
+                .min_by_key(|p| plan.pos[p.0 as usize])
+            else {
+                continue;
+            };
+            let first = if plan.pos[p1.0 as usize] < plan.pos[b.0 as usize] { p1 } else { b };
+            let mut at = first;
+            for l in loops {
+                if l.body[first.0 as usize]
+                    && !l.body[b.0 as usize]
+                    && plan.pos[l.header.0 as usize] < plan.pos[at.0 as usize]
+                {
+                    at = l.header;
+                }
+            }
+            self.cur = plan.pre[at.0 as usize];
+            self.emit(build::sop1(Opcode::S_MOV_B32, m, Src::I(0), 1));
+        }
+    }
+
+    /// Lane mask of a boolean value as an operand.
+    fn bool_src(&self, c: MVal) -> Src {
+        match c {
+            MVal::Const(0) => Src::I(0),
+            MVal::Const(_) => Src::I(u32::MAX),
+            MVal::Reg(r, class) => Src::R(r, class),
+            MVal::Res(_) => Src::I(0),
+        }
+    }
+
+    fn select_term(&mut self, b: BlockId, plan: &Plan) -> Result<(), BackendError> {
+        let term = self.f.block(b).term.clone();
+        match term {
+            Terminator::Branch(t) => self.edge(b, t, None, plan),
+            Terminator::CondBranch { cond, then, els } => {
+                let c = self.comp(cond, 0)?;
+                match c {
+                    MVal::Const(x) => {
+                        let t = if x & 1 != 0 { then } else { els };
+                        self.edge(b, t, None, plan)
+                    }
+                    _ => {
+                        let cs = self.bool_src(c);
+                        let tt = self.vreg(RegClass::S, 1);
+                        self.emit(build::sop2(Opcode::S_AND_B32, Some(tt), EXEC, cs, 1));
+                        let te = self.vreg(RegClass::S, 1);
+                        self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(te), EXEC, cs, 1));
+                        self.edge(b, then, Some(tt), plan)?;
+                        self.edge(b, els, Some(te), plan)
+                    }
+                }
+            }
+            Terminator::Switch { sel, default, cases } => {
+                let s = self.comp(sel, 0)?;
+                let seen = self.vreg(RegClass::S, 1);
+                self.emit(build::sop1(Opcode::S_MOV_B32, seen, Src::I(0), 1));
+                for (lit, target) in cases {
+                    let m = self.eq_mask(s, lit as u32)?;
+                    let t = self.vreg(RegClass::S, 1);
+                    self.emit(build::sop2(
+                        Opcode::S_AND_B32,
+                        Some(t),
+                        EXEC,
+                        Src::R(m, RegClass::S),
+                        1,
+                    ));
+                    self.emit(build::sop2(
+                        Opcode::S_ANDN2_B32,
+                        Some(t),
+                        Src::R(t, RegClass::S),
+                        Src::R(seen, RegClass::S),
+                        1,
+                    ));
+                    self.emit(build::sop2(
+                        Opcode::S_OR_B32,
+                        Some(seen),
+                        Src::R(seen, RegClass::S),
+                        Src::R(t, RegClass::S),
+                        1,
+                    ));
+                    self.edge(b, target, Some(t), plan)?;
+                }
+                let t = self.vreg(RegClass::S, 1);
+                self.emit(build::sop2(
+                    Opcode::S_ANDN2_B32,
+                    Some(t),
+                    EXEC,
+                    Src::R(seen, RegClass::S),
+                    1,
+                ));
+                self.edge(b, default, Some(t), plan)
+            }
+            Terminator::Return(v) if v.is_empty() => Ok(()),
+            Terminator::Unreachable => Ok(()),
+            other => Err(unsupported(format!("terminator {other:?} in compute"))),
+        }
+    }
+
+    /// Lane mask of `s == lit`.
+    fn eq_mask(&mut self, s: MVal, lit: u32) -> Result<RegRef, BackendError> {
+        let m = self.vreg(RegClass::S, 1);
+        match s {
+            MVal::Reg(r, RegClass::V) => self.emit(build::vcmp(
+                Opcode::V_CMP_EQ_U32,
+                m,
+                Src::I(lit),
+                Src::R(r, RegClass::V),
+                1,
+            )),
+            other => {
+                let a = self.src(other)?;
+                self.emit(build::sopc(Opcode::S_CMP_EQ_U32, a, Src::I(lit)));
+                self.emit(build::sop2(
+                    Opcode::S_CSELECT_B32,
+                    Some(m),
+                    Src::I(u32::MAX),
+                    Src::I(0),
+                    1,
+                ));
+            }
+        }
+        Ok(m)
+    }
+
+    /// The edge `from -> to` taken by lanes `lanes` (all of EXEC when `None`): φ copies under
+    /// those lanes, then the lanes join `to`'s mask.
+    fn edge(
+        &mut self,
+        from: BlockId,
+        to: BlockId,
+        lanes: Option<RegRef>,
+        plan: &Plan,
+    ) -> Result<(), BackendError> {
+        let phis: Vec<(Value, Value)> = self
+            .f
+            .block(to)
+            .insts
+            .iter()
+            .filter_map(|i| match &i.kind {
+                InstKind::Phi(srcs) => {
+                    let d = i.dst?;
+                    srcs.iter().find(|(p, _)| *p == from).map(|(_, v)| (d, *v))
+                }
+                _ => None,
+            })
+            .collect();
+        if !phis.is_empty() {
+            let saved = match lanes {
+                Some(t) => {
+                    let s = self.vreg(RegClass::S, 1);
+                    self.emit(build::sop1(Opcode::S_MOV_B32, s, EXEC, 1));
+                    self.emit(build::sop1_fixed(
+                        Opcode::S_MOV_B32,
+                        EXEC_LO,
+                        Src::R(t, RegClass::S),
+                    ));
+                    Some(s)
+                }
+                None => None,
+            };
+            self.phi_copies(&phis)?;
+            if let Some(s) = saved {
+                self.emit(build::sop1_fixed(Opcode::S_MOV_B32, EXEC_LO, Src::R(s, RegClass::S)));
+            }
+        }
+        if let Some(m) = plan.mask[to.0 as usize] {
+            let l = lanes.map_or(EXEC, |t| Src::R(t, RegClass::S));
+            self.emit(build::sop2(Opcode::S_OR_B32, Some(m), Src::R(m, RegClass::S), l, 1));
+        }
+        Ok(())
+    }
+
+    /// The φ destination registers (created on first use, one per component).
+    pub(super) fn phi_regs(&mut self, d: Value) -> Vec<MVal> {
+        if let Ok(v) = self.get(d) {
+            return v;
+        }
+        let (bits, n) = self.shape(d);
+        let class = if bits == 1 || !self.is_div(d) { RegClass::S } else { RegClass::V };
+        let dw = Self::dwords(bits);
+        let v: Vec<MVal> = (0..n).map(|_| MVal::Reg(self.vreg(class, dw), class)).collect();
+        self.set(d, v.clone());
+        v
+    }
+
+    /// Parallel copies into φ registers with EXEC = the edge's lanes. Sources that are φs of
+    /// the same block are read into temporaries first so the copies act in parallel.
+    fn phi_copies(&mut self, phis: &[(Value, Value)]) -> Result<(), BackendError> {
+        let mut srcs = Vec::new();
+        for &(d, s) in phis {
+            let dregs = self.phi_regs(d);
+            let is_phi_dst = phis.iter().any(|&(x, _)| x == s);
+            let sv = if is_phi_dst {
+                // Snapshot (a φ reading another φ of the same block: swap-like cycles).
+                let cur = self.phi_regs(s);
+                let (bits, _) = self.shape(s);
+                let mut out = Vec::new();
+                for c in cur {
+                    out.push(self.copy_val(c, bits)?);
+                }
+                out
+            } else {
+                self.get(s)?
+            };
+            srcs.push((d, dregs, sv));
+        }
+        for (d, dregs, sv) in srcs {
+            let (bits, _) = self.shape(d);
+            let uniform = !self.is_div(d);
+            for (i, dr) in dregs.iter().enumerate() {
+                let MVal::Reg(r, class) = *dr else { continue };
+                let s = if sv.len() == 1 { sv[0] } else { sv[i] };
+                self.copy_into(r, class, s, bits, uniform)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn copy_val(&mut self, c: MVal, bits: u8) -> Result<MVal, BackendError> {
+        let MVal::Reg(r, class) = c else { return Ok(c) };
+        let dw = Self::dwords(bits);
+        let t = self.vreg(class, dw);
+        for i in 0..dw {
+            match class {
+                RegClass::S => {
+                    self.emit(build::sop1(Opcode::S_MOV_B32, t.at(i), Src::R(r.at(i), class), 1))
+                }
+                RegClass::V => {
+                    self.emit(build::vop1(Opcode::V_MOV_B32, t.at(i), Src::R(r.at(i), class)))
+                }
+            }
+        }
+        Ok(MVal::Reg(t, class))
+    }
+
+    /// One φ component copy under the current EXEC.
+    fn copy_into(
+        &mut self,
+        r: RegRef,
+        class: RegClass,
+        s: MVal,
+        bits: u8,
+        uniform: bool,
+    ) -> Result<(), BackendError> {
+        let dw = Self::dwords(bits);
+        match class {
+            RegClass::V => {
+                for i in 0..dw {
+                    let src = match s {
+                        MVal::Const(c) => Src::I((c >> (32 * u32::from(i))) as u32),
+                        MVal::Reg(sr, sc) => Src::R(sr.at(i), sc),
+                        MVal::Res(_) => return Err(unsupported("φ of buffer resources")),
+                    };
+                    self.emit(build::vop1(Opcode::V_MOV_B32, r.at(i), src));
+                }
+            }
+            RegClass::S if bits == 1 && !uniform => {
+                // Divergent mask: replace only the bits of the lanes taking this edge.
+                let src = self.bool_src(s);
+                let t = self.vreg(RegClass::S, 1);
+                self.emit(build::sop2(
+                    Opcode::S_ANDN2_B32,
+                    Some(r),
+                    Src::R(r, RegClass::S),
+                    EXEC,
+                    1,
+                ));
+                self.emit(build::sop2(Opcode::S_AND_B32, Some(t), src, EXEC, 1));
+                self.emit(build::sop2(
+                    Opcode::S_OR_B32,
+                    Some(r),
+                    Src::R(r, RegClass::S),
+                    Src::R(t, RegClass::S),
+                    1,
+                ));
+            }
+            RegClass::S => {
+                // Uniform: only copy if some lane takes the edge.
+                self.emit(build::sopc(Opcode::S_CMP_LG_U32, EXEC, Src::I(0)));
+                for i in 0..dw {
+                    let src = match s {
+                        MVal::Const(c) if bits == 1 => {
+                            Src::I(if c & 1 != 0 { u32::MAX } else { 0 })
+                        }
+                        MVal::Const(c) => Src::I((c >> (32 * u32::from(i))) as u32),
+                        MVal::Reg(sr, RegClass::S) => Src::R(sr.at(i), RegClass::S),
+                        MVal::Reg(sr, RegClass::V) => {
+                            // Uniform data computed by the vector unit.
+                            let t = self.vreg(RegClass::S, 1);
+                            self.emit(build::readfirstlane(t, sr.at(i)));
+                            self.emit(build::sopc(Opcode::S_CMP_LG_U32, EXEC, Src::I(0)));
+                            Src::R(t, RegClass::S)
+                        }
+                        MVal::Res(_) => return Err(unsupported("φ of buffer resources")),
+                    };
+                    self.emit(build::sop2(
+                        Opcode::S_CSELECT_B32,
+                        Some(r.at(i)),
+                        src,
+                        Src::R(r.at(i), RegClass::S),
+                        1,
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// True if `v` is a boolean in `f`.
+#[allow(dead_code)]
+fn bool_value(isel: &Isel<'_>, v: Value) -> bool {
+    is_bool(isel.f.ty(v))
+}

@@ -1,0 +1,538 @@
+//! Memory selection: scalar loads for uniform push-constant and uniform-buffer reads, MUBUF for
+//! storage buffers and divergent uniform-buffer reads, GLOBAL for buffer device addresses, DS
+//! for workgroup memory, and the atomics of each. Vector accesses use the widest form the
+//! hardware has (dwordx2/x3/x4, b64/b128 where the alignment allows).
+
+use ferrum_isa::Opcode as O;
+
+use super::build::{self, SmemOff, Src};
+use super::{Isel, MVal};
+use crate::amd::error::{unsupported, BackendError};
+use crate::amd::mir::{RegClass, RegRef};
+use crate::ir::{AtomicOp, Space, Value};
+
+/// Largest MUBUF/GLOBAL immediate offset we use.
+const MAX_VMEM_OFFSET: u64 = 4095;
+
+fn smem_op(dw: u8, buffer: bool) -> O {
+    match (dw, buffer) {
+        (1, false) => O::S_LOAD_DWORD,
+        (2, false) => O::S_LOAD_DWORDX2,
+        (4, false) => O::S_LOAD_DWORDX4,
+        (8, false) => O::S_LOAD_DWORDX8,
+        (1, true) => O::S_BUFFER_LOAD_DWORD,
+        (2, true) => O::S_BUFFER_LOAD_DWORDX2,
+        (4, true) => O::S_BUFFER_LOAD_DWORDX4,
+        (_, _) => O::S_BUFFER_LOAD_DWORDX8,
+    }
+}
+
+fn mubuf_op(dw: u8, bits: u8, load: bool) -> O {
+    match (bits, dw, load) {
+        (8, _, true) => O::BUFFER_LOAD_UBYTE,
+        (16, _, true) => O::BUFFER_LOAD_USHORT,
+        (8, _, false) => O::BUFFER_STORE_BYTE,
+        (16, _, false) => O::BUFFER_STORE_SHORT,
+        (_, 1, true) => O::BUFFER_LOAD_DWORD,
+        (_, 2, true) => O::BUFFER_LOAD_DWORDX2,
+        (_, 3, true) => O::BUFFER_LOAD_DWORDX3,
+        (_, _, true) => O::BUFFER_LOAD_DWORDX4,
+        (_, 1, false) => O::BUFFER_STORE_DWORD,
+        (_, 2, false) => O::BUFFER_STORE_DWORDX2,
+        (_, 3, false) => O::BUFFER_STORE_DWORDX3,
+        (_, _, false) => O::BUFFER_STORE_DWORDX4,
+    }
+}
+
+fn global_op(dw: u8, bits: u8, load: bool) -> O {
+    match (bits, dw, load) {
+        (8, _, true) => O::GLOBAL_LOAD_UBYTE,
+        (16, _, true) => O::GLOBAL_LOAD_USHORT,
+        (8, _, false) => O::GLOBAL_STORE_BYTE,
+        (16, _, false) => O::GLOBAL_STORE_SHORT,
+        (_, 1, true) => O::GLOBAL_LOAD_DWORD,
+        (_, 2, true) => O::GLOBAL_LOAD_DWORDX2,
+        (_, 3, true) => O::GLOBAL_LOAD_DWORDX3,
+        (_, _, true) => O::GLOBAL_LOAD_DWORDX4,
+        (_, 1, false) => O::GLOBAL_STORE_DWORD,
+        (_, 2, false) => O::GLOBAL_STORE_DWORDX2,
+        (_, 3, false) => O::GLOBAL_STORE_DWORDX3,
+        (_, _, false) => O::GLOBAL_STORE_DWORDX4,
+    }
+}
+
+fn ds_op(dw: u8, bits: u8, load: bool) -> O {
+    match (bits, dw, load) {
+        (8, _, true) => O::DS_READ_U8,
+        (16, _, true) => O::DS_READ_U16,
+        (8, _, false) => O::DS_WRITE_B8,
+        (16, _, false) => O::DS_WRITE_B16,
+        (_, 1, true) => O::DS_READ_B32,
+        (_, 2, true) => O::DS_READ_B64,
+        (_, 3, true) => O::DS_READ_B96,
+        (_, _, true) => O::DS_READ_B128,
+        (_, 1, false) => O::DS_WRITE_B32,
+        (_, 2, false) => O::DS_WRITE_B64,
+        (_, 3, false) => O::DS_WRITE_B96,
+        (_, _, false) => O::DS_WRITE_B128,
+    }
+}
+
+/// Splits `total` dwords into accesses of at most `max` dwords: (dword offset, dwords).
+/// `natural` (LDS) requires each access aligned to its size (16 bytes for 3 or 4 dwords);
+/// vector and scalar memory only need dword alignment.
+fn chunks(total: u8, max: u8, align: u32, pow2_only: bool, natural: bool) -> Vec<(u8, u8)> {
+    let mut out = Vec::new();
+    let mut at = 0u8;
+    while at < total {
+        let byte = u32::from(at) * 4;
+        let known = if byte == 0 { align } else { align.min(1 << byte.trailing_zeros()) };
+        let mut n = (total - at).min(max);
+        while n > 1 {
+            let size_ok = !pow2_only || n.is_power_of_two();
+            let need = if n >= 3 { 16 } else { u32::from(n) * 4 };
+            if size_ok && (!natural || known >= need) {
+                break;
+            }
+            n -= 1;
+        }
+        out.push((at, n));
+        at += n;
+    }
+    out
+}
+
+impl Isel<'_> {
+    /// Components of a loaded or stored value as dwords.
+    fn flatten(&self, v: &[MVal], bits: u8) -> Vec<MVal> {
+        let mut out = Vec::new();
+        for &c in v {
+            match (c, bits) {
+                (MVal::Const(x), 64) => {
+                    out.push(MVal::Const(x & 0xffff_ffff));
+                    out.push(MVal::Const(x >> 32));
+                }
+                (MVal::Reg(r, cl), 64) => {
+                    out.push(MVal::Reg(r, cl));
+                    out.push(MVal::Reg(r.at(1), cl));
+                }
+                (x, _) => out.push(x),
+            }
+        }
+        out
+    }
+
+    /// Regroups loaded dwords into components.
+    fn unflatten(&mut self, d: Value, dwords: Vec<MVal>) -> Result<(), BackendError> {
+        let (bits, _) = self.shape(d);
+        let comps = if bits == 64 {
+            let mut out = Vec::new();
+            for p in dwords.chunks(2) {
+                out.push(self.pair(p[0], p[1])?);
+            }
+            out
+        } else {
+            dwords
+        };
+        self.set(d, comps);
+        Ok(())
+    }
+
+    pub(super) fn select_load(
+        &mut self,
+        space: Space,
+        d: Value,
+        addr: Value,
+        align: u32,
+    ) -> Result<(), BackendError> {
+        let (bits, n) = self.shape(d);
+        let total = if bits == 64 { 2 * n } else { n };
+        let narrow = bits < 32;
+        if narrow && n != 1 {
+            return Err(unsupported("vector loads of 8/16-bit components"));
+        }
+        let uniform = !self.is_div(d);
+        let mut dwords = Vec::new();
+        match space {
+            Space::Push | Space::Buffer => {
+                let (base, off) = self.buffer_addr(space, addr)?;
+                let ubo = match base {
+                    None => true,
+                    Some(id) => {
+                        let (set, binding, _) = self.res[id as usize];
+                        self.layout.get(set, binding).is_some_and(|b| b.kind.is_uniform())
+                    }
+                };
+                let soff = if uniform && ubo && !narrow && !matches!(off, MVal::Const(_)) {
+                    self.in_sgpr(off, 1, true)?
+                } else {
+                    None
+                };
+                let scalar_ok = matches!(off, MVal::Const(_)) || soff.is_some();
+                if uniform && ubo && !narrow && scalar_ok {
+                    for (at, dw) in chunks(total, 8, align, true, false) {
+                        let r = self.vreg(RegClass::S, dw);
+                        let o = match off {
+                            MVal::Const(c) => SmemOff::Imm(c as u32 + u32::from(at) * 4),
+                            _ => {
+                                let s = soff.expect("scalar offset");
+                                if at == 0 {
+                                    SmemOff::Reg(s)
+                                } else {
+                                    let t = self.vreg(RegClass::S, 1);
+                                    self.emit(build::sop2(
+                                        O::S_ADD_U32,
+                                        Some(t),
+                                        Src::R(s, RegClass::S),
+                                        Src::I(u32::from(at) * 4),
+                                        1,
+                                    ));
+                                    SmemOff::Reg(t)
+                                }
+                            }
+                        };
+                        let (baseref, bw, buf) = match base {
+                            None => (self.inputs.push, 2, false),
+                            Some(id) => (self.vsharp(id)?, 4, true),
+                        };
+                        self.emit(build::smem_load(smem_op(dw, buf), r, dw, baseref, bw, o));
+                        dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::S)));
+                    }
+                } else {
+                    for (at, dw) in chunks(total, 4, align, false, false) {
+                        let r = self.vreg(RegClass::V, dw);
+                        self.vmem(base, off, u32::from(at) * 4, r, dw, bits, true)?;
+                        dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
+                    }
+                }
+            }
+            Space::Global => {
+                let a = self.comp(addr, 0)?;
+                for (at, dw) in chunks(total, 4, align, false, false) {
+                    let r = self.vreg(RegClass::V, dw);
+                    self.global_access(a, u32::from(at) * 4, Some((r, dw)), None, bits, true)?;
+                    dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
+                }
+            }
+            Space::Shared => {
+                let a = self.comp(addr, 0)?;
+                for (at, dw) in chunks(total, 4, align, false, true) {
+                    let r = self.vreg(RegClass::V, dw);
+                    let (va, o) = self.lds_addr(a, u32::from(at) * 4)?;
+                    self.emit(build::ds(ds_op(dw, bits, true), Some((r, dw)), va, &[], o));
+                    dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
+                }
+            }
+            Space::Scratch => return Err(unsupported("scratch memory")),
+        }
+        self.unflatten(d, dwords)
+    }
+
+    pub(super) fn select_store(
+        &mut self,
+        space: Space,
+        addr: Value,
+        value: Value,
+        align: u32,
+    ) -> Result<(), BackendError> {
+        let (bits, n) = self.shape(value);
+        if bits < 32 && n != 1 {
+            return Err(unsupported("vector stores of 8/16-bit components"));
+        }
+        let total = if bits == 64 { 2 * n } else { n };
+        let v = self.get(value)?;
+        let dwords = self.flatten(&v, bits);
+        for (at, dw) in chunks(total, 4, align, false, space == Space::Shared) {
+            // Store data must be consecutive VGPRs.
+            let part = &dwords[at as usize..(at + dw) as usize];
+            let data = self.consecutive_v(part)?;
+            let byte = u32::from(at) * 4;
+            match space {
+                Space::Buffer => {
+                    let (base, off) = self.buffer_addr(space, addr)?;
+                    self.vmem(base, off, byte, data, dw, bits, false)?;
+                }
+                Space::Global => {
+                    let a = self.comp(addr, 0)?;
+                    self.global_access(a, byte, None, Some((data, dw)), bits, false)?;
+                }
+                Space::Shared => {
+                    let a = self.comp(addr, 0)?;
+                    let (va, o) = self.lds_addr(a, byte)?;
+                    self.emit(build::ds(ds_op(dw, bits, false), None, va, &[(data, dw)], o));
+                }
+                _ => return Err(unsupported(format!("stores to {space:?} memory"))),
+            }
+        }
+        Ok(())
+    }
+
+    /// `vals` in consecutive VGPRs (reusing a register range when they already are).
+    fn consecutive_v(&mut self, vals: &[MVal]) -> Result<RegRef, BackendError> {
+        if let MVal::Reg(first, RegClass::V) = vals[0] {
+            let run = vals.iter().enumerate().all(|(i, v)| {
+                matches!(v, MVal::Reg(r, RegClass::V) if r.vreg == first.vreg && r.off == first.off + i as u8)
+            });
+            if run {
+                return Ok(first);
+            }
+        }
+        let r = self.vreg(RegClass::V, vals.len() as u8);
+        for (i, &v) in vals.iter().enumerate() {
+            let s = self.src(v)?;
+            self.emit(build::vop1(O::V_MOV_B32, r.at(i as u8), s));
+        }
+        Ok(r)
+    }
+
+    /// (resource, byte offset) of a push (`None`) or buffer address.
+    fn buffer_addr(
+        &mut self,
+        space: Space,
+        addr: Value,
+    ) -> Result<(Option<u32>, MVal), BackendError> {
+        if space == Space::Push {
+            return Ok((None, self.comp(addr, 0)?));
+        }
+        let MVal::Res(id) = self.comp(addr, 0)? else {
+            return Err(unsupported("buffer access through a non-constant descriptor choice"));
+        };
+        Ok((Some(id), self.comp(addr, 1)?))
+    }
+
+    /// One MUBUF (buffer) or GLOBAL-with-SGPR-base (push) access of `dw` dwords at
+    /// `off + extra` bytes.
+    #[allow(clippy::too_many_arguments)]
+    fn vmem(
+        &mut self,
+        base: Option<u32>,
+        off: MVal,
+        extra: u32,
+        data: RegRef,
+        dw: u8,
+        bits: u8,
+        load: bool,
+    ) -> Result<(), BackendError> {
+        let Some(id) = base else {
+            // Push constants read per lane: global_load with the push block as SGPR base.
+            let voff = self.offset_v(off, extra)?;
+            let push = self.inputs.push;
+            let op = global_op(dw, bits, load);
+            self.emit(build::global(op, Some((data, dw)), None, voff, Some(push), 0, false));
+            return Ok(());
+        };
+        let op = mubuf_op(dw, bits, load);
+        let (voff, soff, imm) = match off {
+            MVal::Const(c) if c + u64::from(extra) <= MAX_VMEM_OFFSET => {
+                (None, Src::I(0), (c as u32 + extra) as u16)
+            }
+            MVal::Const(c) => {
+                let s = self.vreg(RegClass::S, 1);
+                self.emit(build::sop1(O::S_MOV_B32, s, Src::I(c as u32 + extra), 1));
+                (None, Src::R(s, RegClass::S), 0)
+            }
+            MVal::Reg(r, RegClass::S) if extra == 0 => (None, Src::R(r, RegClass::S), 0),
+            MVal::Reg(r, RegClass::S) => {
+                let s = self.vreg(RegClass::S, 1);
+                self.emit(build::sop2(
+                    O::S_ADD_U32,
+                    Some(s),
+                    Src::R(r, RegClass::S),
+                    Src::I(extra),
+                    1,
+                ));
+                (None, Src::R(s, RegClass::S), 0)
+            }
+            MVal::Reg(r, RegClass::V) => (Some(r), Src::I(0), extra as u16),
+            MVal::Res(_) => return Err(unsupported("resource as offset")),
+        };
+        self.with_rsrc(id, |s, vsharp| {
+            s.emit(build::mubuf(op, data, dw, load, voff, vsharp, soff, imm, false));
+            Ok(())
+        })
+    }
+
+    /// A 32-bit VGPR byte offset `off + extra`.
+    fn offset_v(&mut self, off: MVal, extra: u32) -> Result<RegRef, BackendError> {
+        let v = match off {
+            MVal::Const(c) => MVal::Const(c + u64::from(extra)),
+            other if extra != 0 => {
+                self.bin(None, O::V_ADD_NC_U32, false, other, MVal::Const(u64::from(extra)))?
+            }
+            other => other,
+        };
+        self.in_vgpr(v, 1)
+    }
+
+    /// A GLOBAL access at 64-bit address `a` + `extra`.
+    fn global_access(
+        &mut self,
+        a: MVal,
+        extra: u32,
+        dst: Option<(RegRef, u8)>,
+        data: Option<(RegRef, u8)>,
+        bits: u8,
+        load: bool,
+    ) -> Result<(), BackendError> {
+        let dw = dst.or(data).map_or(1, |x| x.1);
+        let op = global_op(dw, bits, load);
+        match a {
+            MVal::Reg(r, RegClass::V) => {
+                self.emit(build::global(op, dst, data, r, None, extra as i16, false));
+            }
+            other => {
+                let s = self.in_sgpr(other, 2, true)?.expect("scalar address");
+                let z = self.in_vgpr(MVal::Const(0), 1)?;
+                self.emit(build::global(op, dst, data, z, Some(s), extra as i16, false));
+            }
+        }
+        Ok(())
+    }
+
+    /// LDS address VGPR and immediate offset.
+    fn lds_addr(&mut self, a: MVal, extra: u32) -> Result<(RegRef, u16), BackendError> {
+        match a {
+            MVal::Const(c) if c + u64::from(extra) <= 0xffff => {
+                let z = self.in_vgpr(MVal::Const(0), 1)?;
+                Ok((z, (c as u32 + extra) as u16))
+            }
+            other => Ok((self.in_vgpr(other, 1)?, extra as u16)),
+        }
+    }
+
+    pub(super) fn select_atomic(
+        &mut self,
+        space: Space,
+        op: AtomicOp,
+        dst: Option<Value>,
+        addr: Value,
+        srcs: &[Value],
+    ) -> Result<(), BackendError> {
+        let bits =
+            srcs.first().map_or(32, |&s| self.shape(s).0).max(dst.map_or(0, |d| self.shape(d).0));
+        if bits != 32 {
+            return Err(unsupported(format!("{bits}-bit atomics")));
+        }
+        match op {
+            AtomicOp::Load => {
+                let d = dst.ok_or_else(|| unsupported("atomic load without result"))?;
+                return self.select_load(
+                    if space == Space::Push { Space::Push } else { space },
+                    d,
+                    addr,
+                    4,
+                );
+            }
+            AtomicOp::Store => return self.select_store(space, addr, srcs[0], 4),
+            _ => {}
+        }
+        let data = self.comp(srcs[0], 0)?;
+        let cmp = if op == AtomicOp::CmpXchg { Some(self.comp(srcs[1], 0)?) } else { None };
+        let ret = dst.is_some();
+        let result = match space {
+            Space::Buffer => {
+                let (base, off) = self.buffer_addr(space, addr)?;
+                let dw = if cmp.is_some() { 2 } else { 1 };
+                let vals: Vec<MVal> = std::iter::once(data).chain(cmp).collect();
+                let d = self.vreg(RegClass::V, dw);
+                for (i, &v) in vals.iter().enumerate() {
+                    let s = self.src(v)?;
+                    self.emit(build::vop1(O::V_MOV_B32, d.at(i as u8), s));
+                }
+                let (voff, soff, imm) = match off {
+                    MVal::Const(c) if c <= MAX_VMEM_OFFSET => (None, Src::I(0), c as u16),
+                    MVal::Reg(r, RegClass::S) => (None, Src::R(r, RegClass::S), 0),
+                    other => (Some(self.in_vgpr(other, 1)?), Src::I(0), 0),
+                };
+                self.with_rsrc(base.expect("buffer"), |s, vsharp| {
+                    let mut mi =
+                        build::mubuf(buffer_atomic(op), d, dw, false, voff, vsharp, soff, imm, ret);
+                    if ret {
+                        mi.defs.push(crate::amd::mir::RegOp {
+                            slot: crate::amd::mir::Slot::Vdata,
+                            reg: d,
+                            dwords: 1,
+                        });
+                    }
+                    s.emit(mi);
+                    Ok(())
+                })?;
+                d
+            }
+            Space::Global => {
+                let a = self.comp(addr, 0)?;
+                let vals: Vec<MVal> = std::iter::once(data).chain(cmp).collect();
+                let dd = self.consecutive_v(&vals)?;
+                let r = self.vreg(RegClass::V, 1);
+                let av = self.in_vgpr(a, 2)?;
+                let op = global_atomic(op);
+                let dst = if ret { Some((r, 1)) } else { None };
+                self.emit(build::global(op, dst, Some((dd, vals.len() as u8)), av, None, 0, ret));
+                r
+            }
+            Space::Shared => {
+                let a = self.comp(addr, 0)?;
+                let (va, o) = self.lds_addr(a, 0)?;
+                let r = self.vreg(RegClass::V, 1);
+                let dv = self.in_vgpr(data, 1)?;
+                let operands: Vec<(RegRef, u8)> = match cmp {
+                    // ds_cmpst: data0 is the comparator, data1 the new value.
+                    Some(c) => vec![(self.in_vgpr(c, 1)?, 1), (dv, 1)],
+                    None => vec![(dv, 1)],
+                };
+                self.emit(build::ds(ds_atomic(op), Some((r, 1)), va, &operands, o));
+                r
+            }
+            other => return Err(unsupported(format!("atomics on {other:?} memory"))),
+        };
+        if let Some(d) = dst {
+            self.set(d, vec![MVal::Reg(result, RegClass::V)]);
+        }
+        Ok(())
+    }
+}
+
+fn buffer_atomic(op: AtomicOp) -> O {
+    match op {
+        AtomicOp::Add => O::BUFFER_ATOMIC_ADD,
+        AtomicOp::Imin => O::BUFFER_ATOMIC_SMIN,
+        AtomicOp::Umin => O::BUFFER_ATOMIC_UMIN,
+        AtomicOp::Imax => O::BUFFER_ATOMIC_SMAX,
+        AtomicOp::Umax => O::BUFFER_ATOMIC_UMAX,
+        AtomicOp::And => O::BUFFER_ATOMIC_AND,
+        AtomicOp::Or => O::BUFFER_ATOMIC_OR,
+        AtomicOp::Xor => O::BUFFER_ATOMIC_XOR,
+        AtomicOp::CmpXchg => O::BUFFER_ATOMIC_CMPSWAP,
+        _ => O::BUFFER_ATOMIC_SWAP,
+    }
+}
+
+fn global_atomic(op: AtomicOp) -> O {
+    match op {
+        AtomicOp::Add => O::GLOBAL_ATOMIC_ADD,
+        AtomicOp::Imin => O::GLOBAL_ATOMIC_SMIN,
+        AtomicOp::Umin => O::GLOBAL_ATOMIC_UMIN,
+        AtomicOp::Imax => O::GLOBAL_ATOMIC_SMAX,
+        AtomicOp::Umax => O::GLOBAL_ATOMIC_UMAX,
+        AtomicOp::And => O::GLOBAL_ATOMIC_AND,
+        AtomicOp::Or => O::GLOBAL_ATOMIC_OR,
+        AtomicOp::Xor => O::GLOBAL_ATOMIC_XOR,
+        AtomicOp::CmpXchg => O::GLOBAL_ATOMIC_CMPSWAP,
+        _ => O::GLOBAL_ATOMIC_SWAP,
+    }
+}
+
+fn ds_atomic(op: AtomicOp) -> O {
+    match op {
+        AtomicOp::Add => O::DS_ADD_RTN_U32,
+        AtomicOp::Imin => O::DS_MIN_RTN_I32,
+        AtomicOp::Umin => O::DS_MIN_RTN_U32,
+        AtomicOp::Imax => O::DS_MAX_RTN_I32,
+        AtomicOp::Umax => O::DS_MAX_RTN_U32,
+        AtomicOp::And => O::DS_AND_RTN_B32,
+        AtomicOp::Or => O::DS_OR_RTN_B32,
+        AtomicOp::Xor => O::DS_XOR_RTN_B32,
+        AtomicOp::CmpXchg => O::DS_CMPST_RTN_B32,
+        _ => O::DS_WRXCHG_RTN_B32,
+    }
+}

@@ -1,0 +1,488 @@
+//! Instruction selection: lowered IR to machine IR with virtual registers.
+//!
+//! Control flow is lowered the way a wave executes it: blocks run in a fixed layout order
+//! (see [`layout_order`]), each with EXEC set to the lanes that reached it. Every block but the
+//! entry has a lane mask in an SGPR that its predecessors OR their outgoing lanes into; the
+//! block starts by moving its mask into EXEC and skips itself (`s_cbranch_execz`) when no lane
+//! arrived. A loop jumps back to its header while the header's mask is non-zero. This one
+//! scheme covers if/else, switch, loops with break and continue and early returns, uniform or
+//! divergent alike; a block entered only by falling through from its single predecessor keeps
+//! EXEC as it is and costs nothing. φs become copies on each incoming edge, executed with EXEC
+//! narrowed to the lanes taking that edge.
+//!
+//! Uniform values live in SGPRs and use the scalar unit where it has the operation; divergent
+//! ones live in VGPRs. Booleans are lane masks in one SGPR (wave32).
+
+mod alu;
+pub(crate) mod build;
+mod cf;
+pub mod layout_order;
+mod mem;
+
+use std::collections::HashMap;
+
+use ferrum_isa::Opcode;
+
+pub use build::Src;
+
+use super::abi::{self, ResourceLayout};
+use super::error::{unsupported, BackendError};
+use super::mir::{MFunc, MInst, RegClass, RegRef, VRegInfo};
+use crate::analysis::divergence::Divergence;
+use crate::ir::{Function, Inst, InstKind, Shader, Value, ValueType};
+
+/// A selected value component.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MVal {
+    /// A known bit pattern.
+    Const(u64),
+    /// A register (1 or 2 dwords for 32/64-bit components; booleans are 1-dword lane masks).
+    Reg(RegRef, RegClass),
+    /// A descriptor-buffer resource (index into [`Isel::res`]).
+    Res(u32),
+}
+
+/// The ABI's input registers as virtual registers pinned to their hardware registers.
+#[derive(Clone, Copy, Debug)]
+pub struct Inputs {
+    /// `s[0:1]`.
+    pub set_table: RegRef,
+    /// `s[2:3]`.
+    pub push: RegRef,
+    /// `s[4:5]`.
+    pub num_groups: RegRef,
+    /// `s6..s8`.
+    pub group_id: [RegRef; 3],
+    /// `v0..v2`.
+    pub local_id: [RegRef; 3],
+}
+
+/// Selection state for one function.
+pub struct Isel<'a> {
+    pub(crate) f: &'a Function,
+    pub(crate) layout: &'a ResourceLayout,
+    pub(crate) div: Divergence,
+    pub(crate) mf: MFunc,
+    pub(crate) cur: usize,
+    vals: Vec<Option<Vec<MVal>>>,
+    /// Resources: (set, binding, array index).
+    pub(crate) res: Vec<(u32, u32, MVal)>,
+    vsharp: HashMap<(u32, u32, u32), RegRef>,
+    set_base: HashMap<u32, RegRef>,
+    pub(crate) inputs: Inputs,
+}
+
+fn pinned(mf: &mut MFunc, class: RegClass, size: u8, reg: u8) -> RegRef {
+    let r = mf.vreg(class, size);
+    mf.vregs[r.vreg.0 as usize] = VRegInfo { class, size, align: 1, fixed: Some(reg) };
+    r
+}
+
+impl<'a> Isel<'a> {
+    fn new(shader: &'a Shader, layout: &'a ResourceLayout) -> Self {
+        let f = shader.entry_fn();
+        let mut mf = MFunc::default();
+        let inputs = Inputs {
+            set_table: pinned(&mut mf, RegClass::S, 2, abi::SGPR_SET_TABLE),
+            push: pinned(&mut mf, RegClass::S, 2, abi::SGPR_PUSH_BLOCK),
+            num_groups: pinned(&mut mf, RegClass::S, 2, abi::SGPR_NUM_WORKGROUPS),
+            group_id: abi::SGPR_WORKGROUP_ID.map(|r| pinned(&mut mf, RegClass::S, 1, r)),
+            local_id: abi::VGPR_LOCAL_ID.map(|r| pinned(&mut mf, RegClass::V, 1, r)),
+        };
+        Isel {
+            f,
+            layout,
+            div: crate::analysis::divergence::analyze(f),
+            mf,
+            cur: 0,
+            vals: vec![None; f.values.len()],
+            res: Vec::new(),
+            vsharp: HashMap::new(),
+            set_base: HashMap::new(),
+            inputs,
+        }
+    }
+
+    /// Appends to the current block.
+    pub(crate) fn emit(&mut self, mi: MInst) {
+        self.mf.blocks[self.cur].insts.push(mi);
+    }
+
+    /// Appends to the prologue (block 0), which dominates everything.
+    fn emit_prologue(&mut self, mi: MInst) {
+        self.mf.blocks[0].insts.push(mi);
+    }
+
+    /// A fresh virtual register.
+    pub(crate) fn vreg(&mut self, class: RegClass, size: u8) -> RegRef {
+        self.mf.vreg(class, size)
+    }
+
+    /// The selected components of `v`.
+    pub(crate) fn get(&self, v: Value) -> Result<Vec<MVal>, BackendError> {
+        self.vals[v.0 as usize]
+            .clone()
+            .ok_or_else(|| unsupported(format!("value %{} used before selection", v.0)))
+    }
+
+    /// Component `i` of `v` (a scalar operand is broadcast).
+    pub(crate) fn comp(&self, v: Value, i: usize) -> Result<MVal, BackendError> {
+        let c = self.get(v)?;
+        Ok(if c.len() == 1 { c[0] } else { c[i.min(c.len() - 1)] })
+    }
+
+    pub(crate) fn set(&mut self, v: Value, comps: Vec<MVal>) {
+        self.vals[v.0 as usize] = Some(comps);
+    }
+
+    /// (bits, comps) of `v`.
+    pub(crate) fn shape(&self, v: Value) -> (u8, u8) {
+        self.f.ty(v).shape()
+    }
+
+    pub(crate) fn is_div(&self, v: Value) -> bool {
+        self.div.is_divergent(v)
+    }
+
+    /// `v` as an instruction source (32-bit component or the low half of a constant).
+    pub(crate) fn src(&self, v: MVal) -> Result<Src, BackendError> {
+        match v {
+            MVal::Const(c) => Ok(Src::I(c as u32)),
+            MVal::Reg(r, c) => Ok(Src::R(r, c)),
+            MVal::Res(_) => Err(unsupported("a buffer resource used as data")),
+        }
+    }
+
+    /// `v` in a VGPR (copied if it is a constant or an SGPR); 1 or 2 dwords.
+    pub(crate) fn in_vgpr(&mut self, v: MVal, dw: u8) -> Result<RegRef, BackendError> {
+        if let MVal::Reg(r, RegClass::V) = v {
+            return Ok(r);
+        }
+        let d = self.vreg(RegClass::V, dw);
+        for i in 0..dw {
+            let s = match v {
+                MVal::Const(c) => Src::I((c >> (32 * u32::from(i))) as u32),
+                MVal::Reg(r, c) => Src::R(r.at(i), c),
+                MVal::Res(_) => return Err(unsupported("a buffer resource used as data")),
+            };
+            self.emit(build::vop1(Opcode::V_MOV_B32, d.at(i), s));
+        }
+        Ok(d)
+    }
+
+    /// `v` in SGPRs; `None` if it is divergent data in VGPRs.
+    pub(crate) fn in_sgpr(
+        &mut self,
+        v: MVal,
+        dw: u8,
+        uniform: bool,
+    ) -> Result<Option<RegRef>, BackendError> {
+        match v {
+            MVal::Reg(r, RegClass::S) => Ok(Some(r)),
+            MVal::Const(c) => {
+                let d = self.vreg(RegClass::S, dw);
+                if dw == 2 {
+                    self.emit(build::sop1(Opcode::S_MOV_B32, d, Src::I(c as u32), 1));
+                    self.emit(build::sop1(Opcode::S_MOV_B32, d.at(1), Src::I((c >> 32) as u32), 1));
+                } else {
+                    self.emit(build::sop1(Opcode::S_MOV_B32, d, Src::I(c as u32), 1));
+                }
+                Ok(Some(d))
+            }
+            MVal::Reg(r, RegClass::V) if uniform => {
+                let d = self.vreg(RegClass::S, dw);
+                for i in 0..dw {
+                    self.emit(build::readfirstlane(d.at(i), r.at(i)));
+                }
+                Ok(Some(d))
+            }
+            MVal::Reg(..) => Ok(None),
+            MVal::Res(_) => Err(unsupported("a buffer resource used as data")),
+        }
+    }
+
+    /// The 64-bit base address of descriptor set `set` (loaded once, in the prologue).
+    fn set_base(&mut self, set: u32) -> RegRef {
+        if let Some(&r) = self.set_base.get(&set) {
+            return r;
+        }
+        let r = self.vreg(RegClass::S, 2);
+        let table = self.inputs.set_table;
+        self.emit_prologue(build::smem_load(
+            Opcode::S_LOAD_DWORDX2,
+            r,
+            2,
+            table,
+            2,
+            build::SmemOff::Imm(set * 8),
+        ));
+        self.set_base.insert(set, r);
+        r
+    }
+
+    /// The V# of `(set, binding)[k]`, loaded once in the prologue.
+    fn vsharp_const(&mut self, set: u32, binding: u32, k: u32) -> Result<RegRef, BackendError> {
+        if let Some(&r) = self.vsharp.get(&(set, binding, k)) {
+            return Ok(r);
+        }
+        let b =
+            *self.layout.get(set, binding).ok_or(BackendError::MissingBinding { set, binding })?;
+        let base = if b.kind.is_dynamic() { self.inputs.push } else { self.set_base(set) };
+        let off = b.descriptor_offset() + k * abi::BUFFER_DESCRIPTOR_SIZE;
+        let r = self.vreg(RegClass::S, 4);
+        let load =
+            build::smem_load(Opcode::S_LOAD_DWORDX4, r, 4, base, 2, build::SmemOff::Imm(off));
+        self.emit_prologue(load);
+        self.vsharp.insert((set, binding, k), r);
+        Ok(r)
+    }
+
+    /// The V# of resource `id` when its index is uniform.
+    pub(crate) fn vsharp(&mut self, id: u32) -> Result<RegRef, BackendError> {
+        let (set, binding, index) = self.res[id as usize];
+        if let MVal::Const(k) = index {
+            return self.vsharp_const(set, binding, k as u32);
+        }
+        let b =
+            *self.layout.get(set, binding).ok_or(BackendError::MissingBinding { set, binding })?;
+        let base = if b.kind.is_dynamic() { self.inputs.push } else { self.set_base(set) };
+        let Some(i) = self.in_sgpr(index, 1, false)? else {
+            return Err(unsupported("a non-uniform descriptor index here"));
+        };
+        let t = self.vreg(RegClass::S, 1);
+        let si = Src::R(i, RegClass::S);
+        self.emit(build::sop2(Opcode::S_LSHL_B32, Some(t), si, Src::I(4), 1));
+        let st = Src::R(t, RegClass::S);
+        self.emit(build::sop2(Opcode::S_ADD_U32, Some(t), st, Src::I(b.descriptor_offset()), 1));
+        let r = self.vreg(RegClass::S, 4);
+        self.emit(build::smem_load(Opcode::S_LOAD_DWORDX4, r, 4, base, 2, build::SmemOff::Reg(t)));
+        Ok(r)
+    }
+
+    /// Runs `f` with the V# of resource `id`. A divergent descriptor index is handled by
+    /// running `f` once per array element with EXEC narrowed to the lanes that chose it.
+    pub(crate) fn with_rsrc(
+        &mut self,
+        id: u32,
+        mut f: impl FnMut(&mut Self, RegRef) -> Result<(), BackendError>,
+    ) -> Result<(), BackendError> {
+        let (set, binding, index) = self.res[id as usize];
+        let MVal::Reg(idx, RegClass::V) = index else {
+            let r = self.vsharp(id)?;
+            return f(self, r);
+        };
+        let n = self
+            .layout
+            .get(set, binding)
+            .ok_or(BackendError::MissingBinding { set, binding })?
+            .array_size;
+        let saved = self.vreg(RegClass::S, 1);
+        self.emit(build::sop1(Opcode::S_MOV_B32, saved, build::EXEC, 1));
+        for k in 0..n {
+            let r = self.vsharp_const(set, binding, k)?;
+            let m = self.vreg(RegClass::S, 1);
+            self.emit(build::vcmp(Opcode::V_CMP_EQ_U32, m, Src::I(k), Src::R(idx, RegClass::V), 1));
+            let exec = ferrum_isa::Operand::Special(ferrum_isa::Special::ExecLo);
+            let mut and = build::sop2(
+                Opcode::S_AND_B32,
+                None,
+                Src::R(saved, RegClass::S),
+                Src::R(m, RegClass::S),
+                1,
+            );
+            if let ferrum_isa::Inst::Sop2(i) = &mut and.inst {
+                i.sdst = exec;
+            }
+            self.emit(and);
+            f(self, r)?;
+            self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(saved, RegClass::S)));
+        }
+        Ok(())
+    }
+
+    fn select_inst(&mut self, inst: &Inst) -> Result<(), BackendError> {
+        let dst = inst.dst;
+        match &inst.kind {
+            InstKind::Const(c) => {
+                let bits = dst.map_or(32, |d| self.shape(d).0);
+                let v = c
+                    .iter()
+                    .map(|&x| MVal::Const(if bits == 1 { u64::from(x & 1 != 0) } else { x }))
+                    .collect();
+                self.set(dst.unwrap_or(Value(0)), v);
+            }
+            InstKind::Undef => {
+                let (_, n) = self.shape(dst.unwrap_or(Value(0)));
+                self.set(dst.unwrap_or(Value(0)), vec![MVal::Const(0); n as usize]);
+            }
+            InstKind::Alu(op, srcs) => {
+                let d = dst.ok_or_else(|| unsupported("ALU op without result"))?;
+                self.select_alu(*op, d, srcs)?;
+            }
+            InstKind::Phi(_) => {
+                if let Some(d) = dst {
+                    self.phi_regs(d);
+                }
+                return Ok(());
+            }
+            InstKind::ResourceIndex { set, binding, index } => {
+                let i = self.comp(*index, 0)?;
+                self.res.push((*set, *binding, i));
+                let id = self.res.len() as u32 - 1;
+                self.set(dst.unwrap_or(Value(0)), vec![MVal::Res(id)]);
+            }
+            InstKind::SysVal(sv) => self.select_sysval(*sv, dst.unwrap_or(Value(0)))?,
+            InstKind::MemLoad { space, addr, align } => {
+                let d = dst.ok_or_else(|| unsupported("load without result"))?;
+                self.select_load(*space, d, *addr, *align)?;
+            }
+            InstKind::MemStore { space, addr, value, align } => {
+                self.select_store(*space, *addr, *value, *align)?
+            }
+            InstKind::MemAtomic { space, op, addr, srcs } => {
+                self.select_atomic(*space, *op, dst, *addr, srcs)?
+            }
+            InstKind::BufferSize { index } => {
+                let MVal::Res(id) = self.comp(*index, 0)? else {
+                    return Err(unsupported("buffer size of a non-resource"));
+                };
+                let v = self.vsharp(id)?;
+                self.set(dst.unwrap_or(Value(0)), vec![MVal::Reg(v.at(2), RegClass::S)]);
+            }
+            InstKind::Barrier { exec } => self.select_barrier(*exec),
+            other => return Err(unsupported(format!("IR instruction {other:?}"))),
+        }
+        if let Some(d) = dst {
+            self.fix_temporal(d)?;
+        }
+        Ok(())
+    }
+
+    /// Values used outside a loop with divergent exits keep each lane's last value: data moves
+    /// to VGPRs (whose inactive lanes are preserved), masks merge into an accumulator.
+    fn fix_temporal(&mut self, d: Value) -> Result<(), BackendError> {
+        if !self.div.temporal[d.0 as usize] {
+            return Ok(());
+        }
+        let (bits, _) = self.shape(d);
+        let comps = self.get(d)?;
+        let mut out = Vec::new();
+        for c in comps {
+            out.push(match c {
+                MVal::Reg(r, RegClass::S) if bits == 1 => {
+                    let acc = self.vreg(RegClass::S, 1);
+                    let t = self.vreg(RegClass::S, 1);
+                    let sa = Src::R(acc, RegClass::S);
+                    self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(acc), sa, build::EXEC, 1));
+                    self.emit(build::sop2(
+                        Opcode::S_AND_B32,
+                        Some(t),
+                        Src::R(r, RegClass::S),
+                        build::EXEC,
+                        1,
+                    ));
+                    self.emit(build::sop2(
+                        Opcode::S_OR_B32,
+                        Some(acc),
+                        sa,
+                        Src::R(t, RegClass::S),
+                        1,
+                    ));
+                    MVal::Reg(acc, RegClass::S)
+                }
+                MVal::Reg(_, RegClass::S) => {
+                    let dw = if bits == 64 { 2 } else { 1 };
+                    MVal::Reg(self.in_vgpr(c, dw)?, RegClass::V)
+                }
+                other => other,
+            });
+        }
+        self.set(d, out);
+        Ok(())
+    }
+
+    fn select_sysval(&mut self, sv: crate::ir::SysVal, d: Value) -> Result<(), BackendError> {
+        use crate::ir::SysVal as S;
+        let n = self.shape(d).1 as usize;
+        let v: Vec<MVal> = match sv {
+            S::LocalInvocationId => {
+                self.inputs.local_id.iter().map(|&r| MVal::Reg(r, RegClass::V)).collect()
+            }
+            S::WorkgroupId => {
+                self.inputs.group_id.iter().map(|&r| MVal::Reg(r, RegClass::S)).collect()
+            }
+            S::NumWorkgroups => {
+                let r = self.vreg(RegClass::S, 2);
+                let z = self.vreg(RegClass::S, 1);
+                let base = self.inputs.num_groups;
+                self.emit(build::smem_load(
+                    Opcode::S_LOAD_DWORDX2,
+                    r,
+                    2,
+                    base,
+                    2,
+                    build::SmemOff::Imm(0),
+                ));
+                self.emit(build::smem_load(
+                    Opcode::S_LOAD_DWORD,
+                    z,
+                    1,
+                    base,
+                    2,
+                    build::SmemOff::Imm(8),
+                ));
+                vec![
+                    MVal::Reg(r, RegClass::S),
+                    MVal::Reg(r.at(1), RegClass::S),
+                    MVal::Reg(z, RegClass::S),
+                ]
+            }
+            S::SubgroupSize => vec![MVal::Const(u64::from(abi::WAVE_SIZE))],
+            S::SubgroupInvocationId => {
+                let r = self.vreg(RegClass::V, 1);
+                self.emit(build::vop3(
+                    Opcode::V_MBCNT_LO_U32_B32,
+                    Some(r),
+                    None,
+                    &[Src::I(u32::MAX), Src::I(0)],
+                    0,
+                ));
+                vec![MVal::Reg(r, RegClass::V)]
+            }
+            other => return Err(unsupported(format!("system value {other:?} in compute"))),
+        };
+        self.set(d, v.into_iter().take(n.max(1)).collect());
+        Ok(())
+    }
+
+    fn select_barrier(&mut self, exec: bool) {
+        use ferrum_isa::imm::Waitcnt;
+        let all = Waitcnt { vmcnt: 0, expcnt: 7, lgkmcnt: 0 }.to_imm();
+        self.emit(build::sopp(Opcode::S_WAITCNT, all));
+        self.emit(build::sopk_null(Opcode::S_WAITCNT_VSCNT, 0));
+        if exec {
+            self.emit(build::sopp(Opcode::S_BARRIER, 0));
+        }
+    }
+
+    /// Number of 32-bit registers a value component of `bits` needs.
+    pub(crate) fn dwords(bits: u8) -> u8 {
+        if bits == 64 {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+/// True if the value is a boolean.
+pub(crate) fn is_bool(t: ValueType) -> bool {
+    matches!(t, ValueType::Data { bits: 1, .. })
+}
+
+/// Selects machine code for the shader's entry function.
+pub fn select(shader: &Shader, layout: &ResourceLayout) -> Result<MFunc, BackendError> {
+    let mut isel = Isel::new(shader, layout);
+    isel.select_function()?;
+    Ok(isel.mf)
+}

@@ -1,0 +1,142 @@
+//! The AMD RDNA2 (gfx1030, wave32) backend for compute shaders.
+//!
+//! Pipeline ([`compile`]): divergence analysis and instruction selection with exec-mask
+//! lowering of control flow ([`isel`]) → register allocation ([`regalloc`]) checked by
+//! [`regalloc_check`] → `s_waitcnt` insertion ([`waitcnt`]) → hazard wait states
+//! ([`hazards`]) → layout, branch relaxation and encoding ([`emit`]). The contract with the
+//! driver (user SGPRs, descriptor memory, register values) is [`abi`].
+
+pub mod abi;
+pub mod emit;
+pub mod error;
+pub mod hazards;
+pub mod isel;
+pub mod liveness;
+pub mod mir;
+pub mod opt_dce;
+pub mod regalloc;
+pub mod regalloc_check;
+pub mod waitcnt;
+
+pub(crate) use isel::build as isel_build;
+
+use std::time::Instant;
+
+pub use abi::{DescriptorKind, ResourceLayout, ShaderMetadata};
+pub use error::BackendError;
+
+use crate::ir::{Mode, Shader, Stage, Type};
+
+/// Compilation statistics (what `VK_KHR_pipeline_executable_properties` and `ferrum-compile
+/// --stats` report).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Instructions.
+    pub instructions: u32,
+    /// Code size in bytes.
+    pub code_size: u32,
+    /// VGPRs used.
+    pub vgprs: u32,
+    /// SGPRs used.
+    pub sgprs: u32,
+    /// VGPRs spilled (spilling is not implemented: always 0, allocation fails instead).
+    pub spilled_vgprs: u32,
+    /// SGPRs spilled (always 0, as above).
+    pub spilled_sgprs: u32,
+    /// LDS bytes.
+    pub lds_size: u32,
+    /// Scratch bytes per lane.
+    pub scratch_size: u32,
+    /// Backend compile time in milliseconds.
+    pub compile_ms: f64,
+}
+
+impl Stats {
+    /// One-line JSON object.
+    pub fn to_json(&self) -> String {
+        format!(
+            "{{\"instructions\":{},\"code_size\":{},\"vgprs\":{},\"sgprs\":{},\"spilled_vgprs\":{},\"spilled_sgprs\":{},\"lds_size\":{},\"scratch_size\":{},\"compile_ms\":{:.3}}}",
+            self.instructions,
+            self.code_size,
+            self.vgprs,
+            self.sgprs,
+            self.spilled_vgprs,
+            self.spilled_sgprs,
+            self.lds_size,
+            self.scratch_size,
+            self.compile_ms
+        )
+    }
+}
+
+/// A compiled compute shader.
+#[derive(Clone, Debug)]
+pub struct Binary {
+    /// Machine code (place at a 256-byte aligned address).
+    pub code: Vec<u8>,
+    /// Register values and sizes.
+    pub metadata: ShaderMetadata,
+    /// Statistics.
+    pub stats: Stats,
+    /// Disassembly in LLVM syntax.
+    pub isa_text: String,
+}
+
+/// The resource layout an icd would build for `shader`'s own bindings when no pipeline layout
+/// is given (tools and tests): uniform and storage buffers, densely packed per set.
+pub fn default_layout(shader: &Shader) -> ResourceLayout {
+    let mut b = Vec::new();
+    for v in &shader.vars {
+        let Some(sb) = v.binding else { continue };
+        let kind = match v.mode {
+            Mode::Uniform => DescriptorKind::UniformBuffer,
+            Mode::Storage => DescriptorKind::StorageBuffer,
+            _ => continue,
+        };
+        let n = match shader.types.get(v.ty) {
+            Type::Array { len, .. } => *len,
+            _ => 1,
+        };
+        b.push((sb, kind, n));
+    }
+    ResourceLayout::packed(&b)
+}
+
+/// Compiles lowered IR (from [`crate::compile_to_ir`]) of a compute shader.
+pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, BackendError> {
+    let t0 = Instant::now();
+    if shader.stage != Stage::Compute {
+        return Err(BackendError::NotCompute);
+    }
+    if shader.scratch_size > 0 {
+        return Err(error::unsupported("scratch memory (indirectly indexed local arrays)"));
+    }
+    let mut mf = isel::select(shader, layout)?;
+    opt_dce::opt_dce(&mut mf);
+    let alloc = regalloc::allocate(&mf)?;
+    if alloc.sgprs > u32::from(emit::LONG_BRANCH_SGPR) {
+        return Err(BackendError::OutOfRegisters("scalar"));
+    }
+    regalloc_check::check(&mf, &alloc)?;
+    waitcnt::insert_waits(&mut mf, &alloc);
+    regalloc::rewrite(&mut mf, &alloc);
+    hazards::fix_hazards(&mut mf);
+    let code = emit::emit(&mf)?;
+    let bytes: Vec<u8> = code.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    // s0..s8 hold inputs whether or not the program reads them; VCC is counted by hardware.
+    let sgprs = alloc.sgprs.max(9);
+    let vgprs = alloc.vgprs.max(3);
+    let metadata = ShaderMetadata::new(shader.workgroup_size, vgprs, sgprs, shader.shared_size, 0);
+    let stats = Stats {
+        instructions: code.instructions,
+        code_size: bytes.len() as u32,
+        vgprs,
+        sgprs,
+        spilled_vgprs: 0,
+        spilled_sgprs: 0,
+        lds_size: shader.shared_size,
+        scratch_size: 0,
+        compile_ms: t0.elapsed().as_secs_f64() * 1000.0,
+    };
+    Ok(Binary { isa_text: emit::listing(&code.words), code: bytes, metadata, stats })
+}

@@ -1,0 +1,230 @@
+//! The shader core: a wave32 RDNA2 interpreter.
+//!
+//! A workgroup's waves run on one host thread, round-robin between barriers (so LDS needs no
+//! locking and results of race-free programs are deterministic); different workgroups run in
+//! parallel on host threads. Programs are decoded once per dispatch address (see
+//! [`program`]). Anything the interpreter cannot do exactly, it refuses with a fault rather
+//! than approximating silently.
+
+mod formats;
+mod lds;
+pub mod program;
+mod salu;
+mod smem;
+mod valu;
+mod valu_binary;
+mod valu_ops;
+mod valu_ternary;
+mod valu_unary;
+mod vmem;
+mod vop3p;
+pub mod wave;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use ferrum_isa::Inst;
+use parking_lot::Mutex;
+
+use crate::compute::{DispatchSetup, Workgroup};
+use crate::error::GpuError;
+use crate::kernel::AddressSpace;
+use program::{Prep, Program};
+use salu::Flow;
+use wave::{Fault, Wave};
+
+/// Memory a wave can reach besides its LDS.
+pub struct Mem<'a> {
+    pub space: &'a AddressSpace,
+    pub timestamp: &'a (dyn Fn() -> u64 + Sync),
+}
+
+/// Instructions executed between two looks at the watchdog clock.
+const WATCHDOG_STRIDE: u32 = 4096;
+
+/// Statistics of one dispatch (for benchmarks).
+#[derive(Debug, Default)]
+pub struct Stats {
+    pub wave_instructions: AtomicU64,
+    pub lane_operations: AtomicU64,
+}
+
+/// Everything the workgroups of one dispatch share.
+pub struct Dispatch<'a> {
+    pub setup: &'a DispatchSetup,
+    pub program: &'a Program,
+    pub mem: Mem<'a>,
+    pub strict: bool,
+    pub deadline: Instant,
+    pub stats: &'a Stats,
+}
+
+impl Dispatch<'_> {
+    /// Runs all workgroups on up to `threads` host threads; the first error wins.
+    pub fn run(&self, threads: usize) -> Result<(), GpuError> {
+        let count = self.setup.group_count();
+        let next = AtomicU64::new(0);
+        let failed = AtomicBool::new(false);
+        let error: Mutex<Option<GpuError>> = Mutex::new(None);
+        let worker = || {
+            while !failed.load(Ordering::Relaxed) {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= count {
+                    break;
+                }
+                if i % 64 == 0 && Instant::now() > self.deadline {
+                    failed.store(true, Ordering::Relaxed);
+                    error.lock().get_or_insert(GpuError::Hang(format!(
+                        "dispatch of {:#x} at workgroup {i} of {count}",
+                        self.program.base
+                    )));
+                    break;
+                }
+                if let Err(e) = self.run_workgroup(&self.setup.workgroup(i)) {
+                    failed.store(true, Ordering::Relaxed);
+                    error.lock().get_or_insert(e);
+                }
+            }
+        };
+        let threads = threads.clamp(1, count.clamp(1, 64) as usize);
+        if threads == 1 {
+            worker();
+        } else {
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(worker);
+                }
+            });
+        }
+        match error.into_inner() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn run_workgroup(&self, wg: &Workgroup) -> Result<(), GpuError> {
+        let mut lds_bytes = vec![0u8; self.setup.lds_bytes as usize];
+        let mut waves: Vec<Wave> = self
+            .setup
+            .waves(wg)
+            .into_iter()
+            .map(|init| {
+                let mut w = Wave::new(self.setup.vgprs, self.strict);
+                w.s[..init.sgprs.len()].copy_from_slice(&init.sgprs);
+                for (r, row) in init.vgprs.iter().enumerate() {
+                    if r < w.v.len() {
+                        w.v[r] = *row;
+                    }
+                }
+                w.set_exec(init.exec);
+                w.pc = self.program.base;
+                w.wave_id = init.wave_id;
+                w.mode = self.setup.float_mode
+                    | (self.setup.dx10_clamp as u32) << 8
+                    | (self.setup.ieee_mode as u32) << 9;
+                w
+            })
+            .collect();
+        if waves.iter().any(|w| w.v.len() < self.setup.tidig_comp_cnt as usize + 1) {
+            return Err(GpuError::Unsupported(format!(
+                "{} VGPRs allocated but TIDIG_COMP_CNT initialises {}",
+                self.setup.vgprs,
+                self.setup.tidig_comp_cnt + 1
+            )));
+        }
+        loop {
+            for w in waves.iter_mut().filter(|w| !w.done && !w.at_barrier) {
+                let mut lds = lds::Lds { bytes: &mut lds_bytes, strict: self.strict };
+                self.run_wave(w, &mut lds).map_err(|f| self.to_error(w, f))?;
+            }
+            if waves.iter().all(|w| w.done) {
+                return Ok(());
+            }
+            // Every live wave is at the barrier: release it.
+            for w in waves.iter_mut() {
+                w.at_barrier = false;
+            }
+        }
+    }
+
+    fn to_error(&self, w: &Wave, f: Fault) -> GpuError {
+        match f {
+            Fault::Vm(v) => GpuError::VmFault(v),
+            Fault::Shader(what) => GpuError::Shader { pc: w.pc, what },
+        }
+    }
+
+    /// Runs until the wave ends or reaches a barrier.
+    fn run_wave(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
+        let mut count = 0u32;
+        let mut lanes = 0u64;
+        let result = loop {
+            count += 1;
+            if count % WATCHDOG_STRIDE == 0 && Instant::now() > self.deadline {
+                break Err(Fault::Shader(format!(
+                    "watchdog: wave {} still running at pc {:#x}",
+                    w.wave_id, w.pc
+                )));
+            }
+            lanes += w.exec().count_ones() as u64;
+            match self.step(w, lds) {
+                Ok(Flow::Next) => {}
+                Ok(Flow::Jump(_)) => {}
+                Ok(Flow::End) => {
+                    w.done = true;
+                    break Ok(());
+                }
+                Ok(Flow::Barrier) => {
+                    w.at_barrier = true;
+                    break Ok(());
+                }
+                Err(e) => break Err(e),
+            }
+        };
+        self.stats.wave_instructions.fetch_add(count as u64, Ordering::Relaxed);
+        self.stats.lane_operations.fetch_add(lanes, Ordering::Relaxed);
+        result
+    }
+
+    /// Executes one instruction and advances the PC.
+    fn step(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<Flow, Fault> {
+        let d = self.program.at(w.pc).map_err(Fault::Shader)?;
+        let next = w.pc + 4 * d.len as u64;
+        let flow = match &d.inst {
+            Inst::Sop2(i) => salu::sop2(w, i, d.form).map(|_| Flow::Next),
+            Inst::Sopk(i) => salu::sopk(w, i),
+            Inst::Sop1(i) => salu::sop1(w, i, next),
+            Inst::Sopc(i) => salu::sopc(w, i).map(|_| Flow::Next),
+            Inst::Sopp(i) => salu::sopp(w, i, next),
+            Inst::Smem(i) => smem::exec(w, i, d.form, &self.mem).map(|_| Flow::Next),
+            Inst::Vop1(_) | Inst::Vop2(_) | Inst::Vopc(_) | Inst::Vop3(_) => match &d.prep {
+                Prep::Valu(v) => valu::exec(w, v).map(|_| Flow::Next),
+                _ => wave::fault("VALU form not understood"),
+            },
+            Inst::Vop3p(i) => vop3p::exec(w, i).map(|_| Flow::Next),
+            Inst::Ds(i) => {
+                let Prep::Ds(kind) = &d.prep else { return Err(Fault::Shader("DS".into())) };
+                lds::exec(w, i, kind.as_ref(), lds).map(|_| Flow::Next)
+            }
+            Inst::Mubuf(i) | Inst::Mtbuf(i) => {
+                let Prep::Vmem(kind) = d.prep else { return Err(Fault::Shader("MUBUF".into())) };
+                let mtbuf = matches!(d.inst, Inst::Mtbuf(_));
+                vmem::buffer(w, i, d.form, kind, &self.mem, mtbuf).map(|_| Flow::Next)
+            }
+            Inst::Flat(i) => {
+                let Prep::Vmem(kind) = d.prep else { return Err(Fault::Shader("FLAT".into())) };
+                vmem::flat(w, i, d.form, kind, &self.mem).map(|_| Flow::Next)
+            }
+            Inst::Vintrp(_) | Inst::Exp(_) => wave::fault("graphics instruction in a compute wave"),
+        }
+        .map_err(|e| match e {
+            Fault::Shader(s) => Fault::Shader(format!("{}: {s}", d.inst.op().name())),
+            other => other,
+        })?;
+        w.pc = match flow {
+            Flow::Jump(target) => target,
+            _ => next,
+        };
+        Ok(flow)
+    }
+}

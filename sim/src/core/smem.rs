@@ -1,0 +1,62 @@
+//! Scalar memory: `s_load_*`, `s_buffer_load_*` (V#-bounded), `s_memtime`, cache controls.
+
+use ferrum_isa::tables::Field;
+use ferrum_isa::{Opcode as O, Smem};
+
+use super::wave::{fault, Counter, Wave, R};
+use super::Mem;
+
+pub fn exec(w: &mut Wave, i: &Smem, form: &ferrum_isa::tables::Form, mem: &Mem<'_>) -> R<()> {
+    let name = i.op.name();
+    match i.op {
+        O::S_DCACHE_INV | O::S_GL1_INV => return Ok(()),
+        O::S_MEMTIME | O::S_MEMREALTIME => {
+            let d = Wave::sindex(i.sdata)?;
+            w.swrite64(d, (mem.timestamp)())?;
+            w.add_pending(Counter::Smem, false, d as u32, 2);
+            return Ok(());
+        }
+        _ => {}
+    }
+    let count = form.dwords(Field::Sdata) as usize;
+    if !name.starts_with("s_load_dword") && !name.starts_with("s_buffer_load_dword") {
+        return fault(format!("unimplemented SMEM {name}"));
+    }
+    let soffset = if i.soffset == ferrum_isa::Operand::Special(ferrum_isa::Special::Null) {
+        0
+    } else {
+        w.ssrc(i.soffset)?
+    };
+    let offset = (i.offset as i64).wrapping_add(soffset as i64) as u64;
+    let base_reg = i.sbase as usize;
+    let mut values = vec![0u32; count];
+    if name.starts_with("s_buffer_load") {
+        let v = w.sread_range(base_reg, 4)?;
+        let base = v[0] as u64 | ((v[1] & 0xffff) as u64) << 32;
+        let stride = (v[1] >> 16) & 0x3fff;
+        let limit = if stride == 0 { v[2] as u64 } else { v[2] as u64 * stride as u64 };
+        let start = offset & !3;
+        for (j, val) in values.iter_mut().enumerate() {
+            let off = start + 4 * j as u64;
+            // Dwords beyond NUM_RECORDS read as zero.
+            if off + 4 <= limit {
+                *val = mem.space.read_u32(base.wrapping_add(off))?;
+            }
+        }
+    } else {
+        let base = w.sread(base_reg)? as u64 | (w.sread(base_reg + 1)? as u64) << 32;
+        // The two low address bits are ignored by scalar loads.
+        let addr = base.wrapping_add(offset) & !3;
+        let words = mem.space.read_u32s(addr, count)?;
+        values.copy_from_slice(&words);
+    }
+    let d = Wave::sindex(i.sdata)?;
+    if d + count > 106 && d < 106 {
+        return fault(format!("{name} destination beyond s105"));
+    }
+    for (j, v) in values.into_iter().enumerate() {
+        w.swrite(d + j, v)?;
+    }
+    w.add_pending(Counter::Smem, false, d as u32, count as u32);
+    Ok(())
+}
