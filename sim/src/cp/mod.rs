@@ -5,7 +5,6 @@
 //! implement, or a stream that runs past its buffer, is a [`GpuError`], which ends the job as
 //! a context loss: the CP never guesses.
 
-mod dma;
 mod opcodes;
 mod packets;
 pub mod regs;

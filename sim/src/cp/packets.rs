@@ -70,7 +70,6 @@ impl CommandProcessor {
             op::RELEASE_MEM => release_mem(env, p)?,
             op::WRITE_DATA => self.write_data(env, p)?,
             op::COPY_DATA => self.copy_data(env, p)?,
-            op::DMA_DATA => super::dma::dma_data(env, p)?,
             op::WAIT_REG_MEM => self.wait_reg_mem(env, p)?,
             op::DMA_DATA => dma_data(env, p)?,
             op::INDIRECT_BUFFER => return self.indirect_buffer(env, p, depth),
