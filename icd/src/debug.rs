@@ -20,6 +20,8 @@ pub fn init_logging() {
 pub struct DebugFlags {
     /// `pm4`: print every command buffer's PM4 at `vkEndCommandBuffer`.
     pub pm4: bool,
+    /// `shaders`: print every compiled compute shader's statistics and ISA.
+    pub shaders: bool,
 }
 
 impl DebugFlags {
@@ -28,6 +30,7 @@ impl DebugFlags {
         for word in spec.split(',').map(str::trim).filter(|w| !w.is_empty()) {
             match word {
                 "pm4" => flags.pm4 = true,
+                "shaders" => flags.shaders = true,
                 other => log::warn!("FERRUM_DEBUG: unknown switch {other:?}"),
             }
         }

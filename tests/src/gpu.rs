@@ -96,7 +96,8 @@ impl Gpu {
         let usage = vk::BufferUsageFlags::TRANSFER_SRC
             | vk::BufferUsageFlags::TRANSFER_DST
             | vk::BufferUsageFlags::STORAGE_BUFFER
-            | vk::BufferUsageFlags::UNIFORM_BUFFER;
+            | vk::BufferUsageFlags::UNIFORM_BUFFER
+            | vk::BufferUsageFlags::INDIRECT_BUFFER;
         let info = vk::BufferCreateInfo::default().size(size).usage(usage);
         // SAFETY: valid create and allocate infos; the memory type index comes from the
         // device's own properties.

@@ -13,6 +13,7 @@
 pub mod buffer;
 pub mod command_pool;
 pub mod commands;
+pub mod compute;
 pub mod descriptor;
 pub mod device;
 pub mod instance;

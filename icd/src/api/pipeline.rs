@@ -5,7 +5,7 @@ use ash::vk;
 use super::{output, reference};
 use crate::core::object::VkObject;
 use crate::entry::{guard, guard_value};
-use crate::pipeline::{PipelineLayout, ShaderModule};
+use crate::pipeline::{Pipeline, PipelineLayout, ShaderModule};
 
 pub unsafe extern "system" fn create_pipeline_layout(
     _device: vk::Device,
@@ -58,5 +58,50 @@ pub unsafe extern "system" fn destroy_shader_module(
     guard_value("vkDestroyShaderModule", (), || {
         // SAFETY: a null or live handle, not used afterwards.
         drop(unsafe { ShaderModule::take_handle(module) });
+    })
+}
+
+pub unsafe extern "system" fn create_compute_pipelines(
+    device: vk::Device,
+    _cache: vk::PipelineCache,
+    count: u32,
+    p_infos: *const vk::ComputePipelineCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_pipelines: *mut vk::Pipeline,
+) -> vk::Result {
+    guard("vkCreateComputePipelines", || {
+        // SAFETY: a live device and `count` valid create infos (valid usage).
+        let device = unsafe { super::obj::<crate::core::device::Device>(device)? };
+        if p_pipelines.is_null() && count > 0 {
+            return Err(crate::error::VkError::InvalidUsage("null pPipelines"));
+        }
+        let mut first_error = None;
+        for (i, info) in super::array(p_infos, count).iter().enumerate() {
+            // "When an application attempts to create many pipelines in a single command, it
+            // is possible that some subset may fail creation. In that case, the corresponding
+            // entries in the pPipelines output array will be filled with VK_NULL_HANDLE."
+            let handle = match Pipeline::create(&device.shared, info) {
+                Ok(p) => Box::new(p).into_handle(),
+                Err(e) => {
+                    log::warn!("vkCreateComputePipelines: pipeline {i}: {e}");
+                    first_error.get_or_insert(e);
+                    vk::Pipeline::null()
+                }
+            };
+            // SAFETY: the application passes room for `count` handles.
+            unsafe { p_pipelines.add(i).write(handle) };
+        }
+        first_error.map_or(Ok(()), Err)
+    })
+}
+
+pub unsafe extern "system" fn destroy_pipeline(
+    _device: vk::Device,
+    pipeline: vk::Pipeline,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard_value("vkDestroyPipeline", (), || {
+        // SAFETY: a null or live handle, not used afterwards.
+        drop(unsafe { Pipeline::take_handle(pipeline) });
     })
 }

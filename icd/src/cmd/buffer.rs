@@ -10,6 +10,7 @@ use ash::vk;
 use ferrum_winsys as winsys;
 use parking_lot::Mutex;
 
+use super::dispatch::ComputeState;
 use super::stream::CmdStream;
 use crate::core::device::DeviceShared;
 use crate::core::object::{vk_object, ObjectBase};
@@ -28,6 +29,7 @@ pub enum State {
 struct Inner {
     state: State,
     stream: CmdStream,
+    compute: ComputeState,
     one_time: bool,
     error: Option<VkError>,
 }
@@ -38,6 +40,8 @@ pub struct CommandBuffer {
     base: ObjectBase,
     pub pool: vk::CommandPool,
     pub level: vk::CommandBufferLevel,
+    /// The ring its pool's queue family submits to (some packets differ per ring).
+    pub ip: winsys::Ip,
     inner: Mutex<Inner>,
 }
 vk_object!(CommandBuffer, vk::CommandBuffer, vk::ObjectType::COMMAND_BUFFER);
@@ -47,14 +51,17 @@ impl CommandBuffer {
         shared: Arc<DeviceShared>,
         pool: vk::CommandPool,
         level: vk::CommandBufferLevel,
+        ip: winsys::Ip,
     ) -> Self {
         CommandBuffer {
             base: ObjectBase::new(vk::ObjectType::COMMAND_BUFFER),
             pool,
             level,
+            ip,
             inner: Mutex::new(Inner {
                 state: State::Initial,
                 stream: CmdStream::new(shared),
+                compute: ComputeState::default(),
                 one_time: false,
                 error: None,
             }),
@@ -74,6 +81,7 @@ impl CommandBuffer {
             return Err(VkError::InvalidUsage("vkBeginCommandBuffer while recording"));
         }
         inner.stream.reset();
+        inner.compute.reset();
         inner.error = None;
         inner.one_time = flags.contains(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
         inner.state = State::Recording;
@@ -124,6 +132,25 @@ impl CommandBuffer {
             return;
         }
         if let Err(e) = f(&mut inner.stream) {
+            inner.error = Some(e);
+        }
+    }
+
+    /// Records commands that read or change the compute state.
+    pub fn record_compute(
+        &self,
+        f: impl FnOnce(&mut CmdStream, &mut ComputeState) -> VkResult<()>,
+    ) {
+        let mut inner = self.inner.lock();
+        if inner.state != State::Recording {
+            log::warn!("command recorded outside the recording state; ignored");
+            return;
+        }
+        if inner.error.is_some() {
+            return;
+        }
+        let Inner { stream, compute, .. } = &mut *inner;
+        if let Err(e) = f(stream, compute) {
             inner.error = Some(e);
         }
     }

@@ -8,6 +8,7 @@
 pub mod barrier;
 pub mod buffer;
 pub mod copy;
+pub mod dispatch;
 pub mod pm4;
 pub mod pool;
 pub mod query;

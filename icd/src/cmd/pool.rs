@@ -42,6 +42,15 @@ impl CommandPool {
         })
     }
 
+    /// The ring this pool's queue family submits to.
+    fn ip(&self) -> ferrum_winsys::Ip {
+        if self.family == crate::core::physical_device::GRAPHICS_FAMILY {
+            ferrum_winsys::Ip::Gfx
+        } else {
+            ferrum_winsys::Ip::Compute
+        }
+    }
+
     /// `vkAllocateCommandBuffers`.
     pub fn allocate(
         &self,
@@ -50,7 +59,10 @@ impl CommandPool {
         count: usize,
     ) -> Vec<vk::CommandBuffer> {
         let new: Vec<vk::CommandBuffer> = (0..count)
-            .map(|_| Box::new(CommandBuffer::new(self.shared.clone(), handle, level)).into_handle())
+            .map(|_| {
+                Box::new(CommandBuffer::new(self.shared.clone(), handle, level, self.ip()))
+                    .into_handle()
+            })
             .collect();
         self.buffers.lock().extend_from_slice(&new);
         new

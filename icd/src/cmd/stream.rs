@@ -87,6 +87,19 @@ impl CmdStream {
         Ok(())
     }
 
+    /// Places `data` in the command stream itself, inside a NOP packet the CP skips, and
+    /// returns its GPU address. Per-dispatch tables (set table, push block, group counts) live
+    /// here, so they need no allocator and share the command buffer's lifetime.
+    pub fn embed(&mut self, data: &[u32]) -> VkResult<u64> {
+        self.reserve(1 + data.len())?;
+        let va = self.chunks[self.cur].mem.va() + 4 * (self.used as u64 + 1);
+        self.emit2(&[pm4::header(pm4::op::NOP, data.len().max(1))], data)?;
+        if data.is_empty() {
+            self.put(0);
+        }
+        Ok(va)
+    }
+
     /// Makes room for `n` dwords plus a trailing chain packet in the current chunk.
     fn reserve(&mut self, n: usize) -> VkResult<()> {
         let tail = pm4::IB_ALIGN_DW + pm4::INDIRECT_BUFFER_DW;

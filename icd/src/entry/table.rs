@@ -8,8 +8,8 @@ use std::ffi::CStr;
 use ash::vk;
 
 use crate::api::{
-    buffer, command_pool as pool, commands as cmd, descriptor as desc, device, instance, memory,
-    physical_device as pd, pipeline, query, queue, sync,
+    buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device, instance,
+    memory, physical_device as pd, pipeline, query, queue, sync,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -160,6 +160,13 @@ entries! {
     Device c"vkDestroyPipelineLayout": vk::PFN_vkDestroyPipelineLayout => pipeline::destroy_pipeline_layout;
     Device c"vkCreateShaderModule": vk::PFN_vkCreateShaderModule => pipeline::create_shader_module;
     Device c"vkDestroyShaderModule": vk::PFN_vkDestroyShaderModule => pipeline::destroy_shader_module;
+    Device c"vkCreateComputePipelines": vk::PFN_vkCreateComputePipelines => pipeline::create_compute_pipelines;
+    Device c"vkDestroyPipeline": vk::PFN_vkDestroyPipeline => pipeline::destroy_pipeline;
+    Device c"vkCmdBindPipeline": vk::PFN_vkCmdBindPipeline => compute::cmd_bind_pipeline;
+    Device c"vkCmdBindDescriptorSets": vk::PFN_vkCmdBindDescriptorSets => compute::cmd_bind_descriptor_sets;
+    Device c"vkCmdPushConstants": vk::PFN_vkCmdPushConstants => compute::cmd_push_constants;
+    Device c"vkCmdDispatch": vk::PFN_vkCmdDispatch => compute::cmd_dispatch;
+    Device c"vkCmdDispatchIndirect": vk::PFN_vkCmdDispatchIndirect => compute::cmd_dispatch_indirect;
     Device c"vkCreateQueryPool": vk::PFN_vkCreateQueryPool => query::create_query_pool;
     Device c"vkDestroyQueryPool": vk::PFN_vkDestroyQueryPool => query::destroy_query_pool;
     Device c"vkGetQueryPoolResults": vk::PFN_vkGetQueryPoolResults => query::get_query_pool_results;
