@@ -211,3 +211,19 @@ fn compute_matches_lavapipe() {
     }
     h.assert_clean();
 }
+
+/// The demo's workload, small: identical bytes on Ferrum and lavapipe.
+#[test]
+fn mandelbrot_matches_lavapipe() {
+    use ferrum_tests::mandelbrot::{render, View};
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let view = View { width: 64, height: 48, max_iter: 32 };
+    let lvp = render(&Gpu::new(&h.instance, h.physical_device_named("llvmpipe"), 0, 1, &[]), view);
+    let ours = render(&Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 1, 1, &[]), view);
+    // Not a blank image: the set's interior (black) and escaping points (coloured) both occur.
+    let px: Vec<u32> =
+        lvp.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert!(px.contains(&0xff00_0000) && px.iter().any(|&p| p != 0xff00_0000));
+    assert!(ours == lvp, "Mandelbrot differs from lavapipe");
+    h.assert_clean();
+}
