@@ -110,3 +110,109 @@ fn a_vm_fault_loses_the_device() {
     drop(gpu);
     new_device_works(&h);
 }
+
+/// A shader that never ends: the watchdog loses the device.
+#[test]
+fn an_endless_shader_loses_the_device() {
+    short_watchdog();
+    let h = Harness::plain();
+    let gpu = Gpu::new(&h.instance, h.physical_device(), 1, 1, &[]);
+    let d = &gpu.device;
+    let buf = gpu.host_buffer(256);
+    let code = ferrum_tests::shaders::compute_spirv(
+        "#version 450
+        layout(local_size_x = 32) in;
+        layout(set = 0, binding = 0) buffer B { uint v[]; } b;
+        void main() {
+            // v[0] stays 0, so the loop never exits.
+            while (b.v[0] != 12345u) { b.v[1 + gl_LocalInvocationID.x] += 1u; }
+        }",
+    );
+    // SAFETY: valid create infos; the hang is the point of the test.
+    unsafe {
+        let binding = [vk::DescriptorSetLayoutBinding::default()
+            .binding(0)
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+            .descriptor_count(1)
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)];
+        let set_layout = d
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&binding),
+                None,
+            )
+            .unwrap();
+        let layouts = [set_layout];
+        let layout = d
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts),
+                None,
+            )
+            .unwrap();
+        let module = d
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+            .unwrap();
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let pipeline = d
+            .create_compute_pipelines(
+                vk::PipelineCache::null(),
+                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)],
+                None,
+            )
+            .map_err(|(_, e)| e)
+            .unwrap()[0];
+        let sizes = [vk::DescriptorPoolSize {
+            ty: vk::DescriptorType::STORAGE_BUFFER,
+            descriptor_count: 1,
+        }];
+        let pool = d
+            .create_descriptor_pool(
+                &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
+                None,
+            )
+            .unwrap();
+        let set = d
+            .allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(pool)
+                    .set_layouts(&layouts),
+            )
+            .unwrap()[0];
+        let info =
+            [vk::DescriptorBufferInfo { buffer: buf.buffer, offset: 0, range: vk::WHOLE_SIZE }];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+            .buffer_info(&info);
+        d.update_descriptor_sets(&[write], &[]);
+        let cb = gpu.record(|d, cb| {
+            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
+            d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, layout, 0, &[set], &[]);
+            d.cmd_dispatch(cb, 1, 1, 1);
+        });
+        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
+        let cbs = [cb];
+        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
+            .unwrap();
+        let start = Instant::now();
+        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the watchdog took {:?}",
+            start.elapsed()
+        );
+        assert_lost(&gpu, fence);
+        d.destroy_fence(fence, None);
+        d.destroy_descriptor_pool(pool, None);
+        d.destroy_pipeline(pipeline, None);
+        d.destroy_shader_module(module, None);
+        d.destroy_pipeline_layout(layout, None);
+        d.destroy_descriptor_set_layout(set_layout, None);
+    }
+    gpu.destroy_buffer(buf);
+    drop(gpu);
+    new_device_works(&h);
+}
