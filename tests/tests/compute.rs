@@ -227,3 +227,110 @@ fn mandelbrot_matches_lavapipe() {
     assert!(ours == lvp, "Mandelbrot differs from lavapipe");
     h.assert_clean();
 }
+
+/// Creates (and destroys) a pipeline for [`SHADER`] through `cache`.
+fn pipeline_through_cache(gpu: &Gpu, cache: vk::PipelineCache) {
+    let d = &gpu.device;
+    let code = compute_spirv(SHADER);
+    // SAFETY: valid create infos on live handles, destroyed at the end.
+    unsafe {
+        let set0 = [
+            binding(0, vk::DescriptorType::STORAGE_BUFFER),
+            binding(1, vk::DescriptorType::UNIFORM_BUFFER),
+        ];
+        let set1 = [binding(0, vk::DescriptorType::STORAGE_BUFFER_DYNAMIC)];
+        let l0 = d
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&set0),
+                None,
+            )
+            .unwrap();
+        let l1 = d
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&set1),
+                None,
+            )
+            .unwrap();
+        let push = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::COMPUTE,
+            offset: 0,
+            size: 12,
+        }];
+        let layouts = [l0, l1];
+        let pl = d
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&layouts)
+                    .push_constant_ranges(&push),
+                None,
+            )
+            .unwrap();
+        let module = d
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+            .unwrap();
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let info = vk::ComputePipelineCreateInfo::default().stage(stage).layout(pl);
+        let p = d.create_compute_pipelines(cache, &[info], None).map_err(|(_, e)| e).unwrap();
+        d.destroy_pipeline(p[0], None);
+        d.destroy_shader_module(module, None);
+        d.destroy_pipeline_layout(pl, None);
+        d.destroy_descriptor_set_layout(l0, None);
+        d.destroy_descriptor_set_layout(l1, None);
+    }
+}
+
+#[test]
+fn pipeline_cache_round_trips_and_ignores_corrupt_data() {
+    // This binary's loader sees lavapipe too (see `compute_matches_lavapipe`).
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let gpu = Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 1, 1, &[]);
+    let d = &gpu.device;
+    // SAFETY: live handles; caches are destroyed at the end.
+    unsafe {
+        let empty = d.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None).unwrap();
+        let header_only = d.get_pipeline_cache_data(empty).unwrap();
+        pipeline_through_cache(&gpu, empty);
+        let blob = d.get_pipeline_cache_data(empty).unwrap();
+        assert!(blob.len() > header_only.len() + 64, "the compiled shader is in the cache");
+        assert_eq!(blob[..32], header_only[..32], "same header");
+
+        let loaded = d
+            .create_pipeline_cache(
+                &vk::PipelineCacheCreateInfo::default().initial_data(&blob),
+                None,
+            )
+            .unwrap();
+        assert_eq!(
+            d.get_pipeline_cache_data(loaded).unwrap(),
+            blob,
+            "entries survive the round trip"
+        );
+        pipeline_through_cache(&gpu, loaded);
+        assert_eq!(d.get_pipeline_cache_data(loaded).unwrap(), blob, "a hit adds nothing");
+
+        let mut corrupt = blob.clone();
+        let last = corrupt.len() - 1;
+        corrupt[last] ^= 0x55;
+        let ignored = d
+            .create_pipeline_cache(
+                &vk::PipelineCacheCreateInfo::default().initial_data(&corrupt),
+                None,
+            )
+            .unwrap();
+        assert_eq!(
+            d.get_pipeline_cache_data(ignored).unwrap(),
+            header_only,
+            "corrupt data is dropped"
+        );
+        pipeline_through_cache(&gpu, ignored);
+        d.merge_pipeline_caches(ignored, &[loaded]).unwrap();
+        assert_eq!(d.get_pipeline_cache_data(ignored).unwrap(), blob);
+        for c in [empty, loaded, ignored] {
+            d.destroy_pipeline_cache(c, None);
+        }
+    }
+    h.assert_clean();
+}

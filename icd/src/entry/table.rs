@@ -160,6 +160,10 @@ entries! {
     Device c"vkDestroyPipelineLayout": vk::PFN_vkDestroyPipelineLayout => pipeline::destroy_pipeline_layout;
     Device c"vkCreateShaderModule": vk::PFN_vkCreateShaderModule => pipeline::create_shader_module;
     Device c"vkDestroyShaderModule": vk::PFN_vkDestroyShaderModule => pipeline::destroy_shader_module;
+    Device c"vkCreatePipelineCache": vk::PFN_vkCreatePipelineCache => pipeline::create_pipeline_cache;
+    Device c"vkDestroyPipelineCache": vk::PFN_vkDestroyPipelineCache => pipeline::destroy_pipeline_cache;
+    Device c"vkGetPipelineCacheData": vk::PFN_vkGetPipelineCacheData => pipeline::get_pipeline_cache_data;
+    Device c"vkMergePipelineCaches": vk::PFN_vkMergePipelineCaches => pipeline::merge_pipeline_caches;
     Device c"vkCreateComputePipelines": vk::PFN_vkCreateComputePipelines => pipeline::create_compute_pipelines;
     Device c"vkDestroyPipeline": vk::PFN_vkDestroyPipeline => pipeline::destroy_pipeline;
     Device c"vkCmdBindPipeline": vk::PFN_vkCmdBindPipeline => compute::cmd_bind_pipeline;

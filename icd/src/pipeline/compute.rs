@@ -13,6 +13,7 @@ use ash::vk;
 use ferrum_compiler::amd::{self, abi};
 use ferrum_compiler::ir::Stage;
 
+use super::cache::{CachedShader, Hasher, PipelineCache};
 use super::layout::PipelineLayout;
 use super::shader_module::ShaderModule;
 use crate::core::device::DeviceShared;
@@ -95,9 +96,54 @@ fn specialization(info: Option<&vk::SpecializationInfo<'_>>) -> VkResult<HashMap
     Ok(out)
 }
 
+/// The cache key: a hash of everything compilation depends on.
+fn cache_key(
+    words: &[u32],
+    entry: &str,
+    spec: &HashMap<u32, u64>,
+    layout: &abi::ResourceLayout,
+) -> u64 {
+    let mut h = Hasher::default();
+    h.u64(words.len() as u64);
+    words.iter().for_each(|&w| {
+        h.u32(w);
+    });
+    h.u64(entry.len() as u64).bytes(entry.as_bytes());
+    let mut spec: Vec<_> = spec.iter().collect();
+    spec.sort_unstable();
+    h.u64(spec.len() as u64);
+    spec.iter().for_each(|(&id, &v)| {
+        h.u32(id).u64(v);
+    });
+    h.u64(layout.bindings.len() as u64);
+    for (&(set, binding), b) in &layout.bindings {
+        h.u32(set).u32(binding).u32(b.kind as u32).u32(b.offset).u32(b.array_size);
+    }
+    h.finish()
+}
+
+/// Runs the compiler.
+fn compile(
+    words: &[u32],
+    entry: &str,
+    spec: &HashMap<u32, u64>,
+    layout: &abi::ResourceLayout,
+) -> VkResult<CachedShader> {
+    let ir = ferrum_compiler::compile_to_ir(words, entry, Stage::Compute, spec)
+        .map_err(|e| VkError::InvalidShader(e.to_string()))?;
+    let bin = amd::compile(&ir, layout).map_err(|e| VkError::InvalidShader(e.to_string()))?;
+    Ok(CachedShader {
+        code: bin.code,
+        metadata: bin.metadata,
+        stats: bin.stats,
+        isa_text: bin.isa_text,
+    })
+}
+
 impl Pipeline {
     pub fn create(
         shared: &DeviceShared,
+        cache: Option<&PipelineCache>,
         info: &vk::ComputePipelineCreateInfo<'_>,
     ) -> VkResult<Self> {
         let stage = &info.stage;
@@ -117,11 +163,18 @@ impl Pipeline {
         // SAFETY: a non-null pSpecializationInfo is valid.
         let spec = specialization(unsafe { stage.p_specialization_info.as_ref() })?;
         let words = module.spirv()?;
-        let ir = ferrum_compiler::compile_to_ir(words, entry, Stage::Compute, &spec)
-            .map_err(|e| VkError::InvalidShader(e.to_string()))?;
         let resources = resource_layout(layout);
-        let bin =
-            amd::compile(&ir, &resources).map_err(|e| VkError::InvalidShader(e.to_string()))?;
+        let key = cache_key(words, entry, &spec, &resources);
+        let bin = match cache.and_then(|c| c.get(key)) {
+            Some(hit) => hit,
+            None => {
+                let bin = Arc::new(compile(words, entry, &spec, &resources)?);
+                if let Some(c) = cache {
+                    c.insert(key, bin.clone());
+                }
+                bin
+            }
+        };
         let code = GpuAlloc::new(shared.winsys(), bin.code.len() as u64 + PREFETCH_SLOP)?;
         let words: Vec<u32> = bin
             .code
@@ -146,9 +199,9 @@ impl Pipeline {
             base: ObjectBase::new(vk::ObjectType::PIPELINE),
             program: Arc::new(ComputeProgram {
                 code,
-                metadata: bin.metadata,
-                stats: bin.stats,
-                isa_text: bin.isa_text,
+                metadata: bin.metadata.clone(),
+                stats: bin.stats.clone(),
+                isa_text: bin.isa_text.clone(),
                 dynamic_sets,
                 dynamic_count: layout.dynamic_count,
             }),
