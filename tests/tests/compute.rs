@@ -334,3 +334,118 @@ fn pipeline_cache_round_trips_and_ignores_corrupt_data() {
     }
     h.assert_clean();
 }
+
+#[test]
+fn pipeline_executable_properties_report_statistics_and_isa() {
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let exts = [c"VK_KHR_pipeline_executable_properties"];
+    let pd = h.physical_device_named("Ferrum");
+    // The feature must be enabled to use the commands.
+    let prio = [1.0];
+    let queues = [ferrum_tests::queue_info(1, &prio)];
+    let names: Vec<_> = exts.iter().map(|e| e.as_ptr()).collect();
+    let mut feature = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
+        .pipeline_executable_info(true);
+    let info = vk::DeviceCreateInfo::default()
+        .queue_create_infos(&queues)
+        .enabled_extension_names(&names)
+        .push_next(&mut feature);
+    let code = compute_spirv(SHADER);
+    // SAFETY: valid create infos; everything is destroyed at the end.
+    unsafe {
+        h.instance.get_physical_device_queue_family_properties(pd);
+        let d = h.instance.create_device(pd, &info, None).unwrap();
+        let ext = ash_loaded::khr::pipeline_executable_properties::Device::new(&h.instance, &d);
+        let set0 = [
+            binding(0, vk::DescriptorType::STORAGE_BUFFER),
+            binding(1, vk::DescriptorType::UNIFORM_BUFFER),
+        ];
+        let set1 = [binding(0, vk::DescriptorType::STORAGE_BUFFER_DYNAMIC)];
+        let l0 = d
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&set0),
+                None,
+            )
+            .unwrap();
+        let l1 = d
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&set1),
+                None,
+            )
+            .unwrap();
+        let push = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::COMPUTE,
+            offset: 0,
+            size: 12,
+        }];
+        let layouts = [l0, l1];
+        let pl = d
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&layouts)
+                    .push_constant_ranges(&push),
+                None,
+            )
+            .unwrap();
+        let module = d
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+            .unwrap();
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let ci = vk::ComputePipelineCreateInfo::default()
+            .flags(
+                vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
+                    | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR,
+            )
+            .stage(stage)
+            .layout(pl);
+        let p = d
+            .create_compute_pipelines(vk::PipelineCache::null(), &[ci], None)
+            .map_err(|(_, e)| e)
+            .unwrap()[0];
+        let props = ext
+            .get_pipeline_executable_properties(&vk::PipelineInfoKHR::default().pipeline(p))
+            .unwrap();
+        assert_eq!(props.len(), 1);
+        assert_eq!((props[0].stages, props[0].subgroup_size), (vk::ShaderStageFlags::COMPUTE, 32));
+        let exe = vk::PipelineExecutableInfoKHR::default().pipeline(p).executable_index(0);
+        let stats = ext.get_pipeline_executable_statistics(&exe).unwrap();
+        let stat = |name: &str| {
+            stats
+                .iter()
+                .find(|s| s.name_as_c_str().unwrap().to_str().unwrap() == name)
+                .map(|s| s.value.u64)
+        };
+        assert!(stat("Instructions").unwrap() > 5);
+        assert!(stat("VGPRs").unwrap() >= 3);
+        assert_eq!(stat("Code size").map(|b| b % 4), Some(0));
+        let reprs = ext.get_pipeline_executable_internal_representations(&exe).unwrap();
+        assert_eq!(reprs.len(), 1);
+        assert!(reprs[0].data_size > 20, "ISA text");
+        let mut text = vec![0u8; reprs[0].data_size];
+        let mut repr = vk::PipelineExecutableInternalRepresentationKHR {
+            data_size: text.len(),
+            p_data: text.as_mut_ptr().cast(),
+            ..Default::default()
+        };
+        let mut count = 1;
+        let r = (ext.fp().get_pipeline_executable_internal_representations_khr)(
+            d.handle(),
+            &exe,
+            &mut count,
+            &mut repr,
+        );
+        assert_eq!(r, vk::Result::SUCCESS);
+        let text = std::ffi::CStr::from_bytes_until_nul(&text).unwrap().to_str().unwrap();
+        assert!(text.contains("s_endpgm") && text.contains("buffer_store_dword"), "{text}");
+        d.destroy_pipeline(p, None);
+        d.destroy_shader_module(module, None);
+        d.destroy_pipeline_layout(pl, None);
+        d.destroy_descriptor_set_layout(l0, None);
+        d.destroy_descriptor_set_layout(l1, None);
+        d.destroy_device(None);
+    }
+    h.assert_clean();
+}

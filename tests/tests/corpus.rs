@@ -343,9 +343,10 @@ fn corpus_matches_lavapipe() {
                 continue;
             }
         };
-        // Order-dependent results (atomics mixing operations between invocations) have no
-        // single right answer; the compiler's own tests say which.
-        if case.name == "atomics_shared" {
+        // Order-dependent results have no single right answer: `atomics_shared` mixes atomic
+        // operations on one word between invocations, and in `atomics_ssbo` the invocation
+        // whose compare-and-swap wins (and so the stored value) depends on which runs first.
+        if matches!(case.name.as_str(), "atomics_shared" | "atomics_ssbo") {
             skipped.push(format!("{}: result depends on invocation order", case.name));
             continue;
         }
@@ -369,7 +370,7 @@ fn corpus_matches_lavapipe() {
     eprintln!("corpus: {} identical to lavapipe: {}", passed.len(), passed.join(" "));
     eprintln!("corpus: {} skipped:\n  {}", skipped.len(), skipped.join("\n  "));
     assert!(failures.is_empty(), "differences from lavapipe:\n{}", failures.join("\n"));
-    // Measured: 22 of 42 at the time of writing; fewer means a regression somewhere.
+    // Measured: 21 of 42 at the time of writing; fewer means a regression somewhere.
     assert!(passed.len() >= 20, "only {} of {} ran", passed.len(), paths.len());
     drop((lvp, ours));
     h.assert_clean();

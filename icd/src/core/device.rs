@@ -19,8 +19,11 @@ use crate::error::{VkError, VkResult};
 
 /// Device extensions Ferrum implements. An extension is listed only once every command and
 /// feature it brings works.
-pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] =
-    &[(c"VK_KHR_timeline_semaphore", 2), (c"VK_KHR_synchronization2", 1)];
+pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
+    (c"VK_KHR_timeline_semaphore", 2),
+    (c"VK_KHR_synchronization2", 1),
+    (c"VK_KHR_pipeline_executable_properties", 1),
+];
 
 /// What a device's children (queues, pools, command buffers) need from it.
 pub struct DeviceShared {

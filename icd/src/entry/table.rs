@@ -8,8 +8,8 @@ use std::ffi::CStr;
 use ash::vk;
 
 use crate::api::{
-    buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device, instance,
-    memory, physical_device as pd, pipeline, query, queue, sync,
+    buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
+    executable as exe, instance, memory, physical_device as pd, pipeline, query, queue, sync,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -164,6 +164,9 @@ entries! {
     Device c"vkDestroyPipelineCache": vk::PFN_vkDestroyPipelineCache => pipeline::destroy_pipeline_cache;
     Device c"vkGetPipelineCacheData": vk::PFN_vkGetPipelineCacheData => pipeline::get_pipeline_cache_data;
     Device c"vkMergePipelineCaches": vk::PFN_vkMergePipelineCaches => pipeline::merge_pipeline_caches;
+    Device c"vkGetPipelineExecutablePropertiesKHR": vk::PFN_vkGetPipelineExecutablePropertiesKHR => exe::get_pipeline_executable_properties;
+    Device c"vkGetPipelineExecutableStatisticsKHR": vk::PFN_vkGetPipelineExecutableStatisticsKHR => exe::get_pipeline_executable_statistics;
+    Device c"vkGetPipelineExecutableInternalRepresentationsKHR": vk::PFN_vkGetPipelineExecutableInternalRepresentationsKHR => exe::get_pipeline_executable_internal_representations;
     Device c"vkCreateComputePipelines": vk::PFN_vkCreateComputePipelines => pipeline::create_compute_pipelines;
     Device c"vkDestroyPipeline": vk::PFN_vkDestroyPipeline => pipeline::destroy_pipeline;
     Device c"vkCmdBindPipeline": vk::PFN_vkCmdBindPipeline => compute::cmd_bind_pipeline;

@@ -64,6 +64,7 @@ feature_structs!(
     PhysicalDeviceDynamicRenderingFeatures,
     PhysicalDeviceShaderIntegerDotProductFeatures,
     PhysicalDeviceMaintenance4Features,
+    PhysicalDevicePipelineExecutablePropertiesFeaturesKHR,
 );
 
 fn lookup(s_type: vk::StructureType) -> Option<(usize, &'static str)> {
@@ -89,6 +90,8 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES
         // VK_KHR_synchronization2: synchronization2.
             | vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES
+        // VK_KHR_pipeline_executable_properties: pipelineExecutableInfo.
+            | vk::StructureType::PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR
     );
     body.fill(if all { vk::TRUE } else { vk::FALSE });
 }
