@@ -122,8 +122,25 @@ fn cache_key(
     h.finish()
 }
 
-/// Runs the compiler.
+/// Runs the compiler. A panic inside it (a compiler bug on some input) becomes a pipeline
+/// creation error instead of reaching the entry-point guard as device loss.
 fn compile(
+    words: &[u32],
+    entry: &str,
+    spec: &HashMap<u32, u64>,
+    layout: &abi::ResourceLayout,
+) -> VkResult<CachedShader> {
+    std::panic::catch_unwind(|| compile_unguarded(words, entry, spec, layout)).unwrap_or_else(|p| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(VkError::InvalidShader(format!("compiler panicked: {msg}")))
+    })
+}
+
+fn compile_unguarded(
     words: &[u32],
     entry: &str,
     spec: &HashMap<u32, u64>,
