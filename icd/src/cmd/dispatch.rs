@@ -166,9 +166,72 @@ pub fn dispatch(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::core::device::DeviceShared;
+    use crate::core::physical_device::Adapter;
+
+    /// The words of the last packet with `opcode` in a recorded stream.
+    fn last_packet(words: &[u32], opcode: u32) -> Vec<u32> {
+        let (mut at, mut found) = (0, Vec::new());
+        while at < words.len() {
+            let h = words[at];
+            if h == pm4::NOP_HEADER_ONLY {
+                at += 1;
+                continue;
+            }
+            let n = ((h >> 16) & 0x3fff) as usize + 1;
+            if (h >> 8) & 0xff == opcode {
+                found = words[at + 1..at + 1 + n].to_vec();
+            }
+            at += 1 + n;
+        }
+        found
+    }
+
+    #[test]
+    fn dispatch_base_programs_start_and_end_values() {
+        let adapter = Arc::new(Adapter::open_simulated().unwrap());
+        let shared = Arc::new(DeviceShared::new(adapter).unwrap());
+        let meta = abi::ShaderMetadata::new([32, 1, 1], 8, 10, 0, 0);
+        let program = ComputeProgram::from_parts(&shared, &[0xbf81_0000], meta.clone()).unwrap();
+        let code_va = program.code_va();
+        let st = ComputeState { pipeline: Some(Arc::new(program)), ..Default::default() };
+        let mut s = CmdStream::new(shared);
+        dispatch(&mut s, &st, winsys::Ip::Compute, Groups::Direct([4, 2, 1]), [10, 0, 3]).unwrap();
+        s.finish().unwrap();
+        let words = s.words().concat();
+        // ABI: group ids run from START, DIM is START + count, and no FORCE_START_AT_000.
+        let d = last_packet(&words, DISPATCH_DIRECT);
+        assert_eq!(d, [14, 2, 4, COMPUTE_SHADER_EN | abi::DISPATCH_INITIATOR_CS_W32_EN]);
+        let start_index = (reg::COMPUTE_START_X - 0xb000) / 4;
+        let sh: Vec<Vec<u32>> = {
+            let mut out = Vec::new();
+            let mut at = 0;
+            while at < words.len() {
+                let h = words[at];
+                let n =
+                    if h == pm4::NOP_HEADER_ONLY { 0 } else { ((h >> 16) & 0x3fff) as usize + 1 };
+                if h != pm4::NOP_HEADER_ONLY && (h >> 8) & 0xff == SET_SH_REG {
+                    out.push(words[at + 1..at + 1 + n].to_vec());
+                }
+                at += 1 + n;
+            }
+            out
+        };
+        assert!(sh.contains(&vec![start_index, 10, 0, 3]));
+        let pgm_index = (reg::COMPUTE_PGM_LO - 0xb000) / 4;
+        assert!(sh.contains(&vec![pgm_index, (code_va >> 8) as u32, (code_va >> 40) as u32]));
+        assert!(sh.contains(&vec![(reg::COMPUTE_PGM_RSRC1 - 0xb000) / 4, meta.rsrc1, meta.rsrc2]));
+        // The user SGPRs point at the embedded tables: the counts are the three group counts.
+        let user = sh.iter().find(|p| p[0] == (reg::COMPUTE_USER_DATA_0 - 0xb000) / 4).unwrap();
+        let counts_va = u64::from(user[5]) | (u64::from(user[6]) << 32);
+        let counts = last_packet(&words, pm4::op::NOP);
+        assert_eq!(counts, [4, 2, 1]);
+        assert_eq!(counts_va % 4, 0);
+    }
+
     #[test]
     fn dispatch_headers_match_the_reference_table() {
-        use super::*;
         assert_eq!(pm4::header(DISPATCH_DIRECT, 4) | SHADER_TYPE_COMPUTE, 0xC003_1502);
         assert_eq!(pm4::header(DISPATCH_INDIRECT, 2) | SHADER_TYPE_COMPUTE, 0xC001_1602);
         assert_eq!(pm4::header(DISPATCH_INDIRECT, 3) | SHADER_TYPE_COMPUTE, 0xC002_1602);

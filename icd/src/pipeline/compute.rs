@@ -41,6 +41,24 @@ impl ComputeProgram {
     pub fn code_va(&self) -> u64 {
         self.code.va()
     }
+
+    /// A program around given code and metadata, without the compiler (tests of recording).
+    pub fn from_parts(
+        shared: &DeviceShared,
+        code: &[u32],
+        metadata: abi::ShaderMetadata,
+    ) -> VkResult<Self> {
+        let mem = GpuAlloc::new(shared.winsys(), 4 * code.len() as u64 + PREFETCH_SLOP)?;
+        mem.write_u32s(0, code);
+        Ok(ComputeProgram {
+            code: mem,
+            metadata,
+            stats: amd::Stats::default(),
+            isa_text: String::new(),
+            dynamic_sets: Vec::new(),
+            dynamic_count: 0,
+        })
+    }
 }
 
 /// A `VkPipeline` (compute only).
