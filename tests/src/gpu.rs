@@ -81,6 +81,43 @@ impl Gpu {
             // Valid usage: families must be queried before they are used.
             instance.get_physical_device_queue_family_properties(pd);
             let device = instance.create_device(pd, &info, None).expect("vkCreateDevice");
+            Self::around(instance, pd, device, family)
+        }
+    }
+
+    /// A device with one queue of `family` and these core features enabled.
+    pub fn with_features(
+        instance: &Instance,
+        pd: vk::PhysicalDevice,
+        family: u32,
+        features: &vk::PhysicalDeviceFeatures,
+    ) -> Gpu {
+        let prios = [1.0];
+        let queues = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family)
+            .queue_priorities(&prios)];
+        let info =
+            vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_features(features);
+        // SAFETY: valid create infos on live handles; every object is destroyed in Drop.
+        unsafe {
+            instance.get_physical_device_queue_family_properties(pd);
+            let device = instance.create_device(pd, &info, None).expect("vkCreateDevice");
+            Self::around(instance, pd, device, family)
+        }
+    }
+
+    /// The queue, pool and memory properties for a freshly created device.
+    ///
+    /// # Safety
+    /// `device` must be a live device of `pd` with a queue of `family`.
+    unsafe fn around(
+        instance: &Instance,
+        pd: vk::PhysicalDevice,
+        device: Device,
+        family: u32,
+    ) -> Gpu {
+        // SAFETY: forwarded to the caller.
+        unsafe {
             let queue = device.get_device_queue(family, 0);
             let pool_info = vk::CommandPoolCreateInfo::default()
                 .queue_family_index(family)

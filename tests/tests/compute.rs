@@ -449,3 +449,176 @@ fn pipeline_executable_properties_report_statistics_and_isa() {
     }
     h.assert_clean();
 }
+
+const ARRAY_SHADER: &str = "#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) uniform U { uvec4 k; } u[3];
+layout(set = 0, binding = 1) buffer S { uint v[]; } s[2];
+layout(push_constant) uniform P { uint which; } pc;
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    uint acc = 0u;
+    // Dynamically uniform indices: a push constant and a loop counter.
+    for (uint j = 0u; j < 3u; j++) { acc += u[j].k.x * (j + 1u); }
+    s[pc.which].v[i] = acc + u[pc.which].k.y + s[1u - pc.which].v[i];
+}
+";
+
+fn array_program(gpu: &Gpu) -> Vec<u8> {
+    let d = &gpu.device;
+    let ubos: Vec<HostBuffer> = (0..3).map(|_| gpu.host_buffer(256)).collect();
+    let ssbos: Vec<HostBuffer> = (0..2).map(|_| gpu.host_buffer(64)).collect();
+    for (i, b) in ubos.iter().enumerate() {
+        let v: Vec<u8> = [10 + i as u32, 100 * (i as u32 + 1), 0, 0]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        b.write(0, &v);
+    }
+    let init: Vec<u8> = (0..16u32).flat_map(|i| (i * 1000).to_le_bytes()).collect();
+    ssbos[0].write(0, &init);
+    let code = compute_spirv(ARRAY_SHADER);
+    // SAFETY: valid create infos; everything is destroyed after the GPU finished.
+    unsafe {
+        let bindings = [
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(0)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                .descriptor_count(3)
+                .stage_flags(vk::ShaderStageFlags::COMPUTE),
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(1)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .descriptor_count(2)
+                .stage_flags(vk::ShaderStageFlags::COMPUTE),
+        ];
+        let sl = d
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
+                None,
+            )
+            .unwrap();
+        let layouts = [sl];
+        let push = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::COMPUTE,
+            offset: 0,
+            size: 4,
+        }];
+        let pl = d
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&layouts)
+                    .push_constant_ranges(&push),
+                None,
+            )
+            .unwrap();
+        let module = d
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+            .unwrap();
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let p = d
+            .create_compute_pipelines(
+                vk::PipelineCache::null(),
+                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(pl)],
+                None,
+            )
+            .map_err(|(_, e)| e)
+            .unwrap()[0];
+        let sizes = [
+            vk::DescriptorPoolSize { ty: vk::DescriptorType::UNIFORM_BUFFER, descriptor_count: 3 },
+            vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 2 },
+        ];
+        let pool = d
+            .create_descriptor_pool(
+                &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
+                None,
+            )
+            .unwrap();
+        let set = d
+            .allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(pool)
+                    .set_layouts(&layouts),
+            )
+            .unwrap()[0];
+        let uinfo: Vec<_> = ubos
+            .iter()
+            .map(|b| vk::DescriptorBufferInfo { buffer: b.buffer, offset: 0, range: 16 })
+            .collect();
+        let sinfo: Vec<_> = ssbos
+            .iter()
+            .map(|b| vk::DescriptorBufferInfo {
+                buffer: b.buffer,
+                offset: 0,
+                range: vk::WHOLE_SIZE,
+            })
+            .collect();
+        let writes = [
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(0)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                .buffer_info(&uinfo),
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(1)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .buffer_info(&sinfo),
+        ];
+        d.update_descriptor_sets(&writes, &[]);
+        gpu.run(|d, cb| {
+            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, p);
+            d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set], &[]);
+            d.cmd_push_constants(cb, pl, vk::ShaderStageFlags::COMPUTE, 0, &1u32.to_le_bytes());
+            d.cmd_dispatch(cb, 1, 1, 1);
+            let barrier = vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+                .dst_access_mask(vk::AccessFlags::HOST_READ);
+            d.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &[barrier],
+                &[],
+                &[],
+            );
+        });
+        d.destroy_descriptor_pool(pool, None);
+        d.destroy_pipeline(p, None);
+        d.destroy_shader_module(module, None);
+        d.destroy_pipeline_layout(pl, None);
+        d.destroy_descriptor_set_layout(sl, None);
+    }
+    let out = ssbos[1].bytes().to_vec();
+    ubos.into_iter().chain(ssbos).for_each(|b| gpu.destroy_buffer(b));
+    out
+}
+
+/// Arrays of uniform and storage buffers indexed by dynamically uniform values (the
+/// `shader*BufferArrayDynamicIndexing` features), identical to lavapipe.
+#[test]
+fn descriptor_arrays_with_dynamic_indices_match_lavapipe() {
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let features = vk::PhysicalDeviceFeatures::default()
+        .shader_uniform_buffer_array_dynamic_indexing(true)
+        .shader_storage_buffer_array_dynamic_indexing(true);
+    let run = |name: &str| {
+        let pd = h.physical_device_named(name);
+        // SAFETY: a live physical device and valid create infos.
+        let gpu = unsafe {
+            let supported = h.instance.get_physical_device_features(pd);
+            assert_eq!(supported.shader_uniform_buffer_array_dynamic_indexing, vk::TRUE, "{name}");
+            Gpu::with_features(&h.instance, pd, 0, &features)
+        };
+        array_program(&gpu)
+    };
+    let (lvp, ours) = (run("llvmpipe"), run("Ferrum"));
+    let first = u32::from_le_bytes(lvp[..4].try_into().unwrap());
+    assert_eq!(first, 10 + 2 * 11 + 3 * 12 + 200);
+    assert!(ours == lvp, "descriptor array results differ from lavapipe");
+    h.assert_clean();
+}
