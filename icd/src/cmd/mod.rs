@@ -1,9 +1,10 @@
 //! Command recording: PM4 packets, command streams in GPU memory, command pools and buffers,
-//! and the commands themselves (copies, barriers, events, queries).
+//! and the commands themselves (dispatches, copies, barriers, events, queries).
 //!
 //! `pm4` builds packets as plain arrays; `stream` places them in chained GPU-visible chunks;
-//! `buffer` and `pool` are the Vulkan objects; `copy`, `barrier` and `query` turn Vulkan
-//! commands into packets. Nothing here submits: that is `core::queue`.
+//! `buffer` and `pool` are the Vulkan objects; `dispatch` (compute state and the shader ABI),
+//! `copy`, `barrier` and `query` turn Vulkan commands into packets. Nothing here submits: that
+//! is `core::queue`.
 
 pub mod barrier;
 pub mod buffer;
