@@ -622,3 +622,151 @@ fn descriptor_arrays_with_dynamic_indices_match_lavapipe() {
     assert!(ours == lvp, "descriptor array results differ from lavapipe");
     h.assert_clean();
 }
+
+const ROBUST_SHADER: &str = "#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer S { uint v[]; } s;
+layout(set = 0, binding = 1) buffer D { uint v[]; } d;
+layout(set = 0, binding = 2) uniform U { uvec4 k[16]; } u;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    // Half the reads and writes fall past the bound ranges (64 words each; the uniform range
+    // covers 4 of the 16 vectors).
+    d.v[i * 2u] = s.v[i * 3u] + 1u + u.k[i % 16u].x;
+}
+";
+
+fn robust_program(gpu: &Gpu) -> Vec<u8> {
+    let d = &gpu.device;
+    // The descriptors cover 256 bytes of each; the memory behind them is larger, so an access
+    // past the range would land in real memory if it were not dropped.
+    let (src, dst, ubo) = (gpu.host_buffer(4096), gpu.host_buffer(4096), gpu.host_buffer(4096));
+    let init: Vec<u8> = (0..1024u32).flat_map(|i| (i + 7).to_le_bytes()).collect();
+    src.write(0, &init);
+    ubo.write(0, &init);
+    let code = compute_spirv(ROBUST_SHADER);
+    // SAFETY: valid create infos; everything is destroyed after the GPU finished.
+    unsafe {
+        let bindings = [
+            binding(0, vk::DescriptorType::STORAGE_BUFFER),
+            binding(1, vk::DescriptorType::STORAGE_BUFFER),
+            binding(2, vk::DescriptorType::UNIFORM_BUFFER),
+        ];
+        let sl = d
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
+                None,
+            )
+            .unwrap();
+        let layouts = [sl];
+        let pl = d
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts),
+                None,
+            )
+            .unwrap();
+        let module = d
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+            .unwrap();
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let p = d
+            .create_compute_pipelines(
+                vk::PipelineCache::null(),
+                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(pl)],
+                None,
+            )
+            .map_err(|(_, e)| e)
+            .unwrap()[0];
+        let sizes = [
+            vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 2 },
+            vk::DescriptorPoolSize { ty: vk::DescriptorType::UNIFORM_BUFFER, descriptor_count: 1 },
+        ];
+        let pool = d
+            .create_descriptor_pool(
+                &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
+                None,
+            )
+            .unwrap();
+        let set = d
+            .allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(pool)
+                    .set_layouts(&layouts),
+            )
+            .unwrap()[0];
+        let (si, di, ui) = (
+            [vk::DescriptorBufferInfo { buffer: src.buffer, offset: 0, range: 256 }],
+            [vk::DescriptorBufferInfo { buffer: dst.buffer, offset: 0, range: 256 }],
+            [vk::DescriptorBufferInfo { buffer: ubo.buffer, offset: 0, range: 64 }],
+        );
+        let writes = [
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(0)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .buffer_info(&si),
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(1)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .buffer_info(&di),
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(2)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                .buffer_info(&ui),
+        ];
+        d.update_descriptor_sets(&writes, &[]);
+        gpu.run(|d, cb| {
+            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, p);
+            d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set], &[]);
+            d.cmd_dispatch(cb, 2, 1, 1);
+            let barrier = vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+                .dst_access_mask(vk::AccessFlags::HOST_READ);
+            d.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &[barrier],
+                &[],
+                &[],
+            );
+        });
+        d.destroy_descriptor_pool(pool, None);
+        d.destroy_pipeline(p, None);
+        d.destroy_shader_module(module, None);
+        d.destroy_pipeline_layout(pl, None);
+        d.destroy_descriptor_set_layout(sl, None);
+    }
+    let out = dst.bytes().to_vec();
+    gpu.destroy_buffer(src);
+    gpu.destroy_buffer(dst);
+    gpu.destroy_buffer(ubo);
+    out
+}
+
+/// Out-of-range accesses with `robustBufferAccess`: reads give 0 and writes are dropped,
+/// identical to lavapipe (the V#'s NUM_RECORDS is the descriptor range).
+#[test]
+fn robust_buffer_access_matches_lavapipe() {
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let features = vk::PhysicalDeviceFeatures::default().robust_buffer_access(true);
+    let run = |name: &str| {
+        let gpu = Gpu::with_features(&h.instance, h.physical_device_named(name), 0, &features);
+        robust_program(&gpu)
+    };
+    let (lvp, ours) = (run("llvmpipe"), run("Ferrum"));
+    let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+    // In range: d[2i] = s[3i] + 1 for 2i < 64 and 3i < 64; nothing lands past word 63.
+    // d[2] = s[3] + 1 + u.k[1].x = (3 + 7) + 1 + (4 + 7); u.k[5] is past the uniform range.
+    assert_eq!(word(&lvp, 2), 3 + 7 + 1 + 4 + 7);
+    assert_eq!(word(&lvp, 10), 15 + 7 + 1);
+    assert!((64..1024).all(|i| word(&lvp, i) == 0), "lavapipe wrote past the range");
+    assert!(ours == lvp, "robust buffer access differs from lavapipe");
+    h.assert_clean();
+}

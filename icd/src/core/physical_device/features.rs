@@ -85,6 +85,9 @@ fn lookup(s_type: vk::StructureType) -> Option<(usize, &'static str)> {
 /// lavapipe). Everything else needs images, graphics or compiler work not done yet.
 pub fn supported_features() -> vk::PhysicalDeviceFeatures {
     vk::PhysicalDeviceFeatures {
+        // Buffer V#s bound the access to the descriptor's range (OOB_SELECT raw): reads past
+        // it return 0 and writes are dropped.
+        robust_buffer_access: vk::TRUE,
         shader_uniform_buffer_array_dynamic_indexing: vk::TRUE,
         shader_storage_buffer_array_dynamic_indexing: vk::TRUE,
         ..Default::default()
