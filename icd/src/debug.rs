@@ -14,3 +14,44 @@ pub fn init_logging() {
         }
     });
 }
+
+/// `FERRUM_DEBUG`, a comma-separated list of dump switches, parsed once.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct DebugFlags {
+    /// `pm4`: print every command buffer's PM4 at `vkEndCommandBuffer`.
+    pub pm4: bool,
+    /// `shaders`: print every compiled compute shader's statistics and ISA.
+    pub shaders: bool,
+}
+
+impl DebugFlags {
+    pub fn parse(spec: &str) -> Self {
+        let mut flags = DebugFlags::default();
+        for word in spec.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            match word {
+                "pm4" => flags.pm4 = true,
+                "shaders" => flags.shaders = true,
+                other => log::warn!("FERRUM_DEBUG: unknown switch {other:?}"),
+            }
+        }
+        flags
+    }
+}
+
+/// The process's debug switches.
+pub fn flags() -> &'static DebugFlags {
+    static FLAGS: std::sync::OnceLock<DebugFlags> = std::sync::OnceLock::new();
+    FLAGS.get_or_init(|| DebugFlags::parse(&std::env::var("FERRUM_DEBUG").unwrap_or_default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_switches_parse() {
+        assert!(DebugFlags::parse("pm4").pm4);
+        assert!(DebugFlags::parse(" x , pm4 ").pm4);
+        assert!(!DebugFlags::parse("").pm4);
+    }
+}

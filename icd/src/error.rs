@@ -28,6 +28,14 @@ pub enum VkError {
     IncompatibleDriver(String),
     #[error("format not supported")]
     FormatNotSupported,
+    /// Bad SPIR-V found when a pipeline is created. Vulkan 1.0 has no dedicated code; the
+    /// spec lets pipeline creation fail with an unknown error for invalid shaders.
+    #[error("invalid shader: {0}")]
+    InvalidShader(String),
+    #[error("descriptor pool exhausted")]
+    OutOfPoolMemory,
+    #[error("descriptor pool too fragmented")]
+    FragmentedPool,
     #[error("device lost: {0}")]
     DeviceLost(String),
     /// Invalid API usage that the driver detects cheaply. Valid usage is the application's
@@ -49,6 +57,9 @@ impl VkError {
             VkError::FeatureNotPresent(_) => vk::Result::ERROR_FEATURE_NOT_PRESENT,
             VkError::IncompatibleDriver(_) => vk::Result::ERROR_INCOMPATIBLE_DRIVER,
             VkError::FormatNotSupported => vk::Result::ERROR_FORMAT_NOT_SUPPORTED,
+            VkError::InvalidShader(_) => vk::Result::ERROR_UNKNOWN,
+            VkError::OutOfPoolMemory => vk::Result::ERROR_OUT_OF_POOL_MEMORY,
+            VkError::FragmentedPool => vk::Result::ERROR_FRAGMENTED_POOL,
             VkError::DeviceLost(_) => vk::Result::ERROR_DEVICE_LOST,
             // There is no dedicated code for a detected misuse; VK_ERROR_UNKNOWN is what the
             // spec offers for "something went wrong that no other code describes".

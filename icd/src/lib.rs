@@ -4,10 +4,13 @@
 //! everything else is reached through the tables in `entry`.
 
 pub mod api;
+pub mod cmd;
 pub mod core;
 pub mod debug;
+pub mod descriptor;
 pub mod entry;
 pub mod error;
+pub mod pipeline;
 pub mod version;
 
 use std::ffi::c_char;

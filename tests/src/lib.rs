@@ -12,6 +12,10 @@ use std::sync::{Mutex, Once, OnceLock};
 
 use ash_loaded::{ext, vk, Entry, Instance};
 
+pub mod gpu;
+pub mod mandelbrot;
+pub mod shaders;
+
 const LIBRARY: &str = "libvulkan_ferrum.so";
 
 /// The driver library built for this test run.
@@ -75,6 +79,31 @@ pub fn use_ferrum_only() {
     });
 }
 
+/// Lavapipe's manifest, the reference driver of differential tests.
+pub const LAVAPIPE_MANIFEST: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+
+/// Points this process's loader at Ferrum and lavapipe. A test binary uses either this or
+/// [`use_ferrum_only`], never both: the loader reads the variable when instances are created.
+pub fn use_ferrum_and_lavapipe() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        assert!(
+            Path::new(LAVAPIPE_MANIFEST).exists(),
+            "lavapipe missing: install mesa-vulkan-drivers"
+        );
+        let both = format!("{}:{LAVAPIPE_MANIFEST}", driver_manifest().display());
+        std::env::set_var("VK_DRIVER_FILES", &both);
+        std::env::set_var("VK_ICD_FILENAMES", &both);
+    });
+}
+
+/// The system loader seeing Ferrum and lavapipe.
+pub fn entry_with_lavapipe() -> Entry {
+    use_ferrum_and_lavapipe();
+    // SAFETY: as in `entry`.
+    unsafe { Entry::load() }.expect("libvulkan.so.1 (install libvulkan1)")
+}
+
 /// The system loader, restricted to Ferrum.
 pub fn entry() -> Entry {
     use_ferrum_only();
@@ -128,7 +157,11 @@ impl Harness {
     }
 
     pub fn new(validation: bool, extra_extensions: &[&CStr]) -> Self {
-        let entry = entry();
+        Self::with_entry(entry(), validation, extra_extensions)
+    }
+
+    /// An instance from a given loader entry (for example [`entry_with_lavapipe`]).
+    pub fn with_entry(entry: Entry, validation: bool, extra_extensions: &[&CStr]) -> Self {
         let sink: Box<Sink> = Box::default();
         let severity = vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
             | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR;
@@ -169,6 +202,20 @@ impl Harness {
         let pds = unsafe { self.instance.enumerate_physical_devices() }.expect("enumerate");
         assert_eq!(pds.len(), 1, "exactly Ferrum's simulated device is expected");
         pds[0]
+    }
+
+    /// The physical device whose name contains `name` (e.g. "Ferrum", "llvmpipe").
+    pub fn physical_device_named(&self, name: &str) -> vk::PhysicalDevice {
+        // SAFETY: a live instance and its physical devices.
+        unsafe {
+            let pds = self.instance.enumerate_physical_devices().expect("enumerate");
+            *pds.iter()
+                .find(|&&pd| {
+                    let p = self.instance.get_physical_device_properties(pd);
+                    p.device_name_as_c_str().unwrap().to_string_lossy().contains(name)
+                })
+                .unwrap_or_else(|| panic!("no physical device named like {name:?}"))
+        }
     }
 
     /// Warnings and errors reported so far.

@@ -123,3 +123,59 @@ fn missing_core_commands_resolve_to_null() {
         dev.destroy_device(None);
     }
 }
+
+/// Broken SPIR-V fails pipeline creation with an error and a null handle, never a crash; the
+/// device keeps working. (Invalid SPIR-V is invalid usage: no validation layer here.)
+#[test]
+fn bad_spirv_fails_pipeline_creation_cleanly() {
+    let h = Harness::plain();
+    let prio = [1.0];
+    let queues = [queue_info(1, &prio)];
+    let d = try_create_device(&h, &vk::DeviceCreateInfo::default().queue_create_infos(&queues))
+        .expect("vkCreateDevice");
+    let good = ferrum_tests::shaders::compute_spirv(
+        "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n",
+    );
+    let mut truncated = good.clone();
+    truncated.truncate(good.len() / 2);
+    let mut scrambled = good.clone();
+    for (i, w) in scrambled.iter_mut().enumerate().skip(5) {
+        *w = w.wrapping_mul(0x9e37_79b9).rotate_left(i as u32 % 31);
+    }
+    let bad_magic: Vec<u32> = [0xdead_beef].iter().chain(&good[1..]).copied().collect();
+    // SAFETY: live handles; every object is destroyed at the end.
+    unsafe {
+        let layout =
+            d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None).unwrap();
+        for words in [truncated, scrambled, bad_magic, vec![0x0723_0203, 0x0001_0000, 0, 1, 0]] {
+            let module = d
+                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None)
+                .expect("vkCreateShaderModule keeps the words");
+            let stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(module)
+                .name(c"main");
+            let info = vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout);
+            let (pipelines, err) = d
+                .create_compute_pipelines(vk::PipelineCache::null(), &[info], None)
+                .expect_err("broken SPIR-V must not compile");
+            assert!(pipelines[0].is_null());
+            assert_ne!(err, vk::Result::ERROR_DEVICE_LOST, "a compiler panic leaked");
+            d.destroy_shader_module(module, None);
+        }
+        // The device still works: the good module compiles.
+        let module = d
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&good), None)
+            .unwrap();
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let info = vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout);
+        let p = d.create_compute_pipelines(vk::PipelineCache::null(), &[info], None).unwrap()[0];
+        d.destroy_pipeline(p, None);
+        d.destroy_shader_module(module, None);
+        d.destroy_pipeline_layout(layout, None);
+        d.destroy_device(None);
+    }
+}

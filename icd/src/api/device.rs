@@ -5,7 +5,7 @@ use std::ffi::c_char;
 use ash::vk;
 
 use super::{obj, output, reference};
-use crate::core::device::{Device, Queue};
+use crate::core::device::Device;
 use crate::core::object::VkObject;
 use crate::entry::{guard, guard_value, guard_void};
 
@@ -66,13 +66,5 @@ pub unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk::Result
     guard("vkDeviceWaitIdle", || {
         // SAFETY: a live handle.
         unsafe { obj::<Device>(device)? }.wait_idle()
-    })
-}
-
-pub unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Result {
-    guard("vkQueueWaitIdle", || {
-        // SAFETY: a live handle. Nothing can be submitted yet, so the queue is always idle.
-        unsafe { obj::<Queue>(queue)? };
-        Ok(())
     })
 }

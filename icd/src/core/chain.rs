@@ -76,3 +76,15 @@ pub unsafe fn write_body<T: TaggedStructure + Copy>(
         (*hdr).p_next = next;
     }
 }
+
+/// A slice from a Vulkan array pointer and count (empty for a zero count or a null pointer).
+///
+/// # Safety
+/// A non-null `ptr` must point to `count` valid elements that outlive the slice.
+pub unsafe fn raw_slice<'a, T>(ptr: *const T, count: u32) -> &'a [T] {
+    if count == 0 || ptr.is_null() {
+        return &[];
+    }
+    // SAFETY: forwarded to the caller.
+    unsafe { std::slice::from_raw_parts(ptr, count as usize) }
+}

@@ -1,38 +1,101 @@
-//! `VkDevice` and its queues.
+//! `VkDevice`, the state its children share, and device loss.
+//!
+//! Every `VkDevice` owns one kernel GPU context: the unit the kernel blames for a fault or a
+//! hang. Once the context is lost the device is lost for good, and every command that must
+//! report `VK_ERROR_DEVICE_LOST` checks [`DeviceShared::check_lost`].
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use ash::vk::{self, Handle};
+use ferrum_winsys as winsys;
 
+use crate::core::gpu_alloc::{winsys_error, GpuAlloc};
 use crate::core::instance::check_extensions;
 use crate::core::object::{vk_object, ObjectBase};
 use crate::core::physical_device::{features, Adapter};
-use crate::core::sync::FenceEvent;
+use crate::core::queue::Queue;
 use crate::error::{VkError, VkResult};
 
-/// Device extensions Ferrum implements: none yet. An extension is listed only once every
-/// command and feature it brings works.
-pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[];
+/// Device extensions Ferrum implements. An extension is listed only once every command and
+/// feature it brings works.
+pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
+    (c"VK_KHR_timeline_semaphore", 2),
+    (c"VK_KHR_synchronization2", 1),
+    (c"VK_KHR_pipeline_executable_properties", 1),
+];
 
-/// A `VkQueue`.
-#[repr(C)]
-pub struct Queue {
-    base: ObjectBase,
-    pub family: u32,
-    pub index: u32,
-    pub flags: vk::DeviceQueueCreateFlags,
+/// What a device's children (queues, pools, command buffers) need from it.
+pub struct DeviceShared {
+    pub adapter: Arc<Adapter>,
+    pub ctx: winsys::Context,
+    lost: AtomicBool,
+    /// A one-packet IB for submissions without command buffers (they still signal).
+    pub empty_ib: GpuAlloc,
 }
-vk_object!(Queue, vk::Queue, vk::ObjectType::QUEUE);
+
+impl DeviceShared {
+    pub fn new(adapter: Arc<Adapter>) -> VkResult<Self> {
+        let ctx = adapter
+            .winsys
+            .create_context(winsys::Priority::Normal)
+            .map_err(|e| VkError::InitializationFailed(format!("GPU context: {e}")))?;
+        let empty_ib = GpuAlloc::new(&adapter.winsys, 64)?;
+        empty_ib.write_u32s(0, &[crate::cmd::pm4::NOP_HEADER_ONLY; 8]);
+        Ok(DeviceShared { adapter, ctx, lost: AtomicBool::new(false), empty_ib })
+    }
+
+    pub fn winsys(&self) -> &winsys::Device {
+        &self.adapter.winsys
+    }
+
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::Acquire)
+    }
+
+    /// `Err(DeviceLost)` once the device is lost.
+    pub fn check_lost(&self) -> VkResult<()> {
+        if self.is_lost() {
+            return Err(VkError::DeviceLost("an earlier fault or hang lost the device".into()));
+        }
+        Ok(())
+    }
+
+    pub fn mark_lost(&self, why: &str) {
+        if !self.lost.swap(true, Ordering::AcqRel) {
+            log::error!("device lost: {why}");
+        }
+    }
+
+    /// Asks the kernel whether the context was reset; a lost context loses the device. Called
+    /// after waits, because a faulting job still signals its fences.
+    pub fn refresh_lost(&self) -> VkResult<()> {
+        self.check_lost()?;
+        let state = self.ctx.query_state().map_err(winsys_error)?;
+        if let Some(reason) = state.lost() {
+            self.mark_lost(&format!("GPU context lost ({reason:?})"));
+        }
+        self.check_lost()
+    }
+
+    /// Translates a winsys error, recording device loss when that is what it means.
+    pub fn error(&self, err: winsys::Error) -> VkError {
+        if let winsys::Error::ContextLost(reason) = err {
+            self.mark_lost(&format!("GPU context lost ({reason:?})"));
+        }
+        winsys_error(err)
+    }
+}
 
 /// A `VkDevice`.
 #[repr(C)]
 pub struct Device {
     base: ObjectBase,
     pub adapter: Arc<Adapter>,
+    pub shared: Arc<DeviceShared>,
     // Boxed: queue handles are the queues' addresses, which must not move.
     #[allow(clippy::vec_box)]
     queues: Vec<Box<Queue>>,
-    pub fence_event: FenceEvent,
 }
 vk_object!(Device, vk::Device, vk::ObjectType::DEVICE);
 
@@ -83,6 +146,7 @@ impl Device {
                 )
             }
         };
+        let shared = Arc::new(DeviceShared::new(adapter.clone())?);
         let mut queues: Vec<Box<Queue>> = Vec::new();
         for q in queue_infos {
             check_queue_info(&adapter, q)?;
@@ -91,19 +155,19 @@ impl Device {
                 return Err(VkError::InvalidUsage("queue family requested twice"));
             }
             for index in 0..q.queue_count {
-                queues.push(Box::new(Queue {
-                    base: ObjectBase::new(vk::ObjectType::QUEUE),
-                    family: q.queue_family_index,
+                queues.push(Box::new(Queue::new(
+                    shared.clone(),
+                    q.queue_family_index,
                     index,
-                    flags: q.flags,
-                }));
+                    q.flags,
+                )));
             }
         }
         Ok(Box::new(Device {
             base: ObjectBase::new(vk::ObjectType::DEVICE),
             adapter,
+            shared,
             queues,
-            fence_event: FenceEvent::default(),
         }))
     }
 
@@ -115,9 +179,8 @@ impl Device {
             .map_or(vk::Queue::null(), |q| vk::Queue::from_raw(&**q as *const Queue as u64))
     }
 
-    /// Blocks until all work submitted to the device is done. No submission path exists yet,
-    /// so no work can be pending.
+    /// Blocks until all work submitted to the device is done.
     pub fn wait_idle(&self) -> VkResult<()> {
-        Ok(())
+        self.queues.iter().try_for_each(|q| q.wait_idle())
     }
 }

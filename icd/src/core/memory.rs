@@ -11,6 +11,7 @@ use ash::vk;
 use ferrum_winsys as winsys;
 use parking_lot::Mutex;
 
+use crate::core::gpu_alloc::winsys_error;
 use crate::core::object::{vk_object, ObjectBase};
 use crate::core::physical_device::limits::MAX_MEMORY_ALLOCATION_SIZE;
 use crate::core::physical_device::memory::{BoPlacement, Domain};
@@ -36,14 +37,6 @@ pub struct DeviceMemory {
 }
 vk_object!(DeviceMemory, vk::DeviceMemory, vk::ObjectType::DEVICE_MEMORY);
 
-fn winsys_error(err: winsys::Error) -> VkError {
-    match err {
-        winsys::Error::OutOfMemory | winsys::Error::VaExhausted => VkError::OutOfDeviceMemory,
-        winsys::Error::ContextLost(_) => VkError::DeviceLost(err.to_string()),
-        other => VkError::InitializationFailed(other.to_string()),
-    }
-}
-
 fn bo_desc(size: u64, placement: BoPlacement) -> winsys::BoDesc {
     let mut flags = if placement.cpu_access {
         winsys::BoFlags::CPU_ACCESS
@@ -53,6 +46,10 @@ fn bo_desc(size: u64, placement: BoPlacement) -> winsys::BoDesc {
     if placement.write_combined {
         flags |= winsys::BoFlags::WRITE_COMBINED;
     }
+    // Per-VM BOs are resident for every submission, so no BO list has to be tracked per
+    // command buffer (RADV makes the same choice for non-exportable memory). External memory
+    // would need shareable BOs; none is exposed.
+    flags |= winsys::BoFlags::VM_ALWAYS_VALID;
     let domain = match placement.domain {
         Domain::Vram => winsys::Domain::Vram,
         Domain::Gtt => winsys::Domain::Gtt,

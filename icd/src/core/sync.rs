@@ -1,95 +1,150 @@
-//! Fences.
+//! Fences and semaphores (binary and timeline), all of them DRM syncobjs.
 //!
-//! Until queue submission exists nothing on the GPU side can signal a fence, so a fence is a
-//! host-side flag: created signaled or not, reset by the application, and waited on with a
-//! real timeout. Waiters sleep on the device's fence event so that submission, when it lands,
-//! only has to call [`Fence::signal`].
+//! The kernel does the signalling: a submission names the syncobjs to signal when its job
+//! completes and the points to wait for before it starts, so no driver thread is involved.
+//! Waits that end also ask the kernel whether the context was lost, because a job that faulted
+//! still signals its syncobjs.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use ash::vk;
-use parking_lot::{Condvar, Mutex};
+use ferrum_winsys as winsys;
 
+use crate::core::device::DeviceShared;
 use crate::core::object::{vk_object, ObjectBase};
+use crate::error::{VkError, VkResult};
+
+/// A Vulkan timeout in nanoseconds; `u64::MAX` (and anything beyond a century) waits forever.
+pub fn timeout(ns: u64) -> Option<Duration> {
+    const FOREVER: u64 = 100 * 365 * 24 * 3600 * 1_000_000_000;
+    (ns < FOREVER).then(|| Duration::from_nanos(ns))
+}
+
+/// A syncobj point that keeps its syncobj alive (a submission may outlive the call).
+#[derive(Debug, Clone)]
+pub struct OwnedPoint {
+    pub syncobj: Arc<winsys::Syncobj>,
+    pub point: u64,
+}
+
+impl OwnedPoint {
+    pub fn borrow(&self) -> winsys::SyncPoint<'_> {
+        winsys::SyncPoint { syncobj: &self.syncobj, point: self.point }
+    }
+}
 
 /// A `VkFence`.
 #[repr(C)]
 pub struct Fence {
     base: ObjectBase,
-    signaled: AtomicBool,
+    shared: Arc<DeviceShared>,
+    pub syncobj: Arc<winsys::Syncobj>,
 }
 vk_object!(Fence, vk::Fence, vk::ObjectType::FENCE);
 
 impl Fence {
-    pub fn new(signaled: bool) -> Self {
-        Fence { base: ObjectBase::new(vk::ObjectType::FENCE), signaled: AtomicBool::new(signaled) }
+    pub fn new(shared: Arc<DeviceShared>, signaled: bool) -> VkResult<Self> {
+        let syncobj = shared.winsys().create_syncobj(signaled).map_err(|e| shared.error(e))?;
+        Ok(Fence {
+            base: ObjectBase::new(vk::ObjectType::FENCE),
+            shared,
+            syncobj: Arc::new(syncobj),
+        })
     }
 
-    pub fn is_signaled(&self) -> bool {
-        self.signaled.load(Ordering::Acquire)
-    }
-
-    pub fn reset(&self) {
-        self.signaled.store(false, Ordering::Release);
-    }
-
-    pub fn signal(&self, event: &FenceEvent) {
-        self.signaled.store(true, Ordering::Release);
-        event.notify();
-    }
-}
-
-/// Wakes fence waiters of one device.
-#[derive(Default)]
-pub struct FenceEvent {
-    lock: Mutex<()>,
-    cond: Condvar,
-}
-
-impl FenceEvent {
-    fn notify(&self) {
-        let _g = self.lock.lock();
-        self.cond.notify_all();
-    }
-
-    /// Waits until `done()` holds or `timeout_ns` passes; returns whether `done()` held.
-    pub fn wait(&self, timeout_ns: u64, done: impl Fn() -> bool) -> bool {
-        let deadline = Instant::now().checked_add(Duration::from_nanos(timeout_ns));
-        let mut guard = self.lock.lock();
-        loop {
-            if done() {
-                return true;
-            }
-            match deadline {
-                Some(d) if Instant::now() >= d => return false,
-                Some(d) => {
-                    self.cond.wait_until(&mut guard, d);
-                }
-                // A timeout too far away to represent: wait without one.
-                None => self.cond.wait(&mut guard),
-            }
+    /// `vkGetFenceStatus`.
+    pub fn is_signaled(&self) -> VkResult<bool> {
+        self.shared.check_lost()?;
+        let signaled = self.syncobj.is_signaled(0).map_err(|e| self.shared.error(e))?;
+        if signaled {
+            self.shared.refresh_lost()?;
         }
+        Ok(signaled)
+    }
+
+    pub fn reset(&self) -> VkResult<()> {
+        self.syncobj.reset().map_err(|e| self.shared.error(e))
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Waits for syncobj points; `Ok(false)` at the timeout.
+pub fn wait_points(
+    shared: &DeviceShared,
+    points: &[winsys::SyncPoint<'_>],
+    all: bool,
+    timeout_ns: u64,
+) -> VkResult<bool> {
+    shared.check_lost()?;
+    let mode = winsys::WaitMode { all, for_submit: true, available: false };
+    match shared.winsys().wait_syncobjs(points, mode, timeout(timeout_ns)) {
+        Ok(_) => {
+            shared.refresh_lost()?;
+            Ok(true)
+        }
+        Err(winsys::Error::Timeout) => {
+            shared.refresh_lost()?;
+            Ok(false)
+        }
+        Err(e) => Err(shared.error(e)),
+    }
+}
 
-    #[test]
-    fn wait_times_out_then_sees_signal() {
-        let ev = FenceEvent::default();
-        let f = Fence::new(false);
-        assert!(!ev.wait(1_000_000, || f.is_signaled()));
-        std::thread::scope(|s| {
-            s.spawn(|| {
-                std::thread::sleep(Duration::from_millis(5));
-                f.signal(&ev);
-            });
-            assert!(ev.wait(u64::MAX, || f.is_signaled()));
-        });
-        f.reset();
-        assert!(!f.is_signaled());
+/// A `VkSemaphore`.
+#[repr(C)]
+pub struct Semaphore {
+    base: ObjectBase,
+    shared: Arc<DeviceShared>,
+    pub syncobj: Arc<winsys::Syncobj>,
+    pub timeline: bool,
+}
+vk_object!(Semaphore, vk::Semaphore, vk::ObjectType::SEMAPHORE);
+
+impl Semaphore {
+    pub fn new(shared: Arc<DeviceShared>, timeline: bool, initial: u64) -> VkResult<Self> {
+        let syncobj = shared.winsys().create_syncobj(false).map_err(|e| shared.error(e))?;
+        if timeline && initial > 0 {
+            syncobj.signal_point(initial).map_err(|e| shared.error(e))?;
+        }
+        Ok(Semaphore {
+            base: ObjectBase::new(vk::ObjectType::SEMAPHORE),
+            shared,
+            syncobj: Arc::new(syncobj),
+            timeline,
+        })
+    }
+
+    /// The syncobj point a wait or signal of `value` refers to (binary semaphores: point 0).
+    pub fn point(&self, value: u64) -> winsys::SyncPoint<'_> {
+        winsys::SyncPoint { syncobj: &self.syncobj, point: if self.timeline { value } else { 0 } }
+    }
+
+    /// As [`Semaphore::point`], owning a reference to the syncobj (for deferred submission).
+    pub fn owned_point(&self, value: u64) -> OwnedPoint {
+        OwnedPoint { syncobj: self.syncobj.clone(), point: if self.timeline { value } else { 0 } }
+    }
+
+    fn require_timeline(&self) -> VkResult<()> {
+        // VUID-VkSemaphoreSignalInfo-semaphore-03257 / VUID-vkGetSemaphoreCounterValue-
+        // semaphore-03255: "semaphore must have been created with a VkSemaphoreType of
+        // VK_SEMAPHORE_TYPE_TIMELINE".
+        if !self.timeline {
+            return Err(VkError::InvalidUsage("timeline operation on a binary semaphore"));
+        }
+        Ok(())
+    }
+
+    /// `vkGetSemaphoreCounterValue`.
+    pub fn counter_value(&self) -> VkResult<u64> {
+        self.require_timeline()?;
+        self.shared.check_lost()?;
+        self.syncobj.query().map_err(|e| self.shared.error(e))
+    }
+
+    /// `vkSignalSemaphore`.
+    pub fn signal(&self, value: u64) -> VkResult<()> {
+        self.require_timeline()?;
+        self.shared.check_lost()?;
+        self.syncobj.signal_point(value).map_err(|e| self.shared.error(e))
     }
 }

@@ -7,7 +7,10 @@ use std::ffi::CStr;
 
 use ash::vk;
 
-use crate::api::{buffer, device, instance, memory, physical_device as pd, sync};
+use crate::api::{
+    buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
+    executable as exe, instance, memory, physical_device as pd, pipeline, query, queue, sync,
+};
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +98,10 @@ entries! {
     Device c"vkGetDeviceQueue": vk::PFN_vkGetDeviceQueue => device::get_device_queue;
     Device c"vkGetDeviceQueue2": vk::PFN_vkGetDeviceQueue2 => device::get_device_queue2;
     Device c"vkDeviceWaitIdle": vk::PFN_vkDeviceWaitIdle => device::device_wait_idle;
-    Device c"vkQueueWaitIdle": vk::PFN_vkQueueWaitIdle => device::queue_wait_idle;
+    Device c"vkQueueWaitIdle": vk::PFN_vkQueueWaitIdle => queue::queue_wait_idle;
+    Device c"vkQueueSubmit": vk::PFN_vkQueueSubmit => queue::queue_submit;
+    Device c"vkQueueSubmit2": vk::PFN_vkQueueSubmit2 => queue::queue_submit2;
+    Device c"vkQueueSubmit2KHR": vk::PFN_vkQueueSubmit2 => queue::queue_submit2;
     Device c"vkAllocateMemory": vk::PFN_vkAllocateMemory => memory::allocate_memory;
     Device c"vkFreeMemory": vk::PFN_vkFreeMemory => memory::free_memory;
     Device c"vkMapMemory": vk::PFN_vkMapMemory => memory::map_memory;
@@ -113,6 +119,69 @@ entries! {
     Device c"vkResetFences": vk::PFN_vkResetFences => sync::reset_fences;
     Device c"vkGetFenceStatus": vk::PFN_vkGetFenceStatus => sync::get_fence_status;
     Device c"vkWaitForFences": vk::PFN_vkWaitForFences => sync::wait_for_fences;
+    Device c"vkCreateSemaphore": vk::PFN_vkCreateSemaphore => sync::create_semaphore;
+    Device c"vkDestroySemaphore": vk::PFN_vkDestroySemaphore => sync::destroy_semaphore;
+    Device c"vkGetSemaphoreCounterValueKHR": vk::PFN_vkGetSemaphoreCounterValue => sync::get_semaphore_counter_value;
+    Device c"vkSignalSemaphoreKHR": vk::PFN_vkSignalSemaphore => sync::signal_semaphore;
+    Device c"vkWaitSemaphoresKHR": vk::PFN_vkWaitSemaphores => sync::wait_semaphores;
+    Device c"vkCreateCommandPool": vk::PFN_vkCreateCommandPool => pool::create_command_pool;
+    Device c"vkDestroyCommandPool": vk::PFN_vkDestroyCommandPool => pool::destroy_command_pool;
+    Device c"vkResetCommandPool": vk::PFN_vkResetCommandPool => pool::reset_command_pool;
+    Device c"vkAllocateCommandBuffers": vk::PFN_vkAllocateCommandBuffers => pool::allocate_command_buffers;
+    Device c"vkFreeCommandBuffers": vk::PFN_vkFreeCommandBuffers => pool::free_command_buffers;
+    Device c"vkBeginCommandBuffer": vk::PFN_vkBeginCommandBuffer => pool::begin_command_buffer;
+    Device c"vkEndCommandBuffer": vk::PFN_vkEndCommandBuffer => pool::end_command_buffer;
+    Device c"vkResetCommandBuffer": vk::PFN_vkResetCommandBuffer => pool::reset_command_buffer;
+    Device c"vkCmdUpdateBuffer": vk::PFN_vkCmdUpdateBuffer => cmd::cmd_update_buffer;
+    Device c"vkCmdFillBuffer": vk::PFN_vkCmdFillBuffer => cmd::cmd_fill_buffer;
+    Device c"vkCmdCopyBuffer": vk::PFN_vkCmdCopyBuffer => cmd::cmd_copy_buffer;
+    Device c"vkCmdPipelineBarrier": vk::PFN_vkCmdPipelineBarrier => cmd::cmd_pipeline_barrier;
+    Device c"vkCmdPipelineBarrier2KHR": vk::PFN_vkCmdPipelineBarrier2 => cmd::cmd_pipeline_barrier2;
+    Device c"vkCmdSetEvent": vk::PFN_vkCmdSetEvent => cmd::cmd_set_event;
+    Device c"vkCmdResetEvent": vk::PFN_vkCmdResetEvent => cmd::cmd_reset_event;
+    Device c"vkCmdWaitEvents": vk::PFN_vkCmdWaitEvents => cmd::cmd_wait_events;
+    Device c"vkCmdSetEvent2KHR": vk::PFN_vkCmdSetEvent2 => cmd::cmd_set_event2;
+    Device c"vkCmdResetEvent2KHR": vk::PFN_vkCmdResetEvent2 => cmd::cmd_reset_event2;
+    Device c"vkCmdWaitEvents2KHR": vk::PFN_vkCmdWaitEvents2 => cmd::cmd_wait_events2;
+    Device c"vkCmdWriteTimestamp2KHR": vk::PFN_vkCmdWriteTimestamp2 => cmd::cmd_write_timestamp2;
+    Device c"vkCmdResetQueryPool": vk::PFN_vkCmdResetQueryPool => cmd::cmd_reset_query_pool;
+    Device c"vkCmdWriteTimestamp": vk::PFN_vkCmdWriteTimestamp => cmd::cmd_write_timestamp;
+    Device c"vkCmdCopyQueryPoolResults": vk::PFN_vkCmdCopyQueryPoolResults => cmd::cmd_copy_query_pool_results;
+    Device c"vkCmdExecuteCommands": vk::PFN_vkCmdExecuteCommands => cmd::cmd_execute_commands;
+    Device c"vkCreateDescriptorSetLayout": vk::PFN_vkCreateDescriptorSetLayout => desc::create_descriptor_set_layout;
+    Device c"vkDestroyDescriptorSetLayout": vk::PFN_vkDestroyDescriptorSetLayout => desc::destroy_descriptor_set_layout;
+    Device c"vkCreateDescriptorPool": vk::PFN_vkCreateDescriptorPool => desc::create_descriptor_pool;
+    Device c"vkDestroyDescriptorPool": vk::PFN_vkDestroyDescriptorPool => desc::destroy_descriptor_pool;
+    Device c"vkResetDescriptorPool": vk::PFN_vkResetDescriptorPool => desc::reset_descriptor_pool;
+    Device c"vkAllocateDescriptorSets": vk::PFN_vkAllocateDescriptorSets => desc::allocate_descriptor_sets;
+    Device c"vkFreeDescriptorSets": vk::PFN_vkFreeDescriptorSets => desc::free_descriptor_sets;
+    Device c"vkUpdateDescriptorSets": vk::PFN_vkUpdateDescriptorSets => desc::update_descriptor_sets;
+    Device c"vkCreatePipelineLayout": vk::PFN_vkCreatePipelineLayout => pipeline::create_pipeline_layout;
+    Device c"vkDestroyPipelineLayout": vk::PFN_vkDestroyPipelineLayout => pipeline::destroy_pipeline_layout;
+    Device c"vkCreateShaderModule": vk::PFN_vkCreateShaderModule => pipeline::create_shader_module;
+    Device c"vkDestroyShaderModule": vk::PFN_vkDestroyShaderModule => pipeline::destroy_shader_module;
+    Device c"vkCreatePipelineCache": vk::PFN_vkCreatePipelineCache => pipeline::create_pipeline_cache;
+    Device c"vkDestroyPipelineCache": vk::PFN_vkDestroyPipelineCache => pipeline::destroy_pipeline_cache;
+    Device c"vkGetPipelineCacheData": vk::PFN_vkGetPipelineCacheData => pipeline::get_pipeline_cache_data;
+    Device c"vkMergePipelineCaches": vk::PFN_vkMergePipelineCaches => pipeline::merge_pipeline_caches;
+    Device c"vkGetPipelineExecutablePropertiesKHR": vk::PFN_vkGetPipelineExecutablePropertiesKHR => exe::get_pipeline_executable_properties;
+    Device c"vkGetPipelineExecutableStatisticsKHR": vk::PFN_vkGetPipelineExecutableStatisticsKHR => exe::get_pipeline_executable_statistics;
+    Device c"vkGetPipelineExecutableInternalRepresentationsKHR": vk::PFN_vkGetPipelineExecutableInternalRepresentationsKHR => exe::get_pipeline_executable_internal_representations;
+    Device c"vkCreateComputePipelines": vk::PFN_vkCreateComputePipelines => pipeline::create_compute_pipelines;
+    Device c"vkDestroyPipeline": vk::PFN_vkDestroyPipeline => pipeline::destroy_pipeline;
+    Device c"vkCmdBindPipeline": vk::PFN_vkCmdBindPipeline => compute::cmd_bind_pipeline;
+    Device c"vkCmdBindDescriptorSets": vk::PFN_vkCmdBindDescriptorSets => compute::cmd_bind_descriptor_sets;
+    Device c"vkCmdPushConstants": vk::PFN_vkCmdPushConstants => compute::cmd_push_constants;
+    Device c"vkCmdDispatch": vk::PFN_vkCmdDispatch => compute::cmd_dispatch;
+    Device c"vkCmdDispatchIndirect": vk::PFN_vkCmdDispatchIndirect => compute::cmd_dispatch_indirect;
+    Device c"vkCreateQueryPool": vk::PFN_vkCreateQueryPool => query::create_query_pool;
+    Device c"vkDestroyQueryPool": vk::PFN_vkDestroyQueryPool => query::destroy_query_pool;
+    Device c"vkGetQueryPoolResults": vk::PFN_vkGetQueryPoolResults => query::get_query_pool_results;
+    Device c"vkCreateEvent": vk::PFN_vkCreateEvent => query::create_event;
+    Device c"vkDestroyEvent": vk::PFN_vkDestroyEvent => query::destroy_event;
+    Device c"vkGetEventStatus": vk::PFN_vkGetEventStatus => query::get_event_status;
+    Device c"vkSetEvent": vk::PFN_vkSetEvent => query::set_event;
+    Device c"vkResetEvent": vk::PFN_vkResetEvent => query::reset_event;
 }
 
 #[cfg(test)]

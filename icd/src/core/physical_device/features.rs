@@ -16,74 +16,100 @@ use crate::error::{VkError, VkResult};
 /// Size of `sType` + padding + `pNext` in front of every extensible structure.
 const HEADER_SIZE: usize = size_of::<vk::BaseOutStructure<'static>>();
 
+/// Each structure with its number of `VkBool32` members (from the spec). The count, not
+/// `size_of`, bounds what is read and written: a structure with an odd number of members ends
+/// in 4 bytes of padding, which an application need not initialise.
 macro_rules! feature_structs {
-    ($($ty:ident),* $(,)?) => {
-        /// `(sType, size, name)` of each feature structure Ferrum recognises.
+    ($($ty:ident = $count:expr),* $(,)?) => {
+        /// `(sType, header + members bytes, name)` of each feature structure Ferrum recognises.
         const FEATURE_STRUCTS: &[(vk::StructureType, usize, &str)] = &[
             $((<vk::$ty<'static> as TaggedStructure>::STRUCTURE_TYPE,
-               size_of::<vk::$ty<'static>>(),
+               HEADER_SIZE + 4 * $count,
                stringify!($ty)),)*
+        ];
+
+        /// `(name, size_of, header + members bytes)`, to check the counts in tests.
+        #[cfg(test)]
+        const FEATURE_SIZES: &[(&str, usize, usize)] = &[
+            $((stringify!($ty), size_of::<vk::$ty<'static>>(), HEADER_SIZE + 4 * $count),)*
         ];
     };
 }
 
 feature_structs!(
-    PhysicalDeviceFeatures2,
-    PhysicalDeviceVulkan11Features,
-    PhysicalDeviceVulkan12Features,
-    PhysicalDeviceVulkan13Features,
-    PhysicalDevice16BitStorageFeatures,
-    PhysicalDeviceMultiviewFeatures,
-    PhysicalDeviceVariablePointersFeatures,
-    PhysicalDeviceProtectedMemoryFeatures,
-    PhysicalDeviceSamplerYcbcrConversionFeatures,
-    PhysicalDeviceShaderDrawParametersFeatures,
-    PhysicalDevice8BitStorageFeatures,
-    PhysicalDeviceShaderAtomicInt64Features,
-    PhysicalDeviceShaderFloat16Int8Features,
-    PhysicalDeviceDescriptorIndexingFeatures,
-    PhysicalDeviceScalarBlockLayoutFeatures,
-    PhysicalDeviceImagelessFramebufferFeatures,
-    PhysicalDeviceUniformBufferStandardLayoutFeatures,
-    PhysicalDeviceShaderSubgroupExtendedTypesFeatures,
-    PhysicalDeviceSeparateDepthStencilLayoutsFeatures,
-    PhysicalDeviceHostQueryResetFeatures,
-    PhysicalDeviceTimelineSemaphoreFeatures,
-    PhysicalDeviceBufferDeviceAddressFeatures,
-    PhysicalDeviceVulkanMemoryModelFeatures,
-    PhysicalDeviceImageRobustnessFeatures,
-    PhysicalDeviceInlineUniformBlockFeatures,
-    PhysicalDevicePipelineCreationCacheControlFeatures,
-    PhysicalDevicePrivateDataFeatures,
-    PhysicalDeviceShaderDemoteToHelperInvocationFeatures,
-    PhysicalDeviceShaderTerminateInvocationFeatures,
-    PhysicalDeviceSubgroupSizeControlFeatures,
-    PhysicalDeviceSynchronization2Features,
-    PhysicalDeviceTextureCompressionASTCHDRFeatures,
-    PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures,
-    PhysicalDeviceDynamicRenderingFeatures,
-    PhysicalDeviceShaderIntegerDotProductFeatures,
-    PhysicalDeviceMaintenance4Features,
+    PhysicalDeviceFeatures2 = 55,
+    PhysicalDeviceVulkan11Features = 12,
+    PhysicalDeviceVulkan12Features = 47,
+    PhysicalDeviceVulkan13Features = 15,
+    PhysicalDevice16BitStorageFeatures = 4,
+    PhysicalDeviceMultiviewFeatures = 3,
+    PhysicalDeviceVariablePointersFeatures = 2,
+    PhysicalDeviceProtectedMemoryFeatures = 1,
+    PhysicalDeviceSamplerYcbcrConversionFeatures = 1,
+    PhysicalDeviceShaderDrawParametersFeatures = 1,
+    PhysicalDevice8BitStorageFeatures = 3,
+    PhysicalDeviceShaderAtomicInt64Features = 2,
+    PhysicalDeviceShaderFloat16Int8Features = 2,
+    PhysicalDeviceDescriptorIndexingFeatures = 20,
+    PhysicalDeviceScalarBlockLayoutFeatures = 1,
+    PhysicalDeviceImagelessFramebufferFeatures = 1,
+    PhysicalDeviceUniformBufferStandardLayoutFeatures = 1,
+    PhysicalDeviceShaderSubgroupExtendedTypesFeatures = 1,
+    PhysicalDeviceSeparateDepthStencilLayoutsFeatures = 1,
+    PhysicalDeviceHostQueryResetFeatures = 1,
+    PhysicalDeviceTimelineSemaphoreFeatures = 1,
+    PhysicalDeviceBufferDeviceAddressFeatures = 3,
+    PhysicalDeviceVulkanMemoryModelFeatures = 3,
+    PhysicalDeviceImageRobustnessFeatures = 1,
+    PhysicalDeviceInlineUniformBlockFeatures = 2,
+    PhysicalDevicePipelineCreationCacheControlFeatures = 1,
+    PhysicalDevicePrivateDataFeatures = 1,
+    PhysicalDeviceShaderDemoteToHelperInvocationFeatures = 1,
+    PhysicalDeviceShaderTerminateInvocationFeatures = 1,
+    PhysicalDeviceSubgroupSizeControlFeatures = 2,
+    PhysicalDeviceSynchronization2Features = 1,
+    PhysicalDeviceTextureCompressionASTCHDRFeatures = 1,
+    PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures = 1,
+    PhysicalDeviceDynamicRenderingFeatures = 1,
+    PhysicalDeviceShaderIntegerDotProductFeatures = 1,
+    PhysicalDeviceMaintenance4Features = 1,
+    PhysicalDevicePipelineExecutablePropertiesFeaturesKHR = 1,
 );
 
 fn lookup(s_type: vk::StructureType) -> Option<(usize, &'static str)> {
     FEATURE_STRUCTS.iter().find(|(t, _, _)| *t == s_type).map(|&(_, size, name)| (size, name))
 }
 
-/// The Vulkan 1.0 features Ferrum supports.
-///
-/// None yet: every feature needs shaders, pipelines or images, none of which exist yet.
+/// The Vulkan 1.0 features Ferrum supports: dynamically uniform indexing of uniform and
+/// storage buffer arrays (the compiler loads the indexed V# from set memory; tested against
+/// lavapipe). Everything else needs images, graphics or compiler work not done yet.
 pub fn supported_features() -> vk::PhysicalDeviceFeatures {
-    vk::PhysicalDeviceFeatures::default()
+    vk::PhysicalDeviceFeatures {
+        // Buffer V#s bound the access to the descriptor's range (OOB_SELECT raw): reads past
+        // it return 0 and writes are dropped.
+        robust_buffer_access: vk::TRUE,
+        shader_uniform_buffer_array_dynamic_indexing: vk::TRUE,
+        shader_storage_buffer_array_dynamic_indexing: vk::TRUE,
+        ..Default::default()
+    }
 }
 
 /// Writes the supported value of every `VkBool32` member of one known feature structure
 /// (excluding `VkPhysicalDeviceFeatures2`'s embedded 1.0 features, handled by the caller).
 ///
-/// Every feature of the 1.1/1.2/1.3 structures is unsupported today, so all members are
-/// cleared; when one works, set it here by structure type.
-fn write_supported(body: &mut [u32], _s_type: vk::StructureType) {
-    body.fill(vk::FALSE);
+/// Only the structures of the device extensions Ferrum exposes report anything; the
+/// 1.1/1.2/1.3 aggregate structures belong to API versions the device does not claim.
+fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
+    let all = matches!(
+        s_type,
+        // VK_KHR_timeline_semaphore: timelineSemaphore.
+        vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES
+        // VK_KHR_synchronization2: synchronization2.
+            | vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES
+        // VK_KHR_pipeline_executable_properties: pipelineExecutableInfo.
+            | vk::StructureType::PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR
+    );
+    body.fill(if all { vk::TRUE } else { vk::FALSE });
 }
 
 fn bool_body<'a>(s: *mut vk::BaseOutStructure<'static>, size: usize) -> &'a mut [u32] {
@@ -171,6 +197,17 @@ fn check_core(
 mod tests {
     use super::*;
 
+    /// Each count fills its structure up to (at most 4 bytes of) trailing padding.
+    #[test]
+    fn member_counts_match_the_structure_sizes() {
+        for &(name, size, members) in FEATURE_SIZES {
+            if name == "PhysicalDeviceFeatures2" {
+                continue;
+            }
+            assert_eq!(size, members.next_multiple_of(8), "{name}");
+        }
+    }
+
     #[test]
     fn table_structs_are_all_bool32() {
         for &(_, size, name) in FEATURE_STRUCTS {
@@ -195,7 +232,8 @@ mod tests {
         let mut none = vk::PhysicalDeviceVulkan13Features::default();
         let info = vk::DeviceCreateInfo::default().push_next(&mut none);
         // SAFETY: as above.
-        assert!(unsafe { check_requested(&info) }.is_ok());
+        let r = unsafe { check_requested(&info) };
+        assert!(r.is_ok(), "{r:?}");
     }
 
     #[test]

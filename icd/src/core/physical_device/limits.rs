@@ -156,7 +156,7 @@ fn misc_limits(l: vk::PhysicalDeviceLimits) -> vk::PhysicalDeviceLimits {
         max_interpolation_offset: 2.0,
         sub_pixel_interpolation_offset_bits: 8,
         // Timestamp queries do not exist yet; the queue families report 0 valid bits.
-        timestamp_compute_and_graphics: vk::FALSE,
+        timestamp_compute_and_graphics: vk::TRUE,
         discrete_queue_priorities: 2,
         point_size_range: [0.0, 8191.875],
         line_width_range: [0.0, 8.0],

@@ -60,9 +60,16 @@ pub struct Adapter {
 }
 
 impl Adapter {
-    /// Opens a simulated navi21.
+    /// Opens a simulated navi21. `FERRUM_SIM_WATCHDOG_MS` shortens the simulated GPU's hang
+    /// detection (fault tests use it so that a deliberate hang costs milliseconds).
     pub fn open_simulated() -> VkResult<Self> {
-        let dev = ferrum_sim::open_device(ferrum_sim::SimConfig::default())
+        let mut config = ferrum_sim::SimConfig::default();
+        if let Some(ms) =
+            std::env::var("FERRUM_SIM_WATCHDOG_MS").ok().and_then(|v| v.parse::<u64>().ok())
+        {
+            config.watchdog = std::time::Duration::from_millis(ms);
+        }
+        let dev = ferrum_sim::open_device(config)
             .map_err(|e| VkError::InitializationFailed(format!("simulator: {e}")))?;
         Self::from_winsys(AdapterKind::Simulated, dev)
     }
@@ -99,8 +106,8 @@ impl Adapter {
         let family = |flags, count| vk::QueueFamilyProperties {
             queue_flags: flags,
             queue_count: count,
-            // Timestamp queries are not implemented.
-            timestamp_valid_bits: 0,
+            // The GPU counter is 64 bits wide (RELEASE_MEM / COPY_DATA write all of it).
+            timestamp_valid_bits: 64,
             min_image_transfer_granularity: vk::Extent3D { width: 1, height: 1, depth: 1 },
         };
         [family(gfx, 1), family(compute, self.compute_queues)]

@@ -145,8 +145,8 @@ impl Adapter {
             // No depth/stencil resolve exists yet.
             supported_depth_resolve_modes: vk::ResolveModeFlags::empty(),
             supported_stencil_resolve_modes: vk::ResolveModeFlags::empty(),
-            // Timeline semaphores are an unsupported feature.
-            max_timeline_semaphore_value_difference: 0,
+            // Timeline syncobj points are 64-bit with no window (as on RADV).
+            max_timeline_semaphore_value_difference: u64::MAX,
             framebuffer_integer_color_sample_counts: vk::SampleCountFlags::TYPE_1,
             ..Default::default()
         }
@@ -206,6 +206,14 @@ unsafe fn fill_one(
                     device_luid: v11.device_luid,
                     device_node_mask: v11.device_node_mask,
                     device_luid_valid: v11.device_luid_valid,
+                    ..Default::default()
+                },
+            ),
+            S::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES => chain::write_body(
+                s,
+                vk::PhysicalDeviceTimelineSemaphoreProperties {
+                    max_timeline_semaphore_value_difference: v12
+                        .max_timeline_semaphore_value_difference,
                     ..Default::default()
                 },
             ),

@@ -1,0 +1,108 @@
+//! `VkCommandPool`: owns its command buffers, so destroying or resetting the pool reaches
+//! every buffer allocated from it.
+
+use std::sync::Arc;
+
+use ash::vk;
+use parking_lot::Mutex;
+
+use super::buffer::CommandBuffer;
+use crate::core::device::DeviceShared;
+use crate::core::object::{vk_object, ObjectBase, VkObject};
+use crate::error::{VkError, VkResult};
+
+/// A `VkCommandPool`.
+#[repr(C)]
+pub struct CommandPool {
+    base: ObjectBase,
+    shared: Arc<DeviceShared>,
+    pub family: u32,
+    pub flags: vk::CommandPoolCreateFlags,
+    /// Handles of the live command buffers allocated from this pool.
+    buffers: Mutex<Vec<vk::CommandBuffer>>,
+}
+vk_object!(CommandPool, vk::CommandPool, vk::ObjectType::COMMAND_POOL);
+
+impl CommandPool {
+    pub fn new(shared: Arc<DeviceShared>, info: &vk::CommandPoolCreateInfo<'_>) -> VkResult<Self> {
+        // VUID-vkCreateCommandPool-queueFamilyIndex-01937: "pCreateInfo->queueFamilyIndex must
+        // be the index of a queue family available in the logical device device".
+        if info.queue_family_index as usize >= shared.adapter.queue_families().len() {
+            return Err(VkError::InvalidUsage("queueFamilyIndex out of range"));
+        }
+        if info.flags.contains(vk::CommandPoolCreateFlags::PROTECTED) {
+            return Err(VkError::FeatureNotPresent("protected command pools".into()));
+        }
+        Ok(CommandPool {
+            base: ObjectBase::new(vk::ObjectType::COMMAND_POOL),
+            shared,
+            family: info.queue_family_index,
+            flags: info.flags,
+            buffers: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The ring this pool's queue family submits to.
+    fn ip(&self) -> ferrum_winsys::Ip {
+        if self.family == crate::core::physical_device::GRAPHICS_FAMILY {
+            ferrum_winsys::Ip::Gfx
+        } else {
+            ferrum_winsys::Ip::Compute
+        }
+    }
+
+    /// `vkAllocateCommandBuffers`.
+    pub fn allocate(
+        &self,
+        handle: vk::CommandPool,
+        level: vk::CommandBufferLevel,
+        count: usize,
+    ) -> Vec<vk::CommandBuffer> {
+        let new: Vec<vk::CommandBuffer> = (0..count)
+            .map(|_| {
+                Box::new(CommandBuffer::new(self.shared.clone(), handle, level, self.ip()))
+                    .into_handle()
+            })
+            .collect();
+        self.buffers.lock().extend_from_slice(&new);
+        new
+    }
+
+    /// `vkFreeCommandBuffers` of one buffer; handles not from this pool are ignored.
+    pub fn free(&self, handle: vk::CommandBuffer) {
+        let mut buffers = self.buffers.lock();
+        if let Some(i) = buffers.iter().position(|&h| h == handle) {
+            buffers.swap_remove(i);
+            // SAFETY: the handle was created by `allocate` and is removed from the list, so it
+            // is destroyed exactly once; the application no longer uses it (valid usage).
+            drop(unsafe { CommandBuffer::take_handle(handle) });
+        }
+    }
+
+    /// `vkResetCommandPool`.
+    pub fn reset(&self, release: bool) {
+        for &h in self.buffers.lock().iter() {
+            // SAFETY: every listed handle is a live command buffer of this pool.
+            if let Some(cb) = unsafe { CommandBuffer::from_handle(h) } {
+                cb.reset(release);
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.buffers.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Drop for CommandPool {
+    fn drop(&mut self) {
+        for h in self.buffers.get_mut().drain(..) {
+            // SAFETY: the pool owns its live command buffers; each is destroyed once here.
+            drop(unsafe { CommandBuffer::take_handle(h) });
+        }
+    }
+}

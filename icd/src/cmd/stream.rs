@@ -1,0 +1,200 @@
+//! A command stream: PM4 written straight into GPU-visible chunks, chained when one fills up.
+//!
+//! Recording never copies: packets land in write-combined GTT memory the CP reads. When a
+//! packet does not fit, the current chunk is padded and ends with an INDIRECT_BUFFER chain
+//! packet to a new chunk; the chain's size is patched once the next chunk is finished, so the
+//! whole stream is one IB from the kernel's point of view. Chunks are kept across resets and
+//! reused by the next recording.
+
+use std::sync::Arc;
+
+use ferrum_winsys as winsys;
+
+use super::pm4;
+use crate::core::device::DeviceShared;
+use crate::core::gpu_alloc::GpuAlloc;
+use crate::error::VkResult;
+
+/// First chunk size; later chunks double up to the maximum.
+const FIRST_CHUNK_DW: usize = 4096;
+const MAX_CHUNK_DW: usize = 256 * 1024;
+
+struct Chunk {
+    mem: GpuAlloc,
+    cap_dw: usize,
+}
+
+/// Where a chain packet's IB_CONTROL dword waits for the next chunk's final size.
+#[derive(Clone, Copy)]
+struct PendingChain {
+    chunk: usize,
+    dword: usize,
+}
+
+pub struct CmdStream {
+    shared: Arc<DeviceShared>,
+    chunks: Vec<Chunk>,
+    /// Chunk being written and the dwords used in it.
+    cur: usize,
+    used: usize,
+    /// Dwords used by each finished chunk before `cur`.
+    finished: Vec<usize>,
+    pending: Option<PendingChain>,
+}
+
+impl CmdStream {
+    pub fn new(shared: Arc<DeviceShared>) -> Self {
+        CmdStream {
+            shared,
+            chunks: Vec::new(),
+            cur: 0,
+            used: 0,
+            finished: Vec::new(),
+            pending: None,
+        }
+    }
+
+    /// Forgets the recorded commands, keeping the chunks for reuse.
+    pub fn reset(&mut self) {
+        self.cur = 0;
+        self.used = 0;
+        self.finished.clear();
+        self.pending = None;
+    }
+
+    /// Releases every chunk (`VK_COMMAND_POOL_RESET_RELEASE_RESOURCES_BIT`).
+    pub fn release(&mut self) {
+        self.reset();
+        self.chunks.clear();
+    }
+
+    /// Appends one packet (or several, which then stay in one chunk).
+    pub fn emit(&mut self, words: &[u32]) -> VkResult<()> {
+        self.reserve(words.len())?;
+        let chunk = &self.chunks[self.cur];
+        chunk.mem.write_u32s(4 * self.used as u64, words);
+        self.used += words.len();
+        Ok(())
+    }
+
+    /// Appends a packet given as a head and a body slice (e.g. WRITE_DATA and its data).
+    pub fn emit2(&mut self, head: &[u32], data: &[u32]) -> VkResult<()> {
+        self.reserve(head.len() + data.len())?;
+        let chunk = &self.chunks[self.cur];
+        chunk.mem.write_u32s(4 * self.used as u64, head);
+        chunk.mem.write_u32s(4 * (self.used + head.len()) as u64, data);
+        self.used += head.len() + data.len();
+        Ok(())
+    }
+
+    /// Places `data` in the command stream itself, inside a NOP packet the CP skips, and
+    /// returns its GPU address. Per-dispatch tables (set table, push block, group counts) live
+    /// here, so they need no allocator and share the command buffer's lifetime.
+    pub fn embed(&mut self, data: &[u32]) -> VkResult<u64> {
+        self.reserve(1 + data.len())?;
+        let va = self.chunks[self.cur].mem.va() + 4 * (self.used as u64 + 1);
+        self.emit2(&[pm4::header(pm4::op::NOP, data.len().max(1))], data)?;
+        if data.is_empty() {
+            self.put(0);
+        }
+        Ok(va)
+    }
+
+    /// Makes room for `n` dwords plus a trailing chain packet in the current chunk.
+    fn reserve(&mut self, n: usize) -> VkResult<()> {
+        let tail = pm4::IB_ALIGN_DW + pm4::INDIRECT_BUFFER_DW;
+        if self.chunks.is_empty() {
+            self.ensure_chunk(0, n + tail)?;
+        }
+        if self.used + n + tail <= self.chunks[self.cur].cap_dw {
+            return Ok(());
+        }
+        let next = self.cur + 1;
+        self.ensure_chunk(next, n + tail)?;
+        let next_va = self.chunks[next].mem.va();
+        // Pad so that the chain packet ends the chunk on an 8-dword boundary.
+        while (self.used + pm4::INDIRECT_BUFFER_DW) % pm4::IB_ALIGN_DW != 0 {
+            self.put(pm4::NOP_HEADER_ONLY);
+        }
+        let chain = pm4::indirect_buffer(next_va, 0, true);
+        let dword = self.used + 3;
+        for w in chain {
+            self.put(w);
+        }
+        self.close_pending();
+        self.pending = Some(PendingChain { chunk: self.cur, dword });
+        self.finished.push(self.used);
+        self.cur = next;
+        self.used = 0;
+        Ok(())
+    }
+
+    fn put(&mut self, w: u32) {
+        self.chunks[self.cur].mem.write_u32s(4 * self.used as u64, &[w]);
+        self.used += 1;
+    }
+
+    /// Makes sure chunk `index` exists with room for at least `need` dwords.
+    fn ensure_chunk(&mut self, index: usize, need: usize) -> VkResult<()> {
+        if self.chunks.get(index).is_some_and(|c| c.cap_dw >= need) {
+            return Ok(());
+        }
+        let grown = FIRST_CHUNK_DW << index.min(6);
+        let cap_dw = grown.min(MAX_CHUNK_DW).max(need.next_multiple_of(1024));
+        let mem = GpuAlloc::new(self.shared.winsys(), 4 * cap_dw as u64)?;
+        let chunk = Chunk { cap_dw: mem.size() as usize / 4, mem };
+        if index < self.chunks.len() {
+            self.chunks[index] = chunk;
+        } else {
+            self.chunks.push(chunk);
+        }
+        Ok(())
+    }
+
+    /// Patches the previous chunk's chain packet with the now final size of `cur`.
+    fn close_pending(&mut self) {
+        if let Some(p) = self.pending.take() {
+            let size = self.used as u32;
+            let control = pm4::indirect_buffer(0, size, true)[3];
+            self.chunks[p.chunk].mem.write_u32s(4 * p.dword as u64, &[control]);
+        }
+    }
+
+    /// Pads the last chunk and patches the open chain; the stream can then be executed.
+    pub fn finish(&mut self) -> VkResult<()> {
+        if self.chunks.is_empty() {
+            self.ensure_chunk(0, FIRST_CHUNK_DW)?;
+        }
+        // An empty IB is not allowed: at least one aligned block of NOPs.
+        if self.used == 0 {
+            self.put(pm4::NOP_HEADER_ONLY);
+        }
+        while self.used % pm4::IB_ALIGN_DW != 0 {
+            self.put(pm4::NOP_HEADER_ONLY);
+        }
+        self.close_pending();
+        Ok(())
+    }
+
+    /// The first chunk as an IB (valid after [`CmdStream::finish`]).
+    pub fn ib(&self) -> winsys::Ib {
+        let size_dw = self.finished.first().copied().unwrap_or(self.used) as u32;
+        winsys::Ib { va: self.chunks[0].mem.va(), size_dw, flags: 0 }
+    }
+
+    /// Dwords recorded so far, over all chunks.
+    pub fn len_dw(&self) -> usize {
+        self.finished.iter().sum::<usize>() + self.used
+    }
+
+    /// The recorded words, read back from GPU memory (tests and PM4 dumps).
+    pub fn words(&self) -> Vec<Vec<u32>> {
+        let mut sizes = self.finished.clone();
+        sizes.push(self.used);
+        sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (0..n).map(|d| self.chunks[i].mem.read_u32(4 * d as u64)).collect())
+            .collect()
+    }
+}

@@ -1,0 +1,289 @@
+//! `VkPipelineCache`: compiled compute shaders keyed by a hash of everything that determines
+//! the machine code (SPIR-V, entry point, specialization constants, resource layout).
+//!
+//! The blob starts with the header the spec prescribes (`VkPipelineCacheHeaderVersionOne`:
+//! size, version, vendor, device, pipelineCacheUUID, where the UUID changes with every driver
+//! build), then a Ferrum section with its own magic, entry count and checksum. A blob whose
+//! header does not match this device and build, or whose section does not parse or check out,
+//! is ignored: the cache starts empty and compilation happens as if there were no cache.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use ash::vk;
+use ferrum_compiler::amd::{self, abi};
+use parking_lot::Mutex;
+
+use crate::core::object::{vk_object, ObjectBase};
+use crate::core::physical_device::chip::AMD_VENDOR_ID;
+use crate::core::physical_device::Adapter;
+
+const HEADER_SIZE: usize = 16 + vk::UUID_SIZE;
+const MAGIC: &[u8; 4] = b"FRPC";
+const FORMAT_VERSION: u32 = 1;
+
+/// What compiling one shader produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CachedShader {
+    pub code: Vec<u8>,
+    pub metadata: abi::ShaderMetadata,
+    pub stats: amd::Stats,
+    pub isa_text: String,
+}
+
+/// 64-bit FNV-1a, streaming.
+#[derive(Clone, Copy)]
+pub struct Hasher(u64);
+
+impl Default for Hasher {
+    fn default() -> Self {
+        Hasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher {
+    pub fn bytes(&mut self, data: &[u8]) -> &mut Self {
+        for &b in data {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        self
+    }
+
+    pub fn u32(&mut self, v: u32) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+
+    pub fn u64(&mut self, v: u64) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A writer/reader pair for the entry encoding.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        let (a, b) = (self.0.get(..n)?, self.0.get(n..)?);
+        self.0 = b;
+        Some(a)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        self.take(4).map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        self.take(8).map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+    }
+
+    fn blob(&mut self) -> Option<Vec<u8>> {
+        let n = self.u32()? as usize;
+        self.take(n).map(<[u8]>::to_vec)
+    }
+}
+
+fn encode(s: &CachedShader, out: &mut Vec<u8>) {
+    let m = &s.metadata;
+    let st = &s.stats;
+    let words = [
+        m.rsrc1,
+        m.rsrc2,
+        m.rsrc3,
+        m.workgroup_size[0],
+        m.workgroup_size[1],
+        m.workgroup_size[2],
+        m.vgprs,
+        m.sgprs,
+        m.lds_bytes,
+        m.scratch_bytes_per_lane,
+        m.user_sgprs,
+        st.instructions,
+        st.code_size,
+        st.vgprs,
+        st.sgprs,
+        st.spilled_vgprs,
+        st.spilled_sgprs,
+        st.lds_size,
+        st.scratch_size,
+    ];
+    words.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+    out.extend_from_slice(&st.compile_ms.to_bits().to_le_bytes());
+    for blob in [&s.code[..], s.isa_text.as_bytes()] {
+        out.extend_from_slice(&(blob.len() as u32).to_le_bytes());
+        out.extend_from_slice(blob);
+    }
+}
+
+fn decode(r: &mut Reader<'_>) -> Option<CachedShader> {
+    let mut w = [0u32; 19];
+    for x in &mut w {
+        *x = r.u32()?;
+    }
+    let compile_ms = f64::from_bits(r.u64()?);
+    let code = r.blob()?;
+    let isa_text = String::from_utf8(r.blob()?).ok()?;
+    Some(CachedShader {
+        code,
+        metadata: abi::ShaderMetadata {
+            rsrc1: w[0],
+            rsrc2: w[1],
+            rsrc3: w[2],
+            workgroup_size: [w[3], w[4], w[5]],
+            vgprs: w[6],
+            sgprs: w[7],
+            lds_bytes: w[8],
+            scratch_bytes_per_lane: w[9],
+            user_sgprs: w[10],
+        },
+        stats: amd::Stats {
+            instructions: w[11],
+            code_size: w[12],
+            vgprs: w[13],
+            sgprs: w[14],
+            spilled_vgprs: w[15],
+            spilled_sgprs: w[16],
+            lds_size: w[17],
+            scratch_size: w[18],
+            compile_ms,
+        },
+        isa_text,
+    })
+}
+
+/// A `VkPipelineCache`.
+#[repr(C)]
+pub struct PipelineCache {
+    base: ObjectBase,
+    header: [u8; HEADER_SIZE],
+    entries: Mutex<HashMap<u64, Arc<CachedShader>>>,
+}
+vk_object!(PipelineCache, vk::PipelineCache, vk::ObjectType::PIPELINE_CACHE);
+
+impl PipelineCache {
+    pub fn new(adapter: &Adapter, initial: &[u8]) -> Self {
+        let mut header = [0u8; HEADER_SIZE];
+        header[0..4].copy_from_slice(&(HEADER_SIZE as u32).to_le_bytes());
+        let version = vk::PipelineCacheHeaderVersion::ONE.as_raw() as u32;
+        header[4..8].copy_from_slice(&version.to_le_bytes());
+        header[8..12].copy_from_slice(&AMD_VENDOR_ID.to_le_bytes());
+        header[12..16].copy_from_slice(&adapter.chip.pci_device_id.to_le_bytes());
+        header[16..].copy_from_slice(&adapter.pipeline_cache_uuid());
+        let cache = PipelineCache {
+            base: ObjectBase::new(vk::ObjectType::PIPELINE_CACHE),
+            header,
+            entries: Mutex::new(HashMap::new()),
+        };
+        if !initial.is_empty() {
+            match cache.parse(initial) {
+                Some(entries) => *cache.entries.lock() = entries,
+                None => log::info!("pipeline cache data ignored: not from this driver or corrupt"),
+            }
+        }
+        cache
+    }
+
+    fn parse(&self, data: &[u8]) -> Option<HashMap<u64, Arc<CachedShader>>> {
+        if data.get(..HEADER_SIZE)? != self.header {
+            return None;
+        }
+        let mut r = Reader(&data[HEADER_SIZE..]);
+        if r.take(4)? != MAGIC || r.u32()? != FORMAT_VERSION {
+            return None;
+        }
+        let count = r.u32()?;
+        let checksum = r.u64()?;
+        if Hasher::default().bytes(r.0).finish() != checksum {
+            return None;
+        }
+        let mut out = HashMap::new();
+        for _ in 0..count {
+            let key = r.u64()?;
+            out.insert(key, Arc::new(decode(&mut r)?));
+        }
+        r.0.is_empty().then_some(out)
+    }
+
+    /// The blob `vkGetPipelineCacheData` returns.
+    pub fn serialize(&self) -> Vec<u8> {
+        let entries = self.entries.lock();
+        let mut keys: Vec<_> = entries.keys().copied().collect();
+        keys.sort_unstable();
+        let mut body = Vec::new();
+        for k in &keys {
+            body.extend_from_slice(&k.to_le_bytes());
+            encode(&entries[k], &mut body);
+        }
+        let mut out = self.header.to_vec();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(keys.len() as u32).to_le_bytes());
+        out.extend_from_slice(&Hasher::default().bytes(&body).finish().to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    pub fn get(&self, key: u64) -> Option<Arc<CachedShader>> {
+        self.entries.lock().get(&key).cloned()
+    }
+
+    pub fn insert(&self, key: u64, shader: Arc<CachedShader>) {
+        self.entries.lock().insert(key, shader);
+    }
+
+    /// `vkMergePipelineCaches`: adds `other`'s entries.
+    pub fn merge(&self, other: &PipelineCache) {
+        if std::ptr::eq(self, other) {
+            return;
+        }
+        let theirs: Vec<_> = other.entries.lock().iter().map(|(k, v)| (*k, v.clone())).collect();
+        self.entries.lock().extend(theirs);
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shader() -> CachedShader {
+        CachedShader {
+            code: vec![1, 2, 3, 4, 5],
+            metadata: abi::ShaderMetadata::new([32, 1, 1], 10, 20, 512, 0),
+            stats: amd::Stats { instructions: 7, compile_ms: 1.5, ..Default::default() },
+            isa_text: "s_endpgm".into(),
+        }
+    }
+
+    #[test]
+    fn round_trip_and_corruption_is_ignored() {
+        let adapter = Adapter::open_simulated().unwrap();
+        let cache = PipelineCache::new(&adapter, &[]);
+        cache.insert(42, Arc::new(shader()));
+        let blob = cache.serialize();
+        let back = PipelineCache::new(&adapter, &blob);
+        assert_eq!(back.get(42).as_deref(), Some(&shader()));
+        // Any flipped byte after the header fails the checksum or the parse.
+        for at in [HEADER_SIZE + 1, HEADER_SIZE + 20, blob.len() - 1] {
+            let mut bad = blob.clone();
+            bad[at] ^= 0x40;
+            assert!(PipelineCache::new(&adapter, &bad).is_empty(), "byte {at}");
+        }
+        // A header from another device or build is not trusted.
+        let mut other = blob.clone();
+        other[20] ^= 1;
+        assert!(PipelineCache::new(&adapter, &other).is_empty());
+        assert!(PipelineCache::new(&adapter, &blob[..blob.len() - 3]).is_empty());
+        assert!(PipelineCache::new(&adapter, b"garbage").is_empty());
+    }
+}

@@ -1,0 +1,12 @@
+//! Pipeline layouts and shader modules: what compute pipelines (compiled by our compiler at
+//! `vkCreateComputePipelines`, once its AMD backend lands) are built from.
+
+pub mod cache;
+pub mod compute;
+pub mod layout;
+pub mod shader_module;
+
+pub use cache::PipelineCache;
+pub use compute::{ComputeProgram, Pipeline};
+pub use layout::PipelineLayout;
+pub use shader_module::ShaderModule;

@@ -1,0 +1,218 @@
+//! Device loss: a GPU hang (the simulator's watchdog) and a VM fault each lose the device;
+//! every later command that must report it returns VK_ERROR_DEVICE_LOST, the process goes on,
+//! and a new device on the same physical device works.
+
+use std::time::{Duration, Instant};
+
+use ash_loaded::vk;
+use ferrum_tests::gpu::{transfer_to_host, Gpu};
+use ferrum_tests::Harness;
+
+/// A short hang detection, so a deliberate hang costs a fraction of a second. Set before the
+/// first instance loads the driver (every test in this binary calls it first).
+fn short_watchdog() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| std::env::set_var("FERRUM_SIM_WATCHDOG_MS", "300"));
+}
+
+/// Everything that must report the loss does.
+fn assert_lost(gpu: &Gpu, fence: vk::Fence) {
+    let d = &gpu.device;
+    // SAFETY: live handles of a lost device.
+    unsafe {
+        assert_eq!(d.get_fence_status(fence), Err(vk::Result::ERROR_DEVICE_LOST));
+        assert_eq!(d.queue_wait_idle(gpu.queue), Err(vk::Result::ERROR_DEVICE_LOST));
+        assert_eq!(d.device_wait_idle(), Err(vk::Result::ERROR_DEVICE_LOST));
+        let submit = d.queue_submit(gpu.queue, &[], fence);
+        assert_eq!(submit, Err(vk::Result::ERROR_DEVICE_LOST));
+    }
+}
+
+/// A fresh device on the same physical device does real work.
+fn new_device_works(h: &Harness) {
+    let gpu = Gpu::new(&h.instance, h.physical_device(), 0, 1, &[]);
+    let buf = gpu.host_buffer(256);
+    gpu.run(|d, cb| {
+        // SAFETY: recording; live buffer.
+        unsafe { d.cmd_fill_buffer(cb, buf.buffer, 0, 256, 0x600d) };
+        transfer_to_host(d, cb);
+    });
+    assert!(buf.u32s().iter().all(|&w| w == 0x600d));
+    gpu.destroy_buffer(buf);
+}
+
+#[test]
+fn a_hang_loses_the_device() {
+    short_watchdog();
+    let h = Harness::plain();
+    let gpu = Gpu::new(&h.instance, h.physical_device(), 1, 1, &[]);
+    let d = &gpu.device;
+    // SAFETY: live handles; the event is never set, so the CP waits until the watchdog fires.
+    unsafe {
+        let never = d.create_event(&vk::EventCreateInfo::default(), None).unwrap();
+        let cb = gpu.record(|d, cb| {
+            d.cmd_wait_events(
+                cb,
+                &[never],
+                vk::PipelineStageFlags::HOST,
+                vk::PipelineStageFlags::TRANSFER,
+                &[],
+                &[],
+                &[],
+            )
+        });
+        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
+        let cbs = [cb];
+        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
+            .unwrap();
+        let start = Instant::now();
+        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the watchdog took {:?}",
+            start.elapsed()
+        );
+        assert_lost(&gpu, fence);
+        d.destroy_fence(fence, None);
+        d.destroy_event(never, None);
+    }
+    drop(gpu);
+    new_device_works(&h);
+}
+
+#[test]
+fn a_vm_fault_loses_the_device() {
+    short_watchdog();
+    // Deliberately invalid usage (memory freed while a buffer still uses it): no validation.
+    let h = Harness::plain();
+    let gpu = Gpu::new(&h.instance, h.physical_device(), 0, 1, &[]);
+    let d = &gpu.device;
+    let src = gpu.host_buffer(4096);
+    let dst = gpu.host_buffer(4096);
+    // SAFETY: the freed memory makes the copy read an unmapped GPU address, which is the
+    // point of the test; the driver must survive it.
+    unsafe {
+        d.free_memory(src.memory, None);
+        let cb = gpu.record(|d, cb| {
+            let r = vk::BufferCopy { src_offset: 0, dst_offset: 0, size: 4096 };
+            d.cmd_copy_buffer(cb, src.buffer, dst.buffer, &[r]);
+        });
+        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
+        let cbs = [cb];
+        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
+            .unwrap();
+        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
+        assert_lost(&gpu, fence);
+        d.destroy_fence(fence, None);
+        d.destroy_buffer(src.buffer, None);
+    }
+    gpu.destroy_buffer(dst);
+    drop(gpu);
+    new_device_works(&h);
+}
+
+/// A shader that never ends: the watchdog loses the device.
+#[test]
+fn an_endless_shader_loses_the_device() {
+    short_watchdog();
+    let h = Harness::plain();
+    let gpu = Gpu::new(&h.instance, h.physical_device(), 1, 1, &[]);
+    let d = &gpu.device;
+    let buf = gpu.host_buffer(256);
+    let code = ferrum_tests::shaders::compute_spirv(
+        "#version 450
+        layout(local_size_x = 32) in;
+        layout(set = 0, binding = 0) buffer B { uint v[]; } b;
+        void main() {
+            // v[0] stays 0, so the loop never exits.
+            while (b.v[0] != 12345u) { b.v[1 + gl_LocalInvocationID.x] += 1u; }
+        }",
+    );
+    // SAFETY: valid create infos; the hang is the point of the test.
+    unsafe {
+        let binding = [vk::DescriptorSetLayoutBinding::default()
+            .binding(0)
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+            .descriptor_count(1)
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)];
+        let set_layout = d
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&binding),
+                None,
+            )
+            .unwrap();
+        let layouts = [set_layout];
+        let layout = d
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts),
+                None,
+            )
+            .unwrap();
+        let module = d
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+            .unwrap();
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let pipeline = d
+            .create_compute_pipelines(
+                vk::PipelineCache::null(),
+                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)],
+                None,
+            )
+            .map_err(|(_, e)| e)
+            .unwrap()[0];
+        let sizes = [vk::DescriptorPoolSize {
+            ty: vk::DescriptorType::STORAGE_BUFFER,
+            descriptor_count: 1,
+        }];
+        let pool = d
+            .create_descriptor_pool(
+                &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
+                None,
+            )
+            .unwrap();
+        let set = d
+            .allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(pool)
+                    .set_layouts(&layouts),
+            )
+            .unwrap()[0];
+        let info =
+            [vk::DescriptorBufferInfo { buffer: buf.buffer, offset: 0, range: vk::WHOLE_SIZE }];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+            .buffer_info(&info);
+        d.update_descriptor_sets(&[write], &[]);
+        let cb = gpu.record(|d, cb| {
+            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
+            d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, layout, 0, &[set], &[]);
+            d.cmd_dispatch(cb, 1, 1, 1);
+        });
+        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
+        let cbs = [cb];
+        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
+            .unwrap();
+        let start = Instant::now();
+        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the watchdog took {:?}",
+            start.elapsed()
+        );
+        assert_lost(&gpu, fence);
+        d.destroy_fence(fence, None);
+        d.destroy_descriptor_pool(pool, None);
+        d.destroy_pipeline(pipeline, None);
+        d.destroy_shader_module(module, None);
+        d.destroy_pipeline_layout(layout, None);
+        d.destroy_descriptor_set_layout(set_layout, None);
+    }
+    gpu.destroy_buffer(buf);
+    drop(gpu);
+    new_device_works(&h);
+}
