@@ -388,6 +388,7 @@ fn buffer(
 
 fn flat(f: &mut fmt::Formatter<'_>, form: &Form, i: &Flat, sep: &mut Sep) -> fmt::Result {
     let off = i.saddr == Operand::Special(Special::Null);
+    let st_mode = i.seg == Seg::Scratch && i.saddr == Operand::Special(Special::ExecHi);
     if is_atomic(form) && i.glc && form.operand(Field::Vdst).is_none() {
         sep(f)?;
         let dw = form.dwords(Field::Data);
@@ -404,7 +405,7 @@ fn flat(f: &mut fmt::Formatter<'_>, form: &Form, i: &Flat, sep: &mut Sep) -> fmt
                 let dw = if i.seg == Seg::Flat || off { od.dwords } else { 1 };
                 write!(f, "{}", Operand::Vgpr(i.addr).display(dw))?
             }
-            _ if off => f.write_str("off")?,
+            _ if off || st_mode => f.write_str("off")?,
             _ => {
                 let dw = if i.seg == Seg::Global { 2 } else { 1 };
                 write!(f, "{}", i.saddr.display(dw))?

@@ -281,7 +281,8 @@ pub enum Seg {
 }
 
 /// FLAT / SCRATCH / GLOBAL. `saddr` is `Special(Null)` for `off`. For scratch with an SGPR
-/// address, `addr` is unused.
+/// address, `addr` is unused; scratch with `saddr` = `Special(ExecHi)` (SADDR 0x7F) is GFX10.3's
+/// offset-only ("ST") mode, which uses neither and prints as `off, off`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub struct Flat {

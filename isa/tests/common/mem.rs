@@ -84,11 +84,17 @@ pub(super) fn flat(enc: Enc, f: &Form, out: &mut Vec<Inst>) {
     let null = Operand::Special(Special::Null);
     let sad = if seg == Seg::Global { Operand::Sgpr(40) } else { Operand::Sgpr(41) };
     let rtn_only = f.mods & ferrum_isa::tables::mods::RTN_ONLY != 0;
+    // GFX10.3 scratch's offset-only ("ST") mode: SADDR 0x7F, printed `off, off`.
+    let st = Operand::Special(Special::ExecHi);
     for (saddr, offset, glc, slc, dlc) in [
         (null, 0i16, false, false, false),
         (null, 16, true, true, true),
         (sad, -8, false, true, false),
+        (st, 32, false, false, false),
     ] {
+        if saddr == st && seg != Seg::Scratch {
+            continue;
+        }
         let (saddr, offset) = if seg == Seg::Flat { (null, offset.abs()) } else { (saddr, offset) };
         if has(f, Field::Addr) || seg == Seg::Flat || saddr == null || seg == Seg::Scratch {
             out.push(Inst::Flat(Flat {
