@@ -99,6 +99,8 @@ fn wait(w: Waitcnt) -> MInst {
 }
 
 /// Inserts the waits. Run after register allocation (operands are resolved through `a`).
+// `entry` is read at a block and written at its successors inside one loop: an index loop.
+#[allow(clippy::needless_range_loop)]
 pub fn insert_waits(mf: &mut MFunc, a: &Assignment) {
     let nb = mf.blocks.len();
     let succs: Vec<Vec<usize>> = (0..nb).map(|b| mf.succs(b)).collect();
