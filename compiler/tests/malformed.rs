@@ -73,6 +73,43 @@ proptest! {
     }
 }
 
+/// Word offsets of every instruction's operands (never the opcode/word-count word).
+fn operand_words(words: &[u32]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut at = 5;
+    while at < words.len() {
+        let wc = (words[at] >> 16) as usize;
+        if wc == 0 {
+            break;
+        }
+        out.extend(at + 1..(at + wc).min(words.len()));
+        at += wc;
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+    /// Mutations that keep the instruction stream well-formed, so they reach the translator
+    /// and the passes rather than stopping in the decoder.
+    #[test]
+    fn operand_mutations_never_panic(
+        which in 0usize..64,
+        edits in prop::collection::vec((any::<prop::sample::Index>(), 0u32..64, any::<bool>()), 1..4),
+    ) {
+        let all = corpus_cached();
+        let mut words = all[which % all.len()].clone();
+        let ops = operand_words(&words);
+        let bound = words[3];
+        for (at, val, small) in edits {
+            let i = ops[at.index(ops.len())];
+            // Small literals or ids inside the module's id bound.
+            words[i] = if small { val } else { val * bound / 64 };
+        }
+        let _ = compile(&words);
+    }
+}
+
 fn corpus_cached() -> &'static Vec<Vec<u32>> {
     static C: std::sync::OnceLock<Vec<Vec<u32>>> = std::sync::OnceLock::new();
     C.get_or_init(|| common::all_cases().into_iter().map(|c| c.words).collect())

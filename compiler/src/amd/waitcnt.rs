@@ -2,8 +2,11 @@
 //! outstanding memory operation will write, wait until that operation has completed, using the
 //! counters the `isa` crate says each instruction increments. Vector-memory loads return in
 //! order, so waiting for one retires every older one; scalar loads may return out of order, so
-//! waiting for one of them waits for all LGKM operations. Every block ends with no load
-//! outstanding, which keeps the analysis local to a block.
+//! waiting for one of them waits for all LGKM operations. Across blocks the analysis is a
+//! forward data-flow: what a predecessor leaves outstanding reaches the block as registers whose
+//! order is no longer known, and touching one of them waits for the whole counter.
+
+use std::collections::BTreeSet;
 
 use ferrum_isa::imm::Waitcnt;
 use ferrum_isa::{Inst, Opcode};
@@ -28,14 +31,32 @@ fn cells(mf: &MFunc, a: &Assignment, ops: &[super::mir::RegOp]) -> Vec<u16> {
     out
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct State {
     vm: Vec<Vec<u16>>,
     lgkm: Vec<(Vec<u16>, bool)>,
+    /// Registers pending from predecessors (order unknown).
+    carried_vm: BTreeSet<u16>,
+    carried_lgkm: BTreeSet<u16>,
 }
 
 impl State {
+    /// What a successor sees: everything outstanding, unordered.
+    fn exit(&self) -> (BTreeSet<u16>, BTreeSet<u16>) {
+        let mut vm = self.carried_vm.clone();
+        vm.extend(self.vm.iter().flatten().copied());
+        let mut lgkm = self.carried_lgkm.clone();
+        lgkm.extend(self.lgkm.iter().flat_map(|(r, _)| r.iter().copied()));
+        (vm, lgkm)
+    }
+
     fn apply(&mut self, w: Waitcnt) {
+        if w.vmcnt == 0 {
+            self.carried_vm.clear();
+        }
+        if w.lgkmcnt == 0 {
+            self.carried_lgkm.clear();
+        }
         while self.vm.len() > w.vmcnt as usize {
             self.vm.remove(0);
         }
@@ -51,27 +72,25 @@ impl State {
         let hit = |r: &Vec<u16>| r.iter().any(|x| regs.contains(x));
         let mut w = Waitcnt::NONE;
         let mut any = false;
+        if regs.iter().any(|r| self.carried_vm.contains(r)) {
+            w.vmcnt = 0;
+            any = true;
+        }
+        if regs.iter().any(|r| self.carried_lgkm.contains(r)) {
+            w.lgkmcnt = 0;
+            any = true;
+        }
         if let Some(k) = self.vm.iter().rposition(hit) {
-            w.vmcnt = (self.vm.len() - 1 - k) as u8;
+            w.vmcnt = w.vmcnt.min((self.vm.len() - 1 - k) as u8);
             any = true;
         }
         if let Some(k) = self.lgkm.iter().rposition(|(r, _)| hit(r)) {
             let smem = self.lgkm.iter().any(|(_, s)| *s);
-            w.lgkmcnt = if smem { 0 } else { (self.lgkm.len() - 1 - k) as u8 };
+            let n = if smem { 0 } else { (self.lgkm.len() - 1 - k) as u8 };
+            w.lgkmcnt = w.lgkmcnt.min(n);
             any = true;
         }
         any.then_some(w)
-    }
-
-    fn drain(&self) -> Option<Waitcnt> {
-        let mut w = Waitcnt::NONE;
-        if !self.vm.is_empty() {
-            w.vmcnt = 0;
-        }
-        if !self.lgkm.is_empty() {
-            w.lgkmcnt = 0;
-        }
-        (!self.vm.is_empty() || !self.lgkm.is_empty()).then_some(w)
     }
 }
 
@@ -80,51 +99,70 @@ fn wait(w: Waitcnt) -> MInst {
 }
 
 /// Inserts the waits. Run after register allocation (operands are resolved through `a`).
+// `entry` is read at a block and written at its successors inside one loop: an index loop.
+#[allow(clippy::needless_range_loop)]
 pub fn insert_waits(mf: &mut MFunc, a: &Assignment) {
-    for b in 0..mf.blocks.len() {
-        let insts = std::mem::take(&mut mf.blocks[b].insts);
-        let mut out = Vec::with_capacity(insts.len());
-        let mut st = State::default();
-        let n = insts.len();
-        for (i, mi) in insts.into_iter().enumerate() {
-            if let Inst::Sopp(s) = mi.inst {
-                if s.op == Opcode::S_WAITCNT {
-                    st.apply(Waitcnt::from_imm(s.simm16));
-                    out.push(mi);
-                    continue;
-                }
-            }
-            let last_branch =
-                i + 1 == n && (mi.target.is_some() || mi.inst.op() == Opcode::S_ENDPGM);
-            if last_branch && mi.inst.op() != Opcode::S_ENDPGM {
-                if let Some(w) = st.drain() {
-                    out.push(wait(w));
-                    st.apply(w);
-                }
-            }
-            let mut regs = cells(mf, a, &mi.uses);
-            regs.extend(cells(mf, a, &mi.defs));
-            if let Some(w) = st.needed(&regs) {
-                out.push(wait(w));
-                st.apply(w);
-            }
-            let c = mi.inst.counters();
-            let written = cells(mf, a, &mi.defs);
-            if c.vmcnt {
-                st.vm.push(written.clone());
-            }
-            if c.lgkmcnt {
-                st.lgkm.push((written, matches!(mi.inst, Inst::Smem(_))));
-            }
-            out.push(mi);
-        }
-        let ends_in_branch =
-            out.last().is_some_and(|m| m.target.is_some() || m.inst.op() == Opcode::S_ENDPGM);
-        if !ends_in_branch {
-            if let Some(w) = st.drain() {
-                out.push(wait(w));
+    let nb = mf.blocks.len();
+    let succs: Vec<Vec<usize>> = (0..nb).map(|b| mf.succs(b)).collect();
+    // Fixed point of the registers outstanding at each block entry (sets only grow).
+    let mut entry: Vec<(BTreeSet<u16>, BTreeSet<u16>)> = vec![Default::default(); nb];
+    loop {
+        let mut changed = false;
+        for b in 0..nb {
+            let st = run_block(mf, a, b, &entry[b], &mut Vec::new());
+            let (vm, lgkm) = st.exit();
+            for &s in &succs[b] {
+                let before = (entry[s].0.len(), entry[s].1.len());
+                entry[s].0.extend(vm.iter().copied());
+                entry[s].1.extend(lgkm.iter().copied());
+                changed |= before != (entry[s].0.len(), entry[s].1.len());
             }
         }
+        if !changed {
+            break;
+        }
+    }
+    for b in 0..nb {
+        let mut out = Vec::new();
+        run_block(mf, a, b, &entry[b], &mut out);
         mf.blocks[b].insts = out;
     }
+}
+
+/// Runs the wait analysis over block `b` from `entry`, writing the block with its waits to
+/// `out`; returns the state at the block's end.
+fn run_block(
+    mf: &MFunc,
+    a: &Assignment,
+    b: usize,
+    entry: &(BTreeSet<u16>, BTreeSet<u16>),
+    out: &mut Vec<MInst>,
+) -> State {
+    let mut st =
+        State { carried_vm: entry.0.clone(), carried_lgkm: entry.1.clone(), ..Default::default() };
+    for mi in &mf.blocks[b].insts {
+        if let Inst::Sopp(s) = mi.inst {
+            if s.op == Opcode::S_WAITCNT {
+                st.apply(Waitcnt::from_imm(s.simm16));
+                out.push(mi.clone());
+                continue;
+            }
+        }
+        let mut regs = cells(mf, a, &mi.uses);
+        regs.extend(cells(mf, a, &mi.defs));
+        if let Some(w) = st.needed(&regs) {
+            out.push(wait(w));
+            st.apply(w);
+        }
+        let c = mi.inst.counters();
+        let written = cells(mf, a, &mi.defs);
+        if c.vmcnt {
+            st.vm.push(written.clone());
+        }
+        if c.lgkmcnt {
+            st.lgkm.push((written, matches!(mi.inst, Inst::Smem(_))));
+        }
+        out.push(mi.clone());
+    }
+    st
 }

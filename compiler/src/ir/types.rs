@@ -242,17 +242,26 @@ impl TypeTable {
 
     /// Printable name of a type.
     pub fn name(&self, id: TypeId) -> String {
+        self.name_at(id, 0)
+    }
+
+    /// Name with a nesting guard: pointer types may refer to themselves.
+    fn name_at(&self, id: TypeId, depth: u32) -> String {
+        if depth > 16 {
+            return format!("T{}", id.0);
+        }
+        let name = |t: TypeId| self.name_at(t, depth + 1);
         match self.get(id) {
             Type::Void => "void".into(),
             Type::Bool => "bool".into(),
             Type::Int { bits, signed } => format!("{}{bits}", if *signed { "i" } else { "u" }),
             Type::Float { bits } => format!("f{bits}"),
             Type::Vector { elem, count, stride } => match stride {
-                Some(s) => format!("{}x{count}/stride{s}", self.name(*elem)),
-                None => format!("{}x{count}", self.name(*elem)),
+                Some(s) => format!("{}x{count}/stride{s}", name(*elem)),
+                None => format!("{}x{count}", name(*elem)),
             },
             Type::Matrix { column, columns, stride, row_major } => {
-                let mut s = format!("mat{columns}<{}>", self.name(*column));
+                let mut s = format!("mat{columns}<{}>", name(*column));
                 if let Some(st) = stride {
                     s += &format!(" stride{st}");
                 }
@@ -262,18 +271,18 @@ impl TypeTable {
                 format!("({s})")
             }
             Type::Array { elem, len, stride } => match stride {
-                Some(s) => format!("{}[{len}]/stride{s}", self.name(*elem)),
-                None => format!("{}[{len}]", self.name(*elem)),
+                Some(s) => format!("{}[{len}]/stride{s}", name(*elem)),
+                None => format!("{}[{len}]", name(*elem)),
             },
             Type::RuntimeArray { elem, stride } => match stride {
-                Some(s) => format!("{}[]/stride{s}", self.name(*elem)),
-                None => format!("{}[]", self.name(*elem)),
+                Some(s) => format!("{}[]/stride{s}", name(*elem)),
+                None => format!("{}[]", name(*elem)),
             },
             Type::Struct { .. } => format!("T{}", id.0),
             Type::Pointer { pointee, mode, stride } => {
                 let p = match self.get(*pointee) {
                     Type::Struct { .. } => format!("T{}", pointee.0),
-                    _ => self.name(*pointee),
+                    _ => name(*pointee),
                 };
                 match stride {
                     Some(s) => format!("{}*{p}/stride{s}", mode.name()),
@@ -287,7 +296,7 @@ impl TypeTable {
                 if *storage { "Storage" } else { "" }
             ),
             Type::Sampler => "sampler".into(),
-            Type::SampledImage { image } => format!("sampled<{}>", self.name(*image)),
+            Type::SampledImage { image } => format!("sampled<{}>", name(*image)),
         }
     }
 

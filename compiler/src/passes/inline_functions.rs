@@ -41,11 +41,33 @@ fn flatten(
             unreachable!("find_call returns calls")
         };
         let callee = flatten(s, *func, done, stack)?;
+        check_signature(&f, &f.blocks[b].insts[i], &callee)?;
         inline_call(&mut f, b, i, &callee);
     }
     stack.pop();
     done.insert(fid.0, f.clone());
     Ok(f)
+}
+
+/// Arguments, results and every `return` agree with the callee's signature.
+fn check_signature(f: &Function, call: &Inst, callee: &Function) -> Result<(), CompileError> {
+    let InstKind::Call { args, rets, .. } = &call.kind else { return Ok(()) };
+    let arg_types: Vec<_> = args.iter().map(|a| f.ty(*a)).collect();
+    let param_types: Vec<_> = callee.params.iter().map(|p| callee.ty(*p)).collect();
+    let ret_types: Vec<_> = rets.iter().map(|r| f.ty(*r)).collect();
+    let returns_ok = callee.blocks.iter().all(|b| match &b.term {
+        Terminator::Return(v) => {
+            v.iter().map(|x| callee.ty(*x)).eq(callee.ret_types.iter().copied())
+        }
+        _ => true,
+    });
+    if arg_types != param_types || ret_types != callee.ret_types || !returns_ok {
+        return Err(CompileError::invalid(
+            "OpFunctionCall",
+            format!("call of {} does not match its signature", callee.name),
+        ));
+    }
+    Ok(())
 }
 
 fn find_call(f: &Function) -> Option<(usize, usize)> {

@@ -29,7 +29,9 @@ fn slots(t: &TypeTable, ty: TypeId) -> u32 {
     match t.get(ty) {
         Type::Array { elem, len, .. } => len.saturating_mul(slots(t, *elem)),
         Type::Matrix { columns, .. } => u32::from(*columns),
-        Type::Struct { members, .. } => members.iter().map(|m| slots(t, m.ty)).sum(),
+        Type::Struct { members, .. } => {
+            members.iter().fold(0u32, |a, m| a.wrapping_add(slots(t, m.ty)))
+        }
         _ => 1,
     }
 }
@@ -90,9 +92,8 @@ fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileErro
                             let skip: u32 = members
                                 .iter()
                                 .take(*i as usize)
-                                .map(|x| slots(&s.types, x.ty))
-                                .sum();
-                            IoSlot::Location(l + skip)
+                                .fold(0u32, |a, x| a.wrapping_add(slots(&s.types, x.ty)));
+                            IoSlot::Location(l.wrapping_add(skip))
                         }
                         (None, other) => other,
                     };
@@ -103,7 +104,9 @@ fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileErro
                         return Err(unsupported("dynamic index"));
                     };
                     match (s.types.get(p.ty).clone(), p.slot) {
-                        (Type::Vector { elem, .. }, _) => Place { comp: p.comp + c, ty: elem, ..p },
+                        (Type::Vector { elem, .. }, _) => {
+                            Place { comp: p.comp.wrapping_add(c), ty: elem, ..p }
+                        }
                         (
                             Type::Array { elem, .. } | Type::Matrix { column: elem, .. },
                             IoSlot::Location(l),
@@ -113,7 +116,11 @@ fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileErro
                             } else {
                                 slots(&s.types, elem)
                             };
-                            Place { slot: IoSlot::Location(l + c * step), ty: elem, ..p }
+                            Place {
+                                slot: IoSlot::Location(l.wrapping_add(c.wrapping_mul(step))),
+                                ty: elem,
+                                ..p
+                            }
                         }
                         _ => return Err(unsupported("indexing a built-in array")),
                     }

@@ -37,6 +37,21 @@ impl Tree {
     }
 }
 
+/// Most leaves an aggregate value may have (a `float[65536]` copy is 64k instructions).
+pub const MAX_TREE_LEAVES: u64 = 1 << 16;
+
+/// Number of scalar/vector leaves of a value of type `t` (saturating).
+pub fn leaf_count(types: &crate::ir::TypeTable, t: TypeId) -> u64 {
+    match types.get(t) {
+        Type::Struct { members, .. } => {
+            members.iter().fold(0u64, |a, m| a.saturating_add(leaf_count(types, m.ty)))
+        }
+        Type::Array { elem, len, .. } => u64::from(*len).saturating_mul(leaf_count(types, *elem)),
+        Type::Matrix { columns, .. } => u64::from(*columns),
+        _ => 1,
+    }
+}
+
 struct PendingPhi {
     dsts: Vec<(BlockId, usize)>,
     srcs: Vec<(u32, u32)>,
@@ -54,7 +69,8 @@ pub struct FnCtx<'a, 'm> {
     blocks: HashMap<u32, BlockId>,
     /// Current block.
     pub cur: BlockId,
-    prefix: usize,
+    /// Constants and global derefs, placed at the start of the entry block at the end.
+    prefix: Vec<Inst>,
     phis: Vec<PendingPhi>,
     /// Image texel pointers: id → (image handle, coordinate, sample).
     pub texel_ptrs: HashMap<u32, (Value, Value, Value)>,
@@ -75,7 +91,7 @@ pub fn translate_function(
         vals: HashMap::new(),
         blocks: HashMap::new(),
         cur: BlockId(0),
-        prefix: 0,
+        prefix: Vec::new(),
         phis: Vec::new(),
         texel_ptrs: HashMap::new(),
     };
@@ -103,6 +119,8 @@ pub fn translate_function(
         }
     }
     cx.fill_phis()?;
+    let prefix = std::mem::take(&mut cx.prefix);
+    cx.f.blocks[0].insts.splice(0..0, prefix);
     let f = std::mem::replace(&mut cx.f, Function::new(""));
     cx.m.shader.funcs[fid.0 as usize] = f;
     Ok(())
@@ -171,6 +189,20 @@ impl FnCtx<'_, '_> {
         Ok(())
     }
 
+    /// Rejects aggregates too large to handle as values (every leaf becomes an instruction).
+    pub fn check_tree_size(&self, t: TypeId) -> Result<(), CompileError> {
+        if leaf_count(&self.m.shader.types, t) > MAX_TREE_LEAVES {
+            return Err(CompileError::unsupported(
+                "composite",
+                format!(
+                    "{} is too large to load, store or copy as a value",
+                    self.m.shader.types.name(t)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// A tree of type `t` with leaves made by `mk`.
     pub fn fresh_tree(
         &mut self,
@@ -180,6 +212,7 @@ impl FnCtx<'_, '_> {
         if let Some(vt) = self.leaf_vt(t) {
             return Ok(Tree::Leaf(mk(&mut self.f, vt)));
         }
+        self.check_tree_size(t)?;
         let n = self.composite_len(t).ok_or_else(|| {
             CompileError::invalid("type", format!("{} has no values", self.m.shader.types.name(t)))
         })?;
@@ -206,8 +239,7 @@ impl FnCtx<'_, '_> {
     /// Emits into the entry block's prefix (constants and global derefs dominate everything).
     fn emit_entry(&mut self, kind: InstKind, ty: ValueType) -> Value {
         let v = self.f.new_value(ty);
-        self.f.blocks[0].insts.insert(self.prefix, Inst { dst: Some(v), kind });
-        self.prefix += 1;
+        self.prefix.push(Inst { dst: Some(v), kind });
         v
     }
 

@@ -83,6 +83,18 @@ impl FnCtx<'_, '_> {
         a: &[Value],
     ) -> Result<Option<Value>, CompileError> {
         let arg = |k: usize| a.get(k).copied().ok_or_else(|| bad(inst, "missing operand"));
+        // Packs take vec4 (4x8) or vec2 (2x16) of 32-bit floats; unpacks a 32-bit word.
+        let want = match n {
+            54 | 55 => Some((32, 4)),
+            56..=58 => Some((32, 2)),
+            60..=64 => Some((32, 1)),
+            _ => None,
+        };
+        if let Some(w) = want {
+            if self.f.ty(arg(0)?).shape() != w {
+                return Err(bad(inst, "operand shape does not match the packing instruction"));
+            }
+        }
         Ok(Some(match n {
             53 => {
                 // ldexp(x, e) = x * 2^e; exact for results in the normal range.

@@ -57,6 +57,7 @@ impl FnCtx<'_, '_> {
     /// Loads the whole value behind `ptr`, one load per leaf.
     pub fn load_tree(&mut self, ptr: Value) -> Result<Tree, CompileError> {
         let (t, _) = self.pointee(ptr)?;
+        self.check_tree_size(t)?;
         if matches!(
             self.m.shader.types.get(t),
             Type::Image { .. } | Type::Sampler | Type::SampledImage { .. }

@@ -36,9 +36,83 @@ pub fn load(words: &[u32]) -> Result<rspirv::dr::Module, CompileError> {
                 words[at] & 0xffff
             )));
         }
+        // rspirv panics on an OpSpecConstantOp wrapping an opcode with context-dependent
+        // operands; SPIR-V allows none of those there.
+        if words[at] & 0xffff == spirv::Op::SpecConstantOp as u32 {
+            let inner = words.get(at + 3).copied().unwrap_or(0);
+            if !spec_op_allowed(inner) {
+                return Err(CompileError::Malformed(format!(
+                    "OpSpecConstantOp with opcode {inner}"
+                )));
+            }
+        }
         at += wc;
     }
     rspirv::dr::load_words(words).map_err(|e| CompileError::Malformed(e.to_string()))
+}
+
+/// Opcodes SPIR-V allows inside OpSpecConstantOp (for shaders).
+fn spec_op_allowed(op: u32) -> bool {
+    use spirv::Op as O;
+    let Some(op) = O::from_u32(op) else { return false };
+    matches!(
+        op,
+        O::SConvert
+            | O::UConvert
+            | O::FConvert
+            | O::SNegate
+            | O::Not
+            | O::IAdd
+            | O::ISub
+            | O::IMul
+            | O::UDiv
+            | O::SDiv
+            | O::UMod
+            | O::SRem
+            | O::SMod
+            | O::ShiftRightLogical
+            | O::ShiftRightArithmetic
+            | O::ShiftLeftLogical
+            | O::BitwiseOr
+            | O::BitwiseXor
+            | O::BitwiseAnd
+            | O::VectorShuffle
+            | O::CompositeExtract
+            | O::CompositeInsert
+            | O::LogicalOr
+            | O::LogicalAnd
+            | O::LogicalNot
+            | O::LogicalEqual
+            | O::LogicalNotEqual
+            | O::Select
+            | O::IEqual
+            | O::INotEqual
+            | O::ULessThan
+            | O::SLessThan
+            | O::UGreaterThan
+            | O::SGreaterThan
+            | O::ULessThanEqual
+            | O::SLessThanEqual
+            | O::UGreaterThanEqual
+            | O::SGreaterThanEqual
+            | O::QuantizeToF16
+            | O::ConvertFToS
+            | O::ConvertSToF
+            | O::ConvertFToU
+            | O::ConvertUToF
+            | O::Bitcast
+            | O::FNegate
+            | O::FAdd
+            | O::FSub
+            | O::FMul
+            | O::FDiv
+            | O::FRem
+            | O::FMod
+            | O::AccessChain
+            | O::InBoundsAccessChain
+            | O::PtrAccessChain
+            | O::InBoundsPtrAccessChain
+    )
 }
 
 /// Translates entry point `entry` of `stage` into unlowered IR (derefs, calls, variables).

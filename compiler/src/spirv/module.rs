@@ -463,6 +463,9 @@ impl<'m> ModuleCtx<'m> {
         if let Some(vt) = leaf_type(&self.shader.types, t) {
             return Ok(leaf(vt));
         }
+        if super::function::leaf_count(&self.shader.types, t) > super::function::MAX_TREE_LEAVES {
+            return Err(CompileError::unsupported("OpConstantNull", "constant too large"));
+        }
         let n = match self.shader.types.get(t) {
             Type::Struct { members, .. } => members.len() as u32,
             Type::Array { len, .. } => *len,

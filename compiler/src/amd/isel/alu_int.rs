@@ -24,7 +24,8 @@ impl Isel<'_> {
         let MVal::Const(d) = d else { unreachable!("checked by the caller") };
         let d = d as u32;
         if d == 0 {
-            return Err(unsupported("division by constant zero"));
+            // The IR's reference semantics: all ones, and the dividend as the remainder.
+            return Ok(if op == AluOp::Udiv { MVal::Const(u64::from(u32::MAX)) } else { a });
         }
         let pick = |s: O, v: O| (Some(s).filter(|_| scalar), v);
         if d.is_power_of_two() {
@@ -148,7 +149,9 @@ impl Isel<'_> {
             }
             (Imul, 64, 64) => self.mul64(a[0], a[1]),
             (Udiv | Umod, 64, 64) => match a[1] {
-                MVal::Const(d) if d > 1 => self.udiv64_const(op, a[0], d),
+                MVal::Const(0) => Ok(if op == Udiv { MVal::Const(u64::MAX) } else { a[0] }),
+                MVal::Const(1) => Ok(if op == Udiv { a[0] } else { MVal::Const(0) }),
+                MVal::Const(d) => self.udiv64_const(op, a[0], d),
                 _ => Err(unsupported("64-bit division by a non-constant")),
             },
             (Bcsel, 64, 1) => self.select_wide(a, uniform, 64),
