@@ -29,7 +29,9 @@ pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Opt
             r32(if v == 0 || v == -1 {
                 u32::MAX
             } else {
-                (if v < 0 { !v } else { v }).leading_zeros() - 1
+                // The position (from the MSB) of the first bit that differs from the sign bit,
+                // as the ISA guide's loop over i = 1..31 defines it; ACO's findMSB(int) is 31 - it.
+                (if v < 0 { !v } else { v }).leading_zeros()
             })
         }),
         O::V_CVT_F32_I32 => map1(out, a, |x| f.round(i(x) as f64)),
