@@ -114,3 +114,29 @@ fn corpus_cached() -> &'static Vec<Vec<u32>> {
     static C: std::sync::OnceLock<Vec<Vec<u32>>> = std::sync::OnceLock::new();
     C.get_or_init(|| common::all_cases().into_iter().map(|c| c.words).collect())
 }
+
+#[test]
+fn exponential_inlining_is_refused() {
+    // f0 calls f1 twice, f1 calls f2 twice, ...: 2^30 copies if inlined blindly.
+    let mut asm = String::from(
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %f0 \"main\"\n\
+         OpExecutionMode %f0 LocalSize 1 1 1\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n",
+    );
+    let depth = 30;
+    for i in 0..depth {
+        asm += &format!("%f{i} = OpFunction %void None %fn\n%l{i} = OpLabel\n");
+        if i + 1 < depth {
+            let n = i + 1;
+            asm += &format!(
+                "%a{i} = OpFunctionCall %void %f{n}\n%b{i} = OpFunctionCall %void %f{n}\n"
+            );
+        }
+        asm += "OpReturn\nOpFunctionEnd\n";
+    }
+    let path = std::env::temp_dir().join(format!("ferrum-{}-deep.spvasm", std::process::id()));
+    std::fs::write(&path, asm).unwrap();
+    let words = common::spvasm_to_spirv(&path);
+    let _ = std::fs::remove_file(&path);
+    let e = compile(&words).unwrap_err();
+    assert!(e.to_string().contains("too large after inlining"), "{e}");
+}

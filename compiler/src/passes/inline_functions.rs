@@ -9,6 +9,9 @@ use std::collections::HashMap;
 use crate::error::CompileError;
 use crate::ir::{BlockId, FuncId, Function, Inst, InstKind, Shader, Terminator, Value, VarId};
 
+/// Most SSA values plus blocks a function may have after inlining.
+pub const MAX_SIZE: usize = 1 << 20;
+
 /// Inlines all calls into the entry function (callees first, so each is inlined fully once).
 pub fn inline_functions(s: &mut Shader) -> Result<(), CompileError> {
     let mut done: HashMap<u32, Function> = HashMap::new();
@@ -43,6 +46,13 @@ fn flatten(
         let callee = flatten(s, *func, done, stack)?;
         check_signature(&f, &f.blocks[b].insts[i], &callee)?;
         inline_call(&mut f, b, i, &callee);
+        // Nested calls can grow a module exponentially; refuse instead of exhausting memory.
+        if f.values.len() + f.blocks.len() > MAX_SIZE {
+            return Err(CompileError::unsupported(
+                "OpFunctionCall",
+                "shader too large after inlining",
+            ));
+        }
     }
     stack.pop();
     done.insert(fid.0, f.clone());
