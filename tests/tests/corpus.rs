@@ -3,7 +3,8 @@
 //! compiler's interpreter tests use) on both drivers, validation on, and every buffer must come
 //! back byte-identical.
 //!
-//! Shaders that need what Ferrum does not advertise (capabilities beyond `Shader`, SPIR-V
+//! Both devices run with `shaderInt64` and `shaderFloat64`. Shaders that need what Ferrum does
+//! not advertise (capabilities beyond `Shader`, `Int64` and `Float64`, SPIR-V
 //! extensions, buffer device addresses, scalar block layout) or whose result Vulkan 1.0 leaves
 //! undefined (non-uniform descriptor indexing) are skipped and listed; a shader Ferrum's compiler
 //! cannot compile yet fails pipeline creation cleanly and is listed too. The test fails on any
@@ -95,7 +96,17 @@ fn declared_kinds(src: &str) -> BTreeMap<(u32, u32), bool> {
     out
 }
 
-/// Capabilities and extensions a shader declares (SPIR-V OpCapability = 17, OpExtension = 10).
+/// SPIR-V capabilities the test enables on both devices: Shader, and Float64 and Int64 through
+/// `shaderFloat64` and `shaderInt64` (see `corpus_features`).
+const ENABLED_CAPABILITIES: [u32; 3] = [1, 10, 11];
+
+/// The core features the corpus runs with, enabled on both drivers.
+fn corpus_features() -> vk::PhysicalDeviceFeatures {
+    vk::PhysicalDeviceFeatures::default().shader_int64(true).shader_float64(true)
+}
+
+/// Capabilities and extensions a shader declares beyond what the test enables (SPIR-V
+/// OpCapability = 17, OpExtension = 10).
 fn needs_beyond_shader(words: &[u32]) -> Option<String> {
     let mut i = 5;
     while i < words.len() {
@@ -104,7 +115,9 @@ fn needs_beyond_shader(words: &[u32]) -> Option<String> {
             return Some("malformed SPIR-V".into());
         }
         match op {
-            17 if words[i + 1] != 1 => return Some(format!("capability {}", words[i + 1])),
+            17 if !ENABLED_CAPABILITIES.contains(&words[i + 1]) => {
+                return Some(format!("capability {}", words[i + 1]))
+            }
             10 => return Some("a SPIR-V extension".into()),
             _ => {}
         }
@@ -416,8 +429,9 @@ fn corpus_dir() -> PathBuf {
 #[test]
 fn corpus_matches_lavapipe() {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
-    let lvp = Gpu::new(&h.instance, h.physical_device_named("llvmpipe"), 0, 1, &[]);
-    let ours = Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 1, 1, &[]);
+    let features = corpus_features();
+    let lvp = Gpu::with_features(&h.instance, h.physical_device_named("llvmpipe"), 0, &features);
+    let ours = Gpu::with_features(&h.instance, h.physical_device_named("Ferrum"), 1, &features);
     let mut paths: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
         .expect("compiler corpus")
         .map(|e| e.unwrap().path())
@@ -452,8 +466,9 @@ fn corpus_matches_lavapipe() {
     eprintln!("corpus: {} identical to lavapipe: {}", passed.len(), passed.join(" "));
     eprintln!("corpus: {} skipped:\n  {}", skipped.len(), skipped.join("\n  "));
     assert!(failures.is_empty(), "differences from lavapipe:\n{}", failures.join("\n"));
-    // Measured: 21 of 42 at the time of writing; fewer means a regression somewhere.
-    assert!(passed.len() >= 20, "only {} of {} ran", passed.len(), paths.len());
+    // Measured: 39 of 55 with shaderInt64 and shaderFloat64 (int64_ops and float64_ops among
+    // them); fewer means a regression somewhere.
+    assert!(passed.len() >= 39, "only {} of {} ran", passed.len(), paths.len());
     drop((lvp, ours));
     h.assert_clean();
 }

@@ -81,8 +81,9 @@ fn lookup(s_type: vk::StructureType) -> Option<(usize, &'static str)> {
 }
 
 /// The Vulkan 1.0 features Ferrum supports: dynamically uniform indexing of uniform and
-/// storage buffer arrays (the compiler loads the indexed V# from set memory; tested against
-/// lavapipe). Everything else needs images, graphics or compiler work not done yet.
+/// storage buffer arrays (the compiler loads the indexed V# from set memory), 64-bit integers
+/// and doubles in shaders (the compiler's 64-bit lowering; the corpus's int64/float64 shaders
+/// match lavapipe). Everything else needs images, graphics or compiler work not done yet.
 pub fn supported_features() -> vk::PhysicalDeviceFeatures {
     vk::PhysicalDeviceFeatures {
         // Buffer V#s bound the access to the descriptor's range (OOB_SELECT raw): reads past
@@ -90,6 +91,8 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         robust_buffer_access: vk::TRUE,
         shader_uniform_buffer_array_dynamic_indexing: vk::TRUE,
         shader_storage_buffer_array_dynamic_indexing: vk::TRUE,
+        shader_int64: vk::TRUE,
+        shader_float64: vk::TRUE,
         ..Default::default()
     }
 }
@@ -224,7 +227,7 @@ mod tests {
         let err = unsafe { check_requested(&info) }.unwrap_err();
         assert!(matches!(err, VkError::FeatureNotPresent(_)));
 
-        let core = vk::PhysicalDeviceFeatures::default().shader_int64(true);
+        let core = vk::PhysicalDeviceFeatures::default().shader_int16(true);
         let info = vk::DeviceCreateInfo::default().enabled_features(&core);
         // SAFETY: as above.
         assert!(unsafe { check_requested(&info) }.is_err());
