@@ -23,6 +23,11 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     (c"VK_KHR_timeline_semaphore", 2),
     (c"VK_KHR_synchronization2", 1),
     (c"VK_KHR_pipeline_executable_properties", 1),
+    // The small-type extensions below are checked by the corpus differential (storage_16bit,
+    // ubo_std140_misc) against lavapipe.
+    (c"VK_KHR_storage_buffer_storage_class", 1),
+    (c"VK_KHR_16bit_storage", 1),
+    (c"VK_KHR_shader_float16_int8", 1),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.

@@ -83,7 +83,8 @@ fn lookup(s_type: vk::StructureType) -> Option<(usize, &'static str)> {
 /// The Vulkan 1.0 features Ferrum supports: dynamically uniform indexing of uniform and
 /// storage buffer arrays (the compiler loads the indexed V# from set memory), 64-bit integers
 /// and doubles in shaders (the compiler's 64-bit lowering; the corpus's int64/float64 shaders
-/// match lavapipe). Everything else needs images, graphics or compiler work not done yet.
+/// match lavapipe) and 16-bit integers (ubo_std140_misc, storage_16bit). Everything else needs
+/// images, graphics or compiler work not done yet.
 pub fn supported_features() -> vk::PhysicalDeviceFeatures {
     vk::PhysicalDeviceFeatures {
         // Buffer V#s bound the access to the descriptor's range (OOB_SELECT raw): reads past
@@ -93,6 +94,7 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         shader_storage_buffer_array_dynamic_indexing: vk::TRUE,
         shader_int64: vk::TRUE,
         shader_float64: vk::TRUE,
+        shader_int16: vk::TRUE,
         ..Default::default()
     }
 }
@@ -103,16 +105,26 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
 /// Only the structures of the device extensions Ferrum exposes report anything; the
 /// 1.1/1.2/1.3 aggregate structures belong to API versions the device does not claim.
 fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
-    let all = matches!(
-        s_type,
+    const T: u32 = vk::TRUE;
+    const F: u32 = vk::FALSE;
+    let members: &[u32] = match s_type {
         // VK_KHR_timeline_semaphore: timelineSemaphore.
         vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES
         // VK_KHR_synchronization2: synchronization2.
-            | vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES
+        | vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES
         // VK_KHR_pipeline_executable_properties: pipelineExecutableInfo.
-            | vk::StructureType::PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR
-    );
-    body.fill(if all { vk::TRUE } else { vk::FALSE });
+        | vk::StructureType::PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR => &[T],
+        // VK_KHR_16bit_storage: storageBuffer16BitAccess and storagePushConstant16 (the corpus
+        // exercises both); 16-bit uniform-block members and stage I/O are not tested.
+        vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, F, T, F],
+        // VK_KHR_shader_float16_int8: shaderFloat16 (storage_16bit); 8-bit types are not
+        // tested (the corpus's storage_8bit needs uniformAndStorageBuffer8BitAccess).
+        vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES => &[T, F],
+        _ => &[],
+    };
+    for (i, word) in body.iter_mut().enumerate() {
+        *word = members.get(i).copied().unwrap_or(F);
+    }
 }
 
 fn bool_body<'a>(s: *mut vk::BaseOutStructure<'static>, size: usize) -> &'a mut [u32] {
@@ -227,7 +239,7 @@ mod tests {
         let err = unsafe { check_requested(&info) }.unwrap_err();
         assert!(matches!(err, VkError::FeatureNotPresent(_)));
 
-        let core = vk::PhysicalDeviceFeatures::default().shader_int16(true);
+        let core = vk::PhysicalDeviceFeatures::default().sparse_binding(true);
         let info = vk::DeviceCreateInfo::default().enabled_features(&core);
         // SAFETY: as above.
         assert!(unsafe { check_requested(&info) }.is_err());
@@ -237,6 +249,26 @@ mod tests {
         // SAFETY: as above.
         let r = unsafe { check_requested(&info) };
         assert!(r.is_ok(), "{r:?}");
+    }
+
+    /// Partly supported structures accept their tested members and refuse the others.
+    #[test]
+    fn members_are_supported_one_by_one() {
+        let mut ok = vk::PhysicalDevice16BitStorageFeatures::default()
+            .storage_buffer16_bit_access(true)
+            .storage_push_constant16(true);
+        let info = vk::DeviceCreateInfo::default().push_next(&mut ok);
+        // SAFETY: a valid structure chain.
+        assert!(unsafe { check_requested(&info) }.is_ok());
+        let mut uniform = vk::PhysicalDevice16BitStorageFeatures::default()
+            .uniform_and_storage_buffer16_bit_access(true);
+        let info = vk::DeviceCreateInfo::default().push_next(&mut uniform);
+        // SAFETY: as above.
+        assert!(unsafe { check_requested(&info) }.is_err());
+        let mut int8 = vk::PhysicalDeviceShaderFloat16Int8Features::default().shader_int8(true);
+        let info = vk::DeviceCreateInfo::default().push_next(&mut int8);
+        // SAFETY: as above.
+        assert!(unsafe { check_requested(&info) }.is_err());
     }
 
     #[test]
