@@ -3,10 +3,10 @@
 //! compiler's interpreter tests use) on both drivers, validation on, and every buffer must come
 //! back byte-identical.
 //!
-//! Both devices run with `shaderInt64` and `shaderFloat64`. Shaders that need what Ferrum does
-//! not advertise (capabilities beyond `Shader`, `Int64` and `Float64`, SPIR-V
-//! extensions, buffer device addresses, scalar block layout) or whose result Vulkan 1.0 leaves
-//! undefined (non-uniform descriptor indexing) are skipped and listed; a shader Ferrum's compiler
+//! Both devices run with the features listed at `corpus_device` (64-bit, 16-bit and float16
+//! types, 16-bit storage, scalar block layout). Shaders that need anything else (other
+//! capabilities or SPIR-V extensions, buffer device addresses) or whose result Vulkan 1.0
+//! leaves undefined (non-uniform descriptor indexing) are skipped and listed; a shader Ferrum's compiler
 //! cannot compile yet fails pipeline creation cleanly and is listed too. The test fails on any
 //! byte difference, and if fewer shaders run than did when it was written.
 //!
@@ -112,11 +112,14 @@ fn corpus_device(h: &Harness, pd: vk::PhysicalDevice, family: u32) -> Gpu {
         c"VK_KHR_storage_buffer_storage_class",
         c"VK_KHR_16bit_storage",
         c"VK_KHR_shader_float16_int8",
+        c"VK_EXT_scalar_block_layout",
     ];
     let mut s16 = vk::PhysicalDevice16BitStorageFeatures::default()
         .storage_buffer16_bit_access(true)
         .storage_push_constant16(true);
     let mut f16 = vk::PhysicalDeviceShaderFloat16Int8Features::default().shader_float16(true);
+    let mut scalar =
+        vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
     let core = vk::PhysicalDeviceFeatures::default()
         .shader_int64(true)
         .shader_float64(true)
@@ -124,7 +127,8 @@ fn corpus_device(h: &Harness, pd: vk::PhysicalDevice, family: u32) -> Gpu {
     let mut features = vk::PhysicalDeviceFeatures2::default()
         .features(core)
         .push_next(&mut s16)
-        .push_next(&mut f16);
+        .push_next(&mut f16)
+        .push_next(&mut scalar);
     Gpu::with_feature_chain(&h.instance, pd, family, &extensions, &mut features)
 }
 
@@ -167,11 +171,6 @@ fn load(path: &Path) -> Result<Case, String> {
     // features (lavapipe, for one, reads the first lane's descriptor), so there is no oracle.
     if src.contains("GL_EXT_nonuniform_qualifier") {
         return Err("non-uniform descriptor indexing (undefined in Vulkan 1.0)".into());
-    }
-    // Scalar block layout is a feature Ferrum does not advertise (the SPIR-V is invalid
-    // without it, and the validation layer says so).
-    if src.contains("GL_EXT_scalar_block_layout") {
-        return Err("needs the scalarBlockLayout feature".into());
     }
     let mut case = Case {
         name: path.file_stem().unwrap().to_string_lossy().into_owned(),
@@ -527,9 +526,10 @@ fn corpus_matches_lavapipe() {
     eprintln!("corpus: {} identical to lavapipe: {}", passed.len(), passed.join(" "));
     eprintln!("corpus: {} skipped:\n  {}", skipped.len(), skipped.join("\n  "));
     assert!(failures.is_empty(), "differences from lavapipe:\n{}", failures.join("\n"));
-    // Measured: 41 of 55 with 64-bit, 16-bit and float16 types (int64_ops, float64_ops,
-    // storage_16bit and ubo_std140_misc among them); fewer means a regression somewhere.
-    assert!(passed.len() >= 41, "only {} of {} ran", passed.len(), paths.len());
+    // Measured: 42 of 55 with 64-bit, 16-bit and float16 types and scalar block layout
+    // (int64_ops, float64_ops, storage_16bit, ubo_std140_misc and scalar_layout among them);
+    // fewer means a regression somewhere.
+    assert!(passed.len() >= 42, "only {} of {} ran", passed.len(), paths.len());
     drop((lvp, ours));
     // Messages outside the cases (device creation and destruction) are never excused.
     let outside: Vec<String> = h

@@ -28,6 +28,9 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     (c"VK_KHR_storage_buffer_storage_class", 1),
     (c"VK_KHR_16bit_storage", 1),
     (c"VK_KHR_shader_float16_int8", 1),
+    // Checked by the corpus's scalar_layout (packed vec3 members and arrays): the compiler
+    // takes member offsets and strides from the SPIR-V decorations.
+    (c"VK_EXT_scalar_block_layout", 1),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.

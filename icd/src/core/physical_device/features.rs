@@ -113,7 +113,9 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // VK_KHR_synchronization2: synchronization2.
         | vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES
         // VK_KHR_pipeline_executable_properties: pipelineExecutableInfo.
-        | vk::StructureType::PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR => &[T],
+        | vk::StructureType::PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR
+        // VK_EXT_scalar_block_layout: scalarBlockLayout.
+        | vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES => &[T],
         // VK_KHR_16bit_storage: storageBuffer16BitAccess and storagePushConstant16 (the corpus
         // exercises both); 16-bit uniform-block members and stage I/O are not tested.
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, F, T, F],
