@@ -1,6 +1,7 @@
-//! The compiler's GLSL corpus as real Vulkan compute pipelines, differential against
-//! lavapipe: each shader runs with the inputs its `//!` directives describe (the same ones the
-//! compiler's interpreter tests use) on both drivers, validation on, and every buffer must come
+//! The compiler's GLSL corpus (plus `tests/corpus`, shaders for driver features the compiler's
+//! corpus does not exercise) as real Vulkan compute pipelines, differential against lavapipe:
+//! each shader runs with the inputs its `//!` directives describe (the same ones the compiler's
+//! interpreter tests use) on both drivers, validation on, and every buffer must come
 //! back byte-identical.
 //!
 //! Both devices run with the features listed at `corpus_device` (64-bit, 16-bit and float16
@@ -98,26 +99,34 @@ fn declared_kinds(src: &str) -> BTreeMap<(u32, u32), bool> {
 
 /// SPIR-V capabilities the test enables on both devices (see `corpus_device`): Shader; Float64,
 /// Int64 and Int16 through the core features; Float16 and Int8 through
-/// VK_KHR_shader_float16_int8; StorageBuffer16BitAccess and StoragePushConstant16 through
-/// VK_KHR_16bit_storage. (Ferrum does not advertise 8-bit types.)
-const ENABLED_CAPABILITIES: [u32; 7] = [1, 10, 11, 22, 9, 4433, 4435];
+/// VK_KHR_shader_float16_int8; StorageBuffer16BitAccess, UniformAndStorageBuffer16BitAccess
+/// and StoragePushConstant16 through VK_KHR_16bit_storage; StorageBuffer8BitAccess and
+/// UniformAndStorageBuffer8BitAccess through VK_KHR_8bit_storage.
+const ENABLED_CAPABILITIES: [u32; 11] = [1, 10, 11, 22, 9, 39, 4433, 4434, 4435, 4448, 4449];
 
 /// SPIR-V extensions the device extensions enabled in `corpus_device` allow.
-const ENABLED_SPIRV_EXTENSIONS: [&str; 2] =
-    ["SPV_KHR_storage_buffer_storage_class", "SPV_KHR_16bit_storage"];
+const ENABLED_SPIRV_EXTENSIONS: [&str; 3] =
+    ["SPV_KHR_storage_buffer_storage_class", "SPV_KHR_16bit_storage", "SPV_KHR_8bit_storage"];
 
 /// A device of `pd` with everything the capabilities above need enabled.
 fn corpus_device(h: &Harness, pd: vk::PhysicalDevice, family: u32) -> Gpu {
     let extensions = [
         c"VK_KHR_storage_buffer_storage_class",
         c"VK_KHR_16bit_storage",
+        c"VK_KHR_8bit_storage",
         c"VK_KHR_shader_float16_int8",
         c"VK_EXT_scalar_block_layout",
     ];
     let mut s16 = vk::PhysicalDevice16BitStorageFeatures::default()
         .storage_buffer16_bit_access(true)
+        .uniform_and_storage_buffer16_bit_access(true)
         .storage_push_constant16(true);
-    let mut f16 = vk::PhysicalDeviceShaderFloat16Int8Features::default().shader_float16(true);
+    let mut s8 = vk::PhysicalDevice8BitStorageFeatures::default()
+        .storage_buffer8_bit_access(true)
+        .uniform_and_storage_buffer8_bit_access(true);
+    let mut f16 = vk::PhysicalDeviceShaderFloat16Int8Features::default()
+        .shader_float16(true)
+        .shader_int8(true);
     let mut scalar =
         vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
     let core = vk::PhysicalDeviceFeatures::default()
@@ -127,6 +136,7 @@ fn corpus_device(h: &Harness, pd: vk::PhysicalDevice, family: u32) -> Gpu {
     let mut features = vk::PhysicalDeviceFeatures2::default()
         .features(core)
         .push_next(&mut s16)
+        .push_next(&mut s8)
         .push_next(&mut f16)
         .push_next(&mut scalar);
     Gpu::with_feature_chain(&h.instance, pd, family, &extensions, &mut features)
@@ -476,8 +486,10 @@ fn ulp_distance_is_counted_across_zero() {
     assert!(!within_ulps(&w(1.0), &w(1.0000001), 0));
 }
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler/tests/corpus")
+/// The compiler's corpus, and this crate's shaders for driver features it does not exercise.
+fn corpus_dirs() -> [PathBuf; 2] {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [here.join("../compiler/tests/corpus"), here.join("corpus")]
 }
 
 #[test]
@@ -485,8 +497,9 @@ fn corpus_matches_lavapipe() {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
     let lvp = corpus_device(&h, h.physical_device_named("llvmpipe"), 0);
     let ours = corpus_device(&h, h.physical_device_named("Ferrum"), 1);
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
-        .expect("compiler corpus")
+    let mut paths: Vec<PathBuf> = corpus_dirs()
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).expect("corpus directory"))
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "comp"))
         .collect();
@@ -526,10 +539,10 @@ fn corpus_matches_lavapipe() {
     eprintln!("corpus: {} identical to lavapipe: {}", passed.len(), passed.join(" "));
     eprintln!("corpus: {} skipped:\n  {}", skipped.len(), skipped.join("\n  "));
     assert!(failures.is_empty(), "differences from lavapipe:\n{}", failures.join("\n"));
-    // Measured: 42 of 55 with 64-bit, 16-bit and float16 types and scalar block layout
-    // (int64_ops, float64_ops, storage_16bit, ubo_std140_misc and scalar_layout among them);
-    // fewer means a regression somewhere.
-    assert!(passed.len() >= 42, "only {} of {} ran", passed.len(), paths.len());
+    // Measured: 44 of 56 with 64-bit, 16-bit, 8-bit and float16 types and scalar block layout
+    // (int64_ops, float64_ops, storage_16bit, storage_8bit, ubo_std140_misc, ubo_small_types
+    // and scalar_layout among them); fewer means a regression somewhere.
+    assert!(passed.len() >= 44, "only {} of {} ran", passed.len(), paths.len());
     drop((lvp, ours));
     // Messages outside the cases (device creation and destruction) are never excused.
     let outside: Vec<String> = h

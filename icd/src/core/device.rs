@@ -24,9 +24,10 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     (c"VK_KHR_synchronization2", 1),
     (c"VK_KHR_pipeline_executable_properties", 1),
     // The small-type extensions below are checked by the corpus differential (storage_16bit,
-    // ubo_std140_misc) against lavapipe.
+    // storage_8bit, ubo_std140_misc, and tests/corpus/ubo_small_types) against lavapipe.
     (c"VK_KHR_storage_buffer_storage_class", 1),
     (c"VK_KHR_16bit_storage", 1),
+    (c"VK_KHR_8bit_storage", 1),
     (c"VK_KHR_shader_float16_int8", 1),
     // Checked by the corpus's scalar_layout (packed vec3 members and arrays): the compiler
     // takes member offsets and strides from the SPIR-V decorations.

@@ -116,12 +116,13 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         | vk::StructureType::PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR
         // VK_EXT_scalar_block_layout: scalarBlockLayout.
         | vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES => &[T],
-        // VK_KHR_16bit_storage: storageBuffer16BitAccess and storagePushConstant16 (the corpus
-        // exercises both); 16-bit uniform-block members and stage I/O are not tested.
-        vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, F, T, F],
-        // VK_KHR_shader_float16_int8: shaderFloat16 (storage_16bit); 8-bit types are not
-        // tested (the corpus's storage_8bit needs uniformAndStorageBuffer8BitAccess).
-        vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES => &[T, F],
+        // VK_KHR_16bit_storage: storage and uniform buffers and push constants (the corpus
+        // exercises each); stage inputs and outputs belong to graphics.
+        vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],
+        // VK_KHR_8bit_storage: storage and uniform buffers; 8-bit push constants are not tested.
+        vk::StructureType::PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES => &[T, T, F],
+        // VK_KHR_shader_float16_int8: shaderFloat16, shaderInt8.
+        vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES => &[T, T],
         _ => &[],
     };
     for (i, word) in body.iter_mut().enumerate() {
@@ -262,13 +263,13 @@ mod tests {
         let info = vk::DeviceCreateInfo::default().push_next(&mut ok);
         // SAFETY: a valid structure chain.
         assert!(unsafe { check_requested(&info) }.is_ok());
-        let mut uniform = vk::PhysicalDevice16BitStorageFeatures::default()
-            .uniform_and_storage_buffer16_bit_access(true);
-        let info = vk::DeviceCreateInfo::default().push_next(&mut uniform);
+        let mut io = vk::PhysicalDevice16BitStorageFeatures::default().storage_input_output16(true);
+        let info = vk::DeviceCreateInfo::default().push_next(&mut io);
         // SAFETY: as above.
         assert!(unsafe { check_requested(&info) }.is_err());
-        let mut int8 = vk::PhysicalDeviceShaderFloat16Int8Features::default().shader_int8(true);
-        let info = vk::DeviceCreateInfo::default().push_next(&mut int8);
+        let mut push8 =
+            vk::PhysicalDevice8BitStorageFeatures::default().storage_push_constant8(true);
+        let info = vk::DeviceCreateInfo::default().push_next(&mut push8);
         // SAFETY: as above.
         assert!(unsafe { check_requested(&info) }.is_err());
     }
