@@ -4,8 +4,8 @@
 //! interpreter tests use) on both drivers, validation on, and every buffer must come
 //! back byte-identical.
 //!
-//! Both devices run with the features listed at `corpus_device` (64-bit, 16-bit and float16
-//! types, 16-bit storage, scalar block layout). Shaders that need anything else (other
+//! Both devices run with the features listed at `corpus_device` (64-bit, 16-bit, 8-bit and
+//! float16 types, 8/16-bit storage, 64-bit buffer atomics, scalar block layout). Shaders that need anything else (other
 //! capabilities or SPIR-V extensions, buffer device addresses) or whose result Vulkan 1.0
 //! leaves undefined (non-uniform descriptor indexing) are skipped and listed; a shader Ferrum's compiler
 //! cannot compile yet fails pipeline creation cleanly and is listed too. The test fails on any
@@ -101,8 +101,9 @@ fn declared_kinds(src: &str) -> BTreeMap<(u32, u32), bool> {
 /// Int64 and Int16 through the core features; Float16 and Int8 through
 /// VK_KHR_shader_float16_int8; StorageBuffer16BitAccess, UniformAndStorageBuffer16BitAccess
 /// and StoragePushConstant16 through VK_KHR_16bit_storage; StorageBuffer8BitAccess and
-/// UniformAndStorageBuffer8BitAccess through VK_KHR_8bit_storage.
-const ENABLED_CAPABILITIES: [u32; 11] = [1, 10, 11, 22, 9, 39, 4433, 4434, 4435, 4448, 4449];
+/// UniformAndStorageBuffer8BitAccess through VK_KHR_8bit_storage; Int64Atomics through
+/// VK_KHR_shader_atomic_int64 (buffers only).
+const ENABLED_CAPABILITIES: [u32; 12] = [1, 10, 11, 22, 9, 39, 4433, 4434, 4435, 4448, 4449, 12];
 
 /// SPIR-V extensions the device extensions enabled in `corpus_device` allow.
 const ENABLED_SPIRV_EXTENSIONS: [&str; 3] =
@@ -116,6 +117,7 @@ fn corpus_device(h: &Harness, pd: vk::PhysicalDevice, family: u32) -> Gpu {
         c"VK_KHR_8bit_storage",
         c"VK_KHR_shader_float16_int8",
         c"VK_EXT_scalar_block_layout",
+        c"VK_KHR_shader_atomic_int64",
     ];
     let mut s16 = vk::PhysicalDevice16BitStorageFeatures::default()
         .storage_buffer16_bit_access(true)
@@ -129,6 +131,8 @@ fn corpus_device(h: &Harness, pd: vk::PhysicalDevice, family: u32) -> Gpu {
         .shader_int8(true);
     let mut scalar =
         vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
+    let mut atomic64 =
+        vk::PhysicalDeviceShaderAtomicInt64Features::default().shader_buffer_int64_atomics(true);
     let core = vk::PhysicalDeviceFeatures::default()
         .shader_int64(true)
         .shader_float64(true)
@@ -138,7 +142,8 @@ fn corpus_device(h: &Harness, pd: vk::PhysicalDevice, family: u32) -> Gpu {
         .push_next(&mut s16)
         .push_next(&mut s8)
         .push_next(&mut f16)
-        .push_next(&mut scalar);
+        .push_next(&mut scalar)
+        .push_next(&mut atomic64);
     Gpu::with_feature_chain(&h.instance, pd, family, &extensions, &mut features)
 }
 
@@ -539,10 +544,11 @@ fn corpus_matches_lavapipe() {
     eprintln!("corpus: {} identical to lavapipe: {}", passed.len(), passed.join(" "));
     eprintln!("corpus: {} skipped:\n  {}", skipped.len(), skipped.join("\n  "));
     assert!(failures.is_empty(), "differences from lavapipe:\n{}", failures.join("\n"));
-    // Measured: 44 of 56 with 64-bit, 16-bit, 8-bit and float16 types and scalar block layout
-    // (int64_ops, float64_ops, storage_16bit, storage_8bit, ubo_std140_misc, ubo_small_types
-    // and scalar_layout among them); fewer means a regression somewhere.
-    assert!(passed.len() >= 44, "only {} of {} ran", passed.len(), paths.len());
+    // Measured: 45 of 56 with 64-bit, 16-bit, 8-bit and float16 types, 64-bit buffer atomics
+    // and scalar block layout (int64_ops, float64_ops, int64_atomics, storage_16bit,
+    // storage_8bit, ubo_std140_misc, ubo_small_types and scalar_layout among them); fewer
+    // means a regression somewhere.
+    assert!(passed.len() >= 45, "only {} of {} ran", passed.len(), paths.len());
     drop((lvp, ours));
     // Messages outside the cases (device creation and destruction) are never excused.
     let outside: Vec<String> = h
