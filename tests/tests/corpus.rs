@@ -5,11 +5,12 @@
 //! back byte-identical.
 //!
 //! Both devices run with the features listed at `corpus_device` (64-bit, 16-bit, 8-bit and
-//! float16 types, 8/16-bit storage, 64-bit buffer atomics, scalar block layout). Shaders that need anything else (other
-//! capabilities or SPIR-V extensions, buffer device addresses) or whose result Vulkan 1.0
-//! leaves undefined (non-uniform descriptor indexing) are skipped and listed; a shader Ferrum's compiler
-//! cannot compile yet fails pipeline creation cleanly and is listed too. The test fails on any
-//! byte difference, and if fewer shaders run than did when it was written.
+//! float16 types, 8/16-bit storage, 64-bit buffer atomics, scalar block layout). Shaders that
+//! need anything else (other capabilities or SPIR-V extensions, buffer device addresses) or
+//! whose result Vulkan 1.0 leaves undefined (non-uniform descriptor indexing) are skipped and
+//! listed; a shader Ferrum's compiler cannot compile yet fails pipeline creation cleanly and is
+//! listed too. The test fails on any byte difference, and if fewer shaders run than did when it
+//! was written.
 //!
 //! Three exceptions, each narrow and checked another way:
 //! - Shaders built on GLSL.std.450 functions that Vulkan lets implementations approximate
