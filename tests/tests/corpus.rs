@@ -103,7 +103,7 @@ fn declared_kinds(src: &str) -> BTreeMap<(u32, u32), bool> {
 /// VK_KHR_shader_float16_int8; StorageBuffer16BitAccess, UniformAndStorageBuffer16BitAccess
 /// and StoragePushConstant16 through VK_KHR_16bit_storage; StorageBuffer8BitAccess and
 /// UniformAndStorageBuffer8BitAccess through VK_KHR_8bit_storage; Int64Atomics through
-/// VK_KHR_shader_atomic_int64 (buffers only).
+/// VK_KHR_shader_atomic_int64.
 const ENABLED_CAPABILITIES: [u32; 12] = [1, 10, 11, 22, 9, 39, 4433, 4434, 4435, 4448, 4449, 12];
 
 /// SPIR-V extensions the device extensions enabled in `corpus_device` allow.
@@ -132,8 +132,9 @@ fn corpus_device(h: &Harness, pd: vk::PhysicalDevice, family: u32) -> Gpu {
         .shader_int8(true);
     let mut scalar =
         vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
-    let mut atomic64 =
-        vk::PhysicalDeviceShaderAtomicInt64Features::default().shader_buffer_int64_atomics(true);
+    let mut atomic64 = vk::PhysicalDeviceShaderAtomicInt64Features::default()
+        .shader_buffer_int64_atomics(true)
+        .shader_shared_int64_atomics(true);
     let core = vk::PhysicalDeviceFeatures::default()
         .shader_int64(true)
         .shader_float64(true)
@@ -545,11 +546,11 @@ fn corpus_matches_lavapipe() {
     eprintln!("corpus: {} identical to lavapipe: {}", passed.len(), passed.join(" "));
     eprintln!("corpus: {} skipped:\n  {}", skipped.len(), skipped.join("\n  "));
     assert!(failures.is_empty(), "differences from lavapipe:\n{}", failures.join("\n"));
-    // Measured: 45 of 56 with 64-bit, 16-bit, 8-bit and float16 types, 64-bit buffer atomics
-    // and scalar block layout (int64_ops, float64_ops, int64_atomics, storage_16bit,
-    // storage_8bit, ubo_std140_misc, ubo_small_types and scalar_layout among them); fewer
-    // means a regression somewhere.
-    assert!(passed.len() >= 45, "only {} of {} ran", passed.len(), paths.len());
+    // Measured: 46 of 57 with 64-bit, 16-bit, 8-bit and float16 types, 64-bit atomics and
+    // scalar block layout (int64_ops, float64_ops, int64_atomics, shared_int64_atomics,
+    // storage_16bit, storage_8bit, ubo_std140_misc, ubo_small_types and scalar_layout among
+    // them); fewer means a regression somewhere.
+    assert!(passed.len() >= 46, "only {} of {} ran", passed.len(), paths.len());
     drop((lvp, ours));
     // Messages outside the cases (device creation and destruction) are never excused.
     let outside: Vec<String> = h

@@ -121,8 +121,9 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],
         // VK_KHR_8bit_storage: storage and uniform buffers; 8-bit push constants are not tested.
         vk::StructureType::PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES => &[T, T, F],
-        // VK_KHR_shader_atomic_int64: buffer atomics only; shared-memory ones are not tested.
-        vk::StructureType::PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES => &[T, F],
+        // VK_KHR_shader_atomic_int64: buffer and shared-memory atomics (int64_atomics,
+        // tests/corpus/shared_int64_atomics).
+        vk::StructureType::PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES => &[T, T],
         // VK_KHR_shader_float16_int8: shaderFloat16, shaderInt8.
         vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES => &[T, T],
         _ => &[],
