@@ -560,3 +560,27 @@ fn corpus_matches_lavapipe() {
         .collect();
     assert!(outside.is_empty(), "validation reported:\n{}", outside.join("\n"));
 }
+
+/// std430 uniform blocks with only `uniformBufferStandardLayout` enabled (the main corpus runs
+/// with `scalarBlockLayout`, which would allow them anyway), on both drivers.
+#[test]
+fn standard_layout_uniforms_match_lavapipe() {
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let device = |name: &str, family: u32| {
+        let mut std = vk::PhysicalDeviceUniformBufferStandardLayoutFeatures::default()
+            .uniform_buffer_standard_layout(true);
+        let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut std);
+        let pd = h.physical_device_named(name);
+        let ext = [c"VK_KHR_uniform_buffer_standard_layout"];
+        Gpu::with_feature_chain(&h.instance, pd, family, &ext, &mut features)
+    };
+    let (lvp, ours) = (device("llvmpipe", 0), device("Ferrum", 1));
+    let path = corpus_dirs()[1].join("standard_layout/std430_uniform.comp");
+    let case = load(&path).expect("std430_uniform loads");
+    let want = run(&lvp, &case).expect("lavapipe runs it");
+    assert!(want[1].iter().any(|&b| b != 0), "lavapipe wrote nothing");
+    let got = run(&ours, &case).expect("Ferrum runs it");
+    compare(&case.name, &got, &want).unwrap();
+    drop((lvp, ours));
+    h.assert_clean();
+}

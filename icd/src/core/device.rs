@@ -32,6 +32,8 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // Checked by the corpus's scalar_layout (packed vec3 members and arrays): the compiler
     // takes member offsets and strides from the SPIR-V decorations.
     (c"VK_EXT_scalar_block_layout", 1),
+    // Checked by tests/corpus/standard_layout against lavapipe (std430 uniform blocks).
+    (c"VK_KHR_uniform_buffer_standard_layout", 1),
     // Checked by the corpus's int64_atomics (add, max, min, xor on a storage buffer).
     (c"VK_KHR_shader_atomic_int64", 1),
 ];

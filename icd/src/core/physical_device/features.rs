@@ -115,7 +115,9 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // VK_KHR_pipeline_executable_properties: pipelineExecutableInfo.
         | vk::StructureType::PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR
         // VK_EXT_scalar_block_layout: scalarBlockLayout.
-        | vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES => &[T],
+        | vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES
+        // VK_KHR_uniform_buffer_standard_layout: uniformBufferStandardLayout.
+        | vk::StructureType::PHYSICAL_DEVICE_UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES => &[T],
         // VK_KHR_16bit_storage: storage and uniform buffers and push constants (the corpus
         // exercises each); stage inputs and outputs belong to graphics.
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],
