@@ -467,6 +467,12 @@ impl Isel<'_> {
                 let x = self.extend(a[0], sbits, op == I2f, false)?;
                 self.alu_comp(op, 32, 32, &[x], uniform)?
             }
+            U2f | I2f if narrow(sbits) && bits == 16 => {
+                // v_cvt_f16_[iu]16 reads the low 16 bits, so 8-bit sources are widened first.
+                let x = if sbits < 16 { self.extend(a[0], sbits, op == I2f, false)? } else { a[0] };
+                let cvt = if op == I2f { O::V_CVT_F16_I16 } else { O::V_CVT_F16_U16 };
+                self.v1(cvt, x)?
+            }
             F2f if bits == 16 && sbits == 32 => self.v1(O::V_CVT_F16_F32, a[0])?,
             F2f if bits == 32 && sbits == 16 => self.v1(O::V_CVT_F32_F16, a[0])?,
             Fadd | Fsub | Fmul | Fmin | Fmax if bits == 16 => {
