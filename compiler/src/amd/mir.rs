@@ -123,6 +123,8 @@ pub struct MFunc {
     pub blocks: Vec<MBlock>,
     /// Virtual registers.
     pub vregs: Vec<VRegInfo>,
+    /// Private memory per lane in the scratch ring, in bytes (0: the shader needs no scratch).
+    pub scratch_bytes: u32,
 }
 
 impl MFunc {

@@ -120,10 +120,14 @@ pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, Backe
     hazards::fix_hazards(&mut mf);
     let code = emit::emit(&mf)?;
     let bytes: Vec<u8> = code.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    // s0..s8 hold inputs whether or not the program reads them; VCC is counted by hardware.
-    let sgprs = alloc.sgprs.max(9);
+    // The user and system SGPRs hold inputs whether or not the program reads them; VCC is
+    // counted by hardware.
+    let user = abi::UserSgprs { scratch: mf.scratch_bytes > 0 };
+    let sgprs = alloc.sgprs.max(user.initialised());
     let vgprs = alloc.vgprs.max(3);
-    let metadata = ShaderMetadata::new(shader.workgroup_size, vgprs, sgprs, shader.shared_size, 0);
+    let scratch = mf.scratch_bytes;
+    let metadata =
+        ShaderMetadata::new(shader.workgroup_size, vgprs, sgprs, shader.shared_size, scratch);
     let stats = Stats {
         instructions: code.instructions,
         code_size: bytes.len() as u32,
@@ -132,7 +136,7 @@ pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, Backe
         spilled_vgprs: 0,
         spilled_sgprs: 0,
         lds_size: shader.shared_size,
-        scratch_size: 0,
+        scratch_size: scratch,
         compile_ms: t0.elapsed().as_secs_f64() * 1000.0,
     };
     let isa_text = emit::listing(&code.words);

@@ -20,6 +20,7 @@ pub(crate) mod build;
 mod cf;
 pub mod layout_order;
 mod mem;
+mod scratch;
 
 use std::collections::HashMap;
 
@@ -63,6 +64,9 @@ pub struct Inputs {
     pub group_id: [RegRef; 3],
     /// `v0..v2`.
     pub local_id: [RegRef; 3],
+    /// Scratch ring address and this wave's byte offset into it, for shaders whose private
+    /// memory lives in the ring.
+    pub scratch: Option<(RegRef, RegRef)>,
 }
 
 /// Selection state for one function.
@@ -93,12 +97,17 @@ impl<'a> Isel<'a> {
     fn new(shader: &'a Shader, layout: &'a ResourceLayout) -> Self {
         let f = shader.entry_fn();
         let mut mf = MFunc::default();
+        let user = abi::UserSgprs { scratch: scratch::in_memory(shader) };
         let inputs = Inputs {
             set_table: pinned(&mut mf, RegClass::S, 2, abi::SGPR_SET_TABLE),
             push: pinned(&mut mf, RegClass::S, 2, abi::SGPR_PUSH_BLOCK),
             num_groups: pinned(&mut mf, RegClass::S, 2, abi::SGPR_NUM_WORKGROUPS),
-            group_id: abi::SGPR_WORKGROUP_ID.map(|r| pinned(&mut mf, RegClass::S, 1, r)),
+            group_id: user.workgroup_id().map(|r| pinned(&mut mf, RegClass::S, 1, r)),
             local_id: abi::VGPR_LOCAL_ID.map(|r| pinned(&mut mf, RegClass::V, 1, r)),
+            scratch: user.scratch_wave_offset().map(|off| {
+                let ring = pinned(&mut mf, RegClass::S, 2, abi::SGPR_SCRATCH_RING);
+                (ring, pinned(&mut mf, RegClass::S, 1, off))
+            }),
         };
         Isel {
             shader,
