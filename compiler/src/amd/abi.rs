@@ -9,8 +9,8 @@
 //!   index = set number, unused sets 0); `s[2:3]` address of the push block (push constants at
 //!   byte 0, up to 256 bytes; dynamic-buffer V#s from byte [`DYNAMIC_DESCRIPTOR_OFFSET`], 16
 //!   bytes each in pipeline-layout order); `s[4:5]` address of three u32 workgroup counts.
-//! * Shaders that use scratch memory (RSRC2.SCRATCH_EN, [`ShaderMetadata::scratch_bytes_per_lane`]
-//!   > 0) take two more user SGPRs: `s[6:7]` the 64-bit GPU address of the scratch ring (the
+//! * Shaders that use scratch memory (RSRC2.SCRATCH_EN, a nonzero
+//!   [`ShaderMetadata::scratch_bytes_per_lane`]) take two more user SGPRs: `s[6:7]` the 64-bit GPU address of the scratch ring (the
 //!   driver's ring BO, sized by `COMPUTE_TMPRING_SIZE`, see [`tmpring_size`]). Only those
 //!   shaders pay for the two SGPRs; [`UserSgprs`] answers where everything lands for either
 //!   kind, and [`ShaderMetadata::user_sgprs`] says which one a binary is (6 or 8). This follows
