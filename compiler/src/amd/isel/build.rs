@@ -72,7 +72,7 @@ pub struct B {
 impl B {
     /// Starts from `inst`.
     pub fn new(inst: Inst) -> Self {
-        B { mi: MInst { inst, defs: Vec::new(), uses: Vec::new(), target: None } }
+        B { mi: MInst { inst, defs: Vec::new(), uses: Vec::new(), target: None, spill: None } }
     }
 
     /// Records a register written through `slot`.

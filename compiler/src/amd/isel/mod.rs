@@ -20,7 +20,7 @@ pub(crate) mod build;
 mod cf;
 pub mod layout_order;
 mod mem;
-mod scratch;
+pub(crate) mod scratch;
 
 use std::collections::HashMap;
 
@@ -94,10 +94,10 @@ fn pinned(mf: &mut MFunc, class: RegClass, size: u8, reg: u8) -> RegRef {
 }
 
 impl<'a> Isel<'a> {
-    fn new(shader: &'a Shader, layout: &'a ResourceLayout) -> Self {
+    fn new(shader: &'a Shader, layout: &'a ResourceLayout, scratch: bool) -> Self {
         let f = shader.entry_fn();
         let mut mf = MFunc::default();
-        let user = abi::UserSgprs { scratch: scratch::in_memory(shader) };
+        let user = abi::UserSgprs { scratch: scratch || scratch::in_memory(shader) };
         let inputs = Inputs {
             set_table: pinned(&mut mf, RegClass::S, 2, abi::SGPR_SET_TABLE),
             push: pinned(&mut mf, RegClass::S, 2, abi::SGPR_PUSH_BLOCK),
@@ -558,7 +558,17 @@ pub(crate) fn is_bool(t: ValueType) -> bool {
 
 /// Selects machine code for the shader's entry function.
 pub fn select(shader: &Shader, layout: &ResourceLayout) -> Result<MFunc, BackendError> {
-    let mut isel = Isel::new(shader, layout);
+    select_with(shader, layout, false)
+}
+
+/// [`select`], with the scratch ring set up even when private data does not need it (for
+/// register spilling).
+pub fn select_with(
+    shader: &Shader,
+    layout: &ResourceLayout,
+    scratch: bool,
+) -> Result<MFunc, BackendError> {
+    let mut isel = Isel::new(shader, layout, scratch);
     isel.select_function()?;
     Ok(isel.mf)
 }

@@ -21,7 +21,7 @@ use crate::ir::Shader;
 pub const MAX_VGPR_DWORDS: u32 = 16;
 
 /// Largest immediate offset of a GFX10 scratch instruction (signed 12 bits).
-const MAX_IMM_OFFSET: u32 = 2047;
+pub(crate) const MAX_IMM_OFFSET: u32 = 2047;
 
 /// HW_REG_FLAT_SCR_LO / HI (`s_setreg` ids on GFX10).
 const HW_REG_FLAT_SCR_LO: u16 = 20;
@@ -32,7 +32,7 @@ pub fn in_memory(shader: &Shader) -> bool {
     shader.scratch_size.div_ceil(4) > MAX_VGPR_DWORDS
 }
 
-fn load_op(dw: u8) -> O {
+pub(crate) fn load_op(dw: u8) -> O {
     match dw {
         1 => O::SCRATCH_LOAD_DWORD,
         2 => O::SCRATCH_LOAD_DWORDX2,
@@ -41,7 +41,7 @@ fn load_op(dw: u8) -> O {
     }
 }
 
-fn store_op(dw: u8) -> O {
+pub(crate) fn store_op(dw: u8) -> O {
     match dw {
         1 => O::SCRATCH_STORE_DWORD,
         2 => O::SCRATCH_STORE_DWORDX2,
@@ -55,18 +55,35 @@ impl Isel<'_> {
     /// slot of the scratch ring.
     pub(super) fn init_scratch(&mut self) -> Result<(), BackendError> {
         let dwords = self.shader.scratch_size.div_ceil(4);
-        let Some((ring, wave_off)) = self.inputs.scratch else {
+        if let Some((ring, wave_off)) = self.inputs.scratch {
+            self.init_flat_scratch(ring, wave_off);
+        }
+        if !in_memory(self.shader) {
             for _ in 0..dwords {
                 let r = self.vreg(RegClass::V, 1);
                 self.mf.blocks[0].insts.push(build::vop1(O::V_MOV_B32, r, Src::I(0)));
                 self.scratch.push(r);
             }
             return Ok(());
-        };
+        }
         self.mf.scratch_bytes = dwords * 4;
-        let base = self.vreg(RegClass::S, 2);
         let zero = self.vreg(RegClass::V, 4);
-        let mut pro = vec![
+        let pro = (0..4).map(|i| build::vop1(O::V_MOV_B32, zero.at(i), Src::I(0)));
+        self.mf.blocks[0].insts.extend(pro);
+        for at in (0..dwords).step_by(4) {
+            let dw = (dwords - at).min(4) as u8;
+            let (addr, off) = self.scratch_addr_in(0, MVal::Const(u64::from(at) * 4), 0)?;
+            let st = build::scratch(store_op(dw), None, Some((zero, dw)), addr, off);
+            self.mf.blocks[0].insts.push(st);
+        }
+        Ok(())
+    }
+
+    /// FLAT_SCRATCH = ring base + this wave's offset (GFX10 sets it with `s_setreg`).
+    fn init_flat_scratch(&mut self, ring: RegRef, wave_off: RegRef) {
+        self.mf.scratch_inputs = true;
+        let base = self.vreg(RegClass::S, 2);
+        let pro = [
             build::sop2(
                 O::S_ADD_U32,
                 Some(base),
@@ -84,15 +101,7 @@ impl Isel<'_> {
             build::setreg(HW_REG_FLAT_SCR_LO, base),
             build::setreg(HW_REG_FLAT_SCR_HI, base.at(1)),
         ];
-        pro.extend((0..4).map(|i| build::vop1(O::V_MOV_B32, zero.at(i), Src::I(0))));
         self.mf.blocks[0].insts.extend(pro);
-        for at in (0..dwords).step_by(4) {
-            let dw = (dwords - at).min(4) as u8;
-            let (addr, off) = self.scratch_addr_in(0, MVal::Const(u64::from(at) * 4), 0)?;
-            let st = build::scratch(store_op(dw), None, Some((zero, dw)), addr, off);
-            self.mf.blocks[0].insts.push(st);
-        }
-        Ok(())
     }
 
     /// Address operand and immediate offset for private byte `off` + `extra`, with any
@@ -121,7 +130,7 @@ impl Isel<'_> {
 
     /// `total` dwords of private data at byte offset `off`.
     pub(super) fn scratch_load(&mut self, off: MVal, total: u8) -> Result<Vec<MVal>, BackendError> {
-        if self.inputs.scratch.is_none() {
+        if !in_memory(self.shader) {
             return (0..total).map(|j| self.scratch_read(off, j)).collect();
         }
         let mut out = Vec::new();
@@ -143,7 +152,7 @@ impl Isel<'_> {
         data: RegRef,
         dw: u8,
     ) -> Result<(), BackendError> {
-        if self.inputs.scratch.is_none() {
+        if !in_memory(self.shader) {
             let off = match off {
                 MVal::Const(c) => MVal::Const(c + u64::from(byte)),
                 o if byte == 0 => o,
