@@ -83,17 +83,27 @@ pub fn spill(mf: &mut MFunc, v: VReg) -> u32 {
     for b in 0..mf.blocks.len() {
         let old = std::mem::take(&mut mf.blocks[b].insts);
         let mut out = Vec::with_capacity(old.len());
+        // The register the previous instruction wrote (and that was just stored): a reader
+        // right after it uses that register instead of reloading.
+        let mut fresh: Vec<(RegOp, RegRef)> = Vec::new();
         for mut mi in old {
             let mut after = Vec::new();
             for u in mi.uses.iter_mut().filter(|u| u.reg.vreg == v) {
-                let t = reload(mf, &mut out, v, *u, slot);
-                u.reg = t;
+                let same =
+                    |(d, _): &&(RegOp, RegRef)| d.reg.off == u.reg.off && d.dwords == u.dwords;
+                u.reg = match fresh.iter().find(same) {
+                    Some(&(_, t)) => t,
+                    None => reload(mf, &mut out, v, *u, slot),
+                };
             }
+            let mut written = Vec::new();
             for d in mi.defs.iter_mut().filter(|d| d.reg.vreg == v) {
                 let t = temp(mf, RegClass::V, d.dwords);
                 after.extend(move_insts(mf, true, t, v, *d, slot));
+                written.push((*d, t));
                 d.reg = t;
             }
+            fresh = written;
             out.push(mi);
             out.extend(after);
         }
