@@ -258,4 +258,29 @@ mod tests {
         let e = check(&mf, &a).unwrap_err();
         assert!(matches!(e, BackendError::RegallocCheck(_)), "{e}");
     }
+
+    #[test]
+    fn scalar_values_are_followed_through_vgpr_lanes() {
+        use crate::amd::isel_build::sop2;
+        let mut mf = MFunc::default();
+        let (x, y, z) = (mf.vreg(RegClass::S, 1), mf.vreg(RegClass::S, 1), mf.vreg(RegClass::S, 1));
+        let insts = vec![
+            crate::amd::isel_build::sop1(Opcode::S_MOV_B32, x, Src::I(1), 1),
+            crate::amd::isel_build::sop1(Opcode::S_MOV_B32, y, Src::I(2), 1),
+            sop2(Opcode::S_ADD_U32, Some(z), Src::R(x, RegClass::S), Src::R(y, RegClass::S), 1),
+        ];
+        mf.blocks.push(MBlock { insts });
+        crate::amd::spill::spill_sgpr(&mut mf, crate::amd::mir::VReg(0));
+        crate::amd::spill::spill_sgpr(&mut mf, crate::amd::mir::VReg(1));
+        let a = allocate(&mf).unwrap();
+        check(&mf, &a).unwrap();
+        let reload_y = mf.blocks[0]
+            .insts
+            .iter_mut()
+            .find(|mi| mi.spill.is_some_and(|s| !s.store && s.orig.0 == 1))
+            .unwrap();
+        reload_y.spill.as_mut().unwrap().slot = 0;
+        let e = check(&mf, &a).unwrap_err();
+        assert!(matches!(e, BackendError::RegallocCheck(_)), "{e}");
+    }
 }
