@@ -106,6 +106,32 @@ impl Gpu {
         }
     }
 
+    /// A device with one queue of `family`, these device extensions, and the features of
+    /// `features` and the structures chained to it enabled.
+    pub fn with_feature_chain(
+        instance: &Instance,
+        pd: vk::PhysicalDevice,
+        family: u32,
+        extensions: &[&CStr],
+        features: &mut vk::PhysicalDeviceFeatures2<'_>,
+    ) -> Gpu {
+        let prios = [1.0];
+        let queues = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family)
+            .queue_priorities(&prios)];
+        let names: Vec<_> = extensions.iter().map(|e| e.as_ptr()).collect();
+        let info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .enabled_extension_names(&names)
+            .push_next(features);
+        // SAFETY: valid create infos on live handles; every object is destroyed in Drop.
+        unsafe {
+            instance.get_physical_device_queue_family_properties(pd);
+            let device = instance.create_device(pd, &info, None).expect("vkCreateDevice");
+            Self::around(instance, pd, device, family)
+        }
+    }
+
     /// The queue, pool and memory properties for a freshly created device.
     ///
     /// # Safety

@@ -35,7 +35,7 @@ fn unsupported_core_feature_is_rejected() {
     let h = Harness::plain();
     let prio = [1.0];
     let queues = [queue_info(0, &prio)];
-    let features = vk::PhysicalDeviceFeatures::default().shader_float64(true);
+    let features = vk::PhysicalDeviceFeatures::default().sparse_binding(true);
     let info =
         vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_features(&features);
     assert_eq!(try_create_device(&h, &info).err(), Some(vk::Result::ERROR_FEATURE_NOT_PRESENT));

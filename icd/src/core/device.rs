@@ -23,6 +23,19 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     (c"VK_KHR_timeline_semaphore", 2),
     (c"VK_KHR_synchronization2", 1),
     (c"VK_KHR_pipeline_executable_properties", 1),
+    // The small-type extensions below are checked by the corpus differential (storage_16bit,
+    // storage_8bit, ubo_std140_misc, and tests/corpus/ubo_small_types) against lavapipe.
+    (c"VK_KHR_storage_buffer_storage_class", 1),
+    (c"VK_KHR_16bit_storage", 1),
+    (c"VK_KHR_8bit_storage", 1),
+    (c"VK_KHR_shader_float16_int8", 1),
+    // Checked by the corpus's scalar_layout (packed vec3 members and arrays): the compiler
+    // takes member offsets and strides from the SPIR-V decorations.
+    (c"VK_EXT_scalar_block_layout", 1),
+    // Checked by tests/corpus/standard_layout against lavapipe (std430 uniform blocks).
+    (c"VK_KHR_uniform_buffer_standard_layout", 1),
+    // Checked by the corpus's int64_atomics (add, max, min, xor on a storage buffer).
+    (c"VK_KHR_shader_atomic_int64", 1),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.
