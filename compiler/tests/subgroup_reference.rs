@@ -91,3 +91,34 @@ fn ballots_match_hand_computed_masks() {
         }
     }
 }
+
+/// A subgroup operation with any scope but Subgroup is refused with an error, not run wrongly.
+#[test]
+fn workgroup_scope_is_refused() {
+    let src = "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : require\n\
+               layout(local_size_x = 64) in;\n\
+               layout(std430, binding = 0) buffer B { uint d[]; };\n\
+               void main() { d[gl_LocalInvocationIndex] = subgroupAdd(d[gl_LocalInvocationIndex]); }\n";
+    let dir = std::env::temp_dir().join(format!("ferrum-sg-scope-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("scope.comp");
+    std::fs::write(&path, src).unwrap();
+    let mut words = common::glsl_to_spirv(&path);
+    let _ = std::fs::remove_dir_all(&dir);
+    let spec = Default::default();
+    assert!(ferrum_compiler::compile_to_ir(&words, "main", Stage::Compute, &spec).is_ok());
+    // The only OpConstant with value 3 is the Subgroup scope; make it Workgroup (2).
+    let mut i = 5;
+    let mut patched = 0;
+    while i < words.len() {
+        let (len, op) = ((words[i] >> 16) as usize, words[i] & 0xffff);
+        if op == 43 && len == 4 && words[i + 3] == 3 {
+            words[i + 3] = 2;
+            patched += 1;
+        }
+        i += len.max(1);
+    }
+    assert_eq!(patched, 1);
+    let e = ferrum_compiler::compile_to_ir(&words, "main", Stage::Compute, &spec).unwrap_err();
+    assert!(e.to_string().contains("scope"), "{e}");
+}
