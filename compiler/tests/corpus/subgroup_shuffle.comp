@@ -3,6 +3,8 @@
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
 #extension GL_KHR_shader_subgroup_clustered : require
 #extension GL_KHR_shader_subgroup_quad : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
 // Shuffles (by index, xor, up, down), clustered reductions and quad operations over a workgroup
 // of 64 and, under divergence, only from lanes that are themselves active.
 //! groups 2 1 1
@@ -28,6 +30,10 @@ void main() {
     o[b + 7u] = subgroupQuadSwapVertical(v) ^ subgroupQuadSwapDiagonal(v) << 4;
     dvec2 wide = dvec2(double(v) * 0.25, double(id));
     o[b + 8u] = uint(subgroupShuffleXor(wide, 1u).x * 4.0) + uint(subgroupQuadSwapVertical(wide).y);
+    bool big = v > 400u;
+    o[b + 13u] = uint(subgroupShuffleXor(big, 3u)) | uint(subgroupBroadcast(big, 9u)) << 1
+        | uint(subgroupInclusiveOr(big)) << 2 | uint(subgroupExclusiveAnd(big)) << 3
+        | uint(subgroupClusteredXor(big, 4u)) << 4 | uint(subgroupQuadSwapDiagonal(big)) << 5;
     if ((id & 2u) == 0u) {
         // Half the lanes; every source lane below is active too.
         o[b + 9u] = subgroupShuffleXor(v, 1u);

@@ -11,7 +11,8 @@
 //!   constant lane are DPP `quad_perm` moves; broadcasts with a uniform lane are `v_readlane`.
 //!
 //! Supported data: 32-bit components for arithmetic, 32- and 64-bit components for data
-//! movement, booleans for votes, ballots, broadcast-first and and/or/xor reductions.
+//! movement, booleans for everything (votes, ballots, elect and and/or/xor reductions on the
+//! masks; the rest on 0/1 values in VGPRs).
 
 use ferrum_isa::{Dpp16, Ext, Inst, Opcode as O, Operand, Special};
 
@@ -143,7 +144,15 @@ impl Isel<'_> {
                 Some(v) => self.mask_src(self.comp(*v, 0)?),
                 None => Src::I(0),
             };
-            vec![self.subgroup_bool(op, c)?]
+            if Self::mask_op(op) {
+                vec![self.subgroup_bool(op, c)?]
+            } else {
+                let lane = match srcs.get(1) {
+                    Some(v) => Some(self.comp(*v, 0)?),
+                    None => None,
+                };
+                vec![self.bool_via_data(op, c, lane)?]
+            }
         } else if op == SubgroupOp::AllEqual {
             vec![self.all_equal(srcs[0], bits, comps)?]
         } else {
@@ -164,6 +173,42 @@ impl Isel<'_> {
         };
         self.set(d, out);
         Ok(())
+    }
+
+    /// Boolean operations done on the lane masks themselves.
+    fn mask_op(op: SubgroupOp) -> bool {
+        matches!(
+            op,
+            SubgroupOp::Elect
+                | SubgroupOp::Ballot
+                | SubgroupOp::Any
+                | SubgroupOp::All
+                | SubgroupOp::AllEqual
+                | SubgroupOp::BroadcastFirst
+                | SubgroupOp::Reduce(AluOp::Iand | AluOp::Ior | AluOp::Ixor)
+        )
+    }
+
+    /// Other boolean operations run on 0/1 in a VGPR (and/or/xor of 0/1 are the logical ops)
+    /// and turn the result back into a lane mask.
+    fn bool_via_data(
+        &mut self,
+        op: SubgroupOp,
+        c: Src,
+        lane: Option<MVal>,
+    ) -> Result<MVal, BackendError> {
+        let v = self.sg_v();
+        self.emit(build::vop3(O::V_CNDMASK_B32, Some(v), None, &[Src::I(0), Src::I(1), c], 0));
+        let r = self.subgroup_data(op, 32, MVal::Reg(v, RegClass::V), lane)?;
+        match r[0] {
+            MVal::Reg(x, RegClass::V) => {
+                let m = self.sg_s();
+                self.emit(build::vcmp(O::V_CMP_NE_U32, m, Src::I(0), Src::R(x, RegClass::V), 1));
+                Ok(MVal::Reg(m, RegClass::S))
+            }
+            MVal::Reg(x, RegClass::S) => Ok(self.nonzero_mask(x, u32::MAX, 0)),
+            other => Ok(other),
+        }
     }
 
     fn subgroup_bool(&mut self, op: SubgroupOp, c: Src) -> Result<MVal, BackendError> {
