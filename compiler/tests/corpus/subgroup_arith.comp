@@ -44,6 +44,12 @@ void main() {
     } else {
         o[b + 22u] = subgroupInclusiveAdd(u) + subgroupXor(u);
     }
+    // 64-bit floats with exact partial sums.
+    double d = double(y) * 1024.0 + double(u) * 4294967296.0;
+    o[b + 24u] = uint(subgroupAdd(d) / 4294967296.0);
+    o[b + 25u] = uint(subgroupInclusiveAdd(d) / 1024.0);
+    // The exclusive max is -inf in the first lane: clamp before converting.
+    o[b + 26u] = uint(max(subgroupExclusiveMax(d), 0.0) / 4294967296.0) ^ uint(subgroupMin(d) / 4294967296.0 + 8.0);
     uint acc = 0u;
     for (uint k = 0u; k < (u % 5u) + 1u; k++) {
         acc += subgroupInclusiveAdd(k + u) * 3u + subgroupAdd(k);

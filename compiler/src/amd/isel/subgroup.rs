@@ -10,7 +10,8 @@
 //! - Shuffles go through `ds_bpermute_b32` (the LDS crossbar, no LDS memory); quad ops with a
 //!   constant lane are DPP `quad_perm` moves; broadcasts with a uniform lane are `v_readlane`.
 //!
-//! Supported data: 32-bit components for arithmetic, 32- and 64-bit components for data
+//! Supported data: 32-bit components for arithmetic (and 64-bit floats),
+//! 32- and 64-bit components for data
 //! movement, booleans for everything (votes, ballots, elect and and/or/xor reductions on the
 //! masks; the rest on 0/1 values in VGPRs).
 
@@ -43,6 +44,24 @@ fn valu_op(op: AluOp) -> Option<O> {
         AluOp::Fmax => O::V_MAX_F32,
         _ => return None,
     })
+}
+
+/// How two lanes' values combine: one 32-bit op per dword, or a 64-bit float op.
+#[derive(Clone, Copy)]
+enum Combine {
+    Dword(O),
+    F64(O),
+}
+
+fn combiner(op: AluOp, bits: u8) -> Option<Combine> {
+    match (bits, op) {
+        (32, _) => valu_op(op).map(Combine::Dword),
+        (64, AluOp::Fadd) => Some(Combine::F64(O::V_ADD_F64)),
+        (64, AluOp::Fmul) => Some(Combine::F64(O::V_MUL_F64)),
+        (64, AluOp::Fmin) => Some(Combine::F64(O::V_MIN_F64)),
+        (64, AluOp::Fmax) => Some(Combine::F64(O::V_MAX_F64)),
+        _ => None,
+    }
 }
 
 impl Isel<'_> {
@@ -333,15 +352,7 @@ impl Isel<'_> {
             SubgroupOp::Reduce(a)
             | SubgroupOp::InclusiveScan(a)
             | SubgroupOp::ExclusiveScan(a)
-            | SubgroupOp::ClusteredReduce(a, _) => {
-                if bits != 32 {
-                    return Err(unsupported(format!(
-                        "subgroup {} on {bits}-bit values",
-                        op.name()
-                    )));
-                }
-                self.scan(op, a, x)
-            }
+            | SubgroupOp::ClusteredReduce(a, _) => self.scan(op, a, x, bits),
             other => Err(unsupported(format!("subgroup {} on data", other.name()))),
         }
     }
@@ -433,18 +444,27 @@ impl Isel<'_> {
         Ok(vec![MVal::Reg(r, RegClass::V)])
     }
 
-    /// Reductions and scans of 32-bit values (see the module docs).
-    fn scan(&mut self, op: SubgroupOp, a: AluOp, x: MVal) -> Result<Vec<MVal>, BackendError> {
-        let vop = valu_op(a).ok_or_else(|| unsupported(format!("subgroup {}", op.name())))?;
-        let id = identity(a, 32).map_err(|e| unsupported(e.to_string()))? as u32;
-        let xv = self.in_vgpr(x, 1)?;
+    /// Reductions and scans of 32- and 64-bit values (see the module docs).
+    fn scan(
+        &mut self,
+        op: SubgroupOp,
+        a: AluOp,
+        x: MVal,
+        bits: u8,
+    ) -> Result<Vec<MVal>, BackendError> {
+        let comb = combiner(a, bits)
+            .ok_or_else(|| unsupported(format!("subgroup {} on {bits}-bit values", op.name())))?;
+        let dw = Self::dwords(bits);
+        let id = identity(a, bits).map_err(|e| unsupported(e.to_string()))?;
+        let xv = self.in_vgpr(x, dw)?;
         let saved = self.exec_all();
         let ss = Src::R(saved, RegClass::S);
-        let mut t = self.sg_v();
-        let idv = self.sg_v();
-        self.vmov(idv, Src::I(id));
-        let srcs = [Src::R(idv, RegClass::V), Src::R(xv, RegClass::V), ss];
-        self.emit(build::vop3(O::V_CNDMASK_B32, Some(t), None, &srcs, 0));
+        let idv = self.fill(id, dw);
+        let mut t = self.vreg(RegClass::V, dw);
+        for k in 0..dw {
+            let srcs = [Src::R(idv.at(k), RegClass::V), Src::R(xv.at(k), RegClass::V), ss];
+            self.emit(build::vop3(O::V_CNDMASK_B32, Some(t.at(k)), None, &srcs, 0));
+        }
         let result = match op {
             SubgroupOp::Reduce(_) | SubgroupOp::ClusteredReduce(..) => {
                 let n = match op {
@@ -452,52 +472,73 @@ impl Isel<'_> {
                     _ => 32,
                 };
                 for k in [1u16, 2, 4, 8].into_iter().filter(|&k| u32::from(k) < n) {
-                    let tmp = self.sg_v();
-                    self.dpp_mov(tmp, t, 0x160 + k);
-                    t = self.apply(vop, t, Src::R(tmp, RegClass::V));
+                    let tmp = self.vreg(RegClass::V, dw);
+                    for d in 0..dw {
+                        self.dpp_mov(tmp.at(d), t.at(d), 0x160 + k);
+                    }
+                    t = self.combine(comb, dw, t, tmp);
                 }
                 if n == 32 {
                     let (lo, hi) = (self.sg_s(), self.sg_s());
                     self.emit(build::sop1(O::S_MOV_B32, lo, Src::I(0x7654_3210), 1));
                     self.emit(build::sop1(O::S_MOV_B32, hi, Src::I(0xfedc_ba98), 1));
-                    let other = self.sg_v();
-                    let srcs =
-                        [Src::R(t, RegClass::V), Src::R(lo, RegClass::S), Src::R(hi, RegClass::S)];
-                    let mut mi = build::vop3(O::V_PERMLANEX16_B32, Some(other), None, &srcs, 0);
-                    mi.uses.push(RegOp { slot: Slot::Vdst, reg: other, dwords: 1 });
-                    self.vmov(other, Src::I(id));
-                    self.emit(mi);
-                    t = self.apply(vop, t, Src::R(other, RegClass::V));
-                    let s = self.readlane(t, Src::I(0));
+                    let other = self.fill(id, dw);
+                    for d in 0..dw {
+                        let srcs = [
+                            Src::R(t.at(d), RegClass::V),
+                            Src::R(lo, RegClass::S),
+                            Src::R(hi, RegClass::S),
+                        ];
+                        let o = other.at(d);
+                        let mut mi = build::vop3(O::V_PERMLANEX16_B32, Some(o), None, &srcs, 0);
+                        mi.uses.push(RegOp { slot: Slot::Vdst, reg: o, dwords: 1 });
+                        self.emit(mi);
+                    }
+                    t = self.combine(comb, dw, t, other);
+                    let r = self.vreg(RegClass::S, dw);
+                    for d in 0..dw {
+                        let s = self.readlane(t.at(d), Src::I(0));
+                        self.emit(build::sop1(O::S_MOV_B32, r.at(d), Src::R(s, RegClass::S), 1));
+                    }
                     self.exec_set(ss);
-                    return Ok(vec![MVal::Reg(s, RegClass::S)]);
+                    return Ok(vec![MVal::Reg(r, RegClass::S)]);
                 }
                 t
             }
             _ => {
                 for k in [1u16, 2, 4, 8] {
-                    let tmp = self.sg_v();
-                    self.vmov(tmp, Src::I(id));
-                    self.dpp_mov(tmp, t, 0x110 + k);
-                    t = self.apply(vop, t, Src::R(tmp, RegClass::V));
+                    let tmp = self.fill(id, dw);
+                    for d in 0..dw {
+                        self.dpp_mov(tmp.at(d), t.at(d), 0x110 + k);
+                    }
+                    t = self.combine(comb, dw, t, tmp);
                 }
                 // Row 1 also takes row 0's total (lane 15).
-                let row0 = self.readlane(t, Src::I(15));
-                let add = self.sg_v();
-                self.vmov(add, Src::I(id));
+                let add = self.fill(id, dw);
+                let mut row0 = Vec::new();
+                for d in 0..dw {
+                    row0.push(self.readlane(t.at(d), Src::I(15)));
+                }
                 self.exec_set(Src::I(0xffff_0000));
-                self.vmov(add, Src::R(row0, RegClass::S));
-                self.exec_set(Src::I(u32::MAX));
-                t = self.apply(vop, t, Src::R(add, RegClass::V));
-                if matches!(op, SubgroupOp::ExclusiveScan(_)) {
-                    let e = self.sg_v();
-                    self.vmov(e, Src::I(id));
-                    self.dpp_mov(e, t, 0x111);
-                    let l15 = self.readlane(t, Src::I(15));
-                    let srcs = [Src::R(l15, RegClass::S), Src::I(16)];
-                    let mut mi = build::vop3(O::V_WRITELANE_B32, Some(e), None, &srcs, 0);
-                    mi.uses.push(RegOp { slot: Slot::Vdst, reg: e, dwords: 1 });
+                for (d, r) in (0..dw).zip(row0) {
+                    // Only row 1 is written: the rest of `add` stays live through the move.
+                    let mut mi = build::vop1(O::V_MOV_B32, add.at(d), Src::R(r, RegClass::S));
+                    mi.uses.push(RegOp { slot: Slot::Vdst, reg: add.at(d), dwords: 1 });
                     self.emit(mi);
+                }
+                self.exec_set(Src::I(u32::MAX));
+                t = self.combine(comb, dw, t, add);
+                if matches!(op, SubgroupOp::ExclusiveScan(_)) {
+                    let e = self.fill(id, dw);
+                    for d in 0..dw {
+                        self.dpp_mov(e.at(d), t.at(d), 0x111);
+                        let l15 = self.readlane(t.at(d), Src::I(15));
+                        let srcs = [Src::R(l15, RegClass::S), Src::I(16)];
+                        let ed = e.at(d);
+                        let mut mi = build::vop3(O::V_WRITELANE_B32, Some(ed), None, &srcs, 0);
+                        mi.uses.push(RegOp { slot: Slot::Vdst, reg: ed, dwords: 1 });
+                        self.emit(mi);
+                    }
                     t = e;
                 }
                 t
@@ -505,5 +546,37 @@ impl Isel<'_> {
         };
         self.exec_set(ss);
         Ok(vec![MVal::Reg(result, RegClass::V)])
+    }
+
+    /// A fresh VGPR range holding `v` in every (enabled) lane.
+    fn fill(&mut self, v: u64, dw: u8) -> RegRef {
+        let r = self.vreg(RegClass::V, dw);
+        for d in 0..dw {
+            self.vmov(r.at(d), Src::I((v >> (32 * u32::from(d))) as u32));
+        }
+        r
+    }
+
+    fn combine(&mut self, c: Combine, dw: u8, a: RegRef, b: RegRef) -> RegRef {
+        match c {
+            Combine::Dword(op) => {
+                let r = self.vreg(RegClass::V, dw);
+                for d in 0..dw {
+                    self.emit(build::vop2(
+                        op,
+                        r.at(d),
+                        Src::R(b.at(d), RegClass::V),
+                        Src::R(a.at(d), RegClass::V),
+                    ));
+                }
+                r
+            }
+            Combine::F64(op) => {
+                let r = self.vreg(RegClass::V, 2);
+                let srcs = [Src::R(a, RegClass::V), Src::R(b, RegClass::V)];
+                self.emit(build::vop3w(op, Some((r, 2)), None, &srcs, 2, 0));
+                r
+            }
+        }
     }
 }
