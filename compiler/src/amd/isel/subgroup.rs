@@ -85,8 +85,19 @@ impl Isel<'_> {
         self.emit(build::sop1_fixed(O::S_MOV_B32, EXEC_OP, m));
     }
 
-    /// `v_mov_b32_dpp dst, src ctrl`; lanes whose source is invalid keep `dst`.
+    /// `v_mov_b32_dpp dst, src ctrl`; lanes whose source is invalid keep `dst`, so `dst` must
+    /// be initialised unless every source lane is valid (use [`Self::dpp_mov_all`] then).
     fn dpp_mov(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
+        self.dpp_mov_inner(dst, src, ctrl, true);
+    }
+
+    /// A DPP move whose every lane reads a valid source (row_xmask, quad_perm under full EXEC):
+    /// `dst` is fully written, so its old value is not live.
+    fn dpp_mov_all(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
+        self.dpp_mov_inner(dst, src, ctrl, false);
+    }
+
+    fn dpp_mov_inner(&mut self, dst: RegRef, src: RegRef, ctrl: u16, keep: bool) {
         let mut mi = build::vop1(O::V_MOV_B32, dst, Src::R(src, RegClass::V));
         if let Inst::Vop1(i) = &mut mi.inst {
             i.ext = Ext::Dpp16(Dpp16 {
@@ -99,8 +110,10 @@ impl Isel<'_> {
                 abs: 0,
             });
         }
-        // The lanes not written keep their value: the old contents are read too.
-        mi.uses.push(RegOp { slot: Slot::Vdst, reg: dst, dwords: 1 });
+        if keep {
+            // The lanes not written keep their value: the old contents are read too.
+            mi.uses.push(RegOp { slot: Slot::Vdst, reg: dst, dwords: 1 });
+        }
         self.emit(mi);
     }
 
@@ -396,7 +409,7 @@ impl Isel<'_> {
         let v = self.in_vgpr(x, dw)?;
         let r = self.vreg(RegClass::V, dw);
         for i in 0..dw {
-            self.dpp_mov(r.at(i), v.at(i), ctrl);
+            self.dpp_mov_all(r.at(i), v.at(i), ctrl);
         }
         Ok(vec![MVal::Reg(r, RegClass::V)])
     }
@@ -474,7 +487,7 @@ impl Isel<'_> {
                 for k in [1u16, 2, 4, 8].into_iter().filter(|&k| u32::from(k) < n) {
                     let tmp = self.vreg(RegClass::V, dw);
                     for d in 0..dw {
-                        self.dpp_mov(tmp.at(d), t.at(d), 0x160 + k);
+                        self.dpp_mov_all(tmp.at(d), t.at(d), 0x160 + k);
                     }
                     t = self.combine(comb, dw, t, tmp);
                 }
