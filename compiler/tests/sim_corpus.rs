@@ -179,6 +179,51 @@ fn vgpr_spilling_runs_on_the_simulator() {
     }
 }
 
+/// More live uniform values than a wave has SGPRs: scalar values spill to VGPR lanes
+/// (`v_writelane`/`v_readlane`), and the result is still the interpreter's.
+#[test]
+fn sgpr_spilling_runs_on_the_simulator() {
+    let n = 128;
+    let mut src = String::from(
+        "#version 450\nlayout(local_size_x = 32) in;\n\
+         layout(std140, binding = 0) uniform U { uvec4 u[32]; };\n\
+         layout(std430, binding = 1) buffer O { uint o[]; };\nvoid main() {\n\
+         uint i = gl_LocalInvocationID.x;\n",
+    );
+    for k in 0..n {
+        src.push_str(&format!("uint a{k} = u[{}].{};\n", k / 4, ["x", "y", "z", "w"][k % 4]));
+    }
+    for k in 0..n {
+        src.push_str(&format!("o[i * {n}u + {k}u] = a{} * a{k} + i;\n", n - 1 - k));
+    }
+    src.push_str("}\n");
+    let dir = std::env::temp_dir().join(format!("ferrum-sgpr-stress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("sgpr_stress.comp");
+    std::fs::write(&path, src).unwrap();
+    let words = common::glsl_to_spirv(&path);
+    let _ = std::fs::remove_dir_all(&dir);
+    let ubo: Vec<u8> = (0..n as u32).flat_map(|k| (k * 7919 + 13).to_le_bytes()).collect();
+    let case = common::Case {
+        name: "sgpr_stress".into(),
+        words,
+        groups: [1, 1, 1],
+        res: interp::Resources {
+            buffers: vec![
+                interp::Buffer { set: 0, binding: 0, index: 0, data: ubo },
+                interp::Buffer { set: 0, binding: 1, index: 0, data: vec![0; 4 * 32 * n] },
+            ],
+            ..Default::default()
+        },
+        spec: Default::default(),
+    };
+    let ir =
+        ferrum_compiler::compile_to_ir(&case.words, "main", Stage::Compute, &case.spec).unwrap();
+    let bin = amd::compile(&ir, &amd::default_layout(&ir)).unwrap();
+    assert!(bin.stats.spilled_sgprs > 0, "{:?}", bin.stats);
+    assert!(check(&Gpu::new(), &case, case.groups).unwrap());
+}
+
 /// Control-flow cases written for the backend (compiler/tests/backend_cases).
 #[test]
 fn backend_cases_run_on_the_simulator_like_the_interpreter() {

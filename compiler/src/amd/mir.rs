@@ -124,8 +124,11 @@ pub struct SpillMove {
     pub off: u8,
     /// Dwords moved.
     pub dwords: u8,
-    /// Byte offset of dword `off` in private memory.
+    /// Byte offset of dword `off` in private memory; for scalar spills, the lane slot
+    /// (32 per lane VGPR, in [`MFunc::spill_lanes`] order).
     pub slot: u32,
+    /// A scalar spill into a lane of a VGPR (`v_writelane`/`v_readlane`).
+    pub lane: bool,
 }
 
 /// A machine basic block (in final layout order; falls through to the next one).
@@ -146,6 +149,12 @@ pub struct MFunc {
     pub scratch_bytes: u32,
     /// The prologue points FLAT_SCRATCH at the ring, so the ABI's scratch inputs are used.
     pub scratch_inputs: bool,
+    /// VGPRs whose lanes hold spilled SGPRs (never spilled themselves).
+    pub spill_lanes: Vec<VReg>,
+    /// Lane slots used in `spill_lanes`.
+    pub lane_slots: u32,
+    /// Registers the spiller must not choose (lane VGPRs, spill temporaries).
+    pub unspillable: std::collections::BTreeSet<VReg>,
 }
 
 impl MFunc {

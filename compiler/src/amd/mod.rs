@@ -42,7 +42,7 @@ pub struct Stats {
     pub sgprs: u32,
     /// VGPR dwords spilled to scratch.
     pub spilled_vgprs: u32,
-    /// SGPRs spilled (SGPR spilling is not implemented: always 0, allocation fails instead).
+    /// SGPR dwords spilled to VGPR lanes.
     pub spilled_sgprs: u32,
     /// LDS bytes.
     pub lds_size: u32,
@@ -109,7 +109,7 @@ pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, Backe
     if shader.stage != Stage::Compute {
         return Err(BackendError::NotCompute);
     }
-    let spill::Allocated { mut mf, alloc, spilled_vgprs } =
+    let spill::Allocated { mut mf, alloc, spilled_vgprs, spilled_sgprs } =
         spill::select_and_allocate(shader, layout)?;
     if alloc.sgprs > u32::from(emit::LONG_BRANCH_SGPR) {
         return Err(BackendError::OutOfRegisters("scalar"));
@@ -136,7 +136,7 @@ pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, Backe
         vgprs,
         sgprs,
         spilled_vgprs,
-        spilled_sgprs: 0,
+        spilled_sgprs,
         lds_size: shader.shared_size,
         scratch_size: scratch,
         compile_ms: t0.elapsed().as_secs_f64() * 1000.0,

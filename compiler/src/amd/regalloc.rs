@@ -3,10 +3,9 @@
 //! every register field of every instruction is patched with its physical register.
 //!
 //! Intervals are single ranges over the layout (no holes), which is conservative for lowered
-//! control flow and keeps the allocator simple. When the vector file runs out, [`try_allocate`]
+//! control flow and keeps the allocator simple. When a register file runs out, [`try_allocate`]
 //! names the live value whose interval reaches furthest (the classic linear-scan choice) and
-//! [`super::spill`] moves it to scratch; the scalar file has no spilling yet and fails with
-//! [`BackendError::OutOfRegisters`].
+//! [`super::spill`] moves it to scratch (vector values) or to VGPR lanes (scalar values).
 
 use ferrum_isa::Operand;
 
@@ -49,8 +48,8 @@ pub fn allocate(mf: &MFunc) -> Result<Assignment, BackendError> {
     Ok(try_allocate(mf)?)
 }
 
-/// The spill candidate when `v` (starting at `start`, ending at `end`) finds no register: of
-/// the non-input vector values live at `start`, and `v` itself, the one live longest after it.
+/// The spill candidate when `v` finds no register: of the non-input values of its file live
+/// where it starts, and `v` itself, the one live longest after that.
 fn spill_candidate(
     mf: &MFunc,
     owner: &[Option<usize>],
@@ -61,8 +60,10 @@ fn spill_candidate(
     let mut best: Option<(usize, usize)> = None;
     for &o in owner.iter().flatten().chain(std::iter::once(&v)) {
         let (s, e) = iv[o]?;
-        // An interval of two instructions is already a spill temporary (or as short).
-        if mf.vregs[o].fixed.is_some() || e < start || e <= s + 1 {
+        // Spill temporaries gain nothing from spilling; lane VGPRs hold spilled SGPRs in
+        // lanes that scratch stores under EXEC could not keep.
+        let lanes = mf.unspillable.contains(&VReg(o as u32));
+        if mf.vregs[o].fixed.is_some() || e < start || e <= s + 1 || lanes {
             continue;
         }
         if best.is_none_or(|(_, be)| e > be) {
@@ -79,9 +80,12 @@ pub fn try_allocate(mf: &MFunc) -> Result<Assignment, Failure> {
     order.sort_by_key(|&v| (iv[v].map_or(0, |i| i.0), mf.vregs[v].fixed.is_none(), v));
     let mut reg = vec![u8::MAX; mf.vregs.len()];
     // busy[class][r] = last instruction index occupying r, or None.
-    let mut busy_s: Vec<Option<usize>> = vec![None; abi::MAX_SGPRS as usize];
+    // The long-branch pair sits above the allocatable SGPRs.
+    let sgpr_budget = usize::from(super::emit::LONG_BRANCH_SGPR);
+    let mut busy_s: Vec<Option<usize>> = vec![None; sgpr_budget];
     let mut busy_v: Vec<Option<usize>> = vec![None; abi::MAX_VGPRS as usize];
-    // Which virtual register holds each VGPR (for choosing what to spill).
+    // Which virtual register holds each register (for choosing what to spill).
+    let mut owner_s: Vec<Option<usize>> = vec![None; sgpr_budget];
     let mut owner_v: Vec<Option<usize>> = vec![None; abi::MAX_VGPRS as usize];
     let (mut sgprs, mut vgprs) = (0u32, 0u32);
     for v in order {
@@ -100,22 +104,22 @@ pub fn try_allocate(mf: &MFunc) -> Result<Assignment, Failure> {
             None => (0..busy.len()).step_by(info.align.max(1) as usize).find(|&r| free(busy, r)),
         };
         let Some(r) = pick else {
-            let spill = match info.class {
-                RegClass::S => None,
-                RegClass::V => {
-                    for (o, b) in owner_v.iter_mut().zip(&busy_v) {
-                        if b.is_none_or(|e| e < start) {
-                            *o = None;
-                        }
-                    }
-                    spill_candidate(mf, &owner_v, &iv, v)
-                }
+            let (owner, busy) = match info.class {
+                RegClass::S => (&mut owner_s, &busy_s),
+                RegClass::V => (&mut owner_v, &busy_v),
             };
+            for (o, b) in owner.iter_mut().zip(busy) {
+                if b.is_none_or(|e| e < start) {
+                    *o = None;
+                }
+            }
+            let spill = spill_candidate(mf, owner, &iv, v);
             return Err(Failure { class: info.class, spill });
         };
         busy[r..r + size].fill(Some(end));
-        if info.class == RegClass::V {
-            owner_v[r..r + size].fill(Some(v));
+        match info.class {
+            RegClass::S => owner_s[r..r + size].fill(Some(v)),
+            RegClass::V => owner_v[r..r + size].fill(Some(v)),
         }
         reg[v] = r as u8;
         let top = (r + size) as u32;

@@ -51,7 +51,7 @@ fn cell_index(class: RegClass, r: u8) -> usize {
 pub fn check(mf: &MFunc, a: &Assignment) -> Result<(), BackendError> {
     let nb = mf.blocks.len();
     let nv = mf.vregs.len();
-    let cells = M_BASE + mf.scratch_bytes.div_ceil(4) as usize;
+    let cells = lane_base(mf) + mf.lane_slots as usize;
     let mut entry = vec![vec![Cell::Bottom; cells]; nb];
     // Must-defined virtual registers at block entry (None = not reached yet).
     let mut defined: Vec<Option<Vec<bool>>> = vec![None; nb];
@@ -151,6 +151,11 @@ fn transfer(
     Ok(())
 }
 
+/// First cell of the VGPR-lane slots of scalar spills (after the private-memory dwords).
+fn lane_base(mf: &MFunc) -> usize {
+    M_BASE + mf.scratch_bytes.div_ceil(4) as usize
+}
+
 /// Follows a spill store (register → slot) or checks a reload (the slot holds the value).
 fn spill_move(
     mf: &MFunc,
@@ -161,12 +166,18 @@ fn spill_move(
     def: &mut [bool],
 ) -> Result<(), String> {
     let orig = sm.orig.0 as usize;
-    let slot = M_BASE + sm.slot as usize / 4;
+    let slot =
+        if sm.lane { lane_base(mf) + sm.slot as usize } else { M_BASE + sm.slot as usize / 4 };
+    let class = mf.vregs[orig].class;
     if sm.store {
-        let data = mi.uses.last().ok_or("spill store without data")?;
+        let data = mi
+            .uses
+            .iter()
+            .find(|u| mf.vregs[u.reg.vreg.0 as usize].class == class)
+            .ok_or("spill store without data")?;
         let t = data.reg.vreg.0 as usize;
         for d in 0..sm.dwords {
-            let c = st[cell_index(RegClass::V, a.reg[t].wrapping_add(data.reg.off + d))];
+            let c = st[cell_index(class, a.reg[t].wrapping_add(data.reg.off + d))];
             st[slot + d as usize] = match c {
                 Cell::Val(x, y) if x as usize == t => Cell::Val(orig as u32, sm.off + y),
                 other => other,
@@ -244,6 +255,31 @@ mod tests {
             .find(|mi| mi.spill.is_some_and(|s| !s.store && s.orig.0 == 0))
             .unwrap();
         reload_x.spill.as_mut().unwrap().slot = 4;
+        let e = check(&mf, &a).unwrap_err();
+        assert!(matches!(e, BackendError::RegallocCheck(_)), "{e}");
+    }
+
+    #[test]
+    fn scalar_values_are_followed_through_vgpr_lanes() {
+        use crate::amd::isel_build::sop2;
+        let mut mf = MFunc::default();
+        let (x, y, z) = (mf.vreg(RegClass::S, 1), mf.vreg(RegClass::S, 1), mf.vreg(RegClass::S, 1));
+        let insts = vec![
+            crate::amd::isel_build::sop1(Opcode::S_MOV_B32, x, Src::I(1), 1),
+            crate::amd::isel_build::sop1(Opcode::S_MOV_B32, y, Src::I(2), 1),
+            sop2(Opcode::S_ADD_U32, Some(z), Src::R(x, RegClass::S), Src::R(y, RegClass::S), 1),
+        ];
+        mf.blocks.push(MBlock { insts });
+        crate::amd::spill::spill_sgpr(&mut mf, crate::amd::mir::VReg(0));
+        crate::amd::spill::spill_sgpr(&mut mf, crate::amd::mir::VReg(1));
+        let a = allocate(&mf).unwrap();
+        check(&mf, &a).unwrap();
+        let reload_y = mf.blocks[0]
+            .insts
+            .iter_mut()
+            .find(|mi| mi.spill.is_some_and(|s| !s.store && s.orig.0 == 1))
+            .unwrap();
+        reload_y.spill.as_mut().unwrap().slot = 0;
         let e = check(&mf, &a).unwrap_err();
         assert!(matches!(e, BackendError::RegallocCheck(_)), "{e}");
     }

@@ -229,6 +229,15 @@ pub fn readfirstlane(dst: RegRef, a: RegRef) -> MInst {
     mi
 }
 
+/// `v_readlane_b32 sdst, vsrc, lane`.
+pub fn readlane(dst: RegRef, a: RegRef, lane: Src) -> MInst {
+    let mut mi = vop3(Opcode::V_READLANE_B32, Some(dst), None, &[Src::R(a, RegClass::V), lane], 0);
+    if let Inst::Vop3(i) = &mut mi.inst {
+        i.vdst = Operand::Sgpr(0);
+    }
+    mi
+}
+
 /// VOP2 (`b` must be a VGPR) or the VOP3 form of the same opcode otherwise.
 pub fn vop2(op: Opcode, dst: RegRef, a: Src, b: Src) -> MInst {
     if let Src::R(rb, RegClass::V) = b {
