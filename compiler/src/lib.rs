@@ -22,6 +22,10 @@
 //!   workgroups (global id and local index are computed from them);
 //! - image and sampler instructions and graphics inputs/outputs remain derefs (their lowering
 //!   comes with the graphics backend).
+//! - subgroup operations are `subgroup_*` instructions ([`ir::SubgroupOp`]) over the active
+//!   lanes of a 32-lane wave; the interpreter runs the lanes of a wave together at them (see
+//!   [`interp`]) and the backend selects DPP, `v_permlanex16`, `v_readlane`, `ds_bpermute`
+//!   and scalar mask code for them ([`amd::isel`]).
 //!
 //! # How it is built
 //!

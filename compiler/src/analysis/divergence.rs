@@ -67,6 +67,8 @@ fn source_divergent(inst: &crate::ir::Inst, divergent: &[bool]) -> bool {
             !matches!(s, SysVal::WorkgroupId | SysVal::NumWorkgroups | SysVal::SubgroupSize)
         }
         InstKind::MemAtomic { .. } | InstKind::Atomic { .. } | InstKind::Call { .. } => true,
+        // Reductions, votes and broadcasts give every active lane the same value.
+        InstKind::Subgroup { op, .. } => !op.is_uniform(),
         InstKind::Image(_) | InstKind::Load { .. } => true,
         InstKind::MemLoad { space: Space::Scratch, .. } => true,
         _ => {

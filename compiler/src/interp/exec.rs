@@ -63,6 +63,8 @@ pub enum Status {
     Done,
     /// It waits at a workgroup barrier.
     Barrier,
+    /// It waits at a subgroup operation (not yet executed) for the other lanes of its wave.
+    Subgroup,
 }
 
 /// One invocation's state.
@@ -161,6 +163,12 @@ impl Invocation {
                 }
                 match &inst.kind {
                     InstKind::Barrier { exec: true } => return Ok(Status::Barrier),
+                    InstKind::Subgroup { .. } => {
+                        if let Some(fr) = self.frames.last_mut() {
+                            fr.ip -= 1;
+                        }
+                        return Ok(Status::Subgroup);
+                    }
                     InstKind::Call { func, args, rets } => {
                         let a: Vec<IVal> =
                             args.iter().map(|v| self.val(*v)).collect::<Result<_, _>>()?;
@@ -217,6 +225,38 @@ impl Invocation {
                 }
             }
         }
+    }
+
+    /// Where the invocation waits: `(function, block, instruction)` per frame, outermost first.
+    pub fn location(&self) -> Vec<(usize, usize, usize)> {
+        self.frames.iter().map(|f| (f.func, f.block, f.ip)).collect()
+    }
+
+    /// The subgroup instruction the invocation waits at.
+    pub fn pending<'s>(&self, s: &'s Shader) -> Option<&'s crate::ir::Inst> {
+        let fr = self.frames.last()?;
+        s.funcs[fr.func].blocks.get(fr.block)?.insts.get(fr.ip)
+    }
+
+    /// Component values of `v` in the current frame.
+    pub fn components(&self, v: Value) -> Result<Vec<u64>, InterpError> {
+        self.data(v)
+    }
+
+    /// Completes the pending subgroup instruction with its result.
+    pub fn finish_pending(&mut self, dst: Option<Value>, result: Vec<u64>) {
+        if let Some(d) = dst {
+            self.set(d, IVal::Data(result));
+        }
+        if let Some(fr) = self.frames.last_mut() {
+            fr.ip += 1;
+        }
+    }
+
+    /// Local invocation index (which wave and lane the invocation is).
+    pub fn local_index(&self, s: &Shader) -> u32 {
+        let (w, l) = (s.workgroup_size, self.ids.local);
+        l[2] * w[0] * w[1] + l[1] * w[0] + l[0]
     }
 
     fn goto(&mut self, s: &Shader, target: crate::ir::BlockId) -> Result<(), InterpError> {
@@ -285,6 +325,23 @@ impl Ids {
             SysVal::LocalInvocationIndex => vec![u64::from(idx)],
             SysVal::SubgroupSize => vec![32],
             SysVal::SubgroupInvocationId => vec![u64::from(idx % 32)],
+            SysVal::SubgroupEqMask
+            | SysVal::SubgroupGeMask
+            | SysVal::SubgroupGtMask
+            | SysVal::SubgroupLeMask
+            | SysVal::SubgroupLtMask => {
+                let id = u64::from(idx % 32);
+                let ge = (0xffff_ffffu64 << id) & 0xffff_ffff;
+                let gt = (0xffff_fffeu64 << id) & 0xffff_ffff;
+                let m = match sv {
+                    SysVal::SubgroupEqMask => 1 << id,
+                    SysVal::SubgroupGeMask => ge,
+                    SysVal::SubgroupGtMask => gt,
+                    SysVal::SubgroupLeMask => !gt & 0xffff_ffff,
+                    _ => !ge & 0xffff_ffff,
+                };
+                vec![m, 0, 0, 0]
+            }
             other => return Err(InterpError::Unsupported(format!("system value {other:?}"))),
         })
     }
@@ -380,6 +437,9 @@ impl Ctx<'_> {
             }
             InstKind::SysVal(sv) => IVal::Data(self.ids.sysval(self.s, *sv)?),
             InstKind::Barrier { .. } | InstKind::Demote => return Ok(None),
+            InstKind::Subgroup { .. } => {
+                return Err(InterpError::Invalid("subgroup op outside its wave".into()))
+            }
             InstKind::Image(i) => {
                 return Err(InterpError::Unsupported(format!("image op {:?}", i.op)))
             }

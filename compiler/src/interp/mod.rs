@@ -4,18 +4,29 @@
 //! calls and variables straight out of the front end, or with the explicit byte-offset
 //! intrinsics `lower_explicit_io` produces. Workgroups run one after the other; inside a
 //! workgroup, invocations run in turn until each reaches a barrier or finishes, which is
-//! exactly the freedom the barrier semantics allow. Layout questions are answered by
+//! exactly the freedom the barrier semantics allow.
+//!
+//! Subgroup operations need the lanes of a wave (32 invocations by local invocation index)
+//! together. An invocation stops *before* a subgroup operation; once every invocation has
+//! stopped, each wave runs the operation for the lanes waiting at the same place, choosing
+//! the place that comes first in the backend's block layout (see [`wave_order`]). That is the
+//! active set a wave that runs its blocks in that order with an exec mask has: lanes that left
+//! a loop early or skipped an `if` wait at the later operation until the others arrive. Limits:
+//! the order is a property of the structured layout, so active sets match the hardware for
+//! structured control flow in one function (after inlining, which the pipeline does first);
+//! before inlining, frames of different calls are ordered by their call sites. Layout questions are answered by
 //! [`crate::ir::layout`], the same facts the lowering encodes, but computed directly here rather
 //! than through emitted address arithmetic.
 
 mod exec;
 pub mod memory;
+pub mod subgroup;
 
 use thiserror::Error;
 
 pub use memory::{Buffer, GlobalBuffer, Resources};
 
-use crate::ir::{Mode, Shader};
+use crate::ir::{InstKind, Mode, Shader};
 
 /// Why an interpreted dispatch failed.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -86,6 +97,14 @@ pub fn run(shader: &Shader, groups: [u32; 3], res: &mut Resources) -> Result<(),
     Ok(())
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Ready,
+    Barrier,
+    Subgroup,
+    Done,
+}
+
 fn run_workgroup(
     shader: &Shader,
     layout: &exec::VarLayout,
@@ -94,22 +113,105 @@ fn run_workgroup(
     res: &mut Resources,
     steps: &mut u64,
 ) -> Result<(), InterpError> {
+    let order = wave_order(shader);
+    let mut state = vec![State::Ready; invs.len()];
     loop {
-        let mut at_barrier = 0;
-        let mut done = 0;
-        for inv in invs.iter_mut() {
-            match inv.run(shader, layout, shared, res, steps)? {
-                exec::Status::Done => done += 1,
-                exec::Status::Barrier => at_barrier += 1,
+        for (inv, st) in invs.iter_mut().zip(state.iter_mut()) {
+            if *st == State::Ready {
+                *st = match inv.run(shader, layout, shared, res, steps)? {
+                    exec::Status::Done => State::Done,
+                    exec::Status::Barrier => State::Barrier,
+                    exec::Status::Subgroup => State::Subgroup,
+                };
             }
         }
-        if done == invs.len() {
+        if state.iter().all(|s| *s == State::Done) {
             return Ok(());
         }
-        if done > 0 && at_barrier > 0 {
+        if state.contains(&State::Subgroup) {
+            run_subgroup_ops(shader, &order, invs, &mut state)?;
+            continue;
+        }
+        if state.contains(&State::Done) {
             return Err(InterpError::BarrierDivergence);
         }
+        state.iter_mut().for_each(|s| *s = State::Ready);
     }
+}
+
+/// Position of every block in the backend's layout order, per function.
+pub fn wave_order(shader: &Shader) -> Vec<Vec<usize>> {
+    let has_subgroup = shader.funcs.iter().any(|f| {
+        f.blocks.iter().any(|b| b.insts.iter().any(|i| matches!(i.kind, InstKind::Subgroup { .. })))
+    });
+    if !has_subgroup {
+        return Vec::new();
+    }
+    shader
+        .funcs
+        .iter()
+        .map(|f| {
+            let dom = crate::analysis::dominance::Dominance::new(f);
+            let (order, _) = crate::amd::isel::layout_order::block_order(f, &dom);
+            let mut pos = vec![usize::MAX; f.blocks.len()];
+            for (i, b) in order.iter().enumerate() {
+                pos[b.0 as usize] = i;
+            }
+            pos
+        })
+        .collect()
+}
+
+/// In every wave with lanes waiting at subgroup operations, runs the first such place.
+fn run_subgroup_ops(
+    shader: &Shader,
+    order: &[Vec<usize>],
+    invs: &mut [exec::Invocation],
+    state: &mut [State],
+) -> Result<(), InterpError> {
+    let waves = invs.len().div_ceil(32);
+    for w in 0..waves {
+        let key = |i: usize, invs: &[exec::Invocation]| {
+            let loc = invs[i].location();
+            let k: Vec<(usize, usize, usize)> = loc
+                .iter()
+                .map(|&(f, b, ip)| {
+                    let pos = order.get(f).and_then(|o| o.get(b)).copied().unwrap_or(b);
+                    (f, pos, ip)
+                })
+                .collect();
+            k
+        };
+        let waiting: Vec<usize> = (0..invs.len())
+            .filter(|&i| {
+                state[i] == State::Subgroup && invs[i].local_index(shader) / 32 == w as u32
+            })
+            .collect();
+        let Some(first) = waiting.iter().map(|&i| key(i, invs)).min() else { continue };
+        let group: Vec<usize> = waiting.into_iter().filter(|&i| key(i, invs) == first).collect();
+        let inst = invs[group[0]]
+            .pending(shader)
+            .ok_or_else(|| InterpError::Invalid("no pending subgroup op".into()))?;
+        let InstKind::Subgroup { op, srcs } = &inst.kind else {
+            return Err(InterpError::Invalid("waiting at a non-subgroup op".into()));
+        };
+        let f = &shader.funcs[invs[group[0]].location().last().map_or(0, |l| l.0)];
+        let (bits, comps) = srcs.first().map_or((1, 1), |v| f.ty(*v).shape());
+        let lanes = group
+            .iter()
+            .map(|&i| {
+                let srcs = srcs.iter().map(|v| invs[i].components(*v)).collect::<Result<_, _>>()?;
+                Ok(subgroup::Lane { id: invs[i].local_index(shader) % 32, srcs })
+            })
+            .collect::<Result<Vec<_>, InterpError>>()?;
+        let results = subgroup::eval(*op, bits, usize::from(comps), &lanes)?;
+        let dst = inst.dst;
+        for (&i, r) in group.iter().zip(results) {
+            invs[i].finish_pending(dst, r);
+            state[i] = State::Ready;
+        }
+    }
+    Ok(())
 }
 
 /// True if the shader reads images or graphics I/O, which the interpreter cannot run.

@@ -79,6 +79,16 @@ pub enum SysVal {
     SubgroupSize,
     /// gl_SubgroupInvocationID.
     SubgroupInvocationId,
+    /// gl_SubgroupEqMask (`u32x4`; only the first component can be non-zero in wave32).
+    SubgroupEqMask,
+    /// gl_SubgroupGeMask.
+    SubgroupGeMask,
+    /// gl_SubgroupGtMask.
+    SubgroupGtMask,
+    /// gl_SubgroupLeMask.
+    SubgroupLeMask,
+    /// gl_SubgroupLtMask.
+    SubgroupLtMask,
     /// gl_VertexIndex.
     VertexIndex,
     /// gl_InstanceIndex.
@@ -239,6 +249,75 @@ pub enum ImageOp {
     Combine,
 }
 
+/// Subgroup (wave) operations. The subgroup is a wave of 32 invocations, grouped by local
+/// invocation index; every operation acts on the lanes that execute it together (the active
+/// lanes), so moving one across control flow changes its meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubgroupOp {
+    /// `()` → bool: true in the lowest active lane only.
+    Elect,
+    /// `(bool)` → bool: true if true in every active lane.
+    All,
+    /// `(bool)` → bool: true if true in any active lane.
+    Any,
+    /// `(x)` → bool: true if `x` is the same in every active lane.
+    AllEqual,
+    /// `(bool)` → `u32x4`: bit per active lane where the operand is true.
+    Ballot,
+    /// `(x)` → `x` of the lowest active lane.
+    BroadcastFirst,
+    /// `(x, lane)` → `x` of `lane` (uniform `lane`, which must be active).
+    Broadcast,
+    /// `(x, lane)` → `x` of `lane` (any active `lane`; divergent).
+    Shuffle,
+    /// `(x, mask)` → `x` of lane `id ^ mask`.
+    ShuffleXor,
+    /// `(x, delta)` → `x` of lane `id - delta`.
+    ShuffleUp,
+    /// `(x, delta)` → `x` of lane `id + delta`.
+    ShuffleDown,
+    /// `(x)` → the op folded over the active lanes (inactive ones contribute the identity).
+    Reduce(AluOp),
+    /// `(x)` → the op folded over active lanes with id ≤ own id.
+    InclusiveScan(AluOp),
+    /// `(x)` → the op folded over active lanes with id < own id (identity in the first).
+    ExclusiveScan(AluOp),
+    /// `(x)` → the op folded over the active lanes of the aligned cluster of this size.
+    ClusteredReduce(AluOp, u8),
+    /// `(x, lane)` → `x` of lane `lane` (constant 0..3) of the quad.
+    QuadBroadcast,
+    /// `(x)` → `x` of the quad lane `id ^ k` (1 horizontal, 2 vertical, 3 diagonal).
+    QuadSwap(u8),
+}
+
+impl SubgroupOp {
+    /// Printed name.
+    pub fn name(self) -> String {
+        match self {
+            SubgroupOp::Reduce(op) => format!("reduce_{}", op.name()),
+            SubgroupOp::InclusiveScan(op) => format!("inclusive_scan_{}", op.name()),
+            SubgroupOp::ExclusiveScan(op) => format!("exclusive_scan_{}", op.name()),
+            SubgroupOp::ClusteredReduce(op, n) => format!("clustered{n}_reduce_{}", op.name()),
+            SubgroupOp::QuadSwap(k) => format!("quad_swap{k}"),
+            other => format!("{other:?}").to_lowercase(),
+        }
+    }
+
+    /// True if every active lane gets the same result.
+    pub fn is_uniform(self) -> bool {
+        matches!(
+            self,
+            SubgroupOp::All
+                | SubgroupOp::Any
+                | SubgroupOp::AllEqual
+                | SubgroupOp::Ballot
+                | SubgroupOp::BroadcastFirst
+                | SubgroupOp::Broadcast
+                | SubgroupOp::Reduce(_)
+        )
+    }
+}
+
 /// An image instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ImageInst {
@@ -369,6 +448,13 @@ pub enum InstKind {
     },
     /// Image operation.
     Image(ImageInst),
+    /// Subgroup operation over the active lanes of the wave.
+    Subgroup {
+        /// The operation.
+        op: SubgroupOp,
+        /// Sources (see [`SubgroupOp`]).
+        srcs: Vec<Value>,
+    },
     /// Discard the fragment.
     Demote,
     /// Call: results in `rets`.
@@ -431,6 +517,7 @@ impl Inst {
             }
             InstKind::ResourceIndex { index, .. } | InstKind::BufferSize { index } => f(*index),
             InstKind::Image(i) => i.srcs.iter().for_each(|v| f(*v)),
+            InstKind::Subgroup { srcs, .. } => srcs.iter().for_each(|v| f(*v)),
             InstKind::Call { args, .. } => args.iter().for_each(|v| f(*v)),
         }
     }
@@ -474,6 +561,7 @@ impl Inst {
             }
             InstKind::ResourceIndex { index, .. } | InstKind::BufferSize { index } => f(index),
             InstKind::Image(i) => i.srcs.iter_mut().for_each(f),
+            InstKind::Subgroup { srcs, .. } => srcs.iter_mut().for_each(f),
             InstKind::Call { args, .. } => args.iter_mut().for_each(f),
         }
     }
@@ -499,6 +587,7 @@ impl Inst {
                 | InstKind::BufferSize { .. }
                 | InstKind::SysVal(_)
                 | InstKind::ArrayLength { .. }
+                | InstKind::Subgroup { .. }
         ) || matches!(&self.kind, InstKind::Image(i) if i.op != ImageOp::Write && !matches!(i.op, ImageOp::Atomic(_)))
     }
 }

@@ -75,6 +75,28 @@ fn value(e: &mut Emitter<'_>, s: &Shader, sv: SysVal, vt: ValueType) -> Value {
             e.alu(AluOp::Iadd, 32, 1, vec![t, c[0]])
         }
         SysVal::SubgroupSize => e.imm(32, 32),
+        SysVal::SubgroupEqMask
+        | SysVal::SubgroupGeMask
+        | SysVal::SubgroupGtMask
+        | SysVal::SubgroupLeMask
+        | SysVal::SubgroupLtMask => {
+            // Masks are shifts of a constant by the lane id; the upper three dwords are zero.
+            let id = e.emit(InstKind::SysVal(SysVal::SubgroupInvocationId), ValueType::data(32, 1));
+            let (k, invert) = match sv {
+                SysVal::SubgroupEqMask => (1, false),
+                SysVal::SubgroupGeMask => (0xffff_ffff, false),
+                SysVal::SubgroupGtMask => (0xffff_fffe, false),
+                SysVal::SubgroupLeMask => (0xffff_fffe, true),
+                _ => (0xffff_ffff, true),
+            };
+            let k = e.imm(32, k);
+            let mut m = e.alu(AluOp::Ishl, 32, 1, vec![k, id]);
+            if invert {
+                m = e.alu(AluOp::Inot, 32, 1, vec![m]);
+            }
+            let z = e.imm(32, 0);
+            e.alu(AluOp::Vec, 32, 4, vec![m, z, z, z])
+        }
         SysVal::LocalInvocationId | SysVal::WorkgroupId | SysVal::NumWorkgroups => {
             e.emit(InstKind::SysVal(sv), v3)
         }

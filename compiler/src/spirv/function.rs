@@ -369,7 +369,11 @@ impl FnCtx<'_, '_> {
             }
             Op::ExtInst => self.ext_inst(inst)?,
             _ => {
-                if !self.memory_inst(inst)? && !self.alu_inst(inst)? && !self.image_inst(inst)? {
+                if !self.memory_inst(inst)?
+                    && !self.alu_inst(inst)?
+                    && !self.image_inst(inst)?
+                    && !self.subgroup_inst(inst)?
+                {
                     return Err(CompileError::unsupported(opname(inst), "not implemented"));
                 }
             }

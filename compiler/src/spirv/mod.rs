@@ -12,6 +12,7 @@ mod memory;
 pub mod module;
 mod operands;
 mod spec_op;
+mod subgroup;
 
 use std::collections::HashMap;
 

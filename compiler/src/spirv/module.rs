@@ -53,6 +53,14 @@ const CAPABILITIES: &[Capability] = &[
     Capability::DemoteToHelperInvocation,
     Capability::ClipDistance,
     Capability::CullDistance,
+    Capability::GroupNonUniform,
+    Capability::GroupNonUniformVote,
+    Capability::GroupNonUniformArithmetic,
+    Capability::GroupNonUniformBallot,
+    Capability::GroupNonUniformShuffle,
+    Capability::GroupNonUniformShuffleRelative,
+    Capability::GroupNonUniformClustered,
+    Capability::GroupNonUniformQuad,
 ];
 
 const EXTENSIONS: &[&str] = &[
@@ -627,6 +635,11 @@ fn sysval(b: spirv::BuiltIn) -> Option<SysVal> {
         B::NumWorkgroups => SysVal::NumWorkgroups,
         B::SubgroupSize => SysVal::SubgroupSize,
         B::SubgroupLocalInvocationId => SysVal::SubgroupInvocationId,
+        B::SubgroupEqMask => SysVal::SubgroupEqMask,
+        B::SubgroupGeMask => SysVal::SubgroupGeMask,
+        B::SubgroupGtMask => SysVal::SubgroupGtMask,
+        B::SubgroupLeMask => SysVal::SubgroupLeMask,
+        B::SubgroupLtMask => SysVal::SubgroupLtMask,
         B::VertexIndex => SysVal::VertexIndex,
         B::InstanceIndex => SysVal::InstanceIndex,
         B::FragCoord => SysVal::FragCoord,

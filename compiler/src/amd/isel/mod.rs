@@ -21,6 +21,7 @@ mod cf;
 pub mod layout_order;
 mod mem;
 pub(crate) mod scratch;
+mod subgroup;
 
 use std::collections::HashMap;
 
@@ -426,6 +427,7 @@ impl<'a> Isel<'a> {
                 self.set(dst.unwrap_or(Value(0)), vec![MVal::Reg(v.at(2), RegClass::S)]);
             }
             InstKind::Barrier { exec } => self.select_barrier(*exec),
+            InstKind::Subgroup { op, srcs } => self.select_subgroup(*op, dst, srcs)?,
             other => return Err(unsupported(format!("IR instruction {other:?}"))),
         }
         if let Some(d) = dst {

@@ -1,0 +1,595 @@
+//! Subgroup operations on the wave32 hardware.
+//!
+//! - Votes, ballots and elect are scalar ops on lane masks ANDed with EXEC (`s_ff1`,
+//!   `s_bcnt1`), so inactive lanes never count.
+//! - Reductions and scans run with EXEC set to all lanes on a copy of the operand in which
+//!   inactive lanes hold the operation's identity (`v_cndmask` with the saved EXEC): DPP
+//!   `row_xmask` butterflies reduce each row of 16, `v_permlanex16` combines the two rows;
+//!   scans use DPP `row_shr` onto identity-filled temporaries (lanes whose source lies outside
+//!   the row are not written) and add row 0's total to row 1 through `v_readlane`.
+//! - Shuffles go through `ds_bpermute_b32` (the LDS crossbar, no LDS memory); quad ops with a
+//!   constant lane are DPP `quad_perm` moves; broadcasts with a uniform lane are `v_readlane`.
+//!
+//! Supported data: 32-bit components for arithmetic (and 64-bit floats),
+//! 32- and 64-bit components for data
+//! movement, booleans for everything (votes, ballots, elect and and/or/xor reductions on the
+//! masks; the rest on 0/1 values in VGPRs).
+
+use ferrum_isa::{Dpp16, Ext, Inst, Opcode as O, Operand, Special};
+
+use super::build::{self, Src};
+use super::{Isel, MVal};
+use crate::amd::error::{unsupported, BackendError};
+use crate::amd::mir::{RegClass, RegOp, RegRef, Slot};
+use crate::interp::subgroup::identity;
+use crate::ir::{AluOp, SubgroupOp, Value};
+
+const EXEC_OP: Operand = Operand::Special(Special::ExecLo);
+
+/// The VALU opcode of a 32-bit reduction.
+fn valu_op(op: AluOp) -> Option<O> {
+    Some(match op {
+        AluOp::Iadd => O::V_ADD_NC_U32,
+        AluOp::Imul => O::V_MUL_LO_U32,
+        AluOp::Imin => O::V_MIN_I32,
+        AluOp::Imax => O::V_MAX_I32,
+        AluOp::Umin => O::V_MIN_U32,
+        AluOp::Umax => O::V_MAX_U32,
+        AluOp::Iand => O::V_AND_B32,
+        AluOp::Ior => O::V_OR_B32,
+        AluOp::Ixor => O::V_XOR_B32,
+        AluOp::Fadd => O::V_ADD_F32,
+        AluOp::Fmul => O::V_MUL_F32,
+        AluOp::Fmin => O::V_MIN_F32,
+        AluOp::Fmax => O::V_MAX_F32,
+        _ => return None,
+    })
+}
+
+/// How two lanes' values combine: one 32-bit op per dword, or a 64-bit float op.
+#[derive(Clone, Copy)]
+enum Combine {
+    Dword(O),
+    F64(O),
+}
+
+fn combiner(op: AluOp, bits: u8) -> Option<Combine> {
+    match (bits, op) {
+        (32, _) => valu_op(op).map(Combine::Dword),
+        (64, AluOp::Fadd) => Some(Combine::F64(O::V_ADD_F64)),
+        (64, AluOp::Fmul) => Some(Combine::F64(O::V_MUL_F64)),
+        (64, AluOp::Fmin) => Some(Combine::F64(O::V_MIN_F64)),
+        (64, AluOp::Fmax) => Some(Combine::F64(O::V_MAX_F64)),
+        _ => None,
+    }
+}
+
+impl Isel<'_> {
+    fn sg_s(&mut self) -> RegRef {
+        self.vreg(RegClass::S, 1)
+    }
+
+    fn sg_v(&mut self) -> RegRef {
+        self.vreg(RegClass::V, 1)
+    }
+
+    /// Saves EXEC and enables every lane.
+    fn exec_all(&mut self) -> RegRef {
+        let saved = self.sg_s();
+        self.emit(build::sop1(O::S_MOV_B32, saved, build::EXEC, 1));
+        self.emit(build::sop1_fixed(O::S_MOV_B32, EXEC_OP, Src::I(u32::MAX)));
+        saved
+    }
+
+    fn exec_set(&mut self, m: Src) {
+        self.emit(build::sop1_fixed(O::S_MOV_B32, EXEC_OP, m));
+    }
+
+    /// `v_mov_b32_dpp dst, src ctrl`; lanes whose source is invalid keep `dst`, so `dst` must
+    /// be initialised unless every source lane is valid (use [`Self::dpp_mov_all`] then).
+    fn dpp_mov(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
+        self.dpp_mov_inner(dst, src, ctrl, true);
+    }
+
+    /// A DPP move whose every lane reads a valid source (row_xmask, quad_perm under full EXEC):
+    /// `dst` is fully written, so its old value is not live.
+    fn dpp_mov_all(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
+        self.dpp_mov_inner(dst, src, ctrl, false);
+    }
+
+    fn dpp_mov_inner(&mut self, dst: RegRef, src: RegRef, ctrl: u16, keep: bool) {
+        let mut mi = build::vop1(O::V_MOV_B32, dst, Src::R(src, RegClass::V));
+        if let Inst::Vop1(i) = &mut mi.inst {
+            i.ext = Ext::Dpp16(Dpp16 {
+                ctrl,
+                row_mask: 0xf,
+                bank_mask: 0xf,
+                bound_ctrl: false,
+                fi: false,
+                neg: 0,
+                abs: 0,
+            });
+        }
+        if keep {
+            // The lanes not written keep their value: the old contents are read too.
+            mi.uses.push(RegOp { slot: Slot::Vdst, reg: dst, dwords: 1 });
+        }
+        self.emit(mi);
+    }
+
+    fn readlane(&mut self, v: RegRef, lane: Src) -> RegRef {
+        let d = self.sg_s();
+        let mut mi = build::vop3(O::V_READLANE_B32, None, None, &[Src::R(v, RegClass::V), lane], 0);
+        mi.defs.push(RegOp { slot: Slot::Vdst, reg: d, dwords: 1 });
+        self.emit(mi);
+        d
+    }
+
+    fn vmov(&mut self, d: RegRef, s: Src) {
+        self.emit(build::vop1(O::V_MOV_B32, d, s));
+    }
+
+    fn apply(&mut self, op: O, a: RegRef, b: Src) -> RegRef {
+        let d = self.sg_v();
+        self.emit(build::vop2(op, d, b, Src::R(a, RegClass::V)));
+        d
+    }
+
+    /// A boolean as a lane-mask operand.
+    fn mask_src(&self, c: MVal) -> Src {
+        match c {
+            MVal::Const(0) => Src::I(0),
+            MVal::Const(_) => Src::I(u32::MAX),
+            MVal::Reg(r, class) => Src::R(r, class),
+            MVal::Res(_) => Src::I(0),
+        }
+    }
+
+    /// `-1` if SCC else `0`.
+    fn scc_mask(&mut self, t: u32, f: u32) -> MVal {
+        MVal::Reg(self.scc_reg(t, f), RegClass::S)
+    }
+
+    /// `t` if `x != 0` else `f` (an explicit compare: SCC from an ALU op whose result is
+    /// otherwise unused would not survive dead-code elimination).
+    fn nonzero_mask(&mut self, x: RegRef, t: u32, f: u32) -> MVal {
+        self.emit(build::sopc(O::S_CMP_LG_U32, Src::R(x, RegClass::S), Src::I(0)));
+        self.scc_mask(t, f)
+    }
+
+    fn scc_reg(&mut self, t: u32, f: u32) -> RegRef {
+        let r = self.sg_s();
+        self.emit(build::sop2(O::S_CSELECT_B32, Some(r), Src::I(t), Src::I(f), 1));
+        r
+    }
+
+    pub(super) fn select_subgroup(
+        &mut self,
+        op: SubgroupOp,
+        dst: Option<Value>,
+        srcs: &[Value],
+    ) -> Result<(), BackendError> {
+        let d = dst.ok_or_else(|| unsupported("subgroup op without result"))?;
+        let (bits, comps) = srcs.first().map_or((1, 1), |v| self.shape(*v));
+        let out = if bits == 1 {
+            let c = match srcs.first() {
+                Some(v) => self.mask_src(self.comp(*v, 0)?),
+                None => Src::I(0),
+            };
+            if Self::mask_op(op) {
+                vec![self.subgroup_bool(op, c)?]
+            } else {
+                let lane = match srcs.get(1) {
+                    Some(v) => Some(self.comp(*v, 0)?),
+                    None => None,
+                };
+                vec![self.bool_via_data(op, c, lane)?]
+            }
+        } else if op == SubgroupOp::AllEqual {
+            vec![self.all_equal(srcs[0], bits, comps)?]
+        } else {
+            let mut out = Vec::new();
+            for i in 0..usize::from(comps) {
+                let x = self.comp(srcs[0], i)?;
+                let lane = match srcs.get(1) {
+                    Some(v) => Some(self.comp(*v, 0)?),
+                    None => None,
+                };
+                out.extend(self.subgroup_data(op, bits, x, lane)?);
+            }
+            out
+        };
+        let out = match op {
+            SubgroupOp::Ballot => vec![out[0], MVal::Const(0), MVal::Const(0), MVal::Const(0)],
+            _ => out,
+        };
+        self.set(d, out);
+        Ok(())
+    }
+
+    /// Boolean operations done on the lane masks themselves.
+    fn mask_op(op: SubgroupOp) -> bool {
+        matches!(
+            op,
+            SubgroupOp::Elect
+                | SubgroupOp::Ballot
+                | SubgroupOp::Any
+                | SubgroupOp::All
+                | SubgroupOp::AllEqual
+                | SubgroupOp::BroadcastFirst
+                | SubgroupOp::Reduce(AluOp::Iand | AluOp::Ior | AluOp::Ixor)
+        )
+    }
+
+    /// Other boolean operations run on 0/1 in a VGPR (and/or/xor of 0/1 are the logical ops)
+    /// and turn the result back into a lane mask.
+    fn bool_via_data(
+        &mut self,
+        op: SubgroupOp,
+        c: Src,
+        lane: Option<MVal>,
+    ) -> Result<MVal, BackendError> {
+        let v = self.sg_v();
+        self.emit(build::vop3(O::V_CNDMASK_B32, Some(v), None, &[Src::I(0), Src::I(1), c], 0));
+        let r = self.subgroup_data(op, 32, MVal::Reg(v, RegClass::V), lane)?;
+        match r[0] {
+            MVal::Reg(x, RegClass::V) => {
+                let m = self.sg_s();
+                self.emit(build::vcmp(O::V_CMP_NE_U32, m, Src::I(0), Src::R(x, RegClass::V), 1));
+                Ok(MVal::Reg(m, RegClass::S))
+            }
+            MVal::Reg(x, RegClass::S) => Ok(self.nonzero_mask(x, u32::MAX, 0)),
+            other => Ok(other),
+        }
+    }
+
+    fn subgroup_bool(&mut self, op: SubgroupOp, c: Src) -> Result<MVal, BackendError> {
+        let t = self.sg_s();
+        Ok(match op {
+            SubgroupOp::Elect => {
+                self.emit(build::sop1(O::S_FF1_I32_B32, t, build::EXEC, 1));
+                let r = self.sg_s();
+                self.emit(build::sop2(
+                    O::S_LSHL_B32,
+                    Some(r),
+                    Src::I(1),
+                    Src::R(t, RegClass::S),
+                    1,
+                ));
+                MVal::Reg(r, RegClass::S)
+            }
+            SubgroupOp::Ballot => {
+                self.emit(build::sop2(O::S_AND_B32, Some(t), c, build::EXEC, 1));
+                MVal::Reg(t, RegClass::S)
+            }
+            SubgroupOp::Any | SubgroupOp::Reduce(AluOp::Ior) => {
+                self.emit(build::sop2(O::S_AND_B32, Some(t), c, build::EXEC, 1));
+                self.nonzero_mask(t, u32::MAX, 0)
+            }
+            SubgroupOp::All | SubgroupOp::Reduce(AluOp::Iand) => {
+                self.emit(build::sop2(O::S_ANDN2_B32, Some(t), build::EXEC, c, 1));
+                self.nonzero_mask(t, 0, u32::MAX)
+            }
+            SubgroupOp::Reduce(AluOp::Ixor) => {
+                self.emit(build::sop2(O::S_AND_B32, Some(t), c, build::EXEC, 1));
+                let n = self.sg_s();
+                self.emit(build::sop1(O::S_BCNT1_I32_B32, n, Src::R(t, RegClass::S), 1));
+                self.emit(build::sop2(O::S_AND_B32, Some(n), Src::R(n, RegClass::S), Src::I(1), 1));
+                self.nonzero_mask(n, u32::MAX, 0)
+            }
+            SubgroupOp::AllEqual => {
+                // All active lanes true, or none.
+                self.emit(build::sop2(O::S_AND_B32, Some(t), c, build::EXEC, 1));
+                let u = self.sg_s();
+                self.emit(build::sop2(
+                    O::S_XOR_B32,
+                    Some(u),
+                    Src::R(t, RegClass::S),
+                    build::EXEC,
+                    1,
+                ));
+                self.emit(build::sopc(O::S_CMP_EQ_U32, Src::R(t, RegClass::S), Src::I(0)));
+                let a = self.scc_reg(u32::MAX, 0);
+                self.emit(build::sopc(O::S_CMP_EQ_U32, Src::R(u, RegClass::S), Src::I(0)));
+                let b = self.scc_reg(u32::MAX, 0);
+                let r = self.sg_s();
+                let (sa, sb) = (Src::R(a, RegClass::S), Src::R(b, RegClass::S));
+                self.emit(build::sop2(O::S_OR_B32, Some(r), sa, sb, 1));
+                MVal::Reg(r, RegClass::S)
+            }
+            SubgroupOp::BroadcastFirst => {
+                self.emit(build::sop1(O::S_FF1_I32_B32, t, build::EXEC, 1));
+                let u = self.sg_s();
+                self.emit(build::sop2(O::S_LSHR_B32, Some(u), c, Src::R(t, RegClass::S), 1));
+                self.emit(build::sop2(O::S_AND_B32, Some(u), Src::R(u, RegClass::S), Src::I(1), 1));
+                self.nonzero_mask(u, u32::MAX, 0)
+            }
+            other => return Err(unsupported(format!("subgroup {} on booleans", other.name()))),
+        })
+    }
+
+    fn subgroup_data(
+        &mut self,
+        op: SubgroupOp,
+        bits: u8,
+        x: MVal,
+        lane: Option<MVal>,
+    ) -> Result<Vec<MVal>, BackendError> {
+        let dw = Self::dwords(bits);
+        if bits < 32 {
+            return Err(unsupported(format!("subgroup {} on {bits}-bit values", op.name())));
+        }
+        match op {
+            SubgroupOp::BroadcastFirst | SubgroupOp::Broadcast => {
+                if let MVal::Reg(_, RegClass::S) | MVal::Const(_) = x {
+                    return Ok(vec![x]);
+                }
+                let v = self.in_vgpr(x, dw)?;
+                let r = self.vreg(RegClass::S, dw);
+                let lane = match lane {
+                    None => None,
+                    Some(l) => Some(self.uniform_lane(l)?),
+                };
+                for i in 0..dw {
+                    match lane {
+                        None => self.emit(build::readfirstlane(r.at(i), v.at(i))),
+                        Some(l) => {
+                            let s = self.readlane(v.at(i), l);
+                            self.emit(build::sop1(
+                                O::S_MOV_B32,
+                                r.at(i),
+                                Src::R(s, RegClass::S),
+                                1,
+                            ));
+                        }
+                    }
+                }
+                Ok(vec![MVal::Reg(r, RegClass::S)])
+            }
+            SubgroupOp::QuadSwap(k) => {
+                let sel = [0u16, 0xb1, 0x4e, 0x1b][usize::from(k & 3)];
+                self.dpp_move(x, dw, sel)
+            }
+            SubgroupOp::QuadBroadcast if matches!(lane, Some(MVal::Const(_))) => {
+                let Some(MVal::Const(l)) = lane else { return Err(unsupported("quad lane")) };
+                self.dpp_move(x, dw, (l & 3) as u16 * 0x55)
+            }
+            SubgroupOp::Shuffle
+            | SubgroupOp::ShuffleXor
+            | SubgroupOp::ShuffleUp
+            | SubgroupOp::ShuffleDown
+            | SubgroupOp::QuadBroadcast => {
+                let l = lane.ok_or_else(|| unsupported("shuffle without lane"))?;
+                self.shuffle(op, x, dw, l)
+            }
+            SubgroupOp::Reduce(a)
+            | SubgroupOp::InclusiveScan(a)
+            | SubgroupOp::ExclusiveScan(a)
+            | SubgroupOp::ClusteredReduce(a, _) => self.scan(op, a, x, bits),
+            other => Err(unsupported(format!("subgroup {} on data", other.name()))),
+        }
+    }
+
+    /// Lanes whose value differs from the first active lane's, in any dword of any component.
+    fn all_equal(&mut self, x: Value, bits: u8, comps: u8) -> Result<MVal, BackendError> {
+        let diff = self.sg_s();
+        self.emit(build::sop1(O::S_MOV_B32, diff, Src::I(0), 1));
+        for i in 0..usize::from(comps) {
+            let c = self.comp(x, i)?;
+            let MVal::Reg(v, RegClass::V) = c else { continue };
+            for k in 0..Self::dwords(bits) {
+                let f = self.sg_s();
+                self.emit(build::readfirstlane(f, v.at(k)));
+                let m = self.sg_s();
+                let (sf, sv) = (Src::R(f, RegClass::S), Src::R(v.at(k), RegClass::V));
+                self.emit(build::vcmp(O::V_CMP_NE_U32, m, sf, sv, 1));
+                let (sd, sm) = (Src::R(diff, RegClass::S), Src::R(m, RegClass::S));
+                self.emit(build::sop2(O::S_OR_B32, Some(diff), sd, sm, 1));
+            }
+        }
+        let t = self.sg_s();
+        self.emit(build::sop2(O::S_AND_B32, Some(t), Src::R(diff, RegClass::S), build::EXEC, 1));
+        Ok(self.nonzero_mask(t, 0, u32::MAX))
+    }
+
+    fn uniform_lane(&mut self, l: MVal) -> Result<Src, BackendError> {
+        Ok(match l {
+            MVal::Const(c) => Src::I((c & 31) as u32),
+            MVal::Reg(r, RegClass::S) => Src::R(r, RegClass::S),
+            MVal::Reg(r, RegClass::V) => {
+                let s = self.sg_s();
+                self.emit(build::readfirstlane(s, r));
+                Src::R(s, RegClass::S)
+            }
+            MVal::Res(_) => return Err(unsupported("a resource as a lane index")),
+        })
+    }
+
+    fn dpp_move(&mut self, x: MVal, dw: u8, ctrl: u16) -> Result<Vec<MVal>, BackendError> {
+        let v = self.in_vgpr(x, dw)?;
+        let r = self.vreg(RegClass::V, dw);
+        for i in 0..dw {
+            self.dpp_mov_all(r.at(i), v.at(i), ctrl);
+        }
+        Ok(vec![MVal::Reg(r, RegClass::V)])
+    }
+
+    fn shuffle(
+        &mut self,
+        op: SubgroupOp,
+        x: MVal,
+        dw: u8,
+        l: MVal,
+    ) -> Result<Vec<MVal>, BackendError> {
+        let v = self.in_vgpr(x, dw)?;
+        let ls = self.src(l)?;
+        let id = self.sg_v();
+        self.emit(build::vop3(
+            O::V_MBCNT_LO_U32_B32,
+            Some(id),
+            None,
+            &[Src::I(u32::MAX), Src::I(0)],
+            0,
+        ));
+        let ids = Src::R(id, RegClass::V);
+        let lane = match op {
+            SubgroupOp::Shuffle => self.in_vgpr(l, 1)?,
+            SubgroupOp::ShuffleXor => self.apply(O::V_XOR_B32, id, ls),
+            SubgroupOp::ShuffleDown => self.apply(O::V_ADD_NC_U32, id, ls),
+            SubgroupOp::ShuffleUp => {
+                let d = self.sg_v();
+                self.emit(build::vop3(O::V_SUB_NC_U32, Some(d), None, &[ids, ls], 0));
+                d
+            }
+            _ => {
+                let q = self.apply(O::V_AND_B32, id, Src::I(!3));
+                let k = self.sg_v();
+                self.emit(build::vop3(O::V_AND_B32, Some(k), None, &[ls, Src::I(3)], 0));
+                self.apply(O::V_OR_B32, q, Src::R(k, RegClass::V))
+            }
+        };
+        let addr = self.sg_v();
+        self.emit(build::vop2(O::V_LSHLREV_B32, addr, Src::I(2), Src::R(lane, RegClass::V)));
+        let r = self.vreg(RegClass::V, dw);
+        for i in 0..dw {
+            self.emit(build::ds(O::DS_BPERMUTE_B32, Some((r.at(i), 1)), addr, &[(v.at(i), 1)], 0));
+        }
+        Ok(vec![MVal::Reg(r, RegClass::V)])
+    }
+
+    /// Reductions and scans of 32- and 64-bit values (see the module docs).
+    fn scan(
+        &mut self,
+        op: SubgroupOp,
+        a: AluOp,
+        x: MVal,
+        bits: u8,
+    ) -> Result<Vec<MVal>, BackendError> {
+        let comb = combiner(a, bits)
+            .ok_or_else(|| unsupported(format!("subgroup {} on {bits}-bit values", op.name())))?;
+        let dw = Self::dwords(bits);
+        let id = identity(a, bits).map_err(|e| unsupported(e.to_string()))?;
+        let xv = self.in_vgpr(x, dw)?;
+        let saved = self.exec_all();
+        let ss = Src::R(saved, RegClass::S);
+        let idv = self.fill(id, dw);
+        let mut t = self.vreg(RegClass::V, dw);
+        for k in 0..dw {
+            let srcs = [Src::R(idv.at(k), RegClass::V), Src::R(xv.at(k), RegClass::V), ss];
+            self.emit(build::vop3(O::V_CNDMASK_B32, Some(t.at(k)), None, &srcs, 0));
+        }
+        let result = match op {
+            SubgroupOp::Reduce(_) | SubgroupOp::ClusteredReduce(..) => {
+                let n = match op {
+                    SubgroupOp::ClusteredReduce(_, n) => u32::from(n),
+                    _ => 32,
+                };
+                for k in [1u16, 2, 4, 8].into_iter().filter(|&k| u32::from(k) < n) {
+                    let tmp = self.vreg(RegClass::V, dw);
+                    for d in 0..dw {
+                        self.dpp_mov_all(tmp.at(d), t.at(d), 0x160 + k);
+                    }
+                    t = self.combine(comb, dw, t, tmp);
+                }
+                if n == 32 {
+                    let (lo, hi) = (self.sg_s(), self.sg_s());
+                    self.emit(build::sop1(O::S_MOV_B32, lo, Src::I(0x7654_3210), 1));
+                    self.emit(build::sop1(O::S_MOV_B32, hi, Src::I(0xfedc_ba98), 1));
+                    let other = self.fill(id, dw);
+                    for d in 0..dw {
+                        let srcs = [
+                            Src::R(t.at(d), RegClass::V),
+                            Src::R(lo, RegClass::S),
+                            Src::R(hi, RegClass::S),
+                        ];
+                        let o = other.at(d);
+                        let mut mi = build::vop3(O::V_PERMLANEX16_B32, Some(o), None, &srcs, 0);
+                        mi.uses.push(RegOp { slot: Slot::Vdst, reg: o, dwords: 1 });
+                        self.emit(mi);
+                    }
+                    t = self.combine(comb, dw, t, other);
+                    let r = self.vreg(RegClass::S, dw);
+                    for d in 0..dw {
+                        let s = self.readlane(t.at(d), Src::I(0));
+                        self.emit(build::sop1(O::S_MOV_B32, r.at(d), Src::R(s, RegClass::S), 1));
+                    }
+                    self.exec_set(ss);
+                    return Ok(vec![MVal::Reg(r, RegClass::S)]);
+                }
+                t
+            }
+            _ => {
+                for k in [1u16, 2, 4, 8] {
+                    let tmp = self.fill(id, dw);
+                    for d in 0..dw {
+                        self.dpp_mov(tmp.at(d), t.at(d), 0x110 + k);
+                    }
+                    t = self.combine(comb, dw, t, tmp);
+                }
+                // Row 1 also takes row 0's total (lane 15).
+                let add = self.fill(id, dw);
+                let mut row0 = Vec::new();
+                for d in 0..dw {
+                    row0.push(self.readlane(t.at(d), Src::I(15)));
+                }
+                self.exec_set(Src::I(0xffff_0000));
+                for (d, r) in (0..dw).zip(row0) {
+                    // Only row 1 is written: the rest of `add` stays live through the move.
+                    let mut mi = build::vop1(O::V_MOV_B32, add.at(d), Src::R(r, RegClass::S));
+                    mi.uses.push(RegOp { slot: Slot::Vdst, reg: add.at(d), dwords: 1 });
+                    self.emit(mi);
+                }
+                self.exec_set(Src::I(u32::MAX));
+                t = self.combine(comb, dw, t, add);
+                if matches!(op, SubgroupOp::ExclusiveScan(_)) {
+                    let e = self.fill(id, dw);
+                    for d in 0..dw {
+                        self.dpp_mov(e.at(d), t.at(d), 0x111);
+                        let l15 = self.readlane(t.at(d), Src::I(15));
+                        let srcs = [Src::R(l15, RegClass::S), Src::I(16)];
+                        let ed = e.at(d);
+                        let mut mi = build::vop3(O::V_WRITELANE_B32, Some(ed), None, &srcs, 0);
+                        mi.uses.push(RegOp { slot: Slot::Vdst, reg: ed, dwords: 1 });
+                        self.emit(mi);
+                    }
+                    t = e;
+                }
+                t
+            }
+        };
+        self.exec_set(ss);
+        Ok(vec![MVal::Reg(result, RegClass::V)])
+    }
+
+    /// A fresh VGPR range holding `v` in every (enabled) lane.
+    fn fill(&mut self, v: u64, dw: u8) -> RegRef {
+        let r = self.vreg(RegClass::V, dw);
+        for d in 0..dw {
+            self.vmov(r.at(d), Src::I((v >> (32 * u32::from(d))) as u32));
+        }
+        r
+    }
+
+    fn combine(&mut self, c: Combine, dw: u8, a: RegRef, b: RegRef) -> RegRef {
+        match c {
+            Combine::Dword(op) => {
+                let r = self.vreg(RegClass::V, dw);
+                for d in 0..dw {
+                    self.emit(build::vop2(
+                        op,
+                        r.at(d),
+                        Src::R(b.at(d), RegClass::V),
+                        Src::R(a.at(d), RegClass::V),
+                    ));
+                }
+                r
+            }
+            Combine::F64(op) => {
+                let r = self.vreg(RegClass::V, 2);
+                let srcs = [Src::R(a, RegClass::V), Src::R(b, RegClass::V)];
+                self.emit(build::vop3w(op, Some((r, 2)), None, &srcs, 2, 0));
+                r
+            }
+        }
+    }
+}
