@@ -36,6 +36,8 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     (c"VK_KHR_uniform_buffer_standard_layout", 1),
     // Checked by the corpus's int64_atomics (add, max, min, xor on a storage buffer).
     (c"VK_KHR_shader_atomic_int64", 1),
+    // Groups of one; dispatch base checked against lavapipe in tests/tests/device_group.rs.
+    (c"VK_KHR_device_group", 4),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.

@@ -9,7 +9,8 @@ use ash::vk;
 
 use crate::api::{
     buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
-    executable as exe, instance, memory, physical_device as pd, pipeline, query, queue, sync,
+    device_group as group, executable as exe, instance, memory, physical_device as pd, pipeline,
+    query, queue, sync,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -65,6 +66,7 @@ entries! {
     Instance c"vkDestroyInstance": vk::PFN_vkDestroyInstance => instance::destroy_instance;
     Instance c"vkEnumeratePhysicalDevices": vk::PFN_vkEnumeratePhysicalDevices => instance::enumerate_physical_devices;
     Instance c"vkEnumeratePhysicalDeviceGroups": vk::PFN_vkEnumeratePhysicalDeviceGroups => instance::enumerate_physical_device_groups;
+    Instance c"vkEnumeratePhysicalDeviceGroupsKHR": vk::PFN_vkEnumeratePhysicalDeviceGroups => instance::enumerate_physical_device_groups;
 
     PhysicalDevice c"vkGetPhysicalDeviceFeatures": vk::PFN_vkGetPhysicalDeviceFeatures => pd::get_physical_device_features;
     PhysicalDevice c"vkGetPhysicalDeviceFeatures2": vk::PFN_vkGetPhysicalDeviceFeatures2 => pd::get_physical_device_features2;
@@ -174,6 +176,9 @@ entries! {
     Device c"vkCmdPushConstants": vk::PFN_vkCmdPushConstants => compute::cmd_push_constants;
     Device c"vkCmdDispatch": vk::PFN_vkCmdDispatch => compute::cmd_dispatch;
     Device c"vkCmdDispatchIndirect": vk::PFN_vkCmdDispatchIndirect => compute::cmd_dispatch_indirect;
+    Device c"vkCmdDispatchBaseKHR": vk::PFN_vkCmdDispatchBase => group::cmd_dispatch_base;
+    Device c"vkCmdSetDeviceMaskKHR": vk::PFN_vkCmdSetDeviceMask => group::cmd_set_device_mask;
+    Device c"vkGetDeviceGroupPeerMemoryFeaturesKHR": vk::PFN_vkGetDeviceGroupPeerMemoryFeatures => group::get_device_group_peer_memory_features;
     Device c"vkCreateQueryPool": vk::PFN_vkCreateQueryPool => query::create_query_pool;
     Device c"vkDestroyQueryPool": vk::PFN_vkDestroyQueryPool => query::destroy_query_pool;
     Device c"vkGetQueryPoolResults": vk::PFN_vkGetQueryPoolResults => query::get_query_pool_results;
