@@ -38,6 +38,8 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     (c"VK_KHR_shader_atomic_int64", 1),
     // Groups of one; dispatch base checked against lavapipe in tests/tests/device_group.rs.
     (c"VK_KHR_device_group", 4),
+    // bufferDeviceAddress only; the corpus's buffer_reference shaders match lavapipe.
+    (c"VK_KHR_buffer_device_address", 1),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.

@@ -9,8 +9,8 @@ use ash::vk;
 
 use crate::api::{
     buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
-    device_group as group, executable as exe, instance, memory, physical_device as pd, pipeline,
-    query, queue, sync,
+    device_address as bda, device_group as group, executable as exe, instance, memory,
+    physical_device as pd, pipeline, query, queue, sync,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -116,6 +116,9 @@ entries! {
     Device c"vkDestroyBuffer": vk::PFN_vkDestroyBuffer => buffer::destroy_buffer;
     Device c"vkGetBufferMemoryRequirements": vk::PFN_vkGetBufferMemoryRequirements => buffer::get_buffer_memory_requirements;
     Device c"vkGetBufferMemoryRequirements2": vk::PFN_vkGetBufferMemoryRequirements2 => buffer::get_buffer_memory_requirements2;
+    Device c"vkGetBufferDeviceAddressKHR": vk::PFN_vkGetBufferDeviceAddress => bda::get_buffer_device_address;
+    Device c"vkGetBufferOpaqueCaptureAddressKHR": vk::PFN_vkGetBufferOpaqueCaptureAddress => bda::get_buffer_opaque_capture_address;
+    Device c"vkGetDeviceMemoryOpaqueCaptureAddressKHR": vk::PFN_vkGetDeviceMemoryOpaqueCaptureAddress => bda::get_device_memory_opaque_capture_address;
     Device c"vkCreateFence": vk::PFN_vkCreateFence => sync::create_fence;
     Device c"vkDestroyFence": vk::PFN_vkDestroyFence => sync::destroy_fence;
     Device c"vkResetFences": vk::PFN_vkResetFences => sync::reset_fences;
