@@ -1,19 +1,19 @@
-//! The compiler's GLSL corpus (plus `tests/corpus`, shaders for driver features the compiler's
-//! corpus does not exercise) as real Vulkan compute pipelines, differential against lavapipe:
-//! each shader runs with the inputs its `//!` directives describe (the same ones the compiler's
-//! interpreter tests use) on both drivers, validation on, and every buffer must come
-//! back byte-identical.
+//! The compiler's corpus (GLSL and SPIR-V assembly, plus `tests/corpus`, shaders for driver
+//! features the compiler's corpus does not exercise) as real Vulkan compute pipelines,
+//! differential against lavapipe: each shader runs with the inputs its `//!` (or `;!`)
+//! directives describe (the same ones the compiler's interpreter tests use) on both drivers,
+//! validation on, and every buffer must come back byte-identical.
 //!
 //! Both devices run with the features listed at `corpus_device` (64-bit, 16-bit, 8-bit and
 //! float16 types, 8/16-bit storage, 64-bit buffer atomics, scalar block layout, buffer device
-//! addresses). Memory the corpus reaches only by address (`global`) is a buffer with a device
-//! address, patched into push constants, buffers and globals as the address directives say;
-//! address slots are compared relative to the global they point into, since the two drivers
-//! place memory differently. Shaders that need anything else (other capabilities or SPIR-V
-//! extensions) or whose result Vulkan 1.0 leaves undefined (non-uniform descriptor indexing)
-//! are skipped and listed; a shader Ferrum's compiler cannot compile yet fails pipeline
-//! creation cleanly and is listed too. The test fails on any byte difference, and if fewer shaders run than did when it
-//! was written.
+//! addresses, storage-buffer variable pointers). Memory the corpus reaches only by address
+//! (`global`) is a buffer with a device address, patched into push constants, buffers and
+//! globals as the address directives say; address slots are compared relative to the global
+//! they point into, since the two drivers place memory differently. Shaders that need anything
+//! else (other capabilities or SPIR-V extensions) or whose result Vulkan 1.0 leaves undefined
+//! (non-uniform descriptor indexing) are skipped and listed; a shader Ferrum's compiler cannot
+//! compile yet fails pipeline creation cleanly and is listed too. The test fails on any byte
+//! difference, and if fewer shaders run than did when it was written.
 //!
 //! Three exceptions, each narrow and checked another way:
 //! - Shaders built on GLSL.std.450 functions that Vulkan lets implementations approximate
@@ -127,12 +127,13 @@ fn declared_kinds(src: &str) -> BTreeMap<(u32, u32), bool> {
 /// and StoragePushConstant16 through VK_KHR_16bit_storage; StorageBuffer8BitAccess and
 /// UniformAndStorageBuffer8BitAccess through VK_KHR_8bit_storage; Int64Atomics through
 /// VK_KHR_shader_atomic_int64; PhysicalStorageBufferAddresses through
-/// VK_KHR_buffer_device_address.
-const ENABLED_CAPABILITIES: [u32; 13] =
-    [1, 10, 11, 22, 9, 39, 4433, 4434, 4435, 4448, 4449, 12, 5347];
+/// VK_KHR_buffer_device_address; VariablePointersStorageBuffer through VK_KHR_variable_pointers.
+const ENABLED_CAPABILITIES: [u32; 14] =
+    [1, 10, 11, 22, 9, 39, 4433, 4434, 4435, 4448, 4449, 12, 5347, 4441];
 
 /// SPIR-V extensions the device extensions enabled in `corpus_device` allow.
-const ENABLED_SPIRV_EXTENSIONS: [&str; 4] = [
+const ENABLED_SPIRV_EXTENSIONS: [&str; 5] = [
+    "SPV_KHR_variable_pointers",
     "SPV_KHR_storage_buffer_storage_class",
     "SPV_KHR_16bit_storage",
     "SPV_KHR_8bit_storage",
@@ -152,6 +153,7 @@ fn corpus_device(h: &Harness, pd: vk::PhysicalDevice, family: u32) -> Gpu {
         // On a 1.0 device, VkMemoryAllocateFlagsInfo (the DEVICE_ADDRESS allocation flag)
         // belongs to VK_KHR_device_group.
         c"VK_KHR_device_group",
+        c"VK_KHR_variable_pointers",
     ];
     let mut s16 = vk::PhysicalDevice16BitStorageFeatures::default()
         .storage_buffer16_bit_access(true)
@@ -170,6 +172,8 @@ fn corpus_device(h: &Harness, pd: vk::PhysicalDevice, family: u32) -> Gpu {
         .shader_shared_int64_atomics(true);
     let mut bda =
         vk::PhysicalDeviceBufferDeviceAddressFeatures::default().buffer_device_address(true);
+    let mut vp = vk::PhysicalDeviceVariablePointersFeatures::default()
+        .variable_pointers_storage_buffer(true);
     let core = vk::PhysicalDeviceFeatures::default()
         .shader_int64(true)
         .shader_float64(true)
@@ -181,7 +185,8 @@ fn corpus_device(h: &Harness, pd: vk::PhysicalDevice, family: u32) -> Gpu {
         .push_next(&mut f16)
         .push_next(&mut scalar)
         .push_next(&mut atomic64)
-        .push_next(&mut bda);
+        .push_next(&mut bda)
+        .push_next(&mut vp);
     Gpu::with_feature_chain(&h.instance, pd, family, &extensions, &mut features)
 }
 
@@ -237,7 +242,10 @@ fn load(path: &Path) -> Result<Case, String> {
         kinds: declared_kinds(&src),
     };
     for line in src.lines() {
-        let Some(d) = line.trim().strip_prefix("//!") else { continue };
+        let Some(d) = line.trim().strip_prefix("//!").or_else(|| line.trim().strip_prefix(";!"))
+        else {
+            continue;
+        };
         let t: Vec<&str> = d.split_whitespace().collect();
         let n = |i: usize| t[i].parse::<u64>().unwrap();
         match t[0] {
@@ -275,12 +283,76 @@ fn load(path: &Path) -> Result<Case, String> {
         }
     }
     // Vulkan 1.0 consumes SPIR-V 1.0, so the corpus is compiled for that environment.
-    case.words = std::panic::catch_unwind(|| compute_spirv(&src))
-        .map_err(|_| "does not compile for Vulkan 1.0".to_string())?;
+    case.words = if path.extension().is_some_and(|e| e == "spvasm") {
+        assemble_for_vulkan_1_0(&src)?
+    } else {
+        std::panic::catch_unwind(|| compute_spirv(&src))
+            .map_err(|_| "does not compile for Vulkan 1.0".to_string())?
+    };
     if let Some(why) = needs_beyond_shader(&case.words) {
         return Err(format!("needs {why}"));
     }
     Ok(case)
+}
+
+/// SPIR-V assembly as a SPIR-V 1.0 module. The corpus writes it for SPIR-V 1.4+, which a
+/// Vulkan 1.0 device cannot consume; the two differences these shaders touch are rewritten:
+/// the StorageBuffer class and variable pointers need their extensions declared (core since
+/// 1.3), and entry points list only Input/Output variables (all globals since 1.4). The
+/// validation layer checks the result like any other module.
+fn assemble_for_vulkan_1_0(src: &str) -> Result<Vec<u32>, String> {
+    let io_vars: Vec<&str> = src
+        .lines()
+        .filter_map(|l| {
+            let (name, rest) = l.split_once('=')?;
+            let t: Vec<&str> = rest.split_whitespace().collect();
+            (t.first() == Some(&"OpVariable") && matches!(t.get(2), Some(&"Input" | &"Output")))
+                .then(|| name.trim())
+        })
+        .collect();
+    let mut extensions = Vec::new();
+    if src.contains("StorageBuffer") {
+        extensions.push("SPV_KHR_storage_buffer_storage_class");
+    }
+    if src.contains("OpCapability VariablePointers") {
+        extensions.push("SPV_KHR_variable_pointers");
+    }
+    let mut text = String::new();
+    for line in src.lines() {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if t.first() == Some(&"OpMemoryModel") {
+            for e in extensions.drain(..) {
+                text.push_str(&format!("OpExtension \"{e}\"\n"));
+            }
+        }
+        if t.first() == Some(&"OpEntryPoint") {
+            // OpEntryPoint Model %fn "name" interface...
+            let (head, interface) = t.split_at(4.min(t.len()));
+            let kept: Vec<&str> =
+                interface.iter().copied().filter(|id| io_vars.contains(id)).collect();
+            text.push_str(&format!("{} {}\n", head.join(" "), kept.join(" ")));
+            continue;
+        }
+        text.push_str(line);
+        text.push('\n');
+    }
+    let dir = std::env::temp_dir();
+    let stem = format!("ferrum-corpus-asm-{}-{}", std::process::id(), text.len());
+    let (input, output) = (dir.join(format!("{stem}.spvasm")), dir.join(format!("{stem}.spv")));
+    std::fs::write(&input, &text).unwrap();
+    let run = std::process::Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.0", "-o"])
+        .arg(&output)
+        .arg(&input)
+        .output()
+        .expect("spirv-as (install spirv-tools)");
+    std::fs::remove_file(&input).ok();
+    if !run.status.success() {
+        return Err(format!("spirv-as: {}", String::from_utf8_lossy(&run.stderr).trim()));
+    }
+    let bytes = std::fs::read(&output).unwrap();
+    std::fs::remove_file(&output).ok();
+    Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect())
 }
 
 /// Whether a module decorates anything Block (OpDecorate = 71, Block = 2).
@@ -634,7 +706,7 @@ fn corpus_matches_lavapipe() {
         .iter()
         .flat_map(|dir| std::fs::read_dir(dir).expect("corpus directory"))
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "comp"))
+        .filter(|p| p.extension().is_some_and(|e| e == "comp" || e == "spvasm"))
         .collect();
     paths.sort();
     let (mut passed, mut skipped, mut failures) = (Vec::new(), Vec::new(), Vec::new());
@@ -673,12 +745,13 @@ fn corpus_matches_lavapipe() {
     eprintln!("corpus: {} identical to lavapipe: {}", passed.len(), passed.join(" "));
     eprintln!("corpus: {} skipped:\n  {}", skipped.len(), skipped.join("\n  "));
     assert!(failures.is_empty(), "differences from lavapipe:\n{}", failures.join("\n"));
-    // Measured: 52 of 57 with 64-bit, 16-bit, 8-bit and float16 types, 64-bit atomics,
-    // scalar block layout and buffer device addresses (int64_ops, float64_ops, int64_atomics,
-    // shared_int64_atomics, storage_16bit, storage_8bit, ubo_std140_misc, ubo_small_types,
-    // scalar_layout and the six buffer_reference shaders among them); fewer means a
+    // Measured: 54 of 59 with 64-bit, 16-bit, 8-bit and float16 types, 64-bit atomics,
+    // scalar block layout, buffer device addresses and storage-buffer variable pointers
+    // (int64_ops, float64_ops, int64_atomics, shared_int64_atomics, storage_16bit,
+    // storage_8bit, ubo_std140_misc, ubo_small_types, scalar_layout, the six buffer_reference
+    // shaders, variable_pointers and copy_memory_layouts among them); fewer means a
     // regression somewhere.
-    assert!(passed.len() >= 52, "only {} of {} ran", passed.len(), paths.len());
+    assert!(passed.len() >= 54, "only {} of {} ran", passed.len(), paths.len());
     drop((lvp, ours));
     // Messages outside the cases (device creation and destruction) are never excused.
     let outside: Vec<String> = h

@@ -40,6 +40,9 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     (c"VK_KHR_device_group", 4),
     // bufferDeviceAddress only; the corpus's buffer_reference shaders match lavapipe.
     (c"VK_KHR_buffer_device_address", 1),
+    // variablePointersStorageBuffer only: the corpus's variable_pointers.spvasm (OpSelect and
+    // OpPhi of storage-buffer pointers) matches lavapipe; nothing tests the general feature.
+    (c"VK_KHR_variable_pointers", 1),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.
