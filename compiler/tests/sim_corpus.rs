@@ -111,10 +111,10 @@ fn corpus_runs_on_the_simulator_like_the_interpreter() {
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
 }
 
-/// Many values live at once (every load before any store) still run correctly.
-#[test]
-fn register_pressure_stress_runs_on_the_simulator() {
-    let n = 96;
+/// A shader keeping `n` floats per invocation live at once (every load before any store);
+/// with `branch`, a divergent `if` rewrites every third value first, so φs of live values meet
+/// under different EXEC masks.
+fn stress_case(n: usize, branch: bool) -> common::Case {
     let mut src = String::from(
         "#version 450\nlayout(local_size_x = 64) in;\n\
          layout(std430, binding = 0) buffer B { float d[]; };\nvoid main() {\n\
@@ -123,11 +123,18 @@ fn register_pressure_stress_runs_on_the_simulator() {
     for k in 0..n {
         src.push_str(&format!("float a{k} = d[i * {n}u + {k}u];\n"));
     }
+    if branch {
+        src.push_str("if ((i % 3u) != 1u) {\n");
+        for k in (0..n).step_by(3) {
+            src.push_str(&format!("a{k} = a{k} * 0.5 + a{};\n", (k + 7) % n));
+        }
+        src.push_str("}\n");
+    }
     for k in 0..n {
         src.push_str(&format!("d[i * {n}u + {k}u] = a{} * a{k} + float({k});\n", n - 1 - k));
     }
     src.push_str("}\n");
-    let dir = std::env::temp_dir().join(format!("ferrum-stress-sim-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("ferrum-stress-sim-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("stress.comp");
     std::fs::write(&path, src).unwrap();
@@ -144,6 +151,76 @@ fn register_pressure_stress_runs_on_the_simulator() {
         spec: Default::default(),
     };
     let _ = std::fs::remove_dir_all(&dir);
+    case
+}
+
+/// Many values live at once still run correctly.
+#[test]
+fn register_pressure_stress_runs_on_the_simulator() {
+    let case = stress_case(96, false);
+    assert!(check(&Gpu::new(), &case, case.groups).unwrap());
+}
+
+/// More live values than a lane has VGPRs: the allocator spills to scratch, reports it in the
+/// statistics, and the result is still the interpreter's, with and without divergent φs.
+#[test]
+fn vgpr_spilling_runs_on_the_simulator() {
+    let gpu = Gpu::new();
+    for (n, branch) in [(300, false), (290, true)] {
+        let case = stress_case(n, branch);
+        let ir = ferrum_compiler::compile_to_ir(&case.words, "main", Stage::Compute, &case.spec)
+            .unwrap();
+        let bin = amd::compile(&ir, &amd::default_layout(&ir)).unwrap();
+        let st = &bin.stats;
+        assert!(st.spilled_vgprs > 0 && st.scratch_size >= 4 * st.spilled_vgprs, "{st:?}");
+        assert!(st.vgprs <= 256 && bin.metadata.scratch_bytes_per_lane == st.scratch_size);
+        assert!(check(&gpu, &case, case.groups).unwrap(), "n = {n}");
+        assert!(check(&gpu, &case, [1, 1, 1]).unwrap(), "n = {n}, one group");
+    }
+}
+
+/// More live uniform values than a wave has SGPRs: scalar values spill to VGPR lanes
+/// (`v_writelane`/`v_readlane`), and the result is still the interpreter's.
+#[test]
+fn sgpr_spilling_runs_on_the_simulator() {
+    let n = 128;
+    let mut src = String::from(
+        "#version 450\nlayout(local_size_x = 32) in;\n\
+         layout(std140, binding = 0) uniform U { uvec4 u[32]; };\n\
+         layout(std430, binding = 1) buffer O { uint o[]; };\nvoid main() {\n\
+         uint i = gl_LocalInvocationID.x;\n",
+    );
+    for k in 0..n {
+        src.push_str(&format!("uint a{k} = u[{}].{};\n", k / 4, ["x", "y", "z", "w"][k % 4]));
+    }
+    for k in 0..n {
+        src.push_str(&format!("o[i * {n}u + {k}u] = a{} * a{k} + i;\n", n - 1 - k));
+    }
+    src.push_str("}\n");
+    let dir = std::env::temp_dir().join(format!("ferrum-sgpr-stress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("sgpr_stress.comp");
+    std::fs::write(&path, src).unwrap();
+    let words = common::glsl_to_spirv(&path);
+    let _ = std::fs::remove_dir_all(&dir);
+    let ubo: Vec<u8> = (0..n as u32).flat_map(|k| (k * 7919 + 13).to_le_bytes()).collect();
+    let case = common::Case {
+        name: "sgpr_stress".into(),
+        words,
+        groups: [1, 1, 1],
+        res: interp::Resources {
+            buffers: vec![
+                interp::Buffer { set: 0, binding: 0, index: 0, data: ubo },
+                interp::Buffer { set: 0, binding: 1, index: 0, data: vec![0; 4 * 32 * n] },
+            ],
+            ..Default::default()
+        },
+        spec: Default::default(),
+    };
+    let ir =
+        ferrum_compiler::compile_to_ir(&case.words, "main", Stage::Compute, &case.spec).unwrap();
+    let bin = amd::compile(&ir, &amd::default_layout(&ir)).unwrap();
+    assert!(bin.stats.spilled_sgprs > 0, "{:?}", bin.stats);
     assert!(check(&Gpu::new(), &case, case.groups).unwrap());
 }
 

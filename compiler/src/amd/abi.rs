@@ -9,8 +9,18 @@
 //!   index = set number, unused sets 0); `s[2:3]` address of the push block (push constants at
 //!   byte 0, up to 256 bytes; dynamic-buffer V#s from byte [`DYNAMIC_DESCRIPTOR_OFFSET`], 16
 //!   bytes each in pipeline-layout order); `s[4:5]` address of three u32 workgroup counts.
-//! * Workgroup ids in `s6`, `s7`, `s8` (TGID_X/Y/Z_EN = 1); local invocation ids in `v0`, `v1`,
-//!   `v2` (TIDIG_COMP_CNT = 2).
+//! * Shaders that use scratch memory (RSRC2.SCRATCH_EN, a nonzero
+//!   [`ShaderMetadata::scratch_bytes_per_lane`]) take two more user SGPRs: `s[6:7]` the 64-bit GPU address of the scratch ring (the
+//!   driver's ring BO, sized by `COMPUTE_TMPRING_SIZE`, see [`tmpring_size`]). Only those
+//!   shaders pay for the two SGPRs; [`UserSgprs`] answers where everything lands for either
+//!   kind, and [`ShaderMetadata::user_sgprs`] says which one a binary is (6 or 8). This follows
+//!   RADV/ACO on GFX10.3, which pass the scratch address in user SGPRs only when a shader
+//!   needs scratch and combine it with the hardware's wave offset in the prologue.
+//! * Workgroup ids follow the user SGPRs (`s6..s8`, or `s8..s10` with scratch; TGID_X/Y/Z_EN =
+//!   1); with scratch the SPI then adds the wave's byte offset into the ring (`s9` / `s11`).
+//!   The shader sets FLAT_SCRATCH = ring base + wave offset with `s_setreg` (GFX10 has no
+//!   FLAT_SCRATCH SGPR pair) and reaches private memory with `scratch_*` instructions.
+//! * Local invocation ids in `v0`, `v1`, `v2` (TIDIG_COMP_CNT = 2).
 //! * Buffer descriptors are raw-buffer V#s ([`raw_buffer_descriptor`]) with `NUM_RECORDS` = range
 //!   in bytes, so out-of-bounds accesses behave as robust buffer access.
 
@@ -22,10 +32,76 @@ pub const SGPR_SET_TABLE: u8 = 0;
 pub const SGPR_PUSH_BLOCK: u8 = 2;
 /// First SGPR of the workgroup-count address (`s[4:5]`).
 pub const SGPR_NUM_WORKGROUPS: u8 = 4;
-/// Number of user SGPRs (RSRC2.USER_SGPR).
+/// Number of user SGPRs (RSRC2.USER_SGPR) of a shader without scratch.
 pub const USER_SGPR_COUNT: u32 = 6;
-/// SGPRs holding the workgroup id x, y, z (right after the user SGPRs).
+/// SGPRs holding the workgroup id x, y, z of a shader without scratch.
 pub const SGPR_WORKGROUP_ID: [u8; 3] = [6, 7, 8];
+/// First SGPR of the scratch ring address (`s[6:7]`), in shaders that use scratch.
+pub const SGPR_SCRATCH_RING: u8 = 6;
+/// Scratch wave slots the driver's ring provides (`COMPUTE_TMPRING_SIZE.WAVES`): 32 waves, a
+/// full 1024-invocation workgroup, times four so that several groups run at once.
+pub const SCRATCH_RING_WAVES: u32 = 128;
+/// Scratch ring allocation granule per wave in bytes (`COMPUTE_TMPRING_SIZE.WAVESIZE` unit).
+pub const SCRATCH_WAVE_GRANULE: u32 = 1024;
+
+/// Where the system SGPRs of a shader land, with or without scratch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UserSgprs {
+    /// The shader uses scratch memory.
+    pub scratch: bool,
+}
+
+impl UserSgprs {
+    /// User SGPRs (RSRC2.USER_SGPR).
+    pub fn count(self) -> u32 {
+        if self.scratch {
+            USER_SGPR_COUNT + 2
+        } else {
+            USER_SGPR_COUNT
+        }
+    }
+
+    /// SGPRs holding the workgroup id x, y, z (right after the user SGPRs).
+    pub fn workgroup_id(self) -> [u8; 3] {
+        let first = self.count() as u8;
+        [first, first + 1, first + 2]
+    }
+
+    /// The SGPR the SPI loads with the wave's byte offset into the scratch ring (after the
+    /// workgroup ids), for shaders with scratch.
+    pub fn scratch_wave_offset(self) -> Option<u8> {
+        self.scratch.then(|| self.workgroup_id()[2] + 1)
+    }
+
+    /// SGPRs the hardware initialises (user and system SGPRs).
+    pub fn initialised(self) -> u32 {
+        self.count() + 3 + u32::from(self.scratch)
+    }
+
+    /// The `COMPUTE_USER_DATA_*` values: set-table, push-block and workgroup-count addresses,
+    /// then the scratch ring address when the shader uses scratch.
+    pub fn user_data(self, set_table: u64, push: u64, counts: u64, scratch_ring: u64) -> Vec<u32> {
+        let mut out = Vec::with_capacity(8);
+        for a in [set_table, push, counts] {
+            out.extend([a as u32, (a >> 32) as u32]);
+        }
+        if self.scratch {
+            out.extend([scratch_ring as u32, (scratch_ring >> 32) as u32]);
+        }
+        out
+    }
+}
+
+/// Bytes of scratch ring one wave needs for `bytes_per_lane` of private memory per lane.
+pub fn scratch_wave_bytes(bytes_per_lane: u32) -> u32 {
+    (bytes_per_lane * WAVE_SIZE).div_ceil(SCRATCH_WAVE_GRANULE) * SCRATCH_WAVE_GRANULE
+}
+
+/// `COMPUTE_TMPRING_SIZE` for a ring of `waves` slots of `wave_bytes` each (WAVES bits 11:0,
+/// WAVESIZE bits 24:12 in 1 KiB units).
+pub fn tmpring_size(waves: u32, wave_bytes: u32) -> u32 {
+    (waves & 0xfff) | ((wave_bytes / SCRATCH_WAVE_GRANULE) & 0x1fff) << 12
+}
 /// VGPRs holding the local invocation id x, y, z.
 pub const VGPR_LOCAL_ID: [u8; 3] = [0, 1, 2];
 /// Number of descriptor sets in the set table.
@@ -202,7 +278,7 @@ pub struct ShaderMetadata {
     pub lds_bytes: u32,
     /// Scratch bytes per lane.
     pub scratch_bytes_per_lane: u32,
-    /// User SGPRs the shader expects (always [`USER_SGPR_COUNT`]).
+    /// User SGPRs the shader expects ([`UserSgprs::count`]: 8 with scratch, else 6).
     pub user_sgprs: u32,
 }
 
@@ -218,7 +294,8 @@ impl ShaderMetadata {
             | rsrc1::IEEE_MODE
             | rsrc1::MEM_ORDERED;
         let lds_granules = lds.div_ceil(LDS_GRANULE);
-        let rsrc2 = (USER_SGPR_COUNT << rsrc2::USER_SGPR_SHIFT)
+        let user = UserSgprs { scratch: scratch > 0 };
+        let rsrc2 = (user.count() << rsrc2::USER_SGPR_SHIFT)
             | rsrc2::TGID_XYZ_EN
             | (2 << rsrc2::TIDIG_COMP_CNT_SHIFT)
             | (lds_granules << rsrc2::LDS_SIZE_SHIFT)
@@ -232,8 +309,27 @@ impl ShaderMetadata {
             sgprs,
             lds_bytes: lds,
             scratch_bytes_per_lane: scratch,
-            user_sgprs: USER_SGPR_COUNT,
+            user_sgprs: user.count(),
         }
+    }
+
+    /// The user-SGPR layout this shader expects.
+    pub fn user_layout(&self) -> UserSgprs {
+        UserSgprs { scratch: self.scratch_bytes_per_lane > 0 }
+    }
+
+    /// `COMPUTE_TMPRING_SIZE` for a ring of [`SCRATCH_RING_WAVES`] slots big enough for this
+    /// shader (0 without scratch).
+    pub fn tmpring_size(&self) -> u32 {
+        if self.scratch_bytes_per_lane == 0 {
+            return 0;
+        }
+        tmpring_size(SCRATCH_RING_WAVES, scratch_wave_bytes(self.scratch_bytes_per_lane))
+    }
+
+    /// Bytes of the scratch ring this shader needs (0 without scratch).
+    pub fn scratch_ring_bytes(&self) -> u64 {
+        u64::from(SCRATCH_RING_WAVES) * u64::from(scratch_wave_bytes(self.scratch_bytes_per_lane))
     }
 }
 
@@ -250,6 +346,22 @@ mod tests {
         assert_eq!(m.rsrc2 >> 11 & 3, 2);
         assert_eq!(m.rsrc2 >> 15 & 0x1ff, 2, "1000 bytes = 2 granules of 512");
         assert_eq!(m.rsrc2 & 1, 0);
+    }
+
+    #[test]
+    fn scratch_shaders_take_the_ring_address_before_the_workgroup_ids() {
+        let m = ShaderMetadata::new([64, 1, 1], 20, 30, 0, 400);
+        assert_eq!(m.rsrc2 & 1, 1, "SCRATCH_EN");
+        assert_eq!(m.rsrc2 >> 1 & 0x1f, 8);
+        let u = m.user_layout();
+        assert_eq!(u.workgroup_id(), [8, 9, 10]);
+        assert_eq!(u.scratch_wave_offset(), Some(11));
+        assert_eq!(u.user_data(1, 2, 3, 0x1_0000_0004)[6..], [4, 1]);
+        // 400 bytes x 32 lanes = 12.5 KiB -> 13 granules of 1 KiB.
+        assert_eq!(m.tmpring_size(), SCRATCH_RING_WAVES | 13 << 12);
+        let plain = ShaderMetadata::new([64, 1, 1], 20, 30, 0, 0).user_layout();
+        assert_eq!((plain.workgroup_id(), plain.scratch_wave_offset()), ([6, 7, 8], None));
+        assert_eq!(plain.user_data(1, 2, 3, 9).len(), 6);
     }
 
     #[test]

@@ -16,7 +16,8 @@ pub enum BackendError {
         /// Binding.
         binding: u32,
     },
-    /// More registers are needed than the hardware has (no spilling yet).
+    /// More registers are needed than the hardware has (vector registers spill to scratch;
+    /// scalar registers do not spill yet).
     #[error("out of {0} registers")]
     OutOfRegisters(&'static str),
     /// The register-allocation checker found a use that reads the wrong value (a compiler bug).

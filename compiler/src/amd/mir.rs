@@ -107,6 +107,28 @@ pub struct MInst {
     pub uses: Vec<RegOp>,
     /// Branch target block, for branches.
     pub target: Option<usize>,
+    /// For spill stores and reloads: which value moves through which scratch slot (what the
+    /// register-allocation checker follows through memory).
+    pub spill: Option<SpillMove>,
+}
+
+/// A spill store or reload: dwords `off..off + dwords` of virtual register `orig` to or from
+/// private byte `slot` (+ 4 per dword).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpillMove {
+    /// Store (true) or reload.
+    pub store: bool,
+    /// The spilled register.
+    pub orig: VReg,
+    /// First dword of `orig` moved.
+    pub off: u8,
+    /// Dwords moved.
+    pub dwords: u8,
+    /// Byte offset of dword `off` in private memory; for scalar spills, the lane slot
+    /// (32 per lane VGPR, in [`MFunc::spill_lanes`] order).
+    pub slot: u32,
+    /// A scalar spill into a lane of a VGPR (`v_writelane`/`v_readlane`).
+    pub lane: bool,
 }
 
 /// A machine basic block (in final layout order; falls through to the next one).
@@ -123,6 +145,16 @@ pub struct MFunc {
     pub blocks: Vec<MBlock>,
     /// Virtual registers.
     pub vregs: Vec<VRegInfo>,
+    /// Private memory per lane in the scratch ring, in bytes (private data, then spill slots).
+    pub scratch_bytes: u32,
+    /// The prologue points FLAT_SCRATCH at the ring, so the ABI's scratch inputs are used.
+    pub scratch_inputs: bool,
+    /// VGPRs whose lanes hold spilled SGPRs (never spilled themselves).
+    pub spill_lanes: Vec<VReg>,
+    /// Lane slots used in `spill_lanes`.
+    pub lane_slots: u32,
+    /// Registers the spiller must not choose (lane VGPRs, spill temporaries).
+    pub unspillable: std::collections::BTreeSet<VReg>,
 }
 
 impl MFunc {

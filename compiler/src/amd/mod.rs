@@ -1,8 +1,8 @@
 //! The AMD RDNA2 (gfx1030, wave32) backend for compute shaders.
 //!
 //! Pipeline ([`compile`]): divergence analysis and instruction selection with exec-mask
-//! lowering of control flow ([`isel`]) → register allocation ([`regalloc`]) checked by
-//! [`regalloc_check`] → `s_waitcnt` insertion ([`waitcnt`]) → hazard wait states
+//! lowering of control flow ([`isel`]) → register allocation ([`regalloc`], spilling vector
+//! values to scratch through [`spill`] when the file runs out) checked by [`regalloc_check`] → `s_waitcnt` insertion ([`waitcnt`]) → hazard wait states
 //! ([`hazards`]) → layout, branch relaxation and encoding ([`emit`]). The contract with the
 //! driver (user SGPRs, descriptor memory, register values) is [`abi`].
 
@@ -16,6 +16,7 @@ pub mod mir;
 pub mod opt_dce;
 pub mod regalloc;
 pub mod regalloc_check;
+pub mod spill;
 pub mod waitcnt;
 
 pub(crate) use isel::build as isel_build;
@@ -39,9 +40,9 @@ pub struct Stats {
     pub vgprs: u32,
     /// SGPRs used.
     pub sgprs: u32,
-    /// VGPRs spilled (spilling is not implemented: always 0, allocation fails instead).
+    /// VGPR dwords spilled to scratch.
     pub spilled_vgprs: u32,
-    /// SGPRs spilled (always 0, as above).
+    /// SGPR dwords spilled to VGPR lanes.
     pub spilled_sgprs: u32,
     /// LDS bytes.
     pub lds_size: u32,
@@ -108,9 +109,8 @@ pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, Backe
     if shader.stage != Stage::Compute {
         return Err(BackendError::NotCompute);
     }
-    let mut mf = isel::select(shader, layout)?;
-    opt_dce::opt_dce(&mut mf);
-    let alloc = regalloc::allocate(&mf)?;
+    let spill::Allocated { mut mf, alloc, spilled_vgprs, spilled_sgprs } =
+        spill::select_and_allocate(shader, layout)?;
     if alloc.sgprs > u32::from(emit::LONG_BRANCH_SGPR) {
         return Err(BackendError::OutOfRegisters("scalar"));
     }
@@ -120,19 +120,25 @@ pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, Backe
     hazards::fix_hazards(&mut mf);
     let code = emit::emit(&mf)?;
     let bytes: Vec<u8> = code.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    // s0..s8 hold inputs whether or not the program reads them; VCC is counted by hardware.
-    let sgprs = alloc.sgprs.max(9);
+    // The user and system SGPRs hold inputs whether or not the program reads them; VCC is
+    // counted by hardware.
+    let user = abi::UserSgprs { scratch: mf.scratch_inputs };
+    let sgprs = alloc.sgprs.max(user.initialised());
     let vgprs = alloc.vgprs.max(3);
-    let metadata = ShaderMetadata::new(shader.workgroup_size, vgprs, sgprs, shader.shared_size, 0);
+    // The metadata's scratch size is what selects the scratch ABI, so it is nonzero whenever
+    // the code expects the scratch inputs.
+    let scratch = if mf.scratch_inputs { mf.scratch_bytes.max(4) } else { 0 };
+    let metadata =
+        ShaderMetadata::new(shader.workgroup_size, vgprs, sgprs, shader.shared_size, scratch);
     let stats = Stats {
         instructions: code.instructions,
         code_size: bytes.len() as u32,
         vgprs,
         sgprs,
-        spilled_vgprs: 0,
-        spilled_sgprs: 0,
+        spilled_vgprs,
+        spilled_sgprs,
         lds_size: shader.shared_size,
-        scratch_size: 0,
+        scratch_size: scratch,
         compile_ms: t0.elapsed().as_secs_f64() * 1000.0,
     };
     let isa_text = emit::listing(&code.words);

@@ -3,15 +3,16 @@
 //! every register field of every instruction is patched with its physical register.
 //!
 //! Intervals are single ranges over the layout (no holes), which is conservative for lowered
-//! control flow and keeps the allocator simple. When a register file runs out the
-//! allocation fails with [`BackendError::OutOfRegisters`]; spilling is not implemented.
+//! control flow and keeps the allocator simple. When a register file runs out, [`try_allocate`]
+//! names the live value whose interval reaches furthest (the classic linear-scan choice) and
+//! [`super::spill`] moves it to scratch (vector values) or to VGPR lanes (scalar values).
 
 use ferrum_isa::Operand;
 
 use super::abi;
 use super::error::BackendError;
 use super::liveness::intervals;
-use super::mir::{patch, MFunc, RegClass};
+use super::mir::{patch, MFunc, RegClass, VReg};
 
 /// Physical first register of every virtual register (`u8::MAX` for unused ones).
 #[derive(Clone, Debug)]
@@ -24,15 +25,68 @@ pub struct Assignment {
     pub vgprs: u32,
 }
 
+/// Why allocation stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The register file that ran out.
+    pub class: RegClass,
+    /// A value whose spilling would relieve the pressure (vector file only).
+    pub spill: Option<VReg>,
+}
+
+impl From<Failure> for BackendError {
+    fn from(f: Failure) -> Self {
+        BackendError::OutOfRegisters(match f.class {
+            RegClass::S => "scalar",
+            RegClass::V => "vector",
+        })
+    }
+}
+
 /// Allocates registers; does not modify `mf`.
 pub fn allocate(mf: &MFunc) -> Result<Assignment, BackendError> {
+    Ok(try_allocate(mf)?)
+}
+
+/// The spill candidate when `v` finds no register: of the non-input values of its file live
+/// where it starts, and `v` itself, the one live longest after that.
+fn spill_candidate(
+    mf: &MFunc,
+    owner: &[Option<usize>],
+    iv: &[Option<(usize, usize)>],
+    v: usize,
+) -> Option<VReg> {
+    let (start, _) = iv[v]?;
+    let mut best: Option<(usize, usize)> = None;
+    for &o in owner.iter().flatten().chain(std::iter::once(&v)) {
+        let (s, e) = iv[o]?;
+        // Spill temporaries gain nothing from spilling; lane VGPRs hold spilled SGPRs in
+        // lanes that scratch stores under EXEC could not keep.
+        let lanes = mf.unspillable.contains(&VReg(o as u32));
+        if mf.vregs[o].fixed.is_some() || e < start || e <= s + 1 || lanes {
+            continue;
+        }
+        if best.is_none_or(|(_, be)| e > be) {
+            best = Some((o, e));
+        }
+    }
+    best.map(|(o, _)| VReg(o as u32))
+}
+
+/// Allocates registers, or says which register file ran out and what to spill.
+pub fn try_allocate(mf: &MFunc) -> Result<Assignment, Failure> {
     let iv = intervals(mf);
     let mut order: Vec<usize> = (0..mf.vregs.len()).filter(|&v| iv[v].is_some()).collect();
     order.sort_by_key(|&v| (iv[v].map_or(0, |i| i.0), mf.vregs[v].fixed.is_none(), v));
     let mut reg = vec![u8::MAX; mf.vregs.len()];
     // busy[class][r] = last instruction index occupying r, or None.
-    let mut busy_s: Vec<Option<usize>> = vec![None; abi::MAX_SGPRS as usize];
+    // The long-branch pair sits above the allocatable SGPRs.
+    let sgpr_budget = usize::from(super::emit::LONG_BRANCH_SGPR);
+    let mut busy_s: Vec<Option<usize>> = vec![None; sgpr_budget];
     let mut busy_v: Vec<Option<usize>> = vec![None; abi::MAX_VGPRS as usize];
+    // Which virtual register holds each register (for choosing what to spill).
+    let mut owner_s: Vec<Option<usize>> = vec![None; sgpr_budget];
+    let mut owner_v: Vec<Option<usize>> = vec![None; abi::MAX_VGPRS as usize];
     let (mut sgprs, mut vgprs) = (0u32, 0u32);
     for v in order {
         let (start, end) = iv[v].expect("filtered");
@@ -50,12 +104,23 @@ pub fn allocate(mf: &MFunc) -> Result<Assignment, BackendError> {
             None => (0..busy.len()).step_by(info.align.max(1) as usize).find(|&r| free(busy, r)),
         };
         let Some(r) = pick else {
-            return Err(BackendError::OutOfRegisters(match info.class {
-                RegClass::S => "scalar",
-                RegClass::V => "vector",
-            }));
+            let (owner, busy) = match info.class {
+                RegClass::S => (&mut owner_s, &busy_s),
+                RegClass::V => (&mut owner_v, &busy_v),
+            };
+            for (o, b) in owner.iter_mut().zip(busy) {
+                if b.is_none_or(|e| e < start) {
+                    *o = None;
+                }
+            }
+            let spill = spill_candidate(mf, owner, &iv, v);
+            return Err(Failure { class: info.class, spill });
         };
         busy[r..r + size].fill(Some(end));
+        match info.class {
+            RegClass::S => owner_s[r..r + size].fill(Some(v)),
+            RegClass::V => owner_v[r..r + size].fill(Some(v)),
+        }
         reg[v] = r as u8;
         let top = (r + size) as u32;
         match info.class {

@@ -3,9 +3,13 @@
 //! on every path. Reads of a virtual register that is not written on every path to the read
 //! (φ registers and mask accumulators, read before their first write on purpose) are exempt:
 //! a must-be-defined analysis runs alongside and only fully defined reads are checked.
+//!
+//! Spill slots are cells too: a spill store copies what its data register holds (as the spilled
+//! value) into the slot's cells, and a reload must find the value it claims to reload there,
+//! so a value that goes through memory is followed as closely as one that stays in registers.
 
 use super::error::BackendError;
-use super::mir::{MFunc, RegClass};
+use super::mir::{MFunc, MInst, RegClass, SpillMove};
 use super::regalloc::Assignment;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +37,8 @@ fn merge(a: Cell, b: Cell) -> Cell {
 
 const S_BASE: usize = 0;
 const V_BASE: usize = 128;
-const CELLS: usize = V_BASE + 256;
+/// Private-memory dwords (spill slots) follow the registers.
+const M_BASE: usize = V_BASE + 256;
 
 fn cell_index(class: RegClass, r: u8) -> usize {
     match class {
@@ -46,10 +51,11 @@ fn cell_index(class: RegClass, r: u8) -> usize {
 pub fn check(mf: &MFunc, a: &Assignment) -> Result<(), BackendError> {
     let nb = mf.blocks.len();
     let nv = mf.vregs.len();
-    let mut entry = vec![vec![Cell::Bottom; CELLS]; nb];
+    let cells = lane_base(mf) + mf.lane_slots as usize;
+    let mut entry = vec![vec![Cell::Bottom; cells]; nb];
     // Must-defined virtual registers at block entry (None = not reached yet).
     let mut defined: Vec<Option<Vec<bool>>> = vec![None; nb];
-    entry[0] = vec![Cell::Undef; CELLS];
+    entry[0] = vec![Cell::Undef; cells];
     let mut d0 = vec![false; nv];
     for (v, info) in mf.vregs.iter().enumerate() {
         if let (Some(f), true) = (info.fixed, a.reg[v] != u8::MAX) {
@@ -108,6 +114,11 @@ fn transfer(
     def: &mut [bool],
 ) -> Result<(), BackendError> {
     for (i, mi) in mf.blocks[b].insts.iter().enumerate() {
+        if let Some(sm) = mi.spill {
+            spill_move(mf, a, sm, mi, st, def).map_err(|e| {
+                BackendError::RegallocCheck(format!("block {b} instruction {i}: {e}"))
+            })?;
+        }
         for u in &mi.uses {
             let v = u.reg.vreg.0 as usize;
             if !def[v] {
@@ -135,6 +146,57 @@ fn transfer(
                 let dw = d.reg.off + k;
                 st[cell_index(info.class, a.reg[v].wrapping_add(dw))] = Cell::Val(v as u32, dw);
             }
+        }
+    }
+    Ok(())
+}
+
+/// First cell of the VGPR-lane slots of scalar spills (after the private-memory dwords).
+fn lane_base(mf: &MFunc) -> usize {
+    M_BASE + mf.scratch_bytes.div_ceil(4) as usize
+}
+
+/// Follows a spill store (register → slot) or checks a reload (the slot holds the value).
+fn spill_move(
+    mf: &MFunc,
+    a: &Assignment,
+    sm: SpillMove,
+    mi: &MInst,
+    st: &mut [Cell],
+    def: &mut [bool],
+) -> Result<(), String> {
+    let orig = sm.orig.0 as usize;
+    let slot =
+        if sm.lane { lane_base(mf) + sm.slot as usize } else { M_BASE + sm.slot as usize / 4 };
+    let class = mf.vregs[orig].class;
+    if sm.store {
+        let data = mi
+            .uses
+            .iter()
+            .find(|u| mf.vregs[u.reg.vreg.0 as usize].class == class)
+            .ok_or("spill store without data")?;
+        let t = data.reg.vreg.0 as usize;
+        for d in 0..sm.dwords {
+            let c = st[cell_index(class, a.reg[t].wrapping_add(data.reg.off + d))];
+            st[slot + d as usize] = match c {
+                Cell::Val(x, y) if x as usize == t => Cell::Val(orig as u32, sm.off + y),
+                other => other,
+            };
+        }
+        if sm.off == 0 && sm.dwords == mf.vregs[orig].size {
+            def[orig] = true;
+        }
+        return Ok(());
+    }
+    if !def[orig] {
+        return Ok(());
+    }
+    for d in 0..sm.dwords {
+        let c = st[slot + d as usize];
+        if !matches!(c, Cell::Val(x, y) if x as usize == orig && y == sm.off + d)
+            && c != Cell::Undef
+        {
+            return Err(format!("reload of v{orig}.{} finds {c:?}", sm.off + d));
         }
     }
     Ok(())
@@ -175,6 +237,49 @@ mod tests {
         let mf = program();
         let mut a = allocate(&mf).unwrap();
         a.reg[1] = a.reg[0];
+        let e = check(&mf, &a).unwrap_err();
+        assert!(matches!(e, BackendError::RegallocCheck(_)), "{e}");
+    }
+
+    #[test]
+    fn values_are_followed_through_spill_slots() {
+        let mut mf = program();
+        crate::amd::spill::spill(&mut mf, crate::amd::mir::VReg(0));
+        crate::amd::spill::spill(&mut mf, crate::amd::mir::VReg(1));
+        let a = allocate(&mf).unwrap();
+        check(&mf, &a).unwrap();
+        // A reload of x that reads y's slot is caught.
+        let reload_x = mf.blocks[0]
+            .insts
+            .iter_mut()
+            .find(|mi| mi.spill.is_some_and(|s| !s.store && s.orig.0 == 0))
+            .unwrap();
+        reload_x.spill.as_mut().unwrap().slot = 4;
+        let e = check(&mf, &a).unwrap_err();
+        assert!(matches!(e, BackendError::RegallocCheck(_)), "{e}");
+    }
+
+    #[test]
+    fn scalar_values_are_followed_through_vgpr_lanes() {
+        use crate::amd::isel_build::sop2;
+        let mut mf = MFunc::default();
+        let (x, y, z) = (mf.vreg(RegClass::S, 1), mf.vreg(RegClass::S, 1), mf.vreg(RegClass::S, 1));
+        let insts = vec![
+            crate::amd::isel_build::sop1(Opcode::S_MOV_B32, x, Src::I(1), 1),
+            crate::amd::isel_build::sop1(Opcode::S_MOV_B32, y, Src::I(2), 1),
+            sop2(Opcode::S_ADD_U32, Some(z), Src::R(x, RegClass::S), Src::R(y, RegClass::S), 1),
+        ];
+        mf.blocks.push(MBlock { insts });
+        crate::amd::spill::spill_sgpr(&mut mf, crate::amd::mir::VReg(0));
+        crate::amd::spill::spill_sgpr(&mut mf, crate::amd::mir::VReg(1));
+        let a = allocate(&mf).unwrap();
+        check(&mf, &a).unwrap();
+        let reload_y = mf.blocks[0]
+            .insts
+            .iter_mut()
+            .find(|mi| mi.spill.is_some_and(|s| !s.store && s.orig.0 == 1))
+            .unwrap();
+        reload_y.spill.as_mut().unwrap().slot = 0;
         let e = check(&mf, &a).unwrap_err();
         assert!(matches!(e, BackendError::RegallocCheck(_)), "{e}");
     }

@@ -35,6 +35,7 @@ const COMPUTE_PGM_RSRC1: u32 = 0xb848;
 const COMPUTE_PGM_RSRC3: u32 = 0xb8a0;
 const COMPUTE_NUM_THREAD_X: u32 = 0xb81c;
 const COMPUTE_USER_DATA_0: u32 = 0xb900;
+const COMPUTE_TMPRING_SIZE: u32 = 0xb860;
 /// COMPUTE_SHADER_EN | FORCE_START_AT_000 | CS_W32_EN.
 const INITIATOR: u32 = 1 | (1 << 2) | abi::DISPATCH_INITIATOR_CS_W32_EN;
 
@@ -140,14 +141,14 @@ impl Gpu {
         set_sh(&mut pm, COMPUTE_PGM_RSRC1, &[m.rsrc1, m.rsrc2]);
         set_sh(&mut pm, COMPUTE_PGM_RSRC3, &[m.rsrc3]);
         set_sh(&mut pm, COMPUTE_NUM_THREAD_X, &m.workgroup_size);
-        let ud = [
-            table.va as u32,
-            (table.va >> 32) as u32,
-            push.va as u32,
-            (push.va >> 32) as u32,
-            counts.va as u32,
-            (counts.va >> 32) as u32,
-        ];
+        // The scratch ring only for shaders whose metadata asks for one.
+        let ring =
+            (m.scratch_bytes_per_lane > 0).then(|| self.mem(m.scratch_ring_bytes() as usize, None));
+        if ring.is_some() {
+            set_sh(&mut pm, COMPUTE_TMPRING_SIZE, &[m.tmpring_size()]);
+        }
+        let ring_va = ring.as_ref().map_or(0, |r| r.va);
+        let ud = m.user_layout().user_data(table.va, push.va, counts.va, ring_va);
         set_sh(&mut pm, COMPUTE_USER_DATA_0, &ud);
         packet(&mut pm, DISPATCH_DIRECT, &[groups[0], groups[1], groups[2], INITIATOR]);
         packet(&mut pm, EVENT_WRITE, &[CS_PARTIAL_FLUSH]);
@@ -155,7 +156,7 @@ impl Gpu {
         ib.map.write_u32s(0, &pm).unwrap();
         let mut handles: Vec<u32> =
             globals.iter().chain(&bufs).chain(&sets).map(|x| x.bo.handle()).collect();
-        for x in [&push, &table, &counts, &prog, &ib] {
+        for x in [&push, &table, &counts, &prog, &ib].into_iter().chain(&ring) {
             handles.push(x.bo.handle());
         }
         let ibs = [Ib { va: ib.va, size_dw: pm.len() as u32, flags: 0 }];

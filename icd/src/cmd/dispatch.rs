@@ -25,6 +25,7 @@ mod reg {
     pub const COMPUTE_PGM_RSRC1: u32 = 0xb848;
     pub const COMPUTE_PGM_RSRC3: u32 = 0xb8a0;
     pub const COMPUTE_USER_DATA_0: u32 = 0xb900;
+    pub const COMPUTE_TMPRING_SIZE: u32 = 0xb860;
 }
 
 const SET_SH_REG: u32 = 0x76;
@@ -122,14 +123,11 @@ pub fn dispatch(
     set_sh(s, reg::COMPUTE_PGM_RSRC1, &[m.rsrc1, m.rsrc2])?;
     set_sh(s, reg::COMPUTE_PGM_RSRC3, &[m.rsrc3])?;
     set_sh(s, reg::COMPUTE_NUM_THREAD_X, &m.workgroup_size)?;
-    let user = [
-        table_va as u32,
-        (table_va >> 32) as u32,
-        push_va as u32,
-        (push_va >> 32) as u32,
-        counts_va as u32,
-        (counts_va >> 32) as u32,
-    ];
+    if m.scratch_bytes_per_lane > 0 {
+        set_sh(s, reg::COMPUTE_TMPRING_SIZE, &[m.tmpring_size()])?;
+    }
+    // The metadata decides the user-SGPR layout (the scratch ring address only for scratch).
+    let user = m.user_layout().user_data(table_va, push_va, counts_va, program.scratch_va());
     set_sh(s, reg::COMPUTE_USER_DATA_0, &user)?;
     set_sh(s, reg::COMPUTE_START_X, &base)?;
     let mut initiator = COMPUTE_SHADER_EN | abi::DISPATCH_INITIATOR_CS_W32_EN;
@@ -228,6 +226,49 @@ mod tests {
         let counts = last_packet(&words, pm4::op::NOP);
         assert_eq!(counts, [4, 2, 1]);
         assert_eq!(counts_va % 4, 0);
+    }
+
+    /// The SET_SH_REG bodies of a recorded stream.
+    fn sh_writes(words: &[u32]) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < words.len() {
+            let h = words[at];
+            let n = if h == pm4::NOP_HEADER_ONLY { 0 } else { ((h >> 16) & 0x3fff) as usize + 1 };
+            if h != pm4::NOP_HEADER_ONLY && (h >> 8) & 0xff == SET_SH_REG {
+                out.push(words[at + 1..at + 1 + n].to_vec());
+            }
+            at += 1 + n;
+        }
+        out
+    }
+
+    #[test]
+    fn scratch_programs_get_their_ring_and_tmpring_size() {
+        let adapter = Arc::new(Adapter::open_simulated().unwrap());
+        let shared = Arc::new(DeviceShared::new(adapter).unwrap());
+        let record = |meta: abi::ShaderMetadata| {
+            let program = ComputeProgram::from_parts(&shared, &[0xbf81_0000], meta).unwrap();
+            let ring = program.scratch_va();
+            let st = ComputeState { pipeline: Some(Arc::new(program)), ..Default::default() };
+            let mut s = CmdStream::new(shared.clone());
+            dispatch(&mut s, &st, winsys::Ip::Compute, Groups::Direct([1, 1, 1]), [0; 3]).unwrap();
+            s.finish().unwrap();
+            (ring, sh_writes(&s.words().concat()))
+        };
+        let user_index = (reg::COMPUTE_USER_DATA_0 - 0xb000) / 4;
+        let tmpring_index = (reg::COMPUTE_TMPRING_SIZE - 0xb000) / 4;
+        let meta = abi::ShaderMetadata::new([32, 1, 1], 8, 16, 0, 400);
+        let (ring, sh) = record(meta.clone());
+        assert_ne!(ring, 0);
+        assert!(sh.contains(&vec![tmpring_index, meta.tmpring_size()]));
+        let user = sh.iter().find(|p| p[0] == user_index).unwrap();
+        assert_eq!(user.len(), 1 + 8, "scratch shaders take 8 user SGPRs");
+        assert_eq!(user[7..], [ring as u32, (ring >> 32) as u32]);
+        let (ring, sh) = record(abi::ShaderMetadata::new([32, 1, 1], 8, 16, 0, 0));
+        assert_eq!(ring, 0);
+        assert!(!sh.iter().any(|p| p[0] == tmpring_index));
+        assert_eq!(sh.iter().find(|p| p[0] == user_index).unwrap().len(), 1 + 6);
     }
 
     #[test]

@@ -4,6 +4,12 @@
 //! The pipeline layout becomes the compiler's `ResourceLayout` (the contract in
 //! `ferrum_compiler::amd::abi`): set-memory bindings at the byte offsets the set layout chose,
 //! dynamic buffers numbered across the pipeline layout in set order.
+//!
+//! A pipeline whose metadata asks for scratch (private memory, `scratch_bytes_per_lane`) owns
+//! its scratch ring, sized by the metadata for `abi::SCRATCH_RING_WAVES` wave slots. The ring
+//! lives as long as the pipeline, which Vulkan requires to outlive every command buffer that
+//! uses it, and no other pipeline shares it, so dispatches of different pipelines on different
+//! queues can never hand the same wave slot to two waves.
 
 use std::collections::HashMap;
 use std::ffi::CStr;
@@ -29,6 +35,8 @@ const PREFETCH_SLOP: u64 = 256;
 /// What a dispatch needs from a compiled pipeline.
 pub struct ComputeProgram {
     code: GpuAlloc,
+    /// The scratch ring, for programs whose metadata needs scratch.
+    scratch: Option<GpuAlloc>,
     pub metadata: abi::ShaderMetadata,
     pub stats: amd::Stats,
     pub isa_text: String,
@@ -42,6 +50,11 @@ impl ComputeProgram {
         self.code.va()
     }
 
+    /// GPU address of the scratch ring (0 for programs without scratch).
+    pub fn scratch_va(&self) -> u64 {
+        self.scratch.as_ref().map_or(0, GpuAlloc::va)
+    }
+
     /// A program around given code and metadata, without the compiler (tests of recording).
     pub fn from_parts(
         shared: &DeviceShared,
@@ -52,6 +65,7 @@ impl ComputeProgram {
         mem.write_u32s(0, code);
         Ok(ComputeProgram {
             code: mem,
+            scratch: scratch_ring(shared, &metadata)?,
             metadata,
             stats: amd::Stats::default(),
             isa_text: String::new(),
@@ -92,6 +106,17 @@ pub fn resource_layout(layout: &PipelineLayout) -> abi::ResourceLayout {
         }
     }
     out
+}
+
+/// The scratch ring a program with this metadata needs, if any.
+fn scratch_ring(
+    shared: &DeviceShared,
+    metadata: &abi::ShaderMetadata,
+) -> VkResult<Option<GpuAlloc>> {
+    if metadata.scratch_bytes_per_lane == 0 {
+        return Ok(None);
+    }
+    GpuAlloc::new(shared.winsys(), metadata.scratch_ring_bytes()).map(Some)
 }
 
 /// Specialization constants as the compiler takes them: SpecId → bit pattern.
@@ -234,6 +259,7 @@ impl Pipeline {
             base: ObjectBase::new(vk::ObjectType::PIPELINE),
             program: Arc::new(ComputeProgram {
                 code,
+                scratch: scratch_ring(shared, &bin.metadata)?,
                 metadata: bin.metadata.clone(),
                 stats: bin.stats.clone(),
                 isa_text: bin.isa_text.clone(),

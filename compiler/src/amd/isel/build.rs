@@ -72,7 +72,7 @@ pub struct B {
 impl B {
     /// Starts from `inst`.
     pub fn new(inst: Inst) -> Self {
-        B { mi: MInst { inst, defs: Vec::new(), uses: Vec::new(), target: None } }
+        B { mi: MInst { inst, defs: Vec::new(), uses: Vec::new(), target: None, spill: None } }
     }
 
     /// Records a register written through `slot`.
@@ -224,6 +224,15 @@ pub fn vop1(op: Opcode, dst: RegRef, a: Src) -> MInst {
 pub fn readfirstlane(dst: RegRef, a: RegRef) -> MInst {
     let mut mi = vop1(Opcode::V_READFIRSTLANE_B32, dst, Src::R(a, RegClass::V));
     if let Inst::Vop1(i) = &mut mi.inst {
+        i.vdst = Operand::Sgpr(0);
+    }
+    mi
+}
+
+/// `v_readlane_b32 sdst, vsrc, lane`.
+pub fn readlane(dst: RegRef, a: RegRef, lane: Src) -> MInst {
+    let mut mi = vop3(Opcode::V_READLANE_B32, Some(dst), None, &[Src::R(a, RegClass::V), lane], 0);
+    if let Inst::Vop3(i) = &mut mi.inst {
         i.vdst = Operand::Sgpr(0);
     }
     mi
@@ -414,4 +423,62 @@ pub fn ds(
         bld = bld.def(Slot::DsVdst, d, w);
     }
     bld.done()
+}
+
+/// Where a scratch access finds its per-lane byte offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScratchAddr {
+    /// A VGPR (divergent offsets).
+    V(RegRef),
+    /// An SGPR (uniform offsets).
+    S(RegRef),
+    /// The immediate offset alone (GFX10.3 "ST" mode, SADDR = 0x7F).
+    Imm,
+}
+
+/// SCRATCH load (`dst`) or store (`data`) of private memory at `addr` plus `offset` bytes.
+pub fn scratch(
+    op: Opcode,
+    dst: Option<(RegRef, u8)>,
+    data: Option<(RegRef, u8)>,
+    addr: ScratchAddr,
+    offset: i16,
+) -> MInst {
+    let saddr = match addr {
+        ScratchAddr::V(_) => Operand::Special(Special::Null),
+        ScratchAddr::S(_) => Operand::Sgpr(0),
+        ScratchAddr::Imm => Operand::Special(Special::ExecHi),
+    };
+    let mut bld = B::new(Inst::Flat(Flat {
+        op,
+        seg: Seg::Scratch,
+        vdst: 0,
+        addr: 0,
+        data: 0,
+        saddr,
+        offset,
+        glc: false,
+        slc: false,
+        dlc: false,
+    }));
+    match addr {
+        ScratchAddr::V(v) => bld = bld.use_(Slot::FlatAddr, v, 1),
+        ScratchAddr::S(s) => bld = bld.use_(Slot::Saddr, s, 1),
+        ScratchAddr::Imm => {}
+    }
+    if let Some((d, w)) = data {
+        bld = bld.use_(Slot::FlatData, d, w);
+    }
+    if let Some((d, w)) = dst {
+        bld = bld.def(Slot::FlatVdst, d, w);
+    }
+    bld.done()
+}
+
+/// `s_setreg_b32 hwreg(id, 0, 32), src`: the whole hardware register `id` from an SGPR.
+pub fn setreg(id: u16, src: RegRef) -> MInst {
+    let simm16 = id | 31 << 11;
+    B::new(Inst::Sopk(Sopk { op: Opcode::S_SETREG_B32, sdst: Operand::Sgpr(0), simm16, imm32: 0 }))
+        .use_(Slot::Sdst, src, 1)
+        .done()
 }

@@ -12,9 +12,6 @@ use crate::amd::mir::{RegClass, RegRef};
 use crate::ir::ops::AluOp;
 use crate::ir::{AtomicOp, Space, Value};
 
-/// Most scratch dwords kept in VGPRs.
-const MAX_SCRATCH_DWORDS: u32 = 64;
-
 /// Largest MUBUF/GLOBAL immediate offset we use.
 const MAX_VMEM_OFFSET: u64 = 4095;
 
@@ -206,9 +203,7 @@ impl Isel<'_> {
             }
             Space::Scratch => {
                 let off = self.comp(addr, 0)?;
-                for j in 0..total {
-                    dwords.push(self.scratch_read(off, j)?);
-                }
+                dwords.extend(self.scratch_load(off, total)?);
             }
         }
         Ok(dwords)
@@ -349,79 +344,9 @@ impl Isel<'_> {
             }
             Space::Scratch => {
                 let off = self.comp(addr, 0)?;
-                for j in 0..dw {
-                    self.scratch_write(off, j, data.at(j))?;
-                }
+                self.scratch_store(off, byte, data, dw)?;
             }
             _ => return Err(unsupported(format!("stores to {space:?} memory"))),
-        }
-        Ok(())
-    }
-
-    /// Scratch (indirectly indexed temporaries) lives in VGPRs, one per dword, zeroed in the
-    /// prologue: dynamic indices become select chains, so no scratch memory (and no
-    /// SCRATCH_EN) is needed. Larger scratch is refused.
-    pub(super) fn init_scratch(&mut self) -> Result<(), BackendError> {
-        let dwords = self.shader.scratch_size.div_ceil(4);
-        if dwords > MAX_SCRATCH_DWORDS {
-            return Err(unsupported(format!(
-                "{dwords} dwords of scratch (at most {MAX_SCRATCH_DWORDS})"
-            )));
-        }
-        for _ in 0..dwords {
-            let r = self.vreg(RegClass::V, 1);
-            self.mf.blocks[0].insts.push(build::vop1(O::V_MOV_B32, r, Src::I(0)));
-            self.scratch.push(r);
-        }
-        Ok(())
-    }
-
-    /// Dword `j` of the scratch value at byte offset `off`, copied out.
-    fn scratch_read(&mut self, off: MVal, j: u8) -> Result<MVal, BackendError> {
-        let r = self.vreg(RegClass::V, 1);
-        if let MVal::Const(c) = off {
-            let k = c as usize / 4 + j as usize;
-            let src =
-                *self.scratch.get(k).ok_or_else(|| unsupported("scratch access out of range"))?;
-            self.emit(build::vop1(O::V_MOV_B32, r, Src::R(src, RegClass::V)));
-            return Ok(MVal::Reg(r, RegClass::V));
-        }
-        self.emit(build::vop1(O::V_MOV_B32, r, Src::I(0)));
-        for k in j as usize..self.scratch.len() {
-            let m = self.compare(
-                AluOp::Ieq,
-                32,
-                &[off, MVal::Const(4 * (k - j as usize) as u64)],
-                false,
-            )?;
-            let src = self.scratch[k];
-            let ms = self.src(m)?;
-            let srcs = [Src::R(r, RegClass::V), Src::R(src, RegClass::V), ms];
-            self.emit(build::vop3(O::V_CNDMASK_B32, Some(r), None, &srcs, 0));
-        }
-        Ok(MVal::Reg(r, RegClass::V))
-    }
-
-    /// Writes VGPR `data` as dword `j` of the scratch value at byte offset `off`.
-    fn scratch_write(&mut self, off: MVal, j: u8, data: RegRef) -> Result<(), BackendError> {
-        if let MVal::Const(c) = off {
-            let k = c as usize / 4 + j as usize;
-            let dst =
-                *self.scratch.get(k).ok_or_else(|| unsupported("scratch access out of range"))?;
-            self.emit(build::vop1(O::V_MOV_B32, dst, Src::R(data, RegClass::V)));
-            return Ok(());
-        }
-        for k in j as usize..self.scratch.len() {
-            let m = self.compare(
-                AluOp::Ieq,
-                32,
-                &[off, MVal::Const(4 * (k - j as usize) as u64)],
-                false,
-            )?;
-            let dst = self.scratch[k];
-            let ms = self.src(m)?;
-            let srcs = [Src::R(dst, RegClass::V), Src::R(data, RegClass::V), ms];
-            self.emit(build::vop3(O::V_CNDMASK_B32, Some(dst), None, &srcs, 0));
         }
         Ok(())
     }

@@ -20,6 +20,7 @@ pub(crate) mod build;
 mod cf;
 pub mod layout_order;
 mod mem;
+pub(crate) mod scratch;
 
 use std::collections::HashMap;
 
@@ -63,6 +64,9 @@ pub struct Inputs {
     pub group_id: [RegRef; 3],
     /// `v0..v2`.
     pub local_id: [RegRef; 3],
+    /// Scratch ring address and this wave's byte offset into it, for shaders whose private
+    /// memory lives in the ring.
+    pub scratch: Option<(RegRef, RegRef)>,
 }
 
 /// Selection state for one function.
@@ -90,15 +94,20 @@ fn pinned(mf: &mut MFunc, class: RegClass, size: u8, reg: u8) -> RegRef {
 }
 
 impl<'a> Isel<'a> {
-    fn new(shader: &'a Shader, layout: &'a ResourceLayout) -> Self {
+    fn new(shader: &'a Shader, layout: &'a ResourceLayout, scratch: bool) -> Self {
         let f = shader.entry_fn();
         let mut mf = MFunc::default();
+        let user = abi::UserSgprs { scratch: scratch || scratch::in_memory(shader) };
         let inputs = Inputs {
             set_table: pinned(&mut mf, RegClass::S, 2, abi::SGPR_SET_TABLE),
             push: pinned(&mut mf, RegClass::S, 2, abi::SGPR_PUSH_BLOCK),
             num_groups: pinned(&mut mf, RegClass::S, 2, abi::SGPR_NUM_WORKGROUPS),
-            group_id: abi::SGPR_WORKGROUP_ID.map(|r| pinned(&mut mf, RegClass::S, 1, r)),
+            group_id: user.workgroup_id().map(|r| pinned(&mut mf, RegClass::S, 1, r)),
             local_id: abi::VGPR_LOCAL_ID.map(|r| pinned(&mut mf, RegClass::V, 1, r)),
+            scratch: user.scratch_wave_offset().map(|off| {
+                let ring = pinned(&mut mf, RegClass::S, 2, abi::SGPR_SCRATCH_RING);
+                (ring, pinned(&mut mf, RegClass::S, 1, off))
+            }),
         };
         Isel {
             shader,
@@ -549,7 +558,17 @@ pub(crate) fn is_bool(t: ValueType) -> bool {
 
 /// Selects machine code for the shader's entry function.
 pub fn select(shader: &Shader, layout: &ResourceLayout) -> Result<MFunc, BackendError> {
-    let mut isel = Isel::new(shader, layout);
+    select_with(shader, layout, false)
+}
+
+/// [`select`], with the scratch ring set up even when private data does not need it (for
+/// register spilling).
+pub fn select_with(
+    shader: &Shader,
+    layout: &ResourceLayout,
+    scratch: bool,
+) -> Result<MFunc, BackendError> {
+    let mut isel = Isel::new(shader, layout, scratch);
     isel.select_function()?;
     Ok(isel.mf)
 }

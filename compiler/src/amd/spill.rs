@@ -1,0 +1,216 @@
+//! Spilling vector registers to scratch: when the vector file runs out, the value the
+//! allocator names ([`super::regalloc::try_allocate`]) is moved to a slot of private memory.
+//! Every write of it becomes a write of a fresh register followed by a `scratch_store`, every
+//! read a `scratch_load` into a fresh register just before the reader, so the value occupies
+//! no register between its accesses and the new registers live for one instruction.
+//!
+//! Scratch stores and loads honour EXEC like the instructions they accompany, so a slot
+//! behaves exactly like the register it replaces: lanes that a masked write skips keep their
+//! older contents. Each move records a [`SpillMove`] that the allocation checker follows
+//! through memory. Slots follow the private data in the scratch ring, so spilling needs the
+//! ABI's scratch inputs: the first failure selects the function again with them
+//! ([`super::isel::select_with`]) before spilling starts.
+//!
+//! Scalar values go to lanes of a VGPR instead (`v_writelane_b32` / `v_readlane_b32`, which
+//! ignore EXEC as SGPR writes do), one lane per dword; the lane VGPRs are live for the whole
+//! program. Lane VGPRs and spill temporaries are never spilled themselves.
+
+use ferrum_isa::Opcode as O;
+
+use super::error::BackendError;
+use super::isel::build::{self, ScratchAddr, Src};
+use super::isel::scratch::{load_op, store_op, MAX_IMM_OFFSET};
+use super::mir::{MFunc, MInst, RegClass, RegOp, RegRef, Slot, SpillMove, VReg};
+use super::regalloc::{try_allocate, Assignment};
+use super::{isel, opt_dce};
+use crate::amd::abi::ResourceLayout;
+use crate::ir::Shader;
+
+/// Spilled values at most (each round re-runs liveness; a shader needing more is refused).
+const MAX_SPILLS: u32 = 2048;
+
+/// Selected, allocated code and the vector dwords spilled.
+pub struct Allocated {
+    /// Machine code (with spill code).
+    pub mf: MFunc,
+    /// Its registers.
+    pub alloc: Assignment,
+    /// Vector dwords moved to scratch.
+    pub spilled_vgprs: u32,
+    /// Scalar dwords moved to VGPR lanes.
+    pub spilled_sgprs: u32,
+}
+
+/// Instruction selection and register allocation, spilling vector values when needed.
+pub fn select_and_allocate(
+    shader: &Shader,
+    layout: &ResourceLayout,
+) -> Result<Allocated, BackendError> {
+    let mut mf = isel::select(shader, layout)?;
+    opt_dce::opt_dce(&mut mf);
+    let mut spilled = (0u32, 0u32);
+    let mut last = BackendError::OutOfRegisters("vector");
+    for _ in 0..MAX_SPILLS {
+        match try_allocate(&mf) {
+            Ok(alloc) => {
+                let (spilled_vgprs, spilled_sgprs) = spilled;
+                return Ok(Allocated { mf, alloc, spilled_vgprs, spilled_sgprs });
+            }
+            Err(f) => {
+                last = f.into();
+                match (f.spill, f.class) {
+                    // Vector spills need the scratch inputs: start over with them.
+                    (Some(_), RegClass::V) if !mf.scratch_inputs => {
+                        mf = isel::select_with(shader, layout, true)?;
+                        opt_dce::opt_dce(&mut mf);
+                        spilled = (0, 0);
+                    }
+                    (Some(v), RegClass::V) => spilled.0 += spill(&mut mf, v),
+                    (Some(v), RegClass::S) => spilled.1 += spill_sgpr(&mut mf, v),
+                    (None, _) => return Err(last),
+                }
+            }
+        }
+    }
+    Err(last)
+}
+
+/// Moves vector register `v` to a fresh scratch slot; returns its size in dwords.
+pub fn spill(mf: &mut MFunc, v: VReg) -> u32 {
+    let size = mf.info(v).size;
+    let slot = mf.scratch_bytes;
+    mf.scratch_bytes += u32::from(size) * 4;
+    for b in 0..mf.blocks.len() {
+        let old = std::mem::take(&mut mf.blocks[b].insts);
+        let mut out = Vec::with_capacity(old.len());
+        // The register the previous instruction wrote (and that was just stored): a reader
+        // right after it uses that register instead of reloading.
+        let mut fresh: Vec<(RegOp, RegRef)> = Vec::new();
+        for mut mi in old {
+            let mut after = Vec::new();
+            for u in mi.uses.iter_mut().filter(|u| u.reg.vreg == v) {
+                let same =
+                    |(d, _): &&(RegOp, RegRef)| d.reg.off == u.reg.off && d.dwords == u.dwords;
+                u.reg = match fresh.iter().find(same) {
+                    Some(&(_, t)) => t,
+                    None => reload(mf, &mut out, v, *u, slot),
+                };
+            }
+            let mut written = Vec::new();
+            for d in mi.defs.iter_mut().filter(|d| d.reg.vreg == v) {
+                let t = temp(mf, RegClass::V, d.dwords);
+                after.extend(move_insts(mf, true, t, v, *d, slot));
+                written.push((*d, t));
+                d.reg = t;
+            }
+            fresh = written;
+            out.push(mi);
+            out.extend(after);
+        }
+        mf.blocks[b].insts = out;
+    }
+    u32::from(size)
+}
+
+/// Loads the dwords `u` reads into a fresh register (instructions appended to `out`).
+fn reload(mf: &mut MFunc, out: &mut Vec<MInst>, v: VReg, u: RegOp, slot: u32) -> RegRef {
+    let t = temp(mf, RegClass::V, u.dwords);
+    out.extend(move_insts(mf, false, t, v, u, slot));
+    t
+}
+
+/// The store or load of `op`'s dwords of `v` through register `t` (plus an SGPR offset set-up
+/// when the slot is beyond an immediate offset's reach).
+fn move_insts(mf: &mut MFunc, store: bool, t: RegRef, v: VReg, op: RegOp, slot: u32) -> Vec<MInst> {
+    let at = slot + u32::from(op.reg.off) * 4;
+    let mut out = Vec::new();
+    let (addr, imm) = if at <= MAX_IMM_OFFSET {
+        (ScratchAddr::Imm, at as i16)
+    } else {
+        let s = mf.vreg(RegClass::S, 1);
+        out.push(build::sop1(O::S_MOV_B32, s, Src::I(at), 1));
+        (ScratchAddr::S(s), 0)
+    };
+    let dw = op.dwords;
+    let mut mi = if store {
+        build::scratch(store_op(dw), None, Some((t, dw)), addr, imm)
+    } else {
+        build::scratch(load_op(dw), Some((t, dw)), None, addr, imm)
+    };
+    mi.spill =
+        Some(SpillMove { store, orig: v, off: op.reg.off, dwords: dw, slot: at, lane: false });
+    out.push(mi);
+    out
+}
+
+/// Moves scalar register `v` into lanes of a lane VGPR; returns its size in dwords.
+pub fn spill_sgpr(mf: &mut MFunc, v: VReg) -> u32 {
+    let size = u32::from(mf.info(v).size);
+    if mf.lane_slots % 32 + size > 32 {
+        mf.lane_slots = mf.lane_slots.next_multiple_of(32);
+    }
+    let slot = mf.lane_slots;
+    mf.lane_slots += size;
+    while mf.spill_lanes.len() < mf.lane_slots.div_ceil(32) as usize {
+        let l = mf.vreg(RegClass::V, 1);
+        mf.spill_lanes.push(l.vreg);
+        mf.unspillable.insert(l.vreg);
+    }
+    let lanes = RegRef::new(mf.spill_lanes[(slot / 32) as usize]);
+    for b in 0..mf.blocks.len() {
+        let old = std::mem::take(&mut mf.blocks[b].insts);
+        let mut out = Vec::with_capacity(old.len());
+        for mut mi in old {
+            let mut after = Vec::new();
+            for u in mi.uses.iter_mut().filter(|u| u.reg.vreg == v) {
+                let t = temp(mf, RegClass::S, u.dwords);
+                out.extend(lane_moves(false, t, lanes, v, *u, slot));
+                u.reg = t;
+            }
+            for d in mi.defs.iter_mut().filter(|d| d.reg.vreg == v) {
+                let t = temp(mf, RegClass::S, d.dwords);
+                after.extend(lane_moves(true, t, lanes, v, *d, slot));
+                d.reg = t;
+            }
+            out.push(mi);
+            out.extend(after);
+        }
+        mf.blocks[b].insts = out;
+    }
+    size
+}
+
+/// A spill temporary: live between its move and its reader or writer, never spilled itself.
+fn temp(mf: &mut MFunc, class: RegClass, dwords: u8) -> RegRef {
+    let t = mf.vreg(class, dwords);
+    mf.unspillable.insert(t.vreg);
+    t
+}
+
+/// One `v_writelane_b32` (store) or `v_readlane_b32` per dword of `op`, through `t`.
+fn lane_moves(store: bool, t: RegRef, lanes: RegRef, v: VReg, op: RegOp, slot: u32) -> Vec<MInst> {
+    (0..op.dwords)
+        .map(|d| {
+            let at = slot + u32::from(op.reg.off + d);
+            let lane = Src::I(at % 32);
+            let mut mi = if store {
+                let srcs = [Src::R(t.at(d), RegClass::S), lane];
+                let mut w = build::vop3(O::V_WRITELANE_B32, Some(lanes), None, &srcs, 0);
+                // Only one lane changes: the others stay, so the old contents are read.
+                w.uses.push(RegOp { slot: Slot::Vdst, reg: lanes, dwords: 1 });
+                w
+            } else {
+                let mut r = build::readlane(t.at(d), lanes, lane);
+                if d == 0 {
+                    // The reloads together write all of `t`: the first one counts as its full
+                    // definition, so liveness ends `t` here instead of at the program start.
+                    r.defs[0].dwords = op.dwords;
+                }
+                r
+            };
+            let off = op.reg.off + d;
+            mi.spill = Some(SpillMove { store, orig: v, off, dwords: 1, slot: at, lane: true });
+            mi
+        })
+        .collect()
+}
