@@ -109,6 +109,15 @@ fn one_device_group_has_no_peer_memory_and_rejects_foreign_masks() {
         dg.cmd_set_device_mask(cb, 2);
         // The recording error surfaces when recording ends, as for other invalid commands.
         assert_eq!(gpu.device.end_command_buffer(cb), Err(vk::Result::ERROR_UNKNOWN));
+        // An initial mask naming device 1 is refused at begin; device 0 is accepted.
+        let mut group = vk::DeviceGroupCommandBufferBeginInfo::default().device_mask(2);
+        let begin = vk::CommandBufferBeginInfo::default().push_next(&mut group);
+        let refused = gpu.device.begin_command_buffer(cb, &begin);
+        assert_eq!(refused, Err(vk::Result::ERROR_UNKNOWN));
+        let mut group = vk::DeviceGroupCommandBufferBeginInfo::default().device_mask(1);
+        let begin = vk::CommandBufferBeginInfo::default().push_next(&mut group);
+        gpu.device.begin_command_buffer(cb, &begin).unwrap();
+        gpu.device.end_command_buffer(cb).unwrap();
         gpu.device.free_command_buffers(gpu.pool, &[cb]);
     }
 }

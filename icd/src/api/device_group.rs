@@ -110,3 +110,19 @@ pub unsafe fn check_submit(p_next: *const std::ffi::c_void) -> VkResult<()> {
     }
     Ok(())
 }
+
+/// VUID-VkDeviceGroupCommandBufferBeginInfo-deviceMask-00106/00107: the initial device mask
+/// of a command buffer is non-zero and names only devices of the group.
+///
+/// # Safety
+/// `p_next` must be the chain of a valid `VkCommandBufferBeginInfo`.
+pub unsafe fn check_begin(p_next: *const std::ffi::c_void) -> VkResult<()> {
+    // SAFETY: forwarded to the caller.
+    let info = unsafe { chain::find_in::<vk::DeviceGroupCommandBufferBeginInfo<'_>>(p_next) };
+    match info {
+        Some(i) if i.device_mask != SINGLE_DEVICE_MASK => {
+            Err(VkError::InvalidUsage("initial device mask names a device outside the group"))
+        }
+        _ => Ok(()),
+    }
+}
