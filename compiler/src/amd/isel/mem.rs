@@ -203,7 +203,7 @@ impl Isel<'_> {
             }
             Space::Scratch => {
                 let off = self.comp(addr, 0)?;
-                dwords.extend(self.scratch_load(off, total)?);
+                dwords.extend(self.scratch_load(off, total, bits)?);
             }
         }
         Ok(dwords)
@@ -344,7 +344,7 @@ impl Isel<'_> {
             }
             Space::Scratch => {
                 let off = self.comp(addr, 0)?;
-                self.scratch_store(off, byte, data, dw)?;
+                self.scratch_store(off, byte, data, dw, bits)?;
             }
             _ => return Err(unsupported(format!("stores to {space:?} memory"))),
         }

@@ -50,6 +50,15 @@ pub(crate) fn store_op(dw: u8) -> O {
     }
 }
 
+/// Private data in memory is accessed in dwords; 8- and 16-bit private values are refused
+/// rather than widened over their neighbours.
+fn narrow_check(bits: u8) -> Result<(), BackendError> {
+    if bits < 32 {
+        return Err(unsupported(format!("{bits}-bit private data in scratch memory")));
+    }
+    Ok(())
+}
+
 impl Isel<'_> {
     /// Sets up private memory in the prologue: zeroed VGPRs, or FLAT_SCRATCH and a zeroed
     /// slot of the scratch ring.
@@ -129,10 +138,16 @@ impl Isel<'_> {
     }
 
     /// `total` dwords of private data at byte offset `off`.
-    pub(super) fn scratch_load(&mut self, off: MVal, total: u8) -> Result<Vec<MVal>, BackendError> {
+    pub(super) fn scratch_load(
+        &mut self,
+        off: MVal,
+        total: u8,
+        bits: u8,
+    ) -> Result<Vec<MVal>, BackendError> {
         if !in_memory(self.shader) {
             return (0..total).map(|j| self.scratch_read(off, j)).collect();
         }
+        narrow_check(bits)?;
         let mut out = Vec::new();
         for at in (0..total).step_by(4) {
             let dw = (total - at).min(4);
@@ -151,6 +166,7 @@ impl Isel<'_> {
         byte: u32,
         data: RegRef,
         dw: u8,
+        bits: u8,
     ) -> Result<(), BackendError> {
         if !in_memory(self.shader) {
             let off = match off {
@@ -165,6 +181,7 @@ impl Isel<'_> {
             }
             return Ok(());
         }
+        narrow_check(bits)?;
         let (addr, o) = self.scratch_addr_in(self.cur, off, byte)?;
         self.emit(build::scratch(store_op(dw), None, Some((data, dw)), addr, o));
         Ok(())
