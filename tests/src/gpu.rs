@@ -156,11 +156,32 @@ impl Gpu {
 
     /// A host-visible, coherent buffer usable for transfers and storage.
     pub fn host_buffer(&self, size: u64) -> HostBuffer {
-        let usage = vk::BufferUsageFlags::TRANSFER_SRC
+        self.make_host_buffer(size, false)
+    }
+
+    /// A host buffer whose device address shaders may use (the device must have been created
+    /// with `bufferDeviceAddress`); the address is [`Gpu::device_address`].
+    pub fn addressable_buffer(&self, size: u64) -> HostBuffer {
+        self.make_host_buffer(size, true)
+    }
+
+    /// `vkGetBufferDeviceAddress` through VK_KHR_buffer_device_address.
+    pub fn device_address(&self, instance: &Instance, b: &HostBuffer) -> u64 {
+        let bda = ash_loaded::khr::buffer_device_address::Device::new(instance, &self.device);
+        let info = vk::BufferDeviceAddressInfo::default().buffer(b.buffer);
+        // SAFETY: a live buffer created with SHADER_DEVICE_ADDRESS usage.
+        unsafe { bda.get_buffer_device_address(&info) }
+    }
+
+    fn make_host_buffer(&self, size: u64, addressable: bool) -> HostBuffer {
+        let mut usage = vk::BufferUsageFlags::TRANSFER_SRC
             | vk::BufferUsageFlags::TRANSFER_DST
             | vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::UNIFORM_BUFFER
             | vk::BufferUsageFlags::INDIRECT_BUFFER;
+        if addressable {
+            usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+        }
         let info = vk::BufferCreateInfo::default().size(size).usage(usage);
         // SAFETY: valid create and allocate infos; the memory type index comes from the
         // device's own properties.
@@ -175,9 +196,14 @@ impl Gpu {
                     req.memory_type_bits & (1 << i) != 0 && types[i].property_flags.contains(want)
                 })
                 .expect("host-visible coherent memory type") as u32;
-            let alloc = vk::MemoryAllocateInfo::default()
+            let mut flags = vk::MemoryAllocateFlagsInfo::default()
+                .flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+            let mut alloc = vk::MemoryAllocateInfo::default()
                 .allocation_size(req.size)
                 .memory_type_index(index);
+            if addressable {
+                alloc = alloc.push_next(&mut flags);
+            }
             let memory = self.device.allocate_memory(&alloc, None).expect("vkAllocateMemory");
             self.device.bind_buffer_memory(buffer, memory, 0).expect("vkBindBufferMemory");
             let ptr = self

@@ -1,5 +1,5 @@
-//! GLSL compiled to SPIR-V at test time with glslangValidator (the tool the compiler corpus
-//! uses), cached per process.
+//! Shaders built at test time: GLSL with glslangValidator (the tool the compiler corpus uses),
+//! cached per process, and the corpus's SPIR-V assembly with spirv-as.
 
 use std::collections::HashMap;
 use std::process::Command;
@@ -31,4 +31,64 @@ pub fn compute_spirv(source: &str) -> Vec<u32> {
         bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
     cache.lock().unwrap().insert(source.to_string(), words.clone());
     words
+}
+
+/// SPIR-V assembly as a SPIR-V 1.0 module. The corpus writes it for SPIR-V 1.4+, which a
+/// Vulkan 1.0 device cannot consume; the two differences these shaders touch are rewritten:
+/// the StorageBuffer class and variable pointers need their extensions declared (core since
+/// 1.3), and entry points list only Input/Output variables (all globals since 1.4). The
+/// validation layer checks the result like any other module.
+pub fn spvasm_for_vulkan_1_0(src: &str) -> Result<Vec<u32>, String> {
+    let io_vars: Vec<&str> = src
+        .lines()
+        .filter_map(|l| {
+            let (name, rest) = l.split_once('=')?;
+            let t: Vec<&str> = rest.split_whitespace().collect();
+            (t.first() == Some(&"OpVariable") && matches!(t.get(2), Some(&"Input" | &"Output")))
+                .then(|| name.trim())
+        })
+        .collect();
+    let mut extensions = Vec::new();
+    if src.contains("StorageBuffer") {
+        extensions.push("SPV_KHR_storage_buffer_storage_class");
+    }
+    if src.contains("OpCapability VariablePointers") {
+        extensions.push("SPV_KHR_variable_pointers");
+    }
+    let mut text = String::new();
+    for line in src.lines() {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if t.first() == Some(&"OpMemoryModel") {
+            for e in extensions.drain(..) {
+                text.push_str(&format!("OpExtension \"{e}\"\n"));
+            }
+        }
+        if t.first() == Some(&"OpEntryPoint") {
+            // OpEntryPoint Model %fn "name" interface...
+            let (head, interface) = t.split_at(4.min(t.len()));
+            let kept: Vec<&str> =
+                interface.iter().copied().filter(|id| io_vars.contains(id)).collect();
+            text.push_str(&format!("{} {}\n", head.join(" "), kept.join(" ")));
+            continue;
+        }
+        text.push_str(line);
+        text.push('\n');
+    }
+    let dir = std::env::temp_dir();
+    let stem = format!("ferrum-corpus-asm-{}-{}", std::process::id(), text.len());
+    let (input, output) = (dir.join(format!("{stem}.spvasm")), dir.join(format!("{stem}.spv")));
+    std::fs::write(&input, &text).unwrap();
+    let run = Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.0", "-o"])
+        .arg(&output)
+        .arg(&input)
+        .output()
+        .expect("spirv-as (install spirv-tools)");
+    std::fs::remove_file(&input).ok();
+    if !run.status.success() {
+        return Err(format!("spirv-as: {}", String::from_utf8_lossy(&run.stderr).trim()));
+    }
+    let bytes = std::fs::read(&output).unwrap();
+    std::fs::remove_file(&output).ok();
+    Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect())
 }

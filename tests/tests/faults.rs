@@ -216,3 +216,76 @@ fn an_endless_shader_loses_the_device() {
     drop(gpu);
     new_device_works(&h);
 }
+
+/// A shader storing through a buffer device address that no memory backs: the GPU's page
+/// fault loses the device.
+#[test]
+fn a_write_through_a_bad_device_address_loses_the_device() {
+    short_watchdog();
+    // Writing through an unbacked address is the invalid usage under test: no validation.
+    let h = Harness::plain();
+    let pd = h.physical_device();
+    let mut bda =
+        vk::PhysicalDeviceBufferDeviceAddressFeatures::default().buffer_device_address(true);
+    let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut bda);
+    let ext = [c"VK_KHR_buffer_device_address"];
+    let gpu = Gpu::with_feature_chain(&h.instance, pd, 0, &ext, &mut features);
+    let d = &gpu.device;
+    let code = ferrum_tests::shaders::compute_spirv(
+        "#version 450
+        #extension GL_EXT_buffer_reference : require
+        layout(local_size_x = 32) in;
+        layout(buffer_reference, std430) buffer Out { uint v[]; };
+        layout(push_constant) uniform P { Out dst; };
+        void main() { dst.v[gl_LocalInvocationID.x] = 0xbadu; }",
+    );
+    // Far above every allocation the test made, page aligned, inside the 48-bit VA space.
+    let bad_address: u64 = 0x7f00_dead_0000;
+    // SAFETY: valid create infos; the fault is the point of the test.
+    unsafe {
+        let push = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::COMPUTE,
+            offset: 0,
+            size: 8,
+        }];
+        let layout = d
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&push),
+                None,
+            )
+            .unwrap();
+        let module = d
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+            .unwrap();
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let pipeline = d
+            .create_compute_pipelines(
+                vk::PipelineCache::null(),
+                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)],
+                None,
+            )
+            .map_err(|(_, e)| e)
+            .unwrap()[0];
+        let cb = gpu.record(|d, cb| {
+            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
+            let bytes = bad_address.to_le_bytes();
+            d.cmd_push_constants(cb, layout, vk::ShaderStageFlags::COMPUTE, 0, &bytes);
+            d.cmd_dispatch(cb, 1, 1, 1);
+        });
+        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
+        let cbs = [cb];
+        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
+            .unwrap();
+        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
+        assert_lost(&gpu, fence);
+        d.destroy_fence(fence, None);
+        d.destroy_pipeline(pipeline, None);
+        d.destroy_shader_module(module, None);
+        d.destroy_pipeline_layout(layout, None);
+    }
+    drop(gpu);
+    new_device_works(&h);
+}

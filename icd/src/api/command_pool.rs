@@ -96,6 +96,8 @@ pub unsafe extern "system" fn begin_command_buffer(
         let cb = unsafe { obj::<CommandBuffer>(cb)? };
         // SAFETY: the application passes a valid input structure.
         let info = unsafe { reference(p_info)? };
+        // SAFETY: the chain of a valid begin info.
+        unsafe { super::device_group::check_begin(info.p_next)? };
         cb.begin(info.flags)
     })
 }

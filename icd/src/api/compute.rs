@@ -18,7 +18,7 @@ use crate::pipeline::{Pipeline, PipelineLayout};
 ///
 /// # Safety
 /// `cb` must be a live command buffer handle.
-unsafe fn record(
+pub(crate) unsafe fn record(
     name: &'static str,
     cb: vk::CommandBuffer,
     f: impl FnOnce(

@@ -22,6 +22,8 @@ pub unsafe extern "system" fn allocate_memory(
         let device = unsafe { obj::<Device>(device)? };
         // SAFETY: the application passes a valid input structure.
         let info = unsafe { reference(p_allocate_info)? };
+        // SAFETY: the chain of a valid allocate info.
+        unsafe { super::device_group::check_allocate_flags(info.p_next)? };
         // SAFETY: the application passes a writable output pointer.
         let out = unsafe { output(p_memory)? };
         *out = DeviceMemory::allocate(&device.adapter, info)?.into_handle();

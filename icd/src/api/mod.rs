@@ -16,6 +16,8 @@ pub mod commands;
 pub mod compute;
 pub mod descriptor;
 pub mod device;
+pub mod device_address;
+pub mod device_group;
 pub mod executable;
 pub mod instance;
 pub mod memory;

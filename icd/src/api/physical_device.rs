@@ -4,12 +4,13 @@ use std::ffi::c_char;
 
 use ash::vk;
 
-use super::{obj, out, output, reference};
+use super::{array, obj, out, output, reference};
+use crate::core::chain;
 use crate::core::device::{Device, DEVICE_EXTENSIONS};
 use crate::core::object::VkObject;
 use crate::core::physical_device::{features, formats, PhysicalDevice};
 use crate::entry::{guard, guard_status, guard_void};
-use crate::error::VkError;
+use crate::error::{VkError, VkResult};
 
 type Pd = vk::PhysicalDevice;
 
@@ -298,14 +299,33 @@ pub unsafe extern "system" fn create_device(
     p_device: *mut vk::Device,
 ) -> vk::Result {
     guard("vkCreateDevice", || {
+        let pd_handle = pd;
         // SAFETY: a live handle, a valid create info and a writable handle pointer.
         let pd = unsafe { obj::<PhysicalDevice>(pd)? };
         // SAFETY: the application passes a valid input structure.
         let info = unsafe { reference(p_create_info)? };
         // SAFETY: the application passes a writable output pointer.
         let out = unsafe { output(p_device)? };
+        // SAFETY: the chain of a valid create info.
+        let group = unsafe { chain::find_in::<vk::DeviceGroupDeviceCreateInfo<'_>>(info.p_next) };
+        if let Some(group) = group {
+            check_device_group(group, pd_handle)?;
+        }
         // SAFETY: `info` is a valid create info (checked non-null above).
         *out = unsafe { Device::create(pd.adapter.clone(), info)? }.into_handle();
         Ok(())
     })
+}
+
+/// VUID-VkDeviceGroupDeviceCreateInfo-physicalDeviceCount-00377: the group's devices must
+/// include the one `vkCreateDevice` was called on; every Ferrum group holds just that one.
+fn check_device_group(group: &vk::DeviceGroupDeviceCreateInfo<'_>, pd: Pd) -> VkResult<()> {
+    let members = array(group.p_physical_devices, group.physical_device_count);
+    match members {
+        [] => Ok(()),
+        [only] if *only == pd => Ok(()),
+        _ => Err(VkError::InitializationFailed(
+            "device group names a physical device outside this device's group".into(),
+        )),
+    }
 }

@@ -17,6 +17,8 @@ use crate::error::VkResult;
 /// `info` must be a valid submit info naming live objects.
 unsafe fn batch<'a>(info: &'a vk::SubmitInfo<'a>) -> VkResult<Batch<'a>> {
     // SAFETY: the chain is valid.
+    unsafe { super::device_group::check_submit(info.p_next)? };
+    // SAFETY: the chain is valid.
     let values = unsafe { chain::find_in::<vk::TimelineSemaphoreSubmitInfo<'_>>(info.p_next) };
     let wait_values = values
         .map(|v| super::array(v.p_wait_semaphore_values, v.wait_semaphore_value_count))

@@ -36,6 +36,13 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     (c"VK_KHR_uniform_buffer_standard_layout", 1),
     // Checked by the corpus's int64_atomics (add, max, min, xor on a storage buffer).
     (c"VK_KHR_shader_atomic_int64", 1),
+    // Groups of one; dispatch base checked against lavapipe in tests/tests/device_group.rs.
+    (c"VK_KHR_device_group", 4),
+    // bufferDeviceAddress only; the corpus's buffer_reference shaders match lavapipe.
+    (c"VK_KHR_buffer_device_address", 1),
+    // variablePointersStorageBuffer only: the corpus's variable_pointers.spvasm (OpSelect and
+    // OpPhi of storage-buffer pointers) matches lavapipe; nothing tests the general feature.
+    (c"VK_KHR_variable_pointers", 1),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.

@@ -10,7 +10,11 @@ use crate::core::physical_device::{Adapter, PhysicalDevice};
 use crate::error::{VkError, VkResult};
 
 /// Instance extensions Ferrum implements, with their spec versions.
-pub const INSTANCE_EXTENSIONS: &[(&CStr, u32)] = &[(c"VK_KHR_get_physical_device_properties2", 2)];
+pub const INSTANCE_EXTENSIONS: &[(&CStr, u32)] = &[
+    (c"VK_KHR_get_physical_device_properties2", 2),
+    // Every physical device is a group of one (tests/tests/device_group.rs).
+    (c"VK_KHR_device_group_creation", 1),
+];
 
 /// Which GPUs to expose (`FERRUM_DEVICE=sim|amdgpu`; unset: real navi21s, else the simulator).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

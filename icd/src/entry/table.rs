@@ -9,7 +9,8 @@ use ash::vk;
 
 use crate::api::{
     buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
-    executable as exe, instance, memory, physical_device as pd, pipeline, query, queue, sync,
+    device_address as bda, device_group as group, executable as exe, instance, memory,
+    physical_device as pd, pipeline, query, queue, sync,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -65,6 +66,7 @@ entries! {
     Instance c"vkDestroyInstance": vk::PFN_vkDestroyInstance => instance::destroy_instance;
     Instance c"vkEnumeratePhysicalDevices": vk::PFN_vkEnumeratePhysicalDevices => instance::enumerate_physical_devices;
     Instance c"vkEnumeratePhysicalDeviceGroups": vk::PFN_vkEnumeratePhysicalDeviceGroups => instance::enumerate_physical_device_groups;
+    Instance c"vkEnumeratePhysicalDeviceGroupsKHR": vk::PFN_vkEnumeratePhysicalDeviceGroups => instance::enumerate_physical_device_groups;
 
     PhysicalDevice c"vkGetPhysicalDeviceFeatures": vk::PFN_vkGetPhysicalDeviceFeatures => pd::get_physical_device_features;
     PhysicalDevice c"vkGetPhysicalDeviceFeatures2": vk::PFN_vkGetPhysicalDeviceFeatures2 => pd::get_physical_device_features2;
@@ -114,6 +116,9 @@ entries! {
     Device c"vkDestroyBuffer": vk::PFN_vkDestroyBuffer => buffer::destroy_buffer;
     Device c"vkGetBufferMemoryRequirements": vk::PFN_vkGetBufferMemoryRequirements => buffer::get_buffer_memory_requirements;
     Device c"vkGetBufferMemoryRequirements2": vk::PFN_vkGetBufferMemoryRequirements2 => buffer::get_buffer_memory_requirements2;
+    Device c"vkGetBufferDeviceAddressKHR": vk::PFN_vkGetBufferDeviceAddress => bda::get_buffer_device_address;
+    Device c"vkGetBufferOpaqueCaptureAddressKHR": vk::PFN_vkGetBufferOpaqueCaptureAddress => bda::get_buffer_opaque_capture_address;
+    Device c"vkGetDeviceMemoryOpaqueCaptureAddressKHR": vk::PFN_vkGetDeviceMemoryOpaqueCaptureAddress => bda::get_device_memory_opaque_capture_address;
     Device c"vkCreateFence": vk::PFN_vkCreateFence => sync::create_fence;
     Device c"vkDestroyFence": vk::PFN_vkDestroyFence => sync::destroy_fence;
     Device c"vkResetFences": vk::PFN_vkResetFences => sync::reset_fences;
@@ -174,6 +179,9 @@ entries! {
     Device c"vkCmdPushConstants": vk::PFN_vkCmdPushConstants => compute::cmd_push_constants;
     Device c"vkCmdDispatch": vk::PFN_vkCmdDispatch => compute::cmd_dispatch;
     Device c"vkCmdDispatchIndirect": vk::PFN_vkCmdDispatchIndirect => compute::cmd_dispatch_indirect;
+    Device c"vkCmdDispatchBaseKHR": vk::PFN_vkCmdDispatchBase => group::cmd_dispatch_base;
+    Device c"vkCmdSetDeviceMaskKHR": vk::PFN_vkCmdSetDeviceMask => group::cmd_set_device_mask;
+    Device c"vkGetDeviceGroupPeerMemoryFeaturesKHR": vk::PFN_vkGetDeviceGroupPeerMemoryFeatures => group::get_device_group_peer_memory_features;
     Device c"vkCreateQueryPool": vk::PFN_vkCreateQueryPool => query::create_query_pool;
     Device c"vkDestroyQueryPool": vk::PFN_vkDestroyQueryPool => query::destroy_query_pool;
     Device c"vkGetQueryPoolResults": vk::PFN_vkGetQueryPoolResults => query::get_query_pool_results;

@@ -128,6 +128,12 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         vk::StructureType::PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES => &[T, T],
         // VK_KHR_shader_float16_int8: shaderFloat16, shaderInt8.
         vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES => &[T, T],
+        // VK_KHR_buffer_device_address: bufferDeviceAddress (the corpus's buffer_reference
+        // shaders); no capture/replay and no multi-device addresses.
+        vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => &[T, F, F],
+        // VK_KHR_variable_pointers: variablePointersStorageBuffer (variable_pointers.spvasm);
+        // variablePointers (pointers to workgroup memory and more) is untested.
+        vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES => &[T, F],
         _ => &[],
     };
     for (i, word) in body.iter_mut().enumerate() {
