@@ -9,7 +9,7 @@
 //! so a value that goes through memory is followed as closely as one that stays in registers.
 
 use super::error::BackendError;
-use super::mir::{MFunc, MInst, RegClass, SpillMove};
+use super::mir::{MFunc, MInst, RegClass, RegOp, SpillMove};
 use super::regalloc::Assignment;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,6 +119,8 @@ fn transfer(
                 BackendError::RegallocCheck(format!("block {b} instruction {i}: {e}"))
             })?;
         }
+        tied_fields(mf, a, mi)
+            .map_err(|e| BackendError::RegallocCheck(format!("block {b} instruction {i}: {e}")))?;
         for u in &mi.uses {
             let v = u.reg.vreg.0 as usize;
             if !def[v] {
@@ -145,6 +147,34 @@ fn transfer(
             for k in 0..d.dwords {
                 let dw = d.reg.off + k;
                 st[cell_index(info.class, a.reg[v].wrapping_add(dw))] = Cell::Val(v as u32, dw);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An operand that is both read and written names one register field twice (a partial-lane
+/// write reading the lanes it keeps): the encoding holds a single register, so both names must
+/// be given the same one, or the write lands where the data flow above does not follow it.
+fn tied_fields(mf: &MFunc, a: &Assignment, mi: &MInst) -> Result<(), String> {
+    let phys = |op: &RegOp| {
+        let v = op.reg.vreg.0 as usize;
+        (mf.vregs[v].class, a.reg[v].wrapping_add(op.reg.off))
+    };
+    for d in &mi.defs {
+        for u in mi.uses.iter().filter(|u| u.slot == d.slot) {
+            if phys(u) != phys(d) {
+                return Err(format!(
+                    "{} reads v{}.{} and writes v{}.{} through one field, but they are \
+                     allocated {:?} and {:?}",
+                    mi.inst.op().name(),
+                    u.reg.vreg.0,
+                    u.reg.off,
+                    d.reg.vreg.0,
+                    d.reg.off,
+                    phys(u),
+                    phys(d)
+                ));
             }
         }
     }
@@ -208,7 +238,7 @@ mod tests {
 
     use super::*;
     use crate::amd::isel_build::{vop1, vop2, Src};
-    use crate::amd::mir::{MBlock, RegClass};
+    use crate::amd::mir::{MBlock, RegClass, RegRef, Slot, VReg};
     use crate::amd::regalloc::allocate;
 
     /// v0 = 1; v1 = 2; v2 = v0 + v1 (three virtual registers, two live at once).
@@ -257,6 +287,43 @@ mod tests {
         reload_x.spill.as_mut().unwrap().slot = 4;
         let e = check(&mf, &a).unwrap_err();
         assert!(matches!(e, BackendError::RegallocCheck(_)), "{e}");
+    }
+
+    /// x = 1; x = (x with some lanes rewritten); z = x + x. The middle instruction reads and
+    /// writes x through its destination field, as DPP moves with kept lanes and v_writelane do.
+    fn partial_write() -> MFunc {
+        let mut mf = MFunc::default();
+        let (x, z) = (mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1));
+        let mut keep = vop1(Opcode::V_MOV_B32, x, Src::I(7));
+        keep.uses.push(RegOp { slot: Slot::Vdst, reg: x, dwords: 1 });
+        let insts = vec![
+            vop1(Opcode::V_MOV_B32, x, Src::I(1)),
+            keep,
+            vop2(Opcode::V_ADD_NC_U32, z, Src::R(x, RegClass::V), Src::R(x, RegClass::V)),
+        ];
+        mf.blocks.push(MBlock { insts });
+        mf
+    }
+
+    #[test]
+    fn a_spilled_partial_write_keeps_one_register() {
+        let mut mf = partial_write();
+        crate::amd::spill::spill(&mut mf, VReg(0));
+        let a = allocate(&mf).unwrap();
+        check(&mf, &a).unwrap();
+    }
+
+    #[test]
+    fn a_read_and_write_of_one_field_in_two_registers_is_caught() {
+        let mut mf = partial_write();
+        // Give the kept lanes' read its own register: the encoded field can name only one.
+        let y = mf.vreg(RegClass::V, 1);
+        let insts = &mut mf.blocks[0].insts;
+        insts.insert(1, vop1(Opcode::V_MOV_B32, y, Src::R(RegRef::new(VReg(0)), RegClass::V)));
+        insts[2].uses[0].reg = y;
+        let a = allocate(&mf).unwrap();
+        let e = check(&mf, &a).unwrap_err();
+        assert!(e.to_string().contains("through one field"), "{e}");
     }
 
     #[test]
