@@ -8,8 +8,10 @@
 //! value) into the slot's cells, and a reload must find the value it claims to reload there,
 //! so a value that goes through memory is followed as closely as one that stays in registers.
 
+use ferrum_isa::{Inst, Opcode, Operand, Seg, Special};
+
 use super::error::BackendError;
-use super::mir::{MFunc, MInst, RegClass, RegOp, SpillMove};
+use super::mir::{MFunc, MInst, RegClass, RegOp, Slot, SpillMove};
 use super::regalloc::Assignment;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +117,18 @@ fn transfer(
 ) -> Result<(), BackendError> {
     for (i, mi) in mf.blocks[b].insts.iter().enumerate() {
         if let Some(sm) = mi.spill {
+            let insts = &mf.blocks[b].insts;
+            match (sm.lane, encoded_slot(insts, i)) {
+                (true, _) => {}
+                (false, Some(at)) if at == sm.slot => {}
+                (false, at) => {
+                    return Err(BackendError::RegallocCheck(format!(
+                        "block {b} instruction {i}: spill move recorded at byte {} but \
+                         addresses {at:?}",
+                        sm.slot
+                    )))
+                }
+            }
             spill_move(mf, a, sm, mi, st, def).map_err(|e| {
                 BackendError::RegallocCheck(format!("block {b} instruction {i}: {e}"))
             })?;
@@ -179,6 +193,30 @@ fn tied_fields(mf: &MFunc, a: &Assignment, mi: &MInst) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The scratch byte a spill move's encoding addresses: its immediate offset, plus the value
+/// the nearest earlier `s_mov_b32` in the block put in its SGPR address (`None` if not known).
+fn encoded_slot(insts: &[MInst], i: usize) -> Option<u32> {
+    let Inst::Flat(f) = &insts[i].inst else { return None };
+    if f.seg != Seg::Scratch {
+        return None;
+    }
+    let off = i32::from(f.offset);
+    if f.saddr == Operand::Special(Special::ExecHi) {
+        return u32::try_from(off).ok();
+    }
+    let s = insts[i].uses.iter().find(|u| u.slot == Slot::Saddr)?;
+    let set = insts[..i].iter().rev().find(|p| p.defs.iter().any(|d| d.reg == s.reg))?;
+    let base = match &set.inst {
+        Inst::Sop1(m) if m.op == Opcode::S_MOV_B32 => match m.ssrc0 {
+            Operand::Literal(x) => x,
+            Operand::Int(n) => u32::try_from(n).ok()?,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    base.checked_add_signed(off)
 }
 
 /// First cell of the VGPR-lane slots of scalar spills (after the private-memory dwords).
@@ -324,6 +362,25 @@ mod tests {
         let a = allocate(&mf).unwrap();
         let e = check(&mf, &a).unwrap_err();
         assert!(e.to_string().contains("through one field"), "{e}");
+    }
+
+    #[test]
+    fn a_spill_move_whose_encoded_offset_differs_from_its_slot_is_caught() {
+        let mut mf = program();
+        crate::amd::spill::spill(&mut mf, VReg(0));
+        // y's slot is beyond an immediate offset: addressed through an SGPR.
+        mf.scratch_bytes = crate::amd::isel::scratch::MAX_IMM_OFFSET + 1;
+        crate::amd::spill::spill(&mut mf, VReg(1));
+        let a = allocate(&mf).unwrap();
+        check(&mf, &a).unwrap();
+        let by_sgpr = |mi: &MInst| mi.uses.iter().any(|u| u.slot == Slot::Saddr);
+        assert!(mf.blocks[0].insts.iter().any(|mi| mi.spill.is_some() && by_sgpr(mi)));
+        let store = mf.blocks[0].insts.iter_mut().find(|mi| mi.spill.is_some()).unwrap();
+        if let Inst::Flat(f) = &mut store.inst {
+            f.offset += 4;
+        }
+        let e = check(&mf, &a).unwrap_err();
+        assert!(e.to_string().contains("addresses"), "{e}");
     }
 
     #[test]
