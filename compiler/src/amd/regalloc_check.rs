@@ -8,8 +8,10 @@
 //! value) into the slot's cells, and a reload must find the value it claims to reload there,
 //! so a value that goes through memory is followed as closely as one that stays in registers.
 
+use ferrum_isa::{Inst, Opcode, Operand, Seg, Special};
+
 use super::error::BackendError;
-use super::mir::{MFunc, MInst, RegClass, SpillMove};
+use super::mir::{MFunc, MInst, RegClass, RegOp, Slot, SpillMove};
 use super::regalloc::Assignment;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,10 +117,24 @@ fn transfer(
 ) -> Result<(), BackendError> {
     for (i, mi) in mf.blocks[b].insts.iter().enumerate() {
         if let Some(sm) = mi.spill {
+            let insts = &mf.blocks[b].insts;
+            match (sm.lane, encoded_slot(insts, i)) {
+                (true, _) => {}
+                (false, Some(at)) if at == sm.slot => {}
+                (false, at) => {
+                    return Err(BackendError::RegallocCheck(format!(
+                        "block {b} instruction {i}: spill move recorded at byte {} but \
+                         addresses {at:?}",
+                        sm.slot
+                    )))
+                }
+            }
             spill_move(mf, a, sm, mi, st, def).map_err(|e| {
                 BackendError::RegallocCheck(format!("block {b} instruction {i}: {e}"))
             })?;
         }
+        tied_fields(mf, a, mi)
+            .map_err(|e| BackendError::RegallocCheck(format!("block {b} instruction {i}: {e}")))?;
         for u in &mi.uses {
             let v = u.reg.vreg.0 as usize;
             if !def[v] {
@@ -149,6 +165,58 @@ fn transfer(
         }
     }
     Ok(())
+}
+
+/// An operand that is both read and written names one register field twice (a partial-lane
+/// write reading the lanes it keeps): the encoding holds a single register, so both names must
+/// be given the same one, or the write lands where the data flow above does not follow it.
+fn tied_fields(mf: &MFunc, a: &Assignment, mi: &MInst) -> Result<(), String> {
+    let phys = |op: &RegOp| {
+        let v = op.reg.vreg.0 as usize;
+        (mf.vregs[v].class, a.reg[v].wrapping_add(op.reg.off))
+    };
+    for d in &mi.defs {
+        for u in mi.uses.iter().filter(|u| u.slot == d.slot) {
+            if phys(u) != phys(d) {
+                return Err(format!(
+                    "{} reads v{}.{} and writes v{}.{} through one field, but they are \
+                     allocated {:?} and {:?}",
+                    mi.inst.op().name(),
+                    u.reg.vreg.0,
+                    u.reg.off,
+                    d.reg.vreg.0,
+                    d.reg.off,
+                    phys(u),
+                    phys(d)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The scratch byte a spill move's encoding addresses: its immediate offset, plus the value
+/// the nearest earlier `s_mov_b32` in the block put in its SGPR address (`None` if not known).
+fn encoded_slot(insts: &[MInst], i: usize) -> Option<u32> {
+    let Inst::Flat(f) = &insts[i].inst else { return None };
+    if f.seg != Seg::Scratch {
+        return None;
+    }
+    let off = i32::from(f.offset);
+    if f.saddr == Operand::Special(Special::ExecHi) {
+        return u32::try_from(off).ok();
+    }
+    let s = insts[i].uses.iter().find(|u| u.slot == Slot::Saddr)?;
+    let set = insts[..i].iter().rev().find(|p| p.defs.iter().any(|d| d.reg == s.reg))?;
+    let base = match &set.inst {
+        Inst::Sop1(m) if m.op == Opcode::S_MOV_B32 => match m.ssrc0 {
+            Operand::Literal(x) => x,
+            Operand::Int(n) => u32::try_from(n).ok()?,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    base.checked_add_signed(off)
 }
 
 /// First cell of the VGPR-lane slots of scalar spills (after the private-memory dwords).
@@ -208,7 +276,7 @@ mod tests {
 
     use super::*;
     use crate::amd::isel_build::{vop1, vop2, Src};
-    use crate::amd::mir::{MBlock, RegClass};
+    use crate::amd::mir::{MBlock, RegClass, RegRef, Slot, VReg};
     use crate::amd::regalloc::allocate;
 
     /// v0 = 1; v1 = 2; v2 = v0 + v1 (three virtual registers, two live at once).
@@ -257,6 +325,62 @@ mod tests {
         reload_x.spill.as_mut().unwrap().slot = 4;
         let e = check(&mf, &a).unwrap_err();
         assert!(matches!(e, BackendError::RegallocCheck(_)), "{e}");
+    }
+
+    /// x = 1; x = (x with some lanes rewritten); z = x + x. The middle instruction reads and
+    /// writes x through its destination field, as DPP moves with kept lanes and v_writelane do.
+    fn partial_write() -> MFunc {
+        let mut mf = MFunc::default();
+        let (x, z) = (mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1));
+        let mut keep = vop1(Opcode::V_MOV_B32, x, Src::I(7));
+        keep.uses.push(RegOp { slot: Slot::Vdst, reg: x, dwords: 1 });
+        let insts = vec![
+            vop1(Opcode::V_MOV_B32, x, Src::I(1)),
+            keep,
+            vop2(Opcode::V_ADD_NC_U32, z, Src::R(x, RegClass::V), Src::R(x, RegClass::V)),
+        ];
+        mf.blocks.push(MBlock { insts });
+        mf
+    }
+
+    #[test]
+    fn a_spilled_partial_write_keeps_one_register() {
+        let mut mf = partial_write();
+        crate::amd::spill::spill(&mut mf, VReg(0));
+        let a = allocate(&mf).unwrap();
+        check(&mf, &a).unwrap();
+    }
+
+    #[test]
+    fn a_read_and_write_of_one_field_in_two_registers_is_caught() {
+        let mut mf = partial_write();
+        // Give the kept lanes' read its own register: the encoded field can name only one.
+        let y = mf.vreg(RegClass::V, 1);
+        let insts = &mut mf.blocks[0].insts;
+        insts.insert(1, vop1(Opcode::V_MOV_B32, y, Src::R(RegRef::new(VReg(0)), RegClass::V)));
+        insts[2].uses[0].reg = y;
+        let a = allocate(&mf).unwrap();
+        let e = check(&mf, &a).unwrap_err();
+        assert!(e.to_string().contains("through one field"), "{e}");
+    }
+
+    #[test]
+    fn a_spill_move_whose_encoded_offset_differs_from_its_slot_is_caught() {
+        let mut mf = program();
+        crate::amd::spill::spill(&mut mf, VReg(0));
+        // y's slot is beyond an immediate offset: addressed through an SGPR.
+        mf.scratch_bytes = crate::amd::isel::scratch::MAX_IMM_OFFSET + 1;
+        crate::amd::spill::spill(&mut mf, VReg(1));
+        let a = allocate(&mf).unwrap();
+        check(&mf, &a).unwrap();
+        let by_sgpr = |mi: &MInst| mi.uses.iter().any(|u| u.slot == Slot::Saddr);
+        assert!(mf.blocks[0].insts.iter().any(|mi| mi.spill.is_some() && by_sgpr(mi)));
+        let store = mf.blocks[0].insts.iter_mut().find(|mi| mi.spill.is_some()).unwrap();
+        if let Inst::Flat(f) = &mut store.inst {
+            f.offset += 4;
+        }
+        let e = check(&mf, &a).unwrap_err();
+        assert!(e.to_string().contains("addresses"), "{e}");
     }
 
     #[test]

@@ -88,17 +88,31 @@ pub fn spill(mf: &mut MFunc, v: VReg) -> u32 {
         let mut fresh: Vec<(RegOp, RegRef)> = Vec::new();
         for mut mi in old {
             let mut after = Vec::new();
+            let mut loaded = Vec::new();
             for u in mi.uses.iter_mut().filter(|u| u.reg.vreg == v) {
                 let same =
                     |(d, _): &&(RegOp, RegRef)| d.reg.off == u.reg.off && d.dwords == u.dwords;
-                u.reg = match fresh.iter().find(same) {
+                let t = match fresh.iter().find(same) {
                     Some(&(_, t)) => t,
                     None => reload(mf, &mut out, v, *u, slot),
                 };
+                loaded.push((*u, t));
+                u.reg = t;
             }
             let mut written = Vec::new();
             for d in mi.defs.iter_mut().filter(|d| d.reg.vreg == v) {
-                let t = temp(mf, RegClass::V, d.dwords);
+                // A partial-lane write (DPP with kept lanes, v_writelane, a move under a
+                // narrowed EXEC) names its destination as a use in the same field: it must
+                // write the register its old value was loaded into, or the lanes it skips
+                // would be stored from a register that never held them.
+                // (An atomic compare-swap reads two dwords there and returns one.)
+                let tied = loaded.iter().find(|(u, _)| {
+                    u.slot == d.slot && u.reg.off == d.reg.off && u.dwords >= d.dwords
+                });
+                let t = match tied {
+                    Some(&(_, t)) => t,
+                    None => temp(mf, RegClass::V, d.dwords),
+                };
                 after.extend(move_insts(mf, true, t, v, *d, slot));
                 written.push((*d, t));
                 d.reg = t;

@@ -1,5 +1,7 @@
 #version 450
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_subgroup_extended_types_int64 : require
 // Reductions and inclusive/exclusive scans for every operation on uint, int and float, over a
 // workgroup of 40 (one full wave and 8 lanes), at full width, under a divergent condition and
 // inside a loop whose lanes leave at different iterations.
@@ -50,6 +52,12 @@ void main() {
     o[b + 25u] = uint(subgroupInclusiveAdd(d) / 1024.0);
     // The exclusive max is -inf in the first lane: clamp before converting.
     o[b + 26u] = uint(max(subgroupExclusiveMax(d), 0.0) / 4294967296.0) ^ uint(subgroupMin(d) / 4294967296.0 + 8.0);
+    // 64-bit bitwise operations: both halves carry lane-dependent bits.
+    uint64_t w = uint64_t(u) << 32 | uint64_t(u * 2654435761u);
+    uint64_t wa = subgroupAnd(w | 0xf0f0f0f00000f000ul) ^ subgroupOr(w) ^ subgroupXor(w);
+    uint64_t ws = subgroupInclusiveAnd(w | 0xff000000ff000000ul) ^ subgroupExclusiveOr(w) ^ subgroupInclusiveXor(w);
+    o[b + 27u] = uint(wa) ^ uint(ws);
+    o[b + 28u] = uint(wa >> 32) + uint(ws >> 32);
     uint acc = 0u;
     for (uint k = 0u; k < (u % 5u) + 1u; k++) {
         acc += subgroupInclusiveAdd(k + u) * 3u + subgroupAdd(k);

@@ -56,6 +56,8 @@ enum Combine {
 fn combiner(op: AluOp, bits: u8) -> Option<Combine> {
     match (bits, op) {
         (32, _) => valu_op(op).map(Combine::Dword),
+        // Bitwise operations combine each dword on its own.
+        (64, AluOp::Iand | AluOp::Ior | AluOp::Ixor) => valu_op(op).map(Combine::Dword),
         (64, AluOp::Fadd) => Some(Combine::F64(O::V_ADD_F64)),
         (64, AluOp::Fmul) => Some(Combine::F64(O::V_MUL_F64)),
         (64, AluOp::Fmin) => Some(Combine::F64(O::V_MIN_F64)),
