@@ -429,6 +429,8 @@ impl Isel<'_> {
             Iadd | Isub | Imul | Iand | Ior | Ixor | Inot | Ineg | Mov if narrow(bits) => {
                 self.alu_comp(op, 32, 32, a, uniform)?
             }
+            // Narrow values carry don't-care upper bits, so a 32-bit select serves.
+            Bcsel if narrow(bits) => self.alu_comp(op, 32, sbits, a, uniform)?,
             Ishl if narrow(bits) => {
                 let sh = amount(self, a[1], bits)?;
                 self.alu_comp(Ishl, 32, 32, &[a[0], sh], uniform)?
@@ -486,6 +488,9 @@ impl Isel<'_> {
                 self.bin(None, vop, false, a[0], a[1])?
             }
             Ffma if bits == 16 => self.v3(O::V_FMA_F16, a, 0)?,
+            Feq | Fneu | Flt | Fge | Fltu | Fgeu | Fequ | Fneo | IsNan | IsInf if sbits == 16 => {
+                self.compare_f16(op, a)?
+            }
             _ => return Ok(None),
         }))
     }
