@@ -157,6 +157,7 @@ impl Isel<'_> {
                     Ok(if op == Udiv { q } else { r })
                 }
             },
+            (Idiv | Irem | Imod, 64, 64) => self.sdivmod64(op, a[0], a[1]),
             (Bcsel, 64, 1) => self.select_wide(a, uniform, 64),
             (B2i, 64, 1) => {
                 let lo = self.select(&[a[0], MVal::Const(1), MVal::Const(0)], uniform)?;
