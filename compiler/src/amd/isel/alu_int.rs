@@ -152,12 +152,22 @@ impl Isel<'_> {
                 MVal::Const(0) => Ok(if op == Udiv { MVal::Const(u64::MAX) } else { a[0] }),
                 MVal::Const(1) => Ok(if op == Udiv { a[0] } else { MVal::Const(0) }),
                 MVal::Const(d) => self.udiv64_const(op, a[0], d),
-                _ => Err(unsupported("64-bit division by a non-constant")),
+                _ => {
+                    let (q, r) = self.udivmod64(a[0], a[1])?;
+                    Ok(if op == Udiv { q } else { r })
+                }
             },
+            (Idiv | Irem | Imod, 64, 64) => self.sdivmod64(op, a[0], a[1]),
             (Bcsel, 64, 1) => self.select_wide(a, uniform, 64),
             (B2i, 64, 1) => {
                 let lo = self.select(&[a[0], MVal::Const(1), MVal::Const(0)], uniform)?;
                 self.pair(lo, MVal::Const(0))
+            }
+            (Inot, 64, 64) => {
+                let (lo, hi) = split(a[0]);
+                let lo = self.v1(O::V_NOT_B32, lo)?;
+                let hi = self.v1(O::V_NOT_B32, hi)?;
+                self.pair(lo, hi)
             }
             (Ineg, 64, 64) => self.alu_wide(Isub, 64, 64, &[MVal::Const(0), a[0]], uniform),
             (Iand | Ior | Ixor, 64, 64) => {
@@ -429,6 +439,8 @@ impl Isel<'_> {
             Iadd | Isub | Imul | Iand | Ior | Ixor | Inot | Ineg | Mov if narrow(bits) => {
                 self.alu_comp(op, 32, 32, a, uniform)?
             }
+            // Narrow values carry don't-care upper bits, so a 32-bit select serves.
+            Bcsel if narrow(bits) => self.alu_comp(op, 32, sbits, a, uniform)?,
             Ishl if narrow(bits) => {
                 let sh = amount(self, a[1], bits)?;
                 self.alu_comp(Ishl, 32, 32, &[a[0], sh], uniform)?
@@ -486,6 +498,9 @@ impl Isel<'_> {
                 self.bin(None, vop, false, a[0], a[1])?
             }
             Ffma if bits == 16 => self.v3(O::V_FMA_F16, a, 0)?,
+            Feq | Fneu | Flt | Fge | Fltu | Fgeu | Fequ | Fneo | IsNan | IsInf if sbits == 16 => {
+                self.compare_f16(op, a)?
+            }
             _ => return Ok(None),
         }))
     }

@@ -47,6 +47,26 @@ pub fn imm(v: u32) -> Operand {
     Operand::Float(f)
 }
 
+/// An immediate feeding a 16-bit float operand: the inline constants there are the
+/// half-precision patterns of 0.5, 1, 2, 4 (either sign) and 1/(2π), which assemblers prefer
+/// to a literal.
+pub fn half_imm(v: u16) -> Src {
+    use ferrum_isa::FloatConst as F;
+    let f = match v {
+        0x3800 => F::Half,
+        0xb800 => F::NegHalf,
+        0x3c00 => F::One,
+        0xbc00 => F::NegOne,
+        0x4000 => F::Two,
+        0xc000 => F::NegTwo,
+        0x4400 => F::Four,
+        0xc400 => F::NegFour,
+        0x3118 => F::InvTwoPi,
+        _ => return Src::I(u32::from(v)),
+    };
+    Src::Fixed(Operand::Float(f))
+}
+
 impl Src {
     /// True if the operand is a VGPR.
     pub fn is_v(self) -> bool {
