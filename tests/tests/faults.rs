@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use ash_loaded::vk;
 use ferrum_tests::gpu::{transfer_to_host, Gpu};
+use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
 use ferrum_tests::Harness;
 
 /// A short hang detection, so a deliberate hang costs a fraction of a second. Set before the
@@ -130,67 +131,12 @@ fn an_endless_shader_loses_the_device() {
     );
     // SAFETY: valid create infos; the hang is the point of the test.
     unsafe {
-        let binding = [vk::DescriptorSetLayoutBinding::default()
-            .binding(0)
-            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-            .descriptor_count(1)
-            .stage_flags(vk::ShaderStageFlags::COMPUTE)];
-        let set_layout = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&binding),
-                None,
-            )
-            .unwrap();
-        let layouts = [set_layout];
-        let layout = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts),
-                None,
-            )
-            .unwrap();
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-            .unwrap();
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let pipeline = d
-            .create_compute_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)],
-                None,
-            )
-            .map_err(|(_, e)| e)
-            .unwrap()[0];
-        let sizes = [vk::DescriptorPoolSize {
-            ty: vk::DescriptorType::STORAGE_BUFFER,
-            descriptor_count: 1,
-        }];
-        let pool = d
-            .create_descriptor_pool(
-                &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
-                None,
-            )
-            .unwrap();
-        let set = d
-            .allocate_descriptor_sets(
-                &vk::DescriptorSetAllocateInfo::default()
-                    .descriptor_pool(pool)
-                    .set_layouts(&layouts),
-            )
-            .unwrap()[0];
-        let info =
-            [vk::DescriptorBufferInfo { buffer: buf.buffer, offset: 0, range: vk::WHOLE_SIZE }];
-        let write = vk::WriteDescriptorSet::default()
-            .dst_set(set)
-            .dst_binding(0)
-            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-            .buffer_info(&info);
-        d.update_descriptor_sets(&[write], &[]);
+        let bindings = [binding(0, vk::DescriptorType::STORAGE_BUFFER, 1)];
+        let kernel = Kernel::new(d, &code, &[&bindings], 0);
+        let set = SetPool::new(d, kernel.set_layouts[0], &bindings);
+        set.write_buffers(0, vk::DescriptorType::STORAGE_BUFFER, &[whole(buf.buffer)]);
         let cb = gpu.record(|d, cb| {
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
-            d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, layout, 0, &[set], &[]);
+            kernel.bind(cb, &[set.set], &[]);
             d.cmd_dispatch(cb, 1, 1, 1);
         });
         let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
@@ -206,11 +152,7 @@ fn an_endless_shader_loses_the_device() {
         );
         assert_lost(&gpu, fence);
         d.destroy_fence(fence, None);
-        d.destroy_descriptor_pool(pool, None);
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_shader_module(module, None);
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_descriptor_set_layout(set_layout, None);
+        drop((set, kernel));
     }
     gpu.destroy_buffer(buf);
     drop(gpu);
@@ -243,36 +185,10 @@ fn a_write_through_a_bad_device_address_loses_the_device() {
     let bad_address: u64 = 0x7f00_dead_0000;
     // SAFETY: valid create infos; the fault is the point of the test.
     unsafe {
-        let push = [vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::COMPUTE,
-            offset: 0,
-            size: 8,
-        }];
-        let layout = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&push),
-                None,
-            )
-            .unwrap();
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-            .unwrap();
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let pipeline = d
-            .create_compute_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)],
-                None,
-            )
-            .map_err(|(_, e)| e)
-            .unwrap()[0];
+        let kernel = Kernel::new(d, &code, &[], 8);
         let cb = gpu.record(|d, cb| {
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
-            let bytes = bad_address.to_le_bytes();
-            d.cmd_push_constants(cb, layout, vk::ShaderStageFlags::COMPUTE, 0, &bytes);
+            kernel.bind(cb, &[], &[]);
+            kernel.push(cb, &bad_address.to_le_bytes());
             d.cmd_dispatch(cb, 1, 1, 1);
         });
         let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
@@ -282,9 +198,7 @@ fn a_write_through_a_bad_device_address_loses_the_device() {
         assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
         assert_lost(&gpu, fence);
         d.destroy_fence(fence, None);
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_shader_module(module, None);
-        d.destroy_pipeline_layout(layout, None);
+        drop(kernel);
     }
     drop(gpu);
     new_device_works(&h);
