@@ -120,18 +120,7 @@ fn program(gpu: &Gpu) -> Vec<u8> {
             let pc: Vec<u8> = [22u32, 0, 512].iter().flat_map(|v| v.to_le_bytes()).collect();
             d.cmd_push_constants(cb, pl, vk::ShaderStageFlags::COMPUTE, 0, &pc);
             d.cmd_dispatch_indirect(cb, indirect.buffer, 16);
-            let barrier = vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ);
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &[barrier],
-                &[],
-                &[],
-            );
+            compute_to_host(d, cb);
         });
         result.extend_from_slice(out.bytes());
         d.destroy_descriptor_pool(pool, None);
