@@ -29,6 +29,25 @@ fn assert_lost(gpu: &Gpu, fence: vk::Fence) {
     }
 }
 
+/// Submits `cb`, expects the wait to report the loss and everything after it too (see
+/// [`assert_lost`]); returns how long the loss took to be reported.
+fn submit_and_lose(gpu: &Gpu, cb: vk::CommandBuffer) -> Duration {
+    let d = &gpu.device;
+    // SAFETY: an executable command buffer of this device; the fence is destroyed here.
+    unsafe {
+        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
+        let cbs = [cb];
+        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
+            .unwrap();
+        let start = Instant::now();
+        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
+        let took = start.elapsed();
+        assert_lost(gpu, fence);
+        d.destroy_fence(fence, None);
+        took
+    }
+}
+
 /// A fresh device on the same physical device does real work.
 fn new_device_works(h: &Harness) {
     let gpu = Gpu::new(&h.instance, h.physical_device(), 0, 1, &[]);
@@ -62,19 +81,8 @@ fn a_hang_loses_the_device() {
                 &[],
             )
         });
-        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
-        let cbs = [cb];
-        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
-            .unwrap();
-        let start = Instant::now();
-        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "the watchdog took {:?}",
-            start.elapsed()
-        );
-        assert_lost(&gpu, fence);
-        d.destroy_fence(fence, None);
+        let took = submit_and_lose(&gpu, cb);
+        assert!(took < Duration::from_secs(5), "the watchdog took {took:?}");
         d.destroy_event(never, None);
     }
     drop(gpu);
@@ -98,13 +106,7 @@ fn a_vm_fault_loses_the_device() {
             let r = vk::BufferCopy { src_offset: 0, dst_offset: 0, size: 4096 };
             d.cmd_copy_buffer(cb, src.buffer, dst.buffer, &[r]);
         });
-        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
-        let cbs = [cb];
-        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
-            .unwrap();
-        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
-        assert_lost(&gpu, fence);
-        d.destroy_fence(fence, None);
+        submit_and_lose(&gpu, cb);
         d.destroy_buffer(src.buffer, None);
     }
     gpu.destroy_buffer(dst);
@@ -139,19 +141,8 @@ fn an_endless_shader_loses_the_device() {
             kernel.bind(cb, &[set.set], &[]);
             d.cmd_dispatch(cb, 1, 1, 1);
         });
-        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
-        let cbs = [cb];
-        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
-            .unwrap();
-        let start = Instant::now();
-        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "the watchdog took {:?}",
-            start.elapsed()
-        );
-        assert_lost(&gpu, fence);
-        d.destroy_fence(fence, None);
+        let took = submit_and_lose(&gpu, cb);
+        assert!(took < Duration::from_secs(5), "the watchdog took {took:?}");
         drop((set, kernel));
     }
     gpu.destroy_buffer(buf);
@@ -191,13 +182,7 @@ fn a_write_through_a_bad_device_address_loses_the_device() {
             kernel.push(cb, &bad_address.to_le_bytes());
             d.cmd_dispatch(cb, 1, 1, 1);
         });
-        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
-        let cbs = [cb];
-        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
-            .unwrap();
-        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
-        assert_lost(&gpu, fence);
-        d.destroy_fence(fence, None);
+        submit_and_lose(&gpu, cb);
         drop(kernel);
     }
     drop(gpu);
