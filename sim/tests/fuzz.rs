@@ -131,14 +131,12 @@ fn random_instruction_words_never_break_the_simulator() {
             let mut ud8 = ud.to_vec();
             ud8.extend([data.va as u32, (data.va >> 32) as u32, 0, 0]);
             let d = Dispatch {
-                pgm: prog.va,
                 vgprs: 256,
-                user_data: &ud8,
                 tgid_x: true,
                 tg_size: true,
                 lds_bytes: 4096,
-                group: [64, 1, 1],
                 groups: [2, 1, 1],
+                ..Dispatch::one_group(prog.va, &ud8, [64, 1, 1])
             };
             let mut pm = Vec::new();
             d.emit(&mut pm);

@@ -55,16 +55,7 @@ fn run_wave(init: impl Fn(u32) -> u32, body: impl Fn(&mut Asm), rows: u32) -> Ve
     let prog = gpu.program(&p.finish());
     let mut ud = raw_vsharp(input.va, 128).to_vec();
     ud.extend(raw_vsharp(out.va, 4096));
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 24,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch { vgprs: 24, ..Dispatch::one_group(prog.va, &ud, [32, 1, 1]) };
     assert!(gpu.dispatch(&d, &prog, &[&input, &out]).unwrap());
     let words = out.map.read_u32s(0, (rows * 32) as usize).unwrap();
     words.chunks(32).map(|c| c.to_vec()).collect()

@@ -223,16 +223,7 @@ fn flat_accesses_route_lanes_by_aperture() {
     let prog = gpu.program(&p.finish());
     let mut ud = vec![glob.va as u32, (glob.va >> 32) as u32, 0, 0];
     ud.extend(raw_vsharp(out.va, 4096));
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 16,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 512,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch { vgprs: 16, lds_bytes: 512, ..Dispatch::one_group(prog.va, &ud, [32, 1, 1]) };
     assert!(gpu.dispatch(&d, &prog, &[&glob, &out]).unwrap());
     let got = out.map.read_u32s(0, 64).unwrap();
     for lane in 0..32u32 {
@@ -264,16 +255,7 @@ fn raw_buffer_range_is_checked_per_dword() {
     let mut ud = raw_vsharp(buf.va, 24).to_vec();
     ud.extend(raw_vsharp(buf.va, 40));
     ud.extend(raw_vsharp(buf.va, 4096));
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [1, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(prog.va, &ud, [1, 1, 1]);
     assert!(gpu.dispatch(&d, &prog, &[&buf]).unwrap());
     let got = buf.map.read_u32s(0, 18).unwrap();
     assert_eq!(&got[8..12], &[0x104, 0x105, 0x10a, 0x10b], "dwords 10 and 11 are out of range");
@@ -310,16 +292,7 @@ fn swizzled_structured_buffer_store() {
     let prog = gpu.program(&p.finish());
     let word1 = (buf.va >> 32) as u32 & 0xffff | 8 << 16 | 1 << 31;
     let ud = [buf.va as u32, word1, 20, 0xfac | (22 << 12) | (1 << 24) | (1 << 28)];
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(prog.va, &ud, [32, 1, 1]);
     assert!(gpu.dispatch(&d, &prog, &[&buf]).unwrap());
     let words = buf.map.read_u32s(0, 256).unwrap();
     let mut want = vec![0xdead_beef; 256];
@@ -368,16 +341,7 @@ fn flat_atomic_add_through_the_lds_aperture() {
         .endpgm();
     let prog = gpu.program(&p.finish());
     let ud = raw_vsharp(out.va, 4096);
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 512,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch { lds_bytes: 512, ..Dispatch::one_group(prog.va, &ud, [32, 1, 1]) };
     assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap());
     let got = out.map.read_u32s(0, 64).unwrap();
     // Whatever order the lanes applied in, the returned values chain from 0 to the total,
@@ -419,16 +383,7 @@ fn d16_loads_and_high_half_stores() {
         .endpgm();
     let prog = gpu.program(&p.finish());
     let ud = [input.va as u32, (input.va >> 32) as u32, out.va as u32, (out.va >> 32) as u32];
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(prog.va, &ud, [32, 1, 1]);
     assert!(gpu.dispatch(&d, &prog, &[&input, &out]).unwrap());
     let got = out.map.read_u32s(0, 128).unwrap();
     for l in 0..32u32 {

@@ -49,16 +49,7 @@ fn f32_rounding_modes_follow_mode_register() {
     p.endpgm();
     let prog = gpu.program(&p.finish());
     let ud = raw_vsharp(out.va, 4096);
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 16,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [1, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch { vgprs: 16, ..Dispatch::one_group(prog.va, &ud, [1, 1, 1]) };
     assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap());
     let got: Vec<f32> = out.map.read_u32s(0, 16).unwrap().into_iter().map(f32::from_bits).collect();
     let third3 = 1.0f32 / 3.0 * 3.0; // nearest

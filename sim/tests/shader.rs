@@ -39,14 +39,9 @@ fn vector_add_with_out_of_bounds_tail() {
         ud.extend(raw_vsharp(buf.va, (n * 4) as u32));
     }
     let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
         tgid_x: true,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [64, 1, 1],
         groups: [16, 1, 1],
+        ..Dispatch::one_group(prog.va, &ud, [64, 1, 1])
     };
     assert!(gpu.dispatch(&d, &prog, &[&a, &b, &c]).unwrap());
     let out = c.map.read_u32s(0, 1024).unwrap();
@@ -107,14 +102,10 @@ fn lds_reduction_with_barriers_and_global_atomic() {
     let prog = gpu.program(&p.finish());
     let ud = [input.va as u32, (input.va >> 32) as u32, total.va as u32, (total.va >> 32) as u32];
     let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
         tgid_x: true,
-        tg_size: false,
         lds_bytes: 1024,
-        group: [256, 1, 1],
         groups: [groups, 1, 1],
+        ..Dispatch::one_group(prog.va, &ud, [256, 1, 1])
     };
     assert!(gpu.dispatch(&d, &prog, &[&input, &total]).unwrap());
     assert_eq!(total.map.read_u32(0).unwrap(), values.iter().sum::<u32>());
@@ -141,14 +132,9 @@ fn returning_atomics_hand_out_unique_tickets() {
     let mut ud = raw_vsharp(counter.va, 4).to_vec();
     ud.extend(raw_vsharp(out.va, 4 * 4096));
     let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
         tgid_x: true,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [64, 1, 1],
         groups: [20, 1, 1],
+        ..Dispatch::one_group(prog.va, &ud, [64, 1, 1])
     };
     assert!(gpu.dispatch(&d, &prog, &[&counter, &out]).unwrap());
     assert_eq!(counter.map.read_u32(0).unwrap(), 1280);
@@ -188,16 +174,7 @@ fn divergent_branches_mask_lanes() {
         .endpgm();
     let prog = gpu.program(&p.finish());
     let ud = raw_vsharp(out.va, 4096);
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [48, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(prog.va, &ud, [48, 1, 1]);
     assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap());
     let got = out.map.read_u32s(0, 48).unwrap();
     for (t, &x) in got.iter().enumerate() {
@@ -221,16 +198,7 @@ fn one_wave(
     vgprs: u32,
     lds: u32,
 ) -> ferrum_winsys::Result<bool> {
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs,
-        user_data: ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: lds,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch { vgprs, lds_bytes: lds, ..Dispatch::one_group(prog.va, ud, [32, 1, 1]) };
     gpu.dispatch(&d, prog, &[])
 }
 
@@ -251,16 +219,7 @@ fn strict_mode_catches_a_missing_waitcnt() {
         p.finish()
     };
     let good = gpu.program(&program(true));
-    let d = Dispatch {
-        pgm: good.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(good.va, &ud, [32, 1, 1]);
     assert!(gpu.dispatch(&d, &good, &[&buf]).unwrap());
     assert_eq!(buf.map.read_u32(0).unwrap(), 1);
 
@@ -339,16 +298,7 @@ fn scalar_loads_and_wide_and_narrow_floats() {
         .endpgm();
     let prog = gpu.program(&p.finish());
     let ud = [table.va as u32, (table.va >> 32) as u32];
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(prog.va, &ud, [32, 1, 1]);
     assert!(gpu.dispatch(&d, &prog, &[&table, &out]).unwrap());
     let got = out.map.read_u32s(0, 32).unwrap();
     for (t, &x) in got.iter().enumerate() {
@@ -376,14 +326,9 @@ fn dispatch_indirect_reads_its_dimensions_from_memory() {
     let prog = gpu.program(&p.finish());
     let ud = raw_vsharp(out.va, 4096);
     let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
         tgid_x: true,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [32, 1, 1],
         groups: [0, 0, 0],
+        ..Dispatch::one_group(prog.va, &ud, [32, 1, 1])
     };
     let mut pm = Vec::new();
     d.emit(&mut pm);
@@ -418,16 +363,7 @@ fn vop3_compares_carries_and_lane_operations() {
     // Put the buffer 8 bytes below a 4 GiB boundary of the address arithmetic? The carry is
     // exercised by starting the base at the top of a 32-bit window.
     let ud = [out.va as u32, (out.va >> 32) as u32];
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(prog.va, &ud, [32, 1, 1]);
     assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap());
     let got = out.map.read_u32s(0, 32).unwrap();
     for (lane, &x) in got.iter().enumerate() {
@@ -464,16 +400,7 @@ fn carry_out_of_the_low_address_half() {
     let prog = gpu.program(&p.finish());
     let base = 0xffff_ffc0u64; // 16 lanes below the boundary, 16 above.
     let ud = [base as u32, (base >> 32) as u32];
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(prog.va, &ud, [32, 1, 1]);
     let mut pm = Vec::new();
     d.emit(&mut pm);
     let ib = gpu.buffer(4096);
@@ -524,16 +451,7 @@ fn packed_math_and_denormal_modes() {
         .endpgm();
     let prog = gpu.program(&p.finish());
     let ud = raw_vsharp(out.va, 4096);
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [1, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(prog.va, &ud, [1, 1, 1]);
     assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap());
     let got = out.map.read_u32s(0, 3).unwrap();
     assert_eq!(got[0], h(2.25) | h(-4.0) << 16);
@@ -607,16 +525,7 @@ fn typed_buffer_loads_and_stores() {
     let o = raw_vsharp(out.va, 4096);
     let k = [packed.va as u32, (packed.va >> 32) as u32 | 4 << 16, 32, 0xfac | 1 << 24 | 1 << 28];
     let ud: Vec<u32> = t.iter().chain(&o).chain(&k).copied().collect();
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(prog.va, &ud, [32, 1, 1]);
     assert!(gpu.dispatch(&d, &prog, &[&texels, &out, &packed]).unwrap());
     let got = out.map.read_u32s(0, 128).unwrap();
     let h = |x: f32| ferrum_sim::core::wave::f32_to_f16(x) as u32;
@@ -657,16 +566,7 @@ fn ds_swizzle_shuffles_lanes() {
     assert_eq!(inst.to_string(), "ds_swizzle_b32 v2, v1 offset:swizzle(QUAD_PERM,3,2,1,0)");
     let prog = gpu.program(&words);
     let ud = raw_vsharp(out.va, 4096);
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [32, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(prog.va, &ud, [32, 1, 1]);
     assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap());
     let got = out.map.read_u32s(0, 64).unwrap();
     for lane in 0..32u32 {
@@ -688,16 +588,7 @@ fn pipeline_statistics_count_compute_invocations() {
     let mut p = Asm::new();
     p.endpgm();
     let prog = gpu.program(&p.finish());
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &[],
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [48, 1, 1],
-        groups: [3, 2, 1],
-    };
+    let d = Dispatch { groups: [3, 2, 1], ..Dispatch::one_group(prog.va, &[], [48, 1, 1]) };
     let sample = |pm: &mut Vec<u32>, at: u64| {
         pm4::packet(pm, pm4::EVENT_WRITE, &[30 | 2 << 8, at as u32, (at >> 32) as u32]);
     };

@@ -195,16 +195,7 @@ fn valu_operations_match_their_definitions() {
     p.endpgm();
     let prog = gpu.program(&p.finish());
     let ud = raw_vsharp(out.va, 4096);
-    let d = Dispatch {
-        pgm: prog.va,
-        vgprs: 8,
-        user_data: &ud,
-        tgid_x: false,
-        tg_size: false,
-        lds_bytes: 0,
-        group: [1, 1, 1],
-        groups: [1, 1, 1],
-    };
+    let d = Dispatch::one_group(prog.va, &ud, [1, 1, 1]);
     assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap());
     let got = out.map.read_u32s(0, table.len()).unwrap();
     let bad: Vec<String> = table

@@ -13,6 +13,7 @@ use std::sync::{Mutex, Once, OnceLock};
 use ash_loaded::{ext, vk, Entry, Instance};
 
 pub mod gpu;
+pub mod kernel;
 pub mod mandelbrot;
 pub mod shaders;
 

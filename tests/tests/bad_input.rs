@@ -16,6 +16,14 @@ fn try_create_device(
     }
 }
 
+/// A device with one queue of family 0 and nothing else enabled.
+fn one_queue_device(h: &Harness) -> ash_loaded::Device {
+    let prio = [1.0];
+    let queues = [queue_info(0, &prio)];
+    let info = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+    try_create_device(h, &info).expect("vkCreateDevice")
+}
+
 // Requesting what the device does not offer is invalid usage the validation layer would
 // report, so these run without layers.
 
@@ -65,14 +73,9 @@ fn unsupported_chained_feature_is_rejected() {
 #[test]
 fn destroying_null_handles_is_a_no_op() {
     let h = Harness::validated();
-    let pd = h.physical_device();
-    let prio = [1.0];
-    let queues = [queue_info(0, &prio)];
-    let info = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
     // SAFETY: valid create info; destroying/freeing VK_NULL_HANDLE is valid usage.
     unsafe {
-        h.instance.get_physical_device_queue_family_properties(pd);
-        let dev = h.instance.create_device(pd, &info, None).unwrap();
+        let dev = one_queue_device(&h);
         dev.destroy_buffer(vk::Buffer::null(), None);
         dev.destroy_fence(vk::Fence::null(), None);
         dev.free_memory(vk::DeviceMemory::null(), None);
@@ -84,17 +87,12 @@ fn destroying_null_handles_is_a_no_op() {
 #[test]
 fn unknown_entry_points_resolve_to_null() {
     let h = Harness::validated();
-    let pd = h.physical_device();
-    let prio = [1.0];
-    let queues = [queue_info(0, &prio)];
-    let info = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
     // SAFETY: live handles and NUL-terminated names.
     unsafe {
         let gipa = h.entry.static_fn().get_instance_proc_addr;
         assert!(gipa(h.instance.handle(), c"vkFerrumDoesNotExist".as_ptr()).is_none());
         assert!(gipa(h.instance.handle(), c"vkCreateInstance".as_ptr()).is_some());
-        h.instance.get_physical_device_queue_family_properties(pd);
-        let dev = h.instance.create_device(pd, &info, None).unwrap();
+        let dev = one_queue_device(&h);
         let gdpa = h.instance.fp_v1_0().get_device_proc_addr;
         assert!(gdpa(dev.handle(), c"vkFerrumDoesNotExist".as_ptr()).is_none());
         assert!(gdpa(dev.handle(), c"vkAllocateMemory".as_ptr()).is_some());
@@ -109,14 +107,9 @@ fn unknown_entry_points_resolve_to_null() {
 #[test]
 fn missing_core_commands_resolve_to_null() {
     let h = Harness::plain();
-    let pd = h.physical_device();
-    let prio = [1.0];
-    let queues = [queue_info(0, &prio)];
-    let info = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
     // SAFETY: live handles and NUL-terminated names.
     unsafe {
-        h.instance.get_physical_device_queue_family_properties(pd);
-        let dev = h.instance.create_device(pd, &info, None).unwrap();
+        let dev = one_queue_device(&h);
         let gdpa = h.instance.fp_v1_0().get_device_proc_addr;
         assert!(gdpa(dev.handle(), c"vkCreateImage".as_ptr()).is_none());
         assert!(gdpa(dev.handle(), c"vkCreateBuffer".as_ptr()).is_some());

@@ -2,8 +2,9 @@
 //! uniform, storage and dynamic storage buffers, a specialization constant, direct and
 //! indirect dispatches. Validation is on; the bytes must be identical.
 
-use ash_loaded::vk;
+use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::{Gpu, HostBuffer};
+use ferrum_tests::kernel::{binding, compute_to_host, whole, Kernel, KernelOptions, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -21,12 +22,15 @@ void main() {
 }
 ";
 
-fn binding(n: u32, ty: vk::DescriptorType) -> vk::DescriptorSetLayoutBinding<'static> {
-    vk::DescriptorSetLayoutBinding::default()
-        .binding(n)
-        .descriptor_type(ty)
-        .descriptor_count(1)
-        .stage_flags(vk::ShaderStageFlags::COMPUTE)
+/// The pipeline for [`SHADER`]: set 0 (storage + uniform), set 1 (dynamic storage) and 12
+/// bytes of push constants.
+fn shader_kernel<'d>(d: &'d Device, options: &KernelOptions<'_>) -> Kernel<'d> {
+    let set0 = [
+        binding(0, vk::DescriptorType::STORAGE_BUFFER, 1),
+        binding(1, vk::DescriptorType::UNIFORM_BUFFER, 1),
+    ];
+    let set1 = [binding(0, vk::DescriptorType::STORAGE_BUFFER_DYNAMIC, 1)];
+    Kernel::with_options(d, &compute_spirv(SHADER), &[&set0, &set1], 12, options)
 }
 
 /// Runs the shader twice (direct 4x2x1 and indirect 3x1x1 into another region) and returns
@@ -41,59 +45,17 @@ fn program(gpu: &Gpu) -> Vec<u8> {
     let dyn_data: Vec<u8> = (0..128u32).flat_map(|i| (i * 3).to_le_bytes()).collect();
     dynb.write(0, &dyn_data);
     indirect.write(16, &[3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
-    let code = compute_spirv(SHADER);
     let mut result = Vec::new();
     // SAFETY: valid create infos on live handles; every object is destroyed at the end, after
     // the GPU finished.
     unsafe {
-        let set0 = [
-            binding(0, vk::DescriptorType::STORAGE_BUFFER),
-            binding(1, vk::DescriptorType::UNIFORM_BUFFER),
-        ];
-        let set1 = [binding(0, vk::DescriptorType::STORAGE_BUFFER_DYNAMIC)];
-        let l0 = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&set0),
-                None,
-            )
-            .unwrap();
-        let l1 = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&set1),
-                None,
-            )
-            .unwrap();
-        let push = [vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::COMPUTE,
-            offset: 0,
-            size: 12,
-        }];
-        let layouts = [l0, l1];
-        let pl = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default()
-                    .set_layouts(&layouts)
-                    .push_constant_ranges(&push),
-                None,
-            )
-            .unwrap();
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-            .unwrap();
         let spec_entries = [vk::SpecializationMapEntry { constant_id: 0, offset: 0, size: 4 }];
         let spec_data = 5u32.to_le_bytes();
         let spec = vk::SpecializationInfo::default().map_entries(&spec_entries).data(&spec_data);
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main")
-            .specialization_info(&spec);
-        let info = vk::ComputePipelineCreateInfo::default().stage(stage).layout(pl);
-        let pipeline = d
-            .create_compute_pipelines(vk::PipelineCache::null(), &[info], None)
-            .map_err(|(_, e)| e)
-            .expect("vkCreateComputePipelines");
-        let pipeline = pipeline[0];
+        let kernel =
+            shader_kernel(d, &KernelOptions { specialization: Some(&spec), ..Default::default() });
+        let (pipeline, pl) = (kernel.pipeline, kernel.layout);
+        let layouts = &kernel.set_layouts;
 
         let sizes = [
             vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 1 },
@@ -113,7 +75,7 @@ fn program(gpu: &Gpu) -> Vec<u8> {
             .allocate_descriptor_sets(
                 &vk::DescriptorSetAllocateInfo::default()
                     .descriptor_pool(pool)
-                    .set_layouts(&layouts),
+                    .set_layouts(layouts),
             )
             .unwrap();
         let info = |b: &HostBuffer, offset, range| {
@@ -158,26 +120,10 @@ fn program(gpu: &Gpu) -> Vec<u8> {
             let pc: Vec<u8> = [22u32, 0, 512].iter().flat_map(|v| v.to_le_bytes()).collect();
             d.cmd_push_constants(cb, pl, vk::ShaderStageFlags::COMPUTE, 0, &pc);
             d.cmd_dispatch_indirect(cb, indirect.buffer, 16);
-            let barrier = vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ);
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &[barrier],
-                &[],
-                &[],
-            );
+            compute_to_host(d, cb);
         });
         result.extend_from_slice(out.bytes());
         d.destroy_descriptor_pool(pool, None);
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_shader_module(module, None);
-        d.destroy_pipeline_layout(pl, None);
-        d.destroy_descriptor_set_layout(l0, None);
-        d.destroy_descriptor_set_layout(l1, None);
     }
     for b in [out, ubo, dynb, indirect] {
         gpu.destroy_buffer(b);
@@ -230,56 +176,7 @@ fn mandelbrot_matches_lavapipe() {
 
 /// Creates (and destroys) a pipeline for [`SHADER`] through `cache`.
 fn pipeline_through_cache(gpu: &Gpu, cache: vk::PipelineCache) {
-    let d = &gpu.device;
-    let code = compute_spirv(SHADER);
-    // SAFETY: valid create infos on live handles, destroyed at the end.
-    unsafe {
-        let set0 = [
-            binding(0, vk::DescriptorType::STORAGE_BUFFER),
-            binding(1, vk::DescriptorType::UNIFORM_BUFFER),
-        ];
-        let set1 = [binding(0, vk::DescriptorType::STORAGE_BUFFER_DYNAMIC)];
-        let l0 = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&set0),
-                None,
-            )
-            .unwrap();
-        let l1 = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&set1),
-                None,
-            )
-            .unwrap();
-        let push = [vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::COMPUTE,
-            offset: 0,
-            size: 12,
-        }];
-        let layouts = [l0, l1];
-        let pl = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default()
-                    .set_layouts(&layouts)
-                    .push_constant_ranges(&push),
-                None,
-            )
-            .unwrap();
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-            .unwrap();
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let info = vk::ComputePipelineCreateInfo::default().stage(stage).layout(pl);
-        let p = d.create_compute_pipelines(cache, &[info], None).map_err(|(_, e)| e).unwrap();
-        d.destroy_pipeline(p[0], None);
-        d.destroy_shader_module(module, None);
-        d.destroy_pipeline_layout(pl, None);
-        d.destroy_descriptor_set_layout(l0, None);
-        d.destroy_descriptor_set_layout(l1, None);
-    }
+    shader_kernel(&gpu.device, &KernelOptions { cache, ..Default::default() });
 }
 
 #[test]
@@ -350,61 +247,15 @@ fn pipeline_executable_properties_report_statistics_and_isa() {
         .queue_create_infos(&queues)
         .enabled_extension_names(&names)
         .push_next(&mut feature);
-    let code = compute_spirv(SHADER);
     // SAFETY: valid create infos; everything is destroyed at the end.
     unsafe {
         h.instance.get_physical_device_queue_family_properties(pd);
         let d = h.instance.create_device(pd, &info, None).unwrap();
         let ext = ash_loaded::khr::pipeline_executable_properties::Device::new(&h.instance, &d);
-        let set0 = [
-            binding(0, vk::DescriptorType::STORAGE_BUFFER),
-            binding(1, vk::DescriptorType::UNIFORM_BUFFER),
-        ];
-        let set1 = [binding(0, vk::DescriptorType::STORAGE_BUFFER_DYNAMIC)];
-        let l0 = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&set0),
-                None,
-            )
-            .unwrap();
-        let l1 = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&set1),
-                None,
-            )
-            .unwrap();
-        let push = [vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::COMPUTE,
-            offset: 0,
-            size: 12,
-        }];
-        let layouts = [l0, l1];
-        let pl = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default()
-                    .set_layouts(&layouts)
-                    .push_constant_ranges(&push),
-                None,
-            )
-            .unwrap();
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-            .unwrap();
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let ci = vk::ComputePipelineCreateInfo::default()
-            .flags(
-                vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
-                    | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR,
-            )
-            .stage(stage)
-            .layout(pl);
-        let p = d
-            .create_compute_pipelines(vk::PipelineCache::null(), &[ci], None)
-            .map_err(|(_, e)| e)
-            .unwrap()[0];
+        let flags = vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
+            | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
+        let kernel = shader_kernel(&d, &KernelOptions { flags, ..Default::default() });
+        let p = kernel.pipeline;
         let props = ext
             .get_pipeline_executable_properties(&vk::PipelineInfoKHR::default().pipeline(p))
             .unwrap();
@@ -440,11 +291,7 @@ fn pipeline_executable_properties_report_statistics_and_isa() {
         assert_eq!(r, vk::Result::SUCCESS);
         let text = std::ffi::CStr::from_bytes_until_nul(&text).unwrap().to_str().unwrap();
         assert!(text.contains("s_endpgm") && text.contains("buffer_store_dword"), "{text}");
-        d.destroy_pipeline(p, None);
-        d.destroy_shader_module(module, None);
-        d.destroy_pipeline_layout(pl, None);
-        d.destroy_descriptor_set_layout(l0, None);
-        d.destroy_descriptor_set_layout(l1, None);
+        drop(kernel);
         d.destroy_device(None);
     }
     h.assert_clean();
@@ -478,121 +325,27 @@ fn array_program(gpu: &Gpu) -> Vec<u8> {
     let init: Vec<u8> = (0..16u32).flat_map(|i| (i * 1000).to_le_bytes()).collect();
     ssbos[0].write(0, &init);
     let code = compute_spirv(ARRAY_SHADER);
-    // SAFETY: valid create infos; everything is destroyed after the GPU finished.
-    unsafe {
-        let bindings = [
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(0)
-                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                .descriptor_count(3)
-                .stage_flags(vk::ShaderStageFlags::COMPUTE),
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(1)
-                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .descriptor_count(2)
-                .stage_flags(vk::ShaderStageFlags::COMPUTE),
-        ];
-        let sl = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
-                None,
-            )
-            .unwrap();
-        let layouts = [sl];
-        let push = [vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::COMPUTE,
-            offset: 0,
-            size: 4,
-        }];
-        let pl = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default()
-                    .set_layouts(&layouts)
-                    .push_constant_ranges(&push),
-                None,
-            )
-            .unwrap();
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-            .unwrap();
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let p = d
-            .create_compute_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(pl)],
-                None,
-            )
-            .map_err(|(_, e)| e)
-            .unwrap()[0];
-        let sizes = [
-            vk::DescriptorPoolSize { ty: vk::DescriptorType::UNIFORM_BUFFER, descriptor_count: 3 },
-            vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 2 },
-        ];
-        let pool = d
-            .create_descriptor_pool(
-                &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
-                None,
-            )
-            .unwrap();
-        let set = d
-            .allocate_descriptor_sets(
-                &vk::DescriptorSetAllocateInfo::default()
-                    .descriptor_pool(pool)
-                    .set_layouts(&layouts),
-            )
-            .unwrap()[0];
-        let uinfo: Vec<_> = ubos
-            .iter()
-            .map(|b| vk::DescriptorBufferInfo { buffer: b.buffer, offset: 0, range: 16 })
-            .collect();
-        let sinfo: Vec<_> = ssbos
-            .iter()
-            .map(|b| vk::DescriptorBufferInfo {
-                buffer: b.buffer,
-                offset: 0,
-                range: vk::WHOLE_SIZE,
-            })
-            .collect();
-        let writes = [
-            vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(0)
-                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                .buffer_info(&uinfo),
-            vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(1)
-                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .buffer_info(&sinfo),
-        ];
-        d.update_descriptor_sets(&writes, &[]);
-        gpu.run(|d, cb| {
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, p);
-            d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set], &[]);
-            d.cmd_push_constants(cb, pl, vk::ShaderStageFlags::COMPUTE, 0, &1u32.to_le_bytes());
-            d.cmd_dispatch(cb, 1, 1, 1);
-            let barrier = vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ);
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &[barrier],
-                &[],
-                &[],
-            );
-        });
-        d.destroy_descriptor_pool(pool, None);
-        d.destroy_pipeline(p, None);
-        d.destroy_shader_module(module, None);
-        d.destroy_pipeline_layout(pl, None);
-        d.destroy_descriptor_set_layout(sl, None);
-    }
+    let bindings = [
+        binding(0, vk::DescriptorType::UNIFORM_BUFFER, 3),
+        binding(1, vk::DescriptorType::STORAGE_BUFFER, 2),
+    ];
+    let kernel = Kernel::new(d, &code, &[&bindings], 4);
+    let set = SetPool::new(d, kernel.set_layouts[0], &bindings);
+    let uinfo: Vec<_> = ubos
+        .iter()
+        .map(|b| vk::DescriptorBufferInfo { buffer: b.buffer, offset: 0, range: 16 })
+        .collect();
+    let sinfo: Vec<_> = ssbos.iter().map(|b| whole(b.buffer)).collect();
+    set.write_buffers(0, vk::DescriptorType::UNIFORM_BUFFER, &uinfo);
+    set.write_buffers(1, vk::DescriptorType::STORAGE_BUFFER, &sinfo);
+    gpu.run(|d, cb| {
+        kernel.bind(cb, &[set.set], &[]);
+        kernel.push(cb, &1u32.to_le_bytes());
+        // SAFETY: a command buffer in the recording state.
+        unsafe { d.cmd_dispatch(cb, 1, 1, 1) };
+        compute_to_host(d, cb);
+    });
+    drop((set, kernel));
     let out = ssbos[1].bytes().to_vec();
     ubos.into_iter().chain(ssbos).for_each(|b| gpu.destroy_buffer(b));
     out
@@ -645,104 +398,25 @@ fn robust_program(gpu: &Gpu) -> Vec<u8> {
     src.write(0, &init);
     ubo.write(0, &init);
     let code = compute_spirv(ROBUST_SHADER);
-    // SAFETY: valid create infos; everything is destroyed after the GPU finished.
-    unsafe {
-        let bindings = [
-            binding(0, vk::DescriptorType::STORAGE_BUFFER),
-            binding(1, vk::DescriptorType::STORAGE_BUFFER),
-            binding(2, vk::DescriptorType::UNIFORM_BUFFER),
-        ];
-        let sl = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
-                None,
-            )
-            .unwrap();
-        let layouts = [sl];
-        let pl = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts),
-                None,
-            )
-            .unwrap();
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-            .unwrap();
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let p = d
-            .create_compute_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(pl)],
-                None,
-            )
-            .map_err(|(_, e)| e)
-            .unwrap()[0];
-        let sizes = [
-            vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 2 },
-            vk::DescriptorPoolSize { ty: vk::DescriptorType::UNIFORM_BUFFER, descriptor_count: 1 },
-        ];
-        let pool = d
-            .create_descriptor_pool(
-                &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
-                None,
-            )
-            .unwrap();
-        let set = d
-            .allocate_descriptor_sets(
-                &vk::DescriptorSetAllocateInfo::default()
-                    .descriptor_pool(pool)
-                    .set_layouts(&layouts),
-            )
-            .unwrap()[0];
-        let (si, di, ui) = (
-            [vk::DescriptorBufferInfo { buffer: src.buffer, offset: 0, range: 256 }],
-            [vk::DescriptorBufferInfo { buffer: dst.buffer, offset: 0, range: 256 }],
-            [vk::DescriptorBufferInfo { buffer: ubo.buffer, offset: 0, range: 64 }],
-        );
-        let writes = [
-            vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(0)
-                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .buffer_info(&si),
-            vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(1)
-                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .buffer_info(&di),
-            vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(2)
-                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                .buffer_info(&ui),
-        ];
-        d.update_descriptor_sets(&writes, &[]);
-        gpu.run(|d, cb| {
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, p);
-            d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set], &[]);
-            d.cmd_dispatch(cb, 2, 1, 1);
-            let barrier = vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ);
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &[barrier],
-                &[],
-                &[],
-            );
-        });
-        d.destroy_descriptor_pool(pool, None);
-        d.destroy_pipeline(p, None);
-        d.destroy_shader_module(module, None);
-        d.destroy_pipeline_layout(pl, None);
-        d.destroy_descriptor_set_layout(sl, None);
-    }
+    let bindings = [
+        binding(0, vk::DescriptorType::STORAGE_BUFFER, 1),
+        binding(1, vk::DescriptorType::STORAGE_BUFFER, 1),
+        binding(2, vk::DescriptorType::UNIFORM_BUFFER, 1),
+    ];
+    let kernel = Kernel::new(d, &code, &[&bindings], 0);
+    let set = SetPool::new(d, kernel.set_layouts[0], &bindings);
+    let range =
+        |b: &HostBuffer, range| [vk::DescriptorBufferInfo { buffer: b.buffer, offset: 0, range }];
+    set.write_buffers(0, vk::DescriptorType::STORAGE_BUFFER, &range(&src, 256));
+    set.write_buffers(1, vk::DescriptorType::STORAGE_BUFFER, &range(&dst, 256));
+    set.write_buffers(2, vk::DescriptorType::UNIFORM_BUFFER, &range(&ubo, 64));
+    gpu.run(|d, cb| {
+        kernel.bind(cb, &[set.set], &[]);
+        // SAFETY: a command buffer in the recording state.
+        unsafe { d.cmd_dispatch(cb, 2, 1, 1) };
+        compute_to_host(d, cb);
+    });
+    drop((set, kernel));
     let out = dst.bytes().to_vec();
     gpu.destroy_buffer(src);
     gpu.destroy_buffer(dst);

@@ -522,18 +522,7 @@ fn run(
                     }
                     let [x, y, z] = case.groups;
                     d.cmd_dispatch(cb, x, y, z);
-                    let barrier = vk::MemoryBarrier::default()
-                        .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                        .dst_access_mask(vk::AccessFlags::HOST_READ);
-                    d.cmd_pipeline_barrier(
-                        cb,
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
-                        vk::PipelineStageFlags::HOST,
-                        vk::DependencyFlags::empty(),
-                        &[barrier],
-                        &[],
-                        &[],
-                    );
+                    ferrum_tests::kernel::compute_to_host(d, cb);
                 });
                 d.destroy_descriptor_pool(pool, None);
                 d.destroy_pipeline(pipeline, None);

@@ -7,6 +7,7 @@ use std::ffi::CStr;
 
 use ash_loaded::{khr, vk};
 use ferrum_tests::gpu::Gpu;
+use ferrum_tests::kernel::{binding, compute_to_host, whole, Kernel, KernelOptions, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -130,83 +131,24 @@ fn dispatch_base_program(h: &Harness, gpu: &Gpu) -> Vec<u8> {
     let code = compute_spirv(SHADER);
     // SAFETY: valid create infos on live handles; everything is destroyed after the GPU finished.
     let bytes = unsafe {
-        let binding = [vk::DescriptorSetLayoutBinding::default()
-            .binding(0)
-            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-            .descriptor_count(1)
-            .stage_flags(vk::ShaderStageFlags::COMPUTE)];
-        let layout = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&binding),
-                None,
-            )
-            .unwrap();
-        let layouts = [layout];
-        let pl = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts),
-                None,
-            )
-            .unwrap();
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-            .unwrap();
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let info = vk::ComputePipelineCreateInfo::default()
-            .flags(vk::PipelineCreateFlags::DISPATCH_BASE)
-            .stage(stage)
-            .layout(pl);
-        let pipeline = d
-            .create_compute_pipelines(vk::PipelineCache::null(), &[info], None)
-            .map_err(|(_, e)| e)
-            .expect("vkCreateComputePipelines")[0];
-        let sizes = [vk::DescriptorPoolSize {
-            ty: vk::DescriptorType::STORAGE_BUFFER,
-            descriptor_count: 1,
-        }];
-        let pool = d
-            .create_descriptor_pool(
-                &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
-                None,
-            )
-            .unwrap();
-        let set = d
-            .allocate_descriptor_sets(
-                &vk::DescriptorSetAllocateInfo::default()
-                    .descriptor_pool(pool)
-                    .set_layouts(&layouts),
-            )
-            .unwrap()[0];
-        let buf =
-            [vk::DescriptorBufferInfo { buffer: out.buffer, offset: 0, range: vk::WHOLE_SIZE }];
-        let write = vk::WriteDescriptorSet::default()
-            .dst_set(set)
-            .dst_binding(0)
-            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-            .buffer_info(&buf);
-        d.update_descriptor_sets(&[write], &[]);
+        let bindings = [binding(0, vk::DescriptorType::STORAGE_BUFFER, 1)];
+        let flags = vk::PipelineCreateFlags::DISPATCH_BASE;
+        let kernel = Kernel::with_options(
+            d,
+            &code,
+            &[&bindings],
+            0,
+            &KernelOptions { flags, ..Default::default() },
+        );
+        let set = SetPool::new(d, kernel.set_layouts[0], &bindings);
+        set.write_buffers(0, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
 
         let cb = gpu.record(|d, cb| {
             dg.cmd_set_device_mask(cb, 1);
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
-            d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set], &[]);
+            kernel.bind(cb, &[set.set], &[]);
             // Groups x 2..5, y 1..3, z 1..2 of a (4, 2, 1) workgroup.
             dg.cmd_dispatch_base(cb, (2, 1, 1), (3, 2, 1));
-            let barrier = vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ);
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &[barrier],
-                &[],
-                &[],
-            );
+            compute_to_host(d, cb);
         });
         let masks = [1];
         let mut group = vk::DeviceGroupSubmitInfo::default().command_buffer_device_masks(&masks);
@@ -217,13 +159,7 @@ fn dispatch_base_program(h: &Harness, gpu: &Gpu) -> Vec<u8> {
         d.wait_for_fences(&[fence], true, u64::MAX).expect("vkWaitForFences");
         d.destroy_fence(fence, None);
         d.free_command_buffers(gpu.pool, &[cb]);
-        let bytes = out.bytes().to_vec();
-        d.destroy_descriptor_pool(pool, None);
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_shader_module(module, None);
-        d.destroy_pipeline_layout(pl, None);
-        d.destroy_descriptor_set_layout(layout, None);
-        bytes
+        out.bytes().to_vec()
     };
     gpu.destroy_buffer(out);
     bytes

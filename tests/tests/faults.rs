@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use ash_loaded::vk;
 use ferrum_tests::gpu::{transfer_to_host, Gpu};
+use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
 use ferrum_tests::Harness;
 
 /// A short hang detection, so a deliberate hang costs a fraction of a second. Set before the
@@ -25,6 +26,25 @@ fn assert_lost(gpu: &Gpu, fence: vk::Fence) {
         assert_eq!(d.device_wait_idle(), Err(vk::Result::ERROR_DEVICE_LOST));
         let submit = d.queue_submit(gpu.queue, &[], fence);
         assert_eq!(submit, Err(vk::Result::ERROR_DEVICE_LOST));
+    }
+}
+
+/// Submits `cb`, expects the wait to report the loss and everything after it too (see
+/// [`assert_lost`]); returns how long the loss took to be reported.
+fn submit_and_lose(gpu: &Gpu, cb: vk::CommandBuffer) -> Duration {
+    let d = &gpu.device;
+    // SAFETY: an executable command buffer of this device; the fence is destroyed here.
+    unsafe {
+        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
+        let cbs = [cb];
+        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
+            .unwrap();
+        let start = Instant::now();
+        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
+        let took = start.elapsed();
+        assert_lost(gpu, fence);
+        d.destroy_fence(fence, None);
+        took
     }
 }
 
@@ -61,19 +81,8 @@ fn a_hang_loses_the_device() {
                 &[],
             )
         });
-        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
-        let cbs = [cb];
-        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
-            .unwrap();
-        let start = Instant::now();
-        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "the watchdog took {:?}",
-            start.elapsed()
-        );
-        assert_lost(&gpu, fence);
-        d.destroy_fence(fence, None);
+        let took = submit_and_lose(&gpu, cb);
+        assert!(took < Duration::from_secs(5), "the watchdog took {took:?}");
         d.destroy_event(never, None);
     }
     drop(gpu);
@@ -97,13 +106,7 @@ fn a_vm_fault_loses_the_device() {
             let r = vk::BufferCopy { src_offset: 0, dst_offset: 0, size: 4096 };
             d.cmd_copy_buffer(cb, src.buffer, dst.buffer, &[r]);
         });
-        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
-        let cbs = [cb];
-        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
-            .unwrap();
-        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
-        assert_lost(&gpu, fence);
-        d.destroy_fence(fence, None);
+        submit_and_lose(&gpu, cb);
         d.destroy_buffer(src.buffer, None);
     }
     gpu.destroy_buffer(dst);
@@ -130,87 +133,17 @@ fn an_endless_shader_loses_the_device() {
     );
     // SAFETY: valid create infos; the hang is the point of the test.
     unsafe {
-        let binding = [vk::DescriptorSetLayoutBinding::default()
-            .binding(0)
-            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-            .descriptor_count(1)
-            .stage_flags(vk::ShaderStageFlags::COMPUTE)];
-        let set_layout = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&binding),
-                None,
-            )
-            .unwrap();
-        let layouts = [set_layout];
-        let layout = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts),
-                None,
-            )
-            .unwrap();
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-            .unwrap();
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let pipeline = d
-            .create_compute_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)],
-                None,
-            )
-            .map_err(|(_, e)| e)
-            .unwrap()[0];
-        let sizes = [vk::DescriptorPoolSize {
-            ty: vk::DescriptorType::STORAGE_BUFFER,
-            descriptor_count: 1,
-        }];
-        let pool = d
-            .create_descriptor_pool(
-                &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
-                None,
-            )
-            .unwrap();
-        let set = d
-            .allocate_descriptor_sets(
-                &vk::DescriptorSetAllocateInfo::default()
-                    .descriptor_pool(pool)
-                    .set_layouts(&layouts),
-            )
-            .unwrap()[0];
-        let info =
-            [vk::DescriptorBufferInfo { buffer: buf.buffer, offset: 0, range: vk::WHOLE_SIZE }];
-        let write = vk::WriteDescriptorSet::default()
-            .dst_set(set)
-            .dst_binding(0)
-            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-            .buffer_info(&info);
-        d.update_descriptor_sets(&[write], &[]);
+        let bindings = [binding(0, vk::DescriptorType::STORAGE_BUFFER, 1)];
+        let kernel = Kernel::new(d, &code, &[&bindings], 0);
+        let set = SetPool::new(d, kernel.set_layouts[0], &bindings);
+        set.write_buffers(0, vk::DescriptorType::STORAGE_BUFFER, &[whole(buf.buffer)]);
         let cb = gpu.record(|d, cb| {
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
-            d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, layout, 0, &[set], &[]);
+            kernel.bind(cb, &[set.set], &[]);
             d.cmd_dispatch(cb, 1, 1, 1);
         });
-        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
-        let cbs = [cb];
-        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
-            .unwrap();
-        let start = Instant::now();
-        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "the watchdog took {:?}",
-            start.elapsed()
-        );
-        assert_lost(&gpu, fence);
-        d.destroy_fence(fence, None);
-        d.destroy_descriptor_pool(pool, None);
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_shader_module(module, None);
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_descriptor_set_layout(set_layout, None);
+        let took = submit_and_lose(&gpu, cb);
+        assert!(took < Duration::from_secs(5), "the watchdog took {took:?}");
+        drop((set, kernel));
     }
     gpu.destroy_buffer(buf);
     drop(gpu);
@@ -243,48 +176,14 @@ fn a_write_through_a_bad_device_address_loses_the_device() {
     let bad_address: u64 = 0x7f00_dead_0000;
     // SAFETY: valid create infos; the fault is the point of the test.
     unsafe {
-        let push = [vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::COMPUTE,
-            offset: 0,
-            size: 8,
-        }];
-        let layout = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&push),
-                None,
-            )
-            .unwrap();
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-            .unwrap();
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let pipeline = d
-            .create_compute_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)],
-                None,
-            )
-            .map_err(|(_, e)| e)
-            .unwrap()[0];
+        let kernel = Kernel::new(d, &code, &[], 8);
         let cb = gpu.record(|d, cb| {
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
-            let bytes = bad_address.to_le_bytes();
-            d.cmd_push_constants(cb, layout, vk::ShaderStageFlags::COMPUTE, 0, &bytes);
+            kernel.bind(cb, &[], &[]);
+            kernel.push(cb, &bad_address.to_le_bytes());
             d.cmd_dispatch(cb, 1, 1, 1);
         });
-        let fence = d.create_fence(&vk::FenceCreateInfo::default(), None).unwrap();
-        let cbs = [cb];
-        d.queue_submit(gpu.queue, &[vk::SubmitInfo::default().command_buffers(&cbs)], fence)
-            .unwrap();
-        assert_eq!(d.wait_for_fences(&[fence], true, u64::MAX), Err(vk::Result::ERROR_DEVICE_LOST));
-        assert_lost(&gpu, fence);
-        d.destroy_fence(fence, None);
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_shader_module(module, None);
-        d.destroy_pipeline_layout(layout, None);
+        submit_and_lose(&gpu, cb);
+        drop(kernel);
     }
     drop(gpu);
     new_device_works(&h);

@@ -3,6 +3,7 @@
 
 use ash_loaded::vk;
 use ferrum_tests::gpu::{transfer_to_host, transfer_to_transfer, Gpu};
+use ferrum_tests::kernel::{binding, compute_to_host, whole, Kernel, SetPool};
 use ferrum_tests::Harness;
 
 const THREADS: u32 = 4;
@@ -84,77 +85,10 @@ fn threads_compile_record_and_dispatch_concurrently() {
                 let t = t as u32;
                 // SAFETY: each thread owns its queue, pool, pipeline objects and buffer.
                 unsafe {
-                    let binding = [vk::DescriptorSetLayoutBinding::default()
-                        .binding(0)
-                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                        .descriptor_count(1)
-                        .stage_flags(vk::ShaderStageFlags::COMPUTE)];
-                    let set_layout = d
-                        .create_descriptor_set_layout(
-                            &vk::DescriptorSetLayoutCreateInfo::default().bindings(&binding),
-                            None,
-                        )
-                        .unwrap();
-                    let layouts = [set_layout];
-                    let range = [vk::PushConstantRange {
-                        stage_flags: vk::ShaderStageFlags::COMPUTE,
-                        offset: 0,
-                        size: 4,
-                    }];
-                    let layout = d
-                        .create_pipeline_layout(
-                            &vk::PipelineLayoutCreateInfo::default()
-                                .set_layouts(&layouts)
-                                .push_constant_ranges(&range),
-                            None,
-                        )
-                        .unwrap();
-                    let module = d
-                        .create_shader_module(
-                            &vk::ShaderModuleCreateInfo::default().code(code),
-                            None,
-                        )
-                        .unwrap();
-                    let stage = vk::PipelineShaderStageCreateInfo::default()
-                        .stage(vk::ShaderStageFlags::COMPUTE)
-                        .module(module)
-                        .name(c"main");
-                    let pipeline = d
-                        .create_compute_pipelines(
-                            vk::PipelineCache::null(),
-                            &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)],
-                            None,
-                        )
-                        .map_err(|(_, e)| e)
-                        .unwrap()[0];
-                    let sizes = [vk::DescriptorPoolSize {
-                        ty: vk::DescriptorType::STORAGE_BUFFER,
-                        descriptor_count: 1,
-                    }];
-                    let dpool = d
-                        .create_descriptor_pool(
-                            &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
-                            None,
-                        )
-                        .unwrap();
-                    let set = d
-                        .allocate_descriptor_sets(
-                            &vk::DescriptorSetAllocateInfo::default()
-                                .descriptor_pool(dpool)
-                                .set_layouts(&layouts),
-                        )
-                        .unwrap()[0];
-                    let info = [vk::DescriptorBufferInfo {
-                        buffer: buf.buffer,
-                        offset: 0,
-                        range: vk::WHOLE_SIZE,
-                    }];
-                    let write = vk::WriteDescriptorSet::default()
-                        .dst_set(set)
-                        .dst_binding(0)
-                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                        .buffer_info(&info);
-                    d.update_descriptor_sets(&[write], &[]);
+                    let bindings = [binding(0, vk::DescriptorType::STORAGE_BUFFER, 1)];
+                    let kernel = Kernel::new(&d, code, &[&bindings], 4);
+                    let set = SetPool::new(&d, kernel.set_layouts[0], &bindings);
+                    set.write_buffers(0, vk::DescriptorType::STORAGE_BUFFER, &[whole(buf.buffer)]);
                     let queue = d.get_device_queue(family, t);
                     let pool = d
                         .create_command_pool(
@@ -176,35 +110,10 @@ fn threads_compile_record_and_dispatch_concurrently() {
                     for i in 0..10u32 {
                         let add = t * 100 + i;
                         d.begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default()).unwrap();
-                        d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
-                        d.cmd_bind_descriptor_sets(
-                            cb,
-                            vk::PipelineBindPoint::COMPUTE,
-                            layout,
-                            0,
-                            &[set],
-                            &[],
-                        );
-                        d.cmd_push_constants(
-                            cb,
-                            layout,
-                            vk::ShaderStageFlags::COMPUTE,
-                            0,
-                            &add.to_le_bytes(),
-                        );
+                        kernel.bind(cb, &[set.set], &[]);
+                        kernel.push(cb, &add.to_le_bytes());
                         d.cmd_dispatch(cb, 8, 1, 1);
-                        let barrier = vk::MemoryBarrier::default()
-                            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                            .dst_access_mask(vk::AccessFlags::HOST_READ);
-                        d.cmd_pipeline_barrier(
-                            cb,
-                            vk::PipelineStageFlags::COMPUTE_SHADER,
-                            vk::PipelineStageFlags::HOST,
-                            vk::DependencyFlags::empty(),
-                            &[barrier],
-                            &[],
-                            &[],
-                        );
+                        compute_to_host(&d, cb);
                         d.end_command_buffer(cb).unwrap();
                         let cbs = [cb];
                         d.queue_submit(
@@ -223,11 +132,7 @@ fn threads_compile_record_and_dispatch_concurrently() {
                     }
                     d.destroy_fence(fence, None);
                     d.destroy_command_pool(pool, None);
-                    d.destroy_descriptor_pool(dpool, None);
-                    d.destroy_pipeline(pipeline, None);
-                    d.destroy_shader_module(module, None);
-                    d.destroy_pipeline_layout(layout, None);
-                    d.destroy_descriptor_set_layout(set_layout, None);
+                    drop((set, kernel));
                 }
             });
         }

@@ -201,7 +201,22 @@ pub struct Dispatch<'a> {
     pub groups: [u32; 3],
 }
 
-impl Dispatch<'_> {
+impl<'a> Dispatch<'a> {
+    /// One workgroup of `group` threads running `pgm` with 8 VGPRs, `user_data` in the user
+    /// SGPRs and nothing else enabled; tests override what they need with struct-update syntax.
+    pub fn one_group(pgm: u64, user_data: &'a [u32], group: [u32; 3]) -> Dispatch<'a> {
+        Dispatch {
+            pgm,
+            vgprs: 8,
+            user_data,
+            tgid_x: false,
+            tg_size: false,
+            lds_bytes: 0,
+            group,
+            groups: [1, 1, 1],
+        }
+    }
+
     pub fn rsrc1(&self) -> u32 {
         let granules = self.vgprs.max(1).div_ceil(8) - 1;
         0x402c_0000 | granules

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use ash_loaded::{vk, Device, Entry};
 use ferrum_tests::gpu::{Gpu, HostBuffer};
+use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 
 const COPY: &str = "#version 450
@@ -31,136 +32,33 @@ void main() {
 }
 ";
 
-/// A pipeline with two storage buffers and a 4-byte push constant.
-struct Kernel {
-    set_layout: vk::DescriptorSetLayout,
-    layout: vk::PipelineLayout,
-    pipeline: vk::Pipeline,
-    pool: vk::DescriptorPool,
-    set: vk::DescriptorSet,
+/// A pipeline with two storage buffers and a 4-byte push constant, and its bound set.
+struct Job<'d> {
+    kernel: Kernel<'d>,
+    set: SetPool<'d>,
 }
 
-impl Kernel {
-    fn new(d: &Device, source: &str, a: &HostBuffer, b: &HostBuffer) -> Kernel {
-        let code = compute_spirv(source);
-        let binding = |n| {
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(n)
-                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                .descriptor_count(1)
-                .stage_flags(vk::ShaderStageFlags::COMPUTE)
-        };
-        // SAFETY: valid create infos on a live device; destroyed in `destroy`.
-        unsafe {
-            let bindings = [binding(0), binding(1)];
-            let set_layout = d
-                .create_descriptor_set_layout(
-                    &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
-                    None,
-                )
-                .unwrap();
-            let ranges = [vk::PushConstantRange {
-                stage_flags: vk::ShaderStageFlags::COMPUTE,
-                offset: 0,
-                size: 4,
-            }];
-            let layouts = [set_layout];
-            let layout = d
-                .create_pipeline_layout(
-                    &vk::PipelineLayoutCreateInfo::default()
-                        .set_layouts(&layouts)
-                        .push_constant_ranges(&ranges),
-                    None,
-                )
-                .unwrap();
-            let module = d
-                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-                .unwrap();
-            let stage = vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::COMPUTE)
-                .module(module)
-                .name(c"main");
-            let pipeline = d
-                .create_compute_pipelines(
-                    vk::PipelineCache::null(),
-                    &[vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)],
-                    None,
-                )
-                .map_err(|(_, e)| e)
-                .unwrap()[0];
-            d.destroy_shader_module(module, None);
-            let sizes = [vk::DescriptorPoolSize {
-                ty: vk::DescriptorType::STORAGE_BUFFER,
-                descriptor_count: 2,
-            }];
-            let pool = d
-                .create_descriptor_pool(
-                    &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
-                    None,
-                )
-                .unwrap();
-            let set = d
-                .allocate_descriptor_sets(
-                    &vk::DescriptorSetAllocateInfo::default()
-                        .descriptor_pool(pool)
-                        .set_layouts(&layouts),
-                )
-                .unwrap()[0];
-            let infos = [a, b].map(|x| {
-                [vk::DescriptorBufferInfo { buffer: x.buffer, offset: 0, range: vk::WHOLE_SIZE }]
-            });
-            let writes: Vec<_> = infos
-                .iter()
-                .enumerate()
-                .map(|(i, info)| {
-                    vk::WriteDescriptorSet::default()
-                        .dst_set(set)
-                        .dst_binding(i as u32)
-                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                        .buffer_info(info)
-                })
-                .collect();
-            d.update_descriptor_sets(&writes, &[]);
-            Kernel { set_layout, layout, pipeline, pool, set }
+impl<'d> Job<'d> {
+    fn new(d: &'d Device, source: &str, a: &HostBuffer, b: &HostBuffer) -> Job<'d> {
+        let bindings = [0, 1].map(|n| binding(n, vk::DescriptorType::STORAGE_BUFFER, 1));
+        let kernel = Kernel::new(d, &compute_spirv(source), &[&bindings], 4);
+        let set = SetPool::new(d, kernel.set_layouts[0], &bindings);
+        for (n, x) in [a, b].into_iter().enumerate() {
+            set.write_buffers(n as u32, vk::DescriptorType::STORAGE_BUFFER, &[whole(x.buffer)]);
         }
+        Job { kernel, set }
     }
 
     /// Records bind + push + dispatch of `groups` workgroups over `n` elements.
     fn record(&self, d: &Device, cb: vk::CommandBuffer, n: u32, groups: u32) {
+        self.kernel.bind(cb, &[self.set.set], &[]);
+        self.kernel.push(cb, &n.to_le_bytes());
         // SAFETY: a recording command buffer and live objects.
-        unsafe {
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, self.pipeline);
-            d.cmd_bind_descriptor_sets(
-                cb,
-                vk::PipelineBindPoint::COMPUTE,
-                self.layout,
-                0,
-                &[self.set],
-                &[],
-            );
-            d.cmd_push_constants(
-                cb,
-                self.layout,
-                vk::ShaderStageFlags::COMPUTE,
-                0,
-                &n.to_le_bytes(),
-            );
-            d.cmd_dispatch(cb, groups, 1, 1);
-        }
-    }
-
-    fn destroy(self, d: &Device) {
-        // SAFETY: the device is idle.
-        unsafe {
-            d.destroy_descriptor_pool(self.pool, None);
-            d.destroy_pipeline(self.pipeline, None);
-            d.destroy_pipeline_layout(self.layout, None);
-            d.destroy_descriptor_set_layout(self.set_layout, None);
-        }
+        unsafe { d.cmd_dispatch(cb, groups, 1, 1) };
     }
 }
 
-fn recording_rate(gpu: &Gpu, k: &Kernel) {
+fn recording_rate(gpu: &Gpu, k: &Job) {
     let d = &gpu.device;
     let cb = gpu.command_buffers(vk::CommandBufferLevel::PRIMARY, 1)[0];
     const DISPATCHES: u32 = 20_000;
@@ -212,7 +110,7 @@ fn submission_latency(gpu: &Gpu) {
 }
 
 /// Runs `k` over `n` 16-byte elements and returns the seconds of the best of three.
-fn time_dispatch(gpu: &Gpu, k: &Kernel, n: u32) -> f64 {
+fn time_dispatch(gpu: &Gpu, k: &Job, n: u32) -> f64 {
     (0..3)
         .map(|_| {
             let cb = gpu.record(|d, cb| k.record(d, cb, n, n.div_ceil(64)));
@@ -238,8 +136,8 @@ fn main() {
         let gpu = Gpu::new(&instance, pd, 1, 1, &[]);
         const N: u32 = 1 << 16;
         let (a, b) = (gpu.host_buffer(16 * u64::from(N)), gpu.host_buffer(16 * u64::from(N)));
-        let copy = Kernel::new(&gpu.device, COPY, &a, &b);
-        let alu = Kernel::new(&gpu.device, ALU, &a, &b);
+        let copy = Job::new(&gpu.device, COPY, &a, &b);
+        let alu = Job::new(&gpu.device, ALU, &a, &b);
         recording_rate(&gpu, &copy);
         submission_latency(&gpu);
         let t = time_dispatch(&gpu, &copy, N);
@@ -254,8 +152,7 @@ fn main() {
             f64::from(N) * 256.0 / t / 1e6,
             t * 1e3
         );
-        copy.destroy(&gpu.device);
-        alu.destroy(&gpu.device);
+        drop((copy, alu));
         gpu.destroy_buffer(a);
         gpu.destroy_buffer(b);
     }
