@@ -58,7 +58,8 @@ pub fn spvasm_for_vulkan_1_0(src: &str) -> Result<Vec<u32>, String> {
     let mut text = String::new();
     for line in src.lines() {
         let t: Vec<&str> = line.split_whitespace().collect();
-        if t.first() == Some(&"OpMemoryModel") {
+        // Extensions go after the capabilities, before any OpExtInstImport or the memory model.
+        if t.first() == Some(&"OpMemoryModel") || t.contains(&"OpExtInstImport") {
             for e in extensions.drain(..) {
                 text.push_str(&format!("OpExtension \"{e}\"\n"));
             }
