@@ -354,8 +354,14 @@ fn pipeline_executable_properties_report_statistics_and_isa() {
     // SAFETY: valid create infos; everything is destroyed at the end.
     unsafe {
         h.instance.get_physical_device_queue_family_properties(pd);
-        let d = h.instance.create_device(pd, &info, None).unwrap();
-        let ext = ash_loaded::khr::pipeline_executable_properties::Device::new(&h.instance, &d);
+        let d = {
+            let _loader = ferrum_tests::loader_lock();
+            h.instance.create_device(pd, &info, None).unwrap()
+        };
+        let ext = {
+            let _loader = ferrum_tests::loader_lock();
+            ash_loaded::khr::pipeline_executable_properties::Device::new(&h.instance, &d)
+        };
         let set0 = [
             binding(0, vk::DescriptorType::STORAGE_BUFFER),
             binding(1, vk::DescriptorType::UNIFORM_BUFFER),
@@ -445,7 +451,10 @@ fn pipeline_executable_properties_report_statistics_and_isa() {
         d.destroy_pipeline_layout(pl, None);
         d.destroy_descriptor_set_layout(l0, None);
         d.destroy_descriptor_set_layout(l1, None);
-        d.destroy_device(None);
+        {
+            let _loader = ferrum_tests::loader_lock();
+            d.destroy_device(None);
+        }
     }
     h.assert_clean();
 }
