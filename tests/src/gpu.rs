@@ -80,7 +80,10 @@ impl Gpu {
         unsafe {
             // Valid usage: families must be queried before they are used.
             instance.get_physical_device_queue_family_properties(pd);
-            let device = instance.create_device(pd, &info, None).expect("vkCreateDevice");
+            let device = {
+                let _loader = crate::loader_lock();
+                instance.create_device(pd, &info, None).expect("vkCreateDevice")
+            };
             Self::around(instance, pd, device, family)
         }
     }
@@ -101,7 +104,10 @@ impl Gpu {
         // SAFETY: valid create infos on live handles; every object is destroyed in Drop.
         unsafe {
             instance.get_physical_device_queue_family_properties(pd);
-            let device = instance.create_device(pd, &info, None).expect("vkCreateDevice");
+            let device = {
+                let _loader = crate::loader_lock();
+                instance.create_device(pd, &info, None).expect("vkCreateDevice")
+            };
             Self::around(instance, pd, device, family)
         }
     }
@@ -127,7 +133,10 @@ impl Gpu {
         // SAFETY: valid create infos on live handles; every object is destroyed in Drop.
         unsafe {
             instance.get_physical_device_queue_family_properties(pd);
-            let device = instance.create_device(pd, &info, None).expect("vkCreateDevice");
+            let device = {
+                let _loader = crate::loader_lock();
+                instance.create_device(pd, &info, None).expect("vkCreateDevice")
+            };
             Self::around(instance, pd, device, family)
         }
     }
@@ -167,7 +176,10 @@ impl Gpu {
 
     /// `vkGetBufferDeviceAddress` through VK_KHR_buffer_device_address.
     pub fn device_address(&self, instance: &Instance, b: &HostBuffer) -> u64 {
-        let bda = ash_loaded::khr::buffer_device_address::Device::new(instance, &self.device);
+        let bda = {
+            let _loader = crate::loader_lock();
+            ash_loaded::khr::buffer_device_address::Device::new(instance, &self.device)
+        };
         let info = vk::BufferDeviceAddressInfo::default().buffer(b.buffer);
         // SAFETY: a live buffer created with SHADER_DEVICE_ADDRESS usage.
         unsafe { bda.get_buffer_device_address(&info) }
@@ -275,6 +287,7 @@ impl Drop for Gpu {
         unsafe {
             let _ = self.device.device_wait_idle();
             self.device.destroy_command_pool(self.pool, None);
+            let _loader = crate::loader_lock();
             self.device.destroy_device(None);
         }
     }

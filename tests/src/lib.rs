@@ -8,7 +8,7 @@
 
 use std::ffi::{c_void, CStr};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, Once, OnceLock};
+use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 
 use ash_loaded::{ext, vk, Entry, Instance};
 
@@ -113,6 +113,24 @@ pub fn entry() -> Entry {
     unsafe { Entry::load() }.expect("libvulkan.so.1 (install libvulkan1)")
 }
 
+/// Serialises this process's calls that create or destroy instances and devices, or look up
+/// device functions (`vkGetDeviceProcAddr`, which ash's `Device::load` and every extension
+/// loader such as `khr::synchronization2::Device::new` call).
+///
+/// The system loader (1.3.239, and later ones: KhronosGroup/Vulkan-Loader#2018) is not safe
+/// here: with a layer enabled, `vkGetDeviceProcAddr` goes down the layer chain to the loader's
+/// terminator, which looks the device up by walking the device lists of *every* instance in
+/// the process without the lock `vkDestroyDevice` holds while it unlinks and frees its entry.
+/// Tests run on parallel threads with one instance each, so one test destroying its device
+/// while another loads device functions read freed memory: a rare SIGSEGV in
+/// `libvulkan.so.1` before any test reported. Holding this guard around those calls (and
+/// nothing else: recording and submitting stay parallel) closes the window.
+pub fn loader_lock() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    // A test that panicked while holding the guard left nothing half-done in the loader.
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Validation messages of severity warning or error collected by the messenger.
 type Sink = Mutex<Vec<String>>;
 
@@ -185,6 +203,7 @@ impl Harness {
             info = info.enabled_layer_names(&layers).push_next(&mut messenger_info);
         }
         info = info.enabled_extension_names(&extensions);
+        let _loader = loader_lock();
         // SAFETY: a valid create info.
         let instance = unsafe { entry.create_instance(&info, None) }.expect("vkCreateInstance");
         let messenger = validation.then(|| {
@@ -233,6 +252,7 @@ impl Harness {
 
 impl Drop for Harness {
     fn drop(&mut self) {
+        let _loader = loader_lock();
         // SAFETY: the messenger and instance are live and destroyed exactly once, children first.
         unsafe {
             if let Some((du, m)) = self.messenger.take() {

@@ -12,6 +12,7 @@ fn try_create_device(
     // SAFETY: a live physical device; the create info is well-formed, just unsupported.
     unsafe {
         h.instance.get_physical_device_queue_family_properties(pd);
+        let _loader = ferrum_tests::loader_lock();
         h.instance.create_device(pd, info, None)
     }
 }
@@ -67,7 +68,10 @@ fn unsupported_chained_feature_is_rejected() {
     let info = vk::DeviceCreateInfo::default().queue_create_infos(&queues).push_next(&mut f2);
     let dev = try_create_device(&h, &info).expect("supported features are accepted");
     // SAFETY: a live device.
-    unsafe { dev.destroy_device(None) };
+    unsafe {
+        let _loader = ferrum_tests::loader_lock();
+        dev.destroy_device(None)
+    };
 }
 
 #[test]
@@ -79,7 +83,10 @@ fn destroying_null_handles_is_a_no_op() {
         dev.destroy_buffer(vk::Buffer::null(), None);
         dev.destroy_fence(vk::Fence::null(), None);
         dev.free_memory(vk::DeviceMemory::null(), None);
-        dev.destroy_device(None);
+        {
+            let _loader = ferrum_tests::loader_lock();
+            dev.destroy_device(None);
+        }
     }
     h.assert_clean();
 }
@@ -93,6 +100,8 @@ fn unknown_entry_points_resolve_to_null() {
         assert!(gipa(h.instance.handle(), c"vkFerrumDoesNotExist".as_ptr()).is_none());
         assert!(gipa(h.instance.handle(), c"vkCreateInstance".as_ptr()).is_some());
         let dev = one_queue_device(&h);
+        // Raw lookups walk the loader's device lists too (see `loader_lock`).
+        let _loader = ferrum_tests::loader_lock();
         let gdpa = h.instance.fp_v1_0().get_device_proc_addr;
         assert!(gdpa(dev.handle(), c"vkFerrumDoesNotExist".as_ptr()).is_none());
         assert!(gdpa(dev.handle(), c"vkAllocateMemory".as_ptr()).is_some());
@@ -110,6 +119,8 @@ fn missing_core_commands_resolve_to_null() {
     // SAFETY: live handles and NUL-terminated names.
     unsafe {
         let dev = one_queue_device(&h);
+        // Raw lookups walk the loader's device lists too (see `loader_lock`).
+        let _loader = ferrum_tests::loader_lock();
         let gdpa = h.instance.fp_v1_0().get_device_proc_addr;
         assert!(gdpa(dev.handle(), c"vkCreateImage".as_ptr()).is_none());
         assert!(gdpa(dev.handle(), c"vkCreateBuffer".as_ptr()).is_some());
@@ -169,6 +180,9 @@ fn bad_spirv_fails_pipeline_creation_cleanly() {
         d.destroy_pipeline(p, None);
         d.destroy_shader_module(module, None);
         d.destroy_pipeline_layout(layout, None);
-        d.destroy_device(None);
+        {
+            let _loader = ferrum_tests::loader_lock();
+            d.destroy_device(None);
+        }
     }
 }

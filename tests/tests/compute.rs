@@ -250,8 +250,14 @@ fn pipeline_executable_properties_report_statistics_and_isa() {
     // SAFETY: valid create infos; everything is destroyed at the end.
     unsafe {
         h.instance.get_physical_device_queue_family_properties(pd);
-        let d = h.instance.create_device(pd, &info, None).unwrap();
-        let ext = ash_loaded::khr::pipeline_executable_properties::Device::new(&h.instance, &d);
+        let d = {
+            let _loader = ferrum_tests::loader_lock();
+            h.instance.create_device(pd, &info, None).unwrap()
+        };
+        let ext = {
+            let _loader = ferrum_tests::loader_lock();
+            ash_loaded::khr::pipeline_executable_properties::Device::new(&h.instance, &d)
+        };
         let flags = vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
             | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
         let kernel = shader_kernel(&d, &KernelOptions { flags, ..Default::default() });
@@ -292,7 +298,10 @@ fn pipeline_executable_properties_report_statistics_and_isa() {
         let text = std::ffi::CStr::from_bytes_until_nul(&text).unwrap().to_str().unwrap();
         assert!(text.contains("s_endpgm") && text.contains("buffer_store_dword"), "{text}");
         drop(kernel);
-        d.destroy_device(None);
+        {
+            let _loader = ferrum_tests::loader_lock();
+            d.destroy_device(None);
+        }
     }
     h.assert_clean();
 }

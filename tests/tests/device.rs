@@ -13,6 +13,7 @@ fn create_device(h: &Harness, pd: vk::PhysicalDevice) -> ash_loaded::Device {
     let prios = [1.0, 0.5];
     let queues = [queue_info(0, &prio), queue_info(1, &prios)];
     let info = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+    let _loader = ferrum_tests::loader_lock();
     // SAFETY: a valid create info on a live physical device.
     unsafe { h.instance.create_device(pd, &info, None) }.expect("vkCreateDevice")
 }
@@ -113,7 +114,10 @@ fn every_memory_type_allocates_maps_and_binds() {
             dev.free_memory(memory, None);
         }
         dev.device_wait_idle().unwrap();
-        dev.destroy_device(None);
+        {
+            let _loader = ferrum_tests::loader_lock();
+            dev.destroy_device(None);
+        }
     }
     h.assert_clean();
 }
@@ -143,7 +147,10 @@ fn fences_are_host_side_until_submission_exists() {
         assert_eq!(dev.get_fence_status(signaled), Ok(false));
         dev.destroy_fence(signaled, None);
         dev.destroy_fence(unsignaled, None);
-        dev.destroy_device(None);
+        {
+            let _loader = ferrum_tests::loader_lock();
+            dev.destroy_device(None);
+        }
     }
     h.assert_clean();
 }
@@ -225,7 +232,10 @@ fn core_1_1_device_commands_work_without_layers() {
             .unwrap();
         dev.destroy_buffer(buffer, None);
         dev.free_memory(memory, None);
-        dev.destroy_device(None);
+        {
+            let _loader = ferrum_tests::loader_lock();
+            dev.destroy_device(None);
+        }
     }
     h.assert_clean();
 }

@@ -77,7 +77,10 @@ fn device_group_create_info_naming_the_device_is_accepted() {
     // SAFETY: valid create infos on live handles; the device is destroyed here.
     unsafe {
         h.instance.get_physical_device_queue_family_properties(pd);
-        let device = h.instance.create_device(pd, &info, None).expect("vkCreateDevice");
+        let device = {
+            let _loader = ferrum_tests::loader_lock();
+            h.instance.create_device(pd, &info, None).expect("vkCreateDevice")
+        };
         // A single-device allocation may name its device mask.
         let mut flags = vk::MemoryAllocateFlagsInfo::default()
             .flags(vk::MemoryAllocateFlags::DEVICE_MASK)
@@ -88,7 +91,10 @@ fn device_group_create_info_naming_the_device_is_accepted() {
             .push_next(&mut flags);
         let memory = device.allocate_memory(&alloc, None).expect("vkAllocateMemory");
         device.free_memory(memory, None);
-        device.destroy_device(None);
+        {
+            let _loader = ferrum_tests::loader_lock();
+            device.destroy_device(None);
+        }
     }
     h.assert_clean();
 }
@@ -100,7 +106,10 @@ fn one_device_group_has_no_peer_memory_and_rejects_foreign_masks() {
     let h = Harness::with_entry(entry_with_lavapipe(), false, &[GROUP_CREATION]);
     let pd = h.physical_device_named("Ferrum");
     let gpu = Gpu::new(&h.instance, pd, 0, 1, &[DEVICE_GROUP]);
-    let dg = khr::device_group::Device::new(&h.instance, &gpu.device);
+    let dg = {
+        let _loader = ferrum_tests::loader_lock();
+        khr::device_group::Device::new(&h.instance, &gpu.device)
+    };
     // SAFETY: a live device; the command buffer is recorded and freed here.
     unsafe {
         let peer = dg.get_device_group_peer_memory_features(0, 0, 0);
@@ -126,7 +135,10 @@ fn one_device_group_has_no_peer_memory_and_rejects_foreign_masks() {
 /// Records `vkCmdDispatchBase` over a sub-grid and returns the output buffer's bytes.
 fn dispatch_base_program(h: &Harness, gpu: &Gpu) -> Vec<u8> {
     let d = &gpu.device;
-    let dg = khr::device_group::Device::new(&h.instance, d);
+    let dg = {
+        let _loader = ferrum_tests::loader_lock();
+        khr::device_group::Device::new(&h.instance, d)
+    };
     let out = gpu.host_buffer(16 * 1024);
     let code = compute_spirv(SHADER);
     // SAFETY: valid create infos on live handles; everything is destroyed after the GPU finished.

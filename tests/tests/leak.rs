@@ -10,11 +10,17 @@ fn cycle(entry: &ash_loaded::Entry) {
     let queues = [queue_info(0, &prio), queue_info(1, &prio)];
     // SAFETY: valid create infos; every object is destroyed before its parent.
     unsafe {
-        let instance = entry.create_instance(&info, None).expect("vkCreateInstance");
+        let instance = {
+            let _loader = ferrum_tests::loader_lock();
+            entry.create_instance(&info, None).expect("vkCreateInstance")
+        };
         let pd = instance.enumerate_physical_devices().unwrap()[0];
         instance.get_physical_device_queue_family_properties(pd);
         let dev_info = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
-        let device = instance.create_device(pd, &dev_info, None).expect("vkCreateDevice");
+        let device = {
+            let _loader = ferrum_tests::loader_lock();
+            instance.create_device(pd, &dev_info, None).expect("vkCreateDevice")
+        };
         let memory = device
             .allocate_memory(
                 &vk::MemoryAllocateInfo::default().allocation_size(65536).memory_type_index(1),
@@ -22,8 +28,14 @@ fn cycle(entry: &ash_loaded::Entry) {
             )
             .expect("vkAllocateMemory");
         device.free_memory(memory, None);
-        device.destroy_device(None);
-        instance.destroy_instance(None);
+        {
+            let _loader = ferrum_tests::loader_lock();
+            device.destroy_device(None);
+        }
+        {
+            let _loader = ferrum_tests::loader_lock();
+            instance.destroy_instance(None);
+        }
     }
 }
 

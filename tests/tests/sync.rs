@@ -122,8 +122,14 @@ fn timeline_semaphores_wait_signal_and_count() {
     let h = Harness::validated();
     let gpu = Gpu::new(&h.instance, h.physical_device(), 1, 1, EXTS);
     let d = &gpu.device;
-    let tl = khr::timeline_semaphore::Device::new(&h.instance, d);
-    let s2 = khr::synchronization2::Device::new(&h.instance, d);
+    let tl = {
+        let _loader = ferrum_tests::loader_lock();
+        khr::timeline_semaphore::Device::new(&h.instance, d)
+    };
+    let s2 = {
+        let _loader = ferrum_tests::loader_lock();
+        khr::synchronization2::Device::new(&h.instance, d)
+    };
     let buf = gpu.host_buffer(4096);
     let cb = gpu.record(|d, cb| {
         // SAFETY: recording; live buffer.
@@ -175,7 +181,10 @@ fn events_between_host_and_gpu() {
     let h = Harness::validated();
     let gpu = Gpu::new(&h.instance, h.physical_device(), 0, 1, EXTS);
     let d = &gpu.device;
-    let s2 = khr::synchronization2::Device::new(&h.instance, d);
+    let s2 = {
+        let _loader = ferrum_tests::loader_lock();
+        khr::synchronization2::Device::new(&h.instance, d)
+    };
     let (a, b) = (event(d), event(d));
     // SAFETY: live events.
     unsafe {
