@@ -3,7 +3,10 @@
 //! Liveness is computed on the machine CFG, which for lowered divergent control flow is the
 //! *linear* CFG (blocks run one after the other with EXEC masking). That is what SGPRs need,
 //! and it is conservative for VGPRs. A write covering only part of a register (one dword of a
-//! pair, or a φ register written on several edges) does not end its liveness.
+//! pair, or a φ register written on several edges) does not end its liveness by itself; writes
+//! in one block that together cover every dword before the next read do, because 64-bit
+//! arithmetic builds its results one half at a time and such pairs would otherwise look live
+//! from the function entry and never free their registers.
 
 use super::mir::MFunc;
 
@@ -35,6 +38,12 @@ impl Bits {
     }
 }
 
+/// Bits `off..off + dwords` of a dword mask (registers are at most 32 dwords wide).
+fn dword_mask(off: u8, dwords: u8) -> u32 {
+    let ones = 1u64.checked_shl(u32::from(dwords)).map_or(u64::MAX, |b| b - 1);
+    (ones << off.min(63)) as u32
+}
+
 /// Live interval of each virtual register: first and last instruction index (inclusive) in
 /// layout order; `None` for registers never used.
 pub fn intervals(mf: &MFunc) -> Vec<Option<(usize, usize)>> {
@@ -45,16 +54,24 @@ pub fn intervals(mf: &MFunc) -> Vec<Option<(usize, usize)>> {
     let mut start = vec![0usize; nb + 1];
     for (b, blk) in mf.blocks.iter().enumerate() {
         start[b + 1] = start[b] + blk.insts.len();
+        // Dwords of each register written between here and its next use (walking backwards):
+        // a pair built one dword at a time is dead before its first write once every dword
+        // is covered, exactly like a full-width write.
+        let mut covered: Vec<u32> = vec![0; nv];
         for mi in blk.insts.iter().rev() {
             for d in &mi.defs {
                 let v = d.reg.vreg.0 as usize;
-                if d.reg.off == 0 && d.dwords == mf.vregs[v].size {
+                let full = dword_mask(0, mf.vregs[v].size);
+                covered[v] |= dword_mask(d.reg.off, d.dwords) & full;
+                if covered[v] == full {
                     kill[b].set(v);
                     gen[b].clear(v);
                 }
             }
             for u in &mi.uses {
-                gen[b].set(u.reg.vreg.0 as usize);
+                let v = u.reg.vreg.0 as usize;
+                gen[b].set(v);
+                covered[v] = 0;
             }
         }
     }

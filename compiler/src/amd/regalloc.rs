@@ -149,3 +149,43 @@ pub fn rewrite(mf: &mut MFunc, a: &Assignment) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use ferrum_isa::Opcode;
+
+    use super::*;
+    use crate::amd::isel_build::{vop1, vop2, Src};
+    use crate::amd::mir::{MBlock, RegRef};
+    use crate::amd::regalloc_check::check;
+
+    /// `n` short-lived 64-bit values in sequence, each built one dword at a time (as 64-bit
+    /// arithmetic writes its halves) and consumed at once into a running 32-bit sum.
+    fn pairs_in_sequence(n: u8) -> MFunc {
+        let mut mf = MFunc::default();
+        let mut sum = mf.vreg(RegClass::V, 1);
+        let mut insts = vec![vop1(Opcode::V_MOV_B32, sum, Src::I(0))];
+        for i in 0..n {
+            let pair = mf.vreg(RegClass::V, 2);
+            let (lo, hi): (RegRef, RegRef) = (pair, pair.at(1));
+            let (t, next) = (mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1));
+            let v = |r| Src::R(r, RegClass::V);
+            insts.push(vop1(Opcode::V_MOV_B32, lo, Src::I(u32::from(i))));
+            insts.push(vop1(Opcode::V_MOV_B32, hi, Src::I(u32::from(i) + 1)));
+            insts.push(vop2(Opcode::V_ADD_NC_U32, t, v(lo), v(hi)));
+            insts.push(vop2(Opcode::V_ADD_NC_U32, next, v(sum), v(t)));
+            sum = next;
+        }
+        mf.blocks.push(MBlock { insts });
+        mf
+    }
+
+    #[test]
+    fn dead_pairs_written_by_halves_are_reused() {
+        let mf = pairs_in_sequence(64);
+        let a = allocate(&mf).unwrap();
+        // At most the sum, one pair and one temporary are live at once.
+        assert!(a.vgprs <= 5, "{} VGPRs for values that never overlap", a.vgprs);
+        check(&mf, &a).unwrap();
+    }
+}
