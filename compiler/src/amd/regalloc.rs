@@ -188,4 +188,32 @@ mod tests {
         assert!(a.vgprs <= 5, "{} VGPRs for values that never overlap", a.vgprs);
         check(&mf, &a).unwrap();
     }
+
+    /// In a loop, a pair whose high half is read between rewriting its low half and its high
+    /// half carries its high half around the back edge, so it stays live to the loop's end.
+    #[test]
+    fn a_half_read_before_the_other_half_is_rewritten_keeps_the_pair_live() {
+        let mut mf = MFunc::default();
+        let pair = mf.vreg(RegClass::V, 2);
+        let (lo, hi) = (pair, pair.at(1));
+        let (t, u) = (mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1));
+        let v = |r| Src::R(r, RegClass::V);
+        let entry =
+            vec![vop1(Opcode::V_MOV_B32, lo, Src::I(1)), vop1(Opcode::V_MOV_B32, hi, Src::I(2))];
+        let mut back = crate::amd::isel_build::sopp(Opcode::S_CBRANCH_SCC1, 0);
+        back.target = Some(1);
+        let body = vec![
+            vop1(Opcode::V_MOV_B32, lo, Src::I(5)),
+            vop2(Opcode::V_ADD_NC_U32, t, v(lo), v(hi)),
+            vop1(Opcode::V_MOV_B32, hi, v(t)),
+            vop2(Opcode::V_ADD_NC_U32, u, v(lo), v(hi)),
+            vop2(Opcode::V_ADD_NC_U32, u, v(u), v(t)),
+            back,
+        ];
+        mf.blocks.push(MBlock { insts: entry });
+        mf.blocks.push(MBlock { insts: body });
+        assert_eq!(intervals(&mf)[0], Some((0, 7)));
+        let a = allocate(&mf).unwrap();
+        check(&mf, &a).unwrap();
+    }
 }
