@@ -76,16 +76,8 @@ impl Gpu {
             .enabled_extension_names(&names)
             .push_next(&mut timeline)
             .push_next(&mut sync2);
-        // SAFETY: valid create infos on live handles; every object is destroyed in Drop.
-        unsafe {
-            // Valid usage: families must be queried before they are used.
-            instance.get_physical_device_queue_family_properties(pd);
-            let device = {
-                let _loader = crate::loader_lock();
-                instance.create_device(pd, &info, None).expect("vkCreateDevice")
-            };
-            Self::around(instance, pd, device, family)
-        }
+        // SAFETY: valid create infos on live handles.
+        unsafe { Self::create(instance, pd, &info, family) }
     }
 
     /// A device with one queue of `family` and these core features enabled.
@@ -101,15 +93,8 @@ impl Gpu {
             .queue_priorities(&prios)];
         let info =
             vk::DeviceCreateInfo::default().queue_create_infos(&queues).enabled_features(features);
-        // SAFETY: valid create infos on live handles; every object is destroyed in Drop.
-        unsafe {
-            instance.get_physical_device_queue_family_properties(pd);
-            let device = {
-                let _loader = crate::loader_lock();
-                instance.create_device(pd, &info, None).expect("vkCreateDevice")
-            };
-            Self::around(instance, pd, device, family)
-        }
+        // SAFETY: valid create infos on live handles.
+        unsafe { Self::create(instance, pd, &info, family) }
     }
 
     /// A device with one queue of `family`, these device extensions, and the features of
@@ -130,21 +115,37 @@ impl Gpu {
             .queue_create_infos(&queues)
             .enabled_extension_names(&names)
             .push_next(features);
-        // SAFETY: valid create infos on live handles; every object is destroyed in Drop.
-        unsafe {
-            instance.get_physical_device_queue_family_properties(pd);
-            let device = {
-                let _loader = crate::loader_lock();
-                instance.create_device(pd, &info, None).expect("vkCreateDevice")
-            };
-            Self::around(instance, pd, device, family)
-        }
+        // SAFETY: valid create infos on live handles.
+        unsafe { Self::create(instance, pd, &info, family) }
     }
 
     /// The queue, pool and memory properties for a freshly created device.
     ///
     /// # Safety
     /// `device` must be a live device of `pd` with a queue of `family`.
+    /// Creates the device (under the loader lock) and wraps it; every object is destroyed in
+    /// Drop.
+    ///
+    /// # Safety
+    /// `info` must be a valid create info for `pd`, a live physical device of `instance`.
+    unsafe fn create(
+        instance: &Instance,
+        pd: vk::PhysicalDevice,
+        info: &vk::DeviceCreateInfo<'_>,
+        family: u32,
+    ) -> Gpu {
+        // SAFETY: as the caller promises.
+        unsafe {
+            // Valid usage: families must be queried before they are used.
+            instance.get_physical_device_queue_family_properties(pd);
+            let device = {
+                let _loader = crate::loader_lock();
+                instance.create_device(pd, info, None).expect("vkCreateDevice")
+            };
+            Self::around(instance, pd, device, family)
+        }
+    }
+
     unsafe fn around(
         instance: &Instance,
         pd: vk::PhysicalDevice,
