@@ -340,6 +340,112 @@ fn random_control_flow_matches_the_interpreter() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// Random structured control flow whose conditions are mostly uniform across the wave (loop
+/// bounds, breaks, continues and ifs on scalar data), with divergent statements mixed in, over
+/// a workgroup of one full and one partial wave: the scalar-branch lowering of uniform
+/// constructs, nested inside and around divergent ones, must agree with the interpreter.
+#[test]
+fn random_uniform_control_flow_matches_the_interpreter() {
+    struct Gen(u64, u32);
+    impl Gen {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 33) % n
+        }
+        fn stmts(&mut self, depth: u32, out: &mut String) {
+            for _ in 0..1 + self.next(3) {
+                self.stmt(depth, out);
+            }
+        }
+        fn cond(&mut self) -> String {
+            let (a, m, k) = (self.next(100), 2 + self.next(6), self.next(4));
+            match self.next(5) {
+                0 => format!("(u + {a}u) % {m}u < {k}u"),
+                1 => format!("(d[{}u] ^ u) % {m}u == {k}u", self.next(8)),
+                2 => format!("(d[{}u] & {m}u) < {k}u", self.next(8)),
+                3 => format!("(u & {m}u) != {k}u"),
+                _ => format!("(acc ^ x) % {m}u < {k}u"),
+            }
+        }
+        fn stmt(&mut self, depth: u32, out: &mut String) {
+            let pick = if depth >= 3 { self.next(2) } else { self.next(8) };
+            match pick {
+                0 => {
+                    let (a, b) = (1 + self.next(7), self.next(1000));
+                    out.push_str(&format!("u = u * {a}u + (d[{}u] ^ {b}u);\n", self.next(8)));
+                }
+                1 => {
+                    let (a, b) = (1 + self.next(7), self.next(1000));
+                    out.push_str(&format!("acc = acc * {a}u + (x ^ u ^ {b}u);\n"));
+                }
+                2 | 3 => {
+                    out.push_str(&format!("if ({}) {{\n", self.cond()));
+                    self.stmts(depth + 1, out);
+                    if self.next(2) == 0 {
+                        out.push_str("} else {\n");
+                        self.stmts(depth + 1, out);
+                    }
+                    out.push_str("}\n");
+                }
+                4 | 5 => {
+                    self.1 += 1;
+                    let (k, r) = (self.1, 1 + self.next(4));
+                    let bound = match self.next(3) {
+                        0 => format!("(x & 3u) + {r}u"),
+                        _ => format!("(d[{}u] & 3u) + {r}u", self.next(8)),
+                    };
+                    out.push_str(&format!("for (uint k{k} = 0u; k{k} < {bound}; k{k}++) {{\n"));
+                    self.stmts(depth + 1, out);
+                    if self.next(2) == 0 {
+                        out.push_str(&format!("if ((u ^ k{k}) % 5u == 0u) break;\n"));
+                    }
+                    if self.next(2) == 0 {
+                        out.push_str(&format!("if ({}) continue;\n", self.cond()));
+                    }
+                    out.push_str("u += 3u;\n}\n");
+                }
+                6 => {
+                    let k = self.next(8);
+                    out.push_str(&format!(
+                        "do {{ u = u * 5u + 1u; acc += u; }} while ((u ^ d[{k}u]) % 3u != 0u);\n"
+                    ));
+                }
+                _ => {
+                    out.push_str(&format!(
+                        "if ({}) {{ d[i + 64u] = acc ^ u; return; }}\n",
+                        self.cond()
+                    ));
+                }
+            }
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("ferrum-random-ucf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gpu = Gpu::new();
+    let mut failures = Vec::new();
+    for seed in 0..32u64 {
+        let mut g = Gen(seed * 104723 + 29, 0);
+        let mut body = String::new();
+        g.stmts(0, &mut body);
+        let src = format!(
+            "#version 450\n//! buf 0 0 rand 128\nlayout(local_size_x = 48) in;\n\
+             layout(std430, binding = 0) buffer B {{ uint d[]; }};\nvoid main() {{\n\
+             uint i = gl_LocalInvocationID.x;\nuint x = d[i];\nuint acc = i;\n\
+             uint u = d[3];\n{body}d[i + 64u] = acc ^ u;\n}}\n"
+        );
+        let path = dir.join(format!("ucf{seed}.comp"));
+        std::fs::write(&path, &src).unwrap();
+        let case = common::load_case(&path);
+        match check(&gpu, &case, [1, 1, 1]) {
+            Ok(true) => {}
+            Ok(false) => failures.push(format!("seed {seed}: not compiled\n{src}")),
+            Err(e) => failures.push(format!("seed {seed}: {e}\n{src}")),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
 /// Random integer and float expression trees over buffer inputs (fixed seeds): instruction
 /// selection of every operator agrees with the IR's reference semantics.
 #[test]

@@ -56,6 +56,21 @@ fn enc(i: &Inst) -> Result<Vec<u32>, BackendError> {
     encode(i).map_err(|e| BackendError::Encode(format!("{}: {e}", i.op().name())))
 }
 
+/// Removes unconditional branches to the code right after them (a jump whose target block
+/// follows once the empty blocks in between are passed over).
+pub fn drop_branches_to_next(mf: &mut MFunc) {
+    for b in 0..mf.blocks.len() {
+        let Some(last) = mf.blocks[b].insts.last() else { continue };
+        let Some(t) = last.target else { continue };
+        if last.inst.op() != Opcode::S_BRANCH || t <= b {
+            continue;
+        }
+        if mf.blocks[b + 1..t].iter().all(|x| x.insts.is_empty()) {
+            mf.blocks[b].insts.pop();
+        }
+    }
+}
+
 /// Lays out and encodes `mf` (registers already assigned).
 pub fn emit(mf: &MFunc) -> Result<Code, BackendError> {
     let flat: Vec<(&super::mir::MInst, usize)> = mf

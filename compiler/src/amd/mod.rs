@@ -117,6 +117,7 @@ pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, Backe
     regalloc_check::check(&mf, &alloc)?;
     waitcnt::insert_waits(&mut mf, &alloc);
     regalloc::rewrite(&mut mf, &alloc);
+    emit::drop_branches_to_next(&mut mf);
     hazards::fix_hazards(&mut mf);
     let code = emit::emit(&mf)?;
     let bytes: Vec<u8> = code.words.iter().flat_map(|w| w.to_le_bytes()).collect();

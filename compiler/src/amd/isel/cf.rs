@@ -4,6 +4,7 @@
 use ferrum_isa::{Opcode, Operand, Special};
 
 use super::build::{self, Src, EXEC};
+use super::cf_plan::{Entry, Shape};
 use super::layout_order::{block_order, Loop};
 use super::{is_bool, Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
@@ -15,21 +16,25 @@ const EXEC_LO: Operand = Operand::Special(Special::ExecLo);
 
 /// Machine-block numbering of the layout.
 struct Plan {
-    order: Vec<BlockId>,
-    pos: Vec<usize>,
+    shape: Shape,
     pre: Vec<usize>,
-    /// Head block; the body is the machine block after it.
+    /// Head block; the body is the machine block after it, then two blocks for the φ copies
+    /// of a terminator emitted as jumps.
     main: Vec<usize>,
     /// Machine block after the body (where a skipped block continues).
     next: Vec<usize>,
     /// Loop latch-check blocks: (header, machine block), emitted after the loop's last block.
     latches: Vec<Vec<(BlockId, usize)>>,
+    /// Machine block after the first side of a uniform split, jumping to the join.
+    trailer: Vec<Option<(usize, BlockId)>>,
     end: usize,
-    /// Blocks that keep EXEC from the block before them.
-    inherits: Vec<bool>,
     mask: Vec<Option<RegRef>>,
+    /// EXEC saved at a region head whose join restores it.
+    saved: Vec<Option<RegRef>>,
     /// Blocks inside a loop (their masks are re-armed on every iteration).
     in_loop: Vec<bool>,
+    /// Headers of uniform loops (back edges jump past their pre-blocks).
+    uniform_header: Vec<bool>,
 }
 
 impl Isel<'_> {
@@ -37,36 +42,52 @@ impl Isel<'_> {
         let f = self.f;
         let dom = Dominance::new(f);
         let (order, loops) = block_order(f, &dom);
-        let plan = self.plan(&order, &loops, &dom);
+        let shape = self.cf_shape(&order, &loops, &dom);
+        let plan = self.plan(shape, &loops);
         self.mf.blocks = vec![MBlock::default(); plan.end + 1];
         self.init_scratch()?;
         self.init_masks(&plan, &loops, &dom);
-        for (i, &b) in plan.order.iter().enumerate() {
-            self.cur = plan.main[b.0 as usize];
-            if i > 0 && !plan.inherits[b.0 as usize] {
-                let m = plan.mask[b.0 as usize].expect("non-inheriting block has a mask");
-                self.emit(build::sop1_fixed(Opcode::S_MOV_B32, EXEC_LO, Src::R(m, RegClass::S)));
-                if plan.in_loop[b.0 as usize] {
-                    // Ready for the lanes of the next iteration.
-                    self.emit(build::sop1(Opcode::S_MOV_B32, m, Src::I(0), 1));
+        for (i, &b) in plan.shape.order.iter().enumerate() {
+            let bi = b.0 as usize;
+            self.cur = plan.main[bi];
+            match plan.shape.entry[bi] {
+                Entry::Mask if i > 0 => {
+                    let m = plan.mask[bi].expect("a masked block has a mask");
+                    self.emit(build::sop1_fixed(Opcode::S_MOV_B32, EXEC_LO, Src::R(m, RegClass::S)));
+                    if plan.in_loop[bi] {
+                        // Ready for the lanes of the next iteration.
+                        self.emit(build::sop1(Opcode::S_MOV_B32, m, Src::I(0), 1));
+                    }
+                    self.branch(Opcode::S_CBRANCH_EXECZ, plan.next[bi]);
                 }
-                let skip = build::sopp(Opcode::S_CBRANCH_EXECZ, 0);
-                let mut skip = skip;
-                skip.target = Some(plan.next[b.0 as usize]);
-                self.emit(skip);
+                Entry::Restore => {
+                    let j = plan.shape.owner[bi].expect("a restoring join has a region head");
+                    let sv = plan.saved[j.0 as usize].expect("the region head saved EXEC");
+                    self.emit(build::sop1_fixed(Opcode::S_MOV_B32, EXEC_LO, Src::R(sv, RegClass::S)));
+                }
+                _ => {}
             }
-            self.cur = plan.main[b.0 as usize] + 1;
+            self.cur = plan.main[bi] + 1;
             for inst in &f.block(b).insts {
                 self.select_inst(inst)?;
             }
-            self.select_term(b, &plan)?;
-            for &(h, mb) in &plan.latches[b.0 as usize] {
+            if let Some(sv) = plan.saved[bi] {
+                self.emit(build::sop1(Opcode::S_MOV_B32, sv, EXEC, 1));
+            }
+            if plan.shape.jumps[bi] {
+                self.jump_term(b, &plan)?;
+            } else {
+                self.select_term(b, &plan)?;
+            }
+            for &(h, mb) in &plan.latches[bi] {
                 self.cur = mb;
                 let m = plan.mask[h.0 as usize].expect("loop header has a mask");
                 self.emit(build::sopc(Opcode::S_CMP_LG_U32, Src::R(m, RegClass::S), Src::I(0)));
-                let mut br = build::sopp(Opcode::S_CBRANCH_SCC1, 0);
-                br.target = Some(plan.main[h.0 as usize]);
-                self.emit(br);
+                self.branch(Opcode::S_CBRANCH_SCC1, plan.main[h.0 as usize]);
+            }
+            if let Some((mb, j)) = plan.trailer[bi] {
+                self.cur = mb;
+                self.branch(Opcode::S_BRANCH, plan.pre[j.0 as usize]);
             }
         }
         self.cur = plan.end;
@@ -74,40 +95,40 @@ impl Isel<'_> {
         Ok(())
     }
 
-    fn plan(&mut self, order: &[BlockId], loops: &[Loop], dom: &Dominance) -> Plan {
-        let f = self.f;
-        let n = f.blocks.len();
-        let cfg = dom.cfg();
-        let mut pos = vec![usize::MAX; n];
-        for (i, b) in order.iter().enumerate() {
-            pos[b.0 as usize] = i;
-        }
-        let mut inherits = vec![false; n];
-        for (i, &b) in order.iter().enumerate().skip(1) {
-            let preds = &cfg.preds[b.0 as usize];
-            let header = loops.iter().any(|l| l.header == b);
-            if let [p] = preds[..] {
-                let uncond = matches!(f.block(p).term, Terminator::Branch(t) if t == b);
-                // A loop exit must accumulate lanes over iterations: it never inherits.
-                let same_loops = loops.iter().all(|l| l.body[p.0 as usize] == l.body[b.0 as usize]);
-                if uncond && !header && same_loops && pos[p.0 as usize] + 1 == i {
-                    inherits[b.0 as usize] = true;
+    /// A branch to machine block `target`.
+    fn branch(&mut self, op: Opcode, target: usize) {
+        let mut br = build::sopp(op, 0);
+        br.target = Some(target);
+        self.emit(br);
+    }
+
+    fn plan(&mut self, shape: Shape, loops: &[Loop]) -> Plan {
+        let n = self.f.blocks.len();
+        let order = shape.order.clone();
+        let (mut pre, mut main, mut next) = (vec![0; n], vec![0; n], vec![0; n]);
+        let mut latches = vec![Vec::new(); n];
+        let mut trailer = vec![None; n];
+        let mut ends_first = vec![None; n];
+        for &d in &order {
+            if let (Some(sp), Some(j)) = (shape.split[d.0 as usize], shape.join[d.0 as usize]) {
+                if let Some(e) = sp.first_end {
+                    ends_first[e.0 as usize] = Some(j);
                 }
             }
         }
-        let (mut pre, mut main, mut next) = (vec![0; n], vec![0; n], vec![0; n]);
-        let mut latches = vec![Vec::new(); n];
         let mut mb = 1; // block 0 is the prologue
         for (i, &b) in order.iter().enumerate() {
-            // pre (mask initialisation), head (EXEC from the mask, skip branch), body.
+            // pre (mask initialisation), head (EXEC, skip branch), body, two φ-copy blocks.
             pre[b.0 as usize] = mb;
             main[b.0 as usize] = mb + 1;
-            mb += 3;
+            mb += 5;
             next[b.0 as usize] = mb;
             // Loops whose last block (in layout) is b, innermost first.
             let mut ending: Vec<&Loop> = loops
                 .iter()
-                .filter(|l| l.body[b.0 as usize])
+                .enumerate()
+                .filter(|(li, l)| !shape.uniform_loop[*li] && l.body[b.0 as usize])
+                .map(|(_, l)| l)
                 .filter(|l| order[i + 1..].iter().all(|x| !l.body[x.0 as usize]))
                 .collect();
             ending.sort_by_key(|l| l.body.iter().filter(|x| **x).count());
@@ -115,13 +136,38 @@ impl Isel<'_> {
                 latches[b.0 as usize].push((l.header, mb));
                 mb += 1;
             }
+            if let Some(j) = ends_first[b.0 as usize] {
+                trailer[b.0 as usize] = Some((mb, j));
+                mb += 1;
+            }
         }
-        // A skipped block also skips the blocks that inherit its (empty) EXEC: their scalar
-        // code must not run on values the skipped block never computed.
-        for i in (0..order.len().saturating_sub(1)).rev() {
-            let (b, after) = (order[i], order[i + 1]);
-            if inherits[after.0 as usize] {
-                next[b.0 as usize] = next[after.0 as usize];
+        let mut uniform_header = vec![false; n];
+        let mut loop_exit = vec![None; n];
+        for (li, l) in loops.iter().enumerate() {
+            if shape.uniform_loop[li] {
+                uniform_header[l.header.0 as usize] = true;
+                let last = order.iter().rposition(|x| l.body[x.0 as usize]).unwrap_or(0);
+                loop_exit[l.header.0 as usize] = order.get(last + 1).copied();
+            }
+        }
+        // A skipped block also skips what falls through from it, the rest of a region it
+        // heads and the join, and a uniform loop it enters with its exit block.
+        for i in (0..order.len()).rev() {
+            let b = order[i];
+            if let Some(&after) = order.get(i + 1) {
+                if shape.entry[after.0 as usize] == Entry::Falls {
+                    next[b.0 as usize] = next[after.0 as usize];
+                }
+            }
+            if let Some(j) = shape.join[b.0 as usize] {
+                next[b.0 as usize] = if shape.owner[j.0 as usize] == Some(b) {
+                    next[j.0 as usize]
+                } else {
+                    pre[j.0 as usize]
+                };
+            }
+            if let Some(y) = loop_exit[b.0 as usize] {
+                next[b.0 as usize] = next[y.0 as usize];
             }
         }
         let mut in_loop = vec![false; n];
@@ -129,53 +175,62 @@ impl Isel<'_> {
             *flag = loops.iter().any(|l| l.body[x]);
         }
         let mut mask = vec![None; n];
+        let mut saved = vec![None; n];
         for (i, &b) in order.iter().enumerate() {
-            if i > 0 && !inherits[b.0 as usize] {
+            if i > 0 && shape.entry[b.0 as usize] == Entry::Mask {
                 mask[b.0 as usize] = Some(self.vreg(RegClass::S, 1));
+            }
+            if shape.entry[b.0 as usize] == Entry::Restore {
+                let d = shape.owner[b.0 as usize].expect("a restoring join has a region head");
+                saved[d.0 as usize] = Some(self.vreg(RegClass::S, 1));
             }
         }
         Plan {
-            order: order.to_vec(),
-            pos,
+            shape,
             pre,
             main,
             next,
             latches,
+            trailer,
             end: mb,
-            inherits,
             mask,
+            saved,
             in_loop,
+            uniform_header,
         }
     }
 
     /// Zeroes each mask before the first contribution to it can happen: at the start of its
     /// first predecessor in layout, hoisted out of loops that contain that predecessor but
-    /// not the block (their exits accumulate over iterations).
+    /// not the block (their exits accumulate over iterations), and out of the stretch a
+    /// skipped block jumps over.
     fn init_masks(&mut self, plan: &Plan, loops: &[Loop], dom: &Dominance) {
         let cfg = dom.cfg();
-        for &b in &plan.order {
+        let (order, pos) = (&plan.shape.order, &plan.shape.pos);
+        for &b in order {
             let Some(m) = plan.mask[b.0 as usize] else { continue };
             let Some(&p1) = cfg.preds[b.0 as usize]
                 .iter()
                 .filter(|p| cfg.reachable(**p))
-                .min_by_key(|p| plan.pos[p.0 as usize])
+                .min_by_key(|p| pos[p.0 as usize])
             else {
                 continue;
             };
-            let first = if plan.pos[p1.0 as usize] < plan.pos[b.0 as usize] { p1 } else { b };
+            let first = if pos[p1.0 as usize] < pos[b.0 as usize] { p1 } else { b };
             let mut at = first;
             for l in loops {
                 if l.body[first.0 as usize]
                     && !l.body[b.0 as usize]
-                    && plan.pos[l.header.0 as usize] < plan.pos[at.0 as usize]
+                    && pos[l.header.0 as usize] < pos[at.0 as usize]
                 {
                     at = l.header;
                 }
             }
-            // A skipped block also skips the pre-blocks of the blocks inheriting its EXEC, so
-            // initialise at the head of such a chain.
-            while plan.inherits[at.0 as usize] {
-                at = plan.order[plan.pos[at.0 as usize] - 1];
+            while let Some(&k) = order[..pos[at.0 as usize]].iter().find(|k| {
+                plan.shape.entry[k.0 as usize] == Entry::Mask
+                    && plan.next[k.0 as usize] > plan.pre[at.0 as usize]
+            }) {
+                at = k;
             }
             self.cur = plan.pre[at.0 as usize];
             self.emit(build::sop1(Opcode::S_MOV_B32, m, Src::I(0), 1));
@@ -286,17 +341,9 @@ impl Isel<'_> {
         Ok(m)
     }
 
-    /// The edge `from -> to` taken by lanes `lanes` (all of EXEC when `None`): φ copies under
-    /// those lanes, then the lanes join `to`'s mask.
-    fn edge(
-        &mut self,
-        from: BlockId,
-        to: BlockId,
-        lanes: Option<RegRef>,
-        plan: &Plan,
-    ) -> Result<(), BackendError> {
-        let phis: Vec<(Value, Value)> = self
-            .f
+    /// The φs of `to` and their sources on the edge from `from`.
+    fn edge_phis(&self, from: BlockId, to: BlockId) -> Vec<(Value, Value)> {
+        self.f
             .block(to)
             .insts
             .iter()
@@ -307,7 +354,19 @@ impl Isel<'_> {
                 }
                 _ => None,
             })
-            .collect();
+            .collect()
+    }
+
+    /// The edge `from -> to` taken by lanes `lanes` (all of EXEC when `None`): φ copies under
+    /// those lanes, then the lanes join `to`'s mask.
+    fn edge(
+        &mut self,
+        from: BlockId,
+        to: BlockId,
+        lanes: Option<RegRef>,
+        plan: &Plan,
+    ) -> Result<(), BackendError> {
+        let phis = self.edge_phis(from, to);
         if !phis.is_empty() {
             let saved = match lanes {
                 Some(t) => {
@@ -322,7 +381,8 @@ impl Isel<'_> {
                 }
                 None => None,
             };
-            self.phi_copies(&phis)?;
+            // With no lane subset the whole EXEC, never empty while a block runs, takes it.
+            self.phi_copies(&phis, lanes.is_some())?;
             if let Some(s) = saved {
                 self.emit(build::sop1_fixed(Opcode::S_MOV_B32, EXEC_LO, Src::R(s, RegClass::S)));
             }
@@ -330,6 +390,65 @@ impl Isel<'_> {
         if let Some(m) = plan.mask[to.0 as usize] {
             let l = lanes.map_or(EXEC, |t| Src::R(t, RegClass::S));
             self.emit(build::sop2(Opcode::S_OR_B32, Some(m), Src::R(m, RegClass::S), l, 1));
+        }
+        Ok(())
+    }
+
+    /// Where a jump along `from -> to` lands: a uniform loop's back edge skips the header's
+    /// pre-block (its mask initialisations happen once, before the loop).
+    fn jump_target(&self, from: BlockId, to: BlockId, plan: &Plan) -> usize {
+        let pos = &plan.shape.pos;
+        if plan.uniform_header[to.0 as usize] && pos[from.0 as usize] >= pos[to.0 as usize] {
+            plan.main[to.0 as usize]
+        } else {
+            plan.pre[to.0 as usize]
+        }
+    }
+
+    /// A terminator whose successors all run with this block's EXEC, taken by the whole wave
+    /// one way: scalar compare and jumps, the φ copies of each edge on its own path.
+    fn jump_term(&mut self, b: BlockId, plan: &Plan) -> Result<(), BackendError> {
+        let bi = b.0 as usize;
+        let (copies_a, copies_b) = (plan.main[bi] + 2, plan.main[bi] + 3);
+        let (then, els, c) = match self.f.block(b).term.clone() {
+            Terminator::Branch(t) => (t, None, None),
+            Terminator::CondBranch { cond, then, els } => match self.comp(cond, 0)? {
+                MVal::Const(x) => (if x & 1 != 0 { then } else { els }, None, None),
+                c => (then, Some(els), Some(c)),
+            },
+            other => return Err(unsupported(format!("jump terminator {other:?}"))),
+        };
+        let then_phis = self.edge_phis(b, then);
+        let Some(els) = els else {
+            self.phi_copies(&then_phis, false)?;
+            let target = self.jump_target(b, then, plan);
+            self.branch(Opcode::S_BRANCH, target);
+            return Ok(());
+        };
+        let els_phis = self.edge_phis(b, els);
+        if let Some(c) = c {
+            let cs = self.bool_src(c);
+            self.emit(build::sopc(Opcode::S_CMP_LG_U32, cs, Src::I(0)));
+        }
+        // A side without copies is branched to directly; the copies of a side run on its
+        // own path, after the branch.
+        let mut sides = Vec::new();
+        if els_phis.is_empty() {
+            self.branch(Opcode::S_CBRANCH_SCC0, self.jump_target(b, els, plan));
+            sides.push((then, then_phis, copies_a));
+        } else if then_phis.is_empty() {
+            self.branch(Opcode::S_CBRANCH_SCC1, self.jump_target(b, then, plan));
+            sides.push((els, els_phis, copies_a));
+        } else {
+            self.branch(Opcode::S_CBRANCH_SCC0, copies_b);
+            sides.push((then, then_phis, copies_a));
+            sides.push((els, els_phis, copies_b));
+        }
+        for (t, phis, mb) in sides {
+            self.cur = mb;
+            self.phi_copies(&phis, false)?;
+            let target = self.jump_target(b, t, plan);
+            self.branch(Opcode::S_BRANCH, target);
         }
         Ok(())
     }
@@ -349,7 +468,7 @@ impl Isel<'_> {
 
     /// Parallel copies into φ registers with EXEC = the edge's lanes. Sources that are φs of
     /// the same block are read into temporaries first so the copies act in parallel.
-    fn phi_copies(&mut self, phis: &[(Value, Value)]) -> Result<(), BackendError> {
+    fn phi_copies(&mut self, phis: &[(Value, Value)], guard: bool) -> Result<(), BackendError> {
         let mut srcs = Vec::new();
         for &(d, s) in phis {
             let dregs = self.phi_regs(d);
@@ -374,7 +493,7 @@ impl Isel<'_> {
             for (i, dr) in dregs.iter().enumerate() {
                 let MVal::Reg(r, class) = *dr else { continue };
                 let s = if sv.len() == 1 { sv[0] } else { sv[i] };
-                self.copy_into(r, class, s, bits, uniform)?;
+                self.copy_into(r, class, s, bits, uniform, guard)?;
             }
         }
         Ok(())
@@ -405,6 +524,7 @@ impl Isel<'_> {
         s: MVal,
         bits: u8,
         uniform: bool,
+        guard: bool,
     ) -> Result<(), BackendError> {
         let dw = Self::dwords(bits);
         match class {
@@ -439,8 +559,11 @@ impl Isel<'_> {
                 ));
             }
             RegClass::S => {
-                // Uniform: only copy if some lane takes the edge.
-                self.emit(build::sopc(Opcode::S_CMP_LG_U32, EXEC, Src::I(0)));
+                // Uniform: only copy if some lane takes the edge (known when the edge is
+                // taken by the whole EXEC).
+                if guard {
+                    self.emit(build::sopc(Opcode::S_CMP_LG_U32, EXEC, Src::I(0)));
+                }
                 for i in 0..dw {
                     let src = match s {
                         MVal::Const(c) if bits == 1 => {
@@ -452,18 +575,24 @@ impl Isel<'_> {
                             // Uniform data computed by the vector unit.
                             let t = self.vreg(RegClass::S, 1);
                             self.emit(build::readfirstlane(t, sr.at(i)));
-                            self.emit(build::sopc(Opcode::S_CMP_LG_U32, EXEC, Src::I(0)));
+                            if guard {
+                                self.emit(build::sopc(Opcode::S_CMP_LG_U32, EXEC, Src::I(0)));
+                            }
                             Src::R(t, RegClass::S)
                         }
                         MVal::Res(id) => Src::I(super::RES_CODE | id),
                     };
-                    self.emit(build::sop2(
-                        Opcode::S_CSELECT_B32,
-                        Some(r.at(i)),
-                        src,
-                        Src::R(r.at(i), RegClass::S),
-                        1,
-                    ));
+                    if guard {
+                        self.emit(build::sop2(
+                            Opcode::S_CSELECT_B32,
+                            Some(r.at(i)),
+                            src,
+                            Src::R(r.at(i), RegClass::S),
+                            1,
+                        ));
+                    } else {
+                        self.emit(build::sop1(Opcode::S_MOV_B32, r.at(i), src, 1));
+                    }
                 }
             }
         }

@@ -18,6 +18,7 @@ mod alu_float;
 mod alu_int;
 pub(crate) mod build;
 mod cf;
+mod cf_plan;
 mod div64;
 pub mod layout_order;
 mod mem;

@@ -1,0 +1,322 @@
+//! Which blocks need a lane mask, and which can be reached by plain scalar jumps.
+//!
+//! The general scheme (see [`super`]) gives every block a lane mask that its predecessors OR
+//! their lanes into. Most shader control flow does not need that much:
+//! - A *region* is a block `d` followed in layout by blocks entered only from `d` or each
+//!   other, which leave only to the block right after them, the *join*, and never return.
+//!   Every lane that runs `d` reaches the join in the same iteration, so the join's lanes are
+//!   `d`'s: EXEC is restored from a copy taken at `d` (or left alone when nothing in between
+//!   touches it) instead of being accumulated edge by edge, and a skipped `d` skips the join.
+//! - A region whose head branches on a *uniform* condition to two sub-regions laid out one
+//!   after the other (or to one sub-region and the join) is an if/else the whole wave takes
+//!   one way: `s_cbranch_scc*` jumps over the side not taken and EXEC is untouched.
+//! - A *uniform loop* has a single entry, latch and exit block, and every one of its blocks
+//!   either runs with all the lanes that entered the iteration or sits inside a region that
+//!   restores them; its exits and back edge are uniform, so it iterates with `s_cbranch_scc*`
+//!   on its own condition and needs neither a header mask nor a latch check.
+
+use super::layout_order::Loop;
+use super::Isel;
+use crate::analysis::dominance::Dominance;
+use crate::ir::{BlockId, Function, Terminator};
+
+/// How a block's EXEC is established when control reaches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Entry {
+    /// Lanes accumulated in a mask by the incoming edges; the block is skipped when empty.
+    Mask,
+    /// Falls through from the previous block in layout with EXEC unchanged.
+    Falls,
+    /// Reached by a jump (or fall-through) that leaves EXEC as the block needs it.
+    Jump,
+    /// EXEC is restored from the copy its region's head saved.
+    Restore,
+}
+
+/// The uniform two-way split at a region head: the sub-region laid out first is entered by
+/// falling through, the second by a jump.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Split {
+    /// Last block of the first sub-region (a trailer after it jumps to the join), if the
+    /// second sub-region is not empty.
+    pub first_end: Option<BlockId>,
+}
+
+/// The control-flow shape of a function, in layout order.
+pub(super) struct Shape {
+    pub order: Vec<BlockId>,
+    pub pos: Vec<usize>,
+    pub entry: Vec<Entry>,
+    /// Join of the region each block heads.
+    pub join: Vec<Option<BlockId>>,
+    /// Outermost region head of each join: the one whose EXEC a `Restore` join takes back.
+    pub owner: Vec<Option<BlockId>>,
+    pub split: Vec<Option<Split>>,
+    /// Loops (by index into the loop list) that iterate on a uniform condition.
+    pub uniform_loop: Vec<bool>,
+    /// Blocks whose terminator is emitted as scalar jumps.
+    pub jumps: Vec<bool>,
+}
+
+fn succs(f: &Function, b: BlockId) -> Vec<BlockId> {
+    f.block(b).term.succs()
+}
+
+fn ends(f: &Function, b: BlockId) -> bool {
+    matches!(f.block(b).term, Terminator::Return(_) | Terminator::Unreachable)
+}
+
+impl Isel<'_> {
+    /// Classifies every block of the layout `order`.
+    pub(super) fn cf_shape(&self, order: &[BlockId], loops: &[Loop], dom: &Dominance) -> Shape {
+        let f = self.f;
+        let n = f.blocks.len();
+        let cfg = dom.cfg();
+        let mut pos = vec![usize::MAX; n];
+        for (i, b) in order.iter().enumerate() {
+            pos[b.0 as usize] = i;
+        }
+        let mut s = Shape {
+            order: order.to_vec(),
+            pos,
+            entry: vec![Entry::Mask; n],
+            join: vec![None; n],
+            owner: vec![None; n],
+            split: vec![None; n],
+            uniform_loop: vec![false; loops.len()],
+            jumps: vec![false; n],
+        };
+        s.entry[0] = Entry::Falls;
+        for (i, &b) in order.iter().enumerate().skip(1) {
+            if let [p] = cfg.preds[b.0 as usize][..] {
+                let uncond = matches!(f.block(p).term, Terminator::Branch(t) if t == b);
+                let header = loops.iter().any(|l| l.header == b);
+                let same = loops.iter().all(|l| l.body[p.0 as usize] == l.body[b.0 as usize]);
+                if uncond && !header && same && s.pos[p.0 as usize] + 1 == i {
+                    s.entry[b.0 as usize] = Entry::Falls;
+                }
+            }
+        }
+        self.find_regions(&mut s, dom);
+        for (li, l) in loops.iter().enumerate() {
+            if self.uniform_loop(&mut s, l, loops, dom) {
+                s.uniform_loop[li] = true;
+            }
+        }
+        // A join needs its EXEC back only if something inside its region changes it.
+        for (i, &d) in order.iter().enumerate() {
+            let Some(j) = s.join[d.0 as usize] else { continue };
+            if s.owner[j.0 as usize] != Some(d) {
+                continue;
+            }
+            let end = s.pos[j.0 as usize];
+            let touched = order[i + 1..end].iter().any(|x| {
+                matches!(s.entry[x.0 as usize], Entry::Mask | Entry::Restore)
+            });
+            if touched {
+                s.entry[j.0 as usize] = Entry::Restore;
+            }
+        }
+        s
+    }
+
+    /// Regions and uniform splits (a join belongs to the outermost region that ends at it).
+    fn find_regions(&self, s: &mut Shape, dom: &Dominance) {
+        let f = self.f;
+        let cfg = dom.cfg();
+        let order = s.order.clone();
+        for (i, &d) in order.iter().enumerate() {
+            if ends(f, d) {
+                continue;
+            }
+            let Some(k) = (i + 2..order.len()).find(|&k| region_ok(f, cfg, &s.pos, &order, i, k))
+            else {
+                continue;
+            };
+            let j = order[k];
+            s.join[d.0 as usize] = Some(j);
+            if s.owner[j.0 as usize].is_none() {
+                s.owner[j.0 as usize] = Some(d);
+                s.entry[j.0 as usize] = Entry::Jump;
+            }
+            if let Terminator::CondBranch { cond, then, els } = f.block(d).term {
+                if !self.is_div(cond) && then != els {
+                    self.try_split(s, dom, i, k, then, els);
+                }
+            }
+        }
+    }
+
+    /// A uniform if/else at the region head `order[i]` whose join is `order[k]`.
+    fn try_split(
+        &self,
+        s: &mut Shape,
+        dom: &Dominance,
+        i: usize,
+        k: usize,
+        then: BlockId,
+        els: BlockId,
+    ) {
+        let cfg = dom.cfg();
+        let (d, j) = (s.order[i], s.order[k]);
+        // The sub-region a target heads: the blocks it dominates (none for the join).
+        let side = |t: BlockId| -> Option<Vec<usize>> {
+            if t == j {
+                return Some(Vec::new());
+            }
+            if cfg.preds[t.0 as usize] != [d] {
+                return None;
+            }
+            Some((i + 1..k).filter(|&p| dom.dominates(t, s.order[p])).collect())
+        };
+        let (Some(a), Some(b)) = (side(then), side(els)) else { return };
+        if a.len() + b.len() != k - i - 1 {
+            return;
+        }
+        // Lay-out order of the two sides.
+        let (first, second) = if a.first() == Some(&(i + 1)) { (a, b) } else { (b, a) };
+        let contiguous = |v: &[usize], from: usize| v.iter().enumerate().all(|(x, &p)| p == from + x);
+        if !contiguous(&first, i + 1) || !contiguous(&second, i + 1 + first.len()) {
+            return;
+        }
+        if let Some(&p) = first.first() {
+            s.entry[s.order[p].0 as usize] = Entry::Falls;
+        }
+        if let Some(&p) = second.first() {
+            s.entry[s.order[p].0 as usize] = Entry::Jump;
+        }
+        let first_end = if second.is_empty() { None } else { first.last().map(|&p| s.order[p]) };
+        s.split[d.0 as usize] = Some(Split { first_end });
+        s.jumps[d.0 as usize] = true;
+    }
+
+    /// Classifies loop `l` as uniform (and marks its blocks) when every lane that starts an
+    /// iteration either finishes it at the latch or leaves with the whole wave.
+    fn uniform_loop(&self, s: &mut Shape, l: &Loop, loops: &[Loop], dom: &Dominance) -> bool {
+        let f = self.f;
+        let cfg = dom.cfg();
+        let h = l.header;
+        let inside = |b: BlockId| l.body[b.0 as usize];
+        let ph = match cfg.preds[h.0 as usize].iter().filter(|p| !inside(**p)).collect::<Vec<_>>()[..]
+        {
+            [p] => *p,
+            _ => return false,
+        };
+        let hp = s.pos[h.0 as usize];
+        if hp == 0 || s.order[hp - 1] != ph || f.block(ph).term != Terminator::Branch(h) {
+            return false;
+        }
+        let latches: Vec<BlockId> =
+            cfg.preds[h.0 as usize].iter().copied().filter(|p| inside(*p)).collect();
+        let [bl] = latches[..] else { return false };
+        let size = l.body.iter().filter(|x| **x).count();
+        let last = hp + size - 1;
+        if s.order.get(last) != Some(&bl) || s.order[hp..=last].iter().any(|b| !inside(*b)) {
+            return false;
+        }
+        let Some(&y) = s.order.get(last + 1) else { return false };
+        if loops.iter().any(|o| o.header == y)
+            || cfg.preds[y.0 as usize].iter().any(|p| !inside(*p))
+            || s.order[hp..=last].iter().any(|b| ends(f, *b))
+        {
+            return false;
+        }
+        // Blocks running with the iteration's lanes ("all"); the others must sit inside a
+        // region headed by one of them (regions are closed: nothing inside them exits).
+        let mut all = vec![false; f.blocks.len()];
+        let mut inside_region_to = hp;
+        let mut falls_in = Vec::new();
+        for p in hp..=last {
+            let b = s.order[p];
+            if p < inside_region_to {
+                continue;
+            }
+            let prev = (p > hp).then(|| s.order[p - 1]);
+            let falls = s.entry[b.0 as usize] == Entry::Falls || falls_in.contains(&b);
+            let ok = p == hp
+                || p == inside_region_to
+                || (falls && prev.is_some_and(|q| all[q.0 as usize]));
+            if !ok {
+                return false;
+            }
+            all[b.0 as usize] = true;
+            if let Some(j) = s.join[b.0 as usize] {
+                inside_region_to = s.pos[j.0 as usize];
+                continue;
+            }
+            let out: Vec<BlockId> = succs(f, b).into_iter().filter(|t| !inside(*t)).collect();
+            if b == bl {
+                let back = match f.block(b).term {
+                    Terminator::Branch(t) => t == h,
+                    Terminator::CondBranch { cond, then, els } => {
+                        !self.is_div(cond) && ((then == h && els == y) || (then == y && els == h))
+                    }
+                    _ => false,
+                };
+                if !back {
+                    return false;
+                }
+                continue;
+            }
+            if out.is_empty() {
+                continue;
+            }
+            // An exit: a uniform two-way branch out, the other way falling through.
+            let Terminator::CondBranch { cond, then, els } = f.block(b).term else { return false };
+            let stay = if then == y { els } else { then };
+            if self.is_div(cond) || stay == y || out.iter().any(|t| *t != y) {
+                return false;
+            }
+            if cfg.preds[stay.0 as usize] != [b] || s.pos[stay.0 as usize] != p + 1 {
+                return false;
+            }
+            falls_in.push(stay);
+        }
+        if !all[bl.0 as usize] {
+            return false;
+        }
+        for b in falls_in {
+            s.entry[b.0 as usize] = Entry::Falls;
+        }
+        for p in hp..=last {
+            let b = s.order[p];
+            if all[b.0 as usize] && succs(f, b).iter().any(|t| *t == y || *t == h) {
+                s.jumps[b.0 as usize] = true;
+            }
+        }
+        s.entry[h.0 as usize] = Entry::Falls;
+        if s.entry[y.0 as usize] == Entry::Mask {
+            s.entry[y.0 as usize] = Entry::Jump;
+        }
+        true
+    }
+}
+
+/// `order[i]` heads a region whose join is `order[k]`.
+fn region_ok(
+    f: &Function,
+    cfg: &crate::analysis::cfg::Cfg,
+    pos: &[usize],
+    order: &[BlockId],
+    i: usize,
+    k: usize,
+) -> bool {
+    let within = |b: BlockId, lo: usize| {
+        let p = pos[b.0 as usize];
+        p >= lo && p <= k
+    };
+    let d = order[i];
+    if !succs(f, d).iter().all(|t| within(*t, i + 1)) {
+        return false;
+    }
+    for &b in &order[i + 1..k] {
+        if ends(f, b)
+            || !succs(f, b).iter().all(|t| within(*t, i + 1))
+            || !cfg.preds[b.0 as usize].iter().all(|p| within(*p, i) && pos[p.0 as usize] < k)
+        {
+            return false;
+        }
+    }
+    let j = order[k];
+    cfg.preds[j.0 as usize].iter().all(|p| within(*p, i) && pos[p.0 as usize] < k)
+}
