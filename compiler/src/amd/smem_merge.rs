@@ -227,3 +227,130 @@ pub fn merge_scalar_loads(mf: &mut MFunc) -> usize {
     }
     removed
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amd::isel_build::{self as build, SmemOff, Src};
+    use crate::amd::mir::MBlock;
+
+    /// A function whose single block holds `loads` (buffer form, byte offset, dwords) from one
+    /// base, each followed by an `s_add_u32` reading the last dword of its result.
+    fn func(loads: &[(bool, u32, u8)]) -> (MFunc, Vec<RegRef>) {
+        let mut mf = MFunc::default();
+        let addr = mf.vreg(RegClass::S, 2);
+        let vsharp = mf.vreg(RegClass::S, 4);
+        let mut insts = Vec::new();
+        let mut dsts = Vec::new();
+        for &(buffer, off, dw) in loads {
+            let d = mf.vreg(RegClass::S, dw);
+            let (base, bw) = if buffer { (vsharp, 4) } else { (addr, 2) };
+            let op = load_op(buffer, u32::from(dw));
+            insts.push(build::smem_load(op, d, dw, base, bw, SmemOff::Imm(off)));
+            let t = mf.vreg(RegClass::S, 1);
+            let last = Src::R(d.at(dw - 1), RegClass::S);
+            insts.push(build::sop2(O::S_ADD_U32, Some(t), last, Src::I(1), 1));
+            dsts.push(d);
+        }
+        mf.blocks.push(MBlock { insts });
+        (mf, dsts)
+    }
+
+    /// (opcode, byte offset, destination) of every scalar load, in order.
+    fn loads(mf: &MFunc) -> Vec<(O, i32, RegRef)> {
+        let smem = mf.blocks.iter().flat_map(|b| &b.insts).filter_map(|mi| match &mi.inst {
+            Inst::Smem(s) => Some((s.op, s.offset, mi.defs[0].reg)),
+            _ => None,
+        });
+        smem.collect()
+    }
+
+    /// The register each `s_add_u32` reads, in order.
+    fn reads(mf: &MFunc) -> Vec<RegRef> {
+        let adds = mf.blocks[0].insts.iter().filter(|mi| mi.inst.op() == O::S_ADD_U32);
+        adds.map(|mi| mi.uses[0].reg).collect()
+    }
+
+    #[test]
+    fn consecutive_buffer_dwords_become_one_load_and_readers_follow() {
+        let (mut mf, _) = func(&[(true, 8, 1), (true, 0, 1), (true, 4, 1), (true, 12, 1)]);
+        assert_eq!(merge_scalar_loads(&mut mf), 3);
+        let l = loads(&mf);
+        assert_eq!(l.len(), 1);
+        let (op, off, wide) = l[0];
+        assert_eq!((op, off), (O::S_BUFFER_LOAD_DWORDX4, 0));
+        assert_eq!(mf.info(wide.vreg).align, 4);
+        // The merged load sits where the first original was, before every reader.
+        assert!(matches!(mf.blocks[0].insts[0].inst, Inst::Smem(_)));
+        assert_eq!(reads(&mf), vec![wide.at(2), wide.at(0), wide.at(1), wide.at(3)]);
+    }
+
+    #[test]
+    fn buffer_loads_round_up_but_address_loads_never_read_past_their_span() {
+        let (mut mf, _) = func(&[(true, 0, 1), (true, 4, 2)]);
+        merge_scalar_loads(&mut mf);
+        let ops: Vec<O> = loads(&mf).iter().map(|l| l.0).collect();
+        assert_eq!(ops, vec![O::S_BUFFER_LOAD_DWORDX4]);
+
+        let (mut mf, _) = func(&[(false, 0, 1), (false, 4, 2)]);
+        assert_eq!(merge_scalar_loads(&mut mf), 0);
+        let (mut mf, _) = func(&[(false, 0, 1), (false, 4, 1), (false, 8, 1)]);
+        assert_eq!(merge_scalar_loads(&mut mf), 1);
+        let got: Vec<(O, i32)> = loads(&mf).iter().map(|l| (l.0, l.1)).collect();
+        assert_eq!(got, vec![(O::S_LOAD_DWORDX2, 0), (O::S_LOAD_DWORD, 8)]);
+    }
+
+    #[test]
+    fn sparse_loads_stay_apart_and_duplicates_merge() {
+        // One dword in every four (std140 scalar arrays): an x8 would be three quarters waste.
+        let (mut mf, _) = func(&[(true, 0, 1), (true, 16, 1)]);
+        assert_eq!(merge_scalar_loads(&mut mf), 0);
+        let (mut mf, _) = func(&[(true, 20, 1), (true, 20, 1), (false, 16, 4), (false, 16, 4)]);
+        assert_eq!(merge_scalar_loads(&mut mf), 2);
+        let got: Vec<(O, i32)> = loads(&mf).iter().map(|l| (l.0, l.1)).collect();
+        assert_eq!(got, vec![(O::S_BUFFER_LOAD_DWORD, 20), (O::S_LOAD_DWORDX4, 16)]);
+    }
+
+    #[test]
+    fn two_quads_become_one_octet() {
+        let (mut mf, _) = func(&[(false, 32, 4), (false, 48, 4)]);
+        assert_eq!(merge_scalar_loads(&mut mf), 1);
+        let (op, off, wide) = loads(&mf)[0];
+        assert_eq!((op, off), (O::S_LOAD_DWORDX8, 32));
+        assert_eq!(reads(&mf), vec![wide.at(3), wide.at(7)]);
+    }
+
+    #[test]
+    fn register_offsets_other_blocks_and_earlier_readers_block_merging() {
+        // A register offset.
+        let (mut mf, dsts) = func(&[(true, 0, 1), (true, 4, 1)]);
+        let off = mf.vreg(RegClass::S, 1);
+        let base = mf.blocks[0].insts[0].uses[0].reg;
+        mf.blocks[0].insts[2] =
+            build::smem_load(O::S_BUFFER_LOAD_DWORD, dsts[1], 1, base, 4, SmemOff::Reg(off));
+        assert_eq!(merge_scalar_loads(&mut mf), 0);
+
+        // The same offsets in two blocks.
+        let (mut mf, _) = func(&[(true, 0, 1), (true, 4, 1)]);
+        let second = mf.blocks[0].insts.split_off(2);
+        mf.blocks.push(MBlock { insts: second });
+        assert_eq!(merge_scalar_loads(&mut mf), 0);
+
+        // A result read before its load in the block (the previous iteration's value).
+        let (mut mf, dsts) = func(&[(true, 0, 1), (true, 4, 1)]);
+        let t = mf.vreg(RegClass::S, 1);
+        let early = build::sop2(O::S_ADD_U32, Some(t), Src::R(dsts[1], RegClass::S), Src::I(2), 1);
+        mf.blocks[0].insts.insert(0, early);
+        assert_eq!(merge_scalar_loads(&mut mf), 0);
+    }
+
+    #[test]
+    fn a_base_written_twice_blocks_merging() {
+        let (mut mf, _) = func(&[(true, 0, 1), (true, 4, 1)]);
+        let base = mf.blocks[0].insts[0].uses[0].reg;
+        let redefine = build::sop1(O::S_MOV_B32, base, Src::I(0), 1);
+        mf.blocks[0].insts.insert(2, redefine.clone());
+        mf.blocks[0].insts.insert(0, redefine);
+        assert_eq!(merge_scalar_loads(&mut mf), 0);
+    }
+}
