@@ -22,7 +22,7 @@ use super::isel::build::{self, ScratchAddr, Src};
 use super::isel::scratch::{load_op, store_op, MAX_IMM_OFFSET};
 use super::mir::{MFunc, MInst, RegClass, RegOp, RegRef, Slot, SpillMove, VReg};
 use super::regalloc::{try_allocate, Assignment};
-use super::{isel, opt_dce};
+use super::{isel, opt_dce, smem_merge};
 use crate::amd::abi::ResourceLayout;
 use crate::ir::Shader;
 
@@ -48,6 +48,7 @@ pub fn select_and_allocate(
 ) -> Result<Allocated, BackendError> {
     let mut mf = isel::select(shader, layout)?;
     opt_dce::opt_dce(&mut mf);
+    smem_merge::merge_scalar_loads(&mut mf);
     let mut spilled = (0u32, 0u32);
     let mut last = BackendError::OutOfRegisters("vector");
     for _ in 0..MAX_SPILLS {
@@ -63,6 +64,7 @@ pub fn select_and_allocate(
                     (Some(_), RegClass::V) if !mf.scratch_inputs => {
                         mf = isel::select_with(shader, layout, true)?;
                         opt_dce::opt_dce(&mut mf);
+                        smem_merge::merge_scalar_loads(&mut mf);
                         spilled = (0, 0);
                     }
                     (Some(v), RegClass::V) => spilled.0 += spill(&mut mf, v),

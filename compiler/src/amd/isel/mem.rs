@@ -1,7 +1,8 @@
 //! Memory selection: scalar loads for uniform push-constant and uniform-buffer reads, MUBUF for
 //! storage buffers and divergent uniform-buffer reads, GLOBAL for buffer device addresses, DS
 //! for workgroup memory, and the atomics of each. Vector accesses use the widest form the
-//! hardware has (dwordx2/x3/x4, b64/b128 where the alignment allows).
+//! hardware has (dwordx2/x3/x4, b64/b128 where the alignment allows). Scalar loads are
+//! selected one value at a time; [`crate::amd::smem_merge`] later merges neighbouring ones.
 
 use ferrum_isa::Opcode as O;
 
