@@ -1,12 +1,12 @@
 //! Control flow: block layout, lane masks, φ copies and loop back-jumps (see the module docs
 //! of [`super`] for the scheme).
 
-use ferrum_isa::{Opcode, Operand, Special};
+use ferrum_isa::{Inst, Opcode, Operand, Sop2, Special};
 
 use super::build::{self, Src, EXEC};
 use super::cf_plan::{Entry, Shape};
 use super::layout_order::{block_order, Loop};
-use super::{is_bool, Isel, MVal};
+use super::{Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{MBlock, RegClass, RegRef};
 use crate::analysis::dominance::Dominance;
@@ -53,7 +53,11 @@ impl Isel<'_> {
             match plan.shape.entry[bi] {
                 Entry::Mask if i > 0 => {
                     let m = plan.mask[bi].expect("a masked block has a mask");
-                    self.emit(build::sop1_fixed(Opcode::S_MOV_B32, EXEC_LO, Src::R(m, RegClass::S)));
+                    self.emit(build::sop1_fixed(
+                        Opcode::S_MOV_B32,
+                        EXEC_LO,
+                        Src::R(m, RegClass::S),
+                    ));
                     if plan.in_loop[bi] {
                         // Ready for the lanes of the next iteration.
                         self.emit(build::sop1(Opcode::S_MOV_B32, m, Src::I(0), 1));
@@ -63,7 +67,11 @@ impl Isel<'_> {
                 Entry::Restore => {
                     let j = plan.shape.owner[bi].expect("a restoring join has a region head");
                     let sv = plan.saved[j.0 as usize].expect("the region head saved EXEC");
-                    self.emit(build::sop1_fixed(Opcode::S_MOV_B32, EXEC_LO, Src::R(sv, RegClass::S)));
+                    self.emit(build::sop1_fixed(
+                        Opcode::S_MOV_B32,
+                        EXEC_LO,
+                        Src::R(sv, RegClass::S),
+                    ));
                 }
                 _ => {}
             }
@@ -394,6 +402,24 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// True if SCC already says whether the boolean `c` is set: it was just materialised from
+    /// SCC by the block's last instruction (which dead-code removal drops if nothing else
+    /// reads it).
+    fn scc_holds(&self, c: Src) -> bool {
+        let Src::R(r, RegClass::S) = c else { return false };
+        let Some(last) = self.mf.blocks[self.cur].insts.last() else { return false };
+        let from_scc = matches!(
+            last.inst,
+            Inst::Sop2(Sop2 {
+                op: Opcode::S_CSELECT_B32,
+                ssrc0: Operand::Int(-1),
+                ssrc1: Operand::Int(0),
+                ..
+            })
+        );
+        from_scc && last.defs.first().is_some_and(|d| d.reg == r)
+    }
+
     /// Where a jump along `from -> to` lands: a uniform loop's back edge skips the header's
     /// pre-block (its mask initialisations happen once, before the loop).
     fn jump_target(&self, from: BlockId, to: BlockId, plan: &Plan) -> usize {
@@ -428,7 +454,9 @@ impl Isel<'_> {
         let els_phis = self.edge_phis(b, els);
         if let Some(c) = c {
             let cs = self.bool_src(c);
-            self.emit(build::sopc(Opcode::S_CMP_LG_U32, cs, Src::I(0)));
+            if !self.scc_holds(cs) {
+                self.emit(build::sopc(Opcode::S_CMP_LG_U32, cs, Src::I(0)));
+            }
         }
         // A side without copies is branched to directly; the copies of a side run on its
         // own path, after the branch.
@@ -598,10 +626,4 @@ impl Isel<'_> {
         }
         Ok(())
     }
-}
-
-/// True if `v` is a boolean in `f`.
-#[allow(dead_code)]
-fn bool_value(isel: &Isel<'_>, v: Value) -> bool {
-    is_bool(isel.f.ty(v))
 }

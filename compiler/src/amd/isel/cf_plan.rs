@@ -110,9 +110,9 @@ impl Isel<'_> {
                 continue;
             }
             let end = s.pos[j.0 as usize];
-            let touched = order[i + 1..end].iter().any(|x| {
-                matches!(s.entry[x.0 as usize], Entry::Mask | Entry::Restore)
-            });
+            let touched = order[i + 1..end]
+                .iter()
+                .any(|x| matches!(s.entry[x.0 as usize], Entry::Mask | Entry::Restore));
             if touched {
                 s.entry[j.0 as usize] = Entry::Restore;
             }
@@ -175,7 +175,8 @@ impl Isel<'_> {
         }
         // Lay-out order of the two sides.
         let (first, second) = if a.first() == Some(&(i + 1)) { (a, b) } else { (b, a) };
-        let contiguous = |v: &[usize], from: usize| v.iter().enumerate().all(|(x, &p)| p == from + x);
+        let contiguous =
+            |v: &[usize], from: usize| v.iter().enumerate().all(|(x, &p)| p == from + x);
         if !contiguous(&first, i + 1) || !contiguous(&second, i + 1 + first.len()) {
             return;
         }

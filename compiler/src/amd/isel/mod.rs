@@ -35,7 +35,7 @@ use super::abi::{self, ResourceLayout};
 use super::error::{unsupported, BackendError};
 use super::mir::{MFunc, MInst, RegClass, RegRef, VRegInfo};
 use crate::analysis::divergence::Divergence;
-use crate::ir::{Function, Inst, InstKind, Shader, Value, ValueType};
+use crate::ir::{Function, Inst, InstKind, Shader, Value};
 
 /// Run-time value of a resource index that is chosen per lane or through a φ (variable
 /// pointers): this tag plus the resource's position in the selector's list.
@@ -553,11 +553,6 @@ impl<'a> Isel<'a> {
             1
         }
     }
-}
-
-/// True if the value is a boolean.
-pub(crate) fn is_bool(t: ValueType) -> bool {
-    matches!(t, ValueType::Data { bits: 1, .. })
 }
 
 /// Selects machine code for the shader's entry function.
