@@ -150,14 +150,12 @@ impl Isel<'_> {
             }
         }
         let mut uniform_header = vec![false; n];
-        let mut loop_exit = vec![None; n];
         for (li, l) in loops.iter().enumerate() {
             if shape.uniform_loop[li] {
                 uniform_header[l.header.0 as usize] = true;
-                let last = order.iter().rposition(|x| l.body[x.0 as usize]).unwrap_or(0);
-                loop_exit[l.header.0 as usize] = order.get(last + 1).copied();
             }
         }
+        let loop_exit = &shape.loop_exit;
         // A skipped block also skips what falls through from it, the rest of a region it
         // heads and the join, and a uniform loop it enters with its exit block.
         for i in (0..order.len()).rev() {
@@ -458,10 +456,13 @@ impl Isel<'_> {
                 self.emit(build::sopc(Opcode::S_CMP_LG_U32, cs, Src::I(0)));
             }
         }
-        // A side without copies is branched to directly; the copies of a side run on its
-        // own path, after the branch.
+        // A side without copies is branched to directly (the one not laid out next, if
+        // both qualify); the copies of a side run on its own path, after the branch.
+        let pos = &plan.shape.pos;
+        let then_next = pos[then.0 as usize] == pos[b.0 as usize] + 1;
+        let direct_els = els_phis.is_empty() && (then_next || !then_phis.is_empty());
         let mut sides = Vec::new();
-        if els_phis.is_empty() {
+        if direct_els {
             self.branch(Opcode::S_CBRANCH_SCC0, self.jump_target(b, els, plan));
             sides.push((then, then_phis, copies_a));
         } else if then_phis.is_empty() {

@@ -56,6 +56,8 @@ pub(super) struct Shape {
     pub uniform_loop: Vec<bool>,
     /// Blocks whose terminator is emitted as scalar jumps.
     pub jumps: Vec<bool>,
+    /// Exit block of the uniform loop each header starts.
+    pub loop_exit: Vec<Option<BlockId>>,
 }
 
 fn succs(f: &Function, b: BlockId) -> Vec<BlockId> {
@@ -85,6 +87,7 @@ impl Isel<'_> {
             split: vec![None; n],
             uniform_loop: vec![false; loops.len()],
             jumps: vec![false; n],
+            loop_exit: vec![None; n],
         };
         s.entry[0] = Entry::Falls;
         for (i, &b) in order.iter().enumerate().skip(1) {
@@ -215,18 +218,33 @@ impl Isel<'_> {
         if s.order.get(last) != Some(&bl) || s.order[hp..=last].iter().any(|b| !inside(*b)) {
             return false;
         }
-        let Some(&y) = s.order.get(last + 1) else { return false };
+        // The exit block, possibly behind trampolines (blocks outside the loop, as a break
+        // in the loop's body is, entered from one loop block and going on to the exit).
+        let mut targets: Vec<BlockId> =
+            s.order[hp..=last].iter().flat_map(|b| succs(f, *b)).filter(|t| !inside(*t)).collect();
+        targets.sort_unstable_by_key(|t| s.pos[t.0 as usize]);
+        targets.dedup();
+        let Some(&y) = targets.last() else { return false };
+        let tramps = &targets[..targets.len() - 1];
+        let tramp_ok = |z: &BlockId| {
+            matches!(cfg.preds[z.0 as usize][..], [q] if inside(q))
+                && f.block(*z).term == Terminator::Branch(y)
+        };
         if loops.iter().any(|o| o.header == y)
-            || cfg.preds[y.0 as usize].iter().any(|p| !inside(*p))
+            || s.pos[y.0 as usize] != last + 1 + tramps.len()
+            || !tramps.iter().enumerate().all(|(x, z)| s.pos[z.0 as usize] == last + 1 + x)
+            || !tramps.iter().all(tramp_ok)
+            || cfg.preds[y.0 as usize].iter().any(|p| !inside(*p) && !tramps.contains(p))
             || s.order[hp..=last].iter().any(|b| ends(f, *b))
         {
             return false;
         }
+        let leaves = |t: BlockId| t == y || tramps.contains(&t);
         // Blocks running with the iteration's lanes ("all"); the others must sit inside a
         // region headed by one of them (regions are closed: nothing inside them exits).
         let mut all = vec![false; f.blocks.len()];
         let mut inside_region_to = hp;
-        let mut falls_in = Vec::new();
+        let (mut falls_in, mut split_in) = (Vec::new(), Vec::new());
         for p in hp..=last {
             let b = s.order[p];
             if p < inside_region_to {
@@ -236,6 +254,7 @@ impl Isel<'_> {
             let falls = s.entry[b.0 as usize] == Entry::Falls || falls_in.contains(&b);
             let ok = p == hp
                 || p == inside_region_to
+                || split_in.contains(&b)
                 || (falls && prev.is_some_and(|q| all[q.0 as usize]));
             if !ok {
                 return false;
@@ -245,12 +264,12 @@ impl Isel<'_> {
                 inside_region_to = s.pos[j.0 as usize];
                 continue;
             }
-            let out: Vec<BlockId> = succs(f, b).into_iter().filter(|t| !inside(*t)).collect();
             if b == bl {
                 let back = match f.block(b).term {
                     Terminator::Branch(t) => t == h,
                     Terminator::CondBranch { cond, then, els } => {
-                        !self.is_div(cond) && ((then == h && els == y) || (then == y && els == h))
+                        !self.is_div(cond)
+                            && ((then == h && leaves(els)) || (leaves(then) && els == h))
                     }
                     _ => false,
                 };
@@ -259,19 +278,34 @@ impl Isel<'_> {
                 }
                 continue;
             }
-            if out.is_empty() {
-                continue;
+            // Any other such block ends in jumps: out of the loop, to the block after it, or
+            // to either side of a uniform split (each side entered from here alone).
+            let single = |t: BlockId| inside(t) && t != h && cfg.preds[t.0 as usize] == [b];
+            match f.block(b).term {
+                Terminator::Branch(t) => {
+                    let next =
+                        s.entry[t.0 as usize] == Entry::Falls && s.pos[t.0 as usize] == p + 1;
+                    if t != y && !next {
+                        return false;
+                    }
+                }
+                Terminator::CondBranch { cond, then, els } if !self.is_div(cond) && then != els => {
+                    let sides: Vec<BlockId> =
+                        [then, els].into_iter().filter(|t| !leaves(*t)).collect();
+                    if !sides.iter().all(|t| single(*t)) {
+                        return false;
+                    }
+                    let (near, far): (Vec<BlockId>, Vec<BlockId>) =
+                        sides.into_iter().partition(|t| s.pos[t.0 as usize] == p + 1);
+                    let exits = leaves(then) || leaves(els);
+                    if near.len() != 1 || far.len() != usize::from(!exits) {
+                        return false;
+                    }
+                    falls_in.extend(near);
+                    split_in.extend(far);
+                }
+                _ => return false,
             }
-            // An exit: a uniform two-way branch out, the other way falling through.
-            let Terminator::CondBranch { cond, then, els } = f.block(b).term else { return false };
-            let stay = if then == y { els } else { then };
-            if self.is_div(cond) || stay == y || out.iter().any(|t| *t != y) {
-                return false;
-            }
-            if cfg.preds[stay.0 as usize] != [b] || s.pos[stay.0 as usize] != p + 1 {
-                return false;
-            }
-            falls_in.push(stay);
         }
         if !all[bl.0 as usize] {
             return false;
@@ -279,16 +313,24 @@ impl Isel<'_> {
         for b in falls_in {
             s.entry[b.0 as usize] = Entry::Falls;
         }
+        for b in split_in {
+            s.entry[b.0 as usize] = Entry::Jump;
+        }
         for p in hp..=last {
             let b = s.order[p];
-            if all[b.0 as usize] && succs(f, b).iter().any(|t| *t == y || *t == h) {
+            if all[b.0 as usize] && s.join[b.0 as usize].is_none() {
                 s.jumps[b.0 as usize] = true;
             }
+        }
+        for &z in tramps {
+            s.entry[z.0 as usize] = Entry::Jump;
+            s.jumps[z.0 as usize] = true;
         }
         s.entry[h.0 as usize] = Entry::Falls;
         if s.entry[y.0 as usize] == Entry::Mask {
             s.entry[y.0 as usize] = Entry::Jump;
         }
+        s.loop_exit[h.0 as usize] = Some(y);
         true
     }
 }
