@@ -1,0 +1,307 @@
+//! Subgroup reductions, inclusive/exclusive scans and clustered reductions.
+//!
+//! All of them run with EXEC set to every lane on a copy of the operand in which inactive
+//! lanes hold the operation's identity (`v_cndmask` with the saved EXEC), so the lane-crossing
+//! steps never have to ask which lanes take part:
+//! - reductions: DPP `row_xmask` butterflies reduce each row of 16, `v_permlanex16` combines
+//!   the two rows (a clustered reduction stops at its cluster size);
+//! - scans: DPP `row_shr` onto identity-filled temporaries (lanes whose source lies outside the
+//!   row are not written) and row 0's total, read with `v_readlane`, is added to row 1.
+//!
+//! Lanes only ever cross through plain 32-bit moves (`v_mov_b32_dpp`, `v_permlanex16_b32`,
+//! `v_readlane_b32`) into a temporary, one per dword, and the full operation then runs lane by
+//! lane. A DPP-modified add cannot carry into the high dword of a 64-bit value, so 64-bit
+//! integer operations are always done this way: add as `v_add_co` + `v_add_co_ci`, multiply
+//! from 32-bit partial products, min/max as a 64-bit compare and a select.
+//!
+//! 8- and 16-bit integers live in 32-bit registers with unspecified upper bits: they are
+//! sign-extended (signed min/max) or zero-extended (unsigned min/max) before a 32-bit
+//! reduction; add, multiply and the bitwise ops need no extension because the low bits of
+//! their 32-bit results depend only on the low bits of the operands. f16 uses the f16 VALU
+//! ops, which read and write the low halves.
+
+use ferrum_isa::Opcode as O;
+
+use super::build::{self, Src};
+use super::{Isel, MVal};
+use crate::amd::error::{unsupported, BackendError};
+use crate::amd::mir::{RegClass, RegOp, RegRef, Slot};
+use crate::interp::subgroup::identity;
+use crate::ir::{AluOp, SubgroupOp};
+
+/// The VALU opcode of a 32-bit reduction.
+fn valu_op(op: AluOp) -> Option<O> {
+    Some(match op {
+        AluOp::Iadd => O::V_ADD_NC_U32,
+        AluOp::Imul => O::V_MUL_LO_U32,
+        AluOp::Imin => O::V_MIN_I32,
+        AluOp::Imax => O::V_MAX_I32,
+        AluOp::Umin => O::V_MIN_U32,
+        AluOp::Umax => O::V_MAX_U32,
+        AluOp::Iand => O::V_AND_B32,
+        AluOp::Ior => O::V_OR_B32,
+        AluOp::Ixor => O::V_XOR_B32,
+        AluOp::Fadd => O::V_ADD_F32,
+        AluOp::Fmul => O::V_MUL_F32,
+        AluOp::Fmin => O::V_MIN_F32,
+        AluOp::Fmax => O::V_MAX_F32,
+        _ => return None,
+    })
+}
+
+/// The VALU opcode of an f16 reduction.
+fn valu_op_f16(op: AluOp) -> Option<O> {
+    Some(match op {
+        AluOp::Fadd => O::V_ADD_F16,
+        AluOp::Fmul => O::V_MUL_F16,
+        AluOp::Fmin => O::V_MIN_F16,
+        AluOp::Fmax => O::V_MAX_F16,
+        _ => return None,
+    })
+}
+
+/// How two lanes' values combine.
+#[derive(Clone, Copy)]
+enum Combine {
+    /// One VALU op per dword (32-bit and narrower operations, 64-bit bitwise operations).
+    Dword(O),
+    /// A 64-bit float op.
+    F64(O),
+    /// 64-bit integer add or multiply, through the ALU's 64-bit selection.
+    Int64(AluOp),
+    /// 64-bit min (`true`) or max (`false`): the compare is signed or unsigned.
+    MinMax64(AluOp, bool),
+}
+
+/// How an operand is prepared and combined: the combining step, the extension of narrow
+/// integers (`Some(signed)`) and the identity in the width the combine works in.
+struct Plan {
+    comb: Combine,
+    extend: Option<bool>,
+    identity: u64,
+}
+
+fn plan(op: AluOp, bits: u8) -> Result<Plan, BackendError> {
+    let id = |b: u8| identity(op, b).map_err(|e| unsupported(e.to_string()));
+    let is_float = matches!(op, AluOp::Fadd | AluOp::Fmul | AluOp::Fmin | AluOp::Fmax);
+    let (comb, extend, identity) = match (bits, op) {
+        (32, _) => (valu_op(op).map(Combine::Dword), None, id(32)?),
+        (16, _) if is_float => (valu_op_f16(op).map(Combine::Dword), None, id(16)?),
+        (8 | 16, _) if !is_float => {
+            let extend = match op {
+                AluOp::Imin | AluOp::Imax => Some(true),
+                AluOp::Umin | AluOp::Umax => Some(false),
+                _ => None,
+            };
+            // The 32-bit identity is also one for the extended values.
+            (valu_op(op).map(Combine::Dword), extend, id(32)?)
+        }
+        // Bitwise operations combine each dword on its own.
+        (64, AluOp::Iand | AluOp::Ior | AluOp::Ixor) => {
+            (valu_op(op).map(Combine::Dword), None, id(64)?)
+        }
+        (64, AluOp::Fadd) => (Some(Combine::F64(O::V_ADD_F64)), None, id(64)?),
+        (64, AluOp::Fmul) => (Some(Combine::F64(O::V_MUL_F64)), None, id(64)?),
+        (64, AluOp::Fmin) => (Some(Combine::F64(O::V_MIN_F64)), None, id(64)?),
+        (64, AluOp::Fmax) => (Some(Combine::F64(O::V_MAX_F64)), None, id(64)?),
+        (64, AluOp::Iadd | AluOp::Imul) => (Some(Combine::Int64(op)), None, id(64)?),
+        (64, AluOp::Imin) => (Some(Combine::MinMax64(AluOp::Ilt, true)), None, id(64)?),
+        (64, AluOp::Imax) => (Some(Combine::MinMax64(AluOp::Ilt, false)), None, id(64)?),
+        (64, AluOp::Umin) => (Some(Combine::MinMax64(AluOp::Ult, true)), None, id(64)?),
+        (64, AluOp::Umax) => (Some(Combine::MinMax64(AluOp::Ult, false)), None, id(64)?),
+        _ => (None, None, 0),
+    };
+    let comb = comb.ok_or_else(|| {
+        unsupported(format!("subgroup reduction {} on {bits}-bit values", op.name()))
+    })?;
+    Ok(Plan { comb, extend, identity })
+}
+
+impl Isel<'_> {
+    /// Reductions and scans (see the module docs).
+    pub(super) fn scan(
+        &mut self,
+        op: SubgroupOp,
+        a: AluOp,
+        x: MVal,
+        bits: u8,
+    ) -> Result<Vec<MVal>, BackendError> {
+        let p = plan(a, bits)?;
+        let dw = Self::dwords(bits);
+        let mut xv = self.in_vgpr(x, dw)?;
+        if let Some(signed) = p.extend {
+            xv = self.bit_extend(xv, bits, signed);
+        }
+        let saved = self.exec_all();
+        let ss = Src::R(saved, RegClass::S);
+        let idv = self.fill(p.identity, dw);
+        let t = self.vreg(RegClass::V, dw);
+        for k in 0..dw {
+            let srcs = [Src::R(idv.at(k), RegClass::V), Src::R(xv.at(k), RegClass::V), ss];
+            self.emit(build::vop3(O::V_CNDMASK_B32, Some(t.at(k)), None, &srcs, 0));
+        }
+        let result = match op {
+            SubgroupOp::Reduce(_) => {
+                let t = self.reduce_rows(&p, dw, t, 16)?;
+                let t = self.reduce_halves(&p, dw, t)?;
+                // Every lane holds the total: read it once into SGPRs.
+                let r = self.vreg(RegClass::S, dw);
+                for d in 0..dw {
+                    let s = self.readlane(t.at(d), Src::I(0));
+                    self.emit(build::sop1(O::S_MOV_B32, r.at(d), Src::R(s, RegClass::S), 1));
+                }
+                self.exec_set(ss);
+                return Ok(vec![MVal::Reg(r, RegClass::S)]);
+            }
+            SubgroupOp::ClusteredReduce(_, n) if n >= 32 => {
+                let t = self.reduce_rows(&p, dw, t, 16)?;
+                self.reduce_halves(&p, dw, t)?
+            }
+            SubgroupOp::ClusteredReduce(_, n) => self.reduce_rows(&p, dw, t, n)?,
+            _ => {
+                let t = self.scan_rows(&p, dw, t)?;
+                if matches!(op, SubgroupOp::ExclusiveScan(_)) {
+                    self.shift_one(&p, dw, t)
+                } else {
+                    t
+                }
+            }
+        };
+        self.exec_set(ss);
+        Ok(vec![MVal::Reg(result, RegClass::V)])
+    }
+
+    /// `x`'s low `bits` bits zero- or sign-extended to 32 (`v_bfe`).
+    fn bit_extend(&mut self, x: RegRef, bits: u8, signed: bool) -> RegRef {
+        let op = if signed { O::V_BFE_I32 } else { O::V_BFE_U32 };
+        let r = self.vreg(RegClass::V, 1);
+        let srcs = [Src::R(x, RegClass::V), Src::I(0), Src::I(u32::from(bits))];
+        self.emit(build::vop3(op, Some(r), None, &srcs, 0));
+        r
+    }
+
+    /// Combines each lane with the lanes of its aligned cluster of `n` (at most 16, one DPP
+    /// row) through `row_xmask` butterflies; afterwards every lane holds its cluster's total.
+    fn reduce_rows(
+        &mut self,
+        p: &Plan,
+        dw: u8,
+        mut t: RegRef,
+        n: u8,
+    ) -> Result<RegRef, BackendError> {
+        for k in [1u16, 2, 4, 8].into_iter().filter(|&k| k < u16::from(n)) {
+            let tmp = self.vreg(RegClass::V, dw);
+            for d in 0..dw {
+                self.dpp_mov_all(tmp.at(d), t.at(d), 0x160 + k);
+            }
+            t = self.combine(p.comb, dw, t, tmp)?;
+        }
+        Ok(t)
+    }
+
+    /// Combines the two rows' totals: `v_permlanex16` gives each lane the same lane of the
+    /// other row.
+    fn reduce_halves(&mut self, p: &Plan, dw: u8, t: RegRef) -> Result<RegRef, BackendError> {
+        let (lo, hi) = (self.vreg(RegClass::S, 1), self.vreg(RegClass::S, 1));
+        self.emit(build::sop1(O::S_MOV_B32, lo, Src::I(0x7654_3210), 1));
+        self.emit(build::sop1(O::S_MOV_B32, hi, Src::I(0xfedc_ba98), 1));
+        let other = self.fill(p.identity, dw);
+        for d in 0..dw {
+            let srcs =
+                [Src::R(t.at(d), RegClass::V), Src::R(lo, RegClass::S), Src::R(hi, RegClass::S)];
+            let o = other.at(d);
+            let mut mi = build::vop3(O::V_PERMLANEX16_B32, Some(o), None, &srcs, 0);
+            mi.uses.push(RegOp { slot: Slot::Vdst, reg: o, dwords: 1 });
+            self.emit(mi);
+        }
+        self.combine(p.comb, dw, t, other)
+    }
+
+    /// Inclusive scan of the identity-filled copy `t` across the wave.
+    fn scan_rows(&mut self, p: &Plan, dw: u8, mut t: RegRef) -> Result<RegRef, BackendError> {
+        for k in [1u16, 2, 4, 8] {
+            let tmp = self.fill(p.identity, dw);
+            for d in 0..dw {
+                self.dpp_mov(tmp.at(d), t.at(d), 0x110 + k);
+            }
+            t = self.combine(p.comb, dw, t, tmp)?;
+        }
+        // Row 1 also takes row 0's total (lane 15).
+        let add = self.fill(p.identity, dw);
+        let mut row0 = Vec::new();
+        for d in 0..dw {
+            row0.push(self.readlane(t.at(d), Src::I(15)));
+        }
+        self.exec_set(Src::I(0xffff_0000));
+        for (d, r) in (0..dw).zip(row0) {
+            // Only row 1 is written: the rest of `add` stays live through the move.
+            let mut mi = build::vop1(O::V_MOV_B32, add.at(d), Src::R(r, RegClass::S));
+            mi.uses.push(RegOp { slot: Slot::Vdst, reg: add.at(d), dwords: 1 });
+            self.emit(mi);
+        }
+        self.exec_set(Src::I(u32::MAX));
+        self.combine(p.comb, dw, t, add)
+    }
+
+    /// An inclusive scan shifted up by one lane (the exclusive scan): `row_shr:1` within each
+    /// row, lane 15's value written into lane 16, the identity into lane 0.
+    fn shift_one(&mut self, p: &Plan, dw: u8, t: RegRef) -> RegRef {
+        let e = self.fill(p.identity, dw);
+        for d in 0..dw {
+            self.dpp_mov(e.at(d), t.at(d), 0x111);
+            let l15 = self.readlane(t.at(d), Src::I(15));
+            let srcs = [Src::R(l15, RegClass::S), Src::I(16)];
+            let ed = e.at(d);
+            let mut mi = build::vop3(O::V_WRITELANE_B32, Some(ed), None, &srcs, 0);
+            mi.uses.push(RegOp { slot: Slot::Vdst, reg: ed, dwords: 1 });
+            self.emit(mi);
+        }
+        e
+    }
+
+    /// A fresh VGPR range holding `v` in every (enabled) lane.
+    fn fill(&mut self, v: u64, dw: u8) -> RegRef {
+        let r = self.vreg(RegClass::V, dw);
+        for d in 0..dw {
+            self.vmov(r.at(d), Src::I((v >> (32 * u32::from(d))) as u32));
+        }
+        r
+    }
+
+    fn combine(
+        &mut self,
+        c: Combine,
+        dw: u8,
+        a: RegRef,
+        b: RegRef,
+    ) -> Result<RegRef, BackendError> {
+        let (av, bv) = (MVal::Reg(a, RegClass::V), MVal::Reg(b, RegClass::V));
+        let r = match c {
+            Combine::Dword(op) => {
+                let r = self.vreg(RegClass::V, dw);
+                for d in 0..dw {
+                    self.emit(build::vop2(
+                        op,
+                        r.at(d),
+                        Src::R(b.at(d), RegClass::V),
+                        Src::R(a.at(d), RegClass::V),
+                    ));
+                }
+                return Ok(r);
+            }
+            Combine::F64(op) => {
+                let r = self.vreg(RegClass::V, 2);
+                let srcs = [Src::R(a, RegClass::V), Src::R(b, RegClass::V)];
+                self.emit(build::vop3w(op, Some((r, 2)), None, &srcs, 2, 0));
+                return Ok(r);
+            }
+            Combine::Int64(op) => self.alu_comp(op, 64, 64, &[av, bv], false)?,
+            Combine::MinMax64(cmp, min) => {
+                let lt = self.alu_comp(cmp, 1, 64, &[av, bv], false)?;
+                let (t, f) = if min { (av, bv) } else { (bv, av) };
+                self.alu_comp(AluOp::Bcsel, 64, 1, &[lt, t, f], false)?
+            }
+        };
+        self.in_vgpr(r, 2)
+    }
+}
