@@ -54,12 +54,13 @@ fn subgroup_cases() -> Vec<common::Case> {
 }
 
 /// Every subgroup corpus shader, at its own dispatch shape and at one workgroup, matches the
-/// interpreter byte for byte; every class the compiler claims is declared by one of them.
+/// interpreter byte for byte; every class the compiler claims (and, if claimed, arithmetic on
+/// every extended type) is declared by one of them.
 #[test]
 fn every_claimed_subgroup_class_runs_on_the_simulator() {
     let gpu = Gpu::new();
     let mut failures = Vec::new();
-    let mut passed: Vec<u32> = Vec::new();
+    let mut passed: Vec<Vec<u32>> = Vec::new();
     for case in subgroup_cases() {
         let mut ok = true;
         for groups in [case.groups, [1, 1, 1]] {
@@ -69,12 +70,21 @@ fn every_claimed_subgroup_class_runs_on_the_simulator() {
             }
         }
         if ok {
-            passed.extend(capabilities(&case.words));
+            passed.push(capabilities(&case.words));
         }
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
     for class in SUBGROUP_FEATURES.classes {
         let cap = class.capability() as u32;
-        assert!(passed.contains(&cap), "no passing corpus shader uses {class:?}");
+        assert!(passed.iter().any(|c| c.contains(&cap)), "no passing corpus shader uses {class:?}");
+    }
+    if SUBGROUP_FEATURES.extended_types {
+        // Extended types: arithmetic on each of them in a passing shader.
+        use spirv::Capability as C;
+        for ty in [C::Int8, C::Int16, C::Float16, C::Int64] {
+            let arith = C::GroupNonUniformArithmetic as u32;
+            let found = passed.iter().any(|c| c.contains(&(ty as u32)) && c.contains(&arith));
+            assert!(found, "no passing corpus shader does subgroup arithmetic with {ty:?}");
+        }
     }
 }

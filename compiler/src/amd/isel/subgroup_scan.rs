@@ -93,8 +93,17 @@ fn plan(op: AluOp, bits: u8) -> Result<Plan, BackendError> {
                 AluOp::Umin | AluOp::Umax => Some(false),
                 _ => None,
             };
-            // The 32-bit identity is also one for the extended values.
-            (valu_op(op).map(Combine::Dword), extend, id(32)?)
+            // The narrow identity extended like the operands: still an identity for the
+            // 32-bit op, and the right narrow value where an exclusive scan yields it.
+            let narrow = id(bits)?;
+            let sign = 1u64 << (bits - 1);
+            let wide = match extend {
+                Some(true) if narrow & sign != 0 => {
+                    narrow | (u64::from(u32::MAX) & !(2 * sign - 1))
+                }
+                _ => narrow,
+            };
+            (valu_op(op).map(Combine::Dword), extend, wide)
         }
         // Bitwise operations combine each dword on its own.
         (64, AluOp::Iand | AluOp::Ior | AluOp::Ixor) => {
