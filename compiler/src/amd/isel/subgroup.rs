@@ -198,31 +198,29 @@ impl Isel<'_> {
     ) -> Result<(), BackendError> {
         let d = dst.ok_or_else(|| unsupported("subgroup op without result"))?;
         let (bits, comps) = srcs.first().map_or((1, 1), |v| self.shape(*v));
-        let out = if bits == 1 {
-            let c = match srcs.first() {
-                Some(v) => self.mask_src(self.comp(*v, 0)?),
-                None => Src::I(0),
-            };
-            if Self::mask_op(op) {
-                vec![self.subgroup_bool(op, c)?]
-            } else {
-                let lane = match srcs.get(1) {
-                    Some(v) => Some(self.comp(*v, 0)?),
-                    None => None,
-                };
-                vec![self.bool_via_data(op, c, lane)?]
-            }
-        } else if op == SubgroupOp::AllEqual {
+        let lane = match srcs.get(1) {
+            Some(v) => Some(self.comp(*v, 0)?),
+            None => None,
+        };
+        let out = if op == SubgroupOp::AllEqual {
             vec![self.all_equal(srcs[0], bits, comps)?]
         } else {
+            // Component by component (vectors of booleans included).
             let mut out = Vec::new();
             for i in 0..usize::from(comps) {
-                let x = self.comp(srcs[0], i)?;
-                let lane = match srcs.get(1) {
-                    Some(v) => Some(self.comp(*v, 0)?),
-                    None => None,
+                if bits != 1 {
+                    out.extend(self.subgroup_data(op, bits, self.comp(srcs[0], i)?, lane)?);
+                    continue;
+                }
+                let c = match srcs.first() {
+                    Some(v) => self.mask_src(self.comp(*v, i)?),
+                    None => Src::I(0),
                 };
-                out.extend(self.subgroup_data(op, bits, x, lane)?);
+                out.push(if Self::mask_op(op) {
+                    self.subgroup_bool(op, c)?
+                } else {
+                    self.bool_via_data(op, c, lane)?
+                });
             }
             out
         };
@@ -396,6 +394,9 @@ impl Isel<'_> {
 
     /// Lanes whose value differs from the first active lane's, in any dword of any component.
     fn all_equal(&mut self, x: Value, bits: u8, comps: u8) -> Result<MVal, BackendError> {
+        if bits == 1 {
+            return self.all_equal_bool(x, comps);
+        }
         let diff = self.sg_s();
         self.emit(build::sop1(O::S_MOV_B32, diff, Src::I(0), 1));
         for i in 0..usize::from(comps) {
@@ -418,6 +419,25 @@ impl Isel<'_> {
         let t = self.sg_s();
         self.emit(build::sop2(O::S_AND_B32, Some(t), Src::R(diff, RegClass::S), build::EXEC, 1));
         Ok(self.nonzero_mask(t, 0, u32::MAX))
+    }
+
+    /// Every component of a boolean vector the same in all active lanes.
+    fn all_equal_bool(&mut self, x: Value, comps: u8) -> Result<MVal, BackendError> {
+        let mut all: Option<MVal> = None;
+        for i in 0..usize::from(comps) {
+            let c = self.mask_src(self.comp(x, i)?);
+            let e = self.subgroup_bool(SubgroupOp::AllEqual, c)?;
+            all = Some(match all {
+                None => e,
+                Some(a) => {
+                    let r = self.sg_s();
+                    let (sa, se) = (self.mask_src(a), self.mask_src(e));
+                    self.emit(build::sop2(O::S_AND_B32, Some(r), sa, se, 1));
+                    MVal::Reg(r, RegClass::S)
+                }
+            });
+        }
+        Ok(all.unwrap_or(MVal::Const(1)))
     }
 
     fn uniform_lane(&mut self, l: MVal) -> Result<Src, BackendError> {
