@@ -115,23 +115,29 @@ impl Isel<'_> {
     /// `v_mov_b32_dpp dst, src ctrl`; lanes whose source is invalid keep `dst`, so `dst` must
     /// be initialised unless every source lane is valid (use [`Self::dpp_mov_all`] then).
     pub(super) fn dpp_mov(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
-        self.dpp_mov_inner(dst, src, ctrl, true);
+        self.dpp_mov_inner(dst, src, ctrl, true, false);
     }
 
     /// A DPP move whose every lane reads a valid source (row_xmask, quad_perm under full EXEC):
     /// `dst` is fully written, so its old value is not live.
     pub(super) fn dpp_mov_all(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
-        self.dpp_mov_inner(dst, src, ctrl, false);
+        self.dpp_mov_inner(dst, src, ctrl, false, false);
     }
 
-    fn dpp_mov_inner(&mut self, dst: RegRef, src: RegRef, ctrl: u16, keep: bool) {
+    /// A DPP move whose lanes with an invalid source are written with 0 (`bound_ctrl`): as
+    /// [`Self::dpp_mov`] onto a zero-filled `dst`, without the fill.
+    pub(super) fn dpp_mov_zero(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
+        self.dpp_mov_inner(dst, src, ctrl, false, true);
+    }
+
+    fn dpp_mov_inner(&mut self, dst: RegRef, src: RegRef, ctrl: u16, keep: bool, zero: bool) {
         let mut mi = build::vop1(O::V_MOV_B32, dst, Src::R(src, RegClass::V));
         if let Inst::Vop1(i) = &mut mi.inst {
             i.ext = Ext::Dpp16(Dpp16 {
                 ctrl,
                 row_mask: 0xf,
                 bank_mask: 0xf,
-                bound_ctrl: false,
+                bound_ctrl: zero,
                 fi: false,
                 neg: 0,
                 abs: 0,

@@ -67,7 +67,7 @@ enum Combine {
     Dword(O),
     /// A 64-bit float op.
     F64(O),
-    /// 64-bit integer add or multiply, through the ALU's 64-bit selection.
+    /// 64-bit integer add (the ALU's `v_add_co`/`v_add_co_ci` pair) or multiply.
     Int64(AluOp),
     /// 64-bit min (`true`) or max (`false`): the compare is signed or unsigned.
     MinMax64(AluOp, bool),
@@ -229,10 +229,7 @@ impl Isel<'_> {
     /// Inclusive scan of the identity-filled copy `t` across the wave.
     fn scan_rows(&mut self, p: &Plan, dw: u8, mut t: RegRef) -> Result<RegRef, BackendError> {
         for k in [1u16, 2, 4, 8] {
-            let tmp = self.fill(p.identity, dw);
-            for d in 0..dw {
-                self.dpp_mov(tmp.at(d), t.at(d), 0x110 + k);
-            }
+            let tmp = self.shifted(p, dw, t, 0x110 + k);
             t = self.combine(p.comb, dw, t, tmp)?;
         }
         // Row 1 also takes row 0's total (lane 15).
@@ -255,9 +252,8 @@ impl Isel<'_> {
     /// An inclusive scan shifted up by one lane (the exclusive scan): `row_shr:1` within each
     /// row, lane 15's value written into lane 16, the identity into lane 0.
     fn shift_one(&mut self, p: &Plan, dw: u8, t: RegRef) -> RegRef {
-        let e = self.fill(p.identity, dw);
+        let e = self.shifted(p, dw, t, 0x111);
         for d in 0..dw {
-            self.dpp_mov(e.at(d), t.at(d), 0x111);
             let l15 = self.readlane(t.at(d), Src::I(15));
             let srcs = [Src::R(l15, RegClass::S), Src::I(16)];
             let ed = e.at(d);
@@ -266,6 +262,23 @@ impl Isel<'_> {
             self.emit(mi);
         }
         e
+    }
+
+    /// `t` moved by the DPP row shift `ctrl`; lanes whose source lies outside the row get the
+    /// identity (written as zero by `bound_ctrl` when that is the identity, else pre-filled).
+    fn shifted(&mut self, p: &Plan, dw: u8, t: RegRef, ctrl: u16) -> RegRef {
+        if p.identity == 0 {
+            let r = self.vreg(RegClass::V, dw);
+            for d in 0..dw {
+                self.dpp_mov_zero(r.at(d), t.at(d), ctrl);
+            }
+            return r;
+        }
+        let r = self.fill(p.identity, dw);
+        for d in 0..dw {
+            self.dpp_mov(r.at(d), t.at(d), ctrl);
+        }
+        r
     }
 
     /// A fresh VGPR range holding `v` in every (enabled) lane.
@@ -304,13 +317,42 @@ impl Isel<'_> {
                 self.emit(build::vop3w(op, Some((r, 2)), None, &srcs, 2, 0));
                 return Ok(r);
             }
+            Combine::Int64(AluOp::Imul) => return Ok(self.mul64_pair(a, b)),
             Combine::Int64(op) => self.alu_comp(op, 64, 64, &[av, bv], false)?,
             Combine::MinMax64(cmp, min) => {
                 let lt = self.alu_comp(cmp, 1, 64, &[av, bv], false)?;
-                let (t, f) = if min { (av, bv) } else { (bv, av) };
-                self.alu_comp(AluOp::Bcsel, 64, 1, &[lt, t, f], false)?
+                let lt = self.src(lt)?;
+                // Select straight into one register pair (no copies joining two halves).
+                let (t, f) = if min { (a, b) } else { (b, a) };
+                let r = self.vreg(RegClass::V, 2);
+                for d in 0..2 {
+                    let srcs = [Src::R(f.at(d), RegClass::V), Src::R(t.at(d), RegClass::V), lt];
+                    self.emit(build::vop3(O::V_CNDMASK_B32, Some(r.at(d)), None, &srcs, 0));
+                }
+                return Ok(r);
             }
         };
         self.in_vgpr(r, 2)
+    }
+
+    /// The low 64 bits of `a * b`: `v_mad_u64_u32` of the low halves, with both cross
+    /// products (only their low halves reach bit 63) added in through its 64-bit addend.
+    fn mul64_pair(&mut self, a: RegRef, b: RegRef) -> RegRef {
+        let v = |r: RegRef| Src::R(r, RegClass::V);
+        let (c1, c2) = (self.vreg(RegClass::V, 1), self.vreg(RegClass::V, 1));
+        self.emit(build::vop3(O::V_MUL_LO_U32, Some(c1), None, &[v(a), v(b.at(1))], 0));
+        self.emit(build::vop3(O::V_MUL_LO_U32, Some(c2), None, &[v(a.at(1)), v(b)], 0));
+        let addend = self.vreg(RegClass::V, 2);
+        self.vmov(addend, Src::I(0));
+        self.emit(build::vop2(O::V_ADD_NC_U32, addend.at(1), v(c1), v(c2)));
+        let r = self.vreg(RegClass::V, 2);
+        let carry = self.vreg(RegClass::S, 1);
+        let srcs = [v(a), v(b), v(addend)];
+        let mut mi = build::vop3w(O::V_MAD_U64_U32, Some((r, 2)), Some(carry), &srcs, 1, 0);
+        if let Some(u) = mi.uses.iter_mut().find(|u| u.slot == Slot::Src2) {
+            u.dwords = 2;
+        }
+        self.emit(mi);
+        r
     }
 }
