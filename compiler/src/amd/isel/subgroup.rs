@@ -9,7 +9,10 @@
 //! Supported data: 8-, 16-, 32- and 64-bit integers, f16, f32 and f64 and vectors of them for
 //! every operation (data movement moves whole dwords: the undefined upper bits of narrow
 //! values go along), and booleans for everything (votes, ballots, elect and and/or/xor
-//! reductions on the masks; the rest on 0/1 values in VGPRs).
+//! reductions on the masks; the rest on 0/1 values in VGPRs), vectors component by component.
+//!
+//! [`SUBGROUP_FEATURES`] states what this covers; the driver reports it as the device's subgroup
+//! properties, and `tests/subgroup_sim.rs` runs a corpus shader for each class it lists.
 
 use ferrum_isa::{Dpp16, Ext, Inst, Opcode as O, Operand, Special};
 
