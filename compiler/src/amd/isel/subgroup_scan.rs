@@ -136,6 +136,9 @@ impl Isel<'_> {
         bits: u8,
     ) -> Result<Vec<MVal>, BackendError> {
         let p = plan(a, bits)?;
+        if let Some(r) = self.reduce_uniform(op, a, x, bits) {
+            return Ok(vec![r]);
+        }
         let dw = Self::dwords(bits);
         let mut xv = self.in_vgpr(x, dw)?;
         if let Some(signed) = p.extend {
@@ -178,6 +181,35 @@ impl Isel<'_> {
         };
         self.exec_set(ss);
         Ok(vec![MVal::Reg(result, RegClass::V)])
+    }
+
+    /// A reduction of a wave-uniform operand (an SGPR or a constant) needs no lane crossing:
+    /// the idempotent integer operations return the operand, a sum is the operand times the
+    /// active-lane count, an xor the operand if that count is odd. `None` where the shortcut
+    /// does not apply: float operations (a NaN operand folded with the identity is not the
+    /// operand; sums round differently from a lane-by-lane fold), products, 64-bit sums.
+    fn reduce_uniform(&mut self, op: SubgroupOp, a: AluOp, x: MVal, bits: u8) -> Option<MVal> {
+        use AluOp::*;
+        if !matches!(x, MVal::Reg(_, RegClass::S) | MVal::Const(_)) {
+            return None;
+        }
+        let idempotent = matches!(a, Iand | Ior | Imin | Imax | Umin | Umax);
+        match op {
+            SubgroupOp::Reduce(_) | SubgroupOp::ClusteredReduce(..) if idempotent => Some(x),
+            SubgroupOp::Reduce(Iadd | Ixor) if bits <= 32 => {
+                let n = self.vreg(RegClass::S, 1);
+                self.emit(build::sop1(O::S_BCNT1_I32_B32, n, build::EXEC, 1));
+                if a == Ixor {
+                    let (sn, one) = (Src::R(n, RegClass::S), Src::I(1));
+                    self.emit(build::sop2(O::S_AND_B32, Some(n), sn, one, 1));
+                }
+                let r = self.vreg(RegClass::S, 1);
+                let xs = self.src(x).ok()?;
+                self.emit(build::sop2(O::S_MUL_I32, Some(r), xs, Src::R(n, RegClass::S), 1));
+                Some(MVal::Reg(r, RegClass::S))
+            }
+            _ => None,
+        }
     }
 
     /// `x`'s low `bits` bits zero- or sign-extended to 32 (`v_bfe`).
