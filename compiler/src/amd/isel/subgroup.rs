@@ -19,10 +19,15 @@ use ferrum_isa::{Dpp16, Ext, Inst, Opcode as O, Operand, Special};
 use super::build::{self, Src};
 use super::{Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
-use crate::amd::mir::{RegClass, RegOp, RegRef, Slot};
+use crate::amd::mir::{MInst, RegClass, RegOp, RegRef, Slot};
 use crate::ir::{AluOp, Stage, SubgroupOp, Value};
 
 const EXEC_OP: Operand = Operand::Special(Special::ExecLo);
+
+/// Whether `op` has a VOP2 encoding (the only VALU form besides VOP1 that takes DPP on gfx10).
+pub(super) fn has_vop2(op: O) -> bool {
+    ferrum_isa::tables::Enc::Vop2.form_of(op).is_some()
+}
 
 /// A class of subgroup operations, as Vulkan's `VkSubgroupFeatureFlagBits` and SPIR-V's
 /// `GroupNonUniform*` capabilities divide them.
@@ -134,17 +139,41 @@ impl Isel<'_> {
     }
 
     fn dpp_mov_inner(&mut self, dst: RegRef, src: RegRef, ctrl: u16, keep: bool, zero: bool) {
-        let mut mi = build::vop1(O::V_MOV_B32, dst, Src::R(src, RegClass::V));
-        if let Inst::Vop1(i) = &mut mi.inst {
-            i.ext = Ext::Dpp16(Dpp16 {
-                ctrl,
-                row_mask: 0xf,
-                bank_mask: 0xf,
-                bound_ctrl: zero,
-                fi: false,
-                neg: 0,
-                abs: 0,
-            });
+        let mi = build::vop1(O::V_MOV_B32, dst, Src::R(src, RegClass::V));
+        self.emit_dpp(mi, dst, ctrl, keep, zero);
+    }
+
+    /// `op_dpp dst, src, src`: `src` from the lane `ctrl` selects, combined with this lane's
+    /// own `src` (`op` must have a VOP2 form, see [`has_vop2`]). Lanes whose source is invalid
+    /// keep `dst` (`keep`) or combine 0 with their own value (`zero`, bound_ctrl).
+    pub(super) fn dpp_op(
+        &mut self,
+        op: O,
+        dst: RegRef,
+        src: RegRef,
+        ctrl: u16,
+        keep: bool,
+        zero: bool,
+    ) {
+        let s = Src::R(src, RegClass::V);
+        let mi = build::vop2(op, dst, s, s);
+        self.emit_dpp(mi, dst, ctrl, keep, zero);
+    }
+
+    fn emit_dpp(&mut self, mut mi: MInst, dst: RegRef, ctrl: u16, keep: bool, zero: bool) {
+        let dpp = Dpp16 {
+            ctrl,
+            row_mask: 0xf,
+            bank_mask: 0xf,
+            bound_ctrl: zero,
+            fi: false,
+            neg: 0,
+            abs: 0,
+        };
+        match &mut mi.inst {
+            Inst::Vop1(i) => i.ext = Ext::Dpp16(dpp),
+            Inst::Vop2(i) => i.ext = Ext::Dpp16(dpp),
+            _ => unreachable!("DPP on a VOP1 or VOP2 instruction only"),
         }
         if keep {
             // The lanes not written keep their value: the old contents are read too.
@@ -155,10 +184,15 @@ impl Isel<'_> {
 
     pub(super) fn readlane(&mut self, v: RegRef, lane: Src) -> RegRef {
         let d = self.sg_s();
+        self.readlane_to(d, v, lane);
+        d
+    }
+
+    /// `v_readlane_b32 d, v, lane` (`d` may be one dword of a wider SGPR range).
+    pub(super) fn readlane_to(&mut self, d: RegRef, v: RegRef, lane: Src) {
         let mut mi = build::vop3(O::V_READLANE_B32, None, None, &[Src::R(v, RegClass::V), lane], 0);
         mi.defs.push(RegOp { slot: Slot::Vdst, reg: d, dwords: 1 });
         self.emit(mi);
-        d
     }
 
     pub(super) fn vmov(&mut self, d: RegRef, s: Src) {
@@ -364,15 +398,7 @@ impl Isel<'_> {
                 for i in 0..dw {
                     match lane {
                         None => self.emit(build::readfirstlane(r.at(i), v.at(i))),
-                        Some(l) => {
-                            let s = self.readlane(v.at(i), l);
-                            self.emit(build::sop1(
-                                O::S_MOV_B32,
-                                r.at(i),
-                                Src::R(s, RegClass::S),
-                                1,
-                            ));
-                        }
+                        Some(l) => self.readlane_to(r.at(i), v.at(i), l),
                     }
                 }
                 Ok(vec![MVal::Reg(r, RegClass::S)])

@@ -23,6 +23,7 @@
 use ferrum_isa::Opcode as O;
 
 use super::build::{self, Src};
+use super::subgroup::has_vop2;
 use super::{Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{RegClass, RegOp, RegRef, Slot};
@@ -71,6 +72,14 @@ enum Combine {
     Int64(AluOp),
     /// 64-bit min (`true`) or max (`false`): the compare is signed or unsigned.
     MinMax64(AluOp, bool),
+}
+
+/// The combining op when it can carry the lane shift itself (DPP on a VOP2 op).
+fn fused(p: &Plan) -> Option<O> {
+    match p.comb {
+        Combine::Dword(op) if has_vop2(op) => Some(op),
+        _ => None,
+    }
 }
 
 /// How an operand is prepared and combined: the combining step, the extension of narrow
@@ -159,8 +168,7 @@ impl Isel<'_> {
                 // Every lane holds the total: read it once into SGPRs.
                 let r = self.vreg(RegClass::S, dw);
                 for d in 0..dw {
-                    let s = self.readlane(t.at(d), Src::I(0));
-                    self.emit(build::sop1(O::S_MOV_B32, r.at(d), Src::R(s, RegClass::S), 1));
+                    self.readlane_to(r.at(d), t.at(d), Src::I(0));
                 }
                 self.exec_set(ss);
                 return Ok(vec![MVal::Reg(r, RegClass::S)]);
@@ -231,6 +239,15 @@ impl Isel<'_> {
         n: u8,
     ) -> Result<RegRef, BackendError> {
         for k in [1u16, 2, 4, 8].into_iter().filter(|&k| k < u16::from(n)) {
+            if let Some(op) = fused(p) {
+                // Every lane's source is valid: one DPP-modified op per dword.
+                let r = self.vreg(RegClass::V, dw);
+                for d in 0..dw {
+                    self.dpp_op(op, r.at(d), t.at(d), 0x160 + k, false, false);
+                }
+                t = r;
+                continue;
+            }
             let tmp = self.vreg(RegClass::V, dw);
             for d in 0..dw {
                 self.dpp_mov_all(tmp.at(d), t.at(d), 0x160 + k);
@@ -246,14 +263,12 @@ impl Isel<'_> {
         let (lo, hi) = (self.vreg(RegClass::S, 1), self.vreg(RegClass::S, 1));
         self.emit(build::sop1(O::S_MOV_B32, lo, Src::I(0x7654_3210), 1));
         self.emit(build::sop1(O::S_MOV_B32, hi, Src::I(0xfedc_ba98), 1));
-        let other = self.fill(p.identity, dw);
+        // EXEC is full, so every source lane is active and every lane is written.
+        let other = self.vreg(RegClass::V, dw);
         for d in 0..dw {
             let srcs =
                 [Src::R(t.at(d), RegClass::V), Src::R(lo, RegClass::S), Src::R(hi, RegClass::S)];
-            let o = other.at(d);
-            let mut mi = build::vop3(O::V_PERMLANEX16_B32, Some(o), None, &srcs, 0);
-            mi.uses.push(RegOp { slot: Slot::Vdst, reg: o, dwords: 1 });
-            self.emit(mi);
+            self.emit(build::vop3(O::V_PERMLANEX16_B32, Some(other.at(d)), None, &srcs, 0));
         }
         self.combine(p.comb, dw, t, other)
     }
@@ -261,6 +276,10 @@ impl Isel<'_> {
     /// Inclusive scan of the identity-filled copy `t` across the wave.
     fn scan_rows(&mut self, p: &Plan, dw: u8, mut t: RegRef) -> Result<RegRef, BackendError> {
         for k in [1u16, 2, 4, 8] {
+            if let Some(op) = fused(p) {
+                t = self.scan_step_fused(op, p.identity, dw, t, 0x110 + k);
+                continue;
+            }
             let tmp = self.shifted(p, dw, t, 0x110 + k);
             t = self.combine(p.comb, dw, t, tmp)?;
         }
@@ -294,6 +313,22 @@ impl Isel<'_> {
             self.emit(mi);
         }
         e
+    }
+
+    /// One scan step as a DPP-modified op: lanes whose source lies outside the row must end
+    /// up with their own value, which `bound_ctrl` gives when the identity is zero (`0 op t`);
+    /// otherwise they keep a copy of `t` made first.
+    fn scan_step_fused(&mut self, op: O, identity: u64, dw: u8, t: RegRef, ctrl: u16) -> RegRef {
+        let r = self.vreg(RegClass::V, dw);
+        for d in 0..dw {
+            if identity == 0 {
+                self.dpp_op(op, r.at(d), t.at(d), ctrl, false, true);
+            } else {
+                self.vmov(r.at(d), Src::R(t.at(d), RegClass::V));
+                self.dpp_op(op, r.at(d), t.at(d), ctrl, true, false);
+            }
+        }
+        r
     }
 
     /// `t` moved by the DPP row shift `ctrl`; lanes whose source lies outside the row get the
