@@ -24,6 +24,25 @@ use crate::ir::{AluOp, Stage, SubgroupOp, Value};
 
 const EXEC_OP: Operand = Operand::Special(Special::ExecLo);
 
+/// A DPP16 control and what happens to the lanes it does not feed.
+#[derive(Clone, Copy)]
+pub(super) struct DppCtl {
+    /// The lane selection (`quad_perm`, `row_shr`, `row_xmask`, ...).
+    pub ctrl: u16,
+    /// Rows written (bit per row of 16 lanes).
+    pub row_mask: u8,
+    /// Lanes not written keep the destination's value, which is therefore read.
+    pub keep: bool,
+    /// `bound_ctrl`: an invalid source lane reads 0 and the lane is written.
+    pub zero: bool,
+}
+
+impl DppCtl {
+    pub(super) fn new(ctrl: u16) -> Self {
+        DppCtl { ctrl, row_mask: 0xf, keep: false, zero: false }
+    }
+}
+
 /// Whether `op` has a VOP2 encoding (the only VALU form besides VOP1 that takes DPP on gfx10).
 pub(super) fn has_vop2(op: O) -> bool {
     ferrum_isa::tables::Enc::Vop2.form_of(op).is_some()
@@ -123,49 +142,39 @@ impl Isel<'_> {
     /// `v_mov_b32_dpp dst, src ctrl`; lanes whose source is invalid keep `dst`, so `dst` must
     /// be initialised unless every source lane is valid (use [`Self::dpp_mov_all`] then).
     pub(super) fn dpp_mov(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
-        self.dpp_mov_inner(dst, src, ctrl, true, false);
+        self.dpp_mov_inner(dst, src, DppCtl { keep: true, ..DppCtl::new(ctrl) });
     }
 
     /// A DPP move whose every lane reads a valid source (row_xmask, quad_perm under full EXEC):
     /// `dst` is fully written, so its old value is not live.
     pub(super) fn dpp_mov_all(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
-        self.dpp_mov_inner(dst, src, ctrl, false, false);
+        self.dpp_mov_inner(dst, src, DppCtl::new(ctrl));
     }
 
     /// A DPP move whose lanes with an invalid source are written with 0 (`bound_ctrl`): as
     /// [`Self::dpp_mov`] onto a zero-filled `dst`, without the fill.
     pub(super) fn dpp_mov_zero(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
-        self.dpp_mov_inner(dst, src, ctrl, false, true);
+        self.dpp_mov_inner(dst, src, DppCtl { zero: true, ..DppCtl::new(ctrl) });
     }
 
-    fn dpp_mov_inner(&mut self, dst: RegRef, src: RegRef, ctrl: u16, keep: bool, zero: bool) {
+    fn dpp_mov_inner(&mut self, dst: RegRef, src: RegRef, c: DppCtl) {
         let mi = build::vop1(O::V_MOV_B32, dst, Src::R(src, RegClass::V));
-        self.emit_dpp(mi, dst, ctrl, keep, zero);
+        self.emit_dpp(mi, dst, c);
     }
 
-    /// `op_dpp dst, src, src`: `src` from the lane `ctrl` selects, combined with this lane's
-    /// own `src` (`op` must have a VOP2 form, see [`has_vop2`]). Lanes whose source is invalid
-    /// keep `dst` (`keep`) or combine 0 with their own value (`zero`, bound_ctrl).
-    pub(super) fn dpp_op(
-        &mut self,
-        op: O,
-        dst: RegRef,
-        src: RegRef,
-        ctrl: u16,
-        keep: bool,
-        zero: bool,
-    ) {
-        let s = Src::R(src, RegClass::V);
-        let mi = build::vop2(op, dst, s, s);
-        self.emit_dpp(mi, dst, ctrl, keep, zero);
+    /// `op_dpp dst, a, b`: `a` from the lane `c.ctrl` selects, combined with this lane's `b`
+    /// (`op` must have a VOP2 form, see [`has_vop2`]).
+    pub(super) fn dpp_op(&mut self, op: O, dst: RegRef, a: RegRef, b: RegRef, c: DppCtl) {
+        let mi = build::vop2(op, dst, Src::R(a, RegClass::V), Src::R(b, RegClass::V));
+        self.emit_dpp(mi, dst, c);
     }
 
-    fn emit_dpp(&mut self, mut mi: MInst, dst: RegRef, ctrl: u16, keep: bool, zero: bool) {
+    fn emit_dpp(&mut self, mut mi: MInst, dst: RegRef, c: DppCtl) {
         let dpp = Dpp16 {
-            ctrl,
-            row_mask: 0xf,
+            ctrl: c.ctrl,
+            row_mask: c.row_mask,
             bank_mask: 0xf,
-            bound_ctrl: zero,
+            bound_ctrl: c.zero,
             fi: false,
             neg: 0,
             abs: 0,
@@ -175,7 +184,7 @@ impl Isel<'_> {
             Inst::Vop2(i) => i.ext = Ext::Dpp16(dpp),
             _ => unreachable!("DPP on a VOP1 or VOP2 instruction only"),
         }
-        if keep {
+        if c.keep {
             // The lanes not written keep their value: the old contents are read too.
             mi.uses.push(RegOp { slot: Slot::Vdst, reg: dst, dwords: 1 });
         }

@@ -23,7 +23,7 @@
 use ferrum_isa::Opcode as O;
 
 use super::build::{self, Src};
-use super::subgroup::has_vop2;
+use super::subgroup::{has_vop2, DppCtl};
 use super::{Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{RegClass, RegOp, RegRef, Slot};
@@ -155,10 +155,13 @@ impl Isel<'_> {
         }
         let saved = self.exec_all();
         let ss = Src::R(saved, RegClass::S);
-        let idv = self.fill(p.identity, dw);
         let t = self.vreg(RegClass::V, dw);
         for k in 0..dw {
-            let srcs = [Src::R(idv.at(k), RegClass::V), Src::R(xv.at(k), RegClass::V), ss];
+            // The identity as an inline constant or literal; the mask is the other
+            // constant-bus read.
+            let id = Src::I((p.identity >> (32 * u32::from(k))) as u32);
+            let mut srcs = [id, Src::R(xv.at(k), RegClass::V), ss];
+            self.limit_bus(&mut srcs);
             self.emit(build::vop3(O::V_CNDMASK_B32, Some(t.at(k)), None, &srcs, 0));
         }
         let result = match op {
@@ -243,7 +246,7 @@ impl Isel<'_> {
                 // Every lane's source is valid: one DPP-modified op per dword.
                 let r = self.vreg(RegClass::V, dw);
                 for d in 0..dw {
-                    self.dpp_op(op, r.at(d), t.at(d), 0x160 + k, false, false);
+                    self.dpp_op(op, r.at(d), t.at(d), t.at(d), DppCtl::new(0x160 + k));
                 }
                 t = r;
                 continue;
@@ -284,6 +287,18 @@ impl Isel<'_> {
             t = self.combine(p.comb, dw, t, tmp)?;
         }
         // Row 1 also takes row 0's total (lane 15).
+        if let Some(op) = fused(p) {
+            for d in 0..dw {
+                // Every lane of row 1 reads lane 15 of row 0 (row 0's lanes read row 1's last
+                // lane, unused), then only row 1 combines it (DPP row_mask, identity quad_perm).
+                let x = self.vreg(RegClass::V, 1);
+                let srcs = [Src::R(t.at(d), RegClass::V), Src::I(u32::MAX), Src::I(u32::MAX)];
+                self.emit(build::vop3(O::V_PERMLANEX16_B32, Some(x), None, &srcs, 0));
+                let c = DppCtl { row_mask: 0x2, keep: true, ..DppCtl::new(0xe4) };
+                self.dpp_op(op, t.at(d), x, t.at(d), c);
+            }
+            return Ok(t);
+        }
         let add = self.fill(p.identity, dw);
         let mut row0 = Vec::new();
         for d in 0..dw {
@@ -319,14 +334,18 @@ impl Isel<'_> {
     /// up with their own value, which `bound_ctrl` gives when the identity is zero (`0 op t`);
     /// otherwise they keep a copy of `t` made first.
     fn scan_step_fused(&mut self, op: O, identity: u64, dw: u8, t: RegRef, ctrl: u16) -> RegRef {
+        if identity != 0 {
+            // In place: the lanes not written already hold their own value.
+            for d in 0..dw {
+                let c = DppCtl { keep: true, ..DppCtl::new(ctrl) };
+                self.dpp_op(op, t.at(d), t.at(d), t.at(d), c);
+            }
+            return t;
+        }
         let r = self.vreg(RegClass::V, dw);
         for d in 0..dw {
-            if identity == 0 {
-                self.dpp_op(op, r.at(d), t.at(d), ctrl, false, true);
-            } else {
-                self.vmov(r.at(d), Src::R(t.at(d), RegClass::V));
-                self.dpp_op(op, r.at(d), t.at(d), ctrl, true, false);
-            }
+            let c = DppCtl { zero: true, ..DppCtl::new(ctrl) };
+            self.dpp_op(op, r.at(d), t.at(d), t.at(d), c);
         }
         r
     }
