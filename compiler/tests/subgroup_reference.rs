@@ -203,3 +203,13 @@ fn basic_ids_and_barrier_exchange_match_hand_computed_values() {
         assert_eq!(o[b + 1], x[src] * 3, "exchange at {g}");
     }
 }
+
+/// `subgroup_float64.comp`: all-equal on floats is SPIR-V's ordered-equal compare, so `-0` and
+/// `+0` are equal and a NaN is equal to nothing (not even the same bit pattern).
+#[test]
+fn float_all_equal_is_an_ordered_compare() {
+    let (_, o) = run("subgroup_float64.comp");
+    for g in 0..80 {
+        assert_eq!(o[g * 32 + 30], 0b11_0011, "all-equal flags at {g}");
+    }
+}

@@ -6,6 +6,8 @@
 #extension GL_KHR_shader_subgroup_quad : require
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_subgroup_extended_types_float16 : require
 // f64 reductions, scans and clustered reductions of scalars and vectors (values exact in any
 // order: multiples of 1/8 with small magnitudes, products of powers of two), and data movement
 // of dvec3, over a workgroup of 40 and under divergence.
@@ -41,6 +43,12 @@ void main() {
     dvec3 m = subgroupShuffle(dvec3(d, p, double(id)), (id + 7u) % 32u) + subgroupQuadSwapHorizontal(dvec3(p, d, 1.0));
     put(b + 20u, m.x + m.y * 1024.0 + m.z * 65536.0);
     put(b + 22u, subgroupBroadcast(d, 2u) + subgroupBroadcastFirst(p) + double(subgroupAllEqual(p * 0.0)));
+    // All-equal on floats is an ordered compare: -0 equals +0, a NaN equals nothing.
+    float z = (u & 1u) != 0u ? 0.0 : -0.0;
+    float nan = uintBitsToFloat(0x7fc00000u + (u & 1u));
+    o[b + 30u] = uint(subgroupAllEqual(z)) | uint(subgroupAllEqual(double(z))) << 1
+        | uint(subgroupAllEqual(vec2(1.0, nan))) << 2 | uint(subgroupAllEqual(nan * 0.0)) << 3
+        | uint(subgroupAllEqual(f16vec2(float16_t(z), 2.0hf))) << 4 | uint(subgroupAllEqual(z + 1.0)) << 5;
     if (u % 4u != 2u) {
         put(b + 24u, subgroupMin(d) + subgroupInclusiveAdd(d));
         put(b + 26u, subgroupExclusiveMax(d) + subgroupClusteredAdd(p, 2u));

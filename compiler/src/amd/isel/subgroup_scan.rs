@@ -208,6 +208,7 @@ impl Isel<'_> {
         match op {
             SubgroupOp::Reduce(_) | SubgroupOp::ClusteredReduce(..) if idempotent => Some(x),
             SubgroupOp::Reduce(Iadd | Ixor) if bits <= 32 => {
+                let xs = self.src(x).ok()?;
                 let n = self.vreg(RegClass::S, 1);
                 self.emit(build::sop1(O::S_BCNT1_I32_B32, n, build::EXEC, 1));
                 if a == Ixor {
@@ -215,7 +216,6 @@ impl Isel<'_> {
                     self.emit(build::sop2(O::S_AND_B32, Some(n), sn, one, 1));
                 }
                 let r = self.vreg(RegClass::S, 1);
-                let xs = self.src(x).ok()?;
                 self.emit(build::sop2(O::S_MUL_I32, Some(r), xs, Src::R(n, RegClass::S), 1));
                 Some(MVal::Reg(r, RegClass::S))
             }
