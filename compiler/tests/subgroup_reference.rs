@@ -122,3 +122,94 @@ fn workgroup_scope_is_refused() {
     let e = ferrum_compiler::compile_to_ir(&words, "main", Stage::Compute, &spec).unwrap_err();
     assert!(e.to_string().contains("scope"), "{e}");
 }
+
+/// `subgroup_int64.comp`: 64-bit sums carry across the dword boundary, signed min/max order
+/// by the sign of the whole 64-bit value, products keep their high halves.
+#[test]
+fn int64_arithmetic_matches_hand_computed_values() {
+    let (x, o) = run("subgroup_int64.comp");
+    let n = 96;
+    let w = |m: usize| u64::from(x[m]) << 32 | u64::from(0xffff_f000u32.wrapping_add(x[m] * 7));
+    let s = |m: usize| (w(m) as i64).wrapping_sub(i64::from(x[m] % 3) * 0x0300_0000_0000);
+    let at = |i: usize| u64::from(o[i]) | u64::from(o[i + 1]) << 32;
+    for g in 0..n {
+        let lanes = wave(g, 48, n);
+        let b = g * 32;
+        let sum = lanes.iter().fold(0u64, |a, &m| a.wrapping_add(w(m)));
+        assert_eq!(at(b), sum, "reduce add at {g}");
+        let incl = lanes.iter().filter(|&&m| m <= g).fold(0u64, |a, &m| a.wrapping_add(w(m)));
+        assert_eq!(at(b + 2), incl, "inclusive add at {g}");
+        let smin = lanes.iter().map(|&m| s(m)).min().unwrap();
+        let smax = lanes.iter().map(|&m| s(m)).max().unwrap();
+        assert_eq!(at(b + 8), (smin as u64).wrapping_add(smax as u64), "signed min+max at {g}");
+        let umin = lanes.iter().map(|&m| w(m)).min().unwrap();
+        let umax = lanes.iter().map(|&m| w(m)).max().unwrap();
+        assert_eq!(at(b + 6), umin ^ umax, "unsigned min^max at {g}");
+        let mul = |f: &dyn Fn(usize) -> bool| {
+            lanes.iter().filter(|&&m| f(m)).fold(1u64, |a, &m| a.wrapping_mul(w(m) | 1))
+        };
+        assert_eq!(at(b + 14), mul(&|_| true) ^ mul(&|m| m <= g), "products at {g}");
+        if x[g] % 3 != 1 {
+            let active: Vec<usize> = lanes.iter().copied().filter(|&m| x[m] % 3 != 1).collect();
+            let sum = active.iter().fold(0u64, |a, &m| a.wrapping_add(w(m)));
+            let incl =
+                active.iter().filter(|&&m| m <= g).fold(0u64, |a, &m| a.wrapping_add(s(m) as u64));
+            assert_eq!(at(b + 28), sum.wrapping_add(incl), "divergent sums at {g}");
+        }
+    }
+}
+
+/// `subgroup_narrow.comp`: 8- and 16-bit min/max compare the narrow values with their own
+/// signedness, whatever the wider arithmetic that produced them.
+#[test]
+fn narrow_integer_min_max_match_hand_computed_values() {
+    let (x, o) = run("subgroup_narrow.comp");
+    let n = 80;
+    let c = |m: usize| (x[m] as i8).wrapping_add(100);
+    let uc = |m: usize| (x[m].wrapping_mul(3) as u8).wrapping_add(200);
+    let h = |m: usize| (x[m].wrapping_mul(77) as i16).wrapping_sub(20000);
+    let uh = |m: usize| (x[m].wrapping_mul(131) as u16).wrapping_add(60000);
+    for g in 0..n {
+        let lanes = wave(g, 40, n);
+        let b = g * 32;
+        let add = lanes.iter().fold(0i8, |a, &m| a.wrapping_add(c(m)));
+        let mul = lanes.iter().fold(1u8, |a, &m| a.wrapping_mul(uc(m) | 1));
+        let min = lanes.iter().map(|&m| c(m)).min().unwrap();
+        let max = lanes.iter().map(|&m| c(m)).max().unwrap();
+        let want = u32::from_le_bytes([add as u8, mul, min as u8, max as u8]);
+        assert_eq!(o[b], want, "int8 reductions at {g}");
+        let hmin = lanes.iter().map(|&m| h(m)).min().unwrap() as u16;
+        let hmax = lanes.iter().map(|&m| h(m)).max().unwrap() as u16;
+        assert_eq!(o[b + 4], u32::from(hmin) | u32::from(hmax) << 16, "int16 min/max at {g}");
+        let umin = lanes.iter().map(|&m| uh(m)).min().unwrap();
+        let umax = lanes.iter().map(|&m| uh(m)).max().unwrap();
+        assert_eq!(o[b + 5], u32::from(umin) | u32::from(umax) << 16, "uint16 min/max at {g}");
+    }
+}
+
+/// `subgroup_basic.comp`: subgroup ids and counts follow the local invocation index in runs of
+/// 32, and a subgroup barrier makes a lane's workgroup-memory write visible to its subgroup.
+#[test]
+fn basic_ids_and_barrier_exchange_match_hand_computed_values() {
+    let (x, o) = run("subgroup_basic.comp");
+    let (n, local) = (144, 72);
+    for g in 0..n {
+        let lanes = wave(g, local, n);
+        let (l, b) = (g % local, g * 4);
+        let elect = u32::from(g == lanes[0]);
+        let want = (l / 32) as u32 | 3 << 8 | 32 << 16 | elect << 24;
+        assert_eq!(o[b], want, "ids at {g}");
+        let src = lanes[((g - lanes[0]) + 5) % lanes.len()];
+        assert_eq!(o[b + 1], x[src] * 3, "exchange at {g}");
+    }
+}
+
+/// `subgroup_float64.comp`: all-equal on floats is SPIR-V's ordered-equal compare, so `-0` and
+/// `+0` are equal and a NaN is equal to nothing (not even the same bit pattern).
+#[test]
+fn float_all_equal_is_an_ordered_compare() {
+    let (_, o) = run("subgroup_float64.comp");
+    for g in 0..80 {
+        assert_eq!(o[g * 32 + 30], 0b11_0011, "all-equal flags at {g}");
+    }
+}

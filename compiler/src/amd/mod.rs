@@ -26,6 +26,7 @@ use std::time::Instant;
 
 pub use abi::{DescriptorKind, ResourceLayout, ShaderMetadata};
 pub use error::BackendError;
+pub use isel::{SubgroupClass, SubgroupFeatures, SUBGROUP_FEATURES};
 
 use crate::ir::{Mode, Shader, Stage, Type};
 

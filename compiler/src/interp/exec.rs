@@ -325,6 +325,8 @@ impl Ids {
             SysVal::LocalInvocationIndex => vec![u64::from(idx)],
             SysVal::SubgroupSize => vec![32],
             SysVal::SubgroupInvocationId => vec![u64::from(idx % 32)],
+            SysVal::SubgroupId => vec![u64::from(idx / 32)],
+            SysVal::NumSubgroups => vec![u64::from((w[0] * w[1] * w[2]).div_ceil(32))],
             SysVal::SubgroupEqMask
             | SysVal::SubgroupGeMask
             | SysVal::SubgroupGtMask

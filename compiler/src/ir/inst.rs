@@ -79,6 +79,11 @@ pub enum SysVal {
     SubgroupSize,
     /// gl_SubgroupInvocationID.
     SubgroupInvocationId,
+    /// gl_SubgroupID: the wave's index in the workgroup (waves take consecutive runs of 32
+    /// local invocation indices).
+    SubgroupId,
+    /// gl_NumSubgroups: waves per workgroup.
+    NumSubgroups,
     /// gl_SubgroupEqMask (`u32x4`; only the first component can be non-zero in wave32).
     SubgroupEqMask,
     /// gl_SubgroupGeMask.

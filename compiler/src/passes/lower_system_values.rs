@@ -75,6 +75,12 @@ fn value(e: &mut Emitter<'_>, s: &Shader, sv: SysVal, vt: ValueType) -> Value {
             e.alu(AluOp::Iadd, 32, 1, vec![t, c[0]])
         }
         SysVal::SubgroupSize => e.imm(32, 32),
+        SysVal::SubgroupId => {
+            let idx = value(e, s, SysVal::LocalInvocationIndex, vt);
+            let five = e.imm(32, 5);
+            e.alu(AluOp::Ushr, 32, 1, vec![idx, five])
+        }
+        SysVal::NumSubgroups => e.imm(32, u64::from((w[0] * w[1] * w[2]).div_ceil(32))),
         SysVal::SubgroupEqMask
         | SysVal::SubgroupGeMask
         | SysVal::SubgroupGtMask

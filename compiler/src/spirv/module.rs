@@ -635,6 +635,8 @@ fn sysval(b: spirv::BuiltIn) -> Option<SysVal> {
         B::NumWorkgroups => SysVal::NumWorkgroups,
         B::SubgroupSize => SysVal::SubgroupSize,
         B::SubgroupLocalInvocationId => SysVal::SubgroupInvocationId,
+        B::SubgroupId => SysVal::SubgroupId,
+        B::NumSubgroups => SysVal::NumSubgroups,
         B::SubgroupEqMask => SysVal::SubgroupEqMask,
         B::SubgroupGeMask => SysVal::SubgroupGeMask,
         B::SubgroupGtMask => SysVal::SubgroupGtMask,

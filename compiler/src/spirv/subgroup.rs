@@ -9,7 +9,7 @@ use super::function::{FnCtx, Tree};
 use super::module::CTree;
 use super::operands::{bad, id, opname};
 use crate::error::CompileError;
-use crate::ir::{AluOp, InstKind, SubgroupOp, SysVal, Value, ValueType};
+use crate::ir::{AluOp, InstKind, SubgroupOp, SysVal, Type, TypeId, Value, ValueType};
 
 /// SPIR-V `Scope::Subgroup`.
 const SCOPE_SUBGROUP: u64 = 3;
@@ -65,6 +65,10 @@ impl FnCtx<'_, '_> {
         let b = ValueType::data(1, 1);
         let r = match o {
             Op::GroupNonUniformElect => self.subgroup(SubgroupOp::Elect, vec![], b),
+            Op::GroupNonUniformAllEqual if self.operand_is_float(inst, 1) => {
+                let v = self.leaf(inst, 1)?;
+                self.float_all_equal(v)
+            }
             Op::GroupNonUniformAll | Op::GroupNonUniformAny | Op::GroupNonUniformAllEqual => {
                 let s = match o {
                     Op::GroupNonUniformAll => SubgroupOp::All,
@@ -136,6 +140,46 @@ impl FnCtx<'_, '_> {
         };
         self.set(inst, Tree::Leaf(r))?;
         Ok(true)
+    }
+
+    /// Whether operand `i` (as [`FnCtx::leaf`] counts) has a float scalar or vector type,
+    /// found from the result type of the instruction defining it.
+    fn operand_is_float(&self, inst: &Instruction, i: usize) -> bool {
+        let Some(Operand::IdRef(v)) = inst.operands.get(i) else { return false };
+        let spv = self.m.spv;
+        let body = spv.functions.iter().flat_map(|f| {
+            f.parameters.iter().chain(f.blocks.iter().flat_map(|b| b.instructions.iter()))
+        });
+        let ty = spv
+            .types_global_values
+            .iter()
+            .chain(body)
+            .find(|d| d.result_id == Some(*v))
+            .and_then(|d| d.result_type);
+        let types = &self.m.shader.types;
+        let is_float = |t: TypeId| matches!(types.get(t), Type::Float { .. });
+        match ty.and_then(|t| self.m.types.get(&t)) {
+            Some(&t) => match types.get(t) {
+                Type::Vector { elem, .. } => is_float(*elem),
+                _ => is_float(t),
+            },
+            None => false,
+        }
+    }
+
+    /// All-equal on floats is an ordered-equal compare (SPIR-V): `-0` equals `+0` and a NaN
+    /// equals nothing, so it is each lane's `Feq` with the first active lane's value, voted.
+    fn float_all_equal(&mut self, v: Value) -> Value {
+        let (bits, n) = self.f.ty(v).shape();
+        let b = ValueType::data(1, 1);
+        let first = self.subgroup(SubgroupOp::BroadcastFirst, vec![v], ValueType::data(bits, n));
+        let eq = self.alu(AluOp::Feq, ValueType::data(1, n), vec![v, first]);
+        let mut all = self.comp(eq, 0);
+        for i in 1..n {
+            let c = self.comp(eq, u32::from(i));
+            all = self.alu(AluOp::Iand, b, vec![all, c]);
+        }
+        self.subgroup(SubgroupOp::All, vec![all], b)
     }
 
     fn lane_u32(&mut self, v: Value) -> Value {

@@ -24,12 +24,14 @@ pub mod layout_order;
 mod mem;
 pub(crate) mod scratch;
 mod subgroup;
+mod subgroup_scan;
 
 use std::collections::HashMap;
 
 use ferrum_isa::Opcode;
 
 pub use build::Src;
+pub use subgroup::{SubgroupClass, SubgroupFeatures, SUBGROUP_FEATURES};
 
 use super::abi::{self, ResourceLayout};
 use super::error::{unsupported, BackendError};

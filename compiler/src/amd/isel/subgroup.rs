@@ -2,69 +2,121 @@
 //!
 //! - Votes, ballots and elect are scalar ops on lane masks ANDed with EXEC (`s_ff1`,
 //!   `s_bcnt1`), so inactive lanes never count.
-//! - Reductions and scans run with EXEC set to all lanes on a copy of the operand in which
-//!   inactive lanes hold the operation's identity (`v_cndmask` with the saved EXEC): DPP
-//!   `row_xmask` butterflies reduce each row of 16, `v_permlanex16` combines the two rows;
-//!   scans use DPP `row_shr` onto identity-filled temporaries (lanes whose source lies outside
-//!   the row are not written) and add row 0's total to row 1 through `v_readlane`.
+//! - Reductions and scans: see [`super::subgroup_scan`].
 //! - Shuffles go through `ds_bpermute_b32` (the LDS crossbar, no LDS memory); quad ops with a
 //!   constant lane are DPP `quad_perm` moves; broadcasts with a uniform lane are `v_readlane`.
 //!
-//! Supported data: 32-bit components for arithmetic (and 64-bit floats),
-//! 32- and 64-bit components for data
-//! movement, booleans for everything (votes, ballots, elect and and/or/xor reductions on the
-//! masks; the rest on 0/1 values in VGPRs).
+//! Supported data: 8-, 16-, 32- and 64-bit integers, f16, f32 and f64 and vectors of them for
+//! every operation (data movement moves whole dwords: the undefined upper bits of narrow
+//! values go along), and booleans for everything (votes, ballots, elect and and/or/xor
+//! reductions on the masks; the rest on 0/1 values in VGPRs), vectors component by component.
+//!
+//! [`SUBGROUP_FEATURES`] states what this covers; the driver reports it as the device's subgroup
+//! properties, and `tests/subgroup_sim.rs` runs a corpus shader for each class it lists.
 
 use ferrum_isa::{Dpp16, Ext, Inst, Opcode as O, Operand, Special};
 
 use super::build::{self, Src};
 use super::{Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
-use crate::amd::mir::{RegClass, RegOp, RegRef, Slot};
-use crate::interp::subgroup::identity;
-use crate::ir::{AluOp, SubgroupOp, Value};
+use crate::amd::mir::{MInst, RegClass, RegOp, RegRef, Slot};
+use crate::ir::{AluOp, Stage, SubgroupOp, Value};
 
 const EXEC_OP: Operand = Operand::Special(Special::ExecLo);
 
-/// The VALU opcode of a 32-bit reduction.
-fn valu_op(op: AluOp) -> Option<O> {
-    Some(match op {
-        AluOp::Iadd => O::V_ADD_NC_U32,
-        AluOp::Imul => O::V_MUL_LO_U32,
-        AluOp::Imin => O::V_MIN_I32,
-        AluOp::Imax => O::V_MAX_I32,
-        AluOp::Umin => O::V_MIN_U32,
-        AluOp::Umax => O::V_MAX_U32,
-        AluOp::Iand => O::V_AND_B32,
-        AluOp::Ior => O::V_OR_B32,
-        AluOp::Ixor => O::V_XOR_B32,
-        AluOp::Fadd => O::V_ADD_F32,
-        AluOp::Fmul => O::V_MUL_F32,
-        AluOp::Fmin => O::V_MIN_F32,
-        AluOp::Fmax => O::V_MAX_F32,
-        _ => return None,
-    })
-}
-
-/// How two lanes' values combine: one 32-bit op per dword, or a 64-bit float op.
+/// A DPP16 control and what happens to the lanes it does not feed.
 #[derive(Clone, Copy)]
-enum Combine {
-    Dword(O),
-    F64(O),
+pub(super) struct DppCtl {
+    /// The lane selection (`quad_perm`, `row_shr`, `row_xmask`, ...).
+    pub ctrl: u16,
+    /// Rows written (bit per row of 16 lanes).
+    pub row_mask: u8,
+    /// Lanes not written keep the destination's value, which is therefore read.
+    pub keep: bool,
+    /// `bound_ctrl`: an invalid source lane reads 0 and the lane is written.
+    pub zero: bool,
 }
 
-fn combiner(op: AluOp, bits: u8) -> Option<Combine> {
-    match (bits, op) {
-        (32, _) => valu_op(op).map(Combine::Dword),
-        // Bitwise operations combine each dword on its own.
-        (64, AluOp::Iand | AluOp::Ior | AluOp::Ixor) => valu_op(op).map(Combine::Dword),
-        (64, AluOp::Fadd) => Some(Combine::F64(O::V_ADD_F64)),
-        (64, AluOp::Fmul) => Some(Combine::F64(O::V_MUL_F64)),
-        (64, AluOp::Fmin) => Some(Combine::F64(O::V_MIN_F64)),
-        (64, AluOp::Fmax) => Some(Combine::F64(O::V_MAX_F64)),
-        _ => None,
+impl DppCtl {
+    pub(super) fn new(ctrl: u16) -> Self {
+        DppCtl { ctrl, row_mask: 0xf, keep: false, zero: false }
     }
 }
+
+/// Whether `op` has a VOP2 encoding (the only VALU form besides VOP1 that takes DPP on gfx10).
+pub(super) fn has_vop2(op: O) -> bool {
+    ferrum_isa::tables::Enc::Vop2.form_of(op).is_some()
+}
+
+/// A class of subgroup operations, as Vulkan's `VkSubgroupFeatureFlagBits` and SPIR-V's
+/// `GroupNonUniform*` capabilities divide them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubgroupClass {
+    /// Elect, subgroup barriers.
+    Basic,
+    /// All, any, all-equal.
+    Vote,
+    /// Reductions and inclusive/exclusive scans.
+    Arithmetic,
+    /// Ballots, broadcasts and the bit-count helpers on ballots.
+    Ballot,
+    /// Shuffle by index and by xor.
+    Shuffle,
+    /// Shuffle up and down.
+    ShuffleRelative,
+    /// Clustered reductions.
+    Clustered,
+    /// Quad broadcast and swaps.
+    Quad,
+}
+
+impl SubgroupClass {
+    /// The SPIR-V capability a module declares to use the class.
+    pub fn capability(self) -> spirv::Capability {
+        use spirv::Capability as C;
+        match self {
+            Self::Basic => C::GroupNonUniform,
+            Self::Vote => C::GroupNonUniformVote,
+            Self::Arithmetic => C::GroupNonUniformArithmetic,
+            Self::Ballot => C::GroupNonUniformBallot,
+            Self::Shuffle => C::GroupNonUniformShuffle,
+            Self::ShuffleRelative => C::GroupNonUniformShuffleRelative,
+            Self::Clustered => C::GroupNonUniformClustered,
+            Self::Quad => C::GroupNonUniformQuad,
+        }
+    }
+}
+
+/// What the backend compiles, for the driver to report as its subgroup properties.
+#[derive(Clone, Copy, Debug)]
+pub struct SubgroupFeatures {
+    /// Stages whose shaders may use subgroup operations.
+    pub stages: &'static [Stage],
+    /// The operation classes, each for every type below.
+    pub classes: &'static [SubgroupClass],
+    /// Whether the classes work on 8-, 16- and 64-bit integers and f16 (scalars and vectors)
+    /// as well as on 32-bit types, f64 and booleans: what
+    /// `VK_KHR_shader_subgroup_extended_types` asks for.
+    pub extended_types: bool,
+}
+
+/// The single source of the device's subgroup properties. The compiler tests run a corpus
+/// shader for every class listed here (`tests/subgroup_sim.rs`).
+pub const SUBGROUP_FEATURES: SubgroupFeatures = SubgroupFeatures {
+    // The wave is the subgroup only in compute: the graphics stages have no lowering yet.
+    stages: &[Stage::Compute],
+    classes: &[
+        SubgroupClass::Basic,
+        SubgroupClass::Vote,
+        SubgroupClass::Arithmetic,
+        SubgroupClass::Ballot,
+        SubgroupClass::Shuffle,
+        SubgroupClass::ShuffleRelative,
+        SubgroupClass::Clustered,
+        SubgroupClass::Quad,
+    ],
+    extended_types: true,
+};
 
 impl Isel<'_> {
     fn sg_s(&mut self) -> RegRef {
@@ -76,58 +128,83 @@ impl Isel<'_> {
     }
 
     /// Saves EXEC and enables every lane.
-    fn exec_all(&mut self) -> RegRef {
+    pub(super) fn exec_all(&mut self) -> RegRef {
         let saved = self.sg_s();
         self.emit(build::sop1(O::S_MOV_B32, saved, build::EXEC, 1));
         self.emit(build::sop1_fixed(O::S_MOV_B32, EXEC_OP, Src::I(u32::MAX)));
         saved
     }
 
-    fn exec_set(&mut self, m: Src) {
+    pub(super) fn exec_set(&mut self, m: Src) {
         self.emit(build::sop1_fixed(O::S_MOV_B32, EXEC_OP, m));
     }
 
     /// `v_mov_b32_dpp dst, src ctrl`; lanes whose source is invalid keep `dst`, so `dst` must
     /// be initialised unless every source lane is valid (use [`Self::dpp_mov_all`] then).
-    fn dpp_mov(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
-        self.dpp_mov_inner(dst, src, ctrl, true);
+    pub(super) fn dpp_mov(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
+        self.dpp_mov_inner(dst, src, DppCtl { keep: true, ..DppCtl::new(ctrl) });
     }
 
     /// A DPP move whose every lane reads a valid source (row_xmask, quad_perm under full EXEC):
     /// `dst` is fully written, so its old value is not live.
-    fn dpp_mov_all(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
-        self.dpp_mov_inner(dst, src, ctrl, false);
+    pub(super) fn dpp_mov_all(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
+        self.dpp_mov_inner(dst, src, DppCtl::new(ctrl));
     }
 
-    fn dpp_mov_inner(&mut self, dst: RegRef, src: RegRef, ctrl: u16, keep: bool) {
-        let mut mi = build::vop1(O::V_MOV_B32, dst, Src::R(src, RegClass::V));
-        if let Inst::Vop1(i) = &mut mi.inst {
-            i.ext = Ext::Dpp16(Dpp16 {
-                ctrl,
-                row_mask: 0xf,
-                bank_mask: 0xf,
-                bound_ctrl: false,
-                fi: false,
-                neg: 0,
-                abs: 0,
-            });
+    /// A DPP move whose lanes with an invalid source are written with 0 (`bound_ctrl`): as
+    /// [`Self::dpp_mov`] onto a zero-filled `dst`, without the fill.
+    pub(super) fn dpp_mov_zero(&mut self, dst: RegRef, src: RegRef, ctrl: u16) {
+        self.dpp_mov_inner(dst, src, DppCtl { zero: true, ..DppCtl::new(ctrl) });
+    }
+
+    fn dpp_mov_inner(&mut self, dst: RegRef, src: RegRef, c: DppCtl) {
+        let mi = build::vop1(O::V_MOV_B32, dst, Src::R(src, RegClass::V));
+        self.emit_dpp(mi, dst, c);
+    }
+
+    /// `op_dpp dst, a, b`: `a` from the lane `c.ctrl` selects, combined with this lane's `b`
+    /// (`op` must have a VOP2 form, see [`has_vop2`]).
+    pub(super) fn dpp_op(&mut self, op: O, dst: RegRef, a: RegRef, b: RegRef, c: DppCtl) {
+        let mi = build::vop2(op, dst, Src::R(a, RegClass::V), Src::R(b, RegClass::V));
+        self.emit_dpp(mi, dst, c);
+    }
+
+    fn emit_dpp(&mut self, mut mi: MInst, dst: RegRef, c: DppCtl) {
+        let dpp = Dpp16 {
+            ctrl: c.ctrl,
+            row_mask: c.row_mask,
+            bank_mask: 0xf,
+            bound_ctrl: c.zero,
+            fi: false,
+            neg: 0,
+            abs: 0,
+        };
+        match &mut mi.inst {
+            Inst::Vop1(i) => i.ext = Ext::Dpp16(dpp),
+            Inst::Vop2(i) => i.ext = Ext::Dpp16(dpp),
+            _ => unreachable!("DPP on a VOP1 or VOP2 instruction only"),
         }
-        if keep {
+        if c.keep {
             // The lanes not written keep their value: the old contents are read too.
             mi.uses.push(RegOp { slot: Slot::Vdst, reg: dst, dwords: 1 });
         }
         self.emit(mi);
     }
 
-    fn readlane(&mut self, v: RegRef, lane: Src) -> RegRef {
+    pub(super) fn readlane(&mut self, v: RegRef, lane: Src) -> RegRef {
         let d = self.sg_s();
-        let mut mi = build::vop3(O::V_READLANE_B32, None, None, &[Src::R(v, RegClass::V), lane], 0);
-        mi.defs.push(RegOp { slot: Slot::Vdst, reg: d, dwords: 1 });
-        self.emit(mi);
+        self.readlane_to(d, v, lane);
         d
     }
 
-    fn vmov(&mut self, d: RegRef, s: Src) {
+    /// `v_readlane_b32 d, v, lane` (`d` may be one dword of a wider SGPR range).
+    pub(super) fn readlane_to(&mut self, d: RegRef, v: RegRef, lane: Src) {
+        let mut mi = build::vop3(O::V_READLANE_B32, None, None, &[Src::R(v, RegClass::V), lane], 0);
+        mi.defs.push(RegOp { slot: Slot::Vdst, reg: d, dwords: 1 });
+        self.emit(mi);
+    }
+
+    pub(super) fn vmov(&mut self, d: RegRef, s: Src) {
         self.emit(build::vop1(O::V_MOV_B32, d, s));
     }
 
@@ -173,31 +250,29 @@ impl Isel<'_> {
     ) -> Result<(), BackendError> {
         let d = dst.ok_or_else(|| unsupported("subgroup op without result"))?;
         let (bits, comps) = srcs.first().map_or((1, 1), |v| self.shape(*v));
-        let out = if bits == 1 {
-            let c = match srcs.first() {
-                Some(v) => self.mask_src(self.comp(*v, 0)?),
-                None => Src::I(0),
-            };
-            if Self::mask_op(op) {
-                vec![self.subgroup_bool(op, c)?]
-            } else {
-                let lane = match srcs.get(1) {
-                    Some(v) => Some(self.comp(*v, 0)?),
-                    None => None,
-                };
-                vec![self.bool_via_data(op, c, lane)?]
-            }
-        } else if op == SubgroupOp::AllEqual {
+        let lane = match srcs.get(1) {
+            Some(v) => Some(self.comp(*v, 0)?),
+            None => None,
+        };
+        let out = if op == SubgroupOp::AllEqual {
             vec![self.all_equal(srcs[0], bits, comps)?]
         } else {
+            // Component by component (vectors of booleans included).
             let mut out = Vec::new();
             for i in 0..usize::from(comps) {
-                let x = self.comp(srcs[0], i)?;
-                let lane = match srcs.get(1) {
-                    Some(v) => Some(self.comp(*v, 0)?),
-                    None => None,
+                if bits != 1 {
+                    out.extend(self.subgroup_data(op, bits, self.comp(srcs[0], i)?, lane)?);
+                    continue;
+                }
+                let c = match srcs.first() {
+                    Some(v) => self.mask_src(self.comp(*v, i)?),
+                    None => Src::I(0),
                 };
-                out.extend(self.subgroup_data(op, bits, x, lane)?);
+                out.push(if Self::mask_op(op) {
+                    self.subgroup_bool(op, c)?
+                } else {
+                    self.bool_via_data(op, c, lane)?
+                });
             }
             out
         };
@@ -318,9 +393,6 @@ impl Isel<'_> {
         lane: Option<MVal>,
     ) -> Result<Vec<MVal>, BackendError> {
         let dw = Self::dwords(bits);
-        if bits < 32 {
-            return Err(unsupported(format!("subgroup {} on {bits}-bit values", op.name())));
-        }
         match op {
             SubgroupOp::BroadcastFirst | SubgroupOp::Broadcast => {
                 if let MVal::Reg(_, RegClass::S) | MVal::Const(_) = x {
@@ -335,15 +407,7 @@ impl Isel<'_> {
                 for i in 0..dw {
                     match lane {
                         None => self.emit(build::readfirstlane(r.at(i), v.at(i))),
-                        Some(l) => {
-                            let s = self.readlane(v.at(i), l);
-                            self.emit(build::sop1(
-                                O::S_MOV_B32,
-                                r.at(i),
-                                Src::R(s, RegClass::S),
-                                1,
-                            ));
-                        }
+                        Some(l) => self.readlane_to(r.at(i), v.at(i), l),
                     }
                 }
                 Ok(vec![MVal::Reg(r, RegClass::S)])
@@ -374,11 +438,18 @@ impl Isel<'_> {
 
     /// Lanes whose value differs from the first active lane's, in any dword of any component.
     fn all_equal(&mut self, x: Value, bits: u8, comps: u8) -> Result<MVal, BackendError> {
+        if bits == 1 {
+            return self.all_equal_bool(x, comps);
+        }
         let diff = self.sg_s();
         self.emit(build::sop1(O::S_MOV_B32, diff, Src::I(0), 1));
         for i in 0..usize::from(comps) {
             let c = self.comp(x, i)?;
-            let MVal::Reg(v, RegClass::V) = c else { continue };
+            let MVal::Reg(mut v, RegClass::V) = c else { continue };
+            if bits < 32 {
+                // Only the low bits of a narrow value are defined.
+                v = self.apply(O::V_AND_B32, v, Src::I((1u32 << bits) - 1));
+            }
             for k in 0..Self::dwords(bits) {
                 let f = self.sg_s();
                 self.emit(build::readfirstlane(f, v.at(k)));
@@ -392,6 +463,25 @@ impl Isel<'_> {
         let t = self.sg_s();
         self.emit(build::sop2(O::S_AND_B32, Some(t), Src::R(diff, RegClass::S), build::EXEC, 1));
         Ok(self.nonzero_mask(t, 0, u32::MAX))
+    }
+
+    /// Every component of a boolean vector the same in all active lanes.
+    fn all_equal_bool(&mut self, x: Value, comps: u8) -> Result<MVal, BackendError> {
+        let mut all: Option<MVal> = None;
+        for i in 0..usize::from(comps) {
+            let c = self.mask_src(self.comp(x, i)?);
+            let e = self.subgroup_bool(SubgroupOp::AllEqual, c)?;
+            all = Some(match all {
+                None => e,
+                Some(a) => {
+                    let r = self.sg_s();
+                    let (sa, se) = (self.mask_src(a), self.mask_src(e));
+                    self.emit(build::sop2(O::S_AND_B32, Some(r), sa, se, 1));
+                    MVal::Reg(r, RegClass::S)
+                }
+            });
+        }
+        Ok(all.unwrap_or(MVal::Const(1)))
     }
 
     fn uniform_lane(&mut self, l: MVal) -> Result<Src, BackendError> {
@@ -457,141 +547,5 @@ impl Isel<'_> {
             self.emit(build::ds(O::DS_BPERMUTE_B32, Some((r.at(i), 1)), addr, &[(v.at(i), 1)], 0));
         }
         Ok(vec![MVal::Reg(r, RegClass::V)])
-    }
-
-    /// Reductions and scans of 32- and 64-bit values (see the module docs).
-    fn scan(
-        &mut self,
-        op: SubgroupOp,
-        a: AluOp,
-        x: MVal,
-        bits: u8,
-    ) -> Result<Vec<MVal>, BackendError> {
-        let comb = combiner(a, bits)
-            .ok_or_else(|| unsupported(format!("subgroup {} on {bits}-bit values", op.name())))?;
-        let dw = Self::dwords(bits);
-        let id = identity(a, bits).map_err(|e| unsupported(e.to_string()))?;
-        let xv = self.in_vgpr(x, dw)?;
-        let saved = self.exec_all();
-        let ss = Src::R(saved, RegClass::S);
-        let idv = self.fill(id, dw);
-        let mut t = self.vreg(RegClass::V, dw);
-        for k in 0..dw {
-            let srcs = [Src::R(idv.at(k), RegClass::V), Src::R(xv.at(k), RegClass::V), ss];
-            self.emit(build::vop3(O::V_CNDMASK_B32, Some(t.at(k)), None, &srcs, 0));
-        }
-        let result = match op {
-            SubgroupOp::Reduce(_) | SubgroupOp::ClusteredReduce(..) => {
-                let n = match op {
-                    SubgroupOp::ClusteredReduce(_, n) => u32::from(n),
-                    _ => 32,
-                };
-                for k in [1u16, 2, 4, 8].into_iter().filter(|&k| u32::from(k) < n) {
-                    let tmp = self.vreg(RegClass::V, dw);
-                    for d in 0..dw {
-                        self.dpp_mov_all(tmp.at(d), t.at(d), 0x160 + k);
-                    }
-                    t = self.combine(comb, dw, t, tmp);
-                }
-                if n == 32 {
-                    let (lo, hi) = (self.sg_s(), self.sg_s());
-                    self.emit(build::sop1(O::S_MOV_B32, lo, Src::I(0x7654_3210), 1));
-                    self.emit(build::sop1(O::S_MOV_B32, hi, Src::I(0xfedc_ba98), 1));
-                    let other = self.fill(id, dw);
-                    for d in 0..dw {
-                        let srcs = [
-                            Src::R(t.at(d), RegClass::V),
-                            Src::R(lo, RegClass::S),
-                            Src::R(hi, RegClass::S),
-                        ];
-                        let o = other.at(d);
-                        let mut mi = build::vop3(O::V_PERMLANEX16_B32, Some(o), None, &srcs, 0);
-                        mi.uses.push(RegOp { slot: Slot::Vdst, reg: o, dwords: 1 });
-                        self.emit(mi);
-                    }
-                    t = self.combine(comb, dw, t, other);
-                    let r = self.vreg(RegClass::S, dw);
-                    for d in 0..dw {
-                        let s = self.readlane(t.at(d), Src::I(0));
-                        self.emit(build::sop1(O::S_MOV_B32, r.at(d), Src::R(s, RegClass::S), 1));
-                    }
-                    self.exec_set(ss);
-                    return Ok(vec![MVal::Reg(r, RegClass::S)]);
-                }
-                t
-            }
-            _ => {
-                for k in [1u16, 2, 4, 8] {
-                    let tmp = self.fill(id, dw);
-                    for d in 0..dw {
-                        self.dpp_mov(tmp.at(d), t.at(d), 0x110 + k);
-                    }
-                    t = self.combine(comb, dw, t, tmp);
-                }
-                // Row 1 also takes row 0's total (lane 15).
-                let add = self.fill(id, dw);
-                let mut row0 = Vec::new();
-                for d in 0..dw {
-                    row0.push(self.readlane(t.at(d), Src::I(15)));
-                }
-                self.exec_set(Src::I(0xffff_0000));
-                for (d, r) in (0..dw).zip(row0) {
-                    // Only row 1 is written: the rest of `add` stays live through the move.
-                    let mut mi = build::vop1(O::V_MOV_B32, add.at(d), Src::R(r, RegClass::S));
-                    mi.uses.push(RegOp { slot: Slot::Vdst, reg: add.at(d), dwords: 1 });
-                    self.emit(mi);
-                }
-                self.exec_set(Src::I(u32::MAX));
-                t = self.combine(comb, dw, t, add);
-                if matches!(op, SubgroupOp::ExclusiveScan(_)) {
-                    let e = self.fill(id, dw);
-                    for d in 0..dw {
-                        self.dpp_mov(e.at(d), t.at(d), 0x111);
-                        let l15 = self.readlane(t.at(d), Src::I(15));
-                        let srcs = [Src::R(l15, RegClass::S), Src::I(16)];
-                        let ed = e.at(d);
-                        let mut mi = build::vop3(O::V_WRITELANE_B32, Some(ed), None, &srcs, 0);
-                        mi.uses.push(RegOp { slot: Slot::Vdst, reg: ed, dwords: 1 });
-                        self.emit(mi);
-                    }
-                    t = e;
-                }
-                t
-            }
-        };
-        self.exec_set(ss);
-        Ok(vec![MVal::Reg(result, RegClass::V)])
-    }
-
-    /// A fresh VGPR range holding `v` in every (enabled) lane.
-    fn fill(&mut self, v: u64, dw: u8) -> RegRef {
-        let r = self.vreg(RegClass::V, dw);
-        for d in 0..dw {
-            self.vmov(r.at(d), Src::I((v >> (32 * u32::from(d))) as u32));
-        }
-        r
-    }
-
-    fn combine(&mut self, c: Combine, dw: u8, a: RegRef, b: RegRef) -> RegRef {
-        match c {
-            Combine::Dword(op) => {
-                let r = self.vreg(RegClass::V, dw);
-                for d in 0..dw {
-                    self.emit(build::vop2(
-                        op,
-                        r.at(d),
-                        Src::R(b.at(d), RegClass::V),
-                        Src::R(a.at(d), RegClass::V),
-                    ));
-                }
-                r
-            }
-            Combine::F64(op) => {
-                let r = self.vreg(RegClass::V, 2);
-                let srcs = [Src::R(a, RegClass::V), Src::R(b, RegClass::V)];
-                self.emit(build::vop3w(op, Some((r, 2)), None, &srcs, 2, 0));
-                r
-            }
-        }
     }
 }

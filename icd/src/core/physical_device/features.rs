@@ -134,6 +134,14 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // VK_KHR_variable_pointers: variablePointersStorageBuffer (variable_pointers.spvasm);
         // variablePointers (pointers to workgroup memory and more) is untested.
         vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES => &[T, F],
+        // VK_KHR_shader_subgroup_extended_types: the compiler does implement subgroup
+        // operations on 8/16/64-bit integers and f16
+        // (`ferrum_compiler::amd::SUBGROUP_FEATURES.extended_types`, run by the compiler's
+        // subgroup corpus), but the extension requires Vulkan 1.1 and the device reports 1.0
+        // (1.1 requires multiview, i.e. graphics), so it cannot be exposed and its
+        // shaderSubgroupExtendedTypes stays false, like every other member of a structure
+        // whose extension the device does not list.
+        vk::StructureType::PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES => &[F],
         _ => &[],
     };
     for (i, word) in body.iter_mut().enumerate() {

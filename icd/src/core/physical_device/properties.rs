@@ -4,11 +4,15 @@
 //! The Vulkan 1.1/1.2/1.3 aggregate structures are the single source; the older per-topic
 //! structures (ID, driver, subgroup, ...) are copied out of them, so the two ways of asking can
 //! never disagree. Properties describing shader capabilities report what Ferrum's compiler
-//! implements today (nothing), not what the hardware could do.
+//! implements today, not what the hardware could do: the subgroup properties are derived from
+//! the compiler's own list ([`ferrum_compiler::amd::SUBGROUP_FEATURES`]), whose every class the compiler tests
+//! run on the simulator.
 
 use std::ffi::c_void;
 
 use ash::vk;
+use ferrum_compiler::amd::{SubgroupClass, SUBGROUP_FEATURES};
+use ferrum_compiler::ir::Stage;
 
 use super::limits::{self, MAX_MEMORY_ALLOCATION_SIZE, WAVE_SIZE};
 use super::Adapter;
@@ -96,9 +100,9 @@ impl Adapter {
             driver_uuid: self.driver_uuid(),
             device_luid_valid: vk::FALSE,
             subgroup_size: WAVE_SIZE,
-            // The compiler supports no subgroup operations in any stage yet.
-            subgroup_supported_stages: vk::ShaderStageFlags::empty(),
-            subgroup_supported_operations: vk::SubgroupFeatureFlags::empty(),
+            subgroup_supported_stages: subgroup_stages(),
+            subgroup_supported_operations: subgroup_operations(),
+            // Quad operations exist only where subgroups do (compute), not in every stage.
             subgroup_quad_operations_in_all_stages: vk::FALSE,
             point_clipping_behavior: vk::PointClippingBehavior::ALL_CLIP_PLANES,
             // Multiview and protected memory are unsupported features.
@@ -264,6 +268,33 @@ unsafe fn fill_one(
     }
 }
 
+/// The stages in which the compiler lowers subgroup operations.
+fn subgroup_stages() -> vk::ShaderStageFlags {
+    SUBGROUP_FEATURES.stages.iter().fold(vk::ShaderStageFlags::empty(), |f, s| {
+        f | match s {
+            Stage::Compute => vk::ShaderStageFlags::COMPUTE,
+            Stage::Vertex => vk::ShaderStageFlags::VERTEX,
+            Stage::Fragment => vk::ShaderStageFlags::FRAGMENT,
+        }
+    })
+}
+
+/// The subgroup operation classes the compiler implements.
+fn subgroup_operations() -> vk::SubgroupFeatureFlags {
+    SUBGROUP_FEATURES.classes.iter().fold(vk::SubgroupFeatureFlags::empty(), |f, c| {
+        f | match c {
+            SubgroupClass::Basic => vk::SubgroupFeatureFlags::BASIC,
+            SubgroupClass::Vote => vk::SubgroupFeatureFlags::VOTE,
+            SubgroupClass::Arithmetic => vk::SubgroupFeatureFlags::ARITHMETIC,
+            SubgroupClass::Ballot => vk::SubgroupFeatureFlags::BALLOT,
+            SubgroupClass::Shuffle => vk::SubgroupFeatureFlags::SHUFFLE,
+            SubgroupClass::ShuffleRelative => vk::SubgroupFeatureFlags::SHUFFLE_RELATIVE,
+            SubgroupClass::Clustered => vk::SubgroupFeatureFlags::CLUSTERED,
+            SubgroupClass::Quad => vk::SubgroupFeatureFlags::QUAD,
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,8 +305,10 @@ mod tests {
         let mut id = vk::PhysicalDeviceIDProperties::default();
         let mut drv = vk::PhysicalDeviceDriverProperties::default();
         let mut v11 = vk::PhysicalDeviceVulkan11Properties::default();
+        let mut sg = vk::PhysicalDeviceSubgroupProperties::default();
         let head = {
             let p2 = vk::PhysicalDeviceProperties2::default()
+                .push_next(&mut sg)
                 .push_next(&mut id)
                 .push_next(&mut drv)
                 .push_next(&mut v11);
@@ -286,6 +319,18 @@ mod tests {
         assert_eq!(id.device_uuid, v11.device_uuid);
         assert_eq!(drv.driver_id, DRIVER_ID);
         assert_eq!(v11.subgroup_size, 32);
+        // The compiler's list, class by class (a class it does not list is not reported).
+        assert_eq!(v11.subgroup_supported_stages, vk::ShaderStageFlags::COMPUTE);
+        assert_eq!(
+            v11.subgroup_supported_operations.as_raw().count_ones() as usize,
+            SUBGROUP_FEATURES.classes.len()
+        );
+        assert!(v11
+            .subgroup_supported_operations
+            .contains(vk::SubgroupFeatureFlags::ARITHMETIC | vk::SubgroupFeatureFlags::CLUSTERED));
+        assert_eq!(sg.supported_stages, v11.subgroup_supported_stages);
+        assert_eq!(sg.supported_operations, v11.subgroup_supported_operations);
+        assert_eq!(sg.subgroup_size, 32);
         // The chain links must survive the writes.
         assert_eq!(head as *const c_void, &v11 as *const _ as *const c_void);
         assert!(!v11.p_next.is_null());
