@@ -153,11 +153,11 @@ impl Isel<'_> {
                 MVal::Const(1) => Ok(if op == Udiv { a[0] } else { MVal::Const(0) }),
                 MVal::Const(d) => self.udiv64_const(op, a[0], d),
                 _ => {
-                    let (q, r) = self.udivmod64(a[0], a[1])?;
+                    let (q, r) = self.udivmod64(a[0], a[1], uniform)?;
                     Ok(if op == Udiv { q } else { r })
                 }
             },
-            (Idiv | Irem | Imod, 64, 64) => self.sdivmod64(op, a[0], a[1]),
+            (Idiv | Irem | Imod, 64, 64) => self.sdivmod64(op, a[0], a[1], uniform),
             (Bcsel, 64, 1) => self.select_wide(a, uniform, 64),
             (B2i, 64, 1) => {
                 let lo = self.select(&[a[0], MVal::Const(1), MVal::Const(0)], uniform)?;
