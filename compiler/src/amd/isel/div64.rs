@@ -60,8 +60,7 @@ impl Isel<'_> {
         }
         let zero = self.vreg(RegClass::S, 1);
         let zero = self.compare64(AluOp::Ieq, &[d, MVal::Const(0)], zero)?;
-        let q = self.select_wide(&[zero, MVal::Const(u64::MAX), q], false, 64)?;
-        Ok((q, r))
+        Ok((self.vsel64(zero, MVal::Const(u64::MAX), q)?, r))
     }
 
     /// [`Self::udivmod64`] without the fix-up for division by zero (the quotient is then
@@ -82,14 +81,14 @@ impl Isel<'_> {
         let (rem, _) = self.sub64(n, qd)?;
         // First correction: the borrow of `rem - d` says whether `rem` reached `d`.
         let (t, borrow) = self.sub64(rem, d)?;
-        let rem = self.select_wide(&[MVal::Reg(borrow, RegClass::S), rem, t], false, 64)?;
+        let rem = self.vsel64(MVal::Reg(borrow, RegClass::S), rem, t)?;
         let q = self.add_not_borrow(q, borrow)?;
         // The second on whichever of the two is read: a compare is cheaper when only the
         // quotient is.
         let c = self.vreg(RegClass::S, 1);
         self.compare64(AluOp::Uge, &[rem, d], c)?;
         let (t, _) = self.sub64(rem, d)?;
-        let rem = self.select_wide(&[MVal::Reg(c, RegClass::S), t, rem], false, 64)?;
+        let rem = self.vsel64(MVal::Reg(c, RegClass::S), t, rem)?;
         Ok((self.add_carry_in(q, c)?, rem))
     }
 
@@ -178,7 +177,7 @@ impl Isel<'_> {
     /// which cannot see SCC, keeps the subtraction whenever the borrow is read.
     fn sub64_scalar(&mut self, x: MVal, y: MVal) -> Result<(MVal, RegRef), BackendError> {
         let ((xl, xh), (yl, yh)) = (split(x), split(y));
-        let r = self.vreg(RegClass::S, 3);
+        let r = self.sgpr_pair_plus_one();
         let (a, b) = (self.src(xl)?, self.src(yl)?);
         self.emit(build::sop2(O::S_SUB_U32, Some(r), a, b, 1));
         let (a, b) = (self.src(xh)?, self.src(yh)?);
@@ -186,6 +185,13 @@ impl Isel<'_> {
         let all = Src::I(u32::MAX);
         self.emit(build::sop2(O::S_CSELECT_B32, Some(r.at(2)), all, Src::I(0), 1));
         Ok((MVal::Reg(r, RegClass::S), r.at(2)))
+    }
+
+    /// Three SGPRs whose first two are a 64-bit operand (so aligned like a pair).
+    fn sgpr_pair_plus_one(&mut self) -> RegRef {
+        let r = self.vreg(RegClass::S, 3);
+        self.mf.vregs[r.vreg.0 as usize].align = 2;
+        r
     }
 
     /// SCC from a 64-bit scalar compare, as an all-ones or zero word.
@@ -234,6 +240,22 @@ impl Isel<'_> {
             b = Src::R(t, RegClass::V);
         }
         Ok([a, b, Src::R(carry, RegClass::S)])
+    }
+
+    /// `mask ? t : f` over 64 bits on the vector unit, into one register pair.
+    pub(super) fn vsel64(&mut self, mask: MVal, t: MVal, f: MVal) -> Result<MVal, BackendError> {
+        let MVal::Reg(m, _) = mask else {
+            return Ok(if mask == MVal::Const(0) { f } else { t });
+        };
+        let r = self.vreg(RegClass::V, 2);
+        let ((tl, th), (fl, fh)) = (split(t), split(f));
+        for (i, (t, f)) in [(tl, fl), (th, fh)].into_iter().enumerate() {
+            // The mask takes one constant-bus slot.
+            let [f, t, _] = self.with_carry(f, t, m)?;
+            let srcs = [f, t, Src::R(m, RegClass::S)];
+            self.emit(build::vop3(O::V_CNDMASK_B32, Some(r.at(i as u8)), None, &srcs, 0));
+        }
+        Ok(MVal::Reg(r, RegClass::V))
     }
 
     /// `q + 1 - borrow` over 64 bits: `q - (-1) - borrow`, whose low-half borrow is the
@@ -370,7 +392,7 @@ impl Isel<'_> {
             self.emit(build::sop2(O::S_ADDC_U32, Some(mid.at(1)), sr(ah), sr(bh), 1));
         }
         // The column-2 carry goes to the top word first, then the low word adds cl.
-        let out = self.vreg(RegClass::S, 3);
+        let out = self.sgpr_pair_plus_one();
         self.emit(build::sop2(O::S_ADDC_U32, Some(out.at(2)), sr(ch), Src::I(0), 1));
         let h = Src::R(mid.at(1), RegClass::S);
         self.emit(build::sop2(O::S_ADD_U32, Some(out), h, sr(cl), 1));
@@ -400,13 +422,13 @@ impl Isel<'_> {
                 let zero = self.vcmp64(Ieq, b, MVal::Const(0))?;
                 let overflow = self.is_min_by_minus_one(abs_a, b)?;
                 let bad = self.bool_op(Ior, &[zero, overflow])?;
-                self.select_wide(&[bad, MVal::Const(u64::MAX), q], false, 64)
+                self.vsel64(bad, MVal::Const(u64::MAX), q)
             }
             Irem => {
                 // |b| = 0 leaves |a| as the remainder, which the sign fix turns back into a.
                 let rem = self.apply_sign(r, sa)?;
                 let overflow = self.is_min_by_minus_one(abs_a, b)?;
-                self.select_wide(&[overflow, a, rem], false, 64)
+                self.vsel64(overflow, a, rem)
             }
             _ => {
                 // Imod: a non-zero remainder whose sign differs from the divisor's moves by
@@ -420,7 +442,7 @@ impl Isel<'_> {
                 let differ = self.compare(Ilt, 32, &[sx, MVal::Const(0)], false)?;
                 let fix = self.bool_op(Iand, &[nz, differ])?;
                 let sum = self.add64(rem, b, false)?;
-                self.select_wide(&[fix, sum, rem], false, 64)
+                self.vsel64(fix, sum, rem)
             }
         }
     }
