@@ -157,7 +157,10 @@ impl Isel<'_> {
                     Ok(if op == Udiv { q } else { r })
                 }
             },
-            (Idiv | Irem | Imod, 64, 64) => self.sdivmod64(op, a[0], a[1], uniform),
+            (Idiv | Irem | Imod, 64, 64) => match a[1] {
+                MVal::Const(c) => self.sdiv64_const(op, a[0], c as i64),
+                _ => self.sdivmod64(op, a[0], a[1], uniform),
+            },
             (Bcsel, 64, 1) => self.select_wide(a, uniform, 64),
             (B2i, 64, 1) => {
                 let lo = self.select(&[a[0], MVal::Const(1), MVal::Const(0)], uniform)?;
@@ -264,64 +267,6 @@ impl Isel<'_> {
             other => Ok(Src::R(self.in_vgpr(other, 2)?, RegClass::V)),
         }
     }
-    /// High 64 bits of the 128-bit product of `x` and the constant `m`, from 32x32->64
-    /// multiply-adds (no partial sum overflows 64 bits).
-    fn mulhi64_const(&mut self, x: MVal, m: u64) -> Result<MVal, BackendError> {
-        let (x0, x1) = split(x);
-        let (m0, m1) = (MVal::Const(m & 0xffff_ffff), MVal::Const(m >> 32));
-        let mad = |s: &mut Self, a: MVal, b: MVal, c: MVal| -> Result<MVal, BackendError> {
-            let mut srcs = [s.src(a)?, s.src(b)?];
-            s.limit_bus(&mut srcs);
-            let c = s.src64(c)?;
-            let r = s.vreg(RegClass::V, 2);
-            let carry = s.vreg(RegClass::S, 1);
-            let mut mi = build::vop3w(
-                O::V_MAD_U64_U32,
-                Some((r, 2)),
-                Some(carry),
-                &[srcs[0], srcs[1], c],
-                1,
-                0,
-            );
-            if let Some(u) = mi.uses.iter_mut().find(|u| u.slot == crate::amd::mir::Slot::Src2) {
-                u.dwords = 2;
-            }
-            s.emit(mi);
-            Ok(MVal::Reg(r, RegClass::V))
-        };
-        let p00 = mad(self, x0, m0, MVal::Const(0))?;
-        let carry0 = self.pair(split(p00).1, MVal::Const(0))?;
-        let t = mad(self, x0, m1, carry0)?;
-        let t_lo = self.pair(split(t).0, MVal::Const(0))?;
-        let u = mad(self, x1, m0, t_lo)?;
-        let th = self.pair(split(t).1, MVal::Const(0))?;
-        let uh = self.pair(split(u).1, MVal::Const(0))?;
-        let sum = self.add64(th, uh, false)?;
-        mad(self, x1, m1, sum)
-    }
-
-    /// 64-bit unsigned division and remainder by a constant (Granlund–Montgomery, as the
-    /// 32-bit form).
-    fn udiv64_const(&mut self, op: AluOp, n: MVal, d: u64) -> Result<MVal, BackendError> {
-        let q = if d.is_power_of_two() {
-            let k = d.trailing_zeros();
-            self.alu_wide(AluOp::Ushr, 64, 64, &[n, MVal::Const(u64::from(k))], false)?
-        } else {
-            let l = 64 - (d - 1).leading_zeros();
-            let m = ((1u128 << 64) * ((1u128 << l) - u128::from(d)) / u128::from(d) + 1) as u64;
-            let t1 = self.mulhi64_const(n, m)?;
-            let diff = self.alu_wide(AluOp::Isub, 64, 64, &[n, t1], false)?;
-            let half = self.alu_wide(AluOp::Ushr, 64, 64, &[diff, MVal::Const(1)], false)?;
-            let sum = self.add64(t1, half, false)?;
-            self.alu_wide(AluOp::Ushr, 64, 64, &[sum, MVal::Const(u64::from(l - 1))], false)?
-        };
-        if op == AluOp::Udiv {
-            return Ok(q);
-        }
-        let qd = self.mul64(q, MVal::Const(d))?;
-        self.alu_wide(AluOp::Isub, 64, 64, &[n, qd], false)
-    }
-
     /// 64-bit multiply: lo×lo with v_mad_u64_u32, plus both cross products into the high half.
     pub(super) fn mul64(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
         let (xl, xh) = split(x);

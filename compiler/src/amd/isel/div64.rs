@@ -156,7 +156,23 @@ impl Isel<'_> {
         self.sub64_halves(split(x), split(y))
     }
 
-    fn sub64_halves(
+    /// `x + y` over 64 bits on the vector unit, from separate halves.
+    pub(super) fn add64_halves(
+        &mut self,
+        (xl, xh): (MVal, MVal),
+        (yl, yh): (MVal, MVal),
+    ) -> Result<MVal, BackendError> {
+        let r = self.vreg(RegClass::V, 2);
+        let (c0, c1) = (self.vreg(RegClass::S, 1), self.vreg(RegClass::S, 1));
+        let mut lo = [self.src(xl)?, self.src(yl)?];
+        self.limit_bus(&mut lo);
+        self.emit(build::vop3(O::V_ADD_CO_U32, Some(r), Some(c0), &lo, 0));
+        let hi = self.with_carry(xh, yh, c0)?;
+        self.emit(build::vop3(O::V_ADD_CO_CI_U32, Some(r.at(1)), Some(c1), &hi, 0));
+        Ok(MVal::Reg(r, RegClass::V))
+    }
+
+    pub(super) fn sub64_halves(
         &mut self,
         (xl, xh): (MVal, MVal),
         (yl, yh): (MVal, MVal),
@@ -302,15 +318,25 @@ impl Isel<'_> {
     }
 
     /// The low 64 bits of `x * y` on the vector unit.
-    fn mullo64(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
+    pub(super) fn mullo64(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
         let ((x0, x1), (y0, y1)) = (split(x), split(y));
         let r = self.vreg(RegClass::V, 2);
         self.mad64(r, x0, y0, Src::I(0))?;
-        let c1 = self.bin(None, O::V_MUL_LO_U32, false, x0, y1)?;
-        let c2 = self.bin(None, O::V_MUL_LO_U32, false, x1, y0)?;
-        let mut srcs = [Src::R(r.at(1), RegClass::V), self.src(c1)?, self.src(c2)?];
+        // Cross products into the high half, leaving out those with a zero factor.
+        let mut srcs = vec![Src::R(r.at(1), RegClass::V)];
+        for (a, b) in [(x0, y1), (x1, y0)] {
+            if a != MVal::Const(0) && b != MVal::Const(0) {
+                let c = self.bin(None, O::V_MUL_LO_U32, false, a, b)?;
+                srcs.push(self.src(c)?);
+            }
+        }
+        let op = match srcs.len() {
+            1 => return Ok(MVal::Reg(r, RegClass::V)),
+            2 => O::V_ADD_NC_U32,
+            _ => O::V_ADD3_U32,
+        };
         self.limit_bus(&mut srcs);
-        self.emit(build::vop3(O::V_ADD3_U32, Some(r.at(1)), None, &srcs, 0));
+        self.emit(build::vop3(op, Some(r.at(1)), None, &srcs, 0));
         Ok(MVal::Reg(r, RegClass::V))
     }
 
@@ -336,7 +362,7 @@ impl Isel<'_> {
 
     /// The high 64 bits of the 128-bit `x * y` on the vector unit; without `exact`, the
     /// lowest partial product is left out, which can make the result one or two smaller.
-    fn mulhi64(&mut self, x: MVal, y: MVal, exact: bool) -> Result<MVal, BackendError> {
+    pub(super) fn mulhi64(&mut self, x: MVal, y: MVal, exact: bool) -> Result<MVal, BackendError> {
         let ((x0, x1), (y0, y1)) = (split(x), split(y));
         // a = x0 * y1 (+ the high half of x0 * y0); b = a + x1 * y0 is the middle column,
         // whose carry-out is bit 32 of what it adds to the top column: t = (b.hi, carry).

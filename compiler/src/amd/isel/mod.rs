@@ -19,6 +19,7 @@ mod alu_int;
 pub(crate) mod build;
 mod cf;
 mod div64;
+mod div_const;
 pub mod layout_order;
 mod mem;
 pub(crate) mod scratch;
