@@ -14,24 +14,26 @@
 //! conversion with room to spare. Newton steps from below stay below, so the quotient
 //! estimate is low by at most two. The first Newton step drops the lowest partial product
 //! (its result only feeds a step that squares the error away); the second step and the
-//! quotient use the exact high product. The bounds were checked against a model of this
-//! sequence on tens of millions of operands with the reciprocal perturbed by ±2 ulp;
-//! `tests/div_random.rs` checks the machine code itself.
+//! quotient use the exact high product. The unit test below runs a model of the sequence
+//! with the reciprocal perturbed by ±2 ulp (checked on tens of millions of operands while
+//! choosing the constants); `tests/div_random.rs` checks the machine code itself.
 //!
 //! Everything is straight-line code, so divergent operands need no branches. A uniform
 //! divisor gets its reciprocal refined on the scalar unit (only the float estimate needs the
 //! vector unit); uniform dividend and divisor run entirely there. Division by zero gives what
 //! the IR defines: all ones, and the dividend as the remainder (which the remainder
-//! arithmetic produces by itself, as `q * 0 = 0` and corrections subtract zero).
+//! arithmetic produces by itself, as `q * 0 = 0` and corrections subtract zero). Signed
+//! forms divide magnitudes and fix the signs. The 64-bit building blocks are in
+//! [`super::arith64`].
 
 use ferrum_isa::Opcode as O;
 
 use super::alu::all_scalar;
 use super::alu_int::split;
-use super::build::{self, Src};
+use super::build;
 use super::{Isel, MVal};
 use crate::amd::error::BackendError;
-use crate::amd::mir::{RegClass, RegRef, Slot};
+use crate::amd::mir::RegClass;
 use crate::ir::ops::AluOp;
 
 /// `2^32` as an f32.
@@ -151,282 +153,6 @@ impl Isel<'_> {
         Ok(r)
     }
 
-    /// `x - y` over 64 bits on the vector unit, and the final borrow's lane mask.
-    pub(super) fn sub64(&mut self, x: MVal, y: MVal) -> Result<(MVal, RegRef), BackendError> {
-        self.sub64_halves(split(x), split(y))
-    }
-
-    /// `x + y` over 64 bits on the vector unit, from separate halves.
-    pub(super) fn add64_halves(
-        &mut self,
-        (xl, xh): (MVal, MVal),
-        (yl, yh): (MVal, MVal),
-    ) -> Result<MVal, BackendError> {
-        let r = self.vreg(RegClass::V, 2);
-        let (c0, c1) = (self.vreg(RegClass::S, 1), self.vreg(RegClass::S, 1));
-        let mut lo = [self.src(xl)?, self.src(yl)?];
-        self.limit_bus(&mut lo);
-        self.emit(build::vop3(O::V_ADD_CO_U32, Some(r), Some(c0), &lo, 0));
-        let hi = self.with_carry(xh, yh, c0)?;
-        self.emit(build::vop3(O::V_ADD_CO_CI_U32, Some(r.at(1)), Some(c1), &hi, 0));
-        Ok(MVal::Reg(r, RegClass::V))
-    }
-
-    pub(super) fn sub64_halves(
-        &mut self,
-        (xl, xh): (MVal, MVal),
-        (yl, yh): (MVal, MVal),
-    ) -> Result<(MVal, RegRef), BackendError> {
-        let r = self.vreg(RegClass::V, 2);
-        let b0 = self.vreg(RegClass::S, 1);
-        let mut lo = [self.src(xl)?, self.src(yl)?];
-        self.limit_bus(&mut lo);
-        self.emit(build::vop3(O::V_SUB_CO_U32, Some(r), Some(b0), &lo, 0));
-        let b1 = self.vreg(RegClass::S, 1);
-        let hi = self.with_carry(xh, yh, b0)?;
-        self.emit(build::vop3(O::V_SUB_CO_CI_U32, Some(r.at(1)), Some(b1), &hi, 0));
-        Ok((MVal::Reg(r, RegClass::V), b1))
-    }
-
-    /// `x - y` over 64 bits on the scalar unit, and the final borrow as an all-ones or zero
-    /// word. The borrow shares the difference's register so that dead-code elimination,
-    /// which cannot see SCC, keeps the subtraction whenever the borrow is read.
-    fn sub64_scalar(&mut self, x: MVal, y: MVal) -> Result<(MVal, RegRef), BackendError> {
-        let ((xl, xh), (yl, yh)) = (split(x), split(y));
-        let r = self.sgpr_pair_plus_one();
-        let (a, b) = (self.src(xl)?, self.src(yl)?);
-        self.emit(build::sop2(O::S_SUB_U32, Some(r), a, b, 1));
-        let (a, b) = (self.src(xh)?, self.src(yh)?);
-        self.emit(build::sop2(O::S_SUBB_U32, Some(r.at(1)), a, b, 1));
-        let all = Src::I(u32::MAX);
-        self.emit(build::sop2(O::S_CSELECT_B32, Some(r.at(2)), all, Src::I(0), 1));
-        Ok((MVal::Reg(r, RegClass::S), r.at(2)))
-    }
-
-    /// Three SGPRs whose first two are a 64-bit operand (so aligned like a pair).
-    fn sgpr_pair_plus_one(&mut self) -> RegRef {
-        let r = self.vreg(RegClass::S, 3);
-        self.mf.vregs[r.vreg.0 as usize].align = 2;
-        r
-    }
-
-    /// SCC from a 64-bit scalar compare, as an all-ones or zero word.
-    fn sopc64(&mut self, op: O, x: MVal, y: MVal) -> Result<MVal, BackendError> {
-        let (a, b) = (self.src64s(x)?, self.src64s(y)?);
-        let mut mi = build::sopc(op, a, b);
-        for u in mi.uses.iter_mut() {
-            u.dwords = 2;
-        }
-        self.emit(mi);
-        let m = self.vreg(RegClass::S, 1);
-        self.emit(build::sop2(O::S_CSELECT_B32, Some(m), Src::I(u32::MAX), Src::I(0), 1));
-        Ok(MVal::Reg(m, RegClass::S))
-    }
-
-    /// `mask ? t : f` over 64 bits on the scalar unit, for an all-ones or zero `mask`.
-    fn cselect64(&mut self, mask: MVal, t: MVal, f: MVal) -> Result<MVal, BackendError> {
-        let m = self.src(mask)?;
-        self.emit(build::sopc(O::S_CMP_LG_U32, m, Src::I(0)));
-        let (t, f) = (self.src64s(t)?, self.src64s(f)?);
-        let r = self.vreg(RegClass::S, 2);
-        self.emit(build::sop2(O::S_CSELECT_B64, Some(r), t, f, 2));
-        Ok(MVal::Reg(r, RegClass::S))
-    }
-
-    /// A 64-bit scalar operand: registers as they are, small integers inline, others in
-    /// SGPRs.
-    fn src64s(&mut self, v: MVal) -> Result<Src, BackendError> {
-        match v {
-            MVal::Const(c) if (c as i64) >= -16 && (c as i64) <= 64 => Ok(Src::I(c as u32)),
-            MVal::Reg(r, cl) => Ok(Src::R(r, cl)),
-            other => match self.in_sgpr(other, 2, true)? {
-                Some(r) => Ok(Src::R(r, RegClass::S)),
-                None => Err(crate::amd::error::unsupported("a 64-bit scalar operand")),
-            },
-        }
-    }
-
-    /// Sources `[a, b, carry]` of an add/sub with carry-in, within the constant-bus limit
-    /// (the carry mask takes one of the two slots).
-    fn with_carry(&mut self, a: MVal, b: MVal, carry: RegRef) -> Result<[Src; 3], BackendError> {
-        let (a, mut b) = (self.src(a)?, self.src(b)?);
-        if a.uses_const_bus() && b.uses_const_bus() {
-            let t = self.vreg(RegClass::V, 1);
-            self.emit(build::vop1(O::V_MOV_B32, t, b));
-            b = Src::R(t, RegClass::V);
-        }
-        Ok([a, b, Src::R(carry, RegClass::S)])
-    }
-
-    /// `mask ? t : f` over 64 bits on the vector unit, into one register pair.
-    pub(super) fn vsel64(&mut self, mask: MVal, t: MVal, f: MVal) -> Result<MVal, BackendError> {
-        let MVal::Reg(m, _) = mask else {
-            return Ok(if mask == MVal::Const(0) { f } else { t });
-        };
-        let r = self.vreg(RegClass::V, 2);
-        let ((tl, th), (fl, fh)) = (split(t), split(f));
-        for (i, (t, f)) in [(tl, fl), (th, fh)].into_iter().enumerate() {
-            // The mask takes one constant-bus slot.
-            let [f, t, _] = self.with_carry(f, t, m)?;
-            let srcs = [f, t, Src::R(m, RegClass::S)];
-            self.emit(build::vop3(O::V_CNDMASK_B32, Some(r.at(i as u8)), None, &srcs, 0));
-        }
-        Ok(MVal::Reg(r, RegClass::V))
-    }
-
-    /// `q + 1 - borrow` over 64 bits: `q - (-1) - borrow`, whose low-half borrow is the
-    /// inverse of the carry into the high half.
-    fn add_not_borrow(&mut self, q: MVal, borrow: RegRef) -> Result<MVal, BackendError> {
-        let (ql, qh) = split(q);
-        let r = self.vreg(RegClass::V, 2);
-        let (b0, b1) = (self.vreg(RegClass::S, 1), self.vreg(RegClass::S, 1));
-        let lo = self.with_carry(ql, MVal::Const(u64::from(u32::MAX)), borrow)?;
-        self.emit(build::vop3(O::V_SUB_CO_CI_U32, Some(r), Some(b0), &lo, 0));
-        let hi = self.with_carry(qh, MVal::Const(u64::from(u32::MAX)), b0)?;
-        self.emit(build::vop3(O::V_SUB_CO_CI_U32, Some(r.at(1)), Some(b1), &hi, 0));
-        Ok(MVal::Reg(r, RegClass::V))
-    }
-
-    /// `q + c` over 64 bits for a lane mask `c` (one where set).
-    fn add_carry_in(&mut self, q: MVal, c: RegRef) -> Result<MVal, BackendError> {
-        let (ql, qh) = split(q);
-        let r = self.vreg(RegClass::V, 2);
-        let (c0, c1) = (self.vreg(RegClass::S, 1), self.vreg(RegClass::S, 1));
-        let lo = self.with_carry(ql, MVal::Const(0), c)?;
-        self.emit(build::vop3(O::V_ADD_CO_CI_U32, Some(r), Some(c0), &lo, 0));
-        let hi = self.with_carry(qh, MVal::Const(0), c0)?;
-        self.emit(build::vop3(O::V_ADD_CO_CI_U32, Some(r.at(1)), Some(c1), &hi, 0));
-        Ok(MVal::Reg(r, RegClass::V))
-    }
-
-    /// `v_mad_u64_u32 dst, a * b + c` with `c` a 64-bit source; returns the carry-out mask.
-    fn mad64(&mut self, dst: RegRef, a: MVal, b: MVal, c: Src) -> Result<RegRef, BackendError> {
-        let mut srcs = [self.src(a)?, self.src(b)?, c];
-        self.limit_bus(&mut srcs[..2]);
-        if c.uses_const_bus() && srcs[0].uses_const_bus() && srcs[1].uses_const_bus() {
-            let t = self.vreg(RegClass::V, 1);
-            self.emit(build::vop1(O::V_MOV_B32, t, srcs[1]));
-            srcs[1] = Src::R(t, RegClass::V);
-        }
-        let carry = self.vreg(RegClass::S, 1);
-        let mut mi = build::vop3w(O::V_MAD_U64_U32, Some((dst, 2)), Some(carry), &srcs, 1, 0);
-        if let Some(u) = mi.uses.iter_mut().find(|u| u.slot == Slot::Src2) {
-            u.dwords = 2;
-        }
-        self.emit(mi);
-        Ok(carry)
-    }
-
-    /// The low 64 bits of `x * y` on the vector unit.
-    pub(super) fn mullo64(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
-        let ((x0, x1), (y0, y1)) = (split(x), split(y));
-        let r = self.vreg(RegClass::V, 2);
-        self.mad64(r, x0, y0, Src::I(0))?;
-        // Cross products into the high half, leaving out those with a zero factor.
-        let mut srcs = vec![Src::R(r.at(1), RegClass::V)];
-        for (a, b) in [(x0, y1), (x1, y0)] {
-            if a != MVal::Const(0) && b != MVal::Const(0) {
-                let c = self.bin(None, O::V_MUL_LO_U32, false, a, b)?;
-                srcs.push(self.src(c)?);
-            }
-        }
-        let op = match srcs.len() {
-            1 => return Ok(MVal::Reg(r, RegClass::V)),
-            2 => O::V_ADD_NC_U32,
-            _ => O::V_ADD3_U32,
-        };
-        self.limit_bus(&mut srcs);
-        self.emit(build::vop3(op, Some(r.at(1)), None, &srcs, 0));
-        Ok(MVal::Reg(r, RegClass::V))
-    }
-
-    /// The low 64 bits of `x * y` on the scalar unit.
-    fn mullo64_scalar(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
-        let ((x0, x1), (y0, y1)) = (split(x), split(y));
-        let r = self.vreg(RegClass::S, 2);
-        let (a, b) = (self.src(x0)?, self.src(y0)?);
-        self.emit(build::sop2(O::S_MUL_I32, Some(r), a, b, 1));
-        let h = self.smul(O::S_MUL_HI_U32, x0, y0)?;
-        let c1 = self.smul(O::S_MUL_I32, x0, y1)?;
-        let c2 = self.smul(O::S_MUL_I32, x1, y0)?;
-        let t = self.smul(O::S_ADD_U32, h, c1)?;
-        let (a, b) = (self.src(t)?, self.src(c2)?);
-        self.emit(build::sop2(O::S_ADD_U32, Some(r.at(1)), a, b, 1));
-        Ok(MVal::Reg(r, RegClass::S))
-    }
-
-    /// A two-source scalar op into a fresh SGPR.
-    fn smul(&mut self, op: O, a: MVal, b: MVal) -> Result<MVal, BackendError> {
-        self.bin(Some(op), O::V_NOP, false, a, b)
-    }
-
-    /// The high 64 bits of the 128-bit `x * y` on the vector unit; without `exact`, the
-    /// lowest partial product is left out, which can make the result one or two smaller.
-    pub(super) fn mulhi64(&mut self, x: MVal, y: MVal, exact: bool) -> Result<MVal, BackendError> {
-        let ((x0, x1), (y0, y1)) = (split(x), split(y));
-        // a = x0 * y1 (+ the high half of x0 * y0); b = a + x1 * y0 is the middle column,
-        // whose carry-out is bit 32 of what it adds to the top column: t = (b.hi, carry).
-        let a = self.vreg(RegClass::V, 2);
-        let a_in = if exact {
-            let p = self.vreg(RegClass::V, 2);
-            let mut srcs = [self.src(x0)?, self.src(y0)?];
-            self.limit_bus(&mut srcs);
-            self.emit(build::vop3(O::V_MUL_HI_U32, Some(p), None, &srcs, 0));
-            self.emit(build::vop1(O::V_MOV_B32, p.at(1), Src::I(0)));
-            Src::R(p, RegClass::V)
-        } else {
-            Src::I(0)
-        };
-        self.mad64(a, x0, y1, a_in)?;
-        let t = self.vreg(RegClass::V, 3);
-        let carry = self.mad64(t, x1, y0, Src::R(a, RegClass::V))?;
-        let bit = [Src::I(0), Src::I(1), Src::R(carry, RegClass::S)];
-        self.emit(build::vop3(O::V_CNDMASK_B32, Some(t.at(2)), None, &bit, 0));
-        let r = self.vreg(RegClass::V, 2);
-        self.mad64(r, x1, y1, Src::R(t.at(1), RegClass::V))?;
-        Ok(MVal::Reg(r, RegClass::V))
-    }
-
-    /// [`Self::mulhi64`] on the scalar unit, from 32x32 products and carry chains. Each
-    /// carry's producer shares a register with its consumer's result, so dead-code
-    /// elimination (blind to SCC) keeps the chain whole.
-    fn mulhi64_scalar(&mut self, x: MVal, y: MVal, exact: bool) -> Result<MVal, BackendError> {
-        let ((x0, x1), (y0, y1)) = (split(x), split(y));
-        let sr = |v: MVal| match v {
-            MVal::Reg(r, c) => Src::R(r, c),
-            MVal::Const(c) => Src::I(c as u32),
-            MVal::Res(_) => Src::I(0),
-        };
-        let al = self.smul(O::S_MUL_I32, x0, y1)?;
-        let ah = self.smul(O::S_MUL_HI_U32, x0, y1)?;
-        let bl = self.smul(O::S_MUL_I32, x1, y0)?;
-        let bh = self.smul(O::S_MUL_HI_U32, x1, y0)?;
-        let cl = self.smul(O::S_MUL_I32, x1, y1)?;
-        let ch = self.smul(O::S_MUL_HI_U32, x1, y1)?;
-        // mid = (column 1 sum, its carry into column 2 added to ah + bh).
-        let mid = self.vreg(RegClass::S, 2);
-        if exact {
-            let t0 = self.smul(O::S_MUL_HI_U32, x0, y0)?;
-            let m0 = self.vreg(RegClass::S, 2);
-            self.emit(build::sop2(O::S_ADD_U32, Some(m0), sr(t0), sr(al), 1));
-            self.emit(build::sop2(O::S_ADDC_U32, Some(m0.at(1)), sr(ah), Src::I(0), 1));
-            let (m, h) = (Src::R(m0, RegClass::S), Src::R(m0.at(1), RegClass::S));
-            self.emit(build::sop2(O::S_ADD_U32, Some(mid), m, sr(bl), 1));
-            self.emit(build::sop2(O::S_ADDC_U32, Some(mid.at(1)), h, sr(bh), 1));
-        } else {
-            self.emit(build::sop2(O::S_ADD_U32, Some(mid), sr(al), sr(bl), 1));
-            self.emit(build::sop2(O::S_ADDC_U32, Some(mid.at(1)), sr(ah), sr(bh), 1));
-        }
-        // The column-2 carry goes to the top word first, then the low word adds cl.
-        let out = self.sgpr_pair_plus_one();
-        self.emit(build::sop2(O::S_ADDC_U32, Some(out.at(2)), sr(ch), Src::I(0), 1));
-        let h = Src::R(mid.at(1), RegClass::S);
-        self.emit(build::sop2(O::S_ADD_U32, Some(out), h, sr(cl), 1));
-        let top = Src::R(out.at(2), RegClass::S);
-        self.emit(build::sop2(O::S_ADDC_U32, Some(out.at(1)), top, Src::I(0), 1));
-        Ok(MVal::Reg(out, RegClass::S))
-    }
-
     /// Signed 64-bit division, remainder (sign of the dividend) and modulo (sign of the
     /// divisor) by a register: magnitudes divided, signs fixed, and the IR's values for
     /// division by zero and for `i64::MIN / -1` (all ones; remainder the dividend; modulo 0).
@@ -499,5 +225,76 @@ impl Isel<'_> {
         let lo = self.bin(None, O::V_XOR_B32, false, xl, s)?;
         let hi = self.bin(None, O::V_XOR_B32, false, xh, s)?;
         Ok(self.sub64_halves((lo, hi), (s, s))?.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::F32_RCP_SCALE;
+
+    fn mulhi(a: u64, b: u64) -> u64 {
+        ((u128::from(a) * u128::from(b)) >> 64) as u64
+    }
+
+    /// `mulhi` without the lowest partial product, as the first Newton step computes it.
+    fn mulhi_approx(x: u64, y: u64) -> u64 {
+        let (x0, x1, y0, y1) = (x & 0xffff_ffff, x >> 32, y & 0xffff_ffff, y >> 32);
+        let mid = u128::from(x0 * y1) + u128::from(x1 * y0);
+        (u128::from(x1 * y1) + (mid >> 32)) as u64
+    }
+
+    /// `v_cvt_u32_f32`: NaN and negatives to 0, saturating above.
+    fn cvt_u32(f: f32) -> u32 {
+        if f.is_nan() || f <= 0.0 {
+            0
+        } else if f >= 4294967295.0 {
+            u32::MAX
+        } else {
+            f as u32
+        }
+    }
+
+    /// The expansion's quotient estimate (before corrections) with `v_rcp_f32` off by `ulp`.
+    fn estimate(n: u64, d: u64, ulp: i32) -> u64 {
+        let fd = ((d >> 32) as u32 as f32).mul_add(4294967296.0, d as u32 as f32);
+        let rc = f32::from_bits((1.0 / fd).to_bits().wrapping_add_signed(ulp));
+        let m = rc * f32::from_bits(F32_RCP_SCALE as u32);
+        let th = (m * f32::from_bits(0x2f80_0000)).trunc();
+        let tl = th.mul_add(-4294967296.0, m);
+        let mut r = u64::from(cvt_u32(th)) << 32 | u64::from(cvt_u32(tl));
+        for exact in [false, true] {
+            let e = d.wrapping_neg().wrapping_mul(r);
+            r = r.wrapping_add(if exact { mulhi(r, e) } else { mulhi_approx(r, e) });
+        }
+        mulhi(n, r)
+    }
+
+    /// The estimate is never above the quotient and at most two below, with the reciprocal
+    /// up to two ulp off either way, for edge and random operands.
+    #[test]
+    fn quotient_estimate_needs_at_most_two_corrections() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut pairs = Vec::new();
+        for _ in 0..40_000 {
+            let (a, b) = (next(), next());
+            let (sa, sb) = ((a >> 58) as u32, (b >> 58) as u32);
+            let n = [a, a >> sa, u64::MAX - (a >> sa)][(a % 3) as usize];
+            let d = [b >> sb, 1 << sb, (1u64 << sb).wrapping_sub(1 + (a & 3)), (1 << sb) + (a & 7)]
+                [(b % 4) as usize];
+            pairs.push((n, d.max(1)));
+        }
+        pairs.extend([(u64::MAX, 1), (u64::MAX, 3), (u64::MAX, u64::MAX), (1 << 63, 1 << 32)]);
+        for (n, d) in pairs {
+            for ulp in -2..=2 {
+                let q = estimate(n, d, ulp);
+                assert!(q <= n / d && n / d - q <= 2, "{n:#x} / {d:#x} ({ulp} ulp): {q:#x}");
+            }
+        }
     }
 }

@@ -16,6 +16,7 @@
 mod alu;
 mod alu_float;
 mod alu_int;
+mod arith64;
 pub(crate) mod build;
 mod cf;
 mod div64;
