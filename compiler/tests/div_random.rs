@@ -43,8 +43,11 @@ const UNSIGNED: &[(&str, u64)] =
 
 /// Results per invocation, in the order the shader writes them.
 fn slots() -> usize {
-    14 + 2 * SIGNED.len() + UNSIGNED.len()
+    14 + 2 * SIGNED.len() + UNSIGNED.len() + CONST_DIVIDEND
 }
+
+/// Slots at the end with constant dividends (a literal in every partial product).
+const CONST_DIVIDEND: usize = 3;
 
 fn shader() -> String {
     let mut s = format!(
@@ -82,6 +85,14 @@ fn shader() -> String {
         let at = 14 + 2 * SIGNED.len() + k;
         s.push_str(&format!("o[b + {at}u] = (x >> (i & 7u)) / {lit};\n"));
     }
+    let at = 14 + 2 * SIGNED.len() + UNSIGNED.len();
+    s.push_str(&format!(
+        "o[b + {at}u] = 0x123456789abcdef0ul / y;\n\
+         o[b + {}u] = 0xfedcba9876543210ul % uy;\n\
+         o[b + {}u] = uint64_t(-5000000000l / sy);\n",
+        at + 1,
+        at + 2
+    ));
     s.push_str("}\n");
     s
 }
@@ -225,6 +236,9 @@ fn expected(n: &[u64], d: &[u64], i: usize, srem: bool) -> Vec<u64> {
     for &(_, c) in UNSIGNED {
         out.push(udiv(x >> (i & 7), c));
     }
+    out.push(udiv(0x1234_5678_9abc_def0, y));
+    out.push(urem(0xfedc_ba98_7654_3210, uy));
+    out.push(s(sdiv(-5_000_000_000, y as i64)));
     out
 }
 
@@ -252,7 +266,12 @@ fn slot_name(k: usize) -> String {
             let (lit, _) = SIGNED[(k - 14) / 2];
             format!("{} by {lit}", ["sdiv", "srem/smod"][(k - 14) % 2])
         }
-        _ => format!("udiv by {}", UNSIGNED[k - 14 - 2 * SIGNED.len()].0),
+        _ if k < 14 + 2 * SIGNED.len() + UNSIGNED.len() => {
+            format!("udiv by {}", UNSIGNED[k - 14 - 2 * SIGNED.len()].0)
+        }
+        _ => ["constant udiv", "constant urem by uniform", "constant sdiv"]
+            [k - 14 - 2 * SIGNED.len() - UNSIGNED.len()]
+        .to_string(),
     }
 }
 
