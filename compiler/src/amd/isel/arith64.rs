@@ -61,7 +61,15 @@ impl Isel<'_> {
         x: MVal,
         y: MVal,
     ) -> Result<(MVal, RegRef), BackendError> {
-        let ((xl, xh), (yl, yh)) = (split(x), split(y));
+        self.sub64_scalar_halves(split(x), split(y))
+    }
+
+    /// [`Self::sub64_scalar`] from separate halves.
+    pub(super) fn sub64_scalar_halves(
+        &mut self,
+        (xl, xh): (MVal, MVal),
+        (yl, yh): (MVal, MVal),
+    ) -> Result<(MVal, RegRef), BackendError> {
         let r = self.sgpr_pair_plus_one();
         let (a, b) = (self.src(xl)?, self.src(yl)?);
         self.emit(build::sop2(O::S_SUB_U32, Some(r), a, b, 1));

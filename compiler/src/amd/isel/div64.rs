@@ -156,6 +156,7 @@ impl Isel<'_> {
     /// Signed 64-bit division, remainder (sign of the dividend) and modulo (sign of the
     /// divisor) by a register: magnitudes divided, signs fixed, and the IR's values for
     /// division by zero and for `i64::MIN / -1` (all ones; remainder the dividend; modulo 0).
+    /// Uniform operands in SGPRs stay on the scalar unit throughout.
     pub(super) fn sdivmod64(
         &mut self,
         op: AluOp,
@@ -164,37 +165,36 @@ impl Isel<'_> {
         uniform: bool,
     ) -> Result<MVal, BackendError> {
         use AluOp::*;
-        let (sa, abs_a) = self.abs64(a)?;
-        let (sb, abs_b) = self.abs64(b)?;
-        let (q, r) = self.udivmod64_raw(abs_a, abs_b, uniform)?;
+        let sc = uniform && all_scalar(&[a, b]);
+        let (sa, abs_a) = self.abs64(a, sc)?;
+        let (sb, abs_b) = self.abs64(b, sc)?;
+        let (q, r) = self.udivmod64_raw(abs_a, abs_b, sc)?;
         match op {
             Idiv => {
-                let s = self.bin(None, O::V_XOR_B32, false, sa, sb)?;
-                let q = self.apply_sign(q, s)?;
-                let zero = self.vcmp64(Ieq, b, MVal::Const(0))?;
-                let overflow = self.is_min_by_minus_one(abs_a, b)?;
+                let s = self.xor32(sa, sb, sc)?;
+                let q = self.apply_sign(q, s, sc)?;
+                let zero = self.cmp64(Ieq, b, MVal::Const(0), sc)?;
+                let overflow = self.is_min_by_minus_one(abs_a, b, sc)?;
                 let bad = self.bool_op(Ior, &[zero, overflow])?;
-                self.vsel64(bad, MVal::Const(u64::MAX), q)
+                self.sel64(bad, MVal::Const(u64::MAX), q, sc)
             }
             Irem => {
                 // |b| = 0 leaves |a| as the remainder, which the sign fix turns back into a.
-                let rem = self.apply_sign(r, sa)?;
-                let overflow = self.is_min_by_minus_one(abs_a, b)?;
-                self.vsel64(overflow, a, rem)
+                let rem = self.apply_sign(r, sa, sc)?;
+                let overflow = self.is_min_by_minus_one(abs_a, b, sc)?;
+                self.sel64(overflow, a, rem, sc)
             }
             _ => {
                 // Imod: a non-zero remainder whose sign differs from the divisor's moves by
                 // one divisor (the overflow case has remainder 0, as the IR defines; a zero
                 // divisor adds nothing to the dividend).
-                let rem = self.apply_sign(r, sa)?;
-                let nz = self.vcmp64(Ine, rem, MVal::Const(0))?;
-                let (_, rh) = split(rem);
-                let (_, bh) = split(b);
-                let sx = self.bin(None, O::V_XOR_B32, false, rh, bh)?;
-                let differ = self.compare(Ilt, 32, &[sx, MVal::Const(0)], false)?;
+                let rem = self.apply_sign(r, sa, sc)?;
+                let nz = self.cmp64(Ine, rem, MVal::Const(0), sc)?;
+                let sx = self.xor32(split(rem).1, split(b).1, sc)?;
+                let differ = self.compare(Ilt, 32, &[sx, MVal::Const(0)], sc)?;
                 let fix = self.bool_op(Iand, &[nz, differ])?;
-                let sum = self.add64(rem, b, false)?;
-                self.vsel64(fix, sum, rem)
+                let sum = self.add64(rem, b, sc)?;
+                self.sel64(fix, sum, rem, sc)
             }
         }
     }
@@ -205,25 +205,65 @@ impl Isel<'_> {
         self.compare64(op, &[x, y], m)
     }
 
+    /// `x == y` or `x != y` over 64 bits: a lane mask, or on the scalar unit an all-ones or
+    /// zero word.
+    fn cmp64(&mut self, op: AluOp, x: MVal, y: MVal, scalar: bool) -> Result<MVal, BackendError> {
+        match (scalar, op) {
+            (true, AluOp::Ieq) => self.sopc64(O::S_CMP_EQ_U64, x, y),
+            (true, _) => self.sopc64(O::S_CMP_LG_U64, x, y),
+            _ => self.vcmp64(op, x, y),
+        }
+    }
+
+    /// `mask ? t : f` over 64 bits on either unit.
+    fn sel64(&mut self, mask: MVal, t: MVal, f: MVal, scalar: bool) -> Result<MVal, BackendError> {
+        if scalar {
+            self.cselect64(mask, t, f)
+        } else {
+            self.vsel64(mask, t, f)
+        }
+    }
+
+    fn xor32(&mut self, a: MVal, b: MVal, scalar: bool) -> Result<MVal, BackendError> {
+        self.bin(Some(O::S_XOR_B32).filter(|_| scalar), O::V_XOR_B32, false, a, b)
+    }
+
     /// `a == i64::MIN && b == -1`, given `|a|` (whose sign bit is set only for `i64::MIN`).
-    fn is_min_by_minus_one(&mut self, abs_a: MVal, b: MVal) -> Result<MVal, BackendError> {
-        let m1 = self.vcmp64(AluOp::Ieq, b, MVal::Const(u64::MAX))?;
-        let min = self.vcmp64(AluOp::Ilt, abs_a, MVal::Const(0))?;
+    fn is_min_by_minus_one(
+        &mut self,
+        abs_a: MVal,
+        b: MVal,
+        scalar: bool,
+    ) -> Result<MVal, BackendError> {
+        let m1 = self.cmp64(AluOp::Ieq, b, MVal::Const(u64::MAX), scalar)?;
+        let min = self.compare(AluOp::Ilt, 32, &[split(abs_a).1, MVal::Const(0)], scalar)?;
         self.bool_op(AluOp::Iand, &[m1, min])
     }
 
     /// (sign word: 0 or all ones, magnitude) of a 64-bit integer.
-    pub(super) fn abs64(&mut self, x: MVal) -> Result<(MVal, MVal), BackendError> {
+    pub(super) fn abs64(&mut self, x: MVal, scalar: bool) -> Result<(MVal, MVal), BackendError> {
         let (_, xh) = split(x);
-        let s = self.bin(None, O::V_ASHRREV_I32, false, MVal::Const(31), xh)?;
-        Ok((s, self.apply_sign(x, s)?))
+        let s = if scalar {
+            self.bin(Some(O::S_ASHR_I32), O::V_NOP, false, xh, MVal::Const(31))?
+        } else {
+            self.bin(None, O::V_ASHRREV_I32, false, MVal::Const(31), xh)?
+        };
+        Ok((s, self.apply_sign(x, s, scalar)?))
     }
 
     /// `x` negated where the sign word `s` is all ones: `(x ^ s) - s`.
-    pub(super) fn apply_sign(&mut self, x: MVal, s: MVal) -> Result<MVal, BackendError> {
+    pub(super) fn apply_sign(
+        &mut self,
+        x: MVal,
+        s: MVal,
+        scalar: bool,
+    ) -> Result<MVal, BackendError> {
         let (xl, xh) = split(x);
-        let lo = self.bin(None, O::V_XOR_B32, false, xl, s)?;
-        let hi = self.bin(None, O::V_XOR_B32, false, xh, s)?;
+        let lo = self.xor32(xl, s, scalar)?;
+        let hi = self.xor32(xh, s, scalar)?;
+        if scalar {
+            return Ok(self.sub64_scalar_halves((lo, hi), (s, s))?.0);
+        }
         Ok(self.sub64_halves((lo, hi), (s, s))?.0)
     }
 }

@@ -140,7 +140,7 @@ impl Isel<'_> {
         if mag.is_power_of_two() {
             return self.sdiv64_pow2(op, a, c);
         }
-        let (sa, abs_a) = self.abs64(a)?;
+        let (sa, abs_a) = self.abs64(a, false)?;
         let q = self.udiv64_by(abs_a, mag)?;
         if op == Idiv {
             let (ql, qh) = split(q);
@@ -153,7 +153,7 @@ impl Isel<'_> {
         }
         let qd = self.mullo64(q, MVal::Const(mag))?;
         let (r, _) = self.sub64(abs_a, qd)?;
-        let rem = self.apply_sign(r, sa)?;
+        let rem = self.apply_sign(r, sa, false)?;
         if op == Irem {
             return Ok(rem);
         }
