@@ -42,8 +42,11 @@ const UNSIGNED: &[(&str, u64)] =
     &[("7ul", 7), ("0x100000000ul", 1 << 32), ("0xfffffffffffffffful", u64::MAX)];
 
 /// Results per invocation, in the order the shader writes them.
+/// Slots before the constant divisors' (see [`NAMES`]).
+const BASE: usize = 16;
+
 fn slots() -> usize {
-    14 + 2 * SIGNED.len() + UNSIGNED.len() + CONST_DIVIDEND
+    BASE + 2 * SIGNED.len() + UNSIGNED.len() + CONST_DIVIDEND
 }
 
 /// Slots at the end with constant dividends (a literal in every partial product).
@@ -71,21 +74,24 @@ fn shader() -> String {
          o[b + 10u] = uint64_t(sux / suy); o[b + 11u] = uint64_t(sux % suy);\n\
          uint x32 = uint(x ^ (x >> 32)), y32 = uint(y ^ (y >> 32)), uy32 = uint(uy ^ (uy >> 32));\n\
          o[b + 12u] = uint64_t(x32 / y32) | (uint64_t(x32 % uy32) << 32);\n\
-         o[b + 13u] = uint64_t(uint(int(x32) / int(y32))) | (uint64_t(uint(int(x32) % int(uy32))) << 32);\n",
+         o[b + 13u] = uint64_t(uint(int(x32) / int(y32))) | (uint64_t(uint(int(x32) % int(uy32))) << 32);\n\
+         uint ul = uint(ux), vl = uint(uy);\n\
+         o[b + 14u] = uint64_t(ul / vl) | (uint64_t(ul % vl) << 32);\n\
+         o[b + 15u] = uint64_t(uint(int(ul) / int(vl))) | (uint64_t(uint(int(ul) % int(vl))) << 32);\n",
         slots()
     );
     for (k, (lit, _)) in SIGNED.iter().enumerate() {
-        let at = 14 + 2 * k;
+        let at = BASE + 2 * k;
         s.push_str(&format!(
             "o[b + {at}u] = uint64_t(sx / {lit}); o[b + {}u] = uint64_t(sx % {lit});\n",
             at + 1
         ));
     }
     for (k, (lit, _)) in UNSIGNED.iter().enumerate() {
-        let at = 14 + 2 * SIGNED.len() + k;
+        let at = BASE + 2 * SIGNED.len() + k;
         s.push_str(&format!("o[b + {at}u] = (x >> (i & 7u)) / {lit};\n"));
     }
-    let at = 14 + 2 * SIGNED.len() + UNSIGNED.len();
+    let at = BASE + 2 * SIGNED.len() + UNSIGNED.len();
     s.push_str(&format!(
         "o[b + {at}u] = 0x123456789abcdef0ul / y;\n\
          o[b + {}u] = 0xfedcba9876543210ul % uy;\n\
@@ -228,6 +234,9 @@ fn expected(n: &[u64], d: &[u64], i: usize, srem: bool) -> Vec<u64> {
         s(srem_or_mod(ux as i64, uy as i64, srem)),
         div32(fold(x), fold(y), fold(uy), false, srem),
         div32(fold(x), fold(y), fold(uy), true, srem),
+        // Low halves: still in SGPRs, so these run on the scalar unit.
+        div32(ux as u32, uy as u32, uy as u32, false, srem),
+        div32(ux as u32, uy as u32, uy as u32, true, srem),
     ];
     for &(_, c) in SIGNED {
         out.push(s(sdiv(x as i64, c)));
@@ -242,7 +251,7 @@ fn expected(n: &[u64], d: &[u64], i: usize, srem: bool) -> Vec<u64> {
     out
 }
 
-const NAMES: [&str; 14] = [
+const NAMES: [&str; BASE] = [
     "udiv",
     "urem",
     "sdiv",
@@ -257,20 +266,22 @@ const NAMES: [&str; 14] = [
     "uniform srem/smod",
     "32-bit udiv | urem by uniform",
     "32-bit sdiv | srem/smod by uniform",
+    "uniform 32-bit udiv | urem",
+    "uniform 32-bit sdiv | srem/smod",
 ];
 
 fn slot_name(k: usize) -> String {
     match k {
-        0..14 => NAMES[k].to_string(),
-        _ if k < 14 + 2 * SIGNED.len() => {
-            let (lit, _) = SIGNED[(k - 14) / 2];
-            format!("{} by {lit}", ["sdiv", "srem/smod"][(k - 14) % 2])
+        0..BASE => NAMES[k].to_string(),
+        _ if k < BASE + 2 * SIGNED.len() => {
+            let (lit, _) = SIGNED[(k - BASE) / 2];
+            format!("{} by {lit}", ["sdiv", "srem/smod"][(k - BASE) % 2])
         }
-        _ if k < 14 + 2 * SIGNED.len() + UNSIGNED.len() => {
-            format!("udiv by {}", UNSIGNED[k - 14 - 2 * SIGNED.len()].0)
+        _ if k < BASE + 2 * SIGNED.len() + UNSIGNED.len() => {
+            format!("udiv by {}", UNSIGNED[k - BASE - 2 * SIGNED.len()].0)
         }
         _ => ["constant udiv", "constant urem by uniform", "constant sdiv"]
-            [k - 14 - 2 * SIGNED.len() - UNSIGNED.len()]
+            [k - BASE - 2 * SIGNED.len() - UNSIGNED.len()]
         .to_string(),
     }
 }

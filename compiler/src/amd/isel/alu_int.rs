@@ -85,42 +85,98 @@ impl Isel<'_> {
         q = self.select(&[zero, MVal::Const(u64::from(u32::MAX)), q], false)?;
         Ok((q, r))
     }
+    /// [`Self::udivmod`] for operands in SGPRs: only the reciprocal estimate needs the
+    /// vector unit; its refinement, the quotient and the corrections run on the scalar unit.
+    fn udivmod_scalar(&mut self, x: MVal, y: MVal) -> Result<(MVal, MVal), BackendError> {
+        let fy = self.v1(O::V_CVT_F32_U32, y)?;
+        let rcp = self.v1(O::V_RCP_IFLAG_F32, fy)?;
+        let scaled = self.bin(None, O::V_MUL_F32, false, MVal::Const(0x4f7f_fffe), rcp)?;
+        let MVal::Reg(zv, _) = self.v1(O::V_CVT_U32_F32, scaled)? else { unreachable!() };
+        let z = self.vreg(RegClass::S, 1);
+        self.emit(build::readfirstlane(z, zv));
+        let z = MVal::Reg(z, RegClass::S);
+        let s = |s: &mut Self, op: O, a: MVal, b: MVal| s.bin(Some(op), O::V_NOP, false, a, b);
+        let negy = s(self, O::S_SUB_U32, MVal::Const(0), y)?;
+        let nyz = s(self, O::S_MUL_I32, negy, z)?;
+        let corr = s(self, O::S_MUL_HI_U32, z, nyz)?;
+        let z = s(self, O::S_ADD_U32, z, corr)?;
+        let mut q = s(self, O::S_MUL_HI_U32, x, z)?;
+        let qy = s(self, O::S_MUL_I32, q, y)?;
+        let mut r = s(self, O::S_SUB_U32, x, qy)?;
+        let (ys, cs) = (self.src(y)?, |s: &mut Self, t: MVal, f: MVal| {
+            let (t, f) = (s.src(t)?, s.src(f)?);
+            let d = s.vreg(RegClass::S, 1);
+            s.emit(build::sop2(O::S_CSELECT_B32, Some(d), t, f, 1));
+            Ok::<_, BackendError>(MVal::Reg(d, RegClass::S))
+        });
+        for _ in 0..2 {
+            // Both candidates first: their adds write SCC, the compare's result must survive.
+            let q1 = s(self, O::S_ADD_U32, q, MVal::Const(1))?;
+            let r1 = s(self, O::S_SUB_U32, r, y)?;
+            let rs = self.src(r)?;
+            self.emit(build::sopc(O::S_CMP_GE_U32, rs, ys));
+            q = cs(self, q1, q)?;
+            r = cs(self, r1, r)?;
+        }
+        self.emit(build::sopc(O::S_CMP_EQ_U32, ys, Src::I(0)));
+        q = cs(self, MVal::Const(u64::from(u32::MAX)), q)?;
+        Ok((q, r))
+    }
+
     /// Integer division and remainders by a register (see [`Self::udivmod`]); signed forms
-    /// divide magnitudes and fix the signs.
+    /// divide magnitudes and fix the signs. Operands in SGPRs (uniform by construction) stay
+    /// on the scalar unit.
     pub(super) fn divmod(&mut self, op: AluOp, a: MVal, b: MVal) -> Result<MVal, BackendError> {
         use AluOp::*;
+        let sc = all_scalar(&[a, b]);
+        let unsigned = |s: &mut Self, x: MVal, y: MVal| {
+            if sc {
+                s.udivmod_scalar(x, y)
+            } else {
+                s.udivmod(x, y)
+            }
+        };
         if matches!(op, Udiv | Umod) {
-            let (q, r) = self.udivmod(a, b)?;
+            let (q, r) = unsigned(self, a, b)?;
             return Ok(if op == Udiv { q } else { r });
         }
-        let na = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), a)?;
-        let abs_a = self.bin(None, O::V_MAX_I32, false, a, na)?;
-        let nb = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), b)?;
-        let abs_b = self.bin(None, O::V_MAX_I32, false, b, nb)?;
-        let (q, r) = self.udivmod(abs_a, abs_b)?;
+        let pick = |s: O, v: O| (Some(s).filter(|_| sc), v);
+        let (abs_a, abs_b) = if sc {
+            (self.sop1v(O::S_ABS_I32, a)?, self.sop1v(O::S_ABS_I32, b)?)
+        } else {
+            let na = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), a)?;
+            let nb = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), b)?;
+            let abs_a = self.bin(None, O::V_MAX_I32, false, a, na)?;
+            (abs_a, self.bin(None, O::V_MAX_I32, false, b, nb)?)
+        };
+        let (q, r) = unsigned(self, abs_a, abs_b)?;
+        let (s_sub, v_sub) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
         match op {
             Idiv => {
-                let sign = self.bin(None, O::V_XOR_B32, false, a, b)?;
-                let neg = self.compare(Ilt, 32, &[sign, MVal::Const(0)], false)?;
-                let nq = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), q)?;
-                let q = self.select(&[neg, nq, q], false)?;
-                let zero = self.compare(Ieq, 32, &[b, MVal::Const(0)], false)?;
-                self.select(&[zero, MVal::Const(u64::from(u32::MAX)), q], false)
+                let (s_xor, v_xor) = pick(O::S_XOR_B32, O::V_XOR_B32);
+                let sign = self.bin(s_xor, v_xor, false, a, b)?;
+                let neg = self.compare(Ilt, 32, &[sign, MVal::Const(0)], sc)?;
+                let nq = self.bin(s_sub, v_sub, false, MVal::Const(0), q)?;
+                let q = self.select(&[neg, nq, q], sc)?;
+                let zero = self.compare(Ieq, 32, &[b, MVal::Const(0)], sc)?;
+                self.select(&[zero, MVal::Const(u64::from(u32::MAX)), q], sc)
             }
             _ => {
-                let a_neg = self.compare(Ilt, 32, &[a, MVal::Const(0)], false)?;
-                let nr = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), r)?;
-                let rem = self.select(&[a_neg, nr, r], false)?;
+                let a_neg = self.compare(Ilt, 32, &[a, MVal::Const(0)], sc)?;
+                let nr = self.bin(s_sub, v_sub, false, MVal::Const(0), r)?;
+                let rem = self.select(&[a_neg, nr, r], sc)?;
                 if op == Irem {
                     return Ok(rem);
                 }
                 // Imod: the result takes the divisor's sign.
-                let nz = self.compare(Ine, 32, &[rem, MVal::Const(0)], false)?;
-                let sx = self.bin(None, O::V_XOR_B32, false, rem, b)?;
-                let differ = self.compare(Ilt, 32, &[sx, MVal::Const(0)], false)?;
+                let nz = self.compare(Ine, 32, &[rem, MVal::Const(0)], sc)?;
+                let (s_xor, v_xor) = pick(O::S_XOR_B32, O::V_XOR_B32);
+                let sx = self.bin(s_xor, v_xor, false, rem, b)?;
+                let differ = self.compare(Ilt, 32, &[sx, MVal::Const(0)], sc)?;
                 let fix = self.bool_op(Iand, &[nz, differ])?;
-                let sum = self.bin(None, O::V_ADD_NC_U32, false, rem, b)?;
-                self.select(&[fix, sum, rem], false)
+                let (s_add, v_add) = pick(O::S_ADD_U32, O::V_ADD_NC_U32);
+                let sum = self.bin(s_add, v_add, false, rem, b)?;
+                self.select(&[fix, sum, rem], sc)
             }
         }
     }
