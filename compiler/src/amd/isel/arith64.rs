@@ -53,31 +53,41 @@ impl Isel<'_> {
         Ok((MVal::Reg(r, RegClass::V), b1))
     }
 
-    /// `x - y` over 64 bits on the scalar unit, and the final borrow as an all-ones or zero
-    /// word. The borrow shares the difference's register so that dead-code elimination,
-    /// which cannot see SCC, keeps the subtraction whenever the borrow is read.
-    pub(super) fn sub64_scalar(
+    /// `x - y` over 64 bits on the scalar unit.
+    pub(super) fn sub64_scalar(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
+        Ok(self.sub64_scalar_halves(split(x), split(y), false)?.0)
+    }
+
+    /// [`Self::sub64_scalar`] and the final borrow as an all-ones or zero word. The borrow
+    /// shares the difference's register so that dead-code elimination, which cannot see
+    /// SCC, keeps the subtraction whenever the borrow is read.
+    pub(super) fn sub64_scalar_borrow(
         &mut self,
         x: MVal,
         y: MVal,
     ) -> Result<(MVal, RegRef), BackendError> {
-        self.sub64_scalar_halves(split(x), split(y))
+        let (r, b) = self.sub64_scalar_halves(split(x), split(y), true)?;
+        Ok((r, b.expect("asked for")))
     }
 
-    /// [`Self::sub64_scalar`] from separate halves.
+    /// `x - y` on the scalar unit from separate halves, with the borrow word if `borrow`.
     pub(super) fn sub64_scalar_halves(
         &mut self,
         (xl, xh): (MVal, MVal),
         (yl, yh): (MVal, MVal),
-    ) -> Result<(MVal, RegRef), BackendError> {
-        let r = self.sgpr_pair_plus_one();
+        borrow: bool,
+    ) -> Result<(MVal, Option<RegRef>), BackendError> {
+        let r = if borrow { self.sgpr_pair_plus_one() } else { self.vreg(RegClass::S, 2) };
         let (a, b) = (self.src(xl)?, self.src(yl)?);
         self.emit(build::sop2(O::S_SUB_U32, Some(r), a, b, 1));
         let (a, b) = (self.src(xh)?, self.src(yh)?);
         self.emit(build::sop2(O::S_SUBB_U32, Some(r.at(1)), a, b, 1));
+        if !borrow {
+            return Ok((MVal::Reg(r, RegClass::S), None));
+        }
         let all = Src::I(u32::MAX);
         self.emit(build::sop2(O::S_CSELECT_B32, Some(r.at(2)), all, Src::I(0), 1));
-        Ok((MVal::Reg(r, RegClass::S), r.at(2)))
+        Ok((MVal::Reg(r, RegClass::S), Some(r.at(2))))
     }
 
     /// Three SGPRs whose first two are a 64-bit operand (so aligned like a pair).

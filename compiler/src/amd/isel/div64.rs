@@ -103,10 +103,10 @@ impl Isel<'_> {
     ) -> Result<(MVal, MVal), BackendError> {
         let mut q = self.mulhi64_scalar(n, r, true)?;
         let qd = self.mullo64_scalar(q, d)?;
-        let (mut rem, _) = self.sub64_scalar(n, qd)?;
+        let mut rem = self.sub64_scalar(n, qd)?;
         for _ in 0..2 {
             let q1 = self.add64(q, MVal::Const(1), true)?;
-            let (t, borrow) = self.sub64_scalar(rem, d)?;
+            let (t, borrow) = self.sub64_scalar_borrow(rem, d)?;
             let b = MVal::Reg(borrow, RegClass::S);
             rem = self.cselect64(b, rem, t)?;
             q = self.cselect64(b, q, q1)?;
@@ -143,7 +143,7 @@ impl Isel<'_> {
         let s = self.vreg(RegClass::S, 2);
         self.emit(build::readfirstlane(s, v));
         self.emit(build::readfirstlane(s.at(1), v.at(1)));
-        let (neg_d, _) = self.sub64_scalar(MVal::Const(0), d)?;
+        let neg_d = self.sub64_scalar(MVal::Const(0), d)?;
         let mut r = MVal::Reg(s, RegClass::S);
         for exact in [false, true] {
             let e = self.mullo64_scalar(neg_d, r)?;
@@ -262,7 +262,7 @@ impl Isel<'_> {
         let lo = self.xor32(xl, s, scalar)?;
         let hi = self.xor32(xh, s, scalar)?;
         if scalar {
-            return Ok(self.sub64_scalar_halves((lo, hi), (s, s))?.0);
+            return Ok(self.sub64_scalar_halves((lo, hi), (s, s), false)?.0);
         }
         Ok(self.sub64_halves((lo, hi), (s, s))?.0)
     }
