@@ -170,8 +170,11 @@ fn operands(seed: u64) -> (Vec<u64>, Vec<u64>) {
         (0..LANES).map(|_| (rng.operand(), rng.operand())).unzip();
     let special = [(1 << 63, u64::MAX), (5, 0), (u64::MAX, 0), (0, 0), (3, 1 << 40), (7, 8)];
     for (k, (a, b)) in special.into_iter().enumerate() {
-        n[3 * k + 1] = a;
-        d[3 * k + 1] = b;
+        n[100 + 3 * k] = a;
+        d[100 + 3 * k] = b;
+        // The same pairs as the uniform operands of workgroup 8 + k.
+        n[uniform_dividend(8 + k)] = a;
+        d[8 + k] = b;
     }
     (n, d)
 }
