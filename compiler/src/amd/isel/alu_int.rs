@@ -1,6 +1,7 @@
-//! Integer selection that needs sequences: division and remainder (by constants through
-//! multiply-high, by registers through a refined float reciprocal), and 64-bit integer
-//! arithmetic, logic, shifts and compares built from 32-bit halves.
+//! Integer selection that needs sequences: 32-bit division and remainder (by constants
+//! through multiply-high, by registers through a refined float reciprocal), and 64-bit
+//! integer arithmetic, logic, shifts and compares built from 32-bit halves. 64-bit division
+//! lives in [`super::div64`] (by registers) and [`super::div_const`] (by constants).
 
 use ferrum_isa::Opcode as O;
 

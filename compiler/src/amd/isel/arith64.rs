@@ -37,6 +37,7 @@ impl Isel<'_> {
         Ok(MVal::Reg(r, RegClass::V))
     }
 
+    /// [`Self::sub64`] from separate halves.
     pub(super) fn sub64_halves(
         &mut self,
         (xl, xh): (MVal, MVal),
