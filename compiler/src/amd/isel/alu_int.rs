@@ -63,7 +63,6 @@ impl Isel<'_> {
     /// one Newton step, then two corrections (the classic AMDGPU expansion). Division by zero
     /// gives all ones and the dividend, as the IR's reference semantics define.
     pub(super) fn udivmod(&mut self, x: MVal, y: MVal) -> Result<(MVal, MVal), BackendError> {
-        use AluOp::*;
         let fy = self.v1(O::V_CVT_F32_U32, y)?;
         let rcp = self.v1(O::V_RCP_IFLAG_F32, fy)?;
         let scaled = self.bin(None, O::V_MUL_F32, false, MVal::Const(0x4f7f_fffe), rcp)?;
@@ -76,13 +75,22 @@ impl Isel<'_> {
         let qy = self.bin(None, O::V_MUL_LO_U32, false, q, y)?;
         let mut r = self.bin(None, O::V_SUB_NC_U32, false, x, qy)?;
         for _ in 0..2 {
-            let c = self.compare(Uge, 32, &[r, y], false)?;
-            let q1 = self.bin(None, O::V_ADD_NC_U32, false, q, MVal::Const(1))?;
-            let r1 = self.bin(None, O::V_SUB_NC_U32, false, r, y)?;
-            q = self.select(&[c, q1, q], false)?;
-            r = self.select(&[c, r1, r], false)?;
+            // The borrow of `r - y` says whether `r` had reached `y`; `q - (-1) - borrow`
+            // adds one otherwise.
+            let t = self.vreg(RegClass::V, 1);
+            let borrow = self.vreg(RegClass::S, 1);
+            let mut srcs = [self.src(r)?, self.src(y)?];
+            self.limit_bus(&mut srcs);
+            self.emit(build::vop3(O::V_SUB_CO_U32, Some(t), Some(borrow), &srcs, 0));
+            let b = MVal::Reg(borrow, RegClass::S);
+            r = self.select(&[b, r, MVal::Reg(t, RegClass::V)], false)?;
+            let q1 = self.vreg(RegClass::V, 1);
+            let srcs = self.with_carry(q, MVal::Const(u64::from(u32::MAX)), borrow)?;
+            let unused = self.vreg(RegClass::S, 1);
+            self.emit(build::vop3(O::V_SUB_CO_CI_U32, Some(q1), Some(unused), &srcs, 0));
+            q = MVal::Reg(q1, RegClass::V);
         }
-        let zero = self.compare(Ieq, 32, &[y, MVal::Const(0)], false)?;
+        let zero = self.compare(AluOp::Ieq, 32, &[y, MVal::Const(0)], false)?;
         q = self.select(&[zero, MVal::Const(u64::from(u32::MAX)), q], false)?;
         Ok((q, r))
     }
