@@ -119,13 +119,16 @@ impl Isel<'_> {
             Ok::<_, BackendError>(MVal::Reg(d, RegClass::S))
         });
         for _ in 0..2 {
-            // Both candidates first: their adds write SCC, the compare's result must survive.
-            let q1 = s(self, O::S_ADD_U32, q, MVal::Const(1))?;
-            let r1 = s(self, O::S_SUB_U32, r, y)?;
+            // SCC = the borrow of `r - y`; `q - (-1) - SCC` adds one unless it was set. The
+            // difference and the new quotient share a register so dead-code elimination
+            // (blind to SCC) keeps the subtraction whenever the quotient is read.
+            let w = self.vreg(RegClass::S, 2);
             let rs = self.src(r)?;
-            self.emit(build::sopc(O::S_CMP_GE_U32, rs, ys));
-            q = cs(self, q1, q)?;
-            r = cs(self, r1, r)?;
+            self.emit(build::sop2(O::S_SUB_U32, Some(w), rs, ys, 1));
+            r = cs(self, r, MVal::Reg(w, RegClass::S))?;
+            let qs = self.src(q)?;
+            self.emit(build::sop2(O::S_SUBB_U32, Some(w.at(1)), qs, Src::I(u32::MAX), 1));
+            q = MVal::Reg(w.at(1), RegClass::S);
         }
         self.emit(build::sopc(O::S_CMP_EQ_U32, ys, Src::I(0)));
         q = cs(self, MVal::Const(u64::from(u32::MAX)), q)?;
