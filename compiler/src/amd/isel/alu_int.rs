@@ -122,7 +122,7 @@ impl Isel<'_> {
             // SCC = the borrow of `r - y`; `q - (-1) - SCC` adds one unless it was set. The
             // difference and the new quotient share a register so dead-code elimination
             // (blind to SCC) keeps the subtraction whenever the quotient is read.
-            let w = self.vreg(RegClass::S, 2);
+            let w = self.sgpr_group(2, 1);
             let rs = self.src(r)?;
             self.emit(build::sop2(O::S_SUB_U32, Some(w), rs, ys, 1));
             r = cs(self, r, MVal::Reg(w, RegClass::S))?;

@@ -56,45 +56,28 @@ impl Isel<'_> {
 
     /// `x - y` over 64 bits on the scalar unit.
     pub(super) fn sub64_scalar(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
-        Ok(self.sub64_scalar_halves(split(x), split(y), false)?.0)
+        self.sub64_scalar_halves(split(x), split(y))
     }
 
-    /// [`Self::sub64_scalar`] and the final borrow as an all-ones or zero word. The borrow
-    /// shares the difference's register so that dead-code elimination, which cannot see
-    /// SCC, keeps the subtraction whenever the borrow is read.
-    pub(super) fn sub64_scalar_borrow(
-        &mut self,
-        x: MVal,
-        y: MVal,
-    ) -> Result<(MVal, RegRef), BackendError> {
-        let (r, b) = self.sub64_scalar_halves(split(x), split(y), true)?;
-        Ok((r, b.expect("asked for")))
-    }
-
-    /// `x - y` on the scalar unit from separate halves, with the borrow word if `borrow`.
+    /// [`Self::sub64_scalar`] from separate halves.
     pub(super) fn sub64_scalar_halves(
         &mut self,
         (xl, xh): (MVal, MVal),
         (yl, yh): (MVal, MVal),
-        borrow: bool,
-    ) -> Result<(MVal, Option<RegRef>), BackendError> {
-        let r = if borrow { self.sgpr_pair_plus_one() } else { self.vreg(RegClass::S, 2) };
+    ) -> Result<MVal, BackendError> {
+        let r = self.vreg(RegClass::S, 2);
         let (a, b) = (self.src(xl)?, self.src(yl)?);
         self.emit(build::sop2(O::S_SUB_U32, Some(r), a, b, 1));
         let (a, b) = (self.src(xh)?, self.src(yh)?);
         self.emit(build::sop2(O::S_SUBB_U32, Some(r.at(1)), a, b, 1));
-        if !borrow {
-            return Ok((MVal::Reg(r, RegClass::S), None));
-        }
-        let all = Src::I(u32::MAX);
-        self.emit(build::sop2(O::S_CSELECT_B32, Some(r.at(2)), all, Src::I(0), 1));
-        Ok((MVal::Reg(r, RegClass::S), Some(r.at(2))))
+        Ok(MVal::Reg(r, RegClass::S))
     }
 
-    /// Three SGPRs whose first two are a 64-bit operand (so aligned like a pair).
-    pub(super) fn sgpr_pair_plus_one(&mut self) -> RegRef {
-        let r = self.vreg(RegClass::S, 3);
-        self.mf.vregs[r.vreg.0 as usize].align = 2;
+    /// `size` SGPRs allocated together at the given alignment (2 when a 64-bit operand
+    /// starts at an even offset in them, 1 when they only keep an SCC chain together).
+    pub(super) fn sgpr_group(&mut self, size: u8, align: u8) -> RegRef {
+        let r = self.vreg(RegClass::S, size);
+        self.mf.vregs[r.vreg.0 as usize].align = align;
         r
     }
 
@@ -286,9 +269,10 @@ impl Isel<'_> {
         Ok(MVal::Reg(r, RegClass::V))
     }
 
-    /// [`Self::mulhi64`] on the scalar unit, from 32x32 products and carry chains. Each
-    /// carry's producer shares a register with its consumer's result, so dead-code
-    /// elimination (blind to SCC) keeps the chain whole.
+    /// [`Self::mulhi64`] on the scalar unit, from 32x32 products and carry chains. A carry
+    /// whose producer's own result is unread (the middle column's low word) shares a
+    /// register with the consumer's result, so dead-code elimination (blind to SCC) keeps
+    /// the chain whole.
     pub(super) fn mulhi64_scalar(
         &mut self,
         x: MVal,
@@ -308,10 +292,10 @@ impl Isel<'_> {
         let cl = self.smul(O::S_MUL_I32, x1, y1)?;
         let ch = self.smul(O::S_MUL_HI_U32, x1, y1)?;
         // mid = (column 1 sum, its carry into column 2 added to ah + bh).
-        let mid = self.vreg(RegClass::S, 2);
+        let mid = self.sgpr_group(2, 1);
         if exact {
             let t0 = self.smul(O::S_MUL_HI_U32, x0, y0)?;
-            let m0 = self.vreg(RegClass::S, 2);
+            let m0 = self.sgpr_group(2, 1);
             self.emit(build::sop2(O::S_ADD_U32, Some(m0), sr(t0), sr(al), 1));
             self.emit(build::sop2(O::S_ADDC_U32, Some(m0.at(1)), sr(ah), Src::I(0), 1));
             let (m, h) = (Src::R(m0, RegClass::S), Src::R(m0.at(1), RegClass::S));
@@ -322,11 +306,12 @@ impl Isel<'_> {
             self.emit(build::sop2(O::S_ADDC_U32, Some(mid.at(1)), sr(ah), sr(bh), 1));
         }
         // The column-2 carry goes to the top word first, then the low word adds cl.
-        let out = self.sgpr_pair_plus_one();
-        self.emit(build::sop2(O::S_ADDC_U32, Some(out.at(2)), sr(ch), Src::I(0), 1));
+        let top = self.vreg(RegClass::S, 1);
+        self.emit(build::sop2(O::S_ADDC_U32, Some(top), sr(ch), Src::I(0), 1));
+        let out = self.vreg(RegClass::S, 2);
         let h = Src::R(mid.at(1), RegClass::S);
         self.emit(build::sop2(O::S_ADD_U32, Some(out), h, sr(cl), 1));
-        let top = Src::R(out.at(2), RegClass::S);
+        let top = Src::R(top, RegClass::S);
         self.emit(build::sop2(O::S_ADDC_U32, Some(out.at(1)), top, Src::I(0), 1));
         Ok(MVal::Reg(out, RegClass::S))
     }

@@ -30,10 +30,10 @@ use ferrum_isa::Opcode as O;
 
 use super::alu::all_scalar;
 use super::alu_int::split;
-use super::build;
+use super::build::{self, Src};
 use super::{Isel, MVal};
 use crate::amd::error::BackendError;
-use crate::amd::mir::RegClass;
+use crate::amd::mir::{RegClass, RegRef};
 use crate::ir::ops::AluOp;
 
 /// `2^32` as an f32.
@@ -105,11 +105,29 @@ impl Isel<'_> {
         let qd = self.mullo64_scalar(q, d)?;
         let mut rem = self.sub64_scalar(n, qd)?;
         for _ in 0..2 {
-            let q1 = self.add64(q, MVal::Const(1), true)?;
-            let (t, borrow) = self.sub64_scalar_borrow(rem, d)?;
-            let b = MVal::Reg(borrow, RegClass::S);
-            rem = self.cselect64(b, rem, t)?;
-            q = self.cselect64(b, q, q1)?;
+            // w = (q + 1, rem - d); the subtraction's borrow in SCC picks between them and
+            // the old values. One register for all four words keeps dead-code elimination
+            // (blind to SCC) from dropping the subtraction while a selection reads SCC.
+            let w = self.sgpr_group(4, 2);
+            let ((ql, qh), (rl, rh), (dl, dh)) = (split(q), split(rem), split(d));
+            let steps = [
+                (O::S_ADD_U32, 0, ql, MVal::Const(1)),
+                (O::S_ADDC_U32, 1, qh, MVal::Const(0)),
+                (O::S_SUB_U32, 2, rl, dl),
+                (O::S_SUBB_U32, 3, rh, dh),
+            ];
+            for (op, at, a, b) in steps {
+                let (a, b) = (self.src(a)?, self.src(b)?);
+                self.emit(build::sop2(op, Some(w.at(at)), a, b, 1));
+            }
+            let pick = |s: &mut Self, t: MVal, f: RegRef| -> Result<MVal, BackendError> {
+                let r = s.vreg(RegClass::S, 2);
+                let t = s.src64s(t)?;
+                s.emit(build::sop2(O::S_CSELECT_B64, Some(r), t, Src::R(f, RegClass::S), 2));
+                Ok(MVal::Reg(r, RegClass::S))
+            };
+            rem = pick(self, rem, w.at(2))?;
+            q = pick(self, q, w)?;
         }
         Ok((q, rem))
     }
@@ -262,7 +280,7 @@ impl Isel<'_> {
         let lo = self.xor32(xl, s, scalar)?;
         let hi = self.xor32(xh, s, scalar)?;
         if scalar {
-            return Ok(self.sub64_scalar_halves((lo, hi), (s, s), false)?.0);
+            return self.sub64_scalar_halves((lo, hi), (s, s));
         }
         Ok(self.sub64_halves((lo, hi), (s, s))?.0)
     }
