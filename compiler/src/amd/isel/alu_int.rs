@@ -1,6 +1,7 @@
-//! Integer selection that needs sequences: division and remainder (by constants through
-//! multiply-high, by registers through a refined float reciprocal), and 64-bit integer
-//! arithmetic, logic, shifts and compares built from 32-bit halves.
+//! Integer selection that needs sequences: 32-bit division and remainder (by constants
+//! through multiply-high, by registers through a refined float reciprocal), and 64-bit
+//! integer arithmetic, logic, shifts and compares built from 32-bit halves. 64-bit division
+//! lives in [`super::div64`] (by registers) and [`super::div_const`] (by constants).
 
 use ferrum_isa::Opcode as O;
 
@@ -62,7 +63,6 @@ impl Isel<'_> {
     /// one Newton step, then two corrections (the classic AMDGPU expansion). Division by zero
     /// gives all ones and the dividend, as the IR's reference semantics define.
     pub(super) fn udivmod(&mut self, x: MVal, y: MVal) -> Result<(MVal, MVal), BackendError> {
-        use AluOp::*;
         let fy = self.v1(O::V_CVT_F32_U32, y)?;
         let rcp = self.v1(O::V_RCP_IFLAG_F32, fy)?;
         let scaled = self.bin(None, O::V_MUL_F32, false, MVal::Const(0x4f7f_fffe), rcp)?;
@@ -75,52 +75,120 @@ impl Isel<'_> {
         let qy = self.bin(None, O::V_MUL_LO_U32, false, q, y)?;
         let mut r = self.bin(None, O::V_SUB_NC_U32, false, x, qy)?;
         for _ in 0..2 {
-            let c = self.compare(Uge, 32, &[r, y], false)?;
-            let q1 = self.bin(None, O::V_ADD_NC_U32, false, q, MVal::Const(1))?;
-            let r1 = self.bin(None, O::V_SUB_NC_U32, false, r, y)?;
-            q = self.select(&[c, q1, q], false)?;
-            r = self.select(&[c, r1, r], false)?;
+            // The borrow of `r - y` says whether `r` had reached `y`; `q - (-1) - borrow`
+            // adds one otherwise.
+            let t = self.vreg(RegClass::V, 1);
+            let borrow = self.vreg(RegClass::S, 1);
+            let mut srcs = [self.src(r)?, self.src(y)?];
+            self.limit_bus(&mut srcs);
+            self.emit(build::vop3(O::V_SUB_CO_U32, Some(t), Some(borrow), &srcs, 0));
+            let b = MVal::Reg(borrow, RegClass::S);
+            r = self.select(&[b, r, MVal::Reg(t, RegClass::V)], false)?;
+            let q1 = self.vreg(RegClass::V, 1);
+            let srcs = self.with_carry(q, MVal::Const(u64::from(u32::MAX)), borrow)?;
+            let unused = self.vreg(RegClass::S, 1);
+            self.emit(build::vop3(O::V_SUB_CO_CI_U32, Some(q1), Some(unused), &srcs, 0));
+            q = MVal::Reg(q1, RegClass::V);
         }
-        let zero = self.compare(Ieq, 32, &[y, MVal::Const(0)], false)?;
+        let zero = self.compare(AluOp::Ieq, 32, &[y, MVal::Const(0)], false)?;
         q = self.select(&[zero, MVal::Const(u64::from(u32::MAX)), q], false)?;
         Ok((q, r))
     }
+    /// [`Self::udivmod`] for operands in SGPRs: only the reciprocal estimate needs the
+    /// vector unit; its refinement, the quotient and the corrections run on the scalar unit.
+    fn udivmod_scalar(&mut self, x: MVal, y: MVal) -> Result<(MVal, MVal), BackendError> {
+        let fy = self.v1(O::V_CVT_F32_U32, y)?;
+        let rcp = self.v1(O::V_RCP_IFLAG_F32, fy)?;
+        let scaled = self.bin(None, O::V_MUL_F32, false, MVal::Const(0x4f7f_fffe), rcp)?;
+        let MVal::Reg(zv, _) = self.v1(O::V_CVT_U32_F32, scaled)? else { unreachable!() };
+        let z = self.vreg(RegClass::S, 1);
+        self.emit(build::readfirstlane(z, zv));
+        let z = MVal::Reg(z, RegClass::S);
+        let s = |s: &mut Self, op: O, a: MVal, b: MVal| s.bin(Some(op), O::V_NOP, false, a, b);
+        let negy = s(self, O::S_SUB_U32, MVal::Const(0), y)?;
+        let nyz = s(self, O::S_MUL_I32, negy, z)?;
+        let corr = s(self, O::S_MUL_HI_U32, z, nyz)?;
+        let z = s(self, O::S_ADD_U32, z, corr)?;
+        let mut q = s(self, O::S_MUL_HI_U32, x, z)?;
+        let qy = s(self, O::S_MUL_I32, q, y)?;
+        let mut r = s(self, O::S_SUB_U32, x, qy)?;
+        let (ys, cs) = (self.src(y)?, |s: &mut Self, t: MVal, f: MVal| {
+            let (t, f) = (s.src(t)?, s.src(f)?);
+            let d = s.vreg(RegClass::S, 1);
+            s.emit(build::sop2(O::S_CSELECT_B32, Some(d), t, f, 1));
+            Ok::<_, BackendError>(MVal::Reg(d, RegClass::S))
+        });
+        for _ in 0..2 {
+            // SCC = the borrow of `r - y`; `q - (-1) - SCC` adds one unless it was set. The
+            // difference and the new quotient share a register so dead-code elimination
+            // (blind to SCC) keeps the subtraction whenever the quotient is read.
+            let w = self.sgpr_group(2, 1);
+            let rs = self.src(r)?;
+            self.emit(build::sop2(O::S_SUB_U32, Some(w), rs, ys, 1));
+            r = cs(self, r, MVal::Reg(w, RegClass::S))?;
+            let qs = self.src(q)?;
+            self.emit(build::sop2(O::S_SUBB_U32, Some(w.at(1)), qs, Src::I(u32::MAX), 1));
+            q = MVal::Reg(w.at(1), RegClass::S);
+        }
+        self.emit(build::sopc(O::S_CMP_EQ_U32, ys, Src::I(0)));
+        q = cs(self, MVal::Const(u64::from(u32::MAX)), q)?;
+        Ok((q, r))
+    }
+
     /// Integer division and remainders by a register (see [`Self::udivmod`]); signed forms
-    /// divide magnitudes and fix the signs.
+    /// divide magnitudes and fix the signs. Operands in SGPRs (uniform by construction) stay
+    /// on the scalar unit.
     pub(super) fn divmod(&mut self, op: AluOp, a: MVal, b: MVal) -> Result<MVal, BackendError> {
         use AluOp::*;
+        let sc = all_scalar(&[a, b]);
+        let unsigned = |s: &mut Self, x: MVal, y: MVal| {
+            if sc {
+                s.udivmod_scalar(x, y)
+            } else {
+                s.udivmod(x, y)
+            }
+        };
         if matches!(op, Udiv | Umod) {
-            let (q, r) = self.udivmod(a, b)?;
+            let (q, r) = unsigned(self, a, b)?;
             return Ok(if op == Udiv { q } else { r });
         }
-        let na = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), a)?;
-        let abs_a = self.bin(None, O::V_MAX_I32, false, a, na)?;
-        let nb = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), b)?;
-        let abs_b = self.bin(None, O::V_MAX_I32, false, b, nb)?;
-        let (q, r) = self.udivmod(abs_a, abs_b)?;
+        let pick = |s: O, v: O| (Some(s).filter(|_| sc), v);
+        let (abs_a, abs_b) = if sc {
+            (self.sop1v(O::S_ABS_I32, a)?, self.sop1v(O::S_ABS_I32, b)?)
+        } else {
+            let na = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), a)?;
+            let nb = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), b)?;
+            let abs_a = self.bin(None, O::V_MAX_I32, false, a, na)?;
+            (abs_a, self.bin(None, O::V_MAX_I32, false, b, nb)?)
+        };
+        let (q, r) = unsigned(self, abs_a, abs_b)?;
+        let (s_sub, v_sub) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
         match op {
             Idiv => {
-                let sign = self.bin(None, O::V_XOR_B32, false, a, b)?;
-                let neg = self.compare(Ilt, 32, &[sign, MVal::Const(0)], false)?;
-                let nq = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), q)?;
-                let q = self.select(&[neg, nq, q], false)?;
-                let zero = self.compare(Ieq, 32, &[b, MVal::Const(0)], false)?;
-                self.select(&[zero, MVal::Const(u64::from(u32::MAX)), q], false)
+                let (s_xor, v_xor) = pick(O::S_XOR_B32, O::V_XOR_B32);
+                let sign = self.bin(s_xor, v_xor, false, a, b)?;
+                let neg = self.compare(Ilt, 32, &[sign, MVal::Const(0)], sc)?;
+                let nq = self.bin(s_sub, v_sub, false, MVal::Const(0), q)?;
+                let q = self.select(&[neg, nq, q], sc)?;
+                let zero = self.compare(Ieq, 32, &[b, MVal::Const(0)], sc)?;
+                self.select(&[zero, MVal::Const(u64::from(u32::MAX)), q], sc)
             }
             _ => {
-                let a_neg = self.compare(Ilt, 32, &[a, MVal::Const(0)], false)?;
-                let nr = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), r)?;
-                let rem = self.select(&[a_neg, nr, r], false)?;
+                let a_neg = self.compare(Ilt, 32, &[a, MVal::Const(0)], sc)?;
+                let nr = self.bin(s_sub, v_sub, false, MVal::Const(0), r)?;
+                let rem = self.select(&[a_neg, nr, r], sc)?;
                 if op == Irem {
                     return Ok(rem);
                 }
                 // Imod: the result takes the divisor's sign.
-                let nz = self.compare(Ine, 32, &[rem, MVal::Const(0)], false)?;
-                let sx = self.bin(None, O::V_XOR_B32, false, rem, b)?;
-                let differ = self.compare(Ilt, 32, &[sx, MVal::Const(0)], false)?;
+                let nz = self.compare(Ine, 32, &[rem, MVal::Const(0)], sc)?;
+                let (s_xor, v_xor) = pick(O::S_XOR_B32, O::V_XOR_B32);
+                let sx = self.bin(s_xor, v_xor, false, rem, b)?;
+                let differ = self.compare(Ilt, 32, &[sx, MVal::Const(0)], sc)?;
                 let fix = self.bool_op(Iand, &[nz, differ])?;
-                let sum = self.bin(None, O::V_ADD_NC_U32, false, rem, b)?;
-                self.select(&[fix, sum, rem], false)
+                let (s_add, v_add) = pick(O::S_ADD_U32, O::V_ADD_NC_U32);
+                let sum = self.bin(s_add, v_add, false, rem, b)?;
+                self.select(&[fix, sum, rem], sc)
             }
         }
     }
@@ -153,11 +221,14 @@ impl Isel<'_> {
                 MVal::Const(1) => Ok(if op == Udiv { a[0] } else { MVal::Const(0) }),
                 MVal::Const(d) => self.udiv64_const(op, a[0], d),
                 _ => {
-                    let (q, r) = self.udivmod64(a[0], a[1])?;
+                    let (q, r) = self.udivmod64(a[0], a[1], uniform)?;
                     Ok(if op == Udiv { q } else { r })
                 }
             },
-            (Idiv | Irem | Imod, 64, 64) => self.sdivmod64(op, a[0], a[1]),
+            (Idiv | Irem | Imod, 64, 64) => match a[1] {
+                MVal::Const(c) => self.sdiv64_const(op, a[0], c as i64),
+                _ => self.sdivmod64(op, a[0], a[1], uniform),
+            },
             (Bcsel, 64, 1) => self.select_wide(a, uniform, 64),
             (B2i, 64, 1) => {
                 let lo = self.select(&[a[0], MVal::Const(1), MVal::Const(0)], uniform)?;
@@ -264,64 +335,6 @@ impl Isel<'_> {
             other => Ok(Src::R(self.in_vgpr(other, 2)?, RegClass::V)),
         }
     }
-    /// High 64 bits of the 128-bit product of `x` and the constant `m`, from 32x32->64
-    /// multiply-adds (no partial sum overflows 64 bits).
-    fn mulhi64_const(&mut self, x: MVal, m: u64) -> Result<MVal, BackendError> {
-        let (x0, x1) = split(x);
-        let (m0, m1) = (MVal::Const(m & 0xffff_ffff), MVal::Const(m >> 32));
-        let mad = |s: &mut Self, a: MVal, b: MVal, c: MVal| -> Result<MVal, BackendError> {
-            let mut srcs = [s.src(a)?, s.src(b)?];
-            s.limit_bus(&mut srcs);
-            let c = s.src64(c)?;
-            let r = s.vreg(RegClass::V, 2);
-            let carry = s.vreg(RegClass::S, 1);
-            let mut mi = build::vop3w(
-                O::V_MAD_U64_U32,
-                Some((r, 2)),
-                Some(carry),
-                &[srcs[0], srcs[1], c],
-                1,
-                0,
-            );
-            if let Some(u) = mi.uses.iter_mut().find(|u| u.slot == crate::amd::mir::Slot::Src2) {
-                u.dwords = 2;
-            }
-            s.emit(mi);
-            Ok(MVal::Reg(r, RegClass::V))
-        };
-        let p00 = mad(self, x0, m0, MVal::Const(0))?;
-        let carry0 = self.pair(split(p00).1, MVal::Const(0))?;
-        let t = mad(self, x0, m1, carry0)?;
-        let t_lo = self.pair(split(t).0, MVal::Const(0))?;
-        let u = mad(self, x1, m0, t_lo)?;
-        let th = self.pair(split(t).1, MVal::Const(0))?;
-        let uh = self.pair(split(u).1, MVal::Const(0))?;
-        let sum = self.add64(th, uh, false)?;
-        mad(self, x1, m1, sum)
-    }
-
-    /// 64-bit unsigned division and remainder by a constant (Granlund–Montgomery, as the
-    /// 32-bit form).
-    fn udiv64_const(&mut self, op: AluOp, n: MVal, d: u64) -> Result<MVal, BackendError> {
-        let q = if d.is_power_of_two() {
-            let k = d.trailing_zeros();
-            self.alu_wide(AluOp::Ushr, 64, 64, &[n, MVal::Const(u64::from(k))], false)?
-        } else {
-            let l = 64 - (d - 1).leading_zeros();
-            let m = ((1u128 << 64) * ((1u128 << l) - u128::from(d)) / u128::from(d) + 1) as u64;
-            let t1 = self.mulhi64_const(n, m)?;
-            let diff = self.alu_wide(AluOp::Isub, 64, 64, &[n, t1], false)?;
-            let half = self.alu_wide(AluOp::Ushr, 64, 64, &[diff, MVal::Const(1)], false)?;
-            let sum = self.add64(t1, half, false)?;
-            self.alu_wide(AluOp::Ushr, 64, 64, &[sum, MVal::Const(u64::from(l - 1))], false)?
-        };
-        if op == AluOp::Udiv {
-            return Ok(q);
-        }
-        let qd = self.mul64(q, MVal::Const(d))?;
-        self.alu_wide(AluOp::Isub, 64, 64, &[n, qd], false)
-    }
-
     /// 64-bit multiply: lo×lo with v_mad_u64_u32, plus both cross products into the high half.
     pub(super) fn mul64(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
         let (xl, xh) = split(x);

@@ -16,10 +16,12 @@
 mod alu;
 mod alu_float;
 mod alu_int;
+mod arith64;
 pub(crate) mod build;
 mod cf;
 mod cf_plan;
 mod div64;
+mod div_const;
 pub mod layout_order;
 mod mem;
 pub(crate) mod scratch;
