@@ -29,6 +29,9 @@ struct Plan {
     trailer: Vec<Option<(usize, BlockId)>>,
     end: usize,
     mask: Vec<Option<RegRef>>,
+    /// Masks written whole by the one predecessor (no zeroing, no OR, no re-arming): that
+    /// predecessor's skip also skips the block, so a stale value is never read.
+    assigned: Vec<bool>,
     /// EXEC saved at a region head whose join restores it.
     saved: Vec<Option<RegRef>>,
     /// Blocks inside a loop (their masks are re-armed on every iteration).
@@ -43,7 +46,7 @@ impl Isel<'_> {
         let dom = Dominance::new(f);
         let (order, loops) = block_order(f, &dom);
         let shape = self.cf_shape(&order, &loops, &dom);
-        let plan = self.plan(shape, &loops);
+        let plan = self.plan(shape, &loops, &dom);
         self.mf.blocks = vec![MBlock::default(); plan.end + 1];
         self.init_scratch()?;
         self.init_masks(&plan, &loops, &dom);
@@ -58,7 +61,7 @@ impl Isel<'_> {
                         EXEC_LO,
                         Src::R(m, RegClass::S),
                     ));
-                    if plan.in_loop[bi] {
+                    if plan.in_loop[bi] && !plan.assigned[bi] {
                         // Ready for the lanes of the next iteration.
                         self.emit(build::sop1(Opcode::S_MOV_B32, m, Src::I(0), 1));
                     }
@@ -110,7 +113,7 @@ impl Isel<'_> {
         self.emit(br);
     }
 
-    fn plan(&mut self, shape: Shape, loops: &[Loop]) -> Plan {
+    fn plan(&mut self, shape: Shape, loops: &[Loop], dom: &Dominance) -> Plan {
         let n = self.f.blocks.len();
         let order = shape.order.clone();
         let (mut pre, mut main, mut next) = (vec![0; n], vec![0; n], vec![0; n]);
@@ -156,8 +159,27 @@ impl Isel<'_> {
             }
         }
         let loop_exit = &shape.loop_exit;
+        // The stretch after each block that it dominates within its own loops: when the block
+        // runs with no lanes, none of that stretch has any in this iteration.
+        let in_loops =
+            |x: BlockId| -> Vec<bool> { loops.iter().map(|l| l.body[x.0 as usize]).collect() };
+        let dom_end: Vec<usize> = (0..order.len())
+            .map(|i| {
+                let (d, ld) = (order[i], in_loops(order[i]));
+                let mut q = i;
+                while let Some(&x) = order.get(q + 1) {
+                    let lx = in_loops(x);
+                    if !dom.dominates(d, x) || ld.iter().zip(&lx).any(|(a, b)| *a && !*b) {
+                        break;
+                    }
+                    q += 1;
+                }
+                q
+            })
+            .collect();
         // A skipped block also skips what falls through from it, the rest of a region it
-        // heads and the join, and a uniform loop it enters with its exit block.
+        // heads and the join, a uniform loop it enters with its exit block, and what it
+        // dominates.
         for i in (0..order.len()).rev() {
             let b = order[i];
             if let Some(&after) = order.get(i + 1) {
@@ -175,6 +197,26 @@ impl Isel<'_> {
             if let Some(y) = loop_exit[b.0 as usize] {
                 next[b.0 as usize] = next[y.0 as usize];
             }
+            if dom_end[i] > i {
+                let last = order[dom_end[i]];
+                next[b.0 as usize] = next[b.0 as usize].max(next[last.0 as usize]);
+            }
+        }
+        let cfg = dom.cfg();
+        let mut assigned = vec![false; n];
+        for (i, &t) in order.iter().enumerate().skip(1) {
+            let [d] = cfg.preds[t.0 as usize][..] else { continue };
+            let two_way = match self.f.block(d).term {
+                Terminator::Branch(_) => true,
+                Terminator::CondBranch { then, els, .. } => then != els,
+                _ => false,
+            };
+            let pd = shape.pos[d.0 as usize];
+            assigned[t.0 as usize] = shape.entry[t.0 as usize] == Entry::Mask
+                && two_way
+                && !shape.jumps[d.0 as usize]
+                && pd < i
+                && i <= dom_end[pd];
         }
         let mut in_loop = vec![false; n];
         for (x, flag) in in_loop.iter_mut().enumerate() {
@@ -200,6 +242,7 @@ impl Isel<'_> {
             trailer,
             end: mb,
             mask,
+            assigned,
             saved,
             in_loop,
             uniform_header,
@@ -215,6 +258,9 @@ impl Isel<'_> {
         let (order, pos) = (&plan.shape.order, &plan.shape.pos);
         for &b in order {
             let Some(m) = plan.mask[b.0 as usize] else { continue };
+            if plan.assigned[b.0 as usize] {
+                continue;
+            }
             let Some(&p1) = cfg.preds[b.0 as usize]
                 .iter()
                 .filter(|p| cfg.reachable(**p))
@@ -261,14 +307,23 @@ impl Isel<'_> {
                 let c = self.comp(cond, 0)?;
                 match c {
                     MVal::Const(x) => {
-                        let t = if x & 1 != 0 { then } else { els };
+                        let (t, other) = if x & 1 != 0 { (then, els) } else { (els, then) };
+                        if let (true, Some(m)) =
+                            (plan.assigned[other.0 as usize], plan.mask[other.0 as usize])
+                        {
+                            self.emit(build::sop1(Opcode::S_MOV_B32, m, Src::I(0), 1));
+                        }
                         self.edge(b, t, None, plan)
                     }
                     _ => {
                         let cs = self.bool_src(c);
-                        let tt = self.vreg(RegClass::S, 1);
+                        let lanes = |isel: &mut Self, t: BlockId| match plan.mask[t.0 as usize] {
+                            Some(m) if plan.assigned[t.0 as usize] => m,
+                            _ => isel.vreg(RegClass::S, 1),
+                        };
+                        let tt = lanes(self, then);
                         self.emit(build::sop2(Opcode::S_AND_B32, Some(tt), EXEC, cs, 1));
-                        let te = self.vreg(RegClass::S, 1);
+                        let te = lanes(self, els);
                         self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(te), EXEC, cs, 1));
                         self.edge(b, then, Some(tt), plan)?;
                         self.edge(b, els, Some(te), plan)
@@ -393,9 +448,17 @@ impl Isel<'_> {
                 self.emit(build::sop1_fixed(Opcode::S_MOV_B32, EXEC_LO, Src::R(s, RegClass::S)));
             }
         }
-        if let Some(m) = plan.mask[to.0 as usize] {
-            let l = lanes.map_or(EXEC, |t| Src::R(t, RegClass::S));
-            self.emit(build::sop2(Opcode::S_OR_B32, Some(m), Src::R(m, RegClass::S), l, 1));
+        match (plan.mask[to.0 as usize], lanes) {
+            // The lanes were computed straight into the mask.
+            (Some(m), Some(t)) if plan.assigned[to.0 as usize] && m == t => {}
+            (Some(m), None) if plan.assigned[to.0 as usize] => {
+                self.emit(build::sop1(Opcode::S_MOV_B32, m, EXEC, 1));
+            }
+            (Some(m), l) => {
+                let l = l.map_or(EXEC, |t| Src::R(t, RegClass::S));
+                self.emit(build::sop2(Opcode::S_OR_B32, Some(m), Src::R(m, RegClass::S), l, 1));
+            }
+            (None, _) => {}
         }
         Ok(())
     }
