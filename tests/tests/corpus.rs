@@ -612,14 +612,39 @@ fn undefined_results() -> Vec<(&'static str, usize, std::ops::Range<usize>)> {
         ("int64_signed_divide", 1, 88..104),
         // the same lanes of OpSRem: r[3..5]
         ("int64_srem", 1, 24..40),
+        // lane 2 divides by zero: uq[2]
+        ("int64_div_uniform", 1, 208..216),
+        // lane 3 is INT64_MIN / -1 and INT64_MIN % -1: o[3][4..6]
+        ("int64_div_const", 1, 416..432),
     ]
+}
+
+/// GLSL's `%` with a negative operand, which GLSL leaves undefined and glslang turns into
+/// OpSMod: this Debian's lavapipe computes OpSRem's value wherever the operands' signs differ
+/// (see [`signed_modulo_deviations`]). The compiler's own tests check these words against the
+/// IR interpreter and against SPIR-V's OpSMod definition (compiler/tests/div_random.rs), so
+/// here they are left out rather than recomputed.
+fn lavapipe_signed_modulo() -> Vec<(&'static str, usize, std::ops::Range<usize>)> {
+    // sm[0..8] (64-bit) and w[4..8] (32-bit `/` and `%` by a negated divisor).
+    let mut out = vec![("int64_div_uniform", 1, 320..384), ("int64_div_uniform", 1, 464..480)];
+    for lane in 0..8 {
+        for k in [1, 3, 5, 7, 9, 11] {
+            let at = lane * 128 + k * 8;
+            out.push(("int64_div_const", 1, at..at + 8));
+        }
+    }
+    out
 }
 
 /// Ferrum's buffers against lavapipe's, with the exceptions the module docs describe.
 fn compare(shader: &str, got: &[Vec<u8>], want: &[Vec<u8>]) -> Result<(), String> {
     let ulps = ulp_tolerance(shader);
     let deviations: Vec<_> = lavapipe_deviations().into_iter().filter(|d| d.0 == shader).collect();
-    let undefined: Vec<_> = undefined_results().into_iter().filter(|u| u.0 == shader).collect();
+    let undefined: Vec<_> = undefined_results()
+        .into_iter()
+        .chain(lavapipe_signed_modulo())
+        .filter(|u| u.0 == shader)
+        .collect();
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         if g.len() != w.len() {
             return Err(format!("buffer {i} has {} bytes, lavapipe {}", g.len(), w.len()));
@@ -734,13 +759,13 @@ fn corpus_matches_lavapipe() {
     eprintln!("corpus: {} identical to lavapipe: {}", passed.len(), passed.join(" "));
     eprintln!("corpus: {} skipped:\n  {}", skipped.len(), skipped.join("\n  "));
     assert!(failures.is_empty(), "differences from lavapipe:\n{}", failures.join("\n"));
-    // Measured: 57 of 60 with 64-bit, 16-bit, 8-bit and float16 types, 64-bit atomics,
+    // Measured: 69 of 81 with 64-bit, 16-bit, 8-bit and float16 types, 64-bit atomics,
     // scalar block layout, buffer device addresses and storage-buffer variable pointers
     // (int64_ops, float64_ops, int64_atomics, shared_int64_atomics, storage_16bit,
     // storage_8bit, ubo_std140_misc, ubo_small_types, scalar_layout, the six buffer_reference
     // shaders, variable_pointers, copy_memory_layouts, register_spill and the scratch-array
-    // shaders among them); fewer means a regression somewhere.
-    assert!(passed.len() >= 57, "only {} of {} ran", passed.len(), paths.len());
+    // shaders among them; the skipped ones need SPIR-V 1.3 or are order-dependent); fewer means a regression somewhere.
+    assert!(passed.len() >= 69, "only {} of {} ran", passed.len(), paths.len());
     drop((lvp, ours));
     // Messages outside the cases (device creation and destruction) are never excused.
     let outside: Vec<String> = h
