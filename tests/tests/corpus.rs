@@ -764,7 +764,8 @@ fn corpus_matches_lavapipe() {
     // (int64_ops, float64_ops, int64_atomics, shared_int64_atomics, storage_16bit,
     // storage_8bit, ubo_std140_misc, ubo_small_types, scalar_layout, the six buffer_reference
     // shaders, variable_pointers, copy_memory_layouts, register_spill and the scratch-array
-    // shaders among them; the skipped ones need SPIR-V 1.3 or are order-dependent); fewer means a regression somewhere.
+    // shaders among them; the skipped ones need SPIR-V 1.3 or are order-dependent); fewer
+    // means a regression somewhere.
     assert!(passed.len() >= 69, "only {} of {} ran", passed.len(), paths.len());
     drop((lvp, ours));
     // Messages outside the cases (device creation and destruction) are never excused.
