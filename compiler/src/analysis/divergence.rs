@@ -79,12 +79,14 @@ fn source_divergent(inst: &crate::ir::Inst, divergent: &[bool]) -> bool {
     }
 }
 
-/// Forward-reachability (without back edges) from `from`, reflexive.
-fn reach(f: &Function, dom: &Dominance, from: BlockId) -> Vec<bool> {
+/// Forward-reachability (without back edges) from `from`, reflexive, not going on past the
+/// blocks in `stop` (a branch's post-dominators: paths from its two sides that meet beyond the
+/// first of them have already met there).
+fn reach(f: &Function, dom: &Dominance, from: BlockId, stop: &[bool]) -> Vec<bool> {
     let mut seen = vec![false; f.blocks.len()];
     let mut stack = vec![from];
     while let Some(b) = stack.pop() {
-        if std::mem::replace(&mut seen[b.0 as usize], true) {
+        if std::mem::replace(&mut seen[b.0 as usize], true) || stop[b.0 as usize] {
             continue;
         }
         for s in f.block(b).term.succs() {
@@ -94,6 +96,29 @@ fn reach(f: &Function, dom: &Dominance, from: BlockId) -> Vec<bool> {
         }
     }
     seen
+}
+
+/// For each block, the blocks other than itself that every forward path (back edges and
+/// returns ending it) from it passes: its strict post-dominators in the acyclic CFG.
+fn post_dominators(f: &Function, dom: &Dominance) -> Vec<Vec<bool>> {
+    let n = f.blocks.len();
+    let mut pdom: Vec<Vec<bool>> = vec![vec![false; n]; n];
+    // Reverse post-order puts every block before its forward successors: walk it backwards.
+    for &b in dom.cfg().rpo.iter().rev() {
+        let succs: Vec<BlockId> =
+            f.block(b).term.succs().into_iter().filter(|s| !dom.dominates(*s, b)).collect();
+        let mut acc: Option<Vec<bool>> = None;
+        for s in succs {
+            let mut with_s = pdom[s.0 as usize].clone();
+            with_s[s.0 as usize] = true;
+            acc = Some(match acc {
+                None => with_s,
+                Some(a) => a.iter().zip(&with_s).map(|(x, y)| *x && *y).collect(),
+            });
+        }
+        pdom[b.0 as usize] = acc.unwrap_or_else(|| vec![false; n]);
+    }
+    pdom
 }
 
 /// Computes divergence for `f`.
@@ -107,6 +132,7 @@ pub fn analyze(f: &Function) -> Divergence {
         divergent[p.0 as usize] = true;
     }
     let nb = f.blocks.len();
+    let pdom = post_dominators(f, &dom);
     let mut divergent_branch = vec![false; nb];
     let mut join = vec![false; nb];
     let mut temporal = vec![false; n];
@@ -124,7 +150,9 @@ pub fn analyze(f: &Function) -> Divergence {
                 divergent_branch[b] = true;
                 changed = true;
                 let succs = blk.term.succs();
-                let reaches: Vec<Vec<bool>> = succs.iter().map(|&s| reach(f, &dom, s)).collect();
+                let stop = &pdom[b];
+                let reaches: Vec<Vec<bool>> =
+                    succs.iter().map(|&s| reach(f, &dom, s, stop)).collect();
                 for (x, j) in join.iter_mut().enumerate() {
                     let hits = reaches.iter().filter(|r| r[x]).count();
                     if hits >= 2 {

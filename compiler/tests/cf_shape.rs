@@ -1,0 +1,69 @@
+//! The shape of the code control flow becomes: uniform constructs branch on SCC and leave EXEC
+//! alone, divergent ones narrow EXEC. (That the code is *right* is sim_corpus's business; these
+//! tests fail when a uniform construct silently falls back to lane masks.)
+
+mod common;
+
+use std::collections::HashMap;
+
+use ferrum_compiler::amd::{compile_spirv, default_layout};
+use ferrum_compiler::ir::Stage;
+
+fn listing(name: &str, src: &str) -> String {
+    let path =
+        std::env::temp_dir().join(format!("ferrum-cfshape-{}-{name}.comp", std::process::id()));
+    std::fs::write(&path, src).unwrap();
+    let words = common::glsl_to_spirv(&path);
+    let _ = std::fs::remove_file(&path);
+    let ir =
+        ferrum_compiler::compile_to_ir(&words, "main", Stage::Compute, &HashMap::new()).unwrap();
+    compile_spirv(&words, "main", &HashMap::new(), &default_layout(&ir)).unwrap().isa_text
+}
+
+fn count(text: &str, pat: &str) -> usize {
+    text.lines().filter(|l| l.contains(pat)).count()
+}
+
+const HEAD: &str = "#version 450\nlayout(local_size_x = 64) in;\n\
+    layout(std430, binding = 0) buffer B { uint d[]; };\n\
+    layout(push_constant) uniform P { uint n; uint m; } pc;\n";
+
+#[test]
+fn uniform_loop_with_break_continue_and_if_never_touches_exec() {
+    let src = format!(
+        "{HEAD}void main() {{\n uint i = gl_LocalInvocationID.x;\n uint acc = d[i];\n\
+         for (uint k = 0u; k < pc.n; k++) {{\n acc = acc * 3u + k;\n\
+         if (k == pc.m) break;\n if ((k & 1u) == 0u) continue;\n\
+         if (k > 7u) {{ acc ^= i; }} else {{ acc += 5u; }}\n }}\n d[i] = acc;\n}}\n"
+    );
+    let text = listing("uloop", &src);
+    assert_eq!(count(&text, "exec_lo"), 0, "a uniform loop wrote EXEC:\n{text}");
+    assert!(count(&text, "s_cbranch_scc") >= 4, "uniform branches are not on SCC:\n{text}");
+}
+
+#[test]
+fn divergent_if_narrows_exec_and_restores_it_at_the_join() {
+    let src = format!(
+        "{HEAD}void main() {{\n uint i = gl_LocalInvocationID.x;\n uint v = d[i];\n\
+         if (v > 10u) {{ v = v * 7u; }} else {{ v = v + 1u; }}\n d[i] = v;\n}}\n"
+    );
+    let text = listing("divif", &src);
+    // Save, then side, other side, restore: no accumulated masks.
+    assert!(count(&text, "s_cbranch_execz") >= 2, "{text}");
+    assert!(count(&text, "s_or_b32") == 0, "join lanes accumulated instead of restored:\n{text}");
+}
+
+#[test]
+fn loop_after_a_divergent_if_stays_uniform() {
+    // The loop counter's φ is reachable from both sides of the divergent branch, but only
+    // through the branch's merge point: it is not a divergent join.
+    let src = format!(
+        "{HEAD}shared uint t[64];\nvoid main() {{\n uint l = gl_LocalInvocationID.x;\n\
+         t[l] = d[l];\n if (l == 0u) t[63] = 0u;\n uint off = 1u;\n\
+         for (uint k = 1u; k < 64u; k *= 2u) {{\n barrier();\n\
+         if (l < k) {{ t[l] += off; }}\n off += k;\n }}\n barrier();\n d[l] = t[l];\n}}\n"
+    );
+    let text = listing("loopafter", &src);
+    assert!(text.contains("s_cmp_lt_u32") && text.contains(", 64"), "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("v_cmp") && l.contains(", 64")), "{text}");
+}
