@@ -90,6 +90,14 @@ impl Isel<'_> {
             loop_exit: vec![None; n],
         };
         s.entry[0] = Entry::Falls;
+        // A block that only returns does nothing for the lanes reaching it: they need no mask.
+        for &b in order.iter().skip(1) {
+            let blk = f.block(b);
+            if blk.insts.is_empty() && matches!(blk.term, Terminator::Return(ref v) if v.is_empty())
+            {
+                s.entry[b.0 as usize] = Entry::Jump;
+            }
+        }
         for (i, &b) in order.iter().enumerate().skip(1) {
             if let [p] = cfg.preds[b.0 as usize][..] {
                 let uncond = matches!(f.block(p).term, Terminator::Branch(t) if t == b);
