@@ -14,6 +14,7 @@ pub mod isel;
 pub mod liveness;
 pub mod mir;
 pub mod opt_dce;
+pub mod opt_exec;
 pub mod regalloc;
 pub mod regalloc_check;
 pub mod smem_merge;
