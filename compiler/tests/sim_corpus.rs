@@ -368,7 +368,7 @@ fn random_uniform_control_flow_matches_the_interpreter() {
             }
         }
         fn stmt(&mut self, depth: u32, out: &mut String) {
-            let pick = if depth >= 3 { self.next(2) } else { self.next(8) };
+            let pick = if depth >= 3 { self.next(2) } else { self.next(9) };
             match pick {
                 0 => {
                     let (a, b) = (1 + self.next(7), self.next(1000));
@@ -409,6 +409,18 @@ fn random_uniform_control_flow_matches_the_interpreter() {
                     out.push_str(&format!(
                         "do {{ u = u * 5u + 1u; acc += u; }} while ((u ^ d[{k}u]) % 3u != 0u);\n"
                     ));
+                }
+                7 if self.next(2) == 0 => {
+                    // A uniform switch; case 1 sometimes falls through, the default may be
+                    // empty (its edge goes straight to the merge).
+                    out.push_str(&format!("switch ((u ^ d[{}u]) % 4u) {{\n", self.next(8)));
+                    out.push_str("case 0u: acc += u; u ^= 9u; break;\ncase 1u: acc ^= x;\n");
+                    if self.next(2) == 0 {
+                        out.push_str("break;\n");
+                    }
+                    out.push_str("case 3u:\n");
+                    self.stmts(depth + 1, out);
+                    out.push_str("break;\ndefault: break;\n}\n");
                 }
                 _ => {
                     out.push_str(&format!(

@@ -122,18 +122,19 @@ impl Isel<'_> {
         let mut trailer = vec![None; n];
         let mut ends_first = vec![None; n];
         for &d in &order {
-            if let (Some(sp), Some(j)) = (shape.split[d.0 as usize], shape.join[d.0 as usize]) {
-                if let Some(e) = sp.first_end {
+            if let (Some(sp), Some(j)) = (&shape.split[d.0 as usize], shape.join[d.0 as usize]) {
+                for e in &sp.ends {
                     ends_first[e.0 as usize] = Some(j);
                 }
             }
         }
         let mut mb = 1; // block 0 is the prologue
         for (i, &b) in order.iter().enumerate() {
-            // pre (mask initialisation), head (EXEC, skip branch), body, two φ-copy blocks.
+            // pre (mask initialisation), head (EXEC, skip branch), body, a φ-copy block per
+            // target of a terminator emitted as jumps.
             pre[b.0 as usize] = mb;
             main[b.0 as usize] = mb + 1;
-            mb += 5;
+            mb += 3 + jump_targets(&self.f.block(b).term).len().max(2);
             next[b.0 as usize] = mb;
             // Loops whose last block (in layout) is b, innermost first.
             let mut ending: Vec<&Loop> = loops
@@ -464,6 +465,55 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// A uniform switch: one compare and branch per case, then the default; an edge with φ
+    /// copies goes through its own block.
+    fn jump_switch(
+        &mut self,
+        b: BlockId,
+        sel: Value,
+        default: BlockId,
+        cases: &[(u64, BlockId)],
+        plan: &Plan,
+    ) -> Result<(), BackendError> {
+        let first_copies = plan.main[b.0 as usize] + 2;
+        let targets = jump_targets(&self.f.block(b).term);
+        let mut dest = Vec::new();
+        for (x, &t) in targets.iter().enumerate() {
+            let phis = self.edge_phis(b, t);
+            dest.push(if phis.is_empty() {
+                self.jump_target(b, t, plan)
+            } else {
+                let at = self.cur;
+                self.cur = first_copies + x;
+                self.phi_copies(&phis, false)?;
+                let target = self.jump_target(b, t, plan);
+                self.branch(Opcode::S_BRANCH, target);
+                self.cur = at;
+                first_copies + x
+            });
+        }
+        let dest_of = |t: BlockId| dest[targets.iter().position(|x| *x == t).unwrap_or(0)];
+        let s = match self.comp(sel, 0)? {
+            MVal::Const(v) => {
+                let t = cases.iter().find(|c| c.0 == v).map_or(default, |c| c.1);
+                self.branch(Opcode::S_BRANCH, dest_of(t));
+                return Ok(());
+            }
+            MVal::Reg(r, RegClass::V) => {
+                let t = self.vreg(RegClass::S, 1);
+                self.emit(build::readfirstlane(t, r));
+                Src::R(t, RegClass::S)
+            }
+            other => self.src(other)?,
+        };
+        for &(lit, t) in cases {
+            self.emit(build::sopc(Opcode::S_CMP_EQ_U32, s, Src::I(lit as u32)));
+            self.branch(Opcode::S_CBRANCH_SCC1, dest_of(t));
+        }
+        self.branch(Opcode::S_BRANCH, dest_of(default));
+        Ok(())
+    }
+
     /// True if SCC already says whether the boolean `c` is set: it was just materialised from
     /// SCC by the block's last instruction (which dead-code removal drops if nothing else
     /// reads it).
@@ -504,6 +554,9 @@ impl Isel<'_> {
                 MVal::Const(x) => (if x & 1 != 0 { then } else { els }, None, None),
                 c => (then, Some(els), Some(c)),
             },
+            Terminator::Switch { sel, default, cases } => {
+                return self.jump_switch(b, sel, default, &cases, plan);
+            }
             other => return Err(unsupported(format!("jump terminator {other:?}"))),
         };
         let then_phis = self.edge_phis(b, then);
@@ -691,4 +744,23 @@ impl Isel<'_> {
         }
         Ok(())
     }
+}
+
+/// Distinct targets of a terminator, in order (cases, then the default, for a switch).
+fn jump_targets(term: &Terminator) -> Vec<BlockId> {
+    let all = match term {
+        Terminator::Switch { default, cases, .. } => {
+            let mut v: Vec<BlockId> = cases.iter().map(|c| c.1).collect();
+            v.push(*default);
+            v
+        }
+        other => other.succs(),
+    };
+    let mut out: Vec<BlockId> = Vec::new();
+    for t in all {
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    out
 }

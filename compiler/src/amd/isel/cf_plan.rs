@@ -33,13 +33,13 @@ pub(super) enum Entry {
     Restore,
 }
 
-/// The uniform two-way split at a region head: the sub-region laid out first is entered by
-/// falling through, the second by a jump.
-#[derive(Clone, Copy, Debug)]
+/// The uniform split at a region head: the sub-region laid out first is entered by falling
+/// through, the others by jumps.
+#[derive(Clone, Debug)]
 pub(super) struct Split {
-    /// Last block of the first sub-region (a trailer after it jumps to the join), if the
-    /// second sub-region is not empty.
-    pub first_end: Option<BlockId>,
+    /// Last blocks of the sub-regions followed by another (a trailer after each jumps to the
+    /// join).
+    pub ends: Vec<BlockId>,
 }
 
 /// The control-flow shape of a function, in layout order.
@@ -150,55 +150,55 @@ impl Isel<'_> {
                 s.owner[j.0 as usize] = Some(d);
                 s.entry[j.0 as usize] = Entry::Jump;
             }
-            if let Terminator::CondBranch { cond, then, els } = f.block(d).term {
-                if !self.is_div(cond) && then != els {
-                    self.try_split(s, dom, i, k, then, els);
+            match &f.block(d).term {
+                Terminator::CondBranch { cond, then, els } if !self.is_div(*cond) => {
+                    self.try_split(s, dom, i, k, &[*then, *els]);
                 }
+                Terminator::Switch { sel, default, cases }
+                    if !self.is_div(*sel) && self.shape(*sel).0 <= 32 =>
+                {
+                    let mut targets: Vec<BlockId> = cases.iter().map(|c| c.1).collect();
+                    targets.push(*default);
+                    self.try_split(s, dom, i, k, &targets);
+                }
+                _ => {}
             }
         }
     }
 
-    /// A uniform if/else at the region head `order[i]` whose join is `order[k]`.
-    fn try_split(
-        &self,
-        s: &mut Shape,
-        dom: &Dominance,
-        i: usize,
-        k: usize,
-        then: BlockId,
-        els: BlockId,
-    ) {
+    /// A uniform if/else or switch at the region head `order[i]` whose join is `order[k]`:
+    /// each target heads the blocks it dominates (none for the join), laid out one side after
+    /// the other.
+    fn try_split(&self, s: &mut Shape, dom: &Dominance, i: usize, k: usize, targets: &[BlockId]) {
         let cfg = dom.cfg();
         let (d, j) = (s.order[i], s.order[k]);
-        // The sub-region a target heads: the blocks it dominates (none for the join).
-        let side = |t: BlockId| -> Option<Vec<usize>> {
-            if t == j {
-                return Some(Vec::new());
+        let mut sides: Vec<Vec<usize>> = Vec::new();
+        for &t in targets {
+            if t == j || sides.iter().any(|v| s.order[v[0]] == t) {
+                continue;
             }
             if cfg.preds[t.0 as usize] != [d] {
-                return None;
+                return;
             }
-            Some((i + 1..k).filter(|&p| dom.dominates(t, s.order[p])).collect())
-        };
-        let (Some(a), Some(b)) = (side(then), side(els)) else { return };
-        if a.len() + b.len() != k - i - 1 {
+            sides.push((i + 1..k).filter(|&p| dom.dominates(t, s.order[p])).collect());
+        }
+        if sides.is_empty() || sides.iter().map(Vec::len).sum::<usize>() != k - i - 1 {
             return;
         }
-        // Lay-out order of the two sides.
-        let (first, second) = if a.first() == Some(&(i + 1)) { (a, b) } else { (b, a) };
-        let contiguous =
-            |v: &[usize], from: usize| v.iter().enumerate().all(|(x, &p)| p == from + x);
-        if !contiguous(&first, i + 1) || !contiguous(&second, i + 1 + first.len()) {
-            return;
+        sides.sort_by_key(|v| v[0]);
+        let mut at = i + 1;
+        for v in &sides {
+            if v.iter().enumerate().any(|(x, &p)| p != at + x) {
+                return;
+            }
+            at += v.len();
         }
-        if let Some(&p) = first.first() {
-            s.entry[s.order[p].0 as usize] = Entry::Falls;
+        for (x, v) in sides.iter().enumerate() {
+            s.entry[s.order[v[0]].0 as usize] = if x == 0 { Entry::Falls } else { Entry::Jump };
         }
-        if let Some(&p) = second.first() {
-            s.entry[s.order[p].0 as usize] = Entry::Jump;
-        }
-        let first_end = if second.is_empty() { None } else { first.last().map(|&p| s.order[p]) };
-        s.split[d.0 as usize] = Some(Split { first_end });
+        // Every side but the last ends in a jump to the join.
+        let ends = sides[..sides.len() - 1].iter().map(|v| s.order[v[v.len() - 1]]).collect();
+        s.split[d.0 as usize] = Some(Split { ends });
         s.jumps[d.0 as usize] = true;
     }
 
