@@ -490,3 +490,131 @@ fn rename(mf: &mut MFunc, renamed: &HashMap<VReg, RegRef>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amd::isel::build::{self, Src};
+    use crate::amd::mir::MBlock;
+
+    /// Registers of a test function: V#s, a VGPR offset, an LDS address, store data.
+    struct Regs {
+        vsharp: RegRef,
+        other: RegRef,
+        voff: RegRef,
+        lds: RegRef,
+        data: Vec<RegRef>,
+    }
+
+    fn regs(mf: &mut MFunc) -> Regs {
+        let vsharp = mf.vreg(RegClass::S, 4);
+        let other = mf.vreg(RegClass::S, 4);
+        let voff = mf.vreg(RegClass::V, 1);
+        let lds = mf.vreg(RegClass::V, 1);
+        let data = (0..4).map(|_| mf.vreg(RegClass::V, 1)).collect();
+        Regs { vsharp, other, voff, lds, data }
+    }
+
+    fn load(mf: &mut MFunc, r: &Regs, vsharp: RegRef, off: u16) -> MInst {
+        let d = mf.vreg(RegClass::V, 1);
+        build::mubuf(O::BUFFER_LOAD_DWORD, d, 1, true, Some(r.voff), vsharp, Src::I(0), off, false)
+    }
+
+    fn store(r: &Regs, k: usize, off: u16) -> MInst {
+        let (v, s) = (r.voff, r.vsharp);
+        build::mubuf(O::BUFFER_STORE_DWORD, r.data[k], 1, false, Some(v), s, Src::I(0), off, false)
+    }
+
+    /// A function of one block: the data registers defined first, then `body`.
+    fn func(mf: &mut MFunc, r: &Regs, body: Vec<MInst>) {
+        let mut insts: Vec<MInst> =
+            r.data.iter().map(|&d| build::vop1(O::V_MOV_B32, d, Src::I(7))).collect();
+        insts.extend(body);
+        mf.blocks.push(MBlock { insts });
+    }
+
+    fn ops(mf: &MFunc) -> Vec<&'static str> {
+        let names = mf.blocks[0].insts.iter().map(|mi| mi.inst.op().name());
+        names.filter(|n| !n.starts_with("v_mov")).collect()
+    }
+
+    #[test]
+    fn consecutive_loads_and_stores_become_one_access_each() {
+        let mut mf = MFunc::default();
+        let r = regs(&mut mf);
+        let body = vec![
+            load(&mut mf, &r, r.vsharp, 8),
+            load(&mut mf, &r, r.vsharp, 4),
+            store(&r, 1, 20),
+            store(&r, 0, 16),
+        ];
+        func(&mut mf, &r, body);
+        assert_eq!(merge_vector_accesses(&mut mf), 2);
+        assert_eq!(ops(&mf), ["buffer_load_dwordx2", "buffer_store_dwordx2"]);
+        let Inst::Mubuf(l) = mf.blocks[0].insts[4].inst else { panic!() };
+        assert_eq!(l.offset, 4);
+        // The data registers were renamed into one range, in offset order.
+        let st = &mf.blocks[0].insts[5];
+        let data = st.uses.iter().find(|u| u.slot == Slot::Vdata).unwrap();
+        assert_eq!(data.dwords, 2);
+        assert_eq!(mf.blocks[0].insts[0].defs[0].reg, data.reg);
+        assert_eq!(mf.blocks[0].insts[1].defs[0].reg, data.reg.at(1));
+    }
+
+    #[test]
+    fn aliasing_stores_barriers_and_exec_writes_keep_accesses_apart() {
+        // A store through another V# may write what the second load reads.
+        let mut mf = MFunc::default();
+        let r = regs(&mut mf);
+        let other = build::mubuf(
+            O::BUFFER_STORE_DWORD,
+            r.data[2],
+            1,
+            false,
+            Some(r.voff),
+            r.other,
+            Src::I(0),
+            4,
+            false,
+        );
+        let body = vec![load(&mut mf, &r, r.vsharp, 0), other, load(&mut mf, &r, r.vsharp, 4)];
+        func(&mut mf, &r, body);
+        assert_eq!(merge_vector_accesses(&mut mf), 0);
+
+        // A store to the same address registers at a disjoint offset does not.
+        let mut mf = MFunc::default();
+        let r = regs(&mut mf);
+        let body =
+            vec![load(&mut mf, &r, r.vsharp, 0), store(&r, 2, 8), load(&mut mf, &r, r.vsharp, 4)];
+        func(&mut mf, &r, body);
+        assert_eq!(merge_vector_accesses(&mut mf), 1);
+
+        // Stores never move past a load that may read them, a barrier or an EXEC write.
+        for fence in 0..3 {
+            let mut mf = MFunc::default();
+            let r = regs(&mut mf);
+            let mid = match fence {
+                0 => load(&mut mf, &r, r.other, 0),
+                1 => build::sopp(O::S_BARRIER, 0),
+                _ => build::sop1_fixed(O::S_MOV_B32, Operand::Special(Special::ExecLo), Src::I(1)),
+            };
+            func(&mut mf, &r, vec![store(&r, 0, 0), mid, store(&r, 1, 4)]);
+            assert_eq!(merge_vector_accesses(&mut mf), 0, "fence {fence}");
+        }
+    }
+
+    #[test]
+    fn lds_pairs_use_dword_offsets_within_reach() {
+        let mut mf = MFunc::default();
+        let r = regs(&mut mf);
+        let ds_store =
+            |k: usize, off: u16| build::ds(O::DS_WRITE_B32, None, r.lds, &[(r.data[k], 1)], off);
+        // 0 and 1020 bytes pair (dwords 0 and 255); 1024 is out of the 8-bit field's reach.
+        let body = vec![ds_store(0, 0), ds_store(1, 1020), ds_store(2, 1024)];
+        func(&mut mf, &r, body);
+        assert_eq!(merge_vector_accesses(&mut mf), 1);
+        assert_eq!(ops(&mf), ["ds_write2_b32", "ds_write_b32"]);
+        let Inst::Ds(d) = mf.blocks[0].insts[4].inst else { panic!() };
+        assert_eq!((d.offset0, d.offset1), (0, 255));
+    }
+}
