@@ -518,7 +518,13 @@ impl Isel<'_> {
     /// `addr` as (base, constant) when it is `iadd(base, constant)` (the form
     /// [`crate::passes::opt_split_offsets`] leaves); for descriptor-buffer addresses the
     /// constant is the offset half of a `(0, c)` pair.
+    ///
+    /// An address that is live out of a loop with divergent exits stays whole: selection keeps
+    /// each lane's last copy of it, not of its base.
     fn split_addr(&self, space: Space, addr: Value) -> Option<(Value, u64)> {
+        if self.div.temporal[addr.0 as usize] {
+            return None;
+        }
         let Some(InstKind::Alu(AluOp::Iadd, s)) = self.bounds.def(addr) else { return None };
         [(s[0], s[1]), (s[1], s[0])].into_iter().find_map(|(b, k)| {
             match (space, self.bounds.def(k)?) {
