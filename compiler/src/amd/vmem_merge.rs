@@ -371,7 +371,7 @@ fn emit_group(
     } else if lds {
         first.data.reg
     } else {
-        let (wide, c, names) = store_data(mf, &g.members, defs, renamed);
+        let (wide, c, names) = store_data(mf, b, &g.members, defs, renamed);
         if c.len() >= g.members.len() {
             return None;
         }
@@ -411,6 +411,7 @@ fn emit_group(
 /// others are copied to (the returned copies).
 fn store_data(
     mf: &mut MFunc,
+    b: usize,
     members: &[Access],
     defs: &[u32],
     renamed: &HashMap<VReg, RegRef>,
@@ -437,6 +438,7 @@ fn store_data(
         let whole = r.off == 0 && info.size == m.dwords as u8 && info.class == RegClass::V;
         let movable = whole
             && info.fixed.is_none()
+            && defined_in(mf, b, r.vreg)
             && defs[r.vreg.0 as usize] == 1
             && !renamed.contains_key(&r.vreg)
             && !mf.unspillable.contains(&r.vreg)
@@ -452,6 +454,13 @@ fn store_data(
         at += m.dwords as u8;
     }
     (wide, copies, names)
+}
+
+/// True if `v` is written in block `b`. A range whose parts are written in different blocks is
+/// live from the function's entry for the allocator, so only data written in the store's own
+/// block is renamed into it.
+fn defined_in(mf: &MFunc, b: usize, v: VReg) -> bool {
+    mf.blocks[b].insts.iter().any(|mi| mi.defs.iter().any(|d| d.reg.vreg == v))
 }
 
 /// Drops the dead members of block `b` and inserts copies before their merged access.

@@ -3,6 +3,9 @@
 //! for workgroup memory, and the atomics of each. Vector accesses use the widest form the
 //! hardware has (dwordx2/x3/x4, b64/b128 where the alignment allows). Scalar loads are
 //! selected one value at a time; [`crate::amd::smem_merge`] later merges neighbouring ones.
+//! The constant of an `iadd(base, constant)` address goes into the instruction's immediate
+//! offset where that is exact, so that neighbouring accesses share their address registers and
+//! [`crate::amd::vmem_merge`] can merge them.
 
 use ferrum_isa::Opcode as O;
 
