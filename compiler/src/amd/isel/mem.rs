@@ -541,8 +541,10 @@ impl Isel<'_> {
 
     /// (resource, offset, immediate) of a descriptor-buffer access by MUBUF. The address's
     /// constant moves into the immediate only when `offset + constant` provably stays below
-    /// 2^32: the IR's offset wraps there, the hardware's VGPR offset + immediate does not (a
-    /// wrapped offset would turn an in-range access into an out-of-range one).
+    /// 2^32: the IR's offset wraps there, the hardware's VGPR offset + immediate does not (its
+    /// per-dword range check adds with saturation, as LLVM's AMDGPUUsage describes under
+    /// "Relaxed Buffer OOB Mode", and the simulator adds without wrapping), so a wrapped
+    /// in-range offset would become an out-of-range access.
     fn vmem_addr(
         &mut self,
         space: Space,
