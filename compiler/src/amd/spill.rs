@@ -22,7 +22,7 @@ use super::isel::build::{self, ScratchAddr, Src};
 use super::isel::scratch::{load_op, store_op, MAX_IMM_OFFSET};
 use super::mir::{MFunc, MInst, RegClass, RegOp, RegRef, Slot, SpillMove, VReg};
 use super::regalloc::{try_allocate, Assignment};
-use super::{isel, opt_dce, smem_merge};
+use super::{isel, opt_dce, smem_merge, vmem_merge};
 use crate::amd::abi::ResourceLayout;
 use crate::ir::Shader;
 
@@ -49,6 +49,7 @@ pub fn select_and_allocate(
     let mut mf = isel::select(shader, layout)?;
     opt_dce::opt_dce(&mut mf);
     smem_merge::merge_scalar_loads(&mut mf);
+    vmem_merge::merge_vector_accesses(&mut mf);
     let mut spilled = (0u32, 0u32);
     let mut last = BackendError::OutOfRegisters("vector");
     for _ in 0..MAX_SPILLS {
@@ -65,6 +66,7 @@ pub fn select_and_allocate(
                         mf = isel::select_with(shader, layout, true)?;
                         opt_dce::opt_dce(&mut mf);
                         smem_merge::merge_scalar_loads(&mut mf);
+                        vmem_merge::merge_vector_accesses(&mut mf);
                         spilled = (0, 0);
                     }
                     (Some(v), RegClass::V) => spilled.0 += spill(&mut mf, v),

@@ -3,6 +3,9 @@
 //! for workgroup memory, and the atomics of each. Vector accesses use the widest form the
 //! hardware has (dwordx2/x3/x4, b64/b128 where the alignment allows). Scalar loads are
 //! selected one value at a time; [`crate::amd::smem_merge`] later merges neighbouring ones.
+//! The constant of an `iadd(base, constant)` address goes into the instruction's immediate
+//! offset where that is exact, so that neighbouring accesses share their address registers and
+//! [`crate::amd::vmem_merge`] can merge them.
 
 use ferrum_isa::Opcode as O;
 
@@ -11,10 +14,18 @@ use super::{Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{RegClass, RegRef};
 use crate::ir::ops::AluOp;
-use crate::ir::{AtomicOp, Space, Value};
+use crate::ir::{AtomicOp, InstKind, Space, Value};
 
-/// Largest MUBUF/GLOBAL immediate offset we use.
+/// Largest MUBUF immediate offset (12 bits, unsigned).
 const MAX_VMEM_OFFSET: u64 = 4095;
+/// Largest GLOBAL immediate offset we use (the field is 12-bit signed on GFX10; negative
+/// offsets are left alone).
+const MAX_GLOBAL_OFFSET: u64 = 2047;
+/// Largest DS immediate offset (16 bits, unsigned).
+const MAX_DS_OFFSET: u64 = 0xffff;
+/// Bytes past an access's address that its last split part starts at (the second dwordx4 of
+/// a 64-bit vec4 starts 16 bytes in): a folded GLOBAL constant leaves this much room.
+const MAX_CHUNK_BYTES: u64 = 16;
 
 fn smem_op(dw: u8, buffer: bool) -> O {
     match (dw, buffer) {
@@ -186,18 +197,19 @@ impl Isel<'_> {
                 self.load_buffer_dwords(space, addr, align, bits, total, uniform, &mut dwords)?;
             }
             Space::Global => {
-                let a = self.comp(addr, 0)?;
+                let (a, c) = self.global_base(addr)?;
                 for (at, dw) in chunks(total, 4, align, false, false) {
                     let r = self.vreg(RegClass::V, dw);
-                    self.global_access(a, u32::from(at) * 4, Some((r, dw)), None, bits, true)?;
+                    let extra = c + u32::from(at) * 4;
+                    self.global_access(a, extra, Some((r, dw)), None, bits, true)?;
                     dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
                 }
             }
             Space::Shared => {
-                let a = self.comp(addr, 0)?;
+                let (a, c) = self.lds_base(addr)?;
                 for (at, dw) in chunks(total, 4, align, false, true) {
                     let r = self.vreg(RegClass::V, dw);
-                    let (va, o) = self.lds_addr(a, u32::from(at) * 4)?;
+                    let (va, o) = self.lds_addr(a, c + u32::from(at) * 4)?;
                     self.emit(build::ds(ds_op(dw, bits, true), Some((r, dw)), va, &[], o));
                     dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
                 }
@@ -268,9 +280,10 @@ impl Isel<'_> {
                 dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::S)));
             }
         } else {
+            let (base, off, c) = self.vmem_addr(space, addr)?;
             for (at, dw) in chunks(total, 4, align, false, false) {
                 let r = self.vreg(RegClass::V, dw);
-                self.vmem(base, off, u32::from(at) * 4, r, dw, bits, true)?;
+                self.vmem(base, off, c + u32::from(at) * 4, r, dw, bits, true)?;
                 dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
             }
         }
@@ -331,16 +344,16 @@ impl Isel<'_> {
     ) -> Result<(), BackendError> {
         match space {
             Space::Buffer => {
-                let (base, off) = self.buffer_addr(space, addr)?;
-                self.vmem(base, off, byte, data, dw, bits, false)?;
+                let (base, off, c) = self.vmem_addr(space, addr)?;
+                self.vmem(base, off, c + byte, data, dw, bits, false)?;
             }
             Space::Global => {
-                let a = self.comp(addr, 0)?;
-                self.global_access(a, byte, None, Some((data, dw)), bits, false)?;
+                let (a, c) = self.global_base(addr)?;
+                self.global_access(a, c + byte, None, Some((data, dw)), bits, false)?;
             }
             Space::Shared => {
-                let a = self.comp(addr, 0)?;
-                let (va, o) = self.lds_addr(a, byte)?;
+                let (a, c) = self.lds_base(addr)?;
+                let (va, o) = self.lds_addr(a, c + byte)?;
                 self.emit(build::ds(ds_op(dw, bits, false), None, va, &[(data, dw)], o));
             }
             Space::Scratch => {
@@ -421,7 +434,9 @@ impl Isel<'_> {
                 self.emit(build::sop1(O::S_MOV_B32, s, Src::I(c as u32 + extra), 1));
                 (None, Src::R(s, RegClass::S), 0)
             }
-            MVal::Reg(r, RegClass::S) if extra == 0 => (None, Src::R(r, RegClass::S), 0),
+            MVal::Reg(r, RegClass::S) if u64::from(extra) <= MAX_VMEM_OFFSET => {
+                (None, Src::R(r, RegClass::S), extra as u16)
+            }
             MVal::Reg(r, RegClass::S) => {
                 let s = self.vreg(RegClass::S, 1);
                 self.emit(build::sop2(
@@ -433,7 +448,10 @@ impl Isel<'_> {
                 ));
                 (None, Src::R(s, RegClass::S), 0)
             }
-            MVal::Reg(r, RegClass::V) => (Some(r), Src::I(0), extra as u16),
+            MVal::Reg(r, RegClass::V) if u64::from(extra) <= MAX_VMEM_OFFSET => {
+                (Some(r), Src::I(0), extra as u16)
+            }
+            MVal::Reg(_, RegClass::V) => (Some(self.offset_v(off, extra)?), Src::I(0), 0),
             MVal::Res(_) => return Err(unsupported("resource as offset")),
         };
         self.with_rsrc(id, |s, vsharp| {
@@ -466,6 +484,9 @@ impl Isel<'_> {
     ) -> Result<(), BackendError> {
         let dw = dst.or(data).map_or(1, |x| x.1);
         let op = global_op(dw, bits, load);
+        if u64::from(extra) > MAX_GLOBAL_OFFSET {
+            return Err(unsupported(format!("global offset {extra} beyond the immediate")));
+        }
         match a {
             MVal::Reg(r, RegClass::V) => {
                 self.emit(build::global(op, dst, data, r, None, extra as i16, false));
@@ -482,11 +503,84 @@ impl Isel<'_> {
     /// LDS address VGPR and immediate offset.
     fn lds_addr(&mut self, a: MVal, extra: u32) -> Result<(RegRef, u16), BackendError> {
         match a {
-            MVal::Const(c) if c + u64::from(extra) <= 0xffff => {
+            MVal::Const(c) if c + u64::from(extra) <= MAX_DS_OFFSET => {
                 let z = self.in_vgpr(MVal::Const(0), 1)?;
                 Ok((z, (c as u32 + extra) as u16))
             }
-            other => Ok((self.in_vgpr(other, 1)?, extra as u16)),
+            other if u64::from(extra) <= MAX_DS_OFFSET => {
+                Ok((self.in_vgpr(other, 1)?, extra as u16))
+            }
+            other => {
+                let sum =
+                    self.bin(None, O::V_ADD_NC_U32, false, other, MVal::Const(extra.into()))?;
+                Ok((self.in_vgpr(sum, 1)?, 0))
+            }
+        }
+    }
+
+    /// `addr` as (base, constant) when it is `iadd(base, constant)` (the form
+    /// [`crate::passes::opt_split_offsets`] leaves); for descriptor-buffer addresses the
+    /// constant is the offset half of a `(0, c)` pair.
+    ///
+    /// An address that is live out of a loop with divergent exits stays whole: selection keeps
+    /// each lane's last copy of it, not of its base.
+    fn split_addr(&self, space: Space, addr: Value) -> Option<(Value, u64)> {
+        if self.div.temporal[addr.0 as usize] {
+            return None;
+        }
+        let Some(InstKind::Alu(AluOp::Iadd, s)) = self.bounds.def(addr) else { return None };
+        [(s[0], s[1]), (s[1], s[0])].into_iter().find_map(|(b, k)| {
+            match (space, self.bounds.def(k)?) {
+                (Space::Buffer, InstKind::Const(c)) if c.len() == 2 && c[0] == 0 => Some((b, c[1])),
+                (Space::Buffer, _) => None,
+                (_, InstKind::Const(c)) if c.len() == 1 => Some((b, c[0])),
+                _ => None,
+            }
+        })
+    }
+
+    /// (resource, offset, immediate) of a descriptor-buffer access by MUBUF. The address's
+    /// constant moves into the immediate only when `offset + constant` provably stays below
+    /// 2^32: the IR's offset wraps there, the hardware's VGPR offset + immediate does not (its
+    /// per-dword range check adds with saturation, as LLVM's AMDGPUUsage describes under
+    /// "Relaxed Buffer OOB Mode", and the simulator adds without wrapping), so a wrapped
+    /// in-range offset would become an out-of-range access.
+    fn vmem_addr(
+        &mut self,
+        space: Space,
+        addr: Value,
+    ) -> Result<(Option<u32>, MVal, u32), BackendError> {
+        if space == Space::Buffer {
+            if let Some((b, c)) = self.split_addr(space, addr) {
+                // A part past the field's reach gets its own addition in `vmem`.
+                let no_wrap = self.bounds.max(b, 1).is_some_and(|m| m + c <= u64::from(u32::MAX));
+                if c <= MAX_VMEM_OFFSET && no_wrap {
+                    let (res, off) = self.buffer_addr(space, b)?;
+                    return Ok((res, off, c as u32));
+                }
+            }
+        }
+        let (res, off) = self.buffer_addr(space, addr)?;
+        Ok((res, off, 0))
+    }
+
+    /// (64-bit base, immediate) of a GLOBAL access: the 64-bit addition of a small constant is
+    /// exactly what the instruction's offset does.
+    fn global_base(&mut self, addr: Value) -> Result<(MVal, u32), BackendError> {
+        match self.split_addr(Space::Global, addr) {
+            Some((b, c)) if c <= MAX_GLOBAL_OFFSET - MAX_CHUNK_BYTES => {
+                Ok((self.comp(b, 0)?, c as u32))
+            }
+            _ => Ok((self.comp(addr, 0)?, 0)),
+        }
+    }
+
+    /// (base, immediate) of an LDS access. DS adds its VGPR address and offset modulo 2^32, as
+    /// the IR does, so any constant that fits the 16-bit field moves into it.
+    fn lds_base(&mut self, addr: Value) -> Result<(MVal, u32), BackendError> {
+        match self.split_addr(Space::Shared, addr) {
+            Some((b, c)) if c <= MAX_DS_OFFSET => Ok((self.comp(b, 0)?, c as u32)),
+            _ => Ok((self.comp(addr, 0)?, 0)),
         }
     }
 
@@ -524,7 +618,7 @@ impl Isel<'_> {
         let result = match space {
             Space::Buffer => self.buffer_atomic(op, addr, data, cmp, ret, w)?,
             Space::Global => {
-                let a = self.comp(addr, 0)?;
+                let (a, c) = self.global_base(addr)?;
                 let vals: Vec<MVal> = std::iter::once(data).chain(cmp).collect();
                 let dd = self.consecutive_v(&self.flatten(&vals, bits))?;
                 let r = self.vreg(RegClass::V, w);
@@ -532,12 +626,12 @@ impl Isel<'_> {
                 let op = wide(global_atomic(op), w);
                 let dst = if ret { Some((r, w)) } else { None };
                 let n = vals.len() as u8 * w;
-                self.emit(build::global(op, dst, Some((dd, n)), av, None, 0, ret));
+                self.emit(build::global(op, dst, Some((dd, n)), av, None, c as i16, ret));
                 r
             }
             Space::Shared => {
-                let a = self.comp(addr, 0)?;
-                let (va, o) = self.lds_addr(a, 0)?;
+                let (a, c) = self.lds_base(addr)?;
+                let (va, o) = self.lds_addr(a, c)?;
                 let r = self.vreg(RegClass::V, w);
                 let dv = self.in_vgpr(data, w)?;
                 let operands: Vec<(RegRef, u8)> = match cmp {
@@ -567,7 +661,7 @@ impl Isel<'_> {
         w: u8,
     ) -> Result<RegRef, BackendError> {
         let space = Space::Buffer;
-        let (base, off) = self.buffer_addr(space, addr)?;
+        let (base, off, c) = self.vmem_addr(space, addr)?;
         let vals: Vec<MVal> = std::iter::once(data).chain(cmp).collect();
         let dwords = self.flatten(&vals, if w == 2 { 64 } else { 32 });
         let dw = dwords.len() as u8;
@@ -577,10 +671,12 @@ impl Isel<'_> {
             let s = self.src(v)?;
             self.emit(build::vop1(O::V_MOV_B32, d.at(i as u8), s));
         }
+        let imm = u64::from(c);
         let (voff, soff, imm) = match off {
-            MVal::Const(c) if c <= MAX_VMEM_OFFSET => (None, Src::I(0), c as u16),
-            MVal::Reg(r, RegClass::S) => (None, Src::R(r, RegClass::S), 0),
-            other => (Some(self.in_vgpr(other, 1)?), Src::I(0), 0),
+            MVal::Const(k) if k + imm <= MAX_VMEM_OFFSET => (None, Src::I(0), (k + imm) as u16),
+            MVal::Reg(r, RegClass::S) => (None, Src::R(r, RegClass::S), imm as u16),
+            MVal::Reg(r, RegClass::V) => (Some(r), Src::I(0), imm as u16),
+            other => (Some(self.offset_v(other, c)?), Src::I(0), 0),
         };
         self.with_rsrc(base.expect("buffer"), |s, vsharp| {
             let aop = wide(buffer_atomic(op), w);

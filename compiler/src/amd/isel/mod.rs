@@ -92,6 +92,8 @@ pub struct Isel<'a> {
     pub(crate) inputs: Inputs,
     /// Per-invocation scratch kept in VGPRs, one per dword (see [`mem`]).
     pub(crate) scratch: Vec<RegRef>,
+    /// Definitions and value bounds, for folding address constants (see [`mem`]).
+    pub(crate) bounds: crate::analysis::bounds::Bounds<'a>,
 }
 
 fn pinned(mf: &mut MFunc, class: RegClass, size: u8, reg: u8) -> RegRef {
@@ -129,6 +131,7 @@ impl<'a> Isel<'a> {
             set_base: HashMap::new(),
             inputs,
             scratch: Vec::new(),
+            bounds: crate::analysis::bounds::Bounds::new(shader, f),
         }
     }
 
