@@ -1,14 +1,22 @@
 //! Instruction selection: lowered IR to machine IR with virtual registers.
 //!
 //! Control flow is lowered the way a wave executes it: blocks run in a fixed layout order
-//! (see [`layout_order`]), each with EXEC set to the lanes that reached it. Every block but the
-//! entry has a lane mask in an SGPR that its predecessors OR their outgoing lanes into; the
-//! block starts by moving its mask into EXEC and skips itself (`s_cbranch_execz`) when no lane
-//! arrived. A loop jumps back to its header while the header's mask is non-zero. This one
-//! scheme covers if/else, switch, loops with break and continue and early returns, uniform or
-//! divergent alike; a block entered only by falling through from its single predecessor keeps
-//! EXEC as it is and costs nothing. φs become copies on each incoming edge, executed with EXEC
-//! narrowed to the lanes taking that edge.
+//! (see [`layout_order`]), each with EXEC set to the lanes that reached it. The general case
+//! is a lane mask per block in an SGPR that its predecessors OR their outgoing lanes into; the
+//! block starts by moving its mask into EXEC and skips itself (`s_cbranch_execz`), together
+//! with everything it dominates, when no lane arrived. A loop jumps back to its header while
+//! the header's mask is non-zero. That scheme covers any reducible CFG: if/else, switch,
+//! loops with break and continue, early returns. Most blocks need less, and `cf_plan`
+//! decides how little:
+//! - a block entered only by falling through from its single predecessor keeps EXEC;
+//! - a block with a single predecessor gets its mask written whole there (no OR, no zeroing);
+//! - the join of a single-entry, single-exit region restores EXEC from a copy its head took;
+//! - uniform if/else, switch and loops (conditions the same in every lane, see
+//!   [`crate::analysis::divergence`]) branch on SCC with `s_cbranch_scc*` and leave EXEC
+//!   alone; divergent constructs nested in them keep masks, and vice versa.
+//!
+//! φs become copies on each incoming edge, executed with EXEC narrowed to the lanes taking
+//! that edge (on a jump's own path for uniform branches).
 //!
 //! Uniform values live in SGPRs and use the scalar unit where it has the operation; divergent
 //! ones live in VGPRs. Booleans are lane masks in one SGPR (wave32).
