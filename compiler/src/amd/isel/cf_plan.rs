@@ -114,10 +114,14 @@ impl Isel<'_> {
                 s.uniform_loop[li] = true;
             }
         }
-        // A join needs its EXEC back only if something inside its region changes it.
+        // A join needs its EXEC back only if something inside its region changes it, unless
+        // the region is a uniform loop, which leaves with the lanes it was entered with.
         for (i, &d) in order.iter().enumerate() {
             let Some(j) = s.join[d.0 as usize] else { continue };
             if s.owner[j.0 as usize] != Some(d) {
+                continue;
+            }
+            if order.get(i + 1).is_some_and(|h| s.loop_exit[h.0 as usize] == Some(j)) {
                 continue;
             }
             let end = s.pos[j.0 as usize];
