@@ -223,6 +223,11 @@ impl Isel<'_> {
         if bits == 1 && sbits == 1 {
             return self.bool_op(op, a);
         }
+        if bits == 16 || sbits == 16 {
+            if let Some(v) = self.float16(op, bits, sbits, a, uniform)? {
+                return Ok(v);
+            }
+        }
         if matches!(bits, 8 | 16) || matches!(sbits, 8 | 16) {
             if let Some(v) = self.alu_narrow(op, bits, sbits, a, uniform)? {
                 return Ok(v);
@@ -697,12 +702,15 @@ impl Isel<'_> {
         }
     }
 
+    /// Dot products at the operands' precision (f16, f32 or f64), summed in order from +0 like
+    /// the reference semantics.
     fn select_fdot(&mut self, d: Value, srcs: &[Value]) -> Result<(), BackendError> {
+        let bits = self.shape(d).0;
         let (a, b) = (self.get(srcs[0])?, self.get(srcs[1])?);
         let mut acc = MVal::Const(0);
         for i in 0..a.len() {
-            let p = self.alu_comp(AluOp::Fmul, 32, 32, &[a[i], b[i]], false)?;
-            acc = self.alu_comp(AluOp::Fadd, 32, 32, &[acc, p], false)?;
+            let p = self.alu_comp(AluOp::Fmul, bits, bits, &[a[i], b[i]], false)?;
+            acc = self.alu_comp(AluOp::Fadd, bits, bits, &[acc, p], false)?;
         }
         self.set(d, vec![acc]);
         Ok(())

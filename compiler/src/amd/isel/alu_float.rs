@@ -6,7 +6,7 @@ use ferrum_isa::Opcode as O;
 
 use super::build;
 use super::{Isel, MVal};
-use crate::amd::error::{unsupported, BackendError};
+use crate::amd::error::BackendError;
 use crate::amd::mir::RegClass;
 use crate::ir::ops::AluOp;
 
@@ -19,47 +19,7 @@ const INV_2PI: u64 = 0x3e22_f983;
 /// Negate-modifier bits of VOP3 sources.
 const NEG0: u8 = 1;
 
-/// f16 compares (VALU only, reading the low 16 bits of each source).
-fn cmp16(op: AluOp) -> Option<O> {
-    use AluOp::*;
-    Some(match op {
-        Feq => O::V_CMP_EQ_F16,
-        Fneu => O::V_CMP_NEQ_F16,
-        Flt => O::V_CMP_LT_F16,
-        Fge => O::V_CMP_GE_F16,
-        Fltu => O::V_CMP_NGE_F16,
-        Fgeu => O::V_CMP_NLT_F16,
-        Fequ => O::V_CMP_NLG_F16,
-        Fneo => O::V_CMP_LG_F16,
-        _ => return None,
-    })
-}
-
 impl Isel<'_> {
-    /// A half-precision comparison as a lane mask. There is no scalar form, so uniform operands
-    /// are compared by the vector unit too (every lane gets the same answer).
-    pub(super) fn compare_f16(&mut self, op: AluOp, a: &[MVal]) -> Result<MVal, BackendError> {
-        let r = self.vreg(RegClass::S, 1);
-        let half = |s: &Self, v: MVal| match v {
-            MVal::Const(c) => Ok(build::half_imm(c as u16)),
-            other => s.src(other),
-        };
-        let x = half(self, a[0])?;
-        let (vop, y) = match op {
-            AluOp::IsNan => (O::V_CMP_U_F16, x),
-            // Class mask: -inf (bit 2) and +inf (bit 9).
-            AluOp::IsInf => (O::V_CMP_CLASS_F16, build::Src::I(0x204)),
-            _ => {
-                let vop = cmp16(op).ok_or_else(|| unsupported(format!("compare {}", op.name())))?;
-                (vop, half(self, a[1])?)
-            }
-        };
-        let mut srcs = [x, y];
-        self.limit_bus(&mut srcs);
-        self.emit(build::vcmp(vop, r, srcs[0], srcs[1], 1));
-        Ok(MVal::Reg(r, RegClass::S))
-    }
-
     /// 32-bit float ops that are not one VALU instruction of [`super::alu`]'s tables.
     pub(super) fn float32(&mut self, op: AluOp, a: &[MVal]) -> Result<Option<MVal>, BackendError> {
         use AluOp::*;
@@ -94,19 +54,15 @@ impl Isel<'_> {
                 self.fdiv32(s, c)?
             }
             Fdiv => self.fdiv32(a[0], a[1])?,
-            Fsign => {
-                let pos = self.compare(Flt, 32, &[MVal::Const(0), a[0]], false)?;
-                let neg = self.compare(Flt, 32, &[a[0], MVal::Const(0)], false)?;
-                let t = self.select(&[neg, MVal::Const(0xbf80_0000), a[0]], false)?;
-                self.select(&[pos, MVal::Const(0x3f80_0000), t], false)?
-            }
+            Fsign => self.fsign(a[0], 32)?,
+            Fround => self.fround(a[0], 32)?,
             _ => return Ok(None),
         }))
     }
 
     /// x / y, correctly rounded for normal operands; `v_div_fixup_f32` supplies the IEEE
     /// results for zeros, infinities and NaNs.
-    fn fdiv32(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
+    pub(super) fn fdiv32(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
         let r0 = self.v1(O::V_RCP_F32, y)?;
         // e = 1 - y*r; r = r + e*r
         let e = self.v3(O::V_FMA_F32, &[y, r0, MVal::Const(0x3f80_0000)], NEG0)?;
