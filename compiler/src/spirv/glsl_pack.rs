@@ -1,5 +1,5 @@
-//! GLSL.std.450 packing instructions (`packHalf2x16`, `unpackUnorm4x8`, ...) and `ldexp`,
-//! expanded into conversions, clamps and bitcasts.
+//! GLSL.std.450 packing instructions (`packHalf2x16`, `unpackUnorm4x8`, `packDouble2x32`,
+//! ...) and `ldexp`, expanded into conversions, clamps and bitcasts.
 
 use rspirv::dr::Instruction;
 
@@ -74,7 +74,7 @@ impl FnCtx<'_, '_> {
         }
     }
 
-    /// GLSL.std.450 53..=64 (ldexp and the pack/unpack family); `None` for other numbers.
+    /// GLSL.std.450 53..=65 (ldexp and the pack/unpack family); `None` for other numbers.
     pub fn glsl_pack(
         &mut self,
         inst: &Instruction,
@@ -86,14 +86,24 @@ impl FnCtx<'_, '_> {
         // Packs take vec4 (4x8) or vec2 (2x16) of 32-bit floats; unpacks a 32-bit word.
         let want = match n {
             54 | 55 => Some((32, 4)),
-            56..=58 => Some((32, 2)),
+            56..=59 => Some((32, 2)),
             60..=64 => Some((32, 1)),
+            65 => Some((64, 1)),
             _ => None,
         };
         if let Some(w) = want {
             if self.f.ty(arg(0)?).shape() != w {
                 return Err(bad(inst, "operand shape does not match the packing instruction"));
             }
+        }
+        // The double pair are bit casts: the result must have the other shape.
+        let result = match n {
+            59 => Some((64, 1)),
+            65 => Some((32, 2)),
+            _ => None,
+        };
+        if result.is_some_and(|r| vt.shape() != r) {
+            return Err(bad(inst, "result shape does not match the packing instruction"));
         }
         Ok(Some(match n {
             53 => {
@@ -117,6 +127,9 @@ impl FnCtx<'_, '_> {
             }
             63 => self.unpack(arg(0)?, 4, true),
             64 => self.unpack(arg(0)?, 4, false),
+            // packDouble2x32(uvec2) and unpackDouble2x32(double): the first component is the
+            // low dword, as in a little-endian bit cast.
+            59 | 65 => self.alu(AluOp::Bitcast, vt, vec![arg(0)?]),
             _ => return Ok(None),
         }))
     }
