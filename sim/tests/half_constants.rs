@@ -99,3 +99,19 @@ fn i16_sources_read_sixteen_bit_integer_constants() {
     });
     assert_eq!(got, want(&consts), "v_cvt_f16_i16");
 }
+
+#[test]
+fn f16_exp_and_log_take_and_give_half_precision() {
+    // exp2 and log2 of inline constants: 2^2 = 4, 2^-0.5 = 0x39a8 (0.70703125, rounded), log2(4)
+    // = 2, log2(0.5) = -1.
+    let consts = [(Operand::Float(F::Two), 0x4400), (Operand::Float(F::NegHalf), 0x39a8)];
+    let got = run(&consts, |p, c, _| {
+        p.vop1(Op::V_EXP_F16, V(4), c);
+    });
+    assert_eq!(got, want(&consts), "v_exp_f16");
+    let consts = [(Operand::Float(F::Four), 0x4000), (Operand::Float(F::Half), 0xbc00)];
+    let got = run(&consts, |p, c, _| {
+        p.vop1(Op::V_LOG_F16, V(4), c);
+    });
+    assert_eq!(got, want(&consts), "v_log_f16");
+}
