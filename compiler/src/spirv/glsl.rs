@@ -32,7 +32,14 @@ impl FnCtx<'_, '_> {
             self.alu(op, vt, vec![a[0], a[1]])
         } else if matches!(n, 43..=50) {
             self.glsl_interp(inst, n, vt, &a)?
-        } else if matches!(n, 66..=71) {
+        } else if matches!(n, 11 | 12) {
+            // radians(x) = x * pi/180, degrees(x) = x * 180/pi, the factor rounded to x's type.
+            let (bits, comps) = vt.shape();
+            let k =
+                if n == 11 { std::f64::consts::PI / 180.0 } else { 180.0 / std::f64::consts::PI };
+            let c = self.fconst(bits, comps, k);
+            self.alu(AluOp::Fmul, vt, vec![a[0], c])
+        } else if matches!(n, 66..=72) {
             self.glsl_geometric(inst, n, vt, &a)?
         } else if let Some(v) = self.glsl_pack(inst, n, vt, &a)? {
             v
@@ -111,7 +118,7 @@ impl FnCtx<'_, '_> {
         })
     }
 
-    /// length, distance, cross, normalize and reflect.
+    /// length, distance, cross, normalize, faceforward, reflect and refract.
     fn glsl_geometric(
         &mut self,
         inst: &Instruction,
@@ -156,6 +163,21 @@ impl FnCtx<'_, '_> {
                 let rv = self.splat(r, comps);
                 self.alu(AluOp::Fmul, vt, vec![a[0], rv])
             }
+            70 => {
+                need(3)?;
+                // faceforward(N, I, Nref) = dot(Nref, I) < 0 ? N : -N
+                let s = ValueType::data(bits, 1);
+                let d = self.alu(AluOp::Fdot, s, vec![a[2], a[1]]);
+                let z = self.fconst(bits, 1, 0.0);
+                let lt = self.alu(AluOp::Flt, ValueType::data(1, 1), vec![d, z]);
+                let ltv = self.splat(lt, comps);
+                let neg = self.alu(AluOp::Fneg, vt, vec![a[0]]);
+                self.alu(AluOp::Bcsel, vt, vec![ltv, a[0], neg])
+            }
+            72 => {
+                need(3)?;
+                self.refract(vt, a[0], a[1], a[2])
+            }
             71 => {
                 need(2)?;
                 // reflect(I, N) = I - 2 * dot(N, I) * N
@@ -173,6 +195,37 @@ impl FnCtx<'_, '_> {
                 ))
             }
         })
+    }
+}
+
+impl FnCtx<'_, '_> {
+    /// refract(I, N, eta) as GLSL defines it: k = 1 - eta^2 * (1 - dot(N, I)^2); zero where
+    /// k < 0, else eta * I - (eta * dot(N, I) + sqrt(k)) * N.
+    fn refract(&mut self, vt: ValueType, i: Value, n: Value, eta: Value) -> Value {
+        let (bits, comps) = vt.shape();
+        let s = ValueType::data(bits, 1);
+        // eta may be wider or narrower than I (SPIR-V only asks for a float scalar).
+        let eta =
+            if self.f.ty(eta).shape().0 == bits { eta } else { self.alu(AluOp::F2f, s, vec![eta]) };
+        let d = self.alu(AluOp::Fdot, s, vec![n, i]);
+        let one = self.fconst(bits, 1, 1.0);
+        let dd = self.alu(AluOp::Fmul, s, vec![d, d]);
+        let t = self.alu(AluOp::Fsub, s, vec![one, dd]);
+        let ee = self.alu(AluOp::Fmul, s, vec![eta, eta]);
+        let et = self.alu(AluOp::Fmul, s, vec![ee, t]);
+        let k = self.alu(AluOp::Fsub, s, vec![one, et]);
+        let root = self.alu(AluOp::Fsqrt, s, vec![k]);
+        let ed = self.alu(AluOp::Fmul, s, vec![eta, d]);
+        let f = self.alu(AluOp::Fadd, s, vec![ed, root]);
+        let (etav, fv) = (self.splat(eta, comps), self.splat(f, comps));
+        let ei = self.alu(AluOp::Fmul, vt, vec![etav, i]);
+        let fnv = self.alu(AluOp::Fmul, vt, vec![fv, n]);
+        let r = self.alu(AluOp::Fsub, vt, vec![ei, fnv]);
+        let z = self.fconst(bits, 1, 0.0);
+        let neg = self.alu(AluOp::Flt, ValueType::data(1, 1), vec![k, z]);
+        let negv = self.splat(neg, comps);
+        let zv = self.fconst(bits, comps, 0.0);
+        self.alu(AluOp::Bcsel, vt, vec![negv, zv, r])
     }
 }
 
