@@ -15,6 +15,12 @@ impl FnCtx<'_, '_> {
 
     /// Translates GLSL.std.450 instruction number `n`.
     pub fn glsl_inst(&mut self, inst: &Instruction, n: u32) -> Result<(), CompileError> {
+        if n == 36 {
+            // ModfStruct: { fractional part, whole part }.
+            let x = self.leaf(inst, 2)?;
+            let (fract, whole) = self.modf(x);
+            return self.set(inst, Tree::Node(vec![Tree::Leaf(fract), Tree::Leaf(whole)]));
+        }
         let vt = self.rvt(inst)?;
         let mut a = Vec::new();
         for i in 2..inst.operands.len() {
@@ -32,6 +38,12 @@ impl FnCtx<'_, '_> {
             self.alu(op, vt, vec![a[0], a[1]])
         } else if matches!(n, 43..=50) {
             self.glsl_interp(inst, n, vt, &a)?
+        } else if n == 35 {
+            // Modf: the whole part goes through the pointer operand.
+            need(2)?;
+            let (fract, whole) = self.modf(a[0]);
+            self.store_tree(a[1], &Tree::Leaf(whole))?;
+            fract
         } else if matches!(n, 11 | 12) {
             // radians(x) = x * pi/180, degrees(x) = x * 180/pi, the factor rounded to x's type.
             let (bits, comps) = vt.shape();
@@ -199,6 +211,17 @@ impl FnCtx<'_, '_> {
 }
 
 impl FnCtx<'_, '_> {
+    /// modf(x): (x - trunc(x), trunc(x)), the fractional part of an infinity being zero.
+    fn modf(&mut self, x: Value) -> (Value, Value) {
+        let vt = self.f.ty(x);
+        let (bits, comps) = vt.shape();
+        let whole = self.alu(AluOp::Ftrunc, vt, vec![x]);
+        let d = self.alu(AluOp::Fsub, vt, vec![x, whole]);
+        let inf = self.alu(AluOp::IsInf, ValueType::data(1, comps), vec![x]);
+        let z = self.fconst(bits, comps, 0.0);
+        (self.alu(AluOp::Bcsel, vt, vec![inf, z, d]), whole)
+    }
+
     /// refract(I, N, eta) as GLSL defines it: k = 1 - eta^2 * (1 - dot(N, I)^2); zero where
     /// k < 0, else eta * I - (eta * dot(N, I) + sqrt(k)) * N.
     fn refract(&mut self, vt: ValueType, i: Value, n: Value, eta: Value) -> Value {
