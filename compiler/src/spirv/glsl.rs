@@ -15,11 +15,11 @@ impl FnCtx<'_, '_> {
 
     /// Translates GLSL.std.450 instruction number `n`.
     pub fn glsl_inst(&mut self, inst: &Instruction, n: u32) -> Result<(), CompileError> {
-        if n == 36 {
-            // ModfStruct: { fractional part, whole part }.
+        if n == 36 || n == 52 {
+            // ModfStruct { fractional part, whole part }, FrexpStruct { significand, exponent }.
             let x = self.leaf(inst, 2)?;
-            let (fract, whole) = self.modf(x);
-            return self.set(inst, Tree::Node(vec![Tree::Leaf(fract), Tree::Leaf(whole)]));
+            let (p, q) = if n == 36 { self.modf(x) } else { self.frexp(x)? };
+            return self.set(inst, Tree::Node(vec![Tree::Leaf(p), Tree::Leaf(q)]));
         }
         let vt = self.rvt(inst)?;
         let mut a = Vec::new();
@@ -38,6 +38,12 @@ impl FnCtx<'_, '_> {
             self.alu(op, vt, vec![a[0], a[1]])
         } else if matches!(n, 43..=50) {
             self.glsl_interp(inst, n, vt, &a)?
+        } else if n == 51 {
+            // Frexp: the exponent goes through the pointer operand.
+            need(2)?;
+            let (m, e) = self.frexp(a[0])?;
+            self.store_tree(a[1], &Tree::Leaf(e))?;
+            m
         } else if n == 35 {
             // Modf: the whole part goes through the pointer operand.
             need(2)?;

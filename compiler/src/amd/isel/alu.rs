@@ -430,7 +430,7 @@ impl Isel<'_> {
         let (x, y) = if rev { (y, x) } else { (x, y) };
         let r = self.vreg(RegClass::V, 1);
         // VOP2 wants the VGPR second; commutative ops can swap.
-        let commutes = !rev && !matches!(vop, O::V_SUB_NC_U32 | O::V_SUB_F32);
+        let commutes = !rev && !matches!(vop, O::V_SUB_NC_U32 | O::V_SUB_F32 | O::V_SUB_F16);
         let (x, y) = if !y.is_v() && x.is_v() && commutes { (y, x) } else { (x, y) };
         let (x, y) = self.const_bus(x, y)?;
         self.emit(build::vop2(vop, r, x, y));
