@@ -100,6 +100,14 @@ impl Isel<'_> {
                 self.v1(O::V_CVT_F16_F32, r)?
             }
             (Fround, 16, 16) => self.fround(a[0], 16)?,
+            (Fmod, 16, 16) => {
+                let (x, y) = (self.f16_to_f32(a[0])?, self.f16_to_f32(a[1])?);
+                let (x, y) =
+                    (self.cvt(O::V_CVT_F64_F32, x, 1, 2)?, self.cvt(O::V_CVT_F64_F32, y, 1, 2)?);
+                let r = self.fmod64(x, y)?;
+                let r = self.cvt(O::V_CVT_F32_F64, r, 2, 1)?;
+                self.v1(O::V_CVT_F16_F32, r)?
+            }
             (Fsign, 16, 16) => self.fsign(a[0], 16)?,
             (_, 16, 16) if unary16(op).is_some() => {
                 let vop = unary16(op).expect("checked");

@@ -55,6 +55,12 @@ impl Isel<'_> {
             }
             Fdiv => self.fdiv32(a[0], a[1])?,
             Fsign => self.fsign(a[0], 32)?,
+            Fmod => {
+                let x = self.cvt(O::V_CVT_F64_F32, a[0], 1, 2)?;
+                let y = self.cvt(O::V_CVT_F64_F32, a[1], 1, 2)?;
+                let r = self.fmod64(x, y)?;
+                self.cvt(O::V_CVT_F32_F64, r, 2, 1)?
+            }
             Fround => self.fround(a[0], 32)?,
             _ => return Ok(None),
         }))
@@ -71,6 +77,20 @@ impl Isel<'_> {
         let e2 = self.v3(O::V_FMA_F32, &[y, q0, x], NEG0)?;
         let q = self.v3(O::V_FMA_F32, &[e2, r, q0], 0)?;
         self.v3(O::V_DIV_FIXUP_F32, &[q, y, x], 0)
+    }
+
+    /// mod(x, y) = x - y * floor(x / y) on f64 operands, each step rounded as f64. The f32 and
+    /// f16 forms widen to f64 and round the result back: that is the IR's reference semantics
+    /// for every width, and an f32 evaluation would round the quotient too early to match it.
+    pub(super) fn fmod64(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
+        use AluOp::*;
+        let step = |s: &mut Self, op: AluOp, a: &[MVal]| {
+            s.float64(op, 64, 64, a)?.ok_or_else(|| crate::amd::error::unsupported(op.name()))
+        };
+        let q = step(self, Fdiv, &[x, y])?;
+        let f = step(self, Ffloor, &[q])?;
+        let p = step(self, Fmul, &[y, f])?;
+        step(self, Fsub, &[x, p])
     }
 
     /// A VOP3 op on 64-bit sources producing a 64-bit result.
@@ -92,7 +112,13 @@ impl Isel<'_> {
     }
 
     /// A 32-bit-source conversion producing a 64-bit result, or the reverse.
-    fn cvt(&mut self, op: O, a: MVal, src_dw: u8, dst_dw: u8) -> Result<MVal, BackendError> {
+    pub(super) fn cvt(
+        &mut self,
+        op: O,
+        a: MVal,
+        src_dw: u8,
+        dst_dw: u8,
+    ) -> Result<MVal, BackendError> {
         let s = if src_dw == 2 { self.src64(a)? } else { self.src(a)? };
         let r = self.vreg(RegClass::V, dst_dw);
         self.emit(build::vop3w(op, Some((r, dst_dw)), None, &[s], src_dw, 0));
@@ -144,6 +170,7 @@ impl Isel<'_> {
             (F2i, 32, 64) => self.cvt(O::V_CVT_I32_F64, a[0], 2, 1)?,
             (F2u, 32, 64) => self.cvt(O::V_CVT_U32_F64, a[0], 2, 1)?,
             (Ffloor, 64, 64) => self.cvt(O::V_FLOOR_F64, a[0], 2, 2)?,
+            (Fmod, 64, 64) => self.fmod64(a[0], a[1])?,
             (Fceil, 64, 64) => self.cvt(O::V_CEIL_F64, a[0], 2, 2)?,
             (Ftrunc, 64, 64) => self.cvt(O::V_TRUNC_F64, a[0], 2, 2)?,
             (FroundEven, 64, 64) => self.cvt(O::V_RNDNE_F64, a[0], 2, 2)?,
