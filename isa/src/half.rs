@@ -50,10 +50,11 @@ pub fn half_operand(v: u16, float: bool) -> Operand {
 
 impl Inst {
     /// Replaces literals on 16-bit sources by the inline constant with the same low half where
-    /// one exists (see the module docs); other operands are left alone. Returns true if
-    /// anything changed.
+    /// one exists (see the module docs); other operands, and VOP3 sources whose op_sel bit
+    /// picks the high half, are left alone. Returns true if anything changed.
     pub fn fold_half_immediates(&mut self) -> bool {
         let Some(form) = self.form() else { return false };
+        let high = if let Inst::Vop3(i) = self { i.opsel } else { 0 };
         let fields: &mut [(Field, &mut Operand)] = &mut match self {
             Inst::Vop1(i) if i.ext == crate::Ext::None => vec![(Field::Src0, &mut i.src0)],
             Inst::Vop2(i) if i.ext == crate::Ext::None => vec![(Field::Src0, &mut i.src0)],
@@ -65,8 +66,11 @@ impl Inst {
             _ => return false,
         };
         let mut changed = false;
-        for (field, op) in fields.iter_mut() {
+        for (k, (field, op)) in fields.iter_mut().enumerate() {
             let Operand::Literal(x) = **op else { continue };
+            if high >> k & 1 != 0 {
+                continue;
+            }
             let Some(od) = form.operand(*field) else { continue };
             if od.accept & accept::HALF == 0 {
                 continue;

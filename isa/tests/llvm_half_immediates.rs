@@ -136,6 +136,13 @@ fn only_sixteen_bit_sources_fold() {
     ));
     assert!(neg.fold_half_immediates());
     assert_eq!(neg.to_string(), "v_add_nc_u16 v0, -16, v1");
+    let mut hi = Vop3::new(
+        Opcode::V_FMA_F16,
+        Operand::Vgpr(0),
+        [Operand::Literal(0x3800), Operand::Vgpr(1), Operand::Vgpr(2)],
+    );
+    hi.opsel = 1;
+    assert!(!Inst::Vop3(hi).fold_half_immediates(), "op_sel reads the literal's high half");
     for c in [FloatConst::Half, FloatConst::NegFour, FloatConst::InvTwoPi] {
         assert_eq!(half_operand(half_float_bits(c), true), Operand::Float(c));
         assert_eq!(
