@@ -12,7 +12,8 @@
 //! rounding that again to f16 is still correct because f32 carries more than twice f16's
 //! precision plus two bits. Functions that need a range reduction or are built from several
 //! steps (sin, cos, tan, exp, log, pow) also run in f32, where the reduction keeps its
-//! precision, and are rounded to f16 once at the end.
+//! precision, and are rounded to f16 once at the end; so do the inverse trigonometric
+//! functions ([`super::alu_atan`]).
 
 use ferrum_isa::Opcode as O;
 
@@ -93,7 +94,7 @@ impl Isel<'_> {
                 let q = self.fdiv32(x, y)?;
                 self.v1(O::V_CVT_F16_F32, q)?
             }
-            (Fsin | Fcos | Ftan | Fexp | Flog | Fpow, 16, 16) => {
+            (Fsin | Fcos | Ftan | Fexp | Flog | Fpow | Fatan | Fatan2 | Fasin | Facos, 16, 16) => {
                 let wide: std::vec::Vec<MVal> =
                     a.iter().map(|&x| self.f16_to_f32(x)).collect::<Result<_, _>>()?;
                 let r = self.float32(op, &wide)?.ok_or_else(|| unsupported(op.name()))?;

@@ -62,6 +62,7 @@ impl Isel<'_> {
                 self.cvt(O::V_CVT_F32_F64, r, 2, 1)?
             }
             Fround => self.fround(a[0], 32)?,
+            Fatan | Fatan2 | Fasin | Facos => return self.inverse_trig32(op, a),
             _ => return Ok(None),
         }))
     }
