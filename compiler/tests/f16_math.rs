@@ -182,3 +182,73 @@ fn f32_inverse_trigonometry_is_close_to_the_interpreter() {
     bad.truncate(20);
     assert!(bad.is_empty(), "{}\n{isa}", bad.join("\n"));
 }
+
+const HYPERBOLIC: &str = r#"#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) readonly buffer I { uint v[]; };
+layout(std430, binding = 1) buffer O { float o[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint r = v[i] * 2654435761u + i * 40503u;
+    // x in (-4, 4), y in [1, 9), z in (-1, 1).
+    float x = float(int(r % 8001u) - 4000) * 0.001;
+    float y = 1.0 + float(r >> 20) * (8.0 / 4096.0);
+    float z = float(int((r >> 8) % 1999u) - 999) * 0.001;
+    float16_t hx = float16_t(x);
+    uint b = i * 12u;
+    o[b] = sinh(x);
+    o[b + 1u] = cosh(x);
+    o[b + 2u] = tanh(x);
+    o[b + 3u] = asinh(x * 10.0);
+    o[b + 4u] = acosh(y);
+    o[b + 5u] = atanh(z);
+    o[b + 6u] = float(sinh(hx));
+    o[b + 7u] = float(cosh(hx));
+    o[b + 8u] = float(tanh(hx));
+    o[b + 9u] = float(asinh(hx * float16_t(10.0)));
+    o[b + 10u] = float(acosh(float16_t(y)));
+    o[b + 11u] = float(atanh(float16_t(z)));
+}
+"#;
+
+/// sinh, cosh, tanh, asinh, acosh and atanh expand into exp/log/sqrt: the simulator's result
+/// is the interpreter's within 2^-20 (f32) or 2^-8 (f16) relative to max(1, |result|), the
+/// scale of the terms whose difference they are; and the interpreter's is the host's f64
+/// function of the same argument within 2^-18 (f32) or 2^-7 (f16) on that scale.
+#[test]
+fn hyperbolic_functions_match_the_interpreter() {
+    use ferrum_compiler::ir::ops::{f16_to_f32, f32_to_f16};
+    let (w, g, isa) = run(HYPERBOLIC, [2, 1, 1], 12);
+    let names = ["sinh", "cosh", "tanh", "asinh", "acosh", "atanh"];
+    let mut bad = Vec::new();
+    for (k, (&x, &y)) in w.iter().zip(&g).enumerate() {
+        let (fx, fy) = (f32::from_bits(x), f32::from_bits(y));
+        let narrow = k % 12 >= 6;
+        let tol = if narrow { 2f32.powi(-8) } else { 2f32.powi(-20) };
+        let w16 = if narrow { "f16" } else { "f32" };
+        if !((fx - fy).abs() <= tol * fx.abs().max(1.0)) {
+            bad.push(format!("lane {} {w16} {}: want {fx} got {fy}", k / 12, names[k % 6]));
+        }
+        // The same arguments on the host.
+        let i = (k / 12) as u32;
+        let v = i.wrapping_mul(2_246_822_519).rotate_left(13);
+        let r = v.wrapping_mul(2_654_435_761).wrapping_add(i.wrapping_mul(40503));
+        let h = |a: f32| if narrow { f16_to_f32(f32_to_f16(a)) } else { a };
+        let x = h(((r % 8001) as i32 - 4000) as f32 * 0.001) as f64;
+        let y = h(1.0 + (r >> 20) as f32 * (8.0 / 4096.0)) as f64;
+        let z = h((((r >> 8) % 1999) as i32 - 999) as f32 * 0.001) as f64;
+        let ten = if narrow { h(x as f32 * 10.0) as f64 } else { (x as f32 * 10.0) as f64 };
+        let exact = [x.sinh(), x.cosh(), x.tanh(), ten.asinh(), y.acosh(), z.atanh()][k % 6];
+        let tol = if narrow { 2f64.powi(-7) } else { 2f64.powi(-18) };
+        if !((f64::from(fx) - exact).abs() <= tol * exact.abs().max(1.0)) {
+            bad.push(format!(
+                "lane {} {w16} {}: interpreter {fx} host {exact}",
+                k / 12,
+                names[k % 6]
+            ));
+        }
+    }
+    bad.truncate(20);
+    assert!(bad.is_empty(), "{}\n{isa}", bad.join("\n"));
+}

@@ -50,6 +50,8 @@ impl FnCtx<'_, '_> {
             let (fract, whole) = self.modf(a[0]);
             self.store_tree(a[1], &Tree::Leaf(whole))?;
             fract
+        } else if matches!(n, 19..=24) {
+            self.glsl_hyperbolic(n, vt, a[0])
         } else if matches!(n, 11 | 12) {
             // radians(x) = x * pi/180, degrees(x) = x * 180/pi, the factor rounded to x's type.
             let (bits, comps) = vt.shape();
@@ -217,6 +219,57 @@ impl FnCtx<'_, '_> {
 }
 
 impl FnCtx<'_, '_> {
+    /// sinh, cosh, tanh, asinh, acosh and atanh (GLSL.std.450 19..=24) from exp, log and sqrt,
+    /// the formulas Vulkan's precision table states their precision by; tanh as
+    /// 1 - 2 / (e^2x + 1), which tends to ±1 instead of inf / inf, and asinh on |x| with the
+    /// sign restored, which avoids cancellation for negative x.
+    fn glsl_hyperbolic(&mut self, n: u32, vt: ValueType, x: Value) -> Value {
+        let (bits, comps) = vt.shape();
+        let one = self.fconst(bits, comps, 1.0);
+        let half = self.fconst(bits, comps, 0.5);
+        match n {
+            19 | 20 => {
+                let e = self.alu(AluOp::Fexp, vt, vec![x]);
+                let nx = self.alu(AluOp::Fneg, vt, vec![x]);
+                let en = self.alu(AluOp::Fexp, vt, vec![nx]);
+                let op = if n == 19 { AluOp::Fsub } else { AluOp::Fadd };
+                let s = self.alu(op, vt, vec![e, en]);
+                self.alu(AluOp::Fmul, vt, vec![s, half])
+            }
+            21 => {
+                let two = self.fconst(bits, comps, 2.0);
+                let x2 = self.alu(AluOp::Fmul, vt, vec![x, two]);
+                let e = self.alu(AluOp::Fexp, vt, vec![x2]);
+                let d = self.alu(AluOp::Fadd, vt, vec![e, one]);
+                let q = self.alu(AluOp::Fdiv, vt, vec![two, d]);
+                self.alu(AluOp::Fsub, vt, vec![one, q])
+            }
+            22 | 23 => {
+                let ax = if n == 22 { self.alu(AluOp::Fabs, vt, vec![x]) } else { x };
+                let xx = self.alu(AluOp::Fmul, vt, vec![ax, ax]);
+                let op = if n == 22 { AluOp::Fadd } else { AluOp::Fsub };
+                let t = self.alu(op, vt, vec![xx, one]);
+                let r = self.alu(AluOp::Fsqrt, vt, vec![t]);
+                let s = self.alu(AluOp::Fadd, vt, vec![ax, r]);
+                let l = self.alu(AluOp::Flog, vt, vec![s]);
+                if n == 23 {
+                    return l;
+                }
+                let z = self.fconst(bits, comps, 0.0);
+                let neg = self.alu(AluOp::Flt, ValueType::data(1, comps), vec![x, z]);
+                let nl = self.alu(AluOp::Fneg, vt, vec![l]);
+                self.alu(AluOp::Bcsel, vt, vec![neg, nl, l])
+            }
+            _ => {
+                let p = self.alu(AluOp::Fadd, vt, vec![one, x]);
+                let m = self.alu(AluOp::Fsub, vt, vec![one, x]);
+                let q = self.alu(AluOp::Fdiv, vt, vec![p, m]);
+                let l = self.alu(AluOp::Flog, vt, vec![q]);
+                self.alu(AluOp::Fmul, vt, vec![l, half])
+            }
+        }
+    }
+
     /// modf(x): (x - trunc(x), trunc(x)), the fractional part of an infinity being zero.
     fn modf(&mut self, x: Value) -> (Value, Value) {
         let vt = self.f.ty(x);
