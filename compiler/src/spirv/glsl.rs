@@ -15,6 +15,9 @@ impl FnCtx<'_, '_> {
 
     /// Translates GLSL.std.450 instruction number `n`.
     pub fn glsl_inst(&mut self, inst: &Instruction, n: u32) -> Result<(), CompileError> {
+        if n == 33 || n == 34 {
+            return self.glsl_matrix(inst, n);
+        }
         if n == 36 || n == 52 {
             // ModfStruct { fractional part, whole part }, FrexpStruct { significand, exponent }.
             let x = self.leaf(inst, 2)?;
