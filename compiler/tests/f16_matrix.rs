@@ -48,12 +48,10 @@ fn inverse_and_determinant_follow_their_definitions() {
         assert!((got - d).abs() <= 1e-5 * d.abs().max(1.0), "lane {i}: det {got} want {d}");
         // (M * inverse)[c][r] = sum_k M[k][r] * inv[c][k]
         let inv = |c: usize, r: usize| f64::from(out[base + 1 + c * 4 + r]);
-        for c in 0..4 {
-            for r in 0..4 {
-                let p: f64 = (0..4).map(|k| m[k][r] * inv(c, k)).sum();
-                let want = if c == r { 1.0 } else { 0.0 };
-                assert!((p - want).abs() < 1e-4, "lane {i}: (M * inverse)[{c}][{r}] = {p}");
-            }
+        for (c, r) in (0..16).map(|q| (q / 4, q % 4)) {
+            let p: f64 = m.iter().enumerate().map(|(k, col)| col[r] * inv(c, k)).sum();
+            let want = if c == r { 1.0 } else { 0.0 };
+            assert!((p - want).abs() < 1e-4, "lane {i}: (M * inverse)[{c}][{r}] = {p}");
         }
         let m3: Vec<Vec<f64>> = m[..3].iter().map(|c| c[..3].to_vec()).collect();
         let d3 = det(&m3);
