@@ -11,7 +11,9 @@
 //!   (`v_add_f32` is the same opcode in VOP2, VOP3, DPP and SDWA form).
 //! * [`encode`] / [`decode`] / `Display` (LLVM syntax that `llvm-mc` assembles back to the
 //!   same words), [`listing`] for walking a buffer, [`Inst::validate`] for operand classes,
-//!   constructors such as [`Vop3::new`] with the usual defaults.
+//!   constructors such as [`Vop3::new`] with the usual defaults, and
+//!   [`Inst::fold_half_immediates`] for choosing 16-bit immediates the way the assembler does
+//!   (so that listings reassemble to the same words).
 //! * [`query`]: branch / memory / wait counters / implicit registers / latency class;
 //!   [`Inst::reg_accesses`] and [`Inst::dwords`] for the registers each operand covers.
 //!
