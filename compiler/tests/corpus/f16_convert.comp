@@ -9,7 +9,9 @@
 // registers as sources, sign-bit ops on the scalar unit).
 //! buf 0 0 rand 64
 //! buf 0 1 zero 1024
+//! push rand 2
 layout(local_size_x = 32) in;
+layout(push_constant) uniform P { uint pa; uint pb; };
 layout(std430, binding = 0) readonly buffer I { uint v[64]; };
 layout(std430, binding = 1) buffer O { uint o[]; };
 
@@ -54,9 +56,9 @@ void main() {
     o[base + 18u] = floatBitsToUint(round(f * 0.25));
     o[base + 19u] = floatBitsToUint(round(float(int(r % 64u) - 32) * 0.25));
     o[base + 20u] = bits(round(h));
-    // Uniform operands.
-    float16_t ua = half_of(v[40] * 2654435761u);
-    float16_t ub = half_of(v[41] * 2654435761u);
+    // Uniform operands (push constants, in scalar registers).
+    float16_t ua = half_of(pa * 2654435761u);
+    float16_t ub = half_of(pb * 2654435761u);
     o[base + 21u] = bits(-ua);
     o[base + 22u] = bits(abs(ub) - ua);
     o[base + 23u] = bits(ua * ub + h);
