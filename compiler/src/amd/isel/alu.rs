@@ -569,7 +569,15 @@ impl Isel<'_> {
             return self.compare(AluOp::Ine, sbits, &[a[0], MVal::Const(0)], uniform);
         }
         if sbits == 64 {
-            return self.compare64(op, a, r);
+            return match op {
+                // NaN is the value unequal to itself; infinities have magnitude +inf.
+                AluOp::IsNan => self.compare64(AluOp::Fneu, &[a[0], a[0]], r),
+                AluOp::IsInf => {
+                    let m = self.float64(AluOp::Fabs, 64, 64, &a[..1])?.expect("f64 abs");
+                    self.compare64(AluOp::Feq, &[m, MVal::Const(0x7ff0_0000_0000_0000)], r)
+                }
+                _ => self.compare64(op, a, r),
+            };
         }
         if sbits != 32 {
             return Err(unsupported(format!("{} on {sbits}-bit values", op.name())));

@@ -254,13 +254,18 @@ impl Isel<'_> {
         self.select(&[MVal::Reg(far, RegClass::S), away, t], false)
     }
 
-    /// sign(): ±1 for nonzero numbers, the operand itself for zeros and NaN.
+    /// sign(): ±1 for nonzero numbers, the operand itself for zeros and NaN (16, 32 or 64
+    /// bits).
     pub(super) fn fsign(&mut self, x: MVal, bits: u8) -> Result<MVal, BackendError> {
-        let (one, neg_one) = if bits == 16 { (0x3c00, 0xbc00) } else { (0x3f80_0000, 0xbf80_0000) };
+        let (one, neg_one) = match bits {
+            16 => (0x3c00, 0xbc00),
+            32 => (0x3f80_0000, 0xbf80_0000),
+            _ => (0x3ff0_0000_0000_0000, 0xbff0_0000_0000_0000),
+        };
         let z = MVal::Const(0);
         let pos = self.alu_comp(AluOp::Flt, 1, bits, &[z, x], false)?;
         let neg = self.alu_comp(AluOp::Flt, 1, bits, &[x, z], false)?;
-        let t = self.select(&[neg, MVal::Const(neg_one), x], false)?;
-        self.select(&[pos, MVal::Const(one), t], false)
+        let t = self.select_wide(&[neg, MVal::Const(neg_one), x], false, bits)?;
+        self.select_wide(&[pos, MVal::Const(one), t], false, bits)
     }
 }

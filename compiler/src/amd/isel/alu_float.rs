@@ -94,6 +94,22 @@ impl Isel<'_> {
         step(self, Fsub, &[x, p])
     }
 
+    /// round() on f64: [`Isel::fround`]'s steps on register pairs (the sign and the magnitude
+    /// test live in the high dword).
+    fn fround64(&mut self, x: MVal) -> Result<MVal, BackendError> {
+        use AluOp::*;
+        let t = self.cvt(O::V_TRUNC_F64, x, 2, 2)?;
+        let d = self.v3_64(O::V_ADD_F64, &[x, t], 2)?;
+        let mag = self.float64(Fabs, 64, 64, &[d])?.expect("f64 abs");
+        let far = self.alu_comp(Fge, 1, 64, &[mag, MVal::Const(0x3fe0_0000_0000_0000)], false)?;
+        let (_, hi) = super::alu_int::split(x);
+        let one_hi =
+            self.v3(O::V_BFI_B32, &[MVal::Const(0x7fff_ffff), MVal::Const(0x3ff0_0000), hi], 0)?;
+        let step = self.pair(MVal::Const(0), one_hi)?;
+        let away = self.v3_64(O::V_ADD_F64, &[t, step], 0)?;
+        self.select_wide(&[far, away, t], false, 64)
+    }
+
     /// A VOP3 op on 64-bit sources producing a 64-bit result.
     fn v3_64(&mut self, op: O, a: &[MVal], neg: u8) -> Result<MVal, BackendError> {
         let mut srcs = Vec::new();
@@ -172,6 +188,15 @@ impl Isel<'_> {
             (F2u, 32, 64) => self.cvt(O::V_CVT_U32_F64, a[0], 2, 1)?,
             (Ffloor, 64, 64) => self.cvt(O::V_FLOOR_F64, a[0], 2, 2)?,
             (Fmod, 64, 64) => self.fmod64(a[0], a[1])?,
+            (Fsqrt, 64, 64) => self.cvt(O::V_SQRT_F64, a[0], 2, 2)?,
+            (Frsq, 64, 64) => self.cvt(O::V_RSQ_F64, a[0], 2, 2)?,
+            (Fsign, 64, 64) => self.fsign(a[0], 64)?,
+            (Ffract, 64, 64) => {
+                // x - floor(x), as the reference defines it (v_fract_f64 clamps below 1).
+                let f = self.cvt(O::V_FLOOR_F64, a[0], 2, 2)?;
+                self.v3_64(O::V_ADD_F64, &[a[0], f], 2)?
+            }
+            (Fround, 64, 64) => self.fround64(a[0])?,
             (Fceil, 64, 64) => self.cvt(O::V_CEIL_F64, a[0], 2, 2)?,
             (Ftrunc, 64, 64) => self.cvt(O::V_TRUNC_F64, a[0], 2, 2)?,
             (FroundEven, 64, 64) => self.cvt(O::V_RNDNE_F64, a[0], 2, 2)?,
