@@ -11,7 +11,9 @@
 //!   (`v_add_f32` is the same opcode in VOP2, VOP3, DPP and SDWA form).
 //! * [`encode`] / [`decode`] / `Display` (LLVM syntax that `llvm-mc` assembles back to the
 //!   same words), [`listing`] for walking a buffer, [`Inst::validate`] for operand classes,
-//!   constructors such as [`Vop3::new`] with the usual defaults.
+//!   constructors such as [`Vop3::new`] with the usual defaults, and
+//!   [`Inst::fold_half_immediates`] for choosing 16-bit immediates the way the assembler does
+//!   (so that listings reassemble to the same words).
 //! * [`query`]: branch / memory / wait counters / implicit registers / latency class;
 //!   [`Inst::reg_accesses`] and [`Inst::dwords`] for the registers each operand covers.
 //!
@@ -59,6 +61,7 @@ mod display;
 mod encode;
 mod error;
 mod ext;
+mod half;
 pub mod imm;
 mod inst;
 mod listing;
@@ -74,6 +77,7 @@ pub use decode::decode;
 pub use encode::{encode, Words};
 pub use error::{DecodeError, EncodeError};
 pub use ext::dpp_ctrl_valid;
+pub use half::{half_float_bits, half_operand};
 pub use inst::*;
 pub use listing::{listing, Entry, Listing};
 pub use opcode::Opcode;

@@ -15,6 +15,15 @@ impl FnCtx<'_, '_> {
 
     /// Translates GLSL.std.450 instruction number `n`.
     pub fn glsl_inst(&mut self, inst: &Instruction, n: u32) -> Result<(), CompileError> {
+        if n == 33 || n == 34 {
+            return self.glsl_matrix(inst, n);
+        }
+        if n == 36 || n == 52 {
+            // ModfStruct { fractional part, whole part }, FrexpStruct { significand, exponent }.
+            let x = self.leaf(inst, 2)?;
+            let (p, q) = if n == 36 { self.modf(x) } else { self.frexp(x)? };
+            return self.set(inst, Tree::Node(vec![Tree::Leaf(p), Tree::Leaf(q)]));
+        }
         let vt = self.rvt(inst)?;
         let mut a = Vec::new();
         for i in 2..inst.operands.len() {
@@ -32,7 +41,28 @@ impl FnCtx<'_, '_> {
             self.alu(op, vt, vec![a[0], a[1]])
         } else if matches!(n, 43..=50) {
             self.glsl_interp(inst, n, vt, &a)?
-        } else if matches!(n, 66..=71) {
+        } else if n == 51 {
+            // Frexp: the exponent goes through the pointer operand.
+            need(2)?;
+            let (m, e) = self.frexp(a[0])?;
+            self.store_tree(a[1], &Tree::Leaf(e))?;
+            m
+        } else if n == 35 {
+            // Modf: the whole part goes through the pointer operand.
+            need(2)?;
+            let (fract, whole) = self.modf(a[0]);
+            self.store_tree(a[1], &Tree::Leaf(whole))?;
+            fract
+        } else if matches!(n, 19..=24) {
+            self.glsl_hyperbolic(n, vt, a[0])
+        } else if matches!(n, 11 | 12) {
+            // radians(x) = x * pi/180, degrees(x) = x * 180/pi, the factor rounded to x's type.
+            let (bits, comps) = vt.shape();
+            let k =
+                if n == 11 { std::f64::consts::PI / 180.0 } else { 180.0 / std::f64::consts::PI };
+            let c = self.fconst(bits, comps, k);
+            self.alu(AluOp::Fmul, vt, vec![a[0], c])
+        } else if matches!(n, 66..=72) {
             self.glsl_geometric(inst, n, vt, &a)?
         } else if let Some(v) = self.glsl_pack(inst, n, vt, &a)? {
             v
@@ -111,7 +141,7 @@ impl FnCtx<'_, '_> {
         })
     }
 
-    /// length, distance, cross, normalize and reflect.
+    /// length, distance, cross, normalize, faceforward, reflect and refract.
     fn glsl_geometric(
         &mut self,
         inst: &Instruction,
@@ -156,6 +186,21 @@ impl FnCtx<'_, '_> {
                 let rv = self.splat(r, comps);
                 self.alu(AluOp::Fmul, vt, vec![a[0], rv])
             }
+            70 => {
+                need(3)?;
+                // faceforward(N, I, Nref) = dot(Nref, I) < 0 ? N : -N
+                let s = ValueType::data(bits, 1);
+                let d = self.alu(AluOp::Fdot, s, vec![a[2], a[1]]);
+                let z = self.fconst(bits, 1, 0.0);
+                let lt = self.alu(AluOp::Flt, ValueType::data(1, 1), vec![d, z]);
+                let ltv = self.splat(lt, comps);
+                let neg = self.alu(AluOp::Fneg, vt, vec![a[0]]);
+                self.alu(AluOp::Bcsel, vt, vec![ltv, a[0], neg])
+            }
+            72 => {
+                need(3)?;
+                self.refract(vt, a[0], a[1], a[2])
+            }
             71 => {
                 need(2)?;
                 // reflect(I, N) = I - 2 * dot(N, I) * N
@@ -173,6 +218,99 @@ impl FnCtx<'_, '_> {
                 ))
             }
         })
+    }
+}
+
+impl FnCtx<'_, '_> {
+    /// sinh, cosh, tanh, asinh, acosh and atanh (GLSL.std.450 19..=24) from exp, log and sqrt,
+    /// the formulas Vulkan's precision table states their precision by; tanh as
+    /// 1 - 2 / (e^2x + 1), which tends to ±1 instead of inf / inf, and asinh on |x| with the
+    /// sign restored, which avoids cancellation for negative x.
+    fn glsl_hyperbolic(&mut self, n: u32, vt: ValueType, x: Value) -> Value {
+        let (bits, comps) = vt.shape();
+        let one = self.fconst(bits, comps, 1.0);
+        let half = self.fconst(bits, comps, 0.5);
+        match n {
+            19 | 20 => {
+                let e = self.alu(AluOp::Fexp, vt, vec![x]);
+                let nx = self.alu(AluOp::Fneg, vt, vec![x]);
+                let en = self.alu(AluOp::Fexp, vt, vec![nx]);
+                let op = if n == 19 { AluOp::Fsub } else { AluOp::Fadd };
+                let s = self.alu(op, vt, vec![e, en]);
+                self.alu(AluOp::Fmul, vt, vec![s, half])
+            }
+            21 => {
+                let two = self.fconst(bits, comps, 2.0);
+                let x2 = self.alu(AluOp::Fmul, vt, vec![x, two]);
+                let e = self.alu(AluOp::Fexp, vt, vec![x2]);
+                let d = self.alu(AluOp::Fadd, vt, vec![e, one]);
+                let q = self.alu(AluOp::Fdiv, vt, vec![two, d]);
+                self.alu(AluOp::Fsub, vt, vec![one, q])
+            }
+            22 | 23 => {
+                let ax = if n == 22 { self.alu(AluOp::Fabs, vt, vec![x]) } else { x };
+                let xx = self.alu(AluOp::Fmul, vt, vec![ax, ax]);
+                let op = if n == 22 { AluOp::Fadd } else { AluOp::Fsub };
+                let t = self.alu(op, vt, vec![xx, one]);
+                let r = self.alu(AluOp::Fsqrt, vt, vec![t]);
+                let s = self.alu(AluOp::Fadd, vt, vec![ax, r]);
+                let l = self.alu(AluOp::Flog, vt, vec![s]);
+                if n == 23 {
+                    return l;
+                }
+                let z = self.fconst(bits, comps, 0.0);
+                let neg = self.alu(AluOp::Flt, ValueType::data(1, comps), vec![x, z]);
+                let nl = self.alu(AluOp::Fneg, vt, vec![l]);
+                self.alu(AluOp::Bcsel, vt, vec![neg, nl, l])
+            }
+            _ => {
+                let p = self.alu(AluOp::Fadd, vt, vec![one, x]);
+                let m = self.alu(AluOp::Fsub, vt, vec![one, x]);
+                let q = self.alu(AluOp::Fdiv, vt, vec![p, m]);
+                let l = self.alu(AluOp::Flog, vt, vec![q]);
+                self.alu(AluOp::Fmul, vt, vec![l, half])
+            }
+        }
+    }
+
+    /// modf(x): (x - trunc(x), trunc(x)), the fractional part of an infinity being zero.
+    fn modf(&mut self, x: Value) -> (Value, Value) {
+        let vt = self.f.ty(x);
+        let (bits, comps) = vt.shape();
+        let whole = self.alu(AluOp::Ftrunc, vt, vec![x]);
+        let d = self.alu(AluOp::Fsub, vt, vec![x, whole]);
+        let inf = self.alu(AluOp::IsInf, ValueType::data(1, comps), vec![x]);
+        let z = self.fconst(bits, comps, 0.0);
+        (self.alu(AluOp::Bcsel, vt, vec![inf, z, d]), whole)
+    }
+
+    /// refract(I, N, eta) as GLSL defines it: k = 1 - eta^2 * (1 - dot(N, I)^2); zero where
+    /// k < 0, else eta * I - (eta * dot(N, I) + sqrt(k)) * N.
+    fn refract(&mut self, vt: ValueType, i: Value, n: Value, eta: Value) -> Value {
+        let (bits, comps) = vt.shape();
+        let s = ValueType::data(bits, 1);
+        // eta may be wider or narrower than I (SPIR-V only asks for a float scalar).
+        let eta =
+            if self.f.ty(eta).shape().0 == bits { eta } else { self.alu(AluOp::F2f, s, vec![eta]) };
+        let d = self.alu(AluOp::Fdot, s, vec![n, i]);
+        let one = self.fconst(bits, 1, 1.0);
+        let dd = self.alu(AluOp::Fmul, s, vec![d, d]);
+        let t = self.alu(AluOp::Fsub, s, vec![one, dd]);
+        let ee = self.alu(AluOp::Fmul, s, vec![eta, eta]);
+        let et = self.alu(AluOp::Fmul, s, vec![ee, t]);
+        let k = self.alu(AluOp::Fsub, s, vec![one, et]);
+        let root = self.alu(AluOp::Fsqrt, s, vec![k]);
+        let ed = self.alu(AluOp::Fmul, s, vec![eta, d]);
+        let f = self.alu(AluOp::Fadd, s, vec![ed, root]);
+        let (etav, fv) = (self.splat(eta, comps), self.splat(f, comps));
+        let ei = self.alu(AluOp::Fmul, vt, vec![etav, i]);
+        let fnv = self.alu(AluOp::Fmul, vt, vec![fv, n]);
+        let r = self.alu(AluOp::Fsub, vt, vec![ei, fnv]);
+        let z = self.fconst(bits, 1, 0.0);
+        let neg = self.alu(AluOp::Flt, ValueType::data(1, 1), vec![k, z]);
+        let negv = self.splat(neg, comps);
+        let zv = self.fconst(bits, comps, 0.0);
+        self.alu(AluOp::Bcsel, vt, vec![negv, zv, r])
     }
 }
 

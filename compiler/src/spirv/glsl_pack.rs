@@ -1,5 +1,5 @@
-//! GLSL.std.450 packing instructions (`packHalf2x16`, `unpackUnorm4x8`, ...) and `ldexp`,
-//! expanded into conversions, clamps and bitcasts.
+//! GLSL.std.450 packing instructions (`packHalf2x16`, `unpackUnorm4x8`, `packDouble2x32`,
+//! ...), `ldexp` and `frexp`, expanded into conversions, clamps, bitcasts and bit fields.
 
 use rspirv::dr::Instruction;
 
@@ -46,6 +46,66 @@ impl FnCtx<'_, '_> {
         self.alu(AluOp::Bitcast, ValueType::data(32, 1), vec![narrow])
     }
 
+    /// frexp(x) = (significand in [0.5, 1) with x's sign, 32-bit exponent) with x = s * 2^e;
+    /// (x, 0) for zeros, infinities and NaNs. Read from the bit fields: subnormals are first
+    /// scaled into the normal range by 2^(mantissa bits + 1), which is exact.
+    pub(super) fn frexp(&mut self, x: Value) -> Result<(Value, Value), CompileError> {
+        let vt = self.f.ty(x);
+        let (bits, n) = vt.shape();
+        let (man, bias): (u8, u64) = match bits {
+            16 => (10, 15),
+            32 => (23, 127),
+            64 => (52, 1023),
+            _ => return Err(CompileError::unsupported("frexp", format!("{bits}-bit floats"))),
+        };
+        let it = ValueType::data(bits, n);
+        let bt = ValueType::data(1, n);
+        let i32t = ValueType::data(32, n);
+        let int = |s: &mut Self, v: u64| {
+            let c = s.imm(bits, v);
+            s.splat(c, n)
+        };
+        let field = ((1u64 << (bits - 1 - man)) - 1) << man;
+        // Subnormals (and zeros) scaled by 2^(man + 1).
+        let u = self.alu(AluOp::Bitcast, it, vec![x]);
+        let fm = int(self, field);
+        let e0 = self.alu(AluOp::Iand, it, vec![u, fm]);
+        let zero = int(self, 0);
+        let sub = self.alu(AluOp::Ieq, bt, vec![e0, zero]);
+        let scale = self.fsplat(bits, n, 2f64.powi(i32::from(man) + 1));
+        let scaled = self.alu(AluOp::Fmul, vt, vec![x, scale]);
+        let xs = self.alu(AluOp::Bcsel, vt, vec![sub, scaled, x]);
+        let us = self.alu(AluOp::Bitcast, it, vec![xs]);
+        // Significand: the exponent field replaced by bias - 1 (a value in [0.5, 1)).
+        let keep = int(self, !field & ops::mask(bits));
+        let rest = self.alu(AluOp::Iand, it, vec![us, keep]);
+        let half = int(self, (bias - 1) << man);
+        let sig = self.alu(AluOp::Ior, it, vec![rest, half]);
+        let sig = self.alu(AluOp::Bitcast, vt, vec![sig]);
+        // Exponent: field - (bias - 1), less the scaling.
+        let ef = self.alu(AluOp::Iand, it, vec![us, fm]);
+        let sh = int(self, u64::from(man));
+        let e = self.alu(AluOp::Ushr, it, vec![ef, sh]);
+        let e = if bits == 32 { e } else { self.alu(AluOp::U2u, i32t, vec![e]) };
+        let adj = self.imm(32, bias - 1);
+        let adj = self.splat(adj, n);
+        let e = self.alu(AluOp::Isub, i32t, vec![e, adj]);
+        let extra = self.imm(32, u64::from(man) + 1);
+        let extra = self.splat(extra, n);
+        let e_sub = self.alu(AluOp::Isub, i32t, vec![e, extra]);
+        let e = self.alu(AluOp::Bcsel, i32t, vec![sub, e_sub, e]);
+        // Zeros, infinities and NaNs come back unchanged with exponent 0.
+        let fz = self.fsplat(bits, n, 0.0);
+        let is_zero = self.alu(AluOp::Feq, bt, vec![x, fz]);
+        let all = self.alu(AluOp::Ieq, bt, vec![e0, fm]);
+        let special = self.alu(AluOp::Ior, bt, vec![is_zero, all]);
+        let sig = self.alu(AluOp::Bcsel, vt, vec![special, x, sig]);
+        let z32 = self.imm(32, 0);
+        let z32 = self.splat(z32, n);
+        let e = self.alu(AluOp::Bcsel, i32t, vec![special, z32, e]);
+        Ok((sig, e))
+    }
+
     /// Unpacks one 32-bit word into `n` normalized floats.
     fn unpack(&mut self, w: Value, n: u8, signed: bool) -> Value {
         let fbits = (32 / u32::from(n)) as u8;
@@ -74,7 +134,7 @@ impl FnCtx<'_, '_> {
         }
     }
 
-    /// GLSL.std.450 53..=64 (ldexp and the pack/unpack family); `None` for other numbers.
+    /// GLSL.std.450 53..=65 (ldexp and the pack/unpack family); `None` for other numbers.
     pub fn glsl_pack(
         &mut self,
         inst: &Instruction,
@@ -86,14 +146,24 @@ impl FnCtx<'_, '_> {
         // Packs take vec4 (4x8) or vec2 (2x16) of 32-bit floats; unpacks a 32-bit word.
         let want = match n {
             54 | 55 => Some((32, 4)),
-            56..=58 => Some((32, 2)),
+            56..=59 => Some((32, 2)),
             60..=64 => Some((32, 1)),
+            65 => Some((64, 1)),
             _ => None,
         };
         if let Some(w) = want {
             if self.f.ty(arg(0)?).shape() != w {
                 return Err(bad(inst, "operand shape does not match the packing instruction"));
             }
+        }
+        // The double pair are bit casts: the result must have the other shape.
+        let result = match n {
+            59 => Some((64, 1)),
+            65 => Some((32, 2)),
+            _ => None,
+        };
+        if result.is_some_and(|r| vt.shape() != r) {
+            return Err(bad(inst, "result shape does not match the packing instruction"));
         }
         Ok(Some(match n {
             53 => {
@@ -117,6 +187,9 @@ impl FnCtx<'_, '_> {
             }
             63 => self.unpack(arg(0)?, 4, true),
             64 => self.unpack(arg(0)?, 4, false),
+            // packDouble2x32(uvec2) and unpackDouble2x32(double): the first component is the
+            // low dword, as in a little-endian bit cast.
+            59 | 65 => self.alu(AluOp::Bitcast, vt, vec![arg(0)?]),
             _ => return Ok(None),
         }))
     }

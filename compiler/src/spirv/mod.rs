@@ -6,6 +6,7 @@ mod arith;
 mod decorations;
 pub mod function;
 mod glsl;
+mod glsl_matrix;
 mod glsl_pack;
 mod image;
 mod memory;

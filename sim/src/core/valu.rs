@@ -221,9 +221,19 @@ fn apply_ext_modifiers(v: &mut Valu) {
 }
 
 impl Wave {
-    /// Reads source `k` as raw bits (16-bit operands read their whole register).
+    /// Reads source `k` as raw bits (16-bit operands read their whole register, so that opsel
+    /// can pick either half).
     fn valu_src_raw(&self, v: &Valu, k: usize, x: &mut Wide) -> R<()> {
         let bits = v.bits[k].max(16);
+        if bits == 16 {
+            if let Operand::Float(_) = v.src[k] {
+                // On a 16-bit operand a float constant is its f16 encoding (0.5 is 0x3800),
+                // not the low half of the f32 one; both halves see it, as in VOP3P.
+                self.vsrc_into(v.src[k], 16, x)?;
+                x.iter_mut().for_each(|e| *e |= *e << 16);
+                return Ok(());
+            }
+        }
         self.vsrc_into(v.src[k], if bits == 16 { 32 } else { bits }, x)
     }
 }

@@ -122,6 +122,8 @@ pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Opt
         O::V_RCP_F16 => map1(out, a, |x| hr(1.0 / h(x))),
         O::V_SQRT_F16 => map1(out, a, |x| hr(h(x).sqrt())),
         O::V_RSQ_F16 => map1(out, a, |x| hr(1.0 / h(x).sqrt())),
+        O::V_EXP_F16 => map1(out, a, |x| hr(h(x).exp2())),
+        O::V_LOG_F16 => map1(out, a, |x| hr(h(x).log2())),
         O::V_FLOOR_F16 => map1(out, a, |x| hr(h(x).floor())),
         O::V_CEIL_F16 => map1(out, a, |x| hr(h(x).ceil())),
         O::V_TRUNC_F16 => map1(out, a, |x| hr(h(x).trunc())),

@@ -223,6 +223,11 @@ impl Isel<'_> {
         if bits == 1 && sbits == 1 {
             return self.bool_op(op, a);
         }
+        if bits == 16 || sbits == 16 {
+            if let Some(v) = self.float16(op, bits, sbits, a, uniform)? {
+                return Ok(v);
+            }
+        }
         if matches!(bits, 8 | 16) || matches!(sbits, 8 | 16) {
             if let Some(v) = self.alu_narrow(op, bits, sbits, a, uniform)? {
                 return Ok(v);
@@ -425,7 +430,7 @@ impl Isel<'_> {
         let (x, y) = if rev { (y, x) } else { (x, y) };
         let r = self.vreg(RegClass::V, 1);
         // VOP2 wants the VGPR second; commutative ops can swap.
-        let commutes = !rev && !matches!(vop, O::V_SUB_NC_U32 | O::V_SUB_F32);
+        let commutes = !rev && !matches!(vop, O::V_SUB_NC_U32 | O::V_SUB_F32 | O::V_SUB_F16);
         let (x, y) = if !y.is_v() && x.is_v() && commutes { (y, x) } else { (x, y) };
         let (x, y) = self.const_bus(x, y)?;
         self.emit(build::vop2(vop, r, x, y));
@@ -564,7 +569,15 @@ impl Isel<'_> {
             return self.compare(AluOp::Ine, sbits, &[a[0], MVal::Const(0)], uniform);
         }
         if sbits == 64 {
-            return self.compare64(op, a, r);
+            return match op {
+                // NaN is the value unequal to itself; infinities have magnitude +inf.
+                AluOp::IsNan => self.compare64(AluOp::Fneu, &[a[0], a[0]], r),
+                AluOp::IsInf => {
+                    let m = self.float64(AluOp::Fabs, 64, 64, &a[..1])?.expect("f64 abs");
+                    self.compare64(AluOp::Feq, &[m, MVal::Const(0x7ff0_0000_0000_0000)], r)
+                }
+                _ => self.compare64(op, a, r),
+            };
         }
         if sbits != 32 {
             return Err(unsupported(format!("{} on {sbits}-bit values", op.name())));
@@ -697,12 +710,15 @@ impl Isel<'_> {
         }
     }
 
+    /// Dot products at the operands' precision (f16, f32 or f64), summed in order from +0 like
+    /// the reference semantics.
     fn select_fdot(&mut self, d: Value, srcs: &[Value]) -> Result<(), BackendError> {
+        let bits = self.shape(d).0;
         let (a, b) = (self.get(srcs[0])?, self.get(srcs[1])?);
         let mut acc = MVal::Const(0);
         for i in 0..a.len() {
-            let p = self.alu_comp(AluOp::Fmul, 32, 32, &[a[i], b[i]], false)?;
-            acc = self.alu_comp(AluOp::Fadd, 32, 32, &[acc, p], false)?;
+            let p = self.alu_comp(AluOp::Fmul, bits, bits, &[a[i], b[i]], false)?;
+            acc = self.alu_comp(AluOp::Fadd, bits, bits, &[acc, p], false)?;
         }
         self.set(d, vec![acc]);
         Ok(())

@@ -6,7 +6,7 @@ use ferrum_isa::Opcode as O;
 
 use super::build;
 use super::{Isel, MVal};
-use crate::amd::error::{unsupported, BackendError};
+use crate::amd::error::BackendError;
 use crate::amd::mir::RegClass;
 use crate::ir::ops::AluOp;
 
@@ -19,47 +19,7 @@ const INV_2PI: u64 = 0x3e22_f983;
 /// Negate-modifier bits of VOP3 sources.
 const NEG0: u8 = 1;
 
-/// f16 compares (VALU only, reading the low 16 bits of each source).
-fn cmp16(op: AluOp) -> Option<O> {
-    use AluOp::*;
-    Some(match op {
-        Feq => O::V_CMP_EQ_F16,
-        Fneu => O::V_CMP_NEQ_F16,
-        Flt => O::V_CMP_LT_F16,
-        Fge => O::V_CMP_GE_F16,
-        Fltu => O::V_CMP_NGE_F16,
-        Fgeu => O::V_CMP_NLT_F16,
-        Fequ => O::V_CMP_NLG_F16,
-        Fneo => O::V_CMP_LG_F16,
-        _ => return None,
-    })
-}
-
 impl Isel<'_> {
-    /// A half-precision comparison as a lane mask. There is no scalar form, so uniform operands
-    /// are compared by the vector unit too (every lane gets the same answer).
-    pub(super) fn compare_f16(&mut self, op: AluOp, a: &[MVal]) -> Result<MVal, BackendError> {
-        let r = self.vreg(RegClass::S, 1);
-        let half = |s: &Self, v: MVal| match v {
-            MVal::Const(c) => Ok(build::half_imm(c as u16)),
-            other => s.src(other),
-        };
-        let x = half(self, a[0])?;
-        let (vop, y) = match op {
-            AluOp::IsNan => (O::V_CMP_U_F16, x),
-            // Class mask: -inf (bit 2) and +inf (bit 9).
-            AluOp::IsInf => (O::V_CMP_CLASS_F16, build::Src::I(0x204)),
-            _ => {
-                let vop = cmp16(op).ok_or_else(|| unsupported(format!("compare {}", op.name())))?;
-                (vop, half(self, a[1])?)
-            }
-        };
-        let mut srcs = [x, y];
-        self.limit_bus(&mut srcs);
-        self.emit(build::vcmp(vop, r, srcs[0], srcs[1], 1));
-        Ok(MVal::Reg(r, RegClass::S))
-    }
-
     /// 32-bit float ops that are not one VALU instruction of [`super::alu`]'s tables.
     pub(super) fn float32(&mut self, op: AluOp, a: &[MVal]) -> Result<Option<MVal>, BackendError> {
         use AluOp::*;
@@ -94,19 +54,22 @@ impl Isel<'_> {
                 self.fdiv32(s, c)?
             }
             Fdiv => self.fdiv32(a[0], a[1])?,
-            Fsign => {
-                let pos = self.compare(Flt, 32, &[MVal::Const(0), a[0]], false)?;
-                let neg = self.compare(Flt, 32, &[a[0], MVal::Const(0)], false)?;
-                let t = self.select(&[neg, MVal::Const(0xbf80_0000), a[0]], false)?;
-                self.select(&[pos, MVal::Const(0x3f80_0000), t], false)?
+            Fsign => self.fsign(a[0], 32)?,
+            Fmod => {
+                let x = self.cvt(O::V_CVT_F64_F32, a[0], 1, 2)?;
+                let y = self.cvt(O::V_CVT_F64_F32, a[1], 1, 2)?;
+                let r = self.fmod64(x, y)?;
+                self.cvt(O::V_CVT_F32_F64, r, 2, 1)?
             }
+            Fround => self.fround(a[0], 32)?,
+            Fatan | Fatan2 | Fasin | Facos => return self.inverse_trig32(op, a),
             _ => return Ok(None),
         }))
     }
 
     /// x / y, correctly rounded for normal operands; `v_div_fixup_f32` supplies the IEEE
     /// results for zeros, infinities and NaNs.
-    fn fdiv32(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
+    pub(super) fn fdiv32(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
         let r0 = self.v1(O::V_RCP_F32, y)?;
         // e = 1 - y*r; r = r + e*r
         let e = self.v3(O::V_FMA_F32, &[y, r0, MVal::Const(0x3f80_0000)], NEG0)?;
@@ -115,6 +78,36 @@ impl Isel<'_> {
         let e2 = self.v3(O::V_FMA_F32, &[y, q0, x], NEG0)?;
         let q = self.v3(O::V_FMA_F32, &[e2, r, q0], 0)?;
         self.v3(O::V_DIV_FIXUP_F32, &[q, y, x], 0)
+    }
+
+    /// mod(x, y) = x - y * floor(x / y) on f64 operands, each step rounded as f64. The f32 and
+    /// f16 forms widen to f64 and round the result back: that is the IR's reference semantics
+    /// for every width, and an f32 evaluation would round the quotient too early to match it.
+    pub(super) fn fmod64(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
+        use AluOp::*;
+        let step = |s: &mut Self, op: AluOp, a: &[MVal]| {
+            s.float64(op, 64, 64, a)?.ok_or_else(|| crate::amd::error::unsupported(op.name()))
+        };
+        let q = step(self, Fdiv, &[x, y])?;
+        let f = step(self, Ffloor, &[q])?;
+        let p = step(self, Fmul, &[y, f])?;
+        step(self, Fsub, &[x, p])
+    }
+
+    /// round() on f64: [`Isel::fround`]'s steps on register pairs (the sign and the magnitude
+    /// test live in the high dword).
+    fn fround64(&mut self, x: MVal) -> Result<MVal, BackendError> {
+        use AluOp::*;
+        let t = self.cvt(O::V_TRUNC_F64, x, 2, 2)?;
+        let d = self.v3_64(O::V_ADD_F64, &[x, t], 2)?;
+        let mag = self.float64(Fabs, 64, 64, &[d])?.expect("f64 abs");
+        let far = self.alu_comp(Fge, 1, 64, &[mag, MVal::Const(0x3fe0_0000_0000_0000)], false)?;
+        let (_, hi) = super::alu_int::split(x);
+        let one_hi =
+            self.v3(O::V_BFI_B32, &[MVal::Const(0x7fff_ffff), MVal::Const(0x3ff0_0000), hi], 0)?;
+        let step = self.pair(MVal::Const(0), one_hi)?;
+        let away = self.v3_64(O::V_ADD_F64, &[t, step], 0)?;
+        self.select_wide(&[far, away, t], false, 64)
     }
 
     /// A VOP3 op on 64-bit sources producing a 64-bit result.
@@ -136,7 +129,13 @@ impl Isel<'_> {
     }
 
     /// A 32-bit-source conversion producing a 64-bit result, or the reverse.
-    fn cvt(&mut self, op: O, a: MVal, src_dw: u8, dst_dw: u8) -> Result<MVal, BackendError> {
+    pub(super) fn cvt(
+        &mut self,
+        op: O,
+        a: MVal,
+        src_dw: u8,
+        dst_dw: u8,
+    ) -> Result<MVal, BackendError> {
         let s = if src_dw == 2 { self.src64(a)? } else { self.src(a)? };
         let r = self.vreg(RegClass::V, dst_dw);
         self.emit(build::vop3w(op, Some((r, dst_dw)), None, &[s], src_dw, 0));
@@ -188,6 +187,16 @@ impl Isel<'_> {
             (F2i, 32, 64) => self.cvt(O::V_CVT_I32_F64, a[0], 2, 1)?,
             (F2u, 32, 64) => self.cvt(O::V_CVT_U32_F64, a[0], 2, 1)?,
             (Ffloor, 64, 64) => self.cvt(O::V_FLOOR_F64, a[0], 2, 2)?,
+            (Fmod, 64, 64) => self.fmod64(a[0], a[1])?,
+            (Fsqrt, 64, 64) => self.cvt(O::V_SQRT_F64, a[0], 2, 2)?,
+            (Frsq, 64, 64) => self.cvt(O::V_RSQ_F64, a[0], 2, 2)?,
+            (Fsign, 64, 64) => self.fsign(a[0], 64)?,
+            (Ffract, 64, 64) => {
+                // x - floor(x), as the reference defines it (v_fract_f64 clamps below 1).
+                let f = self.cvt(O::V_FLOOR_F64, a[0], 2, 2)?;
+                self.v3_64(O::V_ADD_F64, &[a[0], f], 2)?
+            }
+            (Fround, 64, 64) => self.fround64(a[0])?,
             (Fceil, 64, 64) => self.cvt(O::V_CEIL_F64, a[0], 2, 2)?,
             (Ftrunc, 64, 64) => self.cvt(O::V_TRUNC_F64, a[0], 2, 2)?,
             (FroundEven, 64, 64) => self.cvt(O::V_RNDNE_F64, a[0], 2, 2)?,

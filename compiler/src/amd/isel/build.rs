@@ -47,24 +47,14 @@ pub fn imm(v: u32) -> Operand {
     Operand::Float(f)
 }
 
-/// An immediate feeding a 16-bit float operand: the inline constants there are the
-/// half-precision patterns of 0.5, 1, 2, 4 (either sign) and 1/(2π), which assemblers prefer
-/// to a literal.
+/// An immediate feeding a 16-bit float operand: an inline constant where the value is one
+/// there (the half-precision patterns of 0.5, 1, 2, 4 of either sign and 1/(2π), or a 16-bit
+/// integer in -16..=64), so that it takes no constant-bus slot; else a literal.
 pub fn half_imm(v: u16) -> Src {
-    use ferrum_isa::FloatConst as F;
-    let f = match v {
-        0x3800 => F::Half,
-        0xb800 => F::NegHalf,
-        0x3c00 => F::One,
-        0xbc00 => F::NegOne,
-        0x4000 => F::Two,
-        0xc000 => F::NegTwo,
-        0x4400 => F::Four,
-        0xc400 => F::NegFour,
-        0x3118 => F::InvTwoPi,
-        _ => return Src::I(u32::from(v)),
-    };
-    Src::Fixed(Operand::Float(f))
+    match ferrum_isa::half_operand(v, true) {
+        Operand::Literal(_) => Src::I(u32::from(v)),
+        inline => Src::Fixed(inline),
+    }
 }
 
 impl Src {
@@ -78,7 +68,7 @@ impl Src {
         match self {
             Src::R(_, RegClass::S) => true,
             Src::I(v) => matches!(imm(v), Operand::Literal(_)),
-            Src::Fixed(_) => true,
+            Src::Fixed(op) => !matches!(op, Operand::Int(_) | Operand::Float(_)),
             Src::R(_, RegClass::V) => false,
         }
     }
@@ -122,8 +112,10 @@ impl B {
         }
     }
 
-    /// The instruction.
-    pub fn done(self) -> MInst {
+    /// The instruction. Literals on 16-bit sources become the inline constant with the same
+    /// low half where there is one, as the assembler would encode the listing.
+    pub fn done(mut self) -> MInst {
+        self.mi.inst.fold_half_immediates();
         self.mi
     }
 }

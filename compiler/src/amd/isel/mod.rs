@@ -22,6 +22,8 @@
 //! ones live in VGPRs. Booleans are lane masks in one SGPR (wave32).
 
 mod alu;
+mod alu_atan;
+mod alu_f16;
 mod alu_float;
 mod alu_int;
 mod arith64;
