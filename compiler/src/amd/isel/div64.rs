@@ -46,10 +46,57 @@ const F32_2PM32: u64 = 0x2f80_0000;
 /// always below the true `2^64 / d` (see the module docs).
 const F32_RCP_SCALE: u64 = 0x5f7f_fff0;
 
+/// A division already selected in a machine block: its operands and results (for the signed
+/// forms, the operands' signs and magnitudes too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct CachedDivision {
+    block: usize,
+    signed: bool,
+    scalar: bool,
+    n: MVal,
+    d: MVal,
+    parts: [MVal; 5],
+}
+
 impl Isel<'_> {
+    /// The cached results of a division in the current block.
+    fn cached_division(&self, signed: bool, scalar: bool, n: MVal, d: MVal) -> Option<[MVal; 5]> {
+        self.div_cache
+            .iter()
+            .find(|c| {
+                c.block == self.cur
+                    && c.signed == signed
+                    && c.scalar == scalar
+                    && c.n == n
+                    && c.d == d
+            })
+            .map(|c| c.parts)
+    }
+
+    fn cache_division(&mut self, signed: bool, scalar: bool, n: MVal, d: MVal, parts: [MVal; 5]) {
+        let block = self.cur;
+        self.div_cache.push(CachedDivision { block, signed, scalar, n, d, parts });
+    }
+
     /// (quotient, remainder) of `n / d`, both 64-bit; `uniform` when the result is.
-    /// Results nobody reads are removed later by dead-code elimination.
+    /// Results nobody reads are removed later by dead-code elimination; a division of the
+    /// same operands earlier in the same block is reused.
     pub(super) fn udivmod64(
+        &mut self,
+        n: MVal,
+        d: MVal,
+        uniform: bool,
+    ) -> Result<(MVal, MVal), BackendError> {
+        if let Some([q, r, ..]) = self.cached_division(false, uniform, n, d) {
+            return Ok((q, r));
+        }
+        let (q, r) = self.udivmod64_fixed(n, d, uniform)?;
+        let none = MVal::Const(0);
+        self.cache_division(false, uniform, n, d, [q, r, none, none, none]);
+        Ok((q, r))
+    }
+
+    fn udivmod64_fixed(
         &mut self,
         n: MVal,
         d: MVal,
@@ -184,9 +231,16 @@ impl Isel<'_> {
     ) -> Result<MVal, BackendError> {
         use AluOp::*;
         let sc = uniform && all_scalar(&[a, b]);
-        let (sa, abs_a) = self.abs64(a, sc)?;
-        let (sb, abs_b) = self.abs64(b, sc)?;
-        let (q, r) = self.udivmod64_raw(abs_a, abs_b, sc)?;
+        let [sa, sb, abs_a, q, r] = match self.cached_division(true, sc, a, b) {
+            Some(parts) => parts,
+            None => {
+                let (sa, abs_a) = self.abs64(a, sc)?;
+                let (sb, abs_b) = self.abs64(b, sc)?;
+                let (q, r) = self.udivmod64_raw(abs_a, abs_b, sc)?;
+                self.cache_division(true, sc, a, b, [sa, sb, abs_a, q, r]);
+                [sa, sb, abs_a, q, r]
+            }
+        };
         match op {
             Idiv => {
                 let s = self.xor32(sa, sb, sc)?;

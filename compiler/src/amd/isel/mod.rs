@@ -102,6 +102,9 @@ pub struct Isel<'a> {
     pub(crate) inputs: Inputs,
     /// Per-invocation scratch kept in VGPRs, one per dword (see [`mem`]).
     pub(crate) scratch: Vec<RegRef>,
+    /// 64-bit divisions done in the current machine block, so that `x / d` and `x % d` share
+    /// one (see [`div64`]).
+    div_cache: Vec<div64::CachedDivision>,
     /// Definitions and value bounds, for folding address constants (see [`mem`]).
     pub(crate) bounds: crate::analysis::bounds::Bounds<'a>,
 }
@@ -141,6 +144,7 @@ impl<'a> Isel<'a> {
             set_base: HashMap::new(),
             inputs,
             scratch: Vec::new(),
+            div_cache: Vec::new(),
             bounds: crate::analysis::bounds::Bounds::new(shader, f),
         }
     }
