@@ -249,16 +249,47 @@ fn backend_cases_run_on_the_simulator_like_the_interpreter() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// Writes each generated shader (one per seed) to a temporary file and runs it against the
+/// interpreter; every failure is reported with its seed and source.
+fn run_generated(tag: &str, seeds: std::ops::Range<u64>, make: impl Fn(u64) -> String) {
+    let dir = std::env::temp_dir().join(format!("ferrum-random-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gpu = Gpu::new();
+    let mut failures = Vec::new();
+    for seed in seeds {
+        let src = make(seed);
+        let path = dir.join(format!("{tag}{seed}.comp"));
+        std::fs::write(&path, &src).unwrap();
+        let case = common::load_case(&path);
+        match check(&gpu, &case, [1, 1, 1]) {
+            Ok(true) => {}
+            Ok(false) => failures.push(format!("seed {seed}: not compiled\n{src}")),
+            Err(e) => failures.push(format!("seed {seed}: {e}\n{src}")),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A linear congruential generator: the same programs on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
 /// Random structured control flow (nested ifs on divergent and uniform conditions, loops with
 /// break and continue, switches, early returns), generated from fixed seeds: the exec-mask
 /// lowering must agree with the interpreter on every one.
 #[test]
 fn random_control_flow_matches_the_interpreter() {
-    struct Gen(u64, u32);
+    struct Gen(Lcg, u32);
     impl Gen {
         fn next(&mut self, n: u64) -> u64 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (self.0 >> 33) % n
+            self.0.next(n)
         }
         fn stmts(&mut self, depth: u32, out: &mut String) {
             for _ in 0..1 + self.next(3) {
@@ -313,31 +344,17 @@ fn random_control_flow_matches_the_interpreter() {
             }
         }
     }
-    let dir = std::env::temp_dir().join(format!("ferrum-random-cf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let gpu = Gpu::new();
-    let mut failures = Vec::new();
-    for seed in 0..24u64 {
-        let mut g = Gen(seed * 7919 + 13, 0);
+    run_generated("cf", 0..24, |seed| {
+        let mut g = Gen(Lcg(seed * 7919 + 13), 0);
         let mut body = String::new();
         g.stmts(0, &mut body);
-        let src = format!(
+        format!(
             "#version 450\n//! buf 0 0 rand 64\nlayout(local_size_x = 32) in;\n\
              layout(std430, binding = 0) buffer B {{ uint d[]; }};\nvoid main() {{\n\
              uint i = gl_LocalInvocationID.x;\nuint x = d[i];\nuint acc = i;\n{body}\
              d[i + 32u] = acc;\n}}\n"
-        );
-        let path = dir.join(format!("cf{seed}.comp"));
-        std::fs::write(&path, &src).unwrap();
-        let case = common::load_case(&path);
-        match check(&gpu, &case, [1, 1, 1]) {
-            Ok(true) => {}
-            Ok(false) => failures.push(format!("seed {seed}: not compiled\n{src}")),
-            Err(e) => failures.push(format!("seed {seed}: {e}\n{src}")),
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+        )
+    });
 }
 
 /// Random structured control flow whose conditions are mostly uniform across the wave (loop
@@ -346,11 +363,10 @@ fn random_control_flow_matches_the_interpreter() {
 /// constructs, nested inside and around divergent ones, must agree with the interpreter.
 #[test]
 fn random_uniform_control_flow_matches_the_interpreter() {
-    struct Gen(u64, u32);
+    struct Gen(Lcg, u32);
     impl Gen {
         fn next(&mut self, n: u64) -> u64 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (self.0 >> 33) % n
+            self.0.next(n)
         }
         fn stmts(&mut self, depth: u32, out: &mut String) {
             for _ in 0..1 + self.next(3) {
@@ -431,42 +447,27 @@ fn random_uniform_control_flow_matches_the_interpreter() {
             }
         }
     }
-    let dir = std::env::temp_dir().join(format!("ferrum-random-ucf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let gpu = Gpu::new();
-    let mut failures = Vec::new();
-    for seed in 0..32u64 {
-        let mut g = Gen(seed * 104723 + 29, 0);
+    run_generated("ucf", 0..32, |seed| {
+        let mut g = Gen(Lcg(seed * 104723 + 29), 0);
         let mut body = String::new();
         g.stmts(0, &mut body);
-        let src = format!(
+        format!(
             "#version 450\n//! buf 0 0 rand 128\nlayout(local_size_x = 48) in;\n\
              layout(std430, binding = 0) buffer B {{ uint d[]; }};\nvoid main() {{\n\
              uint i = gl_LocalInvocationID.x;\nuint x = d[i];\nuint acc = i;\n\
              uint u = d[3];\n{body}d[i + 64u] = acc ^ u;\n}}\n"
-        );
-        let path = dir.join(format!("ucf{seed}.comp"));
-        std::fs::write(&path, &src).unwrap();
-        let case = common::load_case(&path);
-        match check(&gpu, &case, [1, 1, 1]) {
-            Ok(true) => {}
-            Ok(false) => failures.push(format!("seed {seed}: not compiled\n{src}")),
-            Err(e) => failures.push(format!("seed {seed}: {e}\n{src}")),
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+        )
+    });
 }
 
 /// Random integer and float expression trees over buffer inputs (fixed seeds): instruction
 /// selection of every operator agrees with the IR's reference semantics.
 #[test]
 fn random_expressions_match_the_interpreter() {
-    struct Gen(u64);
+    struct Gen(Lcg);
     impl Gen {
         fn next(&mut self, n: u64) -> u64 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (self.0 >> 33) % n
+            self.0.next(n)
         }
         fn uexpr(&mut self, depth: u32) -> String {
             if depth == 0 || self.next(4) == 0 {
@@ -508,32 +509,18 @@ fn random_expressions_match_the_interpreter() {
             }
         }
     }
-    let dir = std::env::temp_dir().join(format!("ferrum-random-alu-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let gpu = Gpu::new();
-    let mut failures = Vec::new();
-    for seed in 0..16u64 {
-        let mut g = Gen(seed * 104729 + 7);
+    run_generated("alu", 0..16, |seed| {
+        let mut g = Gen(Lcg(seed * 104729 + 7));
         let exprs: Vec<String> = (0..4).map(|_| g.uexpr(4)).collect();
         let mut body = String::new();
         for (k, e) in exprs.iter().enumerate() {
             body.push_str(&format!("d[32u + i * 4u + {k}u] = {e};\n"));
         }
-        let src = format!(
+        format!(
             "#version 450\n//! buf 0 0 rand 160\nlayout(local_size_x = 32) in;\n\
              layout(std430, binding = 0) buffer B {{ uint d[]; }};\nvoid main() {{\n\
              uint i = gl_LocalInvocationID.x;\nuint a = d[i] * 2654435761u;\n\
              uint b = d[(i + 7u) & 31u] + 3u;\n{body}}}\n"
-        );
-        let path = dir.join(format!("alu{seed}.comp"));
-        std::fs::write(&path, &src).unwrap();
-        let case = common::load_case(&path);
-        match check(&gpu, &case, [1, 1, 1]) {
-            Ok(true) => {}
-            Ok(false) => failures.push(format!("seed {seed}: not compiled\n{src}")),
-            Err(e) => failures.push(format!("seed {seed}: {e}\n{src}")),
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+        )
+    });
 }
