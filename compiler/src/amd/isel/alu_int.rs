@@ -432,8 +432,8 @@ impl Isel<'_> {
         self.v3(op, &[x, MVal::Const(0), MVal::Const(u64::from(bits))], 0)
     }
 
-    /// Ops on 8- and 16-bit integers (and f16 conversions and arithmetic): computed in 32 bits
-    /// after extending where the upper bits would matter.
+    /// Ops on 8- and 16-bit integers (and their conversions to f16; the f16 arithmetic is in
+    /// `alu_f16`): computed in 32 bits after extending where the upper bits would matter.
     pub(super) fn alu_narrow(
         &mut self,
         op: AluOp,
@@ -497,22 +497,6 @@ impl Isel<'_> {
                 let x = if sbits < 16 { self.extend(a[0], sbits, op == I2f, false)? } else { a[0] };
                 let cvt = if op == I2f { O::V_CVT_F16_I16 } else { O::V_CVT_F16_U16 };
                 self.v1(cvt, x)?
-            }
-            F2f if bits == 16 && sbits == 32 => self.v1(O::V_CVT_F16_F32, a[0])?,
-            F2f if bits == 32 && sbits == 16 => self.v1(O::V_CVT_F32_F16, a[0])?,
-            Fadd | Fsub | Fmul | Fmin | Fmax if bits == 16 => {
-                let vop = match op {
-                    Fadd => O::V_ADD_F16,
-                    Fsub => O::V_SUB_F16,
-                    Fmul => O::V_MUL_F16,
-                    Fmin => O::V_MIN_F16,
-                    _ => O::V_MAX_F16,
-                };
-                self.bin(None, vop, false, a[0], a[1])?
-            }
-            Ffma if bits == 16 => self.v3(O::V_FMA_F16, a, 0)?,
-            Feq | Fneu | Flt | Fge | Fltu | Fgeu | Fequ | Fneo | IsNan | IsInf if sbits == 16 => {
-                self.compare_f16(op, a)?
             }
             _ => return Ok(None),
         }))
