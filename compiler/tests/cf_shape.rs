@@ -4,21 +4,7 @@
 
 mod common;
 
-use std::collections::HashMap;
-
-use ferrum_compiler::amd::{compile_spirv, default_layout};
-use ferrum_compiler::ir::Stage;
-
-fn listing(name: &str, src: &str) -> String {
-    let path =
-        std::env::temp_dir().join(format!("ferrum-cfshape-{}-{name}.comp", std::process::id()));
-    std::fs::write(&path, src).unwrap();
-    let words = common::glsl_to_spirv(&path);
-    let _ = std::fs::remove_file(&path);
-    let ir =
-        ferrum_compiler::compile_to_ir(&words, "main", Stage::Compute, &HashMap::new()).unwrap();
-    compile_spirv(&words, "main", &HashMap::new(), &default_layout(&ir)).unwrap().isa_text
-}
+use common::listing;
 
 fn count(text: &str, pat: &str) -> usize {
     text.lines().filter(|l| l.contains(pat)).count()

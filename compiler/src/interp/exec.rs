@@ -162,7 +162,7 @@ impl Invocation {
                     fr.ip += 1;
                 }
                 match &inst.kind {
-                    InstKind::Barrier { exec: true } => return Ok(Status::Barrier),
+                    InstKind::Barrier { exec: true, .. } => return Ok(Status::Barrier),
                     InstKind::Subgroup { .. } => {
                         if let Some(fr) = self.frames.last_mut() {
                             fr.ip -= 1;

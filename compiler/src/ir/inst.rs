@@ -450,6 +450,8 @@ pub enum InstKind {
     Barrier {
         /// Control barrier: all invocations of the workgroup wait.
         exec: bool,
+        /// Memory whose accesses are ordered around it.
+        memory: BarrierMemory,
     },
     /// Image operation.
     Image(ImageInst),
@@ -594,5 +596,33 @@ impl Inst {
                 | InstKind::ArrayLength { .. }
                 | InstKind::Subgroup { .. }
         ) || matches!(&self.kind, InstKind::Image(i) if i.op != ImageOp::Write && !matches!(i.op, ImageOp::Atomic(_)))
+    }
+}
+
+/// The memory a barrier orders (from SPIR-V's memory semantics).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BarrierMemory {
+    /// Workgroup (shared) memory.
+    pub workgroup: bool,
+    /// Buffer, image and other device memory.
+    pub device: bool,
+}
+
+impl BarrierMemory {
+    /// Everything.
+    pub const ALL: Self = Self { workgroup: true, device: true };
+
+    /// From a SPIR-V `MemorySemantics` mask: storage classes named, or all of memory when the
+    /// mask orders something without naming where (acquire/release bits alone).
+    pub fn from_semantics(mask: u32) -> Self {
+        const WORKGROUP: u32 = 0x100;
+        const DEVICE: u32 = 0x40 | 0x200 | 0x800 | 0x1000 | 0x2000;
+        const ORDERING: u32 = 0x2 | 0x4 | 0x8 | 0x10;
+        let named = Self { workgroup: mask & WORKGROUP != 0, device: mask & DEVICE != 0 };
+        if !named.workgroup && !named.device && mask & ORDERING != 0 {
+            Self::ALL
+        } else {
+            named
+        }
     }
 }

@@ -93,12 +93,11 @@ pub fn inst_text(s: &Shader, f: &Function, i: &Inst) -> String {
                 value.0
             )
         }
-        InstKind::Barrier { exec } => {
-            if *exec {
-                "barrier".into()
-            } else {
-                "memory_barrier".into()
-            }
+        InstKind::Barrier { exec, memory } => {
+            let what = if *exec { "barrier" } else { "memory_barrier" };
+            let shared = if memory.workgroup { " shared" } else { "" };
+            let device = if memory.device { " device" } else { "" };
+            format!("{what}{shared}{device}")
         }
         InstKind::Image(im) => {
             let mut t = format!("image_{:?} {}", im.op, list(&im.srcs)).to_lowercase();

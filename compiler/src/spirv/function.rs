@@ -359,8 +359,12 @@ impl FnCtx<'_, '_> {
             Op::Unreachable => self.set_term(Terminator::Unreachable),
             Op::DemoteToHelperInvocation => self.emit_void(InstKind::Demote),
             Op::FunctionCall => self.call(inst)?,
-            Op::ControlBarrier => self.emit_void(InstKind::Barrier { exec: true }),
-            Op::MemoryBarrier => self.emit_void(InstKind::Barrier { exec: false }),
+            Op::ControlBarrier | Op::MemoryBarrier => {
+                let exec = inst.class.opcode == Op::ControlBarrier;
+                let semantics = self.constant_u64(inst, if exec { 2 } else { 1 })?;
+                let memory = crate::ir::BarrierMemory::from_semantics(semantics as u32);
+                self.emit_void(InstKind::Barrier { exec, memory })
+            }
             Op::Undef => {
                 let t = self.rtype(inst)?;
                 let c = self.m.undef(t)?;

@@ -34,7 +34,7 @@ fn reduction(op: Op) -> Option<AluOp> {
 }
 
 impl FnCtx<'_, '_> {
-    fn constant_u64(&self, inst: &Instruction, i: usize) -> Result<u64, CompileError> {
+    pub(super) fn constant_u64(&self, inst: &Instruction, i: usize) -> Result<u64, CompileError> {
         match self.m.consts.get(&id(inst, i)?) {
             Some(CTree::Leaf(_, c)) if c.len() == 1 => Ok(c[0]),
             _ => Err(bad(inst, &format!("operand {i} is not a scalar constant"))),

@@ -202,3 +202,19 @@ pub fn u32_at(data: &[u8], i: usize) -> u32 {
     u32::from_le_bytes(data[i * 4..i * 4 + 4].try_into().unwrap())
 }
 pub mod gpu;
+
+/// The disassembly of GLSL compute source `src` (`name` keeps concurrent tests' files apart).
+#[allow(dead_code)]
+pub fn listing(name: &str, src: &str) -> String {
+    use ferrum_compiler::amd::{compile_spirv, default_layout};
+    let path =
+        std::env::temp_dir().join(format!("ferrum-listing-{}-{name}.comp", std::process::id()));
+    std::fs::write(&path, src).unwrap();
+    let words = glsl_to_spirv(&path);
+    let _ = std::fs::remove_file(&path);
+    let none = std::collections::HashMap::new();
+    let ir =
+        ferrum_compiler::compile_to_ir(&words, "main", ferrum_compiler::ir::Stage::Compute, &none)
+            .unwrap();
+    compile_spirv(&words, "main", &none, &default_layout(&ir)).unwrap().isa_text
+}

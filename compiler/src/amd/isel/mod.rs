@@ -449,7 +449,7 @@ impl<'a> Isel<'a> {
                 let v = self.vsharp(id)?;
                 self.set(dst.unwrap_or(Value(0)), vec![MVal::Reg(v.at(2), RegClass::S)]);
             }
-            InstKind::Barrier { exec } => self.select_barrier(*exec),
+            InstKind::Barrier { exec, memory } => self.select_barrier(*exec, *memory),
             InstKind::Subgroup { op, srcs } => self.select_subgroup(*op, dst, srcs)?,
             other => return Err(unsupported(format!("IR instruction {other:?}"))),
         }
@@ -556,11 +556,21 @@ impl<'a> Isel<'a> {
         Ok(())
     }
 
-    fn select_barrier(&mut self, exec: bool) {
+    /// Waits for the accesses the barrier orders to complete (LDS through lgkmcnt, device
+    /// memory through vmcnt and vscnt), then, for a control barrier, `s_barrier`.
+    fn select_barrier(&mut self, exec: bool, memory: crate::ir::BarrierMemory) {
         use ferrum_isa::imm::Waitcnt;
-        let all = Waitcnt { vmcnt: 0, expcnt: 7, lgkmcnt: 0 }.to_imm();
-        self.emit(build::sopp(Opcode::S_WAITCNT, all));
-        self.emit(build::sopk_null(Opcode::S_WAITCNT_VSCNT, 0));
+        let wait = Waitcnt {
+            vmcnt: if memory.device { 0 } else { Waitcnt::NONE.vmcnt },
+            expcnt: Waitcnt::NONE.expcnt,
+            lgkmcnt: if memory.workgroup || memory.device { 0 } else { Waitcnt::NONE.lgkmcnt },
+        };
+        if memory.workgroup || memory.device {
+            self.emit(build::sopp(Opcode::S_WAITCNT, wait.to_imm()));
+        }
+        if memory.device {
+            self.emit(build::sopk_null(Opcode::S_WAITCNT_VSCNT, 0));
+        }
         if exec {
             self.emit(build::sopp(Opcode::S_BARRIER, 0));
         }
