@@ -44,9 +44,15 @@ fn dword_mask(off: u8, dwords: u8) -> u32 {
     (ones << off.min(63)) as u32
 }
 
-/// Live interval of each virtual register: first and last instruction index (inclusive) in
-/// layout order; `None` for registers never used.
-pub fn intervals(mf: &MFunc) -> Vec<Option<(usize, usize)>> {
+/// Block-level liveness: where each block starts in the layout-order numbering of
+/// instructions, and which registers are live out of it.
+struct BlockLiveness {
+    /// Index of each block's first instruction (one more entry: the instruction count).
+    start: Vec<usize>,
+    live_out: Vec<Bits>,
+}
+
+fn block_liveness(mf: &MFunc) -> BlockLiveness {
     let nv = mf.vregs.len();
     let nb = mf.blocks.len();
     let mut gen = vec![Bits::new(nv); nb];
@@ -93,35 +99,114 @@ pub fn intervals(mf: &MFunc) -> Vec<Option<(usize, usize)>> {
             changed |= live_in[b].union(&t);
         }
     }
-    let mut iv: Vec<Option<(usize, usize)>> = vec![None; nv];
-    let mut extend = |v: usize, p: usize| {
-        iv[v] = Some(match iv[v] {
-            None => (p, p),
-            Some((a, z)) => (a.min(p), z.max(p)),
-        });
-    };
+    BlockLiveness { start, live_out }
+}
+
+/// Live range of one virtual register: sorted, disjoint, non-adjacent closed segments of
+/// positions. Instruction `i` has two positions: `2 * i` where it reads its operands and
+/// `2 * i + 1` where it writes its results, so a value read for the last time by an
+/// instruction and one it defines do not overlap (what copy coalescing needs), while a value
+/// live across the instruction covers both.
+pub type Range = Vec<(usize, usize)>;
+
+/// The instruction a position belongs to.
+pub fn inst_of(pos: usize) -> usize {
+    pos / 2
+}
+
+/// Live range of every virtual register (empty for registers never mentioned).
+pub fn ranges(mf: &MFunc) -> Vec<Range> {
+    let nv = mf.vregs.len();
+    let bl = block_liveness(mf);
+    let mut out: Vec<Range> = vec![Vec::new(); nv];
+    // Per register while walking a block backwards: the end of the segment being extended
+    // (it is live there) and the dwords written since its next read.
+    let mut open: Vec<Option<usize>> = vec![None; nv];
+    let mut covered: Vec<u32> = vec![0; nv];
     for (b, blk) in mf.blocks.iter().enumerate() {
-        for (i, mi) in blk.insts.iter().enumerate() {
-            for r in mi.defs.iter().chain(&mi.uses) {
-                extend(r.reg.vreg.0 as usize, start[b] + i);
+        let (first, end) = (bl.start[b], bl.start[b + 1]);
+        if first == end {
+            continue;
+        }
+        let mut touched: Vec<usize> = Vec::new();
+        for v in (0..nv).filter(|&v| bl.live_out[b].get(v)) {
+            open[v] = Some(2 * end - 1);
+            touched.push(v);
+        }
+        for (i, mi) in blk.insts.iter().enumerate().rev() {
+            let p = first + i;
+            for d in &mi.defs {
+                let v = d.reg.vreg.0 as usize;
+                touched.push(v);
+                let full = dword_mask(0, mf.vregs[v].size);
+                covered[v] |= dword_mask(d.reg.off, d.dwords) & full;
+                match open[v] {
+                    Some(e) if covered[v] == full => {
+                        out[v].push((2 * p + 1, e));
+                        open[v] = None;
+                    }
+                    Some(_) => {}
+                    None => out[v].push((2 * p + 1, 2 * p + 1)),
+                }
+            }
+            for u in &mi.uses {
+                let v = u.reg.vreg.0 as usize;
+                touched.push(v);
+                covered[v] = 0;
+                if open[v].is_none() {
+                    open[v] = Some(2 * p);
+                }
             }
         }
-        for v in 0..nv {
-            if live_in[b].get(v) {
-                extend(v, start[b]);
+        for v in touched {
+            if let Some(e) = open[v].take() {
+                out[v].push((2 * first, e));
             }
-            if live_out[b].get(v) {
-                extend(v, (start[b + 1]).max(start[b] + 1) - 1);
-            }
+            covered[v] = 0;
         }
     }
-    // Inputs are live from the start.
-    for (v, info) in mf.vregs.iter().enumerate() {
-        if info.fixed.is_some() {
-            if let Some((_, z)) = iv[v] {
-                iv[v] = Some((0, z));
-            }
+    for (v, r) in out.iter_mut().enumerate() {
+        // Inputs are live from the start.
+        normalize(r);
+        if let (Some(_), Some(first)) = (mf.vregs[v].fixed, r.first_mut()) {
+            first.0 = 0;
         }
     }
-    iv
+    out
+}
+
+/// Sorts segments and joins overlapping or adjacent ones.
+pub fn normalize(r: &mut Range) {
+    r.sort_unstable();
+    let mut w = 0;
+    for i in 0..r.len() {
+        if w > 0 && r[i].0 <= r[w - 1].1 + 1 {
+            r[w - 1].1 = r[w - 1].1.max(r[i].1);
+        } else {
+            r[w] = r[i];
+            w += 1;
+        }
+    }
+    r.truncate(w);
+}
+
+/// True if two normalized ranges share a position.
+pub fn overlap(a: &[(usize, usize)], b: &[(usize, usize)]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].1 < b[j].0 {
+            i += 1;
+        } else if b[j].1 < a[i].0 {
+            j += 1;
+        } else {
+            return true;
+        }
+    }
+    false
+}
+
+/// Live interval of each virtual register: first and last instruction index (inclusive) in
+/// layout order (the hull of its [`ranges`]); `None` for registers never used.
+pub fn intervals(mf: &MFunc) -> Vec<Option<(usize, usize)>> {
+    ranges(mf).iter().map(|r| Some((inst_of(r.first()?.0), inst_of(r.last()?.1)))).collect()
 }

@@ -7,6 +7,7 @@
 //! driver (user SGPRs, descriptor memory, register values) is [`abi`].
 
 pub mod abi;
+pub mod coalesce;
 pub mod emit;
 pub mod error;
 pub mod hazards;

@@ -4,15 +4,16 @@
 //!
 //! Intervals are single ranges over the layout (no holes), which is conservative for lowered
 //! control flow and keeps the allocator simple. When a register file runs out, [`try_allocate`]
-//! names the live value whose interval reaches furthest (the classic linear-scan choice) and
-//! [`super::spill`] moves it to scratch (vector values) or to VGPR lanes (scalar values).
+//! evicts the live value whose spilling frees the most register time for its cost (reads and
+//! writes weighted by loop depth) and carries on, so one scan names every value to spill;
+//! [`super::spill`] moves them to scratch (vector values) or to VGPR lanes (scalar values).
 
-use ferrum_isa::Operand;
+use ferrum_isa::{Ext, Inst, Opcode, Operand};
 
 use super::abi;
 use super::error::BackendError;
 use super::liveness::intervals;
-use super::mir::{patch, MFunc, RegClass, VReg};
+use super::mir::{patch, MFunc, MInst, RegClass, RegRef, VReg, VRegInfo};
 
 /// Physical first register of every virtual register (`u8::MAX` for unused ones).
 #[derive(Clone, Debug)]
@@ -26,12 +27,13 @@ pub struct Assignment {
 }
 
 /// Why allocation stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
-    /// The register file that ran out.
+    /// The register file that ran out first.
     pub class: RegClass,
-    /// A value whose spilling would relieve the pressure (vector file only).
-    pub spill: Option<VReg>,
+    /// Values whose spilling lets every other value of this pass find a register (empty when
+    /// nothing can be spilled).
+    pub spills: Vec<VReg>,
 }
 
 impl From<Failure> for BackendError {
@@ -48,93 +50,165 @@ pub fn allocate(mf: &MFunc) -> Result<Assignment, BackendError> {
     Ok(try_allocate(mf)?)
 }
 
-/// The spill candidate when `v` finds no register: of the non-input values of its file live
-/// where it starts, and `v` itself, the one live longest after that.
-fn spill_candidate(
-    mf: &MFunc,
-    owner: &[Option<usize>],
-    iv: &[Option<(usize, usize)>],
-    v: usize,
-) -> Option<VReg> {
-    let (start, _) = iv[v]?;
-    let mut best: Option<(usize, usize)> = None;
-    for &o in owner.iter().flatten().chain(std::iter::once(&v)) {
-        let (s, e) = iv[o]?;
-        // Spill temporaries gain nothing from spilling; lane VGPRs hold spilled SGPRs in
-        // lanes that scratch stores under EXEC could not keep.
-        let lanes = mf.unspillable.contains(&VReg(o as u32));
-        if mf.vregs[o].fixed.is_some() || e < start || e <= s + 1 || lanes {
-            continue;
-        }
-        if best.is_none_or(|(_, be)| e > be) {
-            best = Some((o, e));
+/// Loop nesting depth of each block: layout keeps a loop's blocks together, from the header
+/// to the block branching back to it.
+fn loop_depths(mf: &MFunc) -> Vec<u32> {
+    let mut depth = vec![0u32; mf.blocks.len()];
+    for s in 0..mf.blocks.len() {
+        for t in mf.succs(s).into_iter().filter(|&t| t <= s) {
+            depth[t..=s].iter_mut().for_each(|d| *d += 1);
         }
     }
-    best.map(|(o, _)| VReg(o as u32))
+    depth
 }
 
-/// Allocates registers, or says which register file ran out and what to spill.
+/// What spilling each register costs: its reads and writes, each weighted by ten to the power
+/// of its loop depth (a spilled value pays a load or store at every one).
+fn spill_costs(mf: &MFunc) -> Vec<f64> {
+    let depth = loop_depths(mf);
+    let mut cost = vec![0.0f64; mf.vregs.len()];
+    for (b, blk) in mf.blocks.iter().enumerate() {
+        let w = 10f64.powi(depth[b].min(6) as i32);
+        for mi in &blk.insts {
+            for op in mi.defs.iter().chain(&mi.uses) {
+                cost[op.reg.vreg.0 as usize] += w;
+            }
+        }
+    }
+    cost
+}
+
+/// The state of one register file during the scan.
+struct File {
+    /// Last instruction index occupying each register, or `None` when free.
+    busy: Vec<Option<usize>>,
+    /// Which virtual register holds each register.
+    owner: Vec<Option<usize>>,
+    /// Registers used (highest + 1).
+    top: u32,
+}
+
+impl File {
+    fn new(n: usize) -> Self {
+        File { busy: vec![None; n], owner: vec![None; n], top: 0 }
+    }
+
+    /// A free register for `info` over an interval starting at `start`.
+    fn pick(&self, info: VRegInfo, start: usize) -> Option<usize> {
+        let size = info.size as usize;
+        let free = |r: usize| {
+            r + size <= self.busy.len()
+                && (r..r + size).all(|x| self.busy[x].is_none_or(|e| e < start))
+        };
+        match info.fixed {
+            Some(f) => Some(f as usize).filter(|&f| free(f)),
+            None => (0..self.busy.len()).step_by(info.align.max(1) as usize).find(|&r| free(r)),
+        }
+    }
+
+    fn take(&mut self, r: usize, size: usize, v: usize, end: usize) {
+        self.busy[r..r + size].fill(Some(end));
+        self.owner[r..r + size].fill(Some(v));
+        self.top = self.top.max((r + size) as u32);
+    }
+
+    /// Frees the registers of `v`.
+    fn evict(&mut self, v: usize) {
+        for (b, o) in self.busy.iter_mut().zip(&mut self.owner) {
+            if *o == Some(v) {
+                *b = None;
+                *o = None;
+            }
+        }
+    }
+
+    /// The value to spill when `v` finds no register: of the spillable values of this file
+    /// live where `v` starts, and `v` itself, the one whose spilling frees most register
+    /// time (the rest of its interval) per unit of cost.
+    fn spill_candidate(
+        &self,
+        mf: &MFunc,
+        iv: &[Option<(usize, usize)>],
+        cost: &[f64],
+        v: usize,
+    ) -> Option<usize> {
+        let (start, _) = iv[v]?;
+        let live = self.owner.iter().zip(&self.busy).filter(|(_, b)| b.is_some_and(|e| e >= start));
+        let mut best: Option<(usize, f64)> = None;
+        for o in live.filter_map(|(o, _)| *o).chain(std::iter::once(v)) {
+            let Some((s, e)) = iv[o] else { continue };
+            // Spill temporaries gain nothing from spilling; lane VGPRs hold spilled SGPRs in
+            // lanes that scratch stores under EXEC could not keep.
+            let lanes = mf.unspillable.contains(&VReg(o as u32));
+            if mf.vregs[o].fixed.is_some() || e <= s + 1 || lanes {
+                continue;
+            }
+            let gain = (e - start + 1) as f64 * f64::from(mf.vregs[o].size);
+            let score = gain / cost[o].max(1.0);
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((o, score));
+            }
+        }
+        best.map(|(o, _)| o)
+    }
+}
+
+/// Allocates registers, or says which values to spill so that they all fit: the scan goes on
+/// past the first value that finds no register, evicting (or leaving out) spill candidates,
+/// so one pass names every spill it needs and no more.
 pub fn try_allocate(mf: &MFunc) -> Result<Assignment, Failure> {
     let iv = intervals(mf);
+    let cost = spill_costs(mf);
     let mut order: Vec<usize> = (0..mf.vregs.len()).filter(|&v| iv[v].is_some()).collect();
     order.sort_by_key(|&v| (iv[v].map_or(0, |i| i.0), mf.vregs[v].fixed.is_none(), v));
     let mut reg = vec![u8::MAX; mf.vregs.len()];
-    // busy[class][r] = last instruction index occupying r, or None.
     // The long-branch pair sits above the allocatable SGPRs.
-    let sgpr_budget = usize::from(super::emit::LONG_BRANCH_SGPR);
-    let mut busy_s: Vec<Option<usize>> = vec![None; sgpr_budget];
-    let mut busy_v: Vec<Option<usize>> = vec![None; abi::MAX_VGPRS as usize];
-    // Which virtual register holds each register (for choosing what to spill).
-    let mut owner_s: Vec<Option<usize>> = vec![None; sgpr_budget];
-    let mut owner_v: Vec<Option<usize>> = vec![None; abi::MAX_VGPRS as usize];
-    let (mut sgprs, mut vgprs) = (0u32, 0u32);
+    let mut sf = File::new(usize::from(super::emit::LONG_BRANCH_SGPR));
+    let mut vf = File::new(abi::MAX_VGPRS as usize);
+    let mut failed: Option<RegClass> = None;
+    let mut spills: Vec<VReg> = Vec::new();
     for v in order {
         let (start, end) = iv[v].expect("filtered");
         let info = mf.vregs[v];
-        let busy = match info.class {
-            RegClass::S => &mut busy_s,
-            RegClass::V => &mut busy_v,
+        let file = match info.class {
+            RegClass::S => &mut sf,
+            RegClass::V => &mut vf,
         };
-        let size = info.size as usize;
-        let free = |busy: &[Option<usize>], r: usize| {
-            r + size <= busy.len() && (r..r + size).all(|x| busy[x].is_none_or(|e| e < start))
-        };
-        let pick = match info.fixed {
-            Some(f) => Some(f as usize).filter(|&f| free(busy, f)),
-            None => (0..busy.len()).step_by(info.align.max(1) as usize).find(|&r| free(busy, r)),
-        };
-        let Some(r) = pick else {
-            let (owner, busy) = match info.class {
-                RegClass::S => (&mut owner_s, &busy_s),
-                RegClass::V => (&mut owner_v, &busy_v),
-            };
-            for (o, b) in owner.iter_mut().zip(busy) {
-                if b.is_none_or(|e| e < start) {
-                    *o = None;
-                }
+        let r = loop {
+            if let Some(r) = file.pick(info, start) {
+                break Some(r);
             }
-            let spill = spill_candidate(mf, owner, &iv, v);
-            return Err(Failure { class: info.class, spill });
+            failed = failed.or(Some(info.class));
+            match file.spill_candidate(mf, &iv, &cost, v) {
+                Some(c) if c != v => {
+                    file.evict(c);
+                    reg[c] = u8::MAX;
+                    spills.push(VReg(c as u32));
+                }
+                Some(_) => {
+                    spills.push(VReg(v as u32));
+                    break None;
+                }
+                None => return Err(Failure { class: info.class, spills: Vec::new() }),
+            }
         };
-        busy[r..r + size].fill(Some(end));
-        match info.class {
-            RegClass::S => owner_s[r..r + size].fill(Some(v)),
-            RegClass::V => owner_v[r..r + size].fill(Some(v)),
-        }
-        reg[v] = r as u8;
-        let top = (r + size) as u32;
-        match info.class {
-            RegClass::S => sgprs = sgprs.max(top),
-            RegClass::V => vgprs = vgprs.max(top),
+        if let Some(r) = r {
+            file.take(r, info.size as usize, v, end);
+            reg[v] = r as u8;
         }
     }
-    Ok(Assignment { reg, sgprs, vgprs })
+    match failed {
+        Some(class) => Err(Failure { class, spills }),
+        None => Ok(Assignment { reg, sgprs: sf.top, vgprs: vf.top }),
+    }
 }
 
-/// Writes the physical registers into every instruction.
+/// Writes the physical registers into every instruction, and deletes the moves that the
+/// allocation made copy a register onto itself.
 pub fn rewrite(mf: &mut MFunc, a: &Assignment) {
     let vregs = mf.vregs.clone();
     for blk in &mut mf.blocks {
+        blk.insts.retain(|mi| !copies_onto_itself(&vregs, a, mi));
         for mi in &mut blk.insts {
             let ops: Vec<_> = mi.defs.iter().chain(&mi.uses).copied().collect();
             for op in ops {
@@ -148,6 +222,21 @@ pub fn rewrite(mf: &mut MFunc, a: &Assignment) {
             }
         }
     }
+}
+
+/// A plain move whose source and destination were given the same physical register.
+fn copies_onto_itself(vregs: &[VRegInfo], a: &Assignment, mi: &MInst) -> bool {
+    let plain = match &mi.inst {
+        Inst::Vop1(i) => i.op == Opcode::V_MOV_B32 && i.ext == Ext::None,
+        Inst::Sop1(i) => i.op == Opcode::S_MOV_B32,
+        _ => false,
+    };
+    let ([d], [s]) = (mi.defs.as_slice(), mi.uses.as_slice()) else { return false };
+    let phys = |r: RegRef| {
+        let v = r.vreg.0 as usize;
+        (vregs[v].class, a.reg[v].wrapping_add(r.off))
+    };
+    plain && mi.spill.is_none() && d.dwords == 1 && s.dwords == 1 && phys(d.reg) == phys(s.reg)
 }
 
 #[cfg(test)]

@@ -22,12 +22,13 @@ use super::isel::build::{self, ScratchAddr, Src};
 use super::isel::scratch::{load_op, store_op, MAX_IMM_OFFSET};
 use super::mir::{MFunc, MInst, RegClass, RegOp, RegRef, Slot, SpillMove, VReg};
 use super::regalloc::{try_allocate, Assignment};
-use super::{isel, opt_dce, smem_merge};
+use super::{coalesce, isel, opt_dce, smem_merge};
 use crate::amd::abi::ResourceLayout;
 use crate::ir::Shader;
 
-/// Spilled values at most (each round re-runs liveness; a shader needing more is refused).
-const MAX_SPILLS: u32 = 2048;
+/// Allocation rounds at most (each round spills what the allocator names and re-runs
+/// liveness; a shader needing more is refused).
+const MAX_ROUNDS: u32 = 64;
 
 /// Selected, allocated code and the vector dwords spilled.
 pub struct Allocated {
@@ -49,27 +50,35 @@ pub fn select_and_allocate(
     let mut mf = isel::select(shader, layout)?;
     opt_dce::opt_dce(&mut mf);
     smem_merge::merge_scalar_loads(&mut mf);
+    coalesce::coalesce_copies(&mut mf);
     let mut spilled = (0u32, 0u32);
     let mut last = BackendError::OutOfRegisters("vector");
-    for _ in 0..MAX_SPILLS {
+    for _ in 0..MAX_ROUNDS {
         match try_allocate(&mf) {
             Ok(alloc) => {
                 let (spilled_vgprs, spilled_sgprs) = spilled;
                 return Ok(Allocated { mf, alloc, spilled_vgprs, spilled_sgprs });
             }
             Err(f) => {
-                last = f.into();
-                match (f.spill, f.class) {
+                let vector = f.spills.iter().any(|&v| mf.info(v).class == RegClass::V);
+                last = f.clone().into();
+                if f.spills.is_empty() {
+                    return Err(last);
+                }
+                if vector && !mf.scratch_inputs {
                     // Vector spills need the scratch inputs: start over with them.
-                    (Some(_), RegClass::V) if !mf.scratch_inputs => {
-                        mf = isel::select_with(shader, layout, true)?;
-                        opt_dce::opt_dce(&mut mf);
-                        smem_merge::merge_scalar_loads(&mut mf);
-                        spilled = (0, 0);
+                    mf = isel::select_with(shader, layout, true)?;
+                    opt_dce::opt_dce(&mut mf);
+                    smem_merge::merge_scalar_loads(&mut mf);
+                    coalesce::coalesce_copies(&mut mf);
+                    spilled = (0, 0);
+                    continue;
+                }
+                for v in f.spills {
+                    match mf.info(v).class {
+                        RegClass::V => spilled.0 += spill(&mut mf, v),
+                        RegClass::S => spilled.1 += spill_sgpr(&mut mf, v),
                     }
-                    (Some(v), RegClass::V) => spilled.0 += spill(&mut mf, v),
-                    (Some(v), RegClass::S) => spilled.1 += spill_sgpr(&mut mf, v),
-                    (None, _) => return Err(last),
                 }
             }
         }
