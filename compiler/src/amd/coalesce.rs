@@ -113,3 +113,115 @@ fn is_self_copy(mi: &MInst) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use ferrum_isa::Opcode;
+
+    use super::*;
+    use crate::amd::isel_build::{sopp, vop1, vop2, Src};
+    use crate::amd::mir::MBlock;
+    use crate::amd::regalloc::allocate;
+    use crate::amd::regalloc_check::check;
+
+    fn v(r: RegRef) -> Src {
+        Src::R(r, RegClass::V)
+    }
+
+    /// Block 1 loops back to itself.
+    fn back_edge() -> MInst {
+        let mut b = sopp(Opcode::S_CBRANCH_SCC1, 0);
+        b.target = Some(1);
+        b
+    }
+
+    fn moves(mf: &MFunc) -> usize {
+        mf.blocks.iter().flat_map(|b| &b.insts).filter(|mi| plain_copy(mf, mi).is_some()).count()
+    }
+
+    /// x = 0; loop { t = x + 1; x = t }; y = x + x: the latch copy of the loop-carried value.
+    #[test]
+    fn a_loop_carried_copy_disappears() {
+        let mut mf = MFunc::default();
+        let (x, t, y) = (mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1));
+        mf.blocks.push(MBlock { insts: vec![vop1(Opcode::V_MOV_B32, x, Src::I(0))] });
+        let body = vec![
+            vop2(Opcode::V_ADD_NC_U32, t, Src::I(1), v(x)),
+            vop1(Opcode::V_MOV_B32, x, v(t)),
+            back_edge(),
+        ];
+        mf.blocks.push(MBlock { insts: body });
+        mf.blocks.push(MBlock { insts: vec![vop2(Opcode::V_ADD_NC_U32, y, v(x), v(x))] });
+        assert_eq!(coalesce_copies(&mut mf), 1);
+        assert_eq!(moves(&mf), 0);
+        let add = &mf.blocks[1].insts[0];
+        assert_eq!(add.defs[0].reg, add.uses[0].reg, "t and x are one register");
+        check(&mf, &allocate(&mf).unwrap()).unwrap();
+    }
+
+    /// The source is read again after the copy: both stay, as does the move.
+    #[test]
+    fn a_source_live_after_the_copy_keeps_its_move() {
+        let mut mf = MFunc::default();
+        let (s, d, y) = (mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1));
+        let insts = vec![
+            vop1(Opcode::V_MOV_B32, s, Src::I(3)),
+            vop1(Opcode::V_MOV_B32, d, v(s)),
+            vop1(Opcode::V_MOV_B32, s, Src::I(4)),
+            vop2(Opcode::V_ADD_NC_U32, y, v(s), v(d)),
+        ];
+        mf.blocks.push(MBlock { insts });
+        assert_eq!(coalesce_copies(&mut mf), 0);
+        assert_eq!(moves(&mf), 1);
+        check(&mf, &allocate(&mf).unwrap()).unwrap();
+    }
+
+    /// Two φs exchanged each iteration (t = a; a = b; b = t, as parallel-copy lowering emits
+    /// them): every pair of the cycle is live at once somewhere, so no copy may go.
+    #[test]
+    fn a_swap_cycle_keeps_its_copies() {
+        let mut mf = MFunc::default();
+        let [a, b, t, y] = [0; 4].map(|_| mf.vreg(RegClass::V, 1));
+        let entry =
+            vec![vop1(Opcode::V_MOV_B32, a, Src::I(1)), vop1(Opcode::V_MOV_B32, b, Src::I(2))];
+        mf.blocks.push(MBlock { insts: entry });
+        let body = vec![
+            vop1(Opcode::V_MOV_B32, t, v(a)),
+            vop1(Opcode::V_MOV_B32, a, v(b)),
+            vop1(Opcode::V_MOV_B32, b, v(t)),
+            back_edge(),
+        ];
+        mf.blocks.push(MBlock { insts: body });
+        mf.blocks.push(MBlock { insts: vec![vop2(Opcode::V_SUB_NC_U32, y, v(a), v(b))] });
+        assert_eq!(coalesce_copies(&mut mf), 0);
+        let body = &mf.blocks[1].insts;
+        let regs: Vec<VReg> = body[..3].iter().map(|mi| mi.defs[0].reg.vreg).collect();
+        assert_eq!(regs, [t.vreg, a.vreg, b.vreg]);
+        check(&mf, &allocate(&mf).unwrap()).unwrap();
+    }
+
+    /// A φ joining two sides: each side's value dies at its copy, so both merge with the φ.
+    #[test]
+    fn both_sides_of_a_join_merge_with_the_phi() {
+        let mut mf = MFunc::default();
+        let [p, q, d, y] = [0; 4].map(|_| mf.vreg(RegClass::V, 1));
+        let mut skip = sopp(Opcode::S_CBRANCH_SCC0, 0);
+        skip.target = Some(2);
+        let mut join = sopp(Opcode::S_BRANCH, 0);
+        join.target = Some(3);
+        mf.blocks.push(MBlock { insts: vec![skip] });
+        mf.blocks.push(MBlock {
+            insts: vec![
+                vop1(Opcode::V_MOV_B32, p, Src::I(5)),
+                vop1(Opcode::V_MOV_B32, d, v(p)),
+                join,
+            ],
+        });
+        mf.blocks.push(MBlock {
+            insts: vec![vop1(Opcode::V_MOV_B32, q, Src::I(6)), vop1(Opcode::V_MOV_B32, d, v(q))],
+        });
+        mf.blocks.push(MBlock { insts: vec![vop2(Opcode::V_ADD_NC_U32, y, v(d), v(d))] });
+        assert_eq!(coalesce_copies(&mut mf), 2);
+        check(&mf, &allocate(&mf).unwrap()).unwrap();
+    }
+}

@@ -305,4 +305,86 @@ mod tests {
         let a = allocate(&mf).unwrap();
         check(&mf, &a).unwrap();
     }
+
+    /// `n` vector values defined first, then summed in definition order: the first add has
+    /// all of them and its result live.
+    fn all_live_then_summed(n: u32) -> (MFunc, Vec<RegRef>) {
+        let mut mf = MFunc::default();
+        let xs: Vec<RegRef> = (0..n).map(|_| mf.vreg(RegClass::V, 1)).collect();
+        let mut insts: Vec<_> = xs.iter().map(|&x| vop1(Opcode::V_MOV_B32, x, Src::I(7))).collect();
+        let v = |r| Src::R(r, RegClass::V);
+        let mut sum = xs[0];
+        for &x in &xs[1..] {
+            let next = mf.vreg(RegClass::V, 1);
+            insts.push(vop2(Opcode::V_ADD_NC_U32, next, v(sum), v(x)));
+            sum = next;
+        }
+        mf.blocks.push(MBlock { insts });
+        (mf, xs)
+    }
+
+    /// One scan names every spill it needs, and no more: the values read last, whose registers
+    /// are then free for everything live at the peak.
+    #[test]
+    fn one_scan_names_just_enough_spills() {
+        let (mut mf, xs) = all_live_then_summed(abi::MAX_VGPRS + 4);
+        let f = try_allocate(&mf).unwrap_err();
+        // 260 values and the first sum at the peak: 5 must go.
+        assert_eq!(f.spills.len(), 5, "{:?}", f.spills);
+        let last: Vec<VReg> = xs[xs.len() - 5..].iter().map(|r| r.vreg).collect();
+        assert!(f.spills.iter().all(|s| last.contains(s)), "{:?}", f.spills);
+        for s in f.spills {
+            crate::amd::spill::spill(&mut mf, s);
+        }
+        let a = allocate(&mf).unwrap();
+        assert!(a.vgprs <= abi::MAX_VGPRS);
+        check(&mf, &a).unwrap();
+    }
+
+    /// Values read inside a loop cost ten times more to spill than straight-line ones, so of
+    /// values all live to the end the scan gives up the two read only after the loop, though
+    /// they are read first there (furthest-end alone would pick loop values).
+    #[test]
+    fn values_read_in_loops_are_spilled_last() {
+        let n = abi::MAX_VGPRS + 2;
+        let mut mf = MFunc::default();
+        let xs: Vec<RegRef> = (0..n).map(|_| mf.vreg(RegClass::V, 1)).collect();
+        let defs: Vec<_> = xs.iter().map(|&x| vop1(Opcode::V_MOV_B32, x, Src::I(7))).collect();
+        let v = |r| Src::R(r, RegClass::V);
+        let mut chain = |mf: &mut MFunc, from: RegRef, reads: &[RegRef]| {
+            let mut sum = from;
+            let mut out = Vec::new();
+            for &x in reads {
+                let next = mf.vreg(RegClass::V, 1);
+                out.push(vop2(Opcode::V_ADD_NC_U32, next, v(sum), v(x)));
+                sum = next;
+            }
+            out
+        };
+        let (hot, cold) = xs.split_at(xs.len() - 2);
+        let mut body = chain(&mut mf, hot[0], &hot[1..]);
+        let mut back = crate::amd::isel_build::sopp(Opcode::S_CBRANCH_SCC1, 0);
+        back.target = Some(1);
+        body.push(back);
+        let tail: Vec<RegRef> = cold.iter().chain(hot).copied().collect();
+        let fin = chain(&mut mf, cold[0], &tail[1..]);
+        mf.blocks = vec![MBlock { insts: defs }, MBlock { insts: body }, MBlock { insts: fin }];
+        let f = try_allocate(&mf).unwrap_err();
+        assert!(cold.iter().all(|c| f.spills.contains(&c.vreg)), "{:?}", f.spills);
+        for s in f.spills {
+            crate::amd::spill::spill(&mut mf, s);
+        }
+        let mut rounds = 0;
+        let a = loop {
+            match try_allocate(&mf) {
+                Ok(a) => break a,
+                Err(f) => f.spills.into_iter().for_each(|s| {
+                    crate::amd::spill::spill(&mut mf, s);
+                }),
+            }
+            rounds += 1;
+            assert!(rounds < 4, "allocation does not converge");
+        };
+        check(&mf, &a).unwrap();
+    }
 }
