@@ -351,7 +351,7 @@ mod tests {
         let xs: Vec<RegRef> = (0..n).map(|_| mf.vreg(RegClass::V, 1)).collect();
         let defs: Vec<_> = xs.iter().map(|&x| vop1(Opcode::V_MOV_B32, x, Src::I(7))).collect();
         let v = |r| Src::R(r, RegClass::V);
-        let mut chain = |mf: &mut MFunc, from: RegRef, reads: &[RegRef]| {
+        let chain = |mf: &mut MFunc, from: RegRef, reads: &[RegRef]| {
             let mut sum = from;
             let mut out = Vec::new();
             for &x in reads {
