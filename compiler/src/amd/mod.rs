@@ -15,6 +15,7 @@ pub mod isel;
 pub mod liveness;
 pub mod mir;
 pub mod opt_dce;
+pub mod reg_file;
 pub mod regalloc;
 pub mod regalloc_check;
 pub mod smem_merge;

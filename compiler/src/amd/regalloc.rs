@@ -2,18 +2,21 @@
 //! file, honouring SGPR pair/quad alignment and the ABI's pinned input registers. Afterwards
 //! every register field of every instruction is patched with its physical register.
 //!
-//! Intervals are single ranges over the layout (no holes), which is conservative for lowered
-//! control flow and keeps the allocator simple. When a register file runs out, [`try_allocate`]
-//! evicts the live value whose spilling frees the most register time for its cost (reads and
-//! writes weighted by loop depth) and carries on, so one scan names every value to spill;
-//! [`super::spill`] moves them to scratch (vector values) or to VGPR lanes (scalar values).
+//! A value holds its register over its live range with holes ([`super::liveness::ranges`]), so
+//! other values fit into those holes ([`super::reg_file`]); VGPRs fall back to whole intervals
+//! in programs that write lanes outside EXEC. When a register file runs out, [`try_allocate`]
+//! evicts the occupants of the register whose spilling costs least for the register time it
+//! frees (reads and writes weighted by loop depth), or leaves the new value out, and carries
+//! on, so one scan names every value to spill; [`super::spill`] moves them to scratch (vector
+//! values) or to VGPR lanes (scalar values).
 
-use ferrum_isa::{Ext, Inst, Opcode, Operand};
+use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
 
 use super::abi;
 use super::error::BackendError;
-use super::liveness::intervals;
+use super::liveness::{inst_of, normalize, ranges};
 use super::mir::{patch, MFunc, MInst, RegClass, RegRef, VReg, VRegInfo};
+use super::reg_file::{Costs, File, Spans};
 
 /// Physical first register of every virtual register (`u8::MAX` for unused ones).
 #[derive(Clone, Debug)]
@@ -78,89 +81,56 @@ fn spill_costs(mf: &MFunc) -> Vec<f64> {
     cost
 }
 
-/// The state of one register file during the scan.
-struct File {
-    /// Last instruction index occupying each register, or `None` when free.
-    busy: Vec<Option<usize>>,
-    /// Which virtual register holds each register.
-    owner: Vec<Option<usize>>,
-    /// Registers used (highest + 1).
-    top: u32,
+/// Whether some instruction writes lanes of a VGPR outside EXEC: whole-wave sections (EXEC set
+/// to a constant) and `v_writelane` into anything but the lane VGPRs of scalar spills. Such a
+/// write could clobber the inactive lanes of a value that the linear liveness sees dead in a
+/// hole (a value carried out of a loop by lanes that left it early), so VGPRs then keep whole
+/// intervals.
+fn writes_inactive_lanes(mf: &MFunc) -> bool {
+    mf.blocks.iter().flat_map(|b| &b.insts).any(|mi| match &mi.inst {
+        Inst::Sop1(i) => i.sdst == Operand::Special(Special::ExecLo) && mi.uses.is_empty(),
+        Inst::Vop3(i) if i.op == Opcode::V_WRITELANE_B32 => {
+            mi.defs.iter().any(|d| !mf.spill_lanes.contains(&d.reg.vreg))
+        }
+        _ => false,
+    })
 }
 
-impl File {
-    fn new(n: usize) -> Self {
-        File { busy: vec![None; n], owner: vec![None; n], top: 0 }
-    }
-
-    /// A free register for `info` over an interval starting at `start`.
-    fn pick(&self, info: VRegInfo, start: usize) -> Option<usize> {
-        let size = info.size as usize;
-        let free = |r: usize| {
-            r + size <= self.busy.len()
-                && (r..r + size).all(|x| self.busy[x].is_none_or(|e| e < start))
-        };
-        match info.fixed {
-            Some(f) => Some(f as usize).filter(|&f| free(f)),
-            None => (0..self.busy.len()).step_by(info.align.max(1) as usize).find(|&r| free(r)),
-        }
-    }
-
-    fn take(&mut self, r: usize, size: usize, v: usize, end: usize) {
-        self.busy[r..r + size].fill(Some(end));
-        self.owner[r..r + size].fill(Some(v));
-        self.top = self.top.max((r + size) as u32);
-    }
-
-    /// Frees the registers of `v`.
-    fn evict(&mut self, v: usize) {
-        for (b, o) in self.busy.iter_mut().zip(&mut self.owner) {
-            if *o == Some(v) {
-                *b = None;
-                *o = None;
+/// The instruction spans each virtual register occupies a register for: its live range with
+/// holes, or the whole interval for VGPRs when [`writes_inactive_lanes`].
+fn spans(mf: &MFunc) -> Vec<Spans> {
+    let vector_holes = !writes_inactive_lanes(mf);
+    let live = ranges(mf);
+    live.iter()
+        .zip(&mf.vregs)
+        .map(|(r, info)| {
+            let (Some(first), Some(last)) = (r.first(), r.last()) else { return Vec::new() };
+            if info.class == RegClass::V && !vector_holes {
+                return vec![(inst_of(first.0), inst_of(last.1))];
             }
-        }
-    }
-
-    /// The value to spill when `v` finds no register: of the spillable values of this file
-    /// live where `v` starts, and `v` itself, the one whose spilling frees most register
-    /// time (the rest of its interval) per unit of cost.
-    fn spill_candidate(
-        &self,
-        mf: &MFunc,
-        iv: &[Option<(usize, usize)>],
-        cost: &[f64],
-        v: usize,
-    ) -> Option<usize> {
-        let (start, _) = iv[v]?;
-        let live = self.owner.iter().zip(&self.busy).filter(|(_, b)| b.is_some_and(|e| e >= start));
-        let mut best: Option<(usize, f64)> = None;
-        for o in live.filter_map(|(o, _)| *o).chain(std::iter::once(v)) {
-            let Some((s, e)) = iv[o] else { continue };
-            // Spill temporaries gain nothing from spilling; lane VGPRs hold spilled SGPRs in
-            // lanes that scratch stores under EXEC could not keep.
-            let lanes = mf.unspillable.contains(&VReg(o as u32));
-            if mf.vregs[o].fixed.is_some() || e <= s + 1 || lanes {
-                continue;
-            }
-            let gain = (e - start + 1) as f64 * f64::from(mf.vregs[o].size);
-            let score = gain / cost[o].max(1.0);
-            if best.is_none_or(|(_, b)| score > b) {
-                best = Some((o, score));
-            }
-        }
-        best.map(|(o, _)| o)
-    }
+            let mut s: Spans = r.iter().map(|&(a, b)| (inst_of(a), inst_of(b))).collect();
+            normalize(&mut s);
+            s
+        })
+        .collect()
 }
 
 /// Allocates registers, or says which values to spill so that they all fit: the scan goes on
-/// past the first value that finds no register, evicting (or leaving out) spill candidates,
-/// so one pass names every spill it needs and no more.
+/// past the first value that finds no register, evicting (or leaving out) the cheapest
+/// values to spill, so one pass names every spill it needs and no more.
 pub fn try_allocate(mf: &MFunc) -> Result<Assignment, Failure> {
-    let iv = intervals(mf);
+    let spans = spans(mf);
     let cost = spill_costs(mf);
-    let mut order: Vec<usize> = (0..mf.vregs.len()).filter(|&v| iv[v].is_some()).collect();
-    order.sort_by_key(|&v| (iv[v].map_or(0, |i| i.0), mf.vregs[v].fixed.is_none(), v));
+    let size: Vec<u8> = mf.vregs.iter().map(|i| i.size).collect();
+    // Spill temporaries gain nothing from spilling; lane VGPRs hold spilled SGPRs in lanes
+    // that scratch stores under EXEC could not keep.
+    let spillable = |v: usize| {
+        let (Some(a), Some(b)) = (spans[v].first(), spans[v].last()) else { return false };
+        mf.vregs[v].fixed.is_none() && b.1 > a.0 + 1 && !mf.unspillable.contains(&VReg(v as u32))
+    };
+    let costs = Costs { spans: &spans, cost: &cost, size: &size, spillable: &spillable };
+    let mut order: Vec<usize> = (0..mf.vregs.len()).filter(|&v| !spans[v].is_empty()).collect();
+    order.sort_by_key(|&v| (spans[v][0].0, mf.vregs[v].fixed.is_none(), v));
     let mut reg = vec![u8::MAX; mf.vregs.len()];
     // The long-branch pair sits above the allocatable SGPRs.
     let mut sf = File::new(usize::from(super::emit::LONG_BRANCH_SGPR));
@@ -168,32 +138,30 @@ pub fn try_allocate(mf: &MFunc) -> Result<Assignment, Failure> {
     let mut failed: Option<RegClass> = None;
     let mut spills: Vec<VReg> = Vec::new();
     for v in order {
-        let (start, end) = iv[v].expect("filtered");
         let info = mf.vregs[v];
         let file = match info.class {
             RegClass::S => &mut sf,
             RegClass::V => &mut vf,
         };
-        let r = loop {
-            if let Some(r) = file.pick(info, start) {
-                break Some(r);
-            }
+        let mut r = file.pick(info.size, info.align, info.fixed, &spans[v]);
+        if r.is_none() {
             failed = failed.or(Some(info.class));
-            match file.spill_candidate(mf, &iv, &cost, v) {
-                Some(c) if c != v => {
-                    file.evict(c);
-                    reg[c] = u8::MAX;
-                    spills.push(VReg(c as u32));
+            let own = spillable(v).then(|| costs.weight(v, spans[v][0].0));
+            match (file.cheapest_eviction(v, info.align, info.fixed, &costs), own) {
+                (Some((at, w, owners)), own) if own.is_none_or(|o| w < o) => {
+                    for o in owners {
+                        file.evict(usize::from(reg[o]), size[o], o);
+                        reg[o] = u8::MAX;
+                        spills.push(VReg(o as u32));
+                    }
+                    r = Some(at);
                 }
-                Some(_) => {
-                    spills.push(VReg(v as u32));
-                    break None;
-                }
-                None => return Err(Failure { class: info.class, spills: Vec::new() }),
+                (_, Some(_)) => spills.push(VReg(v as u32)),
+                _ => return Err(Failure { class: info.class, spills: Vec::new() }),
             }
-        };
+        }
         if let Some(r) = r {
-            file.take(r, info.size as usize, v, end);
+            file.take(r, info.size, v, &spans[v]);
             reg[v] = r as u8;
         }
     }
@@ -245,6 +213,7 @@ mod tests {
 
     use super::*;
     use crate::amd::isel_build::{vop1, vop2, Src};
+    use crate::amd::liveness::intervals;
     use crate::amd::mir::{MBlock, RegRef};
     use crate::amd::regalloc_check::check;
 
