@@ -18,7 +18,7 @@
 
 use ferrum_isa::{Ext, Inst, Opcode};
 
-use super::liveness::{normalize, overlap, ranges, Range};
+use super::liveness::{normalize, ranges, Range};
 use super::mir::{MFunc, MInst, RegClass, RegRef, VReg};
 
 /// A move `dst := src` that coalescing may remove: same class, same dword of same-sized
@@ -56,23 +56,109 @@ fn find(parent: &mut [u32], v: u32) -> u32 {
     r
 }
 
-/// Gives the source and destination of every move whose live ranges do not overlap one
+/// A copy of a whole virtual register: the consecutive moves `dst.k := src.k` of one block
+/// that together write every dword of `dst`, and the positions they span.
+struct Copy {
+    dst: u32,
+    src: u32,
+    /// First and last position of the moves.
+    window: (usize, usize),
+    /// Every dword of `dst` is written, each exactly once.
+    whole: bool,
+}
+
+/// The copies of `mf`, moves of consecutive dwords of one pair grouped into one copy.
+fn copies(mf: &MFunc) -> Vec<Copy> {
+    let mut out: Vec<Copy> = Vec::new();
+    let mut pos = 0;
+    for blk in &mf.blocks {
+        // Dwords written by the group being extended (bit per dword).
+        let mut written = 0u32;
+        let mut open = false;
+        for mi in &blk.insts {
+            let p = pos;
+            pos += 1;
+            let Some((d, s)) = plain_copy(mf, mi) else {
+                open = false;
+                continue;
+            };
+            let bit = 1u32 << d.off.min(31);
+            match out.last_mut() {
+                Some(c) if open && c.dst == d.vreg.0 && c.src == s.vreg.0 && written & bit == 0 => {
+                    c.window.1 = 2 * p + 1;
+                    written |= bit;
+                }
+                _ => {
+                    let window = (2 * p, 2 * p + 1);
+                    out.push(Copy { dst: d.vreg.0, src: s.vreg.0, window, whole: false });
+                    written = bit;
+                    open = true;
+                }
+            }
+            let c = out.last_mut().expect("just pushed or extended");
+            let size = mf.info(d.vreg).size;
+            c.whole = written.count_ones() == u32::from(size);
+        }
+    }
+    out
+}
+
+/// True if the normalized ranges `a` and `b` share a position outside `window`.
+fn overlap_outside(a: &[(usize, usize)], b: &[(usize, usize)], window: (usize, usize)) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (lo, hi) = (a[i].0.max(b[j].0), a[i].1.min(b[j].1));
+        if lo <= hi && (lo < window.0 || hi > window.1) {
+            return true;
+        }
+        if a[i].1 < b[j].1 {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    false
+}
+
+/// True if `r` has a position in `window`.
+fn meets(r: &[(usize, usize)], window: (usize, usize)) -> bool {
+    r.iter().any(|&(a, b)| a <= window.1 && b >= window.0)
+}
+
+/// Gives the source and destination of every copy whose live ranges do not overlap one
 /// register, then deletes the moves that copy a register onto itself. Returns the moves
 /// deleted. Afterwards no plain move copies a virtual register dword onto itself.
+///
+/// A copy of a register wider than a dword is one move per dword, so the destination is
+/// written before the source's last read: the two may overlap within the copy's moves when
+/// the moves write every dword of the destination and nothing else the two registers were
+/// merged with is live there (after merging, each move copies a dword onto itself).
 pub fn coalesce_copies(mf: &mut MFunc) -> u32 {
-    let mut live: Vec<Range> = ranges(mf);
-    let mut parent: Vec<u32> = (0..mf.vregs.len() as u32).collect();
-    let copies: Vec<(RegRef, RegRef)> =
-        mf.blocks.iter().flat_map(|b| &b.insts).filter_map(|mi| plain_copy(mf, mi)).collect();
-    for (d, s) in copies {
-        let (a, b) = (find(&mut parent, d.vreg.0), find(&mut parent, s.vreg.0));
+    let orig: Vec<Range> = ranges(mf);
+    let mut live = orig.clone();
+    let n = mf.vregs.len() as u32;
+    let mut parent: Vec<u32> = (0..n).collect();
+    let mut members: Vec<Vec<u32>> = (0..n).map(|v| vec![v]).collect();
+    for c in copies(mf) {
+        let (a, b) = (find(&mut parent, c.dst), find(&mut parent, c.src));
         if a == b {
             continue;
         }
         let (ia, ib) = (mf.info(VReg(a)), mf.info(VReg(b)));
         let pinned = ia.fixed.is_some() || ib.fixed.is_some();
         let special = mf.unspillable.contains(&VReg(a)) || mf.unspillable.contains(&VReg(b));
-        if pinned || special || overlap(&live[a as usize], &live[b as usize]) {
+        if pinned || special {
+            continue;
+        }
+        let window = if c.whole { c.window } else { (1, 0) };
+        let others_meet = |root: u32, own: u32| {
+            let others = members[root as usize].iter().filter(|&&m| m != own);
+            c.whole && others.into_iter().any(|&m| meets(&orig[m as usize], window))
+        };
+        let clash = overlap_outside(&live[a as usize], &live[b as usize], window)
+            || others_meet(a, c.dst)
+            || others_meet(b, c.src);
+        if clash {
             continue;
         }
         // Keep the lower number as the root (stable output), with the stricter alignment.
@@ -81,10 +167,11 @@ pub fn coalesce_copies(mf: &mut MFunc) -> u32 {
         let moved = std::mem::take(&mut live[other as usize]);
         live[root as usize].extend(moved);
         normalize(&mut live[root as usize]);
-        let align = ia.align.max(ib.align);
-        mf.vregs[root as usize].align = align;
+        let moved = std::mem::take(&mut members[other as usize]);
+        members[root as usize].extend(moved);
+        mf.vregs[root as usize].align = ia.align.max(ib.align);
     }
-    let roots: Vec<u32> = (0..parent.len() as u32).map(|v| find(&mut parent, v)).collect();
+    let roots: Vec<u32> = (0..n).map(|v| find(&mut parent, v)).collect();
     let mut removed = 0;
     for blk in &mut mf.blocks {
         for mi in &mut blk.insts {
@@ -222,6 +309,30 @@ mod tests {
         });
         mf.blocks.push(MBlock { insts: vec![vop2(Opcode::V_ADD_NC_U32, y, v(d), v(d))] });
         assert_eq!(coalesce_copies(&mut mf), 2);
+        check(&mf, &allocate(&mf).unwrap()).unwrap();
+    }
+
+    /// A 64-bit copy is two moves, the destination's first written before the source's
+    /// second is read: still one register pair when the source dies at the copy. A copy of
+    /// one dword of the pair, the other being live, is kept.
+    #[test]
+    fn a_pair_copied_by_dwords_merges_but_half_a_pair_does_not() {
+        let mut mf = MFunc::default();
+        let (s, d, e) = (mf.vreg(RegClass::V, 2), mf.vreg(RegClass::V, 2), mf.vreg(RegClass::V, 2));
+        let y = mf.vreg(RegClass::V, 1);
+        let insts = vec![
+            vop1(Opcode::V_MOV_B32, s, Src::I(1)),
+            vop1(Opcode::V_MOV_B32, s.at(1), Src::I(2)),
+            vop1(Opcode::V_MOV_B32, d, v(s)),
+            vop1(Opcode::V_MOV_B32, d.at(1), v(s.at(1))),
+            vop1(Opcode::V_MOV_B32, e.at(1), Src::I(3)),
+            vop1(Opcode::V_MOV_B32, e, v(d)),
+            vop2(Opcode::V_ADD_NC_U32, y, v(e), v(e.at(1))),
+            vop2(Opcode::V_ADD_NC_U32, y, v(y), v(d.at(1))),
+        ];
+        mf.blocks.push(MBlock { insts });
+        assert_eq!(coalesce_copies(&mut mf), 2);
+        assert_eq!(moves(&mf), 1, "e.0 := d.0 stays: e.1 is live across it and d.1 after it");
         check(&mf, &allocate(&mf).unwrap()).unwrap();
     }
 }
