@@ -1,12 +1,14 @@
-//! Copy coalescing: a plain register-to-register move whose source and destination are never
-//! live at the same time needs no register of its own. Both virtual registers are renamed to
-//! one, and the move, now copying a register onto itself, is deleted.
+//! Copy coalescing: a plain register-to-register move whose source and destination dwords are
+//! never live at the same time needs no register of its own. Both virtual registers are
+//! renamed to one (the narrower living at a dword offset of the wider: components gathered
+//! into a wide register for a vector store are then computed in place), and the move, now
+//! copying a register dword onto itself, is deleted.
 //!
 //! This is what removes most φ copies: instruction selection turns every φ into copies on its
 //! incoming edges (`x_phi := x_next` at a loop latch, one copy per side at an if/else join),
 //! and the source usually dies at the copy while the φ register is dead until it. The test is
-//! exact, not a heuristic: [`super::liveness::ranges`] gives each register its live range with
-//! holes, in positions that separate an instruction's reads from its writes, so a source read
+//! exact, not a heuristic: [`super::liveness::ranges`] gives each register dword its live range
+//! with holes, in positions that separate an instruction's reads from its writes, so a source read
 //! for the last time by the copy and the destination the copy writes do not overlap, while a
 //! loop-carried φ register is seen dead between its last read in the body and the latch copy.
 //!
@@ -15,14 +17,16 @@
 //! register. Masked moves (a φ copy under the lanes taking one edge) are no exception: the
 //! liveness already treats such a write as the definition of the whole register, which the
 //! lowering of divergent control flow (blocks skippable by `s_cbranch_execz`) makes sound.
+//! What the linear liveness cannot see is a write to lanes outside EXEC (whole-wave sections,
+//! `v_writelane`): registers written so are left alone.
 
-use ferrum_isa::{Ext, Inst, Opcode};
+use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
 
-use super::liveness::{normalize, ranges, Range};
+use super::liveness::{normalize, overlap, ranges, Range};
 use super::mir::{MFunc, MInst, RegClass, RegRef, VReg};
 
-/// A move `dst := src` that coalescing may remove: same class, same dword of same-sized
-/// registers, no modifiers, nothing else read or written.
+/// A move `dst := src` that coalescing may remove: one dword of the same class, no
+/// modifiers, nothing else read or written.
 fn plain_copy(mf: &MFunc, mi: &MInst) -> Option<(RegRef, RegRef)> {
     let class = match &mi.inst {
         Inst::Vop1(i) if i.op == Opcode::V_MOV_B32 && i.ext == Ext::None => RegClass::V,
@@ -31,116 +35,86 @@ fn plain_copy(mf: &MFunc, mi: &MInst) -> Option<(RegRef, RegRef)> {
     };
     let ([d], [s]) = (mi.defs.as_slice(), mi.uses.as_slice()) else { return None };
     let (di, si) = (mf.info(d.reg.vreg), mf.info(s.reg.vreg));
-    let same_shape = di.class == class && si.class == class && di.size == si.size;
-    let ok = same_shape
+    let ok = di.class == class
+        && si.class == class
         && d.dwords == 1
         && s.dwords == 1
-        && d.reg.off == s.reg.off
         && mi.spill.is_none()
         && mi.target.is_none();
     ok.then_some((d.reg, s.reg))
 }
 
-/// Union-find root of `v`.
-fn find(parent: &mut [u32], v: u32) -> u32 {
-    let mut r = v;
-    while parent[r as usize] != r {
-        r = parent[r as usize];
-    }
-    let mut x = v;
-    while parent[x as usize] != r {
-        let next = parent[x as usize];
-        parent[x as usize] = r;
-        x = next;
-    }
-    r
-}
-
-/// A copy of a whole virtual register: the consecutive moves `dst.k := src.k` of one block
-/// that together write every dword of `dst`, and the positions they span.
-struct Copy {
-    dst: u32,
-    src: u32,
-    /// First and last position of the moves.
-    window: (usize, usize),
-    /// Every dword of `dst` is written, each exactly once.
-    whole: bool,
-}
-
-/// The copies of `mf`, moves of consecutive dwords of one pair grouped into one copy.
-fn copies(mf: &MFunc) -> Vec<Copy> {
-    let mut out: Vec<Copy> = Vec::new();
-    let mut pos = 0;
-    for blk in &mf.blocks {
-        // Dwords written by the group being extended (bit per dword).
-        let mut written = 0u32;
-        let mut open = false;
-        for mi in &blk.insts {
-            let p = pos;
-            pos += 1;
-            let Some((d, s)) = plain_copy(mf, mi) else {
-                open = false;
-                continue;
-            };
-            let bit = 1u32 << d.off.min(31);
-            match out.last_mut() {
-                Some(c) if open && c.dst == d.vreg.0 && c.src == s.vreg.0 && written & bit == 0 => {
-                    c.window.1 = 2 * p + 1;
-                    written |= bit;
-                }
-                _ => {
-                    let window = (2 * p, 2 * p + 1);
-                    out.push(Copy { dst: d.vreg.0, src: s.vreg.0, window, whole: false });
-                    written = bit;
-                    open = true;
-                }
+/// VGPRs written in lanes outside the ones control flow brought there: inside a whole-wave
+/// section (from EXEC set to a constant to the next write of EXEC, in layout order) or by
+/// `v_writelane`. Merging such a register with a φ register could clobber the inactive lanes
+/// that carry the φ's value for lanes that already left a loop, so they are never merged.
+fn writes_outside_exec(mf: &MFunc) -> Vec<bool> {
+    let mut out = vec![false; mf.vregs.len()];
+    let mut whole_wave = false;
+    for mi in mf.blocks.iter().flat_map(|b| &b.insts) {
+        let lane_write = matches!(&mi.inst, Inst::Vop3(i) if i.op == Opcode::V_WRITELANE_B32);
+        if whole_wave || lane_write {
+            for d in &mi.defs {
+                out[d.reg.vreg.0 as usize] = true;
             }
-            let c = out.last_mut().expect("just pushed or extended");
-            let size = mf.info(d.vreg).size;
-            c.whole = written.count_ones() == u32::from(size);
+        }
+        let exec = Operand::Special(Special::ExecLo);
+        match &mi.inst {
+            Inst::Sop1(i) if i.sdst == exec => whole_wave = mi.uses.is_empty(),
+            Inst::Sop2(i) if i.sdst == exec => whole_wave = false,
+            _ => {}
         }
     }
     out
 }
 
-/// True if the normalized ranges `a` and `b` share a position outside `window`.
-fn overlap_outside(a: &[(usize, usize)], b: &[(usize, usize)], window: (usize, usize)) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        let (lo, hi) = (a[i].0.max(b[j].0), a[i].1.min(b[j].1));
-        if lo <= hi && (lo < window.0 || hi > window.1) {
-            return true;
+/// Classes of registers sharing one register range: each register lives at a dword offset
+/// of its class's root, the widest member.
+struct Classes {
+    parent: Vec<u32>,
+    /// Offset of each register in its parent.
+    off: Vec<u8>,
+}
+
+impl Classes {
+    /// Root of `v` and the offset of `v` in it.
+    fn find(&mut self, v: u32) -> (u32, u8) {
+        let p = self.parent[v as usize];
+        if p == v {
+            return (v, 0);
         }
-        if a[i].1 < b[j].1 {
-            i += 1;
-        } else {
-            j += 1;
-        }
+        let (r, o) = self.find(p);
+        self.parent[v as usize] = r;
+        self.off[v as usize] += o;
+        (r, self.off[v as usize])
     }
-    false
 }
 
-/// True if `r` has a position in `window`.
-fn meets(r: &[(usize, usize)], window: (usize, usize)) -> bool {
-    r.iter().any(|&(a, b)| a <= window.1 && b >= window.0)
+/// True if any dword of `small` (placed at dword `shift` of `big`) overlaps the dword of
+/// `big` it would share a register with.
+fn clash(small: &[Range], big: &[Range], shift: usize) -> bool {
+    small.iter().enumerate().any(|(k, r)| overlap(r, &big[k + shift]))
 }
 
-/// Gives the source and destination of every copy whose live ranges do not overlap one
-/// register, then deletes the moves that copy a register onto itself. Returns the moves
-/// deleted. Afterwards no plain move copies a virtual register dword onto itself.
-///
-/// A copy of a register wider than a dword is one move per dword, so the destination is
-/// written before the source's last read: the two may overlap within the copy's moves when
-/// the moves write every dword of the destination and nothing else the two registers were
-/// merged with is live there (after merging, each move copies a dword onto itself).
+/// Gives the source and destination of every move one register dword when their live
+/// ranges do not overlap (a component copied into a wide register for a vector store lives in
+/// that dword of it from the start), then deletes the moves that copy a register dword onto
+/// itself. Returns the moves deleted. Afterwards no plain move copies a virtual register
+/// dword onto itself.
 pub fn coalesce_copies(mf: &mut MFunc) -> u32 {
-    let orig: Vec<Range> = ranges(mf);
-    let mut live = orig.clone();
+    let mut live: Vec<Vec<Range>> = ranges(mf);
     let n = mf.vregs.len() as u32;
-    let mut parent: Vec<u32> = (0..n).collect();
-    let mut members: Vec<Vec<u32>> = (0..n).map(|v| vec![v]).collect();
-    for c in copies(mf) {
-        let (a, b) = (find(&mut parent, c.dst), find(&mut parent, c.src));
+    let mut cl = Classes { parent: (0..n).collect(), off: vec![0; n as usize] };
+    let wide = writes_outside_exec(mf);
+    let copies: Vec<(RegRef, RegRef)> = mf
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|mi| plain_copy(mf, mi))
+        .filter(|(d, s)| !wide[d.vreg.0 as usize] && !wide[s.vreg.0 as usize])
+        .collect();
+    for (d, s) in copies {
+        let ((a, ao), (b, bo)) = (cl.find(d.vreg.0), cl.find(s.vreg.0));
         if a == b {
             continue;
         }
@@ -150,33 +124,38 @@ pub fn coalesce_copies(mf: &mut MFunc) -> u32 {
         if pinned || special {
             continue;
         }
-        let window = if c.whole { c.window } else { (1, 0) };
-        let others_meet = |root: u32, own: u32| {
-            let others = members[root as usize].iter().filter(|&&m| m != own);
-            c.whole && others.into_iter().any(|&m| meets(&orig[m as usize], window))
-        };
-        let clash = overlap_outside(&live[a as usize], &live[b as usize], window)
-            || others_meet(a, c.dst)
-            || others_meet(b, c.src);
-        if clash {
+        // The dword of each root the moved dword sits at; the narrower root joins the wider
+        // one (the lower number on a tie) at the shift that lines the two up.
+        let (da, db) = (usize::from(ao + d.off), usize::from(bo + s.off));
+        let a_joins = (ia.size, b) < (ib.size, a);
+        let (big, small, shift) =
+            if a_joins { (b, a, db.checked_sub(da)) } else { (a, b, da.checked_sub(db)) };
+        let (bi, si) = (mf.info(VReg(big)), mf.info(VReg(small)));
+        let Some(shift) = shift else { continue };
+        let fits = shift + usize::from(si.size) <= usize::from(bi.size);
+        if !fits || shift % usize::from(si.align.max(1)) != 0 {
             continue;
         }
-        // Keep the lower number as the root (stable output), with the stricter alignment.
-        let (root, other) = (a.min(b), a.max(b));
-        parent[other as usize] = root;
-        let moved = std::mem::take(&mut live[other as usize]);
-        live[root as usize].extend(moved);
-        normalize(&mut live[root as usize]);
-        let moved = std::mem::take(&mut members[other as usize]);
-        members[root as usize].extend(moved);
-        mf.vregs[root as usize].align = ia.align.max(ib.align);
+        if clash(&live[small as usize], &live[big as usize], shift) {
+            continue;
+        }
+        cl.parent[small as usize] = big;
+        cl.off[small as usize] = shift as u8;
+        let moved = std::mem::take(&mut live[small as usize]);
+        for (k, r) in moved.into_iter().enumerate() {
+            let dst = &mut live[big as usize][k + shift];
+            dst.extend(r);
+            normalize(dst);
+        }
+        mf.vregs[big as usize].align = bi.align.max(si.align);
     }
-    let roots: Vec<u32> = (0..n).map(|v| find(&mut parent, v)).collect();
+    let home: Vec<(u32, u8)> = (0..n).map(|v| cl.find(v)).collect();
     let mut removed = 0;
     for blk in &mut mf.blocks {
         for mi in &mut blk.insts {
             for op in mi.defs.iter_mut().chain(mi.uses.iter_mut()) {
-                op.reg.vreg = VReg(roots[op.reg.vreg.0 as usize]);
+                let (root, off) = home[op.reg.vreg.0 as usize];
+                op.reg = RegRef { vreg: VReg(root), off: op.reg.off + off };
             }
         }
         blk.insts.retain(|mi| {
@@ -333,6 +312,31 @@ mod tests {
         mf.blocks.push(MBlock { insts });
         assert_eq!(coalesce_copies(&mut mf), 2);
         assert_eq!(moves(&mf), 1, "e.0 := d.0 stays: e.1 is live across it and d.1 after it");
+        check(&mf, &allocate(&mf).unwrap()).unwrap();
+    }
+
+    /// Components gathered into a wide register (as for a vector store) are computed in
+    /// their dwords of it; a component read again after the gather keeps its own register.
+    #[test]
+    fn components_are_computed_in_place_unless_read_later() {
+        let mut mf = MFunc::default();
+        let [x, y, z] = [0; 3].map(|_| mf.vreg(RegClass::V, 1));
+        let (vec, w) = (mf.vreg(RegClass::V, 3), mf.vreg(RegClass::V, 1));
+        let insts = vec![
+            vop1(Opcode::V_MOV_B32, x, Src::I(1)),
+            vop1(Opcode::V_MOV_B32, y, Src::I(2)),
+            vop2(Opcode::V_ADD_NC_U32, z, v(x), v(y)),
+            vop1(Opcode::V_MOV_B32, vec, v(x)),
+            vop1(Opcode::V_MOV_B32, vec.at(1), v(y)),
+            vop1(Opcode::V_MOV_B32, vec.at(2), v(z)),
+            vop2(Opcode::V_ADD_NC_U32, w, v(vec.at(2)), v(y)),
+            vop2(Opcode::V_ADD_NC_U32, w, v(w), v(vec)),
+        ];
+        mf.blocks.push(MBlock { insts });
+        assert_eq!(coalesce_copies(&mut mf), 2, "x and z merge; y is read after the gather");
+        let first = &mf.blocks[0].insts[0];
+        assert_eq!(first.defs[0].reg, vec, "x is computed in dword 0");
+        assert_eq!(mf.blocks[0].insts[2].defs[0].reg, vec.at(2), "z in dword 2");
         check(&mf, &allocate(&mf).unwrap()).unwrap();
     }
 }

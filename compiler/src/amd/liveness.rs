@@ -1,14 +1,15 @@
-//! Liveness of virtual registers on the machine CFG, and live intervals in layout order.
+//! Liveness of virtual registers on the machine CFG, per dword, as live ranges with holes.
 //!
 //! Liveness is computed on the machine CFG, which for lowered divergent control flow is the
 //! *linear* CFG (blocks run one after the other with EXEC masking). That is what SGPRs need,
-//! and it is conservative for VGPRs. A write covering only part of a register (one dword of a
-//! pair, or a φ register written on several edges) does not end its liveness by itself; writes
-//! in one block that together cover every dword before the next read do, because 64-bit
-//! arithmetic builds its results one half at a time and such pairs would otherwise look live
-//! from the function entry and never free their registers.
+//! and it is conservative for VGPRs. Each dword of a register is followed on its own: 64-bit
+//! arithmetic builds its results one half at a time, a vector gathered for a wide store is
+//! written one component at a time, and a half is dead before its own write however the other
+//! half is used. (A φ register written on several edges is not special: on the linear CFG each
+//! edge's copy can be skipped by `s_cbranch_execz`, so the register stays live across the
+//! others.)
 
-use super::mir::MFunc;
+use super::mir::{MFunc, RegOp};
 
 /// A bit set over virtual registers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,52 +39,54 @@ impl Bits {
     }
 }
 
-/// Bits `off..off + dwords` of a dword mask (registers are at most 32 dwords wide).
-fn dword_mask(off: u8, dwords: u8) -> u32 {
-    let ones = 1u64.checked_shl(u32::from(dwords)).map_or(u64::MAX, |b| b - 1);
-    (ones << off.min(63)) as u32
+/// Index of dword 0 of each virtual register among all dwords (one more entry: the total).
+fn dword_base(mf: &MFunc) -> Vec<usize> {
+    let mut base = Vec::with_capacity(mf.vregs.len() + 1);
+    let mut n = 0;
+    base.push(0);
+    for info in &mf.vregs {
+        n += usize::from(info.size);
+        base.push(n);
+    }
+    base
 }
 
-/// Block-level liveness: where each block starts in the layout-order numbering of
-/// instructions, and which registers are live out of it.
+/// The dwords an operand covers, as indices among all dwords (clipped to its register).
+fn op_dwords(base: &[usize], op: &RegOp) -> std::ops::Range<usize> {
+    let v = op.reg.vreg.0 as usize;
+    let lo = (base[v] + usize::from(op.reg.off)).min(base[v + 1]);
+    lo..(lo + usize::from(op.dwords)).min(base[v + 1])
+}
+
+/// Block-level liveness of every dword: where each block starts in the layout-order
+/// numbering of instructions, and which dwords are live out of it.
 struct BlockLiveness {
     /// Index of each block's first instruction (one more entry: the instruction count).
     start: Vec<usize>,
     live_out: Vec<Bits>,
 }
 
-fn block_liveness(mf: &MFunc) -> BlockLiveness {
-    let nv = mf.vregs.len();
+fn block_liveness(mf: &MFunc, base: &[usize]) -> BlockLiveness {
+    let nd = *base.last().unwrap_or(&0);
     let nb = mf.blocks.len();
-    let mut gen = vec![Bits::new(nv); nb];
-    let mut kill = vec![Bits::new(nv); nb];
+    let mut gen = vec![Bits::new(nd); nb];
+    let mut kill = vec![Bits::new(nd); nb];
     let mut start = vec![0usize; nb + 1];
     for (b, blk) in mf.blocks.iter().enumerate() {
         start[b + 1] = start[b] + blk.insts.len();
-        // Dwords of each register written between here and its next use (walking backwards):
-        // a pair built one dword at a time is dead before its first write once every dword
-        // is covered, exactly like a full-width write.
-        let mut covered: Vec<u32> = vec![0; nv];
         for mi in blk.insts.iter().rev() {
-            for d in &mi.defs {
-                let v = d.reg.vreg.0 as usize;
-                let full = dword_mask(0, mf.vregs[v].size);
-                covered[v] |= dword_mask(d.reg.off, d.dwords) & full;
-                if covered[v] == full {
-                    kill[b].set(v);
-                    gen[b].clear(v);
-                }
+            for x in mi.defs.iter().flat_map(|d| op_dwords(base, d)) {
+                kill[b].set(x);
+                gen[b].clear(x);
             }
-            for u in &mi.uses {
-                let v = u.reg.vreg.0 as usize;
-                gen[b].set(v);
-                covered[v] = 0;
+            for x in mi.uses.iter().flat_map(|u| op_dwords(base, u)) {
+                gen[b].set(x);
             }
         }
     }
     let succs: Vec<Vec<usize>> = (0..nb).map(|b| mf.succs(b)).collect();
     let mut live_in = gen.clone();
-    let mut live_out = vec![Bits::new(nv); nb];
+    let mut live_out = vec![Bits::new(nd); nb];
     let mut changed = true;
     while changed {
         changed = false;
@@ -114,65 +117,64 @@ pub fn inst_of(pos: usize) -> usize {
     pos / 2
 }
 
-/// Live range of every virtual register (empty for registers never mentioned).
-pub fn ranges(mf: &MFunc) -> Vec<Range> {
-    let nv = mf.vregs.len();
-    let bl = block_liveness(mf);
-    let mut out: Vec<Range> = vec![Vec::new(); nv];
-    // Per register while walking a block backwards: the end of the segment being extended
-    // (it is live there) and the dwords written since its next read.
-    let mut open: Vec<Option<usize>> = vec![None; nv];
-    let mut covered: Vec<u32> = vec![0; nv];
+/// Live range of every dword of every virtual register (`[v][k]`: dword `k` of `v`; empty
+/// for dwords never mentioned).
+pub fn ranges(mf: &MFunc) -> Vec<Vec<Range>> {
+    let base = dword_base(mf);
+    let nd = *base.last().unwrap_or(&0);
+    let bl = block_liveness(mf, &base);
+    let mut out: Vec<Range> = vec![Vec::new(); nd];
+    // Per dword while walking a block backwards: the end of the segment being extended.
+    let mut open: Vec<Option<usize>> = vec![None; nd];
     for (b, blk) in mf.blocks.iter().enumerate() {
         let (first, end) = (bl.start[b], bl.start[b + 1]);
         if first == end {
             continue;
         }
         let mut touched: Vec<usize> = Vec::new();
-        for v in (0..nv).filter(|&v| bl.live_out[b].get(v)) {
-            open[v] = Some(2 * end - 1);
-            touched.push(v);
+        for x in (0..nd).filter(|&x| bl.live_out[b].get(x)) {
+            open[x] = Some(2 * end - 1);
+            touched.push(x);
         }
         for (i, mi) in blk.insts.iter().enumerate().rev() {
             let p = first + i;
-            for d in &mi.defs {
-                let v = d.reg.vreg.0 as usize;
-                touched.push(v);
-                let full = dword_mask(0, mf.vregs[v].size);
-                covered[v] |= dword_mask(d.reg.off, d.dwords) & full;
-                match open[v] {
-                    Some(e) if covered[v] == full => {
-                        out[v].push((2 * p + 1, e));
-                        open[v] = None;
-                    }
-                    Some(_) => {}
-                    None => out[v].push((2 * p + 1, 2 * p + 1)),
-                }
+            for x in mi.defs.iter().flat_map(|d| op_dwords(&base, d)) {
+                out[x].push((2 * p + 1, open[x].take().unwrap_or(2 * p + 1)));
             }
-            for u in &mi.uses {
-                let v = u.reg.vreg.0 as usize;
-                touched.push(v);
-                covered[v] = 0;
-                if open[v].is_none() {
-                    open[v] = Some(2 * p);
+            for x in mi.uses.iter().flat_map(|u| op_dwords(&base, u)) {
+                if open[x].is_none() {
+                    open[x] = Some(2 * p);
+                    touched.push(x);
                 }
             }
         }
-        for v in touched {
-            if let Some(e) = open[v].take() {
-                out[v].push((2 * first, e));
+        for x in touched {
+            if let Some(e) = open[x].take() {
+                out[x].push((2 * first, e));
             }
-            covered[v] = 0;
         }
     }
-    for (v, r) in out.iter_mut().enumerate() {
-        // Inputs are live from the start.
-        normalize(r);
-        if let (Some(_), Some(first)) = (mf.vregs[v].fixed, r.first_mut()) {
-            first.0 = 0;
+    let mut per_vreg = Vec::with_capacity(mf.vregs.len());
+    for (v, info) in mf.vregs.iter().enumerate() {
+        let mut dws: Vec<Range> =
+            out[base[v]..base[v + 1]].iter_mut().map(std::mem::take).collect();
+        for r in &mut dws {
+            normalize(r);
+            // Inputs are live from the start.
+            if let (Some(_), Some(first)) = (info.fixed, r.first_mut()) {
+                first.0 = 0;
+            }
         }
+        per_vreg.push(dws);
     }
-    out
+    per_vreg
+}
+
+/// The first and last position of a register's dwords' ranges (`None` if never mentioned).
+pub fn hull(dwords: &[Range]) -> Option<(usize, usize)> {
+    let a = dwords.iter().filter_map(|r| r.first()).map(|s| s.0).min()?;
+    let b = dwords.iter().filter_map(|r| r.last()).map(|s| s.1).max()?;
+    Some((a, b))
 }
 
 /// Sorts segments and joins overlapping or adjacent ones.
@@ -206,7 +208,7 @@ pub fn overlap(a: &[(usize, usize)], b: &[(usize, usize)]) -> bool {
 }
 
 /// Live interval of each virtual register: first and last instruction index (inclusive) in
-/// layout order (the hull of its [`ranges`]); `None` for registers never used.
+/// layout order (the hull of its dwords' [`ranges`]); `None` for registers never used.
 pub fn intervals(mf: &MFunc) -> Vec<Option<(usize, usize)>> {
-    ranges(mf).iter().map(|r| Some((inst_of(r.first()?.0), inst_of(r.last()?.1)))).collect()
+    ranges(mf).iter().map(|r| hull(r).map(|(a, b)| (inst_of(a), inst_of(b)))).collect()
 }

@@ -8,10 +8,17 @@
 /// Closed instruction spans, sorted and disjoint.
 pub type Spans = Vec<(usize, usize)>;
 
+/// First and last instruction over the spans of all dwords of a register.
+pub fn extent(dwords: &[Spans]) -> Option<(usize, usize)> {
+    let a = dwords.iter().filter_map(|s| s.first()).map(|s| s.0).min()?;
+    let b = dwords.iter().filter_map(|s| s.last()).map(|s| s.1).max()?;
+    Some((a, b))
+}
+
 /// What the scan knows about each virtual register while choosing spills.
 pub struct Costs<'a> {
-    /// Spans of each virtual register.
-    pub spans: &'a [Spans],
+    /// Spans of each dword of each virtual register.
+    pub spans: &'a [Vec<Spans>],
     /// Reads and writes weighted by loop depth (what spilling would add).
     pub cost: &'a [f64],
     /// Dwords of each virtual register.
@@ -24,7 +31,7 @@ impl Costs<'_> {
     /// Spill weight of `v` for a value starting at `start`: its cost per register-instruction
     /// its spilling frees from there on (lower is a better spill).
     pub fn weight(&self, v: usize, start: usize) -> f64 {
-        let end = self.spans[v].last().map_or(start, |s| s.1);
+        let end = extent(&self.spans[v]).map_or(start, |e| e.1);
         let freed = (end.saturating_sub(start) + 1) as f64 * f64::from(self.size[v]);
         self.cost[v].max(1.0) / freed
     }
@@ -58,39 +65,36 @@ impl File {
         }
     }
 
-    fn is_free(&self, r: usize, size: usize, spans: &[(usize, usize)]) -> bool {
-        r + size <= self.occ.len()
-            && (r..r + size).all(|x| {
-                let occ = &self.occ[x];
-                spans.iter().all(|&(a, b)| {
+    fn is_free(&self, r: usize, spans: &[Spans]) -> bool {
+        r + spans.len() <= self.occ.len()
+            && spans.iter().enumerate().all(|(k, dw)| {
+                let occ = &self.occ[r + k];
+                dw.iter().all(|&(a, b)| {
                     let i = occ.partition_point(|s| s.1 < a);
                     i == occ.len() || occ[i].0 > b
                 })
             })
     }
 
-    /// The lowest free register (with `align`, or exactly `fixed`) for `size` dwords over
-    /// `spans`.
-    pub fn pick(&self, size: u8, align: u8, fixed: Option<u8>, spans: &Spans) -> Option<usize> {
-        let size = usize::from(size);
+    /// The lowest free register (with `align`, or exactly `fixed`) for the dwords' `spans`.
+    pub fn pick(&self, align: u8, fixed: Option<u8>, spans: &[Spans]) -> Option<usize> {
         match fixed {
-            Some(f) => Some(usize::from(f)).filter(|&f| self.is_free(f, size, spans)),
+            Some(f) => Some(usize::from(f)).filter(|&f| self.is_free(f, spans)),
             None => (0..self.occ.len())
                 .step_by(usize::from(align.max(1)))
-                .find(|&r| self.is_free(r, size, spans)),
+                .find(|&r| self.is_free(r, spans)),
         }
     }
 
-    /// Takes registers `r..r + size` for `v` over `spans`.
-    pub fn take(&mut self, r: usize, size: u8, v: usize, spans: &Spans) {
-        let size = usize::from(size);
-        for occ in &mut self.occ[r..r + size] {
-            for &(a, b) in spans {
+    /// Takes register `r + k` for `v` over the spans of its dword `k`.
+    pub fn take(&mut self, r: usize, v: usize, spans: &[Spans]) {
+        for (occ, dw) in self.occ[r..r + spans.len()].iter_mut().zip(spans) {
+            for &(a, b) in dw {
                 let i = occ.partition_point(|s| s.0 < a);
                 occ.insert(i, (a, b, v));
             }
         }
-        self.top = self.top.max((r + size) as u32);
+        self.top = self.top.max((r + spans.len()) as u32);
     }
 
     /// Frees registers `r..r + size` of `v`.
@@ -111,8 +115,8 @@ impl File {
         costs: &Costs,
     ) -> Option<(usize, f64, Vec<usize>)> {
         let spans = &costs.spans[v];
-        let start = spans.first()?.0;
-        let size = usize::from(costs.size[v]);
+        let start = extent(spans)?.0;
+        let size = spans.len();
         let mut best: Option<(usize, f64, Vec<usize>)> = None;
         let mut owners = Vec::new();
         for r in (0..self.occ.len()).step_by(usize::from(align.max(1))) {
@@ -120,8 +124,8 @@ impl File {
                 continue;
             }
             owners.clear();
-            for x in r..r + size {
-                self.conflicts(x, spans, &mut owners);
+            for (k, dw) in spans.iter().enumerate() {
+                self.conflicts(r + k, dw, &mut owners);
             }
             if !owners.iter().all(|&o| (costs.spillable)(o)) {
                 continue;

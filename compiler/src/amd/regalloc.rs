@@ -14,9 +14,9 @@ use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
 
 use super::abi;
 use super::error::BackendError;
-use super::liveness::{inst_of, normalize, ranges};
+use super::liveness::{hull, inst_of, normalize, ranges};
 use super::mir::{patch, MFunc, MInst, RegClass, RegRef, VReg, VRegInfo};
-use super::reg_file::{Costs, File, Spans};
+use super::reg_file::{extent, Costs, File, Spans};
 
 /// Physical first register of every virtual register (`u8::MAX` for unused ones).
 #[derive(Clone, Debug)]
@@ -96,21 +96,26 @@ fn writes_inactive_lanes(mf: &MFunc) -> bool {
     })
 }
 
-/// The instruction spans each virtual register occupies a register for: its live range with
-/// holes, or the whole interval for VGPRs when [`writes_inactive_lanes`].
-fn spans(mf: &MFunc) -> Vec<Spans> {
+/// The instruction spans each dword of each virtual register occupies a register for: its
+/// live range with holes, or the whole interval of the register for VGPRs when
+/// [`writes_inactive_lanes`].
+fn spans(mf: &MFunc) -> Vec<Vec<Spans>> {
     let vector_holes = !writes_inactive_lanes(mf);
     let live = ranges(mf);
     live.iter()
         .zip(&mf.vregs)
-        .map(|(r, info)| {
-            let (Some(first), Some(last)) = (r.first(), r.last()) else { return Vec::new() };
+        .map(|(dws, info)| {
+            let Some((a, b)) = hull(dws) else { return Vec::new() };
             if info.class == RegClass::V && !vector_holes {
-                return vec![(inst_of(first.0), inst_of(last.1))];
+                return vec![vec![(inst_of(a), inst_of(b))]; dws.len()];
             }
-            let mut s: Spans = r.iter().map(|&(a, b)| (inst_of(a), inst_of(b))).collect();
-            normalize(&mut s);
-            s
+            dws.iter()
+                .map(|r| {
+                    let mut s: Spans = r.iter().map(|&(a, b)| (inst_of(a), inst_of(b))).collect();
+                    normalize(&mut s);
+                    s
+                })
+                .collect()
         })
         .collect()
 }
@@ -125,12 +130,13 @@ pub fn try_allocate(mf: &MFunc) -> Result<Assignment, Failure> {
     // Spill temporaries gain nothing from spilling; lane VGPRs hold spilled SGPRs in lanes
     // that scratch stores under EXEC could not keep.
     let spillable = |v: usize| {
-        let (Some(a), Some(b)) = (spans[v].first(), spans[v].last()) else { return false };
-        mf.vregs[v].fixed.is_none() && b.1 > a.0 + 1 && !mf.unspillable.contains(&VReg(v as u32))
+        let Some((a, b)) = extent(&spans[v]) else { return false };
+        mf.vregs[v].fixed.is_none() && b > a + 1 && !mf.unspillable.contains(&VReg(v as u32))
     };
     let costs = Costs { spans: &spans, cost: &cost, size: &size, spillable: &spillable };
-    let mut order: Vec<usize> = (0..mf.vregs.len()).filter(|&v| !spans[v].is_empty()).collect();
-    order.sort_by_key(|&v| (spans[v][0].0, mf.vregs[v].fixed.is_none(), v));
+    let start: Vec<usize> = spans.iter().map(|s| extent(s).map_or(usize::MAX, |e| e.0)).collect();
+    let mut order: Vec<usize> = (0..mf.vregs.len()).filter(|&v| start[v] != usize::MAX).collect();
+    order.sort_by_key(|&v| (start[v], mf.vregs[v].fixed.is_none(), v));
     let mut reg = vec![u8::MAX; mf.vregs.len()];
     // The long-branch pair sits above the allocatable SGPRs.
     let mut sf = File::new(usize::from(super::emit::LONG_BRANCH_SGPR));
@@ -143,10 +149,10 @@ pub fn try_allocate(mf: &MFunc) -> Result<Assignment, Failure> {
             RegClass::S => &mut sf,
             RegClass::V => &mut vf,
         };
-        let mut r = file.pick(info.size, info.align, info.fixed, &spans[v]);
+        let mut r = file.pick(info.align, info.fixed, &spans[v]);
         if r.is_none() {
             failed = failed.or(Some(info.class));
-            let own = spillable(v).then(|| costs.weight(v, spans[v][0].0));
+            let own = spillable(v).then(|| costs.weight(v, start[v]));
             match (file.cheapest_eviction(v, info.align, info.fixed, &costs), own) {
                 (Some((at, w, owners)), own) if own.is_none_or(|o| w < o) => {
                     for o in owners {
@@ -161,7 +167,7 @@ pub fn try_allocate(mf: &MFunc) -> Result<Assignment, Failure> {
             }
         }
         if let Some(r) = r {
-            file.take(r, info.size, v, &spans[v]);
+            file.take(r, v, &spans[v]);
             reg[v] = r as u8;
         }
     }
