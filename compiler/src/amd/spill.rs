@@ -2,7 +2,9 @@
 //! allocator names ([`super::regalloc::try_allocate`]) is moved to a slot of private memory.
 //! Every write of it becomes a write of a fresh register followed by a `scratch_store`, every
 //! read a `scratch_load` into a fresh register just before the reader, so the value occupies
-//! no register between its accesses and the new registers live for one instruction.
+//! no register between its accesses and the new registers live for one instruction. A plain
+//! move into the spilled value stores its source instead, and one out of it reloads straight
+//! into its destination (the φ copies of a spilled φ register cost no moves).
 //!
 //! Scratch stores and loads honour EXEC like the instructions they accompany, so a slot
 //! behaves exactly like the register it replaces: lanes that a masked write skips keep their
@@ -98,6 +100,24 @@ pub fn spill(mf: &mut MFunc, v: VReg) -> u32 {
         // right after it uses that register instead of reloading.
         let mut fresh: Vec<(RegOp, RegRef)> = Vec::new();
         for mut mi in old {
+            match vector_copy(&mi) {
+                // A copy into the spilled value stores its source instead.
+                Some((d, src))
+                    if d.reg.vreg == v
+                        && src.reg.vreg != v
+                        && mf.info(src.reg.vreg).class == RegClass::V =>
+                {
+                    out.extend(move_insts(mf, true, src.reg, v, d, slot));
+                    fresh = vec![(d, src.reg)];
+                    continue;
+                }
+                // A copy out of it reloads straight into the destination.
+                Some((d, src)) if src.reg.vreg == v && d.reg.vreg != v && fresh.is_empty() => {
+                    out.extend(move_insts(mf, false, d.reg, v, src, slot));
+                    continue;
+                }
+                _ => {}
+            }
             let mut after = Vec::new();
             let mut loaded = Vec::new();
             for u in mi.uses.iter_mut().filter(|u| u.reg.vreg == v) {
@@ -135,6 +155,18 @@ pub fn spill(mf: &mut MFunc, v: VReg) -> u32 {
         mf.blocks[b].insts = out;
     }
     u32::from(size)
+}
+
+/// A plain one-dword move between vector registers: (destination, source).
+fn vector_copy(mi: &MInst) -> Option<(RegOp, RegOp)> {
+    let ferrum_isa::Inst::Vop1(i) = &mi.inst else { return None };
+    let plain = i.op == O::V_MOV_B32 && i.ext == ferrum_isa::Ext::None && mi.spill.is_none();
+    match (mi.defs.as_slice(), mi.uses.as_slice()) {
+        ([d], [s]) if plain && d.dwords == 1 && s.dwords == 1 && s.slot == Slot::Src0 => {
+            Some((*d, *s))
+        }
+        _ => None,
+    }
 }
 
 /// Loads the dwords `u` reads into a fresh register (instructions appended to `out`).
@@ -238,4 +270,49 @@ fn lane_moves(store: bool, t: RegRef, lanes: RegRef, v: VReg, op: RegOp, slot: u
             mi
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amd::isel_build::{vop1, vop2};
+    use crate::amd::mir::MBlock;
+    use crate::amd::regalloc::allocate;
+    use crate::amd::regalloc_check::check;
+
+    /// x = 1; y = x; z = y + x: spilling y stores x directly, spilling x then reloads it
+    /// straight into y; no move is left and the checker follows both through memory.
+    #[test]
+    fn copies_into_and_out_of_spilled_values_go_through_the_slot() {
+        let mut mf = MFunc::default();
+        let [x, y, z] = [0; 3].map(|_| mf.vreg(RegClass::V, 1));
+        let v = |r| Src::R(r, RegClass::V);
+        let insts = vec![
+            vop1(O::V_MOV_B32, x, Src::I(1)),
+            vop1(O::V_MOV_B32, y, v(x)),
+            vop2(O::V_ADD_NC_U32, z, v(y), v(x)),
+        ];
+        mf.blocks.push(MBlock { insts });
+        spill(&mut mf, y.vreg);
+        let is_move = |mi: &MInst| vector_copy(mi).is_some();
+        assert!(!mf.blocks[0].insts.iter().any(is_move));
+        let store = mf.blocks[0].insts.iter().find(|mi| mi.spill.is_some_and(|s| s.store));
+        assert_eq!(store.unwrap().uses[0].reg, x, "the store reads x itself");
+        check(&mf, &allocate(&mf).unwrap()).unwrap();
+
+        let mut mf2 = MFunc::default();
+        let [x, y, z] = [0; 3].map(|_| mf2.vreg(RegClass::V, 1));
+        let insts = vec![
+            vop1(O::V_MOV_B32, x, Src::I(1)),
+            vop1(O::V_MOV_B32, z, Src::I(2)),
+            vop1(O::V_MOV_B32, y, v(x)),
+            vop2(O::V_ADD_NC_U32, z, v(y), v(z)),
+        ];
+        mf2.blocks.push(MBlock { insts });
+        spill(&mut mf2, x.vreg);
+        assert!(!mf2.blocks[0].insts.iter().any(is_move));
+        let load = mf2.blocks[0].insts.iter().find(|mi| mi.spill.is_some_and(|s| !s.store));
+        assert_eq!(load.unwrap().defs[0].reg, y, "the reload writes y itself");
+        check(&mf2, &allocate(&mf2).unwrap()).unwrap();
+    }
 }
