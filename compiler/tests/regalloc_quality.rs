@@ -17,7 +17,7 @@ fn compile(name: &str) -> amd::Binary {
 fn register_moves(isa: &str) -> Vec<&str> {
     isa.lines()
         .filter(|l| {
-            let mut w = l.split(|c: char| c == ' ' || c == ',').filter(|w| !w.is_empty());
+            let mut w = l.split([' ', ',']).filter(|w| !w.is_empty());
             let (op, d, s) = (w.next(), w.next(), w.next());
             let reg = |x: Option<&str>, p: char| {
                 x.is_some_and(|x| x.starts_with(p) && x[1..].chars().all(|c| c.is_ascii_digit()))
