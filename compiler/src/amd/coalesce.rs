@@ -20,9 +20,9 @@
 //! What the linear liveness cannot see is a write to lanes outside EXEC (whole-wave sections,
 //! `v_writelane`): registers written so are left alone.
 
-use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
+use ferrum_isa::{Ext, Inst, Opcode};
 
-use super::liveness::{normalize, overlap, ranges, Range};
+use super::liveness::{normalize, overlap, ranges, written_outside_exec, Range};
 use super::mir::{MFunc, MInst, RegClass, RegRef, VReg};
 
 /// A move `dst := src` that coalescing may remove: one dword of the same class, no
@@ -42,30 +42,6 @@ fn plain_copy(mf: &MFunc, mi: &MInst) -> Option<(RegRef, RegRef)> {
         && mi.spill.is_none()
         && mi.target.is_none();
     ok.then_some((d.reg, s.reg))
-}
-
-/// VGPRs written in lanes outside the ones control flow brought there: inside a whole-wave
-/// section (from EXEC set to a constant to the next write of EXEC, in layout order) or by
-/// `v_writelane`. Merging such a register with a φ register could clobber the inactive lanes
-/// that carry the φ's value for lanes that already left a loop, so they are never merged.
-fn writes_outside_exec(mf: &MFunc) -> Vec<bool> {
-    let mut out = vec![false; mf.vregs.len()];
-    let mut whole_wave = false;
-    for mi in mf.blocks.iter().flat_map(|b| &b.insts) {
-        let lane_write = matches!(&mi.inst, Inst::Vop3(i) if i.op == Opcode::V_WRITELANE_B32);
-        if whole_wave || lane_write {
-            for d in &mi.defs {
-                out[d.reg.vreg.0 as usize] = true;
-            }
-        }
-        let exec = Operand::Special(Special::ExecLo);
-        match &mi.inst {
-            Inst::Sop1(i) if i.sdst == exec => whole_wave = mi.uses.is_empty(),
-            Inst::Sop2(i) if i.sdst == exec => whole_wave = false,
-            _ => {}
-        }
-    }
-    out
 }
 
 /// Classes of registers sharing one register range: each register lives at a dword offset
@@ -105,7 +81,7 @@ pub fn coalesce_copies(mf: &mut MFunc) -> u32 {
     let mut live: Vec<Vec<Range>> = ranges(mf);
     let n = mf.vregs.len() as u32;
     let mut cl = Classes { parent: (0..n).collect(), off: vec![0; n as usize] };
-    let wide = writes_outside_exec(mf);
+    let wide = written_outside_exec(mf);
     let copies: Vec<(RegRef, RegRef)> = mf
         .blocks
         .iter()

@@ -9,6 +9,8 @@
 //! edge's copy can be skipped by `s_cbranch_execz`, so the register stays live across the
 //! others.)
 
+use ferrum_isa::{Inst, Opcode, Operand, Special};
+
 use super::mir::{MFunc, RegOp};
 
 /// A bit set over virtual registers.
@@ -211,4 +213,30 @@ pub fn overlap(a: &[(usize, usize)], b: &[(usize, usize)]) -> bool {
 /// layout order (the hull of its dwords' [`ranges`]); `None` for registers never used.
 pub fn intervals(mf: &MFunc) -> Vec<Option<(usize, usize)>> {
     ranges(mf).iter().map(|r| hull(r).map(|(a, b)| (inst_of(a), inst_of(b)))).collect()
+}
+
+/// Registers written in lanes outside the ones control flow brought there: inside a
+/// whole-wave section (from EXEC set to a constant to the next write of EXEC, in layout order)
+/// or by `v_writelane` (except the lane VGPRs of scalar spills, live throughout). The linear
+/// liveness cannot see such writes: a register dead in a hole may still hold, in inactive
+/// lanes, the value of lanes that left a loop early, and only a write outside EXEC reaches
+/// them.
+pub fn written_outside_exec(mf: &MFunc) -> Vec<bool> {
+    let mut out = vec![false; mf.vregs.len()];
+    let mut whole_wave = false;
+    let exec = Operand::Special(Special::ExecLo);
+    for mi in mf.blocks.iter().flat_map(|b| &b.insts) {
+        let lane_write = matches!(&mi.inst, Inst::Vop3(i) if i.op == Opcode::V_WRITELANE_B32);
+        if whole_wave || lane_write {
+            for d in mi.defs.iter().filter(|d| !mf.spill_lanes.contains(&d.reg.vreg)) {
+                out[d.reg.vreg.0 as usize] = true;
+            }
+        }
+        match &mi.inst {
+            Inst::Sop1(i) if i.sdst == exec => whole_wave = mi.uses.is_empty(),
+            Inst::Sop2(i) if i.sdst == exec => whole_wave = false,
+            _ => {}
+        }
+    }
+    out
 }

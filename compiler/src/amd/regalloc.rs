@@ -10,11 +10,11 @@
 //! on, so one scan names every value to spill; [`super::spill`] moves them to scratch (vector
 //! values) or to VGPR lanes (scalar values).
 
-use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
+use ferrum_isa::{Ext, Inst, Opcode, Operand};
 
 use super::abi;
 use super::error::BackendError;
-use super::liveness::{hull, inst_of, normalize, ranges};
+use super::liveness::{hull, inst_of, normalize, ranges, written_outside_exec};
 use super::mir::{patch, MFunc, MInst, RegClass, RegRef, VReg, VRegInfo};
 use super::reg_file::{extent, Costs, File, Spans};
 
@@ -81,26 +81,12 @@ fn spill_costs(mf: &MFunc) -> Vec<f64> {
     cost
 }
 
-/// Whether some instruction writes lanes of a VGPR outside EXEC: whole-wave sections (EXEC set
-/// to a constant) and `v_writelane` into anything but the lane VGPRs of scalar spills. Such a
-/// write could clobber the inactive lanes of a value that the linear liveness sees dead in a
-/// hole (a value carried out of a loop by lanes that left it early), so VGPRs then keep whole
-/// intervals.
-fn writes_inactive_lanes(mf: &MFunc) -> bool {
-    mf.blocks.iter().flat_map(|b| &b.insts).any(|mi| match &mi.inst {
-        Inst::Sop1(i) => i.sdst == Operand::Special(Special::ExecLo) && mi.uses.is_empty(),
-        Inst::Vop3(i) if i.op == Opcode::V_WRITELANE_B32 => {
-            mi.defs.iter().any(|d| !mf.spill_lanes.contains(&d.reg.vreg))
-        }
-        _ => false,
-    })
-}
-
 /// The instruction spans each dword of each virtual register occupies a register for: its
-/// live range with holes, or the whole interval of the register for VGPRs when
-/// [`writes_inactive_lanes`].
+/// live range with holes, or the whole interval of the register for VGPRs when some VGPR is
+/// [`written_outside_exec`] (it could clobber inactive lanes a hole still holds).
 fn spans(mf: &MFunc) -> Vec<Vec<Spans>> {
-    let vector_holes = !writes_inactive_lanes(mf);
+    let outside = written_outside_exec(mf);
+    let vector_holes = !outside.iter().zip(&mf.vregs).any(|(&w, i)| w && i.class == RegClass::V);
     let live = ranges(mf);
     live.iter()
         .zip(&mf.vregs)
