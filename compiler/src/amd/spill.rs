@@ -76,11 +76,11 @@ pub fn select_and_allocate(
                     spilled = (0, 0);
                     continue;
                 }
-                for v in f.spills {
-                    match mf.info(v).class {
-                        RegClass::V => spilled.0 += spill(&mut mf, v),
-                        RegClass::S => spilled.1 += spill_sgpr(&mut mf, v),
-                    }
+                let (vector, scalar): (Vec<VReg>, Vec<VReg>) =
+                    f.spills.into_iter().partition(|&v| mf.info(v).class == RegClass::V);
+                spilled.0 += spill_all(&mut mf, &vector);
+                for v in scalar {
+                    spilled.1 += spill_sgpr(&mut mf, v);
                 }
             }
         }
@@ -90,61 +90,89 @@ pub fn select_and_allocate(
 
 /// Moves vector register `v` to a fresh scratch slot; returns its size in dwords.
 pub fn spill(mf: &mut MFunc, v: VReg) -> u32 {
-    let size = mf.info(v).size;
-    let slot = mf.scratch_bytes;
-    mf.scratch_bytes += u32::from(size) * 4;
+    spill_all(mf, &[v])
+}
+
+/// Moves vector registers `vs` to fresh scratch slots in one pass over the code; returns the
+/// dwords spilled.
+pub fn spill_all(mf: &mut MFunc, vs: &[VReg]) -> u32 {
+    let mut slot_of: Vec<Option<u32>> = vec![None; mf.vregs.len()];
+    let mut total = 0;
+    for &v in vs {
+        if slot_of[v.0 as usize].is_none() {
+            let size = mf.info(v).size;
+            slot_of[v.0 as usize] = Some(mf.scratch_bytes);
+            mf.scratch_bytes += u32::from(size) * 4;
+            total += u32::from(size);
+        }
+    }
+    // Spill temporaries are numbered after the registers being spilled: never spilled here.
+    let slot = |r: &RegRef| slot_of.get(r.vreg.0 as usize).copied().flatten();
     for b in 0..mf.blocks.len() {
         let old = std::mem::take(&mut mf.blocks[b].insts);
         let mut out = Vec::with_capacity(old.len());
-        // The register the previous instruction wrote (and that was just stored): a reader
-        // right after it uses that register instead of reloading.
+        // The registers the previous instruction wrote (and that were just stored): a reader
+        // right after it uses such a register instead of reloading.
         let mut fresh: Vec<(RegOp, RegRef)> = Vec::new();
         for mut mi in old {
             match vector_copy(&mi) {
-                // A copy into the spilled value stores its source instead.
+                // A copy into a spilled value stores its source instead.
                 Some((d, src))
-                    if d.reg.vreg == v
-                        && src.reg.vreg != v
+                    if slot(&d.reg).is_some()
+                        && slot(&src.reg).is_none()
                         && mf.info(src.reg.vreg).class == RegClass::V =>
                 {
-                    out.extend(move_insts(mf, true, src.reg, v, d, slot));
+                    let at = slot(&d.reg).expect("guarded");
+                    out.extend(move_insts(mf, true, src.reg, d.reg.vreg, d, at));
                     fresh = vec![(d, src.reg)];
                     continue;
                 }
-                // A copy out of it reloads straight into the destination.
-                Some((d, src)) if src.reg.vreg == v && d.reg.vreg != v && fresh.is_empty() => {
-                    out.extend(move_insts(mf, false, d.reg, v, src, slot));
+                // A copy out of one reloads straight into the destination.
+                Some((d, src))
+                    if slot(&src.reg).is_some()
+                        && slot(&d.reg).is_none()
+                        && !fresh.iter().any(|(f, _)| f.reg.vreg == src.reg.vreg) =>
+                {
+                    let at = slot(&src.reg).expect("guarded");
+                    out.extend(move_insts(mf, false, d.reg, src.reg.vreg, src, at));
+                    fresh.clear();
                     continue;
                 }
                 _ => {}
             }
             let mut after = Vec::new();
             let mut loaded = Vec::new();
-            for u in mi.uses.iter_mut().filter(|u| u.reg.vreg == v) {
-                let same =
-                    |(d, _): &&(RegOp, RegRef)| d.reg.off == u.reg.off && d.dwords == u.dwords;
+            for u in mi.uses.iter_mut() {
+                let Some(at) = slot(&u.reg) else { continue };
+                let same = |(d, _): &&(RegOp, RegRef)| {
+                    d.reg.vreg == u.reg.vreg && d.reg.off == u.reg.off && d.dwords == u.dwords
+                };
                 let t = match fresh.iter().find(same) {
                     Some(&(_, t)) => t,
-                    None => reload(mf, &mut out, v, *u, slot),
+                    None => reload(mf, &mut out, u.reg.vreg, *u, at),
                 };
                 loaded.push((*u, t));
                 u.reg = t;
             }
             let mut written = Vec::new();
-            for d in mi.defs.iter_mut().filter(|d| d.reg.vreg == v) {
+            for d in mi.defs.iter_mut() {
+                let Some(at) = slot(&d.reg) else { continue };
                 // A partial-lane write (DPP with kept lanes, v_writelane, a move under a
                 // narrowed EXEC) names its destination as a use in the same field: it must
                 // write the register its old value was loaded into, or the lanes it skips
                 // would be stored from a register that never held them.
                 // (An atomic compare-swap reads two dwords there and returns one.)
                 let tied = loaded.iter().find(|(u, _)| {
-                    u.slot == d.slot && u.reg.off == d.reg.off && u.dwords >= d.dwords
+                    u.slot == d.slot
+                        && u.reg.vreg == d.reg.vreg
+                        && u.reg.off == d.reg.off
+                        && u.dwords >= d.dwords
                 });
                 let t = match tied {
                     Some(&(_, t)) => t,
                     None => temp(mf, RegClass::V, d.dwords),
                 };
-                after.extend(move_insts(mf, true, t, v, *d, slot));
+                after.extend(move_insts(mf, true, t, d.reg.vreg, *d, at));
                 written.push((*d, t));
                 d.reg = t;
             }
@@ -154,7 +182,7 @@ pub fn spill(mf: &mut MFunc, v: VReg) -> u32 {
         }
         mf.blocks[b].insts = out;
     }
-    u32::from(size)
+    total
 }
 
 /// A plain one-dword move between vector registers: (destination, source).
