@@ -216,7 +216,7 @@ pub fn intervals(mf: &MFunc) -> Vec<Option<(usize, usize)>> {
 }
 
 /// Registers written in lanes outside the ones control flow brought there: inside a
-/// whole-wave section (from EXEC set to a constant to the next write of EXEC, in layout order)
+/// whole-wave section (from EXEC set from a constant to the next write of EXEC, in layout order)
 /// or by `v_writelane` (except the lane VGPRs of scalar spills, live throughout). The linear
 /// liveness cannot see such writes: a register dead in a hole may still hold, in inactive
 /// lanes, the value of lanes that left a loop early, and only a write outside EXEC reaches
@@ -232,9 +232,12 @@ pub fn written_outside_exec(mf: &MFunc) -> Vec<bool> {
                 out[d.reg.vreg.0 as usize] = true;
             }
         }
+        // EXEC computed from anything but registers (a constant, EXEC itself) may enable
+        // lanes control flow did not bring: counted as whole-wave.
         match &mi.inst {
             Inst::Sop1(i) if i.sdst == exec => whole_wave = mi.uses.is_empty(),
-            Inst::Sop2(i) if i.sdst == exec => whole_wave = false,
+            Inst::Sop1(i) if i.op == Opcode::S_OR_SAVEEXEC_B32 => whole_wave = mi.uses.is_empty(),
+            Inst::Sop2(i) if i.sdst == exec => whole_wave = mi.uses.len() < 2,
             _ => {}
         }
     }
