@@ -315,4 +315,32 @@ mod tests {
         assert_eq!(mf.blocks[0].insts[2].defs[0].reg, vec.at(2), "z in dword 2");
         check(&mf, &allocate(&mf).unwrap()).unwrap();
     }
+
+    /// A register written in a whole-wave section (EXEC set to every lane) may hold lanes
+    /// that the linear liveness does not see: it is never merged, though it dies at its copy.
+    #[test]
+    fn registers_written_outside_exec_are_left_alone() {
+        use crate::amd::isel_build::sop1_fixed;
+        use ferrum_isa::{Operand, Special};
+        let exec = Operand::Special(Special::ExecLo);
+        let program = |whole_wave: bool| {
+            let mut mf = MFunc::default();
+            let [t, x, y] = [0; 3].map(|_| mf.vreg(RegClass::V, 1));
+            let saved = mf.vreg(RegClass::S, 1);
+            let mut insts = Vec::new();
+            if whole_wave {
+                insts.push(sop1_fixed(Opcode::S_MOV_B32, exec, Src::I(u32::MAX)));
+            }
+            insts.push(vop1(Opcode::V_MOV_B32, t, Src::I(5)));
+            if whole_wave {
+                insts.push(sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(saved, RegClass::S)));
+            }
+            insts.push(vop1(Opcode::V_MOV_B32, x, v(t)));
+            insts.push(vop2(Opcode::V_ADD_NC_U32, y, v(x), v(x)));
+            mf.blocks.push(MBlock { insts });
+            mf
+        };
+        assert_eq!(coalesce_copies(&mut program(false)), 1);
+        assert_eq!(coalesce_copies(&mut program(true)), 0);
+    }
 }
