@@ -20,7 +20,7 @@
 //! What the linear liveness cannot see is a write to lanes outside EXEC (whole-wave sections,
 //! `v_writelane`): registers written so are left alone.
 
-use ferrum_isa::{Ext, Inst, Opcode};
+use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
 
 use super::liveness::{normalize, overlap, ranges, written_outside_exec, Range};
 use super::mir::{MFunc, MInst, RegClass, RegRef, VReg};
@@ -72,6 +72,49 @@ fn clash(small: &[Range], big: &[Range], shift: usize) -> bool {
     small.iter().enumerate().any(|(k, r)| overlap(r, &big[k + shift]))
 }
 
+/// True if, for some dword, the spans from first to last position of `small` and of the
+/// dword of `big` it would share a register with overlap.
+fn hulls_clash(small: &[Range], big: &[Range], shift: usize) -> bool {
+    let hull = |r: &Range| Some((r.first()?.0, r.last()?.1));
+    small.iter().enumerate().any(|(k, r)| match (hull(r), hull(&big[k + shift])) {
+        (Some(a), Some(b)) => a.0 <= b.1 && b.0 <= a.1,
+        _ => false,
+    })
+}
+
+/// The position of the one instruction writing each register (`None` when several do).
+fn single_defs(mf: &MFunc) -> Vec<Option<usize>> {
+    let mut out: Vec<Option<usize>> = vec![None; mf.vregs.len()];
+    let mut count = vec![0u32; mf.vregs.len()];
+    for (pos, mi) in mf.blocks.iter().flat_map(|b| &b.insts).enumerate() {
+        let mut seen: Vec<usize> = mi.defs.iter().map(|d| d.reg.vreg.0 as usize).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        for v in seen {
+            count[v] += 1;
+            out[v] = Some(pos);
+        }
+    }
+    out.iter().zip(&count).map(|(&d, &c)| d.filter(|_| c == 1)).collect()
+}
+
+/// Per position, how many instructions before it may change EXEC or branch.
+fn exec_changes(mf: &MFunc) -> Vec<u32> {
+    let exec = Operand::Special(Special::ExecLo);
+    let mut out = vec![0];
+    for mi in mf.blocks.iter().flat_map(|b| &b.insts) {
+        let name = mi.inst.op().name();
+        let writes = match &mi.inst {
+            Inst::Sop1(i) => i.sdst == exec || name.contains("saveexec"),
+            Inst::Sop2(i) => i.sdst == exec,
+            _ => name.starts_with("v_cmpx"),
+        };
+        let n = out.last().copied().unwrap_or(0) + u32::from(writes || mi.target.is_some());
+        out.push(n);
+    }
+    out
+}
+
 /// Gives the source and destination of every move one register dword when their live
 /// ranges do not overlap (a component copied into a wide register for a vector store lives in
 /// that dword of it from the start), then deletes the moves that copy a register dword onto
@@ -82,14 +125,18 @@ pub fn coalesce_copies(mf: &mut MFunc) -> u32 {
     let n = mf.vregs.len() as u32;
     let mut cl = Classes { parent: (0..n).collect(), off: vec![0; n as usize] };
     let wide = written_outside_exec(mf);
-    let copies: Vec<(RegRef, RegRef)> = mf
+    let def_at = single_defs(mf);
+    let exec_changes = exec_changes(mf);
+    let mut joined = vec![false; n as usize];
+    let copies: Vec<(RegRef, RegRef, usize)> = mf
         .blocks
         .iter()
         .flat_map(|b| &b.insts)
-        .filter_map(|mi| plain_copy(mf, mi))
-        .filter(|(d, s)| !wide[d.vreg.0 as usize] && !wide[s.vreg.0 as usize])
+        .enumerate()
+        .filter_map(|(p, mi)| plain_copy(mf, mi).map(|(d, s)| (d, s, p)))
+        .filter(|(d, s, _)| !wide[d.vreg.0 as usize] && !wide[s.vreg.0 as usize])
         .collect();
-    for (d, s) in copies {
+    for (d, s, p) in copies {
         let ((a, ao), (b, bo)) = (cl.find(d.vreg.0), cl.find(s.vreg.0));
         if a == b {
             continue;
@@ -112,9 +159,24 @@ pub fn coalesce_copies(mf: &mut MFunc) -> u32 {
         if !fits || shift % usize::from(si.align.max(1)) != 0 {
             continue;
         }
-        if clash(&live[small as usize], &live[big as usize], shift) {
+        // Vector registers: lanes that leave a loop or branch before the copy keep the
+        // destination's older value in lanes the linear liveness no longer follows, so the
+        // source may only take over the destination's register in a hole when every lane
+        // writing it also runs the copy (its one definition falls through to the copy with
+        // no EXEC change or branch in between); otherwise their whole spans must not meet.
+        let vector = si.class == RegClass::V;
+        let local = !joined[s.vreg.0 as usize]
+            && cl.parent[s.vreg.0 as usize] == s.vreg.0
+            && def_at[s.vreg.0 as usize]
+                .is_some_and(|q| q < p && exec_changes[p] == exec_changes[q + 1]);
+        let (sl, bl) = (&live[small as usize], &live[big as usize]);
+        let conflict =
+            if vector && !local { hulls_clash(sl, bl, shift) } else { clash(sl, bl, shift) };
+        if conflict {
             continue;
         }
+        joined[small as usize] = true;
+        joined[big as usize] = true;
         cl.parent[small as usize] = big;
         cl.off[small as usize] = shift as u8;
         let moved = std::mem::take(&mut live[small as usize]);
@@ -342,5 +404,23 @@ mod tests {
         };
         assert_eq!(coalesce_copies(&mut program(false)), 1);
         assert_eq!(coalesce_copies(&mut program(true)), 0);
+    }
+
+    /// x = 0; loop { t = x + 1; (lanes may leave here); x = t }; y = x + x. Lanes leaving
+    /// between t's write and the latch copy read x after the loop: t must not be written into
+    /// x's register, though the linear liveness sees x dead there.
+    #[test]
+    fn a_loop_carried_vector_copy_after_a_branch_stays() {
+        let mut mf = MFunc::default();
+        let (x, t, y) = (mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1));
+        let mut leave = sopp(Opcode::S_CBRANCH_EXECZ, 0);
+        leave.target = Some(3);
+        mf.blocks.push(MBlock { insts: vec![vop1(Opcode::V_MOV_B32, x, Src::I(0))] });
+        mf.blocks
+            .push(MBlock { insts: vec![vop2(Opcode::V_ADD_NC_U32, t, Src::I(1), v(x)), leave] });
+        mf.blocks.push(MBlock { insts: vec![vop1(Opcode::V_MOV_B32, x, v(t)), back_edge()] });
+        mf.blocks.push(MBlock { insts: vec![vop2(Opcode::V_ADD_NC_U32, y, v(x), v(x))] });
+        assert_eq!(coalesce_copies(&mut mf), 0);
+        check(&mf, &allocate(&mf).unwrap()).unwrap();
     }
 }

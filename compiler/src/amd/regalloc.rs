@@ -2,9 +2,9 @@
 //! file, honouring SGPR pair/quad alignment and the ABI's pinned input registers. Afterwards
 //! every register field of every instruction is patched with its physical register.
 //!
-//! A value holds its register over its live range with holes ([`super::liveness::ranges`]), so
-//! other values fit into those holes ([`super::reg_file`]); VGPRs fall back to whole intervals
-//! in programs that write lanes outside EXEC. When a register file runs out, [`try_allocate`]
+//! Each dword is placed by its own live range ([`super::liveness::ranges`]): an SGPR holds its
+//! register only over its live range with holes, so other values fit into those holes
+//! ([`super::reg_file`]); a VGPR holds it from its first to its last mention (see [`spans`]). When a register file runs out, [`try_allocate`]
 //! evicts the occupants of the register whose spilling costs least for the register time it
 //! frees (reads and writes weighted by loop depth), or leaves the new value out, and carries
 //! on, so one scan names every value to spill; [`super::spill`] moves them to scratch (vector
@@ -14,7 +14,7 @@ use ferrum_isa::{Ext, Inst, Opcode, Operand};
 
 use super::abi;
 use super::error::BackendError;
-use super::liveness::{hull, inst_of, normalize, ranges, written_outside_exec};
+use super::liveness::{hull, inst_of, normalize, ranges};
 use super::mir::{patch, MFunc, MInst, RegClass, RegRef, VReg, VRegInfo};
 use super::reg_file::{extent, Costs, File, Spans};
 
@@ -82,22 +82,26 @@ fn spill_costs(mf: &MFunc) -> Vec<f64> {
 }
 
 /// The instruction spans each dword of each virtual register occupies a register for: its
-/// live range with holes, or the whole interval of the register for VGPRs when some VGPR is
-/// [`written_outside_exec`] (it could clobber inactive lanes a hole still holds).
+/// live range with holes for SGPRs, its whole span for VGPRs. On the linear CFG a VGPR can be
+/// dead in a hole yet hold, in lanes that leave a loop or branch before it is rewritten, a
+/// value they read later; only the whole span keeps another value out of those lanes.
 fn spans(mf: &MFunc) -> Vec<Vec<Spans>> {
-    let outside = written_outside_exec(mf);
-    let vector_holes = !outside.iter().zip(&mf.vregs).any(|(&w, i)| w && i.class == RegClass::V);
     let live = ranges(mf);
     live.iter()
         .zip(&mf.vregs)
         .map(|(dws, info)| {
-            let Some((a, b)) = hull(dws) else { return Vec::new() };
-            if info.class == RegClass::V && !vector_holes {
-                return vec![vec![(inst_of(a), inst_of(b))]; dws.len()];
+            if hull(dws).is_none() {
+                return Vec::new();
             }
             dws.iter()
                 .map(|r| {
-                    let mut s: Spans = r.iter().map(|&(a, b)| (inst_of(a), inst_of(b))).collect();
+                    let mut s: Spans = match info.class {
+                        RegClass::V => {
+                            r.first().zip(r.last()).map(|(f, l)| (f.0, l.1)).into_iter().collect()
+                        }
+                        RegClass::S => r.clone(),
+                    };
+                    s.iter_mut().for_each(|x| *x = (inst_of(x.0), inst_of(x.1)));
                     normalize(&mut s);
                     s
                 })
