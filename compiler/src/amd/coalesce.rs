@@ -6,19 +6,21 @@
 //!
 //! This is what removes most φ copies: instruction selection turns every φ into copies on its
 //! incoming edges (`x_phi := x_next` at a loop latch, one copy per side at an if/else join),
-//! and the source usually dies at the copy while the φ register is dead until it. The test is
-//! exact, not a heuristic: [`super::liveness::ranges`] gives each register dword its live range
-//! with holes, in positions that separate an instruction's reads from its writes, so a source read
-//! for the last time by the copy and the destination the copy writes do not overlap, while a
+//! and the source usually dies at the copy while the φ register is dead until it.
+//! [`super::liveness::ranges`] gives each register dword its live range with holes, in
+//! positions that separate an instruction's reads from its writes, so a source read for the
+//! last time by the copy and the destination the copy writes do not overlap, and a
 //! loop-carried φ register is seen dead between its last read in the body and the latch copy.
 //!
-//! Renaming is as safe as allocation itself: both rely on the same liveness, and giving two
-//! non-overlapping ranges one register is exactly what the allocator does when it reuses a
-//! register. Masked moves (a φ copy under the lanes taking one edge) are no exception: the
-//! liveness already treats such a write as the definition of the whole register, which the
-//! lowering of divergent control flow (blocks skippable by `s_cbranch_execz`) makes sound.
-//! What the linear liveness cannot see is a write to lanes outside EXEC (whole-wave sections,
-//! `v_writelane`): registers written so are left alone.
+//! For SGPRs that test is the whole story. A VGPR seen dead in a hole may still hold, in lanes
+//! that left a loop or branch before the write that ends the hole, a value those lanes read
+//! after they come back (a loop's φ read after a divergent break): the linear CFG follows the
+//! wave, not each lane. So a vector source may take over its destination's register in a hole
+//! only when every lane writing the source also runs the copy (one definition that falls
+//! through to the copy with no EXEC change or branch between); otherwise the two registers'
+//! whole spans, first to last mention, must not meet, which is what the allocator itself
+//! requires of two VGPRs sharing a register. Registers written in lanes outside EXEC
+//! (whole-wave sections, `v_writelane`) are left alone.
 
 use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
 

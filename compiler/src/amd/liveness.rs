@@ -1,8 +1,10 @@
 //! Liveness of virtual registers on the machine CFG, per dword, as live ranges with holes.
 //!
 //! Liveness is computed on the machine CFG, which for lowered divergent control flow is the
-//! *linear* CFG (blocks run one after the other with EXEC masking). That is what SGPRs need,
-//! and it is conservative for VGPRs. Each dword of a register is followed on its own: 64-bit
+//! *linear* CFG (blocks run one after the other with EXEC masking). That is exact for SGPRs.
+//! For VGPRs it follows the wave, not each lane: a VGPR dead in a hole may hold values of
+//! lanes that left a loop early (see [`super::regalloc`] and [`super::coalesce`] for how they
+//! are kept). Each dword of a register is followed on its own: 64-bit
 //! arithmetic builds its results one half at a time, a vector gathered for a wide store is
 //! written one component at a time, and a half is dead before its own write however the other
 //! half is used. (A φ register written on several edges is not special: on the linear CFG each
