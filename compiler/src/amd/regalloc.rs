@@ -4,11 +4,14 @@
 //!
 //! Each dword is placed by its own live range ([`super::liveness::ranges`]): an SGPR holds its
 //! register only over its live range with holes, so other values fit into those holes
-//! ([`super::reg_file`]); a VGPR holds it from its first to its last mention (see [`spans`]). When a register file runs out, [`try_allocate`]
-//! evicts the occupants of the register whose spilling costs least for the register time it
-//! frees (reads and writes weighted by loop depth), or leaves the new value out, and carries
-//! on, so one scan names every value to spill; [`super::spill`] moves them to scratch (vector
-//! values) or to VGPR lanes (scalar values).
+//! ([`super::reg_file`]); a VGPR holds it from its first to its last mention, since lanes that
+//! left a loop early may keep a value in a hole of the wave's liveness. When a register file
+//! runs out, [`try_allocate`] evicts the occupants of the register whose spilling costs least
+//! for the register time it frees (reads and writes weighted by loop depth), or leaves the new
+//! value out, and carries on, so one scan names every value to spill; [`super::spill`] moves
+//! them to scratch (vector values) or to VGPR lanes (scalar values). Moves whose source and
+//! destination end up in one register are dropped when the registers are written in
+//! ([`rewrite`]); most never get there ([`super::coalesce`]).
 
 use ferrum_isa::{Ext, Inst, Opcode, Operand};
 
