@@ -22,9 +22,9 @@
 //! requires of two VGPRs sharing a register. Registers written in lanes outside EXEC
 //! (whole-wave sections, `v_writelane`) are left alone.
 
-use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
+use ferrum_isa::{Ext, Inst, Opcode};
 
-use super::liveness::{normalize, overlap, ranges, written_outside_exec, Range};
+use super::liveness::{normalize, overlap, ranges, writes_exec, written_outside_exec, Range};
 use super::mir::{MFunc, MInst, RegClass, RegRef, VReg};
 
 /// A move `dst := src` that coalescing may remove: one dword of the same class, no
@@ -102,16 +102,10 @@ fn single_defs(mf: &MFunc) -> Vec<Option<usize>> {
 
 /// Per position, how many instructions before it may change EXEC or branch.
 fn exec_changes(mf: &MFunc) -> Vec<u32> {
-    let exec = Operand::Special(Special::ExecLo);
     let mut out = vec![0];
     for mi in mf.blocks.iter().flat_map(|b| &b.insts) {
-        let name = mi.inst.op().name();
-        let writes = match &mi.inst {
-            Inst::Sop1(i) => i.sdst == exec || name.contains("saveexec"),
-            Inst::Sop2(i) => i.sdst == exec,
-            _ => name.starts_with("v_cmpx"),
-        };
-        let n = out.last().copied().unwrap_or(0) + u32::from(writes || mi.target.is_some());
+        let n =
+            out.last().copied().unwrap_or(0) + u32::from(writes_exec(mi) || mi.target.is_some());
         out.push(n);
     }
     out
@@ -129,6 +123,8 @@ pub fn coalesce_copies(mf: &mut MFunc) -> u32 {
     let wide = written_outside_exec(mf);
     let def_at = single_defs(mf);
     let exec_changes = exec_changes(mf);
+    // Without EXEC changes every lane runs every instruction: the linear liveness is exact.
+    let whole_wave_always = !mf.blocks.iter().flat_map(|b| &b.insts).any(writes_exec);
     let mut joined = vec![false; n as usize];
     let copies: Vec<(RegRef, RegRef, usize)> = mf
         .blocks
@@ -167,10 +163,11 @@ pub fn coalesce_copies(mf: &mut MFunc) -> u32 {
         // writing it also runs the copy (its one definition falls through to the copy with
         // no EXEC change or branch in between); otherwise their whole spans must not meet.
         let vector = si.class == RegClass::V;
-        let local = !joined[s.vreg.0 as usize]
-            && cl.parent[s.vreg.0 as usize] == s.vreg.0
-            && def_at[s.vreg.0 as usize]
-                .is_some_and(|q| q < p && exec_changes[p] == exec_changes[q + 1]);
+        let local = whole_wave_always
+            || !joined[s.vreg.0 as usize]
+                && cl.parent[s.vreg.0 as usize] == s.vreg.0
+                && def_at[s.vreg.0 as usize]
+                    .is_some_and(|q| q < p && exec_changes[p] == exec_changes[q + 1]);
         let (sl, bl) = (&live[small as usize], &live[big as usize]);
         let conflict =
             if vector && !local { hulls_clash(sl, bl, shift) } else { clash(sl, bl, shift) };

@@ -13,7 +13,7 @@
 
 use ferrum_isa::{Inst, Opcode, Operand, Special};
 
-use super::mir::{MFunc, RegOp};
+use super::mir::{MFunc, MInst, RegOp};
 
 /// A bit set over virtual registers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -244,4 +244,20 @@ pub fn written_outside_exec(mf: &MFunc) -> Vec<bool> {
         }
     }
     out
+}
+
+/// Whether `mi` may change EXEC: an SGPR destination naming it, `s_*_saveexec`, `v_cmpx`.
+pub fn writes_exec(mi: &MInst) -> bool {
+    let exec = Operand::Special(Special::ExecLo);
+    let name = mi.inst.op().name();
+    name.contains("saveexec")
+        || name.starts_with("v_cmpx")
+        || match &mi.inst {
+            Inst::Sop1(i) => i.sdst == exec,
+            Inst::Sop2(i) => i.sdst == exec,
+            Inst::Sopk(i) => i.sdst == exec,
+            Inst::Vop1(i) => i.vdst == exec,
+            Inst::Vop3(i) => i.sdst == exec || i.vdst == exec,
+            _ => false,
+        }
 }

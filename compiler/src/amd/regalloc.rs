@@ -17,7 +17,7 @@ use ferrum_isa::{Ext, Inst, Opcode, Operand};
 
 use super::abi;
 use super::error::BackendError;
-use super::liveness::{hull, inst_of, normalize, ranges};
+use super::liveness::{hull, inst_of, normalize, ranges, writes_exec};
 use super::mir::{patch, MFunc, MInst, RegClass, RegRef, VReg, VRegInfo};
 use super::reg_file::{extent, Costs, File, Spans};
 
@@ -87,9 +87,12 @@ fn spill_costs(mf: &MFunc) -> Vec<f64> {
 /// The instruction spans each dword of each virtual register occupies a register for: its
 /// live range with holes for SGPRs, its whole span for VGPRs. On the linear CFG a VGPR can be
 /// dead in a hole yet hold, in lanes that leave a loop or branch before it is rewritten, a
-/// value they read later; only the whole span keeps another value out of those lanes.
+/// value they read later; only the whole span keeps another value out of those lanes. (A
+/// program that never changes EXEC has no such lanes: its VGPRs get holes too.)
 fn spans(mf: &MFunc) -> Vec<Vec<Spans>> {
     let live = ranges(mf);
+    // Without EXEC changes every lane runs every instruction: VGPR holes are holes too.
+    let lanes_together = !mf.blocks.iter().flat_map(|b| &b.insts).any(writes_exec);
     live.iter()
         .zip(&mf.vregs)
         .map(|(dws, info)| {
@@ -99,10 +102,10 @@ fn spans(mf: &MFunc) -> Vec<Vec<Spans>> {
             dws.iter()
                 .map(|r| {
                     let mut s: Spans = match info.class {
-                        RegClass::V => {
+                        RegClass::V if !lanes_together => {
                             r.first().zip(r.last()).map(|(f, l)| (f.0, l.1)).into_iter().collect()
                         }
-                        RegClass::S => r.clone(),
+                        _ => r.clone(),
                     };
                     s.iter_mut().for_each(|x| *x = (inst_of(x.0), inst_of(x.1)));
                     normalize(&mut s);
