@@ -405,18 +405,26 @@ mod tests {
         assert_eq!(coalesce_copies(&mut program(true)), 0);
     }
 
-    /// x = 0; loop { t = x + 1; (lanes may leave here); x = t }; y = x + x. Lanes leaving
-    /// between t's write and the latch copy read x after the loop: t must not be written into
-    /// x's register, though the linear liveness sees x dead there.
+    /// x = 0; loop { t = x + 1; (some lanes leave: EXEC narrows); x = t }; y = x + x. The
+    /// lanes leaving between t's write and the latch copy read x after the loop: t must not
+    /// be written into x's register, though the linear liveness sees x dead there.
     #[test]
-    fn a_loop_carried_vector_copy_after_a_branch_stays() {
+    fn a_loop_carried_vector_copy_after_lanes_leave_stays() {
+        use crate::amd::isel_build::sop1_fixed;
+        use ferrum_isa::{Operand, Special};
         let mut mf = MFunc::default();
         let (x, t, y) = (mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1), mf.vreg(RegClass::V, 1));
-        let mut leave = sopp(Opcode::S_CBRANCH_EXECZ, 0);
-        leave.target = Some(3);
+        let staying = mf.vreg(RegClass::S, 1);
+        let exec = Operand::Special(Special::ExecLo);
+        let narrow = sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(staying, RegClass::S));
         mf.blocks.push(MBlock { insts: vec![vop1(Opcode::V_MOV_B32, x, Src::I(0))] });
-        mf.blocks
-            .push(MBlock { insts: vec![vop2(Opcode::V_ADD_NC_U32, t, Src::I(1), v(x)), leave] });
+        mf.blocks.push(MBlock {
+            insts: vec![
+                crate::amd::isel_build::sop1(Opcode::S_MOV_B32, staying, Src::I(1), 1),
+                vop2(Opcode::V_ADD_NC_U32, t, Src::I(1), v(x)),
+                narrow,
+            ],
+        });
         mf.blocks.push(MBlock { insts: vec![vop1(Opcode::V_MOV_B32, x, v(t)), back_edge()] });
         mf.blocks.push(MBlock { insts: vec![vop2(Opcode::V_ADD_NC_U32, y, v(x), v(x))] });
         assert_eq!(coalesce_copies(&mut mf), 0);
