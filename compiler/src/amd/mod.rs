@@ -7,6 +7,7 @@
 //! driver (user SGPRs, descriptor memory, register values) is [`abi`].
 
 pub mod abi;
+pub mod coalesce;
 pub mod emit;
 pub mod error;
 pub mod hazards;
@@ -15,6 +16,7 @@ pub mod liveness;
 pub mod mir;
 pub mod opt_dce;
 pub mod opt_exec;
+pub mod reg_file;
 pub mod regalloc;
 pub mod regalloc_check;
 pub mod smem_merge;

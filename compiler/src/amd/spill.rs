@@ -2,7 +2,9 @@
 //! allocator names ([`super::regalloc::try_allocate`]) is moved to a slot of private memory.
 //! Every write of it becomes a write of a fresh register followed by a `scratch_store`, every
 //! read a `scratch_load` into a fresh register just before the reader, so the value occupies
-//! no register between its accesses and the new registers live for one instruction.
+//! no register between its accesses and the new registers live for one instruction. A plain
+//! move into the spilled value stores its source instead, and one out of it reloads straight
+//! into its destination (the φ copies of a spilled φ register cost no moves).
 //!
 //! Scratch stores and loads honour EXEC like the instructions they accompany, so a slot
 //! behaves exactly like the register it replaces: lanes that a masked write skips keep their
@@ -22,12 +24,13 @@ use super::isel::build::{self, ScratchAddr, Src};
 use super::isel::scratch::{load_op, store_op, MAX_IMM_OFFSET};
 use super::mir::{MFunc, MInst, RegClass, RegOp, RegRef, Slot, SpillMove, VReg};
 use super::regalloc::{try_allocate, Assignment};
-use super::{isel, opt_dce, smem_merge, vmem_merge};
+use super::{coalesce, isel, opt_dce, smem_merge, vmem_merge};
 use crate::amd::abi::ResourceLayout;
 use crate::ir::Shader;
 
-/// Spilled values at most (each round re-runs liveness; a shader needing more is refused).
-const MAX_SPILLS: u32 = 2048;
+/// Allocation rounds at most (each round spills what the allocator names and re-runs
+/// liveness; a shader needing more is refused).
+const MAX_ROUNDS: u32 = 64;
 
 /// Selected, allocated code and the vector dwords spilled.
 pub struct Allocated {
@@ -50,28 +53,36 @@ pub fn select_and_allocate(
     opt_dce::opt_dce(&mut mf);
     smem_merge::merge_scalar_loads(&mut mf);
     vmem_merge::merge_vector_accesses(&mut mf);
+    coalesce::coalesce_copies(&mut mf);
     let mut spilled = (0u32, 0u32);
     let mut last = BackendError::OutOfRegisters("vector");
-    for _ in 0..MAX_SPILLS {
+    for _ in 0..MAX_ROUNDS {
         match try_allocate(&mf) {
             Ok(alloc) => {
                 let (spilled_vgprs, spilled_sgprs) = spilled;
                 return Ok(Allocated { mf, alloc, spilled_vgprs, spilled_sgprs });
             }
             Err(f) => {
-                last = f.into();
-                match (f.spill, f.class) {
+                let vector = f.spills.iter().any(|&v| mf.info(v).class == RegClass::V);
+                last = f.clone().into();
+                if f.spills.is_empty() {
+                    return Err(last);
+                }
+                if vector && !mf.scratch_inputs {
                     // Vector spills need the scratch inputs: start over with them.
-                    (Some(_), RegClass::V) if !mf.scratch_inputs => {
-                        mf = isel::select_with(shader, layout, true)?;
-                        opt_dce::opt_dce(&mut mf);
-                        smem_merge::merge_scalar_loads(&mut mf);
-                        vmem_merge::merge_vector_accesses(&mut mf);
-                        spilled = (0, 0);
-                    }
-                    (Some(v), RegClass::V) => spilled.0 += spill(&mut mf, v),
-                    (Some(v), RegClass::S) => spilled.1 += spill_sgpr(&mut mf, v),
-                    (None, _) => return Err(last),
+                    mf = isel::select_with(shader, layout, true)?;
+                    opt_dce::opt_dce(&mut mf);
+                    smem_merge::merge_scalar_loads(&mut mf);
+                    vmem_merge::merge_vector_accesses(&mut mf);
+                    coalesce::coalesce_copies(&mut mf);
+                    spilled = (0, 0);
+                    continue;
+                }
+                let (vector, scalar): (Vec<VReg>, Vec<VReg>) =
+                    f.spills.into_iter().partition(|&v| mf.info(v).class == RegClass::V);
+                spilled.0 += spill_all(&mut mf, &vector);
+                for v in scalar {
+                    spilled.1 += spill_sgpr(&mut mf, v);
                 }
             }
         }
@@ -81,43 +92,89 @@ pub fn select_and_allocate(
 
 /// Moves vector register `v` to a fresh scratch slot; returns its size in dwords.
 pub fn spill(mf: &mut MFunc, v: VReg) -> u32 {
-    let size = mf.info(v).size;
-    let slot = mf.scratch_bytes;
-    mf.scratch_bytes += u32::from(size) * 4;
+    spill_all(mf, &[v])
+}
+
+/// Moves vector registers `vs` to fresh scratch slots in one pass over the code; returns the
+/// dwords spilled.
+pub fn spill_all(mf: &mut MFunc, vs: &[VReg]) -> u32 {
+    let mut slot_of: Vec<Option<u32>> = vec![None; mf.vregs.len()];
+    let mut total = 0;
+    for &v in vs {
+        if slot_of[v.0 as usize].is_none() {
+            let size = mf.info(v).size;
+            slot_of[v.0 as usize] = Some(mf.scratch_bytes);
+            mf.scratch_bytes += u32::from(size) * 4;
+            total += u32::from(size);
+        }
+    }
+    // Spill temporaries are numbered after the registers being spilled: never spilled here.
+    let slot = |r: &RegRef| slot_of.get(r.vreg.0 as usize).copied().flatten();
     for b in 0..mf.blocks.len() {
         let old = std::mem::take(&mut mf.blocks[b].insts);
         let mut out = Vec::with_capacity(old.len());
-        // The register the previous instruction wrote (and that was just stored): a reader
-        // right after it uses that register instead of reloading.
+        // The registers the previous instruction wrote (and that were just stored): a reader
+        // right after it uses such a register instead of reloading.
         let mut fresh: Vec<(RegOp, RegRef)> = Vec::new();
         for mut mi in old {
+            match vector_copy(&mi) {
+                // A copy into a spilled value stores its source instead.
+                Some((d, src))
+                    if slot(&d.reg).is_some()
+                        && slot(&src.reg).is_none()
+                        && mf.info(src.reg.vreg).class == RegClass::V =>
+                {
+                    let at = slot(&d.reg).expect("guarded");
+                    out.extend(move_insts(mf, true, src.reg, d.reg.vreg, d, at));
+                    fresh = vec![(d, src.reg)];
+                    continue;
+                }
+                // A copy out of one reloads straight into the destination.
+                Some((d, src))
+                    if slot(&src.reg).is_some()
+                        && slot(&d.reg).is_none()
+                        && !fresh.iter().any(|(f, _)| f.reg.vreg == src.reg.vreg) =>
+                {
+                    let at = slot(&src.reg).expect("guarded");
+                    out.extend(move_insts(mf, false, d.reg, src.reg.vreg, src, at));
+                    fresh.clear();
+                    continue;
+                }
+                _ => {}
+            }
             let mut after = Vec::new();
             let mut loaded = Vec::new();
-            for u in mi.uses.iter_mut().filter(|u| u.reg.vreg == v) {
-                let same =
-                    |(d, _): &&(RegOp, RegRef)| d.reg.off == u.reg.off && d.dwords == u.dwords;
+            for u in mi.uses.iter_mut() {
+                let Some(at) = slot(&u.reg) else { continue };
+                let same = |(d, _): &&(RegOp, RegRef)| {
+                    d.reg.vreg == u.reg.vreg && d.reg.off == u.reg.off && d.dwords == u.dwords
+                };
                 let t = match fresh.iter().find(same) {
                     Some(&(_, t)) => t,
-                    None => reload(mf, &mut out, v, *u, slot),
+                    None => reload(mf, &mut out, u.reg.vreg, *u, at),
                 };
                 loaded.push((*u, t));
                 u.reg = t;
             }
             let mut written = Vec::new();
-            for d in mi.defs.iter_mut().filter(|d| d.reg.vreg == v) {
+            for d in mi.defs.iter_mut() {
+                let Some(at) = slot(&d.reg) else { continue };
                 // A partial-lane write (DPP with kept lanes, v_writelane, a move under a
                 // narrowed EXEC) names its destination as a use in the same field: it must
                 // write the register its old value was loaded into, or the lanes it skips
                 // would be stored from a register that never held them.
                 // (An atomic compare-swap reads two dwords there and returns one.)
                 let tied = loaded.iter().find(|(u, _)| {
-                    u.slot == d.slot && u.reg.off == d.reg.off && u.dwords >= d.dwords
+                    u.slot == d.slot
+                        && u.reg.vreg == d.reg.vreg
+                        && u.reg.off == d.reg.off
+                        && u.dwords >= d.dwords
                 });
                 let t = match tied {
                     Some(&(_, t)) => t,
                     None => temp(mf, RegClass::V, d.dwords),
                 };
-                after.extend(move_insts(mf, true, t, v, *d, slot));
+                after.extend(move_insts(mf, true, t, d.reg.vreg, *d, at));
                 written.push((*d, t));
                 d.reg = t;
             }
@@ -127,7 +184,19 @@ pub fn spill(mf: &mut MFunc, v: VReg) -> u32 {
         }
         mf.blocks[b].insts = out;
     }
-    u32::from(size)
+    total
+}
+
+/// A plain one-dword move between vector registers: (destination, source).
+fn vector_copy(mi: &MInst) -> Option<(RegOp, RegOp)> {
+    let ferrum_isa::Inst::Vop1(i) = &mi.inst else { return None };
+    let plain = i.op == O::V_MOV_B32 && i.ext == ferrum_isa::Ext::None && mi.spill.is_none();
+    match (mi.defs.as_slice(), mi.uses.as_slice()) {
+        ([d], [s]) if plain && d.dwords == 1 && s.dwords == 1 && s.slot == Slot::Src0 => {
+            Some((*d, *s))
+        }
+        _ => None,
+    }
 }
 
 /// Loads the dwords `u` reads into a fresh register (instructions appended to `out`).
@@ -231,4 +300,49 @@ fn lane_moves(store: bool, t: RegRef, lanes: RegRef, v: VReg, op: RegOp, slot: u
             mi
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amd::isel_build::{vop1, vop2};
+    use crate::amd::mir::MBlock;
+    use crate::amd::regalloc::allocate;
+    use crate::amd::regalloc_check::check;
+
+    /// x = 1; y = x; z = y + x: spilling y stores x directly, spilling x then reloads it
+    /// straight into y; no move is left and the checker follows both through memory.
+    #[test]
+    fn copies_into_and_out_of_spilled_values_go_through_the_slot() {
+        let mut mf = MFunc::default();
+        let [x, y, z] = [0; 3].map(|_| mf.vreg(RegClass::V, 1));
+        let v = |r| Src::R(r, RegClass::V);
+        let insts = vec![
+            vop1(O::V_MOV_B32, x, Src::I(1)),
+            vop1(O::V_MOV_B32, y, v(x)),
+            vop2(O::V_ADD_NC_U32, z, v(y), v(x)),
+        ];
+        mf.blocks.push(MBlock { insts });
+        spill(&mut mf, y.vreg);
+        let is_move = |mi: &MInst| vector_copy(mi).is_some();
+        assert!(!mf.blocks[0].insts.iter().any(is_move));
+        let store = mf.blocks[0].insts.iter().find(|mi| mi.spill.is_some_and(|s| s.store));
+        assert_eq!(store.unwrap().uses[0].reg, x, "the store reads x itself");
+        check(&mf, &allocate(&mf).unwrap()).unwrap();
+
+        let mut mf2 = MFunc::default();
+        let [x, y, z] = [0; 3].map(|_| mf2.vreg(RegClass::V, 1));
+        let insts = vec![
+            vop1(O::V_MOV_B32, x, Src::I(1)),
+            vop1(O::V_MOV_B32, z, Src::I(2)),
+            vop1(O::V_MOV_B32, y, v(x)),
+            vop2(O::V_ADD_NC_U32, z, v(y), v(z)),
+        ];
+        mf2.blocks.push(MBlock { insts });
+        spill(&mut mf2, x.vreg);
+        assert!(!mf2.blocks[0].insts.iter().any(is_move));
+        let load = mf2.blocks[0].insts.iter().find(|mi| mi.spill.is_some_and(|s| !s.store));
+        assert_eq!(load.unwrap().defs[0].reg, y, "the reload writes y itself");
+        check(&mf2, &allocate(&mf2).unwrap()).unwrap();
+    }
 }
