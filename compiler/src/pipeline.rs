@@ -68,5 +68,8 @@ pub fn compile_to_ir(
     pass!(&s, expect, "lower_explicit_io", lower_explicit_io::lower_explicit_io(&mut s));
     pass!(&s, expect, "opt_split_offsets", opt_split_offsets::opt_split_offsets(&mut s));
     optimize(&mut s, expect)?;
+    if pass!(&s, expect, "opt_licm", opt_licm::opt_licm(&mut s)) {
+        optimize(&mut s, expect)?;
+    }
     Ok(s)
 }

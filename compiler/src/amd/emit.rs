@@ -57,8 +57,10 @@ fn enc(i: &Inst) -> Result<Vec<u32>, BackendError> {
 }
 
 /// Removes unconditional branches to the code right after them (a jump whose target block
-/// follows once the empty blocks in between are passed over).
+/// follows once the empty blocks in between are passed over), and turns a conditional branch
+/// over a lone `s_branch` into the inverse branch to that jump's target.
 pub fn drop_branches_to_next(mf: &mut MFunc) {
+    invert_branches_over_jumps(mf);
     for b in 0..mf.blocks.len() {
         let Some(last) = mf.blocks[b].insts.last() else { continue };
         let Some(t) = last.target else { continue };
@@ -68,6 +70,45 @@ pub fn drop_branches_to_next(mf: &mut MFunc) {
         if mf.blocks[b + 1..t].iter().all(|x| x.insts.is_empty()) {
             mf.blocks[b].insts.pop();
         }
+    }
+}
+
+/// The first non-empty block from `b` on.
+fn next_code(mf: &MFunc, mut b: usize) -> usize {
+    while b < mf.blocks.len() && mf.blocks[b].insts.is_empty() {
+        b += 1;
+    }
+    b
+}
+
+/// `s_cbranch_X L1; s_branch L2; L1:` becomes `s_cbranch_notX L2` when nothing else jumps to
+/// the `s_branch`.
+fn invert_branches_over_jumps(mf: &mut MFunc) {
+    let n = mf.blocks.len();
+    let mut targeted = vec![false; n + 1];
+    for blk in &mf.blocks {
+        for mi in &blk.insts {
+            if let Some(t) = mi.target {
+                targeted[t] = true;
+            }
+        }
+    }
+    for b in 0..n {
+        let Some(last) = mf.blocks[b].insts.last() else { continue };
+        let (Some(t), Some(inv)) = (last.target, inverse(last.inst.op())) else { continue };
+        let k = next_code(mf, b + 1);
+        if k >= n || t <= k || (b + 1..=k).any(|x| targeted[x]) {
+            continue;
+        }
+        let [jump] = &mf.blocks[k].insts[..] else { continue };
+        let Some(far) = jump.target else { continue };
+        if jump.inst.op() != Opcode::S_BRANCH || next_code(mf, k + 1) != next_code(mf, t) {
+            continue;
+        }
+        let mut br = super::isel_build::sopp(inv, 0);
+        br.target = Some(far);
+        *mf.blocks[b].insts.last_mut().expect("checked above") = br;
+        mf.blocks[k].insts.clear();
     }
 }
 
@@ -157,4 +198,58 @@ pub fn listing(words: &[u32]) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amd::isel_build::sopp;
+    use crate::amd::mir::{MBlock, MInst};
+
+    fn br(op: Opcode, t: usize) -> MInst {
+        let mut b = sopp(op, 0);
+        b.target = Some(t);
+        b
+    }
+
+    fn ops(mf: &MFunc) -> Vec<Vec<(Opcode, Option<usize>)>> {
+        mf.blocks
+            .iter()
+            .map(|b| b.insts.iter().map(|m| (m.inst.op(), m.target)).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_conditional_branch_over_a_jump_becomes_the_inverse_branch() {
+        let nop = || sopp(Opcode::S_NOP, 0);
+        let blocks = vec![
+            MBlock { insts: vec![nop(), br(Opcode::S_CBRANCH_SCC1, 3)] },
+            MBlock { insts: vec![br(Opcode::S_BRANCH, 4)] },
+            MBlock::default(),
+            MBlock { insts: vec![nop()] },
+            MBlock { insts: vec![nop(), br(Opcode::S_BRANCH, 5)] },
+            MBlock { insts: vec![sopp(Opcode::S_ENDPGM, 0)] },
+        ];
+        let mut mf = MFunc { blocks, ..MFunc::default() };
+        drop_branches_to_next(&mut mf);
+        let got = ops(&mf);
+        assert_eq!(got[0][1], (Opcode::S_CBRANCH_SCC0, Some(4)));
+        assert!(got[1].is_empty());
+        // The jump to the very next block went too.
+        assert_eq!(got[4], vec![(Opcode::S_NOP, None)]);
+    }
+
+    #[test]
+    fn a_jump_that_is_a_branch_target_stays() {
+        let blocks = vec![
+            MBlock { insts: vec![br(Opcode::S_CBRANCH_EXECZ, 2)] },
+            MBlock { insts: vec![br(Opcode::S_BRANCH, 3)] },
+            MBlock { insts: vec![br(Opcode::S_CBRANCH_SCC0, 1)] },
+            MBlock { insts: vec![sopp(Opcode::S_ENDPGM, 0)] },
+        ];
+        let mut mf = MFunc { blocks, ..MFunc::default() };
+        drop_branches_to_next(&mut mf);
+        assert_eq!(ops(&mf)[0], vec![(Opcode::S_CBRANCH_EXECZ, Some(2))]);
+        assert_eq!(ops(&mf)[1], vec![(Opcode::S_BRANCH, Some(3))]);
+    }
 }
