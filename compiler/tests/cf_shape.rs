@@ -53,3 +53,25 @@ fn loop_after_a_divergent_if_stays_uniform() {
     assert!(text.contains("s_cmp_lt_u32") && text.contains(", 64"), "{text}");
     assert!(!text.lines().any(|l| l.starts_with("v_cmp") && l.contains(", 64")), "{text}");
 }
+
+#[test]
+fn early_returns_cost_no_masks_once_the_wave_is_uniform() {
+    // A divergent early return narrows EXEC once; the uniform one after it is a scalar branch
+    // to the end of the program.
+    let src = format!(
+        "{HEAD}void main() {{\n uint i = gl_GlobalInvocationID.x;\n if (i >= pc.n) return;\n\
+         if (pc.m == 0u) return;\n uint acc = d[i];\n\
+         for (uint k = 0u; k < pc.m; k++) acc = acc * 3u + k;\n d[i] = acc;\n}}\n"
+    );
+    let text = listing("returns", &src);
+    assert_eq!(count(&text, "exec_lo"), 2, "{text}");
+    assert_eq!(count(&text, "s_cbranch_execz"), 1, "{text}");
+    // The uniform return's branch lands on s_endpgm (listing lines end in "; <byte address>").
+    let addr = |l: &str| u32::from_str_radix(l.rsplit("; ").next().unwrap().trim(), 16).unwrap();
+    let end = addr(text.lines().find(|l| l.starts_with("s_endpgm")).unwrap());
+    let to_end = text.lines().filter(|l| l.starts_with("s_cbranch_scc")).any(|l| {
+        let words: i64 = l.split_whitespace().nth(1).unwrap().parse::<u16>().unwrap() as i16 as i64;
+        i64::from(addr(l)) + 4 + 4 * words == i64::from(end)
+    });
+    assert!(to_end, "no scalar branch to the end:\n{text}");
+}

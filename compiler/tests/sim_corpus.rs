@@ -438,6 +438,10 @@ fn random_uniform_control_flow_matches_the_interpreter() {
                     self.stmts(depth + 1, out);
                     out.push_str("break;\ndefault: break;\n}\n");
                 }
+                _ if self.next(2) == 0 => {
+                    // An early return with nothing to do first (a block that only returns).
+                    out.push_str(&format!("if ({}) return;\n", self.cond()));
+                }
                 _ => {
                     out.push_str(&format!(
                         "if ({}) {{ d[i + 64u] = acc ^ u; return; }}\n",

@@ -1,13 +1,13 @@
 //! `opt_cse`: common-subexpression elimination over the dominator tree for pure
-//! instructions, derefs included (two identical deref chains are one pointer). Commutative
-//! ops are keyed with sorted operands.
+//! instructions and push-constant loads, derefs included (two identical deref chains are one
+//! pointer). Commutative ops are keyed with sorted operands.
 //!
 //! Afterwards no pure instruction is dominated by an identical one.
 
 use std::collections::HashMap;
 
 use crate::analysis::dominance::Dominance;
-use crate::ir::{BlockId, Function, InstKind, Shader, Value, ValueType};
+use crate::ir::{BlockId, Function, InstKind, Shader, Space, Value, ValueType};
 
 /// Runs CSE on every function; returns true if anything changed.
 pub fn opt_cse(s: &mut Shader) -> bool {
@@ -33,6 +33,8 @@ fn key(kind: &InstKind) -> Option<InstKind> {
         | InstKind::BufferSize { .. }
         | InstKind::SysVal(_)
         | InstKind::ArrayLength { .. } => Some(kind.clone()),
+        // Push constants cannot change during a dispatch.
+        InstKind::MemLoad { space: Space::Push, .. } => Some(kind.clone()),
         _ => None,
     }
 }

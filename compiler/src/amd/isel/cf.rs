@@ -535,6 +535,9 @@ impl Isel<'_> {
     /// Where a jump along `from -> to` lands: a uniform loop's back edge skips the header's
     /// pre-block (its mask initialisations happen once, before the loop).
     fn jump_target(&self, from: BlockId, to: BlockId, plan: &Plan) -> usize {
+        if plan.shape.returns[to.0 as usize] {
+            return plan.end;
+        }
         let pos = &plan.shape.pos;
         if plan.uniform_header[to.0 as usize] && pos[from.0 as usize] >= pos[to.0 as usize] {
             plan.main[to.0 as usize]

@@ -58,6 +58,8 @@ pub(super) struct Shape {
     pub jumps: Vec<bool>,
     /// Exit block of the uniform loop each header starts.
     pub loop_exit: Vec<Option<BlockId>>,
+    /// Blocks that only return (a jump to one ends the program).
+    pub returns: Vec<bool>,
 }
 
 fn succs(f: &Function, b: BlockId) -> Vec<BlockId> {
@@ -88,6 +90,7 @@ impl Isel<'_> {
             uniform_loop: vec![false; loops.len()],
             jumps: vec![false; n],
             loop_exit: vec![None; n],
+            returns: vec![false; n],
         };
         s.entry[0] = Entry::Falls;
         // A block that only returns does nothing for the lanes reaching it: they need no mask.
@@ -96,6 +99,7 @@ impl Isel<'_> {
             if blk.insts.is_empty() && matches!(blk.term, Terminator::Return(ref v) if v.is_empty())
             {
                 s.entry[b.0 as usize] = Entry::Jump;
+                s.returns[b.0 as usize] = true;
             }
         }
         for (i, &b) in order.iter().enumerate().skip(1) {
@@ -114,6 +118,7 @@ impl Isel<'_> {
                 s.uniform_loop[li] = true;
             }
         }
+        self.uniform_returns(&mut s, dom);
         // A join needs its EXEC back only if something inside its region changes it, unless
         // the region is a uniform loop, which leaves with the lanes it was entered with.
         for (i, &d) in order.iter().enumerate() {
@@ -204,6 +209,54 @@ impl Isel<'_> {
         let ends = sides[..sides.len() - 1].iter().map(|v| s.order[v[v.len() - 1]]).collect();
         s.split[d.0 as usize] = Some(Split { ends });
         s.jumps[d.0 as usize] = true;
+    }
+
+    /// Uniform early returns: a block that holds every lane still running (reached from the
+    /// entry through blocks that do, uniform loops, regions and the far side of early returns)
+    /// and branches on a uniform
+    /// condition to a block that only returns ends the program with a scalar branch; the other
+    /// way falls through.
+    fn uniform_returns(&self, s: &mut Shape, dom: &Dominance) {
+        let f = self.f;
+        let cfg = dom.cfg();
+        let mut covered_to = 0;
+        for p in 0..s.order.len() {
+            let b = s.order[p];
+            // Blocks that only return hold no lanes and run no code.
+            if p < covered_to || s.returns[b.0 as usize] {
+                continue;
+            }
+            let prev = s.order[..p].iter().rev().find(|q| !s.returns[q.0 as usize]);
+            let falls = s.entry[b.0 as usize] == Entry::Falls
+                && prev.is_some_and(|q| cfg.preds[b.0 as usize] == [*q]);
+            // After the others took a branch to a block that only returns, the lanes going on
+            // are all the lanes still running.
+            let survivors = prev.is_some_and(|q| {
+                cfg.preds[b.0 as usize] == [*q]
+                    && f.block(*q).term.succs().iter().any(|t| *t != b && s.returns[t.0 as usize])
+            });
+            if !(p == 0 || p == covered_to || falls || survivors) {
+                return;
+            }
+            if let Some(j) = s.join[b.0 as usize].or(s.loop_exit[b.0 as usize]) {
+                covered_to = s.pos[j.0 as usize];
+                continue;
+            }
+            let Terminator::CondBranch { cond, then, els } = f.block(b).term else { continue };
+            let (ret, stay) = match (s.returns[then.0 as usize], s.returns[els.0 as usize]) {
+                (true, false) => (then, els),
+                (false, true) => (els, then),
+                _ => continue,
+            };
+            if self.is_div(cond) || ret == stay || s.jumps[b.0 as usize] {
+                continue;
+            }
+            if cfg.preds[stay.0 as usize] != [b] || s.pos[stay.0 as usize] != p + 1 {
+                continue;
+            }
+            s.entry[stay.0 as usize] = Entry::Falls;
+            s.jumps[b.0 as usize] = true;
+        }
     }
 
     /// Classifies loop `l` as uniform (and marks its blocks) when every lane that starts an
