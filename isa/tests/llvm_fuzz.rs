@@ -30,15 +30,6 @@ const PREFIXES: [(u32, u32); 17] = [
 ];
 const COPIES: usize = 5;
 
-fn line(words: &[u32]) -> String {
-    words
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .map(|b| format!("{b:#04x}"))
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 /// Seeded random candidates, one family prefix after the other.
 fn candidates(seed: u64, count: usize) -> Vec<[u32; 5]> {
     let mut x = seed | 1;
@@ -70,7 +61,7 @@ fn llvm_first(cands: &[[u32; 5]]) -> Vec<Option<(String, usize)>> {
     while from < cands.len() {
         let reached = llvm_run(cands, from, &mut first);
         if reached + 1 < cands.len() {
-            eprintln!("llvm-mc stopped at candidate {reached}: {}", line(&cands[reached]));
+            eprintln!("llvm-mc stopped at candidate {reached}: {}", hex_line(&cands[reached]));
         }
         from = reached + 1;
     }
@@ -82,10 +73,10 @@ fn llvm_run(cands: &[[u32; 5]], from: usize, first: &mut [Option<(String, usize)
     let mut text = String::new();
     for (i, w) in cands.iter().enumerate().skip(from) {
         for _ in 0..COPIES {
-            text += &line(&[0xBF80_0000 | i as u32]);
+            text += &hex_line(&[0xBF80_0000 | i as u32]);
             text.push('\n');
         }
-        text += &line(w);
+        text += &hex_line(w);
         text.push('\n');
     }
     let (out, err) = llvm_mc(&["--disassemble", "-show-encoding"], &text).expect("llvm-mc runs");
@@ -191,12 +182,12 @@ fn llvm_decodes_nothing_we_do_not() {
                     texts += 1;
                     if inst.to_string() != llvm_text {
                         failures
-                            .push(format!("{}: ours `{inst}` llvm `{llvm_text}`", line(&w[..n])));
+                            .push(format!("{}: ours `{inst}` llvm `{llvm_text}`", hex_line(&w[..n])));
                     }
                 }
             }
             other => failures
-                .push(format!("{}: llvm `{llvm_text}` ({n} words), ours {other:?}", line(&w[..n]))),
+                .push(format!("{}: llvm `{llvm_text}` ({n} words), ours {other:?}", hex_line(&w[..n]))),
         }
     }
     eprintln!("{checked} words decoded by LLVM, {texts} canonical ones compared as text");

@@ -58,15 +58,6 @@ fn values() -> Vec<u32> {
     v
 }
 
-fn hex_line(words: &[u32]) -> String {
-    words
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .map(|b| format!("{b:#04x}"))
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 #[test]
 fn folded_half_immediates_are_what_llvm_assembles() {
     if !require_llvm() {

@@ -22,15 +22,6 @@ fn all_samples() -> Vec<(Inst, Vec<u32>, String)> {
     v
 }
 
-fn hex_line(words: &[u32]) -> String {
-    words
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .map(|b| format!("{b:#04x}"))
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 #[test]
 fn every_opcode_matches_llvm() {
     if !require_llvm() {

@@ -43,6 +43,16 @@ pub fn require_llvm() -> bool {
     panic!("llvm-mc is required (install Debian package `llvm`), or set FERRUM_ALLOW_NO_LLVM=1");
 }
 
+/// Machine words as llvm-mc's `--disassemble` input: little-endian bytes, comma-separated.
+pub fn hex_line(words: &[u32]) -> String {
+    words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .map(|b| format!("{b:#04x}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// Parses `text ; encoding: [0x..,..]` lines.
 pub fn parse_encodings(stdout: &str) -> Vec<(String, Vec<u32>)> {
     let mut out = Vec::new();
