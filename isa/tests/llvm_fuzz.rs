@@ -181,13 +181,17 @@ fn llvm_decodes_nothing_we_do_not() {
                 if encode(&inst).as_deref() == Ok(&w[..n]) && !shared_k {
                     texts += 1;
                     if inst.to_string() != llvm_text {
-                        failures
-                            .push(format!("{}: ours `{inst}` llvm `{llvm_text}`", hex_line(&w[..n])));
+                        failures.push(format!(
+                            "{}: ours `{inst}` llvm `{llvm_text}`",
+                            hex_line(&w[..n])
+                        ));
                     }
                 }
             }
-            other => failures
-                .push(format!("{}: llvm `{llvm_text}` ({n} words), ours {other:?}", hex_line(&w[..n]))),
+            other => failures.push(format!(
+                "{}: llvm `{llvm_text}` ({n} words), ours {other:?}",
+                hex_line(&w[..n])
+            )),
         }
     }
     eprintln!("{checked} words decoded by LLVM, {texts} canonical ones compared as text");
