@@ -204,17 +204,9 @@ impl Isel<'_> {
         use AluOp::*;
         match (op, bits, sbits) {
             (Iadd, 64, 64) => self.add64(a[0], a[1], uniform),
-            (Isub, 64, 64) => {
-                let (lo, hi) = split(a[1]);
-                // x - y = x + !y + 1
-                let (nl, nh) = match a[1] {
-                    MVal::Const(c) => (MVal::Const(!c & 0xffff_ffff), MVal::Const((!c) >> 32)),
-                    _ => (self.v1(O::V_NOT_B32, lo)?, self.v1(O::V_NOT_B32, hi)?),
-                };
-                let ny = self.pair(nl, nh)?;
-                let t = self.add64(a[0], ny, false)?;
-                self.add64(t, MVal::Const(1), false)
-            }
+            // One borrow chain: s_sub_u32/s_subb_u32 or v_sub_co/v_sub_co_ci.
+            (Isub, 64, 64) if uniform && all_scalar(a) => self.sub64_scalar(a[0], a[1]),
+            (Isub, 64, 64) => Ok(self.sub64(a[0], a[1])?.0),
             (Imul, 64, 64) => self.mul64(a[0], a[1]),
             (Udiv | Umod, 64, 64) => match a[1] {
                 MVal::Const(0) => Ok(if op == Udiv { MVal::Const(u64::MAX) } else { a[0] }),
