@@ -281,21 +281,36 @@ impl Lcg {
     }
 }
 
+/// A generator of random statement lists: the kind of statement is the generator's own.
+trait Statements {
+    fn rng(&mut self) -> &mut Lcg;
+    fn stmt(&mut self, depth: u32, out: &mut String);
+    fn next(&mut self, n: u64) -> u64 {
+        self.rng().next(n)
+    }
+    /// One to three statements.
+    fn stmts(&mut self, depth: u32, out: &mut String) {
+        for _ in 0..1 + self.next(3) {
+            self.stmt(depth, out);
+        }
+    }
+}
+
 /// Random structured control flow (nested ifs on divergent and uniform conditions, loops with
 /// break and continue, switches, early returns), generated from fixed seeds: the exec-mask
 /// lowering must agree with the interpreter on every one.
 #[test]
 fn random_control_flow_matches_the_interpreter() {
     struct Gen(Lcg, u32);
+    impl Statements for Gen {
+        fn rng(&mut self) -> &mut Lcg {
+            &mut self.0
+        }
+        fn stmt(&mut self, depth: u32, out: &mut String) {
+            self.statement(depth, out);
+        }
+    }
     impl Gen {
-        fn next(&mut self, n: u64) -> u64 {
-            self.0.next(n)
-        }
-        fn stmts(&mut self, depth: u32, out: &mut String) {
-            for _ in 0..1 + self.next(3) {
-                self.stmt(depth, out);
-            }
-        }
         fn cond(&mut self) -> String {
             let (a, m, k) = (self.next(100), 2 + self.next(6), self.next(4));
             match self.next(3) {
@@ -304,7 +319,7 @@ fn random_control_flow_matches_the_interpreter() {
                 _ => format!("(d[{}u] & {m}u) < {k}u", self.next(8)),
             }
         }
-        fn stmt(&mut self, depth: u32, out: &mut String) {
+        fn statement(&mut self, depth: u32, out: &mut String) {
             let pick = if depth >= 3 { 0 } else { self.next(6) };
             match pick {
                 0 | 1 => {
@@ -364,15 +379,15 @@ fn random_control_flow_matches_the_interpreter() {
 #[test]
 fn random_uniform_control_flow_matches_the_interpreter() {
     struct Gen(Lcg, u32);
+    impl Statements for Gen {
+        fn rng(&mut self) -> &mut Lcg {
+            &mut self.0
+        }
+        fn stmt(&mut self, depth: u32, out: &mut String) {
+            self.statement(depth, out);
+        }
+    }
     impl Gen {
-        fn next(&mut self, n: u64) -> u64 {
-            self.0.next(n)
-        }
-        fn stmts(&mut self, depth: u32, out: &mut String) {
-            for _ in 0..1 + self.next(3) {
-                self.stmt(depth, out);
-            }
-        }
         fn cond(&mut self) -> String {
             let (a, m, k) = (self.next(100), 2 + self.next(6), self.next(4));
             match self.next(5) {
@@ -383,7 +398,7 @@ fn random_uniform_control_flow_matches_the_interpreter() {
                 _ => format!("(acc ^ x) % {m}u < {k}u"),
             }
         }
-        fn stmt(&mut self, depth: u32, out: &mut String) {
+        fn statement(&mut self, depth: u32, out: &mut String) {
             let pick = if depth >= 3 { self.next(2) } else { self.next(9) };
             match pick {
                 0 => {
