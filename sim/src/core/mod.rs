@@ -8,8 +8,10 @@
 
 mod address;
 mod dpp;
+pub mod export;
 mod formats;
-mod lds;
+pub mod interp;
+pub mod lds;
 pub mod program;
 mod rounding;
 mod salu;
@@ -167,14 +169,42 @@ impl Dispatch<'_> {
     }
 
     fn to_error(&self, w: &Wave, f: Fault) -> GpuError {
-        match f {
-            Fault::Vm(v) => GpuError::VmFault(v),
-            Fault::Shader(what) => GpuError::Shader { pc: w.pc, what },
-        }
+        to_error(w, f)
     }
 
-    /// Runs until the wave ends or reaches a barrier.
     fn run_wave(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
+        self.exec().run_wave(w, lds)
+    }
+
+    fn exec(&self) -> Exec<'_> {
+        Exec {
+            program: self.program,
+            mem: Mem { space: self.mem.space, timestamp: self.mem.timestamp },
+            deadline: self.deadline,
+            stats: self.stats,
+        }
+    }
+}
+
+/// A shader fault as the GPU error that ends the job.
+pub fn to_error(w: &Wave, f: Fault) -> GpuError {
+    match f {
+        Fault::Vm(v) => GpuError::VmFault(v),
+        Fault::Shader(what) => GpuError::Shader { pc: w.pc, what },
+    }
+}
+
+/// What running waves of one program needs: the program, memory, the watchdog's deadline.
+pub struct Exec<'a> {
+    pub program: &'a Program,
+    pub mem: Mem<'a>,
+    pub deadline: Instant,
+    pub stats: &'a Stats,
+}
+
+impl Exec<'_> {
+    /// Runs until the wave ends or reaches a barrier.
+    pub fn run_wave(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
         let mut count = 0u32;
         let mut lanes = 0u64;
         let result = loop {
@@ -221,10 +251,10 @@ impl Dispatch<'_> {
                 _ => wave::fault(format!("{}: not a VALU form", d.inst.op().name())),
             },
             Inst::Vop3p(i) => vop3p::exec(w, i).map(|_| Flow::Next),
-            // Graphics-only families (interpolation, exports) and images are not modelled.
-            Inst::Vintrp(_) | Inst::Exp(_) | Inst::Mimg(_) => {
-                wave::fault(format!("unimplemented {}", d.inst.op().name()))
-            }
+            Inst::Vintrp(i) => interp::exec(w, i, lds).map(|_| Flow::Next),
+            Inst::Exp(e) => export::exec(w, e).map(|_| Flow::Next),
+            // Images are not modelled.
+            Inst::Mimg(_) => wave::fault(format!("unimplemented {}", d.inst.op().name())),
             Inst::Ds(i) => {
                 let Prep::Ds(kind) = &d.prep else { return Err(Fault::Shader("DS".into())) };
                 lds::exec(w, i, kind.as_ref(), lds).map(|_| Flow::Next)
