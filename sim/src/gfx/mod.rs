@@ -5,7 +5,14 @@
 //! * [`blend`]: blend equations and logic operations.
 //! * [`color_format`]: colour-buffer formats and their conversions.
 
+pub mod addr;
+pub mod backend;
 pub mod blend;
 pub mod color_format;
 pub mod depth;
+pub mod ps;
+pub mod ps_inputs;
 pub mod raster;
+pub mod state;
+pub mod surface;
+pub mod targets;
