@@ -48,6 +48,7 @@ pub mod compute;
 pub mod core;
 pub mod cp;
 pub mod error;
+pub mod gfx;
 pub mod kernel;
 
 use std::sync::Arc;

@@ -8,6 +8,7 @@
 
 mod address;
 mod dpp;
+pub mod export;
 mod formats;
 mod lds;
 pub mod program;
@@ -221,8 +222,9 @@ impl Dispatch<'_> {
                 _ => wave::fault(format!("{}: not a VALU form", d.inst.op().name())),
             },
             Inst::Vop3p(i) => vop3p::exec(w, i).map(|_| Flow::Next),
-            // Graphics-only families (interpolation, exports) and images are not modelled.
-            Inst::Vintrp(_) | Inst::Exp(_) | Inst::Mimg(_) => {
+            Inst::Exp(e) => export::exec(w, e).map(|_| Flow::Next),
+            // Interpolation and images are not modelled.
+            Inst::Vintrp(_) | Inst::Mimg(_) => {
                 wave::fault(format!("unimplemented {}", d.inst.op().name()))
             }
             Inst::Ds(i) => {
