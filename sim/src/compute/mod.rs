@@ -20,6 +20,11 @@ pub struct ComputeEngine {
 }
 
 impl ComputeEngine {
+    /// The decoded programs (shared with the graphics stages).
+    pub fn programs(&self) -> &ProgramCache {
+        &self.programs
+    }
+
     /// Drops decoded programs (new submission, or an instruction-cache invalidation).
     pub fn invalidate_programs(&self) {
         self.programs.invalidate();

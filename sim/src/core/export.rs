@@ -1,50 +1,78 @@
-//! EXP: the values a wave sends to the fixed-function blocks, captured for them.
+//! EXP: a wave's exports to the fixed-function units.
 //!
-//! The export targets are those of the EXP encoding: MRT0..7 = 0..7, MRTZ = 8, NULL = 9,
-//! POS0..3 = 12..15, PRIM = 20, PARAM0..31 = 32..63. Each export records its source registers
-//! as they were when it issued (with `compr`, two registers each packing two 16-bit values)
-//! and the EXEC mask, which for the last pixel-shader export with VM set is the valid-pixel
-//! mask (discarded pixels have their bit clear).
+//! The shader core does not know what consumes an export; it records each executed `exp` in
+//! the wave's export sink ([`Wave::exports`]) with the lanes it covered, and the stage that
+//! launched the wave (VS: positions and parameters; PS: colour targets and depth) reads them
+//! when the wave ends. A wave without a sink (compute) faults on `exp`, as compute waves have
+//! nowhere to export to.
 
 use ferrum_isa::Exp;
 
 use super::wave::{fault, Lanes, Wave, LANES, R};
 
-/// One executed export.
-#[derive(Debug, Clone)]
-pub struct Export {
+/// Export targets (EXP TGT field).
+pub const TARGET_MRT0: u8 = 0;
+pub const TARGET_MRTZ: u8 = 8;
+pub const TARGET_NULL: u8 = 9;
+pub const TARGET_POS0: u8 = 12;
+pub const TARGET_PRIM: u8 = 20;
+pub const TARGET_PARAM0: u8 = 32;
+
+/// One executed `exp`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportRecord {
     pub target: u8,
-    /// Enabled slots (bits 0..3).
+    /// Enabled channels (EN); with `compr`, bits 0-1 cover `data[0]` and 2-3 `data[1]`.
     pub en: u8,
     pub compr: bool,
     pub done: bool,
+    /// VM: the export carries the valid mask (PS).
     pub vm: bool,
+    /// EXEC when the export ran: the lanes whose data is meaningful.
     pub exec: u32,
-    /// Slot values (with `compr`, only the first two are meaningful).
+    /// The source VGPR values; disabled channels read as 0. With `compr`, `data[0]` and
+    /// `data[1]` hold two packed 16-bit values each and `data[2..]` are 0.
     pub data: [Lanes; 4],
 }
 
+impl ExportRecord {
+    /// Channel `c` of lane `lane` (uncompressed exports), `None` if the channel is disabled.
+    pub fn channel(&self, c: usize, lane: usize) -> Option<u32> {
+        (self.en >> c & 1 != 0).then(|| self.data[c][lane])
+    }
+}
+
+/// Executes `exp`: reads the enabled source VGPRs and appends the record to the wave's sink.
 pub fn exec(w: &mut Wave, e: &Exp) -> R<()> {
-    if !matches!(e.target, 0..=9 | 12..=15 | 20 | 32..=63) {
-        return fault(format!("export target {} does not exist", e.target));
+    let valid = matches!(e.target, 0..=9 | 12..=16 | 20 | 32..=63);
+    if !valid {
+        return fault(format!("export to reserved target {}", e.target));
+    }
+    if w.exports.is_none() {
+        return fault("export from a wave whose stage has no export sink (compute)");
     }
     let mut data = [[0u32; LANES]; 4];
-    let regs = if e.compr { 2 } else { 4 };
-    for (slot, d) in data.iter_mut().enumerate().take(regs) {
-        let enabled = if e.compr { e.en >> (2 * slot) & 3 != 0 } else { e.en >> slot & 1 != 0 };
+    for (slot, row) in data.iter_mut().enumerate() {
+        let (enabled, reg) = if e.compr {
+            (slot < 2 && e.en >> (2 * slot) & 3 != 0, e.src[slot])
+        } else {
+            (e.en >> slot & 1 != 0, e.src[slot])
+        };
         if enabled {
-            *d = *w.vrow(e.src[slot] as u32)?;
+            *row = *w.vrow(u32::from(reg))?;
         }
     }
-    let exec = w.exec();
-    w.exports.push(Export {
+    let record = ExportRecord {
         target: e.target,
         en: e.en,
         compr: e.compr,
         done: e.done,
         vm: e.vm,
-        exec,
+        exec: w.exec(),
         data,
-    });
+    };
+    if let Some(sink) = w.exports.as_mut() {
+        sink.push(record);
+    }
     Ok(())
 }

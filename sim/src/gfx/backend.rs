@@ -11,6 +11,7 @@
 use std::time::Instant;
 
 use super::depth::{DepthState, Stored};
+use super::prim::{BackEndCounts, PrimBatch, Rasterizer};
 use super::ps::{run_wave, PsOutput, PsQuad, PsState};
 use super::ps_inputs::PsPrim;
 use super::raster::{scan, RasterState, Setup, Triangle, FRAC_BITS};
@@ -20,19 +21,53 @@ use crate::core::program::ProgramCache;
 use crate::core::wave::LANES;
 use crate::core::{Exec, Mem, Stats};
 use crate::cp::regs::RegisterFile;
+use crate::cp::Env;
 use crate::error::GpuError;
 use crate::kernel::AddressSpace;
 
-/// A triangle after clipping and the viewport transform, as primitive assembly hands it on.
+/// A triangle in window coordinates, as scan conversion takes it (points and lines become
+/// two of these, see [`super::lines`]).
 #[derive(Debug, Clone)]
 pub struct Primitive {
-    /// Window x, y, z and clip-space w of each vertex.
+    /// Window x, y, z and 1/w (clip) of each vertex.
     pub pos: [[f32; 4]; 3],
     pub front: bool,
     /// Which vertex (0..3) is the provoking one.
     pub provoking: u8,
     /// Per vertex, the vertex shader's parameter exports by PARAM index.
     pub params: [Vec<[u32; 4]>; 3],
+    /// Points: the parameter slot holding the sprite coordinates (PT_SPRITE_TEX inputs).
+    pub sprite_slot: Option<usize>,
+}
+
+/// The back end as the front end drives it.
+#[derive(Debug, Default)]
+pub struct BackEnd;
+
+impl Rasterizer for BackEnd {
+    fn rasterize(
+        &mut self,
+        batch: &PrimBatch,
+        regs: &RegisterFile,
+        env: &Env<'_>,
+    ) -> Result<BackEndCounts, GpuError> {
+        let prims = super::lines::to_triangles(batch, regs)?;
+        let be = BackEndEnv {
+            space: env.space,
+            timestamp: env.timestamp,
+            programs: env.compute.programs(),
+            stats: &env.compute.stats,
+            strict: env.config.strict,
+            deadline: Instant::now() + env.config.watchdog,
+            threads: env.config.threads,
+        };
+        let c = draw(&be, regs, &prims)?;
+        Ok(BackEndCounts {
+            zpass_samples: c.samples_passed,
+            ps_invocations: c.ps_invocations,
+            c_primitives: batch.prims.len() as u64,
+        })
+    }
 }
 
 /// What the shader core and memory the back end needs.
@@ -103,10 +138,11 @@ pub fn draw(
             setups.push(PsPrim {
                 setup,
                 z: p.pos.map(|v| v[2]),
-                inv_w: p.pos.map(|v| 1.0 / v[3]),
+                inv_w: p.pos.map(|v| v[3]),
                 front: p.front,
                 provoking: p.provoking as usize,
                 params: [&p.params[0], &p.params[1], &p.params[2]],
+                sprite_slot: p.sprite_slot,
             });
         }
     }

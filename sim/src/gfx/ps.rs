@@ -7,7 +7,7 @@
 use super::addr::*;
 use super::ps_inputs::{lane_inputs, param_block, PsPrim, INPUT_VGPRS};
 use super::raster::{Quad, RasterState};
-use crate::core::export::Export;
+use crate::core::export::ExportRecord as Export;
 use crate::core::interp::ATTR_BYTES;
 use crate::core::lds::Lds;
 use crate::core::wave::{f16_to_f32, Wave, LANES};
@@ -131,6 +131,7 @@ pub fn run_wave(
 ) -> Result<PsOutput, GpuError> {
     debug_assert!(!quads.is_empty() && quads.len() <= LANES / 4);
     let mut w = Wave::new(ps.vgprs, strict);
+    w.exports = Some(Vec::new());
     // Parameter blocks, one per primitive change; the new-primitive mask marks quads 1..
     let mut lds = Vec::new();
     let mut new_prim = 0u32;
@@ -199,10 +200,11 @@ fn collect(ps: &PsState, w: &Wave, quads: &[PsQuad], launched: u32) -> Result<Ps
             covered |= ((pq.quad.coverage[i] != 0) as u32) << (q * 4 + i);
         }
     }
-    let last = w.exports.iter().rposition(|e| e.done && e.target <= 9);
+    let exports = w.exports.as_deref().unwrap_or(&[]);
+    let last = exports.iter().rposition(|e| e.done && e.target <= 9);
     let mut valid = covered & launched;
     match last {
-        Some(i) if w.exports[i].vm => valid &= w.exports[i].exec,
+        Some(i) if exports[i].vm => valid &= exports[i].exec,
         Some(_) => {}
         None => {
             if ps.col_format != 0 || ps.z_export() || ps.kill_enable() {
@@ -215,7 +217,7 @@ fn collect(ps: &PsState, w: &Wave, quads: &[PsQuad], launched: u32) -> Result<Ps
     }
     let mut out =
         PsOutput { valid, color: Default::default(), depth: None, stencil: None, mask: None };
-    for e in &w.exports {
+    for e in exports {
         match e.target {
             t @ 0..=7 => {
                 let fmt = (ps.col_format >> (4 * t)) & 0xf;

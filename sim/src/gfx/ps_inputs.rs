@@ -35,6 +35,8 @@ pub struct PsPrim<'a> {
     pub provoking: usize,
     /// Per vertex, the parameter exports of the vertex shader by PARAM index.
     pub params: [&'a [[u32; 4]]; 3],
+    /// Points: the parameter slot of the sprite coordinates.
+    pub sprite_slot: Option<usize>,
 }
 
 /// Position inside pixel (x, y) in 1/4096 pixel of the given location.
@@ -149,16 +151,18 @@ fn default_value(v: u32) -> [u32; 4] {
 /// the `num_interp` inputs SPI_PS_INPUT_CNTL_0.. describe.
 pub fn param_block(p: &PsPrim<'_>, input_cntl: &[u32], out: &mut Vec<u8>) {
     for &cntl in input_cntl {
-        let offset = (cntl & 0x3f) as usize;
-        let flat = cntl >> 10 & 1 != 0;
-        let vals: [[u32; 4]; 3] = if offset & 0x20 != 0 {
+        let sprite = p.sprite_slot.filter(|_| cntl >> 17 & 1 != 0);
+        let offset = sprite.unwrap_or((cntl & 0x3f) as usize);
+        let flat = cntl >> 10 & 1 != 0 && sprite.is_none();
+        let default = sprite.is_none() && cntl & 0x20 != 0;
+        let vals: [[u32; 4]; 3] = if default {
             [default_value(cntl >> 8); 3]
         } else {
             // A parameter the vertex shader never exported reads as zero.
             core::array::from_fn(|v| p.params[v].get(offset).copied().unwrap_or([0; 4]))
         };
         let mut block = [[0u32; 4]; 3];
-        if flat || offset & 0x20 != 0 {
+        if flat || default {
             block[0] = vals[p.provoking.min(2)];
         } else {
             block[0] = vals[0];
