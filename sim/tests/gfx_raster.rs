@@ -110,11 +110,20 @@ fn fan_through_pixel_centres_covers_each_once() {
     let mut s = counting_scene();
     let c = [32.5f32, 32.5];
     let ring: Vec<[f32; 2]> = [
-        [0.0, 0.0], [16.5, 0.0], [32.5, 0.0], [64.0, 0.0], [64.0, 32.5], [64.0, 64.0],
-        [32.5, 64.0], [0.0, 64.0], [0.0, 32.5], [0.0, 16.5],
+        [0.0, 0.0],
+        [16.5, 0.0],
+        [32.5, 0.0],
+        [64.0, 0.0],
+        [64.0, 32.5],
+        [64.0, 64.0],
+        [32.5, 64.0],
+        [0.0, 64.0],
+        [0.0, 32.5],
+        [0.0, 16.5],
     ]
     .to_vec();
-    let prims = (0..ring.len()).map(|i| tri2([c, ring[i], ring[(i + 1) % ring.len()]], 0.0)).collect();
+    let prims =
+        (0..ring.len()).map(|i| tri2([c, ring[i], ring[(i + 1) % ring.len()]], 0.0)).collect();
     s.draw(prims).unwrap();
     for (i, v) in counts(&s).iter().enumerate() {
         assert_eq!(*v, 1.0, "pixel ({}, {})", i as u32 % W, i as u32 / W);
@@ -125,7 +134,8 @@ fn fan_through_pixel_centres_covers_each_once() {
 /// triangle (snapped to 1/256), with top-left tie breaking?
 fn covered(t: [[f64; 2]; 3], x: u32, y: u32) -> bool {
     let p = [x as f64 + 0.5, y as f64 + 0.5];
-    let area = (t[1][0] - t[0][0]) * (t[2][1] - t[0][1]) - (t[1][1] - t[0][1]) * (t[2][0] - t[0][0]);
+    let area =
+        (t[1][0] - t[0][0]) * (t[2][1] - t[0][1]) - (t[1][1] - t[0][1]) * (t[2][0] - t[0][0]);
     let t = if area < 0.0 { [t[0], t[2], t[1]] } else { t };
     (0..3).all(|i| {
         let (a, b) = (t[i], t[(i + 1) % 3]);
@@ -145,10 +155,13 @@ fn vertices_snap_to_the_quant_mode_grid() {
         let mut s = counting_scene();
         s.set(
             PA_SU_VTX_CNTL,
-            PA_SU_VTX_CNTL::PIX_CENTER.val(1) | PA_SU_VTX_CNTL::ROUND_MODE.val(2) | PA_SU_VTX_CNTL::QUANT_MODE.val(quant),
+            PA_SU_VTX_CNTL::PIX_CENTER.val(1)
+                | PA_SU_VTX_CNTL::ROUND_MODE.val(2)
+                | PA_SU_VTX_CNTL::QUANT_MODE.val(quant),
         );
         s.draw(vec![tri2(t, 0.0)]).unwrap();
-        let snapped = t.map(|[x, y]| [(x as f64 * grid).round() / grid, (y as f64 * grid).round() / grid]);
+        let snapped =
+            t.map(|[x, y]| [(x as f64 * grid).round() / grid, (y as f64 * grid).round() / grid]);
         for y in 0..H {
             for x in 0..W {
                 let want = covered(snapped, x, y) as u32 as f32;
@@ -165,7 +178,10 @@ fn random_triangles_match_the_reference_rule() {
     for _ in 0..20 {
         let mut s = counting_scene();
         let t: [[f32; 2]; 3] = core::array::from_fn(|_| {
-            [(rng(&mut seed) % (64 * 256)) as f32 / 256.0, (rng(&mut seed) % (64 * 256)) as f32 / 256.0]
+            [
+                (rng(&mut seed) % (64 * 256)) as f32 / 256.0,
+                (rng(&mut seed) % (64 * 256)) as f32 / 256.0,
+            ]
         });
         s.draw(vec![tri2(t, 0.0)]).unwrap();
         let tt = t.map(|[x, y]| [x as f64, y as f64]);
@@ -188,7 +204,11 @@ fn scissors_and_window_offset_clip() {
     s.set(PA_SC_WINDOW_SCISSOR_BR, 30 | 30 << 16);
     // The generic scissor opts out of the offset.
     s.set(PA_SC_GENERIC_SCISSOR_TL, 5 | 6 << 16 | 1 << 31);
-    s.draw(vec![tri2([[0.0, 0.0], [64.0, 0.0], [0.0, 64.0]], 0.0), tri2([[64.0, 0.0], [64.0, 64.0], [0.0, 64.0]], 0.0)]).unwrap();
+    s.draw(vec![
+        tri2([[0.0, 0.0], [64.0, 0.0], [0.0, 64.0]], 0.0),
+        tri2([[64.0, 0.0], [64.0, 64.0], [0.0, 64.0]], 0.0),
+    ])
+    .unwrap();
     for y in 0..H {
         for x in 0..W {
             let inside = (5..32).contains(&x) && (6..33).contains(&y);

@@ -45,7 +45,7 @@ impl Scene {
             code: gpu.buffer(64 << 10),
             color: gpu.buffer((W * H * 16) as u64),
             depth: gpu.buffer((W * H * 4) as u64),
-            stencil: gpu.buffer((W * H) as u64),
+            stencil: gpu.buffer((256 * H) as u64),
             gpu,
             regs: RegisterFile::default(),
             config,
@@ -121,7 +121,10 @@ impl Scene {
         self.set(DB_STENCIL_INFO, DB_STENCIL_INFO::FORMAT.val(stencil as u32));
         self.set(DB_STENCIL_READ_BASE, (self.stencil.va >> 8) as u32);
         self.set(DB_STENCIL_WRITE_BASE, (self.stencil.va >> 8) as u32);
-        self.set(DB_DEPTH_SIZE_XY, DB_DEPTH_SIZE_XY::X_MAX.val(W - 1) | DB_DEPTH_SIZE_XY::Y_MAX.val(H - 1));
+        self.set(
+            DB_DEPTH_SIZE_XY,
+            DB_DEPTH_SIZE_XY::X_MAX.val(W - 1) | DB_DEPTH_SIZE_XY::Y_MAX.val(H - 1),
+        );
     }
 
     /// Loads a pixel shader with `vgprs` VGPRs.
@@ -130,15 +133,20 @@ impl Scene {
         self.code.map.write_u32s(0, &words).unwrap();
         self.set(SPI_SHADER_PGM_LO_PS, (self.code.va >> 8) as u32);
         self.set(SPI_SHADER_PGM_HI_PS, (self.code.va >> 40) as u32);
-        self.set(SPI_SHADER_PGM_RSRC1_PS, SPI_SHADER_PGM_RSRC1_PS::VGPRS.val(vgprs.div_ceil(8) - 1));
+        self.set(
+            SPI_SHADER_PGM_RSRC1_PS,
+            SPI_SHADER_PGM_RSRC1_PS::VGPRS.val(vgprs.div_ceil(8) - 1),
+        );
         self.set(SPI_SHADER_PGM_RSRC2_PS, 0);
     }
 
     pub fn draw(&mut self, prims: Vec<SetupPrim>) -> Result<BackEndCounts, GpuError> {
         let space = self.gpu.kernel.address_space();
         let ts = || 0u64;
-        let env = Env { space: &space, config: &self.config, compute: &self.compute, timestamp: &ts };
-        let slots = prims.iter().flat_map(|p| p.v.iter().map(|v| v.params.len())).max().unwrap_or(0);
+        let env =
+            Env { space: &space, config: &self.config, compute: &self.compute, timestamp: &ts };
+        let slots =
+            prims.iter().flat_map(|p| p.v.iter().map(|v| v.params.len())).max().unwrap_or(0);
         let batch = PrimBatch { param_slots: slots, prims };
         let _t = Instant::now();
         BackEnd.rasterize(&batch, &self.regs, &env)
@@ -193,7 +201,11 @@ pub fn tri2(p: [[f32; 2]; 3], z: f32) -> SetupPrim {
 /// `v_mov_b32 v[first + i], literal(c[i])` for four values, then `exp mrt0 ... done vm`.
 pub fn export_const(p: &mut Asm, c: [u32; 4]) -> &mut Asm {
     for (i, v) in c.iter().enumerate() {
-        p.vop1(Opcode::V_MOV_B32, ferrum_isa::Operand::Vgpr(4 + i as u8), ferrum_isa::Operand::Literal(*v));
+        p.vop1(
+            Opcode::V_MOV_B32,
+            ferrum_isa::Operand::Vgpr(4 + i as u8),
+            ferrum_isa::Operand::Literal(*v),
+        );
     }
     export(p, 0, [4, 5, 6, 7], false)
 }
