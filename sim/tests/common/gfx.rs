@@ -93,8 +93,8 @@ impl Scene {
     pub fn target(&mut self, format: u32, number: u32, swap: u32) {
         self.bpp = match format {
             1 => 1,
-            2 | 3 => 2,
-            4..=10 | 16..=19 => 4,
+            2 | 3 | 16..=19 => 2,
+            4..=10 => 4,
             11 | 12 => 8,
             _ => 16,
         };
@@ -131,6 +131,8 @@ impl Scene {
     pub fn shader(&mut self, p: &mut Asm, vgprs: u32) {
         let words = p.finish();
         self.code.map.write_u32s(0, &words).unwrap();
+        // New code at the same address: what ACQUIRE_MEM's I$ invalidation does.
+        self.compute.invalidate_programs();
         self.set(SPI_SHADER_PGM_LO_PS, (self.code.va >> 8) as u32);
         self.set(SPI_SHADER_PGM_HI_PS, (self.code.va >> 40) as u32);
         self.set(
