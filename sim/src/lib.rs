@@ -49,6 +49,7 @@ pub mod core;
 pub mod cp;
 pub mod error;
 pub mod kernel;
+pub mod tex;
 
 use std::sync::Arc;
 use std::time::Duration;
