@@ -6,3 +6,8 @@
 pub mod surface;
 #[rustfmt::skip]
 pub mod swizzle_table;
+pub mod bc;
+pub mod desc;
+pub mod format;
+pub mod image;
+pub mod sample;
