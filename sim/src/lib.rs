@@ -50,6 +50,7 @@ pub mod cp;
 pub mod error;
 pub mod gfx;
 pub mod kernel;
+pub mod tex;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -12,6 +12,7 @@ pub mod export;
 mod formats;
 pub mod interp;
 pub mod lds;
+mod mimg;
 pub mod program;
 mod rounding;
 mod salu;
@@ -253,8 +254,7 @@ impl Exec<'_> {
             Inst::Vop3p(i) => vop3p::exec(w, i).map(|_| Flow::Next),
             Inst::Vintrp(i) => interp::exec(w, i, lds).map(|_| Flow::Next),
             Inst::Exp(e) => export::exec(w, e).map(|_| Flow::Next),
-            // Images are not modelled.
-            Inst::Mimg(_) => wave::fault(format!("unimplemented {}", d.inst.op().name())),
+            Inst::Mimg(i) => mimg::exec(w, i, &self.mem).map(|_| Flow::Next),
             Inst::Ds(i) => {
                 let Prep::Ds(kind) = &d.prep else { return Err(Fault::Shader("DS".into())) };
                 lds::exec(w, i, kind.as_ref(), lds).map(|_| Flow::Next)
