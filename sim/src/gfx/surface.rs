@@ -1,57 +1,86 @@
-//! Surfaces the back end reads and writes: where a pixel sample lives (the layout the swizzle
-//! mode selects) and the GPU memory behind it.
-//!
-//! The layout sits behind [`Layout`] so that the swizzle-mode equations (addrlib's, shared with
-//! the texture unit) plug in without the colour and depth code knowing them. This module has
-//! the linear layout only; the swizzled modes come from the texture unit's addressing.
+//! Surfaces the back end reads and writes: where a pixel sample lives (the texture unit's
+//! addressing, [`crate::tex::surface`], from the swizzle mode and shape the CB/DB registers
+//! give) and the GPU memory behind it.
 
 use crate::kernel::{Access, AddressSpace, VmFault};
+use crate::tex::surface::{Dim, Layout as TexLayout, SurfaceDesc};
 
-/// Where each sample of a 2D surface (one mip level, one slice) lives.
-pub trait Layout: Send + Sync {
-    /// Byte offset of sample `s` of pixel (x, y) from the surface base.
-    fn offset(&self, x: u32, y: u32, s: u32) -> u64;
-    /// Bytes the surface spans from its base.
-    fn size(&self) -> u64;
+/// What the CB_COLORn_* / DB_* registers say about one render surface.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderSurface {
+    /// Byte address from the BASE registers, tile swizzle (pipe/bank XOR) bits included.
+    pub base: u64,
+    pub sw_mode: u32,
+    pub bpe: u32,
+    /// Mip-0 size in pixels.
+    pub width: u32,
+    pub height: u32,
+    pub slices: u32,
+    pub mips: u32,
+    pub samples: u32,
+    /// The view: slice and mip rendered to.
+    pub slice: u32,
+    pub mip: u32,
 }
 
-/// SW_LINEAR: rows of `pitch` elements; on GFX10 the pitch is aligned to 256 bytes
-/// (addrlib's linear pitch alignment), and linear surfaces are single-sampled.
-pub struct Linear {
-    pub bpe: u32,
-    pub pitch: u32,
+/// One slice of one mip of a render surface, addressed.
+pub struct Layout {
+    tex: TexLayout,
+    /// The surface base with the pipe/bank XOR bits removed.
+    pub base: u64,
+    slice: u32,
+    mip: u32,
+    /// Size of the rendered mip in pixels.
+    pub width: u32,
     pub height: u32,
 }
 
-impl Linear {
-    pub fn new(width: u32, height: u32, bpe: u32) -> Linear {
-        let align = (256 / bpe).max(1);
-        Linear { bpe, pitch: width.div_ceil(align) * align, height }
+impl Layout {
+    pub fn new(s: &RenderSurface) -> Result<Layout, String> {
+        if !s.bpe.is_power_of_two() || s.bpe > 16 {
+            return Err(format!("{} bytes per pixel", s.bpe));
+        }
+        if !s.samples.is_power_of_two() {
+            return Err(format!("{} samples", s.samples));
+        }
+        let mut desc = SurfaceDesc {
+            sw_mode: s.sw_mode,
+            dim: Dim::D2,
+            bpe_log2: s.bpe.trailing_zeros(),
+            width: s.width,
+            height: s.height,
+            slices: s.slices.max(s.slice + 1),
+            mips: s.mips.max(s.mip + 1),
+            samples_log2: s.samples.trailing_zeros(),
+            pitch: None,
+            pipe_bank_xor: 0,
+        };
+        let plain = desc.layout().map_err(|e| e.0)?;
+        // The BASE registers carry the tile swizzle in the bits below the block size.
+        let block = (1u64 << plain.block_log2) - 1;
+        let xor = (s.base & block) as u32;
+        let tex = if xor != 0 {
+            desc.pipe_bank_xor = xor;
+            desc.layout().map_err(|e| format!("base {:#x}: {}", s.base, e.0))?
+        } else {
+            plain
+        };
+        let (width, height, _) = tex.mip_size(s.mip);
+        Ok(Layout { tex, base: s.base & !block, slice: s.slice, mip: s.mip, width, height })
     }
-}
 
-impl Layout for Linear {
-    fn offset(&self, x: u32, y: u32, _s: u32) -> u64 {
-        (y as u64 * self.pitch as u64 + x as u64) * self.bpe as u64
+    /// Byte offset of sample `s` of pixel (x, y) from the base; (x, y) inside the mip.
+    pub fn offset(&self, x: u32, y: u32, s: u32) -> u64 {
+        self.tex.offset(x, y, self.slice, self.mip, s)
     }
 
-    fn size(&self) -> u64 {
-        self.pitch as u64 * self.height as u64 * self.bpe as u64
+    /// Bytes the surface spans from its base.
+    pub fn size(&self) -> u64 {
+        self.tex.size
     }
-}
 
-/// The layout of swizzle mode `sw_mode` (the SwizzleMode enum: 0 = SW_LINEAR).
-pub fn layout(
-    sw_mode: u32,
-    width: u32,
-    height: u32,
-    bpe: u32,
-    samples: u32,
-) -> Result<Box<dyn Layout>, String> {
-    match sw_mode {
-        0 if samples > 1 => Err("a linear surface cannot be multisampled".into()),
-        0 => Ok(Box::new(Linear::new(width, height, bpe))),
-        m => Err(format!("swizzle mode {m} is not modelled by the back end yet")),
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        x >= 0 && y >= 0 && (x as u32) < self.width && (y as u32) < self.height
     }
 }
 

@@ -4,7 +4,7 @@
 use super::addr::*;
 use super::blend::{blend, rop3, BlendControl, BlendInputs};
 use super::color_format::{to_unorm, ColorFormat, Number};
-use super::surface::{layout, Layout, SurfaceMem};
+use super::surface::{Layout, RenderSurface, SurfaceMem};
 use crate::cp::regs::{field, RegisterFile};
 use crate::error::GpuError;
 use crate::kernel::AddressSpace;
@@ -20,7 +20,7 @@ pub struct ColorTarget {
     pub width: u32,
     pub height: u32,
     pub samples: u32,
-    layout: Box<dyn Layout>,
+    layout: Layout,
     mem: SurfaceMem,
     pub blend: BlendControl,
     /// RGBA components written (CB_TARGET_MASK & CB_SHADER_MASK).
@@ -66,13 +66,23 @@ impl ColorState {
             let samples = 1 << field(attrib, 12, 14);
             let attrib2 = e(CB_COLOR0_ATTRIB2);
             let attrib3 = e(CB_COLOR0_ATTRIB3);
-            let (width, height) = (field(attrib2, 14, 27) + 1, field(attrib2, 0, 13) + 1);
-            let sw_mode = field(attrib3, 14, 18);
-            let layout = layout(sw_mode, width, height, fmt.bytes, samples)
-                .map_err(|m| bad(format!("CB_COLOR{i}: {m}")))?;
-            let base =
-                ((r(CB_COLOR0_BASE) as u64) << 8) | ((e(CB_COLOR0_BASE_EXT) as u64 & 0xff) << 40);
-            let mem = SurfaceMem::map(space, base, layout.size(), true)?;
+            let view = r(CB_COLOR0_VIEW);
+            let surf = RenderSurface {
+                base: ((r(CB_COLOR0_BASE) as u64) << 8)
+                    | ((e(CB_COLOR0_BASE_EXT) as u64 & 0xff) << 40),
+                sw_mode: field(attrib3, 14, 18),
+                bpe: fmt.bytes,
+                width: field(attrib2, 14, 27) + 1,
+                height: field(attrib2, 0, 13) + 1,
+                slices: field(attrib3, 0, 12) + 1,
+                mips: field(attrib2, 28, 31) + 1,
+                samples,
+                slice: field(view, 0, 12),
+                mip: field(view, 26, 29),
+            };
+            let layout = Layout::new(&surf).map_err(|m| bad(format!("CB_COLOR{i}: {m}")))?;
+            let (width, height) = (layout.width, layout.height);
+            let mem = SurfaceMem::map(space, layout.base, layout.size(), true)?;
             let blend = BlendControl::from_reg(regs.get(CB_BLEND0_CONTROL + 4 * i))
                 .map_err(|m| bad(format!("CB_BLEND{i}_CONTROL: {m}")))?;
             targets.push(ColorTarget {
@@ -164,8 +174,8 @@ fn clamp_for(n: Number, v: [f32; 4]) -> [f32; 4] {
 /// The depth/stencil surface of a draw.
 pub struct DepthTarget {
     /// Z_16 (2 bytes) or Z_32_FLOAT (4 bytes); `None` without depth.
-    pub z: Option<(u32, Box<dyn Layout>, SurfaceMem)>,
-    pub stencil: Option<(Box<dyn Layout>, SurfaceMem)>,
+    pub z: Option<(u32, Layout, SurfaceMem)>,
+    pub stencil: Option<(Layout, SurfaceMem)>,
     pub width: u32,
     pub height: u32,
     pub samples: u32,
@@ -181,12 +191,22 @@ impl DepthTarget {
         let view = regs.get(DB_DEPTH_VIEW);
         let base =
             |lo: u32, hi: u32| ((regs.get(lo) as u64) << 8) | ((regs.get(hi) as u64 & 0xff) << 40);
+        let surf = |base: u64, sw_mode: u32, bpe: u32| RenderSurface {
+            base,
+            sw_mode,
+            bpe,
+            width,
+            height,
+            slices: (field(view, 13, 23) | field(view, 30, 31) << 11) + 1,
+            mips: field(zi, 16, 19) + 1,
+            samples,
+            slice: field(view, 0, 10) | field(view, 11, 12) << 11,
+            mip: field(view, 26, 29),
+        };
         let z = match field(zi, 0, 1) {
             0 => None,
             1 | 3 => {
                 let bytes = if field(zi, 0, 1) == 1 { 2 } else { 4 };
-                let l = layout(field(zi, 4, 8), width, height, bytes, samples)
-                    .map_err(|m| bad(format!("DB_Z_INFO: {m}")))?;
                 let (rb, wb) = (
                     base(DB_Z_READ_BASE, DB_Z_READ_BASE_HI),
                     base(DB_Z_WRITE_BASE, DB_Z_WRITE_BASE_HI),
@@ -194,14 +214,14 @@ impl DepthTarget {
                 if rb != wb {
                     return Err(bad("DB_Z_READ_BASE != DB_Z_WRITE_BASE is not modelled".into()));
                 }
-                let mem = SurfaceMem::map(space, rb, l.size(), view >> 24 & 1 == 0)?;
+                let l = Layout::new(&surf(rb, field(zi, 4, 8), bytes))
+                    .map_err(|m| bad(format!("DB_Z_INFO: {m}")))?;
+                let mem = SurfaceMem::map(space, l.base, l.size(), view >> 24 & 1 == 0)?;
                 Some((bytes, l, mem))
             }
             f => return Err(bad(format!("DB_Z_INFO.FORMAT {f} (Z_24) does not exist on GFX10.3"))),
         };
         let stencil = if si & 1 != 0 {
-            let l = layout(field(si, 4, 8), width, height, 1, samples)
-                .map_err(|m| bad(format!("DB_STENCIL_INFO: {m}")))?;
             let (rb, wb) = (
                 base(DB_STENCIL_READ_BASE, DB_STENCIL_READ_BASE_HI),
                 base(DB_STENCIL_WRITE_BASE, DB_STENCIL_WRITE_BASE_HI),
@@ -209,7 +229,9 @@ impl DepthTarget {
             if rb != wb {
                 return Err(bad("DB_STENCIL_READ_BASE != WRITE_BASE is not modelled".into()));
             }
-            let mem = SurfaceMem::map(space, rb, l.size(), view >> 25 & 1 == 0)?;
+            let l = Layout::new(&surf(rb, field(si, 4, 8), 1))
+                .map_err(|m| bad(format!("DB_STENCIL_INFO: {m}")))?;
+            let mem = SurfaceMem::map(space, l.base, l.size(), view >> 25 & 1 == 0)?;
             Some((l, mem))
         } else {
             None
