@@ -296,6 +296,14 @@ impl Ctx<'_> {
     }
 
     fn color(&self, out: &PsOutput, lane: usize, x: i32, y: i32, cov: u16) {
+        if self.cb.resolve {
+            let (src, dst) = (&self.cb.targets[0], &self.cb.targets[1]);
+            if src.contains(x, y) && dst.contains(x, y) {
+                let v = src.resolved(x as u32, y as u32);
+                dst.write(x as u32, y as u32, 1, v, [0; 4], &self.cb);
+            }
+            return;
+        }
         for t in &self.cb.targets {
             let Some(src) = &out.color[t.index as usize] else { continue };
             if !t.contains(x, y) {

@@ -33,6 +33,9 @@ pub struct ColorState {
     pub constant: [f32; 4],
     /// ROP3 code; 0xCC (COPY) means no logic operation.
     pub rop3: u32,
+    /// CB_COLOR_CONTROL.MODE = CB_RESOLVE: covered pixels of target 0 (multisampled) are
+    /// resolved into target 1; the pixel shader's colour is not used.
+    pub resolve: bool,
 }
 
 impl ColorState {
@@ -44,9 +47,10 @@ impl ColorState {
         let rop3 = field(control, 16, 23);
         let mut targets = Vec::new();
         if mode == 0 {
-            return Ok(ColorState { targets, constant, rop3 });
+            return Ok(ColorState { targets, constant, rop3, resolve: false });
         }
-        if mode != 1 {
+        let resolve = mode == 3;
+        if mode != 1 && !resolve {
             return Err(bad(format!("CB_COLOR_CONTROL.MODE {mode} is not modelled for draws")));
         }
         let target_mask = regs.get(CB_TARGET_MASK);
@@ -97,7 +101,20 @@ impl ColorState {
                 write_mask: mask,
             });
         }
-        Ok(ColorState { targets, constant, rop3 })
+        if resolve {
+            let ok = targets.len() == 2
+                && targets[0].index == 0
+                && targets[1].index == 1
+                && targets[0].samples > 1
+                && targets[1].samples == 1
+                && targets[0].fmt.number.is_integer() == targets[1].fmt.number.is_integer();
+            if !ok {
+                return Err(bad(
+                    "CB_RESOLVE needs a multisampled target 0 and a single-sampled target 1 of the same numeric class".into(),
+                ));
+            }
+        }
+        Ok(ColorState { targets, constant, rop3, resolve })
     }
 }
 
@@ -145,6 +162,30 @@ impl ColorTarget {
             let keep = self.channel_keep_mask();
             self.mem.write(off, n, (old & keep) | (value & !keep));
         }
+    }
+
+    /// The RGBA value of sample `s` of pixel (x, y).
+    pub fn read(&self, x: u32, y: u32, s: u32) -> [u32; 4] {
+        let off = self.layout.offset(x, y, s);
+        if !self.mem.in_bounds(off, self.fmt.bytes) {
+            return [0; 4];
+        }
+        self.fmt.decode(self.mem.read(off, self.fmt.bytes))
+    }
+
+    /// The resolved value of pixel (x, y): the average of its samples (integer formats:
+    /// sample 0, as Vulkan's resolve of integer formats).
+    pub fn resolved(&self, x: u32, y: u32) -> [u32; 4] {
+        if self.fmt.number.is_integer() {
+            return self.read(x, y, 0);
+        }
+        let mut sum = [0f64; 4];
+        for s in 0..self.samples {
+            for (acc, v) in sum.iter_mut().zip(self.read(x, y, s)) {
+                *acc += f32::from_bits(v) as f64;
+            }
+        }
+        sum.map(|v| ((v / self.samples as f64) as f32).to_bits())
     }
 
     /// Bits of the pixel that keep their old value (channels whose component is masked).
