@@ -8,6 +8,7 @@
 //! blending. Early Z (DB_SHADER_CONTROL.Z_ORDER early with no kill and no depth export, or
 //! DEPTH_BEFORE_SHADER) runs in order before the batch's shaders.
 
+use std::borrow::Cow;
 use std::time::Instant;
 
 use super::depth::{DepthState, Stored};
@@ -28,14 +29,14 @@ use crate::kernel::AddressSpace;
 /// A triangle in window coordinates, as scan conversion takes it (points and lines become
 /// two of these, see [`super::lines`]).
 #[derive(Debug, Clone)]
-pub struct Primitive {
+pub struct Primitive<'a> {
     /// Window x, y, z and 1/w (clip) of each vertex.
     pub pos: [[f32; 4]; 3],
     pub front: bool,
     /// Which vertex (0..3) is the provoking one.
     pub provoking: u8,
     /// Per vertex, the vertex shader's parameter exports by PARAM index.
-    pub params: [Vec<[u32; 4]>; 3],
+    pub params: [Cow<'a, [[u32; 4]]>; 3],
     /// Points: the parameter slot holding the sprite coordinates (PT_SPRITE_TEX inputs).
     pub sprite_slot: Option<usize>,
 }
@@ -108,7 +109,7 @@ struct Ctx<'a> {
 pub fn draw(
     env: &BackEndEnv<'_>,
     regs: &RegisterFile,
-    prims: &[Primitive],
+    prims: &[Primitive<'_>],
 ) -> Result<DrawCounts, GpuError> {
     let unsupported = GpuError::Unsupported;
     let rs = raster_state(regs).map_err(unsupported)?;

@@ -7,6 +7,8 @@
 //! the rectangle of width `line_width` around the segment (Vulkan's rectangular lines), its
 //! corners carrying the endpoint attributes, so attributes interpolate along the segment.
 
+use std::borrow::Cow;
+
 use super::backend::Primitive;
 use super::prim::{PrimBatch, PrimKind, SetupPrim, SetupVertex};
 use crate::cp::regs::RegisterFile;
@@ -14,7 +16,10 @@ use crate::error::GpuError;
 
 /// Converts a batch into triangles. For points the sprite coordinates are appended as an
 /// extra parameter slot at index `batch.param_slots` (see [`sprite_slot`]).
-pub fn to_triangles(batch: &PrimBatch, _regs: &RegisterFile) -> Result<Vec<Primitive>, GpuError> {
+pub fn to_triangles<'a>(
+    batch: &'a PrimBatch,
+    _regs: &RegisterFile,
+) -> Result<Vec<Primitive<'a>>, GpuError> {
     let mut out = Vec::with_capacity(batch.prims.len());
     for p in &batch.prims {
         if p.v.len() != p.kind.vertex_count() {
@@ -29,7 +34,7 @@ pub fn to_triangles(batch: &PrimBatch, _regs: &RegisterFile) -> Result<Vec<Primi
                 pos: [0, 1, 2].map(|i| pos(&p.v[i])),
                 front: p.front_facing,
                 provoking: p.provoking.min(2) as u8,
-                params: [0, 1, 2].map(|i| p.v[i].params.clone()),
+                params: [0, 1, 2].map(|i| Cow::Borrowed(&p.v[i].params[..])),
                 sprite_slot: None,
             }),
             PrimKind::Point => point(p, batch.param_slots, &mut out),
@@ -50,12 +55,12 @@ fn pos(v: &SetupVertex) -> [f32; 4] {
 
 /// Two triangles over corners `c` (top-left, top-right, bottom-left, bottom-right order of the
 /// rectangle's own frame) with per-corner parameters.
-fn quad(
+fn quad<'a>(
     c: [[f32; 4]; 4],
-    params: [Vec<[u32; 4]>; 4],
+    params: [Cow<'a, [[u32; 4]]>; 4],
     front: bool,
     slot: usize,
-    out: &mut Vec<Primitive>,
+    out: &mut Vec<Primitive<'a>>,
 ) {
     for tri in [[0usize, 1, 2], [2, 1, 3]] {
         out.push(Primitive {
@@ -68,7 +73,7 @@ fn quad(
     }
 }
 
-fn point(p: &SetupPrim, slots: usize, out: &mut Vec<Primitive>) {
+fn point<'a>(p: &'a SetupPrim, slots: usize, out: &mut Vec<Primitive<'a>>) {
     let v = &p.v[0];
     let h = p.point_size / 2.0;
     let corner = |dx: f32, dy: f32, s: f32, t: f32| {
@@ -84,11 +89,11 @@ fn point(p: &SetupPrim, slots: usize, out: &mut Vec<Primitive>) {
         corner(h, h, 1.0, 1.0),
     ];
     let pos = core::array::from_fn(|i| cs[i].0);
-    let params = cs.map(|c| c.1);
+    let params = cs.map(|c| Cow::Owned(c.1));
     quad(pos, params, p.front_facing, slots, out);
 }
 
-fn line(p: &SetupPrim, out: &mut Vec<Primitive>) {
+fn line<'a>(p: &'a SetupPrim, out: &mut Vec<Primitive<'a>>) {
     let (a, b) = (&p.v[0], &p.v[1]);
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let len = (dx * dx + dy * dy).sqrt();
@@ -106,14 +111,15 @@ fn line(p: &SetupPrim, out: &mut Vec<Primitive>) {
     // Flat attributes of lines come from the provoking vertex: give every corner's flat data
     // through the provoking index of each triangle (corner order keeps a's corners first).
     let pv = if p.provoking == 0 { a } else { b };
-    let params = [a.params.clone(), b.params.clone(), a.params.clone(), b.params.clone()];
+    let (pa, pb) = (&a.params[..], &b.params[..]);
+    let params = [pa, pb, pa, pb];
     for tri in [[0usize, 1, 2], [2, 1, 3]] {
         let provoking = tri.iter().position(|&i| (i % 2 == 0) == std::ptr::eq(pv, a)).unwrap_or(0);
         out.push(Primitive {
             pos: tri.map(|i| c[i]),
             front: p.front_facing,
             provoking: provoking as u8,
-            params: tri.map(|i| params[i].clone()),
+            params: tri.map(|i| Cow::Borrowed(params[i])),
             sprite_slot: None,
         });
     }

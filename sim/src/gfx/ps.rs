@@ -157,7 +157,7 @@ pub fn run_wave(
             let lane = q * 4 + i;
             exec_mask |= 1 << lane;
             let (x, y) = (pq.quad.x + (i as i32 & 1), pq.quad.y + (i as i32 >> 1));
-            let vals = lane_inputs(rs, ps.baryc_cntl, p, x, y, pq.quad.coverage[i]);
+            let vals = lane_inputs(rs, ps.baryc_cntl, ps.input_ena, p, x, y, pq.quad.coverage[i]);
             for (r, v) in vals.iter().enumerate() {
                 inputs[r][lane] = *v;
             }

@@ -76,11 +76,13 @@ pub fn persp_bary(p: &PsPrim<'_>, lin: [f64; 3]) -> ([f64; 3], f64) {
     (q.map(|v| v / d), 1.0 / d)
 }
 
-/// The values of every input VGPR for one lane (pixel (x, y) with coverage `cov`), in
-/// SPI_PS_INPUT_ENA bit order, flattened (`INPUT_VGPRS` values per input).
+/// The values of the input VGPRs `ena` (SPI_PS_INPUT_ENA bits) selects for one lane (pixel
+/// (x, y) with coverage `cov`), in SPI_PS_INPUT_ENA bit order, flattened (`INPUT_VGPRS`
+/// values per input); inputs not enabled are left 0.
 pub fn lane_inputs(
     rs: &RasterState,
     baryc_cntl: u32,
+    ena: u32,
     p: &PsPrim<'_>,
     x: i32,
     y: i32,
@@ -88,37 +90,46 @@ pub fn lane_inputs(
 ) -> [u32; 24] {
     let f = |v: f64| (v as f32).to_bits();
     let mut out = [0u32; 24];
-    let bary = |loc: Location| {
-        let lin = linear_bary(p, location(rs, x, y, cov, loc));
-        (lin, persp_bary(p, lin))
-    };
-    let (lin_s, (per_s, _)) = bary(Location::Sample);
-    let (lin_c, (per_c, w_c)) = bary(Location::Center);
-    let (lin_t, (per_t, _)) = bary(Location::Centroid);
-    out[..2].copy_from_slice(&[f(per_s[1]), f(per_s[2])]);
-    out[2..4].copy_from_slice(&[f(per_c[1]), f(per_c[2])]);
-    out[4..6].copy_from_slice(&[f(per_t[1]), f(per_t[2])]);
-    let q: [f64; 3] = core::array::from_fn(|i| lin_c[i] * p.inv_w[i] as f64);
-    out[6..9].copy_from_slice(&[f(q[1]), f(q[2]), f(q[0] + q[1] + q[2])]);
-    out[9..11].copy_from_slice(&[f(lin_s[1]), f(lin_s[2])]);
-    out[11..13].copy_from_slice(&[f(lin_c[1]), f(lin_c[2])]);
-    out[13..15].copy_from_slice(&[f(lin_t[1]), f(lin_t[2])]);
-    out[15] = 0; // line stipple texture coordinate: stipple is not modelled (always 0)
-                 // POS_FLOAT_LOCATION: 0 centre, 1 centroid, 2 sample.
-    let pos_loc = match (baryc_cntl >> 16) & 3 {
-        0 => Location::Center,
-        1 => Location::Centroid,
-        _ => Location::Sample,
-    };
-    let at = location(rs, x, y, cov, pos_loc);
-    let one = (1i64 << FRAC_BITS) as f64;
-    let lin = linear_bary(p, at);
-    let z = (0..3).map(|i| lin[i] * p.z[i] as f64).sum::<f64>();
-    let (_, w) = persp_bary(p, lin);
-    out[16] = f(at.0 as f64 / one);
-    out[17] = f(at.1 as f64 / one);
-    out[18] = f(z);
-    out[19] = f(if pos_loc == Location::Center { w_c } else { w });
+    let lin_at = |loc: Location| linear_bary(p, location(rs, x, y, cov, loc));
+    // (ENA bits of the perspective and linear pair, output index of each, location)
+    for (persp_bit, lin_bit, at, loc) in
+        [(0, 4, 0, Location::Sample), (1, 5, 2, Location::Center), (2, 6, 4, Location::Centroid)]
+    {
+        if ena & (1 << persp_bit | 1 << lin_bit) == 0 {
+            continue;
+        }
+        let lin = lin_at(loc);
+        if ena >> persp_bit & 1 != 0 {
+            let (per, _) = persp_bary(p, lin);
+            out[at..at + 2].copy_from_slice(&[f(per[1]), f(per[2])]);
+        }
+        if ena >> lin_bit & 1 != 0 {
+            out[at + 9..at + 11].copy_from_slice(&[f(lin[1]), f(lin[2])]);
+        }
+    }
+    if ena & 1 << 3 != 0 {
+        let lin_c = lin_at(Location::Center);
+        let q: [f64; 3] = core::array::from_fn(|i| lin_c[i] * p.inv_w[i] as f64);
+        out[6..9].copy_from_slice(&[f(q[1]), f(q[2]), f(q[0] + q[1] + q[2])]);
+    }
+    // out[15]: the line stipple texture coordinate; stipple is not modelled (always 0).
+    if ena & 0xf00 != 0 {
+        // POS_FLOAT_LOCATION: 0 centre, 1 centroid, 2 sample.
+        let pos_loc = match (baryc_cntl >> 16) & 3 {
+            0 => Location::Center,
+            1 => Location::Centroid,
+            _ => Location::Sample,
+        };
+        let at = location(rs, x, y, cov, pos_loc);
+        let one = (1i64 << FRAC_BITS) as f64;
+        let lin = linear_bary(p, at);
+        let z = (0..3).map(|i| lin[i] * p.z[i] as f64).sum::<f64>();
+        let (_, w) = persp_bary(p, lin);
+        out[16] = f(at.0 as f64 / one);
+        out[17] = f(at.1 as f64 / one);
+        out[18] = f(z);
+        out[19] = f(w);
+    }
     let all_bits = baryc_cntl >> 24 & 1 != 0;
     out[20] = match (p.front, all_bits) {
         (true, true) => u32::MAX,

@@ -30,6 +30,8 @@ pub struct Scene {
     pub compute: ComputeEngine,
     /// Bytes per colour pixel of target 0.
     pub bpp: u32,
+    pub w: u32,
+    pub h: u32,
 }
 
 /// Bits of an f32.
@@ -39,13 +41,19 @@ pub fn f(v: f32) -> u32 {
 
 impl Scene {
     pub fn new() -> Scene {
-        let gpu = Gpu::new();
-        let config = SimConfig { strict: true, threads: 2, ..Default::default() };
+        Scene::with_size(W, H, SimConfig { strict: true, threads: 2, ..Default::default() })
+    }
+
+    /// A `w` x `h` scene (linear targets).
+    pub fn with_size(w: u32, h: u32, config: SimConfig) -> Scene {
+        let gpu = Gpu::with_config(SimConfig { host_memory_limit: 1 << 30, ..config.clone() });
         let mut s = Scene {
             code: gpu.buffer(64 << 10),
-            color: gpu.buffer((W * H * 16) as u64),
-            depth: gpu.buffer((W * H * 4) as u64),
-            stencil: gpu.buffer((256 * H) as u64),
+            color: gpu.buffer((w.div_ceil(16) * 16 * h * 16) as u64),
+            depth: gpu.buffer((w.div_ceil(64) * 64 * h * 4) as u64),
+            stencil: gpu.buffer((w.div_ceil(256) * 256 * h) as u64),
+            w,
+            h,
             gpu,
             regs: RegisterFile::default(),
             config,
@@ -54,7 +62,7 @@ impl Scene {
         };
         let full = |tl: u32, br: u32, regs: &mut RegisterFile| {
             regs.write(tl, 0);
-            regs.write(br, W | H << 16);
+            regs.write(br, w | h << 16);
         };
         full(PA_SC_SCREEN_SCISSOR_TL, PA_SC_SCREEN_SCISSOR_BR, &mut s.regs);
         full(PA_SC_WINDOW_SCISSOR_TL, PA_SC_WINDOW_SCISSOR_BR, &mut s.regs);
@@ -108,7 +116,8 @@ impl Scene {
         );
         self.set(
             CB_COLOR0_ATTRIB2,
-            CB_COLOR0_ATTRIB2::MIP0_WIDTH.val(W - 1) | CB_COLOR0_ATTRIB2::MIP0_HEIGHT.val(H - 1),
+            CB_COLOR0_ATTRIB2::MIP0_WIDTH.val(self.w - 1)
+                | CB_COLOR0_ATTRIB2::MIP0_HEIGHT.val(self.h - 1),
         );
         self.set(CB_COLOR0_ATTRIB3, 0);
     }
@@ -123,7 +132,7 @@ impl Scene {
         self.set(DB_STENCIL_WRITE_BASE, (self.stencil.va >> 8) as u32);
         self.set(
             DB_DEPTH_SIZE_XY,
-            DB_DEPTH_SIZE_XY::X_MAX.val(W - 1) | DB_DEPTH_SIZE_XY::Y_MAX.val(H - 1),
+            DB_DEPTH_SIZE_XY::X_MAX.val(self.w - 1) | DB_DEPTH_SIZE_XY::Y_MAX.val(self.h - 1),
         );
     }
 
@@ -156,7 +165,7 @@ impl Scene {
 
     /// Bytes of pixel (x, y) of target 0 (linear, pitch aligned to 256 bytes).
     pub fn pixel_bytes(&self, x: u32, y: u32) -> Vec<u8> {
-        let pitch = W.div_ceil(256 / self.bpp) * (256 / self.bpp);
+        let pitch = self.w.div_ceil(256 / self.bpp) * (256 / self.bpp);
         let off = ((y * pitch + x) * self.bpp) as usize;
         let mut b = vec![0u8; self.bpp as usize];
         self.color.map.read(off, &mut b).unwrap();
