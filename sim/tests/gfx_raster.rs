@@ -225,3 +225,72 @@ fn the_counting_harness_sees_overlap() {
     assert_eq!(s.rgba_r(1, 1), 2.0);
     assert_eq!(s.rgba_r(63, 63), 0.0);
 }
+
+fn point(x: f32, y: f32, size: f32) -> ferrum_sim::gfx::SetupPrim {
+    let mut p = tri2([[x, y], [x, y], [x, y]], 0.0);
+    p.kind = ferrum_sim::gfx::PrimKind::Point;
+    p.v.truncate(1);
+    p.point_size = size;
+    p
+}
+
+fn line(a: [f32; 2], b: [f32; 2], width: f32) -> ferrum_sim::gfx::SetupPrim {
+    let mut p = tri2([a, b, b], 0.0);
+    p.kind = ferrum_sim::gfx::PrimKind::Line;
+    p.v.truncate(2);
+    p.line_width = width;
+    p
+}
+
+#[test]
+fn points_are_squares_around_the_vertex() {
+    let mut s = counting_scene();
+    s.draw(vec![point(10.0, 10.0, 4.0), point(40.5, 30.5, 3.0)]).unwrap();
+    for y in 0..H {
+        for x in 0..W {
+            let want = ((8..12).contains(&x) && (8..12).contains(&y))
+                || ((39..42).contains(&x) && (29..32).contains(&y));
+            assert_eq!(s.rgba_r(x, y), want as u32 as f32, "({x}, {y})");
+        }
+    }
+}
+
+#[test]
+fn lines_are_rectangles_of_their_width() {
+    let mut s = counting_scene();
+    s.draw(vec![line([5.0, 20.5], [30.0, 20.5], 1.0), line([50.5, 2.0], [50.5, 12.0], 3.0)])
+        .unwrap();
+    for y in 0..H {
+        for x in 0..W {
+            let want = (y == 20 && (5..30).contains(&x))
+                || ((49..52).contains(&x) && (2..12).contains(&y));
+            assert_eq!(s.rgba_r(x, y), want as u32 as f32, "({x}, {y})");
+        }
+    }
+}
+
+#[test]
+fn point_sprite_coordinates_run_from_the_top_left_corner() {
+    let mut s = Scene::new();
+    s.set(
+        SPI_PS_IN_CONTROL,
+        SPI_PS_IN_CONTROL::PS_W32_EN.val(1) | SPI_PS_IN_CONTROL::NUM_INTERP.val(1),
+    );
+    s.set(SPI_PS_INPUT_CNTL_0, SPI_PS_INPUT_CNTL_0::PT_SPRITE_TEX.val(1));
+    let mut p = Asm::new();
+    p.sop1(Op::S_MOV_B32, ferrum_isa::Operand::Special(ferrum_isa::Special::M0), common::asm::S(0));
+    for c in 0..4u8 {
+        vintrp(&mut p, Op::V_INTERP_P1_F32, 4 + c, 0, 0, c);
+        vintrp(&mut p, Op::V_INTERP_P2_F32, 4 + c, 1, 0, c);
+    }
+    export(&mut p, 0, [4, 5, 6, 7], false).endpgm();
+    s.shader(&mut p, 8);
+    s.draw(vec![point(10.0, 20.0, 4.0)]).unwrap();
+    for (x, y) in [(8u32, 18u32), (11, 18), (9, 21)] {
+        let got = s.rgba(x, y);
+        let want = [(x as f32 + 0.5 - 8.0) / 4.0, (y as f32 + 0.5 - 18.0) / 4.0, 0.0, 1.0];
+        for c in 0..4 {
+            assert!((got[c] - want[c]).abs() < 1e-6, "({x}, {y}): {got:?} vs {want:?}");
+        }
+    }
+}
