@@ -207,7 +207,8 @@ fn write_masks_keep_masked_components() {
 #[test]
 fn every_logic_op() {
     // VkLogicOp in order and its result for (s, d) bits, from the Vulkan spec table.
-    let ops: [(u32, fn(u32, u32) -> u32); 16] = [
+    type LogicOp = fn(u32, u32) -> u32;
+    let ops: [(u32, LogicOp); 16] = [
         (0x00, |_, _| 0),
         (0x88, |s, d| s & d),
         (0x44, |s, d| s & !d),

@@ -93,8 +93,9 @@ pub struct SurfaceMem {
 }
 
 // SAFETY: the pointer is into GEM memory kept alive by the job's address space; the back end
-// accesses it from one thread at a time.
+// accesses surfaces only from the thread that runs the draw's in-order stages.
 unsafe impl Send for SurfaceMem {}
+// SAFETY: as for Send: shared references are only used by that one thread.
 unsafe impl Sync for SurfaceMem {}
 
 impl SurfaceMem {

@@ -223,8 +223,8 @@ pub fn export_const(p: &mut Asm, c: [u32; 4]) -> &mut Asm {
 
 /// `exp mrtN vA, vB, vC, vD done vm` (with `compr`, two registers).
 pub fn export(p: &mut Asm, target: u8, src: [u8; 4], compr: bool) -> &mut Asm {
-    let en = if compr { 0xf } else { 0xf };
-    p.i(Inst::Exp(Exp { target, en, src, compr, done: true, vm: true }))
+    // All four slots (with `compr`: both registers, two halves each).
+    p.i(Inst::Exp(Exp { target, en: 0xf, src, compr, done: true, vm: true }))
 }
 
 pub fn vintrp(p: &mut Asm, op: Opcode, vdst: u8, vsrc: u8, attr: u8, chan: u8) -> &mut Asm {
