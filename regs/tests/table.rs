@@ -57,6 +57,10 @@ fn strict_value_check() {
     let r = lookup(VGT_PRIMITIVE_TYPE).unwrap();
     assert!(r.check(enums::VGT_DI_PRIM_TYPE::DI_PT_TRILIST).is_ok());
     assert!(r.check(0x3f).unwrap_err().contains("not a VGT_DI_PRIM_TYPE value"));
+    // FLOAT_MODE and EXCP_EN enumerate flags: combinations are valid.
+    let r = lookup(SPI_SHADER_PGM_RSRC1_VS).unwrap();
+    let modes = enums::FLOAT_MODE::FP_32_DENORMS | enums::FLOAT_MODE::FP_16_64_DENORMS;
+    assert!(r.check(SPI_SHADER_PGM_RSRC1_VS::FLOAT_MODE.val(modes)).is_ok());
     // A register without fields takes any 32-bit value.
     assert!(lookup(SPI_SHADER_USER_DATA_VS_0).unwrap().check(u32::MAX).is_ok());
 }
