@@ -94,6 +94,7 @@ pub struct Draw {
     pub instances: u32,
     pub point_size: u32,
     pub line_width: u32,
+    pub point_minmax: u32,
     /// UCP planes 0..5.
     pub ucp: [[f32; 4]; 6],
     pub restart: Option<u32>,
@@ -116,6 +117,7 @@ impl Default for Draw {
             instances: 1,
             point_size: 8 << 4,
             line_width: 8,
+            point_minmax: 0xffff << 16,
             ucp: [[0.0; 4]; 6],
             restart: None,
             index_type: enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16,
@@ -157,7 +159,7 @@ impl Draw {
             &[f(w / 2.0), f(x + w / 2.0), f(h / 2.0), f(y + h / 2.0), f(zmax - zmin), f(zmin)],
         );
         set(r::PA_SU_POINT_SIZE, &[self.point_size | self.point_size << 16]);
-        set(r::PA_SU_POINT_MINMAX, &[0xffff << 16]);
+        set(r::PA_SU_POINT_MINMAX, &[self.point_minmax]);
         set(r::PA_SU_LINE_CNTL, &[self.line_width]);
         let ucp: Vec<u32> = self.ucp.iter().flatten().map(|&v| f(v)).collect();
         set(r::PA_CL_UCP_0_X, &ucp);
