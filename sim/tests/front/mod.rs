@@ -189,10 +189,14 @@ pub struct Scene {
 impl Scene {
     /// `verts`: per vertex, the position and the second vector.
     pub fn new(verts: &[([f32; 4], [f32; 4])], pos1: bool) -> Scene {
-        let gpu = Gpu::new();
+        Scene::with(Gpu::new(), verts, &vertex_shader(pos1))
+    }
+
+    /// A scene on `gpu` running the VS `program`.
+    pub fn with(gpu: Gpu, verts: &[([f32; 4], [f32; 4])], program: &[u32]) -> Scene {
         let capture = Capture::default();
         gpu.kernel.set_graphics_backend(Box::new(capture.clone()));
-        let vs = gpu.program(&vertex_shader(pos1));
+        let vs = gpu.program(program);
         let table = gpu.buffer(4096.max(32 * verts.len() as u64));
         let words: Vec<u32> =
             verts.iter().flat_map(|(p, e)| p.iter().chain(e).map(|v| v.to_bits())).collect();
