@@ -261,3 +261,68 @@ fn draw_index_offset_2_starts_inside_the_index_buffer() {
     let got = ids(&s.draw(&d, &tail).unwrap());
     assert_eq!(got.iter().map(|p| p.0[0]).collect::<Vec<_>>(), [2, 3, 0]);
 }
+
+#[test]
+fn pipeline_statistics_and_zpass_done() {
+    let s = scene();
+    let d = Draw { instances: 2, ..topo(pt::DI_PT_TRISTRIP, false) };
+    let stats = s.extra.va + 8192;
+    let zpass = s.extra.va + 12288;
+    let mut tail = Vec::new();
+    packet(&mut tail, 0x46, &[25]); // PIPELINESTAT_START
+    packet(&mut tail, front::DRAW_INDEX_AUTO, &[5, 2]);
+    packet(&mut tail, 0x46, &[30 | 2 << 8, stats as u32, (stats >> 32) as u32]);
+    packet(&mut tail, 0x46, &[21 | 1 << 8, zpass as u32, (zpass >> 32) as u32]);
+    s.draw(&d, &tail).unwrap();
+    let words = s.extra.map.read_u32s(8192, 22).unwrap();
+    let c: Vec<u64> = words.chunks(2).map(|w| u64::from(w[0]) | u64::from(w[1]) << 32).collect();
+    // PS, C primitives, C invocations, VS, GS invocations, GS primitives, IA primitives,
+    // IA vertices, HS, DS, CS: 5 vertices and 3 triangles per instance, nothing clipped.
+    assert_eq!(c, [0, 6, 6, 10, 0, 0, 6, 10, 0, 0, 0]);
+    // Every render backend writes a valid (bit 63) count, 16 bytes apart.
+    let z = s.extra.map.read_u32s(12288, 64).unwrap();
+    for rb in 0..16 {
+        assert_eq!((z[4 * rb], z[4 * rb + 1]), (0, 1 << 31), "RB {rb}");
+    }
+}
+
+/// A back end that reports 7 passing samples and 3 PS invocations per batch.
+struct Counting;
+
+impl ferrum_sim::gfx::Rasterizer for Counting {
+    fn rasterize(
+        &mut self,
+        batch: &ferrum_sim::gfx::PrimBatch,
+        _regs: &ferrum_sim::cp::RegisterFile,
+        _env: &ferrum_sim::cp::Env<'_>,
+    ) -> Result<ferrum_sim::gfx::BackEndCounts, ferrum_sim::GpuError> {
+        Ok(ferrum_sim::gfx::BackEndCounts {
+            zpass_samples: 7,
+            ps_invocations: 3,
+            c_primitives: batch.prims.len() as u64,
+        })
+    }
+}
+
+#[test]
+fn back_end_counts_reach_the_queries() {
+    let s = scene();
+    s.gpu.kernel.set_graphics_backend(Box::new(Counting));
+    let d = Draw { instances: 2, ..topo(pt::DI_PT_TRILIST, false) };
+    let (stats, z0, z1) = (s.extra.va + 8192, s.extra.va + 12288, s.extra.va + 12296);
+    let mut tail = Vec::new();
+    packet(&mut tail, 0x46, &[21 | 1 << 8, z0 as u32, (z0 >> 32) as u32]);
+    packet(&mut tail, 0x46, &[25]);
+    packet(&mut tail, front::DRAW_INDEX_AUTO, &[3, 2]);
+    packet(&mut tail, 0x46, &[26]); // PIPELINESTAT_STOP: the second draw is not counted
+    packet(&mut tail, front::DRAW_INDEX_AUTO, &[3, 2]);
+    packet(&mut tail, 0x46, &[30 | 2 << 8, stats as u32, (stats >> 32) as u32]);
+    packet(&mut tail, 0x46, &[21 | 1 << 8, z1 as u32, (z1 >> 32) as u32]);
+    s.draw(&d, &tail).unwrap();
+    let w = s.extra.map.read_u32s(8192, 2).unwrap();
+    assert_eq!(w, [6, 0], "PS invocations of the counted draw's two instances");
+    let z = s.extra.map.read_u32s(12288, 4).unwrap();
+    // Begin/end of an occlusion query: the end minus the begin is both draws' samples.
+    assert_eq!(u64::from(z[2]) - u64::from(z[0]), 28);
+    assert_eq!(z[3], 1 << 31);
+}
