@@ -328,3 +328,35 @@ fn rasterization_kill_drops_everything() {
         | r::PA_CL_CLIP_CNTL::DX_RASTERIZATION_KILL.val(1);
     assert!(run(&t, &Draw { clip_cntl, ..base() }).is_empty());
 }
+
+#[test]
+fn per_vertex_viewport_and_layer_indices() {
+    use r::PA_CL_VS_OUT_CNTL as C;
+    let vs_out_cntl = C::VS_OUT_MISC_VEC_ENA.val(1)
+        | C::USE_VTX_VIEWPORT_INDX.val(1)
+        | C::USE_VTX_RENDER_TARGET_INDX.val(1);
+    let d = Draw { vs_out_cntl, ..base() };
+    // Misc vector: layer 5 in z, viewport index in w (integers).
+    let misc = |vp: u32| [0.0, 0.0, f32::from_bits(5), f32::from_bits(vp)];
+    let verts = |vp| {
+        let m = misc(vp);
+        vec![([0., 0., 0.5, 1.], m), ([0.5, 0., 0.5, 1.], m), ([0., 0.5, 0.5, 1.], m)]
+    };
+    // Viewport 1: x 200, y 0, 20 x 20, depth 0..1.
+    let mut vp1 = Vec::new();
+    let v1 = [10.0f32, 210.0, 10.0, 10.0, 1.0, 0.0].map(f32::to_bits);
+    front::set_regs(&mut vp1, r::PA_CL_VPORT_XSCALE + 24, &v1);
+    front::packet(&mut vp1, front::DRAW_INDEX_AUTO, &[3, 2]);
+    let s = scene_with(&verts(1));
+    let p: Vec<_> = s.draw(&d, &vp1).unwrap().into_iter().flat_map(|b| b.prims).collect();
+    assert_eq!((p[0].viewport, p[0].layer), (1, 5));
+    assert_close(
+        &[xyz(&p[0])],
+        &[vec![[210.0, 10.0, 0.5], [215.0, 10.0, 0.5], [210.0, 15.0, 0.5]]],
+        "viewport 1",
+    );
+    // Viewport 2 was never written; index 16 does not exist.
+    assert!(scene_with(&verts(2)).auto(&d, 3).is_none());
+    assert!(scene_with(&verts(16)).auto(&d, 3).is_none());
+    assert_eq!(run(&verts(0), &d)[0].viewport, 0);
+}

@@ -87,15 +87,10 @@ impl GraphicsEngine {
             return Err(GpuError::Unsupported("VGT_PRIMITIVEID_EN (VS primitive id)".into()));
         }
         let poly_mode = r::PA_SU_SC_MODE_CNTL::POLY_MODE.get(pa.su_mode) != 0;
-        let viewports = if r::PA_CL_VS_OUT_CNTL::USE_VTX_VIEWPORT_INDX.is_set(pa.vs_out_cntl) {
-            state::VIEWPORTS
-        } else {
-            1
-        };
         if strict {
             let points = topo == Topology::PointList || poly_mode;
             let lines = matches!(topo, Topology::LineList | Topology::LineStrip) || poly_mode;
-            PaState::require_for(regs, points, lines, viewports)?;
+            PaState::require_for(regs, points, lines)?;
         }
         let restart = self.restart(regs, args, strict)?;
         let count = match args.source {
@@ -147,7 +142,7 @@ impl GraphicsEngine {
             let mut batch = PrimBatch { param_slots: vs.param_slots, prims: Vec::new() };
             if !r::PA_CL_CLIP_CNTL::DX_RASTERIZATION_KILL.is_set(pa.clip_cntl) {
                 for a in &remapped {
-                    setup.run(topo, a, &outs, &mut batch.prims);
+                    setup.run(topo, a, &outs, &mut batch.prims)?;
                 }
             }
             counts.ia_vertices += ids.len() as u64;

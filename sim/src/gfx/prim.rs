@@ -91,6 +91,13 @@ pub struct SetupPrim {
     pub prim_id: u32,
     /// The instance the primitive belongs to.
     pub instance: u32,
+    /// The viewport it was transformed by (0, or the provoking vertex's index when
+    /// PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX): selects PA_SC_VPORT_SCISSOR_n and
+    /// PA_SC_VPORT_ZMIN/ZMAX_n.
+    pub viewport: u32,
+    /// The render-target array layer (the provoking vertex's when
+    /// PA_CL_VS_OUT_CNTL.USE_VTX_RENDER_TARGET_INDX, else 0).
+    pub layer: u32,
 }
 
 /// The primitives one draw produced, in rasterisation order.

@@ -13,8 +13,9 @@ use ferrum_regs::gfx103::{
 use super::assemble::{Assembled, Topology};
 use super::clip::Clipper;
 use super::prim::{PrimKind, SetupPrim, SetupVertex};
-use super::state::PaState;
+use super::state::{PaState, Viewport};
 use super::vs::VertexOut;
+use crate::error::GpuError;
 
 /// Per-draw setup context.
 pub struct Setup<'a> {
@@ -30,13 +31,12 @@ const PTYPE_LINES: u32 = 1;
 impl Setup<'_> {
     /// Window coordinates of a clip-space vertex (after clipping, so w > 0 unless clipping
     /// is disabled).
-    fn window(&self, v: &VertexOut, viewport: usize) -> SetupVertex {
+    fn window(&self, v: &VertexOut, vp: &Viewport) -> SetupVertex {
         let vte = self.pa.vte_cntl;
         let [x, y, z, w] = v.pos;
         let inv = 1.0 / w;
         let (xd, yd) = if VTE::VTX_XY_FMT.is_set(vte) { (x, y) } else { (x * inv, y * inv) };
         let zd = if VTE::VTX_Z_FMT.is_set(vte) { z } else { z * inv };
-        let vp = self.pa.viewport(viewport);
         SetupVertex {
             x: xd * vp.scale[0] + vp.offset[0],
             y: yd * vp.scale[1] + vp.offset[1],
@@ -46,9 +46,10 @@ impl Setup<'_> {
         }
     }
 
-    fn viewport_of(&self, provoking: &VertexOut) -> usize {
-        if OC::USE_VTX_VIEWPORT_INDX.is_set(self.pa.vs_out_cntl) {
-            provoking.misc[3].to_bits() as usize
+    /// The misc-vector integer in component `c` of the provoking vertex, when `enable`.
+    fn misc_index(&self, provoking: &VertexOut, enable: bool, c: usize) -> u32 {
+        if enable {
+            provoking.misc[c].to_bits()
         } else {
             0
         }
@@ -70,7 +71,10 @@ impl Setup<'_> {
         pv: &VertexOut,
         a: &Assembled,
     ) -> SetupPrim {
+        let oc = self.pa.vs_out_cntl;
         SetupPrim {
+            viewport: self.misc_index(pv, OC::USE_VTX_VIEWPORT_INDX.is_set(oc), 3),
+            layer: self.misc_index(pv, OC::USE_VTX_RENDER_TARGET_INDX.is_set(oc), 2),
             kind,
             v,
             provoking: 0,
@@ -91,9 +95,10 @@ impl Setup<'_> {
         a: &Assembled,
         verts: &[VertexOut],
         out: &mut Vec<SetupPrim>,
-    ) {
+    ) -> Result<(), GpuError> {
         let pv = &verts[a.v[a.provoking]];
-        let vp = self.viewport_of(pv);
+        let index = self.misc_index(pv, OC::USE_VTX_VIEWPORT_INDX.is_set(self.pa.vs_out_cntl), 3);
+        let vp = &self.pa.viewport(index as usize)?;
         match topo.vertices() {
             1 => {
                 let v = &verts[a.v[0]];
@@ -116,6 +121,7 @@ impl Setup<'_> {
             }
             _ => self.triangle(a, verts, pv, vp, out),
         }
+        Ok(())
     }
 
     fn triangle(
@@ -123,7 +129,7 @@ impl Setup<'_> {
         a: &Assembled,
         verts: &[VertexOut],
         pv: &VertexOut,
-        vp: usize,
+        vp: &Viewport,
         out: &mut Vec<SetupPrim>,
     ) {
         let tri = [&verts[a.v[0]], &verts[a.v[1]], &verts[a.v[2]]];

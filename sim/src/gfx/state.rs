@@ -171,6 +171,9 @@ pub struct PaState {
     pub point_max: f32,
     pub line_width: f32,
     viewports: Vec<Viewport>,
+    /// Which viewports' registers were written (strict mode refuses the others).
+    viewport_written: Vec<bool>,
+    strict: bool,
 }
 
 impl PaState {
@@ -193,6 +196,12 @@ impl PaState {
             )?;
         }
         let vte = regs.get(r::PA_CL_VTE_CNTL);
+        let viewport_written = (0..VIEWPORTS)
+            .map(|i| {
+                let base = r::PA_CL_VPORT_XSCALE + VPORT_STRIDE * i;
+                (0..6).all(|k| vte >> k & 1 == 0 || regs.is_written(base + 4 * k))
+            })
+            .collect();
         let viewports = (0..VIEWPORTS)
             .map(|i| {
                 let base = r::PA_CL_VPORT_XSCALE + VPORT_STRIDE * i;
@@ -230,26 +239,27 @@ impl PaState {
             point_max: half(r::PA_SU_POINT_MINMAX::MAX_SIZE.get(mm)),
             line_width: (regs.get(r::PA_SU_LINE_CNTL) & 0xffff) as f32 / 8.0,
             viewports,
+            viewport_written,
+            strict,
         })
     }
 
-    pub fn viewport(&self, index: usize) -> Viewport {
-        self.viewports[index.min(self.viewports.len() - 1)]
+    /// Viewport `index`; an index beyond the 16 viewports, or (strict) one whose registers
+    /// were never written, is an error.
+    pub fn viewport(&self, index: usize) -> Result<Viewport, GpuError> {
+        match self.viewports.get(index) {
+            Some(_) if self.strict && !self.viewport_written[index] => Err(bad(format!(
+                "a primitive uses viewport {index}, whose PA_CL_VPORT_* registers were never written"
+            ))),
+            Some(v) => Ok(*v),
+            None => Err(bad(format!("viewport index {index} (there are {VIEWPORTS})"))),
+        }
     }
 
-    /// Strict mode: the registers a draw of this primitive class and viewport set reads.
-    pub fn require_for(
-        regs: &RegisterFile,
-        points: bool,
-        lines: bool,
-        viewports: u32,
-    ) -> Result<(), GpuError> {
+    /// Strict mode: the registers a draw of this primitive class reads (viewports are
+    /// checked as primitives use them).
+    pub fn require_for(regs: &RegisterFile, points: bool, lines: bool) -> Result<(), GpuError> {
         let mut need = Vec::new();
-        for i in 0..viewports {
-            let base = r::PA_CL_VPORT_XSCALE + VPORT_STRIDE * i;
-            let vte = regs.get(r::PA_CL_VTE_CNTL);
-            need.extend((0..6).filter(|k| vte >> k & 1 != 0).map(|k| base + 4 * k));
-        }
         if points {
             need.extend([r::PA_SU_POINT_SIZE, r::PA_SU_POINT_MINMAX]);
         }
