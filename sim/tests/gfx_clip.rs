@@ -13,6 +13,8 @@ use ferrum_sim::gfx::{PrimKind, SetupPrim};
 use front::{Draw, Scene};
 
 type V4 = [f32; 4];
+/// A plane's name, a triangle with its second vertex outside it, and the two new vertices.
+type PlaneCase = (&'static str, [V4; 3], [[f32; 3]; 2]);
 
 fn scene_with(verts: &[(V4, V4)]) -> Scene {
     Scene::new(verts, true)
@@ -76,8 +78,7 @@ fn viewport_transform_and_perspective_divide() {
 #[test]
 fn each_view_volume_plane_clips() {
     let z = 0.5;
-    // (triangle with its second vertex outside one plane, the two new vertices)
-    let cases: [(&str, [V4; 3], [[f32; 3]; 2]); 6] = [
+    let cases: [PlaneCase; 6] = [
         (
             "x <= w",
             [[0., 0., z, 1.], [2., 0., z, 1.], [0., 1., z, 1.]],
