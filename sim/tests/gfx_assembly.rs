@@ -326,3 +326,17 @@ fn back_end_counts_reach_the_queries() {
     assert_eq!(u64::from(z[2]) - u64::from(z[0]), 28);
     assert_eq!(z[3], 1 << 31);
 }
+
+#[test]
+fn event_write_eop_writes_its_data_after_the_draw() {
+    let s = scene();
+    let va = s.extra.va + 16384;
+    let mut tail = Vec::new();
+    packet(&mut tail, front::DRAW_INDEX_AUTO, &[3, 2]);
+    // BOTTOM_OF_PIPE_TS, EVENT_INDEX 5; DATA_SEL 2 (64-bit data), then DATA_SEL 1 (32-bit).
+    let hi = |sel: u32| (va >> 32) as u32 | sel << 29;
+    packet(&mut tail, 0x47, &[40 | 5 << 8, va as u32, hi(2), 0x1234_5678, 0x9abc_def0]);
+    packet(&mut tail, 0x47, &[40 | 5 << 8, va as u32 + 8, hi(1), 0x55, 0x66]);
+    assert_eq!(s.draw(&topo(pt::DI_PT_TRILIST, false), &tail).unwrap().len(), 1);
+    assert_eq!(s.extra.map.read_u32s(16384, 4).unwrap(), [0x1234_5678, 0x9abc_def0, 0x55, 0]);
+}
