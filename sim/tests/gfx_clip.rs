@@ -361,3 +361,16 @@ fn per_vertex_viewport_and_layer_indices() {
     assert!(scene_with(&verts(16)).auto(&d, 3).is_none());
     assert_eq!(run(&verts(0), &d)[0].viewport, 0);
 }
+
+#[test]
+fn nan_positions_discard_the_primitive() {
+    let nan = f32::NAN;
+    assert!(
+        run(&tri([0., 0., 0.5, 1.], [nan, 0., 0.5, 1.], [0., 0.5, 0.5, 1.]), &base()).is_empty()
+    );
+    assert!(
+        run(&tri([0., 0., 0.5, 1.], [0.5, 0., 0.5, nan], [0., 0.5, 0.5, 1.]), &base()).is_empty()
+    );
+    let d = Draw { prim_type: pt::DI_PT_POINTLIST, ..base() };
+    assert!(run(&[([0.0, nan, 0.5, 1.0], [0.0; 4])], &d).is_empty());
+}

@@ -190,3 +190,22 @@ fn huge_draws_are_refused_not_allocated() {
     packet(&mut tail, front::DRAW_INDEX_AUTO, &[u32::MAX, 2]);
     assert!(s.draw(&Draw::default(), &tail).is_none());
 }
+
+#[test]
+fn index_buffers_fault_like_any_memory_access() {
+    let d = Draw::default();
+    // `at(extra)`: the index buffer address in a fresh device whose `extra` buffer is given.
+    let draw_at = |at: &dyn Fn(u64) -> u64, max: u32| {
+        let s = scene();
+        let va = at(s.extra.va);
+        let mut tail = Vec::new();
+        packet(&mut tail, front::DRAW_INDEX_2, &[max, va as u32, (va >> 32) as u32, 3, 0]);
+        s.draw(&d, &tail).is_some()
+    };
+    assert!(draw_at(&|extra| extra, 3), "mapped");
+    // An unmapped index buffer is a VM fault, unless MAX_SIZE says nothing is read.
+    assert!(!draw_at(&|_| 0x7f_0000_0000, 3));
+    assert!(draw_at(&|_| 0x7f_0000_0000, 0));
+    // 16-bit indices at an odd address.
+    assert!(!draw_at(&|extra| extra + 1, 3));
+}

@@ -101,9 +101,13 @@ impl Clipper {
         Clipper { planes, point_planes, cull_dist }
     }
 
-    /// Whether a cull distance (or a cull-only user plane) rejects the whole primitive:
-    /// every vertex outside the same plane.
+    /// Whether the primitive is rejected whole: a NaN position, or every vertex outside the
+    /// same cull distance (or cull-only user plane).
     fn culled(&self, pa: &PaState, vs: &[&VertexOut]) -> bool {
+        // Clip-error detection: a NaN coordinate discards the primitive.
+        if vs.iter().any(|v| v.pos.iter().any(|c| c.is_nan())) {
+            return true;
+        }
         (0..14).filter(|i| self.cull_dist >> i & 1 != 0).any(|i| {
             vs.iter().all(|v| {
                 let d = if i < 8 { v.dist[i] } else { Plane::User(pa.ucp[i - 8]).dist(v) };
