@@ -64,3 +64,30 @@ fn strict_value_check() {
     // A register without fields takes any 32-bit value.
     assert!(lookup(SPI_SHADER_USER_DATA_VS_0).unwrap().check(u32::MAX).is_ok());
 }
+
+/// The checked-in table is what the generator makes of the database, wherever the database
+/// and python3 are at hand (the build itself never needs them).
+#[test]
+fn generated_file_is_current() {
+    let db = std::path::Path::new("/work/shared/reference/registers/gfx103.json");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if !db.exists() {
+        eprintln!("skipped: no register database at {}", db.display());
+        return;
+    }
+    let out = std::env::temp_dir().join(format!("ferrum-regs-{}.rs", std::process::id()));
+    let status = std::process::Command::new("python3")
+        .arg(root.join("scripts/gen-regs"))
+        .arg(db.parent().unwrap())
+        .arg(&out)
+        .status();
+    let Ok(status) = status else {
+        eprintln!("skipped: no python3");
+        return;
+    };
+    assert!(status.success());
+    let fresh = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let checked_in = std::fs::read_to_string(root.join("regs/src/gfx103.rs")).unwrap();
+    assert!(fresh == checked_in, "regs/src/gfx103.rs is stale: rerun scripts/gen-regs");
+}
