@@ -340,3 +340,20 @@ fn event_write_eop_writes_its_data_after_the_draw() {
     assert_eq!(s.draw(&topo(pt::DI_PT_TRILIST, false), &tail).unwrap().len(), 1);
     assert_eq!(s.extra.map.read_u32s(16384, 4).unwrap(), [0x1234_5678, 0x9abc_def0, 0x55, 0]);
 }
+
+#[test]
+fn index_offset_and_clamp() {
+    let s = scene();
+    // The offset applies after the restart comparison; ids clamp to 2..=9.
+    let d = Draw {
+        index_offset: 3,
+        index_range: (2, 9),
+        restart: Some(0xffff),
+        ..topo(pt::DI_PT_LINESTRIP, false)
+    };
+    let got = ids(&s.indexed(&d, &[0, 4, 0xffff, 6, 7]).unwrap());
+    assert_eq!(got.into_iter().map(|p| p.0).collect::<Vec<_>>(), [vec![3, 7], vec![9, 9]]);
+    let auto = Draw { index_offset: 10, ..topo(pt::DI_PT_POINTLIST, false) };
+    let got = ids(&s.auto(&auto, 2).unwrap());
+    assert_eq!(got.into_iter().map(|p| p.0[0]).collect::<Vec<_>>(), [10, 11]);
+}

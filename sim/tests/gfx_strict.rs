@@ -73,6 +73,7 @@ fn draws_need_their_state_written() {
         r::PA_CL_VPORT_XSCALE,
         r::VGT_PRIMITIVE_TYPE,
         r::VGT_NUM_INSTANCES,
+        r::GE_MAX_VTX_INDX,
     ] {
         let d = Draw { skip: vec![reg], ..Draw::default() };
         assert!(!draw_after(&scene(), &d, &[]), "a draw without {reg:#x} must fail");

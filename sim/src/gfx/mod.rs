@@ -105,7 +105,17 @@ impl GraphicsEngine {
         if count == 0 || args.instances == 0 {
             return Ok(counts);
         }
-        let stream = assemble::fetch(env.space, args.source, restart)?;
+        let mut stream = assemble::fetch(env.space, args.source, restart)?;
+        // GE_INDX_OFFSET is added to every index (after the restart comparison), and the
+        // result clamped to GE_MIN_VTX_INDX..=GE_MAX_VTX_INDX.
+        let range = [r::GE_INDX_OFFSET, r::GE_MIN_VTX_INDX, r::GE_MAX_VTX_INDX];
+        if strict {
+            state::require(regs, &range, "a draw")?;
+        }
+        let [offset, min, max] = range.map(|a| regs.get(a));
+        for id in stream.iter_mut().flatten() {
+            *id = id.wrapping_add(offset).clamp(min, max.max(min));
+        }
         let last = r::PA_SU_SC_MODE_CNTL::PROVOKING_VTX_LAST.is_set(pa.su_mode);
         let prims = assemble::assemble(topo, &stream, last);
         let program = env.compute.programs().get(env.space, vs.pgm)?;

@@ -100,6 +100,9 @@ pub struct Draw {
     pub restart: Option<u32>,
     pub index_type: u32,
     pub pos1: bool,
+    /// GE_INDX_OFFSET and GE_MIN/MAX_VTX_INDX.
+    pub index_offset: u32,
+    pub index_range: (u32, u32),
     /// Emit these registers (everything a draw needs); strict tests clear some.
     pub skip: Vec<u32>,
 }
@@ -122,6 +125,8 @@ impl Default for Draw {
             restart: None,
             index_type: enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16,
             pos1: false,
+            index_offset: 0,
+            index_range: (0, u32::MAX),
             skip: Vec::new(),
         }
     }
@@ -163,6 +168,9 @@ impl Draw {
         set(r::PA_SU_LINE_CNTL, &[self.line_width]);
         let ucp: Vec<u32> = self.ucp.iter().flatten().map(|&v| f(v)).collect();
         set(r::PA_CL_UCP_0_X, &ucp);
+        set(r::GE_INDX_OFFSET, &[self.index_offset]);
+        set(r::GE_MIN_VTX_INDX, &[self.index_range.0]);
+        set(r::GE_MAX_VTX_INDX, &[self.index_range.1]);
         set(r::GE_MULTI_PRIM_IB_RESET_EN, &[self.restart.is_some() as u32]);
         set(r::VGT_MULTI_PRIM_IB_RESET_INDX, &[self.restart.unwrap_or(u32::MAX)]);
         if !self.skip.contains(&r::VGT_PRIMITIVE_TYPE) {
