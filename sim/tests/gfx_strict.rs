@@ -210,3 +210,15 @@ fn index_buffers_fault_like_any_memory_access() {
     // 16-bit indices at an odd address.
     assert!(!draw_at(&|extra| extra + 1, 3));
 }
+
+#[test]
+fn endless_instancing_runs_into_the_watchdog() {
+    // 64K vertices in each of 4G instances: far beyond the 500 ms budget.
+    let s = scene();
+    let d = Draw { instances: u32::MAX, ..Draw::default() };
+    let mut tail = Vec::new();
+    packet(&mut tail, front::DRAW_INDEX_AUTO, &[1 << 16, 2]);
+    let start = std::time::Instant::now();
+    assert!(s.draw(&d, &tail).is_none());
+    assert!(start.elapsed() < Duration::from_secs(5), "stopped by the watchdog");
+}

@@ -73,6 +73,10 @@ pub fn run(
     }
     let mut out = Vec::with_capacity(vertex_ids.len());
     for (chunk_no, chunk) in vertex_ids.chunks(WAVE).enumerate() {
+        // Short waves never reach the shader core's own watchdog stride.
+        if chunk_no % 64 == 0 && std::time::Instant::now() > exec.deadline {
+            return Err(GpuError::Hang(format!("VS waves of {:#x}", exec.program.base)));
+        }
         let mut w = Wave::new(vs.vgprs, strict);
         w.s[..vs.user_data.len()].copy_from_slice(&vs.user_data);
         for (lane, &id) in chunk.iter().enumerate() {
