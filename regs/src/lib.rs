@@ -68,6 +68,31 @@ pub struct EnumInfo {
     pub entries: &'static [(&'static str, u32)],
 }
 
+impl EnumInfo {
+    /// Whether the entries are independent flags (disjoint non-zero bit masks, such as
+    /// FLOAT_MODE or EXCP_EN) rather than a list of alternatives: the database does not say,
+    /// so it is derived from the values.
+    pub fn is_flags(&self) -> bool {
+        let mut seen = 0u32;
+        self.entries.len() > 1
+            && self.entries.iter().all(|&(_, v)| {
+                let ok = v != 0 && seen & v == 0;
+                seen |= v;
+                ok
+            })
+    }
+
+    /// Whether `value` is one of the entries (or, for flags, a combination of them).
+    pub fn allows(&self, value: u32) -> bool {
+        if self.is_flags() {
+            let all = self.entries.iter().fold(0, |m, e| m | e.1);
+            value & !all == 0
+        } else {
+            self.entries.iter().any(|e| e.1 == value)
+        }
+    }
+}
+
 /// One register of the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RegInfo {
@@ -128,7 +153,7 @@ impl RegInfo {
         for f in self.fields {
             if let Some(e) = f.values {
                 let v = f.get(value);
-                if !e.entries.iter().any(|x| x.1 == v) {
+                if !e.allows(v) {
                     return Err(format!(
                         "{}.{} = {v} is not a {} value",
                         self.name, f.name, e.name

@@ -87,6 +87,7 @@ fn perspective_linear_flat_and_default_interpolation() {
     };
     let mut t = tri([v(0), v(1), v(2)]);
     t.provoking = 2;
+    t.flat_params = t.v[2].params.clone();
     s.draw(vec![t]).unwrap();
     let tt = pos.map(|[x, y]| [x as f64, y as f64]);
     let mut seen = 0;

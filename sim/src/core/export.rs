@@ -76,3 +76,55 @@ pub fn exec(w: &mut Wave, e: &Exp) -> R<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wave() -> Wave {
+        let mut w = Wave::new(8, true);
+        for r in 0..8 {
+            w.v[r] = std::array::from_fn(|lane| (r as u32) << 8 | lane as u32);
+        }
+        w.set_exec(0x0000_ffff);
+        w
+    }
+
+    #[test]
+    fn records_enabled_channels_and_exec() {
+        let mut w = wave();
+        w.exports = Some(Vec::new());
+        let e =
+            Exp { target: 33, en: 0b0101, src: [1, 2, 3, 4], compr: false, done: false, vm: false };
+        exec(&mut w, &e).unwrap();
+        let r = &w.exports.as_ref().unwrap()[0];
+        assert_eq!((r.target, r.exec), (33, 0xffff));
+        assert_eq!(r.channel(0, 5), Some(0x105));
+        assert_eq!(r.channel(1, 5), None);
+        assert_eq!(r.data[1][5], 0, "disabled channels read 0");
+        assert_eq!(r.channel(2, 31), Some(0x31f));
+    }
+
+    #[test]
+    fn compressed_exports_read_two_registers() {
+        let mut w = wave();
+        w.exports = Some(Vec::new());
+        let e = Exp { target: 0, en: 0b1100, src: [6, 7, 0, 0], compr: true, done: true, vm: true };
+        exec(&mut w, &e).unwrap();
+        let r = &w.exports.as_ref().unwrap()[0];
+        assert_eq!(r.data[0][0], 0, "EN bits 0-1 off: src[0] not read");
+        assert_eq!(r.data[1][2], 0x702, "EN bits 2-3 read src[1]");
+        assert!(r.done && r.vm && r.compr);
+    }
+
+    #[test]
+    fn compute_waves_and_reserved_targets_fault() {
+        let mut w = wave();
+        let e = Exp { target: 12, en: 0xf, src: [0; 4], compr: false, done: true, vm: false };
+        assert!(exec(&mut w, &e).is_err(), "no sink");
+        w.exports = Some(Vec::new());
+        assert!(exec(&mut w, &Exp { target: 21, ..e }).is_err());
+        // A source register beyond the allocation faults in strict mode.
+        assert!(exec(&mut w, &Exp { src: [8, 0, 0, 0], ..e }).is_err());
+    }
+}

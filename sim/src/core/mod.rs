@@ -58,6 +58,11 @@ pub struct Stats {
 /// Everything the workgroups of one dispatch share.
 pub struct Dispatch<'a> {
     pub setup: &'a DispatchSetup,
+    pub exec: Exec<'a>,
+}
+
+/// What running a wave of one program needs, whichever stage launched it.
+pub struct Exec<'a> {
     pub program: &'a Program,
     pub mem: Mem<'a>,
     pub strict: bool,
@@ -93,11 +98,11 @@ impl Dispatch<'_> {
                 if i >= count {
                     break;
                 }
-                if i % 64 == 0 && Instant::now() > self.deadline {
+                if i % 64 == 0 && Instant::now() > self.exec.deadline {
                     failed.store(true, Ordering::Relaxed);
                     error.lock().get_or_insert(GpuError::Hang(format!(
                         "dispatch of {:#x} at workgroup {i} of {count}",
-                        self.program.base
+                        self.exec.program.base
                     )));
                     break;
                 }
@@ -131,7 +136,7 @@ impl Dispatch<'_> {
             .waves_in_slots(wg, first_slot)
             .into_iter()
             .map(|init| {
-                let mut w = Wave::new(self.setup.vgprs, self.strict);
+                let mut w = Wave::new(self.setup.vgprs, self.exec.strict);
                 w.s[..init.sgprs.len()].copy_from_slice(&init.sgprs);
                 for (r, row) in init.vgprs.iter().enumerate() {
                     if r < w.v.len() {
@@ -139,7 +144,7 @@ impl Dispatch<'_> {
                     }
                 }
                 w.set_exec(init.exec);
-                w.pc = self.program.base;
+                w.pc = self.exec.program.base;
                 w.wave_id = init.wave_id;
                 w.mode = self.setup.float_mode
                     | (self.setup.dx10_clamp as u32) << 8
@@ -156,8 +161,8 @@ impl Dispatch<'_> {
         }
         loop {
             for w in waves.iter_mut().filter(|w| !w.done && !w.at_barrier) {
-                let mut lds = lds::Lds { bytes: &mut lds_bytes, strict: self.strict };
-                self.run_wave(w, &mut lds).map_err(|f| self.to_error(w, f))?;
+                let mut lds = lds::Lds { bytes: &mut lds_bytes, strict: self.exec.strict };
+                self.exec.run_wave(w, &mut lds).map_err(|f| self.exec.to_error(w, f))?;
             }
             if waves.iter().all(|w| w.done) {
                 return Ok(());
@@ -168,42 +173,16 @@ impl Dispatch<'_> {
             }
         }
     }
-
-    fn to_error(&self, w: &Wave, f: Fault) -> GpuError {
-        to_error(w, f)
-    }
-
-    fn run_wave(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
-        self.exec().run_wave(w, lds)
-    }
-
-    fn exec(&self) -> Exec<'_> {
-        Exec {
-            program: self.program,
-            mem: Mem { space: self.mem.space, timestamp: self.mem.timestamp },
-            deadline: self.deadline,
-            stats: self.stats,
-        }
-    }
-}
-
-/// A shader fault as the GPU error that ends the job.
-pub fn to_error(w: &Wave, f: Fault) -> GpuError {
-    match f {
-        Fault::Vm(v) => GpuError::VmFault(v),
-        Fault::Shader(what) => GpuError::Shader { pc: w.pc, what },
-    }
-}
-
-/// What running waves of one program needs: the program, memory, the watchdog's deadline.
-pub struct Exec<'a> {
-    pub program: &'a Program,
-    pub mem: Mem<'a>,
-    pub deadline: Instant,
-    pub stats: &'a Stats,
 }
 
 impl Exec<'_> {
+    pub fn to_error(&self, w: &Wave, f: Fault) -> GpuError {
+        match f {
+            Fault::Vm(v) => GpuError::VmFault(v),
+            Fault::Shader(what) => GpuError::Shader { pc: w.pc, what },
+        }
+    }
+
     /// Runs until the wave ends or reaches a barrier.
     pub fn run_wave(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
         let mut count = 0u32;

@@ -11,12 +11,12 @@
 use std::borrow::Cow;
 use std::time::Instant;
 
+use super::back_state::{depth_clamp, depth_state, raster_state};
 use super::depth::{DepthState, Stored};
 use super::prim::{BackEndCounts, PrimBatch, Rasterizer};
 use super::ps::{run_wave, PsOutput, PsQuad, PsState};
 use super::ps_inputs::PsPrim;
 use super::raster::{scan, RasterState, Setup, Triangle, FRAC_BITS};
-use super::state::{depth_clamp, depth_state, raster_state};
 use super::targets::{ColorState, DepthTarget};
 use crate::core::program::ProgramCache;
 use crate::core::wave::LANES;
@@ -39,6 +39,10 @@ pub struct Primitive<'a> {
     pub params: [Cow<'a, [[u32; 4]]>; 3],
     /// Points: the parameter slot holding the sprite coordinates (PT_SPRITE_TEX inputs).
     pub sprite_slot: Option<usize>,
+    /// The provoking vertex's parameters as the VS exported them (flat-shaded inputs).
+    pub flat: Cow<'a, [[u32; 4]]>,
+    /// Viewport index (scissor and depth range).
+    pub viewport: u32,
 }
 
 /// The back end as the front end drives it.
@@ -97,7 +101,7 @@ const WAVES_PER_BATCH: usize = 256;
 struct Ctx<'a> {
     rs: RasterState,
     ds: DepthState,
-    zclamp: (f32, f32),
+    zclamp: [(f32, f32); 16],
     ps: PsState,
     cb: ColorState,
     db: Option<DepthTarget>,
@@ -129,13 +133,14 @@ pub fn draw(
     let exec = Exec {
         program: &program,
         mem: Mem { space: env.space, timestamp: env.timestamp },
+        strict: env.strict,
         deadline: env.deadline,
         stats: env.stats,
     };
     let mut setups = Vec::new();
     for p in prims {
         let tri = Triangle { pos: p.pos.map(|v| [v[0], v[1]]) };
-        if let Some(setup) = Setup::new(&tri, &rs) {
+        if let Some(setup) = Setup::new(&tri, &rs, p.viewport as usize) {
             setups.push(PsPrim {
                 setup,
                 z: p.pos.map(|v| v[2]),
@@ -144,6 +149,8 @@ pub fn draw(
                 provoking: p.provoking as usize,
                 params: [&p.params[0], &p.params[1], &p.params[2]],
                 sprite_slot: p.sprite_slot,
+                flat: &p.flat,
+                viewport: p.viewport as usize,
             });
         }
     }
@@ -255,7 +262,8 @@ impl Ctx<'_> {
                 let a = p.setup.area as f64;
                 ((0..3).map(|i| w[i] as f64 / a * p.z[i] as f64).sum::<f64>()) as f32
             });
-            let zs = db.quantize(zs.clamp(self.zclamp.0, self.zclamp.1));
+            let (lo, hi) = self.zclamp[p.viewport.min(15)];
+            let zs = db.quantize(zs.clamp(lo, hi));
             let (oz, ost) = db.read(x as u32, y as u32, s);
             let o = ds.test(zs, Stored { z: oz, stencil: ost }, p.front);
             let zw = (o.new.z != oz || o.new.z.to_bits() != oz.to_bits()).then_some(o.new.z);

@@ -29,6 +29,12 @@ pub fn to_triangles<'a>(
                 p.v.len()
             )));
         }
+        if p.layer != 0 {
+            return Err(GpuError::Unsupported(format!(
+                "rendering to layer {} (render-target index from the VS) is not modelled",
+                p.layer
+            )));
+        }
         match p.kind {
             PrimKind::Triangle => out.push(Primitive {
                 pos: [0, 1, 2].map(|i| pos(&p.v[i])),
@@ -36,6 +42,8 @@ pub fn to_triangles<'a>(
                 provoking: p.provoking.min(2) as u8,
                 params: [0, 1, 2].map(|i| Cow::Borrowed(&p.v[i].params[..])),
                 sprite_slot: None,
+                flat: Cow::Borrowed(&p.flat_params[..]),
+                viewport: p.viewport,
             }),
             PrimKind::Point => point(p, batch.param_slots, &mut out),
             PrimKind::Line => line(p, &mut out),
@@ -56,19 +64,21 @@ fn pos(v: &SetupVertex) -> [f32; 4] {
 /// Two triangles over corners `c` (top-left, top-right, bottom-left, bottom-right order of the
 /// rectangle's own frame) with per-corner parameters.
 fn quad<'a>(
+    p: &'a SetupPrim,
     c: [[f32; 4]; 4],
     params: [Cow<'a, [[u32; 4]]>; 4],
-    front: bool,
     slot: usize,
     out: &mut Vec<Primitive<'a>>,
 ) {
     for tri in [[0usize, 1, 2], [2, 1, 3]] {
         out.push(Primitive {
             pos: tri.map(|i| c[i]),
-            front,
+            front: p.front_facing,
             provoking: 0,
             params: tri.map(|i| params[i].clone()),
             sprite_slot: Some(slot),
+            flat: Cow::Borrowed(&p.flat_params[..]),
+            viewport: p.viewport,
         });
     }
 }
@@ -90,7 +100,7 @@ fn point<'a>(p: &'a SetupPrim, slots: usize, out: &mut Vec<Primitive<'a>>) {
     ];
     let pos = core::array::from_fn(|i| cs[i].0);
     let params = cs.map(|c| Cow::Owned(c.1));
-    quad(pos, params, p.front_facing, slots, out);
+    quad(p, pos, params, slots, out);
 }
 
 fn line<'a>(p: &'a SetupPrim, out: &mut Vec<Primitive<'a>>) {
@@ -108,19 +118,18 @@ fn line<'a>(p: &'a SetupPrim, out: &mut Vec<Primitive<'a>>) {
         [a.x - nx, a.y - ny, a.z, a.inv_w],
         [b.x - nx, b.y - ny, b.z, b.inv_w],
     ];
-    // Flat attributes of lines come from the provoking vertex: give every corner's flat data
-    // through the provoking index of each triangle (corner order keeps a's corners first).
-    let pv = if p.provoking == 0 { a } else { b };
+    // Flat inputs read `flat_params` (the provoking vertex's), not the corners.
     let (pa, pb) = (&a.params[..], &b.params[..]);
     let params = [pa, pb, pa, pb];
     for tri in [[0usize, 1, 2], [2, 1, 3]] {
-        let provoking = tri.iter().position(|&i| (i % 2 == 0) == std::ptr::eq(pv, a)).unwrap_or(0);
         out.push(Primitive {
             pos: tri.map(|i| c[i]),
             front: p.front_facing,
-            provoking: provoking as u8,
+            provoking: 0,
             params: tri.map(|i| Cow::Borrowed(params[i])),
             sprite_slot: None,
+            flat: Cow::Borrowed(&p.flat_params[..]),
+            viewport: p.viewport,
         });
     }
 }

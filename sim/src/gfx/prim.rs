@@ -72,9 +72,12 @@ pub struct SetupPrim {
     pub kind: PrimKind,
     /// `kind.vertex_count()` vertices.
     pub v: Vec<SetupVertex>,
-    /// Index into `v` of the vertex flat-shaded attributes come from (PA_SU_SC_MODE_CNTL
-    /// PROVOKING_VTX_LAST decides it for the original primitive; clipping keeps it).
+    /// Index into `v` of the provoking vertex (PA_SU_SC_MODE_CNTL.PROVOKING_VTX_LAST), when
+    /// clipping kept it; for primitives cut out of a clipped polygon, the vertex nearest it.
     pub provoking: usize,
+    /// The provoking vertex's parameter slots as the VS exported them (clipping never
+    /// changes these): flat-shaded PS inputs read here, not from `v`.
+    pub flat_params: Vec<[u32; 4]>,
     pub front_facing: bool,
     /// Points: diameter in pixels (the VS's point-size export when
     /// PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE, else PA_SU_POINT_SIZE, clamped to
@@ -88,6 +91,13 @@ pub struct SetupPrim {
     pub prim_id: u32,
     /// The instance the primitive belongs to.
     pub instance: u32,
+    /// The viewport it was transformed by (0, or the provoking vertex's index when
+    /// PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX): selects PA_SC_VPORT_SCISSOR_n and
+    /// PA_SC_VPORT_ZMIN/ZMAX_n.
+    pub viewport: u32,
+    /// The render-target array layer (the provoking vertex's when
+    /// PA_CL_VS_OUT_CNTL.USE_VTX_RENDER_TARGET_INDX, else 0).
+    pub layer: u32,
 }
 
 /// The primitives one draw produced, in rasterisation order.
@@ -123,11 +133,11 @@ pub trait Rasterizer: Send {
     ) -> Result<BackEndCounts, GpuError>;
 }
 
-/// A back end that keeps every primitive it is given: the front end's tests read them, and a
-/// device without a back end still runs the front end.
-#[derive(Debug, Default)]
+/// A back end that keeps every primitive it is given, behind a shared handle: the front
+/// end's tests install a clone and read the batches.
+#[derive(Debug, Clone, Default)]
 pub struct Capture {
-    pub batches: Vec<PrimBatch>,
+    pub batches: std::sync::Arc<parking_lot::Mutex<Vec<PrimBatch>>>,
 }
 
 impl Rasterizer for Capture {
@@ -137,7 +147,23 @@ impl Rasterizer for Capture {
         _regs: &RegisterFile,
         _env: &Env<'_>,
     ) -> Result<BackEndCounts, GpuError> {
-        self.batches.push(batch.clone());
+        self.batches.lock().push(batch.clone());
+        Ok(BackEndCounts { c_primitives: batch.prims.len() as u64, ..Default::default() })
+    }
+}
+
+/// The back end of a device without scan conversion: primitives reach it and are counted;
+/// nothing is drawn.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoBackEnd;
+
+impl Rasterizer for NoBackEnd {
+    fn rasterize(
+        &mut self,
+        batch: &PrimBatch,
+        _regs: &RegisterFile,
+        _env: &Env<'_>,
+    ) -> Result<BackEndCounts, GpuError> {
         Ok(BackEndCounts { c_primitives: batch.prims.len() as u64, ..Default::default() })
     }
 }

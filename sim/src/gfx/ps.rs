@@ -11,7 +11,7 @@ use crate::core::export::ExportRecord as Export;
 use crate::core::interp::ATTR_BYTES;
 use crate::core::lds::Lds;
 use crate::core::wave::{f16_to_f32, Wave, LANES};
-use crate::core::{to_error, Exec};
+use crate::core::Exec;
 use crate::cp::regs::{field, RegisterFile};
 use crate::error::GpuError;
 
@@ -185,7 +185,7 @@ pub fn run_wave(
     }
     w.set_exec(exec_mask);
     let mut lds_mem = Lds { bytes: &mut lds, strict };
-    exec.run_wave(&mut w, &mut lds_mem).map_err(|f| to_error(&w, f))?;
+    exec.run_wave(&mut w, &mut lds_mem).map_err(|f| exec.to_error(&w, f))?;
     if !w.done {
         return Err(bad("a pixel shader executed s_barrier".into()));
     }

@@ -37,6 +37,9 @@ pub struct PsPrim<'a> {
     pub params: [&'a [[u32; 4]]; 3],
     /// Points: the parameter slot of the sprite coordinates.
     pub sprite_slot: Option<usize>,
+    /// The provoking vertex's parameters (flat-shaded inputs read these).
+    pub flat: &'a [[u32; 4]],
+    pub viewport: usize,
 }
 
 /// Position inside pixel (x, y) in 1/4096 pixel of the given location.
@@ -173,8 +176,10 @@ pub fn param_block(p: &PsPrim<'_>, input_cntl: &[u32], out: &mut Vec<u8>) {
             core::array::from_fn(|v| p.params[v].get(offset).copied().unwrap_or([0; 4]))
         };
         let mut block = [[0u32; 4]; 3];
-        if flat || default {
-            block[0] = vals[p.provoking.min(2)];
+        if default {
+            block[0] = vals[0];
+        } else if flat {
+            block[0] = p.flat.get(offset).copied().unwrap_or([0; 4]);
         } else {
             block[0] = vals[0];
             for c in 0..4 {

@@ -66,8 +66,10 @@ pub struct RasterState {
     pub aa_mask: [u16; 4],
     /// Sample indices by increasing distance from the centre (PA_SC_CENTROID_PRIORITY_*).
     pub centroid_priority: [u8; 16],
-    /// Intersection of every scissor that applies, in pixels.
+    /// Intersection of the screen, window and generic scissors, in pixels.
     pub scissor: Rect,
+    /// PA_SC_VPORT_SCISSOR_n per viewport when PA_SC_MODE_CNTL_0.VPORT_SCISSOR_ENABLE.
+    pub vport_scissors: Option<[Rect; 16]>,
 }
 
 impl RasterState {
@@ -82,6 +84,7 @@ impl RasterState {
             aa_mask: [0xffff; 4],
             centroid_priority: core::array::from_fn(|i| i as u8),
             scissor,
+            vport_scissors: None,
         }
     }
 
@@ -176,7 +179,7 @@ impl Edge {
 impl Setup {
     /// Snaps and sets up a triangle; `None` when it is degenerate (zero area after snapping)
     /// or entirely outside the scissor.
-    pub fn new(tri: &Triangle, st: &RasterState) -> Option<Setup> {
+    pub fn new(tri: &Triangle, st: &RasterState, viewport: usize) -> Option<Setup> {
         let mut v = tri.pos.map(|[x, y]| [st.snap(x), st.snap(y)]);
         let area = cross(v[0], v[1], v[2]);
         if area == 0 {
@@ -203,7 +206,10 @@ impl Setup {
             x1: (max(0) >> FRAC_BITS) as i32 + 2,
             y1: (max(1) >> FRAC_BITS) as i32 + 2,
         };
-        let bbox = bound.intersect(st.scissor);
+        let mut bbox = bound.intersect(st.scissor);
+        if let Some(v) = &st.vport_scissors {
+            bbox = bbox.intersect(v[viewport.min(15)]);
+        }
         if bbox.is_empty() {
             return None;
         }

@@ -154,8 +154,14 @@ impl Scene {
     pub fn draw(&mut self, prims: Vec<SetupPrim>) -> Result<BackEndCounts, GpuError> {
         let space = self.gpu.kernel.address_space();
         let ts = || 0u64;
-        let env =
-            Env { space: &space, config: &self.config, compute: &self.compute, timestamp: &ts };
+        let gfx = ferrum_sim::gfx::GraphicsEngine::default();
+        let env = Env {
+            space: &space,
+            config: &self.config,
+            compute: &self.compute,
+            gfx: &gfx,
+            timestamp: &ts,
+        };
         let slots =
             prims.iter().flat_map(|p| p.v.iter().map(|v| v.params.len())).max().unwrap_or(0);
         let batch = PrimBatch { param_slots: slots, prims };
@@ -193,8 +199,11 @@ pub fn vtx(x: f32, y: f32, z: f32, inv_w: f32, params: Vec<[u32; 4]>) -> SetupVe
 pub fn tri(v: [SetupVertex; 3]) -> SetupPrim {
     SetupPrim {
         kind: PrimKind::Triangle,
+        flat_params: v[0].params.clone(),
         v: v.to_vec(),
         provoking: 0,
+        viewport: 0,
+        layer: 0,
         front_facing: true,
         point_size: 0.0,
         line_width: 0.0,
