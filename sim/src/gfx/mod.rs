@@ -78,7 +78,7 @@ pub struct GraphicsEngine {
 
 impl Default for GraphicsEngine {
     fn default() -> Self {
-        GraphicsEngine { backend: Mutex::new(Box::new(NoBackEnd)) }
+        GraphicsEngine { backend: Mutex::new(Box::new(backend::BackEnd)) }
     }
 }
 
