@@ -46,6 +46,21 @@ fn a_triangle_through_vs_and_ps_lands_in_the_colour_buffer() {
     set_regs(&mut pm, r::PA_SC_WINDOW_SCISSOR_TL, &[0, full]);
     set_regs(&mut pm, r::PA_SC_GENERIC_SCISSOR_TL, &[0, full]);
     set_regs(&mut pm, r::PA_SU_VTX_CNTL, &[1 | 2 << 1 | 5 << 3]);
+    for reg in [
+        r::PA_SC_WINDOW_OFFSET,
+        r::PA_SC_MODE_CNTL_0,
+        r::PA_SC_AA_CONFIG,
+        r::SPI_BARYC_CNTL,
+        r::SPI_SHADER_Z_FORMAT,
+        r::DB_SHADER_CONTROL,
+        r::DB_DEPTH_CONTROL,
+        r::CB_COLOR0_VIEW,
+        r::CB_COLOR0_ATTRIB,
+        r::CB_COLOR0_ATTRIB3,
+        r::CB_BLEND0_CONTROL,
+    ] {
+        set_regs(&mut pm, reg, &[0]);
+    }
     set_regs(&mut pm, r::PA_SC_AA_MASK_X0Y0_X1Y0, &[u32::MAX, u32::MAX]);
     set_regs(&mut pm, r::SPI_SHADER_PGM_LO_PS, &[(ps.va >> 8) as u32, (ps.va >> 40) as u32, 0, 0]);
     set_regs(&mut pm, r::SPI_PS_INPUT_ENA, &[2, 2]);

@@ -287,3 +287,37 @@ fn msaa_sample_coverage_and_aa_mask() {
         assert!(partial > 20);
     }
 }
+
+#[test]
+fn strict_mode_refuses_back_end_state_never_written() {
+    let mut s = Scene::new();
+    let mut p = Asm::new();
+    export_const(&mut p, [0; 4]).endpgm();
+    s.shader(&mut p, 8);
+    let draw = |s: &mut Scene| s.draw(vec![tri2([[0.0, 0.0], [8.0, 0.0], [0.0, 8.0]], 0.0)]);
+    assert!(draw(&mut s).is_ok());
+    // A fresh register file with the same values but SPI_BARYC_CNTL never written.
+    let old = std::mem::take(&mut s.regs);
+    for a in (0xb000u32..0xc000).chain(0x28000..0x30000).step_by(4) {
+        if old.is_written(a) && a != SPI_BARYC_CNTL {
+            s.regs.write(a, old.get(a));
+        }
+    }
+    let e = draw(&mut s).unwrap_err().to_string();
+    assert!(e.contains("SPI_BARYC_CNTL"), "{e}");
+    // Depth enabled without the depth surface registers.
+    s.set(SPI_BARYC_CNTL, 0);
+    s.regs = {
+        let mut r = ferrum_sim::cp::RegisterFile::default();
+        for a in (0xb000u32..0xc000).chain(0x28000..0x30000).step_by(4) {
+            if s.regs.is_written(a) && a != DB_Z_READ_BASE {
+                r.write(a, s.regs.get(a));
+            }
+        }
+        r
+    };
+    s.set(DB_DEPTH_CONTROL, DB_DEPTH_CONTROL::Z_ENABLE.val(1));
+    s.set(DB_Z_INFO, DB_Z_INFO::FORMAT.val(3));
+    let e = draw(&mut s).unwrap_err().to_string();
+    assert!(e.contains("DB_Z_READ_BASE"), "{e}");
+}

@@ -87,6 +87,10 @@ fn msaa_colour_is_written_per_covered_sample_and_resolves() {
     s.set(CB_COLOR0_BASE + 0x3c, (s.color.va >> 8) as u32);
     s.set(CB_COLOR1_INFO, s.regs.get(CB_COLOR0_INFO));
     s.set(CB_COLOR1_ATTRIB2, s.regs.get(CB_COLOR0_ATTRIB2));
+    for reg in [CB_COLOR1_VIEW, CB_COLOR1_ATTRIB, CB_COLOR1_ATTRIB3, CB_BLEND1_CONTROL] {
+        s.set(reg, 0);
+    }
+    s.set(CB_COLOR1_BASE_EXT, (s.color.va >> 40) as u32);
     s.set(CB_TARGET_MASK, 0xff);
     s.set(CB_SHADER_MASK, 0xff);
     s.set(PA_SC_MODE_CNTL_0, 0);

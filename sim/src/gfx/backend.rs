@@ -56,6 +56,9 @@ impl Rasterizer for BackEnd {
         regs: &RegisterFile,
         env: &Env<'_>,
     ) -> Result<BackEndCounts, GpuError> {
+        if env.config.strict {
+            super::back_require::require_back_end(regs)?;
+        }
         let prims = super::lines::to_triangles(batch, regs)?;
         let be = BackEndEnv {
             space: env.space,

@@ -18,6 +18,7 @@
 
 pub mod addr;
 pub mod assemble;
+pub mod back_require;
 pub mod back_state;
 pub mod backend;
 pub mod blend;

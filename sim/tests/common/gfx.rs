@@ -73,6 +73,41 @@ impl Scene {
                 | PA_SU_VTX_CNTL::ROUND_MODE.val(2)
                 | PA_SU_VTX_CNTL::QUANT_MODE.val(5),
         );
+        // Everything else the back end reads starts at 0 (strict mode wants it written).
+        for reg in [
+            PA_SC_WINDOW_OFFSET,
+            PA_SC_MODE_CNTL_0,
+            PA_SC_AA_CONFIG,
+            SPI_BARYC_CNTL,
+            SPI_SHADER_Z_FORMAT,
+            DB_SHADER_CONTROL,
+            DB_DEPTH_CONTROL,
+            DB_STENCIL_CONTROL,
+            DB_STENCILREFMASK,
+            DB_STENCILREFMASK_BF,
+            DB_DEPTH_BOUNDS_MIN,
+            DB_DEPTH_BOUNDS_MAX,
+            DB_DEPTH_VIEW,
+            DB_Z_INFO,
+            DB_STENCIL_INFO,
+            DB_DEPTH_SIZE_XY,
+            CB_COLOR0_VIEW,
+            CB_COLOR0_ATTRIB,
+            CB_BLEND0_CONTROL,
+            CB_BLEND_RED,
+            CB_BLEND_GREEN,
+            CB_BLEND_BLUE,
+            CB_BLEND_ALPHA,
+            PA_SC_VPORT_SCISSOR_0_TL,
+            PA_SC_VPORT_SCISSOR_0_BR,
+        ] {
+            s.set(reg, 0);
+        }
+        for i in 0..16 {
+            s.set(PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0 + 4 * i, 0);
+        }
+        s.set(PA_SC_CENTROID_PRIORITY_0, 0x7654_3210);
+        s.set(PA_SC_CENTROID_PRIORITY_1, 0xfedc_ba98);
         s.set(PA_SC_AA_MASK_X0Y0_X1Y0, u32::MAX);
         s.set(PA_SC_AA_MASK_X0Y1_X1Y1, u32::MAX);
         s.set(PA_SC_VPORT_ZMIN_0, f(0.0));
@@ -81,6 +116,7 @@ impl Scene {
         s.set(CB_TARGET_MASK, 0xf);
         s.set(CB_SHADER_MASK, 0xf);
         s.set(SPI_PS_IN_CONTROL, SPI_PS_IN_CONTROL::PS_W32_EN.val(1));
+        s.set(SPI_PS_INPUT_CNTL_0, 0);
         s.inputs(1 << 1); // PERSP_CENTER
         s.set(SPI_SHADER_COL_FORMAT, 9); // 32_ABGR
         s.target(14, 7, 0); // 32_32_32_32 FLOAT
