@@ -248,3 +248,44 @@ fn early_z_skips_the_shader_late_z_does_not() {
         assert!(shaded(&s, 0, 0) && !shaded(&s, 40, 0));
     }
 }
+
+#[test]
+fn mrtz_exports_replace_depth_and_stencil_reference() {
+    let mut s = scene();
+    fill_depth(&s, |_, _| 1.0);
+    s.set(
+        DB_DEPTH_CONTROL,
+        DB_DEPTH_CONTROL::Z_ENABLE.val(1)
+            | DB_DEPTH_CONTROL::Z_WRITE_ENABLE.val(1)
+            | DB_DEPTH_CONTROL::ZFUNC.val(7)
+            | DB_DEPTH_CONTROL::STENCIL_ENABLE.val(1)
+            | DB_DEPTH_CONTROL::STENCILFUNC.val(7),
+    );
+    s.set(DB_STENCIL_CONTROL, DB_STENCIL_CONTROL::STENCILZPASS.val(3)); // REPLACE_TEST
+    s.set(DB_STENCILREFMASK, 5 | 0xff << 8 | 0xff << 16);
+    s.set(
+        DB_SHADER_CONTROL,
+        DB_SHADER_CONTROL::Z_EXPORT_ENABLE.val(1)
+            | DB_SHADER_CONTROL::STENCIL_TEST_VAL_EXPORT_ENABLE.val(1),
+    );
+    s.set(SPI_SHADER_Z_FORMAT, 2); // 32_GR: depth in R, stencil reference in G
+    let mut p = Asm::new();
+    p.vop1(Op::V_MOV_B32, Vgpr(8), Literal(f(0.25)));
+    p.vop1(Op::V_MOV_B32, Vgpr(9), Literal(77));
+    p.i(ferrum_isa::Inst::Exp(ferrum_isa::Exp {
+        target: 8,
+        en: 3,
+        src: [8, 9, 0, 0],
+        compr: false,
+        done: false,
+        vm: false,
+    }));
+    p.vop1(Op::V_MOV_B32, Vgpr(4), Literal(f(1.0)));
+    export(&mut p, 0, [4, 0, 0, 0], false).endpgm();
+    s.shader(&mut p, 16);
+    s.draw(full_screen(0.75)).unwrap();
+    assert_eq!(depth_at(&s, 9, 9), 0.25, "the exported depth, not the interpolated 0.75");
+    let mut st = [0u8; 1];
+    s.stencil.map.read((9 * 256 + 9) as usize, &mut st).unwrap();
+    assert_eq!(st[0], 77, "REPLACE_TEST with the exported reference");
+}

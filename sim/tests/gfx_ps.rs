@@ -321,3 +321,40 @@ fn strict_mode_refuses_back_end_state_never_written() {
     let e = draw(&mut s).unwrap_err().to_string();
     assert!(e.contains("DB_Z_READ_BASE"), "{e}");
 }
+
+#[test]
+fn centroid_barycentrics_move_to_a_covered_sample() {
+    let mut s = Scene::new();
+    // PERSP_CENTER (v0, v1) and PERSP_CENTROID (v2, v3); export the centre and centroid I.
+    s.inputs(1 << 1 | 1 << 2);
+    s.set(PA_SC_MODE_CNTL_0, PA_SC_MODE_CNTL_0::MSAA_ENABLE.val(1));
+    s.set(PA_SC_AA_CONFIG, PA_SC_AA_CONFIG::MSAA_NUM_SAMPLES.val(2));
+    let mut word = 0u32;
+    for (i, (x, y)) in LOCS4.iter().enumerate() {
+        word |= ((*x as u32) & 0xf) << (8 * i) | ((*y as u32) & 0xf) << (8 * i + 4);
+    }
+    for px in 0..4 {
+        for k in 0..4 {
+            s.set(
+                PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0 + 16 * px + 4 * k,
+                if k == 0 { word } else { 0 },
+            );
+        }
+    }
+    let mut p = Asm::new();
+    export(&mut p, 0, [0, 2, 1, 3], false).endpgm();
+    s.shader(&mut p, 8);
+    // A vertical left edge at x = 10.3125: in column 10, sample 2 (x offset -6/16) is left of
+    // it, samples 0, 1, 3 are covered; the single-sample target stores sample 0's pixel.
+    let e = 10.3125;
+    let t = [[e as f32, 0.0], [60.0, 0.0], [e as f32, 60.0]];
+    s.draw(vec![tri2(t, 0.0)]).unwrap();
+    // Weight of vertex 1 (I) in this right triangle: (x - e) / (60 - e).
+    let b = |px: f64| (px - e) / (60.0 - e);
+    let got = s.rgba(10, 20);
+    close(got[0], b(10.5), "centre I");
+    // The first covered sample in centroid priority order (0..15) is sample 0 at (-2/16, -6/16).
+    close(got[1], b(10.5 - 2.0 / 16.0), "centroid I");
+    let inner = s.rgba(30, 10);
+    close(inner[1], inner[0] as f64, "fully covered: centroid = centre");
+}
