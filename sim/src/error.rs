@@ -13,6 +13,10 @@ pub enum GpuError {
     UnsupportedPacket { addr: u64, header: u32, opcode: u32 },
     #[error("unsupported programming: {0}")]
     Unsupported(String),
+    /// Strict mode: register state the hardware would misbehave on (a register that does not
+    /// exist, a field value out of range, state a draw needs that was never written).
+    #[error("invalid register state: {0}")]
+    BadState(String),
     #[error("watchdog: {0} did not finish within the time budget")]
     Hang(String),
     #[error("shader fault at pc {pc:#x}: {what}")]

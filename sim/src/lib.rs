@@ -21,6 +21,11 @@
 //! * [`compute`]: the SPI. Workgroups and initial wave state from the COMPUTE_* registers,
 //!   including scratch-ring wave slots (RSRC2.SCRATCH_EN, COMPUTE_TMPRING_SIZE) and the scratch
 //!   wave offset SGPR.
+//! * [`gfx`]: the graphics pipeline's legacy (non-NGG) VS path. Draw packets, index fetch with
+//!   primitive restart, VS waves and their position/parameter exports, primitive assembly,
+//!   clipping (view volume, guard band, user planes, clip/cull distances), face culling,
+//!   polygon modes and the viewport transform, producing [`gfx::SetupPrim`]s for the back end
+//!   behind [`gfx::Rasterizer`].
 //! * [`core`]: the shader core. A wave32 interpreter over `ferrum_isa`'s decoder with a strict
 //!   mode for missing `s_waitcnt`, registers beyond the allocation and LDS beyond the
 //!   allocation, and a watchdog.
@@ -37,9 +42,13 @@
 //! faults, unmodelled programming) ends the job as a context loss with a `log::error!` line;
 //! the host process keeps running.
 //!
-//! Not modelled yet: graphics (draws, rasterisation), MIMG, EXP, VINTRP, GDS/GWS, typed (format)
-//! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element, occlusion
-//! and streamout counters, SET_PREDICATION, f16/f64 rounding modes other than nearest-even (a
+//! Register writes are checked against Mesa's register database (`ferrum-regs`) in strict
+//! mode: a register GFX10.3 lacks or a value outside its fields ends the job.
+//!
+//! Not modelled yet: graphics back end (rasterisation, PS, depth/colour), NGG, GS and
+//! tessellation, streamout, MIMG, VINTRP, GDS/GWS, typed (format)
+//! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element,
+//! streamout counters, SET_PREDICATION, f16/f64 rounding modes other than nearest-even (a
 //! MODE or FLOAT_MODE asking for one is refused; f32 directed rounding is modelled for add,
 //! sub, mul, fma and conversions to f32), SDMA and multimedia rings.
 
@@ -48,7 +57,9 @@ pub mod compute;
 pub mod core;
 pub mod cp;
 pub mod error;
+pub mod gfx;
 pub mod kernel;
+pub mod tex;
 
 use std::sync::Arc;
 use std::time::Duration;

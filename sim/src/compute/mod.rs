@@ -6,7 +6,7 @@ pub mod setup;
 use std::time::Instant;
 
 use crate::core::program::ProgramCache;
-use crate::core::{Dispatch, Mem, Stats};
+use crate::core::{Dispatch, Exec, Mem, Stats};
 use crate::cp::{Env, RegisterFile};
 use crate::error::GpuError;
 
@@ -20,6 +20,11 @@ pub struct ComputeEngine {
 }
 
 impl ComputeEngine {
+    /// The decoded-program cache (graphics stages share it).
+    pub fn programs(&self) -> &ProgramCache {
+        &self.programs
+    }
+
     /// Drops decoded programs (new submission, or an instruction-cache invalidation).
     pub fn invalidate_programs(&self) {
         self.programs.invalidate();
@@ -37,11 +42,13 @@ impl ComputeEngine {
         let program = self.programs.get(env.space, setup.pgm)?;
         let dispatch = Dispatch {
             setup: &setup,
-            program: &program,
-            mem: Mem { space: env.space, timestamp: env.timestamp },
-            strict: env.config.strict,
-            deadline: Instant::now() + env.config.watchdog,
-            stats: &self.stats,
+            exec: Exec {
+                program: &program,
+                mem: Mem { space: env.space, timestamp: env.timestamp },
+                strict: env.config.strict,
+                deadline: Instant::now() + env.config.watchdog,
+                stats: &self.stats,
+            },
         };
         dispatch.run(env.config.threads).map(|()| setup.invocations()).map_err(|e| match e {
             GpuError::Shader { what, .. } if what.starts_with("watchdog") => {

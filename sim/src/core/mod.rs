@@ -8,8 +8,11 @@
 
 mod address;
 mod dpp;
+pub mod export;
 mod formats;
-mod lds;
+pub mod interp;
+pub mod lds;
+mod mimg;
 pub mod program;
 mod rounding;
 mod salu;
@@ -55,6 +58,11 @@ pub struct Stats {
 /// Everything the workgroups of one dispatch share.
 pub struct Dispatch<'a> {
     pub setup: &'a DispatchSetup,
+    pub exec: Exec<'a>,
+}
+
+/// What running a wave of one program needs, whichever stage launched it.
+pub struct Exec<'a> {
     pub program: &'a Program,
     pub mem: Mem<'a>,
     pub strict: bool,
@@ -90,11 +98,11 @@ impl Dispatch<'_> {
                 if i >= count {
                     break;
                 }
-                if i % 64 == 0 && Instant::now() > self.deadline {
+                if i % 64 == 0 && Instant::now() > self.exec.deadline {
                     failed.store(true, Ordering::Relaxed);
                     error.lock().get_or_insert(GpuError::Hang(format!(
                         "dispatch of {:#x} at workgroup {i} of {count}",
-                        self.program.base
+                        self.exec.program.base
                     )));
                     break;
                 }
@@ -128,7 +136,7 @@ impl Dispatch<'_> {
             .waves_in_slots(wg, first_slot)
             .into_iter()
             .map(|init| {
-                let mut w = Wave::new(self.setup.vgprs, self.strict);
+                let mut w = Wave::new(self.setup.vgprs, self.exec.strict);
                 w.s[..init.sgprs.len()].copy_from_slice(&init.sgprs);
                 for (r, row) in init.vgprs.iter().enumerate() {
                     if r < w.v.len() {
@@ -136,7 +144,7 @@ impl Dispatch<'_> {
                     }
                 }
                 w.set_exec(init.exec);
-                w.pc = self.program.base;
+                w.pc = self.exec.program.base;
                 w.wave_id = init.wave_id;
                 w.mode = self.setup.float_mode
                     | (self.setup.dx10_clamp as u32) << 8
@@ -153,8 +161,8 @@ impl Dispatch<'_> {
         }
         loop {
             for w in waves.iter_mut().filter(|w| !w.done && !w.at_barrier) {
-                let mut lds = lds::Lds { bytes: &mut lds_bytes, strict: self.strict };
-                self.run_wave(w, &mut lds).map_err(|f| self.to_error(w, f))?;
+                let mut lds = lds::Lds { bytes: &mut lds_bytes, strict: self.exec.strict };
+                self.exec.run_wave(w, &mut lds).map_err(|f| self.exec.to_error(w, f))?;
             }
             if waves.iter().all(|w| w.done) {
                 return Ok(());
@@ -165,8 +173,10 @@ impl Dispatch<'_> {
             }
         }
     }
+}
 
-    fn to_error(&self, w: &Wave, f: Fault) -> GpuError {
+impl Exec<'_> {
+    pub fn to_error(&self, w: &Wave, f: Fault) -> GpuError {
         match f {
             Fault::Vm(v) => GpuError::VmFault(v),
             Fault::Shader(what) => GpuError::Shader { pc: w.pc, what },
@@ -174,7 +184,7 @@ impl Dispatch<'_> {
     }
 
     /// Runs until the wave ends or reaches a barrier.
-    fn run_wave(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
+    pub fn run_wave(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
         let mut count = 0u32;
         let mut lanes = 0u64;
         let result = loop {
@@ -221,10 +231,9 @@ impl Dispatch<'_> {
                 _ => wave::fault(format!("{}: not a VALU form", d.inst.op().name())),
             },
             Inst::Vop3p(i) => vop3p::exec(w, i).map(|_| Flow::Next),
-            // Graphics-only families (interpolation, exports) and images are not modelled.
-            Inst::Vintrp(_) | Inst::Exp(_) | Inst::Mimg(_) => {
-                wave::fault(format!("unimplemented {}", d.inst.op().name()))
-            }
+            Inst::Vintrp(i) => interp::exec(w, i, lds).map(|_| Flow::Next),
+            Inst::Exp(e) => export::exec(w, e).map(|_| Flow::Next),
+            Inst::Mimg(i) => mimg::exec(w, i, &self.mem).map(|_| Flow::Next),
             Inst::Ds(i) => {
                 let Prep::Ds(kind) = &d.prep else { return Err(Fault::Shader("DS".into())) };
                 lds::exec(w, i, kind.as_ref(), lds).map(|_| Flow::Next)

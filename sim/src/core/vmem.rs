@@ -396,7 +396,7 @@ fn atomic_address(dwords: &[Option<u64>; 4], wide: bool) -> R<Option<u64>> {
 }
 
 /// An atomic read-modify-write on GPU memory, atomic with respect to other host threads.
-fn atomic_rmw(mem: &Mem<'_>, addr: u64, wide: bool, f: impl Fn(u64) -> u64) -> R<u64> {
+pub fn atomic_rmw(mem: &Mem<'_>, addr: u64, wide: bool, f: impl Fn(u64) -> u64) -> R<u64> {
     let size = if wide { 8 } else { 4 };
     if addr % size != 0 {
         return fault(format!("misaligned atomic at {addr:#x}"));

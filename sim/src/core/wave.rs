@@ -74,6 +74,10 @@ pub struct Wave {
     /// FLAT_SCRATCH: the byte address of this wave's private memory (GFX10: written by the
     /// shader through `s_setreg` HW_REG_FLAT_SCR_LO/HI, never initialised by the SPI).
     pub flat_scratch: u64,
+    /// The export sink: `exp` appends here; `None` for stages that cannot export (compute).
+    pub exports: Option<Vec<super::export::ExportRecord>>,
+    /// Bytes of one primitive's parameters in LDS (pixel shaders: NUM_INTERP attributes).
+    pub param_stride: u32,
     strict: bool,
     pending: Vec<Pending>,
 }
@@ -90,6 +94,8 @@ impl Wave {
             wave_id: 0,
             mode: 0,
             flat_scratch: 0,
+            exports: None,
+            param_stride: 0,
             strict,
             pending: Vec::new(),
         }

@@ -5,6 +5,7 @@
 //! implement, or a stream that runs past its buffer, is a [`GpuError`], which ends the job as
 //! a context loss: the CP never guesses.
 
+mod draw;
 mod opcodes;
 mod packets;
 pub mod regs;
@@ -28,6 +29,7 @@ pub struct Env<'a> {
     pub space: &'a AddressSpace,
     pub config: &'a SimConfig,
     pub compute: &'a ComputeEngine,
+    pub gfx: &'a crate::gfx::GraphicsEngine,
     /// The GPU timestamp counter.
     pub timestamp: &'a (dyn Fn() -> u64 + Sync),
 }
@@ -36,14 +38,17 @@ pub struct Env<'a> {
 #[derive(Debug, Default)]
 pub struct CommandProcessor {
     pub regs: RegisterFile,
-    /// SET_BASE index 1: base address for DISPATCH_INDIRECT on the graphics ring.
+    /// SET_BASE index 1: base address for DISPATCH_INDIRECT and the indirect draws on the
+    /// graphics ring.
     indirect_base: u64,
     /// Pipeline statistics counters, in the hardware's sample order (11 on GFX10.3: PS, C
     /// primitives, C invocations, VS, GS invocations, GS primitives, IA primitives, IA
-    /// vertices, HS, DS, CS invocations). Only CS invocations are ever counted here.
+    /// vertices, HS, DS, CS invocations). GS, HS and DS never run here.
     pipeline_stats: [u64; PIPELINE_STATS],
     /// Between PIPELINESTAT_START and PIPELINESTAT_STOP events.
     stats_enabled: bool,
+    /// Index buffer, instance count and occlusion counter for draws.
+    draw: draw::DrawState,
 }
 
 /// Number of 64-bit pipeline-statistics counters SAMPLE_PIPELINESTAT writes on GFX10.3.

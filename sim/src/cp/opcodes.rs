@@ -23,3 +23,17 @@ pub const SET_SH_REG_INDEX: u32 = 0x9b;
 
 /// The header-only NOP Mesa pads with: COUNT = 0x3FFF means "no body".
 pub const NOP_HEADER_ONLY_COUNT: u32 = 0x3fff;
+
+// Graphics (pm4-gfx103.md §3, §5).
+pub const INDEX_BUFFER_SIZE: u32 = 0x13;
+pub const DRAW_INDIRECT: u32 = 0x24;
+pub const DRAW_INDEX_INDIRECT: u32 = 0x25;
+pub const INDEX_BASE: u32 = 0x26;
+pub const DRAW_INDEX_2: u32 = 0x27;
+pub const INDEX_TYPE: u32 = 0x2a;
+pub const DRAW_INDIRECT_MULTI: u32 = 0x2c;
+pub const DRAW_INDEX_AUTO: u32 = 0x2d;
+pub const NUM_INSTANCES: u32 = 0x2f;
+pub const DRAW_INDEX_OFFSET_2: u32 = 0x35;
+pub const DRAW_INDEX_INDIRECT_MULTI: u32 = 0x38;
+pub const EVENT_WRITE_EOP: u32 = 0x47;

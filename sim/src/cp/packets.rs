@@ -11,6 +11,9 @@ use crate::error::GpuError;
 const PIPELINESTAT_START: u32 = 25;
 const PIPELINESTAT_STOP: u32 = 26;
 const SAMPLE_PIPELINESTAT: u32 = 30;
+const ZPASS_DONE: u32 = 21;
+/// Render backends that each report an occlusion count (navi21).
+const ZPASS_RBS: u64 = 16;
 
 /// One parsed packet.
 pub struct Packet<'a> {
@@ -21,7 +24,7 @@ pub struct Packet<'a> {
 }
 
 impl Packet<'_> {
-    fn malformed(&self, what: impl Into<String>) -> GpuError {
+    pub(super) fn malformed(&self, what: impl Into<String>) -> GpuError {
         GpuError::MalformedPm4 { addr: self.addr, what: what.into() }
     }
 
@@ -30,7 +33,7 @@ impl Packet<'_> {
     }
 
     /// Requires at least `n` body dwords.
-    fn need(&self, n: usize) -> Result<(), GpuError> {
+    pub(super) fn need(&self, n: usize) -> Result<(), GpuError> {
         if self.body.len() < n {
             return Err(self.malformed(format!(
                 "packet {:#x} needs {n} body dwords, has {}",
@@ -41,7 +44,7 @@ impl Packet<'_> {
         Ok(())
     }
 
-    fn addr64(&self, lo: usize) -> u64 {
+    pub(super) fn addr64(&self, lo: usize) -> u64 {
         u64::from(self.body[lo]) | (u64::from(self.body[lo + 1]) << 32)
     }
 }
@@ -65,9 +68,29 @@ impl CommandProcessor {
                 }
             }
             op::CLEAR_STATE => self.regs.clear_context(),
-            op::SET_SH_REG | op::SET_SH_REG_INDEX => self.set_regs(p, Space::Sh)?,
-            op::SET_CONTEXT_REG => self.set_regs(p, Space::Context)?,
-            op::SET_UCONFIG_REG | op::SET_UCONFIG_REG_INDEX => self.set_regs(p, Space::Uconfig)?,
+            op::SET_SH_REG | op::SET_SH_REG_INDEX => self.set_regs(env, p, Space::Sh)?,
+            op::SET_CONTEXT_REG => self.set_regs(env, p, Space::Context)?,
+            op::SET_UCONFIG_REG | op::SET_UCONFIG_REG_INDEX => {
+                self.set_regs(env, p, Space::Uconfig)?
+            }
+            op::INDEX_BASE => self.index_base(p)?,
+            op::INDEX_BUFFER_SIZE => {
+                p.need(1)?;
+                self.draw.index_buffer_size = Some(p.body[0]);
+            }
+            op::INDEX_TYPE => self.index_type(p)?,
+            op::NUM_INSTANCES => {
+                p.need(1)?;
+                self.draw.num_instances = Some(p.body[0]);
+            }
+            op::DRAW_INDEX_AUTO => self.draw_index_auto(env, p)?,
+            op::DRAW_INDEX_2 => self.draw_index_2(env, p)?,
+            op::DRAW_INDEX_OFFSET_2 => self.draw_index_offset_2(env, p)?,
+            op::DRAW_INDIRECT => self.draw_indirect(env, p, false, false)?,
+            op::DRAW_INDEX_INDIRECT => self.draw_indirect(env, p, true, false)?,
+            op::DRAW_INDIRECT_MULTI => self.draw_indirect(env, p, false, true)?,
+            op::DRAW_INDEX_INDIRECT_MULTI => self.draw_indirect(env, p, true, true)?,
+            op::EVENT_WRITE_EOP => self.event_write_eop(env, p)?,
             op::SET_BASE => self.set_base(p)?,
             op::DISPATCH_DIRECT => self.dispatch_direct(env, p)?,
             op::DISPATCH_INDIRECT => self.dispatch_indirect(env, p)?,
@@ -83,13 +106,28 @@ impl CommandProcessor {
         Ok(Flow::Next)
     }
 
-    fn set_regs(&mut self, p: &Packet<'_>, space: Space) -> Result<(), GpuError> {
+    /// SET_*_REG and their INDEX forms (the index, body[0] bits 31:28, selects CU-mask
+    /// handling or a context-register variant; it does not change the values written).
+    ///
+    /// Strict mode: every register must exist on GFX10.3 and every value must fit its
+    /// fields (no bits outside them, enumerated fields hold a named value).
+    fn set_regs(&mut self, env: &Env<'_>, p: &Packet<'_>, space: Space) -> Result<(), GpuError> {
         p.need(2)?;
         let first = space.range().0 + 4 * (p.body[0] & 0xffff);
         for (i, &value) in p.body[1..].iter().enumerate() {
             let addr = first + 4 * i as u32;
             if Space::of(addr) != Some(space) || !self.regs.write(addr, value) {
                 return Err(p.malformed(format!("register {addr:#x} outside the {space:?} space")));
+            }
+            if env.config.strict {
+                let Some(info) = ferrum_regs::lookup(addr) else {
+                    return Err(GpuError::BadState(format!(
+                        "write of {value:#x} to {addr:#x} at {:#x}: no such GFX10.3 register",
+                        p.addr
+                    )));
+                };
+                info.check(value)
+                    .map_err(|e| GpuError::BadState(format!("{e} (packet at {:#x})", p.addr)))?;
             }
         }
         Ok(())
@@ -158,13 +196,56 @@ impl CommandProcessor {
                     self.pipeline_stats.iter().flat_map(|c| c.to_le_bytes()).collect();
                 env.space.write(va, &bytes)?;
             }
-            // ZPASS_DONE and streamout counters belong to graphics, not modelled.
+            (ZPASS_DONE, 1) => {
+                p.need(3)?;
+                self.zpass_done(env, p, p.addr64(1))?;
+            }
+            // Streamout counters are not modelled.
             (_, 1..=3) => {
                 return Err(GpuError::Unsupported(format!(
                     "EVENT_WRITE type {event_type} index {event_index} (counter sampling)"
                 )))
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// ZPASS_DONE: every render backend writes its 64-bit sample count with bit 63 (valid)
+    /// set, 16 bytes apart (begin/end pairs of an occlusion query). The simulator's single
+    /// counter is reported by the first backend; the others report 0.
+    fn zpass_done(&mut self, env: &Env<'_>, p: &Packet<'_>, va: u64) -> Result<(), GpuError> {
+        if va % 8 != 0 {
+            return Err(p.malformed("ZPASS_DONE address not 8-byte aligned"));
+        }
+        for rb in 0..ZPASS_RBS {
+            let count = if rb == 0 { self.draw.zpass } else { 0 };
+            env.space.write_u64(va + 16 * rb, count | 1 << 63)?;
+        }
+        Ok(())
+    }
+
+    /// EVENT_WRITE_EOP (the GFX6-8 form the CP still parses): event, address lo,
+    /// address hi[15:0] with DATA_SEL[31:29], data lo, data hi.
+    fn event_write_eop(&mut self, env: &Env<'_>, p: &Packet<'_>) -> Result<(), GpuError> {
+        p.need(5)?;
+        let va = u64::from(p.body[1]) | (u64::from(p.body[2] & 0xffff) << 32);
+        let data = u64::from(p.body[3]) | (u64::from(p.body[4]) << 32);
+        match field(p.body[2], 29, 31) {
+            0 => {}
+            1 => {
+                if va % 4 != 0 {
+                    return Err(p.malformed("EVENT_WRITE_EOP 32-bit destination not aligned"));
+                }
+                env.space.write_u32(va, data as u32)?;
+            }
+            sel @ (2 | 3) => {
+                if va % 8 != 0 {
+                    return Err(p.malformed("EVENT_WRITE_EOP 64-bit destination not aligned"));
+                }
+                env.space.write_u64(va, if sel == 2 { data } else { (env.timestamp)() })?;
+            }
+            sel => return Err(GpuError::Unsupported(format!("EVENT_WRITE_EOP DATA_SEL {sel}"))),
         }
         Ok(())
     }

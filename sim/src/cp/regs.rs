@@ -57,23 +57,42 @@ impl Space {
     }
 }
 
-/// All three user-writable register spaces, one dword per register.
+/// All three user-writable register spaces, one dword per register, and which registers
+/// were written since the queue started (or, for CONTEXT, since the last CLEAR_STATE): strict
+/// mode refuses draws that need state never written.
 #[derive(Debug, Clone)]
 pub struct RegisterFile {
     sh: Vec<u32>,
     context: Vec<u32>,
     uconfig: Vec<u32>,
+    /// One bit per dword of SH, CONTEXT then UCONFIG.
+    written: Vec<u64>,
 }
+
+const SH_DWORDS: usize = ((SH_END - SH_BASE) / 4) as usize;
+const CONTEXT_DWORDS: usize = ((CONTEXT_END - CONTEXT_BASE) / 4) as usize;
+const UCONFIG_DWORDS: usize = ((UCONFIG_END - UCONFIG_BASE) / 4) as usize;
 
 impl Default for RegisterFile {
     fn default() -> Self {
-        let len = |s: Space| ((s.range().1 - s.range().0) / 4) as usize;
         RegisterFile {
-            sh: vec![0; len(Space::Sh)],
-            context: vec![0; len(Space::Context)],
-            uconfig: vec![0; len(Space::Uconfig)],
+            sh: vec![0; SH_DWORDS],
+            context: vec![0; CONTEXT_DWORDS],
+            uconfig: vec![0; UCONFIG_DWORDS],
+            written: vec![0; (SH_DWORDS + CONTEXT_DWORDS + UCONFIG_DWORDS).div_ceil(64)],
         }
     }
+}
+
+/// Bit index of `addr` in [`RegisterFile::written`].
+fn written_bit(addr: u32) -> Option<usize> {
+    let space = Space::of(addr)?;
+    let index = ((addr - space.range().0) / 4) as usize;
+    Some(match space {
+        Space::Sh => index,
+        Space::Context => SH_DWORDS + index,
+        Space::Uconfig => SH_DWORDS + CONTEXT_DWORDS + index,
+    })
 }
 
 impl RegisterFile {
@@ -92,7 +111,16 @@ impl RegisterFile {
 
     /// Writes the register at byte address `addr`; `false` if no such user register.
     pub fn write(&mut self, addr: u32, value: u32) -> bool {
-        self.slot(addr).map(|r| *r = value).is_some()
+        let ok = self.slot(addr).map(|r| *r = value).is_some();
+        if let (true, Some(bit)) = (ok, written_bit(addr)) {
+            self.written[bit / 64] |= 1 << (bit % 64);
+        }
+        ok
+    }
+
+    /// Whether the register at `addr` was written (CLEAR_STATE forgets CONTEXT writes).
+    pub fn is_written(&self, addr: u32) -> bool {
+        written_bit(addr).is_some_and(|bit| self.written[bit / 64] >> (bit % 64) & 1 != 0)
     }
 
     /// Reads the register at byte address `addr` (0 for addresses outside the spaces).
@@ -115,8 +143,15 @@ impl RegisterFile {
     }
 
     /// CLEAR_STATE: context registers back to their reset value.
+    ///
+    /// The kernel's clear-state values are not modelled: registers read 0 afterwards, and
+    /// strict mode counts them as never written, so a draw needing them must write them.
     pub fn clear_context(&mut self) {
         self.context.fill(0);
+        for i in 0..CONTEXT_DWORDS {
+            let bit = SH_DWORDS + i;
+            self.written[bit / 64] &= !(1 << (bit % 64));
+        }
     }
 }
 

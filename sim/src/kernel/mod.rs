@@ -60,6 +60,8 @@ pub(crate) struct FileState {
     queue: queue::Queue,
     /// The shader engines (program cache, statistics); used by the queue thread.
     pub(crate) compute: crate::compute::ComputeEngine,
+    /// The graphics units (the back end the front end feeds); used by the queue thread.
+    pub(crate) gfx: crate::gfx::GraphicsEngine,
     /// Panics caught in the queue thread (simulator bugs); tests assert it stays 0.
     pub(crate) internal_errors: std::sync::atomic::AtomicU64,
 }
@@ -71,6 +73,11 @@ pub struct SimKernel {
 }
 
 impl SimKernel {
+    /// Replaces the graphics back end that receives this device's setup primitives.
+    pub fn set_graphics_backend(&self, backend: Box<dyn crate::gfx::Rasterizer>) {
+        self.file.gfx.set_backend(backend);
+    }
+
     pub fn new(config: SimConfig) -> SimKernel {
         let chip = config.chip.clone();
         let file = Arc::new(FileState {
@@ -85,6 +92,7 @@ impl SimKernel {
             syncobjs: Mutex::default(),
             queue: queue::Queue::default(),
             compute: Default::default(),
+            gfx: Default::default(),
             internal_errors: Default::default(),
             config,
         });

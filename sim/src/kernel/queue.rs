@@ -149,8 +149,13 @@ fn execute(file: &FileState, engine: &ComputeEngine, cp: &mut CommandProcessor, 
     }
     engine.invalidate_programs();
     let timestamp = || file.gpu_timestamp();
-    let env =
-        Env { space: &job.space, config: &file.config, compute: engine, timestamp: &timestamp };
+    let env = Env {
+        space: &job.space,
+        config: &file.config,
+        compute: engine,
+        gfx: &file.gfx,
+        timestamp: &timestamp,
+    };
     for &(va, size_dw) in &job.ibs {
         if let Err(err) = cp.run(&env, va, size_dw) {
             let hint = match &err {

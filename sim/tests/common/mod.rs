@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod asm;
+pub mod gfx;
 
 use std::sync::Arc;
 use std::time::Duration;

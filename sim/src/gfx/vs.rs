@@ -1,0 +1,185 @@
+//! VS waves: the SPI launches the hardware VS 32 vertices at a time with the inputs
+//! SPI_SHADER_PGM_RSRC1/2_VS and SPI_SHADER_USER_DATA_VS_* say, and collects the position and
+//! parameter exports (SPI_SHADER_POS_FORMAT, SPI_VS_OUT_CONFIG) of every lane.
+
+use ferrum_regs::gfx103 as r;
+
+use super::state::{PaState, VsState, WAVE};
+use crate::core::export::{ExportRecord, TARGET_PARAM0, TARGET_POS0};
+use crate::core::lds::Lds;
+use crate::core::wave::Wave;
+use crate::core::Exec;
+use crate::error::GpuError;
+
+/// What one VS invocation exported, decoded by the PA's rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VertexOut {
+    /// Clip-space position (POS0).
+    pub pos: [f32; 4],
+    /// The misc vector (point size, edge flag, layer, viewport index) when
+    /// PA_CL_VS_OUT_CNTL.VS_OUT_MISC_VEC_ENA; zero otherwise.
+    pub misc: [f32; 4],
+    /// Clip/cull distances 0..7 (CCDIST0 then CCDIST1 vectors).
+    pub dist: [f32; 8],
+    pub params: Vec<[u32; 4]>,
+}
+
+/// Which position slot carries what, from PA_CL_VS_OUT_CNTL.
+#[derive(Debug, Clone, Copy)]
+struct PosLayout {
+    misc: Option<usize>,
+    ccdist: [Option<usize>; 2],
+    slots: u32,
+}
+
+fn layout(vs_out_cntl: u32) -> PosLayout {
+    use r::PA_CL_VS_OUT_CNTL as C;
+    let mut next = 1usize;
+    let mut take = |on: bool| {
+        on.then(|| {
+            next += 1;
+            next - 1
+        })
+    };
+    let misc = take(C::VS_OUT_MISC_VEC_ENA.is_set(vs_out_cntl));
+    let cc0 = take(C::VS_OUT_CCDIST0_VEC_ENA.is_set(vs_out_cntl));
+    let cc1 = take(C::VS_OUT_CCDIST1_VEC_ENA.is_set(vs_out_cntl));
+    PosLayout { misc, ccdist: [cc0, cc1], slots: next as u32 }
+}
+
+/// Runs the VS for `vertex_ids` of one instance; returns one output per id.
+pub fn run(
+    exec: &Exec<'_>,
+    vs: &VsState,
+    pa: &PaState,
+    vertex_ids: &[u32],
+    instance: u32,
+    strict: bool,
+) -> Result<Vec<VertexOut>, GpuError> {
+    let lay = layout(pa.vs_out_cntl);
+    if lay.slots != vs.pos_slots {
+        return Err(GpuError::BadState(format!(
+            "SPI_SHADER_POS_FORMAT enables {} position exports but PA_CL_VS_OUT_CNTL = {:#x} describes {}",
+            vs.pos_slots, pa.vs_out_cntl, lay.slots
+        )));
+    }
+    if vs.vgprs < vs.vgpr_comp_cnt + 1 {
+        return Err(GpuError::BadState(format!(
+            "{} VGPRs allocated but VGPR_COMP_CNT {} initialises {}",
+            vs.vgprs,
+            vs.vgpr_comp_cnt,
+            vs.vgpr_comp_cnt + 1
+        )));
+    }
+    let mut out = Vec::with_capacity(vertex_ids.len());
+    for (chunk_no, chunk) in vertex_ids.chunks(WAVE).enumerate() {
+        // Short waves never reach the shader core's own watchdog stride.
+        if chunk_no % 64 == 0 && std::time::Instant::now() > exec.deadline {
+            return Err(GpuError::Hang(format!("VS waves of {:#x}", exec.program.base)));
+        }
+        let mut w = Wave::new(vs.vgprs, strict);
+        w.s[..vs.user_data.len()].copy_from_slice(&vs.user_data);
+        for (lane, &id) in chunk.iter().enumerate() {
+            w.v[0][lane] = id;
+            if vs.vgpr_comp_cnt >= 3 {
+                w.v[3][lane] = instance;
+            }
+        }
+        w.set_exec(if chunk.len() == WAVE { u32::MAX } else { (1u32 << chunk.len()) - 1 });
+        w.pc = exec.program.base;
+        w.wave_id = chunk_no as u32;
+        w.mode = vs.mode;
+        w.exports = Some(Vec::new());
+        let mut lds = Lds { bytes: &mut [], strict };
+        exec.run_wave(&mut w, &mut lds).map_err(|f| exec.to_error(&w, f))?;
+        if !w.done {
+            return Err(GpuError::Shader {
+                pc: w.pc,
+                what: "s_barrier in a VS (no workgroup to synchronise with)".into(),
+            });
+        }
+        let exports = w.exports.take().unwrap_or_default();
+        collect(&exports, chunk.len(), vs, &lay, strict, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Decodes a finished wave's exports into per-lane vertex outputs.
+fn collect(
+    exports: &[ExportRecord],
+    lanes: usize,
+    vs: &VsState,
+    lay: &PosLayout,
+    strict: bool,
+    out: &mut Vec<VertexOut>,
+) -> Result<(), GpuError> {
+    let bad = |what: String| Err(GpuError::BadState(what));
+    let mut pos = vec![[[0u32; 4]; 4]; lanes];
+    let mut params = vec![vec![[0u32; 4]; vs.param_slots]; lanes];
+    let mut pos_seen = [false; 4];
+    let mut last_pos_done = false;
+    for e in exports {
+        if e.compr && (e.target >= TARGET_POS0) {
+            return Err(GpuError::Unsupported("compressed position/parameter export".into()));
+        }
+        let slot_data = |lane: usize| [0, 1, 2, 3].map(|c| e.data[c][lane]);
+        match e.target {
+            t @ TARGET_POS0..=15 => {
+                let slot = usize::from(t - TARGET_POS0);
+                if slot as u32 >= vs.pos_slots {
+                    return bad(format!("exp pos{slot} beyond SPI_SHADER_POS_FORMAT"));
+                }
+                if e.en != 0xf {
+                    return bad(format!(
+                        "exp pos{slot} with EN {:#x} (4COMP needs all four)",
+                        e.en
+                    ));
+                }
+                pos_seen[slot] = true;
+                last_pos_done = e.done;
+                for (lane, p) in pos.iter_mut().enumerate() {
+                    p[slot] = slot_data(lane);
+                }
+            }
+            t if t >= TARGET_PARAM0 => {
+                let slot = usize::from(t - TARGET_PARAM0);
+                if slot >= vs.param_slots {
+                    return bad(format!(
+                        "exp param{slot} beyond SPI_VS_OUT_CONFIG's {} parameter slots",
+                        vs.param_slots
+                    ));
+                }
+                for (lane, p) in params.iter_mut().enumerate() {
+                    for (c, out) in p[slot].iter_mut().enumerate() {
+                        if e.en >> c & 1 != 0 {
+                            *out = e.data[c][lane];
+                        }
+                    }
+                }
+            }
+            t => return bad(format!("a VS exports to target {t} (colour/depth/prim)")),
+        }
+    }
+    if let Some(missing) = (0..vs.pos_slots as usize).find(|&s| !pos_seen[s]) {
+        return bad(format!("the VS ended without exporting pos{missing} (the SPI would hang)"));
+    }
+    if strict && !last_pos_done {
+        return bad("the VS's last position export lacks DONE (the SPI would hang)".into());
+    }
+    let f = |v: [u32; 4]| v.map(f32::from_bits);
+    for (lane, p) in pos.iter().enumerate() {
+        let mut dist = [0f32; 8];
+        for (k, slot) in lay.ccdist.iter().enumerate() {
+            if let Some(s) = slot {
+                dist[4 * k..4 * k + 4].copy_from_slice(&f(p[*s]));
+            }
+        }
+        out.push(VertexOut {
+            pos: f(p[0]),
+            misc: lay.misc.map_or([0.0; 4], |s| f(p[s])),
+            dist,
+            params: std::mem::take(&mut params[lane]),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,13 @@
+//! The texture unit: descriptors (T#, S#, typed V#), surface addressing, format conversion,
+//! filtering, and the MIMG instructions that use them.
+//!
+//! [`surface`] and [`format`] are pure and shared with the colour and depth back ends.
+
+pub mod surface;
+#[rustfmt::skip]
+pub mod swizzle_table;
+pub mod bc;
+pub mod desc;
+pub mod format;
+pub mod image;
+pub mod sample;
