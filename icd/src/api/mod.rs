@@ -19,6 +19,8 @@ pub mod device;
 pub mod device_address;
 pub mod device_group;
 pub mod executable;
+pub mod graphics_pending;
+pub mod image_pending;
 pub mod instance;
 pub mod memory;
 pub mod out;
