@@ -10,6 +10,7 @@ pub mod debug;
 pub mod descriptor;
 pub mod entry;
 pub mod error;
+pub mod format;
 pub mod pipeline;
 pub mod version;
 
