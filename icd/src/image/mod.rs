@@ -1,0 +1,3 @@
+//! Images: surface layout and (later) the `VkImage` object.
+
+pub mod layout;
