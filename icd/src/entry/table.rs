@@ -10,7 +10,8 @@ use ash::vk;
 use crate::api::{
     buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
     device_address as bda, device_group as group, executable as exe, graphics_pending as gfx,
-    image_pending as img, instance, memory, physical_device as pd, pipeline, query, queue, sync,
+    image as img, instance, memory, physical_device as pd, pipeline, query, queue, sync,
+    transfer_pending as xfer,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -205,12 +206,12 @@ entries! {
     Device c"vkDestroyBufferView": vk::PFN_vkDestroyBufferView => img::destroy_buffer_view;
     Device c"vkCreateSampler": vk::PFN_vkCreateSampler => img::create_sampler;
     Device c"vkDestroySampler": vk::PFN_vkDestroySampler => img::destroy_sampler;
-    Device c"vkCmdCopyImage": vk::PFN_vkCmdCopyImage => img::cmd_copy_image;
-    Device c"vkCmdBlitImage": vk::PFN_vkCmdBlitImage => img::cmd_blit_image;
-    Device c"vkCmdCopyBufferToImage": vk::PFN_vkCmdCopyBufferToImage => img::cmd_copy_buffer_to_image;
-    Device c"vkCmdCopyImageToBuffer": vk::PFN_vkCmdCopyImageToBuffer => img::cmd_copy_image_to_buffer;
-    Device c"vkCmdClearColorImage": vk::PFN_vkCmdClearColorImage => img::cmd_clear_color_image;
-    Device c"vkCmdClearDepthStencilImage": vk::PFN_vkCmdClearDepthStencilImage => img::cmd_clear_depth_stencil_image;
+    Device c"vkCmdCopyImage": vk::PFN_vkCmdCopyImage => xfer::cmd_copy_image;
+    Device c"vkCmdBlitImage": vk::PFN_vkCmdBlitImage => xfer::cmd_blit_image;
+    Device c"vkCmdCopyBufferToImage": vk::PFN_vkCmdCopyBufferToImage => xfer::cmd_copy_buffer_to_image;
+    Device c"vkCmdCopyImageToBuffer": vk::PFN_vkCmdCopyImageToBuffer => xfer::cmd_copy_image_to_buffer;
+    Device c"vkCmdClearColorImage": vk::PFN_vkCmdClearColorImage => xfer::cmd_clear_color_image;
+    Device c"vkCmdClearDepthStencilImage": vk::PFN_vkCmdClearDepthStencilImage => xfer::cmd_clear_depth_stencil_image;
 
     // Graphics and sparse commands of Vulkan 1.0 not implemented yet (see graphics_pending).
     Device c"vkQueueBindSparse": vk::PFN_vkQueueBindSparse => gfx::queue_bind_sparse;

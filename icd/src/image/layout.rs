@@ -117,7 +117,7 @@ fn block_dims(desc: &SurfaceDesc) -> [u32; 3] {
         [w << amp, h << (amp + rest / 2), d << (amp + u32::from(rest != 0))]
     } else {
         let n = BLOCK_LOG2 - e;
-        let lw = (n + 1) / 2;
+        let lw = n.div_ceil(2);
         [1 << lw, 1 << (n - lw), 1]
     }
 }
