@@ -22,6 +22,9 @@ pub struct DebugFlags {
     pub pm4: bool,
     /// `shaders`: print every compiled compute shader's statistics and ISA.
     pub shaders: bool,
+    /// `unproven_formats`: advertise every format feature the hardware has, including paths
+    /// not proven yet (bring-up of new paths only; see `format::properties::PROVEN`).
+    pub unproven_formats: bool,
 }
 
 impl DebugFlags {
@@ -31,6 +34,7 @@ impl DebugFlags {
             match word {
                 "pm4" => flags.pm4 = true,
                 "shaders" => flags.shaders = true,
+                "unproven_formats" => flags.unproven_formats = true,
                 other => log::warn!("FERRUM_DEBUG: unknown switch {other:?}"),
             }
         }

@@ -42,6 +42,10 @@ pub enum VkError {
     /// duty, but failing loudly beats corrupting state.
     #[error("invalid usage: {0}")]
     InvalidUsage(&'static str),
+    /// A Vulkan command whose feature Ferrum does not implement yet, reached although nothing
+    /// advertised makes it valid to call.
+    #[error("not implemented yet: {0}")]
+    NotImplemented(&'static str),
 }
 
 impl VkError {
@@ -64,6 +68,7 @@ impl VkError {
             // There is no dedicated code for a detected misuse; VK_ERROR_UNKNOWN is what the
             // spec offers for "something went wrong that no other code describes".
             VkError::InvalidUsage(_) => vk::Result::ERROR_UNKNOWN,
+            VkError::NotImplemented(_) => vk::Result::ERROR_UNKNOWN,
         }
     }
 }

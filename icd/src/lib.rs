@@ -10,6 +10,8 @@ pub mod debug;
 pub mod descriptor;
 pub mod entry;
 pub mod error;
+pub mod format;
+pub mod image;
 pub mod pipeline;
 pub mod version;
 

@@ -102,3 +102,19 @@ pub unsafe extern "system" fn invalidate_mapped_memory_ranges(
     // SAFETY: the application passes `count` valid ranges.
     guard("vkInvalidateMappedMemoryRanges", || unsafe { check_ranges(count, p_ranges) })
 }
+
+pub unsafe extern "system" fn get_device_memory_commitment(
+    _device: vk::Device,
+    memory: vk::DeviceMemory,
+    p_committed: *mut vk::DeviceSize,
+) {
+    guard_void("vkGetDeviceMemoryCommitment", || {
+        // SAFETY: the application passes a live DeviceMemory handle (valid usage).
+        let memory = unsafe { obj::<DeviceMemory>(memory)? };
+        // Valid only for lazily allocated memory, which no Ferrum memory type is; every
+        // allocation is backed in full at creation, so report its whole size.
+        // SAFETY: the application passes a writable output pointer.
+        *unsafe { output(p_committed)? } = memory.size();
+        Ok(())
+    })
+}

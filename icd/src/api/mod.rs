@@ -19,6 +19,8 @@ pub mod device;
 pub mod device_address;
 pub mod device_group;
 pub mod executable;
+pub mod graphics_pending;
+pub mod image;
 pub mod instance;
 pub mod memory;
 pub mod out;
@@ -27,6 +29,7 @@ pub mod pipeline;
 pub mod query;
 pub mod queue;
 pub mod sync;
+pub mod transfer_pending;
 
 use crate::core::object::VkObject;
 use crate::error::{VkError, VkResult};

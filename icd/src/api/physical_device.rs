@@ -8,9 +8,10 @@ use super::{array, obj, out, output, reference};
 use crate::core::chain;
 use crate::core::device::{Device, DEVICE_EXTENSIONS};
 use crate::core::object::VkObject;
-use crate::core::physical_device::{features, formats, PhysicalDevice};
+use crate::core::physical_device::{features, PhysicalDevice};
 use crate::entry::{guard, guard_status, guard_void};
 use crate::error::{VkError, VkResult};
+use crate::format::properties::{self as formats, ImageQuery};
 
 type Pd = vk::PhysicalDevice;
 
@@ -162,30 +163,53 @@ pub unsafe extern "system" fn get_physical_device_format_properties2(
 
 pub unsafe extern "system" fn get_physical_device_image_format_properties(
     pd: Pd,
-    _format: vk::Format,
-    _ty: vk::ImageType,
-    _tiling: vk::ImageTiling,
-    _usage: vk::ImageUsageFlags,
-    _flags: vk::ImageCreateFlags,
-    _p_properties: *mut vk::ImageFormatProperties,
+    format: vk::Format,
+    ty: vk::ImageType,
+    tiling: vk::ImageTiling,
+    usage: vk::ImageUsageFlags,
+    flags: vk::ImageCreateFlags,
+    p_properties: *mut vk::ImageFormatProperties,
 ) -> vk::Result {
     guard("vkGetPhysicalDeviceImageFormatProperties", || {
         // SAFETY: a live handle.
         unsafe { obj::<PhysicalDevice>(pd)? };
-        // Images are not implemented: no combination is supported.
-        Err(VkError::FormatNotSupported)
+        // SAFETY: the application passes a writable output pointer.
+        let out = unsafe { output(p_properties)? };
+        let query = ImageQuery { format, ty, tiling, usage, flags };
+        // "If format is not a supported image format, or if the combination of format, type,
+        // tiling, usage, and flags is not supported for images, then
+        // vkGetPhysicalDeviceImageFormatProperties returns VK_ERROR_FORMAT_NOT_SUPPORTED"
+        // (and the properties are zeroed, which the CTS checks).
+        *out = vk::ImageFormatProperties::default();
+        *out = formats::image_format_properties(&query)?;
+        Ok(())
     })
 }
 
 pub unsafe extern "system" fn get_physical_device_image_format_properties2(
     pd: Pd,
-    _p_info: *const vk::PhysicalDeviceImageFormatInfo2<'_>,
-    _p_properties: *mut vk::ImageFormatProperties2<'_>,
+    p_info: *const vk::PhysicalDeviceImageFormatInfo2<'_>,
+    p_properties: *mut vk::ImageFormatProperties2<'_>,
 ) -> vk::Result {
     guard("vkGetPhysicalDeviceImageFormatProperties2", || {
         // SAFETY: a live handle.
         unsafe { obj::<PhysicalDevice>(pd)? };
-        Err(VkError::FormatNotSupported)
+        // SAFETY: the application passes a valid input structure.
+        let info = unsafe { reference(p_info)? };
+        // SAFETY: the application passes a writable output structure.
+        let out = unsafe { output(p_properties)? };
+        out.image_format_properties = vk::ImageFormatProperties::default();
+        // Chained inputs (external memory, stencil usage, view formats...) belong to
+        // extensions Ferrum does not expose, so the plain query answers.
+        let query = ImageQuery {
+            format: info.format,
+            ty: info.ty,
+            tiling: info.tiling,
+            usage: info.usage,
+            flags: info.flags,
+        };
+        out.image_format_properties = formats::image_format_properties(&query)?;
+        Ok(())
     })
 }
 

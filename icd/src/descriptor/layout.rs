@@ -1,25 +1,42 @@
 //! `VkDescriptorSetLayout`: where each binding lives.
 //!
-//! Per the compute ABI, a set is GPU memory holding one 16-byte V# per array element of each
-//! non-dynamic binding, bindings at 16-byte aligned offsets in binding-number order. Dynamic
-//! uniform/storage buffers are not in set memory: the pipeline layout numbers them and their
-//! V#s go into the push block at bind time, with the dynamic offset applied.
+//! Per the compute ABI, a set is GPU memory holding each non-dynamic binding's descriptors,
+//! bindings in binding-number order at 16-byte aligned offsets, array elements
+//! [`Kind::size`] bytes apart:
+//!
+//! | kind | bytes | words |
+//! |---|---|---|
+//! | uniform/storage buffer | 16 | raw V# |
+//! | uniform/storage texel buffer | 16 | typed V# (STRIDE = texel size, NUM_RECORDS = texels) |
+//! | sampler | 16 | S# |
+//! | sampled/storage image | 32 | T# |
+//! | combined image sampler | 64 | T# at 0, S# at 32 |
+//!
+//! Dynamic uniform/storage buffers are not in set memory: the pipeline layout numbers them and
+//! their V#s go into the push block at bind time, with the dynamic offset applied. Immutable
+//! samplers are written into set memory when a set is allocated.
 
 use std::sync::Arc;
 
 use ash::vk;
 
-use super::vsharp::BUFFER_DESCRIPTOR_SIZE;
-use crate::core::object::{vk_object, ObjectBase};
+use crate::core::object::{vk_object, ObjectBase, VkObject};
 use crate::error::{VkError, VkResult};
+use crate::image::sampler::Sampler;
 
-/// The descriptor types Ferrum implements (buffers only: no images or samplers exist yet).
+/// The descriptor types Ferrum implements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     UniformBuffer,
     StorageBuffer,
     UniformBufferDynamic,
     StorageBufferDynamic,
+    Sampler,
+    CombinedImageSampler,
+    SampledImage,
+    StorageImage,
+    UniformTexelBuffer,
+    StorageTexelBuffer,
 }
 
 impl Kind {
@@ -29,6 +46,12 @@ impl Kind {
             vk::DescriptorType::STORAGE_BUFFER => Kind::StorageBuffer,
             vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC => Kind::UniformBufferDynamic,
             vk::DescriptorType::STORAGE_BUFFER_DYNAMIC => Kind::StorageBufferDynamic,
+            vk::DescriptorType::SAMPLER => Kind::Sampler,
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER => Kind::CombinedImageSampler,
+            vk::DescriptorType::SAMPLED_IMAGE => Kind::SampledImage,
+            vk::DescriptorType::STORAGE_IMAGE => Kind::StorageImage,
+            vk::DescriptorType::UNIFORM_TEXEL_BUFFER => Kind::UniformTexelBuffer,
+            vk::DescriptorType::STORAGE_TEXEL_BUFFER => Kind::StorageTexelBuffer,
             other => return Err(VkError::FeatureNotPresent(format!("descriptor type {other:?}"))),
         })
     }
@@ -36,7 +59,24 @@ impl Kind {
     pub fn is_dynamic(self) -> bool {
         matches!(self, Kind::UniformBufferDynamic | Kind::StorageBufferDynamic)
     }
+
+    /// Bytes one descriptor of this kind takes in set memory (see the module docs).
+    pub fn size(self) -> u64 {
+        match self {
+            Kind::SampledImage | Kind::StorageImage => 32,
+            Kind::CombinedImageSampler => 64,
+            _ => 16,
+        }
+    }
+
+    /// Whether the kind reads a sampler (and so may have immutable samplers).
+    pub fn has_sampler(self) -> bool {
+        matches!(self, Kind::Sampler | Kind::CombinedImageSampler)
+    }
 }
+
+/// Byte offset of the S# within a combined image sampler descriptor.
+pub const COMBINED_SAMPLER_OFFSET: u64 = 32;
 
 /// Where one binding's descriptors are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,13 +87,15 @@ pub enum Place {
     Dynamic(u32),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BindingLayout {
     pub binding: u32,
     pub kind: Kind,
     pub count: u32,
     pub stages: vk::ShaderStageFlags,
     pub place: Place,
+    /// S# words of the immutable samplers, one per element (empty when none).
+    pub immutable: Vec<[u32; 4]>,
 }
 
 /// The layout itself, shared by the layout object, sets and pipeline layouts (an application
@@ -83,8 +125,9 @@ impl SetLayout {
                 dynamic_count += b.descriptor_count;
                 Place::Dynamic(dynamic_count - b.descriptor_count)
             } else {
-                size += BUFFER_DESCRIPTOR_SIZE * u64::from(b.descriptor_count);
-                Place::Memory(size - BUFFER_DESCRIPTOR_SIZE * u64::from(b.descriptor_count))
+                let bytes = kind.size() * u64::from(b.descriptor_count);
+                size += bytes;
+                Place::Memory(size - bytes)
             };
             bindings.push(BindingLayout {
                 binding: b.binding,
@@ -92,6 +135,7 @@ impl SetLayout {
                 count: b.descriptor_count,
                 stages: b.stage_flags,
                 place,
+                immutable: immutable_samplers(b, kind)?,
             });
         }
         Ok(SetLayout { bindings, size, dynamic_count })
@@ -114,6 +158,26 @@ impl SetLayout {
         }
         None
     }
+}
+
+/// The S# words of a binding's immutable samplers ("pImmutableSamplers ... ignored" unless
+/// the type is SAMPLER or COMBINED_IMAGE_SAMPLER).
+fn immutable_samplers(
+    b: &vk::DescriptorSetLayoutBinding<'_>,
+    kind: Kind,
+) -> VkResult<Vec<[u32; 4]>> {
+    if !kind.has_sampler() || b.p_immutable_samplers.is_null() {
+        return Ok(Vec::new());
+    }
+    crate::api::array(b.p_immutable_samplers, b.descriptor_count)
+        .iter()
+        .map(|&h| {
+            // SAFETY: the application passes live samplers (valid usage).
+            unsafe { Sampler::from_handle(h) }
+                .map(|s| s.words)
+                .ok_or(VkError::InvalidUsage("null immutable sampler"))
+        })
+        .collect()
 }
 
 /// A `VkDescriptorSetLayout`.
@@ -179,8 +243,24 @@ mod tests {
     }
 
     #[test]
-    fn images_and_duplicate_bindings_are_errors() {
-        assert!(SetLayout::new(&[b(0, vk::DescriptorType::SAMPLED_IMAGE, 1)]).is_err());
+    fn image_descriptors_take_their_sizes() {
+        let raw = [
+            b(0, vk::DescriptorType::SAMPLED_IMAGE, 2),
+            b(1, vk::DescriptorType::COMBINED_IMAGE_SAMPLER, 1),
+            b(2, vk::DescriptorType::SAMPLER, 3),
+            b(3, vk::DescriptorType::STORAGE_TEXEL_BUFFER, 1),
+            b(4, vk::DescriptorType::STORAGE_IMAGE, 1),
+        ];
+        let l = SetLayout::new(&raw).unwrap();
+        let places: Vec<_> = l.bindings.iter().map(|b| b.place).collect();
+        let m = Place::Memory;
+        assert_eq!(places, [m(0), m(64), m(128), m(176), m(192)]);
+        assert_eq!(l.size, 224);
+    }
+
+    #[test]
+    fn unsupported_types_and_duplicate_bindings_are_errors() {
+        assert!(SetLayout::new(&[b(0, vk::DescriptorType::INPUT_ATTACHMENT, 1)]).is_err());
         let dup = [
             b(1, vk::DescriptorType::STORAGE_BUFFER, 1),
             b(1, vk::DescriptorType::UNIFORM_BUFFER, 1),

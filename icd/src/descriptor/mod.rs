@@ -4,6 +4,8 @@
 
 pub mod layout;
 pub mod pool;
+pub mod ssharp;
+pub mod tsharp;
 pub mod update;
 pub mod vsharp;
 

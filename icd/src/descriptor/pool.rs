@@ -9,7 +9,7 @@ use ash::vk;
 use parking_lot::Mutex;
 
 use super::layout::SetLayout;
-use super::vsharp::BUFFER_DESCRIPTOR_SIZE;
+use super::layout::{Kind, Place, COMBINED_SAMPLER_OFFSET};
 use crate::core::device::DeviceShared;
 use crate::core::gpu_alloc::GpuAlloc;
 use crate::core::object::{vk_object, ObjectBase, VkObject};
@@ -39,13 +39,19 @@ pub struct DescriptorSet {
 vk_object!(DescriptorSet, vk::DescriptorSet, vk::ObjectType::DESCRIPTOR_SET);
 
 impl DescriptorSet {
-    /// Writes the descriptor at byte `offset` of the set.
-    pub fn write(&self, offset: u64, words: [u32; 4]) {
+    /// Writes descriptor words at byte `offset` of the set.
+    pub fn write(&self, offset: u64, words: &[u32]) {
         let i = (offset / 4) as usize;
-        self.words.lock()[i..i + 4].copy_from_slice(&words);
+        self.words.lock()[i..i + words.len()].copy_from_slice(words);
         if let Some(mem) = &self.mem {
-            mem.write_u32s(self.offset + offset, &words);
+            mem.write_u32s(self.offset + offset, words);
         }
+    }
+
+    /// `n` descriptor words at byte `offset` of the set.
+    pub fn read_words(&self, offset: u64, n: usize) -> Vec<u32> {
+        let i = (offset / 4) as usize;
+        self.words.lock()[i..i + n].to_vec()
     }
 
     /// The descriptor at byte `offset` as the GPU sees it (tests).
@@ -62,6 +68,20 @@ impl DescriptorSet {
         let i = (offset / 4) as usize;
         [w[i], w[i + 1], w[i + 2], w[i + 3]]
     }
+}
+
+/// A new set's memory: zeros, with the S# of every immutable sampler in place.
+fn initial_words(layout: &SetLayout) -> Vec<u32> {
+    let mut words = vec![0u32; (layout.size / 4) as usize];
+    for b in layout.bindings.iter().filter(|b| !b.immutable.is_empty()) {
+        let Place::Memory(base) = b.place else { continue };
+        let within = if b.kind == Kind::CombinedImageSampler { COMBINED_SAMPLER_OFFSET } else { 0 };
+        for (e, s) in b.immutable.iter().enumerate() {
+            let at = ((base + e as u64 * b.kind.size() + within) / 4) as usize;
+            words[at..at + 4].copy_from_slice(s);
+        }
+    }
+    words
 }
 
 struct State {
@@ -89,7 +109,7 @@ impl DescriptorPool {
         for s in sizes {
             let kind = super::layout::Kind::from_vk(s.ty)?;
             if !kind.is_dynamic() {
-                size += BUFFER_DESCRIPTOR_SIZE * u64::from(s.descriptor_count);
+                size += kind.size() * u64::from(s.descriptor_count);
             }
         }
         let mem =
@@ -154,7 +174,7 @@ impl DescriptorPool {
             (Some(mem), 1..) => mem.va() + offset,
             _ => 0,
         };
-        let words = vec![0u32; (layout.size / 4) as usize];
+        let words = initial_words(layout);
         if let Some(mem) = self.mem.as_ref().filter(|_| layout.size > 0) {
             mem.write_u32s(offset, &words);
         }

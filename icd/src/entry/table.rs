@@ -9,8 +9,9 @@ use ash::vk;
 
 use crate::api::{
     buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
-    device_address as bda, device_group as group, executable as exe, instance, memory,
-    physical_device as pd, pipeline, query, queue, sync,
+    device_address as bda, device_group as group, executable as exe, graphics_pending as gfx,
+    image as img, instance, memory, physical_device as pd, pipeline, query, queue, sync,
+    transfer_pending as xfer,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -190,6 +191,58 @@ entries! {
     Device c"vkGetEventStatus": vk::PFN_vkGetEventStatus => query::get_event_status;
     Device c"vkSetEvent": vk::PFN_vkSetEvent => query::set_event;
     Device c"vkResetEvent": vk::PFN_vkResetEvent => query::reset_event;
+    Device c"vkGetDeviceMemoryCommitment": vk::PFN_vkGetDeviceMemoryCommitment => memory::get_device_memory_commitment;
+
+    // Images, views, samplers and image transfers.
+    Device c"vkCreateImage": vk::PFN_vkCreateImage => img::create_image;
+    Device c"vkDestroyImage": vk::PFN_vkDestroyImage => img::destroy_image;
+    Device c"vkGetImageMemoryRequirements": vk::PFN_vkGetImageMemoryRequirements => img::get_image_memory_requirements;
+    Device c"vkBindImageMemory": vk::PFN_vkBindImageMemory => img::bind_image_memory;
+    Device c"vkGetImageSparseMemoryRequirements": vk::PFN_vkGetImageSparseMemoryRequirements => img::get_image_sparse_memory_requirements;
+    Device c"vkGetImageSubresourceLayout": vk::PFN_vkGetImageSubresourceLayout => img::get_image_subresource_layout;
+    Device c"vkCreateImageView": vk::PFN_vkCreateImageView => img::create_image_view;
+    Device c"vkDestroyImageView": vk::PFN_vkDestroyImageView => img::destroy_image_view;
+    Device c"vkCreateBufferView": vk::PFN_vkCreateBufferView => img::create_buffer_view;
+    Device c"vkDestroyBufferView": vk::PFN_vkDestroyBufferView => img::destroy_buffer_view;
+    Device c"vkCreateSampler": vk::PFN_vkCreateSampler => img::create_sampler;
+    Device c"vkDestroySampler": vk::PFN_vkDestroySampler => img::destroy_sampler;
+    Device c"vkCmdCopyImage": vk::PFN_vkCmdCopyImage => xfer::cmd_copy_image;
+    Device c"vkCmdBlitImage": vk::PFN_vkCmdBlitImage => xfer::cmd_blit_image;
+    Device c"vkCmdCopyBufferToImage": vk::PFN_vkCmdCopyBufferToImage => xfer::cmd_copy_buffer_to_image;
+    Device c"vkCmdCopyImageToBuffer": vk::PFN_vkCmdCopyImageToBuffer => xfer::cmd_copy_image_to_buffer;
+    Device c"vkCmdClearColorImage": vk::PFN_vkCmdClearColorImage => xfer::cmd_clear_color_image;
+    Device c"vkCmdClearDepthStencilImage": vk::PFN_vkCmdClearDepthStencilImage => xfer::cmd_clear_depth_stencil_image;
+
+    // Graphics and sparse commands of Vulkan 1.0 not implemented yet (see graphics_pending).
+    Device c"vkQueueBindSparse": vk::PFN_vkQueueBindSparse => gfx::queue_bind_sparse;
+    Device c"vkCreateRenderPass": vk::PFN_vkCreateRenderPass => gfx::create_render_pass;
+    Device c"vkDestroyRenderPass": vk::PFN_vkDestroyRenderPass => gfx::destroy_render_pass;
+    Device c"vkGetRenderAreaGranularity": vk::PFN_vkGetRenderAreaGranularity => gfx::get_render_area_granularity;
+    Device c"vkCreateFramebuffer": vk::PFN_vkCreateFramebuffer => gfx::create_framebuffer;
+    Device c"vkDestroyFramebuffer": vk::PFN_vkDestroyFramebuffer => gfx::destroy_framebuffer;
+    Device c"vkCreateGraphicsPipelines": vk::PFN_vkCreateGraphicsPipelines => gfx::create_graphics_pipelines;
+    Device c"vkCmdSetViewport": vk::PFN_vkCmdSetViewport => gfx::cmd_set_viewport;
+    Device c"vkCmdSetScissor": vk::PFN_vkCmdSetScissor => gfx::cmd_set_scissor;
+    Device c"vkCmdSetLineWidth": vk::PFN_vkCmdSetLineWidth => gfx::cmd_set_line_width;
+    Device c"vkCmdSetDepthBias": vk::PFN_vkCmdSetDepthBias => gfx::cmd_set_depth_bias;
+    Device c"vkCmdSetBlendConstants": vk::PFN_vkCmdSetBlendConstants => gfx::cmd_set_blend_constants;
+    Device c"vkCmdSetDepthBounds": vk::PFN_vkCmdSetDepthBounds => gfx::cmd_set_depth_bounds;
+    Device c"vkCmdSetStencilCompareMask": vk::PFN_vkCmdSetStencilCompareMask => gfx::cmd_set_stencil_compare_mask;
+    Device c"vkCmdSetStencilWriteMask": vk::PFN_vkCmdSetStencilWriteMask => gfx::cmd_set_stencil_write_mask;
+    Device c"vkCmdSetStencilReference": vk::PFN_vkCmdSetStencilReference => gfx::cmd_set_stencil_reference;
+    Device c"vkCmdBindIndexBuffer": vk::PFN_vkCmdBindIndexBuffer => gfx::cmd_bind_index_buffer;
+    Device c"vkCmdBindVertexBuffers": vk::PFN_vkCmdBindVertexBuffers => gfx::cmd_bind_vertex_buffers;
+    Device c"vkCmdDraw": vk::PFN_vkCmdDraw => gfx::cmd_draw;
+    Device c"vkCmdDrawIndexed": vk::PFN_vkCmdDrawIndexed => gfx::cmd_draw_indexed;
+    Device c"vkCmdDrawIndirect": vk::PFN_vkCmdDrawIndirect => gfx::cmd_draw_indirect;
+    Device c"vkCmdDrawIndexedIndirect": vk::PFN_vkCmdDrawIndexedIndirect => gfx::cmd_draw_indexed_indirect;
+    Device c"vkCmdClearAttachments": vk::PFN_vkCmdClearAttachments => gfx::cmd_clear_attachments;
+    Device c"vkCmdResolveImage": vk::PFN_vkCmdResolveImage => gfx::cmd_resolve_image;
+    Device c"vkCmdBeginQuery": vk::PFN_vkCmdBeginQuery => gfx::cmd_begin_query;
+    Device c"vkCmdEndQuery": vk::PFN_vkCmdEndQuery => gfx::cmd_end_query;
+    Device c"vkCmdBeginRenderPass": vk::PFN_vkCmdBeginRenderPass => gfx::cmd_begin_render_pass;
+    Device c"vkCmdNextSubpass": vk::PFN_vkCmdNextSubpass => gfx::cmd_next_subpass;
+    Device c"vkCmdEndRenderPass": vk::PFN_vkCmdEndRenderPass => gfx::cmd_end_render_pass;
 }
 
 #[cfg(test)]
@@ -200,6 +253,75 @@ mod tests {
     fn names_are_unique() {
         for (i, a) in ENTRIES.iter().enumerate() {
             assert!(ENTRIES[i + 1..].iter().all(|b| b.name != a.name), "{:?} listed twice", a.name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod core_1_0 {
+    use super::*;
+
+    /// Every command of Vulkan 1.0 (the spec's command list of the 1.0 core, less the two
+    /// layer enumerations the loader answers itself) with the level it is dispatched at.
+    const VULKAN_1_0: &[(Level, &str)] = &[
+        (Level::Global, "vkCreateInstance"),
+        (Level::Global, "vkEnumerateInstanceExtensionProperties"),
+        (Level::Global, "vkGetInstanceProcAddr"),
+        (Level::Instance, "vkDestroyInstance"),
+        (Level::Instance, "vkEnumeratePhysicalDevices"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceFeatures"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceFormatProperties"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceImageFormatProperties"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceProperties"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceQueueFamilyProperties"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceMemoryProperties"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceSparseImageFormatProperties"),
+        (Level::PhysicalDevice, "vkEnumerateDeviceExtensionProperties"),
+        (Level::PhysicalDevice, "vkCreateDevice"),
+    ];
+
+    /// Device-level commands of Vulkan 1.0.
+    const DEVICE_1_0: &str = "GetDeviceProcAddr DestroyDevice GetDeviceQueue QueueSubmit \
+        QueueWaitIdle DeviceWaitIdle AllocateMemory FreeMemory MapMemory UnmapMemory \
+        FlushMappedMemoryRanges InvalidateMappedMemoryRanges GetDeviceMemoryCommitment \
+        BindBufferMemory BindImageMemory GetBufferMemoryRequirements GetImageMemoryRequirements \
+        GetImageSparseMemoryRequirements QueueBindSparse CreateFence DestroyFence ResetFences \
+        GetFenceStatus WaitForFences CreateSemaphore DestroySemaphore CreateEvent DestroyEvent \
+        GetEventStatus SetEvent ResetEvent CreateQueryPool DestroyQueryPool GetQueryPoolResults \
+        CreateBuffer DestroyBuffer CreateBufferView DestroyBufferView CreateImage DestroyImage \
+        GetImageSubresourceLayout CreateImageView DestroyImageView CreateShaderModule \
+        DestroyShaderModule CreatePipelineCache DestroyPipelineCache GetPipelineCacheData \
+        MergePipelineCaches CreateGraphicsPipelines CreateComputePipelines DestroyPipeline \
+        CreatePipelineLayout DestroyPipelineLayout CreateSampler DestroySampler \
+        CreateDescriptorSetLayout DestroyDescriptorSetLayout CreateDescriptorPool \
+        DestroyDescriptorPool ResetDescriptorPool AllocateDescriptorSets FreeDescriptorSets \
+        UpdateDescriptorSets CreateFramebuffer DestroyFramebuffer CreateRenderPass \
+        DestroyRenderPass GetRenderAreaGranularity CreateCommandPool DestroyCommandPool \
+        ResetCommandPool AllocateCommandBuffers FreeCommandBuffers BeginCommandBuffer \
+        EndCommandBuffer ResetCommandBuffer CmdBindPipeline CmdSetViewport CmdSetScissor \
+        CmdSetLineWidth CmdSetDepthBias CmdSetBlendConstants CmdSetDepthBounds \
+        CmdSetStencilCompareMask CmdSetStencilWriteMask CmdSetStencilReference \
+        CmdBindDescriptorSets CmdBindIndexBuffer CmdBindVertexBuffers CmdDraw CmdDrawIndexed \
+        CmdDrawIndirect CmdDrawIndexedIndirect CmdDispatch CmdDispatchIndirect CmdCopyBuffer \
+        CmdCopyImage CmdBlitImage CmdCopyBufferToImage CmdCopyImageToBuffer CmdUpdateBuffer \
+        CmdFillBuffer CmdClearColorImage CmdClearDepthStencilImage CmdClearAttachments \
+        CmdResolveImage CmdSetEvent CmdResetEvent CmdWaitEvents CmdPipelineBarrier \
+        CmdBeginQuery CmdEndQuery CmdResetQueryPool CmdWriteTimestamp CmdCopyQueryPoolResults \
+        CmdPushConstants CmdBeginRenderPass CmdNextSubpass CmdEndRenderPass CmdExecuteCommands";
+
+    fn has(level: Level, name: &str) -> bool {
+        ENTRIES.iter().any(|e| e.level == level && e.name.to_str() == Ok(name))
+    }
+
+    #[test]
+    fn every_vulkan_1_0_command_is_listed_at_its_level() {
+        for &(level, name) in VULKAN_1_0 {
+            assert!(has(level, name), "{name} missing at {level:?}");
+        }
+        let device: Vec<String> = DEVICE_1_0.split_whitespace().map(|n| format!("vk{n}")).collect();
+        assert_eq!(device.len(), 121, "137 commands in 1.0, 16 above device level");
+        for name in &device {
+            assert!(has(Level::Device, name), "{name} missing");
         }
     }
 }

@@ -94,6 +94,9 @@ pub fn resource_layout(layout: &PipelineLayout) -> abi::ResourceLayout {
                 Kind::StorageBuffer => abi::DescriptorKind::StorageBuffer,
                 Kind::UniformBufferDynamic => abi::DescriptorKind::UniformBufferDynamic,
                 Kind::StorageBufferDynamic => abi::DescriptorKind::StorageBufferDynamic,
+                // The compiler has no image or texel-buffer descriptors yet: a shader that
+                // uses such a binding finds it undeclared and fails to compile.
+                _ => continue,
             };
             let offset = match b.place {
                 Place::Memory(o) => o as u32,

@@ -6,7 +6,6 @@
 
 pub mod chip;
 pub mod features;
-pub mod formats;
 pub mod limits;
 pub mod memory;
 pub mod properties;

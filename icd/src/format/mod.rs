@@ -1,0 +1,172 @@
+//! Every format Ferrum knows, with its hardware encodings, and the format queries derived
+//! from it.
+//!
+//! `table` holds one row per Vulkan format: texel block size and extent, aspects, the GFX10
+//! `IMG_FORMAT`/`BUF_FORMAT` value a T# or typed V# uses, the channel selects that turn the
+//! hardware's channel order into the API's, the compatibility class, and what navi21's
+//! hardware can do with the format ([`Caps`]). What is *advertised* is that capability masked
+//! by the paths that work end to end ([`properties::PROVEN`]), so a usage is switched on for
+//! every format at once when its path (sampling, storage, copies, rendering...) is proven.
+
+pub mod properties;
+mod table;
+
+use ash::vk;
+
+pub use table::FORMATS;
+
+/// A GFX10 channel select (SQ_SEL_*), as in T#/V# DST_SEL fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Sel {
+    Zero = 0,
+    One = 1,
+    X = 4,
+    Y = 5,
+    Z = 6,
+    W = 7,
+}
+
+/// What navi21 can do with a format, whether or not Ferrum has the path yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Caps(pub u16);
+
+impl Caps {
+    /// Read through a T# with a sampler (and fetch / gather).
+    pub const SAMPLE: Caps = Caps(1 << 0);
+    /// The texture unit filters it (bilinear, trilinear).
+    pub const FILTER: Caps = Caps(1 << 1);
+    /// Read and written through a T# by image load/store instructions.
+    pub const STORAGE: Caps = Caps(1 << 2);
+    /// Image atomics.
+    pub const ATOMIC: Caps = Caps(1 << 3);
+    /// A CB colour target.
+    pub const COLOR: Caps = Caps(1 << 4);
+    /// The CB blends it.
+    pub const BLEND: Caps = Caps(1 << 5);
+    /// A DB depth and/or stencil target.
+    pub const DEPTH_STENCIL: Caps = Caps(1 << 6);
+    /// Fetched by typed buffer loads (vertex input, uniform texel buffers).
+    pub const FETCH: Caps = Caps(1 << 7);
+    /// Typed buffer loads and stores (storage texel buffers).
+    pub const BUFFER_STORAGE: Caps = Caps(1 << 8);
+    /// Buffer atomics.
+    pub const BUFFER_ATOMIC: Caps = Caps(1 << 9);
+    /// Only vertex input (USCALED/SSCALED: no texel-buffer view).
+    pub const VERTEX_ONLY: Caps = Caps(1 << 10);
+    /// Copied by the transfer commands (every image format: copies move bits).
+    pub const TRANSFER: Caps = Caps(1 << 11);
+    /// Blitted: a blit source when sampled, a blit destination when a colour target.
+    pub const BLIT: Caps = Caps(1 << 12);
+
+    pub const fn union(self, other: Caps) -> Caps {
+        Caps(self.0 | other.0)
+    }
+
+    pub const fn contains(self, other: Caps) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    pub const fn intersect(self, other: Caps) -> Caps {
+        Caps(self.0 & other.0)
+    }
+}
+
+impl std::ops::BitOr for Caps {
+    type Output = Caps;
+    fn bitor(self, rhs: Caps) -> Caps {
+        self.union(rhs)
+    }
+}
+
+/// What a format's numbers mean, for the rules that depend on it (filtering, blending,
+/// blit compatibility, clear values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Numeric {
+    Unorm,
+    Snorm,
+    Uscaled,
+    Sscaled,
+    Uint,
+    Sint,
+    Float,
+    Srgb,
+    /// Depth and/or stencil.
+    DepthStencil,
+}
+
+/// The compatibility class of the spec's "Compatible Formats" table: views may reinterpret a
+/// `MUTABLE_FORMAT` image only within it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// Uncompressed colour formats, by texel size in bits.
+    Bits(u16),
+    /// A depth/stencil format: compatible only with itself.
+    DepthStencil(vk::Format),
+    /// A block-compressed family (`BC1_RGB`, `BC1_RGBA`, `BC2` ... `BC7`).
+    Bc(&'static str),
+}
+
+/// One row of the format table.
+#[derive(Debug, Clone, Copy)]
+pub struct FormatInfo {
+    pub format: vk::Format,
+    /// Bytes per texel block (for depth/stencil, of the depth plane; see [`FormatInfo::stencil_bytes`]).
+    pub block_bytes: u8,
+    /// Texel block width and height (4×4 for BC, 1×1 otherwise).
+    pub block: (u8, u8),
+    pub numeric: Numeric,
+    pub class: Class,
+    /// GFX10_FORMAT in a T# (word 1 FORMAT); 0 = not an image format.
+    pub img_format: u16,
+    /// GFX10_FORMAT in a typed V# (word 3 FORMAT); 0 = not a buffer format.
+    pub buf_format: u8,
+    /// DST_SEL X, Y, Z, W: which hardware channel (or constant) each API channel reads.
+    pub swizzle: [Sel; 4],
+    pub caps: Caps,
+}
+
+impl FormatInfo {
+    pub fn aspects(&self) -> vk::ImageAspectFlags {
+        match self.format {
+            vk::Format::D16_UNORM | vk::Format::D32_SFLOAT => vk::ImageAspectFlags::DEPTH,
+            vk::Format::S8_UINT => vk::ImageAspectFlags::STENCIL,
+            vk::Format::D32_SFLOAT_S8_UINT => {
+                vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL
+            }
+            _ => vk::ImageAspectFlags::COLOR,
+        }
+    }
+
+    pub fn is_compressed(&self) -> bool {
+        self.block != (1, 1)
+    }
+
+    pub fn is_depth_stencil(&self) -> bool {
+        self.numeric == Numeric::DepthStencil
+    }
+
+    /// Bytes per texel of the separate stencil plane (S8 alongside a depth plane), 0 if none.
+    pub fn stencil_bytes(&self) -> u8 {
+        u8::from(self.format == vk::Format::D32_SFLOAT_S8_UINT)
+    }
+
+    /// Bytes per texel block of the plane that holds `aspect`.
+    pub fn aspect_bytes(&self, aspect: vk::ImageAspectFlags) -> u8 {
+        if aspect == vk::ImageAspectFlags::STENCIL && self.stencil_bytes() != 0 {
+            self.stencil_bytes()
+        } else {
+            self.block_bytes
+        }
+    }
+}
+
+/// The table row of `format`; `None` for formats Ferrum does not support at all.
+pub fn info(format: vk::Format) -> Option<&'static FormatInfo> {
+    FORMATS.iter().find(|f| f.format == format)
+}
+
+/// Whether an image of `a` may be viewed as `b` (same format, or same compatibility class).
+pub fn view_compatible(a: &FormatInfo, b: &FormatInfo) -> bool {
+    a.format == b.format || a.class == b.class
+}

@@ -1,0 +1,210 @@
+//! `vkGetPhysicalDeviceFormatProperties(2)` and `...ImageFormatProperties(2)` answers,
+//! derived from the format table and the paths that work end to end.
+
+use ash::vk;
+
+use super::{info, Caps, FormatInfo};
+use crate::core::physical_device::limits::MAX_MEMORY_ALLOCATION_SIZE;
+use crate::error::{VkError, VkResult};
+
+type F = vk::FormatFeatureFlags;
+
+/// The paths that work end to end today (each a [`Caps`] bit that a format's hardware
+/// capability is masked with). A bit is added here only together with the tests that prove
+/// its path: sampling needs the compiler's MIMG instructions and the simulator's texture unit,
+/// storage the same for image stores, TRANSFER the copy kernels, COLOR/DEPTH_STENCIL/BLIT the
+/// graphics path, FETCH/BUFFER_STORAGE vertex input and texel-buffer instructions.
+pub const PROVEN: Caps = Caps(0);
+
+/// What is advertised: [`PROVEN`], or everything the hardware has when
+/// `FERRUM_DEBUG=unproven_formats` asks for it (for bringing up paths in other branches; it
+/// advertises features that may not work).
+pub fn advertised() -> Caps {
+    if crate::debug::flags().unproven_formats {
+        Caps(u16::MAX)
+    } else {
+        PROVEN
+    }
+}
+
+/// Image features for `caps` (already masked).
+fn image_features(f: &FormatInfo, caps: Caps) -> vk::FormatFeatureFlags {
+    let mut out = F::empty();
+    let mut set = |cond: bool, bits: F| {
+        if cond {
+            out |= bits;
+        }
+    };
+    let has = |c: Caps| caps.contains(c);
+    set(has(Caps::SAMPLE), F::SAMPLED_IMAGE);
+    set(has(Caps::SAMPLE | Caps::FILTER), F::SAMPLED_IMAGE_FILTER_LINEAR);
+    set(has(Caps::SAMPLE | Caps::BLIT), F::BLIT_SRC);
+    set(has(Caps::STORAGE), F::STORAGE_IMAGE);
+    set(has(Caps::STORAGE | Caps::ATOMIC), F::STORAGE_IMAGE_ATOMIC);
+    set(has(Caps::COLOR), F::COLOR_ATTACHMENT);
+    set(has(Caps::COLOR | Caps::BLEND), F::COLOR_ATTACHMENT_BLEND);
+    set(has(Caps::COLOR | Caps::BLIT), F::BLIT_DST);
+    set(has(Caps::DEPTH_STENCIL), F::DEPTH_STENCIL_ATTACHMENT);
+    if f.img_format != 0 && has(Caps::TRANSFER) && !out.is_empty() {
+        out |= F::TRANSFER_SRC | F::TRANSFER_DST;
+    }
+    out
+}
+
+fn buffer_features(caps: Caps) -> vk::FormatFeatureFlags {
+    let mut out = F::empty();
+    if caps.contains(Caps::FETCH) {
+        out |= F::VERTEX_BUFFER;
+        if !caps.contains(Caps::VERTEX_ONLY) {
+            out |= F::UNIFORM_TEXEL_BUFFER;
+        }
+    }
+    if caps.contains(Caps::BUFFER_STORAGE) {
+        out |= F::STORAGE_TEXEL_BUFFER;
+    }
+    if caps.contains(Caps::BUFFER_STORAGE | Caps::BUFFER_ATOMIC) {
+        out |= F::STORAGE_TEXEL_BUFFER_ATOMIC;
+    }
+    out
+}
+
+/// Whether linear tiling is offered for `f` at all: colour formats without blocks.
+fn linear_allowed(f: &FormatInfo) -> bool {
+    !f.is_depth_stencil() && !f.is_compressed()
+}
+
+/// The hardware's features for `format` masked by `allowed`.
+pub fn format_properties_for(format: vk::Format, allowed: Caps) -> vk::FormatProperties {
+    let Some(f) = info(format) else { return vk::FormatProperties::default() };
+    // Copies move bits and blits sample and render, so every image format has both paths.
+    let img_caps = if f.img_format != 0 {
+        (f.caps | Caps::TRANSFER | Caps::BLIT).intersect(allowed)
+    } else {
+        Caps(0)
+    };
+    // VERTEX_ONLY describes the format, not a path: keep it whenever fetching is allowed.
+    let vertex_only = Caps(f.caps.0 & Caps::VERTEX_ONLY.0);
+    let buf_caps =
+        if f.buf_format != 0 { f.caps.intersect(allowed) | vertex_only } else { Caps(0) };
+    let optimal = image_features(f, img_caps);
+    let linear = if linear_allowed(f) {
+        // The DB cannot address linear surfaces on GFX10.
+        optimal & !F::DEPTH_STENCIL_ATTACHMENT
+    } else {
+        F::empty()
+    };
+    vk::FormatProperties {
+        linear_tiling_features: linear,
+        optimal_tiling_features: optimal,
+        buffer_features: buffer_features(buf_caps),
+    }
+}
+
+/// `vkGetPhysicalDeviceFormatProperties`.
+pub fn format_properties(format: vk::Format) -> vk::FormatProperties {
+    format_properties_for(format, advertised())
+}
+
+/// The arguments of `vkGetPhysicalDeviceImageFormatProperties`.
+#[derive(Debug, Clone, Copy)]
+pub struct ImageQuery {
+    pub format: vk::Format,
+    pub ty: vk::ImageType,
+    pub tiling: vk::ImageTiling,
+    pub usage: vk::ImageUsageFlags,
+    pub flags: vk::ImageCreateFlags,
+}
+
+/// Image sizes navi21 addresses (the device limits report the same).
+pub const MAX_EXTENT_1D: u32 = 16384;
+pub const MAX_EXTENT_2D: u32 = 16384;
+pub const MAX_EXTENT_3D: u32 = 2048;
+pub const MAX_ARRAY_LAYERS: u32 = 2048;
+
+/// Whether the usage bits are all backed by `features`.
+fn usage_supported(usage: vk::ImageUsageFlags, features: vk::FormatFeatureFlags) -> bool {
+    type U = vk::ImageUsageFlags;
+    let needs = [
+        (U::SAMPLED, F::SAMPLED_IMAGE),
+        (U::STORAGE, F::STORAGE_IMAGE),
+        (U::COLOR_ATTACHMENT, F::COLOR_ATTACHMENT),
+        (U::DEPTH_STENCIL_ATTACHMENT, F::DEPTH_STENCIL_ATTACHMENT),
+    ];
+    let direct = needs.iter().all(|&(u, f)| !usage.contains(u) || features.contains(f));
+    let input = !usage.contains(U::INPUT_ATTACHMENT)
+        || features.intersects(F::COLOR_ATTACHMENT | F::DEPTH_STENCIL_ATTACHMENT);
+    // Without VK_KHR_maintenance1, transfer usage needs no format feature (any supported
+    // image format may be copied); with the TRANSFER bits reported they must be present.
+    let transfer = !features.intersects(F::TRANSFER_SRC | F::TRANSFER_DST)
+        || (!usage.contains(U::TRANSFER_SRC) || features.contains(F::TRANSFER_SRC))
+            && (!usage.contains(U::TRANSFER_DST) || features.contains(F::TRANSFER_DST));
+    let known = U::TRANSFER_SRC
+        | U::TRANSFER_DST
+        | U::SAMPLED
+        | U::STORAGE
+        | U::COLOR_ATTACHMENT
+        | U::DEPTH_STENCIL_ATTACHMENT
+        | U::TRANSIENT_ATTACHMENT
+        | U::INPUT_ATTACHMENT;
+    direct && input && transfer && known.contains(usage)
+}
+
+/// `vkGetPhysicalDeviceImageFormatProperties` with the features `allowed`.
+pub fn image_format_properties_for(
+    q: &ImageQuery,
+    allowed: Caps,
+) -> VkResult<vk::ImageFormatProperties> {
+    let unsupported = Err(VkError::FormatNotSupported);
+    let Some(f) = info(q.format) else { return unsupported };
+    let props = format_properties_for(q.format, allowed);
+    let features = match q.tiling {
+        vk::ImageTiling::OPTIMAL => props.optimal_tiling_features,
+        vk::ImageTiling::LINEAR => props.linear_tiling_features,
+        _ => return unsupported,
+    };
+    if features.is_empty() || !usage_supported(q.usage, features) {
+        return unsupported;
+    }
+    type C = vk::ImageCreateFlags;
+    // Sparse images, 2D views of 3D images and block-texel views need features or
+    // extensions Ferrum does not offer.
+    if !(C::MUTABLE_FORMAT | C::CUBE_COMPATIBLE).contains(q.flags) {
+        return unsupported;
+    }
+    let linear = q.tiling == vk::ImageTiling::LINEAR;
+    let (extent, layers) = match q.ty {
+        vk::ImageType::TYPE_1D if !f.is_compressed() && !f.is_depth_stencil() => {
+            ((MAX_EXTENT_1D, 1, 1), MAX_ARRAY_LAYERS)
+        }
+        vk::ImageType::TYPE_2D => ((MAX_EXTENT_2D, MAX_EXTENT_2D, 1), MAX_ARRAY_LAYERS),
+        vk::ImageType::TYPE_3D if !f.is_depth_stencil() && !f.is_compressed() => {
+            ((MAX_EXTENT_3D, MAX_EXTENT_3D, MAX_EXTENT_3D), 1)
+        }
+        _ => return unsupported,
+    };
+    if q.flags.contains(C::CUBE_COMPATIBLE) && (q.ty != vk::ImageType::TYPE_2D || linear) {
+        return unsupported;
+    }
+    // Linear images: one 2D level and layer, as most drivers offer (the spec's minimum).
+    if linear && q.ty != vk::ImageType::TYPE_2D {
+        return unsupported;
+    }
+    let max_dim = extent.0.max(extent.1).max(extent.2);
+    Ok(vk::ImageFormatProperties {
+        max_extent: vk::Extent3D { width: extent.0, height: extent.1, depth: extent.2 },
+        max_mip_levels: if linear { 1 } else { 32 - max_dim.leading_zeros() },
+        max_array_layers: if linear { 1 } else { layers },
+        // Multisampled images come with the graphics path.
+        sample_counts: vk::SampleCountFlags::TYPE_1,
+        max_resource_size: MAX_MEMORY_ALLOCATION_SIZE,
+    })
+}
+
+/// `vkGetPhysicalDeviceImageFormatProperties`.
+pub fn image_format_properties(q: &ImageQuery) -> VkResult<vk::ImageFormatProperties> {
+    image_format_properties_for(q, advertised())
+}
+
+#[cfg(test)]
+#[path = "properties_tests.rs"]
+mod tests;

@@ -1,0 +1,228 @@
+use super::*;
+use crate::format::{Numeric, FORMATS};
+
+fn empty(p: vk::FormatProperties) -> bool {
+    p.linear_tiling_features.is_empty()
+        && p.optimal_tiling_features.is_empty()
+        && p.buffer_features.is_empty()
+}
+
+const ALL: Caps = Caps(u16::MAX);
+
+const S: u32 = F::SAMPLED_IMAGE.as_raw() | F::BLIT_SRC.as_raw();
+const FL: u32 = F::SAMPLED_IMAGE_FILTER_LINEAR.as_raw();
+const ST: u32 = F::STORAGE_IMAGE.as_raw();
+const SA: u32 = F::STORAGE_IMAGE_ATOMIC.as_raw();
+const C: u32 = F::COLOR_ATTACHMENT.as_raw() | F::BLIT_DST.as_raw();
+const B: u32 = F::COLOR_ATTACHMENT_BLEND.as_raw();
+const DS: u32 = F::DEPTH_STENCIL_ATTACHMENT.as_raw();
+const U: u32 = F::UNIFORM_TEXEL_BUFFER.as_raw();
+const T: u32 = F::STORAGE_TEXEL_BUFFER.as_raw();
+const TA: u32 = F::STORAGE_TEXEL_BUFFER_ATOMIC.as_raw();
+const V: u32 = F::VERTEX_BUFFER.as_raw();
+
+/// The spec's "Required Format Support" tables (Vulkan 1.0 core rows): (format, optimal
+/// tiling features, buffer features) every implementation must report.
+const MANDATORY: &[(vk::Format, u32, u32)] = &[
+    (vk::Format::B4G4R4A4_UNORM_PACK16, S | FL, 0),
+    (vk::Format::R5G6B5_UNORM_PACK16, S | FL | C | B, 0),
+    (vk::Format::A1R5G5B5_UNORM_PACK16, S | FL | C | B, 0),
+    (vk::Format::R8_UNORM, S | FL | C | B, U | V),
+    (vk::Format::R8_SNORM, S | FL, U | V),
+    (vk::Format::R8_UINT, S | C, U | V),
+    (vk::Format::R8_SINT, S | C, U | V),
+    (vk::Format::R8G8_UNORM, S | FL | C | B, U | V),
+    (vk::Format::R8G8_SNORM, S | FL, U | V),
+    (vk::Format::R8G8_UINT, S | C, U | V),
+    (vk::Format::R8G8_SINT, S | C, U | V),
+    (vk::Format::R8G8B8A8_UNORM, S | FL | ST | C | B, U | T | V),
+    (vk::Format::R8G8B8A8_SNORM, S | FL | ST, U | T | V),
+    (vk::Format::R8G8B8A8_UINT, S | ST | C, U | T | V),
+    (vk::Format::R8G8B8A8_SINT, S | ST | C, U | T | V),
+    (vk::Format::R8G8B8A8_SRGB, S | FL | C | B, 0),
+    (vk::Format::B8G8R8A8_UNORM, S | FL | C | B, U | V),
+    (vk::Format::B8G8R8A8_SRGB, S | FL | C | B, 0),
+    (vk::Format::A8B8G8R8_UNORM_PACK32, S | FL | C | B, U | V),
+    (vk::Format::A8B8G8R8_SNORM_PACK32, S | FL, U | V),
+    (vk::Format::A8B8G8R8_UINT_PACK32, S | C, U | V),
+    (vk::Format::A8B8G8R8_SINT_PACK32, S | C, U | V),
+    (vk::Format::A8B8G8R8_SRGB_PACK32, S | FL | C | B, 0),
+    (vk::Format::A2B10G10R10_UNORM_PACK32, S | FL | C | B, U | V),
+    (vk::Format::A2B10G10R10_UINT_PACK32, S | C, U | V),
+    (vk::Format::R16_UINT, S | C, U | V),
+    (vk::Format::R16_SINT, S | C, U | V),
+    (vk::Format::R16_SFLOAT, S | FL | C | B, U | V),
+    (vk::Format::R16G16_UINT, S | C, U | V),
+    (vk::Format::R16G16_SINT, S | C, U | V),
+    (vk::Format::R16G16_SFLOAT, S | FL | C | B, U | V),
+    (vk::Format::R16G16B16A16_UINT, S | ST | C, U | T | V),
+    (vk::Format::R16G16B16A16_SINT, S | ST | C, U | T | V),
+    (vk::Format::R16G16B16A16_SFLOAT, S | FL | ST | C | B, U | T | V),
+    (vk::Format::R32_UINT, S | ST | SA | C, U | T | TA | V),
+    (vk::Format::R32_SINT, S | ST | SA | C, U | T | TA | V),
+    (vk::Format::R32_SFLOAT, S | ST | C, U | T | V),
+    (vk::Format::R32G32_UINT, S | ST | C, U | T | V),
+    (vk::Format::R32G32_SINT, S | ST | C, U | T | V),
+    (vk::Format::R32G32_SFLOAT, S | ST | C, U | T | V),
+    (vk::Format::R32G32B32_UINT, 0, V),
+    (vk::Format::R32G32B32_SINT, 0, V),
+    (vk::Format::R32G32B32_SFLOAT, 0, V),
+    (vk::Format::R32G32B32A32_UINT, S | ST | C, U | T | V),
+    (vk::Format::R32G32B32A32_SINT, S | ST | C, U | T | V),
+    (vk::Format::R32G32B32A32_SFLOAT, S | ST | C, U | T | V),
+    (vk::Format::B10G11R11_UFLOAT_PACK32, S | FL, U | V),
+    (vk::Format::E5B9G9R9_UFLOAT_PACK32, S | FL, 0),
+    (vk::Format::D16_UNORM, S | DS, 0),
+    (vk::Format::D32_SFLOAT, S, 0),
+    // "at least one of X8_D24_UNORM_PACK32 and D32_SFLOAT", and of the two 24/32-bit
+    // depth/stencil formats, support DEPTH_STENCIL_ATTACHMENT: navi21 has the 32-bit ones.
+    (vk::Format::D32_SFLOAT, DS, 0),
+    (vk::Format::D32_SFLOAT_S8_UINT, DS, 0),
+];
+
+#[test]
+fn the_hardware_covers_every_mandatory_format() {
+    for &(format, optimal, buffer) in MANDATORY {
+        let p = format_properties_for(format, ALL);
+        assert!(
+            p.optimal_tiling_features.contains(F::from_raw(optimal)),
+            "{format:?}: optimal {:?} lacks {:?}",
+            p.optimal_tiling_features,
+            F::from_raw(optimal) & !p.optimal_tiling_features
+        );
+        assert!(
+            p.buffer_features.contains(F::from_raw(buffer)),
+            "{format:?}: buffer {:?} lacks {:?}",
+            p.buffer_features,
+            F::from_raw(buffer) & !p.buffer_features
+        );
+    }
+}
+
+#[test]
+fn nothing_unproven_is_advertised() {
+    for f in FORMATS {
+        let p = format_properties_for(f.format, PROVEN);
+        let all = format_properties_for(f.format, ALL);
+        assert!(all.optimal_tiling_features.contains(p.optimal_tiling_features));
+        assert!(all.buffer_features.contains(p.buffer_features));
+    }
+    // With no path proven there is nothing to advertise.
+    if PROVEN == Caps(0) {
+        let p = format_properties_for(vk::Format::R8G8B8A8_UNORM, PROVEN);
+        assert!(empty(p));
+    }
+}
+
+#[test]
+fn capabilities_follow_the_numeric_type() {
+    for f in FORMATS {
+        let p = format_properties_for(f.format, ALL);
+        let integer = matches!(f.numeric, Numeric::Uint | Numeric::Sint);
+        if integer {
+            assert!(!p.optimal_tiling_features.contains(F::SAMPLED_IMAGE_FILTER_LINEAR));
+            assert!(!p.optimal_tiling_features.contains(F::COLOR_ATTACHMENT_BLEND));
+        }
+        if f.is_depth_stencil() || f.is_compressed() {
+            assert!(p.linear_tiling_features.is_empty(), "{:?}", f.format);
+            assert!(p.buffer_features.is_empty(), "{:?}", f.format);
+        }
+        // No linear depth: the DB cannot address linear surfaces.
+        assert!(!p.linear_tiling_features.contains(F::DEPTH_STENCIL_ATTACHMENT));
+        // Atomics only on 32-bit integers.
+        if p.optimal_tiling_features.contains(F::STORAGE_IMAGE_ATOMIC) {
+            assert!(matches!(f.format, vk::Format::R32_UINT | vk::Format::R32_SINT));
+        }
+    }
+    assert!(empty(format_properties_for(vk::Format::UNDEFINED, ALL)));
+    assert!(empty(format_properties_for(vk::Format::R64_UINT, ALL)), "no 64-bit channels");
+}
+
+fn query(format: vk::Format, ty: vk::ImageType, tiling: vk::ImageTiling) -> ImageQuery {
+    ImageQuery {
+        format,
+        ty,
+        tiling,
+        usage: vk::ImageUsageFlags::SAMPLED,
+        flags: vk::ImageCreateFlags::empty(),
+    }
+}
+
+#[test]
+fn image_format_properties_limits() {
+    use vk::{ImageTiling as Ti, ImageType as Ty};
+    let p =
+        image_format_properties_for(&query(vk::Format::R8_UNORM, Ty::TYPE_2D, Ti::OPTIMAL), ALL)
+            .unwrap();
+    assert_eq!(p.max_extent, vk::Extent3D { width: 16384, height: 16384, depth: 1 });
+    assert_eq!(p.max_mip_levels, 15, "log2(16384) + 1");
+    assert_eq!(p.max_array_layers, 2048);
+    assert_eq!(p.sample_counts, vk::SampleCountFlags::TYPE_1);
+    let p =
+        image_format_properties_for(&query(vk::Format::R8_UNORM, Ty::TYPE_3D, Ti::OPTIMAL), ALL)
+            .unwrap();
+    assert_eq!((p.max_extent.depth, p.max_mip_levels, p.max_array_layers), (2048, 12, 1));
+    let p = image_format_properties_for(&query(vk::Format::R8_UNORM, Ty::TYPE_2D, Ti::LINEAR), ALL)
+        .unwrap();
+    assert_eq!((p.max_mip_levels, p.max_array_layers), (1, 1));
+}
+
+#[test]
+fn image_format_properties_refusals() {
+    use vk::{ImageTiling as Ti, ImageType as Ty, ImageUsageFlags as U};
+    let refused = |q: ImageQuery| {
+        assert_eq!(
+            image_format_properties_for(&q, ALL).err(),
+            Some(VkError::FormatNotSupported),
+            "{q:?}"
+        )
+    };
+    refused(query(vk::Format::D16_UNORM, Ty::TYPE_2D, Ti::LINEAR));
+    refused(query(vk::Format::D16_UNORM, Ty::TYPE_3D, Ti::OPTIMAL));
+    refused(query(vk::Format::BC1_RGB_UNORM_BLOCK, Ty::TYPE_1D, Ti::OPTIMAL));
+    refused(query(vk::Format::R32G32B32_SFLOAT, Ty::TYPE_2D, Ti::OPTIMAL));
+    refused(query(vk::Format::R8_USCALED, Ty::TYPE_2D, Ti::OPTIMAL));
+    refused(query(vk::Format::R64_SFLOAT, Ty::TYPE_2D, Ti::OPTIMAL));
+    refused(ImageQuery {
+        usage: U::STORAGE,
+        ..query(vk::Format::R8G8B8A8_SRGB, Ty::TYPE_2D, Ti::OPTIMAL)
+    });
+    refused(ImageQuery {
+        usage: U::COLOR_ATTACHMENT,
+        ..query(vk::Format::E5B9G9R9_UFLOAT_PACK32, Ty::TYPE_2D, Ti::OPTIMAL)
+    });
+    refused(ImageQuery {
+        usage: U::DEPTH_STENCIL_ATTACHMENT,
+        ..query(vk::Format::R8_UNORM, Ty::TYPE_2D, Ti::OPTIMAL)
+    });
+    refused(ImageQuery {
+        flags: vk::ImageCreateFlags::SPARSE_BINDING,
+        ..query(vk::Format::R8_UNORM, Ty::TYPE_2D, Ti::OPTIMAL)
+    });
+    refused(ImageQuery {
+        flags: vk::ImageCreateFlags::CUBE_COMPATIBLE,
+        ..query(vk::Format::R8_UNORM, Ty::TYPE_3D, Ti::OPTIMAL)
+    });
+    // Nothing at all while no path is proven.
+    if PROVEN == Caps(0) {
+        let q = query(vk::Format::R8G8B8A8_UNORM, Ty::TYPE_2D, Ti::OPTIMAL);
+        assert_eq!(
+            image_format_properties_for(&q, PROVEN).err(),
+            Some(VkError::FormatNotSupported)
+        );
+    }
+}
+
+#[test]
+fn table_rows_are_consistent() {
+    for (i, f) in FORMATS.iter().enumerate() {
+        assert!(FORMATS[i + 1..].iter().all(|g| g.format != f.format), "{:?} twice", f.format);
+        assert!(f.img_format != 0 || f.buf_format != 0, "{:?} has no encoding", f.format);
+        // GFX10 image formats: 1..=77 (buffer-capable) or 128..=182 (image only).
+        assert!(f.img_format <= 77 || (128..=182).contains(&f.img_format));
+        assert!(f.buf_format <= 77);
+        if f.buf_format != 0 && f.img_format != 0 {
+            assert_eq!(u16::from(f.buf_format), f.img_format, "{:?}", f.format);
+        }
+    }
+}

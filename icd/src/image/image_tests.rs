@@ -1,0 +1,84 @@
+use super::*;
+
+fn info(format: vk::Format, w: u32, h: u32, levels: u32) -> vk::ImageCreateInfo<'static> {
+    vk::ImageCreateInfo::default()
+        .image_type(vk::ImageType::TYPE_2D)
+        .format(format)
+        .extent(vk::Extent3D { width: w, height: h, depth: 1 })
+        .mip_levels(levels)
+        .array_layers(1)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .tiling(vk::ImageTiling::OPTIMAL)
+        .usage(vk::ImageUsageFlags::SAMPLED)
+}
+
+#[test]
+fn swizzled_by_default_linear_on_request() {
+    let img = Image::create(&info(vk::Format::R8G8B8A8_UNORM, 256, 256, 9)).unwrap();
+    assert_eq!(img.surface.desc.mode, SwizzleMode::S64KX);
+    assert_eq!((img.size(), img.alignment()), (393_216, 65_536));
+    let rt = info(vk::Format::R8G8B8A8_UNORM, 8, 8, 1).usage(vk::ImageUsageFlags::COLOR_ATTACHMENT);
+    assert_eq!(Image::create(&rt).unwrap().surface.desc.mode, SwizzleMode::R64KX);
+    let d = Image::create(&info(vk::Format::D16_UNORM, 8, 8, 1)).unwrap();
+    assert_eq!(d.surface.desc.mode, SwizzleMode::Z64KX);
+    let lin = info(vk::Format::R8G8B8A8_UNORM, 10, 3, 1).tiling(vk::ImageTiling::LINEAR);
+    let lin = Image::create(&lin).unwrap();
+    assert_eq!(lin.surface.desc.mode, SwizzleMode::Linear);
+    assert_eq!(lin.size(), 768, "64-texel (256-byte) rows × 3");
+}
+
+#[test]
+fn combined_depth_stencil_has_a_stencil_plane_after_depth() {
+    let img = Image::create(&info(vk::Format::D32_SFLOAT_S8_UINT, 300, 200, 1)).unwrap();
+    // Depth: 4-byte Z blocks of 128×128 → 3×2 blocks; stencil: 256×256 blocks → 2×1.
+    assert_eq!(img.surface.size, 6 * 65_536);
+    let (s, offset) = img.stencil.as_ref().unwrap();
+    assert_eq!((s.size, *offset), (2 * 65_536, 6 * 65_536));
+    assert_eq!(img.size(), 8 * 65_536);
+}
+
+#[test]
+fn block_compressed_sizes_count_blocks() {
+    // 100×60 BC1: 25×15 blocks of 8 bytes → one 256×256-element (8-byte: 128×64) block grid.
+    let img = Image::create(&info(vk::Format::BC1_RGBA_UNORM_BLOCK, 100, 60, 1)).unwrap();
+    assert_eq!((img.surface.desc.width, img.surface.desc.height), (25, 15));
+    assert_eq!(img.size(), 65_536);
+}
+
+#[test]
+fn linear_subresource_layout() {
+    let lin = info(vk::Format::R16_UINT, 130, 7, 1).tiling(vk::ImageTiling::LINEAR);
+    let img = Image::create(&lin).unwrap();
+    let l = img
+        .subresource_layout(&vk::ImageSubresource {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            array_layer: 0,
+        })
+        .unwrap();
+    // 130 texels × 2 bytes = 260 → 512-byte rows.
+    assert_eq!((l.offset, l.row_pitch, l.size, l.depth_pitch), (0, 512, 3584, 3584));
+    let bad = vk::ImageSubresource { mip_level: 1, ..Default::default() };
+    assert!(img.subresource_layout(&bad).is_err());
+    let opt = Image::create(&info(vk::Format::R16_UINT, 8, 8, 1)).unwrap();
+    assert!(opt.subresource_layout(&vk::ImageSubresource::default()).is_err());
+}
+
+#[test]
+fn bad_requests_are_errors() {
+    let bad = |i: vk::ImageCreateInfo<'_>| assert!(Image::create(&i).is_err(), "{i:?}");
+    bad(info(vk::Format::R8_UNORM, 0, 1, 1));
+    bad(info(vk::Format::R8_UNORM, 16, 16, 6));
+    bad(info(vk::Format::R8_UNORM, 16385, 1, 1));
+    bad(info(vk::Format::R64_UINT, 1, 1, 1));
+    bad(info(vk::Format::R32G32B32_SFLOAT, 1, 1, 1));
+    bad(info(vk::Format::R8_UNORM, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_4));
+    bad(info(vk::Format::R8_UNORM, 4, 4, 1).array_layers(0));
+    bad(info(vk::Format::R8_UNORM, 4, 8, 1)
+        .array_layers(6)
+        .flags(vk::ImageCreateFlags::CUBE_COMPATIBLE));
+    bad(info(vk::Format::D16_UNORM, 4, 4, 1).tiling(vk::ImageTiling::LINEAR));
+    bad(info(vk::Format::R8_UNORM, 4, 4, 2).tiling(vk::ImageTiling::LINEAR));
+    // The largest legal image is fine.
+    assert!(Image::create(&info(vk::Format::R8_UNORM, 16384, 16384, 15)).is_ok());
+}

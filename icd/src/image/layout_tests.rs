@@ -1,0 +1,113 @@
+//! Expected values computed by hand from addrlib's rules (see the module docs).
+
+use super::*;
+
+fn desc(ty: vk::ImageType, bpe: u32, w: u32, h: u32, d: u32, levels: u32) -> SurfaceDesc {
+    SurfaceDesc {
+        ty,
+        bpe,
+        width: w,
+        height: h,
+        depth: d,
+        layers: 1,
+        levels,
+        mode: SwizzleMode::S64KX,
+    }
+}
+
+const T2D: vk::ImageType = vk::ImageType::TYPE_2D;
+const T3D: vk::ImageType = vk::ImageType::TYPE_3D;
+
+#[test]
+fn thin_block_dimensions_give_width_the_odd_bit() {
+    let dims = |bpe| Surface::new(desc(T2D, bpe, 1, 1, 1, 1)).block;
+    assert_eq!(dims(1), [256, 256, 1]);
+    assert_eq!(dims(2), [256, 128, 1]);
+    assert_eq!(dims(4), [128, 128, 1]);
+    assert_eq!(dims(8), [128, 64, 1]);
+    assert_eq!(dims(16), [64, 64, 1]);
+}
+
+#[test]
+fn thick_block_dimensions_match_addrlibs_64k_table() {
+    // Block64K_Log2_3d: {6,5,5}, {5,5,5}, {5,5,4}, {5,4,4}, {4,4,4}.
+    let dims = |bpe| Surface::new(desc(T3D, bpe, 1, 1, 1, 1)).block;
+    assert_eq!(dims(1), [64, 32, 32]);
+    assert_eq!(dims(2), [32, 32, 32]);
+    assert_eq!(dims(4), [32, 32, 16]);
+    assert_eq!(dims(8), [32, 16, 16]);
+    assert_eq!(dims(16), [16, 16, 16]);
+    // _R is thin even for 3D.
+    let r = Surface::new(SurfaceDesc { mode: SwizzleMode::R64KX, ..desc(T3D, 4, 1, 1, 1, 1) });
+    assert_eq!(r.block, [128, 128, 1]);
+}
+
+#[test]
+fn single_level_pads_to_whole_blocks() {
+    let s = Surface::new(desc(T2D, 4, 256, 256, 1, 1));
+    assert_eq!((s.layer_size, s.size, s.alignment), (262_144, 262_144, 65_536));
+    // A 1×1 texel still takes a whole 64 KiB block (no tail for one level).
+    let s = Surface::new(desc(T2D, 4, 1, 1, 1, 1));
+    assert_eq!((s.levels[0].pitch, s.levels[0].height, s.size), (128, 128, 65_536));
+    // 130 wide needs two blocks across.
+    let s = Surface::new(SurfaceDesc { layers: 3, ..desc(T2D, 4, 130, 5, 1, 1) });
+    assert_eq!((s.levels[0].pitch, s.layer_size, s.size), (256, 131_072, 393_216));
+    // Thick 3D: 64^3 at 4 bytes is exactly 16 blocks.
+    let s = Surface::new(desc(T3D, 4, 64, 64, 64, 1));
+    assert_eq!(s.size, 64 * 64 * 64 * 4);
+    // Depth 17 pads to the block's 16 slices: 32.
+    let s = Surface::new(desc(T3D, 4, 32, 32, 17, 1));
+    assert_eq!(s.size, 2 * 65_536);
+}
+
+#[test]
+fn mip_chain_puts_the_tail_first_and_level_0_last() {
+    // 256² at 4 bytes, 9 levels: tail holds levels <= 64×128 with <= 12 levels left: 2..8.
+    let s = Surface::new(desc(T2D, 4, 256, 256, 1, 9));
+    assert_eq!(s.first_tail_level, 2);
+    assert_eq!(s.layer_size, 262_144 + 65_536 + 65_536);
+    assert_eq!(s.levels[1].offset, 65_536);
+    assert_eq!(s.levels[0].offset, 131_072);
+    let tail: Vec<u64> = s.levels[2..].iter().map(|l| l.offset).collect();
+    assert_eq!(tail, [32_768, 16_384, 8_192, 4_096, 2_048, 1_536, 1_280]);
+    assert!(s.levels[2..].iter().all(|l| l.in_tail));
+    // Two layers: each layer repeats the whole chain.
+    let s2 = Surface::new(SurfaceDesc { layers: 2, ..desc(T2D, 4, 256, 256, 1, 9) });
+    assert_eq!(s2.size, 2 * s.layer_size);
+}
+
+#[test]
+fn mip_chain_without_a_tail() {
+    // 1024×1 at 1 byte, 2 levels: level 1 (512 wide) exceeds the tail's 128: no tail.
+    let s = Surface::new(desc(T2D, 1, 1024, 1, 1, 2));
+    assert_eq!(s.first_tail_level, 2);
+    assert_eq!(s.levels[1].offset, 0);
+    // Level 1 is 512×256 padded: two blocks.
+    assert_eq!(s.levels[0].offset, 131_072);
+    assert_eq!(s.size, 4 * 65_536 + 2 * 65_536);
+}
+
+#[test]
+fn whole_chain_in_the_tail() {
+    // 16×16 at 4 bytes with 5 levels all fit: the chain is one block, level 0 at 32 KiB.
+    let s = Surface::new(desc(T2D, 4, 16, 16, 1, 5));
+    assert_eq!((s.first_tail_level, s.size), (0, 65_536));
+    assert_eq!(s.levels[0].offset, 32_768);
+    // Level 4 is the fifth in the tail: m = 12 - 1 - 4 = 7, 16 << 7.
+    assert_eq!(s.levels[4].offset, 2_048);
+}
+
+#[test]
+fn linear_pitch_is_256_byte_aligned() {
+    let lin = |bpe, w, h| {
+        Surface::new(SurfaceDesc { mode: SwizzleMode::Linear, ..desc(T2D, bpe, w, h, 1, 1) })
+    };
+    let s = lin(1, 100, 10);
+    assert_eq!((s.levels[0].pitch, s.size, s.alignment), (256, 2_560, 256));
+    let s = lin(4, 64, 3);
+    assert_eq!((s.levels[0].pitch, s.size), (64, 768));
+    let s = lin(16, 17, 1);
+    assert_eq!((s.levels[0].pitch, s.size), (32, 512));
+    let s = lin(4, 16384, 16384);
+    assert_eq!(s.size, 16384 * 16384 * 4);
+}

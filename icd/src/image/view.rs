@@ -1,0 +1,202 @@
+//! `VkImageView` and `VkBufferView`: the descriptor words they stand for, computed at creation.
+//!
+//! Views need their resource bound (VUID-VkImageViewCreateInfo-image-01020,
+//! VUID-VkBufferViewCreateInfo-buffer-00935), so the T#/typed V# is final when the view is made
+//! and descriptor writes copy it.
+
+use ash::vk;
+
+use super::Image;
+use crate::core::buffer::Buffer;
+use crate::core::object::{vk_object, ObjectBase, VkObject};
+use crate::descriptor::tsharp::{ImageDescriptor, ImgType};
+use crate::descriptor::vsharp;
+use crate::error::{VkError, VkResult};
+use crate::format::{self, FormatInfo, Sel};
+
+/// A `VkImageView`.
+#[repr(C)]
+pub struct ImageView {
+    base: ObjectBase,
+    pub format: &'static FormatInfo,
+    pub view_type: vk::ImageViewType,
+    pub range: vk::ImageSubresourceRange,
+    pub descriptor: ImageDescriptor,
+}
+vk_object!(ImageView, vk::ImageView, vk::ObjectType::IMAGE_VIEW);
+
+/// The view's component mapping applied over the format's channel selects.
+pub fn compose(fmt: [Sel; 4], m: vk::ComponentMapping) -> [Sel; 4] {
+    let pick = |s: vk::ComponentSwizzle, identity: usize| match s {
+        vk::ComponentSwizzle::ZERO => Sel::Zero,
+        vk::ComponentSwizzle::ONE => Sel::One,
+        vk::ComponentSwizzle::R => fmt[0],
+        vk::ComponentSwizzle::G => fmt[1],
+        vk::ComponentSwizzle::B => fmt[2],
+        vk::ComponentSwizzle::A => fmt[3],
+        _ => fmt[identity],
+    };
+    [pick(m.r, 0), pick(m.g, 1), pick(m.b, 2), pick(m.a, 3)]
+}
+
+/// Resolves `VK_REMAINING_*` and checks the range lies inside the image.
+fn resolve_range(
+    image: &Image,
+    r: &vk::ImageSubresourceRange,
+) -> VkResult<vk::ImageSubresourceRange> {
+    let levels = if r.level_count == vk::REMAINING_MIP_LEVELS {
+        image.levels.saturating_sub(r.base_mip_level)
+    } else {
+        r.level_count
+    };
+    let layers = if r.layer_count == vk::REMAINING_ARRAY_LAYERS {
+        image.layers.saturating_sub(r.base_array_layer)
+    } else {
+        r.layer_count
+    };
+    // VUID-VkImageViewCreateInfo-subresourceRange-01478/01718/06724: inside the image.
+    if levels == 0
+        || layers == 0
+        || r.base_mip_level + levels > image.levels
+        || r.base_array_layer + layers > image.layers
+    {
+        return Err(VkError::InvalidUsage("image view range outside the image"));
+    }
+    Ok(vk::ImageSubresourceRange { level_count: levels, layer_count: layers, ..*r })
+}
+
+/// The T# type for a view, checking it against the image type.
+fn img_type(image: &Image, view: vk::ImageViewType, layers: u32) -> VkResult<ImgType> {
+    use vk::{ImageType as I, ImageViewType as V};
+    let cube_ok = image.flags.contains(vk::ImageCreateFlags::CUBE_COMPATIBLE);
+    Ok(match (image.ty, view) {
+        (I::TYPE_1D, V::TYPE_1D) if layers == 1 => ImgType::D1,
+        (I::TYPE_1D, V::TYPE_1D_ARRAY) => ImgType::D1Array,
+        (I::TYPE_2D, V::TYPE_2D) if layers == 1 => ImgType::D2,
+        (I::TYPE_2D, V::TYPE_2D_ARRAY) => ImgType::D2Array,
+        (I::TYPE_2D, V::CUBE) if cube_ok && layers == 6 => ImgType::Cube,
+        (I::TYPE_2D, V::CUBE_ARRAY) if cube_ok && layers % 6 == 0 => ImgType::Cube,
+        (I::TYPE_3D, V::TYPE_3D) if layers == 1 => ImgType::D3,
+        _ => return Err(VkError::InvalidUsage("image view type does not fit the image")),
+    })
+}
+
+impl ImageView {
+    pub fn create(info: &vk::ImageViewCreateInfo<'_>) -> VkResult<Box<Self>> {
+        // SAFETY: the application passes a live image (valid usage).
+        let image = unsafe { Image::from_handle(info.image) }
+            .ok_or(VkError::InvalidUsage("image view of a null image"))?;
+        let view_format = format::info(info.format).ok_or(VkError::FormatNotSupported)?;
+        // VUID-VkImageViewCreateInfo-image-01762/01761: the image's format, or with
+        // MUTABLE_FORMAT one of its compatibility class.
+        let mutable = image.flags.contains(vk::ImageCreateFlags::MUTABLE_FORMAT);
+        if view_format.format != image.format.format
+            && !(mutable && format::view_compatible(image.format, view_format))
+        {
+            return Err(VkError::InvalidUsage("image view format incompatible with the image"));
+        }
+        let range = resolve_range(image, &info.subresource_range)?;
+        let ty = img_type(image, info.view_type, range.layer_count)?;
+        let va = image.address()?;
+        let aspects = image.format.aspects();
+        // VUID-VkImageViewCreateInfo-subresourceRange-09594: aspects of the format only.
+        if range.aspect_mask.is_empty() || !aspects.contains(range.aspect_mask) {
+            return Err(VkError::InvalidUsage("image view aspect not in the format"));
+        }
+        // A stencil-only view of a combined format reads the separate stencil plane as S8.
+        let (surface, va, hw_format, sel) = match &image.stencil {
+            Some((s, offset)) if range.aspect_mask == vk::ImageAspectFlags::STENCIL => {
+                let s8 = format::info(vk::Format::S8_UINT).expect("S8 in the table");
+                (s, va + offset, s8.img_format, s8.swizzle)
+            }
+            _ => (&image.surface, va, view_format.img_format, view_format.swizzle),
+        };
+        if hw_format == 0 {
+            return Err(VkError::FormatNotSupported);
+        }
+        let (base, count) = (range.base_array_layer, range.layer_count);
+        let last_array = match ty {
+            ImgType::Cube => (base + count) / 6 - 1,
+            ImgType::D3 => 0,
+            _ => base + count - 1,
+        };
+        let descriptor = ImageDescriptor {
+            va,
+            format: hw_format,
+            width: image.extent.width,
+            height: image.extent.height,
+            depth: image.extent.depth,
+            swizzle: compose(sel, info.components),
+            base_level: range.base_mip_level,
+            last_level: range.base_mip_level + range.level_count - 1,
+            levels: image.levels,
+            sw_mode: surface.desc.mode as u8,
+            ty,
+            base_array: if ty == ImgType::D3 { 0 } else { base },
+            last_array,
+        };
+        Ok(Box::new(ImageView {
+            base: ObjectBase::new(vk::ObjectType::IMAGE_VIEW),
+            format: view_format,
+            view_type: info.view_type,
+            range,
+            descriptor,
+        }))
+    }
+
+    /// The T# words.
+    pub fn words(&self) -> [u32; 8] {
+        self.descriptor.words()
+    }
+}
+
+/// A `VkBufferView`.
+#[repr(C)]
+pub struct BufferView {
+    base: ObjectBase,
+    pub format: &'static FormatInfo,
+    pub words: [u32; 4],
+}
+vk_object!(BufferView, vk::BufferView, vk::ObjectType::BUFFER_VIEW);
+
+/// `minTexelBufferOffsetAlignment`.
+pub const TEXEL_BUFFER_OFFSET_ALIGNMENT: u64 = 4;
+
+impl BufferView {
+    pub fn create(info: &vk::BufferViewCreateInfo<'_>) -> VkResult<Box<Self>> {
+        // SAFETY: the application passes a live buffer (valid usage).
+        let buffer = unsafe { Buffer::from_handle(info.buffer) }
+            .ok_or(VkError::InvalidUsage("buffer view of a null buffer"))?;
+        let f = format::info(info.format).ok_or(VkError::FormatNotSupported)?;
+        if f.buf_format == 0 || f.caps.contains(format::Caps::VERTEX_ONLY) {
+            return Err(VkError::FormatNotSupported);
+        }
+        let binding =
+            buffer.binding().ok_or(VkError::InvalidUsage("buffer view of an unbound buffer"))?;
+        // VUID-VkBufferViewCreateInfo-offset-00925/00926: inside the buffer, aligned.
+        if info.offset >= buffer.size || info.offset % TEXEL_BUFFER_OFFSET_ALIGNMENT != 0 {
+            return Err(VkError::InvalidUsage("buffer view offset"));
+        }
+        let bpe = u64::from(f.block_bytes);
+        let range = if info.range == vk::WHOLE_SIZE {
+            // "the range from offset to the end of the buffer ... rounded down to a multiple
+            // of the texel block size".
+            (buffer.size - info.offset) / bpe * bpe
+        } else {
+            info.range
+        };
+        // VUID-VkBufferViewCreateInfo-range-00928/00929/00930.
+        if range == 0 || range % bpe != 0 || info.offset + range > buffer.size {
+            return Err(VkError::InvalidUsage("buffer view range"));
+        }
+        let elements = u32::try_from(range / bpe)
+            .map_err(|_| VkError::InvalidUsage("buffer view beyond maxTexelBufferElements"))?;
+        let va = binding.gpu_address + info.offset;
+        let words = vsharp::typed(va, elements, bpe as u32, f.buf_format, f.swizzle);
+        Ok(Box::new(BufferView {
+            base: ObjectBase::new(vk::ObjectType::BUFFER_VIEW),
+            format: f,
+            words,
+        }))
+    }
+}
