@@ -66,6 +66,7 @@ pub fn compile_to_ir(
     pass!(&s, expect, "lower_io", lower_io::lower_io(&mut s))?;
     expect.explicit_io_lowered = true;
     pass!(&s, expect, "lower_explicit_io", lower_explicit_io::lower_explicit_io(&mut s));
+    pass!(&s, expect, "lower_image_handles", lower_image_handles::lower_image_handles(&mut s));
     pass!(&s, expect, "opt_split_offsets", opt_split_offsets::opt_split_offsets(&mut s));
     optimize(&mut s, expect)?;
     if pass!(&s, expect, "opt_licm", opt_licm::opt_licm(&mut s)) {
