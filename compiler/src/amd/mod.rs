@@ -118,7 +118,12 @@ pub fn default_layout(shader: &Shader) -> ResourceLayout {
 pub fn handle_kind(shader: &Shader, t: crate::ir::TypeId) -> Option<DescriptorKind> {
     Some(match shader.types.get(t) {
         Type::Sampler => DescriptorKind::Sampler,
-        Type::SampledImage { .. } => DescriptorKind::CombinedImageSampler,
+        Type::SampledImage { image } => match shader.types.get(*image) {
+            Type::Image { dim: crate::ir::ImageDim::Buffer, .. } => {
+                DescriptorKind::UniformTexelBuffer
+            }
+            _ => DescriptorKind::CombinedImageSampler,
+        },
         Type::Image { dim: crate::ir::ImageDim::Buffer, storage, .. } => {
             if *storage {
                 DescriptorKind::StorageTexelBuffer

@@ -111,7 +111,11 @@ impl Isel<'_> {
     }
 
     /// Selects an image instruction.
-    pub(super) fn select_image(&mut self, im: &ImageInst, dst: Option<Value>) -> Result<(), BackendError> {
+    pub(super) fn select_image(
+        &mut self,
+        im: &ImageInst,
+        dst: Option<Value>,
+    ) -> Result<(), BackendError> {
         let s = im.sources();
         let h = s.handle.ok_or_else(|| unsupported("image instruction without a handle"))?;
         if im.op == ImageOp::Combine {
@@ -130,7 +134,9 @@ impl Isel<'_> {
         match im.op {
             ImageOp::Samples => return self.select_samples(img, dst),
             ImageOp::QueryLod => {
-                return Err(unsupported("level-of-detail queries need derivatives (fragment shaders)"))
+                return Err(unsupported(
+                    "level-of-detail queries need derivatives (fragment shaders)",
+                ))
             }
             _ => {}
         }
@@ -172,7 +178,14 @@ impl Isel<'_> {
         Ok(r)
     }
 
-    fn emit_mimg(&mut self, p: &MimgPlan, addr: RegRef, n_addr: u8, t: RegRef, smp: Option<RegRef>) {
+    fn emit_mimg(
+        &mut self,
+        p: &MimgPlan,
+        addr: RegRef,
+        n_addr: u8,
+        t: RegRef,
+        smp: Option<RegRef>,
+    ) {
         let mut m = Mimg::new(p.op, 0, 0, 0, 0, p.dmask, p.dim);
         m.glc = p.glc;
         let mut b = B::new(Inst::Mimg(m)).use_(Slot::Vaddr, addr, n_addr).use_(Slot::Srsrc, t, 8);
@@ -212,7 +225,12 @@ impl Isel<'_> {
     }
 
     /// The instruction, its addresses and data for everything but queries of samples.
-    fn plan_mimg(&mut self, im: &ImageInst, s: &ImageSrcs, comps: u8) -> Result<MimgPlan, BackendError> {
+    fn plan_mimg(
+        &mut self,
+        im: &ImageInst,
+        s: &ImageSrcs,
+        comps: u8,
+    ) -> Result<MimgPlan, BackendError> {
         let out = |isel: &mut Self, n: u8| Some((isel.vreg(RegClass::V, n.max(1)), n.max(1)));
         let mask = |n: u8| ((1u16 << n.clamp(1, 4)) - 1) as u8;
         let sampling = matches!(im.op, ImageOp::Sample | ImageOp::Gather);

@@ -49,7 +49,8 @@ impl Isel<'_> {
     /// Loads `part` of element `index` (constant or SGPR) of resource `id`'s binding.
     fn load_part(&mut self, id: u32, part: Part, index: MVal) -> Result<RegRef, BackendError> {
         let (set, binding, _) = self.res[id as usize];
-        let b = *self.layout.get(set, binding).ok_or(BackendError::MissingBinding { set, binding })?;
+        let b =
+            *self.layout.get(set, binding).ok_or(BackendError::MissingBinding { set, binding })?;
         let (extra, dw) = Self::part_place(b.kind, part)?;
         let stride = b.kind.descriptor_size();
         let op = if dw == 8 { Opcode::S_LOAD_DWORDX8 } else { Opcode::S_LOAD_DWORDX4 };
@@ -134,7 +135,8 @@ impl Isel<'_> {
         let MVal::Reg(idx, RegClass::V) = index else {
             return Err(unsupported("descriptor index"));
         };
-        let b = *self.layout.get(set, binding).ok_or(BackendError::MissingBinding { set, binding })?;
+        let b =
+            *self.layout.get(set, binding).ok_or(BackendError::MissingBinding { set, binding })?;
         if b.array_size == 0 || b.array_size > MAX_UNROLLED_ELEMENTS {
             return Err(unsupported(format!(
                 "a divergent index into a descriptor array of {} elements",
@@ -147,8 +149,13 @@ impl Isel<'_> {
         for k in 0..b.array_size {
             let m = self.vreg(RegClass::S, 1);
             self.emit(build::vcmp(Opcode::V_CMP_EQ_U32, m, Src::I(k), Src::R(idx, RegClass::V), 1));
-            let mut and =
-                build::sop2(Opcode::S_AND_B32, None, Src::R(saved, RegClass::S), Src::R(m, RegClass::S), 1);
+            let mut and = build::sop2(
+                Opcode::S_AND_B32,
+                None,
+                Src::R(saved, RegClass::S),
+                Src::R(m, RegClass::S),
+                1,
+            );
             if let ferrum_isa::Inst::Sop2(i) = &mut and.inst {
                 i.sdst = exec;
             }
@@ -171,7 +178,8 @@ impl Isel<'_> {
     /// `part` of element `k`, loaded at the current position (not cached).
     fn load_part_in_loop(&mut self, id: u32, part: Part, k: u32) -> Result<RegRef, BackendError> {
         let (set, binding, _) = self.res[id as usize];
-        let b = *self.layout.get(set, binding).ok_or(BackendError::MissingBinding { set, binding })?;
+        let b =
+            *self.layout.get(set, binding).ok_or(BackendError::MissingBinding { set, binding })?;
         let (extra, dw) = Self::part_place(b.kind, part)?;
         let op = if dw == 8 { Opcode::S_LOAD_DWORDX8 } else { Opcode::S_LOAD_DWORDX4 };
         let base = self.set_base(set);

@@ -18,7 +18,11 @@ const EIGHT: u64 = 0x4100_0000;
 
 impl Isel<'_> {
     /// Packs a texel offset into the MIMG offset dword: 6-bit fields at bits 0, 8 and 16.
-    fn packed_offset(&mut self, im: &ImageInst, s: &ImageSrcs) -> Result<Option<MVal>, BackendError> {
+    fn packed_offset(
+        &mut self,
+        im: &ImageInst,
+        s: &ImageSrcs,
+    ) -> Result<Option<MVal>, BackendError> {
         let n = usize::from(im.shape.space_coords());
         if let Some(o) = im.offset {
             let mut w = 0u32;
@@ -139,7 +143,8 @@ impl Isel<'_> {
             if clamp.is_some() { "_cl" } else { "" },
             if offset.is_some() { "_o" } else { "" },
         );
-        p.op = Opcode::from_name(&name).ok_or_else(|| unsupported(format!("no {name} on gfx10")))?;
+        p.op =
+            Opcode::from_name(&name).ok_or_else(|| unsupported(format!("no {name} on gfx10")))?;
         p.addr = addr;
         if im.op == ImageOp::Gather {
             p.dmask = match (dref, s.component.map(|v| self.comp(v, 0)).transpose()?) {
@@ -158,7 +163,11 @@ impl Isel<'_> {
 
     /// Sample count of a (multisampled) image from its T#: `1 << LAST_LEVEL` (dword 3 bits
     /// 19:16) for the MSAA types (TYPE, bits 31:28, 14 or 15), else 1.
-    pub(super) fn select_samples(&mut self, img: u32, dst: Option<Value>) -> Result<(), BackendError> {
+    pub(super) fn select_samples(
+        &mut self,
+        img: u32,
+        dst: Option<Value>,
+    ) -> Result<(), BackendError> {
         let Some(d) = dst else { return Ok(()) };
         let out = self.vreg(RegClass::V, 1);
         self.with_descriptors(&[(img, Part::Image)], &mut |isel, t| {
@@ -166,12 +175,24 @@ impl Isel<'_> {
             let last = isel.vreg(RegClass::S, 1);
             isel.emit(build::sop2(Opcode::S_BFE_U32, Some(last), w3, Src::I(4 << 16 | 16), 1));
             let n = isel.vreg(RegClass::S, 1);
-            isel.emit(build::sop2(Opcode::S_LSHL_B32, Some(n), Src::I(1), Src::R(last, RegClass::S), 1));
+            isel.emit(build::sop2(
+                Opcode::S_LSHL_B32,
+                Some(n),
+                Src::I(1),
+                Src::R(last, RegClass::S),
+                1,
+            ));
             let ty = isel.vreg(RegClass::S, 1);
             isel.emit(build::sop2(Opcode::S_LSHR_B32, Some(ty), w3, Src::I(28), 1));
             isel.emit(build::sopc(Opcode::S_CMP_GE_U32, Src::R(ty, RegClass::S), Src::I(14)));
             let r = isel.vreg(RegClass::S, 1);
-            isel.emit(build::sop2(Opcode::S_CSELECT_B32, Some(r), Src::R(n, RegClass::S), Src::I(1), 1));
+            isel.emit(build::sop2(
+                Opcode::S_CSELECT_B32,
+                Some(r),
+                Src::R(n, RegClass::S),
+                Src::I(1),
+                1,
+            ));
             isel.emit(build::vop1(Opcode::V_MOV_B32, out, Src::R(r, RegClass::S)));
             Ok(())
         })?;
