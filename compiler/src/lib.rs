@@ -48,6 +48,7 @@ pub mod debug;
 pub mod error;
 pub mod interp;
 pub mod ir;
+pub mod meta;
 pub mod passes;
 pub mod pipeline;
 pub mod spirv;

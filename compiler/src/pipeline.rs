@@ -52,7 +52,13 @@ pub fn compile_to_ir(
     stage: Stage,
     spec: &HashMap<u32, u64>,
 ) -> Result<Shader, CompileError> {
-    let mut s = crate::spirv::to_ir(words, entry, stage, spec)?;
+    let s = crate::spirv::to_ir(words, entry, stage, spec)?;
+    lower_and_optimize(s)
+}
+
+/// Translated (or built, see [`crate::meta`]) IR → lowered, optimized IR: every pass after the
+/// front end.
+pub fn lower_and_optimize(mut s: Shader) -> Result<Shader, CompileError> {
     let mut expect = Expect::default();
     pass!(&s, expect, "spirv_to_ir", ());
     pass!(&s, expect, "inline_functions", inline_functions::inline_functions(&mut s))?;
@@ -66,6 +72,7 @@ pub fn compile_to_ir(
     pass!(&s, expect, "lower_io", lower_io::lower_io(&mut s))?;
     expect.explicit_io_lowered = true;
     pass!(&s, expect, "lower_explicit_io", lower_explicit_io::lower_explicit_io(&mut s));
+    pass!(&s, expect, "lower_image_handles", lower_image_handles::lower_image_handles(&mut s));
     pass!(&s, expect, "opt_split_offsets", opt_split_offsets::opt_split_offsets(&mut s));
     optimize(&mut s, expect)?;
     if pass!(&s, expect, "opt_licm", opt_licm::opt_licm(&mut s)) {

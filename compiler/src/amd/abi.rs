@@ -112,6 +112,15 @@ pub const MAX_PUSH_BYTES: u32 = 256;
 pub const DYNAMIC_DESCRIPTOR_OFFSET: u32 = 256;
 /// Size of a buffer descriptor (V#) in bytes.
 pub const BUFFER_DESCRIPTOR_SIZE: u32 = 16;
+/// Size of an image descriptor (T#) in bytes.
+pub const IMAGE_DESCRIPTOR_SIZE: u32 = 32;
+/// Size of a sampler descriptor (S#) in bytes.
+pub const SAMPLER_DESCRIPTOR_SIZE: u32 = 16;
+/// Array stride of combined image/sampler descriptors: T#, S#, 16 unused bytes (a power of
+/// two, so an index becomes a byte offset with one shift).
+pub const COMBINED_DESCRIPTOR_SIZE: u32 = 64;
+/// Byte offset of the S# within a combined image/sampler descriptor.
+pub const COMBINED_SAMPLER_OFFSET: u32 = 32;
 /// Wave size.
 pub const WAVE_SIZE: u32 = 32;
 /// LDS allocation granule in bytes (RSRC2.LDS_SIZE unit on gfx10.3).
@@ -169,12 +178,35 @@ pub enum DescriptorKind {
     UniformBufferDynamic,
     /// Dynamic storage buffer (V# in the push block).
     StorageBufferDynamic,
+    /// Sampled image: a T# ([`IMAGE_DESCRIPTOR_SIZE`] bytes).
+    SampledImage,
+    /// Storage image: a T#.
+    StorageImage,
+    /// Sampler: an S# ([`SAMPLER_DESCRIPTOR_SIZE`] bytes).
+    Sampler,
+    /// Combined image and sampler: T# at byte 0, S# at byte [`COMBINED_SAMPLER_OFFSET`],
+    /// [`COMBINED_DESCRIPTOR_SIZE`] bytes per element.
+    CombinedImageSampler,
+    /// Uniform texel buffer: a typed V# (STRIDE = texel size, NUM_RECORDS = texel count).
+    UniformTexelBuffer,
+    /// Storage texel buffer: a typed V# like the uniform one.
+    StorageTexelBuffer,
 }
 
 impl DescriptorKind {
     /// True for the dynamic variants, whose V#s live in the push block.
     pub fn is_dynamic(self) -> bool {
         matches!(self, DescriptorKind::UniformBufferDynamic | DescriptorKind::StorageBufferDynamic)
+    }
+
+    /// Bytes one array element of this kind takes in set memory (the array stride).
+    pub fn descriptor_size(self) -> u32 {
+        match self {
+            DescriptorKind::SampledImage | DescriptorKind::StorageImage => IMAGE_DESCRIPTOR_SIZE,
+            DescriptorKind::Sampler => SAMPLER_DESCRIPTOR_SIZE,
+            DescriptorKind::CombinedImageSampler => COMBINED_DESCRIPTOR_SIZE,
+            _ => BUFFER_DESCRIPTOR_SIZE,
+        }
     }
 
     /// True for uniform buffers (read-only, so scalar loads through the scalar cache are safe).
@@ -221,7 +253,8 @@ impl ResourceLayout {
     }
 
     /// The layout an icd would build for these bindings with no dynamic buffers: each set's
-    /// bindings in increasing binding order, one 16-byte V# per array element, consecutive.
+    /// bindings in increasing binding order, array elements consecutive, each
+    /// [`DescriptorKind::descriptor_size`] bytes.
     /// Tools and tests use it when no pipeline layout is given.
     pub fn packed(bindings: &[((u32, u32), DescriptorKind, u32)]) -> Self {
         let mut sorted = bindings.to_vec();
@@ -235,8 +268,8 @@ impl ResourceLayout {
                 dynamic - array_size
             } else {
                 let at = next.entry(set).or_insert(0);
-                *at += array_size * BUFFER_DESCRIPTOR_SIZE;
-                *at - array_size * BUFFER_DESCRIPTOR_SIZE
+                *at += array_size * kind.descriptor_size();
+                *at - array_size * kind.descriptor_size()
             };
             out.bindings.insert((set, binding), BindingLayout { kind, offset, array_size });
         }

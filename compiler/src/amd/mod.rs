@@ -95,18 +95,46 @@ pub fn default_layout(shader: &Shader) -> ResourceLayout {
     let mut b = Vec::new();
     for v in &shader.vars {
         let Some(sb) = v.binding else { continue };
+        let (n, elem) = match shader.types.get(v.ty) {
+            Type::Array { len, elem, .. } => (*len, *elem),
+            Type::RuntimeArray { elem, .. } => (1, *elem),
+            _ => (1, v.ty),
+        };
         let kind = match v.mode {
             Mode::Uniform => DescriptorKind::UniformBuffer,
             Mode::Storage => DescriptorKind::StorageBuffer,
+            Mode::Handle => match handle_kind(shader, elem) {
+                Some(k) => k,
+                None => continue,
+            },
             _ => continue,
-        };
-        let n = match shader.types.get(v.ty) {
-            Type::Array { len, .. } => *len,
-            _ => 1,
         };
         b.push((sb, kind, n));
     }
     ResourceLayout::packed(&b)
+}
+
+/// The descriptor kind a handle variable of (element) type `t` needs.
+pub fn handle_kind(shader: &Shader, t: crate::ir::TypeId) -> Option<DescriptorKind> {
+    Some(match shader.types.get(t) {
+        Type::Sampler => DescriptorKind::Sampler,
+        Type::SampledImage { image } => match shader.types.get(*image) {
+            Type::Image { dim: crate::ir::ImageDim::Buffer, .. } => {
+                DescriptorKind::UniformTexelBuffer
+            }
+            _ => DescriptorKind::CombinedImageSampler,
+        },
+        Type::Image { dim: crate::ir::ImageDim::Buffer, storage, .. } => {
+            if *storage {
+                DescriptorKind::StorageTexelBuffer
+            } else {
+                DescriptorKind::UniformTexelBuffer
+            }
+        }
+        Type::Image { storage: true, .. } => DescriptorKind::StorageImage,
+        Type::Image { .. } => DescriptorKind::SampledImage,
+        _ => return None,
+    })
 }
 
 /// Compiles lowered IR (from [`crate::compile_to_ir`]) of a compute shader.

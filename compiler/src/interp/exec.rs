@@ -294,14 +294,14 @@ impl Invocation {
         }
     }
 
-    fn val(&self, v: Value) -> Result<IVal, InterpError> {
+    pub(super) fn val(&self, v: Value) -> Result<IVal, InterpError> {
         self.frames
             .last()
             .and_then(|f| f.vals.get(v.0 as usize).cloned().flatten())
             .ok_or_else(|| InterpError::Invalid(format!("%{} used before definition", v.0)))
     }
 
-    fn data(&self, v: Value) -> Result<Vec<u64>, InterpError> {
+    pub(super) fn data(&self, v: Value) -> Result<Vec<u64>, InterpError> {
         match self.val(v)? {
             IVal::Data(d) => Ok(d),
             IVal::Ptr(p) => Ok(vec![p.addr]),
@@ -349,16 +349,16 @@ impl Ids {
     }
 }
 
-struct Ctx<'a> {
-    s: &'a Shader,
-    f: &'a Function,
+pub(super) struct Ctx<'a> {
+    pub(super) s: &'a Shader,
+    pub(super) f: &'a Function,
     l: &'a VarLayout,
     fr: &'a Frame,
     ids: Ids,
 }
 
 impl Ctx<'_> {
-    fn val(&self, v: Value) -> Result<IVal, InterpError> {
+    pub(super) fn val(&self, v: Value) -> Result<IVal, InterpError> {
         self.fr
             .vals
             .get(v.0 as usize)
@@ -367,7 +367,7 @@ impl Ctx<'_> {
             .ok_or_else(|| InterpError::Invalid(format!("%{} used before definition", v.0)))
     }
 
-    fn data(&self, v: Value) -> Result<Vec<u64>, InterpError> {
+    pub(super) fn data(&self, v: Value) -> Result<Vec<u64>, InterpError> {
         match self.val(v)? {
             IVal::Data(d) => Ok(d),
             IVal::Ptr(_) => Err(InterpError::Invalid(format!("%{} is a pointer", v.0))),
@@ -394,6 +394,13 @@ impl Ctx<'_> {
             InstKind::Alu(op, srcs) => self.alu(*op, shape, srcs)?,
             InstKind::Phi(_) => {
                 return Err(InterpError::Invalid("phi in the middle of a block".into()))
+            }
+            InstKind::Deref { kind: DerefKind::Cast, parent: Some(p) }
+                if matches!(self.val(*p)?, IVal::Data(_))
+                    && dst.and_then(|d| self.s.deref_mode(self.f, d)) == Some(Mode::Handle) =>
+            {
+                // The image half of a combined (image, sampler) pair.
+                IVal::Data(self.data(*p)?[..1].to_vec())
             }
             InstKind::Deref { kind, parent } => IVal::Ptr(self.deref(*kind, *parent, mem)?),
             InstKind::Load { ptr } => {
@@ -442,9 +449,7 @@ impl Ctx<'_> {
             InstKind::Subgroup { .. } => {
                 return Err(InterpError::Invalid("subgroup op outside its wave".into()))
             }
-            InstKind::Image(i) => {
-                return Err(InterpError::Unsupported(format!("image op {:?}", i.op)))
-            }
+            InstKind::Image(i) => return self.image(i, dst, mem),
             InstKind::IoLoad { .. } | InstKind::IoStore { .. } => {
                 return Err(InterpError::Unsupported("graphics inputs and outputs".into()))
             }
@@ -547,7 +552,12 @@ impl Ctx<'_> {
             Mode::SystemValue => PSpace::SysVal(
                 var.sysval.ok_or_else(|| InterpError::Invalid("sysval without kind".into()))?,
             ),
-            Mode::Handle => PSpace::Handle,
+            Mode::Handle => {
+                let (set, b) = var
+                    .binding
+                    .ok_or_else(|| InterpError::Invalid(format!("{} has no binding", var.name)))?;
+                PSpace::Handle(set, b)
+            }
             Mode::Input | Mode::Output | Mode::Global => {
                 return Err(InterpError::Unsupported(format!("{} variables", var.mode.name())))
             }
@@ -585,6 +595,13 @@ impl Ctx<'_> {
                 let (pt, _) = pointee(self.s, self.f, p)?;
                 let base = self.ptr(p)?;
                 let idx = ops::sext(self.data(i)?[0], self.f.ty(i).shape().0);
+                if let PSpace::Handle(..) = base.space {
+                    let n = super::image_exec::flat_len(self.s, pt);
+                    return Ok(Ptr {
+                        addr: base.addr.wrapping_add((idx as u64).wrapping_mul(n)),
+                        ..base
+                    });
+                }
                 if let PSpace::DescArray(set, b) = base.space {
                     return Ok(Ptr {
                         space: PSpace::Buffer(mem.res.find(set, b, idx as u32)?),

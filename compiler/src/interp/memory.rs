@@ -35,16 +35,33 @@ pub struct Resources {
     pub globals: Vec<GlobalBuffer>,
     /// Push-constant bytes.
     pub push: Vec<u8>,
+    /// Images, combined image/samplers and texel buffers.
+    pub images: Vec<super::image::Image>,
+    /// Separate samplers.
+    pub samplers: Vec<super::image::Sampler>,
 }
+
+/// Tag of resource-index values that name an entry of [`Resources::images`].
+pub const IMAGE_TAG: u32 = 1 << 30;
+/// Tag of resource-index values that name an entry of [`Resources::samplers`].
+pub const SAMPLER_TAG: u32 = 1 << 29;
 
 impl Resources {
     /// The resource index of `(set, binding)[index]`.
+    /// Image and sampler descriptors are found in their own lists, and their index carries
+    /// [`IMAGE_TAG`] or [`SAMPLER_TAG`].
     pub fn find(&self, set: u32, binding: u32, index: u32) -> Result<u32, InterpError> {
-        self.buffers
-            .iter()
-            .position(|b| b.set == set && b.binding == binding && b.index == index)
-            .map(|p| p as u32)
-            .ok_or(InterpError::Unbound { set, binding, index })
+        let key = |s: u32, b: u32, i: u32| s == set && b == binding && i == index;
+        if let Some(p) = self.buffers.iter().position(|b| key(b.set, b.binding, b.index)) {
+            return Ok(p as u32);
+        }
+        if let Some(p) = self.images.iter().position(|b| key(b.set, b.binding, b.index)) {
+            return Ok(p as u32 | IMAGE_TAG);
+        }
+        if let Some(p) = self.samplers.iter().position(|b| key(b.set, b.binding, b.index)) {
+            return Ok(p as u32 | SAMPLER_TAG);
+        }
+        Err(InterpError::Unbound { set, binding, index })
     }
 }
 
@@ -67,8 +84,9 @@ pub enum PSpace {
     Scratch,
     /// A system value (address = byte offset of the component).
     SysVal(SysVal),
-    /// An image/sampler handle (not executable).
-    Handle,
+    /// Descriptors of an image/sampler binding (set, binding); the address is the flattened
+    /// array element.
+    Handle(u32, u32),
 }
 
 /// An interpreter pointer.
@@ -125,7 +143,7 @@ impl Mem<'_> {
             PSpace::Shared => slice(self.shared, p.addr, len, "shared"),
             PSpace::Private => slice(self.private, p.addr, len, "private"),
             PSpace::Scratch => slice(self.scratch, p.addr, len, "scratch"),
-            PSpace::SysVal(_) | PSpace::DescArray(..) | PSpace::Handle => {
+            PSpace::SysVal(_) | PSpace::DescArray(..) | PSpace::Handle(..) => {
                 Err(InterpError::Invalid("memory access to a non-memory pointer".into()))
             }
         }

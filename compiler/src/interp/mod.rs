@@ -19,11 +19,15 @@
 //! than through emitted address arithmetic.
 
 mod exec;
+pub mod image;
+mod image_exec;
+mod image_filter;
 pub mod memory;
 pub mod subgroup;
 
 use thiserror::Error;
 
+pub use image::{Address, Image, Sampler, TexelKind};
 pub use memory::{Buffer, GlobalBuffer, Resources};
 
 use crate::ir::{InstKind, Mode, Shader};
@@ -214,8 +218,9 @@ fn run_subgroup_ops(
     Ok(())
 }
 
-/// True if the shader reads images or graphics I/O, which the interpreter cannot run.
+/// True if the shader is a compute shader without graphics I/O, which the interpreter runs
+/// (images need their contents in [`Resources::images`]).
 pub fn is_interpretable(shader: &Shader) -> bool {
     shader.stage == crate::ir::Stage::Compute
-        && !shader.vars.iter().any(|v| matches!(v.mode, Mode::Handle | Mode::Input | Mode::Output))
+        && !shader.vars.iter().any(|v| matches!(v.mode, Mode::Input | Mode::Output))
 }

@@ -4,6 +4,7 @@
 //! rather than Rust references, so passes can rewrite a function freely without fighting the
 //! borrow checker, and printing, hashing and comparing stay cheap.
 
+use super::image::ImageInst;
 use super::ops::AluOp;
 use super::types::{Mode, TypeId};
 
@@ -222,38 +223,6 @@ pub enum IoSlot {
     Builtin(BuiltinOut),
 }
 
-/// Image and sampler operations (sources are listed in [`ImageInst::srcs`] in the order the
-/// op names; the first source is always the image, sampler or combined handle deref).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ImageOp {
-    /// Sample with implicit LOD: (handle, coord[, bias]).
-    Sample,
-    /// Sample with explicit LOD: (handle, coord, lod).
-    SampleLod,
-    /// Sample with explicit gradients: (handle, coord, ddx, ddy).
-    SampleGrad,
-    /// Depth-compare sample: (handle, coord, dref[, lod]).
-    SampleDref,
-    /// Texel fetch: (handle, coord[, lod or sample]).
-    Fetch,
-    /// Storage image read: (handle, coord).
-    Read,
-    /// Storage image write: (handle, coord, texel).
-    Write,
-    /// Storage image atomic: (handle, coord, data[, comparator]).
-    Atomic(AtomicOp),
-    /// Size query: (handle[, lod]).
-    Size,
-    /// Mip level count: (handle).
-    Levels,
-    /// Sample count: (handle).
-    Samples,
-    /// Gather: (handle, coord, component).
-    Gather,
-    /// Combine an image and a sampler handle: (image, sampler).
-    Combine,
-}
-
 /// Subgroup (wave) operations. The subgroup is a wave of 32 invocations, grouped by local
 /// invocation index; every operation acts on the lanes that execute it together (the active
 /// lanes), so moving one across control flow changes its meaning.
@@ -321,17 +290,6 @@ impl SubgroupOp {
                 | SubgroupOp::Reduce(_)
         )
     }
-}
-
-/// An image instruction.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ImageInst {
-    /// The operation.
-    pub op: ImageOp,
-    /// Sources (see [`ImageOp`]).
-    pub srcs: Vec<Value>,
-    /// Constant texel offset, if any.
-    pub offset: Option<[i32; 3]>,
 }
 
 /// The instruction set.
@@ -595,7 +553,7 @@ impl Inst {
                 | InstKind::SysVal(_)
                 | InstKind::ArrayLength { .. }
                 | InstKind::Subgroup { .. }
-        ) || matches!(&self.kind, InstKind::Image(i) if i.op != ImageOp::Write && !matches!(i.op, ImageOp::Atomic(_)))
+        ) || matches!(&self.kind, InstKind::Image(i) if !i.has_side_effects())
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod builder;
 pub mod function;
+pub mod image;
 pub mod inst;
 pub mod layout;
 pub mod layout_rules;
@@ -12,6 +13,7 @@ pub mod validate;
 
 pub use builder::Builder;
 pub use function::*;
+pub use image::*;
 pub use inst::*;
 pub use ops::AluOp;
 pub use types::{ImageDim, Member, Mode, Type, TypeId, TypeTable};

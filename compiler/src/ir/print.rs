@@ -101,6 +101,15 @@ pub fn inst_text(s: &Shader, f: &Function, i: &Inst) -> String {
         }
         InstKind::Image(im) => {
             let mut t = format!("image_{:?} {}", im.op, list(&im.srcs)).to_lowercase();
+            let sh = im.shape;
+            let _ = write!(
+                t,
+                " {:?}{}{} args=0x{:x}",
+                sh.dim,
+                if sh.arrayed { "[]" } else { "" },
+                if sh.ms { "ms" } else { "" },
+                im.args.0
+            );
             if let Some(o) = im.offset {
                 let _ = write!(t, " offset={o:?}");
             }

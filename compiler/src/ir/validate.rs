@@ -184,6 +184,9 @@ fn check_kinds(s: &Shader, f: &Function, inst: &crate::ir::Inst, e: Expect) -> R
                 return Err("explicit-I/O deref survived lowering".into());
             }
         }
+        InstKind::Image(im) if im.srcs.len() != im.args.count() => {
+            return Err("image sources do not match their argument mask".into())
+        }
         InstKind::Call { .. } if e.inlined => return Err("call survived inlining".into()),
         _ => {}
     }

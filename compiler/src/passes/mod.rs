@@ -50,6 +50,7 @@ impl<'a> Emitter<'a> {
         self.emit(InstKind::Alu(op, srcs), ValueType::data(bits, comps))
     }
 }
+pub mod lower_image_handles;
 pub mod opt_constant_fold;
 pub mod opt_copy_prop;
 pub mod opt_cse;

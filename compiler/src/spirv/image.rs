@@ -1,5 +1,7 @@
-//! Image and sampler instructions. They are represented in the IR so every module parses and
-//! prints; lowering them to hardware comes with the graphics work.
+//! Image and sampler instructions → [`ImageInst`]s whose sources are named by
+//! [`crate::ir::ImageArgs`]. The handle stays a `Handle`-mode deref here; the addressing shape
+//! is read from its type now, because `lower_image_handles` later replaces the deref with a
+//! descriptor index.
 
 use rspirv::dr::{Instruction, Operand};
 use spirv::{ImageOperands, Op};
@@ -8,92 +10,194 @@ use super::function::{FnCtx, Tree};
 use super::module::CTree;
 use super::operands::{bad, id, opname};
 use crate::error::CompileError;
-use crate::ir::{ImageInst, ImageOp, InstKind, Mode, Type, Value, ValueType};
+use crate::ir::{
+    AtomicOp, ImageInst, ImageOp, ImageShape, ImageSrcs, InstKind, Mode, Type, Value, ValueType,
+};
 
 impl FnCtx<'_, '_> {
+    /// The addressing shape of handle `h` (an image, sampled image or texel buffer deref).
+    pub(super) fn handle_shape(
+        &self,
+        inst: &Instruction,
+        h: Value,
+    ) -> Result<ImageShape, CompileError> {
+        let ValueType::Deref(pt) = self.f.ty(h) else {
+            return Err(bad(inst, "image operand is not a handle"));
+        };
+        let types = &self.m.shader.types;
+        let Type::Pointer { pointee, .. } = types.get(pt) else {
+            return Err(bad(inst, "image operand is not a handle"));
+        };
+        let img = match types.get(*pointee) {
+            Type::SampledImage { image } => *image,
+            _ => *pointee,
+        };
+        match types.get(img) {
+            Type::Image { dim, arrayed, ms, .. } => {
+                Ok(ImageShape { dim: *dim, arrayed: *arrayed, ms: *ms })
+            }
+            _ => Err(bad(inst, "image operand is not an image")),
+        }
+    }
+
+    /// Reads the optional image operands starting at operand `at` into `s`.
     fn image_operands(
         &mut self,
         inst: &Instruction,
         at: usize,
-        srcs: &mut Vec<Value>,
+        s: &mut ImageSrcs,
     ) -> Result<Option<[i32; 3]>, CompileError> {
         let Some(Operand::ImageOperands(mask)) = inst.operands.get(at) else { return Ok(None) };
-        let mut i = at + 1;
-        let mut offset = None;
         let supported = ImageOperands::BIAS
             | ImageOperands::LOD
             | ImageOperands::GRAD
             | ImageOperands::CONST_OFFSET
-            | ImageOperands::SAMPLE;
+            | ImageOperands::OFFSET
+            | ImageOperands::SAMPLE
+            | ImageOperands::MIN_LOD
+            | ImageOperands::NON_PRIVATE_TEXEL
+            | ImageOperands::VOLATILE_TEXEL
+            | ImageOperands::ZERO_EXTEND
+            | ImageOperands::SIGN_EXTEND;
         if !(*mask - supported).is_empty() {
-            return Err(CompileError::unsupported(
-                opname(inst),
-                format!("image operands {mask:?}"),
-            ));
+            let what = format!("image operands {mask:?}");
+            return Err(CompileError::unsupported(opname(inst), what));
         }
+        let mut i = at + 1;
+        let mut offset = None;
         for bit in [
             ImageOperands::BIAS,
             ImageOperands::LOD,
             ImageOperands::GRAD,
             ImageOperands::CONST_OFFSET,
+            ImageOperands::OFFSET,
             ImageOperands::SAMPLE,
+            ImageOperands::MIN_LOD,
         ] {
             if !mask.contains(bit) {
                 continue;
             }
-            if bit == ImageOperands::CONST_OFFSET {
-                match self.m.consts.get(&id(inst, i)?) {
-                    Some(CTree::Leaf(b, c)) => {
-                        let mut o = [0i32; 3];
-                        for (k, v) in c.iter().take(3).enumerate() {
-                            o[k] = crate::ir::ops::sext(*v, *b) as i32;
-                        }
-                        offset = Some(o);
-                    }
-                    _ => return Err(bad(inst, "ConstOffset is not a constant")),
-                }
-            } else {
-                srcs.push(self.leaf(inst, i)?);
-                if bit == ImageOperands::GRAD {
+            match bit {
+                ImageOperands::CONST_OFFSET => offset = Some(self.const_offset(inst, i)?),
+                ImageOperands::BIAS => s.bias = Some(self.leaf(inst, i)?),
+                ImageOperands::LOD => s.lod = Some(self.leaf(inst, i)?),
+                ImageOperands::GRAD => {
+                    s.ddx = Some(self.leaf(inst, i)?);
                     i += 1;
-                    srcs.push(self.leaf(inst, i)?);
+                    s.ddy = Some(self.leaf(inst, i)?);
                 }
+                ImageOperands::OFFSET => s.offset = Some(self.leaf(inst, i)?),
+                ImageOperands::SAMPLE => s.sample = Some(self.leaf(inst, i)?),
+                _ => s.min_lod = Some(self.leaf(inst, i)?),
             }
             i += 1;
         }
         Ok(offset)
     }
 
-    /// Translates image instructions; `false` if `inst` is not one.
-    pub fn image_inst(&mut self, inst: &Instruction) -> Result<bool, CompileError> {
+    fn const_offset(&self, inst: &Instruction, i: usize) -> Result<[i32; 3], CompileError> {
+        match self.m.consts.get(&id(inst, i)?) {
+            Some(CTree::Leaf(b, c)) => {
+                let mut o = [0i32; 3];
+                for (k, v) in c.iter().take(3).enumerate() {
+                    o[k] = crate::ir::ops::sext(*v, *b) as i32;
+                }
+                Ok(o)
+            }
+            _ => Err(bad(inst, "ConstOffset is not a constant")),
+        }
+    }
+
+    /// The operation, the operand index of the image operands, and the fixed sources.
+    fn image_fixed(
+        &mut self,
+        inst: &Instruction,
+        s: &mut ImageSrcs,
+    ) -> Result<Option<(ImageOp, usize)>, CompileError> {
         let op = inst.class.opcode;
-        let (iop, nfixed) = match op {
-            Op::SampledImage => (ImageOp::Combine, 2),
+        let fixed = |cx: &mut Self, s: &mut ImageSrcs, n: usize| -> Result<(), CompileError> {
+            s.handle = Some(cx.leaf(inst, 0)?);
+            if n > 1 {
+                s.coord = Some(cx.leaf(inst, 1)?);
+            }
+            Ok(())
+        };
+        let r = match op {
             Op::ImageSampleImplicitLod | Op::ImageSampleExplicitLod => {
-                let lod = matches!(inst.operands.get(2), Some(Operand::ImageOperands(m)) if m.intersects(ImageOperands::LOD | ImageOperands::GRAD));
-                let grad = matches!(inst.operands.get(2), Some(Operand::ImageOperands(m)) if m.contains(ImageOperands::GRAD));
-                (
-                    if grad {
-                        ImageOp::SampleGrad
-                    } else if lod {
-                        ImageOp::SampleLod
-                    } else {
-                        ImageOp::Sample
-                    },
-                    2,
-                )
+                fixed(self, s, 2)?;
+                (ImageOp::Sample, 2)
             }
             Op::ImageSampleDrefImplicitLod | Op::ImageSampleDrefExplicitLod => {
-                (ImageOp::SampleDref, 3)
+                fixed(self, s, 2)?;
+                s.dref = Some(self.leaf(inst, 2)?);
+                (ImageOp::Sample, 3)
             }
-            Op::ImageFetch => (ImageOp::Fetch, 2),
-            Op::ImageGather => (ImageOp::Gather, 3),
-            Op::ImageRead => (ImageOp::Read, 2),
-            Op::ImageWrite => (ImageOp::Write, 3),
-            Op::ImageQuerySize => (ImageOp::Size, 1),
-            Op::ImageQuerySizeLod => (ImageOp::Size, 2),
-            Op::ImageQueryLevels => (ImageOp::Levels, 1),
-            Op::ImageQuerySamples => (ImageOp::Samples, 1),
+            Op::ImageGather => {
+                fixed(self, s, 2)?;
+                s.component = Some(self.leaf(inst, 2)?);
+                (ImageOp::Gather, 3)
+            }
+            Op::ImageDrefGather => {
+                fixed(self, s, 2)?;
+                s.dref = Some(self.leaf(inst, 2)?);
+                (ImageOp::Gather, 3)
+            }
+            Op::ImageFetch => {
+                fixed(self, s, 2)?;
+                (ImageOp::Fetch, 2)
+            }
+            Op::ImageRead => {
+                fixed(self, s, 2)?;
+                (ImageOp::Read, 2)
+            }
+            Op::ImageWrite => {
+                fixed(self, s, 2)?;
+                s.data = Some(self.leaf(inst, 2)?);
+                (ImageOp::Write, 3)
+            }
+            Op::ImageQuerySize => {
+                fixed(self, s, 1)?;
+                (ImageOp::Size, 1)
+            }
+            Op::ImageQuerySizeLod => {
+                fixed(self, s, 1)?;
+                s.lod = Some(self.leaf(inst, 1)?);
+                (ImageOp::Size, 2)
+            }
+            Op::ImageQueryLevels => {
+                fixed(self, s, 1)?;
+                (ImageOp::Levels, 1)
+            }
+            Op::ImageQuerySamples => {
+                fixed(self, s, 1)?;
+                (ImageOp::Samples, 1)
+            }
+            Op::ImageQueryLod => {
+                fixed(self, s, 2)?;
+                (ImageOp::QueryLod, 2)
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(r))
+    }
+
+    /// Translates image instructions; `false` if `inst` is not one.
+    pub fn image_inst(&mut self, inst: &Instruction) -> Result<bool, CompileError> {
+        match inst.class.opcode {
+            Op::SampledImage => {
+                let (img, smp) = (self.leaf(inst, 0)?, self.leaf(inst, 1)?);
+                let shape = self.handle_shape(inst, img)?;
+                let s = ImageSrcs { handle: Some(img), data: Some(smp), ..Default::default() };
+                let kind = InstKind::Image(
+                    ImageInst::from_sources(ImageOp::Combine, shape, &s)
+                        .ok_or_else(|| bad(inst, "sampled image"))?,
+                );
+                let rt = self.rtype(inst)?;
+                let vt = ValueType::Deref(self.m.shader.types.pointer(rt, Mode::Handle, None));
+                let v = self.emit(kind, vt);
+                self.set(inst, Tree::Leaf(v))?;
+                return Ok(true);
+            }
             Op::Image => {
                 // The image half of a combined handle: a cast of the handle deref.
                 let h = self.leaf(inst, 0)?;
@@ -112,27 +216,53 @@ impl FnCtx<'_, '_> {
                 self.texel_ptrs.insert(super::operands::result(inst)?, (img, coord, sample));
                 return Ok(true);
             }
-            _ => return Ok(false),
-        };
-        let mut srcs = Vec::new();
-        for i in 0..nfixed {
-            srcs.push(self.leaf(inst, i)?);
+            Op::ImageSampleProjImplicitLod
+            | Op::ImageSampleProjExplicitLod
+            | Op::ImageSampleProjDrefImplicitLod
+            | Op::ImageSampleProjDrefExplicitLod => {
+                return Err(CompileError::unsupported(opname(inst), "projective sampling"))
+            }
+            _ => {}
         }
-        let offset = self.image_operands(inst, nfixed, &mut srcs)?;
-        let kind = InstKind::Image(ImageInst { op: iop, srcs, offset });
-        if op == Op::ImageWrite {
-            self.emit_void(kind);
+        let mut s = ImageSrcs::default();
+        let Some((iop, at)) = self.image_fixed(inst, &mut s)? else { return Ok(false) };
+        let offset = self.image_operands(inst, at, &mut s)?;
+        let h = s.handle.ok_or_else(|| bad(inst, "image"))?;
+        let shape = self.handle_shape(inst, h)?;
+        if !shape.ms {
+            s.sample = None;
+        }
+        let mut ii = ImageInst::from_sources(iop, shape, &s).ok_or_else(|| bad(inst, "image"))?;
+        ii.offset = offset;
+        if iop == ImageOp::Write {
+            self.emit_void(InstKind::Image(ii));
             return Ok(true);
         }
-        let rt = self.rtype(inst)?;
-        let vt = match self.m.shader.types.get(rt) {
-            Type::SampledImage { .. } => {
-                ValueType::Deref(self.m.shader.types.pointer(rt, Mode::Handle, None))
-            }
-            _ => self.rvt(inst)?,
-        };
-        let v = self.emit(kind, vt);
+        let vt = self.rvt(inst)?;
+        let v = self.emit(InstKind::Image(ii), vt);
         self.set(inst, Tree::Leaf(v))?;
         Ok(true)
+    }
+
+    /// The image atomic behind a texel pointer: `srcs` are the data sources (value and, for
+    /// compare-exchange, comparator).
+    pub(super) fn texel_atomic(
+        &self,
+        inst: &Instruction,
+        op: AtomicOp,
+        (img, coord, sample): (Value, Value, Value),
+        srcs: &[Value],
+    ) -> Result<ImageInst, CompileError> {
+        let shape = self.handle_shape(inst, img)?;
+        let s = ImageSrcs {
+            handle: Some(img),
+            coord: Some(coord),
+            sample: shape.ms.then_some(sample),
+            data: srcs.first().copied(),
+            cmp: srcs.get(1).copied(),
+            ..Default::default()
+        };
+        ImageInst::from_sources(ImageOp::Atomic(op), shape, &s)
+            .ok_or_else(|| bad(inst, "texel pointer"))
     }
 }

@@ -190,14 +190,8 @@ impl FnCtx<'_, '_> {
             }
             _ => {}
         }
-        if let Some(&(img, coord, sample)) = self.texel_ptrs.get(&p) {
-            let mut all = vec![img, coord, sample];
-            all.extend(srcs);
-            let kind = InstKind::Image(crate::ir::ImageInst {
-                op: crate::ir::ImageOp::Atomic(op),
-                srcs: all,
-                offset: None,
-            });
+        if let Some(&tp) = self.texel_ptrs.get(&p) {
+            let kind = InstKind::Image(self.texel_atomic(inst, op, tp, &srcs)?);
             match vt {
                 Some(vt) => {
                     let v = self.emit(kind, vt);

@@ -61,6 +61,22 @@ const CAPABILITIES: &[Capability] = &[
     Capability::GroupNonUniformShuffleRelative,
     Capability::GroupNonUniformClustered,
     Capability::GroupNonUniformQuad,
+    Capability::SampledCubeArray,
+    Capability::ImageCubeArray,
+    Capability::MinLod,
+    Capability::ImageGatherExtended,
+    Capability::ImageMSArray,
+    Capability::StorageImageMultisample,
+    Capability::ShaderNonUniform,
+    Capability::RuntimeDescriptorArray,
+    Capability::SampledImageArrayDynamicIndexing,
+    Capability::StorageImageArrayDynamicIndexing,
+    Capability::UniformTexelBufferArrayDynamicIndexing,
+    Capability::StorageTexelBufferArrayDynamicIndexing,
+    Capability::SampledImageArrayNonUniformIndexing,
+    Capability::StorageImageArrayNonUniformIndexing,
+    Capability::UniformTexelBufferArrayNonUniformIndexing,
+    Capability::StorageTexelBufferArrayNonUniformIndexing,
 ];
 
 const EXTENSIONS: &[&str] = &[
@@ -73,6 +89,7 @@ const EXTENSIONS: &[&str] = &[
     "SPV_EXT_demote_to_helper_invocation",
     "SPV_KHR_non_semantic_info",
     "SPV_KHR_shader_draw_parameters",
+    "SPV_EXT_descriptor_indexing",
 ];
 
 /// Module-level state of the translation.

@@ -32,6 +32,9 @@ mod cf;
 mod cf_plan;
 mod div64;
 mod div_const;
+mod image;
+mod image_desc;
+mod image_sample;
 pub mod layout_order;
 mod mem;
 pub(crate) mod scratch;
@@ -98,6 +101,9 @@ pub struct Isel<'a> {
     /// Resources: (set, binding, array index).
     pub(crate) res: Vec<(u32, u32, MVal)>,
     vsharp: HashMap<(u32, u32, u32), RegRef>,
+    /// Image, sampler and texel-buffer descriptors with constant indices, loaded in the
+    /// prologue: (set, binding, element, byte offset within the element).
+    image_desc: HashMap<(u32, u32, u32, u32), RegRef>,
     set_base: HashMap<u32, RegRef>,
     pub(crate) inputs: Inputs,
     /// Per-invocation scratch kept in VGPRs, one per dword (see [`mem`]).
@@ -141,6 +147,7 @@ impl<'a> Isel<'a> {
             vals: vec![None; f.values.len()],
             res: Vec::new(),
             vsharp: HashMap::new(),
+            image_desc: HashMap::new(),
             set_base: HashMap::new(),
             inputs,
             scratch: Vec::new(),
@@ -451,6 +458,7 @@ impl<'a> Isel<'a> {
             }
             InstKind::Barrier { exec, memory } => self.select_barrier(*exec, *memory),
             InstKind::Subgroup { op, srcs } => self.select_subgroup(*op, dst, srcs)?,
+            InstKind::Image(im) => self.select_image(im, dst)?,
             other => return Err(unsupported(format!("IR instruction {other:?}"))),
         }
         if let Some(d) = dst {

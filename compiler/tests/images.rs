@@ -1,0 +1,255 @@
+//! Image shaders (tests/image_corpus): every pass preserves what the interpreter computes, byte
+//! for byte, in buffers and images; the backend selects them, llvm-mc reassembles the listing
+//! to exactly our bytes, and the instructions each shader is written to exercise appear.
+//!
+//! Directives beyond the common ones (`//!` lines):
+//! - `image SET BINDING float|uint|sint W H D LAYERS LEVELS INIT [ms SAMPLES]`: an image
+//!   (or combined image/sampler) with texels from the fill pattern INIT;
+//! - `texbuf SET BINDING float|uint|sint N INIT`: a texel buffer of N texels;
+//! - `sampler SET BINDING nearest|linear mipnearest|miplinear ADDR [compare OP] [unnorm]`: a
+//!   sampler, attached to the image at the same binding if there is one (combined);
+//! - `isa TEXT`: the compiled listing contains TEXT.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use ferrum_compiler::amd;
+use ferrum_compiler::interp::{self, Address, Image, Resources, Sampler, TexelKind};
+use ferrum_compiler::ir::validate::{validate, Expect};
+use ferrum_compiler::ir::{print, Shader, Stage};
+use ferrum_compiler::passes::*;
+use ferrum_compiler::pipeline::optimize;
+
+struct ImageCase {
+    case: common::Case,
+    isa: Vec<String>,
+}
+
+fn kind(s: &str) -> TexelKind {
+    match s {
+        "float" => TexelKind::Float,
+        "uint" => TexelKind::Uint,
+        "sint" => TexelKind::Sint,
+        other => panic!("bad texel kind {other}"),
+    }
+}
+
+fn address(s: &str) -> Address {
+    match s {
+        "repeat" => Address::Repeat,
+        "mirror" => Address::Mirror,
+        "edge" => Address::ClampEdge,
+        "border" => Address::ClampBorder,
+        "mirroredge" => Address::MirrorClampEdge,
+        other => panic!("bad address mode {other}"),
+    }
+}
+
+fn fill_texels(img: &mut Image, init: &str) {
+    let words = common::fill(init, img.texels.len() * 4);
+    for (i, t) in img.texels.iter_mut().enumerate() {
+        for (k, c) in t.iter_mut().enumerate() {
+            let o = (i * 4 + k) * 4;
+            *c = u32::from_le_bytes(words[o..o + 4].try_into().unwrap());
+        }
+    }
+}
+
+fn load(path: &std::path::Path) -> ImageCase {
+    let mut case = common::load_case(path);
+    let mut isa = Vec::new();
+    let src = std::fs::read_to_string(path).unwrap();
+    let mut res = std::mem::take(&mut case.res);
+    for line in src.lines() {
+        let Some(d) = line.trim().strip_prefix("//!") else { continue };
+        let t: Vec<&str> = d.split_whitespace().collect();
+        let n =
+            |i: usize| -> u32 { t[i].parse().unwrap_or_else(|_| panic!("bad directive {line}")) };
+        match t[0] {
+            "image" => {
+                let mut img =
+                    Image::new((n(1), n(2), 0), [n(4), n(5), n(6)], n(7), n(8), kind(t[3]));
+                if t.get(10) == Some(&"ms") {
+                    img.samples = n(11);
+                    img.texels = vec![[0; 4]; img.level_offset(img.levels) as usize];
+                }
+                fill_texels(&mut img, t[9]);
+                // Arrays of descriptors: one image per element.
+                let count =
+                    res.images.iter().filter(|i| i.set == n(1) && i.binding == n(2)).count();
+                img.index = count as u32;
+                res.images.push(img);
+            }
+            "texbuf" => {
+                let mut img = Image::new((n(1), n(2), 0), [n(4), 1, 1], 1, 1, kind(t[3]));
+                fill_texels(&mut img, t[5]);
+                res.images.push(img);
+            }
+            "sampler" => {
+                let mut s = Sampler {
+                    set: n(1),
+                    binding: n(2),
+                    index: 0,
+                    linear: t[3] == "linear",
+                    mip_linear: t[4] == "miplinear",
+                    address: [address(t[5]); 3],
+                    compare: None,
+                    unnormalized: false,
+                    border: [0, 0, 0, 0x3f80_0000],
+                };
+                let mut i = 6;
+                while i < t.len() {
+                    match t[i] {
+                        "compare" => {
+                            s.compare = Some(n(i + 1) as u8);
+                            i += 1;
+                        }
+                        "unnorm" => s.unnormalized = true,
+                        other => panic!("bad sampler option {other}"),
+                    }
+                    i += 1;
+                }
+                let mut attached = false;
+                for img in
+                    res.images.iter_mut().filter(|i| i.set == s.set && i.binding == s.binding)
+                {
+                    img.sampler = Some(Sampler { index: img.index, ..s.clone() });
+                    attached = true;
+                }
+                if !attached {
+                    res.samplers.push(s);
+                }
+            }
+            "isa" => isa.push(t[1..].join(" ")),
+            _ => {}
+        }
+    }
+    case.res = res;
+    ImageCase { case, isa }
+}
+
+fn cases() -> Vec<ImageCase> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/image_corpus");
+    let mut paths: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.retain(|p| p.extension().is_some_and(|e| e == "comp"));
+    paths.sort();
+    paths.iter().map(|p| load(p)).collect()
+}
+
+fn run(c: &common::Case, s: &Shader) -> Resources {
+    let mut res = c.res.clone();
+    interp::run(s, c.groups, &mut res)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, print::shader_text(s)));
+    res
+}
+
+fn check(c: &common::Case, stage: &str, s: &Shader, ex: Expect, reference: &Resources) {
+    validate(s, ex)
+        .unwrap_or_else(|e| panic!("{} after {stage}: {e}\n{}", c.name, print::shader_text(s)));
+    let got = run(c, s);
+    for (i, (a, b)) in reference.buffers.iter().zip(&got.buffers).enumerate() {
+        assert!(
+            a.data == b.data,
+            "{}: buffer {i} differs after {stage}\n{}",
+            c.name,
+            print::shader_text(s)
+        );
+    }
+    for (i, (a, b)) in reference.images.iter().zip(&got.images).enumerate() {
+        assert!(
+            a.texels == b.texels,
+            "{}: image {i} differs after {stage}\n{}",
+            c.name,
+            print::shader_text(s)
+        );
+    }
+}
+
+#[test]
+fn every_pass_preserves_image_results() {
+    let cases = cases();
+    assert!(cases.len() >= 8, "image corpus has only {} shaders", cases.len());
+    each_case(&cases, |ic| {
+        let c = &ic.case;
+        let mut s = ferrum_compiler::spirv::to_ir(&c.words, "main", Stage::Compute, &c.spec)
+            .unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        let reference = run(c, &s);
+        // The shader must have done something observable.
+        assert!(
+            reference.buffers.iter().zip(&c.res.buffers).any(|(a, b)| a.data != b.data)
+                || reference.images.iter().zip(&c.res.images).any(|(a, b)| a.texels != b.texels),
+            "{}: the shader changes nothing",
+            c.name
+        );
+        let mut ex = Expect::default();
+        inline_functions::inline_functions(&mut s).unwrap();
+        ex.inlined = true;
+        check(c, "inline_functions", &s, ex, &reference);
+        lower_vars_to_ssa::lower_vars_to_ssa(&mut s);
+        check(c, "lower_vars_to_ssa", &s, ex, &reference);
+        optimize(&mut s, ex).unwrap();
+        check(c, "optimize", &s, ex, &reference);
+        lower_system_values::lower_system_values(&mut s);
+        lower_explicit_io::lower_explicit_io(&mut s);
+        ex.explicit_io_lowered = true;
+        check(c, "lower_explicit_io", &s, ex, &reference);
+        lower_image_handles::lower_image_handles(&mut s);
+        check(c, "lower_image_handles", &s, ex, &reference);
+        optimize(&mut s, ex).unwrap();
+        opt_licm::opt_licm(&mut s);
+        check(c, "optimize (lowered)", &s, ex, &reference);
+        let full =
+            ferrum_compiler::compile_to_ir(&c.words, "main", Stage::Compute, &c.spec).unwrap();
+        check(c, "compile_to_ir", &full, ex, &reference);
+    });
+}
+
+/// Runs `f` on every case, then fails naming every case that failed.
+fn each_case(cases: &[ImageCase], f: impl Fn(&ImageCase)) {
+    let mut failed = Vec::new();
+    for ic in cases {
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(ic))).is_err() {
+            failed.push(ic.case.name.clone());
+        }
+    }
+    assert!(failed.is_empty(), "failed: {failed:?}");
+}
+
+fn llvm_mc_bytes(text: &str) -> Vec<u8> {
+    let mut child = Command::new("llvm-mc")
+        .args(["-arch=amdgcn", "-mcpu=gfx1030", "-show-encoding"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("llvm-mc is required (apt install llvm)");
+    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "llvm-mc failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let mut bytes = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Some(enc) = line.split("encoding: [").nth(1) else { continue };
+        for b in enc.trim_end_matches(']').split(',') {
+            bytes.push(u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap());
+        }
+    }
+    bytes
+}
+
+#[test]
+fn image_shaders_compile_and_reassemble_with_llvm_mc() {
+    each_case(&cases(), |ic| {
+        let c = &ic.case;
+        let ir = ferrum_compiler::compile_to_ir(&c.words, "main", Stage::Compute, &c.spec)
+            .unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        let bin = amd::compile(&ir, &amd::default_layout(&ir))
+            .unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, print::shader_text(&ir)));
+        let text: String = bin.isa_text.lines().map(|l| format!("{l}\n")).collect();
+        assert_eq!(llvm_mc_bytes(&text), bin.code, "{}: llvm-mc disagrees\n{text}", c.name);
+        for want in &ic.isa {
+            assert!(text.contains(want.as_str()), "{}: no `{want}` in\n{text}", c.name);
+        }
+    });
+}
