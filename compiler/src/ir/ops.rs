@@ -325,13 +325,14 @@ fn int_op(op: AluOp, bits: u8, a: u64, b: u64, c: u64, d: u64) -> u64 {
                 63 - u64::from(v.leading_zeros())
             }
         }
+        // Offset + count <= width is the defined domain (a count of 64 is a 64-bit field).
         BfiInsert => {
-            let (off, cnt) = (c as u32 & 63, d as u32 & 63);
+            let (off, cnt) = (c as u32 & 63, (d as u32 & 127).min(64));
             let fm = if cnt >= 64 { u64::MAX } else { ((1u64 << cnt) - 1) << off };
             (a & !fm) | ((b << off) & fm)
         }
         Ubfe | Ibfe => {
-            let (off, cnt) = (b as u32 & 63, c as u32 & 63);
+            let (off, cnt) = (b as u32 & 63, (c as u32 & 127).min(64));
             if cnt == 0 {
                 0
             } else {

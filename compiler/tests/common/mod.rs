@@ -221,3 +221,4 @@ pub fn listing(name: &str, src: &str) -> String {
             .unwrap();
     compile_spirv(&words, "main", &none, &default_layout(&ir)).unwrap().isa_text
 }
+pub mod spvgen;

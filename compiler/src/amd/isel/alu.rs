@@ -215,6 +215,9 @@ impl Isel<'_> {
             (AluOp::Bcsel, [_, MVal::Res(x), MVal::Res(y)]) if x == y => return Ok(MVal::Res(*x)),
             _ => {}
         }
+        if matches!(op, AluOp::Isign | AluOp::Ubfe | AluOp::Ibfe | AluOp::BfiInsert) {
+            return self.alu_bits(op, bits, a, uniform);
+        }
         if bits == 32 {
             if let Some(v) = self.simplify(op, a)? {
                 return Ok(v);
@@ -310,14 +313,6 @@ impl Isel<'_> {
                 MVal::Const(0x7fff_ffff),
             ),
             Ffma => self.v3(O::V_FMA_F32, a, 0),
-            Ubfe => self.v3(O::V_BFE_U32, a, 0),
-            Ibfe => self.v3(O::V_BFE_I32, a, 0),
-            BfiInsert => {
-                // mask = ((1 << count) - 1) << offset; v_bfi(mask, insert << offset, base)
-                let m = self.v3(O::V_BFM_B32, &[a[3], a[2]], 0)?;
-                let sh = self.bin(None, O::V_LSHLREV_B32, true, a[1], a[2])?;
-                self.v3(O::V_BFI_B32, &[m, sh, a[0]], 0)
-            }
             Bcsel => self.select(a, uniform),
             B2i | B2f => {
                 let one = if op == B2i { 1 } else { 0x3f80_0000 };

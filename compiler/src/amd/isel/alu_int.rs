@@ -400,7 +400,7 @@ pub(super) fn split(v: MVal) -> (MVal, MVal) {
 impl Isel<'_> {
     /// `x`'s low `bits` bits zero- or sign-extended to 32 (8/16-bit values live in 32-bit
     /// registers with unspecified upper bits).
-    fn extend(
+    pub(super) fn extend(
         &mut self,
         x: MVal,
         bits: u8,

@@ -115,6 +115,32 @@ fn chunks(total: u8, max: u8, align: u32, pow2_only: bool, natural: bool) -> Vec
     out
 }
 
+/// Alignment known at byte `pos` of an access whose start is `align`-aligned.
+fn unit_align(align: u32, pos: u32) -> u32 {
+    if pos == 0 {
+        align
+    } else {
+        align.min(1 << pos.trailing_zeros())
+    }
+}
+
+/// The access unit (4, 2 or `size` bytes) at byte `pos` of a narrow vector with `left` bytes
+/// to go, and how many such units follow (dwords run together; shorts and bytes one at a time).
+fn narrow_unit(align: u32, pos: u32, left: u32, size: u32) -> (u32, u32) {
+    let a = unit_align(align, pos);
+    if a >= 4 && left >= 4 {
+        (4, left / 4)
+    } else if a >= 2 && left >= 2 && size <= 2 {
+        (2, 1)
+    } else {
+        (size, 1)
+    }
+}
+
+fn mask_bits(bits: u8) -> u64 {
+    (1u64 << bits) - 1
+}
+
 impl Isel<'_> {
     /// Components of a loaded or stored value as dwords.
     fn flatten(&self, v: &[MVal], bits: u8) -> Vec<MVal> {
@@ -161,27 +187,18 @@ impl Isel<'_> {
         let (bits, n) = self.shape(d);
         let uniform = !self.is_div(d);
         if bits < 32 && n != 1 {
-            if bits != 16 || n % 2 != 0 || align < 4 {
-                return Err(unsupported("vector loads of 8-bit or unaligned 16-bit components"));
-            }
-            // Pairs of halves in dwords: low half as is (upper bits unspecified), high half
-            // shifted down.
-            let dwords = self.load_dwords(space, addr, align, 32, n / 2, uniform)?;
-            let mut comps = Vec::new();
-            for w in dwords {
-                comps.push(w);
-                let hi = self.alu_comp(AluOp::Ushr, 32, 32, &[w, MVal::Const(16)], uniform)?;
-                comps.push(hi);
-            }
+            let comps = self.load_narrow_vector(space, addr, align, bits, n, uniform)?;
             self.set(d, comps);
             return Ok(());
         }
-        let dwords = self.load_dwords(space, addr, align, bits, n, uniform)?;
+        let dwords = self.load_dwords(space, addr, align, 0, bits, n, uniform)?;
         self.unflatten(d, dwords)
     }
 
-    /// Loads `n` components of `bits` (1 component when narrower than 32 bits) as dwords.
-    fn load_dwords(
+    /// A vector of 8- or 16-bit components: the bytes in units as wide as their alignment
+    /// allows (dwords, shorts, bytes), each unit split into components by shifts (the upper
+    /// bits of a narrow component are unspecified). Never reads past the vector's last byte.
+    fn load_narrow_vector(
         &mut self,
         space: Space,
         addr: Value,
@@ -190,17 +207,51 @@ impl Isel<'_> {
         n: u8,
         uniform: bool,
     ) -> Result<Vec<MVal>, BackendError> {
+        let size = u32::from(bits / 8);
+        let total = size * u32::from(n);
+        let mut comps = Vec::new();
+        let mut pos = 0;
+        while pos < total {
+            let (unit, count) = narrow_unit(align, pos, total - pos, size);
+            let ubits = if unit == 4 { 32 } else { unit as u8 * 8 };
+            let at_align = unit_align(align, pos);
+            let words =
+                self.load_dwords(space, addr, at_align, pos, ubits, count as u8, uniform)?;
+            for w in words {
+                for k in 0..unit / size {
+                    let sh = MVal::Const(u64::from(k * size * 8));
+                    comps.push(self.alu_comp(AluOp::Ushr, 32, 32, &[w, sh], uniform)?);
+                }
+            }
+            pos += unit * count;
+        }
+        Ok(comps)
+    }
+
+    /// Loads `n` components of `bits` (1 component when narrower than 32 bits) as dwords.
+    #[allow(clippy::too_many_arguments)]
+    fn load_dwords(
+        &mut self,
+        space: Space,
+        addr: Value,
+        align: u32,
+        byte: u32,
+        bits: u8,
+        n: u8,
+        uniform: bool,
+    ) -> Result<Vec<MVal>, BackendError> {
         let total = if bits == 64 { 2 * n } else { n };
         let mut dwords = Vec::new();
         match space {
             Space::Push | Space::Buffer => {
-                self.load_buffer_dwords(space, addr, align, bits, total, uniform, &mut dwords)?;
+                let at = (align, byte);
+                self.load_buffer_dwords(space, addr, at, bits, total, uniform, &mut dwords)?;
             }
             Space::Global => {
                 let (a, c) = self.global_base(addr)?;
                 for (at, dw) in chunks(total, 4, align, false, false) {
                     let r = self.vreg(RegClass::V, dw);
-                    let extra = c + u32::from(at) * 4;
+                    let extra = c + byte + u32::from(at) * 4;
                     self.global_access(a, extra, Some((r, dw)), None, bits, true)?;
                     dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
                 }
@@ -209,13 +260,17 @@ impl Isel<'_> {
                 let (a, c) = self.lds_base(addr)?;
                 for (at, dw) in chunks(total, 4, align, false, true) {
                     let r = self.vreg(RegClass::V, dw);
-                    let (va, o) = self.lds_addr(a, c + u32::from(at) * 4)?;
+                    let (va, o) = self.lds_addr(a, c + byte + u32::from(at) * 4)?;
                     self.emit(build::ds(ds_op(dw, bits, true), Some((r, dw)), va, &[], o));
                     dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
                 }
             }
             Space::Scratch => {
-                let off = self.comp(addr, 0)?;
+                let mut off = self.comp(addr, 0)?;
+                if byte != 0 {
+                    let b = MVal::Const(byte.into());
+                    off = self.alu_comp(AluOp::Iadd, 32, 32, &[off, b], uniform)?;
+                }
                 dwords.extend(self.scratch_load(off, total, bits)?);
             }
         }
@@ -229,7 +284,7 @@ impl Isel<'_> {
         &mut self,
         space: Space,
         addr: Value,
-        align: u32,
+        (align, byte): (u32, u32),
         bits: u8,
         total: u8,
         uniform: bool,
@@ -254,10 +309,10 @@ impl Isel<'_> {
             for (at, dw) in chunks(total, 8, align, true, false) {
                 let r = self.vreg(RegClass::S, dw);
                 let o = match off {
-                    MVal::Const(c) => SmemOff::Imm(c as u32 + u32::from(at) * 4),
+                    MVal::Const(c) => SmemOff::Imm(c as u32 + byte + u32::from(at) * 4),
                     _ => {
                         let s = soff.expect("scalar offset");
-                        if at == 0 {
+                        if at == 0 && byte == 0 {
                             SmemOff::Reg(s)
                         } else {
                             let t = self.vreg(RegClass::S, 1);
@@ -265,7 +320,7 @@ impl Isel<'_> {
                                 O::S_ADD_U32,
                                 Some(t),
                                 Src::R(s, RegClass::S),
-                                Src::I(u32::from(at) * 4),
+                                Src::I(byte + u32::from(at) * 4),
                                 1,
                             ));
                             SmemOff::Reg(t)
@@ -283,7 +338,7 @@ impl Isel<'_> {
             let (base, off, c) = self.vmem_addr(space, addr)?;
             for (at, dw) in chunks(total, 4, align, false, false) {
                 let r = self.vreg(RegClass::V, dw);
-                self.vmem(base, off, c + u32::from(at) * 4, r, dw, bits, true)?;
+                self.vmem(base, off, c + byte + u32::from(at) * 4, r, dw, bits, true)?;
                 dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
             }
         }
@@ -297,37 +352,68 @@ impl Isel<'_> {
         value: Value,
         align: u32,
     ) -> Result<(), BackendError> {
-        let (mut bits, n) = self.shape(value);
+        let (bits, n) = self.shape(value);
         let v = self.get(value)?;
-        let mut total = if bits == 64 { 2 * n } else { n };
-        let mut dwords = self.flatten(&v, bits);
+        let total = if bits == 64 { 2 * n } else { n };
+        let dwords = self.flatten(&v, bits);
         if bits < 32 && n != 1 {
-            if bits != 16 || n % 2 != 0 || align < 4 {
-                // One narrow store per component.
-                for (k, &c) in dwords.iter().enumerate() {
-                    let data = self.in_vgpr(c, 1)?;
-                    let byte = k as u32 * u32::from(bits / 8);
-                    self.store_chunk(space, addr, data, 1, bits, byte)?;
-                }
-                return Ok(());
-            }
             let uniform = !self.is_div(value);
-            let mut packed = Vec::new();
-            for p in dwords.chunks(2) {
-                let lo =
-                    self.alu_comp(AluOp::Iand, 32, 32, &[p[0], MVal::Const(0xffff)], uniform)?;
-                let hi = self.alu_comp(AluOp::Ishl, 32, 32, &[p[1], MVal::Const(16)], uniform)?;
-                packed.push(self.alu_comp(AluOp::Ior, 32, 32, &[lo, hi], uniform)?);
-            }
-            dwords = packed;
-            bits = 32;
-            total = n / 2;
+            return self.store_narrow_vector(space, addr, align, bits, &dwords, uniform);
         }
         for (at, dw) in chunks(total, 4, align, false, space == Space::Shared) {
             // Store data must be consecutive VGPRs.
             let part = &dwords[at as usize..(at + dw) as usize];
             let data = self.consecutive_v(part)?;
             self.store_chunk(space, addr, data, dw, bits, u32::from(at) * 4)?;
+        }
+        Ok(())
+    }
+
+    /// A vector of 8- or 16-bit components: components packed into units as wide as their
+    /// alignment allows (dwords, shorts, bytes), one store per unit.
+    fn store_narrow_vector(
+        &mut self,
+        space: Space,
+        addr: Value,
+        align: u32,
+        bits: u8,
+        comps: &[MVal],
+        uniform: bool,
+    ) -> Result<(), BackendError> {
+        let size = u32::from(bits / 8);
+        let total = size * comps.len() as u32;
+        let mut pos = 0;
+        while pos < total {
+            let (unit, count) = narrow_unit(align, pos, total - pos, size);
+            let mut words = Vec::new();
+            for u in 0..count {
+                let first = ((pos + u * unit) / size) as usize;
+                let mut acc = MVal::Const(0);
+                for k in 0..unit / size {
+                    let c = comps[first + k as usize];
+                    if unit == size {
+                        acc = c;
+                        break;
+                    }
+                    let m = MVal::Const(mask_bits(bits));
+                    let low = self.alu_comp(AluOp::Iand, 32, 32, &[c, m], uniform)?;
+                    let sh = MVal::Const(u64::from(k * size * 8));
+                    let part = self.alu_comp(AluOp::Ishl, 32, 32, &[low, sh], uniform)?;
+                    acc = self.alu_comp(AluOp::Ior, 32, 32, &[acc, part], uniform)?;
+                }
+                words.push(acc);
+            }
+            let ubits = if unit == 4 { 32 } else { unit as u8 * 8 };
+            let natural = space == Space::Shared;
+            let at_align = unit_align(align, pos);
+            for (at, dw) in
+                chunks(count as u8, if unit == 4 { 4 } else { 1 }, at_align, false, natural)
+            {
+                let data = self.consecutive_v(&words[at as usize..(at + dw) as usize])?;
+                let byte = pos + u32::from(at) * unit;
+                self.store_chunk(space, addr, data, dw, ubits, byte)?;
+            }
+            pos += unit * count;
         }
         Ok(())
     }

@@ -23,6 +23,7 @@
 
 mod alu;
 mod alu_atan;
+mod alu_bits;
 mod alu_f16;
 mod alu_float;
 mod alu_int;
