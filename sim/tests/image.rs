@@ -325,3 +325,202 @@ fn f16_roundtrip(v: u32) -> u32 {
     use ferrum_sim::tex::format::{f32_to_small_float, small_float_to_f32};
     small_float_to_f32(f32_to_small_float(f32::from_bits(v), 5, 10, true), 5, 10, true).to_bits()
 }
+
+/// Fills an R32_FLOAT 2D image (linear, `mips` levels, 4×4 at level 0) with
+/// value(x, y, level) = x + 10 y + 100 level; returns its T#.
+fn r32f(rig: &Rig, mips: u32) -> T {
+    let desc = SurfaceDesc {
+        sw_mode: 0,
+        dim: Dim::D2,
+        bpe_log2: 2,
+        width: 4,
+        height: 4,
+        slices: 1,
+        mips,
+        samples_log2: 0,
+        pitch: None,
+        pipe_bank_xor: 0,
+    };
+    for m in 0..mips {
+        for y in 0..4 >> m {
+            for x in 0..4 >> m {
+                let o = texel_offset(&desc, x, y, 0, m, 0).unwrap() as usize;
+                let v = x as f32 + 10.0 * y as f32 + 100.0 * m as f32;
+                rig.image.map.write_u32s(o, &[v.to_bits()]).unwrap();
+            }
+        }
+    }
+    T {
+        max_mip: mips - 1,
+        last_level: mips - 1,
+        dst_sel: 4 | 1 << 9,
+        ..T::new(rig.image.va, 22, 4, 4)
+    }
+}
+
+fn value(x: i32, y: i32, level: u32) -> f32 {
+    x as f32 + 10.0 * y as f32 + 100.0 * level as f32
+}
+
+/// One lane per (s, t) with an explicit LOD.
+fn st(points: &[(f32, f32)], lod: f32) -> Vec<[u32; 4]> {
+    points.iter().map(|&(s, t)| [f(s), f(t), f(lod), 0]).collect()
+}
+
+#[test]
+fn nearest_sampling_in_every_address_mode() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 1);
+    let pts = [(0.1, 0.1), (0.9, 0.6), (1.3, 0.4), (-0.2, 0.1), (2.2, -0.6)];
+    let coords = st(&pts, 0.0);
+    // (mode, texel coordinate mapping, border?)
+    let cases: [(u32, fn(i32) -> Option<i32>); 5] = [
+        (0, |i| Some(i.rem_euclid(4))),
+        (1, |i| Some(if i.rem_euclid(8) >= 4 { 7 - i.rem_euclid(8) } else { i.rem_euclid(8) })),
+        (2, |i| Some(i.clamp(0, 3))),
+        (3, |i| Some((if i < 0 { -1 - i } else { i }).clamp(0, 3))),
+        (6, |i| (0..4).contains(&i).then_some(i)),
+    ];
+    for (mode, map) in cases {
+        let got = rig.run(&t, s_sharp(mode, 0, 0, 0, 2), mimg(Op::IMAGE_SAMPLE_L, 1, 1), &coords);
+        for (p, g) in pts.iter().zip(&got) {
+            let (i, j) = ((p.0 * 4.0).floor() as i32, (p.1 * 4.0).floor() as i32);
+            let want = match (map(i), map(j)) {
+                (Some(x), Some(y)) => value(x, y, 0),
+                _ => 1.0, // opaque white border
+            };
+            assert_eq!(f32::from_bits(g[0]), want, "mode {mode} at {p:?}");
+        }
+    }
+}
+
+#[test]
+fn bilinear_weights_have_eight_fractional_bits() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 1);
+    let pts = [(0.3, 0.6), (0.5, 0.5), (0.126, 0.874)];
+    let got = rig.run(&t, s_sharp(2, 1, 0, 0, 0), mimg(Op::IMAGE_SAMPLE_L, 1, 1), &st(&pts, 0.0));
+    for (p, g) in pts.iter().zip(&got) {
+        // The image is linear in x and y, so bilinear filtering returns the (quantised)
+        // sample position itself: u = 4s − 0.5 with 8 fractional bits.
+        let q = |c: f32| ((4.0 * c as f64 - 0.5) * 256.0).floor() / 256.0;
+        let want = q(p.0) + 10.0 * q(p.1);
+        assert!(
+            (f32::from_bits(g[0]) as f64 - want).abs() < 1e-4,
+            "{p:?}: {}",
+            f32::from_bits(g[0])
+        );
+    }
+}
+
+#[test]
+fn mip_selection_trilinear_and_the_last_level() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 3);
+    let p = [(0.6, 0.6)];
+    let at = |s: [u32; 4], lod: f32| {
+        let g = rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_L, 1, 1), &st(&p, lod));
+        f32::from_bits(g[0][0])
+    };
+    let point_mips = s_sharp(2, 0, 1, 0, 0);
+    assert_eq!(at(point_mips, 0.0), value(2, 2, 0));
+    assert_eq!(at(point_mips, 0.49), value(2, 2, 0));
+    assert_eq!(at(point_mips, 0.51), value(1, 1, 1));
+    assert_eq!(at(point_mips, 2.0), value(0, 0, 2), "last level (1x1)");
+    assert_eq!(at(point_mips, 7.0), value(0, 0, 2), "clamped to the last level");
+    // Linear mips with point texels: LOD 1.25 blends levels 1 and 2 with 8-bit weights.
+    let lin = at(s_sharp(2, 0, 2, 0, 0), 1.25);
+    assert_eq!(lin, 0.75 * value(1, 1, 1) + 0.25 * value(0, 0, 2));
+    // No mip filter: always the base level.
+    assert_eq!(at(s_sharp(2, 0, 0, 0, 0), 2.0), value(2, 2, 0));
+    // A view whose base level is 1.
+    let view = T { base_level: 1, ..t };
+    let g = rig.run(&view, point_mips, mimg(Op::IMAGE_SAMPLE_L, 1, 1), &st(&p, 0.0));
+    assert_eq!(f32::from_bits(g[0][0]), value(1, 1, 1));
+}
+
+#[test]
+fn implicit_lod_from_quad_derivatives() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 3);
+    // Quads whose lanes step 1 texel (LOD 0) and 2 texels (LOD 1) in x and y.
+    let mut coords = Vec::new();
+    for step in [0.25f32, 0.5] {
+        for k in 0..4 {
+            let (dx, dy) = ((k & 1) as f32, (k >> 1) as f32);
+            coords.push([f(0.1 + step * dx), f(0.1 + step * dy), 0, 0]);
+        }
+    }
+    let got = rig.run(&t, s_sharp(2, 0, 1, 0, 0), mimg(Op::IMAGE_SAMPLE, 1, 1), &coords);
+    assert_eq!(f32::from_bits(got[0][0]), value(0, 0, 0));
+    assert_eq!(f32::from_bits(got[3][0]), value(1, 1, 0));
+    assert_eq!(f32::from_bits(got[4][0]), value(0, 0, 1));
+}
+
+#[test]
+fn depth_compare_gather_and_queries() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 2);
+    // image_sample_c_lz: address = (reference, s, t); LESS passes when reference < texel.
+    let c: Vec<[u32; 4]> = [(11.5, 0.4, 0.4), (10.5, 0.4, 0.4)]
+        .iter()
+        .map(|&(r, s, t)| [f(r), f(s), f(t), 0])
+        .collect();
+    let got = rig.run(&t, s_sharp(2, 0, 0, 1, 0), mimg(Op::IMAGE_SAMPLE_C_LZ, 1, 1), &c);
+    assert_eq!(f32::from_bits(got[0][0]), 0.0, "11.5 < 11 fails");
+    assert_eq!(f32::from_bits(got[1][0]), 1.0, "10.5 < 11 passes");
+    // image_gather4_lz: the 2x2 footprint of (0.5, 0.5) is texels 1..2 in x and y, returned
+    // as (i0,j1), (i1,j1), (i1,j0), (i0,j0).
+    let g = rig.run(
+        &t,
+        s_sharp(2, 1, 0, 0, 0),
+        mimg(Op::IMAGE_GATHER4_LZ, 1, 1),
+        &st(&[(0.5, 0.5)], 0.0),
+    );
+    let want = [value(1, 2, 0), value(2, 2, 0), value(2, 1, 0), value(1, 1, 0)];
+    assert_eq!(g[0].map(f32::from_bits), want);
+    // image_get_resinfo at levels 0, 1 and beyond the view.
+    let r = rig.run(
+        &t,
+        [0; 4],
+        mimg(Op::IMAGE_GET_RESINFO, 0xf, 1),
+        &[[0; 4], [1, 0, 0, 0], [5, 0, 0, 0]],
+    );
+    assert_eq!(r[0], [4, 4, 1, 2]);
+    assert_eq!(r[1], [2, 2, 1, 2]);
+    assert_eq!(r[2], [0, 0, 0, 2]);
+}
+
+#[test]
+fn unnormalized_coordinates_and_min_max_reduction() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 1);
+    let mut inst = mimg(Op::IMAGE_SAMPLE_LZ, 1, 1);
+    inst.unorm = true;
+    let g = rig.run(&t, s_sharp(2, 0, 0, 0, 0), inst, &[[f(2.5), f(3.9), 0, 0]]);
+    assert_eq!(f32::from_bits(g[0][0]), value(2, 3, 0));
+    // FILTER_MODE max over the bilinear footprint of texels (1..2, 1..2).
+    let mut s = s_sharp(2, 1, 0, 0, 0);
+    s[0] |= 2 << 29;
+    let g = rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_LZ, 1, 1), &[[f(0.4), f(0.4), 0, 0]]);
+    assert_eq!(f32::from_bits(g[0][0]), value(2, 2, 0));
+}
+
+#[test]
+fn image_atomics_return_the_old_value() {
+    let rig = Rig::new(0);
+    rig.image.map.write_u32s(0, &[0; 64]).unwrap();
+    let t = T { dst_sel: 4 | 1 << 9, ..T::new(rig.image.va, 20, 4, 4) };
+    let coords: Vec<[u32; 4]> = (0..32).map(|l| [l % 2, 0, 0, 0]).collect();
+    let data: Vec<[u32; 4]> = (0..32).map(|l| [l + 1, 0, 0, 0]).collect();
+    let mut add = mimg(Op::IMAGE_ATOMIC_ADD, 1, 1);
+    add.glc = true;
+    let got = rig.run_data(&t, [0; 4], add, &coords, &data);
+    let even: u32 = (0..32).filter(|l| l % 2 == 0).map(|l| l + 1).sum();
+    let odd: u32 = (0..32).filter(|l| l % 2 == 1).map(|l| l + 1).sum();
+    assert_eq!(rig.image.map.read_u32s(0, 2).unwrap(), vec![even, odd]);
+    // Lanes run in order: each returned the sum of the lanes before it on its texel.
+    assert_eq!(got[0][0], 0);
+    assert_eq!(got[2][0], 1);
+    assert_eq!(got[3][0], 2);
+}
