@@ -374,7 +374,8 @@ fn nearest_sampling_in_every_address_mode() {
     let pts = [(0.1, 0.1), (0.9, 0.6), (1.3, 0.4), (-0.2, 0.1), (2.2, -0.6)];
     let coords = st(&pts, 0.0);
     // (mode, texel coordinate mapping, border?)
-    let cases: [(u32, fn(i32) -> Option<i32>); 5] = [
+    type Map = fn(i32) -> Option<i32>;
+    let cases: [(u32, Map); 5] = [
         (0, |i| Some(i.rem_euclid(4))),
         (1, |i| Some(if i.rem_euclid(8) >= 4 { 7 - i.rem_euclid(8) } else { i.rem_euclid(8) })),
         (2, |i| Some(i.clamp(0, 3))),

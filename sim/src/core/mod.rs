@@ -8,7 +8,6 @@
 
 mod address;
 mod dpp;
-mod formats;
 mod lds;
 mod mimg;
 pub mod program;
