@@ -81,6 +81,8 @@ struct Rig {
     input: Buffer,
     output: Buffer,
     image: Buffer,
+    /// Instructions run between loading the address/data VGPRs and the MIMG instruction.
+    pre: std::cell::RefCell<Vec<Inst>>,
 }
 
 impl Rig {
@@ -93,7 +95,7 @@ impl Rig {
         table.map.write_u32s(0x30, &raw_vsharp(output.va, 4096)).unwrap();
         table.map.write_u32s(0x40, &raw_vsharp(input.va, 4096)).unwrap();
         output.map.write_u32s(0, &[0xdead_beef; 1024]).unwrap();
-        Rig { gpu, table, input, output, image }
+        Rig { gpu, table, input, output, image, pre: Default::default() }
     }
 
     /// Runs `inst` (vaddr v1..v4, vdata v8..v11, T# s[4:11], S# s[12:15]) on 32 lanes whose
@@ -141,8 +143,11 @@ impl Rig {
             .waitcnt(63, 0)
             .mubuf(Op::BUFFER_LOAD_DWORDX4, 1, 5, 20, false)
             .mubuf(Op::BUFFER_LOAD_DWORDX4, 8, 6, 20, false)
-            .waitcnt(0, 63)
-            .i(Inst::Mimg(inst));
+            .waitcnt(0, 63);
+        for &i in self.pre.borrow().iter() {
+            p.i(i);
+        }
+        p.i(Inst::Mimg(inst));
         if wait {
             p.waitcnt(0, 63);
         }
@@ -524,4 +529,92 @@ fn image_atomics_return_the_old_value() {
     assert_eq!(got[0][0], 0);
     assert_eq!(got[2][0], 1);
     assert_eq!(got[3][0], 2);
+}
+
+/// Cube sampling from directions: the v_cube* helpers, 1 / |2 major| and + 1.5, as
+/// compilers emit them, select the face and texel Vulkan's cube face table names.
+#[test]
+fn cube_faces_through_the_cube_helpers() {
+    use ferrum_isa::Operand::{Literal as L, Vgpr as Vg};
+    let rig = Rig::new(0);
+    // A 2x2 cube, R32_FLOAT, linear: face f texel (x, y) = 100 f + x + 10 y.
+    let desc = SurfaceDesc {
+        sw_mode: 0,
+        dim: Dim::D2,
+        bpe_log2: 2,
+        width: 2,
+        height: 2,
+        slices: 6,
+        mips: 1,
+        samples_log2: 0,
+        pitch: None,
+        pipe_bank_xor: 0,
+    };
+    for face in 0..6 {
+        for y in 0..2 {
+            for x in 0..2 {
+                let o = texel_offset(&desc, x, y, face, 0, 0).unwrap() as usize;
+                let v = (100 * face + x + 10 * y) as f32;
+                rig.image.map.write_u32s(o, &[v.to_bits()]).unwrap();
+            }
+        }
+    }
+    let t = T { ty: 11, dst_sel: 4 | 1 << 9, ..T::new(rig.image.va, 22, 2, 2) };
+    {
+        let mut pre = rig.pre.borrow_mut();
+        let mut a = Asm::new();
+        let dir = [Vg(1), Vg(2), Vg(3)];
+        a.vop3(Op::V_CUBESC_F32, Vg(12), dir)
+            .vop3(Op::V_CUBETC_F32, Vg(13), dir)
+            .vop3(Op::V_CUBEMA_F32, Vg(14), dir)
+            .vop3(Op::V_CUBEID_F32, Vg(3), dir)
+            .vop2(Op::V_AND_B32, 14, L(0x7fff_ffff), 14)
+            .vop1(Op::V_RCP_F32, Vg(14), Vg(14))
+            .vop3(Op::V_FMA_F32, Vg(1), [Vg(12), Vg(14), L(1.5f32.to_bits())])
+            .vop3(Op::V_FMA_F32, Vg(2), [Vg(13), Vg(14), L(1.5f32.to_bits())]);
+        let words = a.finish();
+        let mut at = 0;
+        while at < words.len() {
+            let (inst, len) = ferrum_isa::decode(&words[at..]).unwrap();
+            pre.push(inst);
+            at += len;
+        }
+    }
+    let dirs: [[f32; 3]; 8] = [
+        [1.0, 0.2, -0.3],
+        [-1.0, -0.2, 0.3],
+        [0.3, 1.0, 0.6],
+        [0.3, -1.0, 0.6],
+        [0.4, -0.6, 1.0],
+        [0.4, 0.6, -1.0],
+        [-0.9, 0.1, 0.95],
+        [0.5, 0.5, 0.5],
+    ];
+    let coords: Vec<[u32; 4]> = dirs.iter().map(|d| [f(d[0]), f(d[1]), f(d[2]), 0]).collect();
+    let got = rig.run(&t, s_sharp(2, 0, 0, 0, 0), mimg(Op::IMAGE_SAMPLE_L, 1, 3), &coords);
+    for (d, g) in dirs.iter().zip(&got) {
+        // Vulkan "Cube Map Face Selection": (face, sc, tc, ma).
+        let [rx, ry, rz] = *d;
+        let (face, sc, tc, ma) = if rz.abs() >= rx.abs() && rz.abs() >= ry.abs() {
+            if rz >= 0.0 {
+                (4, rx, -ry, rz)
+            } else {
+                (5, -rx, -ry, rz)
+            }
+        } else if ry.abs() >= rx.abs() {
+            if ry >= 0.0 {
+                (2, rx, rz, ry)
+            } else {
+                (3, rx, -rz, ry)
+            }
+        } else if rx >= 0.0 {
+            (0, -rz, -ry, rx)
+        } else {
+            (1, rz, -ry, rx)
+        };
+        let s = 0.5 * (sc / ma.abs() + 1.0);
+        let t = 0.5 * (tc / ma.abs() + 1.0);
+        let (x, y) = ((s * 2.0).floor().min(1.0) as i32, (t * 2.0).floor().min(1.0) as i32);
+        assert_eq!(f32::from_bits(g[0]), (100 * face + x + 10 * y) as f32, "{d:?}");
+    }
 }
