@@ -131,3 +131,91 @@ fn bc1_bc4_bc5_blocks() {
     let v = bc5.decode_texel(&block, 0, 0).map(f32::from_bits);
     assert_eq!(v, [-1.0, 1.0, 0.0, 1.0]);
 }
+
+/// LSB-first bit packing of (value, bits) fields into a 16-byte block.
+fn pack(fields: &[(u32, u32)]) -> [u8; 16] {
+    let mut v = 0u128;
+    let mut pos = 0;
+    for &(x, n) in fields {
+        v |= (x as u128 & ((1u128 << n) - 1)) << pos;
+        pos += n;
+    }
+    assert_eq!(pos, 128, "block layout adds up to 128 bits");
+    v.to_le_bytes()
+}
+
+fn texel(code: u32, block: &[u8], t: u32) -> [f32; 4] {
+    Format::from_code(code).unwrap().decode_texel(block, t % 4, t / 4).map(f32::from_bits)
+}
+
+/// BC7 mode 6: one subset, 7-bit RGBA endpoints with per-endpoint p-bits, 4-bit indices
+/// (3 for the anchor texel 0). Expected values by the spec's interpolation
+/// ((64 − w) e0 + w e1 + 32) >> 6 with w = 30 for index 7.
+#[test]
+fn bc7_mode6_endpoints_pbits_and_interpolation() {
+    let mut f = vec![(1 << 6, 7)];
+    f.extend([(127, 7), (0, 7), (0, 7), (127, 7), (64, 7), (64, 7), (127, 7), (127, 7)]);
+    f.extend([(1, 1), (0, 1)]);
+    f.push((0, 3)); // texel 0
+    f.push((15, 4)); // texel 1
+    f.push((7, 4)); // texel 2
+    f.extend(std::iter::repeat_n((0, 4), 13));
+    let block = pack(&f);
+    let n = |v: [u32; 4]| v.map(|c| c as f32 / 255.0);
+    assert_eq!(texel(181, &block, 0), n([255, 1, 129, 255]));
+    assert_eq!(texel(181, &block, 1), n([0, 254, 128, 254]));
+    assert_eq!(texel(181, &block, 2), n([135, 120, 129, 255]));
+    // The sRGB variant decodes colour (not alpha) through the transfer function.
+    let s = texel(182, &block, 1);
+    assert_eq!(s[3], 254.0 / 255.0);
+    assert_eq!(s[1], (((254.0 / 255.0 + 0.055) / 1.055f64).powf(2.4)) as f32);
+}
+
+/// BC7 mode 1: two subsets (partition 0: columns 2–3 are subset 1, anchor texel 15),
+/// 6-bit endpoints with shared p-bits, 3-bit indices (2 for anchors).
+#[test]
+fn bc7_mode1_partitions_and_anchors() {
+    let mut f = vec![(0b10, 2), (0, 6)];
+    for _ in 0..3 {
+        f.extend([(63, 6), (0, 6), (0, 6), (32, 6)]); // s0 e0, s0 e1, s1 e0, s1 e1
+    }
+    f.extend([(1, 1), (0, 1)]);
+    for t in 0..16 {
+        let bits = if t == 0 || t == 15 { 2 } else { 3 };
+        let idx = match t {
+            2 => 7,
+            15 => 3,
+            1 => 4,
+            _ => 0,
+        };
+        f.push((idx, bits));
+    }
+    let block = pack(&f);
+    let n = |v: u32| v as f32 / 255.0;
+    assert_eq!(texel(181, &block, 0), [1.0, 1.0, 1.0, 1.0]);
+    assert_eq!(texel(181, &block, 2), [n(129), n(129), n(129), 1.0]);
+    assert_eq!(texel(181, &block, 15), [n(54), n(54), n(54), 1.0]);
+    // Texel 1 (subset 0), index 4 of 3 bits: w = 37 between 255 and 2.
+    let v = (27 * 255 + 37 * 2 + 32) >> 6;
+    assert_eq!(texel(181, &block, 1), [n(v), n(v), n(v), 1.0]);
+}
+
+/// BC6H mode 00011: one region, 10-bit endpoints stored directly, 4-bit indices.
+#[test]
+fn bc6h_unsigned_and_signed_endpoints() {
+    let mut f = vec![(0b00011, 5), (1023, 10), (512, 10), (0, 10), (0, 10), (0, 10), (0, 10)];
+    f.push((0, 3));
+    f.push((15, 4));
+    f.extend(std::iter::repeat_n((0, 4), 14));
+    let block = pack(&f);
+    // R: 1023 -> 0xffff -> (0xffff * 31) >> 6 = 0x7bff = 65504; G: 512 -> 32800 -> 0x3e0f.
+    assert_eq!(texel(179, &block, 0), [65504.0, 1.5146484375, 0.0, 1.0]);
+    assert_eq!(texel(179, &block, 1), [0.0, 0.0, 0.0, 1.0]);
+    // Signed: 0x3ff is -1 -> -96 -> -(96 * 31 >> 5) = -93 (an f16 denormal).
+    let s = texel(180, &block, 0);
+    assert_eq!(s[0], -93.0 * 2f32.powi(-24));
+    // A reserved mode (10011) decodes to 0.
+    let mut r = [0u8; 16];
+    r[0] = 0b10011;
+    assert_eq!(texel(179, &r, 0), [0.0, 0.0, 0.0, 1.0]);
+}

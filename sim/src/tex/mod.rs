@@ -7,6 +7,8 @@ pub mod surface;
 #[rustfmt::skip]
 pub mod swizzle_table;
 pub mod bc;
+pub mod bc6h;
+pub mod bc7;
 pub mod desc;
 pub mod format;
 pub mod image;
