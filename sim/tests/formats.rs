@@ -209,7 +209,7 @@ fn bc6h_unsigned_and_signed_endpoints() {
     f.extend(std::iter::repeat_n((0, 4), 14));
     let block = pack(&f);
     // R: 1023 -> 0xffff -> (0xffff * 31) >> 6 = 0x7bff = 65504; G: 512 -> 32800 -> 0x3e0f.
-    assert_eq!(texel(179, &block, 0), [65504.0, 1.5146484375, 0.0, 1.0]);
+    assert_eq!(texel(179, &block, 0), [65504.0, 1.0 + 527.0 / 1024.0, 0.0, 1.0]);
     assert_eq!(texel(179, &block, 1), [0.0, 0.0, 0.0, 1.0]);
     // Signed: 0x3ff is -1 -> -96 -> -(96 * 31 >> 5) = -93 (an f16 denormal).
     let s = texel(180, &block, 0);

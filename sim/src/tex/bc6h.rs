@@ -456,20 +456,16 @@ pub fn bc6h(block: &[u8], t: usize, signed: bool) -> [u32; 4] {
     let regions = if mode.partition_bits > 0 { 2 } else { 1 };
     let eb = mode.endpoint_bits;
     if signed {
-        for c in 0..3 {
-            e[0][c] = sext(e[0][c], eb);
-        }
+        e[0] = e[0].map(|v| sext(v, eb));
     }
-    for ep in 1..2 * regions {
-        for c in 0..3 {
+    let base = e[0];
+    for ep in e.iter_mut().take(2 * regions).skip(1) {
+        for (c, v) in ep.iter_mut().enumerate() {
             if mode.transformed {
-                let d = sext(e[ep][c], mode.delta_bits[c]);
-                e[ep][c] = (e[0][c] + d) & ((1 << eb) - 1);
-                if signed {
-                    e[ep][c] = sext(e[ep][c], eb);
-                }
-            } else if signed {
-                e[ep][c] = sext(e[ep][c], eb);
+                *v = (base[c] + sext(*v, mode.delta_bits[c])) & ((1 << eb) - 1);
+            }
+            if signed {
+                *v = sext(*v, eb);
             }
         }
     }

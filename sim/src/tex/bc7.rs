@@ -166,8 +166,8 @@ pub fn bc7(block: &[u8], t: usize) -> [f32; 4] {
             }
         }
         for (ep, pe) in e.iter_mut().zip(p).take(2 * ns as usize) {
-            for c in 0..3 {
-                ep[c] = ep[c] << 1 | pe;
+            for v in ep.iter_mut().take(3) {
+                *v = *v << 1 | pe;
             }
             if ab > 0 {
                 ep[3] = ep[3] << 1 | pe;
@@ -175,8 +175,8 @@ pub fn bc7(block: &[u8], t: usize) -> [f32; 4] {
         }
     }
     for ep in e.iter_mut().take(2 * ns as usize) {
-        for c in 0..3 {
-            ep[c] = expand(ep[c], cbits);
+        for v in ep.iter_mut().take(3) {
+            *v = expand(*v, cbits);
         }
         if ab > 0 {
             ep[3] = expand(ep[3], abits);
