@@ -618,3 +618,127 @@ fn cube_faces_through_the_cube_helpers() {
         assert_eq!(f32::from_bits(g[0]), (100 * face + x + 10 * y) as f32, "{d:?}");
     }
 }
+
+/// A16 coordinates (two per VGPR), D16 results (two per VGPR, f16 for float formats) and
+/// NSA address lists.
+#[test]
+fn a16_d16_and_nsa_operands() {
+    let rig = Rig::new(0);
+    let t = rgba8_linear(&rig);
+    let mut a16 = mimg(Op::IMAGE_LOAD, 0xf, 1);
+    a16.a16 = true;
+    a16.d16 = true;
+    let got = rig.run(&t, [0; 4], a16, &[[4 | 2 << 16, 0, 0, 0]]);
+    let h = |v: f32| ferrum_sim::tex::format::f32_to_small_float(v, 5, 10, true);
+    let un = |v: u32| v as f32 / 255.0;
+    assert_eq!(got[0][0], h(un(4)) | h(un(2)) << 16);
+    assert_eq!(got[0][1], h(un(42)) | h(1.0) << 16);
+    // NSA: x from v3, y from v1.
+    let mut nsa = mimg(Op::IMAGE_LOAD, 0x1, 1);
+    nsa.nsa = true;
+    nsa.vaddr[0] = 3;
+    nsa.vaddr[1] = 1;
+    let got = rig.run(&t, [0; 4], nsa, &[[1, 0, 3, 0]]);
+    assert_eq!(f32::from_bits(got[0][0]), un(3));
+}
+
+/// BC1 through MIMG: an 8x8 texel image of 2x2 blocks (linear: a block row is 256 bytes);
+/// texel (5, 6) is texel (1, 2) of block (1, 1). Loads of block formats return decoded
+/// texels.
+#[test]
+fn block_compressed_texels_through_image_load() {
+    let rig = Rig::new(0);
+    // Block (1, 1): color0 red, color1 blue, row 2 indices 3 2 1 0 (texel 1 -> index 2).
+    let block = [0x00, 0xf8, 0x1f, 0x00, 0, 0, 0b0001_1011, 0];
+    rig.image.map.write(256 + 8, &block).unwrap();
+    let t = T::new(rig.image.va, 169, 8, 8);
+    let got = rig.run(&t, [0; 4], mimg(Op::IMAGE_LOAD, 0xf, 1), &[[5, 6, 0, 0], [8, 0, 0, 0]]);
+    let v = got[0].map(f32::from_bits);
+    assert_eq!(v, [2.0 / 3.0, 0.0, 1.0 / 3.0, 1.0]);
+    assert_eq!(got[1], [0; 4], "x = 8 is outside the 8-texel-wide image");
+}
+
+/// 2D MSAA (4 samples, Z_X 64 KiB swizzle): image_load with a fragment index.
+#[test]
+fn multisampled_loads_by_fragment() {
+    let rig = Rig::new(0);
+    let desc = SurfaceDesc {
+        sw_mode: 24,
+        dim: Dim::D2,
+        bpe_log2: 2,
+        width: 9,
+        height: 5,
+        slices: 1,
+        mips: 1,
+        samples_log2: 2,
+        pitch: None,
+        pipe_bank_xor: 0,
+    };
+    for s in 0..4 {
+        for y in 0..5 {
+            for x in 0..9 {
+                let o = texel_offset(&desc, x, y, 0, 0, s).unwrap() as usize;
+                rig.image.map.write_u32s(o, &[x | y << 8 | s << 16]).unwrap();
+            }
+        }
+    }
+    let t = T {
+        ty: 14,
+        sw_mode: 24,
+        max_mip: 2,
+        last_level: 2,
+        dst_sel: 4 | 1 << 9,
+        ..T::new(rig.image.va, 20, 9, 5)
+    };
+    let coords: Vec<[u32; 4]> = (0..32).map(|l| [l % 9, l % 5, l % 4, 0]).collect();
+    let got = rig.run(&t, [0; 4], mimg(Op::IMAGE_LOAD, 1, 6), &coords);
+    for (c, g) in coords.iter().zip(&got) {
+        assert_eq!(g[0], c[0] | c[1] << 8 | c[2] << 16, "{c:?}");
+    }
+    let r = rig.run(&t, [0; 4], mimg(Op::IMAGE_GET_RESINFO, 0xf, 6), &[[0; 4]]);
+    assert_eq!(r[0], [9, 5, 1, 4]);
+}
+
+/// 3D texture, 64 KiB S (thick) swizzle: trilinear-in-z sampling of slices 1 and 2.
+#[test]
+fn three_d_thick_swizzle_sampling() {
+    let rig = Rig::new(0);
+    let (w, h, d) = (8u32, 4u32, 4u32); // powers of two: coordinates exact in f32
+    let desc = SurfaceDesc {
+        sw_mode: 9,
+        dim: Dim::D3,
+        bpe_log2: 2,
+        width: w,
+        height: h,
+        slices: d,
+        mips: 1,
+        samples_log2: 0,
+        pitch: None,
+        pipe_bank_xor: 0,
+    };
+    for z in 0..d {
+        for y in 0..h {
+            for x in 0..w {
+                let o = texel_offset(&desc, x, y, z, 0, 0).unwrap() as usize;
+                rig.image.map.write_u32s(o, &[((x + 10 * y + 100 * z) as f32).to_bits()]).unwrap();
+            }
+        }
+    }
+    let t = T {
+        ty: 10,
+        sw_mode: 9,
+        depth: d - 1,
+        dst_sel: 4 | 1 << 9,
+        ..T::new(rig.image.va, 22, w, h)
+    };
+    // Point sampling at texel centres, then bilinear with z halfway between slices 1 and 2.
+    let s = |x: f32, n: u32| (x + 0.5) / n as f32;
+    let c = [
+        [f(s(3.0, w)), f(s(2.0, h)), f(s(1.0, d)), 0],
+        [f(s(3.0, w)), f(s(2.0, h)), f(2.0 / 4.0), 0],
+    ];
+    let got = rig.run(&t, s_sharp(2, 0, 0, 0, 0), mimg(Op::IMAGE_SAMPLE_L, 1, 2), &c);
+    assert_eq!(f32::from_bits(got[0][0]), 123.0);
+    let got = rig.run(&t, s_sharp(2, 1, 0, 0, 0), mimg(Op::IMAGE_SAMPLE_L, 1, 2), &c);
+    assert_eq!(f32::from_bits(got[1][0]), 173.0);
+}
