@@ -742,3 +742,59 @@ fn three_d_thick_swizzle_sampling() {
     let got = rig.run(&t, s_sharp(2, 1, 0, 0, 0), mimg(Op::IMAGE_SAMPLE_L, 1, 2), &c);
     assert_eq!(f32::from_bits(got[1][0]), 173.0);
 }
+
+#[test]
+fn texel_offsets_get_lod_and_compare_gather() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 3);
+    // image_sample_lz_o: address = (offset, s, t); offsets are 6-bit signed per axis.
+    let off = |x: i32, y: i32| (x as u32 & 63) | (y as u32 & 63) << 8;
+    let c = [[off(1, -1), f(0.3), f(0.6), 0], [off(-2, 3), f(0.3), f(0.1), 0]];
+    let got = rig.run(&t, s_sharp(0, 0, 0, 0, 0), mimg(Op::IMAGE_SAMPLE_LZ_O, 1, 1), &c);
+    assert_eq!(f32::from_bits(got[0][0]), value(2, 1, 0));
+    assert_eq!(f32::from_bits(got[1][0]), value(3, 3, 0), "wrapped: x = 1 - 2 = -1 -> 3");
+    // image_get_lod over quads stepping 2 texels: LOD 1 (clamped and unclamped); the clamped
+    // value respects the sampler's MAX_LOD (0.5 here).
+    let mut coords = Vec::new();
+    for k in 0..4 {
+        coords.push([f(0.5 * (k & 1) as f32), f(0.5 * (k >> 1) as f32), 0, 0]);
+    }
+    let mut s = s_sharp(2, 1, 2, 0, 0);
+    let g = rig.run(&t, s, mimg(Op::IMAGE_GET_LOD, 3, 1), &coords);
+    assert_eq!([f32::from_bits(g[0][0]), f32::from_bits(g[0][1])], [1.0, 1.0]);
+    s[1] = 128 << 12; // MAX_LOD 0.5
+    let g = rig.run(&t, s, mimg(Op::IMAGE_GET_LOD, 3, 1), &coords);
+    assert_eq!([f32::from_bits(g[0][0]), f32::from_bits(g[0][1])], [0.5, 1.0]);
+    // image_gather4_c_lz: address = (reference, s, t); GREATER passes when ref > texel.
+    let c = [[f(11.5), f(0.5), f(0.5), 0]];
+    let g = rig.run(&t, s_sharp(2, 1, 0, 4, 0), mimg(Op::IMAGE_GATHER4_C_LZ, 1, 1), &c);
+    // Footprint (i0,j1)=12, (i1,j1)=22, (i1,j0)=21, (i0,j0)=11.
+    assert_eq!(g[0].map(f32::from_bits), [0.0, 0.0, 0.0, 1.0]);
+}
+
+#[test]
+fn integer_border_colours_and_one_d_arrays() {
+    let rig = Rig::new(0);
+    // R32_UINT 4x1 1D array with 3 layers: texel (x, layer) = 100 layer + x (pitch 64).
+    for layer in 0..3u32 {
+        for x in 0..4u32 {
+            rig.image.map.write_u32s((layer * 256 + 4 * x) as usize, &[100 * layer + x]).unwrap();
+        }
+    }
+    let t = T { ty: 12, depth: 2, dst_sel: 4 | 1 << 9, ..T::new(rig.image.va, 20, 4, 1) };
+    // image_sample_lz on a 1D array: (s, layer); layer rounds to nearest and clamps.
+    let c = [[f(0.6), f(1.4), 0, 0], [f(0.6), f(7.0), 0, 0], [f(1.6), f(0.0), 0, 0]];
+    let got = rig.run(&t, s_sharp(6, 0, 0, 0, 2), mimg(Op::IMAGE_SAMPLE_LZ, 0xf, 4), &c);
+    assert_eq!(got[0], [102, 0, 0, 1]);
+    assert_eq!(got[1], [202, 0, 0, 1]);
+    // Border texel of an integer format: opaque white is (1, 1, 1, 1) as integers; DST_SEL
+    // still applies to the fetched texel, not to the border colour.
+    assert_eq!(got[2], [1, 1, 1, 1]);
+}
+
+#[test]
+fn an_image_in_unmapped_memory_is_a_vm_fault() {
+    let rig = Rig::new(0);
+    let t = T::new(0x7000_0000_0000, 56, 4, 4);
+    expect_guilty(rig.try_run(&t, [0; 4], mimg(Op::IMAGE_LOAD, 0xf, 1), &[[1, 1, 0, 0]], true));
+}
