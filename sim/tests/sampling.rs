@@ -328,3 +328,76 @@ fn integer_border_colours_and_one_d_arrays() {
     // still applies to the fetched texel, not to the border colour.
     assert_eq!(got[2], [1, 1, 1, 1]);
 }
+
+/// Seamless cube filtering: every texel just outside a face maps to an edge texel of
+/// another face whose centre direction is within about a texel of the outside texel's.
+#[test]
+fn cube_neighbours_are_adjacent_texels() {
+    use ferrum_sim::tex::sample::cube_neighbour;
+    let n = 4u32;
+    let dir = |face: u32, x: f64, y: f64| {
+        let sc = 2.0 * (x + 0.5) / n as f64 - 1.0;
+        let tc = 2.0 * (y + 0.5) / n as f64 - 1.0;
+        let d = match face {
+            0 => [1.0, -tc, -sc],
+            1 => [-1.0, -tc, sc],
+            2 => [sc, 1.0, tc],
+            3 => [sc, -1.0, -tc],
+            4 => [sc, -tc, 1.0],
+            _ => [-sc, -tc, -1.0],
+        };
+        let l = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+        d.map(|c| c / l)
+    };
+    for face in 0..6 {
+        for k in 0..n as i64 {
+            for (x, y) in [(-1, k), (n as i64, k), (k, -1), (k, n as i64)] {
+                let (f, nx, ny) = cube_neighbour(face, x, y, n);
+                assert_ne!(f, face);
+                let (a, b) = (dir(face, x as f64, y as f64), dir(f, nx as f64, ny as f64));
+                let dist =
+                    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt();
+                assert!(dist < 0.3, "face {face} ({x},{y}) -> face {f} ({nx},{ny}): {dist}");
+            }
+        }
+    }
+    // +X's left edge (sc = -1, rz = +1) continues on +Z's right edge, same row.
+    assert_eq!(cube_neighbour(0, -1, 0, 2), (4, 1, 0));
+}
+
+/// Bilinear taps that cross a cube face edge read the neighbouring face, unless the S#
+/// sets DISABLE_CUBE_WRAP.
+#[test]
+fn seamless_cube_filtering_at_a_face_edge() {
+    let rig = Rig::new(0);
+    let desc = SurfaceDesc {
+        sw_mode: 0,
+        dim: Dim::D2,
+        bpe_log2: 2,
+        width: 2,
+        height: 2,
+        slices: 6,
+        mips: 1,
+        samples_log2: 0,
+        pitch: None,
+        pipe_bank_xor: 0,
+    };
+    for face in 0..6 {
+        for y in 0..2 {
+            for x in 0..2 {
+                let o = texel_offset(&desc, x, y, face, 0, 0).unwrap() as usize;
+                let v = (100 * face + x + 10 * y) as f32;
+                rig.image.map.write_u32s(o, &[v.to_bits()]).unwrap();
+            }
+        }
+    }
+    let t = T { ty: 11, dst_sel: 4 | 1 << 9, ..T::new(rig.image.va, 22, 2, 2) };
+    // Face 0, face-local (0, 0.25): u = -0.5 (taps x = -1 and 0, half each), v = 0 (row 0).
+    let c = [[f(1.0), f(1.25), f(0.0), 0]];
+    let got = rig.run(&t, s_sharp(2, 1, 0, 0, 0), mimg(Op::IMAGE_SAMPLE_LZ, 1, 3), &c);
+    assert_eq!(f32::from_bits(got[0][0]), 0.5 * 0.0 + 0.5 * 401.0);
+    let mut s = s_sharp(2, 1, 0, 0, 0);
+    s[0] |= 1 << 28;
+    let got = rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_LZ, 1, 3), &c);
+    assert_eq!(f32::from_bits(got[0][0]), 0.0);
+}
