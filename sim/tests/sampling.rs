@@ -401,3 +401,90 @@ fn seamless_cube_filtering_at_a_face_edge() {
     let got = rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_LZ, 1, 3), &c);
     assert_eq!(f32::from_bits(got[0][0]), 0.0);
 }
+
+/// Random descriptor words and coordinates never crash the texture unit: malformed
+/// descriptors are errors, anything accepted is sampled, loaded and stored without panics.
+#[test]
+fn random_descriptors_and_coordinates_do_not_panic() {
+    use ferrum_sim::tex::desc::{Ssharp, Tsharp};
+    use ferrum_sim::tex::image::{Image, Memory, Texel};
+    use ferrum_sim::tex::sample::{sample, Request};
+    struct Zero;
+    impl Memory for Zero {
+        type Error = ();
+        fn read(&mut self, _: u64, out: &mut [u8]) -> Result<(), ()> {
+            out.fill(0x5a);
+            Ok(())
+        }
+        fn write(&mut self, _: u64, _: &[u8]) -> Result<(), ()> {
+            Ok(())
+        }
+    }
+    let mut seed = 0x1234_5678_9abc_def0u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut accepted, mut sampled) = (0, 0);
+    for _ in 0..20000 {
+        let mut w: [u32; 8] = std::array::from_fn(|_| next() as u32);
+        // Bias towards valid descriptors: RESOURCE_LEVEL set, small sizes, valid selects,
+        // levels and swizzle modes, common formats.
+        w[2] |= 1 << 31;
+        w[2] &= !(0x3ff << 14 | 0xffc);
+        w[6] &= !(1 << 21);
+        if next() % 2 == 0 {
+            let formats = [1, 22, 56, 71, 77, 130, 132, 169, 181, 179];
+            w[1] = (w[1] & !(0x1ff << 20)) | (formats[(next() % 10) as usize] << 20);
+        }
+        let max_mip = (next() % 8) as u32;
+        let last = (next() as u32) % (max_mip + 1);
+        let base = (next() as u32) % (last + 1);
+        let sel = |k: u64| [0u32, 1, 4, 5, 6, 7][(k % 6) as usize];
+        let modes = [0u32, 1, 2, 5, 6, 9, 10, 17, 18, 21, 22, 24, 25, 26, 27];
+        w[3] = sel(next())
+            | sel(next()) << 3
+            | sel(next()) << 6
+            | sel(next()) << 9
+            | base << 12
+            | last << 16
+            | modes[(next() % 15) as usize] << 20
+            | (8 + (next() % 8) as u32) << 28;
+        w[4] &= 0x1f | 0x7 << 16;
+        w[5] = (w[5] & !0xff) | max_mip << 4 | (next() % 2) as u32;
+        let Ok(t) = Tsharp::parse(&w) else { continue };
+        let Ok(img) = Image::new(t) else { continue };
+        accepted += 1;
+        let s: [u32; 4] = std::array::from_fn(|_| next() as u32);
+        let p = Texel {
+            x: next() as u32 % 64,
+            y: next() as u32 % 64,
+            z: next() as u32 % 8,
+            level: next() as u32 % 16,
+            sample: 0,
+        };
+        if img.contains(&p) {
+            let _ = img.read(&mut Zero, &p);
+            let _ = img.write(&mut Zero, &p, [1, 2, 3, 4]);
+        }
+        let Ok(s) = Ssharp::parse(&s) else { continue };
+        let f = |x: u64| f32::from_bits(x as u32);
+        let r = Request {
+            coord: [f(next()), f(next()), f(next())],
+            layer: Some(f(next())),
+            lod: f(next()),
+            min_lod: None,
+            offset: [(next() % 64) as i32 - 32, 0, 0],
+            compare: (next() % 2 == 0).then(|| f(next())),
+            gather: (next() % 4 == 0).then_some((next() % 4) as usize),
+            unnorm: next() % 2 == 0,
+        };
+        if !img.t.msaa() {
+            let _ = sample(&img, &s, &mut Zero, &r);
+            sampled += 1;
+        }
+    }
+    assert!(accepted > 2000 && sampled > 1000, "{accepted} accepted, {sampled} sampled");
+}

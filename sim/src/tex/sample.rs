@@ -277,7 +277,7 @@ fn slice(img: &Image, layer: Option<f32>, level: u32) -> u32 {
         return (z0 + 6 * (id / 8) + face).min(z1);
     }
     let l = if l.is_nan() { 0.0 } else { (l as f64 + 0.5).floor() };
-    (z0 as f64 + l).clamp(z0 as f64, z1 as f64) as u32
+    (z0 as f64 + l).min(z1 as f64).max(z0 as f64) as u32
 }
 
 /// Samples one lane: the filtered (or gathered) value after DST_SEL, as register values.
