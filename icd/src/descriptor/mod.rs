@@ -4,8 +4,10 @@
 
 pub mod layout;
 pub mod pool;
+pub mod template;
 pub mod update;
 pub mod vsharp;
 
 pub use layout::{DescriptorSetLayout, Kind, Place, SetLayout};
 pub use pool::{DescriptorPool, DescriptorSet};
+pub use template::DescriptorUpdateTemplate;

@@ -51,6 +51,17 @@ fn store(
     Ok(())
 }
 
+/// One buffer descriptor (an update template's element).
+pub fn write_buffer(
+    set: &DescriptorSet,
+    binding: u32,
+    element: u32,
+    kind: Kind,
+    info: &vk::DescriptorBufferInfo,
+) -> VkResult<()> {
+    store(set, binding, element, kind, resolve(info)?)
+}
+
 /// One `VkWriteDescriptorSet`.
 pub fn write(set: &DescriptorSet, w: &vk::WriteDescriptorSet<'_>) -> VkResult<()> {
     let kind = Kind::from_vk(w.descriptor_type)?;
