@@ -38,6 +38,11 @@ pub enum VkError {
     FragmentedPool,
     #[error("device lost: {0}")]
     DeviceLost(String),
+    /// VK_EXT_pipeline_creation_cache_control: the pipeline asked not to be compiled and is
+    /// not in the cache. A (positive) success code, reported through the error path because
+    /// the pipeline is not created.
+    #[error("pipeline compile required")]
+    PipelineCompileRequired,
     /// Invalid API usage that the driver detects cheaply. Valid usage is the application's
     /// duty, but failing loudly beats corrupting state.
     #[error("invalid usage: {0}")]
@@ -65,6 +70,7 @@ impl VkError {
             VkError::OutOfPoolMemory => vk::Result::ERROR_OUT_OF_POOL_MEMORY,
             VkError::FragmentedPool => vk::Result::ERROR_FRAGMENTED_POOL,
             VkError::DeviceLost(_) => vk::Result::ERROR_DEVICE_LOST,
+            VkError::PipelineCompileRequired => vk::Result::PIPELINE_COMPILE_REQUIRED,
             // There is no dedicated code for a detected misuse; VK_ERROR_UNKNOWN is what the
             // spec offers for "something went wrong that no other code describes".
             VkError::InvalidUsage(_) => vk::Result::ERROR_UNKNOWN,

@@ -12,16 +12,16 @@ use crate::entry::{guard, guard_value, guard_void};
 pub unsafe extern "system" fn create_buffer(
     device: vk::Device,
     p_create_info: *const vk::BufferCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_buffer: *mut vk::Buffer,
 ) -> vk::Result {
     guard("vkCreateBuffer", || {
-        // SAFETY: a live device, a valid create info and a writable handle pointer.
-        unsafe { obj::<Device>(device)? };
+        // SAFETY: a live device and null or valid callbacks.
+        let host = unsafe { super::child_host(device, p_allocator)? };
         // SAFETY: the application passes a valid input structure.
         let info = unsafe { reference(p_create_info)? };
         // SAFETY: the application passes a writable output pointer.
-        *unsafe { output(p_buffer)? } = Buffer::create(info)?.into_handle();
+        *unsafe { output(p_buffer)? } = (*Buffer::create(info)?).into_handle_in(host)?;
         Ok(())
     })
 }

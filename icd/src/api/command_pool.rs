@@ -5,6 +5,7 @@ use ash::vk;
 use super::{obj, reference};
 use crate::cmd::{CommandBuffer, CommandPool};
 use crate::core::device::Device;
+use crate::core::host_memory::HostMemory;
 use crate::core::object::VkObject;
 use crate::entry::{guard, guard_value};
 use crate::error::VkError;
@@ -12,7 +13,7 @@ use crate::error::VkError;
 pub unsafe extern "system" fn create_command_pool(
     device: vk::Device,
     p_create_info: *const vk::CommandPoolCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_pool: *mut vk::CommandPool,
 ) -> vk::Result {
     guard("vkCreateCommandPool", || {
@@ -21,8 +22,10 @@ pub unsafe extern "system" fn create_command_pool(
         // SAFETY: the application passes a valid input structure.
         let info = unsafe { reference(p_create_info)? };
         let pool = CommandPool::new(device.shared.clone(), info)?;
+        // SAFETY: null or valid callbacks (valid usage).
+        let host = unsafe { HostMemory::from_ptr(p_allocator, device.base().host()) };
         // SAFETY: the application passes a writable output pointer.
-        *unsafe { super::output(p_pool)? } = Box::new(pool).into_handle();
+        *unsafe { super::output(p_pool)? } = pool.into_handle_in(host)?;
         Ok(())
     })
 }
@@ -35,6 +38,19 @@ pub unsafe extern "system" fn destroy_command_pool(
     guard_value("vkDestroyCommandPool", (), || {
         // SAFETY: a null or live handle, not used afterwards; its buffers go with it.
         drop(unsafe { CommandPool::take_handle(pool) });
+    })
+}
+
+pub unsafe extern "system" fn trim_command_pool(
+    _device: vk::Device,
+    pool: vk::CommandPool,
+    _flags: vk::CommandPoolTrimFlags,
+) {
+    guard_value("vkTrimCommandPool", (), || {
+        // SAFETY: a live handle (valid usage).
+        if let Some(pool) = unsafe { CommandPool::from_handle(pool) } {
+            pool.trim();
+        }
     })
 }
 
@@ -65,10 +81,24 @@ pub unsafe extern "system" fn allocate_command_buffers(
             return Err(VkError::InvalidUsage("null pCommandBuffers"));
         }
         let count = info.command_buffer_count as usize;
-        let handles = pool.allocate(info.command_pool, info.level, count);
-        // SAFETY: the application passes room for `commandBufferCount` handles.
-        unsafe { std::ptr::copy_nonoverlapping(handles.as_ptr(), p_buffers, count) };
-        Ok(())
+        match pool.allocate(info.command_pool, info.level, count) {
+            Ok(handles) => {
+                // SAFETY: the application passes room for `commandBufferCount` handles.
+                unsafe { std::ptr::copy_nonoverlapping(handles.as_ptr(), p_buffers, count) };
+                Ok(())
+            }
+            Err(e) => {
+                // "If the creation of any of those command buffers fails, the implementation
+                // must destroy all successfully created command buffer objects from this
+                // command, set all entries of the pCommandBuffers array to NULL and return
+                // the error."
+                for i in 0..count {
+                    // SAFETY: room for `commandBufferCount` handles.
+                    unsafe { p_buffers.add(i).write(vk::CommandBuffer::null()) };
+                }
+                Err(e)
+            }
+        }
     })
 }
 

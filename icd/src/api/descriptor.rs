@@ -4,23 +4,28 @@ use ash::vk;
 
 use super::{array, obj, output, reference};
 use crate::core::device::Device;
+use crate::core::host_memory::HostMemory;
 use crate::core::object::VkObject;
-use crate::descriptor::{update, DescriptorPool, DescriptorSet, DescriptorSetLayout};
+use crate::descriptor::{
+    update, DescriptorPool, DescriptorSet, DescriptorSetLayout, DescriptorUpdateTemplate,
+};
 use crate::entry::{guard, guard_value, guard_void};
 use crate::error::VkError;
 
 pub unsafe extern "system" fn create_descriptor_set_layout(
-    _device: vk::Device,
+    device: vk::Device,
     p_create_info: *const vk::DescriptorSetLayoutCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_layout: *mut vk::DescriptorSetLayout,
 ) -> vk::Result {
     guard("vkCreateDescriptorSetLayout", || {
         // SAFETY: the application passes a valid input structure.
         let info = unsafe { reference(p_create_info)? };
         let layout = DescriptorSetLayout::new(info)?;
+        // SAFETY: a live device and null or valid callbacks.
+        let host = unsafe { super::child_host(device, p_allocator)? };
         // SAFETY: the application passes a writable output pointer.
-        *unsafe { output(p_layout)? } = Box::new(layout).into_handle();
+        *unsafe { output(p_layout)? } = layout.into_handle_in(host)?;
         Ok(())
     })
 }
@@ -39,7 +44,7 @@ pub unsafe extern "system" fn destroy_descriptor_set_layout(
 pub unsafe extern "system" fn create_descriptor_pool(
     device: vk::Device,
     p_create_info: *const vk::DescriptorPoolCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_pool: *mut vk::DescriptorPool,
 ) -> vk::Result {
     guard("vkCreateDescriptorPool", || {
@@ -48,8 +53,10 @@ pub unsafe extern "system" fn create_descriptor_pool(
         // SAFETY: the application passes a valid input structure.
         let info = unsafe { reference(p_create_info)? };
         let pool = DescriptorPool::new(&device.shared, info)?;
+        // SAFETY: null or valid callbacks (valid usage).
+        let host = unsafe { HostMemory::from_ptr(p_allocator, device.base().host()) };
         // SAFETY: the application passes a writable output pointer.
-        *unsafe { output(p_pool)? } = Box::new(pool).into_handle();
+        *unsafe { output(p_pool)? } = pool.into_handle_in(host)?;
         Ok(())
     })
 }
@@ -156,6 +163,66 @@ pub unsafe extern "system" fn update_descriptor_sets(
                 unsafe { (obj::<DescriptorSet>(c.src_set)?, obj::<DescriptorSet>(c.dst_set)?) };
             update::copy(src, dst, c)?;
         }
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn create_descriptor_update_template(
+    device: vk::Device,
+    p_create_info: *const vk::DescriptorUpdateTemplateCreateInfo<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_template: *mut vk::DescriptorUpdateTemplate,
+) -> vk::Result {
+    guard("vkCreateDescriptorUpdateTemplate", || {
+        // SAFETY: a live device and null or valid callbacks (valid usage).
+        let host = unsafe { super::child_host(device, p_allocator)? };
+        // SAFETY: the application passes a valid input structure.
+        let template = DescriptorUpdateTemplate::new(unsafe { reference(p_create_info)? })?;
+        // SAFETY: the application passes a writable output pointer.
+        *unsafe { output(p_template)? } = template.into_handle_in(host)?;
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn destroy_descriptor_update_template(
+    _device: vk::Device,
+    template: vk::DescriptorUpdateTemplate,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard_value("vkDestroyDescriptorUpdateTemplate", (), || {
+        // SAFETY: a null or live handle, not used afterwards.
+        drop(unsafe { DescriptorUpdateTemplate::take_handle(template) });
+    })
+}
+
+pub unsafe extern "system" fn update_descriptor_set_with_template(
+    _device: vk::Device,
+    set: vk::DescriptorSet,
+    template: vk::DescriptorUpdateTemplate,
+    p_data: *const std::ffi::c_void,
+) {
+    guard_void("vkUpdateDescriptorSetWithTemplate", || {
+        // SAFETY: live handles (valid usage).
+        let (set, template) =
+            unsafe { (obj::<DescriptorSet>(set)?, obj::<DescriptorUpdateTemplate>(template)?) };
+        // SAFETY: pData holds what the template's entries describe (valid usage).
+        unsafe { template.update(set, p_data) }
+    })
+}
+
+/// `vkGetDescriptorSetLayoutSupport` (VK_KHR_maintenance3): a layout is supported exactly
+/// when `vkCreateDescriptorSetLayout` would create it.
+pub unsafe extern "system" fn get_descriptor_set_layout_support(
+    _device: vk::Device,
+    p_create_info: *const vk::DescriptorSetLayoutCreateInfo<'_>,
+    p_support: *mut vk::DescriptorSetLayoutSupport<'_>,
+) {
+    guard_void("vkGetDescriptorSetLayoutSupport", || {
+        // SAFETY: the application passes a valid input structure.
+        let info = unsafe { reference(p_create_info)? };
+        let supported = DescriptorSetLayout::new(info).is_ok();
+        // SAFETY: the application passes a writable output structure.
+        unsafe { output(p_support)? }.supported = supported.into();
         Ok(())
     })
 }

@@ -5,6 +5,7 @@ use std::ffi::c_char;
 use ash::vk;
 
 use super::{obj, out, output, reference};
+use crate::core::host_memory::HostMemory;
 use crate::core::instance::{Instance, INSTANCE_EXTENSIONS};
 use crate::core::object::VkObject;
 use crate::entry::{guard, guard_status, guard_value};
@@ -37,7 +38,7 @@ pub unsafe extern "system" fn enumerate_instance_extension_properties(
 
 pub unsafe extern "system" fn create_instance(
     p_create_info: *const vk::InstanceCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_instance: *mut vk::Instance,
 ) -> vk::Result {
     guard("vkCreateInstance", || {
@@ -47,7 +48,10 @@ pub unsafe extern "system" fn create_instance(
         // SAFETY: the application passes a writable output pointer.
         let out = unsafe { output(p_instance)? };
         // SAFETY: `info` is a valid create info (checked non-null above).
-        *out = unsafe { Instance::create(info)? }.into_handle();
+        // SAFETY: null or valid callbacks (valid usage).
+        let host = unsafe { HostMemory::from_ptr(p_allocator, HostMemory::SYSTEM) };
+        // SAFETY: `info` is a valid create info (checked non-null above).
+        *out = (*unsafe { Instance::create(info)? }).into_handle_in(host)?;
         Ok(())
     })
 }

@@ -6,6 +6,7 @@ use ash::vk;
 
 use super::{obj, output, reference};
 use crate::core::device::Device;
+use crate::core::host_memory::HostMemory;
 use crate::core::memory::DeviceMemory;
 use crate::core::object::VkObject;
 use crate::entry::{guard, guard_value, guard_void};
@@ -14,7 +15,7 @@ use crate::error::VkResult;
 pub unsafe extern "system" fn allocate_memory(
     device: vk::Device,
     p_allocate_info: *const vk::MemoryAllocateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_memory: *mut vk::DeviceMemory,
 ) -> vk::Result {
     guard("vkAllocateMemory", || {
@@ -26,7 +27,9 @@ pub unsafe extern "system" fn allocate_memory(
         unsafe { super::device_group::check_allocate_flags(info.p_next)? };
         // SAFETY: the application passes a writable output pointer.
         let out = unsafe { output(p_memory)? };
-        *out = DeviceMemory::allocate(&device.adapter, info)?.into_handle();
+        // SAFETY: null or valid callbacks (valid usage).
+        let host = unsafe { HostMemory::from_ptr(p_allocator, device.base().host()) };
+        *out = (*DeviceMemory::allocate(&device.adapter, info)?).into_handle_in(host)?;
         Ok(())
     })
 }

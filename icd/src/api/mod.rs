@@ -5,8 +5,8 @@
 //!
 //! Each function converts raw pointers and handles into references, calls the safe code in
 //! `core`, and writes results back, all inside an `entry::guard` so that errors become
-//! `VkResult`s and panics stop here. `pAllocator` is accepted everywhere and not yet honoured:
-//! all driver memory comes from the Rust global allocator.
+//! `VkResult`s and panics stop here. Each object's own storage comes from `pAllocator` (or its
+//! device's callbacks) through [`child_host`] and `VkObject::into_handle_in`.
 
 #![allow(clippy::missing_safety_doc)]
 
@@ -31,8 +31,26 @@ pub mod queue;
 pub mod sync;
 pub mod transfer_pending;
 
+use ash::vk;
+
+use crate::core::device::Device;
+use crate::core::host_memory::HostMemory;
 use crate::core::object::VkObject;
 use crate::error::{VkError, VkResult};
+
+/// Where a new child of `device` lives: `pAllocator`'s callbacks, else the device's.
+///
+/// # Safety
+/// `device` must be a live device and `p_allocator` null or valid callbacks (valid usage).
+pub(crate) unsafe fn child_host(
+    device: vk::Device,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
+) -> VkResult<HostMemory> {
+    // SAFETY: forwarded to the caller.
+    let device = unsafe { obj::<Device>(device)? };
+    // SAFETY: forwarded to the caller.
+    Ok(unsafe { HostMemory::from_ptr(p_allocator, device.base().host()) })
+}
 
 /// The object behind a handle that must not be null.
 ///

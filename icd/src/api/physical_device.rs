@@ -7,6 +7,7 @@ use ash::vk;
 use super::{array, obj, out, output, reference};
 use crate::core::chain;
 use crate::core::device::{Device, DEVICE_EXTENSIONS};
+use crate::core::host_memory::HostMemory;
 use crate::core::object::VkObject;
 use crate::core::physical_device::{features, PhysicalDevice};
 use crate::entry::{guard, guard_status, guard_void};
@@ -319,7 +320,7 @@ pub unsafe extern "system" fn enumerate_device_extension_properties(
 pub unsafe extern "system" fn create_device(
     pd: Pd,
     p_create_info: *const vk::DeviceCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_device: *mut vk::Device,
 ) -> vk::Result {
     guard("vkCreateDevice", || {
@@ -336,7 +337,11 @@ pub unsafe extern "system" fn create_device(
             check_device_group(group, pd_handle)?;
         }
         // SAFETY: `info` is a valid create info (checked non-null above).
-        *out = unsafe { Device::create(pd.adapter.clone(), info)? }.into_handle();
+        // SAFETY: null or valid callbacks (valid usage). Without them the device uses Rust's
+        // allocator (physical devices do not keep their instance's callbacks).
+        let host = unsafe { HostMemory::from_ptr(p_allocator, HostMemory::SYSTEM) };
+        // SAFETY: `info` is a valid create info (checked non-null above).
+        *out = (*unsafe { Device::create(pd.adapter.clone(), info)? }).into_handle_in(host)?;
         Ok(())
     })
 }

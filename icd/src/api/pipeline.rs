@@ -8,17 +8,19 @@ use crate::entry::{guard, guard_value};
 use crate::pipeline::{Pipeline, PipelineCache, PipelineLayout, ShaderModule};
 
 pub unsafe extern "system" fn create_pipeline_layout(
-    _device: vk::Device,
+    device: vk::Device,
     p_create_info: *const vk::PipelineLayoutCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_layout: *mut vk::PipelineLayout,
 ) -> vk::Result {
     guard("vkCreatePipelineLayout", || {
+        // SAFETY: a live device and null or valid callbacks (valid usage).
+        let host = unsafe { super::child_host(device, p_allocator)? };
         // SAFETY: the application passes a valid input structure.
         let info = unsafe { reference(p_create_info)? };
         let layout = PipelineLayout::new(info)?;
         // SAFETY: the application passes a writable output pointer.
-        *unsafe { output(p_layout)? } = Box::new(layout).into_handle();
+        *unsafe { output(p_layout)? } = layout.into_handle_in(host)?;
         Ok(())
     })
 }
@@ -35,17 +37,19 @@ pub unsafe extern "system" fn destroy_pipeline_layout(
 }
 
 pub unsafe extern "system" fn create_shader_module(
-    _device: vk::Device,
+    device: vk::Device,
     p_create_info: *const vk::ShaderModuleCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_module: *mut vk::ShaderModule,
 ) -> vk::Result {
     guard("vkCreateShaderModule", || {
+        // SAFETY: a live device and null or valid callbacks (valid usage).
+        let host = unsafe { super::child_host(device, p_allocator)? };
         // SAFETY: the application passes a valid input structure.
         let info = unsafe { reference(p_create_info)? };
         let module = ShaderModule::new(info)?;
         // SAFETY: the application passes a writable output pointer.
-        *unsafe { output(p_module)? } = Box::new(module).into_handle();
+        *unsafe { output(p_module)? } = module.into_handle_in(host)?;
         Ok(())
     })
 }
@@ -66,10 +70,12 @@ pub unsafe extern "system" fn create_compute_pipelines(
     cache: vk::PipelineCache,
     count: u32,
     p_infos: *const vk::ComputePipelineCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_pipelines: *mut vk::Pipeline,
 ) -> vk::Result {
     guard("vkCreateComputePipelines", || {
+        // SAFETY: a live device and null or valid callbacks (valid usage).
+        let host = unsafe { super::child_host(device, p_allocator)? };
         // SAFETY: a live device and `count` valid create infos (valid usage).
         let device = unsafe { super::obj::<crate::core::device::Device>(device)? };
         if p_pipelines.is_null() && count > 0 {
@@ -77,21 +83,28 @@ pub unsafe extern "system" fn create_compute_pipelines(
         }
         // SAFETY: a null or live pipeline cache (valid usage).
         let cache = unsafe { PipelineCache::from_handle(cache) };
+        let infos = super::array(p_infos, count);
+        // "When an application attempts to create many pipelines in a single command, it is
+        // possible that some subset may fail creation. In that case, the corresponding entries
+        // in the pPipelines output array will be filled with VK_NULL_HANDLE."
+        // SAFETY: the application passes room for `count` handles.
+        (0..infos.len()).for_each(|i| unsafe { p_pipelines.add(i).write(vk::Pipeline::null()) });
         let mut first_error = None;
-        for (i, info) in super::array(p_infos, count).iter().enumerate() {
-            // "When an application attempts to create many pipelines in a single command, it
-            // is possible that some subset may fail creation. In that case, the corresponding
-            // entries in the pPipelines output array will be filled with VK_NULL_HANDLE."
-            let handle = match Pipeline::create(&device.shared, cache, info) {
-                Ok(p) => Box::new(p).into_handle(),
+        for (i, info) in infos.iter().enumerate() {
+            let created = Pipeline::create(&device.shared, cache, info);
+            match created.and_then(|p| p.into_handle_in(host)) {
+                // SAFETY: as above.
+                Ok(handle) => unsafe { p_pipelines.add(i).write(handle) },
                 Err(e) => {
-                    log::warn!("vkCreateComputePipelines: pipeline {i}: {e}");
+                    log::info!("vkCreateComputePipelines: pipeline {i}: {e}");
                     first_error.get_or_insert(e);
-                    vk::Pipeline::null()
+                    // VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT: return at the first
+                    // failure, leaving the later entries null.
+                    if info.flags.contains(vk::PipelineCreateFlags::EARLY_RETURN_ON_FAILURE) {
+                        break;
+                    }
                 }
-            };
-            // SAFETY: the application passes room for `count` handles.
-            unsafe { p_pipelines.add(i).write(handle) };
+            }
         }
         first_error.map_or(Ok(()), Err)
     })
@@ -111,10 +124,12 @@ pub unsafe extern "system" fn destroy_pipeline(
 pub unsafe extern "system" fn create_pipeline_cache(
     device: vk::Device,
     p_create_info: *const vk::PipelineCacheCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_cache: *mut vk::PipelineCache,
 ) -> vk::Result {
     guard("vkCreatePipelineCache", || {
+        // SAFETY: a live device and null or valid callbacks (valid usage).
+        let host = unsafe { super::child_host(device, p_allocator)? };
         // SAFETY: a live device and a valid create info.
         let device = unsafe { super::obj::<crate::core::device::Device>(device)? };
         // SAFETY: the application passes a valid input structure.
@@ -122,7 +137,7 @@ pub unsafe extern "system" fn create_pipeline_cache(
         let initial = super::array(info.p_initial_data.cast::<u8>(), info.initial_data_size as u32);
         let cache = PipelineCache::new(&device.adapter, initial);
         // SAFETY: the application passes a writable output pointer.
-        *unsafe { output(p_cache)? } = Box::new(cache).into_handle();
+        *unsafe { output(p_cache)? } = cache.into_handle_in(host)?;
         Ok(())
     })
 }

@@ -14,17 +14,19 @@ use crate::error::VkError;
 pub unsafe extern "system" fn create_query_pool(
     device: vk::Device,
     p_create_info: *const vk::QueryPoolCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_pool: *mut vk::QueryPool,
 ) -> vk::Result {
     guard("vkCreateQueryPool", || {
+        // SAFETY: a live device and null or valid callbacks (valid usage).
+        let host = unsafe { super::child_host(device, p_allocator)? };
         // SAFETY: a live device and a valid create info.
         let device = unsafe { obj::<Device>(device)? };
         // SAFETY: the application passes a valid input structure.
         let info = unsafe { reference(p_create_info)? };
         let pool = QueryPool::new(device.shared.clone(), info)?;
         // SAFETY: the application passes a writable output pointer.
-        *unsafe { output(p_pool)? } = Box::new(pool).into_handle();
+        *unsafe { output(p_pool)? } = pool.into_handle_in(host)?;
         Ok(())
     })
 }
@@ -70,17 +72,19 @@ pub unsafe extern "system" fn get_query_pool_results(
 pub unsafe extern "system" fn create_event(
     device: vk::Device,
     p_create_info: *const vk::EventCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_event: *mut vk::Event,
 ) -> vk::Result {
     guard("vkCreateEvent", || {
+        // SAFETY: a live device and null or valid callbacks (valid usage).
+        let host = unsafe { super::child_host(device, p_allocator)? };
         // SAFETY: a live device and a valid create info.
         let device = unsafe { obj::<Device>(device)? };
         // SAFETY: the application passes a valid input structure.
         unsafe { reference(p_create_info)? };
         let event = Event::new(device.shared.clone())?;
         // SAFETY: the application passes a writable output pointer.
-        *unsafe { output(p_event)? } = Box::new(event).into_handle();
+        *unsafe { output(p_event)? } = event.into_handle_in(host)?;
         Ok(())
     })
 }

@@ -26,10 +26,12 @@ pub(crate) unsafe fn objects<'a, T: VkObject>(
 pub unsafe extern "system" fn create_fence(
     device: vk::Device,
     p_create_info: *const vk::FenceCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_fence: *mut vk::Fence,
 ) -> vk::Result {
     guard("vkCreateFence", || {
+        // SAFETY: a live device and null or valid callbacks (valid usage).
+        let host = unsafe { super::child_host(device, p_allocator)? };
         // SAFETY: a live device, a valid create info and a writable handle pointer.
         let device = unsafe { obj::<Device>(device)? };
         // SAFETY: the application passes a valid input structure.
@@ -37,7 +39,7 @@ pub unsafe extern "system" fn create_fence(
         let signaled = info.flags.contains(vk::FenceCreateFlags::SIGNALED);
         let fence = Fence::new(device.shared.clone(), signaled)?;
         // SAFETY: the application passes a writable output pointer.
-        *unsafe { output(p_fence)? } = Box::new(fence).into_handle();
+        *unsafe { output(p_fence)? } = fence.into_handle_in(host)?;
         Ok(())
     })
 }
@@ -107,10 +109,12 @@ pub unsafe extern "system" fn wait_for_fences(
 pub unsafe extern "system" fn create_semaphore(
     device: vk::Device,
     p_create_info: *const vk::SemaphoreCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_allocator: *const vk::AllocationCallbacks<'_>,
     p_semaphore: *mut vk::Semaphore,
 ) -> vk::Result {
     guard("vkCreateSemaphore", || {
+        // SAFETY: a live device and null or valid callbacks (valid usage).
+        let host = unsafe { super::child_host(device, p_allocator)? };
         // SAFETY: a live device, a valid create info and a writable handle pointer.
         let device = unsafe { obj::<Device>(device)? };
         // SAFETY: the application passes a valid input structure.
@@ -123,7 +127,7 @@ pub unsafe extern "system" fn create_semaphore(
         };
         let sem = Semaphore::new(device.shared.clone(), timeline, initial)?;
         // SAFETY: the application passes a writable output pointer.
-        *unsafe { output(p_semaphore)? } = Box::new(sem).into_handle();
+        *unsafe { output(p_semaphore)? } = sem.into_handle_in(host)?;
         Ok(())
     })
 }

@@ -121,6 +121,22 @@ impl CommandBuffer {
         inner.state = State::Initial;
     }
 
+    /// `vkTrimCommandPool` for this buffer: GPU memory its commands do not use goes back to
+    /// the system; the recorded commands and the state are untouched.
+    pub fn trim(&self) {
+        let mut inner = self.inner.lock();
+        // Only a buffer in the initial state cannot be pending on the GPU.
+        match inner.state {
+            State::Initial => inner.stream.release(),
+            _ => inner.stream.trim(),
+        }
+    }
+
+    /// GPU memory chunks the buffer holds.
+    pub fn chunk_count(&self) -> usize {
+        self.inner.lock().stream.chunk_count()
+    }
+
     /// Records commands; the first failure is kept for `vkEndCommandBuffer`.
     pub fn record(&self, f: impl FnOnce(&mut CmdStream) -> VkResult<()>) {
         let mut inner = self.inner.lock();

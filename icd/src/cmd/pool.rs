@@ -51,21 +51,30 @@ impl CommandPool {
         }
     }
 
-    /// `vkAllocateCommandBuffers`.
+    /// `vkAllocateCommandBuffers`: all `count` buffers, in the pool's host memory (pooled
+    /// objects use their pool's allocator), or none.
     pub fn allocate(
         &self,
         handle: vk::CommandPool,
         level: vk::CommandBufferLevel,
         count: usize,
-    ) -> Vec<vk::CommandBuffer> {
-        let new: Vec<vk::CommandBuffer> = (0..count)
-            .map(|_| {
-                Box::new(CommandBuffer::new(self.shared.clone(), handle, level, self.ip()))
-                    .into_handle()
-            })
-            .collect();
+    ) -> VkResult<Vec<vk::CommandBuffer>> {
+        let mut new = Vec::with_capacity(count);
+        for _ in 0..count {
+            let cb = CommandBuffer::new(self.shared.clone(), handle, level, self.ip());
+            match cb.into_handle_in(self.base.host()) {
+                Ok(h) => new.push(h),
+                Err(e) => {
+                    for h in new {
+                        // SAFETY: created just above and never handed out.
+                        drop(unsafe { CommandBuffer::take_handle(h) });
+                    }
+                    return Err(e);
+                }
+            }
+        }
         self.buffers.lock().extend_from_slice(&new);
-        new
+        Ok(new)
     }
 
     /// `vkFreeCommandBuffers` of one buffer; handles not from this pool are ignored.
@@ -85,6 +94,16 @@ impl CommandPool {
             // SAFETY: every listed handle is a live command buffer of this pool.
             if let Some(cb) = unsafe { CommandBuffer::from_handle(h) } {
                 cb.reset(release);
+            }
+        }
+    }
+
+    /// `vkTrimCommandPool` (VK_KHR_maintenance1).
+    pub fn trim(&self) {
+        for &h in self.buffers.lock().iter() {
+            // SAFETY: every listed handle is a live command buffer of this pool.
+            if let Some(cb) = unsafe { CommandBuffer::from_handle(h) } {
+                cb.trim();
             }
         }
     }

@@ -68,6 +68,16 @@ impl CmdStream {
         self.chunks.clear();
     }
 
+    /// Releases the chunks after the one being written (kept for reuse by `reset`).
+    pub fn trim(&mut self) {
+        self.chunks.truncate(self.cur + 1);
+    }
+
+    /// GPU memory chunks held, in use or kept for reuse.
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
     /// Appends one packet (or several, which then stay in one chunk).
     pub fn emit(&mut self, words: &[u32]) -> VkResult<()> {
         self.reserve(words.len())?;

@@ -43,6 +43,21 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // variablePointersStorageBuffer only: the corpus's variable_pointers.spvasm (OpSelect and
     // OpPhi of storage-buffer pointers) matches lavapipe; nothing tests the general feature.
     (c"VK_KHR_variable_pointers", 1),
+    // Compute pipelines honour FAIL_ON_PIPELINE_COMPILE_REQUIRED and EARLY_RETURN_ON_FAILURE
+    // (tests/tests/extensions.rs); caches are always internally synchronized.
+    (c"VK_EXT_pipeline_creation_cache_control", 3),
+    // vkTrimCommandPool; the copy, pool and format rules it changes hold for buffers (images
+    // and viewports come with the image and graphics work). tests/tests/extensions.rs.
+    (c"VK_KHR_maintenance1", 2),
+    // Buffer queries and binds (the `2` commands, dedicated-allocation requirements: buffers
+    // never need one); the image variants come with images.
+    (c"VK_KHR_get_memory_requirements2", 1),
+    (c"VK_KHR_bind_memory2", 1),
+    (c"VK_KHR_dedicated_allocation", 3),
+    // Buffer descriptors through templates; vkGetDescriptorSetLayoutSupport and the
+    // maintenance3 limits.
+    (c"VK_KHR_descriptor_update_template", 1),
+    (c"VK_KHR_maintenance3", 1),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.

@@ -7,6 +7,7 @@ pub mod build_id;
 pub mod chain;
 pub mod device;
 pub mod gpu_alloc;
+pub mod host_memory;
 pub mod instance;
 pub mod memory;
 pub mod object;

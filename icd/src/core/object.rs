@@ -6,8 +6,19 @@
 //! share one layout), the second is a type tag. Handle casts check the tag in debug builds,
 //! which turns a handle passed to the wrong command into an immediate, caught panic instead of
 //! silent memory corruption.
+//!
+//! An object's storage comes from the host memory its creation names (the application's
+//! `VkAllocationCallbacks`, see [`HostMemory`]): [`VkObject::into_handle_in`] places it there
+//! and records the source in the base, and [`VkObject::take_handle`] gives it back there. A new
+//! object type honours `pAllocator` by being created through `into_handle_in`.
+
+use std::alloc::Layout;
+use std::ptr::NonNull;
 
 use ash::vk::{self, Handle};
+
+use crate::core::host_memory::HostMemory;
+use crate::error::VkResult;
 
 /// What the loader expects in the dispatch slot of a freshly created dispatchable object
 /// (`ICD_LOADER_MAGIC` in the loader's `vk_icd.h`).
@@ -20,11 +31,18 @@ pub struct ObjectBase {
     /// Owned by the loader after creation: it stores its dispatch table pointer here.
     loader_data: usize,
     tag: vk::ObjectType,
+    /// Where the object's own storage came from (set when it gets its handle).
+    host: HostMemory,
 }
 
 impl ObjectBase {
     pub fn new(tag: vk::ObjectType) -> Self {
-        ObjectBase { loader_data: ICD_LOADER_MAGIC, tag }
+        ObjectBase { loader_data: ICD_LOADER_MAGIC, tag, host: HostMemory::SYSTEM }
+    }
+
+    /// The host memory the object lives in; its children default to it.
+    pub fn host(&self) -> HostMemory {
+        self.host
     }
 
     pub fn tag(&self) -> vk::ObjectType {
@@ -46,11 +64,23 @@ pub unsafe trait VkObject: Sized {
     type Handle: Handle + Copy;
 
     fn base(&self) -> &ObjectBase;
+    fn base_mut(&mut self) -> &mut ObjectBase;
 
-    /// Moves the object to the heap and returns its handle.
+    /// Moves the object to Rust's heap and returns its handle.
     fn into_handle(self: Box<Self>) -> Self::Handle {
         debug_assert_eq!(self.base().tag, Self::TYPE);
         Self::Handle::from_raw(Box::into_raw(self) as u64)
+    }
+
+    /// Moves the object into memory from `host` (with the allocation scope of its type) and
+    /// returns its handle; `Err(OutOfHostMemory)` drops the object, releasing what it holds.
+    fn into_handle_in(mut self, host: HostMemory) -> VkResult<Self::Handle> {
+        debug_assert_eq!(self.base().tag, Self::TYPE);
+        let ptr = host.alloc(Layout::new::<Self>(), scope_of(Self::TYPE))?.cast::<Self>();
+        self.base_mut().host = host;
+        // SAFETY: fresh memory with the size and alignment of `Self`.
+        unsafe { ptr.as_ptr().write(self) };
+        Ok(Self::Handle::from_raw(ptr.as_ptr() as u64))
     }
 
     /// Borrows the object behind a handle; `None` for a null handle.
@@ -71,20 +101,58 @@ pub unsafe trait VkObject: Sized {
         Some(unsafe { &*ptr })
     }
 
-    /// Takes ownership back from a handle (for destruction); `None` for a null handle.
+    /// Takes ownership back from a handle (for destruction, when the result drops); `None`
+    /// for a null handle.
     ///
     /// # Safety
     /// As for [`VkObject::from_handle`], and no reference to the object may be used afterwards.
-    unsafe fn take_handle(handle: Self::Handle) -> Option<Box<Self>> {
-        let ptr = handle.as_raw() as usize as *mut Self;
-        if ptr.is_null() {
-            return None;
-        }
+    unsafe fn take_handle(handle: Self::Handle) -> Option<Owned<Self>> {
+        let ptr = NonNull::new(handle.as_raw() as usize as *mut Self)?;
         // SAFETY: as in `from_handle`; checked before ownership is taken, so a wrong handle
         // type panics without freeing anything.
-        unsafe { check_tag::<Self>(ptr.cast()) };
-        // SAFETY: the caller guarantees a live object created by `into_handle`.
-        Some(unsafe { Box::from_raw(ptr) })
+        unsafe { check_tag::<Self>(ptr.as_ptr().cast()) };
+        Some(Owned(ptr))
+    }
+}
+
+/// The allocation scope of an object's own storage (Vulkan 11.1: instances and devices use
+/// their own scopes, everything else `OBJECT`).
+fn scope_of(ty: vk::ObjectType) -> vk::SystemAllocationScope {
+    match ty {
+        vk::ObjectType::INSTANCE => vk::SystemAllocationScope::INSTANCE,
+        vk::ObjectType::DEVICE => vk::SystemAllocationScope::DEVICE,
+        _ => vk::SystemAllocationScope::OBJECT,
+    }
+}
+
+/// An object taken back from its handle; dropping it destroys the object and frees its
+/// storage where it came from.
+pub struct Owned<T: VkObject>(NonNull<T>);
+
+impl<T: VkObject> std::ops::Deref for Owned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: a live object owned by this value.
+        unsafe { self.0.as_ref() }
+    }
+}
+
+impl<T: VkObject> std::ops::DerefMut for Owned<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: a live object owned exclusively by this value.
+        unsafe { self.0.as_mut() }
+    }
+}
+
+impl<T: VkObject> Drop for Owned<T> {
+    fn drop(&mut self) {
+        let host = self.base().host;
+        // SAFETY: the object is live and owned here; it is dropped once, then its storage is
+        // freed where `into_handle` (Rust's heap, like a Box) or `into_handle_in` put it.
+        unsafe {
+            std::ptr::drop_in_place(self.0.as_ptr());
+            host.free(self.0.cast(), Layout::new::<T>());
+        }
     }
 }
 
@@ -115,6 +183,9 @@ macro_rules! vk_object {
             fn base(&self) -> &$crate::core::object::ObjectBase {
                 &self.base
             }
+            fn base_mut(&mut self) -> &mut $crate::core::object::ObjectBase {
+                &mut self.base
+            }
         }
     };
 }
@@ -143,5 +214,28 @@ mod tests {
         assert!(unsafe { Probe::take_handle(h) }.is_some());
         // SAFETY: null is always accepted.
         assert!(unsafe { Probe::from_handle(vk::Device::null()) }.is_none());
+    }
+
+    #[test]
+    fn objects_live_in_the_callbacks_memory_and_go_back_there() {
+        use crate::core::host_memory::tests::Recorder;
+        let rec = Recorder::with_budget(1);
+        let cb = rec.callbacks();
+        // SAFETY: valid callbacks that outlive the objects below.
+        let host = unsafe { HostMemory::from_ptr(&cb, HostMemory::SYSTEM) };
+        let probe = || Probe { base: ObjectBase::new(Probe::TYPE), value: 9 };
+        let h = probe().into_handle_in(host).unwrap();
+        let live = rec.live.lock().unwrap().clone();
+        assert_eq!(live.len(), 1);
+        assert_eq!(live[0].0 as u64, h.as_raw());
+        assert_eq!(live[0].1, Layout::new::<Probe>());
+        assert_eq!(live[0].2, vk::SystemAllocationScope::DEVICE);
+        // The budget is spent: the next object is refused and nothing leaks.
+        assert!(probe().into_handle_in(host).is_err());
+        // SAFETY: `h` is live and destroyed once.
+        let owned = unsafe { Probe::take_handle(h) }.unwrap();
+        assert_eq!(owned.value, 9);
+        drop(owned);
+        assert_eq!(rec.live(), 0);
     }
 }

@@ -5,9 +5,11 @@
 pub mod layout;
 pub mod pool;
 pub mod ssharp;
+pub mod template;
 pub mod tsharp;
 pub mod update;
 pub mod vsharp;
 
 pub use layout::{DescriptorSetLayout, Kind, Place, SetLayout};
 pub use pool::{DescriptorPool, DescriptorSet};
+pub use template::DescriptorUpdateTemplate;

@@ -187,7 +187,15 @@ impl DescriptorPool {
             words: Mutex::new(words),
             dynamic: Mutex::new(vec![DynamicBuffer::default(); layout.dynamic_count as usize]),
         };
-        let handle = Box::new(set).into_handle();
+        // Sets live in their pool's host memory (Vulkan: pooled objects use the pool's
+        // allocator).
+        let handle = match set.into_handle_in(self.base.host()) {
+            Ok(handle) => handle,
+            Err(e) => {
+                Self::give_back(&mut st.free, offset, layout.size);
+                return Err(e);
+            }
+        };
         st.sets.push(handle);
         Ok(handle)
     }

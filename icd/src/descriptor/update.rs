@@ -71,58 +71,89 @@ fn live<'a, T: VkObject>(h: T::Handle, what: &'static str) -> VkResult<&'a T> {
     unsafe { T::from_handle(h) }.ok_or(VkError::InvalidUsage(what))
 }
 
-/// The payload of element `i` of a write of `kind` to a binding with or without immutable
-/// samplers.
-fn payload(
-    w: &vk::WriteDescriptorSet<'_>,
-    kind: Kind,
-    i: usize,
-    immutable: bool,
-) -> VkResult<Payload> {
-    let n = w.descriptor_count;
+/// The application's description of one descriptor, whichever structure carries it
+/// (`VkWriteDescriptorSet` arrays or an update template's data).
+#[derive(Clone, Copy)]
+pub enum Info<'a> {
+    Buffer(&'a vk::DescriptorBufferInfo),
+    Image(&'a vk::DescriptorImageInfo),
+    TexelBuffer(vk::BufferView),
+}
+
+impl<'a> Info<'a> {
+    fn image(self) -> VkResult<&'a vk::DescriptorImageInfo> {
+        match self {
+            Info::Image(i) => Ok(i),
+            _ => Err(VkError::InvalidUsage("descriptor info does not match the type")),
+        }
+    }
+}
+
+/// The payload of one descriptor of `kind` to a binding with or without immutable samplers.
+fn payload(kind: Kind, info: Info<'_>, immutable: bool) -> VkResult<Payload> {
     Ok(match kind {
         Kind::UniformBuffer
         | Kind::StorageBuffer
         | Kind::UniformBufferDynamic
-        | Kind::StorageBufferDynamic => {
-            Payload::Buffer(resolve(&crate::api::array(w.p_buffer_info, n)[i])?)
-        }
-        Kind::UniformTexelBuffer | Kind::StorageTexelBuffer => {
-            let h = crate::api::array(w.p_texel_buffer_view, n)[i];
-            Payload::Words(live::<BufferView>(h, "null texel buffer view")?.words.to_vec(), 0)
-        }
+        | Kind::StorageBufferDynamic => match info {
+            Info::Buffer(b) => Payload::Buffer(resolve(b)?),
+            _ => return Err(VkError::InvalidUsage("descriptor info does not match the type")),
+        },
+        Kind::UniformTexelBuffer | Kind::StorageTexelBuffer => match info {
+            Info::TexelBuffer(h) => {
+                Payload::Words(live::<BufferView>(h, "null texel buffer view")?.words.to_vec(), 0)
+            }
+            _ => return Err(VkError::InvalidUsage("descriptor info does not match the type")),
+        },
         Kind::SampledImage | Kind::StorageImage => {
-            let info = &crate::api::array(w.p_image_info, n)[i];
-            Payload::Words(
-                live::<ImageView>(info.image_view, "null image view")?.words().to_vec(),
-                0,
-            )
+            let view = live::<ImageView>(info.image()?.image_view, "null image view")?;
+            Payload::Words(view.words().to_vec(), 0)
         }
         Kind::Sampler if immutable => Payload::Nothing,
         Kind::Sampler => {
-            let info = &crate::api::array(w.p_image_info, n)[i];
-            Payload::Words(live::<Sampler>(info.sampler, "null sampler")?.words.to_vec(), 0)
+            let sampler = live::<Sampler>(info.image()?.sampler, "null sampler")?;
+            Payload::Words(sampler.words.to_vec(), 0)
         }
         Kind::CombinedImageSampler => {
-            let info = &crate::api::array(w.p_image_info, n)[i];
-            let mut words = live::<ImageView>(info.image_view, "null image view")?.words().to_vec();
+            let i = info.image()?;
+            let mut words = live::<ImageView>(i.image_view, "null image view")?.words().to_vec();
             if !immutable {
-                words.extend(live::<Sampler>(info.sampler, "null sampler")?.words);
+                words.extend(live::<Sampler>(i.sampler, "null sampler")?.words);
             }
             Payload::Words(words, 0)
         }
     })
 }
 
+/// One descriptor (a write's element, or an update template's element).
+pub fn write_one(
+    set: &DescriptorSet,
+    binding: u32,
+    element: u32,
+    kind: Kind,
+    info: Info<'_>,
+) -> VkResult<()> {
+    let immutable =
+        set.layout.locate(binding, element).is_some_and(|(b, _)| !b.immutable.is_empty());
+    store(set, binding, element, kind, payload(kind, info, immutable)?)
+}
+
 /// One `VkWriteDescriptorSet`.
 pub fn write(set: &DescriptorSet, w: &vk::WriteDescriptorSet<'_>) -> VkResult<()> {
     let kind = Kind::from_vk(w.descriptor_type)?;
-    for i in 0..w.descriptor_count {
-        let element = w.dst_array_element + i;
-        let immutable =
-            set.layout.locate(w.dst_binding, element).is_some_and(|(b, _)| !b.immutable.is_empty());
-        let p = payload(w, kind, i as usize, immutable)?;
-        store(set, w.dst_binding, element, kind, p)?;
+    let n = w.descriptor_count;
+    for i in 0..n as usize {
+        let info = match kind {
+            Kind::UniformBuffer
+            | Kind::StorageBuffer
+            | Kind::UniformBufferDynamic
+            | Kind::StorageBufferDynamic => Info::Buffer(&crate::api::array(w.p_buffer_info, n)[i]),
+            Kind::UniformTexelBuffer | Kind::StorageTexelBuffer => {
+                Info::TexelBuffer(crate::api::array(w.p_texel_buffer_view, n)[i])
+            }
+            _ => Info::Image(&crate::api::array(w.p_image_info, n)[i]),
+        };
+        write_one(set, w.dst_binding, w.dst_array_element + i as u32, kind, info)?;
     }
     Ok(())
 }

@@ -230,6 +230,14 @@ impl Pipeline {
         let key = cache_key(words, entry, &spec, &resources);
         let bin = match cache.and_then(|c| c.get(key)) {
             Some(hit) => hit,
+            // VK_EXT_pipeline_creation_cache_control: "the implementation must not attempt to
+            // compile the pipeline" when it is not found in the cache.
+            None if info
+                .flags
+                .contains(vk::PipelineCreateFlags::FAIL_ON_PIPELINE_COMPILE_REQUIRED) =>
+            {
+                return Err(VkError::PipelineCompileRequired);
+            }
             None => {
                 let bin = Arc::new(compile(words, entry, &spec, &resources)?);
                 if let Some(c) = cache {

@@ -114,6 +114,8 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         | vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES
         // VK_KHR_pipeline_executable_properties: pipelineExecutableInfo.
         | vk::StructureType::PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR
+        // VK_EXT_pipeline_creation_cache_control: pipelineCreationCacheControl.
+        | vk::StructureType::PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES
         // VK_EXT_scalar_block_layout: scalarBlockLayout.
         | vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES
         // VK_KHR_uniform_buffer_standard_layout: uniformBufferStandardLayout.

@@ -135,6 +135,9 @@ fn stage_limits(l: vk::PhysicalDeviceLimits) -> vk::PhysicalDeviceLimits {
 }
 
 fn misc_limits(l: vk::PhysicalDeviceLimits) -> vk::PhysicalDeviceLimits {
+    let features = super::features::supported_features();
+    let large_points = features.large_points == vk::TRUE;
+    let wide_lines = features.wide_lines == vk::TRUE;
     vk::PhysicalDeviceLimits {
         sub_pixel_precision_bits: 8,
         sub_texel_precision_bits: 8,
@@ -158,10 +161,13 @@ fn misc_limits(l: vk::PhysicalDeviceLimits) -> vk::PhysicalDeviceLimits {
         // Timestamp queries do not exist yet; the queue families report 0 valid bits.
         timestamp_compute_and_graphics: vk::TRUE,
         discrete_queue_priorities: 2,
-        point_size_range: [0.0, 8191.875],
-        line_width_range: [0.0, 8.0],
-        point_size_granularity: 0.125,
-        line_width_granularity: 0.125,
+        // navi21's ranges hold only with largePoints and wideLines; without them Vulkan 1.0
+        // (Table "Required Limits", and dEQP-VK.info.device_properties) requires a range of
+        // exactly 1.0 and a granularity of 0.
+        point_size_range: if large_points { [0.0, 8191.875] } else { [1.0, 1.0] },
+        line_width_range: if wide_lines { [0.0, 8.0] } else { [1.0, 1.0] },
+        point_size_granularity: if large_points { 0.125 } else { 0.0 },
+        line_width_granularity: if wide_lines { 0.125 } else { 0.0 },
         strict_lines: vk::FALSE,
         standard_sample_locations: vk::TRUE,
         optimal_buffer_copy_offset_alignment: 1,
