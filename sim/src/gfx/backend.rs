@@ -119,6 +119,7 @@ pub fn draw(
     prims: &[Primitive<'_>],
 ) -> Result<DrawCounts, GpuError> {
     let unsupported = GpuError::Unsupported;
+    refuse_unmodelled(regs)?;
     let rs = raster_state(regs).map_err(unsupported)?;
     let ds = depth_state(regs);
     let ps = PsState::from_regs(regs)?;
@@ -324,5 +325,36 @@ impl Ctx<'_> {
             let src1 = out.color[1].as_ref().map_or([0; 4], |c| c[lane]);
             t.write(x as u32, y as u32, cov, src[lane], src1, &self.cb);
         }
+    }
+}
+
+/// State that changes what a draw produces and that the back end does not model yet: refused
+/// rather than ignored.
+fn refuse_unmodelled(regs: &RegisterFile) -> Result<(), GpuError> {
+    use ferrum_regs::gfx103 as r;
+    let checks = [
+        (
+            r::DB_EQAA::PS_ITER_SAMPLES.get(regs.get(r::DB_EQAA)) != 0,
+            "per-sample shading (DB_EQAA.PS_ITER_SAMPLES)",
+        ),
+        (
+            r::DB_ALPHA_TO_MASK::ALPHA_TO_MASK_ENABLE.is_set(regs.get(r::DB_ALPHA_TO_MASK)),
+            "alpha to coverage",
+        ),
+        (
+            regs.get(r::PA_SC_CONSERVATIVE_RASTERIZATION_CNTL) & 0x21 != 0,
+            "conservative rasterization",
+        ),
+        (regs.get(r::PA_SU_SC_MODE_CNTL) & 0x1800 != 0, "polygon offset (PA_SU_POLY_OFFSET_*)"),
+        (
+            r::PA_SC_MODE_CNTL_0::LINE_STIPPLE_ENABLE.is_set(regs.get(r::PA_SC_MODE_CNTL_0)),
+            "line stipple",
+        ),
+    ];
+    match checks.iter().find(|c| c.0) {
+        Some((_, what)) => {
+            Err(GpuError::Unsupported(format!("{what} is not modelled by the back end")))
+        }
+        None => Ok(()),
     }
 }
