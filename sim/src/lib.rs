@@ -25,7 +25,13 @@
 //!   primitive restart, VS waves and their position/parameter exports, primitive assembly,
 //!   clipping (view volume, guard band, user planes, clip/cull distances), face culling,
 //!   polygon modes and the viewport transform, producing [`gfx::SetupPrim`]s for the back end
-//!   behind [`gfx::Rasterizer`].
+//!   behind [`gfx::Rasterizer`]. The back end ([`gfx::backend::BackEnd`]): scan conversion
+//!   with QUANT_MODE snapping and the top-left rule, scissors, MSAA sample locations, coverage
+//!   and AA mask, points and lines as rectangles; PS waves of 2x2 quads with helper lanes,
+//!   input VGPRs per SPI_PS_INPUT_ENA/ADDR, parameters in LDS for VINTRP, exports in the
+//!   SPI_SHADER_COL/Z_FORMAT formats, discard; early/late depth, bounds, stencil, occlusion
+//!   counts; colour formats, blending, logic ops, write masks, MSAA colour and CB_RESOLVE;
+//!   surfaces in any swizzle mode through [`tex::surface`].
 //! * [`core`]: the shader core. A wave32 interpreter over `ferrum_isa`'s decoder with a strict
 //!   mode for missing `s_waitcnt`, registers beyond the allocation and LDS beyond the
 //!   allocation, and a watchdog.
@@ -45,8 +51,9 @@
 //! Register writes are checked against Mesa's register database (`ferrum-regs`) in strict
 //! mode: a register GFX10.3 lacks or a value outside its fields ends the job.
 //!
-//! Not modelled yet: graphics back end (rasterisation, PS, depth/colour), NGG, GS and
-//! tessellation, streamout, MIMG, VINTRP, GDS/GWS, typed (format)
+//! Not modelled yet: per-sample shading, alpha to coverage, polygon offset, conservative
+//! rasterization, line stipple, render-target layers, the 16-bit `v_interp_*` VOP3 forms,
+//! LDS_DIRECT, NGG, GS and tessellation, streamout, GDS/GWS, typed (format)
 //! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element,
 //! streamout counters, SET_PREDICATION, f16/f64 rounding modes other than nearest-even (a
 //! MODE or FLOAT_MODE asking for one is refused; f32 directed rounding is modelled for add,
