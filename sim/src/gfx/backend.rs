@@ -99,7 +99,7 @@ pub struct DrawCounts {
 }
 
 /// Waves run in parallel per batch.
-const WAVES_PER_BATCH: usize = 256;
+const WAVES_PER_BATCH: usize = 64;
 
 struct Ctx<'a> {
     rs: RasterState,
