@@ -30,7 +30,8 @@
 //!   and AA mask, points and lines as rectangles; PS waves of 2x2 quads with helper lanes,
 //!   input VGPRs per SPI_PS_INPUT_ENA/ADDR, parameters in LDS for VINTRP, exports in the
 //!   SPI_SHADER_COL/Z_FORMAT formats, discard; early/late depth, bounds, stencil, occlusion
-//!   counts; colour formats, blending, logic ops, write masks, MSAA colour and CB_RESOLVE;
+//!   counts; colour formats, blending, logic ops, write masks, MSAA colour and CB_RESOLVE,
+//!   per-sample shading (PS_ITER_SAMPLES = sample count);
 //!   surfaces in any swizzle mode through [`tex::surface`].
 //! * [`core`]: the shader core. A wave32 interpreter over `ferrum_isa`'s decoder with a strict
 //!   mode for missing `s_waitcnt`, registers beyond the allocation and LDS beyond the
@@ -51,7 +52,7 @@
 //! Register writes are checked against Mesa's register database (`ferrum-regs`) in strict
 //! mode: a register GFX10.3 lacks or a value outside its fields ends the job.
 //!
-//! Not modelled yet: per-sample shading, alpha to coverage, polygon offset, conservative
+//! Not modelled yet: PS_ITER_SAMPLES other than 1 or the sample count, alpha to coverage, polygon offset, conservative
 //! rasterization, line stipple, render-target layers, the 16-bit `v_interp_*` VOP3 forms,
 //! LDS_DIRECT, NGG, GS and tessellation, streamout, GDS/GWS, typed (format)
 //! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element,

@@ -16,7 +16,7 @@ use super::depth::{DepthState, Stored};
 use super::prim::{BackEndCounts, PrimBatch, Rasterizer};
 use super::ps::{run_wave, PsOutput, PsQuad, PsState};
 use super::ps_inputs::PsPrim;
-use super::raster::{scan, RasterState, Setup, Triangle, FRAC_BITS};
+use super::raster::{scan, Quad, RasterState, Setup, Triangle, FRAC_BITS};
 use super::targets::{ColorState, DepthTarget};
 use crate::core::program::ProgramCache;
 use crate::core::wave::LANES;
@@ -25,6 +25,7 @@ use crate::cp::regs::RegisterFile;
 use crate::cp::Env;
 use crate::error::GpuError;
 use crate::kernel::AddressSpace;
+use ferrum_regs::gfx103 as r;
 
 /// A triangle in window coordinates, as scan conversion takes it (points and lines become
 /// two of these, see [`super::lines`]).
@@ -158,11 +159,30 @@ pub fn draw(
             });
         }
     }
+    let iter = 1u32 << r::DB_EQAA::PS_ITER_SAMPLES.get(regs.get(r::DB_EQAA));
+    if iter > 1 && iter != rs.samples {
+        return Err(GpuError::Unsupported(format!(
+            "{iter} shader iterations for {} samples (only one invocation per sample is modelled)",
+            rs.samples
+        )));
+    }
+    let per_sample = iter > 1;
     let ctx = Ctx { rs, ds, zclamp: depth_clamp(regs), ps, cb, db, early, prims: setups };
     let mut counts = DrawCounts::default();
     let mut queue: Vec<PsQuad> = Vec::new();
     for (i, p) in ctx.prims.iter().enumerate() {
-        scan(&p.setup, &ctx.rs, |quad| queue.push(PsQuad { prim: i as u32, quad }));
+        scan(&p.setup, &ctx.rs, |quad| {
+            if !per_sample {
+                return queue.push(PsQuad { prim: i as u32, quad, sample: None });
+            }
+            for s in 0..ctx.rs.samples {
+                let coverage = quad.coverage.map(|c| c & (1 << s));
+                if coverage != [0; 4] {
+                    let quad = Quad { coverage, ..quad };
+                    queue.push(PsQuad { prim: i as u32, quad, sample: Some(s as u8) });
+                }
+            }
+        });
         if queue.len() >= WAVES_PER_BATCH * 8 {
             ctx.batch(&exec, env, &mut queue, &mut counts)?;
         }
@@ -331,12 +351,7 @@ impl Ctx<'_> {
 /// State that changes what a draw produces and that the back end does not model yet: refused
 /// rather than ignored.
 fn refuse_unmodelled(regs: &RegisterFile) -> Result<(), GpuError> {
-    use ferrum_regs::gfx103 as r;
     let checks = [
-        (
-            r::DB_EQAA::PS_ITER_SAMPLES.get(regs.get(r::DB_EQAA)) != 0,
-            "per-sample shading (DB_EQAA.PS_ITER_SAMPLES)",
-        ),
         (
             r::DB_ALPHA_TO_MASK::ALPHA_TO_MASK_ENABLE.is_set(regs.get(r::DB_ALPHA_TO_MASK)),
             "alpha to coverage",

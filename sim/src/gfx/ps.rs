@@ -122,6 +122,9 @@ impl PsState {
 pub struct PsQuad {
     pub prim: u32,
     pub quad: Quad,
+    /// Per-sample shading (DB_EQAA.PS_ITER_SAMPLES): the sample this invocation shades (its
+    /// coverage holds only that sample).
+    pub sample: Option<u8>,
 }
 
 /// What the back end needs from a finished wave, per lane.
@@ -173,7 +176,15 @@ pub fn run_wave(
             let lane = q * 4 + i;
             exec_mask |= 1 << lane;
             let (x, y) = (pq.quad.x + (i as i32 & 1), pq.quad.y + (i as i32 >> 1));
-            let vals = lane_inputs(rs, ps.baryc_cntl, ps.input_ena, p, x, y, pq.quad.coverage[i]);
+            let vals = lane_inputs(
+                rs,
+                ps.baryc_cntl,
+                ps.input_ena,
+                p,
+                (x, y),
+                pq.quad.coverage[i],
+                pq.sample,
+            );
             for (r, v) in vals.iter().enumerate() {
                 inputs[r][lane] = *v;
             }
