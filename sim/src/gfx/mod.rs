@@ -142,12 +142,13 @@ impl GraphicsEngine {
             if Instant::now() > deadline {
                 return Err(GpuError::Hang(format!("draw at instance {instance}")));
             }
-            let outs = vs::run(&exec, &vs, &pa, &ids, instance, strict).map_err(|e| match e {
-                GpuError::Shader { what, .. } if what.starts_with("watchdog") => {
-                    GpuError::Hang(format!("VS at {:#x}: {what}", vs.pgm))
-                }
-                other => other,
-            })?;
+            let outs = vs::run(&exec, &vs, &pa, &ids, instance, strict, env.config.threads)
+                .map_err(|e| match e {
+                    GpuError::Shader { what, .. } if what.starts_with("watchdog") => {
+                        GpuError::Hang(format!("VS at {:#x}: {what}", vs.pgm))
+                    }
+                    other => other,
+                })?;
             let setup = setup::Setup { pa: &pa, clip: clip::Clipper::new(&pa), instance };
             let mut batch = PrimBatch { param_slots: vs.param_slots, prims: Vec::new() };
             if !r::PA_CL_CLIP_CNTL::DX_RASTERIZATION_KILL.is_set(pa.clip_cntl) {
