@@ -36,6 +36,10 @@
 //! * [`core`]: the shader core. A wave32 interpreter over `ferrum_isa`'s decoder with a strict
 //!   mode for missing `s_waitcnt`, registers beyond the allocation and LDS beyond the
 //!   allocation, and a watchdog.
+//! * [`tex`]: the texture unit. T#/S# decoding, surface addressing (`tex::surface`, AMD's
+//!   gfx10 equations for navi21), format conversion (`tex::format`, BCn included) and
+//!   filtering, used by MIMG and typed buffer instructions; `surface` and `format` are pure
+//!   and meant for the colour/depth back ends too.
 //!
 //! Modelled in the shader core: SALU, VALU (VOP1/2/3/3P/C) including the DPP16, DPP8 and SDWA
 //! forms of VOP1/VOP2/VOPC and `v_permlane(x)16_b32`, SMEM, DS, MUBUF/MTBUF with V# range checks per dword and swizzled
@@ -52,9 +56,16 @@
 //! Register writes are checked against Mesa's register database (`ferrum-regs`) in strict
 //! mode: a register GFX10.3 lacks or a value outside its fields ends the job.
 //!
-//! Not modelled yet: PS_ITER_SAMPLES other than 1 or the sample count, alpha to coverage, polygon offset, conservative
-//! rasterization, line stipple, render-target layers, the 16-bit `v_interp_*` VOP3 forms,
-//! LDS_DIRECT, NGG, GS and tessellation, streamout, GDS/GWS, typed (format)
+//! MIMG: loads/stores (`_mip`), 32-bit integer atomics, `get_resinfo`, `get_lod`, samples and
+//! gathers with `_c/_d/_l/_b/_lz/_cl/_o`, A16 (not with gradients), D16, NSA, unnormalized
+//! coordinates, all address modes, border colours, min/max reduction, cube faces through
+//! `v_cube*`.
+//!
+//! Not modelled yet: PS_ITER_SAMPLES other than 1 or the sample count, alpha to coverage,
+//! polygon offset, conservative rasterization, line stipple, render-target layers, the 16-bit
+//! `v_interp_*` VOP3 forms, LDS_DIRECT, NGG, GS and tessellation, GDS/GWS, MIMG `_pck`,
+//! `msaa_load`, G16, BVH, float image atomics, TFE/LWE, anisotropic
+//! filtering, DCC/HTILE-compressed images, border colours from the TA table, typed (format)
 //! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element,
 //! streamout counters, SET_PREDICATION, f16/f64 rounding modes other than nearest-even (a
 //! MODE or FLOAT_MODE asking for one is refused; f32 directed rounding is modelled for add,

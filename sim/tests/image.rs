@@ -1,206 +1,12 @@
-//! MIMG through hand-assembled shaders, with T#/S# words written from
-//! descriptors-gfx103.md and results checked against hand-computed texels and filter
-//! formulas.
+//! MIMG loads, stores, atomics and queries through hand-assembled shaders, with T# words
+//! written from descriptors-gfx103.md and results checked against hand-computed texels.
 
 mod common;
+mod tex;
 
-use common::asm::{Asm, Int, Literal, Op};
-use common::{raw_vsharp, Buffer, Dispatch, Gpu};
-use ferrum_isa::{Inst, Mimg, Opcode};
+use common::asm::Op;
 use ferrum_sim::tex::surface::{texel_offset, Dim, SurfaceDesc};
-use ferrum_winsys::{Error, LostReason};
-
-/// T# fields (descriptors-gfx103.md §2), written independently of the simulator's decoder.
-#[derive(Clone, Copy)]
-struct T {
-    va: u64,
-    format: u32,
-    width: u32,
-    height: u32,
-    depth: u32,
-    ty: u32,
-    sw_mode: u32,
-    max_mip: u32,
-    base_level: u32,
-    last_level: u32,
-    dst_sel: u32,
-    base_array: u32,
-}
-
-impl T {
-    fn new(va: u64, format: u32, width: u32, height: u32) -> T {
-        T {
-            va,
-            format,
-            width,
-            height,
-            depth: 0,
-            ty: 9,
-            sw_mode: 0,
-            max_mip: 0,
-            base_level: 0,
-            last_level: 0,
-            dst_sel: 0xfac,
-            base_array: 0,
-        }
-    }
-
-    fn words(&self) -> [u32; 8] {
-        let w1 = (self.width - 1) & 3;
-        [
-            (self.va >> 8) as u32,
-            (self.va >> 40) as u32 & 0xff | self.format << 20 | w1 << 30,
-            (self.width - 1) >> 2 | (self.height - 1) << 14 | 1 << 31,
-            self.dst_sel
-                | self.base_level << 12
-                | self.last_level << 16
-                | self.sw_mode << 20
-                | self.ty << 28,
-            self.depth | self.base_array << 16,
-            self.max_mip << 4 | 4 << 20,
-            0,
-            0,
-        ]
-    }
-}
-
-/// S# words: address modes (x, y, z), filters (mag/min: 0 point, 1 bilinear; mip: 0 none,
-/// 1 point, 2 linear), compare function, border colour type, LOD range 0..15.
-fn s_sharp(clamp: u32, xy: u32, mip: u32, compare: u32, border: u32) -> [u32; 4] {
-    [
-        clamp | clamp << 3 | clamp << 6 | compare << 12,
-        15 << 20,
-        xy << 20 | xy << 22 | mip << 26,
-        border << 30,
-    ]
-}
-
-struct Rig {
-    gpu: Gpu,
-    table: Buffer,
-    input: Buffer,
-    output: Buffer,
-    image: Buffer,
-}
-
-impl Rig {
-    fn new(image_bytes: u64) -> Rig {
-        let gpu = Gpu::new();
-        let table = gpu.buffer(4096);
-        let input = gpu.buffer(4096);
-        let output = gpu.buffer(4096);
-        let image = gpu.buffer(image_bytes.max(65536));
-        table.map.write_u32s(0x30, &raw_vsharp(output.va, 4096)).unwrap();
-        table.map.write_u32s(0x40, &raw_vsharp(input.va, 4096)).unwrap();
-        output.map.write_u32s(0, &[0xdead_beef; 1024]).unwrap();
-        Rig { gpu, table, input, output, image }
-    }
-
-    /// Runs `inst` (vaddr v1..v4, vdata v8..v11, T# s[4:11], S# s[12:15]) on 32 lanes whose
-    /// address VGPRs come from `coords`, preceded by `pre` (stores: data in v8..v11 too);
-    /// returns the four data VGPRs per lane.
-    fn run(&self, t: &T, s: [u32; 4], inst: Mimg, coords: &[[u32; 4]]) -> Vec<[u32; 4]> {
-        self.run_data(t, s, inst, coords, &[])
-    }
-
-    /// Like `run`, with `data` preloaded into v8..v11 (stores, atomics).
-    fn run_data(
-        &self,
-        t: &T,
-        s: [u32; 4],
-        inst: Mimg,
-        coords: &[[u32; 4]],
-        data: &[[u32; 4]],
-    ) -> Vec<[u32; 4]> {
-        let flat: Vec<u32> = data.iter().flatten().copied().collect();
-        self.input.map.write_u32s(0x800, &flat).unwrap();
-        self.try_run(t, s, inst, coords, true).unwrap();
-        let out = self.output.map.read_u32s(0, 4 * coords.len()).unwrap();
-        out.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect()
-    }
-
-    fn try_run(
-        &self,
-        t: &T,
-        s: [u32; 4],
-        inst: Mimg,
-        coords: &[[u32; 4]],
-        wait: bool,
-    ) -> ferrum_winsys::Result<bool> {
-        self.table.map.write_u32s(0, &t.words()).unwrap();
-        self.table.map.write_u32s(0x20, &s).unwrap();
-        let flat: Vec<u32> = coords.iter().flatten().copied().collect();
-        self.input.map.write_u32s(0, &flat).unwrap();
-        let mut p = Asm::new();
-        p.smem(Op::S_LOAD_DWORDX8, 4, 0, 0)
-            .smem(Op::S_LOAD_DWORDX4, 12, 0, 0x20)
-            .smem(Op::S_LOAD_DWORDX4, 16, 0, 0x30)
-            .smem(Op::S_LOAD_DWORDX4, 20, 0, 0x40)
-            .vop2(Op::V_LSHLREV_B32, 5, Int(4), 0)
-            .vop2(Op::V_ADD_NC_U32, 6, Literal(0x800), 5)
-            .waitcnt(63, 0)
-            .mubuf(Op::BUFFER_LOAD_DWORDX4, 1, 5, 20, false)
-            .mubuf(Op::BUFFER_LOAD_DWORDX4, 8, 6, 20, false)
-            .waitcnt(0, 63)
-            .i(Inst::Mimg(inst));
-        if wait {
-            p.waitcnt(0, 63);
-        }
-        p.mubuf(Op::BUFFER_STORE_DWORDX4, 8, 5, 16, false).endpgm();
-        let prog = self.gpu.program(&p.finish());
-        let ud = [self.table.va as u32, (self.table.va >> 32) as u32];
-        let d = Dispatch { vgprs: 16, ..Dispatch::one_group(prog.va, &ud, [32, 1, 1]) };
-        let bufs = [&self.table, &self.input, &self.output, &self.image];
-        self.gpu.dispatch(&d, &prog, &bufs)
-    }
-}
-
-fn mimg(op: Opcode, dmask: u8, dim: u8) -> Mimg {
-    let mut vaddr = [0u8; 13];
-    vaddr[0] = 1;
-    Mimg {
-        op,
-        vdata: 8,
-        vaddr,
-        nsa: false,
-        srsrc: 4,
-        ssamp: 12,
-        dmask,
-        dim,
-        unorm: false,
-        glc: false,
-        slc: false,
-        dlc: false,
-        r128: false,
-        a16: false,
-        tfe: false,
-        lwe: false,
-        d16: false,
-    }
-}
-
-fn f(v: f32) -> u32 {
-    v.to_bits()
-}
-
-fn expect_guilty(r: ferrum_winsys::Result<bool>) {
-    match r {
-        Err(Error::ContextLost(LostReason::Guilty)) => {}
-        other => panic!("expected a guilty context loss, got {other:?}"),
-    }
-}
-
-/// A linear 2D R8G8B8A8_UNORM image of 5×3 texels (pitch 64 texels = 256 bytes), texel
-/// (x, y) = (x, y, 10x + y, 255).
-fn rgba8_linear(rig: &Rig) -> T {
-    for y in 0..3u32 {
-        for x in 0..5u32 {
-            let texel = x | y << 8 | (10 * x + y) << 16 | 255 << 24;
-            rig.image.map.write_u32s((y * 256 + x * 4) as usize, &[texel]).unwrap();
-        }
-    }
-    T::new(rig.image.va, 56, 5, 3)
-}
+use tex::*;
 
 #[test]
 fn load_linear_unorm_with_dmask_swizzle_and_out_of_range() {
@@ -320,8 +126,108 @@ fn store_then_load_and_dropped_out_of_range_stores() {
     assert_eq!(got[0], [f(0.25), f(0.5), 0, 0]);
 }
 
-/// f32 → f16 → f32 as the store/load pair does (round to nearest even).
-fn f16_roundtrip(v: u32) -> u32 {
-    use ferrum_sim::tex::format::{f32_to_small_float, small_float_to_f32};
-    small_float_to_f32(f32_to_small_float(f32::from_bits(v), 5, 10, true), 5, 10, true).to_bits()
+#[test]
+fn image_atomics_return_the_old_value() {
+    let rig = Rig::new(0);
+    rig.image.map.write_u32s(0, &[0; 64]).unwrap();
+    let t = T { dst_sel: 4 | 1 << 9, ..T::new(rig.image.va, 20, 4, 4) };
+    let coords: Vec<[u32; 4]> = (0..32).map(|l| [l % 2, 0, 0, 0]).collect();
+    let data: Vec<[u32; 4]> = (0..32).map(|l| [l + 1, 0, 0, 0]).collect();
+    let mut add = mimg(Op::IMAGE_ATOMIC_ADD, 1, 1);
+    add.glc = true;
+    let got = rig.run_data(&t, [0; 4], add, &coords, &data);
+    let even: u32 = (0..32).filter(|l| l % 2 == 0).map(|l| l + 1).sum();
+    let odd: u32 = (0..32).filter(|l| l % 2 == 1).map(|l| l + 1).sum();
+    assert_eq!(rig.image.map.read_u32s(0, 2).unwrap(), vec![even, odd]);
+    // Lanes run in order: each returned the sum of the lanes before it on its texel.
+    assert_eq!(got[0][0], 0);
+    assert_eq!(got[2][0], 1);
+    assert_eq!(got[3][0], 2);
+}
+
+/// A16 coordinates (two per VGPR), D16 results (two per VGPR, f16 for float formats) and
+/// NSA address lists.
+#[test]
+fn a16_d16_and_nsa_operands() {
+    let rig = Rig::new(0);
+    let t = rgba8_linear(&rig);
+    let mut a16 = mimg(Op::IMAGE_LOAD, 0xf, 1);
+    a16.a16 = true;
+    a16.d16 = true;
+    let got = rig.run(&t, [0; 4], a16, &[[4 | 2 << 16, 0, 0, 0]]);
+    let h = |v: f32| ferrum_sim::tex::format::f32_to_small_float(v, 5, 10, true);
+    let un = |v: u32| v as f32 / 255.0;
+    assert_eq!(got[0][0], h(un(4)) | h(un(2)) << 16);
+    assert_eq!(got[0][1], h(un(42)) | h(1.0) << 16);
+    // NSA: x from v3, y from v1.
+    let mut nsa = mimg(Op::IMAGE_LOAD, 0x1, 1);
+    nsa.nsa = true;
+    nsa.vaddr[0] = 3;
+    nsa.vaddr[1] = 1;
+    let got = rig.run(&t, [0; 4], nsa, &[[1, 0, 3, 0]]);
+    assert_eq!(f32::from_bits(got[0][0]), un(3));
+}
+
+/// BC1 through MIMG: an 8x8 texel image of 2x2 blocks (linear: a block row is 256 bytes);
+/// texel (5, 6) is texel (1, 2) of block (1, 1). Loads of block formats return decoded
+/// texels.
+#[test]
+fn block_compressed_texels_through_image_load() {
+    let rig = Rig::new(0);
+    // Block (1, 1): color0 red, color1 blue, row 2 indices 3 2 1 0 (texel 1 -> index 2).
+    let block = [0x00, 0xf8, 0x1f, 0x00, 0, 0, 0b0001_1011, 0];
+    rig.image.map.write(256 + 8, &block).unwrap();
+    let t = T::new(rig.image.va, 169, 8, 8);
+    let got = rig.run(&t, [0; 4], mimg(Op::IMAGE_LOAD, 0xf, 1), &[[5, 6, 0, 0], [8, 0, 0, 0]]);
+    let v = got[0].map(f32::from_bits);
+    assert_eq!(v, [2.0 / 3.0, 0.0, 1.0 / 3.0, 1.0]);
+    assert_eq!(got[1], [0; 4], "x = 8 is outside the 8-texel-wide image");
+}
+
+/// 2D MSAA (4 samples, Z_X 64 KiB swizzle): image_load with a fragment index.
+#[test]
+fn multisampled_loads_by_fragment() {
+    let rig = Rig::new(0);
+    let desc = SurfaceDesc {
+        sw_mode: 24,
+        dim: Dim::D2,
+        bpe_log2: 2,
+        width: 9,
+        height: 5,
+        slices: 1,
+        mips: 1,
+        samples_log2: 2,
+        pitch: None,
+        pipe_bank_xor: 0,
+    };
+    for s in 0..4 {
+        for y in 0..5 {
+            for x in 0..9 {
+                let o = texel_offset(&desc, x, y, 0, 0, s).unwrap() as usize;
+                rig.image.map.write_u32s(o, &[x | y << 8 | s << 16]).unwrap();
+            }
+        }
+    }
+    let t = T {
+        ty: 14,
+        sw_mode: 24,
+        max_mip: 2,
+        last_level: 2,
+        dst_sel: 4 | 1 << 9,
+        ..T::new(rig.image.va, 20, 9, 5)
+    };
+    let coords: Vec<[u32; 4]> = (0..32).map(|l| [l % 9, l % 5, l % 4, 0]).collect();
+    let got = rig.run(&t, [0; 4], mimg(Op::IMAGE_LOAD, 1, 6), &coords);
+    for (c, g) in coords.iter().zip(&got) {
+        assert_eq!(g[0], c[0] | c[1] << 8 | c[2] << 16, "{c:?}");
+    }
+    let r = rig.run(&t, [0; 4], mimg(Op::IMAGE_GET_RESINFO, 0xf, 6), &[[0; 4]]);
+    assert_eq!(r[0], [9, 5, 1, 4]);
+}
+
+#[test]
+fn an_image_in_unmapped_memory_is_a_vm_fault() {
+    let rig = Rig::new(0);
+    let t = T::new(0x7000_0000_0000, 56, 4, 4);
+    expect_guilty(rig.try_run(&t, [0; 4], mimg(Op::IMAGE_LOAD, 0xf, 1), &[[1, 1, 0, 0]], true));
 }

@@ -154,3 +154,31 @@ fn xor_modes_keep_the_micro_tile_and_apply_the_tile_swizzle() {
     assert!(SurfaceDesc { sw_mode: 3, ..base }.layout().is_err());
     assert!(SurfaceDesc { sw_mode: 6, dim: Dim::D3, ..base }.layout().is_err());
 }
+
+/// The driver learns the pipe/packer configuration the equations assume the way Mesa does:
+/// AMDGPU_INFO_READ_MMR_REG of GB_ADDR_CONFIG (dword 0x263e).
+#[test]
+fn gb_addr_config_is_readable_through_the_kernel() {
+    use ferrum_winsys::uapi;
+    use ferrum_winsys::Kernel;
+    let k = ferrum_sim::open(ferrum_sim::SimConfig::default());
+    let read = |offset: u32, count: u32| {
+        let mut out = [0u32; 4];
+        let mut info =
+            uapi::DrmAmdgpuInfo::new(uapi::AMDGPU_INFO_READ_MMR_REG, out.as_mut_ptr() as u64, 16);
+        info.args.read_mmr_reg = uapi::DrmAmdgpuInfoReadMmrReg {
+            dword_offset: offset,
+            count,
+            instance: 0xffff_ffff,
+            flags: 0,
+        };
+        // SAFETY: `info` points at `out`, 16 writable bytes.
+        unsafe { k.ioctl(uapi::DRM_IOCTL_AMDGPU_INFO, (&raw mut info).cast()) }.map(|_| out[0])
+    };
+    let v = read(0x263e, 1).unwrap();
+    assert_eq!(v, ferrum_sim::tex::surface::GB_ADDR_CONFIG);
+    assert_eq!(v & 7, 4, "NUM_PIPES: 16");
+    assert_eq!(v >> 3 & 7, 0, "PIPE_INTERLEAVE_SIZE: 256 bytes");
+    assert_eq!(v >> 8 & 7, 4, "NUM_PKRS: 16");
+    assert!(read(0x263f, 1).is_err());
+}

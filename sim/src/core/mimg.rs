@@ -503,7 +503,7 @@ fn get_lod(w: &mut Wave, i: &Mimg, img: &Image, s: &Ssharp) -> R<()> {
     let mut vals = [[0u32; 4]; LANES];
     for (l, v) in vals.iter_mut().enumerate().filter(|(l, _)| exec >> l & 1 != 0) {
         let raw = reqs[l].lod + s.lod_bias;
-        let clamped = raw.clamp(s.min_lod, s.max_lod).clamp(0.0, (l1 - l0) as f32);
+        let clamped = raw.min(s.max_lod).max(s.min_lod).min((l1 - l0) as f32).max(0.0);
         *v = [clamped.to_bits(), raw.to_bits(), 0, 0];
     }
     write_result(w, i, &vals, false)

@@ -9,7 +9,6 @@
 mod address;
 mod dpp;
 pub mod export;
-mod formats;
 pub mod interp;
 pub mod lds;
 mod mimg;

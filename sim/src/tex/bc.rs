@@ -1,9 +1,10 @@
-//! Block-compressed formats BC1–BC5: 4×4 texels per
+//! Block-compressed formats BC1–BC5 (BC6H and BC7 in [`super::bc6h`] and [`super::bc7`]): 4×4 texels per
 //! 8- or 16-byte block, decoded as the Khronos Data Format Specification describes them
 //! (S3TC and RGTC chapters). BC1 "DXT1" blocks with color0 <= color1 have a transparent
 //! black fourth colour; interpolation is done in floats from the endpoints' UNORM values.
 
 use super::format::srgb_to_linear;
+use super::{bc6h, bc7};
 
 /// A BCn format and its number type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +14,8 @@ pub enum Bc {
     Bc3 { srgb: bool },
     Bc4 { snorm: bool },
     Bc5 { snorm: bool },
+    Bc6 { signed: bool },
+    Bc7 { srgb: bool },
 }
 
 impl Bc {
@@ -23,6 +26,8 @@ impl Bc {
             173 | 174 => Bc::Bc3 { srgb: code == 174 },
             175 | 176 => Bc::Bc4 { snorm: code == 176 },
             177 | 178 => Bc::Bc5 { snorm: code == 178 },
+            179 | 180 => Bc::Bc6 { signed: code == 180 },
+            181 | 182 => Bc::Bc7 { srgb: code == 182 },
             _ => return None,
         })
     }
@@ -38,6 +43,7 @@ impl Bc {
         match self {
             Bc::Bc4 { .. } => 1,
             Bc::Bc5 { .. } => 2,
+            Bc::Bc6 { .. } => 3,
             _ => 4,
         }
     }
@@ -59,6 +65,8 @@ impl Bc {
             }
             Bc::Bc4 { snorm } => [rgtc(&b[..8], t, snorm), 0.0, 0.0, 1.0],
             Bc::Bc5 { snorm } => [rgtc(&b[..8], t, snorm), rgtc(&b[8..16], t, snorm), 0.0, 1.0],
+            Bc::Bc6 { signed } => return bc6h::bc6h(b, t, signed),
+            Bc::Bc7 { srgb } => srgb_rgb(bc7::bc7(b, t), srgb),
         };
         rgba.map(f32::to_bits)
     }

@@ -90,6 +90,18 @@ impl Tsharp {
                 t.base_level, t.last_level, t.max_mip
             ));
         }
+        let last_slice = match t.ty {
+            ty::CUBE => 6 * (t.depth + 1) - 1,
+            ty::D3 if t.array_pitch == 0 => u32::MAX,
+            ty::D1 | ty::D2 | ty::D2_MSAA => u32::MAX,
+            _ => t.depth,
+        };
+        if t.base_array > last_slice {
+            return Err(format!(
+                "T# BASE_ARRAY {} beyond the last slice {last_slice}",
+                t.base_array
+            ));
+        }
         if t.dst_sel.iter().any(|&s| s == 2 || s == 3) {
             return Err(format!("T# DST_SEL {:?} uses reserved selects", t.dst_sel));
         }

@@ -4,8 +4,9 @@
 //! Arithmetic follows the Vulkan "Texel Filtering" rules with navi21's precisions: texel
 //! coordinates are quantised to 8 fractional bits before the filter weights are taken
 //! (subTexelPrecisionBits = 8) and the mip blend factor to 8 bits (mipmapPrecisionBits).
-//! Not modelled: anisotropic filtering (an S# asking for it filters isotropically) and
-//! seamless cube filtering (a cube face's footprint is clamped to its edge texels).
+//! Cube maps filter seamlessly unless the S# sets DISABLE_CUBE_WRAP (then a face's footprint
+//! is clamped to its edge texels). Not modelled: anisotropic filtering (an S# asking for it
+//! filters isotropically).
 
 use super::desc::{clamp, ty, Ssharp};
 use super::image::{Image, Memory, Texel};
@@ -49,6 +50,45 @@ pub fn wrap(mode: u32, i: i64, n: u32) -> Option<u32> {
         _ => mirror_once(i),
     };
     (0..n).contains(&r).then_some(r as u32)
+}
+
+/// The face and texel that texel (x, y) just outside face `face` (of n×n texels) lands on
+/// when the cube is seen as a whole: the texel centre becomes a direction, the direction
+/// picks a face (Vulkan's cube face table, ties to z then y) and projects onto it. Corners
+/// resolve to one of the three faces meeting there.
+pub fn cube_neighbour(face: u32, x: i64, y: i64, n: u32) -> (u32, i64, i64) {
+    let n = n as f64;
+    let sc = 2.0 * (x as f64 + 0.5) / n - 1.0;
+    let tc = 2.0 * (y as f64 + 0.5) / n - 1.0;
+    let d = match face {
+        0 => [1.0, -tc, -sc],
+        1 => [-1.0, -tc, sc],
+        2 => [sc, 1.0, tc],
+        3 => [sc, -1.0, -tc],
+        4 => [sc, -tc, 1.0],
+        _ => [-sc, -tc, -1.0],
+    };
+    let [rx, ry, rz] = d;
+    let (f, s, t, ma) = if rz.abs() >= rx.abs() && rz.abs() >= ry.abs() {
+        if rz >= 0.0 {
+            (4, rx, -ry, rz)
+        } else {
+            (5, -rx, -ry, rz)
+        }
+    } else if ry.abs() >= rx.abs() {
+        if ry >= 0.0 {
+            (2, rx, rz, ry)
+        } else {
+            (3, rx, -rz, ry)
+        }
+    } else if rx >= 0.0 {
+        (0, -rz, -ry, rx)
+    } else {
+        (1, rz, -ry, rx)
+    };
+    let texel =
+        |c: f64| (((c / f64::abs(ma) + 1.0) / 2.0 * n).floor() as i64).clamp(0, n as i64 - 1);
+    (f, texel(s), texel(t))
 }
 
 /// Compares `reference` with a texel value as SQ_TEX_DEPTH_COMPARE `func` does.
@@ -96,8 +136,20 @@ impl<M: Memory> Ctx<'_, M> {
         y: i64,
         z: i64,
         size: (u32, u32, u32),
+        linear: bool,
     ) -> Result<[u32; 4], M::Error> {
         let cube = self.img.t.ty == ty::CUBE;
+        let (mut x, mut y, mut z) = (x, y, z);
+        let (w, h) = (size.0 as i64, size.1 as i64);
+        let outside = !((0..w).contains(&x) && (0..h).contains(&y));
+        if cube && linear && !self.s.disable_cube_wrap && outside {
+            // Seamless (Vulkan: linear filtering only; nearest clamps to the face's edge):
+            // the tap is read from the neighbouring face.
+            let z0 = self.img.slice_range(level).0 as i64;
+            let face = (z - z0).rem_euclid(6);
+            let (f, nx, ny) = cube_neighbour(face as u32, x, y, size.0);
+            (x, y, z) = (nx, ny, z - face + f as i64);
+        }
         let modes = if cube { [clamp::CLAMP_LAST_TEXEL; 3] } else { self.s.clamp };
         let is3d = self.img.t.ty == ty::D3;
         let (Some(x), Some(y), Some(z)) = (
@@ -172,8 +224,9 @@ impl<M: Memory> Ctx<'_, M> {
                 .product();
             let z = if is3d { z_base + d(2) } else { z_base };
             // Integer texels are not filtered: the first tap, bits carried in f32s.
-            let v =
-                self.texel(level, first[0] + d(0), first[1] + d(1), z, size)?.map(f32::from_bits);
+            let v = self
+                .texel(level, first[0] + d(0), first[1] + d(1), z, size, linear)?
+                .map(f32::from_bits);
             if self.integer {
                 return Ok(v);
             }
@@ -206,10 +259,10 @@ impl<M: Memory> Ctx<'_, M> {
         let (x, y) = (first[0], first[1]);
         let z = slice as i64;
         Ok([
-            self.texel(level, x, y + 1, z, size)?[c],
-            self.texel(level, x + 1, y + 1, z, size)?[c],
-            self.texel(level, x + 1, y, z, size)?[c],
-            self.texel(level, x, y, z, size)?[c],
+            self.texel(level, x, y + 1, z, size, true)?[c],
+            self.texel(level, x + 1, y + 1, z, size, true)?[c],
+            self.texel(level, x + 1, y, z, size, true)?[c],
+            self.texel(level, x, y, z, size, true)?[c],
         ])
     }
 }
@@ -224,7 +277,7 @@ fn slice(img: &Image, layer: Option<f32>, level: u32) -> u32 {
         return (z0 + 6 * (id / 8) + face).min(z1);
     }
     let l = if l.is_nan() { 0.0 } else { (l as f64 + 0.5).floor() };
-    (z0 as f64 + l).clamp(z0 as f64, z1 as f64) as u32
+    (z0 as f64 + l).min(z1 as f64).max(z0 as f64) as u32
 }
 
 /// Samples one lane: the filtered (or gathered) value after DST_SEL, as register values.
