@@ -25,7 +25,14 @@
 //!   primitive restart, VS waves and their position/parameter exports, primitive assembly,
 //!   clipping (view volume, guard band, user planes, clip/cull distances), face culling,
 //!   polygon modes and the viewport transform, producing [`gfx::SetupPrim`]s for the back end
-//!   behind [`gfx::Rasterizer`].
+//!   behind [`gfx::Rasterizer`]. The back end ([`gfx::backend::BackEnd`]): scan conversion
+//!   with QUANT_MODE snapping and the top-left rule, scissors, MSAA sample locations, coverage
+//!   and AA mask, points and lines as rectangles; PS waves of 2x2 quads with helper lanes,
+//!   input VGPRs per SPI_PS_INPUT_ENA/ADDR, parameters in LDS for VINTRP, exports in the
+//!   SPI_SHADER_COL/Z_FORMAT formats, discard; early/late depth, bounds, stencil, occlusion
+//!   counts; colour formats, blending, logic ops, write masks, MSAA colour and CB_RESOLVE,
+//!   per-sample shading (PS_ITER_SAMPLES = sample count);
+//!   surfaces in any swizzle mode through [`tex::surface`].
 //! * [`core`]: the shader core. A wave32 interpreter over `ferrum_isa`'s decoder with a strict
 //!   mode for missing `s_waitcnt`, registers beyond the allocation and LDS beyond the
 //!   allocation, and a watchdog.
@@ -54,7 +61,9 @@
 //! coordinates, all address modes, border colours, min/max reduction, cube faces through
 //! `v_cube*`.
 //!
-//! Not modelled yet: NGG, GS and tessellation, streamout, GDS/GWS, MIMG `_pck`,
+//! Not modelled yet: PS_ITER_SAMPLES other than 1 or the sample count, alpha to coverage,
+//! polygon offset, conservative rasterization, line stipple, render-target layers, the 16-bit
+//! `v_interp_*` VOP3 forms, LDS_DIRECT, NGG, GS and tessellation, GDS/GWS, MIMG `_pck`,
 //! `msaa_load`, G16, BVH, float image atomics, TFE/LWE, anisotropic
 //! filtering, DCC/HTILE-compressed images, border colours from the TA table, typed (format)
 //! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element,

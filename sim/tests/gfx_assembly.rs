@@ -357,3 +357,23 @@ fn index_offset_and_clamp() {
     let got = ids(&s.auto(&auto, 2).unwrap());
     assert_eq!(got.into_iter().map(|p| p.0[0]).collect::<Vec<_>>(), [10, 11]);
 }
+
+#[test]
+fn vs_waves_on_several_threads_match_one_thread() {
+    let verts: Vec<_> = (0..16)
+        .map(|i| ([-0.9 + 0.11 * i as f32, 0.3 - 0.05 * i as f32, 0.5, 1.0], [0.0; 4]))
+        .collect();
+    let run = |threads: usize| {
+        let gpu = common::Gpu::with_config(ferrum_sim::SimConfig {
+            threads,
+            host_memory_limit: 256 << 20,
+            ..Default::default()
+        });
+        let s = Scene::with(gpu, &verts, &front::vertex_shader(false));
+        // 3000 vertices: 94 waves, split over the threads.
+        s.auto(&topo(pt::DI_PT_TRISTRIP, false), 3000).unwrap()
+    };
+    let one = run(1);
+    assert_eq!(one[0].prims.len(), 2998);
+    assert_eq!(run(4), one);
+}

@@ -289,6 +289,13 @@ fn polygon_modes_emit_edges_or_vertices() {
     assert_eq!(p.iter().map(|p| p.kind).collect::<Vec<_>>(), [PrimKind::Point; 3]);
     let p = run(&t, &Draw { su_mode: points | S::FACE.val(1), ..base() });
     assert_eq!(p.iter().map(|p| p.kind).collect::<Vec<_>>(), [PrimKind::Triangle]);
+    // Point mode with per-vertex sizes: each point has its own vertex's size.
+    use r::PA_CL_VS_OUT_CNTL as C;
+    let sized: Vec<_> =
+        t.iter().zip([3.0, 4.0, 5.0]).map(|(v, s)| (v.0, [s, 0.0, 0.0, 0.0])).collect();
+    let vs_out_cntl = C::VS_OUT_MISC_VEC_ENA.val(1) | C::USE_VTX_POINT_SIZE.val(1);
+    let p = run(&sized, &Draw { su_mode: points, vs_out_cntl, ..base() });
+    assert_eq!(p.iter().map(|p| p.point_size).collect::<Vec<_>>(), [3.0, 4.0, 5.0]);
 }
 
 #[test]

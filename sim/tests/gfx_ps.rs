@@ -358,3 +358,20 @@ fn centroid_barycentrics_move_to_a_covered_sample() {
     let inner = s.rgba(30, 10);
     close(inner[1], inner[0] as f64, "fully covered: centroid = centre");
 }
+
+#[test]
+fn unmodelled_state_is_refused_not_ignored() {
+    for (reg, v) in [
+        (DB_EQAA, DB_EQAA::PS_ITER_SAMPLES.val(2)),
+        (DB_ALPHA_TO_MASK, 1),
+        (PA_SU_SC_MODE_CNTL, PA_SU_SC_MODE_CNTL::POLY_OFFSET_FRONT_ENABLE.val(1)),
+    ] {
+        let mut s = Scene::new();
+        let mut p = Asm::new();
+        export_const(&mut p, [0; 4]).endpgm();
+        s.shader(&mut p, 8);
+        s.set(reg, v);
+        let e = s.draw(vec![tri2([[0.0, 0.0], [8.0, 0.0], [0.0, 8.0]], 0.0)]).unwrap_err();
+        assert!(e.to_string().contains("modelled"), "{e}");
+    }
+}

@@ -153,3 +153,47 @@ fn depth_in_z_64kb_x_is_where_the_addressing_says() {
     s.set(DB_Z_WRITE_BASE, (z.va >> 8) as u32 | 1);
     assert!(s.draw(vec![tri([v(0.0, 0.0), v(64.0, 0.0), v(0.0, 64.0)])]).is_err());
 }
+
+#[test]
+fn per_sample_shading_runs_once_per_covered_sample() {
+    let (mut s, msaa) = msaa_scene();
+    s.target(11, 4, 0); // 32_32 UINT
+    s.set(CB_COLOR0_BASE, (msaa.va >> 8) as u32);
+    s.set(
+        CB_COLOR0_ATTRIB,
+        CB_COLOR0_ATTRIB::NUM_SAMPLES.val(2) | CB_COLOR0_ATTRIB::NUM_FRAGMENTS.val(2),
+    );
+    s.set(CB_COLOR0_ATTRIB3, CB_COLOR0_ATTRIB3::COLOR_SW_MODE.val(27));
+    s.set(DB_EQAA, DB_EQAA::PS_ITER_SAMPLES.val(2));
+    s.inputs(1 << 1 | 1 << 13 | 1 << 14); // ANCILLARY in v2, SAMPLE_COVERAGE in v3
+    s.set(SPI_SHADER_COL_FORMAT, 2); // 32_GR
+    let mut p = Asm::new();
+    export(&mut p, 0, [2, 3, 0, 0], false).endpgm();
+    s.shader(&mut p, 8);
+    let t = [[3.3f32, 2.7], [50.1, 20.6], [11.8, 47.2]];
+    let c = s.draw(vec![tri2(t, 0.0)]).unwrap();
+    let tt =
+        t.map(|[x, y]| [(x as f64 * 256.0).round() / 256.0, (y as f64 * 256.0).round() / 256.0]);
+    let d = desc(27, 3, 2);
+    let mut samples = 0;
+    for y in 0..H {
+        for x in 0..W {
+            for (i, (dx, dy)) in LOCS4.iter().enumerate() {
+                let hit = inside(
+                    tt,
+                    x as f64 + 0.5 + *dx as f64 / 16.0,
+                    y as f64 + 0.5 + *dy as f64 / 16.0,
+                );
+                let off = texel_offset(&d, x, y, 0, 0, i as u32).unwrap() as usize;
+                let got = msaa.map.read_u32s(off, 2).unwrap();
+                let want = if hit { [(i as u32) << 8, 1 << i] } else { [0, 0] };
+                assert_eq!(
+                    got, want,
+                    "({x}, {y}) sample {i}: ANCILLARY sample id, one-sample coverage"
+                );
+                samples += hit as u64;
+            }
+        }
+    }
+    assert_eq!(c.ps_invocations, samples, "one invocation per covered sample");
+}

@@ -16,7 +16,7 @@ use super::depth::{DepthState, Stored};
 use super::prim::{BackEndCounts, PrimBatch, Rasterizer};
 use super::ps::{run_wave, PsOutput, PsQuad, PsState};
 use super::ps_inputs::PsPrim;
-use super::raster::{scan, RasterState, Setup, Triangle, FRAC_BITS};
+use super::raster::{scan, Quad, RasterState, Setup, Triangle, FRAC_BITS};
 use super::targets::{ColorState, DepthTarget};
 use crate::core::program::ProgramCache;
 use crate::core::wave::LANES;
@@ -25,6 +25,7 @@ use crate::cp::regs::RegisterFile;
 use crate::cp::Env;
 use crate::error::GpuError;
 use crate::kernel::AddressSpace;
+use ferrum_regs::gfx103 as r;
 
 /// A triangle in window coordinates, as scan conversion takes it (points and lines become
 /// two of these, see [`super::lines`]).
@@ -99,7 +100,7 @@ pub struct DrawCounts {
 }
 
 /// Waves run in parallel per batch.
-const WAVES_PER_BATCH: usize = 256;
+const WAVES_PER_BATCH: usize = 64;
 
 struct Ctx<'a> {
     rs: RasterState,
@@ -119,6 +120,7 @@ pub fn draw(
     prims: &[Primitive<'_>],
 ) -> Result<DrawCounts, GpuError> {
     let unsupported = GpuError::Unsupported;
+    refuse_unmodelled(regs)?;
     let rs = raster_state(regs).map_err(unsupported)?;
     let ds = depth_state(regs);
     let ps = PsState::from_regs(regs)?;
@@ -157,11 +159,30 @@ pub fn draw(
             });
         }
     }
+    let iter = 1u32 << r::DB_EQAA::PS_ITER_SAMPLES.get(regs.get(r::DB_EQAA));
+    if iter > 1 && iter != rs.samples {
+        return Err(GpuError::Unsupported(format!(
+            "{iter} shader iterations for {} samples (only one invocation per sample is modelled)",
+            rs.samples
+        )));
+    }
+    let per_sample = iter > 1;
     let ctx = Ctx { rs, ds, zclamp: depth_clamp(regs), ps, cb, db, early, prims: setups };
     let mut counts = DrawCounts::default();
     let mut queue: Vec<PsQuad> = Vec::new();
     for (i, p) in ctx.prims.iter().enumerate() {
-        scan(&p.setup, &ctx.rs, |quad| queue.push(PsQuad { prim: i as u32, quad }));
+        scan(&p.setup, &ctx.rs, |quad| {
+            if !per_sample {
+                return queue.push(PsQuad { prim: i as u32, quad, sample: None });
+            }
+            for s in 0..ctx.rs.samples {
+                let coverage = quad.coverage.map(|c| c & (1 << s));
+                if coverage != [0; 4] {
+                    let quad = Quad { coverage, ..quad };
+                    queue.push(PsQuad { prim: i as u32, quad, sample: Some(s as u8) });
+                }
+            }
+        });
         if queue.len() >= WAVES_PER_BATCH * 8 {
             ctx.batch(&exec, env, &mut queue, &mut counts)?;
         }
@@ -324,5 +345,35 @@ impl Ctx<'_> {
             let src1 = out.color[1].as_ref().map_or([0; 4], |c| c[lane]);
             t.write(x as u32, y as u32, cov, src[lane], src1, &self.cb);
         }
+    }
+}
+
+/// State that changes what a draw produces and that the back end does not model yet: refused
+/// rather than ignored.
+fn refuse_unmodelled(regs: &RegisterFile) -> Result<(), GpuError> {
+    let checks = [
+        (
+            regs.get(r::DB_RENDER_CONTROL) & 0x101f != 0,
+            "DB_RENDER_CONTROL depth/stencil clear, copy, resummarize or decompress",
+        ),
+        (
+            r::DB_ALPHA_TO_MASK::ALPHA_TO_MASK_ENABLE.is_set(regs.get(r::DB_ALPHA_TO_MASK)),
+            "alpha to coverage",
+        ),
+        (
+            regs.get(r::PA_SC_CONSERVATIVE_RASTERIZATION_CNTL) & 0x21 != 0,
+            "conservative rasterization",
+        ),
+        (regs.get(r::PA_SU_SC_MODE_CNTL) & 0x1800 != 0, "polygon offset (PA_SU_POLY_OFFSET_*)"),
+        (
+            r::PA_SC_MODE_CNTL_0::LINE_STIPPLE_ENABLE.is_set(regs.get(r::PA_SC_MODE_CNTL_0)),
+            "line stipple",
+        ),
+    ];
+    match checks.iter().find(|c| c.0) {
+        Some((_, what)) => {
+            Err(GpuError::Unsupported(format!("{what} is not modelled by the back end")))
+        }
+        None => Ok(()),
     }
 }

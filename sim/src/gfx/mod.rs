@@ -97,23 +97,7 @@ impl GraphicsEngine {
         args: &DrawArgs,
     ) -> Result<DrawCounts, GpuError> {
         let strict = env.config.strict;
-        if strict {
-            state::require(regs, &[r::VGT_PRIMITIVE_TYPE], "a draw")?;
-        }
-        let topo = Topology::from_prim_type(
-            r::VGT_PRIMITIVE_TYPE::PRIM_TYPE.get(regs.get(r::VGT_PRIMITIVE_TYPE)),
-        )?;
-        let vs = VsState::from_registers(regs, strict)?;
-        let pa = PaState::from_registers(regs, strict)?;
-        if r::VGT_PRIMITIVEID_EN::PRIMITIVEID_EN.is_set(regs.get(r::VGT_PRIMITIVEID_EN)) {
-            return Err(GpuError::Unsupported("VGT_PRIMITIVEID_EN (VS primitive id)".into()));
-        }
-        let poly_mode = r::PA_SU_SC_MODE_CNTL::POLY_MODE.get(pa.su_mode) != 0;
-        if strict {
-            let points = topo == Topology::PointList || poly_mode;
-            let lines = matches!(topo, Topology::LineList | Topology::LineStrip) || poly_mode;
-            PaState::require_for(regs, points, lines)?;
-        }
+        let (topo, vs, pa) = decode(regs, strict)?;
         let restart = self.restart(regs, args, strict)?;
         let count = match args.source {
             IndexSource::Auto { count } | IndexSource::Dma { count, .. } => count,
@@ -127,17 +111,7 @@ impl GraphicsEngine {
         if count == 0 || args.instances == 0 {
             return Ok(counts);
         }
-        let mut stream = assemble::fetch(env.space, args.source, restart)?;
-        // GE_INDX_OFFSET is added to every index (after the restart comparison), and the
-        // result clamped to GE_MIN_VTX_INDX..=GE_MAX_VTX_INDX.
-        let range = [r::GE_INDX_OFFSET, r::GE_MIN_VTX_INDX, r::GE_MAX_VTX_INDX];
-        if strict {
-            state::require(regs, &range, "a draw")?;
-        }
-        let [offset, min, max] = range.map(|a| regs.get(a));
-        for id in stream.iter_mut().flatten() {
-            *id = id.wrapping_add(offset).clamp(min, max.max(min));
-        }
+        let stream = vertex_stream(regs, env, args.source, restart)?;
         let last = r::PA_SU_SC_MODE_CNTL::PROVOKING_VTX_LAST.is_set(pa.su_mode);
         let prims = assemble::assemble(topo, &stream, last);
         let program = env.compute.programs().get(env.space, vs.pgm)?;
@@ -164,12 +138,13 @@ impl GraphicsEngine {
             if Instant::now() > deadline {
                 return Err(GpuError::Hang(format!("draw at instance {instance}")));
             }
-            let outs = vs::run(&exec, &vs, &pa, &ids, instance, strict).map_err(|e| match e {
-                GpuError::Shader { what, .. } if what.starts_with("watchdog") => {
-                    GpuError::Hang(format!("VS at {:#x}: {what}", vs.pgm))
-                }
-                other => other,
-            })?;
+            let outs = vs::run(&exec, &vs, &pa, &ids, instance, strict, env.config.threads)
+                .map_err(|e| match e {
+                    GpuError::Shader { what, .. } if what.starts_with("watchdog") => {
+                        GpuError::Hang(format!("VS at {:#x}: {what}", vs.pgm))
+                    }
+                    other => other,
+                })?;
             let setup = setup::Setup { pa: &pa, clip: clip::Clipper::new(&pa), instance };
             let mut batch = PrimBatch { param_slots: vs.param_slots, prims: Vec::new() };
             if !r::PA_CL_CLIP_CNTL::DX_RASTERIZATION_KILL.is_set(pa.clip_cntl) {
@@ -213,4 +188,46 @@ impl GraphicsEngine {
             match_all: r::GE_MULTI_PRIM_IB_RESET_EN::MATCH_ALL_BITS.is_set(en),
         }))
     }
+}
+
+/// The draw's state from the registers, with strict mode's checks.
+fn decode(regs: &RegisterFile, strict: bool) -> Result<(Topology, VsState, PaState), GpuError> {
+    if strict {
+        state::require(regs, &[r::VGT_PRIMITIVE_TYPE], "a draw")?;
+    }
+    let topo = Topology::from_prim_type(
+        r::VGT_PRIMITIVE_TYPE::PRIM_TYPE.get(regs.get(r::VGT_PRIMITIVE_TYPE)),
+    )?;
+    let vs = VsState::from_registers(regs, strict)?;
+    let pa = PaState::from_registers(regs, strict)?;
+    if r::VGT_PRIMITIVEID_EN::PRIMITIVEID_EN.is_set(regs.get(r::VGT_PRIMITIVEID_EN)) {
+        return Err(GpuError::Unsupported("VGT_PRIMITIVEID_EN (VS primitive id)".into()));
+    }
+    let poly_mode = r::PA_SU_SC_MODE_CNTL::POLY_MODE.get(pa.su_mode) != 0;
+    if strict {
+        let points = topo == Topology::PointList || poly_mode;
+        let lines = matches!(topo, Topology::LineList | Topology::LineStrip) || poly_mode;
+        PaState::require_for(regs, points, lines)?;
+    }
+    Ok((topo, vs, pa))
+}
+
+/// The vertex ids of the draw (`None` at restarts): indices plus GE_INDX_OFFSET (added
+/// after the restart comparison), clamped to GE_MIN_VTX_INDX..=GE_MAX_VTX_INDX.
+fn vertex_stream(
+    regs: &RegisterFile,
+    env: &Env<'_>,
+    source: IndexSource,
+    restart: Option<Restart>,
+) -> Result<Vec<Option<u32>>, GpuError> {
+    let mut stream = assemble::fetch(env.space, source, restart)?;
+    let range = [r::GE_INDX_OFFSET, r::GE_MIN_VTX_INDX, r::GE_MAX_VTX_INDX];
+    if env.config.strict {
+        state::require(regs, &range, "a draw")?;
+    }
+    let [offset, min, max] = range.map(|a| regs.get(a));
+    for id in stream.iter_mut().flatten() {
+        *id = id.wrapping_add(offset).clamp(min, max.max(min));
+    }
+    Ok(stream)
 }

@@ -71,7 +71,23 @@ impl PsState {
             ));
         }
         let num_interp = field(in_control, 0, 5).min(32);
-        let input_cntl = (0..num_interp).map(|i| regs.get(SPI_PS_INPUT_CNTL_0 + 4 * i)).collect();
+        let input_cntl: Vec<u32> =
+            (0..num_interp).map(|i| regs.get(SPI_PS_INPUT_CNTL_0 + 4 * i)).collect();
+        for (n, &c) in input_cntl.iter().enumerate() {
+            let cyl = field(c, 13, 16) != 0;
+            let fp16 = field(c, 19, 19) != 0 || field(c, 20, 20) != 0;
+            if cyl || fp16 || field(c, 11, 11) != 0 || field(c, 18, 18) != 0 {
+                return Err(bad(format!(
+                    "SPI_PS_INPUT_CNTL_{n} = {c:#x}: cylindrical wrap, DUP, ROTATE_PC_PTR and the 16-bit modes are not modelled"
+                )));
+            }
+        }
+        let baryc = regs.get(SPI_BARYC_CNTL);
+        if baryc & 0x0010_1111 != 0 {
+            return Err(bad(format!(
+                "SPI_BARYC_CNTL = {baryc:#x}: the *_CNTL sample-location selects and POS_FLOAT_ULC are not modelled"
+            )));
+        }
         let vgprs = (field(rsrc1, 0, 5) + 1) * 8;
         Ok(PsState {
             pgm: (lo << 8) | (hi << 40),
@@ -106,6 +122,9 @@ impl PsState {
 pub struct PsQuad {
     pub prim: u32,
     pub quad: Quad,
+    /// Per-sample shading (DB_EQAA.PS_ITER_SAMPLES): the sample this invocation shades (its
+    /// coverage holds only that sample).
+    pub sample: Option<u8>,
 }
 
 /// What the back end needs from a finished wave, per lane.
@@ -157,7 +176,15 @@ pub fn run_wave(
             let lane = q * 4 + i;
             exec_mask |= 1 << lane;
             let (x, y) = (pq.quad.x + (i as i32 & 1), pq.quad.y + (i as i32 >> 1));
-            let vals = lane_inputs(rs, ps.baryc_cntl, ps.input_ena, p, x, y, pq.quad.coverage[i]);
+            let vals = lane_inputs(
+                rs,
+                ps.baryc_cntl,
+                ps.input_ena,
+                p,
+                (x, y),
+                pq.quad.coverage[i],
+                pq.sample,
+            );
             for (r, v) in vals.iter().enumerate() {
                 inputs[r][lane] = *v;
             }

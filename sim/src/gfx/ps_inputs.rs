@@ -42,12 +42,20 @@ pub struct PsPrim<'a> {
     pub viewport: usize,
 }
 
-/// Position inside pixel (x, y) in 1/4096 pixel of the given location.
-pub fn location(rs: &RasterState, x: i32, y: i32, cov: u16, loc: Location) -> (i64, i64) {
+/// Position inside pixel (x, y) in 1/4096 pixel of the given location; `shaded` is the
+/// sample a per-sample invocation shades.
+pub fn location(
+    rs: &RasterState,
+    (x, y): (i32, i32),
+    cov: u16,
+    loc: Location,
+    shaded: Option<u8>,
+) -> (i64, i64) {
     let full = if rs.samples >= 16 { 0xffff } else { (1u16 << rs.samples) - 1 };
     let sample = match loc {
         Location::Center => None,
         _ if rs.samples <= 1 => None,
+        _ if shaded.is_some() => shaded.map(u32::from),
         Location::Centroid if cov == 0 || cov == full => None,
         Location::Centroid => {
             rs.centroid_priority.iter().map(|&s| s as u32).find(|&s| cov >> s & 1 != 0)
@@ -87,13 +95,13 @@ pub fn lane_inputs(
     baryc_cntl: u32,
     ena: u32,
     p: &PsPrim<'_>,
-    x: i32,
-    y: i32,
+    (x, y): (i32, i32),
     cov: u16,
+    shaded: Option<u8>,
 ) -> [u32; 24] {
     let f = |v: f64| (v as f32).to_bits();
     let mut out = [0u32; 24];
-    let lin_at = |loc: Location| linear_bary(p, location(rs, x, y, cov, loc));
+    let lin_at = |loc: Location| linear_bary(p, location(rs, (x, y), cov, loc, shaded));
     // (ENA bits of the perspective and linear pair, output index of each, location)
     for (persp_bit, lin_bit, at, loc) in
         [(0, 4, 0, Location::Sample), (1, 5, 2, Location::Center), (2, 6, 4, Location::Centroid)]
@@ -123,7 +131,7 @@ pub fn lane_inputs(
             1 => Location::Centroid,
             _ => Location::Sample,
         };
-        let at = location(rs, x, y, cov, pos_loc);
+        let at = location(rs, (x, y), cov, pos_loc, shaded);
         let one = (1i64 << FRAC_BITS) as f64;
         let lin = linear_bary(p, at);
         let z = (0..3).map(|i| lin[i] * p.z[i] as f64).sum::<f64>();
@@ -139,7 +147,8 @@ pub fn lane_inputs(
         (true, false) => 1,
         _ => 0,
     };
-    out[21] = 0; // ancillary: render-target index 0, sample 0 (one invocation per pixel)
+    // ANCILLARY: the sample index in bits 11:8 (render-target index 0).
+    out[21] = (shaded.unwrap_or(0) as u32) << 8;
     out[22] = cov as u32;
     out[23] = pos_fixed(x, y);
     out

@@ -161,22 +161,24 @@ impl Setup<'_> {
             SU::POLYMODE_BACK_PTYPE.get(su)
         };
         let provoking = if unclipped { a.provoking } else { 0 };
+        let first = out.len();
+        let mut sizes = Vec::new();
         let mut emit = |kind: PrimKind, v: Vec<SetupVertex>, provoking: usize, strip_start| {
             let mut p = self.prim(kind, v, pv, a);
             p.front_facing = front;
             p.provoking = provoking;
             p.line_strip_start = strip_start;
-            match kind {
-                PrimKind::Point => p.point_size = self.point_size(pv),
-                PrimKind::Line => p.line_width = self.pa.line_width,
-                PrimKind::Triangle => {}
+            if kind == PrimKind::Line {
+                p.line_width = self.pa.line_width;
             }
             out.push(p);
         };
         match ptype {
             PTYPE_POINTS => {
-                for v in &win {
+                for (v, clip) in win.iter().zip(&poly) {
                     emit(PrimKind::Point, vec![v.clone()], 0, false);
+                    // Each point has its own vertex's size.
+                    sizes.push(self.point_size(clip));
                 }
             }
             PTYPE_LINES => {
@@ -192,6 +194,9 @@ impl Setup<'_> {
                     emit(PrimKind::Triangle, v, provoking, false);
                 }
             }
+        }
+        for (p, size) in out[first..].iter_mut().zip(sizes) {
+            p.point_size = size;
         }
     }
 }

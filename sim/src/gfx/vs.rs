@@ -55,6 +55,7 @@ pub fn run(
     vertex_ids: &[u32],
     instance: u32,
     strict: bool,
+    threads: usize,
 ) -> Result<Vec<VertexOut>, GpuError> {
     let lay = layout(pa.vs_out_cntl);
     if lay.slots != vs.pos_slots {
@@ -71,26 +72,74 @@ pub fn run(
             vs.vgpr_comp_cnt + 1
         )));
     }
+    // Waves are independent: contiguous runs of them go to host threads, and the outputs are
+    // joined in order.
+    let waves = vertex_ids.len().div_ceil(WAVE);
+    let threads = threads.clamp(1, waves.div_ceil(MIN_WAVES_PER_THREAD).max(1));
+    let per_thread = waves.div_ceil(threads) * WAVE;
+    let run_range = |first_wave: usize, ids: &[u32]| -> Result<Vec<VertexOut>, GpuError> {
+        let mut out = Vec::with_capacity(ids.len());
+        for (k, chunk) in ids.chunks(WAVE).enumerate() {
+            let wave = Launch { vs, lay: &lay, instance, strict, wave_id: (first_wave + k) as u32 };
+            wave.run(exec, chunk, &mut out)?;
+        }
+        Ok(out)
+    };
+    if threads == 1 {
+        return run_range(0, vertex_ids);
+    }
+    let results: Vec<Result<Vec<VertexOut>, GpuError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = vertex_ids
+            .chunks(per_thread)
+            .enumerate()
+            .map(|(t, ids)| {
+                let run_range = &run_range;
+                s.spawn(move || run_range(t * per_thread / WAVE, ids))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("VS worker panicked")).collect()
+    });
     let mut out = Vec::with_capacity(vertex_ids.len());
-    for (chunk_no, chunk) in vertex_ids.chunks(WAVE).enumerate() {
+    for r in results {
+        out.extend(r?);
+    }
+    Ok(out)
+}
+
+/// Waves below which a host thread is not worth starting.
+const MIN_WAVES_PER_THREAD: usize = 16;
+
+/// One VS wave's launch parameters.
+struct Launch<'a> {
+    vs: &'a VsState,
+    lay: &'a PosLayout,
+    instance: u32,
+    strict: bool,
+    wave_id: u32,
+}
+
+impl Launch<'_> {
+    /// Runs the wave for `ids` (up to 32) and appends its lanes' outputs to `out`.
+    fn run(&self, exec: &Exec<'_>, ids: &[u32], out: &mut Vec<VertexOut>) -> Result<(), GpuError> {
+        let vs = self.vs;
         // Short waves never reach the shader core's own watchdog stride.
-        if chunk_no % 64 == 0 && std::time::Instant::now() > exec.deadline {
+        if self.wave_id % 64 == 0 && std::time::Instant::now() > exec.deadline {
             return Err(GpuError::Hang(format!("VS waves of {:#x}", exec.program.base)));
         }
-        let mut w = Wave::new(vs.vgprs, strict);
+        let mut w = Wave::new(vs.vgprs, self.strict);
         w.s[..vs.user_data.len()].copy_from_slice(&vs.user_data);
-        for (lane, &id) in chunk.iter().enumerate() {
+        for (lane, &id) in ids.iter().enumerate() {
             w.v[0][lane] = id;
             if vs.vgpr_comp_cnt >= 3 {
-                w.v[3][lane] = instance;
+                w.v[3][lane] = self.instance;
             }
         }
-        w.set_exec(if chunk.len() == WAVE { u32::MAX } else { (1u32 << chunk.len()) - 1 });
+        w.set_exec(if ids.len() == WAVE { u32::MAX } else { (1u32 << ids.len()) - 1 });
         w.pc = exec.program.base;
-        w.wave_id = chunk_no as u32;
+        w.wave_id = self.wave_id;
         w.mode = vs.mode;
         w.exports = Some(Vec::new());
-        let mut lds = Lds { bytes: &mut [], strict };
+        let mut lds = Lds { bytes: &mut [], strict: self.strict };
         exec.run_wave(&mut w, &mut lds).map_err(|f| exec.to_error(&w, f))?;
         if !w.done {
             return Err(GpuError::Shader {
@@ -99,9 +148,8 @@ pub fn run(
             });
         }
         let exports = w.exports.take().unwrap_or_default();
-        collect(&exports, chunk.len(), vs, &lay, strict, &mut out)?;
+        collect(&exports, ids.len(), vs, self.lay, self.strict, out)
     }
-    Ok(out)
 }
 
 /// Decodes a finished wave's exports into per-lane vertex outputs.
