@@ -377,3 +377,28 @@ fn vs_waves_on_several_threads_match_one_thread() {
     assert_eq!(one[0].prims.len(), 2998);
     assert_eq!(run(4), one);
 }
+
+#[test]
+fn primitive_id_in_the_vs_gives_each_primitive_its_own_vertices() {
+    let verts: Vec<_> = (0..16).map(|i| ([0.05 * i as f32, 0.1, 0.5, 1.0], [0.0; 4])).collect();
+    // PARAM0 = (vertex id, primitive id (v2), x, y).
+    let s = Scene::with(
+        common::Gpu::new(),
+        &verts,
+        &front::vertex_shader_exporting(false, [0, 2, 4, 5]),
+    );
+    let mut tail = Vec::new();
+    front::set_regs(&mut tail, r::VGT_GS_MODE, &[r::VGT_GS_MODE::MODE.val(1)]);
+    front::set_regs(&mut tail, r::VGT_PRIMITIVEID_EN, &[1]);
+    packet(&mut tail, front::DRAW_INDEX_AUTO, &[5, 2]);
+    let b = s.draw(&topo(pt::DI_PT_TRISTRIP, false), &tail).unwrap();
+    let got: Vec<Vec<(u32, u32)>> = b[0]
+        .prims
+        .iter()
+        .map(|p| p.v.iter().map(|v| (v.params[0][0], v.params[0][1])).collect())
+        .collect();
+    assert_eq!(
+        got,
+        [vec![(0, 0), (1, 0), (2, 0)], vec![(1, 1), (3, 1), (2, 1)], vec![(2, 2), (3, 2), (4, 2)],]
+    );
+}

@@ -123,22 +123,16 @@ impl GraphicsEngine {
             deadline,
             stats: &env.compute.stats,
         };
-        // Entry i of the stream is vertex `slot[i]` of the VS outputs.
-        let mut ids = Vec::with_capacity(stream.len());
-        let mut slot = vec![usize::MAX; stream.len()];
-        for (i, e) in stream.iter().enumerate() {
-            if let Some(id) = e {
-                slot[i] = ids.len();
-                ids.push(*id);
-            }
-        }
-        let remapped: Vec<assemble::Assembled> =
-            prims.iter().map(|a| assemble::Assembled { v: a.v.map(|e| slot[e]), ..*a }).collect();
+        let primitive_id =
+            r::VGT_PRIMITIVEID_EN::PRIMITIVEID_EN.is_set(regs.get(r::VGT_PRIMITIVEID_EN));
+        let (inputs, remapped) =
+            vs_inputs(&stream, &prims, primitive_id.then_some(topo.vertices()));
+        let ia_vertices = stream.iter().flatten().count() as u64;
         for instance in 0..args.instances {
             if Instant::now() > deadline {
                 return Err(GpuError::Hang(format!("draw at instance {instance}")));
             }
-            let outs = vs::run(&exec, &vs, &pa, &ids, instance, strict, env.config.threads)
+            let outs = vs::run(&exec, &vs, &pa, &inputs, instance, strict, env.config.threads)
                 .map_err(|e| match e {
                     GpuError::Shader { what, .. } if what.starts_with("watchdog") => {
                         GpuError::Hang(format!("VS at {:#x}: {what}", vs.pgm))
@@ -152,9 +146,9 @@ impl GraphicsEngine {
                     setup.run(topo, a, &outs, &mut batch.prims)?;
                 }
             }
-            counts.ia_vertices += ids.len() as u64;
+            counts.ia_vertices += ia_vertices;
             counts.ia_primitives += prims.len() as u64;
-            counts.vs_invocations += ids.len() as u64;
+            counts.vs_invocations += inputs.len() as u64;
             counts.c_invocations += prims.len() as u64;
             let back = self.backend.lock().rasterize(&batch, regs, env)?;
             counts.back.zpass_samples += back.zpass_samples;
@@ -200,9 +194,6 @@ fn decode(regs: &RegisterFile, strict: bool) -> Result<(Topology, VsState, PaSta
     )?;
     let vs = VsState::from_registers(regs, strict)?;
     let pa = PaState::from_registers(regs, strict)?;
-    if r::VGT_PRIMITIVEID_EN::PRIMITIVEID_EN.is_set(regs.get(r::VGT_PRIMITIVEID_EN)) {
-        return Err(GpuError::Unsupported("VGT_PRIMITIVEID_EN (VS primitive id)".into()));
-    }
     let poly_mode = r::PA_SU_SC_MODE_CNTL::POLY_MODE.get(pa.su_mode) != 0;
     if strict {
         let points = topo == Topology::PointList || poly_mode;
@@ -230,4 +221,44 @@ fn vertex_stream(
         *id = id.wrapping_add(offset).clamp(min, max.max(min));
     }
     Ok(stream)
+}
+
+/// The VS invocations of a draw as (vertex id, primitive id) pairs, and the primitives with
+/// their vertices renumbered to invocations. Vertices are shared between the primitives that
+/// use them; with VGT_PRIMITIVEID_EN (the VS exports the primitive id, GS scenario A),
+/// `per_primitive` = Some(vertices per primitive) and each primitive's vertices are
+/// invocations of their own that receive its id in v2.
+fn vs_inputs(
+    stream: &[Option<u32>],
+    prims: &[assemble::Assembled],
+    per_primitive: Option<usize>,
+) -> (Vec<(u32, u32)>, Vec<assemble::Assembled>) {
+    if let Some(n) = per_primitive {
+        let mut inputs = Vec::new();
+        let remapped = prims
+            .iter()
+            .map(|a| {
+                let first = inputs.len();
+                let mut v = a.v;
+                for (k, e) in a.v.iter().enumerate().take(n) {
+                    inputs.push((stream[*e].unwrap_or(0), a.id));
+                    v[k] = first + k;
+                }
+                assemble::Assembled { v, ..*a }
+            })
+            .collect();
+        return (inputs, remapped);
+    }
+    // Entry i of the stream is invocation `slot[i]`.
+    let mut inputs = Vec::with_capacity(stream.len());
+    let mut slot = vec![usize::MAX; stream.len()];
+    for (i, e) in stream.iter().enumerate() {
+        if let Some(id) = e {
+            slot[i] = inputs.len();
+            inputs.push((*id, 0));
+        }
+    }
+    let remapped =
+        prims.iter().map(|a| assemble::Assembled { v: a.v.map(|e| slot[e]), ..*a }).collect();
+    (inputs, remapped)
 }

@@ -72,8 +72,9 @@ pub struct SetupPrim {
     pub kind: PrimKind,
     /// `kind.vertex_count()` vertices.
     pub v: Vec<SetupVertex>,
-    /// Index into `v` of the provoking vertex (PA_SU_SC_MODE_CNTL.PROVOKING_VTX_LAST), when
-    /// clipping kept it; for primitives cut out of a clipped polygon, the vertex nearest it.
+    /// Index into `v` of the provoking vertex (PA_SU_SC_MODE_CNTL.PROVOKING_VTX_LAST) of an
+    /// unclipped primitive; 0 for primitives cut out of a clipped polygon and for the edges
+    /// and points of polygon modes. Flat shading must read [`SetupPrim::flat_params`].
     pub provoking: usize,
     /// The provoking vertex's parameter slots as the VS exported them (clipping never
     /// changes these): flat-shaded PS inputs read here, not from `v`.

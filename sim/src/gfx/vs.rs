@@ -47,12 +47,14 @@ fn layout(vs_out_cntl: u32) -> PosLayout {
     PosLayout { misc, ccdist: [cc0, cc1], slots: next as u32 }
 }
 
-/// Runs the VS for `vertex_ids` of one instance; returns one output per id.
+/// Runs the VS for `inputs` (vertex id, primitive id) of one instance; returns one output per
+/// input. VGPR inputs: v0 vertex id, v1 unused (0), v2 primitive id, v3 instance id, as many
+/// as VGPR_COMP_CNT asks for.
 pub fn run(
     exec: &Exec<'_>,
     vs: &VsState,
     pa: &PaState,
-    vertex_ids: &[u32],
+    inputs: &[(u32, u32)],
     instance: u32,
     strict: bool,
     threads: usize,
@@ -74,10 +76,10 @@ pub fn run(
     }
     // Waves are independent: contiguous runs of them go to host threads, and the outputs are
     // joined in order.
-    let waves = vertex_ids.len().div_ceil(WAVE);
+    let waves = inputs.len().div_ceil(WAVE);
     let threads = threads.clamp(1, waves.div_ceil(MIN_WAVES_PER_THREAD).max(1));
     let per_thread = waves.div_ceil(threads) * WAVE;
-    let run_range = |first_wave: usize, ids: &[u32]| -> Result<Vec<VertexOut>, GpuError> {
+    let run_range = |first_wave: usize, ids: &[(u32, u32)]| -> Result<Vec<VertexOut>, GpuError> {
         let mut out = Vec::with_capacity(ids.len());
         for (k, chunk) in ids.chunks(WAVE).enumerate() {
             let wave = Launch { vs, lay: &lay, instance, strict, wave_id: (first_wave + k) as u32 };
@@ -86,10 +88,10 @@ pub fn run(
         Ok(out)
     };
     if threads == 1 {
-        return run_range(0, vertex_ids);
+        return run_range(0, inputs);
     }
     let results: Vec<Result<Vec<VertexOut>, GpuError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = vertex_ids
+        let handles: Vec<_> = inputs
             .chunks(per_thread)
             .enumerate()
             .map(|(t, ids)| {
@@ -99,7 +101,7 @@ pub fn run(
             .collect();
         handles.into_iter().map(|h| h.join().expect("VS worker panicked")).collect()
     });
-    let mut out = Vec::with_capacity(vertex_ids.len());
+    let mut out = Vec::with_capacity(inputs.len());
     for r in results {
         out.extend(r?);
     }
@@ -120,7 +122,12 @@ struct Launch<'a> {
 
 impl Launch<'_> {
     /// Runs the wave for `ids` (up to 32) and appends its lanes' outputs to `out`.
-    fn run(&self, exec: &Exec<'_>, ids: &[u32], out: &mut Vec<VertexOut>) -> Result<(), GpuError> {
+    fn run(
+        &self,
+        exec: &Exec<'_>,
+        ids: &[(u32, u32)],
+        out: &mut Vec<VertexOut>,
+    ) -> Result<(), GpuError> {
         let vs = self.vs;
         // Short waves never reach the shader core's own watchdog stride.
         if self.wave_id % 64 == 0 && std::time::Instant::now() > exec.deadline {
@@ -128,8 +135,11 @@ impl Launch<'_> {
         }
         let mut w = Wave::new(vs.vgprs, self.strict);
         w.s[..vs.user_data.len()].copy_from_slice(&vs.user_data);
-        for (lane, &id) in ids.iter().enumerate() {
+        for (lane, &(id, prim)) in ids.iter().enumerate() {
             w.v[0][lane] = id;
+            if vs.vgpr_comp_cnt >= 2 {
+                w.v[2][lane] = prim;
+            }
             if vs.vgpr_comp_cnt >= 3 {
                 w.v[3][lane] = self.instance;
             }

@@ -49,6 +49,12 @@ pub fn f(v: f32) -> u32 {
 
 /// The test VS (see the module documentation). `pos1`: also export POS1.
 pub fn vertex_shader(pos1: bool) -> Vec<u32> {
+    vertex_shader_exporting(pos1, [0, 3, 4, 5])
+}
+
+/// The test VS exporting the VGPRs `param0` as PARAM0 (v0 vertex id, v2 primitive id, v3
+/// instance id, v4.. the position).
+pub fn vertex_shader_exporting(pos1: bool, param0: [u8; 4]) -> Vec<u32> {
     let mut a = Asm::new();
     let load = |vdst: u8, offset: i16| {
         Inst::Flat(Flat {
@@ -74,7 +80,7 @@ pub fn vertex_shader(pos1: bool) -> Vec<u32> {
     if pos1 {
         a.i(exp(13, [8, 9, 10, 11], true));
     }
-    a.i(exp(32, [0, 3, 4, 5], false));
+    a.i(exp(32, param0, false));
     a.endpgm();
     a.finish()
 }
