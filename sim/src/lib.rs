@@ -48,7 +48,7 @@
 //!
 //! Not modelled yet: graphics (draws, rasterisation), EXP, VINTRP, GDS/GWS, MIMG `_pck`,
 //! `msaa_load`, G16, BVH, float image atomics, TFE/LWE, anisotropic
-//! filtering, DCC/HTILE-compressed images, border colours from the TA table, typed (format)
+//! filtering, DCC/HTILE-compressed images, typed (format)
 //! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element, occlusion
 //! and streamout counters, SET_PREDICATION, f16/f64 rounding modes other than nearest-even (a
 //! MODE or FLOAT_MODE asking for one is refused; f32 directed rounding is modelled for add,

@@ -171,7 +171,8 @@ fn read_addr(w: &Wave, i: &Mimg, head: usize, group: usize, float: bool) -> R<Ad
     Ok(Addr { head: rows, coords })
 }
 
-pub fn exec(w: &mut Wave, i: &Mimg, mem: &Mem<'_>) -> R<()> {
+/// Executes one MIMG instruction; `border_table` is the TA_CS_BC_BASE_ADDR table.
+pub fn exec(w: &mut Wave, i: &Mimg, mem: &Mem<'_>, border_table: u64) -> R<()> {
     let name = i.op.name();
     let class = classify(name).ok_or_else(|| Fault::Shader(format!("{name} is not modelled")))?;
     if i.tfe || i.lwe {
@@ -192,7 +193,16 @@ pub fn exec(w: &mut Wave, i: &Mimg, mem: &Mem<'_>) -> R<()> {
         Class::Sample(f) | Class::Gather(f) => {
             let s = Ssharp::parse(&w.sread_range(i.ssamp as usize, 4)?).map_err(Fault::Shader)?;
             let gather = matches!(class, Class::Gather(_));
-            sample_op(w, i, &img, &s, &mut vm, f, gather)
+            let border = if s.border_color_type == 3 {
+                let mut b = [0u8; 16];
+                vm.read(border_table.wrapping_add(16 * s.border_color_ptr as u64), &mut b)?;
+                Some(std::array::from_fn(|c| {
+                    u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap())
+                }))
+            } else {
+                None
+            };
+            sample_op(w, i, &img, &s, &mut vm, f, gather, border)
         }
         Class::GetLod => {
             let s = Ssharp::parse(&w.sread_range(i.ssamp as usize, 4)?).map_err(Fault::Shader)?;
@@ -479,14 +489,16 @@ fn sample_op(
     vm: &mut VmMem<'_>,
     f: Flags,
     gather: bool,
+    border: Option<[u32; 4]>,
 ) -> R<()> {
     if img.t.msaa() {
         return fault("sampling a multisampled image");
     }
-    let reqs = requests(w, i, img, s, f, gather)?;
+    let mut reqs = requests(w, i, img, s, f, gather)?;
     let exec = w.exec();
     let mut vals = [[0u32; 4]; LANES];
     for (l, v) in vals.iter_mut().enumerate().filter(|(l, _)| exec >> l & 1 != 0) {
+        reqs[l].border = border;
         *v = sample(img, s, vm, &reqs[l])?;
         if i.d16 {
             *v = to_d16(img, *v);

@@ -225,7 +225,9 @@ impl Dispatch<'_> {
             Inst::Vintrp(_) | Inst::Exp(_) => {
                 wave::fault(format!("unimplemented {}", d.inst.op().name()))
             }
-            Inst::Mimg(i) => mimg::exec(w, i, &self.mem).map(|_| Flow::Next),
+            Inst::Mimg(i) => {
+                mimg::exec(w, i, &self.mem, self.setup.border_color_base).map(|_| Flow::Next)
+            }
             Inst::Ds(i) => {
                 let Prep::Ds(kind) = &d.prep else { return Err(Fault::Shader("DS".into())) };
                 lds::exec(w, i, kind.as_ref(), lds).map(|_| Flow::Next)
