@@ -42,12 +42,12 @@
 //! the host process keeps running.
 //!
 //! MIMG: loads/stores (`_mip`), 32-bit integer atomics, `get_resinfo`, `get_lod`, samples and
-//! gathers with `_c/_d/_l/_b/_lz/_cl/_o`, A16 (not with gradients), D16, NSA, unnormalized
+//! gathers with `_c/_d/_cd/_l/_b/_lz/_cl/_o/_g16`, A16, D16, NSA, unnormalized
 //! coordinates, all address modes, border colours, min/max reduction, cube faces through
 //! `v_cube*`.
 //!
 //! Not modelled yet: graphics (draws, rasterisation), EXP, VINTRP, GDS/GWS, MIMG `_pck`,
-//! `msaa_load`, G16, BVH, float image atomics, TFE/LWE, anisotropic
+//! `msaa_load`, BVH, float image atomics, TFE/LWE, anisotropic
 //! filtering, DCC/HTILE-compressed images, typed (format)
 //! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element, occlusion
 //! and streamout counters, SET_PREDICATION, f16/f64 rounding modes other than nearest-even (a

@@ -510,3 +510,29 @@ fn border_colour_from_the_table() {
     assert_eq!(got[0], rgba);
     assert_eq!(got[1], [f(0.0), 0, 0, f(1.0)]);
 }
+
+/// Explicit gradients (`_d`, 32-bit; `_d_g16`, 16-bit packed per direction) select the LOD;
+/// NSA lists the address VGPRs.
+#[test]
+fn explicit_gradients_in_32_and_16_bits() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 3);
+    let h = |v: f32| ferrum_sim::tex::format::f32_to_small_float(v, 5, 10, true);
+    // Lane 0: gradient 0.5 in s and t (2 texels: LOD 1); lane 1: 0.25 (LOD 0).
+    let grads = [[f(0.5), 0, 0, f(0.5)], [f(0.25), 0, 0, f(0.25)]];
+    let st_data = [[f(0.6), f(0.6), 0, 0], [f(0.6), f(0.6), 0, 0]];
+    let mut d = mimg(Op::IMAGE_SAMPLE_D, 1, 1);
+    d.nsa = true;
+    d.vaddr[..6].copy_from_slice(&[1, 2, 3, 4, 8, 9]);
+    let got = rig.run_data(&t, s_sharp(2, 0, 1, 0, 0), d, &grads, &st_data);
+    assert_eq!(f32::from_bits(got[0][0]), value(1, 1, 1));
+    assert_eq!(f32::from_bits(got[1][0]), value(2, 2, 0));
+    // G16: (ds/dh, dt/dh) in v1, (ds/dv, dt/dv) in v2, then s, t.
+    let g16 = [[h(0.5), h(0.5) << 16, f(0.6), f(0.6)], [h(0.25), h(0.25) << 16, f(0.6), f(0.6)]];
+    let mut d = mimg(Op::IMAGE_SAMPLE_D_G16, 1, 1);
+    d.nsa = true;
+    d.vaddr[..4].copy_from_slice(&[1, 2, 3, 4]);
+    let got = rig.run(&t, s_sharp(2, 0, 1, 0, 0), d, &g16);
+    assert_eq!(f32::from_bits(got[0][0]), value(1, 1, 1));
+    assert_eq!(f32::from_bits(got[1][0]), value(2, 2, 0));
+}

@@ -6,7 +6,9 @@
 //! image's dimensions), coordinates (x, y, z / slice / face, as the dim needs; MSAA adds the
 //! fragment), then LOD (`_l`, `load_mip`) or the LOD clamp (`_cl`). With A16 the coordinate
 //! group (coordinates + LOD/clamp/fragment) is packed two 16-bit values per VGPR; offset,
-//! bias and z-compare keep a VGPR each. The count is checked against the ISA tables.
+//! bias, z-compare and 32-bit gradients keep a VGPR each; `_g16` gradients pack each
+//! direction's values two per VGPR. The count is checked against the ISA's tables, which
+//! is how these layouts were derived (LLVM's per-dim address counts).
 //!
 //! Loads return their VGPRs at once but stay outstanding until `s_waitcnt vmcnt`, like
 //! MUBUF loads. Out-of-range loads return 0, out-of-range stores and atomics are dropped.
@@ -44,6 +46,8 @@ struct Flags {
     lz: bool,
     cl: bool,
     o: bool,
+    /// 16-bit gradients, `dims` halves per direction packed from a new VGPR each.
+    g16: bool,
 }
 
 fn classify(name: &str) -> Option<Class> {
@@ -83,7 +87,9 @@ fn classify(name: &str) -> Option<Class> {
             for part in tail.split('_').filter(|p| !p.is_empty()) {
                 match part {
                     "c" => f.c = true,
-                    "d" => f.d = true,
+                    // Coarse derivatives take the same operands.
+                    "d" | "cd" => f.d = true,
+                    "g16" => f.g16 = true,
                     "l" => f.l = true,
                     "b" => f.b = true,
                     "lz" => f.lz = true,
@@ -395,13 +401,11 @@ fn requests(
     gather: bool,
 ) -> R<[Request; LANES]> {
     let dims = dims_of(img);
-    let grads = if f.d { 2 * dims } else { 0 };
+    let per_dir = if f.g16 { dims.div_ceil(2) } else { dims };
+    let grads = if f.d { 2 * per_dir } else { 0 };
     let head = f.o as usize + f.b as usize + f.c as usize + grads;
     let ncoord = coord_count(i.dim);
     let group = ncoord + (f.l || f.cl) as usize;
-    if f.d && i.a16 {
-        return fault("A16 gradients are not modelled");
-    }
     let a = read_addr(w, i, head, group, true)?;
     let unnorm = i.unorm || s.force_unnormalized;
     let cube = img.t.ty == ty::CUBE;
@@ -439,11 +443,20 @@ fn requests(
             r.layer = Some(c[ncoord - 1]);
         }
         if f.d {
-            let g: Vec<f32> = (0..grads).map(|_| fl(next(), l)).collect();
+            let rows: Vec<u32> = (0..grads).map(|_| next()[l]).collect();
+            let grad = |dir: usize, k: usize| {
+                if f.g16 {
+                    let h = rows[dir * per_dir + k / 2] >> (16 * (k % 2));
+                    f16_to_f32(h as u16)
+                } else {
+                    f32::from_bits(rows[dir * per_dir + k])
+                }
+            };
             let mut dx = [0.0; 3];
             let mut dy = [0.0; 3];
-            dx[..dims].copy_from_slice(&g[..dims]);
-            dy[..dims].copy_from_slice(&g[dims..]);
+            for k in 0..dims {
+                (dx[k], dy[k]) = (grad(0, k), grad(1, k));
+            }
             r.lod = lod_from_gradients(img, dx, dy, unnorm);
         }
         if f.l {
