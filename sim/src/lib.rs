@@ -57,15 +57,15 @@
 //! mode: a register GFX10.3 lacks or a value outside its fields ends the job.
 //!
 //! MIMG: loads/stores (`_mip`), 32-bit integer atomics, `get_resinfo`, `get_lod`, samples and
-//! gathers with `_c/_d/_l/_b/_lz/_cl/_o`, A16 (not with gradients), D16, NSA, unnormalized
+//! gathers with `_c/_d/_cd/_l/_b/_lz/_cl/_o/_g16`, A16, D16, NSA, unnormalized
 //! coordinates, all address modes, border colours, min/max reduction, cube faces through
 //! `v_cube*`.
 //!
 //! Not modelled yet: PS_ITER_SAMPLES other than 1 or the sample count, alpha to coverage,
 //! polygon offset, conservative rasterization, line stipple, render-target layers, the 16-bit
 //! `v_interp_*` VOP3 forms, LDS_DIRECT, NGG, GS and tessellation, GDS/GWS, MIMG `_pck`,
-//! `msaa_load`, G16, BVH, float image atomics, TFE/LWE, anisotropic
-//! filtering, DCC/HTILE-compressed images, border colours from the TA table, typed (format)
+//! `msaa_load`, BVH, float image atomics, TFE/LWE, anisotropic
+//! filtering, DCC/HTILE-compressed images, typed (format)
 //! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element,
 //! streamout counters, SET_PREDICATION, f16/f64 rounding modes other than nearest-even (a
 //! MODE or FLOAT_MODE asking for one is refused; f32 directed rounding is modelled for add,

@@ -480,6 +480,7 @@ fn random_descriptors_and_coordinates_do_not_panic() {
             compare: (next() % 2 == 0).then(|| f(next())),
             gather: (next() % 4 == 0).then_some((next() % 4) as usize),
             unnorm: next() % 2 == 0,
+            border: None,
         };
         if !img.t.msaa() {
             let _ = sample(&img, &s, &mut Zero, &r);
@@ -487,4 +488,51 @@ fn random_descriptors_and_coordinates_do_not_panic() {
         }
     }
     assert!(accepted > 2000 && sampled > 1000, "{accepted} accepted, {sampled} sampled");
+}
+
+/// BORDER_COLOR_TYPE 3: the border colour is entry BORDER_COLOR_PTR (16 bytes, RGBA) of the
+/// table at TA_CS_BC_BASE_ADDR.
+#[test]
+fn border_colour_from_the_table() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 1);
+    // The table lives in the image buffer at +0x8000 (256-byte aligned); entry 3.
+    let table = rig.image.va + 0x8000;
+    let rgba = [f(0.25), f(-2.0), f(7.0), f(0.5)];
+    rig.image.map.write_u32s(0x8000 + 3 * 16, &rgba).unwrap();
+    rig.uconfig
+        .borrow_mut()
+        .extend([(0x30e00, (table >> 8) as u32), (0x30e04, (table >> 40) as u32)]);
+    let mut s = s_sharp(6, 0, 0, 0, 3);
+    s[3] |= 3;
+    let got =
+        rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_LZ, 0xf, 1), &st(&[(1.5, 0.5), (0.1, 0.1)], 0.0));
+    assert_eq!(got[0], rgba);
+    assert_eq!(got[1], [f(0.0), 0, 0, f(1.0)]);
+}
+
+/// Explicit gradients (`_d`, 32-bit; `_d_g16`, 16-bit packed per direction) select the LOD;
+/// NSA lists the address VGPRs.
+#[test]
+fn explicit_gradients_in_32_and_16_bits() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 3);
+    let h = |v: f32| ferrum_sim::tex::format::f32_to_small_float(v, 5, 10, true);
+    // Lane 0: gradient 0.5 in s and t (2 texels: LOD 1); lane 1: 0.25 (LOD 0).
+    let grads = [[f(0.5), 0, 0, f(0.5)], [f(0.25), 0, 0, f(0.25)]];
+    let st_data = [[f(0.6), f(0.6), 0, 0], [f(0.6), f(0.6), 0, 0]];
+    let mut d = mimg(Op::IMAGE_SAMPLE_D, 1, 1);
+    d.nsa = true;
+    d.vaddr[..6].copy_from_slice(&[1, 2, 3, 4, 8, 9]);
+    let got = rig.run_data(&t, s_sharp(2, 0, 1, 0, 0), d, &grads, &st_data);
+    assert_eq!(f32::from_bits(got[0][0]), value(1, 1, 1));
+    assert_eq!(f32::from_bits(got[1][0]), value(2, 2, 0));
+    // G16: (ds/dh, dt/dh) in v1, (ds/dv, dt/dv) in v2, then s, t.
+    let g16 = [[h(0.5), h(0.5) << 16, f(0.6), f(0.6)], [h(0.25), h(0.25) << 16, f(0.6), f(0.6)]];
+    let mut d = mimg(Op::IMAGE_SAMPLE_D_G16, 1, 1);
+    d.nsa = true;
+    d.vaddr[..4].copy_from_slice(&[1, 2, 3, 4]);
+    let got = rig.run(&t, s_sharp(2, 0, 1, 0, 0), d, &g16);
+    assert_eq!(f32::from_bits(got[0][0]), value(1, 1, 1));
+    assert_eq!(f32::from_bits(got[1][0]), value(2, 2, 0));
 }

@@ -98,3 +98,34 @@ fn malformed_v_sharp_is_reported_in_strict_mode() {
         }
     }
 }
+
+/// `_d16` format accesses: two 16-bit components per register, f16 for float formats.
+#[test]
+fn d16_format_loads_and_stores() {
+    let gpu = Gpu::new();
+    let (texels, packed, out) = (gpu.buffer(4096), gpu.buffer(4096), gpu.buffer(4096));
+    texels.map.write_u32s(0, &[0xff80_4000]).unwrap(); // R 0, G 64, B 128, A 255 (8_8_8_8_UNORM)
+    let mut p = Asm::new();
+    p.i(typed(Op::BUFFER_LOAD_FORMAT_D16_XYZW, 2, 0, None))
+        .waitcnt(0, 63)
+        .mubuf(Op::BUFFER_STORE_DWORDX2, 2, 0, 8, false)
+        // (G, B) halves of v2/v3 -> 16_16_FLOAT via tbuffer d16: v3 holds (B, A).
+        .i(typed(Op::TBUFFER_STORE_FORMAT_D16_XY, 3, 4, Some(29)))
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    let t = [
+        texels.va as u32,
+        (texels.va >> 32) as u32 | 4 << 16,
+        1,
+        0xfac | 56 << 12 | 1 << 24 | 1 << 28,
+    ];
+    let k = [packed.va as u32, (packed.va >> 32) as u32 | 4 << 16, 1, 0xfac | 1 << 24 | 1 << 28];
+    let o = raw_vsharp(out.va, 4096);
+    let ud: Vec<u32> = t.iter().chain(&k).chain(&o).copied().collect();
+    let d = Dispatch::one_group(prog.va, &ud, [1, 1, 1]);
+    assert!(gpu.dispatch(&d, &prog, &[&texels, &packed, &out]).unwrap());
+    let h = |v: f32| ferrum_sim::tex::format::f32_to_small_float(v, 5, 10, true);
+    let got = out.map.read_u32s(0, 2).unwrap();
+    assert_eq!(got, vec![h(0.0) | h(64.0 / 255.0) << 16, h(128.0 / 255.0) | h(1.0) << 16]);
+    assert_eq!(packed.map.read_u32(0).unwrap(), h(128.0 / 255.0) | h(1.0) << 16);
+}

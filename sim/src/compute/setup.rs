@@ -47,6 +47,8 @@ pub struct DispatchSetup {
     pub ieee_mode: bool,
     /// COMPUTE_TMPRING_SIZE when RSRC2.SCRATCH_EN is set.
     pub scratch: Option<ScratchRing>,
+    /// TA_CS_BC_BASE_ADDR(_HI): the table S#s with BORDER_COLOR_TYPE 3 index.
+    pub border_color_base: u64,
 }
 
 /// The scratch ring as COMPUTE_TMPRING_SIZE describes it.
@@ -185,6 +187,8 @@ impl DispatchSetup {
             dx10_clamp: rsrc1 & (1 << 21) != 0,
             ieee_mode: rsrc1 & (1 << 23) != 0,
             scratch,
+            border_color_base: (r.get(regs::TA_CS_BC_BASE_ADDR) as u64) << 8
+                | ((r.get(regs::TA_CS_BC_BASE_ADDR_HI) & 0xff) as u64) << 40,
         }))
     }
 

@@ -6,7 +6,9 @@
 //! image's dimensions), coordinates (x, y, z / slice / face, as the dim needs; MSAA adds the
 //! fragment), then LOD (`_l`, `load_mip`) or the LOD clamp (`_cl`). With A16 the coordinate
 //! group (coordinates + LOD/clamp/fragment) is packed two 16-bit values per VGPR; offset,
-//! bias and z-compare keep a VGPR each. The count is checked against the ISA tables.
+//! bias, z-compare and 32-bit gradients keep a VGPR each; `_g16` gradients pack each
+//! direction's values two per VGPR. The count is checked against the ISA's tables, which
+//! is how these layouts were derived (LLVM's per-dim address counts).
 //!
 //! Loads return their VGPRs at once but stay outstanding until `s_waitcnt vmcnt`, like
 //! MUBUF loads. Out-of-range loads return 0, out-of-range stores and atomics are dropped.
@@ -44,6 +46,8 @@ struct Flags {
     lz: bool,
     cl: bool,
     o: bool,
+    /// 16-bit gradients, `dims` halves per direction packed from a new VGPR each.
+    g16: bool,
 }
 
 fn classify(name: &str) -> Option<Class> {
@@ -83,7 +87,9 @@ fn classify(name: &str) -> Option<Class> {
             for part in tail.split('_').filter(|p| !p.is_empty()) {
                 match part {
                     "c" => f.c = true,
-                    "d" => f.d = true,
+                    // Coarse derivatives take the same operands.
+                    "d" | "cd" => f.d = true,
+                    "g16" => f.g16 = true,
                     "l" => f.l = true,
                     "b" => f.b = true,
                     "lz" => f.lz = true,
@@ -171,7 +177,8 @@ fn read_addr(w: &Wave, i: &Mimg, head: usize, group: usize, float: bool) -> R<Ad
     Ok(Addr { head: rows, coords })
 }
 
-pub fn exec(w: &mut Wave, i: &Mimg, mem: &Mem<'_>) -> R<()> {
+/// Executes one MIMG instruction; `border_table` is the TA_CS_BC_BASE_ADDR table.
+pub fn exec(w: &mut Wave, i: &Mimg, mem: &Mem<'_>, border_table: u64) -> R<()> {
     let name = i.op.name();
     let class = classify(name).ok_or_else(|| Fault::Shader(format!("{name} is not modelled")))?;
     if i.tfe || i.lwe {
@@ -192,7 +199,16 @@ pub fn exec(w: &mut Wave, i: &Mimg, mem: &Mem<'_>) -> R<()> {
         Class::Sample(f) | Class::Gather(f) => {
             let s = Ssharp::parse(&w.sread_range(i.ssamp as usize, 4)?).map_err(Fault::Shader)?;
             let gather = matches!(class, Class::Gather(_));
-            sample_op(w, i, &img, &s, &mut vm, f, gather)
+            let border = if s.border_color_type == 3 {
+                let mut b = [0u8; 16];
+                vm.read(border_table.wrapping_add(16 * s.border_color_ptr as u64), &mut b)?;
+                Some(std::array::from_fn(|c| {
+                    u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap())
+                }))
+            } else {
+                None
+            };
+            sample_op(w, i, &img, &s, &mut vm, f, gather, border)
         }
         Class::GetLod => {
             let s = Ssharp::parse(&w.sread_range(i.ssamp as usize, 4)?).map_err(Fault::Shader)?;
@@ -385,13 +401,11 @@ fn requests(
     gather: bool,
 ) -> R<[Request; LANES]> {
     let dims = dims_of(img);
-    let grads = if f.d { 2 * dims } else { 0 };
+    let per_dir = if f.g16 { dims.div_ceil(2) } else { dims };
+    let grads = if f.d { 2 * per_dir } else { 0 };
     let head = f.o as usize + f.b as usize + f.c as usize + grads;
     let ncoord = coord_count(i.dim);
     let group = ncoord + (f.l || f.cl) as usize;
-    if f.d && i.a16 {
-        return fault("A16 gradients are not modelled");
-    }
     let a = read_addr(w, i, head, group, true)?;
     let unnorm = i.unorm || s.force_unnormalized;
     let cube = img.t.ty == ty::CUBE;
@@ -429,11 +443,20 @@ fn requests(
             r.layer = Some(c[ncoord - 1]);
         }
         if f.d {
-            let g: Vec<f32> = (0..grads).map(|_| fl(next(), l)).collect();
+            let rows: Vec<u32> = (0..grads).map(|_| next()[l]).collect();
+            let grad = |dir: usize, k: usize| {
+                if f.g16 {
+                    let h = rows[dir * per_dir + k / 2] >> (16 * (k % 2));
+                    f16_to_f32(h as u16)
+                } else {
+                    f32::from_bits(rows[dir * per_dir + k])
+                }
+            };
             let mut dx = [0.0; 3];
             let mut dy = [0.0; 3];
-            dx[..dims].copy_from_slice(&g[..dims]);
-            dy[..dims].copy_from_slice(&g[dims..]);
+            for k in 0..dims {
+                (dx[k], dy[k]) = (grad(0, k), grad(1, k));
+            }
             r.lod = lod_from_gradients(img, dx, dy, unnorm);
         }
         if f.l {
@@ -479,14 +502,16 @@ fn sample_op(
     vm: &mut VmMem<'_>,
     f: Flags,
     gather: bool,
+    border: Option<[u32; 4]>,
 ) -> R<()> {
     if img.t.msaa() {
         return fault("sampling a multisampled image");
     }
-    let reqs = requests(w, i, img, s, f, gather)?;
+    let mut reqs = requests(w, i, img, s, f, gather)?;
     let exec = w.exec();
     let mut vals = [[0u32; 4]; LANES];
     for (l, v) in vals.iter_mut().enumerate().filter(|(l, _)| exec >> l & 1 != 0) {
+        reqs[l].border = border;
         *v = sample(img, s, vm, &reqs[l])?;
         if i.d16 {
             *v = to_d16(img, *v);

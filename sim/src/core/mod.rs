@@ -232,7 +232,9 @@ impl Exec<'_> {
             Inst::Vop3p(i) => vop3p::exec(w, i).map(|_| Flow::Next),
             Inst::Vintrp(i) => interp::exec(w, i, lds).map(|_| Flow::Next),
             Inst::Exp(e) => export::exec(w, e).map(|_| Flow::Next),
-            Inst::Mimg(i) => mimg::exec(w, i, &self.mem).map(|_| Flow::Next),
+            Inst::Mimg(i) => {
+                mimg::exec(w, i, &self.mem, self.setup.border_color_base).map(|_| Flow::Next)
+            }
             Inst::Ds(i) => {
                 let Prep::Ds(kind) = &d.prep else { return Err(Fault::Shader("DS".into())) };
                 lds::exec(w, i, kind.as_ref(), lds).map(|_| Flow::Next)

@@ -42,12 +42,15 @@ pub enum Kind {
         op: AtomicOp,
         wide: bool,
     },
-    /// Typed access converting `comps` components through a data format.
+    /// Typed access converting `comps` components through a data format; `d16` packs two
+    /// 16-bit components per register (f16 for float formats).
     LoadFormat {
         comps: u32,
+        d16: bool,
     },
     StoreFormat {
         comps: u32,
+        d16: bool,
     },
 }
 
@@ -79,10 +82,12 @@ pub fn kind(name: &str, data_dwords: u32) -> Option<Kind> {
         _ => None,
     };
     if let Some(t) = rest.strip_prefix("load_format_") {
-        return Some(Kind::LoadFormat { comps: comps(t)? });
+        let (t, d16) = t.strip_prefix("d16_").map_or((t, false), |t| (t, true));
+        return Some(Kind::LoadFormat { comps: comps(t)?, d16 });
     }
     if let Some(t) = rest.strip_prefix("store_format_") {
-        return Some(Kind::StoreFormat { comps: comps(t)? });
+        let (t, d16) = t.strip_prefix("d16_").map_or((t, false), |t| (t, true));
+        return Some(Kind::StoreFormat { comps: comps(t)?, d16 });
     }
     if let Some(t) = rest.strip_prefix("load_").and_then(|t| t.strip_suffix("_d16_hi")) {
         let (bytes, signed) = d16_load(t)?;
@@ -699,6 +704,22 @@ fn flat_atomic(
     atomic_lanes(w, mem, addrs, exec, &data, i.vdst as u32, op, wide, i.glc)
 }
 
+/// Packs component rows two per register as 16-bit values (floats converted to f16).
+fn pack_d16(rows: &[[u32; LANES]], integer: bool) -> Vec<[u32; LANES]> {
+    let half = |v: u32| {
+        if integer {
+            v & 0xffff
+        } else {
+            super::wave::f32_to_f16(f32::from_bits(v)) as u32
+        }
+    };
+    rows.chunks(2)
+        .map(|pair| {
+            std::array::from_fn(|l| half(pair[0][l]) | pair.get(1).map_or(0, |r| half(r[l])) << 16)
+        })
+        .collect()
+}
+
 /// buffer/tbuffer `*_format_*`: converts between the element's data format and registers.
 /// Loads apply the V#'s DST_SEL to the element's channels (missing ones read 0, 0, 0, 1);
 /// stores write the channels in register order and need one register per channel.
@@ -716,8 +737,9 @@ fn typed_access(
     let mut tr = Translator::new(mem.space);
     let bytes = fmt.bytes() as usize;
     match k {
-        Kind::LoadFormat { comps } => {
-            w.vwritable(vdata, comps)?;
+        Kind::LoadFormat { comps, d16 } => {
+            let regs = if d16 { comps.div_ceil(2) } else { comps };
+            w.vwritable(vdata, regs)?;
             let one = if fmt.is_integer() { 1 } else { 1.0f32.to_bits() };
             let mut rows = vec![[0u32; LANES]; comps as usize];
             for (lane, addr) in addrs.iter().enumerate() {
@@ -736,13 +758,16 @@ fn typed_access(
                     };
                 }
             }
+            if d16 {
+                rows = pack_d16(&rows, fmt.is_integer());
+            }
             for (j, row) in rows.iter().enumerate() {
                 w.vwrite(vdata + j as u32, exec, row)?;
             }
-            w.add_pending(Counter::Vm, true, vdata, comps);
+            w.add_pending(Counter::Vm, true, vdata, regs);
         }
-        Kind::StoreFormat { comps } => {
-            w.vreadable(vdata, comps)?;
+        Kind::StoreFormat { comps, d16 } => {
+            w.vreadable(vdata, if d16 { comps.div_ceil(2) } else { comps })?;
             if (comps as usize) < fmt.channels() {
                 return fault("format store with fewer components than the format has channels");
             }
@@ -753,7 +778,16 @@ fn typed_access(
                 let Some(addr) = *addr else { continue };
                 let mut values = [0u32; 4];
                 for (j, v) in values.iter_mut().enumerate().take(comps as usize) {
-                    *v = w.v[vdata as usize + j][lane];
+                    *v = if d16 {
+                        let h = (w.v[vdata as usize + j / 2][lane] >> (16 * (j % 2))) & 0xffff;
+                        if fmt.is_integer() {
+                            h
+                        } else {
+                            super::wave::f16_to_f32(h as u16).to_bits()
+                        }
+                    } else {
+                        w.v[vdata as usize + j][lane]
+                    };
                 }
                 let mut buf = [0u8; 16];
                 fmt.encode(values, &mut buf)

@@ -31,6 +31,9 @@ pub const COMPUTE_TMPRING_SIZE: u32 = 0xb860;
 pub const COMPUTE_PGM_RSRC3: u32 = 0xb8a0;
 pub const COMPUTE_USER_DATA_0: u32 = 0xb900;
 pub const COMPUTE_USER_DATA_COUNT: u32 = 16;
+/// Border-colour table of compute samplers (address >> 8, and bits 47:40).
+pub const TA_CS_BC_BASE_ADDR: u32 = 0x30e00;
+pub const TA_CS_BC_BASE_ADDR_HI: u32 = 0x30e04;
 
 /// Which space a byte address belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -244,9 +244,6 @@ impl Ssharp {
         if s.mip_filter == 3 || s.z_filter == 3 {
             return Err("S# MIP_FILTER/Z_FILTER 3 is not modelled".into());
         }
-        if s.border_color_type == 3 {
-            return Err("S# border colour from the TA_BC table is not modelled".into());
-        }
         Ok(s)
     }
 }

@@ -27,6 +27,9 @@ pub struct Request {
     /// Gather: the channel (0..4) to gather.
     pub gather: Option<usize>,
     pub unnorm: bool,
+    /// The border colour from the S#'s table entry (BORDER_COLOR_TYPE 3), register values in
+    /// API component order.
+    pub border: Option<[u32; 4]>,
 }
 
 /// Applies an address mode to integer texel coordinate `i` of an axis `n` texels long;
@@ -121,6 +124,9 @@ struct Ctx<'a, M: Memory> {
 impl<M: Memory> Ctx<'_, M> {
     fn border(&self) -> [u32; 4] {
         let (one, zero) = if self.integer { (1, 0) } else { (1f32.to_bits(), 0) };
+        if let (3, Some(b)) = (self.s.border_color_type, self.r.border) {
+            return b;
+        }
         match self.s.border_color_type {
             0 => [zero; 4],
             1 => [zero, zero, zero, one],

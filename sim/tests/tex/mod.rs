@@ -82,6 +82,8 @@ pub struct Rig {
     pub image: Buffer,
     /// Instructions run between loading the address/data VGPRs and the MIMG instruction.
     pub pre: std::cell::RefCell<Vec<Inst>>,
+    /// UCONFIG registers written before the dispatch (byte address, value).
+    pub uconfig: std::cell::RefCell<Vec<(u32, u32)>>,
 }
 
 impl Rig {
@@ -94,7 +96,15 @@ impl Rig {
         table.map.write_u32s(0x30, &raw_vsharp(output.va, 4096)).unwrap();
         table.map.write_u32s(0x40, &raw_vsharp(input.va, 4096)).unwrap();
         output.map.write_u32s(0, &[0xdead_beef; 1024]).unwrap();
-        Rig { gpu, table, input, output, image, pre: Default::default() }
+        Rig {
+            gpu,
+            table,
+            input,
+            output,
+            image,
+            pre: Default::default(),
+            uconfig: Default::default(),
+        }
     }
 
     /// Runs `inst` (vaddr v1..v4, vdata v8..v11, T# s[4:11], S# s[12:15]) on 32 lanes whose
@@ -154,8 +164,13 @@ impl Rig {
         let prog = self.gpu.program(&p.finish());
         let ud = [self.table.va as u32, (self.table.va >> 32) as u32];
         let d = Dispatch { vgprs: 16, ..Dispatch::one_group(prog.va, &ud, [32, 1, 1]) };
-        let bufs = [&self.table, &self.input, &self.output, &self.image];
-        self.gpu.dispatch(&d, &prog, &bufs)
+        let mut pm = Vec::new();
+        for &(addr, value) in self.uconfig.borrow().iter() {
+            crate::common::pm4::packet(&mut pm, 0x79, &[(addr - 0x30000) / 4, value]);
+        }
+        d.emit(&mut pm);
+        let bufs = [&self.table, &self.input, &self.output, &self.image, &prog];
+        self.gpu.run(&pm, &bufs)
     }
 }
 
