@@ -9,6 +9,7 @@
 pub mod barrier;
 pub mod buffer;
 pub mod copy;
+pub mod copy_image;
 pub mod dispatch;
 pub mod pm4;
 pub mod pool;

@@ -1,0 +1,129 @@
+//! Copies between buffers and linear images, row by row on the command processor's DMA.
+//!
+//! A linear image row is contiguous memory, so each row of a region is one DMA_DATA packet
+//! (CP_SYNC set, like buffer copies: later packets see the result). Swizzled images need the
+//! surface's address equation per texel: those copies belong to the compute (meta) kernels,
+//! which are not built yet, so they are refused with an error that `vkEndCommandBuffer` reports.
+
+use ash::vk;
+
+use super::copy::buffer_address;
+use super::pm4::{self, DmaSource};
+use super::stream::CmdStream;
+use crate::core::buffer::Buffer;
+use crate::error::{VkError, VkResult};
+use crate::image::layout::{mip_extent, SwizzleMode};
+use crate::image::Image;
+
+/// Which way a buffer/image copy goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    BufferToImage,
+    ImageToBuffer,
+}
+
+/// One row to move: image address, buffer address, bytes.
+struct Row {
+    image: u64,
+    buffer: u64,
+    bytes: u64,
+}
+
+/// The rows of one `VkBufferImageCopy` region, checked against both resources.
+fn rows(buffer: &Buffer, image: &Image, r: &vk::BufferImageCopy) -> VkResult<Vec<Row>> {
+    if image.surface.desc.mode != SwizzleMode::Linear {
+        return Err(VkError::NotImplemented("copies with swizzled images (meta kernels)"));
+    }
+    let sub = r.image_subresource;
+    // VUID-vkCmdCopyBufferToImage-imageSubresource-01701/01702: level and layers exist.
+    if sub.mip_level >= image.levels
+        || sub.layer_count == 0
+        || sub.base_array_layer.checked_add(sub.layer_count).is_none_or(|e| e > image.layers)
+        || sub.aspect_mask != vk::ImageAspectFlags::COLOR
+    {
+        return Err(VkError::InvalidUsage("buffer/image copy subresource"));
+    }
+    let f = image.format;
+    let (bw, bh) = (u32::from(f.block.0), u32::from(f.block.1));
+    let level_w = mip_extent(image.extent.width, sub.mip_level);
+    let level_h = mip_extent(image.extent.height, sub.mip_level);
+    let level_d = mip_extent(image.extent.depth, sub.mip_level);
+    let (o, e) = (r.image_offset, r.image_extent);
+    // VUID-vkCmdCopyBufferToImage-pRegions-06218..06220: the region lies inside the level.
+    let inside = |off: i32, ext: u32, size: u32| {
+        off >= 0 && (off as u32).checked_add(ext).is_some_and(|end| end <= size)
+    };
+    if e.width == 0
+        || e.height == 0
+        || e.depth == 0
+        || !inside(o.x, e.width, level_w)
+        || !inside(o.y, e.height, level_h)
+        || !inside(o.z, e.depth, level_d)
+        || o.x as u32 % bw != 0
+        || o.y as u32 % bh != 0
+    {
+        return Err(VkError::InvalidUsage("buffer/image copy region outside the level"));
+    }
+    let bpe = u64::from(f.block_bytes);
+    let row_len = u64::from(
+        if r.buffer_row_length == 0 { e.width } else { r.buffer_row_length }.div_ceil(bw),
+    );
+    let img_h = u64::from(
+        if r.buffer_image_height == 0 { e.height } else { r.buffer_image_height }.div_ceil(bh),
+    );
+    let (wb, hb) = (u64::from(e.width.div_ceil(bw)), u64::from(e.height.div_ceil(bh)));
+    let slices = u64::from(e.depth) * u64::from(sub.layer_count);
+    // VUID-vkCmdCopyBufferToImage-pRegions-00171: the buffer holds the whole region.
+    let last = r.buffer_offset + ((slices - 1) * img_h * row_len + (hb - 1) * row_len + wb) * bpe;
+    if last > buffer.size {
+        return Err(VkError::InvalidUsage("buffer/image copy region outside the buffer"));
+    }
+    let s = &image.surface;
+    let level = s.levels[sub.mip_level as usize];
+    let row_pitch = u64::from(level.pitch) * bpe;
+    let depth_pitch = s.linear_depth_pitch(sub.mip_level);
+    let (image_va, buffer_va) = (image.address()?, buffer_address(buffer, 0)?);
+    let mut out = Vec::with_capacity((slices * hb) as usize);
+    for layer in 0..u64::from(sub.layer_count) {
+        for z in 0..u64::from(e.depth) {
+            let slice = layer * u64::from(e.depth) + z;
+            let base = image_va
+                + s.layer_size * (u64::from(sub.base_array_layer) + layer)
+                + level.offset
+                + depth_pitch * (o.z as u64 + z);
+            for y in 0..hb {
+                out.push(Row {
+                    image: base
+                        + row_pitch * (u64::from(o.y as u32 / bh) + y)
+                        + bpe * u64::from(o.x as u32 / bw),
+                    buffer: buffer_va + r.buffer_offset + (slice * img_h + y) * row_len * bpe,
+                    bytes: wb * bpe,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One region of `vkCmdCopyBufferToImage` or `vkCmdCopyImageToBuffer`.
+pub fn copy_buffer_image(
+    s: &mut CmdStream,
+    buffer: &Buffer,
+    image: &Image,
+    region: &vk::BufferImageCopy,
+    dir: Direction,
+) -> VkResult<()> {
+    for row in rows(buffer, image, region)? {
+        let (src, dst) = match dir {
+            Direction::BufferToImage => (row.buffer, row.image),
+            Direction::ImageToBuffer => (row.image, row.buffer),
+        };
+        let mut done = 0;
+        while done < row.bytes {
+            let n = (row.bytes - done).min(pm4::DMA_MAX_BYTES);
+            s.emit(&pm4::dma_data(DmaSource::Memory(src + done), dst + done, n as u32, true))?;
+            done += n;
+        }
+    }
+    Ok(())
+}
