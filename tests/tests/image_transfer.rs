@@ -1,4 +1,4 @@
-//! Copies between buffers and linear images, differential against lavapipe and checked
+//! Copies between buffers and linear images and between linear images, differential against lavapipe and checked
 //! against the spec's addressing of buffer regions computed on the host. Lavapipe shares the
 //! process's loader configuration, so this runs in its own test binary.
 
@@ -54,6 +54,9 @@ fn linear_copy_round(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu) -> Vec<u8> 
         let req = d.get_image_memory_requirements(image);
         let memory = allocate(h, pd, gpu, req);
         d.bind_image_memory(image, memory, 0).unwrap();
+        let image2 = d.create_image(&info, None).unwrap();
+        let memory2 = allocate(h, pd, gpu, req);
+        d.bind_image_memory(image2, memory2, 0).unwrap();
         let sub = vk::ImageSubresourceLayers {
             aspect_mask: vk::ImageAspectFlags::COLOR,
             mip_level: 0,
@@ -93,6 +96,14 @@ fn linear_copy_round(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu) -> Vec<u8> 
             });
         let transfer = vk::PipelineStageFlags::TRANSFER;
         let dep = vk::DependencyFlags::empty();
+        let general = vk::ImageLayout::GENERAL;
+        let image_copy = vk::ImageCopy {
+            src_subresource: sub,
+            src_offset: vk::Offset3D { x: 2, y: 1, z: 0 },
+            dst_subresource: sub,
+            dst_offset: vk::Offset3D { x: 20, y: 5, z: 0 },
+            extent: vk::Extent3D { width: 10, height: 4, depth: 1 },
+        };
         gpu.run(|d, cb| {
             d.cmd_pipeline_barrier(
                 cb,
@@ -101,13 +112,18 @@ fn linear_copy_round(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu) -> Vec<u8> 
                 dep,
                 &[],
                 &[],
-                &[to_general],
+                &[to_general, to_general.image(image2)],
             );
-            d.cmd_copy_buffer_to_image(cb, a.buffer, image, vk::ImageLayout::GENERAL, &[full]);
+            d.cmd_copy_buffer_to_image(cb, a.buffer, image, general, &[full]);
+            d.cmd_copy_buffer_to_image(cb, a.buffer, image2, general, &[full]);
             d.cmd_pipeline_barrier(cb, transfer, transfer, dep, &[barrier], &[], &[]);
             d.cmd_copy_buffer_to_image(cb, b.buffer, image, vk::ImageLayout::GENERAL, &[part]);
             d.cmd_pipeline_barrier(cb, transfer, transfer, dep, &[barrier], &[], &[]);
-            d.cmd_copy_image_to_buffer(cb, image, vk::ImageLayout::GENERAL, c.buffer, &[out]);
+            d.cmd_copy_image(cb, image, general, image2, general, &[image_copy]);
+            d.cmd_pipeline_barrier(cb, transfer, transfer, dep, &[barrier], &[], &[]);
+            d.cmd_copy_image_to_buffer(cb, image, general, c.buffer, &[out]);
+            let out2 = vk::BufferImageCopy { buffer_offset: 4096, ..out };
+            d.cmd_copy_image_to_buffer(cb, image2, general, c.buffer, &[out2]);
             let host = vk::MemoryBarrier::default()
                 .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
                 .dst_access_mask(vk::AccessFlags::HOST_READ);
@@ -124,6 +140,8 @@ fn linear_copy_round(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu) -> Vec<u8> 
         let result = c.bytes().to_vec();
         d.destroy_image(image, None);
         d.free_memory(memory, None);
+        d.destroy_image(image2, None);
+        d.free_memory(memory2, None);
         for buf in [a, b, c] {
             gpu.destroy_buffer(buf);
         }
@@ -143,10 +161,17 @@ fn expected_round() -> Vec<u8> {
             }
         }
     }
+    let mut image2: Vec<u8> = (0..w * h * 4).map(|i| (i * 7 + 3) as u8).collect();
+    for y in 0..4 {
+        let (src, dst) = (((1 + y) * w + 2) * 4, ((5 + y) * w + 20) * 4);
+        image2[dst..dst + 40].copy_from_slice(&image[src..src + 40]);
+    }
     let mut out = vec![0xee; 8192];
-    for y in 0..h {
-        let at = 8 + y * (w + 3) * 4;
-        out[at..at + w * 4].copy_from_slice(&image[y * w * 4..(y + 1) * w * 4]);
+    for (base, img) in [(8, &image), (4096, &image2)] {
+        for y in 0..h {
+            let at = base + y * (w + 3) * 4;
+            out[at..at + w * 4].copy_from_slice(&img[y * w * 4..(y + 1) * w * 4]);
+        }
     }
     out
 }

@@ -8,7 +8,7 @@
 use ash::vk;
 
 use super::obj;
-use crate::cmd::copy_image::{copy_buffer_image, Direction};
+use crate::cmd::copy_image::{copy_buffer_image, copy_image, Direction};
 use crate::cmd::CommandBuffer;
 use crate::core::buffer::Buffer;
 use crate::entry::guard_void;
@@ -69,6 +69,30 @@ pub unsafe extern "system" fn cmd_copy_image_to_buffer(
     unsafe { buffer_image("vkCmdCopyImageToBuffer", cb, dst, src, count, p_regions, dir) }
 }
 
+pub unsafe extern "system" fn cmd_copy_image(
+    cb: vk::CommandBuffer,
+    src: vk::Image,
+    _src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    _dst_layout: vk::ImageLayout,
+    count: u32,
+    p_regions: *const vk::ImageCopy,
+) {
+    guard_void("vkCmdCopyImage", || {
+        // SAFETY: a live command buffer (valid usage).
+        let cb = unsafe { obj::<CommandBuffer>(cb)? };
+        cb.record(|s| {
+            // SAFETY: live images (valid usage).
+            let (src, dst) = unsafe { (obj::<Image>(src)?, obj::<Image>(dst)?) };
+            for r in super::array(p_regions, count) {
+                copy_image(s, src, dst, r)?;
+            }
+            Ok(())
+        });
+        Ok(())
+    })
+}
+
 /// Generates `vkCmd*` image transfers that need the meta kernels.
 macro_rules! absent_transfers {
     ($($f:ident $name:literal ($($ty:ty),*);)*) => {$(
@@ -84,7 +108,6 @@ macro_rules! absent_transfers {
 }
 
 absent_transfers! {
-    cmd_copy_image "vkCmdCopyImage" (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageCopy);
     cmd_blit_image "vkCmdBlitImage" (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageBlit, vk::Filter);
     cmd_clear_color_image "vkCmdClearColorImage" (vk::Image, vk::ImageLayout, *const vk::ClearColorValue, u32, *const vk::ImageSubresourceRange);
     cmd_clear_depth_stencil_image "vkCmdClearDepthStencilImage" (vk::Image, vk::ImageLayout, *const vk::ClearDepthStencilValue, u32, *const vk::ImageSubresourceRange);

@@ -127,3 +127,94 @@ pub fn copy_buffer_image(
     }
     Ok(())
 }
+
+/// The byte address of block row `y` (from the region's origin) of `slice` in a linear image.
+struct LinearRegion<'a> {
+    image: &'a Image,
+    va: u64,
+    level: u32,
+}
+
+impl LinearRegion<'_> {
+    fn row(&self, layer: u32, z: u32, block: (u32, u32)) -> u64 {
+        let s = &self.image.surface;
+        let l = s.levels[self.level as usize];
+        let bpe = u64::from(s.desc.bpe);
+        self.va
+            + s.layer_size * u64::from(layer)
+            + l.offset
+            + s.linear_depth_pitch(self.level) * u64::from(z)
+            + u64::from(l.pitch) * bpe * u64::from(block.1)
+            + bpe * u64::from(block.0)
+    }
+}
+
+/// Checks that `[offset, offset + extent)` of `sub` lies in `image`'s level, in blocks.
+fn check_region(
+    image: &Image,
+    sub: &vk::ImageSubresourceLayers,
+    o: vk::Offset3D,
+    e: vk::Extent3D,
+) -> VkResult<()> {
+    let f = image.format;
+    let (bw, bh) = (u32::from(f.block.0), u32::from(f.block.1));
+    let fits = |off: i32, ext: u32, size: u32, b: u32| {
+        off >= 0
+            && off as u32 % b == 0
+            && (off as u32).checked_add(ext).is_some_and(|end| end <= size)
+    };
+    if sub.mip_level >= image.levels
+        || sub.layer_count == 0
+        || sub.base_array_layer.checked_add(sub.layer_count).is_none_or(|end| end > image.layers)
+        || sub.aspect_mask != vk::ImageAspectFlags::COLOR
+        || !fits(o.x, e.width, mip_extent(image.extent.width, sub.mip_level), bw)
+        || !fits(o.y, e.height, mip_extent(image.extent.height, sub.mip_level), bh)
+        || !fits(o.z, e.depth, mip_extent(image.extent.depth, sub.mip_level), 1)
+    {
+        return Err(VkError::InvalidUsage("image copy region outside the image"));
+    }
+    Ok(())
+}
+
+/// One region of `vkCmdCopyImage` between linear images.
+pub fn copy_image(s: &mut CmdStream, src: &Image, dst: &Image, r: &vk::ImageCopy) -> VkResult<()> {
+    if src.surface.desc.mode != SwizzleMode::Linear || dst.surface.desc.mode != SwizzleMode::Linear
+    {
+        return Err(VkError::NotImplemented("copies with swizzled images (meta kernels)"));
+    }
+    // VUID-vkCmdCopyImage-srcImage-01548: formats of the same size class.
+    if src.surface.desc.bpe != dst.surface.desc.bpe || src.format.block != dst.format.block {
+        return Err(VkError::InvalidUsage("vkCmdCopyImage between incompatible formats"));
+    }
+    let e = r.extent;
+    let (ss, ds) = (r.src_subresource, r.dst_subresource);
+    if e.width == 0 || e.height == 0 || e.depth == 0 || ss.layer_count != ds.layer_count {
+        return Err(VkError::InvalidUsage("vkCmdCopyImage extent or layer count"));
+    }
+    check_region(src, &ss, r.src_offset, e)?;
+    check_region(dst, &ds, r.dst_offset, e)?;
+    let (bw, bh) = (u32::from(src.format.block.0), u32::from(src.format.block.1));
+    let (wb, hb) = (e.width.div_ceil(bw), e.height.div_ceil(bh));
+    let bytes = u64::from(wb) * u64::from(src.surface.desc.bpe);
+    let a = LinearRegion { image: src, va: src.address()?, level: ss.mip_level };
+    let b = LinearRegion { image: dst, va: dst.address()?, level: ds.mip_level };
+    let block = |o: vk::Offset3D, y: u32| (o.x as u32 / bw, o.y as u32 / bh + y);
+    for layer in 0..ss.layer_count {
+        for z in 0..e.depth {
+            for y in 0..hb {
+                let from = a.row(
+                    ss.base_array_layer + layer,
+                    r.src_offset.z as u32 + z,
+                    block(r.src_offset, y),
+                );
+                let to = b.row(
+                    ds.base_array_layer + layer,
+                    r.dst_offset.z as u32 + z,
+                    block(r.dst_offset, y),
+                );
+                s.emit(&pm4::dma_data(DmaSource::Memory(from), to, bytes as u32, true))?;
+            }
+        }
+    }
+    Ok(())
+}
