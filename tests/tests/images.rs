@@ -167,6 +167,12 @@ fn images_views_samplers_and_buffer_views() {
         // Outside the compatibility class, outside the image, wrong view type: errors.
         assert!(view(vk::ImageViewType::TYPE_2D, vk::Format::R16_UINT, range(1, 1)).is_err());
         assert!(view(vk::ImageViewType::TYPE_2D, rgba, range(10, 1)).is_err());
+        let huge = vk::ImageSubresourceRange { base_mip_level: u32::MAX, ..range(2, 1) };
+        assert_eq!(
+            view(vk::ImageViewType::TYPE_2D, rgba, huge).err(),
+            Some(vk::Result::ERROR_UNKNOWN),
+            "an overflowing range is refused, not a panic (which would report device loss)"
+        );
         assert!(view(vk::ImageViewType::TYPE_3D, rgba, range(1, 1)).is_err());
 
         let sampler_info = vk::SamplerCreateInfo::default()

@@ -74,8 +74,8 @@ fn rows(buffer: &Buffer, image: &Image, r: &vk::BufferImageCopy) -> VkResult<Vec
     let (wb, hb) = (u64::from(e.width.div_ceil(bw)), u64::from(e.height.div_ceil(bh)));
     let slices = u64::from(e.depth) * u64::from(sub.layer_count);
     // VUID-vkCmdCopyBufferToImage-pRegions-00171: the buffer holds the whole region.
-    let last = r.buffer_offset + ((slices - 1) * img_h * row_len + (hb - 1) * row_len + wb) * bpe;
-    if last > buffer.size {
+    let span = ((slices - 1) * img_h * row_len + (hb - 1) * row_len + wb) * bpe;
+    if r.buffer_offset.checked_add(span).is_none_or(|end| end > buffer.size) {
         return Err(VkError::InvalidUsage("buffer/image copy region outside the buffer"));
     }
     let s = &image.surface;
