@@ -185,7 +185,9 @@ fn unsupported_types_and_exhausted_pools_are_errors() {
         d.destroy_descriptor_pool(pool, None);
         d.destroy_descriptor_set_layout(layout, None);
     }
-    let bindings = [binding(0, vk::DescriptorType::COMBINED_IMAGE_SAMPLER, 1)];
+    // Input attachments come with render passes.
+    let bindings = [binding(0, vk::DescriptorType::INPUT_ATTACHMENT, 1)
+        .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
     let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
     // SAFETY: a valid create info (the type is just not implemented).
     let r = unsafe { gpu.device.create_descriptor_set_layout(&info, None) };

@@ -167,6 +167,12 @@ fn images_views_samplers_and_buffer_views() {
         // Outside the compatibility class, outside the image, wrong view type: errors.
         assert!(view(vk::ImageViewType::TYPE_2D, vk::Format::R16_UINT, range(1, 1)).is_err());
         assert!(view(vk::ImageViewType::TYPE_2D, rgba, range(10, 1)).is_err());
+        let huge = vk::ImageSubresourceRange { base_mip_level: u32::MAX, ..range(2, 1) };
+        assert_eq!(
+            view(vk::ImageViewType::TYPE_2D, rgba, huge).err(),
+            Some(vk::Result::ERROR_UNKNOWN),
+            "an overflowing range is refused, not a panic (which would report device loss)"
+        );
         assert!(view(vk::ImageViewType::TYPE_3D, rgba, range(1, 1)).is_err());
 
         let sampler_info = vk::SamplerCreateInfo::default()
@@ -285,5 +291,36 @@ fn bad_image_requests_fail_without_crashing() {
             &[],
         );
         assert!(d.end_command_buffer(cb).is_err());
+    }
+}
+
+#[test]
+fn swizzled_copies_are_refused_until_the_meta_kernels_exist() {
+    let h = Harness::plain();
+    let gpu = Gpu::new(&h.instance, h.physical_device(), 1, 1, &[]);
+    let d = &gpu.device;
+    // SAFETY: valid create infos on live handles; destroyed at the end.
+    unsafe {
+        let image = d.create_image(&image_info(vk::Format::R8_UINT, 8, 8, 1), None).unwrap();
+        let req = d.get_image_memory_requirements(image);
+        let memory = allocate(&h, &gpu, req, vk::MemoryPropertyFlags::empty());
+        d.bind_image_memory(image, memory, 0).unwrap();
+        let buf = gpu.host_buffer(64);
+        let cb = gpu.command_buffers(vk::CommandBufferLevel::PRIMARY, 1)[0];
+        d.begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default()).unwrap();
+        let region = vk::BufferImageCopy {
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                layer_count: 1,
+                ..Default::default()
+            },
+            image_extent: vk::Extent3D { width: 8, height: 8, depth: 1 },
+            ..Default::default()
+        };
+        d.cmd_copy_buffer_to_image(cb, buf.buffer, image, vk::ImageLayout::GENERAL, &[region]);
+        assert_eq!(d.end_command_buffer(cb).err(), Some(vk::Result::ERROR_UNKNOWN));
+        gpu.destroy_buffer(buf);
+        d.destroy_image(image, None);
+        d.free_memory(memory, None);
     }
 }

@@ -29,7 +29,7 @@ pub mod pipeline;
 pub mod query;
 pub mod queue;
 pub mod sync;
-pub mod transfer_pending;
+pub mod transfer;
 
 use ash::vk;
 

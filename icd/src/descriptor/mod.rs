@@ -1,6 +1,7 @@
-//! Descriptor set layouts, pools, sets and updates for uniform and storage buffers (and their
-//! dynamic variants), with descriptors as hardware V# words in GPU memory, laid out as the
-//! compute shader ABI describes (see `layout`).
+//! Descriptor set layouts, pools, sets and updates, with descriptors as hardware words in GPU
+//! memory laid out as the compute shader ABI describes (see `layout`): raw V#s for uniform and
+//! storage buffers (dynamic ones in the push block), typed V#s for texel buffers (`vsharp`),
+//! T#s for images (`tsharp`) and S#s for samplers (`ssharp`).
 
 pub mod layout;
 pub mod pool;

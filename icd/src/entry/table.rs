@@ -11,7 +11,7 @@ use crate::api::{
     buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
     device_address as bda, device_group as group, executable as exe, graphics_pending as gfx,
     image as img, instance, memory, physical_device as pd, pipeline, query, queue, sync,
-    transfer_pending as xfer,
+    transfer as xfer,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.

@@ -111,3 +111,51 @@ fn linear_pitch_is_256_byte_aligned() {
     let s = lin(4, 16384, 16384);
     assert_eq!(s.size, 16384 * 16384 * 4);
 }
+
+/// Invariants on many random shapes: levels are padded to whole blocks, never overlap each
+/// other or the tail, fit in their layer, and the tail levels fit the tail.
+#[test]
+fn random_shapes_keep_levels_apart() {
+    let mut seed = 0x1234_5678_9abc_def0u64;
+    let mut next = |n: u32| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((seed >> 33) as u32) % n
+    };
+    for _ in 0..2000 {
+        let bpe = 1 << next(5);
+        let thick3d = next(3) == 0;
+        let (w, h) = (1 + next(3000), 1 + next(700));
+        let d = if thick3d { 1 + next(100) } else { 1 };
+        let max_levels = 32 - w.max(h).max(d).leading_zeros();
+        let levels = 1 + next(max_levels);
+        let ty = if thick3d { T3D } else { T2D };
+        let s = Surface::new(SurfaceDesc { layers: 1 + next(3), ..desc(ty, bpe, w, h, d, levels) });
+        assert_eq!(s.size % s.alignment, 0);
+        let bytes = |l: &Level, level: u32| {
+            let depth = if thick3d { mip_extent(d, level).next_multiple_of(s.block[2]) } else { 1 };
+            u64::from(l.pitch) * u64::from(l.height) * u64::from(bpe) * u64::from(depth)
+        };
+        let extent = if thick3d { s.size } else { s.layer_size };
+        let tail_bytes = if s.first_tail_level < levels { BLOCK_BYTES } else { 0 };
+        let mut spans = vec![];
+        for (i, l) in s.levels.iter().enumerate() {
+            let i = i as u32;
+            if l.in_tail {
+                assert!(mip_extent(w, i) <= l.pitch && mip_extent(h, i) <= l.height);
+                assert!(l.offset < BLOCK_BYTES * u64::from(s.block[2].max(1)), "{s:?}");
+                continue;
+            }
+            assert!(l.pitch >= mip_extent(w, i) && l.pitch % s.block[0] == 0);
+            assert!(l.height >= mip_extent(h, i) && l.height % s.block[1] == 0);
+            assert!(l.offset >= tail_bytes, "level {i} overlaps the tail: {s:?}");
+            assert!(l.offset + bytes(l, i) <= extent, "level {i} past the end: {s:?}");
+            spans.push((l.offset, l.offset + bytes(l, i)));
+        }
+        spans.sort();
+        assert!(spans.windows(2).all(|p| p[0].1 <= p[1].0), "levels overlap: {s:?}");
+        // Level 0 is the last thing in a layer with mips (GFX10 order).
+        if levels > 1 && s.first_tail_level > 0 && !thick3d {
+            assert_eq!(spans.last().unwrap().1, s.layer_size);
+        }
+    }
+}

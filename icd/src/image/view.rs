@@ -55,10 +55,11 @@ fn resolve_range(
         r.layer_count
     };
     // VUID-VkImageViewCreateInfo-subresourceRange-01478/01718/06724: inside the image.
+    let past = |base: u32, n: u32, total: u32| base.checked_add(n).is_none_or(|end| end > total);
     if levels == 0
         || layers == 0
-        || r.base_mip_level + levels > image.levels
-        || r.base_array_layer + layers > image.layers
+        || past(r.base_mip_level, levels, image.levels)
+        || past(r.base_array_layer, layers, image.layers)
     {
         return Err(VkError::InvalidUsage("image view range outside the image"));
     }
@@ -186,7 +187,8 @@ impl BufferView {
             info.range
         };
         // VUID-VkBufferViewCreateInfo-range-00928/00929/00930.
-        if range == 0 || range % bpe != 0 || info.offset + range > buffer.size {
+        let past_end = info.offset.checked_add(range).is_none_or(|end| end > buffer.size);
+        if range == 0 || range % bpe != 0 || past_end {
             return Err(VkError::InvalidUsage("buffer view range"));
         }
         let elements = u32::try_from(range / bpe)
