@@ -48,6 +48,7 @@ impl ComputeEngine {
                 strict: env.config.strict,
                 deadline: Instant::now() + env.config.watchdog,
                 stats: &self.stats,
+                border_color_base: setup.border_color_base,
             },
         };
         dispatch.run(env.config.threads).map(|()| setup.invocations()).map_err(|e| match e {

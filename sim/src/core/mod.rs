@@ -67,6 +67,9 @@ pub struct Exec<'a> {
     pub strict: bool,
     pub deadline: Instant,
     pub stats: &'a Stats,
+    /// The border-colour table of samplers with BORDER_COLOR_TYPE = REGISTER
+    /// (TA_CS_BC_BASE_ADDR for compute, TA_BC_BASE_ADDR for graphics).
+    pub border_color_base: u64,
 }
 
 impl Dispatch<'_> {
@@ -233,7 +236,7 @@ impl Exec<'_> {
             Inst::Vintrp(i) => interp::exec(w, i, lds).map(|_| Flow::Next),
             Inst::Exp(e) => export::exec(w, e).map(|_| Flow::Next),
             Inst::Mimg(i) => {
-                mimg::exec(w, i, &self.mem, self.setup.border_color_base).map(|_| Flow::Next)
+                mimg::exec(w, i, &self.mem, self.border_color_base).map(|_| Flow::Next)
             }
             Inst::Ds(i) => {
                 let Prep::Ds(kind) = &d.prep else { return Err(Fault::Shader("DS".into())) };

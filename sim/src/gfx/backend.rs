@@ -141,6 +141,7 @@ pub fn draw(
         strict: env.strict,
         deadline: env.deadline,
         stats: env.stats,
+        border_color_base: super::border_color_base(regs),
     };
     let mut setups = Vec::new();
     for p in prims {

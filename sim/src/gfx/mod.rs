@@ -122,6 +122,7 @@ impl GraphicsEngine {
             strict,
             deadline,
             stats: &env.compute.stats,
+            border_color_base: border_color_base(regs),
         };
         let primitive_id =
             r::VGT_PRIMITIVEID_EN::PRIMITIVEID_EN.is_set(regs.get(r::VGT_PRIMITIVEID_EN));
@@ -261,4 +262,10 @@ fn vs_inputs(
     let remapped =
         prims.iter().map(|a| assemble::Assembled { v: a.v.map(|e| slot[e]), ..*a }).collect();
     (inputs, remapped)
+}
+
+/// The graphics border-colour table's address (TA_BC_BASE_ADDR/_HI, 256-byte units).
+pub(crate) fn border_color_base(regs: &crate::cp::regs::RegisterFile) -> u64 {
+    (regs.get(r::TA_BC_BASE_ADDR) as u64) << 8
+        | ((regs.get(r::TA_BC_BASE_ADDR_HI) & 0xff) as u64) << 40
 }
