@@ -55,13 +55,7 @@ fn fragment_shader_keeps_image_ops() {
     // The separate image and sampler are combined into a descriptor pair by
     // lower_image_handles, so no Combine remains.
     assert!(!ops.contains(&ImageOp::Combine), "{ops:?}");
-    for op in [
-        ImageOp::Sample,
-        ImageOp::Fetch,
-        ImageOp::Read,
-        ImageOp::Size,
-        ImageOp::Levels,
-    ] {
+    for op in [ImageOp::Sample, ImageOp::Fetch, ImageOp::Read, ImageOp::Size, ImageOp::Levels] {
         assert!(ops.contains(&op), "{op:?} missing from {ops:?}");
     }
     assert!(s.funcs[0].blocks.iter().any(|b| b.term == ferrum_compiler::ir::Terminator::Kill));
