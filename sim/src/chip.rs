@@ -46,6 +46,9 @@ pub struct Chip {
     pub high_va_end: u64,
     /// LDS bytes per workgroup processor.
     pub lds_size_per_workgroup: u32,
+    /// GB_ADDR_CONFIG (read through AMDGPU_INFO_READ_MMR_REG): pipes, packers and pipe
+    /// interleave, which fix the swizzle equations of `_X` surfaces.
+    pub gb_addr_config: u32,
 }
 
 /// The navi21 profile.
@@ -78,6 +81,9 @@ pub const NAVI21: Chip = Chip {
     high_va_start: 0xffff_8000_0000_0000,
     high_va_end: 0xffff_ffff_ffe0_0000,
     lds_size_per_workgroup: 64 * 1024,
+    // NUM_PIPES 16, PIPE_INTERLEAVE 256 B, MAX_COMPRESSED_FRAGS 2, NUM_PKRS 16 (the navi21
+    // configuration Mesa's addrlib tests use).
+    gb_addr_config: crate::tex::surface::GB_ADDR_CONFIG,
 };
 
 impl Chip {

@@ -24,6 +24,10 @@
 //! * [`core`]: the shader core. A wave32 interpreter over `ferrum_isa`'s decoder with a strict
 //!   mode for missing `s_waitcnt`, registers beyond the allocation and LDS beyond the
 //!   allocation, and a watchdog.
+//! * [`tex`]: the texture unit. T#/S# decoding, surface addressing (`tex::surface`, AMD's
+//!   gfx10 equations for navi21), format conversion (`tex::format`, BCn included) and
+//!   filtering, used by MIMG and typed buffer instructions; `surface` and `format` are pure
+//!   and meant for the colour/depth back ends too.
 //!
 //! Modelled in the shader core: SALU, VALU (VOP1/2/3/3P/C) including the DPP16, DPP8 and SDWA
 //! forms of VOP1/VOP2/VOPC and `v_permlane(x)16_b32`, SMEM, DS, MUBUF/MTBUF with V# range checks per dword and swizzled
@@ -37,7 +41,14 @@
 //! faults, unmodelled programming) ends the job as a context loss with a `log::error!` line;
 //! the host process keeps running.
 //!
-//! Not modelled yet: graphics (draws, rasterisation), MIMG, EXP, VINTRP, GDS/GWS, typed (format)
+//! MIMG: loads/stores (`_mip`), 32-bit integer atomics, `get_resinfo`, `get_lod`, samples and
+//! gathers with `_c/_d/_l/_b/_lz/_cl/_o`, A16 (not with gradients), D16, NSA, unnormalized
+//! coordinates, all address modes, border colours, min/max reduction, cube faces through
+//! `v_cube*`.
+//!
+//! Not modelled yet: graphics (draws, rasterisation), EXP, VINTRP, GDS/GWS, MIMG `_pck`,
+//! `msaa_load`, G16, BVH, float image atomics, TFE/LWE, anisotropic
+//! filtering, DCC/HTILE-compressed images, border colours from the TA table, typed (format)
 //! accesses to swizzled buffers, swizzled accesses that straddle a 4-byte element, occlusion
 //! and streamout counters, SET_PREDICATION, f16/f64 rounding modes other than nearest-even (a
 //! MODE or FLOAT_MODE asking for one is refused; f32 directed rounding is modelled for add,
@@ -49,6 +60,7 @@ pub mod core;
 pub mod cp;
 pub mod error;
 pub mod kernel;
+pub mod tex;
 
 use std::sync::Arc;
 use std::time::Duration;

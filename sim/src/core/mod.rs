@@ -8,8 +8,8 @@
 
 mod address;
 mod dpp;
-mod formats;
 mod lds;
+mod mimg;
 pub mod program;
 mod rounding;
 mod salu;
@@ -221,10 +221,11 @@ impl Dispatch<'_> {
                 _ => wave::fault(format!("{}: not a VALU form", d.inst.op().name())),
             },
             Inst::Vop3p(i) => vop3p::exec(w, i).map(|_| Flow::Next),
-            // Graphics-only families (interpolation, exports) and images are not modelled.
-            Inst::Vintrp(_) | Inst::Exp(_) | Inst::Mimg(_) => {
+            // Graphics-only families (interpolation, exports) are not modelled.
+            Inst::Vintrp(_) | Inst::Exp(_) => {
                 wave::fault(format!("unimplemented {}", d.inst.op().name()))
             }
+            Inst::Mimg(i) => mimg::exec(w, i, &self.mem).map(|_| Flow::Next),
             Inst::Ds(i) => {
                 let Prep::Ds(kind) = &d.prep else { return Err(Fault::Shader("DS".into())) };
                 lds::exec(w, i, kind.as_ref(), lds).map(|_| Flow::Next)

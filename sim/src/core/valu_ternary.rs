@@ -75,6 +75,10 @@ pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Opt
             map3(out, a, b, c, |x, y, z| f.put(fmax(fmax(f.get(x), f.get(y)), f.get(z))))
         }
         O::V_MED3_F32 => map3(out, a, b, c, |x, y, z| f.put(med3(f.get(x), f.get(y), f.get(z)))),
+        O::V_CUBEID_F32 | O::V_CUBESC_F32 | O::V_CUBETC_F32 | O::V_CUBEMA_F32 => {
+            let op = v.op;
+            map3(out, a, b, c, |x, y, z| f.put(cube(op, f.get(x), f.get(y), f.get(z))))
+        }
         O::V_MIN3_I32 => map3(out, a, b, c, |x, y, z| r32(i(x).min(i(y)).min(i(z)) as u32)),
         O::V_MAX3_I32 => map3(out, a, b, c, |x, y, z| r32(i(x).max(i(y)).max(i(z)) as u32)),
         O::V_MED3_I32 => map3(out, a, b, c, |x, y, z| r32(med3(i(x), i(y), i(z)) as u32)),
@@ -139,4 +143,24 @@ pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Opt
         }
         _ => return None,
     })
+}
+
+/// The cube-map helpers for direction (x, y, z): face id (+X, −X, +Y, −Y, +Z, −Z = 0..5),
+/// face s and t coordinates and twice the major axis, the major axis chosen with ties going
+/// to z, then y (RDNA2 ISA pseudocode; the s/t signs are Vulkan's cube face table).
+pub fn cube(op: ferrum_isa::Opcode, x: f32, y: f32, z: f32) -> f32 {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (id, sc, tc, ma) = if az >= ax && az >= ay {
+        (if z < 0.0 { 5.0 } else { 4.0 }, if z < 0.0 { -x } else { x }, -y, 2.0 * z)
+    } else if ay >= ax {
+        (if y < 0.0 { 3.0 } else { 2.0 }, x, if y < 0.0 { -z } else { z }, 2.0 * y)
+    } else {
+        (if x < 0.0 { 1.0 } else { 0.0 }, if x < 0.0 { z } else { -z }, -y, 2.0 * x)
+    };
+    match op {
+        O::V_CUBEID_F32 => id,
+        O::V_CUBESC_F32 => sc,
+        O::V_CUBETC_F32 => tc,
+        _ => ma,
+    }
 }

@@ -14,6 +14,7 @@ use super::lds::Lds;
 use super::wave::{fault, Counter, Wave, LANES, R};
 use super::Mem;
 use crate::kernel::{Access, Translator};
+use crate::tex::format::Format;
 
 /// What a vector memory instruction does with its data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -396,7 +397,7 @@ fn atomic_address(dwords: &[Option<u64>; 4], wide: bool) -> R<Option<u64>> {
 }
 
 /// An atomic read-modify-write on GPU memory, atomic with respect to other host threads.
-fn atomic_rmw(mem: &Mem<'_>, addr: u64, wide: bool, f: impl Fn(u64) -> u64) -> R<u64> {
+pub fn atomic_rmw(mem: &Mem<'_>, addr: u64, wide: bool, f: impl Fn(u64) -> u64) -> R<u64> {
     let size = if wide { 8 } else { 4 };
     if addr % size != 0 {
         return fault(format!("misaligned atomic at {addr:#x}"));
@@ -442,6 +443,9 @@ pub fn buffer(
         kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented MUBUF {name}")))?;
     let v = w.sread_range(i.srsrc as usize, 4)?;
     let vs = Vsharp::parse(&v);
+    if w.strict() {
+        vsharp_check(v[3])?;
+    }
     let soffset =
         if i.soffset == Operand::Special(Special::Null) { 0 } else { w.ssrc(i.soffset)? as u64 };
     let (idx_row, off_row) = match (i.idxen, i.offen) {
@@ -457,7 +461,8 @@ pub fn buffer(
             if vs.swizzle {
                 return fault(format!("{name}: typed access to a swizzled buffer"));
             }
-            Some(super::formats::lookup(format).ok_or_else(|| {
+            let f = Format::from_code(format).filter(|f| f.block() == (1, 1));
+            Some(f.ok_or_else(|| {
                 super::wave::Fault::Shader(format!("{name}: data format {format} not modelled"))
             })?)
         }
@@ -475,23 +480,36 @@ pub fn buffer(
                 4
             }
         }
-        Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
-            typed.map_or(4, |(w, _)| super::formats::element_bytes(w))
-        }
+        Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => typed.map_or(4, |f| f.bytes()),
     };
     let index: [u64; LANES] = std::array::from_fn(|l| idx_row.map_or(0, |r| r[l] as u64));
     let offset: [u64; LANES] =
         std::array::from_fn(|l| i.offset as u64 + off_row.map_or(0, |r| r[l] as u64));
     let addrs = vs.addresses(soffset, &index, &offset, bytes)?;
-    if let Some((widths, num)) = typed {
+    if let Some(fmt) = typed {
         // A format element is converted as a whole: it is in range only if all of it is.
         let whole: [Option<u64>; LANES] = std::array::from_fn(|l| {
             let d = &addrs[l];
             pieces(bytes).all(|(j, _, _)| d[j].is_some()).then_some(d[0]).flatten()
         });
-        return typed_access(w, mem, k, &whole, i.vdata as u32, widths, num, v[3]);
+        return typed_access(w, mem, k, &whole, i.vdata as u32, &fmt, v[3]);
     }
     access(w, mem, k, &addrs, w.exec(), i.vdata as u32, dd, i.glc)
+}
+
+/// Word 3 of a V# that the hardware would misread: TYPE must be 0 (a T# has TYPE >= 8) and
+/// RESOURCE_LEVEL 1 on GFX10 (descriptors-gfx103.md §1).
+fn vsharp_check(word3: u32) -> R<()> {
+    if word3 >> 30 != 0 {
+        return fault(format!(
+            "V# word 3 {word3:#010x} has TYPE {} (an image descriptor?)",
+            word3 >> 30
+        ));
+    }
+    if word3 >> 24 & 1 == 0 {
+        return fault(format!("V# word 3 {word3:#010x} has RESOURCE_LEVEL 0 (must be 1)"));
+    }
+    Ok(())
 }
 
 /// Bytes one lane moves for a vector-memory kind (format accesses are not FLAT).
@@ -682,6 +700,8 @@ fn flat_atomic(
 }
 
 /// buffer/tbuffer `*_format_*`: converts between the element's data format and registers.
+/// Loads apply the V#'s DST_SEL to the element's channels (missing ones read 0, 0, 0, 1);
+/// stores write the channels in register order and need one register per channel.
 #[allow(clippy::too_many_arguments)]
 fn typed_access(
     w: &mut Wave,
@@ -689,18 +709,16 @@ fn typed_access(
     k: Kind,
     addrs: &[Option<u64>; LANES],
     vdata: u32,
-    widths: &[u32],
-    num: super::formats::Num,
+    fmt: &Format,
     word3: u32,
 ) -> R<()> {
-    use super::formats::{element_bytes, pack, unpack, Num};
     let exec = w.exec();
     let mut tr = Translator::new(mem.space);
-    let bytes = element_bytes(widths) as usize;
+    let bytes = fmt.bytes() as usize;
     match k {
         Kind::LoadFormat { comps } => {
             w.vwritable(vdata, comps)?;
-            let one = if matches!(num, Num::Uint | Num::Sint) { 1 } else { 1.0f32.to_bits() };
+            let one = if fmt.is_integer() { 1 } else { 1.0f32.to_bits() };
             let mut rows = vec![[0u32; LANES]; comps as usize];
             for (lane, addr) in addrs.iter().enumerate() {
                 if exec >> lane & 1 == 0 {
@@ -709,14 +727,11 @@ fn typed_access(
                 let Some(addr) = *addr else { continue };
                 let mut buf = [0u8; 16];
                 tr.read(addr, &mut buf[..bytes])?;
-                let channels = unpack(u128::from_le_bytes(buf), widths, num);
-                // Missing channels read as (0, 0, 0, 1); DST_SEL then picks per component.
-                let get =
-                    |c: usize| channels.get(c).copied().unwrap_or(if c == 3 { one } else { 0 });
+                let channels = fmt.decode(&buf[..bytes]);
                 for (j, row) in rows.iter_mut().enumerate() {
                     row[lane] = match (word3 >> (3 * j)) & 7 {
                         1 => one,
-                        s @ 4..=7 => get(s as usize - 4),
+                        s @ 4..=7 => channels[s as usize - 4],
                         _ => 0,
                     };
                 }
@@ -728,7 +743,7 @@ fn typed_access(
         }
         Kind::StoreFormat { comps } => {
             w.vreadable(vdata, comps)?;
-            if (comps as usize) < widths.len() {
+            if (comps as usize) < fmt.channels() {
                 return fault("format store with fewer components than the format has channels");
             }
             for (lane, addr) in addrs.iter().enumerate() {
@@ -736,14 +751,14 @@ fn typed_access(
                     continue;
                 }
                 let Some(addr) = *addr else { continue };
-                let values: Vec<u32> =
-                    (0..comps).map(|j| w.v[(vdata + j) as usize][lane]).collect();
-                let raw = pack(&values, widths, num).ok_or_else(|| {
-                    super::wave::Fault::Shader(
-                        "conversion to this data format is not modelled".into(),
-                    )
-                })?;
-                tr.write(addr, &raw.to_le_bytes()[..bytes])?;
+                let mut values = [0u32; 4];
+                for (j, v) in values.iter_mut().enumerate().take(comps as usize) {
+                    *v = w.v[vdata as usize + j][lane];
+                }
+                let mut buf = [0u8; 16];
+                fmt.encode(values, &mut buf)
+                    .ok_or_else(|| super::wave::Fault::Shader("format not writable".into()))?;
+                tr.write(addr, &buf[..bytes])?;
             }
         }
         _ => return fault("typed access of an untyped instruction"),

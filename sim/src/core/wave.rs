@@ -95,6 +95,11 @@ impl Wave {
         }
     }
 
+    /// Whether strict mode (malformed-programming reports) is on.
+    pub fn strict(&self) -> bool {
+        self.strict
+    }
+
     pub fn exec(&self) -> u32 {
         self.s[EXEC_LO]
     }

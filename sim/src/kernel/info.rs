@@ -5,6 +5,9 @@ use std::sync::atomic::Ordering;
 use ferrum_winsys::{uapi, Errno};
 
 use super::uaccess::write_prefix;
+
+/// GB_ADDR_CONFIG's dword offset (byte address 0x98F8).
+const GB_ADDR_CONFIG_DW: u32 = 0x263e;
 use super::FileState;
 
 /// amdgpu DRM interface version the simulator implements (3.x feature level).
@@ -62,6 +65,14 @@ impl FileState {
                     write_prefix(ptr, len, &self.accounting.gtt.load(Ordering::Relaxed))
                 }
                 uapi::AMDGPU_INFO_VRAM_LOST_COUNTER => write_prefix(ptr, len, &0u32),
+                uapi::AMDGPU_INFO_READ_MMR_REG => {
+                    let q = arg.mmr();
+                    // Only registers userspace drivers read are answered, one at a time.
+                    if q.dword_offset != GB_ADDR_CONFIG_DW || q.count != 1 {
+                        return Err(Errno::EINVAL);
+                    }
+                    write_prefix(ptr, len, &self.chip.gb_addr_config)
+                }
                 uapi::AMDGPU_INFO_TIMESTAMP => write_prefix(ptr, len, &self.gpu_timestamp()),
                 uapi::AMDGPU_INFO_HW_IP_INFO => {
                     let q = arg.hw_ip();

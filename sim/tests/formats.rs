@@ -1,0 +1,221 @@
+//! Format conversions at their edges, against values computed by hand from the Vulkan
+//! conversion rules and the Khronos Data Format specification (S3TC/RGTC).
+
+use ferrum_sim::tex::format::{encode_shared_exp, f32_to_small_float, small_float_to_f32, Format};
+
+fn dec(code: u32, raw: &[u8]) -> [f32; 4] {
+    Format::from_code(code).unwrap().decode(raw).map(f32::from_bits)
+}
+
+fn enc(code: u32, v: [f32; 4]) -> Vec<u8> {
+    let fmt = Format::from_code(code).unwrap();
+    let mut out = vec![0u8; fmt.bytes() as usize];
+    fmt.encode(v.map(f32::to_bits), &mut out).unwrap();
+    out
+}
+
+#[test]
+fn unorm_snorm_and_packed_channels() {
+    // 8_8_8_8_UNORM: 0, 255, 128 -> 128/255.
+    assert_eq!(dec(56, &[0, 255, 128, 1]), [0.0, 1.0, 128.0 / 255.0, 1.0 / 255.0]);
+    // 8_8_8_8_SNORM: -128 and -127 both read -1; 127 reads 1.
+    assert_eq!(dec(57, &[0x80, 0x81, 0x7f, 0]), [-1.0, -1.0, 1.0, 0.0]);
+    assert_eq!(enc(57, [-1.0, 1.0, 0.5, -2.0]), vec![0x81, 0x7f, 64, 0x81]);
+    // UNORM encode rounds to nearest even after clamping; NaN becomes 0.
+    assert_eq!(enc(56, [0.5, 1.5, -1.0, f32::NAN]), vec![128, 255, 0, 0]);
+    // 5_6_5_UNORM: R in bits 4:0, G 10:5, B 15:11; no alpha channel (reads 1).
+    let v: u16 = 31 | 32 << 5;
+    assert_eq!(dec(133, &v.to_le_bytes()), [1.0, 32.0 / 63.0, 0.0, 1.0]);
+    // 2_10_10_10_UNORM (A2B10G10R10): A in the top 2 bits.
+    let v: u32 = 1023 | 3 << 30;
+    assert_eq!(dec(50, &v.to_le_bytes()), [1.0, 0.0, 0.0, 1.0]);
+    // 4_4_4_4 and 1_5_5_5 (A1 on top? 5_5_5_1 names R5 G5 B5 A1 from bit 0).
+    assert_eq!(dec(136, &[0x0f, 0xf0]), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(dec(134, &0x8000u16.to_le_bytes()), [0.0, 0.0, 0.0, 1.0]);
+    // Integers: 8_8_SINT sign-extends; missing channels read (0, 0, 0, 1) as integers.
+    let f = Format::from_code(19).unwrap();
+    assert_eq!(f.decode(&[0xff, 0x80]), [u32::MAX, (-128i32) as u32, 0, 1]);
+}
+
+#[test]
+fn srgb_edges() {
+    assert_eq!(dec(130, &[0, 255, 10, 255]), [0.0, 1.0, ((10.0 / 255.0) / 12.92) as f32, 1.0]);
+    let mid = ((188.0 / 255.0 + 0.055) / 1.055f64).powf(2.4) as f32;
+    assert_eq!(dec(128, &[188])[0], mid);
+    // Encode: linear 0.5 -> 0.7354 * 255 = 187.5... -> 188; alpha stays linear.
+    assert_eq!(enc(130, [0.5, 0.0, 1.0, 0.5]), vec![188, 0, 255, 128]);
+}
+
+#[test]
+fn small_floats_at_zero_max_infinity_nan_and_denormals() {
+    // f16.
+    assert_eq!(f32_to_small_float(65504.0, 5, 10, true), 0x7bff);
+    assert_eq!(f32_to_small_float(65520.0, 5, 10, true), 0x7c00, "ties to even: overflow");
+    assert_eq!(f32_to_small_float(2f32.powi(-24), 5, 10, true), 1);
+    assert_eq!(f32_to_small_float(2f32.powi(-25), 5, 10, true), 0, "tie to even 0");
+    assert_eq!(f32_to_small_float(-0.0, 5, 10, true), 0x8000);
+    assert_eq!(small_float_to_f32(0x3ff, 5, 10, true), 1023.0 * 2f32.powi(-24));
+    // 11-bit unsigned (R11/G11): max 65024, infinity 0x7c0, NaN kept, negatives 0.
+    assert_eq!(small_float_to_f32(0x7bf, 5, 6, false), 65024.0);
+    assert_eq!(f32_to_small_float(65024.0, 5, 6, false), 0x7bf);
+    assert_eq!(f32_to_small_float(f32::INFINITY, 5, 6, false), 0x7c0);
+    assert!(small_float_to_f32(f32_to_small_float(f32::NAN, 5, 6, false), 5, 6, false).is_nan());
+    assert_eq!(f32_to_small_float(-3.0, 5, 6, false), 0);
+    assert_eq!(f32_to_small_float(f32::NEG_INFINITY, 5, 6, false), 0);
+    assert_eq!(small_float_to_f32(1, 5, 6, false), 2f32.powi(-20), "smallest denormal");
+    // 10-bit (B10): max 64512.
+    assert_eq!(small_float_to_f32(0x3df, 5, 5, false), 64512.0);
+    // 10_11_11_FLOAT (B10G11R11): R in bits 10:0.
+    let v: u32 = 0x3c0 | 0x3c0 << 11 | 0x1e0 << 22; // 1.0 in each
+    assert_eq!(dec(36, &v.to_le_bytes()), [1.0, 1.0, 1.0, 1.0]);
+    assert_eq!(enc(36, [1.0, 1.0, 1.0, 0.0]), v.to_le_bytes().to_vec());
+}
+
+#[test]
+fn shared_exponent_edges() {
+    // 1.0 = 256 * 2^(16 - 15 - 9).
+    assert_eq!(encode_shared_exp([1.0, 0.0, 0.0]), 256 | 16 << 27);
+    assert_eq!(dec(132, &(256u32 | 16 << 27).to_le_bytes()), [1.0, 0.0, 0.0, 1.0]);
+    // Max: 511 * 2^(31 - 24) = 65408; larger values and infinity clamp to it; NaN and
+    // negatives are 0.
+    let max = 511 | 511 << 9 | 511 << 18 | 31 << 27;
+    assert_eq!(encode_shared_exp([65408.0, f32::INFINITY, 1e30]), max);
+    assert_eq!(dec(132, &max.to_le_bytes()), [65408.0, 65408.0, 65408.0, 1.0]);
+    assert_eq!(encode_shared_exp([f32::NAN, -1.0, 0.0]), 0);
+    // Denormal range: exponent 0, mantissa 1 = 2^-24.
+    assert_eq!(dec(132, &1u32.to_le_bytes())[0], 2f32.powi(-24));
+    assert_eq!(encode_shared_exp([2f32.powi(-24), 0.0, 0.0]), 1);
+    // Rounding up into the next exponent: 511.5 * 2^-8 -> 256 * 2^-7... = 2.0 exactly.
+    assert_eq!(encode_shared_exp([1.999, 0.0, 0.0]), 256 | 17 << 27);
+}
+
+#[test]
+fn depth_formats() {
+    // 32_FLOAT_CLAMP clamps to [0, 1] when read.
+    assert_eq!(dec(140, &2.5f32.to_le_bytes())[0], 1.0);
+    assert_eq!(dec(140, &(-0.5f32).to_le_bytes())[0], 0.0);
+    // 8_24_UNORM (D24S8 read as depth + stencil): depth in bits 23:0.
+    let v: u32 = 0xffffff | 0x80 << 24;
+    assert_eq!(dec(141, &v.to_le_bytes())[..2], [1.0, 128.0 / 255.0]);
+}
+
+/// A BC1 block: color0 = pure red (0xF800), color1 = pure blue (0x001F); texel indices
+/// 0, 1, 2, 3 in the first row.
+#[test]
+fn bc1_bc4_bc5_blocks() {
+    let bc1 = Format::from_code(169).unwrap();
+    let block = [0x00, 0xf8, 0x1f, 0x00, 0b1110_0100, 0, 0, 0];
+    let t = |i| bc1.decode_texel(&block, i, 0).map(f32::from_bits);
+    assert_eq!(t(0), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(t(1), [0.0, 0.0, 1.0, 1.0]);
+    assert_eq!(t(2), [2.0 / 3.0, 0.0, 1.0 / 3.0, 1.0]);
+    assert_eq!(t(3), [1.0 / 3.0, 0.0, 2.0 / 3.0, 1.0]);
+    // color0 <= color1: three colours and transparent black.
+    let block = [0x1f, 0x00, 0x00, 0xf8, 0b1110_0100, 0, 0, 0];
+    let t = |i| bc1.decode_texel(&block, i, 0).map(f32::from_bits);
+    assert_eq!(t(2), [0.5, 0.0, 0.5, 1.0]);
+    assert_eq!(t(3), [0.0; 4]);
+    // BC4 UNORM, 8-value mode (e0 > e1): index 2 = (6 e0 + e1) / 7; texel (1, 0) has index 2.
+    let bc4 = Format::from_code(175).unwrap();
+    let block = [255, 0, 0b010_000, 0, 0, 0, 0, 0];
+    assert_eq!(f32::from_bits(bc4.decode_texel(&block, 1, 0)[0]), 6.0 / 7.0);
+    // 6-value mode (e0 <= e1): indices 6 and 7 are 0 and 1.
+    let block = [0, 255, 0b111_110, 0, 0, 0, 0, 0];
+    assert_eq!(f32::from_bits(bc4.decode_texel(&block, 0, 0)[0]), 0.0);
+    assert_eq!(f32::from_bits(bc4.decode_texel(&block, 1, 0)[0]), 1.0);
+    // BC5 SNORM: -128 reads -1 (like -127); the second channel from the second half.
+    let bc5 = Format::from_code(178).unwrap();
+    let mut block = [0u8; 16];
+    block[0] = 0x80;
+    block[8] = 127;
+    let v = bc5.decode_texel(&block, 0, 0).map(f32::from_bits);
+    assert_eq!(v, [-1.0, 1.0, 0.0, 1.0]);
+}
+
+/// LSB-first bit packing of (value, bits) fields into a 16-byte block.
+fn pack(fields: &[(u32, u32)]) -> [u8; 16] {
+    let mut v = 0u128;
+    let mut pos = 0;
+    for &(x, n) in fields {
+        v |= (x as u128 & ((1u128 << n) - 1)) << pos;
+        pos += n;
+    }
+    assert_eq!(pos, 128, "block layout adds up to 128 bits");
+    v.to_le_bytes()
+}
+
+fn texel(code: u32, block: &[u8], t: u32) -> [f32; 4] {
+    Format::from_code(code).unwrap().decode_texel(block, t % 4, t / 4).map(f32::from_bits)
+}
+
+/// BC7 mode 6: one subset, 7-bit RGBA endpoints with per-endpoint p-bits, 4-bit indices
+/// (3 for the anchor texel 0). Expected values by the spec's interpolation
+/// ((64 − w) e0 + w e1 + 32) >> 6 with w = 30 for index 7.
+#[test]
+fn bc7_mode6_endpoints_pbits_and_interpolation() {
+    let mut f = vec![(1 << 6, 7)];
+    f.extend([(127, 7), (0, 7), (0, 7), (127, 7), (64, 7), (64, 7), (127, 7), (127, 7)]);
+    f.extend([(1, 1), (0, 1)]);
+    f.push((0, 3)); // texel 0
+    f.push((15, 4)); // texel 1
+    f.push((7, 4)); // texel 2
+    f.extend(std::iter::repeat_n((0, 4), 13));
+    let block = pack(&f);
+    let n = |v: [u32; 4]| v.map(|c| c as f32 / 255.0);
+    assert_eq!(texel(181, &block, 0), n([255, 1, 129, 255]));
+    assert_eq!(texel(181, &block, 1), n([0, 254, 128, 254]));
+    assert_eq!(texel(181, &block, 2), n([135, 120, 129, 255]));
+    // The sRGB variant decodes colour (not alpha) through the transfer function.
+    let s = texel(182, &block, 1);
+    assert_eq!(s[3], 254.0 / 255.0);
+    assert_eq!(s[1], (((254.0 / 255.0 + 0.055) / 1.055f64).powf(2.4)) as f32);
+}
+
+/// BC7 mode 1: two subsets (partition 0: columns 2–3 are subset 1, anchor texel 15),
+/// 6-bit endpoints with shared p-bits, 3-bit indices (2 for anchors).
+#[test]
+fn bc7_mode1_partitions_and_anchors() {
+    let mut f = vec![(0b10, 2), (0, 6)];
+    for _ in 0..3 {
+        f.extend([(63, 6), (0, 6), (0, 6), (32, 6)]); // s0 e0, s0 e1, s1 e0, s1 e1
+    }
+    f.extend([(1, 1), (0, 1)]);
+    for t in 0..16 {
+        let bits = if t == 0 || t == 15 { 2 } else { 3 };
+        let idx = match t {
+            2 => 7,
+            15 => 3,
+            1 => 4,
+            _ => 0,
+        };
+        f.push((idx, bits));
+    }
+    let block = pack(&f);
+    let n = |v: u32| v as f32 / 255.0;
+    assert_eq!(texel(181, &block, 0), [1.0, 1.0, 1.0, 1.0]);
+    assert_eq!(texel(181, &block, 2), [n(129), n(129), n(129), 1.0]);
+    assert_eq!(texel(181, &block, 15), [n(54), n(54), n(54), 1.0]);
+    // Texel 1 (subset 0), index 4 of 3 bits: w = 37 between 255 and 2.
+    let v = (27 * 255 + 37 * 2 + 32) >> 6;
+    assert_eq!(texel(181, &block, 1), [n(v), n(v), n(v), 1.0]);
+}
+
+/// BC6H mode 00011: one region, 10-bit endpoints stored directly, 4-bit indices.
+#[test]
+fn bc6h_unsigned_and_signed_endpoints() {
+    let mut f = vec![(0b00011, 5), (1023, 10), (512, 10), (0, 10), (0, 10), (0, 10), (0, 10)];
+    f.push((0, 3));
+    f.push((15, 4));
+    f.extend(std::iter::repeat_n((0, 4), 14));
+    let block = pack(&f);
+    // R: 1023 -> 0xffff -> (0xffff * 31) >> 6 = 0x7bff = 65504; G: 512 -> 32800 -> 0x3e0f.
+    assert_eq!(texel(179, &block, 0), [65504.0, 1.0 + 527.0 / 1024.0, 0.0, 1.0]);
+    assert_eq!(texel(179, &block, 1), [0.0, 0.0, 0.0, 1.0]);
+    // Signed: 0x3ff is -1 -> -96 -> -(96 * 31 >> 5) = -93 (an f16 denormal).
+    let s = texel(180, &block, 0);
+    assert_eq!(s[0], -93.0 * 2f32.powi(-24));
+    // A reserved mode (10011) decodes to 0.
+    let mut r = [0u8; 16];
+    r[0] = 0b10011;
+    assert_eq!(texel(179, &r, 0), [0.0, 0.0, 0.0, 1.0]);
+}
