@@ -170,8 +170,9 @@ impl Isel<'_> {
             for &i in &same {
                 got[i] = None;
             }
+            // Every lane compares again: the next element's lanes are not in this one's EXEC.
+            self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(saved, RegClass::S)));
         }
-        self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(saved, RegClass::S)));
         Ok(())
     }
 
