@@ -22,10 +22,9 @@ use ferrum_compiler::ir::{print, Shader, Stage};
 use ferrum_compiler::passes::*;
 use ferrum_compiler::pipeline::optimize;
 
-#[path = "images_cases.rs"]
-mod images_cases;
+mod image_cases;
 
-use images_cases::{load, ImageCase};
+use image_cases::{load, ImageCase};
 
 fn cases() -> Vec<ImageCase> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/image_corpus");

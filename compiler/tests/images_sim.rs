@@ -13,8 +13,7 @@ use ferrum_compiler::ir::Stage;
 const ON_THE_SIMULATOR: &[&str] =
     &["sim_fetch_store", "sim_sample_exact", "sim_divergent", "sim_texel_buffers"];
 
-#[path = "images_cases.rs"]
-mod images_cases;
+mod image_cases;
 
 #[test]
 fn exact_image_shaders_match_the_interpreter_on_the_simulator() {
@@ -24,7 +23,7 @@ fn exact_image_shaders_match_the_interpreter_on_the_simulator() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/image_corpus")
             .join(format!("{name}.comp"));
-        let case = images_cases::load(&path).case;
+        let case = image_cases::load(&path).case;
         let ir = ferrum_compiler::compile_to_ir(&case.words, "main", Stage::Compute, &case.spec)
             .unwrap();
         let layout = amd::default_layout(&ir);

@@ -2,7 +2,7 @@
 
 use ferrum_compiler::interp::{Address, Image, Sampler, TexelKind};
 
-use super::common;
+use crate::common;
 
 pub struct ImageCase {
     pub case: common::Case,
