@@ -23,6 +23,20 @@
 //! * Local invocation ids in `v0`, `v1`, `v2` (TIDIG_COMP_CNT = 2).
 //! * Buffer descriptors are raw-buffer V#s ([`raw_buffer_descriptor`]) with `NUM_RECORDS` = range
 //!   in bytes, so out-of-bounds accesses behave as robust buffer access.
+//! * Image, sampler and texel-buffer descriptors live in set memory like buffer V#s: element
+//!   `k` of a binding at byte `BindingLayout::offset + k * DescriptorKind::descriptor_size()`
+//!   of its set. Sampled and storage images: a 32-byte T# (the shader loads it with
+//!   `s_load_dwordx8`; 256-byte-aligned base in word 0; TYPE must match the view: 1D 8, 2D 9,
+//!   3D 10, CUBE 11 (cube and cube-array *sampled* views; storage cube views may be CUBE or
+//!   2D_ARRAY: the shader addresses faces as layers with dim 2D_ARRAY, which the hardware
+//!   accepts on a CUBE T#), 1D_ARRAY 12, 2D_ARRAY 13, MSAA 14/15). Samplers: a 16-byte S#.
+//!   Combined image/samplers: 64 bytes, T# at byte 0, S# at byte [`COMBINED_SAMPLER_OFFSET`]
+//!   (32), bytes 48..64 unused. Uniform and storage texel buffers: a 16-byte typed V# with
+//!   STRIDE = texel size, NUM_RECORDS = texel count (OOB_SELECT structured, so out-of-range
+//!   indices read 0 and drop writes) and FORMAT the buffer data format; `textureSize` /
+//!   `imageSize` of a texel buffer is NUM_RECORDS. Sample counts come from the T#
+//!   (LAST_LEVEL = log2 samples for MSAA types), levels and sizes from `image_get_resinfo`.
+//!   Immutable samplers are written into set memory by the driver like any other S#.
 
 use std::collections::BTreeMap;
 

@@ -224,3 +224,6 @@ pub fn is_interpretable(shader: &Shader) -> bool {
     shader.stage == crate::ir::Stage::Compute
         && !shader.vars.iter().any(|v| matches!(v.mode, Mode::Input | Mode::Output))
 }
+
+#[cfg(test)]
+mod image_tests;

@@ -2,6 +2,8 @@
 //! memory and registers the compute ABI (`ferrum_compiler::amd::abi`) prescribes, and PM4 built
 //! here from pm4-gfx103.md: SET_SH_REG, DISPATCH_DIRECT, EVENT_WRITE.
 
+mod images;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -129,6 +131,7 @@ impl Gpu {
                 sets[b.set as usize].map.write(off, &bytes).unwrap();
             }
         }
+        let images = images::write(self, res, layout, &sets)?;
         let counts = self.mem(4096, None);
         let cw: Vec<u32> = groups.to_vec();
         counts.map.write_u32s(0, &cw).unwrap();
@@ -154,8 +157,13 @@ impl Gpu {
         packet(&mut pm, EVENT_WRITE, &[CS_PARTIAL_FLUSH]);
         let ib = self.mem(pm.len() * 4, None);
         ib.map.write_u32s(0, &pm).unwrap();
-        let mut handles: Vec<u32> =
-            globals.iter().chain(&bufs).chain(&sets).map(|x| x.bo.handle()).collect();
+        let mut handles: Vec<u32> = globals
+            .iter()
+            .chain(&bufs)
+            .chain(&sets)
+            .chain(&images)
+            .map(|x| x.bo.handle())
+            .collect();
         for x in [&push, &table, &counts, &prog, &ib].into_iter().chain(&ring) {
             handles.push(x.bo.handle());
         }
@@ -176,6 +184,7 @@ impl Gpu {
         for (g, m) in out.globals.iter_mut().zip(&globals) {
             m.map.read(0, &mut g.data).unwrap();
         }
+        images::read_back(&mut out, &images);
         Ok(out)
     }
 }

@@ -33,7 +33,11 @@ pub(super) enum Part {
 /// A descriptor request: resource id (from `ResourceIndex`) and part.
 pub(super) type Req = (u32, Part);
 
-impl Isel<'_> {
+/// What runs with the requested descriptors in SGPRs.
+pub(super) type WithDescs<'f, 'a> =
+    dyn FnMut(&mut Isel<'a>, &[RegRef]) -> Result<(), BackendError> + 'f;
+
+impl<'a> Isel<'a> {
     /// Byte offset within the element and dwords of `part` of a binding of `kind`.
     fn part_place(kind: DescriptorKind, part: Part) -> Result<(u32, u8), BackendError> {
         use DescriptorKind as K;
@@ -103,7 +107,7 @@ impl Isel<'_> {
     pub(super) fn with_descriptors(
         &mut self,
         reqs: &[Req],
-        f: &mut dyn FnMut(&mut Self, &[RegRef]) -> Result<(), BackendError>,
+        f: &mut WithDescs<'_, 'a>,
     ) -> Result<(), BackendError> {
         let mut got = vec![None; reqs.len()];
         self.serve(reqs, &mut got, f)
@@ -113,7 +117,7 @@ impl Isel<'_> {
         &mut self,
         reqs: &[Req],
         got: &mut Vec<Option<RegRef>>,
-        f: &mut dyn FnMut(&mut Self, &[RegRef]) -> Result<(), BackendError>,
+        f: &mut WithDescs<'_, 'a>,
     ) -> Result<(), BackendError> {
         let Some(next) = got.iter().position(Option::is_none) else {
             let regs: Vec<RegRef> = got.iter().flatten().copied().collect();
@@ -170,8 +174,9 @@ impl Isel<'_> {
             for &i in &same {
                 got[i] = None;
             }
+            // Every lane compares again: the next element's lanes are not in this one's EXEC.
+            self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(saved, RegClass::S)));
         }
-        self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(saved, RegClass::S)));
         Ok(())
     }
 
