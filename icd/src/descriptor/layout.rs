@@ -61,12 +61,16 @@ impl Kind {
     }
 
     /// Bytes one descriptor of this kind takes in set memory (see the module docs).
+    /// Bytes per element in set memory; the compiler's ABI owns these sizes, so shaders and
+    /// descriptor writes cannot disagree.
     pub fn size(self) -> u64 {
-        match self {
-            Kind::SampledImage | Kind::StorageImage => 32,
-            Kind::CombinedImageSampler => 64,
+        use ferrum_compiler::amd::abi;
+        u64::from(match self {
+            Kind::SampledImage | Kind::StorageImage => abi::IMAGE_DESCRIPTOR_SIZE,
+            Kind::CombinedImageSampler => abi::COMBINED_DESCRIPTOR_SIZE,
+            Kind::Sampler => abi::SAMPLER_DESCRIPTOR_SIZE,
             _ => 16,
-        }
+        })
     }
 
     /// Whether the kind reads a sampler (and so may have immutable samplers).
@@ -76,7 +80,7 @@ impl Kind {
 }
 
 /// Byte offset of the S# within a combined image sampler descriptor.
-pub const COMBINED_SAMPLER_OFFSET: u64 = 32;
+pub const COMBINED_SAMPLER_OFFSET: u64 = ferrum_compiler::amd::abi::COMBINED_SAMPLER_OFFSET as u64;
 
 /// Where one binding's descriptors are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -94,9 +94,12 @@ pub fn resource_layout(layout: &PipelineLayout) -> abi::ResourceLayout {
                 Kind::StorageBuffer => abi::DescriptorKind::StorageBuffer,
                 Kind::UniformBufferDynamic => abi::DescriptorKind::UniformBufferDynamic,
                 Kind::StorageBufferDynamic => abi::DescriptorKind::StorageBufferDynamic,
-                // The compiler has no image or texel-buffer descriptors yet: a shader that
-                // uses such a binding finds it undeclared and fails to compile.
-                _ => continue,
+                Kind::Sampler => abi::DescriptorKind::Sampler,
+                Kind::CombinedImageSampler => abi::DescriptorKind::CombinedImageSampler,
+                Kind::SampledImage => abi::DescriptorKind::SampledImage,
+                Kind::StorageImage => abi::DescriptorKind::StorageImage,
+                Kind::UniformTexelBuffer => abi::DescriptorKind::UniformTexelBuffer,
+                Kind::StorageTexelBuffer => abi::DescriptorKind::StorageTexelBuffer,
             };
             let offset = match b.place {
                 Place::Memory(o) => o as u32,
