@@ -40,7 +40,12 @@ pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Opt
             } else if d == 0.0 || n.is_infinite() {
                 n / d
             } else {
-                q
+                // The quotient takes the sign of n / d (a zero numerator gives a signed zero).
+                if d.is_sign_negative() != n.is_sign_negative() {
+                    -q.abs()
+                } else {
+                    q.abs()
+                }
             })
         }),
         O::V_DIV_FIXUP_F64 => map3(out, a, b, c, |q, d, n| {
@@ -50,7 +55,11 @@ pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Opt
             } else if d == 0.0 || n.is_infinite() {
                 n / d
             } else {
-                q
+                if d.is_sign_negative() != n.is_sign_negative() {
+                    -q.abs()
+                } else {
+                    q.abs()
+                }
             })
         }),
         O::V_MAD_U32_U24 => map3(out, a, b, c, |x, y, z| {

@@ -41,9 +41,11 @@ impl Image {
         Ok(Image { t, format, layout, base })
     }
 
-    /// Size in texels of absolute `level` (width, height, depth or layers).
+    /// Size in texels of absolute `level` (width, height, depth or layers): the texture unit
+    /// rounds mip sizes down (`max(1, size >> level)`, as Vulkan defines them; Mesa's RADV
+    /// notes the floor where block-compressed views meet it), whatever padding the layout has.
     pub fn level_size(&self, level: u32) -> (u32, u32, u32) {
-        let shift = |v: u32| ((v as u64).div_ceil(1 << level) as u32).max(1);
+        let shift = |v: u32| v.checked_shr(level).unwrap_or(0).max(1);
         let d = if self.t.ty == ty::D3 { shift(self.t.depth + 1) } else { self.t.slices() };
         let h = if matches!(self.t.ty, ty::D1 | ty::D1_ARRAY) { 1 } else { shift(self.t.height) };
         (shift(self.t.width), h, d)

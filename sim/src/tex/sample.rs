@@ -229,11 +229,12 @@ impl<M: Memory> Ctx<'_, M> {
                 })
                 .product();
             let z = if is3d { z_base + d(2) } else { z_base };
-            // Integer texels are not filtered: the first tap, bits carried in f32s.
+            // Integer texels are not filtered, nor is a nearest sample: the one tap's bits
+            // (a -0.0 or a NaN's payload stays as stored), carried in f32s.
             let v = self
                 .texel(level, first[0] + d(0), first[1] + d(1), z, size, linear)?
                 .map(f32::from_bits);
-            if self.integer {
+            if self.integer || !linear {
                 return Ok(v);
             }
             for c in 0..4 {

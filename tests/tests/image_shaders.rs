@@ -1,0 +1,391 @@
+//! Images end to end through shaders, differential against lavapipe: a compute shader writes
+//! a swizzled (OPTIMAL) 2-level, 2-layer storage image, a second one reads every texel of
+//! every level and layer back through imageLoad, texelFetch on a sampled view, and textureLod
+//! with a nearest and a linear sampler (explicit LOD, coordinates a quarter texel off centre
+//! so the last row and column blend with the clamped edge) into an SSBO. Lavapipe shares the
+//! process's loader configuration, so this runs in its own test binary.
+
+use ash_loaded::{vk, Device};
+use ferrum_tests::gpu::Gpu;
+use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
+use ferrum_tests::shaders::compute_spirv;
+use ferrum_tests::{entry_with_lavapipe, Harness};
+
+const W: u32 = 13;
+const H: u32 = 7;
+const LEVELS: u32 = 2;
+const LAYERS: u32 = 2;
+/// Words written per texel: imageLoad, texelFetch, nearest, linear (4 components each).
+const WORDS: u32 = 16;
+const OUT_WORDS: u32 = LEVELS * LAYERS * W * H * WORDS;
+
+/// One format under test: its GLSL storage qualifier, type prefix ("" or "u") and the value
+/// written at texel (x, y) of `layer` and `level` as a GLSL expression of `ivec4 p`
+/// (x, y, layer, level).
+struct Case {
+    format: vk::Format,
+    qualifier: &'static str,
+    prefix: &'static str,
+    value: &'static str,
+    filterable: bool,
+}
+
+const CASES: [Case; 4] = [
+    Case {
+        format: vk::Format::R8G8B8A8_UNORM,
+        qualifier: "rgba8",
+        prefix: "",
+        value: "vec4(float(p.x * 19 % 256) / 255.0, float(p.y * 41) / 255.0, \
+                float(p.x * 40 + p.z * 7 + p.w * 3) / 255.0 - 0.2, float((p.x * 37 + p.y * 11) % 256) / 255.0)",
+        filterable: true,
+    },
+    Case {
+        format: vk::Format::R32G32B32A32_SFLOAT,
+        qualifier: "rgba32f",
+        prefix: "",
+        value:
+            "vec4(float(p.x) * 1.5 - float(p.y) * 0.3, float(p.z) * 100.0 + float(p.w) * 1000.0, \
+                -float(p.x * p.y) / 7.0, 1e-3 * float(p.x + 1))",
+        filterable: true,
+    },
+    Case {
+        format: vk::Format::R32_UINT,
+        qualifier: "r32ui",
+        prefix: "u",
+        value:
+            "uvec4(0xa0000000u | uint(p.x) | uint(p.y) << 8 | uint(p.z) << 16 | uint(p.w) << 24)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16G16B16A16_SFLOAT,
+        qualifier: "rgba16f",
+        prefix: "",
+        value: "vec4(float(p.x) * 0.5 - float(p.y) * 0.25, float(p.z) * 16.0 + float(p.w) * 64.0, \
+                -float(p.x) / 3.0, 20000.0 * float(p.y - 3))",
+        filterable: true,
+    },
+];
+
+fn writer_source(c: &Case) -> String {
+    let (q, p, v) = (c.qualifier, c.prefix, c.value);
+    format!(
+        "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0, {q}) uniform writeonly {p}image2DArray level0;
+layout(set = 0, binding = 1, {q}) uniform writeonly {p}image2DArray level1;
+void main() {{
+    ivec3 g = ivec3(gl_GlobalInvocationID);
+    if (g.x < {W} && g.y < {H}) {{
+        ivec4 p = ivec4(g, 0);
+        imageStore(level0, g, {v});
+    }}
+    if (g.x < {w1} && g.y < {h1}) {{
+        ivec4 p = ivec4(g, 1);
+        imageStore(level1, g, {v});
+    }}
+}}
+",
+        w1 = W / 2,
+        h1 = H / 2,
+    )
+}
+
+fn reader_source(c: &Case) -> String {
+    let (q, p) = (c.qualifier, c.prefix);
+    let bits = if p == "u" { "" } else { "floatBitsToUint" };
+    let linear = if c.filterable {
+        format!(
+            "{bits}(textureLod({p}sampler2DArray(tex, linear_smp), vec3((vec2(g.xy) + vec2(0.75, 0.25)) / vec2(w, h), g.z), float(lv)))"
+        )
+    } else {
+        "uvec4(0x5eu)".into()
+    };
+    format!(
+        "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0, {q}) uniform readonly {p}image2DArray level0;
+layout(set = 0, binding = 1, {q}) uniform readonly {p}image2DArray level1;
+layout(set = 0, binding = 2) uniform {p}texture2DArray tex;
+layout(set = 0, binding = 3) uniform sampler nearest_smp;
+layout(set = 0, binding = 4) uniform sampler linear_smp;
+layout(set = 0, binding = 5) buffer Out {{ uvec4 o[]; }};
+void main() {{
+    ivec3 g = ivec3(gl_GlobalInvocationID);
+    for (int lv = 0; lv < {LEVELS}; lv++) {{
+        int w = {W} >> lv, h = {H} >> lv;
+        if (g.x >= w || g.y >= h) continue;
+        int at = 4 * (((lv * {LAYERS} + g.z) * {H} + g.y) * {W} + g.x);
+        {p}vec4 loaded = lv == 0 ? imageLoad(level0, g) : imageLoad(level1, g);
+        o[at] = {bits}(loaded);
+        o[at + 1] = {bits}(texelFetch({p}sampler2DArray(tex, nearest_smp), g, lv));
+        vec2 c = (vec2(g.xy) + vec2(0.4, 0.6)) / vec2(w, h);
+        o[at + 2] = {bits}(textureLod({p}sampler2DArray(tex, nearest_smp), vec3(c, g.z), float(lv)));
+        o[at + 3] = {linear};
+    }}
+}}
+"
+    )
+}
+
+/// Device-local (or any) memory for `req`.
+fn allocate(
+    h: &Harness,
+    pd: vk::PhysicalDevice,
+    d: &Device,
+    req: vk::MemoryRequirements,
+) -> vk::DeviceMemory {
+    // SAFETY: a live physical device.
+    let memory = unsafe { h.instance.get_physical_device_memory_properties(pd) };
+    let index = (0..memory.memory_type_count)
+        .find(|&i| req.memory_type_bits & (1 << i) != 0)
+        .expect("memory type");
+    let info = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(index);
+    // SAFETY: a valid allocate info on a live device.
+    unsafe { d.allocate_memory(&info, None) }.expect("vkAllocateMemory")
+}
+
+fn range(level: u32, levels: u32) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: level,
+        level_count: levels,
+        base_array_layer: 0,
+        layer_count: LAYERS,
+    }
+}
+
+fn sampler(d: &Device, filter: vk::Filter) -> vk::Sampler {
+    let clamp = vk::SamplerAddressMode::CLAMP_TO_EDGE;
+    let info = vk::SamplerCreateInfo::default()
+        .mag_filter(filter)
+        .min_filter(filter)
+        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+        .address_mode_u(clamp)
+        .address_mode_v(clamp)
+        .address_mode_w(clamp)
+        .max_lod(vk::LOD_CLAMP_NONE);
+    // SAFETY: a valid create info on a live device.
+    unsafe { d.create_sampler(&info, None) }.expect("vkCreateSampler")
+}
+
+fn write_image(
+    d: &Device,
+    set: vk::DescriptorSet,
+    at: u32,
+    ty: vk::DescriptorType,
+    info: vk::DescriptorImageInfo,
+) {
+    let infos = [info];
+    let write = vk::WriteDescriptorSet::default()
+        .dst_set(set)
+        .dst_binding(at)
+        .descriptor_type(ty)
+        .image_info(&infos);
+    // SAFETY: the set is live and not in use.
+    unsafe { d.update_descriptor_sets(&[write], &[]) };
+}
+
+/// Runs the writer and the reader for `c` on `gpu`; the reader's output words.
+fn round_trip(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, c: &Case) -> Vec<u32> {
+    let d = &gpu.device;
+    let general = vk::ImageLayout::GENERAL;
+    let storage = vk::DescriptorType::STORAGE_IMAGE;
+    let bindings = [
+        binding(0, storage, 1),
+        binding(1, storage, 1),
+        binding(2, vk::DescriptorType::SAMPLED_IMAGE, 1),
+        binding(3, vk::DescriptorType::SAMPLER, 1),
+        binding(4, vk::DescriptorType::SAMPLER, 1),
+        binding(5, vk::DescriptorType::STORAGE_BUFFER, 1),
+    ];
+    let writer = Kernel::new(d, &compute_spirv(&writer_source(c)), &[&bindings[..2]], 0);
+    let reader = Kernel::new(d, &compute_spirv(&reader_source(c)), &[&bindings], 0);
+    let out = gpu.host_buffer(u64::from(OUT_WORDS) * 4);
+    out.write(0, &vec![0xcd; OUT_WORDS as usize * 4]);
+    // SAFETY: valid create infos and commands on live handles; everything is destroyed after
+    // the GPU is idle.
+    unsafe {
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(c.format)
+            .extent(vk::Extent3D { width: W, height: H, depth: 1 })
+            .mip_levels(LEVELS)
+            .array_layers(LAYERS)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::SAMPLED);
+        let image = d.create_image(&info, None).expect("vkCreateImage");
+        let memory = allocate(h, pd, d, d.get_image_memory_requirements(image));
+        d.bind_image_memory(image, memory, 0).unwrap();
+        let view = |level: u32, levels: u32| {
+            let info = vk::ImageViewCreateInfo::default()
+                .image(image)
+                .view_type(vk::ImageViewType::TYPE_2D_ARRAY)
+                .format(c.format)
+                .subresource_range(range(level, levels));
+            d.create_image_view(&info, None).expect("vkCreateImageView")
+        };
+        let views = [view(0, 1), view(1, 1), view(0, LEVELS)];
+        let samplers = [sampler(d, vk::Filter::NEAREST), sampler(d, vk::Filter::LINEAR)];
+        let wset = SetPool::new(d, writer.set_layouts[0], &bindings[..2]);
+        let rset = SetPool::new(d, reader.set_layouts[0], &bindings);
+        for (set, n) in [(wset.set, 2), (rset.set, 2)] {
+            for (i, &v) in views[..n].iter().enumerate() {
+                let info = vk::DescriptorImageInfo {
+                    image_view: v,
+                    image_layout: general,
+                    ..Default::default()
+                };
+                write_image(d, set, i as u32, storage, info);
+            }
+        }
+        let sampled = vk::DescriptorImageInfo {
+            image_view: views[2],
+            image_layout: general,
+            ..Default::default()
+        };
+        write_image(d, rset.set, 2, vk::DescriptorType::SAMPLED_IMAGE, sampled);
+        for (i, &s) in samplers.iter().enumerate() {
+            let info = vk::DescriptorImageInfo { sampler: s, ..Default::default() };
+            write_image(d, rset.set, 3 + i as u32, vk::DescriptorType::SAMPLER, info);
+        }
+        rset.write_buffers(5, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
+        let to_general = vk::ImageMemoryBarrier::default()
+            .image(image)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(general)
+            .dst_access_mask(vk::AccessFlags::SHADER_WRITE)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .subresource_range(range(0, LEVELS));
+        let written = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+            .dst_access_mask(vk::AccessFlags::SHADER_READ)
+            .old_layout(general)
+            .new_layout(general)
+            .image(image)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .subresource_range(range(0, LEVELS));
+        let cs = vk::PipelineStageFlags::COMPUTE_SHADER;
+        let dep = vk::DependencyFlags::empty();
+        let groups = (W.div_ceil(8), H.div_ceil(8), LAYERS);
+        gpu.run(|d, cb| {
+            d.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::TOP_OF_PIPE,
+                cs,
+                dep,
+                &[],
+                &[],
+                &[to_general],
+            );
+            writer.bind(cb, &[wset.set], &[]);
+            d.cmd_dispatch(cb, groups.0, groups.1, groups.2);
+            d.cmd_pipeline_barrier(cb, cs, cs, dep, &[], &[], &[written]);
+            reader.bind(cb, &[rset.set], &[]);
+            d.cmd_dispatch(cb, groups.0, groups.1, groups.2);
+            ferrum_tests::kernel::compute_to_host(d, cb);
+        });
+        let words = out.u32s();
+        drop((wset, rset));
+        for v in views {
+            d.destroy_image_view(v, None);
+        }
+        for s in samplers {
+            d.destroy_sampler(s, None);
+        }
+        d.destroy_image(image, None);
+        d.free_memory(memory, None);
+        gpu.destroy_buffer(out);
+        words
+    }
+}
+
+/// The spread (max - min) of component `k` over the 2 x 2 footprint that the linear sample of
+/// texel `t` reads (texels x..x+1, y-1..y of its level, clamped to the edge), from the
+/// imageLoad words of lavapipe's output.
+fn footprint_spread(lvp: &[u32], t: usize, k: usize) -> f32 {
+    let (w, h) = (W as usize, H as usize);
+    let (x, y, plane) = (t % w, t / w % h, t / (w * h));
+    let level = plane / LAYERS as usize;
+    let lw = w >> level;
+    let mut values = Vec::new();
+    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+        let (tx, ty) = ((x + dx).min(lw - 1), (y + dy).max(1) - 1);
+        let at = ((plane * h + ty) * w + tx) * WORDS as usize + k;
+        values.push(f32::from_bits(lvp[at]));
+    }
+    let max = values.iter().copied().fold(f32::MIN, f32::max);
+    let min = values.iter().copied().fold(f32::MAX, f32::min);
+    max - min
+}
+
+/// Whether `ours` matches lavapipe's `lvp` at word `i` of case `c`. Bit-exact, except where
+/// Vulkan leaves the rounding to the implementation: a UNORM8 texel read back may differ in
+/// the float's last bit (c / 255 is not required to be correctly rounded) if it is the same
+/// 8-bit value; a float stored to a 16-bit float may round either way (lavapipe truncates,
+/// the hardware rounds to nearest even), so one f16 step; the linear sample may differ by the
+/// filter's sub-texel precision (the hardware quantises weights to 8 fractional bits, lavapipe
+/// does not): two 1/256 weight steps of the footprint's spread.
+fn matches(c: &Case, i: usize, ours: &[u32], lvp: &[u32]) -> bool {
+    if ours[i] == lvp[i] {
+        return true;
+    }
+    let (a, b) = (f32::from_bits(ours[i]), f32::from_bits(lvp[i]));
+    let unorm = c.format == vk::Format::R8G8B8A8_UNORM;
+    let half = c.format == vk::Format::R16G16B16A16_SFLOAT;
+    let linear = (i / 4) % 4 == 3;
+    if linear && c.filterable {
+        let spread = footprint_spread(lvp, i / WORDS as usize, i % 4);
+        let rounding = if unorm { 1.0 / 255.0 } else { b.abs() / 1024.0 };
+        return (a - b).abs() <= spread / 128.0 + rounding;
+    }
+    if half {
+        return (a - b).abs() <= b.abs() / 1024.0;
+    }
+    unorm && (a * 255.0).round() == (b * 255.0).round() && (a - b).abs() <= b.abs() * 3e-7
+}
+
+#[test]
+fn storage_fetch_and_sampling_match_lavapipe() {
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let lvp_pd = h.physical_device_named("llvmpipe");
+    let ours_pd = h.physical_device_named("Ferrum");
+    let mut failures = Vec::new();
+    for c in &CASES {
+        let lvp = round_trip(&h, lvp_pd, &Gpu::new(&h.instance, lvp_pd, 0, 1, &[]), c);
+        // Sanity: lavapipe wrote every texel of every level and layer (no 0xcdcdcdcd left at
+        // a texel's imageLoad words).
+        for lv in 0..LEVELS {
+            for layer in 0..LAYERS {
+                let at = (((lv * LAYERS + layer) * H + (H >> lv) - 1) * W + (W >> lv) - 1) * WORDS;
+                assert_ne!(
+                    lvp[at as usize], 0xcdcd_cdcd,
+                    "{:?}: lavapipe level {lv} layer {layer}",
+                    c.format
+                );
+            }
+        }
+        let ours = round_trip(&h, ours_pd, &Gpu::new(&h.instance, ours_pd, 0, 1, &[]), c);
+        let bad: Vec<String> = (0..OUT_WORDS as usize)
+            .filter(|&i| !matches(c, i, &ours, &lvp))
+            .take(8)
+            .map(|i| {
+                let texel = i / WORDS as usize;
+                let what = ["imageLoad", "texelFetch", "nearest", "linear"][(i / 4) % 4];
+                format!(
+                    "texel {texel} {what}[{}]: ferrum {:#x}, lavapipe {:#x}",
+                    i % 4,
+                    ours[i],
+                    lvp[i]
+                )
+            })
+            .collect();
+        if !bad.is_empty() {
+            failures.push(format!("{:?} differs:\n{}", c.format, bad.join("\n")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    h.assert_clean();
+}
