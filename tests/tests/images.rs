@@ -1,9 +1,9 @@
 //! Images, views, samplers, buffer views and the format queries, through the loader.
 //!
-//! The format queries run with validation on. No format advertises an image feature yet (no
-//! path that reads or writes images works end to end), so creating an image is outside valid
-//! usage as far as the validation layer is concerned; the object tests therefore run on a
-//! plain instance and check what the driver does with well-formed requests that the hardware
+//! The format queries run with validation on. Only a few formats advertise image features
+//! (sampling and storage, see `format::properties::PROVEN`), and copies or linear tiling none,
+//! so most images here are outside valid usage as far as the validation layer is concerned;
+//! the object tests therefore run on a plain instance and check what the driver does with well-formed requests that the hardware
 //! supports, and that bad requests fail with an error instead of a crash.
 
 use std::ffi::CStr;

@@ -5,8 +5,8 @@
 //! `IMG_FORMAT`/`BUF_FORMAT` value a T# or typed V# uses, the channel selects that turn the
 //! hardware's channel order into the API's, the compatibility class, and what navi21's
 //! hardware can do with the format ([`Caps`]). What is *advertised* is that capability masked
-//! by the paths that work end to end ([`properties::PROVEN`]), so a usage is switched on for
-//! every format at once when its path (sampling, storage, copies, rendering...) is proven.
+//! by the paths that work end to end, per format ([`properties::PROVEN`]): a usage is switched
+//! on for a format when a test proves its path (sampling, storage, copies, rendering...) there.
 
 pub mod properties;
 mod table;

@@ -9,21 +9,35 @@ use crate::error::{VkError, VkResult};
 
 type F = vk::FormatFeatureFlags;
 
-/// The paths that work end to end today (each a [`Caps`] bit that a format's hardware
-/// capability is masked with). A bit is added here only together with the tests that prove
-/// its path: sampling needs the compiler's MIMG instructions and the simulator's texture unit,
-/// storage the same for image stores, TRANSFER the copy kernels, COLOR/DEPTH_STENCIL/BLIT the
-/// graphics path, FETCH/BUFFER_STORAGE vertex input and texel-buffer instructions.
-pub const PROVEN: Caps = Caps(0);
+/// The paths that work end to end today, per format (each a [`Caps`] bit that the format's
+/// hardware capability is masked with), for OPTIMAL tiling only: LINEAR tiling and buffer
+/// features are proven for no format yet. A format and bit are added here only together with
+/// the tests that prove them: SAMPLE, FILTER and STORAGE by `tests/tests/image_shaders.rs`
+/// (a shader's imageStore to a swizzled 2-level, 2-layer image, read back through imageLoad,
+/// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
+/// the float formats there). TRANSFER needs the copy kernels, COLOR/DEPTH_STENCIL/BLIT the
+/// graphics path, ATOMIC image atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
+pub const PROVEN: &[(vk::Format, Caps)] = &[
+    (vk::Format::R8G8B8A8_UNORM, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
+    (vk::Format::R16G16B16A16_SFLOAT, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
+    (vk::Format::R32G32B32A32_SFLOAT, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
+    (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
+];
 
-/// What is advertised: [`PROVEN`], or everything the hardware has when
-/// `FERRUM_DEBUG=unproven_formats` asks for it (for bringing up paths in other branches; it
-/// advertises features that may not work).
-pub fn advertised() -> Caps {
+/// The paths [`PROVEN`] for `format` with OPTIMAL tiling (none for formats not listed).
+pub fn proven(format: vk::Format) -> Caps {
+    PROVEN.iter().find(|p| p.0 == format).map_or(Caps(0), |p| p.1)
+}
+
+/// What is advertised for `format`: [`proven`] (OPTIMAL tiling only), or everything the
+/// hardware has when `FERRUM_DEBUG=unproven_formats` asks for it (for bringing up paths in
+/// other branches; it advertises features that may not work). Returns the OPTIMAL-tiling
+/// capabilities and whether LINEAR tiling gets the same.
+pub fn advertised(format: vk::Format) -> (Caps, bool) {
     if crate::debug::flags().unproven_formats {
-        Caps(u16::MAX)
+        (Caps(u16::MAX), true)
     } else {
-        PROVEN
+        (proven(format), false)
     }
 }
 
@@ -102,7 +116,12 @@ pub fn format_properties_for(format: vk::Format, allowed: Caps) -> vk::FormatPro
 
 /// `vkGetPhysicalDeviceFormatProperties`.
 pub fn format_properties(format: vk::Format) -> vk::FormatProperties {
-    format_properties_for(format, advertised())
+    let (caps, linear) = advertised(format);
+    let mut p = format_properties_for(format, caps);
+    if !linear {
+        p.linear_tiling_features = F::empty();
+    }
+    p
 }
 
 /// The arguments of `vkGetPhysicalDeviceImageFormatProperties`.
@@ -202,7 +221,11 @@ pub fn image_format_properties_for(
 
 /// `vkGetPhysicalDeviceImageFormatProperties`.
 pub fn image_format_properties(q: &ImageQuery) -> VkResult<vk::ImageFormatProperties> {
-    image_format_properties_for(q, advertised())
+    let (caps, linear) = advertised(q.format);
+    if q.tiling == vk::ImageTiling::LINEAR && !linear {
+        return Err(VkError::FormatNotSupported);
+    }
+    image_format_properties_for(q, caps)
 }
 
 #[cfg(test)]

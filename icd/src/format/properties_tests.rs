@@ -102,16 +102,22 @@ fn the_hardware_covers_every_mandatory_format() {
 #[test]
 fn nothing_unproven_is_advertised() {
     for f in FORMATS {
-        let p = format_properties_for(f.format, PROVEN);
+        let p = format_properties_for(f.format, proven(f.format));
         let all = format_properties_for(f.format, ALL);
         assert!(all.optimal_tiling_features.contains(p.optimal_tiling_features));
         assert!(all.buffer_features.contains(p.buffer_features));
     }
-    // With no path proven there is nothing to advertise.
-    if PROVEN == Caps(0) {
-        let p = format_properties_for(vk::Format::R8G8B8A8_UNORM, PROVEN);
-        assert!(empty(p));
-    }
+    // A format no test covers advertises nothing; a tested one exactly its proven usages.
+    assert!(empty(format_properties_for(
+        vk::Format::B8G8R8A8_UNORM,
+        proven(vk::Format::B8G8R8A8_UNORM)
+    )));
+    let p = format_properties_for(vk::Format::R32_UINT, proven(vk::Format::R32_UINT));
+    assert_eq!(p.optimal_tiling_features, F::SAMPLED_IMAGE | F::STORAGE_IMAGE);
+    assert!(p.buffer_features.is_empty());
+    let p = format_properties_for(vk::Format::R8G8B8A8_UNORM, proven(vk::Format::R8G8B8A8_UNORM));
+    let want = F::SAMPLED_IMAGE | F::SAMPLED_IMAGE_FILTER_LINEAR | F::STORAGE_IMAGE;
+    assert_eq!(p.optimal_tiling_features, want);
 }
 
 #[test]
@@ -203,14 +209,20 @@ fn image_format_properties_refusals() {
         flags: vk::ImageCreateFlags::CUBE_COMPATIBLE,
         ..query(vk::Format::R8_UNORM, Ty::TYPE_3D, Ti::OPTIMAL)
     });
-    // Nothing at all while no path is proven.
-    if PROVEN == Caps(0) {
-        let q = query(vk::Format::R8G8B8A8_UNORM, Ty::TYPE_2D, Ti::OPTIMAL);
-        assert_eq!(
-            image_format_properties_for(&q, PROVEN).err(),
-            Some(VkError::FormatNotSupported)
-        );
-    }
+    // Nothing for a format no test covers, nor for usages its tests do not prove.
+    let q = query(vk::Format::B8G8R8A8_UNORM, Ty::TYPE_2D, Ti::OPTIMAL);
+    assert_eq!(
+        image_format_properties_for(&q, proven(q.format)).err(),
+        Some(VkError::FormatNotSupported)
+    );
+    let q = ImageQuery {
+        usage: U::COLOR_ATTACHMENT,
+        ..query(vk::Format::R8G8B8A8_UNORM, Ty::TYPE_2D, Ti::OPTIMAL)
+    };
+    assert_eq!(
+        image_format_properties_for(&q, proven(q.format)).err(),
+        Some(VkError::FormatNotSupported)
+    );
 }
 
 #[test]
