@@ -111,7 +111,7 @@ mod tests {
     #[test]
     fn writes_and_copies_land_as_vsharps() {
         let adapter = Arc::new(Adapter::open_simulated().unwrap());
-        let shared = DeviceShared::new(adapter.clone()).unwrap();
+        let shared = Arc::new(DeviceShared::new(adapter.clone()).unwrap());
         let mem_info =
             vk::MemoryAllocateInfo::default().allocation_size(65536).memory_type_index(1);
         let mem = DeviceMemory::allocate(&adapter, &mem_info).unwrap();
