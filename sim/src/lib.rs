@@ -48,6 +48,7 @@ pub mod compute;
 pub mod core;
 pub mod cp;
 pub mod error;
+pub mod jit;
 pub mod kernel;
 
 use std::sync::Arc;
@@ -70,6 +71,9 @@ pub struct SimConfig {
     pub threads: usize,
     /// Cap on host memory handed out as BOs, per heap (tests keep it small).
     pub host_memory_limit: u64,
+    /// The engine that runs shader code; the default follows `FERRUM_SIM` (`interp` or
+    /// `jit`, the default).
+    pub engine: jit::Engine,
 }
 
 impl Default for SimConfig {
@@ -80,6 +84,7 @@ impl Default for SimConfig {
             watchdog: Duration::from_secs(10),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             host_memory_limit: 4 << 30,
+            engine: jit::Engine::from_env(),
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::core::program::ProgramCache;
 use crate::core::{Dispatch, Mem, Stats};
 use crate::cp::{Env, RegisterFile};
 use crate::error::GpuError;
+use crate::jit::{self, Engine};
 
 pub use setup::{DispatchSetup, WaveInit, Workgroup, WAVE_SIZE};
 
@@ -16,6 +17,7 @@ pub use setup::{DispatchSetup, WaveInit, Workgroup, WAVE_SIZE};
 #[derive(Default)]
 pub struct ComputeEngine {
     programs: ProgramCache,
+    translations: jit::Cache,
     pub stats: Stats,
 }
 
@@ -35,6 +37,10 @@ impl ComputeEngine {
             return Ok(0);
         }
         let program = self.programs.get(env.space, setup.pgm)?;
+        let code = match env.config.engine {
+            Engine::Jit => self.translations.get(&program, jit_key(&setup)),
+            Engine::Interp => None,
+        };
         let dispatch = Dispatch {
             setup: &setup,
             program: &program,
@@ -42,6 +48,7 @@ impl ComputeEngine {
             strict: env.config.strict,
             deadline: Instant::now() + env.config.watchdog,
             stats: &self.stats,
+            code: code.as_deref(),
         };
         dispatch.run(env.config.threads).map(|()| setup.invocations()).map_err(|e| match e {
             GpuError::Shader { what, .. } if what.starts_with("watchdog") => {
@@ -49,5 +56,14 @@ impl ComputeEngine {
             }
             other => other,
         })
+    }
+}
+
+/// What a translation assumes about the dispatch: the VGPR allocation and the initial MODE
+/// (as `Dispatch::run_workgroup` sets it).
+fn jit_key(setup: &DispatchSetup) -> jit::Key {
+    jit::Key {
+        vgprs: setup.vgprs,
+        mode: setup.float_mode | (setup.dx10_clamp as u32) << 8 | (setup.ieee_mode as u32) << 9,
     }
 }

@@ -9,14 +9,14 @@
 mod address;
 mod dpp;
 mod formats;
-mod lds;
+pub(crate) mod lds;
 pub mod program;
 mod rounding;
-mod salu;
+pub(crate) mod salu;
 mod smem;
-mod valu;
+pub(crate) mod valu;
 mod valu_binary;
-mod valu_ops;
+pub(crate) mod valu_ops;
 mod valu_ternary;
 mod valu_unary;
 mod vmem;
@@ -43,7 +43,7 @@ pub struct Mem<'a> {
 }
 
 /// Instructions executed between two looks at the watchdog clock.
-const WATCHDOG_STRIDE: u32 = 4096;
+pub(crate) const WATCHDOG_STRIDE: u32 = 4096;
 
 /// Statistics of one dispatch (for benchmarks).
 #[derive(Debug, Default)]
@@ -60,6 +60,8 @@ pub struct Dispatch<'a> {
     pub strict: bool,
     pub deadline: Instant,
     pub stats: &'a Stats,
+    /// The program translated to host code (`None`: the interpreter runs it).
+    pub code: Option<&'a crate::jit::Code>,
 }
 
 impl Dispatch<'_> {
@@ -154,7 +156,11 @@ impl Dispatch<'_> {
         loop {
             for w in waves.iter_mut().filter(|w| !w.done && !w.at_barrier) {
                 let mut lds = lds::Lds { bytes: &mut lds_bytes, strict: self.strict };
-                self.run_wave(w, &mut lds).map_err(|f| self.to_error(w, f))?;
+                match self.code {
+                    Some(code) => crate::jit::run_wave(self, code, w, &mut lds),
+                    None => self.run_wave(w, &mut lds),
+                }
+                .map_err(|f| self.to_error(w, f))?;
             }
             if waves.iter().all(|w| w.done) {
                 return Ok(());
@@ -200,13 +206,18 @@ impl Dispatch<'_> {
                 Err(e) => break Err(e),
             }
         };
-        self.stats.wave_instructions.fetch_add(count as u64, Ordering::Relaxed);
-        self.stats.lane_operations.fetch_add(lanes, Ordering::Relaxed);
+        self.count(count as u64, lanes);
         result
     }
 
+    /// Adds to the dispatch statistics.
+    pub(crate) fn count(&self, instructions: u64, lanes: u64) {
+        self.stats.wave_instructions.fetch_add(instructions, Ordering::Relaxed);
+        self.stats.lane_operations.fetch_add(lanes, Ordering::Relaxed);
+    }
+
     /// Executes one instruction and advances the PC.
-    fn step(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<Flow, Fault> {
+    pub(crate) fn step(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<Flow, Fault> {
         let d = self.program.at(w.pc).map_err(Fault::Shader)?;
         let next = w.pc + 4 * d.len as u64;
         let flow = match &d.inst {

@@ -95,6 +95,11 @@ impl Wave {
         }
     }
 
+    /// Memory operations strict mode still tracks as outstanding.
+    pub fn pending_count(&self) -> usize {
+        self.pending.len()
+    }
+
     pub fn exec(&self) -> u32 {
         self.s[EXEC_LO]
     }
