@@ -41,6 +41,12 @@ impl ComputeEngine {
             Engine::Jit => self.translations.get(&program, jit_key(&setup)),
             Engine::Interp => None,
         };
+        if let Some(c) = &code {
+            use std::sync::atomic::Ordering::Relaxed;
+            self.stats.translated_dispatches.fetch_add(1, Relaxed);
+            self.stats.native_instructions.fetch_add(c.native as u64, Relaxed);
+            self.stats.helper_instructions.fetch_add(c.helper as u64, Relaxed);
+        }
         let dispatch = Dispatch {
             setup: &setup,
             program: &program,

@@ -50,6 +50,11 @@ pub(crate) const WATCHDOG_STRIDE: u32 = 4096;
 pub struct Stats {
     pub wave_instructions: AtomicU64,
     pub lane_operations: AtomicU64,
+    /// Dispatches that ran on translated code, and the instructions of their programs
+    /// emitted as host code and as interpreter calls (summed per dispatch).
+    pub translated_dispatches: AtomicU64,
+    pub native_instructions: AtomicU64,
+    pub helper_instructions: AtomicU64,
 }
 
 /// Everything the workgroups of one dispatch share.

@@ -86,9 +86,22 @@ fn sdst64(op: Operand) -> Option<Option<usize>> {
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Salu {
     /// Two-source operation into `d` (and SCC as the opcode defines).
-    Op2 { op: O, d: Option<usize>, a: SSrc, b: SSrc },
-    Mov64 { d: Option<usize>, lo: SSrc, hi: SSrc },
-    Cmp { op: O, a: SSrc, b: SSrc },
+    Op2 {
+        op: O,
+        d: Option<usize>,
+        a: SSrc,
+        b: SSrc,
+    },
+    Mov64 {
+        d: Option<usize>,
+        lo: SSrc,
+        hi: SSrc,
+    },
+    Cmp {
+        op: O,
+        a: SSrc,
+        b: SSrc,
+    },
 }
 
 pub(super) fn plan(inst: &Inst, form: &Form) -> Option<Salu> {
@@ -97,12 +110,9 @@ pub(super) fn plan(inst: &Inst, form: &Form) -> Option<Salu> {
             Some(Salu::Op2 { op: i.op, d: sdst(i.sdst)?, a: ssrc(i.ssrc0)?, b: ssrc(i.ssrc1)? })
         }
         Inst::Sop1(i) => match i.op {
-            O::S_MOV_B32 | O::S_NOT_B32 => Some(Salu::Op2 {
-                op: i.op,
-                d: sdst(i.sdst)?,
-                a: ssrc(i.ssrc0)?,
-                b: SSrc::Const(0),
-            }),
+            O::S_MOV_B32 | O::S_NOT_B32 => {
+                Some(Salu::Op2 { op: i.op, d: sdst(i.sdst)?, a: ssrc(i.ssrc0)?, b: SSrc::Const(0) })
+            }
             O::S_MOV_B64 => {
                 let (lo, hi) = ssrc64(i.ssrc0)?;
                 Some(Salu::Mov64 { d: sdst64(i.sdst)?, lo, hi })
@@ -112,7 +122,9 @@ pub(super) fn plan(inst: &Inst, form: &Form) -> Option<Salu> {
         Inst::Sopk(i) => {
             let imm = SSrc::Const(i.simm16 as i16 as i32 as u32);
             match i.op {
-                O::S_MOVK_I32 => Some(Salu::Op2 { op: O::S_MOV_B32, d: sdst(i.sdst)?, a: imm, b: imm }),
+                O::S_MOVK_I32 => {
+                    Some(Salu::Op2 { op: O::S_MOV_B32, d: sdst(i.sdst)?, a: imm, b: imm })
+                }
                 O::S_ADDK_I32 | O::S_MULK_I32 => {
                     let d = sdst(i.sdst)??;
                     let op = if i.op == O::S_ADDK_I32 { O::S_ADD_I32 } else { O::S_MUL_I32 };
@@ -261,9 +273,7 @@ fn op2(b: &mut FunctionBuilder, env: &Env, op: O, x: Value, y: Value) -> (Value,
         O::S_MIN_I32 => (b.ins().smin(x, y), Some(b.ins().icmp(IntCC::SignedLessThan, x, y))),
         O::S_MIN_U32 => (b.ins().umin(x, y), Some(b.ins().icmp(IntCC::UnsignedLessThan, x, y))),
         O::S_MAX_I32 => (b.ins().smax(x, y), Some(b.ins().icmp(IntCC::SignedGreaterThan, x, y))),
-        O::S_MAX_U32 => {
-            (b.ins().umax(x, y), Some(b.ins().icmp(IntCC::UnsignedGreaterThan, x, y)))
-        }
+        O::S_MAX_U32 => (b.ins().umax(x, y), Some(b.ins().icmp(IntCC::UnsignedGreaterThan, x, y))),
         O::S_CSELECT_B32 => {
             let c = read_scc(b, env);
             (b.ins().select(c, x, y), None)

@@ -6,9 +6,7 @@
 //! flushing the interpreter applies to f32 inputs and results (`F32::get`/`F32::put`).
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{
-    types, ConstantData, Endianness, InstBuilder, MemFlags, Type, Value,
-};
+use cranelift_codegen::ir::{types, ConstantData, Endianness, InstBuilder, MemFlags, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 use ferrum_isa::{Ext, Opcode as O, Operand};
 
@@ -234,12 +232,12 @@ impl Em<'_, '_> {
     fn lane_mask(&mut self, mask: Value) -> Row {
         let m = self.b.ins().splat(I32X4, mask);
         std::array::from_fn(|c| {
-            let bits: Vec<u8> =
-                (0..4).flat_map(|l| (1u32 << (4 * c + l)).to_le_bytes()).collect();
+            let bits: Vec<u8> = (0..4).flat_map(|l| (1u32 << (4 * c + l)).to_le_bytes()).collect();
             let k = self.b.func.dfg.constants.insert(ConstantData::from(bits));
             let k = self.b.ins().vconst(I32X4, k);
             let x = self.b.ins().band(m, k);
-            self.b.ins().icmp_imm(IntCC::NotEqual, x, 0)
+            let zero = zero_vec(self.b);
+            self.b.ins().icmp(IntCC::NotEqual, x, zero)
         })
     }
 
@@ -293,6 +291,11 @@ impl Em<'_, '_> {
     }
 }
 
+fn zero_vec(b: &mut FunctionBuilder) -> Value {
+    let z = b.ins().iconst(types::I32, 0);
+    b.ins().splat(I32X4, z)
+}
+
 /// Little-endian lane reinterpretation between I32X4 and F32X4.
 fn cast(b: &mut FunctionBuilder, ty: Type, x: Value) -> Value {
     b.ins().bitcast(ty, MemFlags::new().with_endianness(Endianness::Little), x)
@@ -308,7 +311,8 @@ fn flush(b: &mut FunctionBuilder, ftz: bool, x: Value) -> Value {
     let s = b.ins().iconst(types::I32, 0x8000_0000u32 as i32 as i64);
     let s = b.ins().splat(I32X4, s);
     let exp = b.ins().band(x, e);
-    let den = b.ins().icmp_imm(IntCC::Equal, exp, 0);
+    let zero = zero_vec(b);
+    let den = b.ins().icmp(IntCC::Equal, exp, zero);
     let sign = b.ins().band(x, s);
     b.ins().bitselect(den, sign, x)
 }
@@ -366,7 +370,14 @@ fn compare(e: &mut Em, p: &VPlan) -> Value {
             e.map2(&a, &b, |b, x, y| {
                 let (x, y) = (flush(b, ftz, x), flush(b, ftz, y));
                 let (x, y) = (cast(b, F32X4, x), cast(b, F32X4, y));
-                b.ins().fcmp(cc, x, y)
+                if cc == FloatCC::OrderedNotEqual {
+                    // x64 has no vector `one`: ordered and not equal.
+                    let o = b.ins().fcmp(FloatCC::Ordered, x, y);
+                    let ne = b.ins().fcmp(FloatCC::NotEqual, x, y);
+                    b.ins().band(o, ne)
+                } else {
+                    b.ins().fcmp(cc, x, y)
+                }
             })
         }
         ty => {
@@ -437,7 +448,10 @@ fn binary(e: &mut Em, op: O, a: &Row, y: &Row) -> Row {
         O::V_MUL_LO_U32 => e.map2(a, y, |b, x, y| b.ins().imul(x, y)),
         O::V_MUL_U32_U24 => {
             let m = e.konst(0xff_ffff);
-            let (x, y) = (e.map2(a, &m, |b, x, m| b.ins().band(x, m)), e.map2(y, &m, |b, x, m| b.ins().band(x, m)));
+            let (x, y) = (
+                e.map2(a, &m, |b, x, m| b.ins().band(x, m)),
+                e.map2(y, &m, |b, x, m| b.ins().band(x, m)),
+            );
             e.map2(&x, &y, |b, x, y| b.ins().imul(x, y))
         }
         O::V_MIN_I32 => e.map2(a, y, |b, x, y| b.ins().smin(x, y)),

@@ -5,9 +5,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use cranelift_codegen::ir::{
-    types, AbiParam, InstBuilder, MemFlags, SigRef, Signature, Value,
-};
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlags, SigRef, Signature, Value};
 use cranelift_codegen::isa::{OwnedTargetIsa, TargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
@@ -203,9 +201,7 @@ fn build(program: &Program, key: Key, walk: &Walk, isa: OwnedTargetIsa) -> Resul
     sig.params.push(AbiParam::new(ptr));
     sig.params.push(AbiParam::new(types::I32));
     sig.returns.push(AbiParam::new(types::I32));
-    let id = module
-        .declare_function("wave", Linkage::Local, &sig)
-        .map_err(|e| e.to_string())?;
+    let id = module.declare_function("wave", Linkage::Local, &sig).map_err(|e| e.to_string())?;
     let mut fctx = module.make_context();
     fctx.func.signature = sig;
     let mut fbctx = FunctionBuilderContext::new();
@@ -322,7 +318,13 @@ fn goto(b: &mut FunctionBuilder, env: &Env, next: u64, fall: Option<cranelift_co
 }
 
 /// Calls the interpreter for the instruction at `pc`; continues on NEXT, returns otherwise.
-fn call_helper(b: &mut FunctionBuilder, env: &Env, pc: u64, next: u64, fall: Option<cranelift_codegen::ir::Block>) {
+fn call_helper(
+    b: &mut FunctionBuilder,
+    env: &Env,
+    pc: u64,
+    next: u64,
+    fall: Option<cranelift_codegen::ir::Block>,
+) {
     let pcv = b.ins().iconst(types::I64, pc as i64);
     let call = b.ins().call_indirect(env.helper_sig, env.helper, &[env.ctx, pcv]);
     let r = b.inst_results(call)[0];
