@@ -469,3 +469,76 @@ fn single_instructions_match_the_interpreter() {
     }
     assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
 }
+
+/// Error lines the simulator logs (fault reports), captured for comparison.
+static LOG: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+struct Capture;
+
+impl log::Log for Capture {
+    fn enabled(&self, m: &log::Metadata) -> bool {
+        m.level() <= log::Level::Error
+    }
+    fn log(&self, r: &log::Record) {
+        if r.level() <= log::Level::Error {
+            LOG.lock().unwrap().push(r.args().to_string());
+        }
+    }
+    fn flush(&self) {}
+}
+
+/// The fault report of one dispatch of `words` on `engine`, without the context numbering.
+/// `mapped`: s[0:3] is a V# of a mapped buffer (otherwise of unmapped memory).
+fn fault_report(engine: Engine, words: &[u32], mapped: bool, vgprs: u32, lds: u32) -> String {
+    let g = Gpu::with_config(SimConfig {
+        engine,
+        threads: 1,
+        watchdog: std::time::Duration::from_millis(300),
+        ..Default::default()
+    });
+    let prog = g.program(words);
+    let buf = g.buffer(4096);
+    let ud = raw_vsharp(if mapped { buf.va } else { 0x1_0000_0000 }, 4096);
+    let d = Dispatch { vgprs, lds_bytes: lds, ..Dispatch::one_group(prog.va, &ud, [32, 1, 1]) };
+    LOG.lock().unwrap().clear();
+    let r = g.dispatch(&d, &prog, &[&buf]);
+    assert!(r.is_err(), "{engine:?}: the program should fault");
+    let lines = std::mem::take(&mut *LOG.lock().unwrap());
+    let line = lines.iter().find(|l| l.contains("GPU fault")).cloned().unwrap_or_default();
+    line.split_once("): ").map_or(line.clone(), |(_, rest)| rest.to_string())
+}
+
+#[test]
+fn faults_hangs_and_strict_reports_match_the_interpreter() {
+    let _ = log::set_logger(&Capture);
+    log::set_max_level(log::LevelFilter::Error);
+    let mut missing_wait = Asm::new();
+    missing_wait
+        .vop1(Op::V_MOV_B32, V(1), Int(0))
+        .mubuf(Op::BUFFER_LOAD_DWORD, 2, 1, 0, false)
+        .vop2(Op::V_ADD_NC_U32, 3, Int(1), 2)
+        .endpgm();
+    let mut beyond = Asm::new();
+    beyond.vop2(Op::V_ADD_NC_U32, 1, Int(1), 0).vop1(Op::V_MOV_B32, V(9), Int(1)).endpgm();
+    let mut lds = Asm::new();
+    lds.vop2(Op::V_LSHLREV_B32, 1, Int(6), 0).ds(Op::DS_WRITE_B32, 0, 1, 0, 0).endpgm();
+    let mut hang = Asm::new();
+    let top = hang.label();
+    hang.bind(top);
+    hang.branch(Op::S_BRANCH, top).endpgm();
+    let mut vm = Asm::new();
+    vm.vop1(Op::V_MOV_B32, V(1), Int(0)).mubuf(Op::BUFFER_STORE_DWORD, 1, 1, 0, false).endpgm();
+    let cases = [
+        ("missing s_waitcnt", missing_wait.finish(), true, 0),
+        ("VGPR beyond the allocation", beyond.finish(), true, 0),
+        ("LDS beyond the allocation", lds.finish(), true, 512),
+        ("runaway wave", hang.finish(), true, 0),
+        ("VM fault", vm.finish(), false, 0),
+    ];
+    for (what, words, mapped, lds) in cases {
+        let a = fault_report(Engine::Interp, &words, mapped, 8, lds);
+        let b = fault_report(Engine::Jit, &words, mapped, 8, lds);
+        assert!(!a.is_empty(), "{what}: no report from the interpreter");
+        assert_eq!(a, b, "{what}");
+    }
+}
