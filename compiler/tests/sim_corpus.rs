@@ -111,6 +111,10 @@ fn corpus_runs_on_the_simulator_like_the_interpreter() {
     assert!(ran + ORDER_DEPENDENT.len() >= cases.len(), "only {ran} of {} ran", cases.len());
 }
 
+/// Programs above the translator's size cap (1500 instructions; this one has about 4800),
+/// which run on the interpreter by design.
+const UNTRANSLATED: &[&str] = &["pressure_divergent_spill"];
+
 /// The translator against the interpreter on every corpus shader the backend compiles, in
 /// the case's own dispatch shape: memory after the dispatch identical byte for byte (no
 /// tolerance, transcendentals included), faults identical, and the JIT really translated.
@@ -128,7 +132,7 @@ fn corpus_runs_identically_on_the_interpreter_and_the_jit() {
         let before = jit.jit_stats().0;
         let a = interp.run(&bin, &layout, case.groups, &case.res);
         let b = jit.run(&bin, &layout, case.groups, &case.res);
-        if jit.jit_stats().0 == before {
+        if jit.jit_stats().0 == before && !UNTRANSLATED.contains(&case.name.as_str()) {
             failures.push(format!("{}: not translated", case.name));
         }
         ran += 1;

@@ -19,8 +19,10 @@ use super::emit_valu::{self, VPlan};
 use super::run::{status, step_helper, Ctx};
 use crate::core::program::{Decoded, Prep, Program};
 
-/// Instructions translated per program at most (bounds translation time and memory).
-const MAX_INSTRUCTIONS: usize = 16 * 1024;
+/// Instructions translated per program at most: translation time grows faster than linearly
+/// with the size of the one function a program becomes (a 4800-instruction spill test took
+/// seconds), so bigger programs stay on the interpreter.
+const MAX_INSTRUCTIONS: usize = 1500;
 
 /// How one instruction is emitted.
 enum Plan {
@@ -71,8 +73,18 @@ pub(super) fn translate(program: &Program, key: Key) -> (Range<usize>, Option<Co
         log::warn!("sim jit: no Cranelift backend for this host; interpreting");
         return (span, None);
     };
+    let start = std::time::Instant::now();
     match build(program, key, &walk, isa) {
-        Ok(code) => (span, Some(code)),
+        Ok(code) => {
+            log::debug!(
+                "sim jit: program at {:#x}: {} instructions ({} native) in {:.1} ms",
+                program.base,
+                walk.insts.len(),
+                code.native,
+                start.elapsed().as_secs_f64() * 1e3
+            );
+            (span, Some(code))
+        }
         Err(why) => {
             log::warn!("sim jit: program at {:#x} not translated: {why}", program.base);
             (span, None)
