@@ -83,7 +83,9 @@ fn alu_bound(engine: Engine) {
         group: [256, 1, 1],
         groups: [64, 1, 1],
     };
-    report(&format!("ALU-bound {engine:?}"), &gpu, || assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap()));
+    report(&format!("ALU-bound {engine:?}"), &gpu, || {
+        assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap())
+    });
 }
 
 fn memory_bound(engine: Engine) {
@@ -121,7 +123,9 @@ fn memory_bound(engine: Engine) {
         group: [256, 1, 1],
         groups: [groups, 1, 1],
     };
-    report(&format!("memory-bound {engine:?}"), &gpu, || assert!(gpu.dispatch(&d, &prog, &[&src, &dst]).unwrap()));
+    report(&format!("memory-bound {engine:?}"), &gpu, || {
+        assert!(gpu.dispatch(&d, &prog, &[&src, &dst]).unwrap())
+    });
 }
 
 fn main() {

@@ -105,8 +105,6 @@ fn sdst(r: &mut Rng) -> Operand {
 
 /// A random instance of `op` in encoding `enc`.
 fn instance(r: &mut Rng, op: Opcode, enc: Enc) -> Inst {
-    let vd = || 0u8;
-    let _ = vd;
     let vdst = r.below(u32::from(VREGS)) as u8;
     match enc {
         Enc::Vop1 => Inst::Vop1(Vop1 { op, vdst: V(vdst), src0: src(r), ext: Ext::None }),

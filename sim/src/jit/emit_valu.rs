@@ -170,11 +170,11 @@ pub(super) fn plan(v: &Valu, key: Key, floats: bool) -> Option<VPlan> {
         (n, VDst::Vgpr(u32::from(d), carry))
     };
     let mut src = [VSrc::S(SSrc::Const(0)); 3];
-    for k in 0..n {
+    for (k, slot) in src.iter_mut().enumerate().take(n) {
         if v.bits[k] != 32 {
             return None;
         }
-        src[k] = vsrc(v.src[k], key.vgprs)?;
+        *slot = vsrc(v.src[k], key.vgprs)?;
     }
     // Lane masks (carry-in, select) and per-lane-uniform shift amounts must be scalars.
     let scalar = |s: VSrc| matches!(s, VSrc::S(_));
@@ -184,7 +184,6 @@ pub(super) fn plan(v: &Valu, key: Key, floats: bool) -> Option<VPlan> {
         O::V_LSHL_ADD_U32 | O::V_LSHL_OR_B32 if !scalar(src[1]) => return None,
         _ => {}
     }
-    let _ = key.mode;
     Some(VPlan { op: v.op, cmp: v.cmp, src, dst })
 }
 
