@@ -475,6 +475,10 @@ impl Isel<'_> {
                     x
                 }
             }
+            // Widening between narrow sizes extends: the new bits are significant.
+            U2u | I2i if narrow(bits) && bits > sbits => {
+                self.extend(a[0], sbits, op == I2i, scalar)?
+            }
             U2u | I2i if narrow(bits) => match a[0] {
                 MVal::Const(c) => MVal::Const(c & ((1 << bits) - 1)),
                 other if sbits == 64 => split(other).0,
