@@ -138,3 +138,30 @@ fn integer_instructions_at_every_width() {
     }
     assert!(fails.is_empty(), "{} failures:\n{}", fails.len(), fails.join("\n"));
 }
+
+/// Float to integer conversions into every width from f32 and f64: in range, at the narrow
+/// types' limits and past them (saturated), ±0, NaN.
+#[test]
+fn float_to_integer_at_every_width() {
+    let gpu = Gpu::new();
+    let mut fails = Vec::new();
+    let reals =
+        [0.0f64, -0.0, 1.5, -1.5, 127.9, -128.9, 255.5, 65535.0, -32768.5, 3e9, -3e9, f64::NAN];
+    for fb in [32u8, 64] {
+        let inputs: Vec<Vec<u64>> = reals
+            .iter()
+            .map(|&r| vec![if fb == 32 { u64::from((r as f32).to_bits()) } else { r.to_bits() }])
+            .collect();
+        for w in [8u8, 16, 32] {
+            for op in ["ConvertFToS", "ConvertFToU"] {
+                let case = OpCase {
+                    form: Form::Core(op),
+                    result: Ty::Int(w),
+                    operands: vec![Ty::Float(fb)],
+                };
+                check(&gpu, &case, &inputs, &mut fails);
+            }
+        }
+    }
+    assert!(fails.is_empty(), "{} failures:\n{}", fails.len(), fails.join("\n"));
+}
