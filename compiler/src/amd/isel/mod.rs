@@ -609,5 +609,6 @@ pub fn select_with(
 ) -> Result<MFunc, BackendError> {
     let mut isel = Isel::new(shader, layout, scratch);
     isel.select_function()?;
+    super::legalize::legalize_operands(&mut isel.mf);
     Ok(isel.mf)
 }
