@@ -279,6 +279,10 @@ fn driver_layout_holds_every_texel_the_simulator_addresses() {
         kinds[5] += u32::from(image.layers > 1);
         checked += 1;
     }
+    eprintln!(
+        "{checked} images; 1D/2D/3D, full chains, BC, arrays: {kinds:?}; {} modes",
+        modes.len()
+    );
     assert!(checked >= 1000, "only {checked} shapes were creatable");
     assert!(kinds.iter().all(|&k| k >= 50), "shape coverage {kinds:?}");
     for mode in [0, 24, 25, 27] {
