@@ -6,8 +6,8 @@
 //! within a block are the simulator's business, written separately. The facts used:
 //!
 //! - A swizzled surface is made of blocks of 2^16 bytes. Thin blocks (1D/2D images, and 3D
-//!   images in `_D`/`_R` modes) hold 2^(16 - log2 bpe) elements, width taking the odd bit:
-//!   log2 w = (n + 1) / 2, log2 h = n - log2 w. Thick blocks (3D in `_S`/`_Z` modes) are the
+//!   images in `_Z`/`_R` modes) hold 2^(16 - log2 bpe) elements, width taking the odd bit:
+//!   log2 w = (n + 1) / 2, log2 h = n - log2 w. Thick blocks (3D in `_S`/`_D` modes) are the
 //!   1 KiB micro-block {16×8×8, 8×8×8, 8×8×4, 8×4×4, 4×4×4} (by bpe 1..16) scaled by 2^(6/3)
 //!   in each dimension.
 //! - Each level is padded to whole blocks. With more than one level, the smallest levels share
@@ -40,7 +40,8 @@ pub enum SwizzleMode {
 
 impl SwizzleMode {
     fn is_thick_for(self, ty: vk::ImageType) -> bool {
-        ty == vk::ImageType::TYPE_3D && matches!(self, SwizzleMode::S64KX | SwizzleMode::Z64KX)
+        // addrlib (gfx10): 3D `_S` and `_D` surfaces are thick; `_Z` and `_R` stay thin.
+        ty == vk::ImageType::TYPE_3D && matches!(self, SwizzleMode::S64KX | SwizzleMode::D64KX)
     }
 }
 

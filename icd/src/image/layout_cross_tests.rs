@@ -294,12 +294,12 @@ fn driver_layout_holds_every_texel_the_simulator_addresses() {
 }
 
 /// The driver's layout against addrlib's own texel addresses (`sim/gen/addrlib_kat.cpp`), for
-/// the modes and shapes the driver creates: each address lies in the driver's range for its
+/// the modes the driver creates (and `_D`, which it could): each address lies in the driver's range for its
 /// subresource, and linear addresses are exactly the driver's pitch arithmetic.
 #[test]
 fn driver_layout_agrees_with_addrlib() {
     let text = include_str!("../../../sim/tests/data/addrlib_navi21.txt");
-    let mut checked = [0u32; 4];
+    let mut checked = [0u32; 5];
     for line in text.lines() {
         let f: Vec<u32> = line.split_whitespace().map(|v| v.parse().unwrap()).collect();
         let (mode, dim, bpe_log2, w, h, slices, mips, samples) =
@@ -308,7 +308,8 @@ fn driver_layout_agrees_with_addrlib() {
         let addr: u64 = line.split_whitespace().nth(14).unwrap().parse().unwrap();
         let (mode, slot) = match mode {
             0 if dim == 1 && mips == 1 => (SwizzleMode::Linear, 0),
-            24 if dim == 1 => (SwizzleMode::Z64KX, 1),
+            24 => (SwizzleMode::Z64KX, 1),
+            26 => (SwizzleMode::D64KX, 4),
             25 => (SwizzleMode::S64KX, 2),
             27 => (SwizzleMode::R64KX, 3),
             _ => continue,

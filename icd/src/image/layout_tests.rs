@@ -211,3 +211,17 @@ fn levels_are_allocated_at_the_rounded_up_size() {
     assert_eq!((alloc_extent(513, 2), mip_extent(513, 2)), (129, 128));
     assert_eq!((alloc_extent(1, 5), alloc_extent(7, 31)), (1, 1));
 }
+
+/// 3D `_Z` surfaces are thin (addrlib gfx10: only `_S` and `_D` are thick): addrlib puts texel
+/// (8, 2) of mip 1, slice 2 of a 25×15×31, 2-level, 16-byte `_Z` surface at 189,312, in slice
+/// 2's 64 KiB tail block; `_D` is thick like `_S`.
+#[test]
+fn z_3d_is_thin_and_d_3d_is_thick() {
+    let d = SurfaceDesc { mode: SwizzleMode::Z64KX, ..desc(T3D, 16, 25, 15, 31, 2) };
+    let s = Surface::new(d);
+    assert_eq!((s.block, s.first_tail_level), ([64, 64, 1], 0));
+    assert_eq!((s.layer_size, s.size), (BLOCK_BYTES, 31 * BLOCK_BYTES));
+    assert!((2 * BLOCK_BYTES..3 * BLOCK_BYTES).contains(&189_312));
+    let s = Surface::new(SurfaceDesc { mode: SwizzleMode::D64KX, ..d });
+    assert_eq!(s.block, [16, 16, 16]);
+}
