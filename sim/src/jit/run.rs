@@ -80,12 +80,7 @@ pub(super) unsafe extern "C" fn step_helper(ctx: *mut Ctx, pc: u64) -> u32 {
 
 /// Runs a wave on translated code until it ends, reaches a barrier or faults (the
 /// interpreter's `run_wave` contract, same statistics and watchdog message).
-pub fn run_wave(
-    d: &Exec<'_>,
-    code: &Code,
-    w: &mut Wave,
-    lds: &mut Lds<'_>,
-) -> Result<(), Fault> {
+pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> Result<(), Fault> {
     let budget = i64::from(WATCHDOG_STRIDE);
     let wp: *mut Wave = w;
     let lp: *mut Lds<'_> = lds;
