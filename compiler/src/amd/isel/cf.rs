@@ -102,6 +102,7 @@ impl Isel<'_> {
             }
         }
         self.cur = plan.end;
+        self.mf.gfx = self.emit_exports()?;
         self.emit(build::sopp(Opcode::S_ENDPGM, 0));
         crate::amd::opt_exec::drop_overwritten_exec(&mut self.mf);
         Ok(())
