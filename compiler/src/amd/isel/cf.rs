@@ -79,6 +79,7 @@ impl Isel<'_> {
                 _ => {}
             }
             self.cur = plan.main[bi] + 1;
+            self.gfx.in_entry = i == 0;
             for inst in &f.block(b).insts {
                 self.select_inst(inst)?;
             }

@@ -3,7 +3,8 @@
 //! Every output component the shader stores gets one VGPR for the whole program, zeroed in
 //! the prologue and written by each `store_output` under the current EXEC, so stores in
 //! divergent control flow keep the other lanes' values (the hardware reads one register per
-//! component at the export). The exports are emitted at the end of the program, after all
+//! component at the export). Components stored in the entry block (all lanes, once) skip
+//! the zeroing. The exports are emitted at the end of the program, after all
 //! control flow, when EXEC is the wave's launch mask again: `exp pos0` (`done`) and one
 //! `exp paramN` per written location for a VS; `exp mrtN` in the key's format for a PS,
 //! the last one with `done vm`.
@@ -39,6 +40,10 @@ pub struct GfxIo {
     pub frag_coord: bool,
     /// Output component registers by (slot, component).
     outputs: BTreeMap<(SlotKey, u8), RegRef>,
+    /// Selection is in the entry block (EXEC = the launch mask, executed once).
+    pub in_entry: bool,
+    /// Output registers written in the entry block: their prologue zeroing is dead.
+    written_in_entry: std::collections::HashSet<RegRef>,
 }
 
 /// Output slots in export order: position first, then locations.
@@ -148,6 +153,9 @@ impl Isel<'_> {
                 return Err(unsupported("an output component beyond the vec4 slot"));
             }
             let r = self.output_reg(key, c);
+            if self.gfx.in_entry {
+                self.gfx.written_in_entry.insert(r);
+            }
             let v = self.comp(value, usize::from(i))?;
             let s = self.src(v)?;
             self.emit(build::vop1(Opcode::V_MOV_B32, r, s));
@@ -228,6 +236,11 @@ impl Isel<'_> {
 
     /// The exports, at the end of the program.
     pub(super) fn emit_exports(&mut self) -> Result<Exported, BackendError> {
+        let full = std::mem::take(&mut self.gfx.written_in_entry);
+        self.mf.blocks[0].insts.retain(|mi| {
+            let zeroing = mi.inst.op() == Opcode::V_MOV_B32 && mi.uses.is_empty();
+            !(zeroing && mi.defs.len() == 1 && full.contains(&mi.defs[0].reg))
+        });
         match self.shader.stage {
             Stage::Vertex => self.vs_exports(),
             Stage::Fragment => self.ps_exports(),
