@@ -131,6 +131,7 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("color.vert", Stage::Vertex),
         ("color.frag", Stage::Fragment),
         ("coord.frag", Stage::Fragment),
+        ("discard.frag", Stage::Fragment),
     ] {
         let key = PsKey { color_formats: [EX::SPI_SHADER_FP16_ABGR; 8] };
         let bin = compile(file, stage, if file == "coord.frag" { key } else { PsKey::default() });
@@ -169,4 +170,40 @@ fn graphics_code_reassembles_with_llvm_mc() {
             bin.isa_text
         );
     }
+}
+
+#[test]
+fn discarded_fragments_leave_the_target_alone_and_divergent_stores_stick() {
+    let vs = compile("color.vert", Stage::Vertex, PsKey::default());
+    let ps = compile("discard.frag", Stage::Fragment, PsKey::default());
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!() };
+    assert_eq!(pm.db_shader_control, 1 << 6, "KILL_ENABLE");
+    let pixels = draw(&vs, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\nPS:\n{}", ps.isa_text));
+    let (mut kept, mut killed, mut quarter) = (0, 0, 0);
+    for (x, y, b) in coverage() {
+        let got = pixels[(y * W + x) as usize];
+        let Some(b) = b else { continue };
+        let c: [f64; 3] = std::array::from_fn(|k| {
+            let mut f = [0.0; 3];
+            f[k] = 1.0;
+            perspective(b, f)
+        });
+        // Interpolation rounding decides near-ties.
+        if (c[0] - c[1]).abs() < 1e-3 || (c[2] - 0.5).abs() < 1e-3 {
+            continue;
+        }
+        if c[0] > c[1] {
+            killed += 1;
+            assert_eq!(got, [0.0; 4], "({x}, {y}) was discarded");
+            continue;
+        }
+        kept += 1;
+        let w = if c[2] > 0.5 { 0.25 } else { 1.0 };
+        quarter += (w == 0.25) as u32;
+        for k in 0..3 {
+            assert!((got[k] as f64 - c[k]).abs() < 2e-4, "({x}, {y}) channel {k}");
+        }
+        assert_eq!(got[3], w as f32, "({x}, {y}) alpha");
+    }
+    assert!(kept > 200 && killed > 200 && quarter > 100, "{kept} kept, {killed} killed, {quarter}");
 }

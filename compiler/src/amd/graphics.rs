@@ -69,6 +69,7 @@ pub fn compile_graphics(
             alloc.vgprs,
             sgprs,
             exported.frag_coord,
+            exported.kills,
             exported.inputs,
             exported.color,
             &key,

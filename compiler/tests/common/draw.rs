@@ -173,7 +173,6 @@ fn ps_state(
         r::PA_SC_MODE_CNTL_0,
         r::PA_SC_AA_CONFIG,
         r::SPI_BARYC_CNTL,
-        r::DB_SHADER_CONTROL,
         r::DB_DEPTH_CONTROL,
         r::CB_COLOR0_VIEW,
         r::CB_COLOR0_ATTRIB,
@@ -199,6 +198,7 @@ fn ps_state(
     if !cntl.is_empty() {
         set(out, r::SPI_PS_INPUT_CNTL_0, &cntl);
     }
+    set(out, r::DB_SHADER_CONTROL, &[pm.db_shader_control]);
     set(out, r::SPI_SHADER_COL_FORMAT, &[pm.col_format]);
     set(out, r::SPI_SHADER_Z_FORMAT, &[pm.z_format]);
     set(out, r::CB_SHADER_MASK, &[pm.cb_shader_mask]);

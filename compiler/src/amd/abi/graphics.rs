@@ -23,6 +23,9 @@
 //! * Input `i` of the PS is [`PsMetadata::input_locations`]`[i]`: `v_interp_*` reads
 //!   attribute `i`, and `SPI_PS_INPUT_CNTL_i` points at the VS parameter slot of that
 //!   location ([`ps_input_cntl`]).
+//! * `discard` clears the lanes from EXEC and from a live mask saved at launch; the exports
+//!   run with the live mask (so `vm` tells the DB which pixels survive), and
+//!   [`PsMetadata::db_shader_control`] sets KILL_ENABLE.
 //! * Colour output location `n` is exported to `mrtN` in the key's format for that target
 //!   ([`PsKey::color_formats`]); the last export has `done` and `vm`. A shader without
 //!   colour outputs exports to the null target.
@@ -144,6 +147,8 @@ pub struct PsMetadata {
     pub z_format: u32,
     /// `CB_SHADER_MASK`: components the shader writes per target.
     pub cb_shader_mask: u32,
+    /// `DB_SHADER_CONTROL` bits the shader decides: KILL_ENABLE when it discards.
+    pub db_shader_control: u32,
     /// Location of each interpolated input (attribute index = position).
     pub input_locations: Vec<u32>,
     /// Which of [`PsMetadata::input_locations`] are flat-shaded.
@@ -160,6 +165,7 @@ impl PsMetadata {
         vgprs: u32,
         sgprs: u32,
         frag_coord: bool,
+        kills: bool,
         inputs: Vec<(u32, bool)>,
         color: [u8; 8],
         key: &PsKey,
@@ -198,6 +204,7 @@ impl PsMetadata {
             col_format,
             z_format: 0,
             cb_shader_mask,
+            db_shader_control: r::DB_SHADER_CONTROL::KILL_ENABLE.val(u32::from(kills)),
             input_locations: inputs.iter().map(|i| i.0).collect(),
             input_flat: inputs.iter().map(|i| i.1).collect(),
             vgprs,

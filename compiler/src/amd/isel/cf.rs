@@ -49,6 +49,7 @@ impl Isel<'_> {
         let plan = self.plan(shape, &loops, &dom);
         self.mf.blocks = vec![MBlock::default(); plan.end + 1];
         self.init_scratch()?;
+        self.save_live_mask();
         self.init_masks(&plan, &loops, &dom);
         for (i, &b) in plan.shape.order.iter().enumerate() {
             let bi = b.0 as usize;
@@ -376,6 +377,7 @@ impl Isel<'_> {
             }
             Terminator::Return(v) if v.is_empty() => Ok(()),
             Terminator::Unreachable => Ok(()),
+            Terminator::Kill => self.select_kill(),
             other => Err(unsupported(format!("terminator {other:?} in compute"))),
         }
     }

@@ -23,7 +23,7 @@ use super::{pinned, Isel, MVal};
 use crate::amd::abi::graphics as g;
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{MFunc, RegClass, RegRef, Slot};
-use crate::ir::{BuiltinOut, IoSlot, Mode, Shader, Stage, SysVal, Value};
+use crate::ir::{BuiltinOut, IoSlot, Mode, Shader, Stage, SysVal, Terminator, Value};
 
 /// Graphics-stage inputs and the output registers.
 #[derive(Clone, Debug, Default)]
@@ -40,6 +40,11 @@ pub struct GfxIo {
     pub frag_coord: bool,
     /// Output component registers by (slot, component).
     outputs: BTreeMap<(SlotKey, u8), RegRef>,
+    /// The launch EXEC minus the killed lanes, for shaders that end in several places (kill,
+    /// early returns): the exports run with it.
+    live: Option<RegRef>,
+    /// The PS kills lanes (DB_SHADER_CONTROL.KILL_ENABLE).
+    pub kills: bool,
     /// Selection is in the entry block (EXEC = the launch mask, executed once).
     pub in_entry: bool,
     /// Output registers written in the entry block: their prologue zeroing is dead.
@@ -64,6 +69,8 @@ pub struct Exported {
     pub inputs: Vec<(u32, bool)>,
     /// PS: reads gl_FragCoord (POS_*_FLOAT inputs enabled).
     pub frag_coord: bool,
+    /// PS: discards (kill).
+    pub kills: bool,
 }
 
 /// The PS's interpolated inputs: every `Input` variable with a location, one entry per
@@ -107,6 +114,13 @@ impl GfxIo {
                 ));
             }
             _ => {}
+        }
+        let f = shader.entry_fn();
+        let ends =
+            f.blocks.iter().filter(|b| matches!(b.term, Terminator::Return(_) | Terminator::Kill));
+        io.kills = f.blocks.iter().any(|b| matches!(b.term, Terminator::Kill));
+        if shader.stage != Stage::Compute && (io.kills || ends.count() > 1) {
+            io.live = Some(mf.vreg(RegClass::S, 1));
         }
         io
     }
@@ -234,8 +248,29 @@ impl Isel<'_> {
         }
     }
 
+    /// The launch mask, saved in the prologue for shaders that end in several places.
+    pub(super) fn save_live_mask(&mut self) {
+        if let Some(live) = self.gfx.live {
+            self.emit_prologue(build::sop1(Opcode::S_MOV_B32, live, build::EXEC, 1));
+        }
+    }
+
+    /// `OpKill`: the active lanes leave the live mask (and end, as at a return).
+    pub(super) fn select_kill(&mut self) -> Result<(), BackendError> {
+        let Some(live) = self.gfx.live.filter(|_| self.shader.stage == Stage::Fragment) else {
+            return Err(unsupported("OpKill outside a fragment shader"));
+        };
+        let l = Src::R(live, RegClass::S);
+        self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(live), l, build::EXEC, 1));
+        Ok(())
+    }
+
     /// The exports, at the end of the program.
     pub(super) fn emit_exports(&mut self) -> Result<Exported, BackendError> {
+        if let Some(live) = self.gfx.live {
+            let exec = Operand::Special(Special::ExecLo);
+            self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(live, RegClass::S)));
+        }
         let full = std::mem::take(&mut self.gfx.written_in_entry);
         self.mf.blocks[0].insts.retain(|mi| {
             let zeroing = mi.inst.op() == Opcode::V_MOV_B32 && mi.uses.is_empty();
@@ -327,6 +362,7 @@ impl Isel<'_> {
             color,
             inputs: self.gfx.inputs.clone(),
             frag_coord: self.gfx.frag_coord,
+            kills: self.gfx.kills,
             ..Default::default()
         })
     }
