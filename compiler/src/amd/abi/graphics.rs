@@ -251,6 +251,7 @@ mod tests {
             3,
             5,
             true,
+            true,
             vec![(2, false), (0, true)],
             [0xf, 0x3, 0xf, 0, 0, 0, 0, 0],
             &key,
@@ -259,6 +260,7 @@ mod tests {
         assert_eq!(m.ps_in_control, 2 | 1 << 15);
         assert_eq!(m.col_format, 0x49, "target 2 has no attachment");
         assert_eq!(m.cb_shader_mask, 0x3f);
+        assert_eq!(m.db_shader_control, 1 << 6, "KILL_ENABLE");
         assert_eq!(m.rsrc1 & 0x3f, 0, "6 input VGPRs fit one granule");
         let vs = VsMetadata::new(4, 4, vec![0, 1]);
         assert_eq!(ps_input_cntl(&vs, &m), vec![0x20, 1 << 10]);
