@@ -58,6 +58,9 @@ enum SlotKey {
     Location(u32),
 }
 
+/// One export: target, EN, source registers, `compr`.
+type ExpArgs = (u8, u8, [Option<RegRef>; 4], bool);
+
 /// What the exports of a compiled graphics shader need the metadata to say.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Exported {
@@ -375,7 +378,7 @@ impl Isel<'_> {
         fmt: u32,
         en: u8,
         regs: [Option<RegRef>; 4],
-    ) -> Result<(u8, u8, [Option<RegRef>; 4], bool), BackendError> {
+    ) -> Result<ExpArgs, BackendError> {
         let pack = match fmt {
             EX::SPI_SHADER_32_R
             | EX::SPI_SHADER_32_GR
