@@ -58,8 +58,9 @@ fn v(x: f32, y: f32) -> ferrum_sim::gfx::SetupVertex {
 /// CPU time of the whole process (all threads), in seconds: on a shared machine the wall
 /// clock measures the other tenants as much as the simulator.
 fn cpu_seconds() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
+    // SAFETY: rusage is plain old data; all-zero is a valid value.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage only writes the struct it is given.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
     let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 * 1e-6;
     t(u.ru_utime) + t(u.ru_stime)

@@ -81,7 +81,7 @@ fn a_triangle_through_vs_and_ps_lands_in_the_colour_buffer() {
     let ibs = [Ib { va: ib.va, size_dw: pm.len() as u32, flags: 0 }];
     let ctx = scene.gpu.dev.create_context(Priority::Normal).unwrap();
     let fence = ctx.submit(&Submission::new(Ip::Gfx, &ibs, &handles)).unwrap();
-    assert_eq!(ctx.wait(fence, Some(Duration::from_secs(10))).unwrap(), true, "the draw faulted");
+    assert!(ctx.wait(fence, Some(Duration::from_secs(10))).unwrap(), "the draw faulted");
     let win = clip.map(|[x, y]| [(x as f64 + 1.0) * 50.0, (y as f64 + 1.0) * 50.0]);
     let pitch = W.div_ceil(16) * 16;
     let mut covered = 0;

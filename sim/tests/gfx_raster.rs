@@ -294,3 +294,12 @@ fn point_sprite_coordinates_run_from_the_top_left_corner() {
         }
     }
 }
+
+#[test]
+fn huge_and_nan_coordinates_neither_panic_nor_draw_outside() {
+    let mut s = counting_scene();
+    let big = [[-1e30f32, -1e30], [1e30, -1e30], [0.0, 1e30]];
+    s.draw(vec![tri2(big, 0.0), tri2([[f32::NAN, 0.0], [10.0, 0.0], [0.0, 10.0]], 0.0)]).unwrap();
+    // The clamped triangle covers the whole target once.
+    assert_eq!(s.rgba_r(32, 32), 1.0);
+}

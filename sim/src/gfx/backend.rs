@@ -353,6 +353,10 @@ impl Ctx<'_> {
 fn refuse_unmodelled(regs: &RegisterFile) -> Result<(), GpuError> {
     let checks = [
         (
+            regs.get(r::DB_RENDER_CONTROL) & 0x101f != 0,
+            "DB_RENDER_CONTROL depth/stencil clear, copy, resummarize or decompress",
+        ),
+        (
             r::DB_ALPHA_TO_MASK::ALPHA_TO_MASK_ENABLE.is_set(regs.get(r::DB_ALPHA_TO_MASK)),
             "alpha to coverage",
         ),

@@ -108,8 +108,10 @@ impl RasterState {
                 }
             }
         };
-        // Clamp far outside any surface; clipping keeps real vertices well inside this.
-        let q = q.clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64;
+        // Clamp to +-2^17 pixels, far outside any surface (clipping keeps real vertices well
+        // inside), so that edge products stay within i64 whatever the front end hands over.
+        let limit = (1i64 << (17 + self.snap_bits)) as f64;
+        let q = q.clamp(-limit, limit) as i64;
         q << (FRAC_BITS - self.snap_bits)
     }
 
