@@ -45,6 +45,8 @@ pub struct GfxIo {
     live: Option<RegRef>,
     /// The PS kills lanes (DB_SHADER_CONTROL.KILL_ENABLE).
     pub kills: bool,
+    /// M0 holds PRIM_MASK (set in the prologue).
+    m0_set: bool,
     /// Selection is in the entry block (EXEC = the launch mask, executed once).
     pub in_entry: bool,
     /// Output registers written in the entry block: their prologue zeroing is dead.
@@ -208,8 +210,13 @@ impl Isel<'_> {
             return Err(unsupported(format!("input location {loc} without a variable")));
         };
         let flat = self.gfx.inputs[attr].1;
-        let m0 = Operand::Special(Special::M0);
-        self.emit(build::sop1_fixed(Opcode::S_MOV_B32, m0, Src::R(prim_mask, RegClass::S)));
+        if !self.gfx.m0_set {
+            // Nothing else the backend selects writes M0, so once at the start is enough.
+            let m0 = Operand::Special(Special::M0);
+            let mov = build::sop1_fixed(Opcode::S_MOV_B32, m0, Src::R(prim_mask, RegClass::S));
+            self.emit_prologue(mov);
+            self.gfx.m0_set = true;
+        }
         for c in comp..comp + n {
             let r = self.vreg(RegClass::V, 1);
             let vintrp = |op, vsrc| {
