@@ -5,11 +5,11 @@
 //! # Vertex shader (hardware VS stage, wave32)
 //! * User SGPRs as for compute: `s[0:1]` descriptor-set table, `s[2:3]` push block
 //!   (`RSRC2_VS.USER_SGPR` = [`GFX_USER_SGPRS`]; `SPI_SHADER_USER_DATA_VS_0..3`).
-//! * VGPR inputs (`RSRC1_VS.VGPR_COMP_CNT` = 3): `v0` the vertex index (the index fetched or
-//!   generated plus the base vertex, as `gl_VertexIndex` wants), `v3` the instance id (the
-//!   instance within the draw; `gl_InstanceIndex` adds nothing: the driver must pass the
-//!   base instance through the draw packet's start instance so that the hardware id already
-//!   includes it — see [`VsMetadata`]).
+//! * VGPR inputs (`RSRC1_VS.VGPR_COMP_CNT` = 3): `v0` the vertex id as the VGT provides it
+//!   (the index, or the auto index, plus `GE_INDX_OFFSET`), used as `gl_VertexIndex`, so the
+//!   driver sets `GE_INDX_OFFSET` to `firstVertex`/`vertexOffset`; `v3` the instance id
+//!   within the draw, used as `gl_InstanceIndex`, which is therefore right only for
+//!   `firstInstance = 0` (a base-instance user SGPR is not part of the ABI yet).
 //! * Exports at the end of the program: `exp pos0` (4 components, `done`), then
 //!   `exp paramN` for every written location in increasing location order
 //!   ([`VsMetadata::param_locations`]), with exactly the written components enabled.
