@@ -10,6 +10,7 @@ pub mod abi;
 pub mod coalesce;
 pub mod emit;
 pub mod error;
+pub mod graphics;
 pub mod hazards;
 pub mod isel;
 pub mod legalize;
@@ -31,6 +32,7 @@ use std::time::Instant;
 
 pub use abi::{DescriptorKind, ResourceLayout, ShaderMetadata};
 pub use error::BackendError;
+pub use graphics::{compile_graphics, GfxBinary, GfxMetadata};
 pub use isel::{SubgroupClass, SubgroupFeatures, SUBGROUP_FEATURES};
 
 use crate::ir::{Mode, Shader, Stage, Type};
