@@ -60,3 +60,22 @@ fn graphics_modules_and_debug_dump() {
         assert!(err.contains(&format!("=== after {pass}")), "no dump after {pass}");
     }
 }
+
+#[test]
+fn vertex_and_fragment_isa_with_registers() {
+    for (file, stage, want) in
+        [("color.vert", "vert", "exp pos0"), ("color.frag", "frag", "exp mrt0")]
+    {
+        let words =
+            common::glsl_to_spirv(&common::corpus_dir().join("../graphics/draw").join(file));
+        let p = write_spv(&format!("draw-{stage}"), &words);
+        let out = Command::new(env!("CARGO_BIN_EXE_ferrum-compile"))
+            .args([p.to_str().unwrap(), "--stage", stage, "--dump", "isa"])
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_file(&p);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(want) && text.contains("rsrc1"), "{text}");
+    }
+}

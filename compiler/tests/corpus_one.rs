@@ -1,6 +1,7 @@
-//! Runs the corpus shaders named in `FERRUM_CORPUS` (comma-separated paths) on the simulator
-//! and the interpreter and prints the first difference (a debugging aid; without the
-//! variable it checks nothing).
+//! A debugging aid, not part of the suite: runs the shaders named in `FERRUM_CORPUS`
+//! (comma-separated paths to corpus-style files) on the simulator and the interpreter, prints
+//! every differing dword and the listing, and fails on a difference:
+//! `FERRUM_CORPUS=a.comp cargo test -p ferrum-compiler --test corpus_one -- --ignored --nocapture`.
 
 mod common;
 
@@ -10,8 +11,10 @@ use ferrum_compiler::interp;
 use ferrum_compiler::ir::Stage;
 
 #[test]
+#[ignore = "debugging aid: set FERRUM_CORPUS and pass --ignored"]
 fn named_corpus_shaders() {
-    let Ok(list) = std::env::var("FERRUM_CORPUS") else { return };
+    let list = std::env::var("FERRUM_CORPUS").expect("FERRUM_CORPUS names the shaders to run");
+    let mut differ = 0;
     let gpu = Gpu::new();
     for p in list.split(',') {
         let case = common::load_case(std::path::Path::new(p));
@@ -29,6 +32,7 @@ fn named_corpus_shaders() {
                 g.data.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
             for (i, (a, b)) in wd.iter().zip(&gd).enumerate() {
                 if a != b {
+                    differ += 1;
                     eprintln!(
                         "{p} binding {} dword {i}: interpreter {a:#x} simulator {b:#x}",
                         w.binding
@@ -38,4 +42,5 @@ fn named_corpus_shaders() {
         }
         eprintln!("{}", bin.isa_text);
     }
+    assert_eq!(differ, 0, "dwords differ between the interpreter and the simulator");
 }

@@ -140,13 +140,36 @@ fn operand(f: &mut fmt::Formatter<'_>, form: &Form, inst: &Inst, od: &Od) -> fmt
     }
 }
 
+/// The operand a 32-bit source with bit pattern `v` is printed as: an inline integer
+/// (-16..=64), an inline float (±0.5, ±1, ±2, ±4, 1/(2π)) or a literal.
+fn word_operand(v: u32) -> Operand {
+    use crate::operand::FloatConst as F;
+    if (-16..=64).contains(&(v as i32)) {
+        return Operand::Int(v as i32 as i8);
+    }
+    let c = match v {
+        0x3f00_0000 => F::Half,
+        0xbf00_0000 => F::NegHalf,
+        0x3f80_0000 => F::One,
+        0xbf80_0000 => F::NegOne,
+        0x4000_0000 => F::Two,
+        0xc000_0000 => F::NegTwo,
+        0x4080_0000 => F::Four,
+        0xc080_0000 => F::NegFour,
+        0x3e22_f983 => F::InvTwoPi,
+        _ => return Operand::Literal(v),
+    };
+    Operand::Float(c)
+}
+
 fn scalar_val(inst: &Inst, od: &Od) -> Val {
     match (inst, od.field) {
         (Inst::Sop2(i), Field::Sdst) => Val::Reg(i.sdst),
         (Inst::Sop2(i), Field::Ssrc0) => Val::Reg(i.ssrc0),
         (Inst::Sop2(i), _) => Val::Reg(i.ssrc1),
         (Inst::Sopk(i), Field::Sdst) => Val::Reg(i.sdst),
-        (Inst::Sopk(i), Field::Literal) => Val::Hex(i.imm32),
+        // printed as a 32-bit source would be: inline integers and floats by value
+        (Inst::Sopk(i), Field::Literal) => Val::Reg(word_operand(i.imm32)),
         (Inst::Sopk(i), _) => Val::Imm(od.kind, i.simm16),
         (Inst::Sop1(i), Field::Sdst) => Val::Reg(i.sdst),
         (Inst::Sop1(i), _) => Val::Reg(i.ssrc0),

@@ -108,3 +108,57 @@ fn mtbuf_formats() {
             .collect(),
     );
 }
+
+/// Every instruction carrying a literal of its own (`s_setreg_imm32_b32`, the `k` of
+/// `v_fmamk`/`v_fmaak` and friends) over inline-constant, edge and ordinary values.
+#[test]
+fn instruction_literals() {
+    if !require_llvm() {
+        return;
+    }
+    let values = [
+        0u32,
+        1,
+        10,
+        64,
+        65,
+        0xffff_ffff,
+        0xffff_fff0,
+        0xffff_ffef,
+        0x3f80_0000,
+        0xbf00_0000,
+        0x3e22_f983,
+        0x4080_0000,
+        0x8000_0000,
+        0x7fff_ffff,
+        0x1_2345,
+        0x3c00,
+        0x4900,
+    ];
+    let mut v = Vec::new();
+    for enc in [Enc::Sopk, Enc::Vop2] {
+        for form in enc.forms().iter().filter(|f| f.operand(tables::Field::Literal).is_some()) {
+            for &k in &values {
+                v.push(match enc {
+                    // hwreg(HW_REG_MODE), the whole register
+                    Enc::Sopk => Inst::Sopk(Sopk {
+                        op: form.op,
+                        sdst: Operand::Sgpr(0),
+                        simm16: 1 | 31 << 11,
+                        imm32: k,
+                    }),
+                    _ => Inst::Vop2(Vop2 {
+                        op: form.op,
+                        vdst: 0,
+                        src0: Operand::Vgpr(1),
+                        vsrc1: 2,
+                        k,
+                        ext: Ext::None,
+                    }),
+                });
+            }
+        }
+    }
+    assert!(v.len() >= 5 * values.len(), "{} instructions", v.len());
+    check(v);
+}

@@ -9,10 +9,12 @@ use std::time::{Duration, Instant};
 
 use common::asm::{Asm, Int, Literal, Op, NULL, S, V};
 use common::{raw_vsharp, Dispatch, Gpu};
+use ferrum_sim::jit::Engine;
 use ferrum_sim::SimConfig;
 
-fn gpu() -> Gpu {
+fn gpu(engine: Engine) -> Gpu {
     Gpu::with_config(SimConfig {
+        engine,
         strict: false,
         watchdog: Duration::from_secs(600),
         host_memory_limit: 1 << 30,
@@ -32,15 +34,15 @@ fn report(name: &str, gpu: &Gpu, run: impl Fn()) {
     let (i1, l1) = gpu.kernel.shader_stats();
     let (insts, lanes) = ((i1 - i0) as f64, (l1 - l0) as f64);
     println!(
-        "{name:>12}: {:>8.1} ms/dispatch  {:>7.2} M wave-instr/s  {:>8.2} M lane-ops/s",
+        "{name:>19}: {:>8.1} ms/dispatch  {:>7.2} M wave-instr/s  {:>8.2} M lane-ops/s",
         secs * 1000.0 / reps as f64,
         insts / secs / 1e6,
         lanes / secs / 1e6
     );
 }
 
-fn alu_bound() {
-    let gpu = gpu();
+fn alu_bound(engine: Engine) {
+    let gpu = gpu(engine);
     let out = gpu.buffer(64 * 256 * 4);
     let mut p = Asm::new();
     let top = p.label();
@@ -81,11 +83,13 @@ fn alu_bound() {
         group: [256, 1, 1],
         groups: [64, 1, 1],
     };
-    report("ALU-bound", &gpu, || assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap()));
+    report(&format!("ALU-bound {engine:?}"), &gpu, || {
+        assert!(gpu.dispatch(&d, &prog, &[&out]).unwrap())
+    });
 }
 
-fn memory_bound() {
-    let gpu = gpu();
+fn memory_bound(engine: Engine) {
+    let gpu = gpu(engine);
     let bytes = 16u64 << 20;
     let (src, dst) = (gpu.buffer(bytes), gpu.buffer(bytes));
     // Each thread copies 16 bytes per iteration, 8 iterations, strided by the grid.
@@ -119,7 +123,9 @@ fn memory_bound() {
         group: [256, 1, 1],
         groups: [groups, 1, 1],
     };
-    report("memory-bound", &gpu, || assert!(gpu.dispatch(&d, &prog, &[&src, &dst]).unwrap()));
+    report(&format!("memory-bound {engine:?}"), &gpu, || {
+        assert!(gpu.dispatch(&d, &prog, &[&src, &dst]).unwrap())
+    });
 }
 
 fn main() {
@@ -127,6 +133,8 @@ fn main() {
         return;
     }
     println!("ferrum-sim throughput ({} host threads)", SimConfig::default().threads);
-    alu_bound();
-    memory_bound();
+    for engine in [Engine::Interp, Engine::Jit] {
+        alu_bound(engine);
+        memory_bound(engine);
+    }
 }

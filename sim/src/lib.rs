@@ -77,6 +77,7 @@ pub mod core;
 pub mod cp;
 pub mod error;
 pub mod gfx;
+pub mod jit;
 pub mod kernel;
 pub mod tex;
 
@@ -100,6 +101,9 @@ pub struct SimConfig {
     pub threads: usize,
     /// Cap on host memory handed out as BOs, per heap (tests keep it small).
     pub host_memory_limit: u64,
+    /// The engine that runs shader code; the default follows `FERRUM_SIM` (`interp` or
+    /// `jit`, the default).
+    pub engine: jit::Engine,
 }
 
 impl Default for SimConfig {
@@ -110,6 +114,7 @@ impl Default for SimConfig {
             watchdog: Duration::from_secs(10),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             host_memory_limit: 4 << 30,
+            engine: jit::Engine::from_env(),
         }
     }
 }

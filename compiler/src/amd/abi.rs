@@ -40,6 +40,8 @@
 
 use std::collections::BTreeMap;
 
+pub mod graphics;
+
 /// First SGPR of the descriptor-set table address (`s[0:1]`).
 pub const SGPR_SET_TABLE: u8 = 0;
 /// First SGPR of the push block address (`s[2:3]`).

@@ -84,6 +84,8 @@ pub enum Slot {
     FlatAddr,
     FlatData,
     Saddr,
+    /// Source `n` of an export.
+    ExpSrc(u8),
 }
 
 /// A register operand of a machine instruction: field, register range, dwords.
@@ -156,6 +158,8 @@ pub struct MFunc {
     pub lane_slots: u32,
     /// Registers the spiller must not choose (lane VGPRs, spill temporaries).
     pub unspillable: std::collections::BTreeSet<VReg>,
+    /// What a vertex or pixel shader exports and reads (see [`crate::amd::isel::io`]).
+    pub gfx: crate::amd::isel::io::Exported,
 }
 
 impl MFunc {
@@ -246,6 +250,9 @@ pub fn patch(inst: &mut Inst, slot: Slot, op: Operand) {
         (Inst::Flat(i), Slot::FlatAddr) => i.addr = vnum,
         (Inst::Flat(i), Slot::FlatData) => i.data = vnum,
         (Inst::Flat(i), Slot::Saddr) => i.saddr = op,
+        (Inst::Exp(i), Slot::ExpSrc(k)) => i.src[usize::from(k)] = vnum,
+        (Inst::Vintrp(i), Slot::Vdst) => i.vdst = vnum,
+        (Inst::Vintrp(i), Slot::Vsrc1) => i.vsrc = vnum,
         (i, s) => panic!("slot {s:?} does not exist in {:?}", i.op().name()),
     }
 }

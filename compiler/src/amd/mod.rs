@@ -1,7 +1,7 @@
 //! The AMD RDNA2 (gfx1030, wave32) backend for compute shaders.
 //!
 //! Pipeline ([`compile`]): divergence analysis and instruction selection with exec-mask
-//! lowering of control flow ([`isel`]) → scalar load merging ([`smem_merge`]) → vector memory merging ([`vmem_merge`]) → register allocation ([`regalloc`], spilling vector
+//! lowering of control flow ([`isel`]) and operand legalization ([`legalize`]) → scalar load merging ([`smem_merge`]) → vector memory merging ([`vmem_merge`]) → register allocation ([`regalloc`], spilling vector
 //! values to scratch through [`spill`] when the file runs out) checked by [`regalloc_check`] → `s_waitcnt` insertion ([`waitcnt`]) → hazard wait states
 //! ([`hazards`]) → layout, branch relaxation and encoding ([`emit`]). The contract with the
 //! driver (user SGPRs, descriptor memory, register values) is [`abi`].
@@ -10,8 +10,10 @@ pub mod abi;
 pub mod coalesce;
 pub mod emit;
 pub mod error;
+pub mod graphics;
 pub mod hazards;
 pub mod isel;
+pub mod legalize;
 pub mod liveness;
 pub mod mir;
 pub mod opt_dce;
@@ -30,6 +32,7 @@ use std::time::Instant;
 
 pub use abi::{DescriptorKind, ResourceLayout, ShaderMetadata};
 pub use error::BackendError;
+pub use graphics::{compile_graphics, GfxBinary, GfxMetadata};
 pub use isel::{SubgroupClass, SubgroupFeatures, SUBGROUP_FEATURES};
 
 use crate::ir::{Mode, Shader, Stage, Type};

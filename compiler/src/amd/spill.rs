@@ -49,7 +49,16 @@ pub fn select_and_allocate(
     shader: &Shader,
     layout: &ResourceLayout,
 ) -> Result<Allocated, BackendError> {
-    let mut mf = isel::select(shader, layout)?;
+    select_and_allocate_keyed(shader, layout, Default::default())
+}
+
+/// [`select_and_allocate`] for a pixel shader with export formats `key`.
+pub fn select_and_allocate_keyed(
+    shader: &Shader,
+    layout: &ResourceLayout,
+    key: crate::amd::abi::graphics::PsKey,
+) -> Result<Allocated, BackendError> {
+    let mut mf = isel::select_keyed(shader, layout, false, key)?;
     opt_dce::opt_dce(&mut mf);
     smem_merge::merge_scalar_loads(&mut mf);
     vmem_merge::merge_vector_accesses(&mut mf);
@@ -70,7 +79,7 @@ pub fn select_and_allocate(
                 }
                 if vector && !mf.scratch_inputs {
                     // Vector spills need the scratch inputs: start over with them.
-                    mf = isel::select_with(shader, layout, true)?;
+                    mf = isel::select_keyed(shader, layout, true, key)?;
                     opt_dce::opt_dce(&mut mf);
                     smem_merge::merge_scalar_loads(&mut mf);
                     vmem_merge::merge_vector_accesses(&mut mf);

@@ -70,6 +70,9 @@ fn source_divergent(inst: &crate::ir::Inst, divergent: &[bool]) -> bool {
         // Reductions, votes and broadcasts give every active lane the same value.
         InstKind::Subgroup { op, .. } => !op.is_uniform(),
         InstKind::Image(_) | InstKind::Load { .. } => true,
+        // Vertex attributes, interpolated and flat inputs (a wave holds several primitives)
+        // and outputs read back differ per lane.
+        InstKind::IoLoad { .. } => true,
         InstKind::MemLoad { space: Space::Scratch, .. } => true,
         _ => {
             let mut d = false;

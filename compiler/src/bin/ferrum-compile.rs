@@ -76,7 +76,8 @@ fn run() -> Result<String, String> {
     let stage = args.stage.or_else(|| stage_of(&words)).unwrap_or(Stage::Compute);
     let spec = Default::default();
     let fail = |e: &dyn std::fmt::Display| format!("{file}: {e}");
-    // The backend compiles compute shaders; other stages show their IR by default.
+    // Graphics stages show their IR by default (the backend has no image support yet);
+    // `--dump isa` compiles them with 32-bit colour exports and prints their registers.
     let dump = args
         .dump
         .clone()
@@ -95,9 +96,18 @@ fn run() -> Result<String, String> {
         "isa" => {
             let s = ferrum_compiler::compile_to_ir(&words, &args.entry, stage, &spec)
                 .map_err(|e| fail(&e))?;
-            let bin = amd::compile(&s, &amd::default_layout(&s)).map_err(|e| fail(&e))?;
-            let st = &bin.stats;
-            let mut out = bin.isa_text;
+            let layout = amd::default_layout(&s);
+            let (text, stats, regs) = if stage == Stage::Compute {
+                let bin = amd::compile(&s, &layout).map_err(|e| fail(&e))?;
+                (bin.isa_text, bin.stats, String::new())
+            } else {
+                let key = Default::default();
+                let bin = amd::compile_graphics(&s, &layout, key).map_err(|e| fail(&e))?;
+                (bin.isa_text, bin.stats, format!("; {:x?}\n", bin.metadata))
+            };
+            let st = &stats;
+            let mut out = text;
+            out.push_str(&regs);
             out.push_str(&format!(
                 "; instructions: {}, code size: {} bytes, vgprs: {}, sgprs: {}, lds: {} bytes, \
                  scratch: {} bytes, compile: {:.3} ms\n",

@@ -179,9 +179,7 @@ fn copy_callee(
         for v in nb.term.srcs_mut() {
             mv(v);
         }
-        for s in nb.term.succs() {
-            nb.term.replace_succ(s, bmap[s.0 as usize]);
-        }
+        map_succs(&mut nb.term, &bmap);
         nb.merge = nb.merge.map(|m| match m {
             crate::ir::Merge::Selection(x) => crate::ir::Merge::Selection(bmap[x.0 as usize]),
             crate::ir::Merge::Loop { merge, cont } => crate::ir::Merge::Loop {
@@ -196,4 +194,23 @@ fn copy_callee(
         f.blocks[bmap[cb].0 as usize] = nb;
     }
     (bmap[0], returns)
+}
+
+/// Renames every successor of `t` through `bmap` at once. (Renaming one successor after
+/// another renames a block twice when a callee block's new id is another successor's old id:
+/// `br c ? b2 : b4` with b2 -> b4 and b4 -> b6 became `br c ? b6 : b6`.)
+fn map_succs(t: &mut Terminator, bmap: &[BlockId]) {
+    let m = |b: &mut BlockId| *b = bmap[b.0 as usize];
+    match t {
+        Terminator::Branch(b) => m(b),
+        Terminator::CondBranch { then, els, .. } => {
+            m(then);
+            m(els);
+        }
+        Terminator::Switch { default, cases, .. } => {
+            m(default);
+            cases.iter_mut().for_each(|c| m(&mut c.1));
+        }
+        _ => {}
+    }
 }

@@ -25,7 +25,7 @@ struct Place {
 }
 
 /// Number of vec4 slots a type occupies.
-fn slots(t: &TypeTable, ty: TypeId) -> u32 {
+pub(crate) fn slots(t: &TypeTable, ty: TypeId) -> u32 {
     match t.get(ty) {
         Type::Array { elem, len, .. } => len.saturating_mul(slots(t, *elem)),
         Type::Matrix { columns, .. } => u32::from(*columns),

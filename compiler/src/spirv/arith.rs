@@ -147,11 +147,12 @@ impl FnCtx<'_, '_> {
                 t
             }
             Op::CompositeInsert => {
-                let obj = self.value(id(inst, 0)?)?;
-                let comp = self.value(id(inst, 1)?)?;
+                // Operands: the object to insert, then the composite it goes into.
+                let object = self.value(id(inst, 0)?)?;
+                let composite = self.value(id(inst, 1)?)?;
                 let idx: Vec<u32> =
                     (2..inst.operands.len()).map(|i| lit(inst, i)).collect::<Result<_, _>>()?;
-                self.insert(inst, comp, &idx, obj)?
+                self.insert(inst, object, &idx, composite)?
             }
             Op::VectorShuffle => {
                 let (a, b) = (self.leaf(inst, 0)?, self.leaf(inst, 1)?);
@@ -322,25 +323,26 @@ impl FnCtx<'_, '_> {
         }
     }
 
+    /// `composite` with the element at `idx` replaced by `object` (OpCompositeInsert).
     fn insert(
         &mut self,
         inst: &Instruction,
-        comp: Tree,
+        object: Tree,
         idx: &[u32],
-        obj: Tree,
+        composite: Tree,
     ) -> Result<Tree, CompileError> {
-        let Some((&first, rest)) = idx.split_first() else { return Ok(comp) };
-        match obj {
+        let Some((&first, rest)) = idx.split_first() else { return Ok(object) };
+        match composite {
             Tree::Node(mut k) => {
                 let child = k
                     .get(first as usize)
                     .cloned()
                     .ok_or_else(|| bad(inst, "index out of range"))?;
-                k[first as usize] = self.insert(inst, comp, rest, child)?;
+                k[first as usize] = self.insert(inst, object, rest, child)?;
                 Ok(Tree::Node(k))
             }
             Tree::Leaf(v) => {
-                let Tree::Leaf(c) = comp else { return Err(bad(inst, "aggregate into vector")) };
+                let Tree::Leaf(c) = object else { return Err(bad(inst, "aggregate into vector")) };
                 let ix = self.imm(32, u64::from(first));
                 let vt = self.f.ty(v);
                 Ok(Tree::Leaf(self.alu(AluOp::InsertDyn, vt, vec![v, c, ix])))

@@ -481,6 +481,11 @@ impl<'m> ModuleCtx<'m> {
 
     /// The undefined value of type `t`.
     pub fn undef(&self, t: TypeId) -> Result<CTree, CompileError> {
+        // A runtime array has no elements a value could hold (it is only ever reached through
+        // memory), so its undefined value is empty.
+        if matches!(self.shader.types.get(t), Type::RuntimeArray { .. }) {
+            return Ok(CTree::Node(Vec::new()));
+        }
         self.fill(t, &CTree::Undef)
     }
 

@@ -54,12 +54,28 @@ fn set_sh(out: &mut Vec<u32>, reg: u32, values: &[u32]) {
 
 impl Gpu {
     pub fn new() -> Gpu {
+        Self::with_config(SimConfig::default())
+    }
+
+    /// A simulator running shader code on `engine` (interpreter or JIT).
+    #[allow(dead_code)]
+    pub fn with_engine(engine: ferrum_sim::jit::Engine) -> Gpu {
+        Self::with_config(SimConfig { engine, ..SimConfig::default() })
+    }
+
+    /// (dispatches run on translated code, native instructions, interpreter calls).
+    #[allow(dead_code)]
+    pub fn jit_stats(&self) -> (u64, u64, u64) {
+        self._kernel.jit_stats()
+    }
+
+    fn with_config(base: SimConfig) -> Gpu {
         let kernel = ferrum_sim::open(SimConfig {
             strict: true,
             watchdog: Duration::from_secs(5),
             threads: 1,
             host_memory_limit: 256 << 20,
-            ..Default::default()
+            ..base
         });
         let dev = Device::from_kernel(kernel.clone()).unwrap();
         let ctx = dev.create_context(Priority::Normal).unwrap();

@@ -204,6 +204,8 @@ pub fn f32_at(data: &[u8], i: usize) -> f32 {
 pub fn u32_at(data: &[u8], i: usize) -> u32 {
     u32::from_le_bytes(data[i * 4..i * 4 + 4].try_into().unwrap())
 }
+#[allow(dead_code)]
+pub mod draw;
 pub mod gpu;
 
 /// The disassembly of GLSL compute source `src` (`name` keeps concurrent tests' files apart).

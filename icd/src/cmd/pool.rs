@@ -125,3 +125,46 @@ impl Drop for CommandPool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cmd::pm4::NOP_HEADER_ONLY;
+    use crate::core::physical_device::Adapter;
+
+    /// vkTrimCommandPool gives back chunks a reset buffer keeps, and only the unused ones of a
+    /// recorded buffer.
+    #[test]
+    fn trim_releases_unused_chunks() {
+        let adapter = Arc::new(Adapter::open_simulated().unwrap());
+        let shared = Arc::new(DeviceShared::new(adapter).unwrap());
+        let pool = CommandPool::new(shared, &vk::CommandPoolCreateInfo::default()).unwrap();
+        let h =
+            pool.allocate(vk::CommandPool::null(), vk::CommandBufferLevel::PRIMARY, 1).unwrap()[0];
+        // SAFETY: allocated just above and owned by the pool.
+        let cb = unsafe { CommandBuffer::from_handle(h) }.unwrap();
+        let record = |dwords: usize| {
+            cb.begin(vk::CommandBufferUsageFlags::empty()).unwrap();
+            cb.record(|s| (0..dwords).try_for_each(|_| s.emit(&[NOP_HEADER_ONLY])));
+            cb.end().unwrap();
+        };
+        record(20_000);
+        let grown = cb.chunk_count();
+        assert!(grown > 1, "{grown} chunks");
+        pool.trim();
+        assert_eq!(cb.chunk_count(), grown, "a recorded buffer keeps the chunks it uses");
+        cb.reset(false);
+        assert_eq!(cb.chunk_count(), grown, "reset without release keeps the chunks");
+        pool.trim();
+        assert_eq!(cb.chunk_count(), 0);
+        record(10);
+        assert_eq!(cb.chunk_count(), 1);
+        // Re-recorded into the first chunk of a grown buffer: the later chunks go.
+        record(20_000);
+        cb.reset(false);
+        record(10);
+        assert_eq!(cb.chunk_count(), grown);
+        pool.trim();
+        assert_eq!(cb.chunk_count(), 1);
+    }
+}

@@ -1,7 +1,9 @@
 //! `VkDescriptorPool` and `VkDescriptorSet`: set memory carved out of one GPU buffer per pool.
 //!
 //! Sets are placed first-fit in the pool's memory; freed ranges are merged with their
-//! neighbours. A pool owns its sets, so resetting or destroying it frees them all.
+//! neighbours. A pool owns its sets, so resetting or destroying it frees them all. The GPU
+//! buffer is made when the first set needs it: applications create many pools up front (the
+//! conformance suite's max_concurrent case makes 16,384), and a buffer object each is costly.
 
 use std::sync::Arc;
 
@@ -96,14 +98,19 @@ pub struct DescriptorPool {
     base: ObjectBase,
     pub flags: vk::DescriptorPoolCreateFlags,
     max_sets: u32,
-    mem: Option<Arc<GpuAlloc>>,
+    shared: Arc<DeviceShared>,
+    /// Set memory, made on the first allocation that needs it.
+    mem: std::sync::OnceLock<Arc<GpuAlloc>>,
     size: u64,
     state: Mutex<State>,
 }
 vk_object!(DescriptorPool, vk::DescriptorPool, vk::ObjectType::DESCRIPTOR_POOL);
 
 impl DescriptorPool {
-    pub fn new(shared: &DeviceShared, info: &vk::DescriptorPoolCreateInfo<'_>) -> VkResult<Self> {
+    pub fn new(
+        shared: &Arc<DeviceShared>,
+        info: &vk::DescriptorPoolCreateInfo<'_>,
+    ) -> VkResult<Self> {
         let sizes = crate::api::array(info.p_pool_sizes, info.pool_size_count);
         let mut size = 0u64;
         for s in sizes {
@@ -112,13 +119,12 @@ impl DescriptorPool {
                 size += kind.size() * u64::from(s.descriptor_count);
             }
         }
-        let mem =
-            if size > 0 { Some(Arc::new(GpuAlloc::new(shared.winsys(), size)?)) } else { None };
         Ok(DescriptorPool {
             base: ObjectBase::new(vk::ObjectType::DESCRIPTOR_POOL),
             flags: info.flags,
             max_sets: info.max_sets,
-            mem,
+            shared: shared.clone(),
+            mem: std::sync::OnceLock::new(),
             size,
             state: Mutex::new(State { free: vec![(0, size)], sets: Vec::new() }),
         })
@@ -170,12 +176,19 @@ impl DescriptorPool {
                 VkError::OutOfPoolMemory
             });
         };
-        let va = match (&self.mem, layout.size) {
-            (Some(mem), 1..) => mem.va() + offset,
-            _ => 0,
+        let mem = match layout.size {
+            0 => None,
+            _ => match self.memory() {
+                Ok(mem) => Some(mem),
+                Err(e) => {
+                    Self::give_back(&mut st.free, offset, layout.size);
+                    return Err(e);
+                }
+            },
         };
+        let va = mem.as_ref().map_or(0, |m| m.va() + offset);
         let words = initial_words(layout);
-        if let Some(mem) = self.mem.as_ref().filter(|_| layout.size > 0) {
+        if let Some(mem) = &mem {
             mem.write_u32s(offset, &words);
         }
         let set = DescriptorSet {
@@ -183,7 +196,7 @@ impl DescriptorPool {
             layout: layout.clone(),
             va,
             offset,
-            mem: self.mem.clone().filter(|_| layout.size > 0),
+            mem,
             words: Mutex::new(words),
             dynamic: Mutex::new(vec![DynamicBuffer::default(); layout.dynamic_count as usize]),
         };
@@ -198,6 +211,15 @@ impl DescriptorPool {
         };
         st.sets.push(handle);
         Ok(handle)
+    }
+
+    /// The pool's set memory, made on first use (called with the state locked, so once).
+    fn memory(&self) -> VkResult<Arc<GpuAlloc>> {
+        if let Some(mem) = self.mem.get() {
+            return Ok(mem.clone());
+        }
+        let mem = Arc::new(GpuAlloc::new(self.shared.winsys(), self.size)?);
+        Ok(self.mem.get_or_init(|| mem).clone())
     }
 
     /// `vkFreeDescriptorSets` of one set; handles not from this pool are ignored.

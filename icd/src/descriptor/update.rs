@@ -196,7 +196,7 @@ mod tests {
     #[test]
     fn writes_and_copies_land_as_vsharps() {
         let adapter = Arc::new(Adapter::open_simulated().unwrap());
-        let shared = DeviceShared::new(adapter.clone()).unwrap();
+        let shared = Arc::new(DeviceShared::new(adapter.clone()).unwrap());
         let mem_info =
             vk::MemoryAllocateInfo::default().allocation_size(65536).memory_type_index(1);
         let mem = DeviceMemory::allocate(&adapter, &mem_info).unwrap();
@@ -296,7 +296,7 @@ mod image_tests {
     #[test]
     fn image_sampler_and_texel_descriptors() {
         let adapter = Arc::new(Adapter::open_simulated().unwrap());
-        let shared = DeviceShared::new(adapter.clone()).unwrap();
+        let shared = Arc::new(DeviceShared::new(adapter.clone()).unwrap());
         let mem_info =
             vk::MemoryAllocateInfo::default().allocation_size(1 << 20).memory_type_index(1);
         let mem = DeviceMemory::allocate(&adapter, &mem_info).unwrap();

@@ -245,10 +245,13 @@ entries! {
     Device c"vkCmdEndRenderPass": vk::PFN_vkCmdEndRenderPass => gfx::cmd_end_render_pass;
 
     // VK_KHR_maintenance1, _get_memory_requirements2, _bind_memory2,
-    // _descriptor_update_template, _maintenance3 (image commands come with images).
+    // _descriptor_update_template, _maintenance3.
     Device c"vkTrimCommandPoolKHR": vk::PFN_vkTrimCommandPool => pool::trim_command_pool;
     Device c"vkGetBufferMemoryRequirements2KHR": vk::PFN_vkGetBufferMemoryRequirements2 => buffer::get_buffer_memory_requirements2;
     Device c"vkBindBufferMemory2KHR": vk::PFN_vkBindBufferMemory2 => buffer::bind_buffer_memory2;
+    Device c"vkGetImageMemoryRequirements2KHR": vk::PFN_vkGetImageMemoryRequirements2 => img::get_image_memory_requirements2;
+    Device c"vkGetImageSparseMemoryRequirements2KHR": vk::PFN_vkGetImageSparseMemoryRequirements2 => img::get_image_sparse_memory_requirements2;
+    Device c"vkBindImageMemory2KHR": vk::PFN_vkBindImageMemory2 => img::bind_image_memory2;
     Device c"vkCreateDescriptorUpdateTemplateKHR": vk::PFN_vkCreateDescriptorUpdateTemplate => desc::create_descriptor_update_template;
     Device c"vkDestroyDescriptorUpdateTemplateKHR": vk::PFN_vkDestroyDescriptorUpdateTemplate => desc::destroy_descriptor_update_template;
     Device c"vkUpdateDescriptorSetWithTemplateKHR": vk::PFN_vkUpdateDescriptorSetWithTemplate => desc::update_descriptor_set_with_template;

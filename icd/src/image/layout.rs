@@ -6,17 +6,18 @@
 //! within a block are the simulator's business, written separately. The facts used:
 //!
 //! - A swizzled surface is made of blocks of 2^16 bytes. Thin blocks (1D/2D images, and 3D
-//!   images in `_D`/`_R` modes) hold 2^(16 - log2 bpe) elements, width taking the odd bit:
-//!   log2 w = (n + 1) / 2, log2 h = n - log2 w. Thick blocks (3D in `_S`/`_Z` modes) are the
+//!   images in `_Z`/`_R` modes) hold 2^(16 - log2 bpe) elements, width taking the odd bit:
+//!   log2 w = (n + 1) / 2, log2 h = n - log2 w. Thick blocks (3D in `_S`/`_D` modes) are the
 //!   1 KiB micro-block {16×8×8, 8×8×8, 8×8×4, 8×4×4, 4×4×4} (by bpe 1..16) scaled by 2^(6/3)
 //!   in each dimension.
 //! - Each level is padded to whole blocks. With more than one level, the smallest levels share
 //!   one block, the *mip tail*: a level is in the tail when it fits in the tail's largest
 //!   level (thin: half the block's width; thick: half its height, as 16 % 3 == 1 halves the
 //!   width... see `tail_dim`) and at most `max_mips_in_tail` levels remain.
-//! - Within one array layer (or one thick slice group), the tail comes first, then the levels
-//!   from the smallest non-tail level up to level 0, which is last. Layers follow each other
-//!   at `layer_size`. Level `m` in the tail sits at byte `tail_offset(m)` of the tail block.
+//! - Within one array layer (or one thick slab of `block[2]` slices), the tail block comes
+//!   first, then the levels from the smallest non-tail level up to level 0, which is last.
+//!   Layers follow each other at `layer_size`; thick slabs at `layer_size * block[2]`, each
+//!   holding one slab of every level (addrlib's ComputeSurfaceAddrFromCoordMacroTiled). Level `m` in the tail sits at byte `tail_offset(m)` of the tail block.
 //! - Linear surfaces pad the row pitch to 256 bytes; Ferrum offers them for one 2D level and
 //!   layer only.
 
@@ -39,7 +40,8 @@ pub enum SwizzleMode {
 
 impl SwizzleMode {
     fn is_thick_for(self, ty: vk::ImageType) -> bool {
-        ty == vk::ImageType::TYPE_3D && matches!(self, SwizzleMode::S64KX | SwizzleMode::Z64KX)
+        // addrlib (gfx10): 3D `_S` and `_D` surfaces are thick; `_Z` and `_R` stay thin.
+        ty == vk::ImageType::TYPE_3D && matches!(self, SwizzleMode::S64KX | SwizzleMode::D64KX)
     }
 }
 
@@ -69,8 +71,9 @@ pub struct SurfaceDesc {
 /// One mip level's place in a layer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Level {
-    /// Byte offset from the start of the layer (thin) or of the surface (thick); for a level
-    /// in the tail, from the start of the tail block.
+    /// Byte offset from the start of the layer (thin) or of the slab of `block[2]` slices
+    /// (thick: every slab holds the whole chain, one slab deep); for a level in the tail,
+    /// from the start of the tail block.
     pub offset: u64,
     /// Padded width (elements per row) and height.
     pub pitch: u32,
@@ -102,9 +105,15 @@ fn align(x: u32, a: u32) -> u32 {
     x.next_multiple_of(a)
 }
 
-/// Mip size: `max(1, x >> level)`.
+/// Mip size: `max(1, x >> level)` (the API's size of a level, in texels).
 pub fn mip_extent(x: u32, level: u32) -> u32 {
     (x >> level).max(1)
+}
+
+/// Mip size as addrlib allocates it (`ShiftCeil`, in elements): `ceil(x / 2^level)`. It is
+/// at least the API's size, and it is what the hardware pads and places, so layouts use it.
+pub fn alloc_extent(x: u32, level: u32) -> u32 {
+    x.max(1).div_ceil(1 << level.min(31)).max(1)
 }
 
 /// Block dimensions in elements for a 64 KiB swizzled surface.
@@ -123,10 +132,17 @@ fn block_dims(desc: &SurfaceDesc) -> [u32; 3] {
 }
 
 /// The largest level that fits in the mip tail.
-fn tail_dim(block: [u32; 3], thick: bool) -> [u32; 3] {
+fn tail_dim(block: [u32; 3], thick: bool, mode: SwizzleMode, bpe: u32) -> [u32; 3] {
     let [w, h, d] = block;
     if !thick {
-        return [w >> 1, h, d];
+        // addrlib's dsMipmapHtileFix (set for navi21): `_Z` surfaces of 1- and 2-byte
+        // elements shrink the tail to what 4-byte elements would allow, by the ratio of their
+        // 256-byte micro-blocks (16×16 and 16×8 against 8×8).
+        return match (mode, bpe) {
+            (SwizzleMode::Z64KX, 1) => [w >> 2, h >> 1, d],
+            (SwizzleMode::Z64KX, 2) => [w >> 2, h, d],
+            _ => [w >> 1, h, d],
+        };
     }
     match BLOCK_LOG2 % 3 {
         0 => [w, h >> 1, d],
@@ -173,11 +189,11 @@ impl Surface {
         let mut levels = Vec::new();
         // Linear levels run from level 0 upward, each a whole (pitch × height × depth).
         for l in 0..desc.levels {
-            let pitch = align(mip_extent(desc.width, l), pitch_align);
-            let height = mip_extent(desc.height, l);
+            let pitch = align(alloc_extent(desc.width, l), pitch_align);
+            let height = alloc_extent(desc.height, l);
             levels.push(Level { offset, pitch, height, in_tail: false });
             let depth =
-                if desc.ty == vk::ImageType::TYPE_3D { mip_extent(desc.depth, l) } else { 1 };
+                if desc.ty == vk::ImageType::TYPE_3D { alloc_extent(desc.depth, l) } else { 1 };
             offset += u64::from(pitch) * u64::from(height) * u64::from(depth) * bpe;
         }
         let layer_size = offset.next_multiple_of(LINEAR_PITCH_ALIGN);
@@ -216,13 +232,13 @@ impl Surface {
                 first_tail_level: 1,
             };
         }
-        let tail = tail_dim(block, thick);
+        let tail = tail_dim(block, thick, desc.mode, desc.bpe);
         let max_in_tail = max_mips_in_tail(thick);
         let mut first_tail = desc.levels;
         let mut chain_slice_size = 0u64;
         let mut level_size = vec![0u64; desc.levels as usize];
         for l in 0..desc.levels {
-            let (w, h) = (mip_extent(desc.width, l), mip_extent(desc.height, l));
+            let (w, h) = (alloc_extent(desc.width, l), alloc_extent(desc.height, l));
             if w <= tail[0] && h <= tail[1] && desc.levels - l <= max_in_tail {
                 first_tail = l;
                 chain_slice_size += BLOCK_BYTES / u64::from(block[2]);
@@ -230,20 +246,22 @@ impl Surface {
             }
             let pitch = align(w, block[0]);
             let height = align(h, block[1]);
-            let depth = align(mip_extent(mip0_depth, l), block[2]);
             let slice = u64::from(pitch) * u64::from(height) * bpe;
-            level_size[l as usize] = slice * u64::from(depth);
+            // Thick levels take `block[2]` slices of each slab (addrlib: slab-major).
+            level_size[l as usize] = slice * u64::from(block[2]);
             chain_slice_size += slice;
             levels[l as usize] = Level { offset: 0, pitch, height, in_tail: false };
         }
         // The tail first, then the levels from the smallest non-tail one up to level 0.
         let mut offset = 0u64;
-        let tail_depth = mip_extent(mip0_depth, first_tail.min(desc.levels - 1));
+        let tail_depth = alloc_extent(mip0_depth, first_tail.min(desc.levels - 1));
         if first_tail != desc.levels {
-            offset = BLOCK_BYTES * u64::from(align(tail_depth, block[2]) / block[2]);
+            offset = BLOCK_BYTES;
         }
         let micro_d = BLOCK_256_3D_DEPTH[log2(desc.bpe) as usize];
-        let micro_slices = if thick { align(tail_depth, micro_d) / micro_d } else { 1 };
+        // The tail's slices within one slab.
+        let slab_tail_depth = tail_depth.min(block[2]);
+        let micro_slices = if thick { align(slab_tail_depth, micro_d) / micro_d } else { 1 };
         for l in (0..first_tail).rev() {
             levels[l as usize].offset = offset;
             offset += level_size[l as usize];

@@ -226,3 +226,7 @@ impl Image {
 #[cfg(test)]
 #[path = "image_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "layout_cross_tests.rs"]
+mod layout_cross_tests;

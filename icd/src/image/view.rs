@@ -82,60 +82,71 @@ fn img_type(image: &Image, view: vk::ImageViewType, layers: u32) -> VkResult<Img
     })
 }
 
+/// The view's format, resolved range and T# for `image` placed at `va` (the image's bound
+/// address; a separate function so the layout cross-check can build descriptors unbound).
+pub(crate) fn describe(
+    image: &Image,
+    va: u64,
+    info: &vk::ImageViewCreateInfo<'_>,
+) -> VkResult<(&'static FormatInfo, vk::ImageSubresourceRange, ImageDescriptor)> {
+    let view_format = format::info(info.format).ok_or(VkError::FormatNotSupported)?;
+    // VUID-VkImageViewCreateInfo-image-01762/01761: the image's format, or with
+    // MUTABLE_FORMAT one of its compatibility class.
+    let mutable = image.flags.contains(vk::ImageCreateFlags::MUTABLE_FORMAT);
+    if view_format.format != image.format.format
+        && !(mutable && format::view_compatible(image.format, view_format))
+    {
+        return Err(VkError::InvalidUsage("image view format incompatible with the image"));
+    }
+    let range = resolve_range(image, &info.subresource_range)?;
+    let ty = img_type(image, info.view_type, range.layer_count)?;
+    let aspects = image.format.aspects();
+    // VUID-VkImageViewCreateInfo-subresourceRange-09594: aspects of the format only.
+    if range.aspect_mask.is_empty() || !aspects.contains(range.aspect_mask) {
+        return Err(VkError::InvalidUsage("image view aspect not in the format"));
+    }
+    // A stencil-only view of a combined format reads the separate stencil plane as S8.
+    let (surface, va, hw_format, sel) = match &image.stencil {
+        Some((s, offset)) if range.aspect_mask == vk::ImageAspectFlags::STENCIL => {
+            let s8 = format::info(vk::Format::S8_UINT).expect("S8 in the table");
+            (s, va + offset, s8.img_format, s8.swizzle)
+        }
+        _ => (&image.surface, va, view_format.img_format, view_format.swizzle),
+    };
+    if hw_format == 0 {
+        return Err(VkError::FormatNotSupported);
+    }
+    let (base, count) = (range.base_array_layer, range.layer_count);
+    let last_array = match ty {
+        ImgType::Cube => (base + count) / 6 - 1,
+        ImgType::D3 => 0,
+        _ => base + count - 1,
+    };
+    let descriptor = ImageDescriptor {
+        va,
+        format: hw_format,
+        width: image.extent.width,
+        height: image.extent.height,
+        depth: image.extent.depth,
+        swizzle: compose(sel, info.components),
+        base_level: range.base_mip_level,
+        last_level: range.base_mip_level + range.level_count - 1,
+        levels: image.levels,
+        sw_mode: surface.desc.mode as u8,
+        ty,
+        base_array: if ty == ImgType::D3 { 0 } else { base },
+        last_array,
+    };
+    Ok((view_format, range, descriptor))
+}
+
 impl ImageView {
     pub fn create(info: &vk::ImageViewCreateInfo<'_>) -> VkResult<Box<Self>> {
         // SAFETY: the application passes a live image (valid usage).
         let image = unsafe { Image::from_handle(info.image) }
             .ok_or(VkError::InvalidUsage("image view of a null image"))?;
-        let view_format = format::info(info.format).ok_or(VkError::FormatNotSupported)?;
-        // VUID-VkImageViewCreateInfo-image-01762/01761: the image's format, or with
-        // MUTABLE_FORMAT one of its compatibility class.
-        let mutable = image.flags.contains(vk::ImageCreateFlags::MUTABLE_FORMAT);
-        if view_format.format != image.format.format
-            && !(mutable && format::view_compatible(image.format, view_format))
-        {
-            return Err(VkError::InvalidUsage("image view format incompatible with the image"));
-        }
-        let range = resolve_range(image, &info.subresource_range)?;
-        let ty = img_type(image, info.view_type, range.layer_count)?;
         let va = image.address()?;
-        let aspects = image.format.aspects();
-        // VUID-VkImageViewCreateInfo-subresourceRange-09594: aspects of the format only.
-        if range.aspect_mask.is_empty() || !aspects.contains(range.aspect_mask) {
-            return Err(VkError::InvalidUsage("image view aspect not in the format"));
-        }
-        // A stencil-only view of a combined format reads the separate stencil plane as S8.
-        let (surface, va, hw_format, sel) = match &image.stencil {
-            Some((s, offset)) if range.aspect_mask == vk::ImageAspectFlags::STENCIL => {
-                let s8 = format::info(vk::Format::S8_UINT).expect("S8 in the table");
-                (s, va + offset, s8.img_format, s8.swizzle)
-            }
-            _ => (&image.surface, va, view_format.img_format, view_format.swizzle),
-        };
-        if hw_format == 0 {
-            return Err(VkError::FormatNotSupported);
-        }
-        let (base, count) = (range.base_array_layer, range.layer_count);
-        let last_array = match ty {
-            ImgType::Cube => (base + count) / 6 - 1,
-            ImgType::D3 => 0,
-            _ => base + count - 1,
-        };
-        let descriptor = ImageDescriptor {
-            va,
-            format: hw_format,
-            width: image.extent.width,
-            height: image.extent.height,
-            depth: image.extent.depth,
-            swizzle: compose(sel, info.components),
-            base_level: range.base_mip_level,
-            last_level: range.base_mip_level + range.level_count - 1,
-            levels: image.levels,
-            sw_mode: surface.desc.mode as u8,
-            ty,
-            base_array: if ty == ImgType::D3 { 0 } else { base },
-            last_array,
-        };
+        let (view_format, range, descriptor) = describe(image, va, info)?;
         Ok(Box::new(ImageView {
             base: ObjectBase::new(vk::ObjectType::IMAGE_VIEW),
             format: view_format,

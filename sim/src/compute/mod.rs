@@ -9,6 +9,7 @@ use crate::core::program::ProgramCache;
 use crate::core::{Dispatch, Exec, Mem, Stats};
 use crate::cp::{Env, RegisterFile};
 use crate::error::GpuError;
+use crate::jit::{self, Engine};
 
 pub use setup::{DispatchSetup, WaveInit, Workgroup, WAVE_SIZE};
 
@@ -16,6 +17,7 @@ pub use setup::{DispatchSetup, WaveInit, Workgroup, WAVE_SIZE};
 #[derive(Default)]
 pub struct ComputeEngine {
     programs: ProgramCache,
+    translations: jit::Cache,
     pub stats: Stats,
 }
 
@@ -40,6 +42,16 @@ impl ComputeEngine {
             return Ok(0);
         }
         let program = self.programs.get(env.space, setup.pgm)?;
+        let code = match env.config.engine {
+            Engine::Jit => self.translations.get(&program, jit_key(&setup)),
+            Engine::Interp => None,
+        };
+        if let Some(c) = &code {
+            use std::sync::atomic::Ordering::Relaxed;
+            self.stats.translated_dispatches.fetch_add(1, Relaxed);
+            self.stats.native_instructions.fetch_add(c.native as u64, Relaxed);
+            self.stats.helper_instructions.fetch_add(c.helper as u64, Relaxed);
+        }
         let dispatch = Dispatch {
             setup: &setup,
             exec: Exec {
@@ -49,6 +61,7 @@ impl ComputeEngine {
                 deadline: Instant::now() + env.config.watchdog,
                 stats: &self.stats,
                 border_color_base: setup.border_color_base,
+                code: code.as_deref(),
             },
         };
         dispatch.run(env.config.threads).map(|()| setup.invocations()).map_err(|e| match e {
@@ -57,5 +70,14 @@ impl ComputeEngine {
             }
             other => other,
         })
+    }
+}
+
+/// What a translation assumes about the dispatch: the VGPR allocation and the initial MODE
+/// (as `Dispatch::run_workgroup` sets it).
+fn jit_key(setup: &DispatchSetup) -> jit::Key {
+    jit::Key {
+        vgprs: setup.vgprs,
+        mode: setup.float_mode | (setup.dx10_clamp as u32) << 8 | (setup.ieee_mode as u32) << 9,
     }
 }

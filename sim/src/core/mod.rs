@@ -14,11 +14,11 @@ pub mod lds;
 mod mimg;
 pub mod program;
 mod rounding;
-mod salu;
+pub(crate) mod salu;
 mod smem;
-mod valu;
+pub(crate) mod valu;
 mod valu_binary;
-mod valu_ops;
+pub(crate) mod valu_ops;
 mod valu_ternary;
 mod valu_unary;
 mod vmem;
@@ -45,13 +45,18 @@ pub struct Mem<'a> {
 }
 
 /// Instructions executed between two looks at the watchdog clock.
-const WATCHDOG_STRIDE: u32 = 4096;
+pub(crate) const WATCHDOG_STRIDE: u32 = 4096;
 
 /// Statistics of one dispatch (for benchmarks).
 #[derive(Debug, Default)]
 pub struct Stats {
     pub wave_instructions: AtomicU64,
     pub lane_operations: AtomicU64,
+    /// Dispatches that ran on translated code, and the instructions of their programs
+    /// emitted as host code and as interpreter calls (summed per dispatch).
+    pub translated_dispatches: AtomicU64,
+    pub native_instructions: AtomicU64,
+    pub helper_instructions: AtomicU64,
 }
 
 /// Everything the workgroups of one dispatch share.
@@ -70,6 +75,8 @@ pub struct Exec<'a> {
     /// The border-colour table of samplers with BORDER_COLOR_TYPE = REGISTER
     /// (TA_CS_BC_BASE_ADDR for compute, TA_BC_BASE_ADDR for graphics).
     pub border_color_base: u64,
+    /// The program translated to host code (`None`: the interpreter runs it).
+    pub code: Option<&'a crate::jit::Code>,
 }
 
 impl Dispatch<'_> {
@@ -164,7 +171,11 @@ impl Dispatch<'_> {
         loop {
             for w in waves.iter_mut().filter(|w| !w.done && !w.at_barrier) {
                 let mut lds = lds::Lds { bytes: &mut lds_bytes, strict: self.exec.strict };
-                self.exec.run_wave(w, &mut lds).map_err(|f| self.exec.to_error(w, f))?;
+                match self.exec.code {
+                    Some(code) => crate::jit::run_wave(&self.exec, code, w, &mut lds),
+                    None => self.exec.run_wave(w, &mut lds),
+                }
+                .map_err(|f| self.exec.to_error(w, f))?;
             }
             if waves.iter().all(|w| w.done) {
                 return Ok(());
@@ -212,13 +223,18 @@ impl Exec<'_> {
                 Err(e) => break Err(e),
             }
         };
-        self.stats.wave_instructions.fetch_add(count as u64, Ordering::Relaxed);
-        self.stats.lane_operations.fetch_add(lanes, Ordering::Relaxed);
+        self.count(count as u64, lanes);
         result
     }
 
+    /// Adds to the dispatch statistics.
+    pub(crate) fn count(&self, instructions: u64, lanes: u64) {
+        self.stats.wave_instructions.fetch_add(instructions, Ordering::Relaxed);
+        self.stats.lane_operations.fetch_add(lanes, Ordering::Relaxed);
+    }
+
     /// Executes one instruction and advances the PC.
-    fn step(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<Flow, Fault> {
+    pub(crate) fn step(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<Flow, Fault> {
         let d = self.program.at(w.pc).map_err(Fault::Shader)?;
         let next = w.pc + 4 * d.len as u64;
         let flow = match &d.inst {

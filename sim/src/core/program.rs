@@ -79,6 +79,11 @@ impl Program {
         Ok(Program { base, words, slots: (0..count).map(|_| OnceLock::new()).collect() })
     }
 
+    /// The fetched code window.
+    pub fn words(&self) -> &[u32] {
+        &self.words
+    }
+
     /// The instruction at `pc`, decoding it on first use.
     pub fn at(&self, pc: u64) -> Result<&Decoded, String> {
         let off = pc.wrapping_sub(self.base);

@@ -63,7 +63,7 @@ pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Opt
             })
         }),
         O::V_MAD_U32_U24 => map3(out, a, b, c, |x, y, z| {
-            r32(((u(x) & 0xff_ffff) * (u(y) & 0xff_ffff)).wrapping_add(u(z)))
+            r32(((u(x) & 0xff_ffff).wrapping_mul(u(y) & 0xff_ffff)).wrapping_add(u(z)))
         }),
         O::V_MAD_I32_I24 => map3(out, a, b, c, |x, y, z| {
             r32(((i(x) << 8 >> 8).wrapping_mul(i(y) << 8 >> 8)).wrapping_add(i(z)) as u32)

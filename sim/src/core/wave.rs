@@ -106,6 +106,11 @@ impl Wave {
         self.strict
     }
 
+    /// Memory operations strict mode still tracks as outstanding.
+    pub fn pending_count(&self) -> usize {
+        self.pending.len()
+    }
+
     pub fn exec(&self) -> u32 {
         self.s[EXEC_LO]
     }

@@ -142,6 +142,7 @@ pub fn draw(
         deadline: env.deadline,
         stats: env.stats,
         border_color_base: super::border_color_base(regs),
+        code: None,
     };
     let mut setups = Vec::new();
     for p in prims {

@@ -123,6 +123,7 @@ impl GraphicsEngine {
             deadline,
             stats: &env.compute.stats,
             border_color_base: border_color_base(regs),
+            code: None,
         };
         let primitive_id =
             r::VGT_PRIMITIVEID_EN::PRIMITIVEID_EN.is_set(regs.get(r::VGT_PRIMITIVEID_EN));

@@ -108,6 +108,19 @@ impl SimKernel {
         (s.wave_instructions.load(Relaxed), s.lane_operations.load(Relaxed))
     }
 
+    /// Translated-code statistics: (dispatches run on translated code, instructions of their
+    /// programs emitted as host code, instructions left to the interpreter), summed per
+    /// dispatch.
+    pub fn jit_stats(&self) -> (u64, u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let s = &self.file.compute.stats;
+        (
+            s.translated_dispatches.load(Relaxed),
+            s.native_instructions.load(Relaxed),
+            s.helper_instructions.load(Relaxed),
+        )
+    }
+
     /// How many jobs ended because the simulator itself failed (a bug, reported as a hang).
     pub fn internal_errors(&self) -> u64 {
         self.file.internal_errors.load(std::sync::atomic::Ordering::Relaxed)

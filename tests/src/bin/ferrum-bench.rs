@@ -2,7 +2,11 @@
 //! command-buffer recording rate (dispatches with descriptor binds), submission latency, and
 //! compute throughput of a memory-bound and an ALU-bound shader. Prints one line per figure.
 //!
-//! Usage: `ferrum-bench` (scripts/bench sets up the loader environment).
+//! `ferrum-bench compute` runs only the compute kernels of issue #14's comparison (FMA loop,
+//! 64 MiB copy, reduction, shared-memory matmul) and prints one `kernel NAME VALUE UNIT` line
+//! each, so that scripts/bench can put the same programs on Ferrum and on lavapipe side by side.
+//!
+//! Usage: `ferrum-bench [compute]` (scripts/bench sets up the loader environment).
 
 use std::time::{Duration, Instant};
 
@@ -32,6 +36,71 @@ void main() {
 }
 ";
 
+/// The copy with 256-thread groups, so that 64 MiB stays within 65535 groups.
+const COPY_WIDE: &str = "#version 450
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 0) buffer Src { uvec4 s[]; };
+layout(set = 0, binding = 1) buffer Dst { uvec4 d[]; };
+layout(push_constant) uniform P { uint n; };
+void main() { uint i = gl_GlobalInvocationID.x; if (i < n) d[i] = s[i]; }
+";
+
+const FMA: &str = "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Src { vec4 s[]; };
+layout(set = 0, binding = 1) buffer Dst { vec4 d[]; };
+layout(push_constant) uniform P { uint n; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    float x = float(i) * 1e-6;
+    vec4 a = vec4(x, x + 0.25, x + 0.5, x + 0.75);
+    for (uint k = 0u; k < 256u; k++) { a = fma(a, vec4(0.9999), vec4(1e-4)); }
+    if (i < n) d[i] = a;
+}
+";
+
+const REDUCE: &str = "#version 450
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 0) buffer Src { uint s[]; };
+layout(set = 0, binding = 1) buffer Dst { uint total; };
+layout(push_constant) uniform P { uint n; };
+shared uint part[256];
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint l = gl_LocalInvocationID.x;
+    part[l] = i < n ? s[i] : 0u;
+    barrier();
+    for (uint w = 128u; w > 0u; w >>= 1u) {
+        if (l < w) part[l] += part[l + w];
+        barrier();
+    }
+    if (l == 0u) atomicAdd(total, part[0]);
+}
+";
+
+/// C = A * B for n x n floats; A and B live in `ab` (B after A), tiles of 16 x 16 in LDS.
+const MATMUL: &str = "#version 450
+layout(local_size_x = 16, local_size_y = 16) in;
+layout(set = 0, binding = 0) buffer AB { float ab[]; };
+layout(set = 0, binding = 1) buffer C { float c[]; };
+layout(push_constant) uniform P { uint n; };
+shared float ta[16][16];
+shared float tb[16][16];
+void main() {
+    uint row = gl_GlobalInvocationID.y, col = gl_GlobalInvocationID.x;
+    uint ly = gl_LocalInvocationID.y, lx = gl_LocalInvocationID.x;
+    float acc = 0.0;
+    for (uint t = 0u; t < n; t += 16u) {
+        ta[ly][lx] = ab[row * n + t + lx];
+        tb[ly][lx] = ab[n * n + (t + ly) * n + col];
+        barrier();
+        for (uint k = 0u; k < 16u; k++) acc += ta[ly][k] * tb[k][lx];
+        barrier();
+    }
+    c[row * n + col] = acc;
+}
+";
+
 /// A pipeline with two storage buffers and a 4-byte push constant, and its bound set.
 struct Job<'d> {
     kernel: Kernel<'d>,
@@ -51,10 +120,14 @@ impl<'d> Job<'d> {
 
     /// Records bind + push + dispatch of `groups` workgroups over `n` elements.
     fn record(&self, d: &Device, cb: vk::CommandBuffer, n: u32, groups: u32) {
+        self.record_2d(d, cb, n, [groups, 1]);
+    }
+
+    fn record_2d(&self, d: &Device, cb: vk::CommandBuffer, n: u32, groups: [u32; 2]) {
         self.kernel.bind(cb, &[self.set.set], &[]);
         self.kernel.push(cb, &n.to_le_bytes());
         // SAFETY: a recording command buffer and live objects.
-        unsafe { d.cmd_dispatch(cb, groups, 1, 1) };
+        unsafe { d.cmd_dispatch(cb, groups[0], groups[1], 1) };
     }
 }
 
@@ -121,7 +194,64 @@ fn time_dispatch(gpu: &Gpu, k: &Job, n: u32) -> f64 {
         .fold(f64::MAX, f64::min)
 }
 
+/// Seconds of the best of three submissions of one recorded dispatch.
+fn best_of_three(gpu: &Gpu, record: impl Fn(&Device, vk::CommandBuffer)) -> f64 {
+    (0..3)
+        .map(|_| {
+            let cb = gpu.record(&record);
+            let start = Instant::now();
+            gpu.submit_wait(&[cb]);
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::MAX, f64::min)
+}
+
+/// The kernels issue #14 compares with lavapipe; one `kernel NAME VALUE UNIT` line each.
+fn compute_kernels(gpu: &Gpu) {
+    let d = &gpu.device;
+    // FMA loop: 65536 invocations x 256 iterations x 4 lanes.
+    const N: u32 = 1 << 16;
+    let (a, b) = (gpu.host_buffer(16 * u64::from(N)), gpu.host_buffer(16 * u64::from(N)));
+    let fma = Job::new(d, FMA, &a, &b);
+    let t = best_of_three(gpu, |d, cb| fma.record(d, cb, N, N / 64));
+    println!("kernel fma {:.1} MFMA/s", f64::from(N) * 256.0 * 4.0 / t / 1e6);
+    drop(fma);
+    gpu.destroy_buffer(a);
+    gpu.destroy_buffer(b);
+
+    // 64 MiB copied (64 MiB read, 64 MiB written).
+    const M: u32 = 4 << 20;
+    let (a, b) = (gpu.host_buffer(16 * u64::from(M)), gpu.host_buffer(16 * u64::from(M)));
+    let copy = Job::new(d, COPY_WIDE, &a, &b);
+    let t = best_of_three(gpu, |d, cb| copy.record(d, cb, M, M / 256));
+    println!("kernel copy64MiB {:.1} MB/s", 16.0 * f64::from(M) / t / 1e6);
+    drop(copy);
+    gpu.destroy_buffer(b);
+
+    // Reduction of 8M uints (32 MiB) through LDS with barriers: 32768 groups of 256.
+    let r = 8 * M / 4;
+    let total = gpu.host_buffer(4);
+    let reduce = Job::new(d, REDUCE, &a, &total);
+    let t = best_of_three(gpu, |d, cb| reduce.record(d, cb, r, r / 256));
+    println!("kernel reduce {:.1} Melem/s", f64::from(r) / t / 1e6);
+    drop(reduce);
+    gpu.destroy_buffer(total);
+    gpu.destroy_buffer(a);
+
+    // 256 x 256 matmul with 16 x 16 LDS tiles.
+    const S: u32 = 256;
+    let ab = gpu.host_buffer(2 * 4 * u64::from(S * S));
+    let c = gpu.host_buffer(4 * u64::from(S * S));
+    let mm = Job::new(d, MATMUL, &ab, &c);
+    let t = best_of_three(gpu, |d, cb| mm.record_2d(d, cb, S, [S / 16, S / 16]));
+    println!("kernel matmul {:.1} MFMA/s", f64::from(S).powi(3) / t / 1e6);
+    drop(mm);
+    gpu.destroy_buffer(ab);
+    gpu.destroy_buffer(c);
+}
+
 fn main() {
+    let compute_only = std::env::args().nth(1).as_deref() == Some("compute");
     // SAFETY: loading the system loader, as every Vulkan application does.
     let entry = unsafe { Entry::load() }.expect("libvulkan.so.1");
     let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_0);
@@ -132,7 +262,10 @@ fn main() {
     .expect("vkCreateInstance");
     // SAFETY: a live instance.
     let pd = unsafe { instance.enumerate_physical_devices() }.unwrap()[0];
-    {
+    if compute_only {
+        let gpu = Gpu::new(&instance, pd, 1, 1, &[]);
+        compute_kernels(&gpu);
+    } else {
         let gpu = Gpu::new(&instance, pd, 1, 1, &[]);
         const N: u32 = 1 << 16;
         let (a, b) = (gpu.host_buffer(16 * u64::from(N)), gpu.host_buffer(16 * u64::from(N)));

@@ -218,6 +218,11 @@ impl Isel<'_> {
         if matches!(op, AluOp::Isign | AluOp::Ubfe | AluOp::Ibfe | AluOp::BfiInsert) {
             return self.alu_bits(op, bits, a, uniform);
         }
+        if bits != 32 && bits == sbits {
+            if let Some(v) = self.alu_int_width(op, bits, a, uniform)? {
+                return Ok(v);
+            }
+        }
         if bits == 32 {
             if let Some(v) = self.simplify(op, a)? {
                 return Ok(v);

@@ -1,6 +1,8 @@
-//! Integer sign and the bitfield ops (extract, insert) at every integer width, over their
-//! whole SPIR-V domain: a count equal to the width (`bitfieldExtract(x, 0, 32)` is `x`) is
-//! defined, while the hardware's `v_bfe`/`v_bfm` width fields are 5 bits wide and read 32 as 0.
+//! Integer sign, magnitude and bit ops at every integer width: the bitfield ops (extract,
+//! insert) over their whole SPIR-V domain (a count equal to the width, as in
+//! `bitfieldExtract(x, 0, 32)`, is defined, while the hardware's `v_bfe`/`v_bfm` width fields
+//! are 5 bits wide and read 32 as 0); bit counts, reversals, bit searches, absolute values and
+//! 64-bit minima and maxima built from the 32-bit instructions.
 
 use ferrum_isa::Opcode as O;
 
@@ -150,6 +152,102 @@ impl Isel<'_> {
         let moved = op64(self, AluOp::Ishl, &[insert, off])?;
         let put = op64(self, AluOp::Iand, &[moved, mask])?;
         op64(self, AluOp::Ior, &[kept, put])
+    }
+}
+
+impl Isel<'_> {
+    /// Bit count, reversal, bit searches and absolute value on 8-, 16- and 64-bit integers,
+    /// and 64-bit minima and maxima; `None` for other ops.
+    pub(super) fn alu_int_width(
+        &mut self,
+        op: AluOp,
+        bits: u8,
+        a: &[MVal],
+        uniform: bool,
+    ) -> Result<Option<MVal>, BackendError> {
+        use AluOp::*;
+        let scalar = uniform && all_scalar(a);
+        let i32op = |s: &mut Self, op: AluOp, x: &[MVal]| s.alu_comp(op, 32, 32, x, uniform);
+        if bits == 8 || bits == 16 {
+            let signed = matches!(op, IfindMsb | Iabs);
+            return Ok(Some(match op {
+                BitCount | FindLsb | UfindMsb | IfindMsb | Iabs => {
+                    let x = self.extend(a[0], bits, signed, scalar)?;
+                    i32op(self, op, &[x])?
+                }
+                BitReverse => {
+                    let r = i32op(self, BitReverse, &[a[0]])?;
+                    i32op(self, Ushr, &[r, MVal::Const(u64::from(32 - bits))])?
+                }
+                _ => return Ok(None),
+            }));
+        }
+        if bits != 64 {
+            return Ok(None);
+        }
+        let (lo, hi) = split(a[0]);
+        Ok(Some(match op {
+            BitCount => {
+                let l = i32op(self, BitCount, &[lo])?;
+                let h = i32op(self, BitCount, &[hi])?;
+                let n = i32op(self, Iadd, &[l, h])?;
+                self.pair(n, MVal::Const(0))?
+            }
+            BitReverse => {
+                let l = i32op(self, BitReverse, &[lo])?;
+                let h = i32op(self, BitReverse, &[hi])?;
+                self.pair(h, l)?
+            }
+            FindLsb => {
+                let l = i32op(self, FindLsb, &[lo])?;
+                let h = i32op(self, FindLsb, &[hi])?;
+                let h = self.high_index(h, hi, uniform)?;
+                let lo_zero = self.alu_comp(Ieq, 1, 32, &[lo, MVal::Const(0)], uniform)?;
+                let r = self.select(&[lo_zero, h, l], uniform)?;
+                self.index64(r, uniform)?
+            }
+            UfindMsb | IfindMsb => {
+                let (lo, hi) = if op == IfindMsb {
+                    let s = i32op(self, Ishr, &[hi, MVal::Const(31)])?;
+                    (i32op(self, Ixor, &[lo, s])?, i32op(self, Ixor, &[hi, s])?)
+                } else {
+                    (lo, hi)
+                };
+                let l = i32op(self, UfindMsb, &[lo])?;
+                let h = i32op(self, UfindMsb, &[hi])?;
+                let h = self.high_index(h, hi, uniform)?;
+                let hi_zero = self.alu_comp(Ieq, 1, 32, &[hi, MVal::Const(0)], uniform)?;
+                let r = self.select(&[hi_zero, l, h], uniform)?;
+                self.index64(r, uniform)?
+            }
+            Iabs => {
+                let s = i32op(self, Ishr, &[hi, MVal::Const(31)])?;
+                let ss = self.pair(s, s)?;
+                let x = self.alu_comp(Ixor, 64, 64, &[a[0], ss], uniform)?;
+                self.alu_comp(Isub, 64, 64, &[x, ss], uniform)?
+            }
+            Imin | Imax | Umin | Umax => {
+                let lt = if matches!(op, Imin | Imax) { Ilt } else { Ult };
+                let c = self.alu_comp(lt, 1, 64, &[a[0], a[1]], uniform)?;
+                let (t, f) = if matches!(op, Imin | Umin) { (a[0], a[1]) } else { (a[1], a[0]) };
+                self.alu_comp(Bcsel, 64, 1, &[c, t, f], uniform)?
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// A bit index found in the high dword (`-1` when it is zero) as an index of the 64-bit
+    /// value.
+    fn high_index(&mut self, h: MVal, hi: MVal, uniform: bool) -> Result<MVal, BackendError> {
+        let up = self.alu_comp(AluOp::Iadd, 32, 32, &[h, MVal::Const(32)], uniform)?;
+        let zero = self.alu_comp(AluOp::Ieq, 1, 32, &[hi, MVal::Const(0)], uniform)?;
+        self.select(&[zero, MVal::Const(u32::MAX.into()), up], uniform)
+    }
+
+    /// A 32-bit bit index (or -1) as a 64-bit result.
+    fn index64(&mut self, r: MVal, uniform: bool) -> Result<MVal, BackendError> {
+        let s = self.alu_comp(AluOp::Ishr, 32, 32, &[r, MVal::Const(31)], uniform)?;
+        self.pair(r, s)
     }
 }
 

@@ -475,11 +475,28 @@ impl Isel<'_> {
                     x
                 }
             }
+            // Widening between narrow sizes extends: the new bits are significant.
+            U2u | I2i if narrow(bits) && bits > sbits => {
+                self.extend(a[0], sbits, op == I2i, scalar)?
+            }
             U2u | I2i if narrow(bits) => match a[0] {
                 MVal::Const(c) => MVal::Const(c & ((1 << bits) - 1)),
                 other if sbits == 64 => split(other).0,
                 other => other,
             },
+            // Through a 32-bit conversion, saturated to the narrow range as the reference
+            // conversion is.
+            F2i | F2u if narrow(bits) && sbits >= 32 => {
+                let i = self.alu_comp(op, 32, sbits, a, uniform)?;
+                let b = u32::from(bits);
+                if op == F2i {
+                    let lo = MVal::Const(u64::from((-1i32 << (b - 1)) as u32));
+                    let hi = MVal::Const((1u64 << (b - 1)) - 1);
+                    self.v3(O::V_MED3_I32, &[i, lo, hi], 0)?
+                } else {
+                    self.bin(None, O::V_MIN_U32, false, i, MVal::Const((1u64 << b) - 1))?
+                }
+            }
             U2f | I2f if narrow(sbits) && bits == 32 => {
                 let x = self.extend(a[0], sbits, op == I2f, false)?;
                 self.alu_comp(op, 32, 32, &[x], uniform)?

@@ -49,6 +49,7 @@ impl Isel<'_> {
         let plan = self.plan(shape, &loops, &dom);
         self.mf.blocks = vec![MBlock::default(); plan.end + 1];
         self.init_scratch()?;
+        self.save_live_mask();
         self.init_masks(&plan, &loops, &dom);
         for (i, &b) in plan.shape.order.iter().enumerate() {
             let bi = b.0 as usize;
@@ -79,6 +80,7 @@ impl Isel<'_> {
                 _ => {}
             }
             self.cur = plan.main[bi] + 1;
+            self.gfx.in_entry = i == 0;
             for inst in &f.block(b).insts {
                 self.select_inst(inst)?;
             }
@@ -102,6 +104,7 @@ impl Isel<'_> {
             }
         }
         self.cur = plan.end;
+        self.mf.gfx = self.emit_exports()?;
         self.emit(build::sopp(Opcode::S_ENDPGM, 0));
         crate::amd::opt_exec::drop_overwritten_exec(&mut self.mf);
         Ok(())
@@ -374,6 +377,7 @@ impl Isel<'_> {
             }
             Terminator::Return(v) if v.is_empty() => Ok(()),
             Terminator::Unreachable => Ok(()),
+            Terminator::Kill => self.select_kill(),
             other => Err(unsupported(format!("terminator {other:?} in compute"))),
         }
     }

@@ -67,7 +67,7 @@ fn succs(f: &Function, b: BlockId) -> Vec<BlockId> {
 }
 
 fn ends(f: &Function, b: BlockId) -> bool {
-    matches!(f.block(b).term, Terminator::Return(_) | Terminator::Unreachable)
+    matches!(f.block(b).term, Terminator::Return(_) | Terminator::Unreachable | Terminator::Kill)
 }
 
 impl Isel<'_> {

@@ -36,6 +36,7 @@ mod div_const;
 mod image;
 mod image_desc;
 mod image_sample;
+pub mod io;
 pub mod layout_order;
 mod mem;
 pub(crate) mod scratch;
@@ -114,6 +115,8 @@ pub struct Isel<'a> {
     div_cache: Vec<div64::CachedDivision>,
     /// Definitions and value bounds, for folding address constants (see [`mem`]).
     pub(crate) bounds: crate::analysis::bounds::Bounds<'a>,
+    /// Vertex/pixel shader inputs and outputs.
+    pub(crate) gfx: io::GfxIo,
 }
 
 fn pinned(mf: &mut MFunc, class: RegClass, size: u8, reg: u8) -> RegRef {
@@ -123,7 +126,12 @@ fn pinned(mf: &mut MFunc, class: RegClass, size: u8, reg: u8) -> RegRef {
 }
 
 impl<'a> Isel<'a> {
-    fn new(shader: &'a Shader, layout: &'a ResourceLayout, scratch: bool) -> Self {
+    fn new(
+        shader: &'a Shader,
+        layout: &'a ResourceLayout,
+        scratch: bool,
+        key: abi::graphics::PsKey,
+    ) -> Self {
         let f = shader.entry_fn();
         let mut mf = MFunc::default();
         let user = abi::UserSgprs { scratch: scratch || scratch::in_memory(shader) };
@@ -138,7 +146,9 @@ impl<'a> Isel<'a> {
                 (ring, pinned(&mut mf, RegClass::S, 1, off))
             }),
         };
+        let gfx = io::GfxIo::new(shader, &mut mf, key);
         Isel {
+            gfx,
             shader,
             f,
             layout,
@@ -440,6 +450,13 @@ impl<'a> Isel<'a> {
                 self.set(dst.unwrap_or(Value(0)), vec![MVal::Res(id)]);
             }
             InstKind::SysVal(sv) => self.select_sysval(*sv, dst.unwrap_or(Value(0)))?,
+            InstKind::IoStore { slot, comp, value } => {
+                self.select_io_store(*slot, *comp, *value)?
+            }
+            InstKind::IoLoad { slot, comp, output } => {
+                let d = dst.ok_or_else(|| unsupported("input load without result"))?;
+                self.select_io_load(d, *slot, *comp, *output)?
+            }
             InstKind::MemLoad { space, addr, align } => {
                 let d = dst.ok_or_else(|| unsupported("load without result"))?;
                 self.select_load(*space, d, *addr, *align)?;
@@ -514,6 +531,10 @@ impl<'a> Isel<'a> {
     fn select_sysval(&mut self, sv: crate::ir::SysVal, d: Value) -> Result<(), BackendError> {
         use crate::ir::SysVal as S;
         let n = self.shape(d).1 as usize;
+        if let Some(v) = self.select_gfx_sysval(sv) {
+            self.set(d, v.into_iter().take(n.max(1)).collect());
+            return Ok(());
+        }
         let v: Vec<MVal> = match sv {
             S::LocalInvocationId => {
                 self.inputs.local_id.iter().map(|&r| MVal::Reg(r, RegClass::V)).collect()
@@ -607,7 +628,18 @@ pub fn select_with(
     layout: &ResourceLayout,
     scratch: bool,
 ) -> Result<MFunc, BackendError> {
-    let mut isel = Isel::new(shader, layout, scratch);
+    select_keyed(shader, layout, scratch, abi::graphics::PsKey::default())
+}
+
+/// [`select_with`] for a pixel shader whose colour exports follow `key`.
+pub fn select_keyed(
+    shader: &Shader,
+    layout: &ResourceLayout,
+    scratch: bool,
+    key: abi::graphics::PsKey,
+) -> Result<MFunc, BackendError> {
+    let mut isel = Isel::new(shader, layout, scratch, key);
     isel.select_function()?;
+    super::legalize::legalize_operands(&mut isel.mf);
     Ok(isel.mf)
 }

@@ -1,0 +1,268 @@
+//! The legacy (non-NGG) GFX10.3 vertex and pixel shader ABI: what the driver programs so a VS
+//! and a PS compiled by us run, and how the two stages meet. Register values are built from
+//! the `ferrum-regs` field table, so the driver copies them without knowing field layouts.
+//!
+//! # Vertex shader (hardware VS stage, wave32)
+//! * User SGPRs as for compute: `s[0:1]` descriptor-set table, `s[2:3]` push block
+//!   (`RSRC2_VS.USER_SGPR` = [`GFX_USER_SGPRS`]; `SPI_SHADER_USER_DATA_VS_0..3`).
+//! * VGPR inputs (`RSRC1_VS.VGPR_COMP_CNT` = 3): `v0` the vertex id as the VGT provides it
+//!   (the index, or the auto index, plus `GE_INDX_OFFSET`), used as `gl_VertexIndex`, so the
+//!   driver sets `GE_INDX_OFFSET` to `firstVertex`/`vertexOffset`; `v3` the instance id
+//!   within the draw, used as `gl_InstanceIndex`, which is therefore right only for
+//!   `firstInstance = 0` (a base-instance user SGPR is not part of the ABI yet).
+//! * Exports at the end of the program: `exp pos0` (4 components, `done`), then
+//!   `exp paramN` for every written location in increasing location order
+//!   ([`VsMetadata::param_locations`]), with exactly the written components enabled.
+//!
+//! # Pixel shader (wave32, `SPI_PS_IN_CONTROL.PS_W32_EN`)
+//! * User SGPRs as above, then the PRIM_MASK SGPR (`s4`), which the program moves to M0
+//!   before `v_interp_*`.
+//! * `SPI_PS_INPUT_ENA` = `SPI_PS_INPUT_ADDR`: PERSP_CENTER always (the hardware needs one
+//!   barycentric input; `v0`, `v1` = I, J), plus POS_X..POS_W_FLOAT (`v2..v5`) when the shader
+//!   reads `gl_FragCoord`.
+//! * Input `i` of the PS is [`PsMetadata::input_locations`]`[i]`: `v_interp_*` reads
+//!   attribute `i`, and `SPI_PS_INPUT_CNTL_i` points at the VS parameter slot of that
+//!   location ([`ps_input_cntl`]).
+//! * `discard` clears the lanes from EXEC and from a live mask saved at launch; the exports
+//!   run with the live mask (so `vm` tells the DB which pixels survive), and
+//!   [`PsMetadata::db_shader_control`] sets KILL_ENABLE.
+//! * Colour output location `n` is exported to `mrtN` in the key's format for that target
+//!   ([`PsKey::color_formats`]); the last export has `done` and `vm`. A shader without
+//!   colour outputs exports to the null target.
+
+use ferrum_regs::gfx103 as r;
+use ferrum_regs::gfx103::enums::SPI_SHADER_EX_FORMAT as EX;
+
+use super::{rsrc1::FLOAT_MODE_DEFAULT as FLOAT_MODE_DEFAULT_VALUE, VGPR_GRANULE};
+
+/// User SGPRs of vertex and pixel shaders (set table and push block).
+pub const GFX_USER_SGPRS: u32 = 4;
+/// The PS SGPR holding PRIM_MASK (right after the user SGPRs).
+pub const PS_SGPR_PRIM_MASK: u8 = GFX_USER_SGPRS as u8;
+/// The VS VGPR holding the vertex index.
+pub const VS_VGPR_VERTEX_INDEX: u8 = 0;
+/// The VS VGPR holding the instance id.
+pub const VS_VGPR_INSTANCE_ID: u8 = 3;
+/// The PS VGPRs holding the perspective barycentrics I, J at the pixel centre.
+pub const PS_VGPR_PERSP_CENTER: [u8; 2] = [0, 1];
+/// The PS VGPRs holding gl_FragCoord x, y, z and the interpolated clip w (when enabled).
+pub const PS_VGPR_POS: [u8; 4] = [2, 3, 4, 5];
+/// Export target of `mrt0`.
+pub const EXP_MRT0: u8 = 0;
+/// Export target `null`.
+pub const EXP_NULL: u8 = 9;
+/// Export target of `pos0`.
+pub const EXP_POS0: u8 = 12;
+/// Export target of `param0`.
+pub const EXP_PARAM0: u8 = 32;
+/// The most parameter slots a VS may export.
+pub const MAX_PARAMS: u32 = 32;
+
+/// Pipeline state a pixel shader's code depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PsKey {
+    /// Export format (`SPI_SHADER_EX_FORMAT`) of each colour target; `SPI_SHADER_ZERO` for
+    /// targets without an attachment (their outputs are dropped).
+    pub color_formats: [u32; 8],
+}
+
+impl Default for PsKey {
+    fn default() -> Self {
+        PsKey { color_formats: [EX::SPI_SHADER_32_ABGR; 8] }
+    }
+}
+
+/// Register values of a compiled vertex shader.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VsMetadata {
+    /// `SPI_SHADER_PGM_RSRC1_VS`.
+    pub rsrc1: u32,
+    /// `SPI_SHADER_PGM_RSRC2_VS`.
+    pub rsrc2: u32,
+    /// `SPI_VS_OUT_CONFIG`.
+    pub vs_out_config: u32,
+    /// `SPI_SHADER_POS_FORMAT`.
+    pub pos_format: u32,
+    /// `PA_CL_VS_OUT_CNTL`.
+    pub pa_cl_vs_out_cntl: u32,
+    /// Location exported to each parameter slot (slot = index).
+    pub param_locations: Vec<u32>,
+    /// VGPRs used per lane (before granule rounding).
+    pub vgprs: u32,
+    /// SGPRs used.
+    pub sgprs: u32,
+}
+
+impl VsMetadata {
+    /// Register values for a VS using `vgprs`/`sgprs` that exports `param_locations`.
+    pub fn new(vgprs: u32, sgprs: u32, param_locations: Vec<u32>) -> Self {
+        use r::SPI_SHADER_PGM_RSRC1_VS as R1;
+        use r::SPI_SHADER_PGM_RSRC2_VS as R2;
+        let vgprs = vgprs.max(u32::from(VS_VGPR_INSTANCE_ID) + 1);
+        let rsrc1 = R1::VGPRS.val(vgprs.div_ceil(VGPR_GRANULE) - 1)
+            | R1::FLOAT_MODE.val(FLOAT_MODE_DEFAULT_VALUE)
+            | R1::DX10_CLAMP.val(1)
+            | R1::VGPR_COMP_CNT.val(3)
+            | R1::MEM_ORDERED.val(1);
+        let rsrc2 = R2::USER_SGPR.val(GFX_USER_SGPRS);
+        use r::SPI_VS_OUT_CONFIG as OC;
+        let vs_out_config = match param_locations.len() as u32 {
+            0 => OC::NO_PC_EXPORT.val(1),
+            n => OC::VS_EXPORT_COUNT.val(n - 1),
+        };
+        let pos_format = r::SPI_SHADER_POS_FORMAT::POS0_EXPORT_FORMAT
+            .val(r::enums::SPI_SHADER_FORMAT::SPI_SHADER_4COMP);
+        VsMetadata {
+            rsrc1,
+            rsrc2,
+            vs_out_config,
+            pos_format,
+            pa_cl_vs_out_cntl: 0,
+            param_locations,
+            vgprs,
+            sgprs,
+        }
+    }
+
+    /// The parameter slot holding `location`, if the VS writes it.
+    pub fn param_slot(&self, location: u32) -> Option<u32> {
+        self.param_locations.iter().position(|&l| l == location).map(|p| p as u32)
+    }
+}
+
+/// Register values of a compiled pixel shader.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PsMetadata {
+    /// `SPI_SHADER_PGM_RSRC1_PS`.
+    pub rsrc1: u32,
+    /// `SPI_SHADER_PGM_RSRC2_PS`.
+    pub rsrc2: u32,
+    /// `SPI_PS_INPUT_ENA` (and `SPI_PS_INPUT_ADDR`, equal).
+    pub input_ena: u32,
+    /// `SPI_PS_IN_CONTROL` (NUM_INTERP and PS_W32_EN).
+    pub ps_in_control: u32,
+    /// `SPI_SHADER_COL_FORMAT`: the key's format for targets the shader writes, else 0.
+    pub col_format: u32,
+    /// `SPI_SHADER_Z_FORMAT` (0: no depth/stencil export yet).
+    pub z_format: u32,
+    /// `CB_SHADER_MASK`: components the shader writes per target.
+    pub cb_shader_mask: u32,
+    /// `DB_SHADER_CONTROL` bits the shader decides: KILL_ENABLE when it discards.
+    pub db_shader_control: u32,
+    /// Location of each interpolated input (attribute index = position).
+    pub input_locations: Vec<u32>,
+    /// Which of [`PsMetadata::input_locations`] are flat-shaded.
+    pub input_flat: Vec<bool>,
+    /// VGPRs used per lane.
+    pub vgprs: u32,
+    /// SGPRs used.
+    pub sgprs: u32,
+}
+
+impl PsMetadata {
+    /// Register values for a PS. `color`: per target, the components written (4-bit mask).
+    pub fn new(
+        vgprs: u32,
+        sgprs: u32,
+        frag_coord: bool,
+        kills: bool,
+        inputs: Vec<(u32, bool)>,
+        color: [u8; 8],
+        key: &PsKey,
+    ) -> Self {
+        use r::SPI_PS_INPUT_ENA as E;
+        use r::SPI_SHADER_PGM_RSRC1_PS as R1;
+        let mut input_ena = E::PERSP_CENTER_ENA.val(1);
+        if frag_coord {
+            input_ena |= E::POS_X_FLOAT_ENA.val(1)
+                | E::POS_Y_FLOAT_ENA.val(1)
+                | E::POS_Z_FLOAT_ENA.val(1)
+                | E::POS_W_FLOAT_ENA.val(1);
+        }
+        let first_free = if frag_coord { PS_VGPR_POS[3] + 1 } else { PS_VGPR_PERSP_CENTER[1] + 1 };
+        let vgprs = vgprs.max(u32::from(first_free));
+        let rsrc1 = R1::VGPRS.val(vgprs.div_ceil(VGPR_GRANULE) - 1)
+            | R1::FLOAT_MODE.val(FLOAT_MODE_DEFAULT_VALUE)
+            | R1::DX10_CLAMP.val(1)
+            | R1::MEM_ORDERED.val(1);
+        let rsrc2 = r::SPI_SHADER_PGM_RSRC2_PS::USER_SGPR.val(GFX_USER_SGPRS);
+        let ps_in_control = r::SPI_PS_IN_CONTROL::NUM_INTERP.val(inputs.len() as u32)
+            | r::SPI_PS_IN_CONTROL::PS_W32_EN.val(1);
+        let (mut col_format, mut cb_shader_mask) = (0, 0);
+        for (t, &mask) in color.iter().enumerate() {
+            let fmt = key.color_formats[t];
+            if mask != 0 && fmt != EX::SPI_SHADER_ZERO {
+                col_format |= fmt << (4 * t);
+                cb_shader_mask |= u32::from(mask) << (4 * t);
+            }
+        }
+        PsMetadata {
+            rsrc1,
+            rsrc2,
+            input_ena,
+            ps_in_control,
+            col_format,
+            z_format: 0,
+            cb_shader_mask,
+            db_shader_control: r::DB_SHADER_CONTROL::KILL_ENABLE.val(u32::from(kills)),
+            input_locations: inputs.iter().map(|i| i.0).collect(),
+            input_flat: inputs.iter().map(|i| i.1).collect(),
+            vgprs,
+            sgprs,
+        }
+    }
+}
+
+/// `SPI_PS_INPUT_CNTL_0..` for `ps` fed by `vs`: each input reads the VS parameter slot of
+/// its location, flat inputs with FLAT_SHADE; a location the VS does not write reads the
+/// default (0, 0, 0, 0) (OFFSET = 0x20, DEFAULT_VAL 0).
+pub fn ps_input_cntl(vs: &VsMetadata, ps: &PsMetadata) -> Vec<u32> {
+    use r::SPI_PS_INPUT_CNTL_0 as C;
+    ps.input_locations
+        .iter()
+        .zip(&ps.input_flat)
+        .map(|(&loc, &flat)| {
+            let offset = vs.param_slot(loc).unwrap_or(0x20);
+            C::OFFSET.val(offset) | C::FLAT_SHADE.val(u32::from(flat))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vs_registers_match_the_register_database() {
+        let m = VsMetadata::new(9, 10, vec![0, 3]);
+        assert_eq!(m.rsrc1 & 0x3f, 1, "9 VGPRs = 2 granules");
+        assert_eq!(m.rsrc1 >> 24 & 3, 3, "VGPR_COMP_CNT: instance id in v3");
+        assert_eq!(m.rsrc2 >> 1 & 0x1f, 4);
+        assert_eq!(m.vs_out_config, 1 << 1, "two parameters: VS_EXPORT_COUNT = 1");
+        assert_eq!(m.pos_format, 4);
+        assert_eq!(VsMetadata::new(1, 1, vec![]).vs_out_config, 1 << 7, "NO_PC_EXPORT");
+        assert_eq!(m.param_slot(3), Some(1));
+    }
+
+    #[test]
+    fn ps_registers_match_the_register_database() {
+        let key = PsKey { color_formats: [9, 4, 0, 9, 9, 9, 9, 9] };
+        let m = PsMetadata::new(
+            3,
+            5,
+            true,
+            true,
+            vec![(2, false), (0, true)],
+            [0xf, 0x3, 0xf, 0, 0, 0, 0, 0],
+            &key,
+        );
+        assert_eq!(m.input_ena, 0xf02);
+        assert_eq!(m.ps_in_control, 2 | 1 << 15);
+        assert_eq!(m.col_format, 0x49, "target 2 has no attachment");
+        assert_eq!(m.cb_shader_mask, 0x3f);
+        assert_eq!(m.db_shader_control, 1 << 6, "KILL_ENABLE");
+        assert_eq!(m.rsrc1 & 0x3f, 0, "6 input VGPRs fit one granule");
+        let vs = VsMetadata::new(4, 4, vec![0, 1]);
+        assert_eq!(ps_input_cntl(&vs, &m), vec![0x20, 1 << 10]);
+    }
+}

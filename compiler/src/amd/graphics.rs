@@ -1,0 +1,97 @@
+//! Vertex and pixel shaders for the legacy GFX10.3 path: the same selection, allocation and
+//! encoding as compute ([`super::compile`]), with the stage's inputs and exports
+//! ([`super::isel::io`]) and register values from [`super::abi::graphics`].
+
+use std::time::Instant;
+
+use super::abi::graphics::{PsKey, PsMetadata, VsMetadata, GFX_USER_SGPRS};
+use super::error::{unsupported, BackendError};
+use super::{emit, hazards, regalloc, regalloc_check, spill, waitcnt, ResourceLayout, Stats};
+use crate::ir::{Shader, Stage};
+
+/// Register values of a graphics stage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GfxMetadata {
+    /// A hardware VS.
+    Vertex(VsMetadata),
+    /// A PS.
+    Fragment(PsMetadata),
+}
+
+/// A compiled vertex or pixel shader.
+#[derive(Clone, Debug)]
+pub struct GfxBinary {
+    /// Machine code (place at a 256-byte aligned address).
+    pub code: Vec<u8>,
+    /// Register values.
+    pub metadata: GfxMetadata,
+    /// Statistics.
+    pub stats: Stats,
+    /// Disassembly in LLVM syntax.
+    pub isa_text: String,
+}
+
+/// Compiles lowered IR (from [`crate::compile_to_ir`]) of a vertex or fragment shader; `key`
+/// gives a PS's colour export formats (ignored for a VS).
+pub fn compile_graphics(
+    shader: &Shader,
+    layout: &ResourceLayout,
+    key: PsKey,
+) -> Result<GfxBinary, BackendError> {
+    let t0 = Instant::now();
+    if !matches!(shader.stage, Stage::Vertex | Stage::Fragment) {
+        return Err(unsupported(format!("{:?} shaders on the graphics path", shader.stage)));
+    }
+    let spill::Allocated { mut mf, alloc, spilled_vgprs, spilled_sgprs } =
+        spill::select_and_allocate_keyed(shader, layout, key)?;
+    if mf.scratch_inputs || shader.shared_size > 0 {
+        return Err(unsupported("scratch or LDS memory in a vertex or pixel shader"));
+    }
+    if alloc.sgprs > u32::from(emit::LONG_BRANCH_SGPR) {
+        return Err(BackendError::OutOfRegisters("scalar"));
+    }
+    regalloc_check::check(&mf, &alloc)?;
+    waitcnt::insert_waits(&mut mf, &alloc);
+    regalloc::rewrite(&mut mf, &alloc);
+    emit::drop_branches_to_next(&mut mf);
+    hazards::fix_hazards(&mut mf);
+    let code = emit::emit(&mf)?;
+    let bytes: Vec<u8> = code.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    // User SGPRs (and the PS's PRIM_MASK) hold inputs whether or not the program reads them.
+    let sgprs = alloc.sgprs.max(GFX_USER_SGPRS + 1);
+    let exported = std::mem::take(&mut mf.gfx);
+    let (metadata, vgprs) = if shader.stage == Stage::Vertex {
+        let m = VsMetadata::new(alloc.vgprs, sgprs, exported.params);
+        let v = m.vgprs;
+        (GfxMetadata::Vertex(m), v)
+    } else {
+        let m = PsMetadata::new(
+            alloc.vgprs,
+            sgprs,
+            exported.frag_coord,
+            exported.kills,
+            exported.inputs,
+            exported.color,
+            &key,
+        );
+        let v = m.vgprs;
+        (GfxMetadata::Fragment(m), v)
+    };
+    let stats = Stats {
+        instructions: code.instructions,
+        code_size: bytes.len() as u32,
+        vgprs,
+        sgprs,
+        spilled_vgprs,
+        spilled_sgprs,
+        lds_size: 0,
+        scratch_size: 0,
+        compile_ms: t0.elapsed().as_secs_f64() * 1000.0,
+    };
+    let isa_text = emit::listing(&code.words);
+    if crate::debug::DebugFlags::get().shaders {
+        let stage = format!("{:?}", shader.stage).to_lowercase();
+        eprintln!("=== {} ({stage})\n{isa_text}; {}", shader.entry_fn().name, stats.to_json());
+    }
+    Ok(GfxBinary { code: bytes, metadata, stats, isa_text })
+}

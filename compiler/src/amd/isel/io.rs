@@ -1,0 +1,424 @@
+//! Vertex and pixel shader I/O on the legacy GFX10.3 path ([`crate::amd::abi::graphics`]).
+//!
+//! Every output component the shader stores gets one VGPR for the whole program, zeroed in
+//! the prologue and written by each `store_output` under the current EXEC, so stores in
+//! divergent control flow keep the other lanes' values (the hardware reads one register per
+//! component at the export). Components stored in the entry block (all lanes, once) skip
+//! the zeroing. The exports are emitted at the end of the program, after all
+//! control flow, when EXEC is the wave's launch mask again: `exp pos0` (`done`) and one
+//! `exp paramN` per written location for a VS; `exp mrtN` in the key's format for a PS,
+//! the last one with `done vm`.
+//!
+//! Fragment inputs are interpolated where they are read: `v_interp_p1_f32`/`p2_f32` from
+//! the perspective centre barycentrics, or `v_interp_mov_f32 p0` for flat inputs, with M0
+//! holding the PRIM_MASK SGPR the SPI loads after the user SGPRs.
+
+use std::collections::BTreeMap;
+
+use ferrum_isa::{Exp, Inst, Opcode, Operand, Special, Vintrp};
+use ferrum_regs::gfx103::enums::SPI_SHADER_EX_FORMAT as EX;
+
+use super::build::{self, Src, B};
+use super::{pinned, Isel, MVal};
+use crate::amd::abi::graphics as g;
+use crate::amd::error::{unsupported, BackendError};
+use crate::amd::mir::{MFunc, RegClass, RegRef, Slot};
+use crate::ir::{BuiltinOut, IoSlot, Mode, Shader, Stage, SysVal, Terminator, Value};
+
+/// Graphics-stage inputs and the output registers.
+#[derive(Clone, Debug, Default)]
+pub struct GfxIo {
+    /// PS key (export formats).
+    pub key: g::PsKey,
+    /// VS: vertex index and instance id VGPRs.
+    vertex: Option<(RegRef, RegRef)>,
+    /// PS: I, J barycentrics, PRIM_MASK SGPR, position VGPRs.
+    pixel: Option<([RegRef; 2], RegRef, [RegRef; 4])>,
+    /// PS inputs: (location, flat), attribute index = position.
+    pub inputs: Vec<(u32, bool)>,
+    /// The PS reads gl_FragCoord.
+    pub frag_coord: bool,
+    /// Output component registers by (slot, component).
+    outputs: BTreeMap<(SlotKey, u8), RegRef>,
+    /// The launch EXEC minus the killed lanes, for shaders that end in several places (kill,
+    /// early returns): the exports run with it.
+    live: Option<RegRef>,
+    /// The PS kills lanes (DB_SHADER_CONTROL.KILL_ENABLE).
+    pub kills: bool,
+    /// M0 holds PRIM_MASK (set in the prologue).
+    m0_set: bool,
+    /// Selection is in the entry block (EXEC = the launch mask, executed once).
+    pub in_entry: bool,
+    /// Output registers written in the entry block: their prologue zeroing is dead.
+    written_in_entry: std::collections::HashSet<RegRef>,
+}
+
+/// Output slots in export order: position first, then locations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum SlotKey {
+    Position,
+    Location(u32),
+}
+
+/// One export: target, EN, source registers, `compr`.
+type ExpArgs = (u8, u8, [Option<RegRef>; 4], bool);
+
+/// What the exports of a compiled graphics shader need the metadata to say.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Exported {
+    /// VS: locations exported as parameters, in slot order.
+    pub params: Vec<u32>,
+    /// PS: components written per colour target.
+    pub color: [u8; 8],
+    /// PS: interpolated inputs (location, flat) in attribute order.
+    pub inputs: Vec<(u32, bool)>,
+    /// PS: reads gl_FragCoord (POS_*_FLOAT inputs enabled).
+    pub frag_coord: bool,
+    /// PS: discards (kill).
+    pub kills: bool,
+}
+
+/// The PS's interpolated inputs: every `Input` variable with a location, one entry per
+/// vec4 slot it covers, sorted by location.
+fn fragment_inputs(s: &Shader) -> Vec<(u32, bool)> {
+    let mut m = BTreeMap::new();
+    for v in &s.vars {
+        if let (Mode::Input, Some((loc, _))) = (v.mode, v.location) {
+            for k in 0..crate::passes::lower_io::slots(&s.types, v.ty).min(g::MAX_PARAMS) {
+                let e = m.entry(loc.saturating_add(k)).or_insert(false);
+                *e |= v.flat;
+            }
+        }
+    }
+    m.into_iter().collect()
+}
+
+impl GfxIo {
+    /// The pinned input registers of `shader`'s stage.
+    pub fn new(shader: &Shader, mf: &mut MFunc, key: g::PsKey) -> Self {
+        let mut io = GfxIo { key, ..Default::default() };
+        match shader.stage {
+            Stage::Vertex => {
+                io.vertex = Some((
+                    pinned(mf, RegClass::V, 1, g::VS_VGPR_VERTEX_INDEX),
+                    pinned(mf, RegClass::V, 1, g::VS_VGPR_INSTANCE_ID),
+                ));
+            }
+            Stage::Fragment => {
+                io.inputs = fragment_inputs(shader);
+                io.frag_coord = shader.vars.iter().any(|v| v.sysval == Some(SysVal::FragCoord));
+                let pos = if io.frag_coord {
+                    g::PS_VGPR_POS.map(|r| pinned(mf, RegClass::V, 1, r))
+                } else {
+                    [mf.vreg(RegClass::V, 1); 4]
+                };
+                io.pixel = Some((
+                    g::PS_VGPR_PERSP_CENTER.map(|r| pinned(mf, RegClass::V, 1, r)),
+                    pinned(mf, RegClass::S, 1, g::PS_SGPR_PRIM_MASK),
+                    pos,
+                ));
+            }
+            _ => {}
+        }
+        let f = shader.entry_fn();
+        let ends =
+            f.blocks.iter().filter(|b| matches!(b.term, Terminator::Return(_) | Terminator::Kill));
+        io.kills = f.blocks.iter().any(|b| matches!(b.term, Terminator::Kill));
+        if shader.stage != Stage::Compute && (io.kills || ends.count() > 1) {
+            io.live = Some(mf.vreg(RegClass::S, 1));
+        }
+        io
+    }
+}
+
+fn slot_key(slot: IoSlot) -> Result<SlotKey, BackendError> {
+    match slot {
+        IoSlot::Location(l) if l < g::MAX_PARAMS => Ok(SlotKey::Location(l)),
+        IoSlot::Builtin(BuiltinOut::Position) => Ok(SlotKey::Position),
+        other => Err(unsupported(format!("shader output {other:?}"))),
+    }
+}
+
+impl Isel<'_> {
+    /// The register of output component (`key`, `c`), zeroed in the prologue when new.
+    fn output_reg(&mut self, key: SlotKey, c: u8) -> RegRef {
+        if let Some(&r) = self.gfx.outputs.get(&(key, c)) {
+            return r;
+        }
+        let r = self.vreg(RegClass::V, 1);
+        self.emit_prologue(build::vop1(Opcode::V_MOV_B32, r, Src::I(0)));
+        self.gfx.outputs.insert((key, c), r);
+        r
+    }
+
+    /// `store_output`: each component of `value` into its output register.
+    pub(super) fn select_io_store(
+        &mut self,
+        slot: IoSlot,
+        comp: u8,
+        value: Value,
+    ) -> Result<(), BackendError> {
+        let (bits, n) = self.shape(value);
+        if bits != 32 {
+            return Err(unsupported(format!("{bits}-bit shader outputs")));
+        }
+        if self.shader.stage == Stage::Fragment && matches!(slot, IoSlot::Builtin(_)) {
+            return Err(unsupported(format!("fragment output {slot:?}")));
+        }
+        let key = slot_key(slot)?;
+        for i in 0..n {
+            let c = comp + i;
+            if c >= 4 {
+                return Err(unsupported("an output component beyond the vec4 slot"));
+            }
+            let r = self.output_reg(key, c);
+            if self.gfx.in_entry {
+                self.gfx.written_in_entry.insert(r);
+            }
+            let v = self.comp(value, usize::from(i))?;
+            let s = self.src(v)?;
+            self.emit(build::vop1(Opcode::V_MOV_B32, r, s));
+        }
+        Ok(())
+    }
+
+    /// `load_input` (fragment inputs) or a read-back of an output.
+    pub(super) fn select_io_load(
+        &mut self,
+        d: Value,
+        slot: IoSlot,
+        comp: u8,
+        output: bool,
+    ) -> Result<(), BackendError> {
+        let (bits, n) = self.shape(d);
+        if bits != 32 {
+            return Err(unsupported(format!("{bits}-bit shader inputs/outputs")));
+        }
+        let mut out = Vec::new();
+        if output {
+            let key = slot_key(slot)?;
+            for c in comp..comp + n {
+                out.push(MVal::Reg(self.output_reg(key, c.min(3)), RegClass::V));
+            }
+            self.set(d, out);
+            return Ok(());
+        }
+        let (Some((bary, prim_mask, _)), IoSlot::Location(loc)) = (self.gfx.pixel, slot) else {
+            return Err(unsupported("vertex attribute inputs (vertex buffers)"));
+        };
+        let Some(attr) = self.gfx.inputs.iter().position(|i| i.0 == loc) else {
+            return Err(unsupported(format!("input location {loc} without a variable")));
+        };
+        let flat = self.gfx.inputs[attr].1;
+        if !self.gfx.m0_set {
+            // Nothing else the backend selects writes M0, so once at the start is enough.
+            let m0 = Operand::Special(Special::M0);
+            let mov = build::sop1_fixed(Opcode::S_MOV_B32, m0, Src::R(prim_mask, RegClass::S));
+            self.emit_prologue(mov);
+            self.gfx.m0_set = true;
+        }
+        for c in comp..comp + n {
+            let r = self.vreg(RegClass::V, 1);
+            let vintrp = |op, vsrc| {
+                Inst::Vintrp(Vintrp { op, vdst: 0, vsrc, attr: attr as u8, chan: c.min(3) })
+            };
+            if flat {
+                let mi = B::new(vintrp(Opcode::V_INTERP_MOV_F32, 2)).def(Slot::Vdst, r, 1);
+                self.emit(mi.done());
+            } else {
+                let p1 = B::new(vintrp(Opcode::V_INTERP_P1_F32, 0))
+                    .use_(Slot::Vsrc1, bary[0], 1)
+                    .def(Slot::Vdst, r, 1);
+                self.emit(p1.done());
+                let p2 = B::new(vintrp(Opcode::V_INTERP_P2_F32, 0))
+                    .use_(Slot::Vsrc1, bary[1], 1)
+                    .use_(Slot::Vdst, r, 1)
+                    .def(Slot::Vdst, r, 1);
+                self.emit(p2.done());
+            }
+            out.push(MVal::Reg(r, RegClass::V));
+        }
+        self.set(d, out);
+        Ok(())
+    }
+
+    /// Graphics system values: vertex index, instance index, fragment coordinate.
+    pub(super) fn select_gfx_sysval(&mut self, sv: SysVal) -> Option<Vec<MVal>> {
+        let v = |r| MVal::Reg(r, RegClass::V);
+        match (sv, self.gfx.vertex, self.gfx.pixel) {
+            (SysVal::VertexIndex, Some((vid, _)), _) => Some(vec![v(vid)]),
+            (SysVal::InstanceIndex, Some((_, iid)), _) => Some(vec![v(iid)]),
+            (SysVal::FragCoord, _, Some((_, _, pos))) => {
+                // POS_W_FLOAT is the interpolated clip w; gl_FragCoord.w is its reciprocal.
+                let w = self.vreg(RegClass::V, 1);
+                self.emit(build::vop1(Opcode::V_RCP_F32, w, Src::R(pos[3], RegClass::V)));
+                Some(vec![v(pos[0]), v(pos[1]), v(pos[2]), v(w)])
+            }
+            _ => None,
+        }
+    }
+
+    /// The launch mask, saved in the prologue for shaders that end in several places.
+    pub(super) fn save_live_mask(&mut self) {
+        if let Some(live) = self.gfx.live {
+            self.emit_prologue(build::sop1(Opcode::S_MOV_B32, live, build::EXEC, 1));
+        }
+    }
+
+    /// `OpKill`: the active lanes leave the live mask (and end, as at a return).
+    pub(super) fn select_kill(&mut self) -> Result<(), BackendError> {
+        let Some(live) = self.gfx.live.filter(|_| self.shader.stage == Stage::Fragment) else {
+            return Err(unsupported("OpKill outside a fragment shader"));
+        };
+        let l = Src::R(live, RegClass::S);
+        self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(live), l, build::EXEC, 1));
+        Ok(())
+    }
+
+    /// The exports, at the end of the program.
+    pub(super) fn emit_exports(&mut self) -> Result<Exported, BackendError> {
+        if let Some(live) = self.gfx.live {
+            let exec = Operand::Special(Special::ExecLo);
+            self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(live, RegClass::S)));
+        }
+        let full = std::mem::take(&mut self.gfx.written_in_entry);
+        self.mf.blocks[0].insts.retain(|mi| {
+            let zeroing = mi.inst.op() == Opcode::V_MOV_B32 && mi.uses.is_empty();
+            !(zeroing && mi.defs.len() == 1 && full.contains(&mi.defs[0].reg))
+        });
+        match self.shader.stage {
+            Stage::Vertex => self.vs_exports(),
+            Stage::Fragment => self.ps_exports(),
+            _ => Ok(Exported::default()),
+        }
+    }
+
+    fn exp(&mut self, target: u8, en: u8, src: [Option<RegRef>; 4], compr: bool) -> usize {
+        let mut b =
+            B::new(Inst::Exp(Exp { target, en, src: [0; 4], compr, done: false, vm: false }));
+        for (k, r) in src.iter().enumerate() {
+            if let Some(r) = r {
+                b = b.use_(Slot::ExpSrc(k as u8), *r, 1);
+            }
+        }
+        self.emit(b.done());
+        self.mf.blocks[self.cur].insts.len() - 1
+    }
+
+    fn set_done(&mut self, at: usize, vm: bool) {
+        if let Inst::Exp(e) = &mut self.mf.blocks[self.cur].insts[at].inst {
+            e.done = true;
+            e.vm = vm;
+        }
+    }
+
+    /// Registers and enable mask of output slot `key`.
+    fn slot_regs(&self, key: SlotKey) -> (u8, [Option<RegRef>; 4]) {
+        let regs: [Option<RegRef>; 4] =
+            std::array::from_fn(|c| self.gfx.outputs.get(&(key, c as u8)).copied());
+        let en = (0..4).filter(|&c| regs[c].is_some()).fold(0u8, |m, c| m | 1 << c);
+        (en, regs)
+    }
+
+    fn vs_exports(&mut self) -> Result<Exported, BackendError> {
+        // Position needs all four components (SPI_SHADER_POS_FORMAT 4COMP).
+        let pos: [Option<RegRef>; 4] =
+            std::array::from_fn(|c| Some(self.output_reg(SlotKey::Position, c as u8)));
+        let at = self.exp(g::EXP_POS0, 0xf, pos, false);
+        self.set_done(at, false);
+        let locations: Vec<u32> = self
+            .gfx
+            .outputs
+            .keys()
+            .filter_map(|k| match k.0 {
+                SlotKey::Location(l) => Some(l),
+                SlotKey::Position => None,
+            })
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for (slot, &loc) in locations.iter().enumerate() {
+            let (en, regs) = self.slot_regs(SlotKey::Location(loc));
+            self.exp(g::EXP_PARAM0 + slot as u8, en, regs, false);
+        }
+        Ok(Exported { params: locations, ..Default::default() })
+    }
+
+    fn ps_exports(&mut self) -> Result<Exported, BackendError> {
+        if let Some((k, _)) = self.gfx.outputs.keys().find(|k| k.0 > SlotKey::Location(7)) {
+            return Err(unsupported(format!("fragment output {k:?} beyond 8 colour targets")));
+        }
+        let mut color = [0u8; 8];
+        // Conversions first, so no register an export reads is overwritten after it.
+        let mut exports = Vec::new();
+        for t in 0..8u8 {
+            let (en, regs) = self.slot_regs(SlotKey::Location(u32::from(t)));
+            let fmt = self.gfx.key.color_formats[usize::from(t)];
+            if en == 0 || fmt == EX::SPI_SHADER_ZERO {
+                continue;
+            }
+            color[usize::from(t)] = en;
+            exports.push(self.mrt(g::EXP_MRT0 + t, fmt, en, regs)?);
+        }
+        if exports.is_empty() {
+            exports.push((g::EXP_NULL, 0, [None; 4], false));
+        }
+        let mut at = 0;
+        for (target, en, regs, compr) in exports {
+            at = self.exp(target, en, regs, compr);
+        }
+        self.set_done(at, true);
+        Ok(Exported {
+            color,
+            inputs: self.gfx.inputs.clone(),
+            frag_coord: self.gfx.frag_coord,
+            kills: self.gfx.kills,
+            ..Default::default()
+        })
+    }
+
+    /// The export of one colour target in `fmt` (SPI_SHADER_EX_FORMAT), converting 16-bit
+    /// formats into packed registers: (target, EN, sources, compr).
+    fn mrt(
+        &mut self,
+        target: u8,
+        fmt: u32,
+        en: u8,
+        regs: [Option<RegRef>; 4],
+    ) -> Result<ExpArgs, BackendError> {
+        let pack = match fmt {
+            EX::SPI_SHADER_32_R
+            | EX::SPI_SHADER_32_GR
+            | EX::SPI_SHADER_32_AR
+            | EX::SPI_SHADER_32_ABGR => {
+                let mask = match fmt {
+                    EX::SPI_SHADER_32_R => 1,
+                    EX::SPI_SHADER_32_GR => 3,
+                    EX::SPI_SHADER_32_AR => 9,
+                    _ => 0xf,
+                };
+                return Ok((target, en & mask, regs, false));
+            }
+            EX::SPI_SHADER_FP16_ABGR => Opcode::V_CVT_PKRTZ_F16_F32,
+            EX::SPI_SHADER_UNORM16_ABGR => Opcode::V_CVT_PKNORM_U16_F32,
+            EX::SPI_SHADER_SNORM16_ABGR => Opcode::V_CVT_PKNORM_I16_F32,
+            EX::SPI_SHADER_UINT16_ABGR => Opcode::V_CVT_PK_U16_U32,
+            EX::SPI_SHADER_SINT16_ABGR => Opcode::V_CVT_PK_I16_I32,
+            f => return Err(unsupported(format!("colour export format {f}"))),
+        };
+        let src = |r: Option<RegRef>| r.map_or(Src::I(0), |r| Src::R(r, RegClass::V));
+        let mut packed = [None; 4];
+        let mut pen = 0u8;
+        for h in 0..2 {
+            if en >> (2 * h) & 3 == 0 {
+                continue;
+            }
+            let d = self.vreg(RegClass::V, 1);
+            let (a, b) = (src(regs[2 * h]), src(regs[2 * h + 1]));
+            self.emit(build::vop3(pack, Some(d), None, &[a, b], 0));
+            packed[h] = Some(d);
+            pen |= 3 << (2 * h);
+        }
+        Ok((target, pen, packed, true))
+    }
+}

@@ -1,0 +1,217 @@
+//! Draws with compiled vertex and pixel shaders on the simulator's legacy graphics pipeline
+//! (strict mode): the register state RADV programs for a non-NGG VS → PS draw
+//! (pm4-gfx103.md §5.3), with every shader-dependent value taken from the compiler's
+//! `abi::graphics` metadata, one linear 32_32_32_32_FLOAT colour target, DRAW_INDEX_AUTO.
+
+use std::time::Duration;
+
+use ferrum_compiler::amd::abi::graphics::{self as g, PsMetadata, VsMetadata};
+use ferrum_compiler::amd::{GfxBinary, GfxMetadata};
+use ferrum_regs::gfx103::{self as r, enums};
+use ferrum_sim::SimConfig;
+use ferrum_winsys::{
+    Bo, BoDesc, BoFlags, CpuMapping, Device, Domain, Ib, Ip, Priority, Submission, VaFlags,
+};
+
+pub struct Mem {
+    pub bo: Bo,
+    pub map: CpuMapping,
+    pub va: u64,
+}
+
+fn mem(dev: &Device, size: u64) -> Mem {
+    let size = size.max(4096).next_multiple_of(4096);
+    let desc = BoDesc { size, alignment: 4096, domain: Domain::Gtt, flags: BoFlags::CPU_ACCESS };
+    let bo = dev.create_bo(&desc).unwrap();
+    let map = bo.map().unwrap();
+    let va = dev.alloc_va(bo.size(), 1 << 16).unwrap();
+    dev.map_va(&bo, va, 0, bo.size(), VaFlags::READ | VaFlags::WRITE | VaFlags::EXECUTE).unwrap();
+    Mem { bo, map, va }
+}
+
+fn packet(out: &mut Vec<u32>, op: u32, body: &[u32]) {
+    out.push(0xc000_0000 | ((body.len() as u32 - 1) << 16) | (op << 8));
+    out.extend_from_slice(body);
+}
+
+fn set(out: &mut Vec<u32>, addr: u32, values: &[u32]) {
+    let (op, base) = match addr {
+        0xb000..=0xbfff => (0x76, 0xb000),    // SET_SH_REG
+        0x28000..=0x2ffff => (0x69, 0x28000), // SET_CONTEXT_REG
+        _ => (0x79, 0x30000),                 // SET_UCONFIG_REG
+    };
+    let mut body = vec![(addr - base) / 4];
+    body.extend_from_slice(values);
+    packet(out, op, &body);
+}
+
+fn f(v: f32) -> u32 {
+    v.to_bits()
+}
+
+/// A W x H draw target.
+pub const W: u32 = 100;
+pub const H: u32 = 100;
+
+/// Draws `vertices` x `instances` as a triangle list; returns the colour target's texels
+/// (row-major RGBA f32) or the fault.
+pub fn draw(
+    vs: &GfxBinary,
+    ps: &GfxBinary,
+    vertices: u32,
+    instances: u32,
+) -> Result<Vec<[f32; 4]>, String> {
+    let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
+        return Err("need a vertex and a fragment binary".into());
+    };
+    let kernel = ferrum_sim::open(SimConfig {
+        strict: true,
+        watchdog: Duration::from_secs(5),
+        threads: 1,
+        host_memory_limit: 256 << 20,
+        ..Default::default()
+    });
+    let dev = Device::from_kernel(kernel.clone()).unwrap();
+    let vcode = mem(&dev, vs.code.len() as u64);
+    vcode.map.write(0, &vs.code).unwrap();
+    let pcode = mem(&dev, ps.code.len() as u64);
+    pcode.map.write(0, &ps.code).unwrap();
+    let pitch = W.div_ceil(16) * 16;
+    let color = mem(&dev, u64::from(pitch * H * 16));
+    let table = mem(&dev, 4096);
+    let mut pm4 = Vec::new();
+    vs_state(&mut pm4, vm, vcode.va, table.va);
+    ps_state(&mut pm4, vm, pm, pcode.va, table.va, color.va);
+    packet(&mut pm4, 0x2f, &[instances]); // NUM_INSTANCES
+    packet(&mut pm4, 0x2d, &[vertices, 2]); // DRAW_INDEX_AUTO, auto-index source
+    let ib = mem(&dev, (pm4.len() * 4) as u64);
+    ib.map.write_u32s(0, &pm4).unwrap();
+    let handles: Vec<u32> =
+        [&vcode, &pcode, &color, &table, &ib].iter().map(|m| m.bo.handle()).collect();
+    let ctx = dev.create_context(Priority::Normal).unwrap();
+    let ibs = [Ib { va: ib.va, size_dw: pm4.len() as u32, flags: 0 }];
+    let fence = ctx.submit(&Submission::new(Ip::Gfx, &ibs, &handles)).map_err(|e| e.to_string())?;
+    match ctx.wait(fence, Some(Duration::from_secs(20))) {
+        Ok(true) => {}
+        other => return Err(format!("draw failed: {other:?}")),
+    }
+    let words = color.map.read_u32s(0, (pitch * H * 4) as usize).unwrap();
+    let mut out = Vec::with_capacity((W * H) as usize);
+    for y in 0..H {
+        for x in 0..W {
+            let o = ((y * pitch + x) * 4) as usize;
+            out.push(core::array::from_fn(|c| f32::from_bits(words[o + c])));
+        }
+    }
+    Ok(out)
+}
+
+fn vs_state(out: &mut Vec<u32>, vm: &VsMetadata, code: u64, table: u64) {
+    use r::VGT_SHADER_STAGES_EN as S;
+    set(out, r::VGT_SHADER_STAGES_EN, &[S::VS_W32_EN.val(1) | S::MAX_PRIMGRP_IN_WAVE.val(2)]);
+    set(out, r::VGT_GS_MODE, &[0]);
+    set(
+        out,
+        r::SPI_SHADER_PGM_LO_VS,
+        &[(code >> 8) as u32, (code >> 40) as u32, vm.rsrc1, vm.rsrc2],
+    );
+    // Set table and push block (both unused here: an empty table).
+    set(
+        out,
+        r::SPI_SHADER_USER_DATA_VS_0,
+        &[table as u32, (table >> 32) as u32, table as u32, (table >> 32) as u32],
+    );
+    set(out, r::SPI_SHADER_POS_FORMAT, &[vm.pos_format]);
+    set(out, r::SPI_VS_OUT_CONFIG, &[vm.vs_out_config]);
+    set(out, r::PA_CL_VS_OUT_CNTL, &[vm.pa_cl_vs_out_cntl]);
+    set(out, r::PA_CL_CLIP_CNTL, &[r::PA_CL_CLIP_CNTL::DX_CLIP_SPACE_DEF.val(1)]);
+    set(out, r::PA_SU_SC_MODE_CNTL, &[0]);
+    set(out, r::PA_CL_VTE_CNTL, &[0x43f]);
+    set(out, r::PA_CL_GB_VERT_CLIP_ADJ, &[f(1.0); 4]);
+    let (w, h) = (W as f32, H as f32);
+    set(
+        out,
+        r::PA_CL_VPORT_XSCALE,
+        &[f(w / 2.0), f(w / 2.0), f(h / 2.0), f(h / 2.0), f(1.0), f(0.0)],
+    );
+    set(out, r::PA_SU_POINT_SIZE, &[8 << 4 | 8 << 20]);
+    set(out, r::PA_SU_POINT_MINMAX, &[0xffff << 16]);
+    set(out, r::PA_SU_LINE_CNTL, &[8]);
+    set(out, r::PA_CL_UCP_0_X, &[0; 24]);
+    set(out, r::GE_INDX_OFFSET, &[0]);
+    set(out, r::GE_MIN_VTX_INDX, &[0]);
+    set(out, r::GE_MAX_VTX_INDX, &[u32::MAX]);
+    set(out, r::GE_MULTI_PRIM_IB_RESET_EN, &[0]);
+    set(out, r::VGT_MULTI_PRIM_IB_RESET_INDX, &[u32::MAX]);
+    packet(out, 0x7a, &[0x1000_0242, enums::VGT_DI_PRIM_TYPE::DI_PT_TRILIST]);
+    packet(out, 0x7a, &[0x2000_0243, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16]);
+}
+
+fn ps_state(
+    out: &mut Vec<u32>,
+    vm: &VsMetadata,
+    pm: &PsMetadata,
+    code: u64,
+    table: u64,
+    color: u64,
+) {
+    let full = W | H << 16;
+    set(out, r::PA_SC_SCREEN_SCISSOR_TL, &[0, full]);
+    set(out, r::PA_SC_WINDOW_SCISSOR_TL, &[0, full]);
+    set(out, r::PA_SC_GENERIC_SCISSOR_TL, &[0, full]);
+    set(out, r::PA_SC_VPORT_SCISSOR_0_TL, &[0, full]);
+    set(out, r::PA_SC_VPORT_ZMIN_0, &[f(0.0), f(1.0)]);
+    set(
+        out,
+        r::PA_SU_VTX_CNTL,
+        &[r::PA_SU_VTX_CNTL::PIX_CENTER.val(1)
+            | r::PA_SU_VTX_CNTL::ROUND_MODE.val(2)
+            | r::PA_SU_VTX_CNTL::QUANT_MODE.val(5)],
+    );
+    for reg in [
+        r::PA_SC_WINDOW_OFFSET,
+        r::PA_SC_MODE_CNTL_0,
+        r::PA_SC_AA_CONFIG,
+        r::SPI_BARYC_CNTL,
+        r::DB_DEPTH_CONTROL,
+        r::CB_COLOR0_VIEW,
+        r::CB_COLOR0_ATTRIB,
+        r::CB_COLOR0_ATTRIB3,
+        r::CB_BLEND0_CONTROL,
+    ] {
+        set(out, reg, &[0]);
+    }
+    set(out, r::PA_SC_AA_MASK_X0Y0_X1Y0, &[u32::MAX, u32::MAX]);
+    set(
+        out,
+        r::SPI_SHADER_PGM_LO_PS,
+        &[(code >> 8) as u32, (code >> 40) as u32, pm.rsrc1, pm.rsrc2],
+    );
+    set(
+        out,
+        r::SPI_SHADER_USER_DATA_PS_0,
+        &[table as u32, (table >> 32) as u32, table as u32, (table >> 32) as u32],
+    );
+    set(out, r::SPI_PS_INPUT_ENA, &[pm.input_ena, pm.input_ena]);
+    set(out, r::SPI_PS_IN_CONTROL, &[pm.ps_in_control]);
+    let cntl = g::ps_input_cntl(vm, pm);
+    if !cntl.is_empty() {
+        set(out, r::SPI_PS_INPUT_CNTL_0, &cntl);
+    }
+    set(out, r::DB_SHADER_CONTROL, &[pm.db_shader_control]);
+    set(out, r::SPI_SHADER_COL_FORMAT, &[pm.col_format]);
+    set(out, r::SPI_SHADER_Z_FORMAT, &[pm.z_format]);
+    set(out, r::CB_SHADER_MASK, &[pm.cb_shader_mask]);
+    set(out, r::CB_TARGET_MASK, &[0xf]);
+    set(
+        out,
+        r::CB_COLOR_CONTROL,
+        &[r::CB_COLOR_CONTROL::MODE.val(1) | r::CB_COLOR_CONTROL::ROP3.val(0xcc)],
+    );
+    set(out, r::CB_COLOR0_BASE, &[(color >> 8) as u32]);
+    set(out, r::CB_COLOR0_BASE_EXT, &[(color >> 40) as u32]);
+    use r::CB_COLOR0_INFO as I;
+    set(out, r::CB_COLOR0_INFO, &[I::FORMAT.val(14) | I::NUMBER_TYPE.val(7)]);
+    use r::CB_COLOR0_ATTRIB2 as A;
+    set(out, r::CB_COLOR0_ATTRIB2, &[A::MIP0_WIDTH.val(W - 1) | A::MIP0_HEIGHT.val(H - 1)]);
+}

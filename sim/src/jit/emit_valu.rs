@@ -1,0 +1,551 @@
+//! Native vector instructions: one wave's 32 lanes as eight 4-lane host vectors.
+//!
+//! Only plain 32-bit forms are native (no DPP/SDWA, no abs/neg/opsel/clamp/omod); f32
+//! arithmetic only when the float mode is known at translation and rounds to nearest even.
+//! Each operation mirrors its lane function in `core::valu_*`, including the denormal
+//! flushing the interpreter applies to f32 inputs and results (`F32::get`/`F32::put`).
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, ConstantData, Endianness, InstBuilder, MemFlags, Type, Value};
+use cranelift_frontend::FunctionBuilder;
+use ferrum_isa::{Ext, Opcode as O, Operand};
+
+use super::cache::Key;
+use super::emit_salu::{self, SSrc};
+use super::translate::{Env, FLAGS};
+use crate::core::valu::{Ty, Valu};
+use crate::core::valu_ops::Cond;
+use crate::core::wave::{EXEC_LO, VCC_LO};
+
+const I32X4: Type = types::I32X4;
+const F32X4: Type = types::F32X4;
+const CHUNKS: usize = 8;
+/// Bytes per VGPR row (32 lanes of 4 bytes).
+const ROW: i32 = 128;
+
+#[derive(Debug, Clone, Copy)]
+pub(super) enum VSrc {
+    V(u32),
+    S(SSrc),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) enum VDst {
+    /// A VGPR, and for carry-out operations the scalar register of the carry mask.
+    Vgpr(u32, Option<Option<usize>>),
+    /// A compare mask into EXEC (`v_cmpx`) or a scalar register.
+    Mask { to_exec: bool, d: Option<usize> },
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct VPlan {
+    op: O,
+    cmp: Option<(Cond, Ty)>,
+    src: [VSrc; 3],
+    dst: VDst,
+}
+
+/// Number of sources an opcode reads natively; `None`: not native.
+fn arity(op: O, floats: bool) -> Option<usize> {
+    let int = match op {
+        O::V_MOV_B32 | O::V_NOT_B32 => 1,
+        O::V_ADD_NC_U32
+        | O::V_SUB_NC_U32
+        | O::V_SUBREV_NC_U32
+        | O::V_AND_B32
+        | O::V_OR_B32
+        | O::V_XOR_B32
+        | O::V_XNOR_B32
+        | O::V_MUL_LO_U32
+        | O::V_MUL_U32_U24
+        | O::V_MIN_I32
+        | O::V_MAX_I32
+        | O::V_MIN_U32
+        | O::V_MAX_U32
+        | O::V_LSHLREV_B32
+        | O::V_LSHRREV_B32
+        | O::V_ASHRREV_I32
+        | O::V_ADD_CO_U32 => 2,
+        O::V_CNDMASK_B32
+        | O::V_ADD_CO_CI_U32
+        | O::V_MAD_U32_U24
+        | O::V_LSHL_ADD_U32
+        | O::V_LSHL_OR_B32
+        | O::V_ADD3_U32
+        | O::V_AND_OR_B32
+        | O::V_OR3_B32
+        | O::V_XAD_U32 => 3,
+        _ => 0,
+    };
+    if int > 0 {
+        return Some(int);
+    }
+    if !floats {
+        return None;
+    }
+    Some(match op {
+        O::V_CVT_F32_U32 | O::V_CVT_F32_I32 | O::V_CVT_U32_F32 | O::V_CVT_I32_F32 => 1,
+        O::V_ADD_F32 | O::V_SUB_F32 | O::V_SUBREV_F32 | O::V_MUL_F32 => 2,
+        O::V_FMA_F32 | O::V_FMAC_F32 | O::V_FMAMK_F32 | O::V_FMAAK_F32 => 3,
+        _ => return None,
+    })
+}
+
+fn vsrc(op: Operand, vgprs: u32) -> Option<VSrc> {
+    match op {
+        Operand::Vgpr(r) if u32::from(r) < vgprs => Some(VSrc::V(u32::from(r))),
+        Operand::Vgpr(_) => None,
+        op => emit_salu::ssrc(op).map(VSrc::S),
+    }
+}
+
+fn int_cc(c: Cond, signed: bool) -> Option<IntCC> {
+    Some(match (c, signed) {
+        (Cond::Eq, _) => IntCC::Equal,
+        (Cond::Ne, _) => IntCC::NotEqual,
+        (Cond::Lt, true) => IntCC::SignedLessThan,
+        (Cond::Le, true) => IntCC::SignedLessThanOrEqual,
+        (Cond::Gt, true) => IntCC::SignedGreaterThan,
+        (Cond::Ge, true) => IntCC::SignedGreaterThanOrEqual,
+        (Cond::Lt, false) => IntCC::UnsignedLessThan,
+        (Cond::Le, false) => IntCC::UnsignedLessThanOrEqual,
+        (Cond::Gt, false) => IntCC::UnsignedGreaterThan,
+        (Cond::Ge, false) => IntCC::UnsignedGreaterThanOrEqual,
+        _ => return None,
+    })
+}
+
+fn float_cc(c: Cond) -> Option<FloatCC> {
+    Some(match c {
+        Cond::Lt => FloatCC::LessThan,
+        Cond::Le => FloatCC::LessThanOrEqual,
+        Cond::Gt => FloatCC::GreaterThan,
+        Cond::Ge => FloatCC::GreaterThanOrEqual,
+        Cond::Eq => FloatCC::Equal,
+        Cond::Ne => FloatCC::OrderedNotEqual,
+        Cond::Neq => FloatCC::NotEqual,
+        Cond::O => FloatCC::Ordered,
+        Cond::U => FloatCC::Unordered,
+        _ => return None,
+    })
+}
+
+/// Decides whether `v` is native; `floats`: f32 arithmetic may be native.
+pub(super) fn plan(v: &Valu, key: Key, floats: bool) -> Option<VPlan> {
+    if v.ext != Ext::None || v.abs | v.neg | v.opsel | v.omod != 0 || v.clamp {
+        return None;
+    }
+    let (n, dst) = if let Some((cond, ty)) = v.cmp {
+        match ty {
+            Ty::I32 => int_cc(cond, true)?,
+            Ty::U32 | Ty::B32 => int_cc(cond, false)?,
+            Ty::F32 if floats => {
+                float_cc(cond)?;
+                IntCC::Equal
+            }
+            _ => return None,
+        };
+        let d = match (v.to_exec, v.sdst) {
+            (true, _) => None,
+            (false, None) => Some(VCC_LO),
+            (false, Some(op)) => emit_salu::sdst(op)?,
+        };
+        (2, VDst::Mask { to_exec: v.to_exec, d })
+    } else {
+        let n = arity(v.op, floats)?;
+        if v.dst_bits != 32 {
+            return None;
+        }
+        let Operand::Vgpr(d) = v.vdst else { return None };
+        if u32::from(d) >= key.vgprs {
+            return None;
+        }
+        let carry = match v.op {
+            O::V_ADD_CO_U32 | O::V_ADD_CO_CI_U32 => Some(match v.sdst {
+                None => Some(VCC_LO),
+                Some(op) => emit_salu::sdst(op)?,
+            }),
+            _ => None,
+        };
+        (n, VDst::Vgpr(u32::from(d), carry))
+    };
+    let mut src = [VSrc::S(SSrc::Const(0)); 3];
+    for (k, slot) in src.iter_mut().enumerate().take(n) {
+        if v.bits[k] != 32 {
+            return None;
+        }
+        *slot = vsrc(v.src[k], key.vgprs)?;
+    }
+    // Lane masks (carry-in, select) and per-lane-uniform shift amounts must be scalars.
+    let scalar = |s: VSrc| matches!(s, VSrc::S(_));
+    match v.op {
+        O::V_CNDMASK_B32 | O::V_ADD_CO_CI_U32 if !scalar(src[2]) => return None,
+        O::V_LSHLREV_B32 | O::V_LSHRREV_B32 | O::V_ASHRREV_I32 if !scalar(src[0]) => return None,
+        O::V_LSHL_ADD_U32 | O::V_LSHL_OR_B32 if !scalar(src[1]) => return None,
+        _ => {}
+    }
+    Some(VPlan { op: v.op, cmp: v.cmp, src, dst })
+}
+
+/// Eight chunks of four lanes.
+type Row = [Value; CHUNKS];
+
+struct Em<'a, 'b> {
+    b: &'a mut FunctionBuilder<'b>,
+    env: &'a Env,
+    ftz: bool,
+}
+
+impl Em<'_, '_> {
+    fn splat(&mut self, x: Value) -> Row {
+        let v = self.b.ins().splat(I32X4, x);
+        [v; CHUNKS]
+    }
+
+    fn konst(&mut self, c: u32) -> Row {
+        let x = self.b.ins().iconst(types::I32, i64::from(c as i32));
+        self.splat(x)
+    }
+
+    fn load(&mut self, s: VSrc) -> Row {
+        match s {
+            VSrc::V(r) => std::array::from_fn(|c| {
+                self.b.ins().load(I32X4, FLAGS, self.env.v, r as i32 * ROW + 16 * c as i32)
+            }),
+            VSrc::S(s) => {
+                let x = emit_salu::read(self.b, self.env, s);
+                self.splat(x)
+            }
+        }
+    }
+
+    /// The scalar value of a scalar source (shift amounts, lane masks).
+    fn scalar(&mut self, s: VSrc) -> Value {
+        match s {
+            VSrc::S(s) => emit_salu::read(self.b, self.env, s),
+            VSrc::V(_) => unreachable!("planned as a scalar"),
+        }
+    }
+
+    /// Per chunk, all-ones lanes where bit `lane` of `mask` is set.
+    fn lane_mask(&mut self, mask: Value) -> Row {
+        let m = self.b.ins().splat(I32X4, mask);
+        std::array::from_fn(|c| {
+            let bits: Vec<u8> = (0..4).flat_map(|l| (1u32 << (4 * c + l)).to_le_bytes()).collect();
+            let k = self.b.func.dfg.constants.insert(ConstantData::from(bits));
+            let k = self.b.ins().vconst(I32X4, k);
+            let x = self.b.ins().band(m, k);
+            let zero = zero_vec(self.b);
+            self.b.ins().icmp(IntCC::NotEqual, x, zero)
+        })
+    }
+
+    fn map1(&mut self, a: &Row, f: impl Fn(&mut FunctionBuilder, Value) -> Value) -> Row {
+        std::array::from_fn(|c| f(self.b, a[c]))
+    }
+
+    fn map2(
+        &mut self,
+        a: &Row,
+        b: &Row,
+        f: impl Fn(&mut FunctionBuilder, Value, Value) -> Value,
+    ) -> Row {
+        std::array::from_fn(|c| f(self.b, a[c], b[c]))
+    }
+
+    fn map3(
+        &mut self,
+        a: &Row,
+        b: &Row,
+        x: &Row,
+        f: impl Fn(&mut FunctionBuilder, Value, Value, Value) -> Value,
+    ) -> Row {
+        std::array::from_fn(|c| f(self.b, a[c], b[c], x[c]))
+    }
+
+    /// A lane-mask vector (all ones / zero per lane) to the 4 mask bits of chunk `c`.
+    fn bits(&mut self, m: &Row) -> Value {
+        let mut acc = self.b.ins().iconst(types::I32, 0);
+        for (c, v) in m.iter().enumerate() {
+            let hb = self.b.ins().vhigh_bits(types::I32, *v);
+            let hb = self.b.ins().ishl_imm(hb, 4 * c as i64);
+            acc = self.b.ins().bor(acc, hb);
+        }
+        acc
+    }
+
+    fn exec(&mut self) -> Value {
+        self.b.ins().load(types::I32, FLAGS, self.env.s, 4 * EXEC_LO as i32)
+    }
+
+    fn store_row(&mut self, r: u32, row: &Row) {
+        let exec = self.exec();
+        let m = self.lane_mask(exec);
+        for c in 0..CHUNKS {
+            let off = r as i32 * ROW + 16 * c as i32;
+            let old = self.b.ins().load(I32X4, FLAGS, self.env.v, off);
+            let new = self.b.ins().bitselect(m[c], row[c], old);
+            self.b.ins().store(FLAGS, new, self.env.v, off);
+        }
+    }
+}
+
+fn zero_vec(b: &mut FunctionBuilder) -> Value {
+    let z = b.ins().iconst(types::I32, 0);
+    b.ins().splat(I32X4, z)
+}
+
+/// Little-endian lane reinterpretation between I32X4 and F32X4.
+fn cast(b: &mut FunctionBuilder, ty: Type, x: Value) -> Value {
+    b.ins().bitcast(ty, MemFlags::new().with_endianness(Endianness::Little), x)
+}
+
+/// `F32::get`/`F32::put` with flushing: a zero exponent keeps only the sign.
+fn flush(b: &mut FunctionBuilder, ftz: bool, x: Value) -> Value {
+    if !ftz {
+        return x;
+    }
+    let e = b.ins().iconst(types::I32, 0x7f80_0000);
+    let e = b.ins().splat(I32X4, e);
+    let s = b.ins().iconst(types::I32, 0x8000_0000u32 as i32 as i64);
+    let s = b.ins().splat(I32X4, s);
+    let exp = b.ins().band(x, e);
+    let zero = zero_vec(b);
+    let den = b.ins().icmp(IntCC::Equal, exp, zero);
+    let sign = b.ins().band(x, s);
+    b.ins().bitselect(den, sign, x)
+}
+
+/// f32 operation on raw lane bits with input and output flushing.
+fn fop2(b: &mut FunctionBuilder, ftz: bool, x: Value, y: Value, mul: bool) -> Value {
+    let (x, y) = (flush(b, ftz, x), flush(b, ftz, y));
+    let (x, y) = (cast(b, F32X4, x), cast(b, F32X4, y));
+    let r = if mul { b.ins().fmul(x, y) } else { b.ins().fadd(x, y) };
+    let r = cast(b, I32X4, r);
+    flush(b, ftz, r)
+}
+
+fn sign_flip(b: &mut FunctionBuilder, x: Value) -> Value {
+    let s = b.ins().iconst(types::I32, 0x8000_0000u32 as i32 as i64);
+    let s = b.ins().splat(I32X4, s);
+    b.ins().bxor(x, s)
+}
+
+pub(super) fn emit(b: &mut FunctionBuilder, env: &Env, p: &VPlan, key: Key) {
+    let ftz = key.mode & 0x30 == 0;
+    let mut e = Em { b, env, ftz };
+    if let VDst::Mask { to_exec, d } = p.dst {
+        let mask = compare(&mut e, p);
+        let exec = e.exec();
+        let mask = e.b.ins().band(mask, exec);
+        if to_exec {
+            let zero = e.b.ins().iconst(types::I32, 0);
+            emit_salu::write(e.b, env, Some(EXEC_LO), mask);
+            emit_salu::write(e.b, env, Some(EXEC_LO + 1), zero);
+        } else {
+            emit_salu::write(e.b, env, d, mask);
+        }
+        return;
+    }
+    let VDst::Vgpr(d, carry) = p.dst else { unreachable!() };
+    let (row, cmask) = compute(&mut e, p);
+    if let (Some(dst), Some(m)) = (carry, cmask) {
+        let bits = e.bits(&m);
+        let exec = e.exec();
+        let bits = e.b.ins().band(bits, exec);
+        emit_salu::write(e.b, env, dst, bits);
+    }
+    e.store_row(d, &row);
+}
+
+/// The compare mask (before EXEC).
+fn compare(e: &mut Em, p: &VPlan) -> Value {
+    let (cond, ty) = p.cmp.expect("planned compare");
+    let (a, b) = (e.load(p.src[0]), e.load(p.src[1]));
+    let ftz = e.ftz;
+    let m: Row = match ty {
+        Ty::F32 => {
+            let cc = float_cc(cond).expect("planned");
+            e.map2(&a, &b, |b, x, y| {
+                let (x, y) = (flush(b, ftz, x), flush(b, ftz, y));
+                let (x, y) = (cast(b, F32X4, x), cast(b, F32X4, y));
+                if cc == FloatCC::OrderedNotEqual {
+                    // x64 has no vector `one`: ordered and not equal.
+                    let o = b.ins().fcmp(FloatCC::Ordered, x, y);
+                    let ne = b.ins().fcmp(FloatCC::NotEqual, x, y);
+                    b.ins().band(o, ne)
+                } else {
+                    b.ins().fcmp(cc, x, y)
+                }
+            })
+        }
+        ty => {
+            let cc = int_cc(cond, ty == Ty::I32).expect("planned");
+            e.map2(&a, &b, |b, x, y| b.ins().icmp(cc, x, y))
+        }
+    };
+    e.bits(&m)
+}
+
+/// The result row, and for carry-out operations the per-lane carry as a lane mask.
+fn compute(e: &mut Em, p: &VPlan) -> (Row, Option<Row>) {
+    let ftz = e.ftz;
+    let a = e.load(p.src[0]);
+    let r = match p.op {
+        O::V_MOV_B32 => a,
+        O::V_NOT_B32 => e.map1(&a, |b, x| b.ins().bnot(x)),
+        O::V_CVT_F32_U32 | O::V_CVT_F32_I32 => e.map1(&a, |b, x| {
+            let f = if p.op == O::V_CVT_F32_U32 {
+                b.ins().fcvt_from_uint(F32X4, x)
+            } else {
+                b.ins().fcvt_from_sint(F32X4, x)
+            };
+            let r = cast(b, I32X4, f);
+            flush(b, ftz, r)
+        }),
+        O::V_CVT_U32_F32 | O::V_CVT_I32_F32 => e.map1(&a, |b, x| {
+            let x = flush(b, ftz, x);
+            let f = cast(b, F32X4, x);
+            if p.op == O::V_CVT_U32_F32 {
+                b.ins().fcvt_to_uint_sat(I32X4, f)
+            } else {
+                b.ins().fcvt_to_sint_sat(I32X4, f)
+            }
+        }),
+        O::V_LSHLREV_B32 | O::V_LSHRREV_B32 | O::V_ASHRREV_I32 => {
+            let amount = e.scalar(p.src[0]);
+            let y = e.load(p.src[1]);
+            e.map1(&y, |b, x| match p.op {
+                O::V_LSHLREV_B32 => b.ins().ishl(x, amount),
+                O::V_LSHRREV_B32 => b.ins().ushr(x, amount),
+                _ => b.ins().sshr(x, amount),
+            })
+        }
+        O::V_ADD_CO_U32 | O::V_ADD_CO_CI_U32 => return add_carry(e, p, &a),
+        op if arity(op, true) == Some(2) => {
+            let y = e.load(p.src[1]);
+            binary(e, op, &a, &y)
+        }
+        op => return (ternary(e, op, p, &a), None),
+    };
+    (r, None)
+}
+
+fn binary(e: &mut Em, op: O, a: &Row, y: &Row) -> Row {
+    let ftz = e.ftz;
+    match op {
+        O::V_ADD_NC_U32 => e.map2(a, y, |b, x, y| b.ins().iadd(x, y)),
+        O::V_SUB_NC_U32 => e.map2(a, y, |b, x, y| b.ins().isub(x, y)),
+        O::V_SUBREV_NC_U32 => e.map2(a, y, |b, x, y| b.ins().isub(y, x)),
+        O::V_AND_B32 => e.map2(a, y, |b, x, y| b.ins().band(x, y)),
+        O::V_OR_B32 => e.map2(a, y, |b, x, y| b.ins().bor(x, y)),
+        O::V_XOR_B32 => e.map2(a, y, |b, x, y| b.ins().bxor(x, y)),
+        O::V_XNOR_B32 => e.map2(a, y, |b, x, y| {
+            let r = b.ins().bxor(x, y);
+            b.ins().bnot(r)
+        }),
+        O::V_MUL_LO_U32 => e.map2(a, y, |b, x, y| b.ins().imul(x, y)),
+        O::V_MUL_U32_U24 => {
+            let m = e.konst(0xff_ffff);
+            let (x, y) = (
+                e.map2(a, &m, |b, x, m| b.ins().band(x, m)),
+                e.map2(y, &m, |b, x, m| b.ins().band(x, m)),
+            );
+            e.map2(&x, &y, |b, x, y| b.ins().imul(x, y))
+        }
+        O::V_MIN_I32 => e.map2(a, y, |b, x, y| b.ins().smin(x, y)),
+        O::V_MAX_I32 => e.map2(a, y, |b, x, y| b.ins().smax(x, y)),
+        O::V_MIN_U32 => e.map2(a, y, |b, x, y| b.ins().umin(x, y)),
+        O::V_MAX_U32 => e.map2(a, y, |b, x, y| b.ins().umax(x, y)),
+        O::V_ADD_F32 => e.map2(a, y, |b, x, y| fop2(b, ftz, x, y, false)),
+        O::V_SUB_F32 => e.map2(a, y, |b, x, y| {
+            let y = sign_flip(b, y);
+            fop2(b, ftz, x, y, false)
+        }),
+        O::V_SUBREV_F32 => e.map2(a, y, |b, x, y| {
+            let x = sign_flip(b, x);
+            fop2(b, ftz, y, x, false)
+        }),
+        O::V_MUL_F32 => e.map2(a, y, |b, x, y| fop2(b, ftz, x, y, true)),
+        _ => unreachable!("arity admitted {op:?}"),
+    }
+}
+
+fn ternary(e: &mut Em, op: O, p: &VPlan, a: &Row) -> Row {
+    let ftz = e.ftz;
+    match op {
+        O::V_CNDMASK_B32 => {
+            let y = e.load(p.src[1]);
+            let s = e.scalar(p.src[2]);
+            let m = e.lane_mask(s);
+            std::array::from_fn(|c| e.b.ins().bitselect(m[c], y[c], a[c]))
+        }
+        O::V_LSHL_ADD_U32 | O::V_LSHL_OR_B32 => {
+            let amount = e.scalar(p.src[1]);
+            let z = e.load(p.src[2]);
+            e.map2(a, &z, |b, x, z| {
+                let s = b.ins().ishl(x, amount);
+                if op == O::V_LSHL_ADD_U32 {
+                    b.ins().iadd(s, z)
+                } else {
+                    b.ins().bor(s, z)
+                }
+            })
+        }
+        _ => {
+            let (y, z) = (e.load(p.src[1]), e.load(p.src[2]));
+            let m24 = e.konst(0xff_ffff);
+            match op {
+                O::V_MAD_U32_U24 => {
+                    let x = e.map2(a, &m24, |b, x, m| b.ins().band(x, m));
+                    let y = e.map2(&y, &m24, |b, x, m| b.ins().band(x, m));
+                    e.map3(&x, &y, &z, |b, x, y, z| {
+                        let m = b.ins().imul(x, y);
+                        b.ins().iadd(m, z)
+                    })
+                }
+                O::V_ADD3_U32 => e.map3(a, &y, &z, |b, x, y, z| {
+                    let s = b.ins().iadd(x, y);
+                    b.ins().iadd(s, z)
+                }),
+                O::V_AND_OR_B32 => e.map3(a, &y, &z, |b, x, y, z| {
+                    let s = b.ins().band(x, y);
+                    b.ins().bor(s, z)
+                }),
+                O::V_OR3_B32 => e.map3(a, &y, &z, |b, x, y, z| {
+                    let s = b.ins().bor(x, y);
+                    b.ins().bor(s, z)
+                }),
+                O::V_XAD_U32 => e.map3(a, &y, &z, |b, x, y, z| {
+                    let s = b.ins().bxor(x, y);
+                    b.ins().iadd(s, z)
+                }),
+                // V_FMA_F32 and the FMAC/FMAMK/FMAAK forms the prep normalised to it.
+                _ => e.map3(a, &y, &z, |b, x, y, z| {
+                    let (x, y, z) = (flush(b, ftz, x), flush(b, ftz, y), flush(b, ftz, z));
+                    let (x, y, z) = (cast(b, F32X4, x), cast(b, F32X4, y), cast(b, F32X4, z));
+                    let r = b.ins().fma(x, y, z);
+                    let r = cast(b, I32X4, r);
+                    flush(b, ftz, r)
+                }),
+            }
+        }
+    }
+}
+
+/// `v_add_co_u32` / `v_add_co_ci_u32`: sum and per-lane carry out.
+fn add_carry(e: &mut Em, p: &VPlan, a: &Row) -> (Row, Option<Row>) {
+    let y = e.load(p.src[1]);
+    let t = e.map2(a, &y, |b, x, y| b.ins().iadd(x, y));
+    let c1 = e.map2(&t, a, |b, t, x| b.ins().icmp(IntCC::UnsignedLessThan, t, x));
+    if p.op == O::V_ADD_CO_U32 {
+        return (t, Some(c1));
+    }
+    let s = e.scalar(p.src[2]);
+    let cin = e.lane_mask(s);
+    // A set lane mask is -1: subtracting it adds the carry.
+    let r = e.map2(&t, &cin, |b, t, c| b.ins().isub(t, c));
+    let c2 = e.map2(&r, &t, |b, r, t| b.ins().icmp(IntCC::UnsignedLessThan, r, t));
+    let c = e.map2(&c1, &c2, |b, x, y| b.ins().bor(x, y));
+    (r, Some(c))
+}

@@ -1,0 +1,64 @@
+//! The shader core's translator: RDNA2 wave code to host machine code with Cranelift.
+//!
+//! A program is translated whole, once per distinct code content (see [`Cache`]), into one
+//! host function `fn(ctx, entry) -> status`. Every RDNA2 instruction becomes a Cranelift
+//! block, so the function can be entered at any instruction (after a barrier, a watchdog
+//! check or a jump the translator did not resolve) through one jump table.
+//!
+//! Architectural state stays where the interpreter keeps it: the [`Wave`]'s SGPR array,
+//! VGPR rows and SCC. Translated code reads and writes those through raw pointers, one wave's
+//! 32 lanes as eight 4-lane host vectors, EXEC applied as a per-lane blend on every write.
+//! Nothing is cached in host registers across instructions, which is what lets any instruction
+//! hand over to the interpreter and back:
+//!
+//! - **native** instructions (the hot integer and f32 VALU and SALU operations, branches)
+//!   are emitted as host code. Whether an instruction is native is decided at translation
+//!   from its operands: registers inside the allocation, no modifiers, the float mode known.
+//! - everything else (memory, LDS, scalar loads, transcendental and 16/64-bit arithmetic,
+//!   waits, barriers, the end of the program) calls [`step_helper`], which runs the
+//!   interpreter's own implementation of that one instruction on the wave. Memory accesses,
+//!   VM faults and LDS bounds therefore behave identically by construction.
+//!
+//! Strict mode stays exact: the interpreter tracks outstanding loads in the wave; while any
+//! is outstanding (a count the helper mirrors into the context), native instructions run
+//! through the interpreter instead, which performs the missing-`s_waitcnt` checks.
+//! The watchdog: every taken branch decrements a budget; at zero the function returns and
+//! the caller looks at the clock, as the interpreter does every [`WATCHDOG_STRIDE`] steps.
+//!
+//! Programs containing instruction families the translator does not handle at all (images,
+//! exports, interpolation) run on the interpreter; that choice is logged once per program.
+//!
+//! [`WATCHDOG_STRIDE`]: crate::core::WATCHDOG_STRIDE
+
+mod cache;
+mod emit_salu;
+mod emit_valu;
+mod run;
+mod translate;
+
+pub use cache::{Cache, Code, Key};
+pub use run::run_wave;
+
+/// Which engine runs shader code (`FERRUM_SIM=interp|jit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The interpreter only.
+    Interp,
+    /// Translated code wherever the whole program is supported, the interpreter otherwise.
+    #[default]
+    Jit,
+}
+
+impl Engine {
+    /// `FERRUM_SIM`, or the JIT when unset; other values are ignored with a warning.
+    pub fn from_env() -> Engine {
+        match std::env::var("FERRUM_SIM").as_deref() {
+            Ok("interp") => Engine::Interp,
+            Ok("jit") | Err(_) => Engine::Jit,
+            Ok(other) => {
+                log::warn!("ignoring FERRUM_SIM={other:?} (interp or jit)");
+                Engine::Jit
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Running translated code: the context it sees, the interpreter call-out, and the loop that
+//! enters the code and handles what it returns.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::addr_of_mut;
+use std::time::Instant;
+
+use super::cache::Code;
+use crate::core::lds::Lds;
+use crate::core::salu::Flow;
+use crate::core::wave::{Fault, Wave};
+use crate::core::{Exec, WATCHDOG_STRIDE};
+
+/// Statuses a translated program (and [`step_helper`]) returns.
+pub(super) mod status {
+    /// Helper only: the instruction completed, continue with the next one.
+    pub const NEXT: u32 = 0;
+    /// `s_endpgm`.
+    pub const END: u32 = 1;
+    /// `s_barrier`; the wave's PC is the instruction after it.
+    pub const BARRIER: u32 = 2;
+    /// Control went to the wave's PC by a path the code does not follow itself.
+    pub const JUMP: u32 = 3;
+    /// The branch budget ran out; the wave's PC is where to resume.
+    pub const BUDGET: u32 = 4;
+    /// The interpreter reported a fault (in [`super::Ctx::fault`]).
+    pub const FAULT: u32 = 5;
+}
+
+/// What translated code reads and writes. The layout is `repr(C)` because the code addresses
+/// the fields by offset.
+#[repr(C)]
+pub struct Ctx {
+    /// The wave's scalar registers (128 dwords as [`Wave::s`] holds them).
+    pub s: *mut u32,
+    /// The wave's VGPR rows, 32 dwords each.
+    pub v: *mut u32,
+    pub scc: *mut bool,
+    pub pc: *mut u64,
+    /// Taken branches left before the caller looks at the watchdog clock.
+    pub budget: i64,
+    pub insts: u64,
+    pub lanes: u64,
+    /// Outstanding memory operations the interpreter tracks (strict mode).
+    pub pending: u64,
+    // Only the helper reads what follows.
+    dispatch: *const Exec<'static>,
+    wave: *mut Wave,
+    lds: *mut Lds<'static>,
+    fault: Option<Fault>,
+}
+
+/// Runs the interpreter's implementation of the instruction at `pc`.
+///
+/// # Safety
+/// `ctx` is the context [`run_wave`] made for the call in progress.
+pub(super) unsafe extern "C" fn step_helper(ctx: *mut Ctx, pc: u64) -> u32 {
+    // SAFETY: the caller passes the live context; its pointers are valid for the call.
+    let ctx = unsafe { &mut *ctx };
+    // SAFETY: as above; translated code does not touch the wave while the helper runs.
+    let (d, w, lds) = unsafe { (&*ctx.dispatch, &mut *ctx.wave, &mut *ctx.lds) };
+    w.pc = pc;
+    let r = catch_unwind(AssertUnwindSafe(|| d.step(w, lds)));
+    ctx.pending = w.pending_count() as u64;
+    match r {
+        Ok(Ok(Flow::Next)) => status::NEXT,
+        Ok(Ok(Flow::Jump(_))) => status::JUMP,
+        Ok(Ok(Flow::End)) => status::END,
+        Ok(Ok(Flow::Barrier)) => status::BARRIER,
+        Ok(Err(f)) => {
+            ctx.fault = Some(f);
+            status::FAULT
+        }
+        Err(_) => {
+            ctx.fault = Some(Fault::Shader("internal error: the interpreter panicked".into()));
+            status::FAULT
+        }
+    }
+}
+
+/// Runs a wave on translated code until it ends, reaches a barrier or faults (the
+/// interpreter's `run_wave` contract, same statistics and watchdog message).
+pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> Result<(), Fault> {
+    let budget = i64::from(WATCHDOG_STRIDE);
+    let wp: *mut Wave = w;
+    let lp: *mut Lds<'_> = lds;
+    // SAFETY: `wp` is a unique borrow for the whole function; the raw pointers derived from
+    // it are used only while translated code or the helper runs, never beside `w`.
+    let mut ctx = unsafe {
+        Ctx {
+            s: addr_of_mut!((*wp).s).cast(),
+            v: (*wp).v.as_mut_ptr().cast(),
+            scc: addr_of_mut!((*wp).scc),
+            pc: addr_of_mut!((*wp).pc),
+            budget,
+            insts: 0,
+            lanes: 0,
+            pending: (*wp).pending_count() as u64,
+            dispatch: (d as *const Exec<'_>).cast(),
+            wave: wp,
+            lds: lp.cast(),
+            fault: None,
+        }
+    };
+    let result = loop {
+        // SAFETY: reading the PC between calls; nothing else holds the wave now.
+        let pc = unsafe { (*wp).pc };
+        if let Some(entry) = code.entry(pc) {
+            // SAFETY: `code.func` was translated for this dispatch's key; the context points
+            // at this wave, its LDS and the dispatch, all live for the call.
+            match unsafe { (code.func)(&mut ctx, entry) } {
+                status::END => {
+                    // SAFETY: the call returned; the wave is ours again.
+                    unsafe { (*wp).done = true };
+                    break Ok(());
+                }
+                status::BARRIER => {
+                    // SAFETY: as above.
+                    unsafe { (*wp).at_barrier = true };
+                    break Ok(());
+                }
+                status::JUMP => continue,
+                status::FAULT => {
+                    break Err(ctx.fault.take().unwrap_or_else(|| Fault::Shader("fault".into())))
+                }
+                _ => {}
+            }
+        } else {
+            // Code the static walk did not reach (an indirect jump): interpret one instruction.
+            // SAFETY: no translated code runs; the wave and LDS are borrowed for this step.
+            let (w, lds) = unsafe { (&mut *wp, &mut *lp) };
+            ctx.insts += 1;
+            ctx.lanes += u64::from(w.exec().count_ones());
+            let flow = d.step(w, lds);
+            ctx.pending = w.pending_count() as u64;
+            match flow {
+                Ok(Flow::End) => {
+                    w.done = true;
+                    break Ok(());
+                }
+                Ok(Flow::Barrier) => {
+                    w.at_barrier = true;
+                    break Ok(());
+                }
+                Ok(_) => {}
+                Err(f) => break Err(f),
+            }
+            ctx.budget -= 1;
+            if ctx.budget > 0 {
+                continue;
+            }
+            ctx.budget = 0;
+        }
+        // Out of budget: the interpreter's watchdog check.
+        ctx.budget = budget;
+        if Instant::now() > d.deadline {
+            // SAFETY: as above.
+            let w = unsafe { &*wp };
+            break Err(Fault::Shader(format!(
+                "watchdog: wave {} still running at pc {:#x}",
+                w.wave_id, w.pc
+            )));
+        }
+    };
+    d.count(ctx.insts, ctx.lanes);
+    result
+}

@@ -1,0 +1,415 @@
+//! Program discovery and function construction: which instructions a program reaches, and
+//! one Cranelift block per instruction joined by the program's own control flow.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlags, SigRef, Signature, Value};
+use cranelift_codegen::isa::{OwnedTargetIsa, TargetIsa};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module};
+use ferrum_isa::{Inst, Opcode as O};
+
+use super::cache::{Code, Entry, Key};
+use super::emit_salu::{self, Salu};
+use super::emit_valu::{self, VPlan};
+use super::run::{status, step_helper, Ctx};
+use crate::core::program::{Decoded, Prep, Program};
+
+/// Instructions translated per program at most: translation time grows faster than linearly
+/// with the size of the one function a program becomes (a 4800-instruction spill test took
+/// seconds), so bigger programs stay on the interpreter.
+const MAX_INSTRUCTIONS: usize = 1500;
+
+/// How one instruction is emitted.
+enum Plan {
+    Salu(Salu),
+    Valu(VPlan),
+    /// A branch: condition, target.
+    Branch(Option<emit_salu::Cond>, u64),
+    End,
+    Barrier,
+    /// No effect unless strict mode has loads outstanding (`s_waitcnt`, scheduling hints).
+    Nothing,
+    Helper,
+}
+
+/// What the walk found.
+struct Walk {
+    /// Instructions by PC, with the PC after each.
+    insts: BTreeMap<u64, (Decoded, u64)>,
+    /// Some instruction may change the float mode at run time.
+    changes_mode: bool,
+}
+
+fn isa() -> Option<OwnedTargetIsa> {
+    static ISA: OnceLock<Option<OwnedTargetIsa>> = OnceLock::new();
+    ISA.get_or_init(|| {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").ok()?;
+        flags.set("use_colocated_libcalls", "false").ok()?;
+        flags.set("is_pic", "false").ok()?;
+        let builder = cranelift_native::builder().ok()?;
+        builder.finish(settings::Flags::new(flags)).ok()
+    })
+    .clone()
+}
+
+/// Translates `program`; returns the span of code words the result depends on, and the code
+/// (`None`: the program runs on the interpreter, which has been logged).
+pub(super) fn translate(program: &Program, key: Key) -> (Range<usize>, Option<Code>) {
+    let walk = match walk(program) {
+        Ok(w) => w,
+        Err((span, why)) => {
+            log::info!("sim jit: program at {:#x} runs on the interpreter: {why}", program.base);
+            return (span, None);
+        }
+    };
+    let span = span_of(program, &walk);
+    let Some(isa) = isa() else {
+        log::warn!("sim jit: no Cranelift backend for this host; interpreting");
+        return (span, None);
+    };
+    let start = std::time::Instant::now();
+    match build(program, key, &walk, isa) {
+        Ok(code) => {
+            log::debug!(
+                "sim jit: program at {:#x}: {} instructions ({} native) in {:.1} ms",
+                program.base,
+                walk.insts.len(),
+                code.native,
+                start.elapsed().as_secs_f64() * 1e3
+            );
+            (span, Some(code))
+        }
+        Err(why) => {
+            log::warn!("sim jit: program at {:#x} not translated: {why}", program.base);
+            (span, None)
+        }
+    }
+}
+
+fn span_of(program: &Program, walk: &Walk) -> Range<usize> {
+    let first = walk.insts.keys().next().copied().unwrap_or(program.base);
+    let end = walk.insts.values().map(|(_, next)| *next).max().unwrap_or(first);
+    ((first - program.base) / 4) as usize..((end - program.base) / 4) as usize
+}
+
+/// Finds every instruction reachable from the entry by fall-through and direct branches.
+fn walk(program: &Program) -> Result<Walk, (Range<usize>, String)> {
+    let mut insts = BTreeMap::new();
+    let mut todo = vec![program.base];
+    let mut changes_mode = false;
+    let mut end = 0usize;
+    while let Some(pc) = todo.pop() {
+        if insts.contains_key(&pc) {
+            continue;
+        }
+        let span = 0..end;
+        if insts.len() >= MAX_INSTRUCTIONS {
+            return Err((span, format!("more than {MAX_INSTRUCTIONS} instructions")));
+        }
+        let d = *program.at(pc).map_err(|e| (span.clone(), e))?;
+        let next = pc + 4 * u64::from(d.len);
+        end = end.max(((next - program.base) / 4) as usize);
+        match d.inst {
+            Inst::Mimg(_) | Inst::Exp(_) | Inst::Vintrp(_) => {
+                return Err((0..end, format!("{} is not translated", d.inst.op().name())));
+            }
+            _ => {}
+        }
+        let op = d.inst.op();
+        changes_mode |= matches!(
+            op,
+            O::S_SETREG_B32 | O::S_SETREG_IMM32_B32 | O::S_DENORM_MODE | O::S_ROUND_MODE
+        );
+        let (target, falls) = successors(&d, next);
+        if let Some(t) = target {
+            todo.push(t);
+        }
+        if falls {
+            todo.push(next);
+        }
+        insts.insert(pc, (d, next));
+    }
+    Ok(Walk { insts, changes_mode })
+}
+
+/// The direct branch target of an instruction, and whether it can fall through.
+fn successors(d: &Decoded, next: u64) -> (Option<u64>, bool) {
+    match &d.inst {
+        Inst::Sopp(i) => {
+            let target = next.wrapping_add((i.simm16 as i16 as i64 * 4) as u64);
+            match i.op {
+                O::S_ENDPGM | O::S_CODE_END => (None, false),
+                O::S_BRANCH => (Some(target), false),
+                O::S_CBRANCH_SCC0
+                | O::S_CBRANCH_SCC1
+                | O::S_CBRANCH_VCCZ
+                | O::S_CBRANCH_VCCNZ
+                | O::S_CBRANCH_EXECZ
+                | O::S_CBRANCH_EXECNZ => (Some(target), true),
+                _ => (None, true),
+            }
+        }
+        // Indirect jumps and calls leave the translated code (the caller follows the PC).
+        Inst::Sop1(i) if matches!(i.op, O::S_SETPC_B64 | O::S_SWAPPC_B64 | O::S_RFE_B64) => {
+            (None, false)
+        }
+        _ => (None, true),
+    }
+}
+
+fn plan(d: &Decoded, next: u64, key: Key, floats: bool) -> Plan {
+    match &d.inst {
+        Inst::Sopp(i) => {
+            let target = next.wrapping_add((i.simm16 as i16 as i64 * 4) as u64);
+            match i.op {
+                O::S_ENDPGM => Plan::End,
+                O::S_BARRIER => Plan::Barrier,
+                O::S_BRANCH => Plan::Branch(None, target),
+                O::S_WAITCNT | O::S_NOP | O::S_CLAUSE | O::S_INST_PREFETCH => Plan::Nothing,
+                O::S_WAITCNT_DEPCTR | O::S_SETPRIO | O::S_SLEEP => Plan::Nothing,
+                op => match emit_salu::branch_cond(op) {
+                    Some(c) => Plan::Branch(Some(c), target),
+                    None => Plan::Helper,
+                },
+            }
+        }
+        Inst::Vop1(_) | Inst::Vop2(_) | Inst::Vopc(_) | Inst::Vop3(_) => match &d.prep {
+            Prep::Valu(v) => emit_valu::plan(v, key, floats).map_or(Plan::Helper, Plan::Valu),
+            _ => Plan::Helper,
+        },
+        inst => emit_salu::plan(inst, d.form).map_or(Plan::Helper, Plan::Salu),
+    }
+}
+
+/// The values every instruction's code uses.
+pub(super) struct Env {
+    pub ctx: Value,
+    pub s: Value,
+    pub v: Value,
+    pub scc: Value,
+    pub helper: Value,
+    pub helper_sig: SigRef,
+}
+
+pub(super) const FLAGS: MemFlags = MemFlags::trusted();
+
+fn field(b: &mut FunctionBuilder, ctx: Value, offset: usize) -> Value {
+    b.ins().load(types::I64, FLAGS, ctx, offset as i32)
+}
+
+fn build(program: &Program, key: Key, walk: &Walk, isa: OwnedTargetIsa) -> Result<Code, String> {
+    let ptr = isa.pointer_type();
+    let mut module = JITModule::new(JITBuilder::with_isa(
+        isa.clone(),
+        cranelift_module::default_libcall_names(),
+    ));
+    let mut sig = module.make_signature();
+    sig.params.push(AbiParam::new(ptr));
+    sig.params.push(AbiParam::new(types::I32));
+    sig.returns.push(AbiParam::new(types::I32));
+    let id = module.declare_function("wave", Linkage::Local, &sig).map_err(|e| e.to_string())?;
+    let mut fctx = module.make_context();
+    fctx.func.signature = sig;
+    let mut fbctx = FunctionBuilderContext::new();
+    let counts = {
+        let mut b = FunctionBuilder::new(&mut fctx.func, &mut fbctx);
+        let counts = body(&mut b, program, key, walk, &*isa);
+        b.seal_all_blocks();
+        b.finalize();
+        counts
+    };
+    module.define_function(id, &mut fctx).map_err(|e| format!("{e:?}"))?;
+    module.finalize_definitions().map_err(|e| e.to_string())?;
+    let raw = module.get_finalized_function(id);
+    // SAFETY: the function was built with exactly `Entry`'s signature in the host's default
+    // (C) calling convention.
+    let func: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(raw) };
+    let words = program.words().len();
+    let mut entries = vec![u32::MAX; words];
+    for (n, pc) in walk.insts.keys().enumerate() {
+        entries[((pc - program.base) / 4) as usize] = n as u32;
+    }
+    Ok(Code::new(func, program.base, entries, counts, module))
+}
+
+/// Emits the whole function; returns (native, helper) instruction counts.
+fn body(
+    b: &mut FunctionBuilder,
+    program: &Program,
+    key: Key,
+    walk: &Walk,
+    isa: &dyn TargetIsa,
+) -> (usize, usize) {
+    let ptr = isa.pointer_type();
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let ctx = b.block_params(entry)[0];
+    let index = b.block_params(entry)[1];
+    let mut hsig = Signature::new(isa.default_call_conv());
+    hsig.params.push(AbiParam::new(ptr));
+    hsig.params.push(AbiParam::new(types::I64));
+    hsig.returns.push(AbiParam::new(types::I32));
+    let helper_sig = b.import_signature(hsig);
+    let helper_fn: unsafe extern "C" fn(*mut Ctx, u64) -> u32 = step_helper;
+    let env = Env {
+        ctx,
+        s: field(b, ctx, std::mem::offset_of!(Ctx, s)),
+        v: field(b, ctx, std::mem::offset_of!(Ctx, v)),
+        scc: field(b, ctx, std::mem::offset_of!(Ctx, scc)),
+        helper: b.ins().iconst(ptr, helper_fn as usize as i64),
+        helper_sig,
+    };
+    let blocks: BTreeMap<u64, _> = walk.insts.keys().map(|&pc| (pc, b.create_block())).collect();
+    let bad = b.create_block();
+    let mut switch = Switch::new();
+    for (n, block) in blocks.values().enumerate() {
+        switch.set_entry(n as u128, *block);
+    }
+    switch.emit(b, index, bad);
+    b.switch_to_block(bad);
+    let r = b.ins().iconst(types::I32, i64::from(status::FAULT));
+    b.ins().return_(&[r]);
+
+    let floats = !walk.changes_mode && key.mode & 3 == 0;
+    let (mut native, mut helper) = (0, 0);
+    for (pc, (d, next)) in &walk.insts {
+        b.switch_to_block(blocks[pc]);
+        count(b, &env, ctx);
+        let plan = plan(d, *next, key, floats);
+        let fall = blocks.get(next).copied();
+        if matches!(plan, Plan::Helper) {
+            helper += 1;
+        } else {
+            native += 1;
+        }
+        emit(b, &env, &plan, *pc, *next, fall, &blocks, key);
+    }
+    let _ = program;
+    (native, helper)
+}
+
+/// insts += 1; lanes += popcount(EXEC).
+fn count(b: &mut FunctionBuilder, env: &Env, ctx: Value) {
+    let insts = std::mem::offset_of!(Ctx, insts) as i32;
+    let lanes = std::mem::offset_of!(Ctx, lanes) as i32;
+    let n = b.ins().load(types::I64, FLAGS, ctx, insts);
+    let n = b.ins().iadd_imm(n, 1);
+    b.ins().store(FLAGS, n, ctx, insts);
+    let exec = b.ins().load(types::I32, FLAGS, env.s, 4 * crate::core::wave::EXEC_LO as i32);
+    let pop = b.ins().popcnt(exec);
+    let pop = b.ins().uextend(types::I64, pop);
+    let l = b.ins().load(types::I64, FLAGS, ctx, lanes);
+    let l = b.ins().iadd(l, pop);
+    b.ins().store(FLAGS, l, ctx, lanes);
+}
+
+/// Returns `status` from the function after storing `pc` as the wave's PC.
+fn leave(b: &mut FunctionBuilder, env: &Env, pc: u64, code: u32) {
+    let pcp = field(b, env.ctx, std::mem::offset_of!(Ctx, pc));
+    let v = b.ins().iconst(types::I64, pc as i64);
+    b.ins().store(FLAGS, v, pcp, 0);
+    let r = b.ins().iconst(types::I32, i64::from(code));
+    b.ins().return_(&[r]);
+}
+
+/// Continues at `fall`, or leaves with the PC at `next` when it was not translated.
+fn goto(b: &mut FunctionBuilder, env: &Env, next: u64, fall: Option<cranelift_codegen::ir::Block>) {
+    match fall {
+        Some(block) => {
+            b.ins().jump(block, &[]);
+        }
+        None => leave(b, env, next, status::JUMP),
+    }
+}
+
+/// Calls the interpreter for the instruction at `pc`; continues on NEXT, returns otherwise.
+fn call_helper(
+    b: &mut FunctionBuilder,
+    env: &Env,
+    pc: u64,
+    next: u64,
+    fall: Option<cranelift_codegen::ir::Block>,
+) {
+    let pcv = b.ins().iconst(types::I64, pc as i64);
+    let call = b.ins().call_indirect(env.helper_sig, env.helper, &[env.ctx, pcv]);
+    let r = b.inst_results(call)[0];
+    let out = b.create_block();
+    let cont = b.create_block();
+    b.ins().brif(r, out, &[], cont, &[]);
+    b.switch_to_block(out);
+    b.ins().return_(&[r]);
+    b.switch_to_block(cont);
+    goto(b, env, next, fall);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn emit(
+    b: &mut FunctionBuilder,
+    env: &Env,
+    plan: &Plan,
+    pc: u64,
+    next: u64,
+    fall: Option<cranelift_codegen::ir::Block>,
+    blocks: &BTreeMap<u64, cranelift_codegen::ir::Block>,
+    key: Key,
+) {
+    match plan {
+        Plan::Helper => call_helper(b, env, pc, next, fall),
+        Plan::End => leave(b, env, next, status::END),
+        Plan::Barrier => leave(b, env, next, status::BARRIER),
+        Plan::Branch(cond, target) => {
+            let taken = b.create_block();
+            if let Some(c) = cond {
+                let t = emit_salu::branch_test(b, env, *c);
+                let not_taken = b.create_block();
+                b.ins().brif(t, taken, &[], not_taken, &[]);
+                b.switch_to_block(not_taken);
+                goto(b, env, next, fall);
+            } else {
+                b.ins().jump(taken, &[]);
+            }
+            b.switch_to_block(taken);
+            // The watchdog budget: one unit per taken branch.
+            let off = std::mem::offset_of!(Ctx, budget) as i32;
+            let n = b.ins().load(types::I64, FLAGS, env.ctx, off);
+            let n = b.ins().iadd_imm(n, -1);
+            b.ins().store(FLAGS, n, env.ctx, off);
+            let out = b.create_block();
+            let go = b.create_block();
+            b.ins().brif(n, go, &[], out, &[]);
+            b.switch_to_block(out);
+            leave(b, env, *target, status::BUDGET);
+            b.switch_to_block(go);
+            match blocks.get(target) {
+                Some(block) => {
+                    b.ins().jump(*block, &[]);
+                }
+                None => leave(b, env, *target, status::JUMP),
+            }
+        }
+        Plan::Nothing | Plan::Salu(_) | Plan::Valu(_) => {
+            // Strict mode with loads outstanding: the interpreter checks this instruction.
+            let off = std::mem::offset_of!(Ctx, pending) as i32;
+            let pending = b.ins().load(types::I64, FLAGS, env.ctx, off);
+            let slow = b.create_block();
+            let fast = b.create_block();
+            b.ins().brif(pending, slow, &[], fast, &[]);
+            b.switch_to_block(slow);
+            call_helper(b, env, pc, next, fall);
+            b.switch_to_block(fast);
+            match plan {
+                Plan::Salu(s) => emit_salu::emit(b, env, s),
+                Plan::Valu(v) => emit_valu::emit(b, env, v, key),
+                _ => {}
+            }
+            goto(b, env, next, fall);
+        }
+    }
+}

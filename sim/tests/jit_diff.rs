@@ -1,0 +1,542 @@
+//! The translator against the interpreter, one instruction at a time: every opcode the JIT
+//! emits as host code (and a sample of those it hands to the interpreter) runs on random
+//! register state with edge values (0, -1, INT_MIN, NaNs, infinities, denormals) under both
+//! engines, and the registers (VGPRs, SGPRs, VCC, EXEC, SCC) after it must be identical.
+//! The test also checks that the translator really emitted the instruction as host code.
+
+mod common;
+
+use common::asm::{Asm, Int, Literal, Op, EXEC, NULL, S, V, VCC};
+use common::{raw_vsharp, Buffer, Dispatch, Gpu};
+use ferrum_isa::{encode, Ext, FloatConst, Inst, Opcode, Operand, Special, Vop1, Vop2, Vop3, Vopc};
+use ferrum_sim::jit::Engine;
+use ferrum_sim::SimConfig;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn u32(&mut self) -> u32 {
+        (self.next() >> 32) as u32
+    }
+    fn below(&mut self, n: u32) -> u32 {
+        self.u32() % n
+    }
+}
+
+const EDGES: [u32; 18] = [
+    0,
+    u32::MAX,
+    0x8000_0000,
+    0x7fff_ffff,
+    1,
+    0x7fc0_0000, // qNaN
+    0xffc0_0000, // negative qNaN
+    0x7f80_0001, // sNaN
+    0x7f80_0000, // +inf
+    0xff80_0000, // -inf
+    0x0000_0001, // smallest denormal
+    0x807f_ffff, // largest negative denormal
+    0x0080_0000, // smallest normal
+    0x3f80_0000, // 1.0
+    0xbf80_0000, // -1.0
+    0x4f80_0000, // 2^32
+    0x00ff_ffff,
+    31,
+];
+
+fn value(r: &mut Rng) -> u32 {
+    match r.below(3) {
+        0 => EDGES[r.below(EDGES.len() as u32) as usize],
+        1 => r.u32() % 1024,
+        _ => r.u32(),
+    }
+}
+
+/// Registers the instruction under test may read and write.
+const VREGS: u8 = 10;
+const SREG0: u8 = 4;
+const SREGS: u8 = 12;
+/// Output regions: VGPR rows 0..VREGS at row 10.., scalar state after them.
+const OUT_ROW: u32 = 10;
+const SCALARS: u32 = SREGS as u32 + 4;
+
+fn vreg(r: &mut Rng) -> Operand {
+    V(r.below(u32::from(VREGS)) as u8)
+}
+
+fn sreg(r: &mut Rng) -> Operand {
+    S(SREG0 + r.below(u32::from(SREGS)) as u8)
+}
+
+fn scalar_src(r: &mut Rng) -> Operand {
+    match r.below(8) {
+        0 => Int(r.below(81) as i8 - 16),
+        1 => Operand::Float(
+            [FloatConst::Half, FloatConst::NegOne, FloatConst::Four][r.below(3) as usize],
+        ),
+        2 => Literal(value(r)),
+        3 => VCC,
+        4 => EXEC,
+        _ => sreg(r),
+    }
+}
+
+fn src(r: &mut Rng) -> Operand {
+    if r.below(2) == 0 {
+        vreg(r)
+    } else {
+        scalar_src(r)
+    }
+}
+
+fn sdst(r: &mut Rng) -> Operand {
+    match r.below(6) {
+        0 => VCC,
+        1 => NULL,
+        _ => sreg(r),
+    }
+}
+
+/// A random instance of `op` in encoding `enc`.
+fn instance(r: &mut Rng, op: Opcode, enc: Enc) -> Inst {
+    let vdst = r.below(u32::from(VREGS)) as u8;
+    match enc {
+        Enc::Vop1 => Inst::Vop1(Vop1 { op, vdst: V(vdst), src0: src(r), ext: Ext::None }),
+        Enc::Vop2 => Inst::Vop2(Vop2 {
+            op,
+            vdst,
+            src0: src(r),
+            vsrc1: r.below(u32::from(VREGS)) as u8,
+            k: value(r),
+            ext: Ext::None,
+        }),
+        Enc::Vopc => Inst::Vopc(Vopc {
+            op,
+            src0: src(r),
+            vsrc1: r.below(u32::from(VREGS)) as u8,
+            ext: Ext::None,
+        }),
+        Enc::Vop3 | Enc::Vop3b | Enc::Vop3c => Inst::Vop3(Vop3 {
+            op,
+            vdst: if enc == Enc::Vop3c { sdst(r) } else { V(vdst) },
+            sdst: if enc == Enc::Vop3b { sdst(r) } else { NULL },
+            src: [src(r), src(r), src(r)],
+            abs: 0,
+            neg: 0,
+            opsel: 0,
+            clamp: false,
+            omod: 0,
+        }),
+        Enc::Sop1 => {
+            Inst::Sop1(ferrum_isa::Sop1 { op, sdst: sreg_or_special(r), ssrc0: scalar_src(r) })
+        }
+        Enc::Sop2 => Inst::Sop2(ferrum_isa::Sop2 {
+            op,
+            sdst: sreg_or_special(r),
+            ssrc0: scalar_src(r),
+            ssrc1: scalar_src(r),
+        }),
+        Enc::Sopc => {
+            Inst::Sopc(ferrum_isa::Sopc { op, ssrc0: scalar_src(r), ssrc1: scalar_src(r) })
+        }
+        Enc::Sopk => {
+            Inst::Sopk(ferrum_isa::Sopk { op, sdst: sreg(r), simm16: value(r) as u16, imm32: 0 })
+        }
+    }
+}
+
+fn sreg_or_special(r: &mut Rng) -> Operand {
+    match r.below(8) {
+        0 => VCC,
+        1 => Operand::Special(Special::M0),
+        2 => NULL,
+        _ => sreg(r),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Enc {
+    Vop1,
+    Vop2,
+    Vopc,
+    Vop3,
+    /// VOP3 with a scalar carry destination.
+    Vop3b,
+    /// VOP3 compare (scalar destination in VDST).
+    Vop3c,
+    Sop1,
+    Sop2,
+    Sopc,
+    Sopk,
+}
+
+/// The test program: load registers, run `inst` under a random EXEC, store every register.
+fn program(inst: Option<&[u32]>) -> Vec<u32> {
+    let mut p = Asm::new();
+    // Workgroup g works in region g of the buffer: move the V# base (s16 = workgroup id).
+    p.sop2(Op::S_MUL_I32, S(17), S(16), Literal(BYTES))
+        .sop2(Op::S_ADD_U32, S(0), S(0), S(17))
+        .sop2(Op::S_ADDC_U32, S(1), S(1), Int(0))
+        .vop2(Op::V_LSHLREV_B32, 10, Int(2), 0);
+    for k in 0..VREGS {
+        p.vop2(Op::V_ADD_NC_U32, 11, Literal(u32::from(k) * 128), 10).mubuf(
+            Op::BUFFER_LOAD_DWORD,
+            k,
+            11,
+            0,
+            false,
+        );
+    }
+    p.waitcnt(0, 63)
+        .sop1(Op::S_MOV_B32, VCC, S(SREG0 + SREGS - 1))
+        .sop1(Op::S_MOV_B32, Operand::Special(Special::M0), S(SREG0 + SREGS - 2))
+        .sop1(Op::S_MOV_B32, S(20), EXEC)
+        .sopc(Op::S_BITCMP1_B32, S(SREG0 + SREGS - 3), Int(0))
+        .sop1(Op::S_MOV_B32, EXEC, S(SREG0 + SREGS - 4));
+    if let Some(words) = inst {
+        p.words.extend_from_slice(words);
+    }
+    p.sop1(Op::S_MOV_B32, S(21), EXEC)
+        .sop2(Op::S_CSELECT_B32, S(22), Int(1), Int(0))
+        .sop1(Op::S_MOV_B32, EXEC, S(20))
+        .sop1(Op::S_MOV_B32, S(23), VCC);
+    for k in 0..VREGS {
+        p.vop2(Op::V_ADD_NC_U32, 11, Literal((OUT_ROW + u32::from(k)) * 128), 10).mubuf(
+            Op::BUFFER_STORE_DWORD,
+            k,
+            11,
+            0,
+            false,
+        );
+    }
+    let sbase = (OUT_ROW + u32::from(VREGS)) * 128;
+    for (j, s) in (SREG0..SREG0 + SREGS).chain(21..24).chain([124]).enumerate() {
+        let reg = if s == 124 { Operand::Special(Special::M0) } else { S(s) };
+        p.vop1(Op::V_MOV_B32, V(12), reg)
+            .vop1(Op::V_MOV_B32, V(11), Literal(sbase + 4 * j as u32))
+            .mubuf(Op::BUFFER_STORE_DWORD, 12, 11, 0, false);
+    }
+    p.endpgm();
+    p.finish()
+}
+
+const BYTES: u32 = (OUT_ROW + VREGS as u32) * 128 + 4 * SCALARS;
+/// Workgroups per dispatch, each on its own random inputs.
+const GROUPS: u32 = 8;
+
+struct Engines {
+    gpus: [Gpu; 2],
+}
+
+fn gpu(engine: Engine) -> Gpu {
+    Gpu::with_config(SimConfig { engine, threads: 1, ..Default::default() })
+}
+
+/// Runs `words` on both engines with the same inputs; returns both memories and the number
+/// of native instructions the translation had.
+fn run(e: &Engines, words: &[u32], input: &[u32], scalars: &[u32]) -> ([Vec<u32>; 2], u64) {
+    let mut out: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+    let mut native = 0;
+    for (i, g) in e.gpus.iter().enumerate() {
+        let buf: Buffer = g.buffer(u64::from(BYTES * GROUPS));
+        buf.map.write_u32s(0, input).unwrap();
+        let prog = g.program(words);
+        let mut ud = raw_vsharp(buf.va, BYTES).to_vec();
+        ud.extend_from_slice(scalars);
+        let d = Dispatch {
+            vgprs: 16,
+            tgid_x: true,
+            groups: [GROUPS, 1, 1],
+            ..Dispatch::one_group(prog.va, &ud, [32, 1, 1])
+        };
+        let before = g.kernel.jit_stats();
+        let ok = g.dispatch(&d, &prog, &[&buf]).unwrap();
+        let after = g.kernel.jit_stats();
+        if i == 1 {
+            assert_eq!(after.0, before.0 + 1, "the JIT engine did not translate the program");
+            native = after.1 - before.1;
+        }
+        out[i] = if ok {
+            buf.map.read_u32s(0, (BYTES * GROUPS / 4) as usize).unwrap()
+        } else {
+            vec![0xdead_dead]
+        };
+    }
+    (out, native)
+}
+
+fn cases() -> Vec<(Opcode, Enc, bool)> {
+    use Enc::*;
+    let native =
+        |ops: &[Opcode], enc: Enc| ops.iter().map(move |&o| (o, enc, true)).collect::<Vec<_>>();
+    let mut v = Vec::new();
+    v.extend(native(
+        &[
+            Op::V_MOV_B32,
+            Op::V_NOT_B32,
+            Op::V_CVT_F32_U32,
+            Op::V_CVT_F32_I32,
+            Op::V_CVT_U32_F32,
+            Op::V_CVT_I32_F32,
+        ],
+        Vop1,
+    ));
+    v.extend(native(
+        &[
+            Op::V_ADD_NC_U32,
+            Op::V_SUB_NC_U32,
+            Op::V_SUBREV_NC_U32,
+            Op::V_AND_B32,
+            Op::V_OR_B32,
+            Op::V_XOR_B32,
+            Op::V_XNOR_B32,
+            Op::V_MUL_U32_U24,
+            Op::V_MIN_I32,
+            Op::V_MAX_I32,
+            Op::V_MIN_U32,
+            Op::V_MAX_U32,
+            Op::V_ADD_F32,
+            Op::V_SUB_F32,
+            Op::V_SUBREV_F32,
+            Op::V_MUL_F32,
+            Op::V_FMAC_F32,
+            Op::V_FMAMK_F32,
+            Op::V_FMAAK_F32,
+            Op::V_CNDMASK_B32,
+            Op::V_ADD_CO_CI_U32,
+        ],
+        Vop2,
+    ));
+    v.extend(native(
+        &[
+            Op::V_MUL_LO_U32,
+            Op::V_FMA_F32,
+            Op::V_MAD_U32_U24,
+            Op::V_ADD3_U32,
+            Op::V_AND_OR_B32,
+            Op::V_OR3_B32,
+            Op::V_XAD_U32,
+            Op::V_LSHL_ADD_U32,
+            Op::V_LSHL_OR_B32,
+            Op::V_LSHLREV_B32,
+            Op::V_LSHRREV_B32,
+            Op::V_ASHRREV_I32,
+            Op::V_CNDMASK_B32,
+        ],
+        Vop3,
+    ));
+    v.extend(native(&[Op::V_ADD_CO_U32, Op::V_ADD_CO_CI_U32], Vop3b));
+    let cmps = [
+        Op::V_CMP_EQ_U32,
+        Op::V_CMP_NE_U32,
+        Op::V_CMP_LT_U32,
+        Op::V_CMP_LE_U32,
+        Op::V_CMP_GT_U32,
+        Op::V_CMP_GE_U32,
+        Op::V_CMP_LT_I32,
+        Op::V_CMP_LE_I32,
+        Op::V_CMP_GT_I32,
+        Op::V_CMP_GE_I32,
+        Op::V_CMP_EQ_I32,
+        Op::V_CMP_NE_I32,
+        Op::V_CMP_LT_F32,
+        Op::V_CMP_LE_F32,
+        Op::V_CMP_GT_F32,
+        Op::V_CMP_GE_F32,
+        Op::V_CMP_EQ_F32,
+        Op::V_CMP_LG_F32,
+        Op::V_CMP_NEQ_F32,
+        Op::V_CMP_O_F32,
+        Op::V_CMP_U_F32,
+        Op::V_CMPX_GT_U32,
+        Op::V_CMPX_EQ_I32,
+        Op::V_CMPX_LT_F32,
+    ];
+    v.extend(native(&cmps, Vopc));
+    v.extend(native(&cmps[..21], Vop3c));
+    v.extend(native(&[Op::S_MOV_B32, Op::S_NOT_B32, Op::S_MOV_B64], Sop1));
+    v.extend(native(
+        &[
+            Op::S_ADD_U32,
+            Op::S_SUB_U32,
+            Op::S_ADD_I32,
+            Op::S_SUB_I32,
+            Op::S_ADDC_U32,
+            Op::S_MIN_I32,
+            Op::S_MIN_U32,
+            Op::S_MAX_I32,
+            Op::S_MAX_U32,
+            Op::S_CSELECT_B32,
+            Op::S_AND_B32,
+            Op::S_OR_B32,
+            Op::S_XOR_B32,
+            Op::S_ANDN2_B32,
+            Op::S_ORN2_B32,
+            Op::S_NAND_B32,
+            Op::S_NOR_B32,
+            Op::S_XNOR_B32,
+            Op::S_LSHL_B32,
+            Op::S_LSHR_B32,
+            Op::S_ASHR_I32,
+            Op::S_MUL_I32,
+            Op::S_MUL_HI_U32,
+            Op::S_LSHL1_ADD_U32,
+            Op::S_LSHL2_ADD_U32,
+            Op::S_LSHL3_ADD_U32,
+            Op::S_LSHL4_ADD_U32,
+        ],
+        Sop2,
+    ));
+    v.extend(native(
+        &[
+            Op::S_CMP_EQ_U32,
+            Op::S_CMP_LG_U32,
+            Op::S_CMP_GT_I32,
+            Op::S_CMP_GE_I32,
+            Op::S_CMP_LT_I32,
+            Op::S_CMP_LE_I32,
+            Op::S_CMP_GT_U32,
+            Op::S_CMP_GE_U32,
+            Op::S_CMP_LT_U32,
+            Op::S_CMP_LE_U32,
+        ],
+        Sopc,
+    ));
+    v.extend(native(&[Op::S_MOVK_I32, Op::S_ADDK_I32, Op::S_MULK_I32], Sopk));
+    // Through the interpreter call-out.
+    let helper = [
+        (Op::V_MIN_F32, Vop2),
+        (Op::V_MAX_F32, Vop2),
+        (Op::V_RCP_F32, Vop1),
+        (Op::V_BFE_U32, Vop3),
+        (Op::S_AND_SAVEEXEC_B32, Sop1),
+        (Op::S_BFE_U32, Sop2),
+    ];
+    v.extend(helper.iter().map(|&(o, e)| (o, e, false)));
+    v
+}
+
+#[test]
+fn single_instructions_match_the_interpreter() {
+    let e = Engines { gpus: [gpu(Engine::Interp), gpu(Engine::Jit)] };
+    let mut r = Rng(0x1234_5678_9abc_def1);
+    let blank: Vec<u32> = vec![0; (BYTES * GROUPS / 4) as usize];
+    let scalars = vec![0u32; SREGS as usize];
+    let (_, base_native) = run(&e, &program(None), &blank, &scalars);
+    let trials = 6;
+    let mut mismatches = Vec::new();
+    for (op, enc, want_native) in cases() {
+        let mut seen_native = false;
+        let mut ran = 0;
+        for _ in 0..trials * 4 {
+            if ran == trials {
+                break;
+            }
+            let inst = instance(&mut r, op, enc);
+            let Ok(words) = encode(&inst) else { continue };
+            ran += 1;
+            let mut input: Vec<u32> = (0..BYTES * GROUPS / 4).map(|_| value(&mut r)).collect();
+            for g in 0..GROUPS {
+                let at = ((g * BYTES) / 4 + OUT_ROW * 32) as usize;
+                input[at..((g + 1) * BYTES / 4) as usize].fill(0);
+            }
+            let mut scalars: Vec<u32> = (0..SREGS).map(|_| value(&mut r)).collect();
+            // EXEC: all lanes half of the time.
+            if r.below(2) == 0 {
+                scalars[usize::from(SREGS) - 4] = u32::MAX;
+            }
+            let (out, native) = run(&e, &program(Some(&words)), &input, &scalars);
+            seen_native |= native == base_native + 1;
+            if out[0] != out[1] {
+                let at = out[0].iter().zip(&out[1]).position(|(a, b)| a != b).unwrap_or(0);
+                mismatches.push(format!(
+                    "{inst}: word {at}: interp {:#x} jit {:#x}",
+                    out[0].get(at).copied().unwrap_or(0),
+                    out[1].get(at).copied().unwrap_or(0)
+                ));
+            }
+        }
+        assert!(ran > 0, "{} {enc:?}: no encodable instance", op.name());
+        assert_eq!(seen_native, want_native, "{} {enc:?}: native = {seen_native}", op.name());
+    }
+    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+}
+
+/// Error lines the simulator logs (fault reports), captured for comparison.
+static LOG: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+struct Capture;
+
+impl log::Log for Capture {
+    fn enabled(&self, m: &log::Metadata) -> bool {
+        m.level() <= log::Level::Error
+    }
+    fn log(&self, r: &log::Record) {
+        if r.level() <= log::Level::Error {
+            LOG.lock().unwrap().push(r.args().to_string());
+        }
+    }
+    fn flush(&self) {}
+}
+
+/// The fault report of one dispatch of `words` on `engine`, without the context numbering.
+/// `mapped`: s[0:3] is a V# of a mapped buffer (otherwise of unmapped memory).
+fn fault_report(engine: Engine, words: &[u32], mapped: bool, vgprs: u32, lds: u32) -> String {
+    let g = Gpu::with_config(SimConfig {
+        engine,
+        threads: 1,
+        watchdog: std::time::Duration::from_millis(300),
+        ..Default::default()
+    });
+    let prog = g.program(words);
+    let buf = g.buffer(4096);
+    let ud = raw_vsharp(if mapped { buf.va } else { 0x1_0000_0000 }, 4096);
+    let d = Dispatch { vgprs, lds_bytes: lds, ..Dispatch::one_group(prog.va, &ud, [32, 1, 1]) };
+    LOG.lock().unwrap().clear();
+    let r = g.dispatch(&d, &prog, &[&buf]);
+    assert!(r.is_err(), "{engine:?}: the program should fault");
+    let lines = std::mem::take(&mut *LOG.lock().unwrap());
+    let line = lines.iter().find(|l| l.contains("GPU fault")).cloned().unwrap_or_default();
+    line.split_once("): ").map_or(line.clone(), |(_, rest)| rest.to_string())
+}
+
+#[test]
+fn faults_hangs_and_strict_reports_match_the_interpreter() {
+    let _ = log::set_logger(&Capture);
+    log::set_max_level(log::LevelFilter::Error);
+    let mut missing_wait = Asm::new();
+    missing_wait
+        .vop1(Op::V_MOV_B32, V(1), Int(0))
+        .mubuf(Op::BUFFER_LOAD_DWORD, 2, 1, 0, false)
+        .vop2(Op::V_ADD_NC_U32, 3, Int(1), 2)
+        .endpgm();
+    let mut beyond = Asm::new();
+    beyond.vop2(Op::V_ADD_NC_U32, 1, Int(1), 0).vop1(Op::V_MOV_B32, V(9), Int(1)).endpgm();
+    let mut lds = Asm::new();
+    lds.vop2(Op::V_LSHLREV_B32, 1, Int(6), 0).ds(Op::DS_WRITE_B32, 0, 1, 0, 0).endpgm();
+    let mut hang = Asm::new();
+    let top = hang.label();
+    hang.bind(top);
+    hang.branch(Op::S_BRANCH, top).endpgm();
+    let mut vm = Asm::new();
+    vm.vop1(Op::V_MOV_B32, V(1), Int(0)).mubuf(Op::BUFFER_STORE_DWORD, 1, 1, 0, false).endpgm();
+    let cases = [
+        ("missing s_waitcnt", missing_wait.finish(), true, 0),
+        ("VGPR beyond the allocation", beyond.finish(), true, 0),
+        ("LDS beyond the allocation", lds.finish(), true, 512),
+        ("runaway wave", hang.finish(), true, 0),
+        ("VM fault", vm.finish(), false, 0),
+    ];
+    for (what, words, mapped, lds) in cases {
+        let a = fault_report(Engine::Interp, &words, mapped, 8, lds);
+        let b = fault_report(Engine::Jit, &words, mapped, 8, lds);
+        assert!(!a.is_empty(), "{what}: no report from the interpreter");
+        assert_eq!(a, b, "{what}");
+    }
+}
