@@ -174,13 +174,13 @@ fn image_memory_requirements2_and_bind2() {
     unsafe {
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
-            .format(vk::Format::R8G8B8A8_UINT)
+            .format(vk::Format::R8G8B8A8_UNORM)
             .extent(vk::Extent3D { width: 67, height: 33, depth: 1 })
             .mip_levels(3)
             .array_layers(2)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::TRANSFER_DST);
+            .usage(vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::SAMPLED);
         let image = d.create_image(&info, None).unwrap();
         let v1 = d.get_image_memory_requirements(image);
         let mut dedicated = vk::MemoryDedicatedRequirements {
