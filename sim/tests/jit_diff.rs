@@ -424,6 +424,7 @@ fn cases() -> Vec<(Opcode, Enc, bool)> {
 
 #[test]
 fn single_instructions_match_the_interpreter() {
+    install_capture();
     let e = Engines { gpus: [gpu(Engine::Interp), gpu(Engine::Jit)] };
     let mut r = Rng(0x1234_5678_9abc_def1);
     let blank: Vec<u32> = vec![0; (BYTES * GROUPS / 4) as usize];
@@ -473,6 +474,17 @@ static LOG: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
 struct Capture;
 
+/// Installs [`Capture`] as the process's logger. Every test of this binary calls it before it
+/// makes a device: the harness would otherwise install its stderr logger first (tests run in
+/// parallel), and the fault reports would never reach [`LOG`].
+fn install_capture() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        log::set_logger(&Capture).expect("no logger before the first test of this binary");
+        log::set_max_level(log::LevelFilter::Error);
+    });
+}
+
 impl log::Log for Capture {
     fn enabled(&self, m: &log::Metadata) -> bool {
         m.level() <= log::Level::Error
@@ -508,8 +520,7 @@ fn fault_report(engine: Engine, words: &[u32], mapped: bool, vgprs: u32, lds: u3
 
 #[test]
 fn faults_hangs_and_strict_reports_match_the_interpreter() {
-    let _ = log::set_logger(&Capture);
-    log::set_max_level(log::LevelFilter::Error);
+    install_capture();
     let mut missing_wait = Asm::new();
     missing_wait
         .vop1(Op::V_MOV_B32, V(1), Int(0))
