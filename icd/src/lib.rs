@@ -12,6 +12,7 @@ pub mod entry;
 pub mod error;
 pub mod format;
 pub mod image;
+pub mod meta;
 pub mod pipeline;
 pub mod version;
 

@@ -22,6 +22,8 @@ pub struct ImageView {
     pub view_type: vk::ImageViewType,
     pub range: vk::ImageSubresourceRange,
     pub descriptor: ImageDescriptor,
+    /// The viewed image (Vulkan keeps it alive while the view is used).
+    image: vk::Image,
 }
 vk_object!(ImageView, vk::ImageView, vk::ObjectType::IMAGE_VIEW);
 
@@ -153,12 +155,20 @@ impl ImageView {
             view_type: info.view_type,
             range,
             descriptor,
+            image: info.image,
         }))
     }
 
     /// The T# words.
     pub fn words(&self) -> [u32; 8] {
         self.descriptor.words()
+    }
+
+    /// The viewed image.
+    pub fn image(&self) -> VkResult<&Image> {
+        // SAFETY: the image outlives every use of its views (valid usage).
+        unsafe { Image::from_handle(self.image) }
+            .ok_or(VkError::InvalidUsage("image view of a destroyed image"))
     }
 }
 
