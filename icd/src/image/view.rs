@@ -13,6 +13,7 @@ use crate::descriptor::tsharp::{ImageDescriptor, ImgType};
 use crate::descriptor::vsharp;
 use crate::error::{VkError, VkResult};
 use crate::format::{self, FormatInfo, Sel};
+use crate::gfx::target::TargetView;
 
 /// A `VkImageView`.
 #[repr(C)]
@@ -22,6 +23,9 @@ pub struct ImageView {
     pub view_type: vk::ImageViewType,
     pub range: vk::ImageSubresourceRange,
     pub descriptor: ImageDescriptor,
+    /// What the view is as a colour or depth/stencil attachment (address, swizzle mode,
+    /// extent, samples, level and layers), for the CB/DB registers.
+    pub target: TargetView,
 }
 vk_object!(ImageView, vk::ImageView, vk::ObjectType::IMAGE_VIEW);
 
@@ -153,6 +157,7 @@ impl ImageView {
             view_type: info.view_type,
             range,
             descriptor,
+            target: TargetView::of(image, va, view_format, &range),
         }))
     }
 
