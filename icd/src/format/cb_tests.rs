@@ -51,7 +51,8 @@ fn export_formats_as_radv_chooses() {
     // 8 SINT16, 9 32_ABGR.
     assert_eq!(ex(F::R8G8B8A8_UNORM, false), 4);
     assert_eq!(ex(F::R8G8B8A8_UINT, false), 7);
-    assert_eq!(ex(F::A2B10G10R10_SINT_PACK32, true), 8);
+    assert_eq!(ex(F::R16G16B16A16_SINT, true), 8);
+    assert_eq!(ex(F::A2B10G10R10_UINT_PACK32, true), 7);
     assert_eq!(ex(F::R16G16B16A16_UNORM, false), 5);
     assert_eq!(ex(F::R16G16B16A16_UNORM, true), 9);
     assert_eq!(ex(F::R16_SNORM, false), 6);

@@ -72,3 +72,7 @@ pub fn refuse(what: &str) -> VkError {
 pub(crate) fn fui(v: f32) -> u32 {
     v.to_bits()
 }
+
+#[cfg(test)]
+#[path = "sim_check_tests.rs"]
+mod sim_check_tests;

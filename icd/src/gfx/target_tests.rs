@@ -4,7 +4,7 @@ use crate::format::info;
 fn view(format: vk::Format) -> TargetView {
     TargetView {
         format: info(format).unwrap(),
-        main: Some(Plane { va: 0x12_3456_0000, mode: SwizzleMode::R64KX }),
+        main: Some(Plane { va: 0x1234_5678_0000, mode: SwizzleMode::R64KX }),
         stencil: None,
         ty: vk::ImageType::TYPE_2D,
         width: 16384,
@@ -21,7 +21,7 @@ fn view(format: vk::Format) -> TargetView {
 #[test]
 fn rgba8_target_registers() {
     let regs = color_target(0, &view(vk::Format::R8G8B8A8_UNORM)).unwrap();
-    assert_eq!(regs.get(0x28c60), Some(0x1234_5600), "CB_COLOR0_BASE = va >> 8");
+    assert_eq!(regs.get(0x28c60), Some(0x3456_7800), "CB_COLOR0_BASE = va bits 8..39");
     assert_eq!(regs.get(0x28e40), Some(0x12), "CB_COLOR0_BASE_EXT = va >> 40");
     // VIEW: SLICE_START 1, SLICE_MAX 4 (bit 13), MIP_LEVEL 2 (bit 26).
     assert_eq!(regs.get(0x28c6c), Some(1 | 4 << 13 | 2 << 26));
