@@ -50,11 +50,9 @@ fn raster_state_as_the_simulator_decodes_it() {
         .rasterization_samples(vk::SampleCountFlags::TYPE_8);
     let mask = [0x5au32];
     let ms = ms.sample_mask(&mask);
-    let mut vtx = Regs::new();
-    // The driver's usual snapping (not from these modules): 1/256 pixel, round to even.
-    vtx.push(ferrum_regs::gfx103::PA_SU_VTX_CNTL, 1 | 2 << 1 | 5 << 3);
+    let rast = vk::PipelineRasterizationStateCreateInfo::default().line_width(1.0);
     let f = file(&[
-        vtx,
+        super::state::rasterization::rasterization(&rast).unwrap(),
         viewport::render_area(&area),
         viewport::viewports(&[vp]),
         viewport::scissors(&[vp], &[sc]),
@@ -62,6 +60,7 @@ fn raster_state_as_the_simulator_decodes_it() {
     ]);
     let rs = raster_state(&f).unwrap();
     assert_eq!(rs.samples, 8);
+    assert_eq!((rs.snap_bits, rs.half_pixel_center), (8, true));
     assert_eq!(rs.scissor, SimRect { x0: 0, y0: 0, x1: 300, y1: 200 });
     assert_eq!(rs.vport_scissors.unwrap()[0], SimRect { x0: 10, y0: 60, x1: 110, y1: 150 });
     let offs = multisample::sample_offsets(8);
@@ -127,7 +126,8 @@ fn every_blend_state_is_accepted() {
 #[test]
 fn every_compare_op_means_what_vulkan_says() {
     use vk::CompareOp as C;
-    let ops: [(C, fn(f32, f32) -> bool); 8] = [
+    type Want = fn(f32, f32) -> bool;
+    let ops: [(C, Want); 8] = [
         (C::NEVER, |_, _| false),
         (C::LESS, |a, b| a < b),
         (C::EQUAL, |a, b| a == b),
@@ -162,7 +162,8 @@ fn every_compare_op_means_what_vulkan_says() {
 fn every_stencil_op_means_what_vulkan_says() {
     use vk::StencilOp as S;
     let r = 0x37u32;
-    let ops: [(S, fn(u8) -> u8); 8] = [
+    type Want = fn(u8) -> u8;
+    let ops: [(S, Want); 8] = [
         (S::KEEP, |s| s),
         (S::ZERO, |_| 0),
         (S::REPLACE, |_| 0x37),

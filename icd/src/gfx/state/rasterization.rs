@@ -53,6 +53,7 @@ pub fn rasterization(info: &vk::PipelineRasterizationStateCreateInfo<'_>) -> VkR
     regs.push(r::PA_SU_SC_MODE_CNTL, su_sc_mode_cntl(&s)?);
     regs.push(r::PA_CL_CLIP_CNTL, clip_cntl(s.depth_clamp, s.discard, 0));
     regs.push(r::PA_SU_LINE_CNTL, line_cntl(s.line_width));
+    regs.push(r::PA_SU_VTX_CNTL, vtx_cntl());
     Ok(regs)
 }
 
@@ -113,6 +114,38 @@ pub fn clip_cntl(depth_clamp: bool, discard: bool, ucp_mask: u32) -> u32 {
 pub fn line_cntl(width: f32) -> u32 {
     let eighths = (width.max(0.0) * 8.0).round().min(0xffff as f32) as u32;
     r::PA_SU_LINE_CNTL::WIDTH.val(eighths)
+}
+
+/// PA_SU_VTX_CNTL: pixel centres at half-integers (Vulkan), vertices snapped to 1/256 pixel
+/// (16.8 fixed point, navi21's `subPixelPrecisionBits` = 8) rounding to even, as RADV
+/// programs it.
+pub fn vtx_cntl() -> u32 {
+    use r::enums::PA_SU_VTX_CNTL__ROUND_MODE as Round;
+    use r::enums::QUANT_MODE as Q;
+    use r::PA_SU_VTX_CNTL as F;
+    F::PIX_CENTER.val(1)
+        | F::ROUND_MODE.val(Round::X_ROUND_TO_EVEN)
+        | F::QUANT_MODE.val(Q::X_16_8_FIXED_POINT_1_256TH)
+}
+
+/// Half of `pixels` in 12.4 fixed point (the unit of the point size fields), saturated.
+fn half_12p4(pixels: f32) -> u32 {
+    (pixels.max(0.0) * 8.0).round().min(0xffff as f32) as u32
+}
+
+/// PA_SU_POINT_SIZE (the size of points whose shader writes no PointSize: Vulkan says 1.0)
+/// and PA_SU_POINT_MINMAX (the clamp of shader point sizes: [0, maxPointSize]).
+pub fn points(max_point_size: f32) -> Regs {
+    use r::PA_SU_POINT_MINMAX as M;
+    use r::PA_SU_POINT_SIZE as S;
+    let one = half_12p4(1.0);
+    let mut regs = Regs::new();
+    regs.push(r::PA_SU_POINT_SIZE, S::HEIGHT.val(one) | S::WIDTH.val(one));
+    regs.push(
+        r::PA_SU_POINT_MINMAX,
+        M::MIN_SIZE.val(0) | M::MAX_SIZE.val(half_12p4(max_point_size)),
+    );
+    regs
 }
 
 /// Depth-bias values (pipeline or vkCmdSetDepthBias).

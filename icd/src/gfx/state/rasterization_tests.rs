@@ -21,6 +21,8 @@ fn default_fill_state() {
     assert_eq!(regs.get(0x28810), Some(1 << 19 | 1 << 24));
     // PA_SU_LINE_CNTL: width 1 = 8 eighths.
     assert_eq!(regs.get(0x28a08), Some(8));
+    // PA_SU_VTX_CNTL: PIX_CENTER, ROUND_MODE X_ROUND_TO_EVEN (2), QUANT_MODE 1/256 (5).
+    assert_eq!(regs.get(0x28be4), Some(1 | 2 << 1 | 5 << 3));
 }
 
 #[test]
@@ -86,4 +88,14 @@ fn line_width_saturates() {
     assert_eq!(line_cntl(1e9), 0xffff);
     assert_eq!(line_cntl(-1.0), 0);
     assert_eq!(line_cntl(f32::NAN), 0);
+}
+
+#[test]
+fn point_size_and_clamp() {
+    let regs = points(8191.875);
+    // 1.0 pixel: half is 0.5 = 8 in 12.4, in both HEIGHT and WIDTH.
+    assert_eq!(regs.get(0x28a00), Some(8 | 8 << 16));
+    // MIN_SIZE 0, MAX_SIZE 8191.875 / 2 in 12.4 = 0xffff.
+    assert_eq!(regs.get(0x28a04), Some(0xffff << 16));
+    assert_eq!(points(64.0).get(0x28a04), Some(512 << 16));
 }
