@@ -75,7 +75,10 @@ impl Multisample {
         Ok(Multisample { log2, per_sample, mask })
     }
 
-    fn ps_iter_log2(&self) -> u32 {
+    /// log2 of PS_ITER_SAMPLES. When above 0 the pipeline must also place gl_FragCoord at the
+    /// sample (SPI_BARYC_CNTL.POS_FLOAT_LOCATION = 2) and set PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE,
+    /// as RADV does; both belong to the pixel-shader state.
+    pub fn ps_iter_log2(&self) -> u32 {
         if self.per_sample {
             self.log2
         } else {
@@ -110,8 +113,8 @@ pub fn aa_config(log2: u32) -> u32 {
         | F::COVERED_CENTROID_IS_CENTER.val(1)
 }
 
-/// DB_EQAA: one anchor, mask-export and alpha-to-mask sample per coverage sample, and the
-/// shader iterations.
+/// DB_EQAA: one anchor, mask-export and alpha-to-mask sample per coverage sample (no mixed
+/// depth/colour sample counts), the shader iterations, and the fixed bits RADV sets.
 pub fn db_eqaa(log2: u32, ps_iter_log2: u32) -> u32 {
     use r::DB_EQAA as F;
     F::MAX_ANCHOR_SAMPLES.val(log2)
@@ -120,6 +123,7 @@ pub fn db_eqaa(log2: u32, ps_iter_log2: u32) -> u32 {
         | F::ALPHA_TO_MASK_NUM_SAMPLES.val(log2)
         | F::HIGH_QUALITY_INTERSECTIONS.val(1)
         | F::INCOHERENT_EQAA_READS.val(1)
+        | F::INTERPOLATE_COMP_Z.val(1)
         | F::STATIC_ANCHOR_ASSOCIATIONS.val(1)
 }
 

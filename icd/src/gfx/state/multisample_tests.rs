@@ -65,7 +65,7 @@ fn sample_mask_and_shading() {
     let half =
         info(vk::SampleCountFlags::TYPE_4).sample_shading_enable(true).min_sample_shading(0.5);
     let eqaa = multisample(&half).unwrap().get(0x28804).unwrap();
-    assert_eq!(eqaa, 2 | 2 << 4 | 2 << 8 | 2 << 12 | 1 << 16 | 1 << 17 | 1 << 20);
+    assert_eq!(eqaa, 2 | 2 << 4 | 2 << 8 | 2 << 12 | 1 << 16 | 1 << 17 | 1 << 18 | 1 << 20);
 }
 
 #[test]
