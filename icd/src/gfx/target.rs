@@ -121,7 +121,7 @@ pub fn color_target(index: u32, v: &TargetView) -> VkResult<Regs> {
         return Err(refuse("more than 8 colour attachments"));
     }
     let samples = log2(v.samples)?;
-    let last = v.base_layer + v.layers - 1;
+    let last = (v.base_layer + v.layers).saturating_sub(1);
     let integer = matches!(v.format.numeric, Numeric::Uint | Numeric::Sint);
     let normalized = matches!(v.format.numeric, Numeric::Unorm | Numeric::Snorm | Numeric::Srgb);
     use r::CB_COLOR0_INFO as I;
@@ -137,11 +137,11 @@ pub fn color_target(index: u32, v: &TargetView) -> VkResult<Regs> {
         | A::NUM_FRAGMENTS.val(samples)
         | A::FORCE_DST_ALPHA_1.val((v.format.swizzle[3] == Sel::One) as u32);
     use r::CB_COLOR0_ATTRIB2 as A2;
-    let attrib2 = A2::MIP0_HEIGHT.val(v.height - 1)
-        | A2::MIP0_WIDTH.val(v.width - 1)
-        | A2::MAX_MIP.val(v.levels - 1);
+    let attrib2 = A2::MIP0_HEIGHT.val(v.height.saturating_sub(1))
+        | A2::MIP0_WIDTH.val(v.width.saturating_sub(1))
+        | A2::MAX_MIP.val(v.levels.saturating_sub(1));
     use r::CB_COLOR0_ATTRIB3 as A3;
-    let attrib3 = A3::MIP0_DEPTH.val(v.slices - 1)
+    let attrib3 = A3::MIP0_DEPTH.val(v.slices.saturating_sub(1))
         | A3::COLOR_SW_MODE.val(plane.mode as u32)
         | A3::RESOURCE_TYPE.val(resource_type(v.ty))
         | A3::RESOURCE_LEVEL.val(1);
@@ -196,12 +196,12 @@ pub fn depth_target(v: &TargetView, read_only: (bool, bool)) -> VkResult<Regs> {
     let z_info = Z::FORMAT.val(depth.map_or(0, |_| zf))
         | Z::NUM_SAMPLES.val(samples)
         | Z::SW_MODE.val(depth.map_or(0, |p| p.mode as u32))
-        | Z::MAXMIP.val(v.levels - 1);
+        | Z::MAXMIP.val(v.levels.saturating_sub(1));
     use r::DB_STENCIL_INFO as S;
     let s_info = S::FORMAT.val(v.stencil.is_some() as u32)
         | S::SW_MODE.val(v.stencil.map_or(0, |p| p.mode as u32))
         | S::TILE_STENCIL_DISABLE.val(1);
-    let last = v.base_layer + v.layers - 1;
+    let last = (v.base_layer + v.layers).saturating_sub(1);
     use r::DB_DEPTH_VIEW as V;
     let view = V::SLICE_START.val(v.base_layer)
         | V::SLICE_START_HI.val(v.base_layer >> 11)
@@ -215,7 +215,10 @@ pub fn depth_target(v: &TargetView, read_only: (bool, bool)) -> VkResult<Regs> {
     regs.push(r::DB_Z_INFO, z_info);
     regs.push(r::DB_STENCIL_INFO, s_info);
     regs.push(r::DB_DEPTH_VIEW, view);
-    regs.push(r::DB_DEPTH_SIZE_XY, XY::X_MAX.val(v.width - 1) | XY::Y_MAX.val(v.height - 1));
+    regs.push(
+        r::DB_DEPTH_SIZE_XY,
+        XY::X_MAX.val(v.width.saturating_sub(1)) | XY::Y_MAX.val(v.height.saturating_sub(1)),
+    );
     let mut bases = |lo: [u32; 2], hi: [u32; 2], va: u64| {
         for (l, h) in lo.into_iter().zip(hi) {
             regs.push(l, (va >> 8) as u32);

@@ -167,3 +167,20 @@ fn target_view_of_images() {
     let t = TargetView::of(&s8, 0x20_0000, s8.format, &range);
     assert_eq!((t.main, t.stencil.map(|p| p.va)), (None, Some(0x20_0000)));
 }
+
+#[test]
+fn degenerate_views_do_not_panic() {
+    let v = TargetView {
+        width: 0,
+        height: 0,
+        slices: 0,
+        levels: 0,
+        layers: 0,
+        base_layer: 0,
+        ..view(vk::Format::R8_UNORM)
+    };
+    let regs = color_target(0, &v).unwrap();
+    assert_eq!(regs.get(0x28ec0), Some(0));
+    let d = TargetView { format: info(vk::Format::D16_UNORM).unwrap(), ..v };
+    assert_eq!(depth_target(&d, (false, false)).unwrap().get(0x2801c), Some(0));
+}

@@ -130,7 +130,7 @@ pub fn db_eqaa(log2: u32, ps_iter_log2: u32) -> u32 {
 /// PA_SC_AA_MASK_X0Y0_X1Y0 and _X0Y1_X1Y1: the sample mask (pipeline or vkCmdSetSampleMaskEXT)
 /// for each pixel of the 2x2 quad, limited to the samples that exist.
 pub fn sample_mask(log2: u32, mask: u32) -> Regs {
-    let m = mask & ((1u32 << (1 << log2)) - 1);
+    let m = mask & ((1u64 << (1u32 << log2.min(4))) - 1) as u32;
     let both = m | m << 16;
     let mut regs = Regs::new();
     regs.push(r::PA_SC_AA_MASK_X0Y0_X1Y0, both);

@@ -76,3 +76,11 @@ fn refusals() {
     );
     assert!(multisample(&info(vk::SampleCountFlags::TYPE_1).alpha_to_one_enable(true)).is_err());
 }
+
+#[test]
+fn sample_mask_limits_to_existing_samples() {
+    assert_eq!(sample_mask(0, u32::MAX).0[0].1, 1 | 1 << 16);
+    assert_eq!(sample_mask(3, u32::MAX).0[0].1, 0xff | 0xff << 16);
+    assert_eq!(sample_mask(4, u32::MAX).0[0].1, u32::MAX);
+    assert_eq!(sample_mask(9, 0x1_0003).0[0].1, 3 | 3 << 16);
+}
