@@ -551,3 +551,50 @@ fn faults_hangs_and_strict_reports_match_the_interpreter() {
         assert_eq!(a, b, "{what}");
     }
 }
+
+/// Strict mode with a load outstanding: instructions whose registers the load does not write
+/// stay native (the interpreter's missing-`s_waitcnt` check would pass for them), and the
+/// results match the interpreter's. Only the load, the wait and the store call out.
+#[test]
+fn strict_mode_keeps_unrelated_instructions_native() {
+    install_capture();
+    const ADDS: u32 = 24;
+    let mut p = Asm::new();
+    p.vop2(Op::V_LSHLREV_B32, 1, Int(2), 0).mubuf(Op::BUFFER_LOAD_DWORD, 5, 1, 0, false).vop1(
+        Op::V_MOV_B32,
+        V(2),
+        Int(1),
+    );
+    for _ in 0..ADDS {
+        p.vop2(Op::V_ADD_NC_U32, 2, Int(3), 2).sop2(Op::S_ADD_U32, S(8), S(8), Int(1));
+    }
+    p.waitcnt(0, 63).vop2(Op::V_ADD_NC_U32, 2, V(5), 2).mubuf(
+        Op::BUFFER_STORE_DWORD,
+        2,
+        1,
+        0,
+        false,
+    );
+    p.endpgm();
+    let words = p.finish();
+    let input: Vec<u32> = (0..32u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    let mut out = Vec::new();
+    for engine in [Engine::Interp, Engine::Jit] {
+        let g = Gpu::with_config(SimConfig { engine, threads: 1, ..Default::default() });
+        let buf = g.buffer(128);
+        buf.map.write_u32s(0, &input).unwrap();
+        let prog = g.program(&words);
+        let ud = raw_vsharp(buf.va, 128);
+        let d = Dispatch::one_group(prog.va, &ud, [32, 1, 1]);
+        let calls = g.kernel.jit_helper_calls();
+        assert!(g.dispatch(&d, &prog, &[&buf]).unwrap(), "{engine:?}: the dispatch failed");
+        if engine == Engine::Jit {
+            let calls = g.kernel.jit_helper_calls() - calls;
+            assert!(calls <= 4, "{calls} interpreter calls: the adds did not stay native");
+        }
+        out.push(buf.map.read_u32s(0, 32).unwrap());
+    }
+    let want: Vec<u32> = input.iter().map(|x| x.wrapping_add(1 + 3 * ADDS)).collect();
+    assert_eq!(out[0], want, "interpreter");
+    assert_eq!(out[1], want, "JIT");
+}

@@ -15,7 +15,7 @@ type F = vk::FormatFeatureFlags;
 /// the tests that prove them: SAMPLE, FILTER and STORAGE by `tests/tests/image_shaders.rs`
 /// (a shader's imageStore to a swizzled 2-level, 2-layer image, read back through imageLoad,
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
-/// the float formats there). TRANSFER needs the copy kernels, COLOR/DEPTH_STENCIL/BLIT the
+/// the float formats there). TRANSFER is [`PROVEN_TRANSFER`]; COLOR/DEPTH_STENCIL/BLIT the
 /// graphics path, ATOMIC image atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
 pub const PROVEN: &[(vk::Format, Caps)] = &[
     (vk::Format::R8G8B8A8_UNORM, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
@@ -24,9 +24,102 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
     (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
 ];
 
+/// Formats whose transfers (copies with buffers and images, and clears for the formats
+/// that have them) are proven with OPTIMAL tiling by `tests/tests/meta_transfer.rs`: uploads
+/// of 3 levels and 2 layers, clears of a level and layer range, image-to-image copies at
+/// offsets and padded downloads, byte-exact against lavapipe, validation on. Formats lavapipe
+/// does not copy (R4G4, R4G4B4A4, R8_SRGB, R8G8_SRGB, A2B10G10R10_SINT) are not listed.
+pub const PROVEN_TRANSFER: &[vk::Format] = &[
+    vk::Format::R8_UNORM,
+    vk::Format::R8_SNORM,
+    vk::Format::R8_UINT,
+    vk::Format::R8_SINT,
+    vk::Format::B4G4R4A4_UNORM_PACK16,
+    vk::Format::R5G6B5_UNORM_PACK16,
+    vk::Format::B5G6R5_UNORM_PACK16,
+    vk::Format::R5G5B5A1_UNORM_PACK16,
+    vk::Format::B5G5R5A1_UNORM_PACK16,
+    vk::Format::A1R5G5B5_UNORM_PACK16,
+    vk::Format::R8G8_UNORM,
+    vk::Format::R8G8_SNORM,
+    vk::Format::R8G8_UINT,
+    vk::Format::R8G8_SINT,
+    vk::Format::R16_UNORM,
+    vk::Format::R16_SNORM,
+    vk::Format::R16_UINT,
+    vk::Format::R16_SINT,
+    vk::Format::R16_SFLOAT,
+    vk::Format::R8G8B8A8_UNORM,
+    vk::Format::R8G8B8A8_SNORM,
+    vk::Format::R8G8B8A8_UINT,
+    vk::Format::R8G8B8A8_SINT,
+    vk::Format::R8G8B8A8_SRGB,
+    vk::Format::B8G8R8A8_UNORM,
+    vk::Format::B8G8R8A8_SNORM,
+    vk::Format::B8G8R8A8_UINT,
+    vk::Format::B8G8R8A8_SINT,
+    vk::Format::B8G8R8A8_SRGB,
+    vk::Format::A8B8G8R8_UNORM_PACK32,
+    vk::Format::A8B8G8R8_SNORM_PACK32,
+    vk::Format::A8B8G8R8_UINT_PACK32,
+    vk::Format::A8B8G8R8_SINT_PACK32,
+    vk::Format::A8B8G8R8_SRGB_PACK32,
+    vk::Format::A2R10G10B10_UNORM_PACK32,
+    vk::Format::A2R10G10B10_UINT_PACK32,
+    vk::Format::A2B10G10R10_UNORM_PACK32,
+    vk::Format::A2B10G10R10_SNORM_PACK32,
+    vk::Format::A2B10G10R10_UINT_PACK32,
+    vk::Format::R16G16_UNORM,
+    vk::Format::R16G16_SNORM,
+    vk::Format::R16G16_UINT,
+    vk::Format::R16G16_SINT,
+    vk::Format::R16G16_SFLOAT,
+    vk::Format::R32_UINT,
+    vk::Format::R32_SINT,
+    vk::Format::R32_SFLOAT,
+    vk::Format::B10G11R11_UFLOAT_PACK32,
+    vk::Format::E5B9G9R9_UFLOAT_PACK32,
+    vk::Format::R16G16B16A16_UNORM,
+    vk::Format::R16G16B16A16_SNORM,
+    vk::Format::R16G16B16A16_UINT,
+    vk::Format::R16G16B16A16_SINT,
+    vk::Format::R16G16B16A16_SFLOAT,
+    vk::Format::R32G32_UINT,
+    vk::Format::R32G32_SINT,
+    vk::Format::R32G32_SFLOAT,
+    vk::Format::R32G32B32A32_UINT,
+    vk::Format::R32G32B32A32_SINT,
+    vk::Format::R32G32B32A32_SFLOAT,
+    vk::Format::D16_UNORM,
+    vk::Format::D32_SFLOAT,
+    vk::Format::S8_UINT,
+    vk::Format::D32_SFLOAT_S8_UINT,
+    vk::Format::BC1_RGB_UNORM_BLOCK,
+    vk::Format::BC1_RGB_SRGB_BLOCK,
+    vk::Format::BC1_RGBA_UNORM_BLOCK,
+    vk::Format::BC1_RGBA_SRGB_BLOCK,
+    vk::Format::BC2_UNORM_BLOCK,
+    vk::Format::BC2_SRGB_BLOCK,
+    vk::Format::BC3_UNORM_BLOCK,
+    vk::Format::BC3_SRGB_BLOCK,
+    vk::Format::BC4_UNORM_BLOCK,
+    vk::Format::BC4_SNORM_BLOCK,
+    vk::Format::BC5_UNORM_BLOCK,
+    vk::Format::BC5_SNORM_BLOCK,
+    vk::Format::BC6H_UFLOAT_BLOCK,
+    vk::Format::BC6H_SFLOAT_BLOCK,
+    vk::Format::BC7_UNORM_BLOCK,
+    vk::Format::BC7_SRGB_BLOCK,
+];
+
 /// The paths [`PROVEN`] for `format` with OPTIMAL tiling (none for formats not listed).
 pub fn proven(format: vk::Format) -> Caps {
-    PROVEN.iter().find(|p| p.0 == format).map_or(Caps(0), |p| p.1)
+    let caps = PROVEN.iter().find(|p| p.0 == format).map_or(Caps(0), |p| p.1);
+    if PROVEN_TRANSFER.contains(&format) {
+        caps | Caps::TRANSFER
+    } else {
+        caps
+    }
 }
 
 /// What is advertised for `format`: [`proven`] (OPTIMAL tiling only), or everything the
@@ -59,7 +152,7 @@ fn image_features(f: &FormatInfo, caps: Caps) -> vk::FormatFeatureFlags {
     set(has(Caps::COLOR | Caps::BLEND), F::COLOR_ATTACHMENT_BLEND);
     set(has(Caps::COLOR | Caps::BLIT), F::BLIT_DST);
     set(has(Caps::DEPTH_STENCIL), F::DEPTH_STENCIL_ATTACHMENT);
-    if f.img_format != 0 && has(Caps::TRANSFER) && !out.is_empty() {
+    if f.img_format != 0 && has(Caps::TRANSFER) {
         out |= F::TRANSFER_SRC | F::TRANSFER_DST;
     }
     out

@@ -109,15 +109,21 @@ fn nothing_unproven_is_advertised() {
     }
     // A format no test covers advertises nothing; a tested one exactly its proven usages.
     assert!(empty(format_properties_for(
-        vk::Format::B8G8R8A8_UNORM,
-        proven(vk::Format::B8G8R8A8_UNORM)
+        vk::Format::R4G4_UNORM_PACK8,
+        proven(vk::Format::R4G4_UNORM_PACK8)
     )));
+    let transfer = F::TRANSFER_SRC | F::TRANSFER_DST;
     let p = format_properties_for(vk::Format::R32_UINT, proven(vk::Format::R32_UINT));
-    assert_eq!(p.optimal_tiling_features, F::SAMPLED_IMAGE | F::STORAGE_IMAGE);
+    assert_eq!(p.optimal_tiling_features, F::SAMPLED_IMAGE | F::STORAGE_IMAGE | transfer);
     assert!(p.buffer_features.is_empty());
     let p = format_properties_for(vk::Format::R8G8B8A8_UNORM, proven(vk::Format::R8G8B8A8_UNORM));
-    let want = F::SAMPLED_IMAGE | F::SAMPLED_IMAGE_FILTER_LINEAR | F::STORAGE_IMAGE;
+    let want = F::SAMPLED_IMAGE | F::SAMPLED_IMAGE_FILTER_LINEAR | F::STORAGE_IMAGE | transfer;
     assert_eq!(p.optimal_tiling_features, want);
+    // Transfers alone are a format's features when nothing else is proven yet.
+    let p = format_properties_for(vk::Format::D16_UNORM, proven(vk::Format::D16_UNORM));
+    assert_eq!(p.optimal_tiling_features, transfer);
+    let p = format_properties_for(vk::Format::BC7_SRGB_BLOCK, proven(vk::Format::BC7_SRGB_BLOCK));
+    assert_eq!(p.optimal_tiling_features, transfer);
 }
 
 #[test]

@@ -151,8 +151,13 @@ fn convert(numeric: Numeric, channel: usize, bits: u32, v: &vk::ClearColorValue)
         Numeric::Float if bits == 32 => u64::from(f.to_bits()),
         Numeric::Float if bits == 16 => u64::from(f32_to_f16(f)),
         Numeric::Float => ufloat(f, bits - 5),
-        // Integer (and scaled) formats keep the low bits of the 32-bit value.
-        _ => u64::from(u) & mask,
+        // Integer values outside the channel's range clamp to it (as Mesa's format packing
+        // does; the spec leaves them undefined).
+        Numeric::Sint | Numeric::Sscaled => {
+            let half = 1i64 << (bits - 1);
+            (i64::from(u as i32).clamp(-half, half - 1) as u64) & mask
+        }
+        _ => u64::from(u).min(mask),
     }
 }
 

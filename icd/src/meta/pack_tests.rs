@@ -34,10 +34,15 @@ fn packed_formats_name_channels_from_the_top() {
 }
 
 #[test]
-fn integers_keep_their_low_bits_and_wide_formats_span_dwords() {
-    assert_eq!(color_u(F::R16G16B16A16_UINT, [1, 2, 3, 0x1_0004]), [0x2_0001, 0x4_0003, 0, 0]);
+fn integers_clamp_to_the_channel_and_wide_formats_span_dwords() {
+    assert_eq!(color_u(F::R16G16B16A16_UINT, [1, 2, 3, 0x1_0004]), [0x2_0001, 0xffff_0003, 0, 0]);
     assert_eq!(color_u(F::R32G32B32A32_SINT, [u32::MAX, 0, 7, 8]), [u32::MAX, 0, 7, 8]);
     assert_eq!(color_u(F::R8_SINT, [(-2i32) as u32, 0, 0, 0])[0], 0xfe);
+    assert_eq!(color_u(F::R8G8_SINT, [(-200i32) as u32, 200, 0, 0])[0], 0x7f_80);
+    assert_eq!(
+        color_u(F::A2B10G10R10_UINT_PACK32, [1, 2, 3, 4])[0],
+        3 << 30 | 3 << 20 | 2 << 10 | 1
+    );
 }
 
 #[test]

@@ -61,13 +61,17 @@ fn raw_format(bpe: u32) -> VkResult<(u16, [Sel; 4])> {
     Ok((info.img_format, info.swizzle))
 }
 
-/// The plane of `image` that holds `aspect`, and its address.
-pub fn plane(image: &Image, aspect: vk::ImageAspectFlags) -> VkResult<(&Surface, u64)> {
-    let va = image.address()?;
-    Ok(match &image.stencil {
+/// The plane of `image` (bound at `va`) that holds `aspect`, and its address.
+fn plane_at(image: &Image, va: u64, aspect: vk::ImageAspectFlags) -> (&Surface, u64) {
+    match &image.stencil {
         Some((s, offset)) if aspect == vk::ImageAspectFlags::STENCIL => (s, va + offset),
         _ => (&image.surface, va),
-    })
+    }
+}
+
+/// The plane of `image` that holds `aspect`, and its address.
+pub fn plane(image: &Image, aspect: vk::ImageAspectFlags) -> VkResult<(&Surface, u64)> {
+    Ok(plane_at(image, image.address()?, aspect))
 }
 
 /// A raw T# over `level` of the plane of `image` holding `aspect`, every layer reachable.
@@ -76,7 +80,17 @@ pub fn level_descriptor(
     aspect: vk::ImageAspectFlags,
     level: u32,
 ) -> VkResult<ImageDescriptor> {
-    let (surface, va) = plane(image, aspect)?;
+    level_descriptor_at(image, image.address()?, aspect, level)
+}
+
+/// [`level_descriptor`] for `image` bound at `va`.
+pub fn level_descriptor_at(
+    image: &Image,
+    va: u64,
+    aspect: vk::ImageAspectFlags,
+    level: u32,
+) -> VkResult<ImageDescriptor> {
+    let (surface, va) = plane_at(image, va, aspect);
     let d = &surface.desc;
     let (format, swizzle) = raw_format(d.bpe)?;
     let dim = Dim::of(image);
@@ -96,3 +110,7 @@ pub fn level_descriptor(
         last_array: if dim == Dim::D3 { 0 } else { d.layers - 1 },
     })
 }
+
+#[cfg(test)]
+#[path = "surface_tests.rs"]
+mod tests;

@@ -27,6 +27,20 @@ impl ComputeEngine {
         &self.programs
     }
 
+    /// The translation of `program` for waves starting with `key`, when `engine` is the JIT
+    /// and the translator takes the program (graphics stages share the cache).
+    pub fn translation(
+        &self,
+        program: &crate::core::program::Program,
+        key: jit::Key,
+        engine: Engine,
+    ) -> Option<std::sync::Arc<jit::Code>> {
+        match engine {
+            Engine::Jit => self.translations.get(program, key),
+            Engine::Interp => None,
+        }
+    }
+
     /// Drops decoded programs (new submission, or an instruction-cache invalidation).
     pub fn invalidate_programs(&self) {
         self.programs.invalidate();
@@ -42,15 +56,9 @@ impl ComputeEngine {
             return Ok(0);
         }
         let program = self.programs.get(env.space, setup.pgm)?;
-        let code = match env.config.engine {
-            Engine::Jit => self.translations.get(&program, jit_key(&setup)),
-            Engine::Interp => None,
-        };
+        let code = self.translation(&program, jit_key(&setup), env.config.engine);
         if let Some(c) = &code {
-            use std::sync::atomic::Ordering::Relaxed;
-            self.stats.translated_dispatches.fetch_add(1, Relaxed);
-            self.stats.native_instructions.fetch_add(c.native as u64, Relaxed);
-            self.stats.helper_instructions.fetch_add(c.helper as u64, Relaxed);
+            self.stats.count_translation(c);
         }
         let dispatch = Dispatch {
             setup: &setup,

@@ -57,6 +57,17 @@ pub struct Stats {
     pub translated_dispatches: AtomicU64,
     pub native_instructions: AtomicU64,
     pub helper_instructions: AtomicU64,
+    /// Instructions translated code handed to the interpreter as it ran.
+    pub helper_calls: AtomicU64,
+}
+
+impl Stats {
+    /// Records a dispatch or draw stage that runs on translated code.
+    pub fn count_translation(&self, c: &crate::jit::Code) {
+        self.translated_dispatches.fetch_add(1, Ordering::Relaxed);
+        self.native_instructions.fetch_add(c.native as u64, Ordering::Relaxed);
+        self.helper_instructions.fetch_add(c.helper as u64, Ordering::Relaxed);
+    }
 }
 
 /// Everything the workgroups of one dispatch share.
@@ -171,11 +182,7 @@ impl Dispatch<'_> {
         loop {
             for w in waves.iter_mut().filter(|w| !w.done && !w.at_barrier) {
                 let mut lds = lds::Lds { bytes: &mut lds_bytes, strict: self.exec.strict };
-                match self.exec.code {
-                    Some(code) => crate::jit::run_wave(&self.exec, code, w, &mut lds),
-                    None => self.exec.run_wave(w, &mut lds),
-                }
-                .map_err(|f| self.exec.to_error(w, f))?;
+                self.exec.run(w, &mut lds).map_err(|f| self.exec.to_error(w, f))?;
             }
             if waves.iter().all(|w| w.done) {
                 return Ok(());
@@ -196,7 +203,16 @@ impl Exec<'_> {
         }
     }
 
-    /// Runs until the wave ends or reaches a barrier.
+    /// Runs the wave on translated code when the program has it, else on the interpreter,
+    /// until it ends or reaches a barrier.
+    pub fn run(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
+        match self.code {
+            Some(code) => crate::jit::run_wave(self, code, w, lds),
+            None => self.run_wave(w, lds),
+        }
+    }
+
+    /// Runs until the wave ends or reaches a barrier (the interpreter).
     pub fn run_wave(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
         let mut count = 0u32;
         let mut lanes = 0u64;

@@ -126,26 +126,26 @@ impl F32 {
     #[inline]
     pub(super) fn add(self, x: u64, y: u64) -> u64 {
         let (a, b) = (self.get(x), self.get(y));
-        self.put(match self.round {
+        self.put(nan_operand(&[a, b]).unwrap_or_else(|| match self.round {
             Round::NearestEven => a + b,
             r => rounding::add(a, b, r),
-        })
+        }))
     }
     #[inline]
     pub(super) fn mul(self, x: u64, y: u64) -> u64 {
         let (a, b) = (self.get(x), self.get(y));
-        self.put(match self.round {
+        self.put(nan_operand(&[a, b]).unwrap_or_else(|| match self.round {
             Round::NearestEven => a * b,
             r => rounding::mul(a, b, r),
-        })
+        }))
     }
     #[inline]
     pub(super) fn fma(self, x: u64, y: u64, z: u64) -> u64 {
         let (a, b, c) = (self.get(x), self.get(y), self.get(z));
-        self.put(match self.round {
+        self.put(nan_operand(&[a, b, c]).unwrap_or_else(|| match self.round {
             Round::NearestEven => a.mul_add(b, c),
             r => rounding::fma(a, b, c, r),
-        })
+        }))
     }
     /// An exact f64 value (a converted integer or f64 source) rounded to f32.
     #[inline]
@@ -155,6 +155,15 @@ impl F32 {
             r => rounding::round_pair(x, 0.0, r),
         })
     }
+}
+
+/// The result of an arithmetic operation with a NaN operand: the first NaN operand, quieted.
+/// Host arithmetic leaves the choice between two NaN operands to the code generator (an
+/// x86 `mulss` returns its destination operand's, and operands of commutative operations may
+/// be swapped), so it is made here, in operand order, for the interpreter and the JIT alike.
+#[inline]
+pub(crate) fn nan_operand(ops: &[f32]) -> Option<f32> {
+    ops.iter().find(|x| x.is_nan()).map(|x| f32::from_bits(x.to_bits() | 0x0040_0000))
 }
 
 pub(super) fn f64v(x: u64) -> f64 {

@@ -111,6 +111,20 @@ impl Wave {
         self.pending.len()
     }
 
+    /// The registers outstanding operations will write, as bit masks: words 0-1 SGPRs 0..127,
+    /// words 2-5 VGPRs 0..255 (translated code checks its operands against these).
+    pub fn pending_masks(&self) -> [u64; 6] {
+        let mut m = [0u64; 6];
+        for p in &self.pending {
+            let (base, limit) = if p.vgpr { (128, 256) } else { (0, 128) };
+            for r in p.first..(p.first + p.count).min(limit) {
+                let bit = base + r as usize;
+                m[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        m
+    }
+
     pub fn exec(&self) -> u32 {
         self.s[EXEC_LO]
     }

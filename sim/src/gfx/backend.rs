@@ -65,6 +65,8 @@ impl Rasterizer for BackEnd {
             space: env.space,
             timestamp: env.timestamp,
             programs: env.compute.programs(),
+            compute: env.compute,
+            engine: env.config.engine,
             stats: &env.compute.stats,
             strict: env.config.strict,
             deadline: Instant::now() + env.config.watchdog,
@@ -84,6 +86,9 @@ pub struct BackEndEnv<'a> {
     pub space: &'a AddressSpace,
     pub timestamp: &'a (dyn Fn() -> u64 + Sync),
     pub programs: &'a ProgramCache,
+    /// Where translated programs are cached, and whether to use them.
+    pub compute: &'a crate::compute::ComputeEngine,
+    pub engine: crate::jit::Engine,
     pub stats: &'a Stats,
     pub strict: bool,
     pub deadline: Instant,
@@ -135,6 +140,11 @@ pub fn draw(
     let early =
         sc >> 12 & 1 != 0 || (matches!(z_order, 1 | 3) && !ps.kill_enable() && !ps.z_export());
     let program = env.programs.get(env.space, ps.pgm)?;
+    let key = crate::jit::Key { vgprs: ps.vgprs, mode: ps.mode };
+    let code = env.compute.translation(&program, key, env.engine);
+    if let Some(c) = &code {
+        env.stats.count_translation(c);
+    }
     let exec = Exec {
         program: &program,
         mem: Mem { space: env.space, timestamp: env.timestamp },
@@ -142,7 +152,7 @@ pub fn draw(
         deadline: env.deadline,
         stats: env.stats,
         border_color_base: super::border_color_base(regs),
-        code: None,
+        code: code.as_deref(),
     };
     let mut setups = Vec::new();
     for p in prims {

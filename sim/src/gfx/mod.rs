@@ -115,6 +115,11 @@ impl GraphicsEngine {
         let last = r::PA_SU_SC_MODE_CNTL::PROVOKING_VTX_LAST.is_set(pa.su_mode);
         let prims = assemble::assemble(topo, &stream, last);
         let program = env.compute.programs().get(env.space, vs.pgm)?;
+        let key = crate::jit::Key { vgprs: vs.vgprs, mode: vs.mode };
+        let code = env.compute.translation(&program, key, env.config.engine);
+        if let Some(c) = &code {
+            env.compute.stats.count_translation(c);
+        }
         let deadline = Instant::now() + env.config.watchdog;
         let exec = Exec {
             program: &program,
@@ -123,7 +128,7 @@ impl GraphicsEngine {
             deadline,
             stats: &env.compute.stats,
             border_color_base: border_color_base(regs),
-            code: None,
+            code: code.as_deref(),
         };
         let primitive_id =
             r::VGT_PRIMITIVEID_EN::PRIMITIVEID_EN.is_set(regs.get(r::VGT_PRIMITIVEID_EN));

@@ -212,7 +212,7 @@ pub fn run_wave(
     }
     w.set_exec(exec_mask);
     let mut lds_mem = Lds { bytes: &mut lds, strict };
-    exec.run_wave(&mut w, &mut lds_mem).map_err(|f| exec.to_error(&w, f))?;
+    exec.run(&mut w, &mut lds_mem).map_err(|f| exec.to_error(&w, f))?;
     if !w.done {
         return Err(bad("a pixel shader executed s_barrier".into()));
     }

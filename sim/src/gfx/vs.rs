@@ -150,7 +150,7 @@ impl Launch<'_> {
         w.mode = vs.mode;
         w.exports = Some(Vec::new());
         let mut lds = Lds { bytes: &mut [], strict: self.strict };
-        exec.run_wave(&mut w, &mut lds).map_err(|f| exec.to_error(&w, f))?;
+        exec.run(&mut w, &mut lds).map_err(|f| exec.to_error(&w, f))?;
         if !w.done {
             return Err(GpuError::Shader {
                 pc: w.pc,

@@ -7,7 +7,7 @@ use cranelift_frontend::FunctionBuilder;
 use ferrum_isa::tables::{Field, Form};
 use ferrum_isa::{Inst, Opcode as O, Operand, Special};
 
-use super::translate::{Env, FLAGS};
+use super::translate::{Env, Regs, FLAGS};
 use crate::core::wave::{f32_const, f64_const, EXEC_LO, M0, VCC_LO};
 
 /// A 32-bit scalar source the translated code reads directly.
@@ -138,6 +138,38 @@ pub(super) fn plan(inst: &Inst, form: &Form) -> Option<Salu> {
         }
         _ => None,
     }
+}
+
+/// The scalar registers a planned instruction reads and writes.
+pub(super) fn regs(s: &Salu) -> Regs {
+    let mut m = Regs::default();
+    let src = |m: &mut Regs, x: SSrc| {
+        if let SSrc::Reg(r) = x {
+            m.sgpr(r);
+        }
+    };
+    match *s {
+        Salu::Op2 { d, a, b, .. } => {
+            src(&mut m, a);
+            src(&mut m, b);
+            if let Some(d) = d {
+                m.sgpr(d);
+            }
+        }
+        Salu::Mov64 { d, lo, hi } => {
+            src(&mut m, lo);
+            src(&mut m, hi);
+            if let Some(d) = d {
+                m.sgpr(d);
+                m.sgpr(d + 1);
+            }
+        }
+        Salu::Cmp { a, b, .. } => {
+            src(&mut m, a);
+            src(&mut m, b);
+        }
+    }
+    m
 }
 
 fn op2_native(op: O) -> bool {

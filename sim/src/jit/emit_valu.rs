@@ -12,7 +12,7 @@ use ferrum_isa::{Ext, Opcode as O, Operand};
 
 use super::cache::Key;
 use super::emit_salu::{self, SSrc};
-use super::translate::{Env, FLAGS};
+use super::translate::{Env, Regs, FLAGS};
 use crate::core::valu::{Ty, Valu};
 use crate::core::valu_ops::Cond;
 use crate::core::wave::{EXEC_LO, VCC_LO};
@@ -187,6 +187,31 @@ pub(super) fn plan(v: &Valu, key: Key, floats: bool) -> Option<VPlan> {
     Some(VPlan { op: v.op, cmp: v.cmp, src, dst })
 }
 
+/// The registers a planned instruction reads and writes (sources beyond its arity are
+/// constants, so all three slots can be visited).
+pub(super) fn regs(p: &VPlan) -> Regs {
+    let mut m = Regs::default();
+    for s in p.src {
+        match s {
+            VSrc::V(r) => m.vgpr(r),
+            VSrc::S(SSrc::Reg(r)) => m.sgpr(r),
+            VSrc::S(SSrc::Const(_)) => {}
+        }
+    }
+    let sdst = match p.dst {
+        VDst::Vgpr(d, carry) => {
+            m.vgpr(d);
+            carry.flatten()
+        }
+        VDst::Mask { d, .. } => d,
+    };
+    if let Some(r) = sdst {
+        m.sgpr(r);
+        m.sgpr(r + 1);
+    }
+    m
+}
+
 /// Eight chunks of four lanes.
 type Row = [Value; CHUNKS];
 
@@ -278,8 +303,20 @@ impl Em<'_, '_> {
         self.b.ins().load(types::I32, FLAGS, self.env.s, 4 * EXEC_LO as i32)
     }
 
+    /// Writes the lanes of `row` that EXEC enables. With every lane enabled (the common case
+    /// outside divergent code) the row is stored whole, without the per-lane blend.
     fn store_row(&mut self, r: u32, row: &Row) {
         let exec = self.exec();
+        let (whole, blend, done) =
+            (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let full = self.b.ins().icmp_imm(IntCC::Equal, exec, -1);
+        self.b.ins().brif(full, whole, &[], blend, &[]);
+        self.b.switch_to_block(whole);
+        for (c, v) in row.iter().enumerate() {
+            self.b.ins().store(FLAGS, *v, self.env.v, r as i32 * ROW + 16 * c as i32);
+        }
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(blend);
         let m = self.lane_mask(exec);
         for c in 0..CHUNKS {
             let off = r as i32 * ROW + 16 * c as i32;
@@ -287,6 +324,8 @@ impl Em<'_, '_> {
             let new = self.b.ins().bitselect(m[c], row[c], old);
             self.b.ins().store(FLAGS, new, self.env.v, off);
         }
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
     }
 }
 
@@ -319,10 +358,25 @@ fn flush(b: &mut FunctionBuilder, ftz: bool, x: Value) -> Value {
 /// f32 operation on raw lane bits with input and output flushing.
 fn fop2(b: &mut FunctionBuilder, ftz: bool, x: Value, y: Value, mul: bool) -> Value {
     let (x, y) = (flush(b, ftz, x), flush(b, ftz, y));
-    let (x, y) = (cast(b, F32X4, x), cast(b, F32X4, y));
-    let r = if mul { b.ins().fmul(x, y) } else { b.ins().fadd(x, y) };
+    let (xf, yf) = (cast(b, F32X4, x), cast(b, F32X4, y));
+    let r = if mul { b.ins().fmul(xf, yf) } else { b.ins().fadd(xf, yf) };
     let r = cast(b, I32X4, r);
+    let r = nan_operand(b, r, &[x, y]);
     flush(b, ftz, r)
+}
+
+/// `valu_ops::nan_operand`: lanes with a NaN operand take the first one, quieted, in place
+/// of whatever NaN the host operation chose.
+fn nan_operand(b: &mut FunctionBuilder, r: Value, ops: &[Value]) -> Value {
+    let q = b.ins().iconst(types::I32, 0x0040_0000);
+    let q = b.ins().splat(I32X4, q);
+    // Last operand first, so that earlier operands take precedence.
+    ops.iter().rev().fold(r, |r, &x| {
+        let f = cast(b, F32X4, x);
+        let nan = b.ins().fcmp(FloatCC::Unordered, f, f);
+        let quiet = b.ins().bor(x, q);
+        b.ins().bitselect(nan, quiet, r)
+    })
 }
 
 fn sign_flip(b: &mut FunctionBuilder, x: Value) -> Value {
@@ -523,9 +577,10 @@ fn ternary(e: &mut Em, op: O, p: &VPlan, a: &Row) -> Row {
                 // V_FMA_F32 and the FMAC/FMAMK/FMAAK forms the prep normalised to it.
                 _ => e.map3(a, &y, &z, |b, x, y, z| {
                     let (x, y, z) = (flush(b, ftz, x), flush(b, ftz, y), flush(b, ftz, z));
-                    let (x, y, z) = (cast(b, F32X4, x), cast(b, F32X4, y), cast(b, F32X4, z));
-                    let r = b.ins().fma(x, y, z);
+                    let (xf, yf, zf) = (cast(b, F32X4, x), cast(b, F32X4, y), cast(b, F32X4, z));
+                    let r = b.ins().fma(xf, yf, zf);
                     let r = cast(b, I32X4, r);
+                    let r = nan_operand(b, r, &[x, y, z]);
                     flush(b, ftz, r)
                 }),
             }

@@ -15,18 +15,23 @@
 //!   are emitted as host code. Whether an instruction is native is decided at translation
 //!   from its operands: registers inside the allocation, no modifiers, the float mode known.
 //! - everything else (memory, LDS, scalar loads, transcendental and 16/64-bit arithmetic,
-//!   waits, barriers, the end of the program) calls [`step_helper`], which runs the
+//!   image sampling, exports and attribute interpolation of the graphics stages) calls
+//!   [`step_helper`], which runs the
 //!   interpreter's own implementation of that one instruction on the wave. Memory accesses,
 //!   VM faults and LDS bounds therefore behave identically by construction.
 //!
-//! Strict mode stays exact: the interpreter tracks outstanding loads in the wave; while any
-//! is outstanding (a count the helper mirrors into the context), native instructions run
-//! through the interpreter instead, which performs the missing-`s_waitcnt` checks.
+//! Strict mode stays exact: the interpreter tracks outstanding loads in the wave, and the
+//! helper mirrors the registers they will write into the context as bit masks. A native
+//! instruction whose operands (known at translation) overlap those masks runs through the
+//! interpreter instead, which performs the missing-`s_waitcnt` check; one whose operands do
+//! not is exactly the case where that check passes, so it stays native (a loop need not wait
+//! for an unrelated load issued before it). `s_waitcnt` goes to the interpreter while any
+//! load is outstanding.
 //! The watchdog: every taken branch decrements a budget; at zero the function returns and
 //! the caller looks at the clock, as the interpreter does every [`WATCHDOG_STRIDE`] steps.
 //!
-//! Programs containing instruction families the translator does not handle at all (images,
-//! exports, interpolation) run on the interpreter; that choice is logged once per program.
+//! Compute dispatches and the graphics stages (VS, PS) all run through [`crate::core::Exec::run`];
+//! programs the translator refuses (too long) run on the interpreter, logged once per program.
 //!
 //! [`WATCHDOG_STRIDE`]: crate::core::WATCHDOG_STRIDE
 

@@ -41,8 +41,12 @@ pub struct Ctx {
     pub budget: i64,
     pub insts: u64,
     pub lanes: u64,
+    /// Instructions run by the interpreter on the code's behalf.
+    pub helper_calls: u64,
     /// Outstanding memory operations the interpreter tracks (strict mode).
     pub pending: u64,
+    /// The registers those operations will write ([`Wave::pending_masks`]).
+    pub pmask: [u64; 6],
     // Only the helper reads what follows.
     dispatch: *const Exec<'static>,
     wave: *mut Wave,
@@ -60,8 +64,9 @@ pub(super) unsafe extern "C" fn step_helper(ctx: *mut Ctx, pc: u64) -> u32 {
     // SAFETY: as above; translated code does not touch the wave while the helper runs.
     let (d, w, lds) = unsafe { (&*ctx.dispatch, &mut *ctx.wave, &mut *ctx.lds) };
     w.pc = pc;
+    ctx.helper_calls += 1;
     let r = catch_unwind(AssertUnwindSafe(|| d.step(w, lds)));
-    ctx.pending = w.pending_count() as u64;
+    mirror_pending(ctx, w);
     match r {
         Ok(Ok(Flow::Next)) => status::NEXT,
         Ok(Ok(Flow::Jump(_))) => status::JUMP,
@@ -76,6 +81,12 @@ pub(super) unsafe extern "C" fn step_helper(ctx: *mut Ctx, pc: u64) -> u32 {
             status::FAULT
         }
     }
+}
+
+/// Copies the wave's strict-mode bookkeeping where translated code reads it.
+fn mirror_pending(ctx: &mut Ctx, w: &Wave) {
+    ctx.pending = w.pending_count() as u64;
+    ctx.pmask = if ctx.pending == 0 { [0; 6] } else { w.pending_masks() };
 }
 
 /// Runs a wave on translated code until it ends, reaches a barrier or faults (the
@@ -95,13 +106,17 @@ pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> R
             budget,
             insts: 0,
             lanes: 0,
-            pending: (*wp).pending_count() as u64,
+            helper_calls: 0,
+            pending: 0,
+            pmask: [0; 6],
             dispatch: (d as *const Exec<'_>).cast(),
             wave: wp,
             lds: lp.cast(),
             fault: None,
         }
     };
+    // SAFETY: as above; nothing else holds the wave yet.
+    mirror_pending(&mut ctx, unsafe { &*wp });
     let result = loop {
         // SAFETY: reading the PC between calls; nothing else holds the wave now.
         let pc = unsafe { (*wp).pc };
@@ -130,9 +145,10 @@ pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> R
             // SAFETY: no translated code runs; the wave and LDS are borrowed for this step.
             let (w, lds) = unsafe { (&mut *wp, &mut *lp) };
             ctx.insts += 1;
+            ctx.helper_calls += 1;
             ctx.lanes += u64::from(w.exec().count_ones());
             let flow = d.step(w, lds);
-            ctx.pending = w.pending_count() as u64;
+            mirror_pending(&mut ctx, w);
             match flow {
                 Ok(Flow::End) => {
                     w.done = true;
@@ -163,5 +179,6 @@ pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> R
         }
     };
     d.count(ctx.insts, ctx.lanes);
+    d.stats.helper_calls.fetch_add(ctx.helper_calls, std::sync::atomic::Ordering::Relaxed);
     result
 }

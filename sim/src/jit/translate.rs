@@ -115,12 +115,6 @@ fn walk(program: &Program) -> Result<Walk, (Range<usize>, String)> {
         let d = *program.at(pc).map_err(|e| (span.clone(), e))?;
         let next = pc + 4 * u64::from(d.len);
         end = end.max(((next - program.base) / 4) as usize);
-        match d.inst {
-            Inst::Mimg(_) | Inst::Exp(_) | Inst::Vintrp(_) => {
-                return Err((0..end, format!("{} is not translated", d.inst.op().name())));
-            }
-            _ => {}
-        }
         let op = d.inst.op();
         changes_mode |= matches!(
             op,
@@ -198,6 +192,25 @@ pub(super) struct Env {
 }
 
 pub(super) const FLAGS: MemFlags = MemFlags::trusted();
+
+/// Registers an instruction reads or writes, in the layout of [`Ctx::pmask`]: a superset of
+/// those the interpreter checks against outstanding loads in strict mode.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Regs(pub [u64; 6]);
+
+impl Regs {
+    pub fn sgpr(&mut self, r: usize) {
+        if r < 128 {
+            self.0[r / 64] |= 1 << (r % 64);
+        }
+    }
+    pub fn vgpr(&mut self, r: u32) {
+        let bit = 128 + r as usize;
+        if bit < 384 {
+            self.0[bit / 64] |= 1 << (bit % 64);
+        }
+    }
+}
 
 fn field(b: &mut FunctionBuilder, ctx: Value, offset: usize) -> Value {
     b.ins().load(types::I64, FLAGS, ctx, offset as i32)
@@ -310,6 +323,21 @@ fn count(b: &mut FunctionBuilder, env: &Env, ctx: Value) {
     b.ins().store(FLAGS, l, ctx, lanes);
 }
 
+/// Non-zero when an outstanding load writes one of `regs`; `None` when `regs` is empty.
+fn pending_overlap(b: &mut FunctionBuilder, env: &Env, regs: Regs) -> Option<Value> {
+    let base = std::mem::offset_of!(Ctx, pmask) as i32;
+    let mut acc = None;
+    for (i, m) in regs.0.iter().enumerate().filter(|(_, m)| **m != 0) {
+        let w = b.ins().load(types::I64, FLAGS, env.ctx, base + 8 * i as i32);
+        let hit = b.ins().band_imm(w, *m as i64);
+        acc = Some(match acc {
+            Some(a) => b.ins().bor(a, hit),
+            None => hit,
+        });
+    }
+    acc
+}
+
 /// Returns `status` from the function after storing `pc` as the wave's PC.
 fn leave(b: &mut FunctionBuilder, env: &Env, pc: u64, code: u32) {
     let pcp = field(b, env.ctx, std::mem::offset_of!(Ctx, pc));
@@ -395,15 +423,25 @@ fn emit(
             }
         }
         Plan::Nothing | Plan::Salu(_) | Plan::Valu(_) => {
-            // Strict mode with loads outstanding: the interpreter checks this instruction.
-            let off = std::mem::offset_of!(Ctx, pending) as i32;
-            let pending = b.ins().load(types::I64, FLAGS, env.ctx, off);
-            let slow = b.create_block();
-            let fast = b.create_block();
-            b.ins().brif(pending, slow, &[], fast, &[]);
-            b.switch_to_block(slow);
-            call_helper(b, env, pc, next, fall);
-            b.switch_to_block(fast);
+            // Strict mode with loads outstanding into registers this instruction touches (any
+            // outstanding load for `s_waitcnt`, which retires them): the interpreter runs it
+            // and performs the missing-`s_waitcnt` check.
+            let hazard = match plan {
+                Plan::Salu(s) => pending_overlap(b, env, emit_salu::regs(s)),
+                Plan::Valu(v) => pending_overlap(b, env, emit_valu::regs(v)),
+                _ => {
+                    let off = std::mem::offset_of!(Ctx, pending) as i32;
+                    Some(b.ins().load(types::I64, FLAGS, env.ctx, off))
+                }
+            };
+            if let Some(hazard) = hazard {
+                let slow = b.create_block();
+                let fast = b.create_block();
+                b.ins().brif(hazard, slow, &[], fast, &[]);
+                b.switch_to_block(slow);
+                call_helper(b, env, pc, next, fall);
+                b.switch_to_block(fast);
+            }
             match plan {
                 Plan::Salu(s) => emit_salu::emit(b, env, s),
                 Plan::Valu(v) => emit_valu::emit(b, env, v, key),

@@ -121,6 +121,11 @@ impl SimKernel {
         )
     }
 
+    /// Instructions translated code has handed to the interpreter as it ran.
+    pub fn jit_helper_calls(&self) -> u64 {
+        self.file.compute.stats.helper_calls.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// How many jobs ended because the simulator itself failed (a bug, reported as a hang).
     pub fn internal_errors(&self) -> u64 {
         self.file.internal_errors.load(std::sync::atomic::Ordering::Relaxed)
