@@ -11,6 +11,7 @@ pub mod descriptor;
 pub mod entry;
 pub mod error;
 pub mod format;
+pub mod gfx;
 pub mod image;
 pub mod pipeline;
 pub mod version;

@@ -22,6 +22,10 @@ pub struct ImageView {
     pub view_type: vk::ImageViewType,
     pub range: vk::ImageSubresourceRange,
     pub descriptor: ImageDescriptor,
+    /// The image's address, layout and extent, for views used as render targets.
+    pub va: u64,
+    pub surface: super::layout::Surface,
+    pub extent: vk::Extent3D,
 }
 vk_object!(ImageView, vk::ImageView, vk::ObjectType::IMAGE_VIEW);
 
@@ -153,6 +157,9 @@ impl ImageView {
             view_type: info.view_type,
             range,
             descriptor,
+            va,
+            surface: image.surface.clone(),
+            extent: image.extent,
         }))
     }
 
