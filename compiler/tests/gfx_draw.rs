@@ -5,12 +5,12 @@
 mod common;
 
 use common::draw::{draw, H, W};
-use ferrum_compiler::amd::abi::graphics::PsKey;
+use ferrum_compiler::amd::abi::graphics::{GfxKey, InputRate, PsKey, VsKey};
 use ferrum_compiler::amd::{compile_graphics, default_layout, GfxBinary, GfxMetadata};
 use ferrum_compiler::ir::Stage;
 use ferrum_regs::gfx103::enums::SPI_SHADER_EX_FORMAT as EX;
 
-fn compile(file: &str, stage: Stage, key: PsKey) -> GfxBinary {
+fn compile(file: &str, stage: Stage, key: impl Into<GfxKey>) -> GfxBinary {
     let path = common::corpus_dir().join("../graphics/draw").join(file);
     let words = common::glsl_to_spirv(&path);
     let ir = ferrum_compiler::compile_to_ir(&words, "main", stage, &Default::default())
@@ -132,9 +132,20 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("color.frag", Stage::Fragment),
         ("coord.frag", Stage::Fragment),
         ("discard.frag", Stage::Fragment),
+        ("fetch.vert", Stage::Vertex),
     ] {
-        let key = PsKey { color_formats: [EX::SPI_SHADER_FP16_ABGR; 8] };
-        let bin = compile(file, stage, if file == "coord.frag" { key } else { PsKey::default() });
+        let mut key = GfxKey::default();
+        if file == "coord.frag" {
+            key.ps = PsKey { color_formats: [EX::SPI_SHADER_FP16_ABGR; 8] };
+        }
+        if file == "fetch.vert" {
+            // Per-instance inputs with divisors 1, 2 and 0 (a division, an SGPR copy).
+            key.vs = VsKey::default();
+            key.vs.rates[1] = InputRate::Instance { divisor: 1 };
+            key.vs.rates[6] = InputRate::Instance { divisor: 2 };
+            key.vs.rates[8] = InputRate::Instance { divisor: 0 };
+        }
+        let bin = compile(file, stage, key);
         let mut src = String::new();
         for line in bin.isa_text.lines() {
             src.push_str(line.split("//").next().unwrap());
@@ -215,7 +226,7 @@ fn unimplemented_graphics_features_are_refused_not_miscompiled() {
     let ir =
         ferrum_compiler::compile_to_ir(&words, "main", Stage::Vertex, &Default::default()).unwrap();
     let err = compile_graphics(&ir, &default_layout(&ir), PsKey::default()).unwrap_err();
-    assert!(err.to_string().contains("vertex attribute"), "{err}");
+    assert!(err.to_string().contains("64-bit shader inputs"), "{err}");
     // A colour target whose export format is not a SPI_SHADER_EX_FORMAT value.
     let path = common::corpus_dir().join("../graphics/draw/color.frag");
     let words = common::glsl_to_spirv(&path);

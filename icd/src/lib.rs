@@ -13,6 +13,7 @@ pub mod error;
 pub mod format;
 pub mod gfx;
 pub mod image;
+pub mod meta;
 pub mod pipeline;
 pub mod version;
 

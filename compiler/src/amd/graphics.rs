@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use super::abi::graphics::{PsKey, PsMetadata, VsMetadata, GFX_USER_SGPRS};
+use super::abi::graphics::{GfxKey, PsMetadata, VsMetadata, PS_USER_SGPRS, VS_USER_SGPRS};
 use super::error::{unsupported, BackendError};
 use super::{emit, hazards, regalloc, regalloc_check, spill, waitcnt, ResourceLayout, Stats};
 use crate::ir::{Shader, Stage};
@@ -32,13 +32,15 @@ pub struct GfxBinary {
 }
 
 /// Compiles lowered IR (from [`crate::compile_to_ir`]) of a vertex or fragment shader; `key`
-/// gives a PS's colour export formats (ignored for a VS).
+/// gives a VS's input rates ([`super::abi::graphics::VsKey`]) and a PS's colour export formats
+/// ([`super::abi::graphics::PsKey`]); either converts into a [`GfxKey`].
 pub fn compile_graphics(
     shader: &Shader,
     layout: &ResourceLayout,
-    key: PsKey,
+    key: impl Into<GfxKey>,
 ) -> Result<GfxBinary, BackendError> {
     let t0 = Instant::now();
+    let key: GfxKey = key.into();
     if !matches!(shader.stage, Stage::Vertex | Stage::Fragment) {
         return Err(unsupported(format!("{:?} shaders on the graphics path", shader.stage)));
     }
@@ -58,7 +60,10 @@ pub fn compile_graphics(
     let code = emit::emit(&mf)?;
     let bytes: Vec<u8> = code.words.iter().flat_map(|w| w.to_le_bytes()).collect();
     // User SGPRs (and the PS's PRIM_MASK) hold inputs whether or not the program reads them.
-    let sgprs = alloc.sgprs.max(GFX_USER_SGPRS + 1);
+    let sgprs = match shader.stage {
+        Stage::Vertex => alloc.sgprs.max(VS_USER_SGPRS),
+        _ => alloc.sgprs.max(PS_USER_SGPRS + 1),
+    };
     let exported = std::mem::take(&mut mf.gfx);
     let (metadata, vgprs) = if shader.stage == Stage::Vertex {
         let m = VsMetadata::new(alloc.vgprs, sgprs, exported.params);
@@ -72,7 +77,7 @@ pub fn compile_graphics(
             exported.kills,
             exported.inputs,
             exported.color,
-            &key,
+            &key.ps,
         );
         let v = m.vgprs;
         (GfxMetadata::Fragment(m), v)

@@ -56,7 +56,7 @@ pub fn select_and_allocate(
 pub fn select_and_allocate_keyed(
     shader: &Shader,
     layout: &ResourceLayout,
-    key: crate::amd::abi::graphics::PsKey,
+    key: crate::amd::abi::graphics::GfxKey,
 ) -> Result<Allocated, BackendError> {
     let mut mf = isel::select_keyed(shader, layout, false, key)?;
     opt_dce::opt_dce(&mut mf);

@@ -63,9 +63,15 @@ pub fn natural_loops(f: &Function, dom: &Dominance) -> Vec<(BlockId, Vec<bool>)>
 
 fn source_divergent(inst: &crate::ir::Inst, divergent: &[bool]) -> bool {
     match &inst.kind {
-        InstKind::SysVal(s) => {
-            !matches!(s, SysVal::WorkgroupId | SysVal::NumWorkgroups | SysVal::SubgroupSize)
-        }
+        InstKind::SysVal(s) => !matches!(
+            s,
+            SysVal::WorkgroupId
+                | SysVal::NumWorkgroups
+                | SysVal::SubgroupSize
+                | SysVal::BaseVertex
+                | SysVal::BaseInstance
+                | SysVal::DrawIndex
+        ),
         InstKind::MemAtomic { .. } | InstKind::Atomic { .. } | InstKind::Call { .. } => true,
         // Reductions, votes and broadcasts give every active lane the same value.
         InstKind::Subgroup { op, .. } => !op.is_uniform(),

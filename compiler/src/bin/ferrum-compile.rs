@@ -101,7 +101,7 @@ fn run() -> Result<String, String> {
                 let bin = amd::compile(&s, &layout).map_err(|e| fail(&e))?;
                 (bin.isa_text, bin.stats, String::new())
             } else {
-                let key = Default::default();
+                let key = amd::abi::graphics::GfxKey::default();
                 let bin = amd::compile_graphics(&s, &layout, key).map_err(|e| fail(&e))?;
                 (bin.isa_text, bin.stats, format!("; {:x?}\n", bin.metadata))
             };

@@ -99,6 +99,12 @@ pub enum SysVal {
     VertexIndex,
     /// gl_InstanceIndex.
     InstanceIndex,
+    /// gl_BaseVertex (firstVertex or vertexOffset).
+    BaseVertex,
+    /// gl_BaseInstance (firstInstance).
+    BaseInstance,
+    /// gl_DrawIndex.
+    DrawIndex,
     /// gl_FragCoord.
     FragCoord,
     /// gl_FrontFacing.

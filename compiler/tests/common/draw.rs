@@ -53,6 +53,45 @@ fn f(v: f32) -> u32 {
 pub const W: u32 = 100;
 pub const H: u32 = 100;
 
+/// One vertex-input table entry: a structured V# over the draw's vertex data.
+#[derive(Clone, Copy, Debug)]
+pub struct VertexInput {
+    /// Byte offset of element 0 in [`DrawSetup::data`].
+    pub offset: u32,
+    /// V# STRIDE.
+    pub stride: u32,
+    /// V# NUM_RECORDS (elements; OOB_SELECT 1 = structured index check).
+    pub num_records: u32,
+    /// V# FORMAT (GFX10_FORMAT).
+    pub format: u32,
+    /// V# DST_SEL_X..W (SQ_SEL: 0 = 0, 1 = 1, 4..7 = X..W).
+    pub dst_sel: [u32; 4],
+}
+
+impl VertexInput {
+    /// The V# for a buffer at `va`.
+    fn vsharp(&self, va: u64) -> [u32; 4] {
+        let base = va + u64::from(self.offset);
+        let sel = self.dst_sel.iter().enumerate().fold(0, |a, (i, &s)| a | s << (3 * i));
+        // RESOURCE_LEVEL = 1, OOB_SELECT = 1 (structured), TYPE = 0 (descriptors-gfx103 §1).
+        let word3 = sel | self.format << 12 | 1 << 24 | 1 << 28;
+        [base as u32, (base >> 32) as u32 & 0xffff | self.stride << 16, self.num_records, word3]
+    }
+}
+
+/// A non-indexed draw with vertex inputs.
+#[derive(Clone, Debug, Default)]
+pub struct DrawSetup {
+    pub vertices: u32,
+    pub instances: u32,
+    pub first_vertex: u32,
+    pub first_instance: u32,
+    /// Vertex buffer contents.
+    pub data: Vec<u8>,
+    /// Vertex-input table (index = location).
+    pub inputs: Vec<VertexInput>,
+}
+
 /// Draws `vertices` x `instances` as a triangle list; returns the colour target's texels
 /// (row-major RGBA f32) or the fault.
 pub fn draw(
@@ -60,6 +99,16 @@ pub fn draw(
     ps: &GfxBinary,
     vertices: u32,
     instances: u32,
+) -> Result<Vec<[f32; 4]>, String> {
+    draw_with(vs, ps, &DrawSetup { vertices, instances, ..Default::default() })
+}
+
+/// Draws as `setup` says (DRAW_INDEX_AUTO, so `v0` counts from 0 and the base vertex comes
+/// from the user SGPR).
+pub fn draw_with(
+    vs: &GfxBinary,
+    ps: &GfxBinary,
+    setup: &DrawSetup,
 ) -> Result<Vec<[f32; 4]>, String> {
     let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err("need a vertex and a fragment binary".into());
@@ -79,15 +128,25 @@ pub fn draw(
     let pitch = W.div_ceil(16) * 16;
     let color = mem(&dev, u64::from(pitch * H * 16));
     let table = mem(&dev, 4096);
+    let vdata = mem(&dev, setup.data.len() as u64);
+    vdata.map.write(0, &setup.data).unwrap();
+    let vtable = mem(&dev, 16 * setup.inputs.len() as u64);
+    let words: Vec<u32> = setup.inputs.iter().flat_map(|i| i.vsharp(vdata.va)).collect();
+    vtable.map.write_u32s(0, &words).unwrap();
     let mut pm4 = Vec::new();
     vs_state(&mut pm4, vm, vcode.va, table.va);
+    let draw_params =
+        [vtable.va as u32, (vtable.va >> 32) as u32, setup.first_vertex, setup.first_instance, 0];
+    set(&mut pm4, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS, &draw_params);
     ps_state(&mut pm4, vm, pm, pcode.va, table.va, color.va);
-    packet(&mut pm4, 0x2f, &[instances]); // NUM_INSTANCES
-    packet(&mut pm4, 0x2d, &[vertices, 2]); // DRAW_INDEX_AUTO, auto-index source
+    packet(&mut pm4, 0x2f, &[setup.instances]); // NUM_INSTANCES
+    packet(&mut pm4, 0x2d, &[setup.vertices, 2]); // DRAW_INDEX_AUTO, auto-index source
     let ib = mem(&dev, (pm4.len() * 4) as u64);
     ib.map.write_u32s(0, &pm4).unwrap();
-    let handles: Vec<u32> =
-        [&vcode, &pcode, &color, &table, &ib].iter().map(|m| m.bo.handle()).collect();
+    let handles: Vec<u32> = [&vcode, &pcode, &color, &table, &vdata, &vtable, &ib]
+        .iter()
+        .map(|m| m.bo.handle())
+        .collect();
     let ctx = dev.create_context(Priority::Normal).unwrap();
     let ibs = [Ib { va: ib.va, size_dw: pm4.len() as u32, flags: 0 }];
     let fence = ctx.submit(&Submission::new(Ip::Gfx, &ibs, &handles)).map_err(|e| e.to_string())?;

@@ -337,8 +337,11 @@ pub unsafe extern "system" fn cmd_bind_vertex_buffers(
                     .get_mut(first as usize + i)
                     .ok_or(VkError::InvalidUsage("vertex binding beyond maxVertexInputBindings"))?;
                 *slot = match Buffer::from_handle(h) {
-                    Some(b) => crate::cmd::copy::buffer_address(b, offsets[i])?,
-                    None => 0,
+                    Some(b) => (
+                        crate::cmd::copy::buffer_address(b, offsets[i])?,
+                        b.size.saturating_sub(offsets[i]),
+                    ),
+                    None => (0, 0),
                 };
             }
             Ok(())
@@ -356,8 +359,8 @@ pub unsafe extern "system" fn cmd_draw(
     // SAFETY: a live handle (valid usage).
     unsafe {
         record("vkCmdDraw", cb, |s, c, g| {
-            let d = Draw::Auto { count: vertices, first: first_vertex };
-            draw::draw(s, g, &c.push, d, instances, first_instance)
+            let d = Draw::Auto { count: vertices, first: first_vertex, instances, first_instance };
+            draw::draw(s, g, &c.push, d)
         })
     }
 }
@@ -373,8 +376,108 @@ pub unsafe extern "system" fn cmd_draw_indexed(
     // SAFETY: a live handle (valid usage).
     unsafe {
         record("vkCmdDrawIndexed", cb, |s, c, g| {
-            let d = Draw::Indexed { count: indices, first: first_index, offset: vertex_offset };
-            draw::draw(s, g, &c.push, d, instances, first_instance)
+            let d = Draw::Indexed {
+                count: indices,
+                first: first_index,
+                offset: vertex_offset,
+                instances,
+                first_instance,
+            };
+            draw::draw(s, g, &c.push, d)
+        })
+    }
+}
+
+/// Records `draws` indirect draws from `buffer` at `offset`.
+///
+/// # Safety
+/// `cb` and `buffer` must be live handles.
+unsafe fn indirect(
+    name: &'static str,
+    cb: vk::CommandBuffer,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+    draws: u32,
+    stride: u32,
+    indexed: bool,
+) {
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        record(name, cb, |s, c, g| {
+            let b = obj::<Buffer>(buffer)?;
+            let size: u64 = if indexed { 20 } else { 16 };
+            // VUID-vkCmdDrawIndirect-drawCount-00487/00488 and offset-02710: the commands lie
+            // inside the buffer, 4-byte aligned.
+            let last = u64::from(draws.saturating_sub(1)) * u64::from(stride);
+            if offset % 4 != 0 || (draws > 0 && offset + last + size > b.size) {
+                return Err(VkError::InvalidUsage("indirect draw arguments outside the buffer"));
+            }
+            let va = crate::cmd::copy::buffer_address(b, offset)?;
+            draw::draw(s, g, &c.push, Draw::Indirect { va, draws, stride, indexed })
+        })
+    }
+}
+
+pub unsafe extern "system" fn cmd_draw_indirect(
+    cb: vk::CommandBuffer,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+    draws: u32,
+    stride: u32,
+) {
+    // SAFETY: live handles (valid usage).
+    unsafe { indirect("vkCmdDrawIndirect", cb, buffer, offset, draws, stride, false) }
+}
+
+pub unsafe extern "system" fn cmd_draw_indexed_indirect(
+    cb: vk::CommandBuffer,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+    draws: u32,
+    stride: u32,
+) {
+    // SAFETY: live handles (valid usage).
+    unsafe { indirect("vkCmdDrawIndexedIndirect", cb, buffer, offset, draws, stride, true) }
+}
+
+pub unsafe extern "system" fn cmd_clear_attachments(
+    cb: vk::CommandBuffer,
+    count: u32,
+    p_attachments: *const vk::ClearAttachment,
+    rect_count: u32,
+    p_rects: *const vk::ClearRect,
+) {
+    // SAFETY: a live handle and arrays of the stated counts (valid usage).
+    unsafe {
+        record("vkCmdClearAttachments", cb, |s, _, g| {
+            let r = g.rendering.as_ref().ok_or(VkError::InvalidUsage("clear outside rendering"))?;
+            for a in array(p_attachments, count) {
+                if a.aspect_mask != vk::ImageAspectFlags::COLOR {
+                    // No depth/stencil attachment can exist (render passes refuse them).
+                    return Err(VkError::InvalidUsage("depth/stencil clear without attachment"));
+                }
+                // "If colorAttachment is VK_ATTACHMENT_UNUSED the clear has no effect."
+                let Some(Some(t)) = r.colors.get(a.color_attachment as usize) else { continue };
+                let view = crate::image::view::ImageView::from_handle(t.view)
+                    .ok_or(VkError::InvalidUsage("null attachment view"))?;
+                let value = crate::meta::clear::ClearValue::Color(a.clear_value.color);
+                for rect in array(p_rects, rect_count) {
+                    let area = draw::clip(rect.rect, t.surface.extent);
+                    if area.extent.width == 0 || area.extent.height == 0 {
+                        continue;
+                    }
+                    crate::meta::clear::clear_view_region(
+                        s,
+                        view,
+                        vk::ImageAspectFlags::COLOR,
+                        rect.base_array_layer,
+                        rect.layer_count,
+                        area,
+                        &value,
+                    )?;
+                }
+            }
+            Ok(())
         })
     }
 }

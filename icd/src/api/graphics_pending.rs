@@ -5,7 +5,7 @@
 //! exists, these entry points keep the contract for the uses that can be valid today and
 //! refuse the rest loudly:
 //!
-//! - indirect draws, vkCmdClearAttachments and resolves are refused: recording one makes
+//! - resolves and queries of graphics work are refused: recording one makes
 //!   `vkEndCommandBuffer` fail;
 //! - the dynamic states below are valid with no depth/stencil attachment and no blending,
 //!   which is all the draw path (`crate::gfx`) supports, so they change nothing observable
@@ -87,9 +87,6 @@ cmd_entries! { accept_state:
 }
 
 cmd_entries! { refuse_recording:
-    cmd_draw_indirect "vkCmdDrawIndirect" (b: vk::Buffer, o: vk::DeviceSize, n: u32, s: u32);
-    cmd_draw_indexed_indirect "vkCmdDrawIndexedIndirect" (b: vk::Buffer, o: vk::DeviceSize, n: u32, s: u32);
-    cmd_clear_attachments "vkCmdClearAttachments" (n: u32, a: *const vk::ClearAttachment, r: u32, rr: *const vk::ClearRect);
     cmd_resolve_image "vkCmdResolveImage" (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageResolve);
     cmd_begin_query "vkCmdBeginQuery" (p: vk::QueryPool, q: u32, f: vk::QueryControlFlags);
     cmd_end_query "vkCmdEndQuery" (p: vk::QueryPool, q: u32);

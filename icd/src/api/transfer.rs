@@ -1,9 +1,9 @@
 //! Image transfers.
 //!
-//! Copies between buffers and linear images run on the CP's DMA (`cmd::copy_image`). Copies
-//! with swizzled images, image-to-image copies, blits and clears need the compute (meta)
-//! kernels, which do not exist yet: recording them makes `vkEndCommandBuffer` fail with an
-//! error and a log line. No format advertises transfer features until all of them work.
+//! Copies between buffers and linear images, and between linear images, run on the CP's DMA
+//! (`cmd::copy_image`). Copies with swizzled images and clears are compute (meta) kernels
+//! (`crate::meta`). Blits are not built yet: recording one makes `vkEndCommandBuffer` fail
+//! with an error and a log line, and no format advertises BLIT features.
 
 use ash::vk;
 
@@ -13,7 +13,10 @@ use crate::cmd::CommandBuffer;
 use crate::core::buffer::Buffer;
 use crate::entry::guard_void;
 use crate::error::VkError;
+use crate::image::layout::SwizzleMode;
 use crate::image::Image;
+use crate::meta;
+use crate::meta::clear::{clear_image, ClearValue};
 
 /// Records the regions of a buffer/image copy.
 ///
@@ -34,10 +37,18 @@ unsafe fn buffer_image(
         cb.record(|s| {
             // SAFETY: forwarded to the caller.
             let (buffer, image) = unsafe { (obj::<Buffer>(buffer)?, obj::<Image>(image)?) };
-            for r in super::array(p_regions, count) {
-                copy_buffer_image(s, buffer, image, r, dir)?;
+            let regions = super::array(p_regions, count);
+            if image.surface.desc.mode == SwizzleMode::Linear && image.stencil.is_none() {
+                for r in regions {
+                    copy_buffer_image(s, buffer, image, r, dir)?;
+                }
+                return Ok(());
             }
-            Ok(())
+            meta::begin(s)?;
+            for r in regions {
+                meta::copy::buffer_image(s, buffer, image, r, dir == Direction::BufferToImage)?;
+            }
+            meta::end(s)
         });
         Ok(())
     })
@@ -84,13 +95,74 @@ pub unsafe extern "system" fn cmd_copy_image(
         cb.record(|s| {
             // SAFETY: live images (valid usage).
             let (src, dst) = unsafe { (obj::<Image>(src)?, obj::<Image>(dst)?) };
-            for r in super::array(p_regions, count) {
-                copy_image(s, src, dst, r)?;
+            let regions = super::array(p_regions, count);
+            let linear = |i: &Image| i.surface.desc.mode == SwizzleMode::Linear;
+            if linear(src) && linear(dst) {
+                for r in regions {
+                    copy_image(s, src, dst, r)?;
+                }
+                return Ok(());
             }
-            Ok(())
+            meta::begin(s)?;
+            for r in regions {
+                meta::copy::image_image(s, src, dst, r)?;
+            }
+            meta::end(s)
         });
         Ok(())
     })
+}
+
+/// Records a clear of the ranges of `image` to `value`.
+///
+/// # Safety
+/// Live handles; `p_ranges` holds `count` ranges (valid usage).
+unsafe fn clear(
+    name: &'static str,
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    value: ClearValue,
+    count: u32,
+    p_ranges: *const vk::ImageSubresourceRange,
+) {
+    guard_void(name, || {
+        // SAFETY: forwarded to the caller.
+        let cb = unsafe { obj::<CommandBuffer>(cb)? };
+        cb.record(|s| {
+            // SAFETY: forwarded to the caller.
+            let image = unsafe { obj::<Image>(image)? };
+            clear_image(s, image, &value, super::array(p_ranges, count))
+        });
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn cmd_clear_color_image(
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    _layout: vk::ImageLayout,
+    p_color: *const vk::ClearColorValue,
+    count: u32,
+    p_ranges: *const vk::ImageSubresourceRange,
+) {
+    // SAFETY: pColor is a valid pointer (valid usage).
+    let value = ClearValue::Color(unsafe { *p_color });
+    // SAFETY: the application's valid usage.
+    unsafe { clear("vkCmdClearColorImage", cb, image, value, count, p_ranges) }
+}
+
+pub unsafe extern "system" fn cmd_clear_depth_stencil_image(
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    _layout: vk::ImageLayout,
+    p_value: *const vk::ClearDepthStencilValue,
+    count: u32,
+    p_ranges: *const vk::ImageSubresourceRange,
+) {
+    // SAFETY: pDepthStencil is a valid pointer (valid usage).
+    let value = ClearValue::DepthStencil(unsafe { *p_value });
+    // SAFETY: the application's valid usage.
+    unsafe { clear("vkCmdClearDepthStencilImage", cb, image, value, count, p_ranges) }
 }
 
 /// Generates `vkCmd*` image transfers that need the meta kernels.
@@ -109,6 +181,4 @@ macro_rules! absent_transfers {
 
 absent_transfers! {
     cmd_blit_image "vkCmdBlitImage" (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageBlit, vk::Filter);
-    cmd_clear_color_image "vkCmdClearColorImage" (vk::Image, vk::ImageLayout, *const vk::ClearColorValue, u32, *const vk::ImageSubresourceRange);
-    cmd_clear_depth_stencil_image "vkCmdClearDepthStencilImage" (vk::Image, vk::ImageLayout, *const vk::ClearDepthStencilValue, u32, *const vk::ImageSubresourceRange);
 }

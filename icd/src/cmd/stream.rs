@@ -54,6 +54,11 @@ impl CmdStream {
         }
     }
 
+    /// The device the stream records for.
+    pub fn shared(&self) -> &Arc<DeviceShared> {
+        &self.shared
+    }
+
     /// Forgets the recorded commands, keeping the chunks for reuse.
     pub fn reset(&mut self) {
         self.cur = 0;

@@ -67,6 +67,8 @@ pub struct DeviceShared {
     lost: AtomicBool,
     /// A one-packet IB for submissions without command buffers (they still signal).
     pub empty_ib: GpuAlloc,
+    /// Compiled internal kernels (clears, copies, blits).
+    pub meta: crate::meta::MetaCache,
 }
 
 impl DeviceShared {
@@ -77,7 +79,13 @@ impl DeviceShared {
             .map_err(|e| VkError::InitializationFailed(format!("GPU context: {e}")))?;
         let empty_ib = GpuAlloc::new(&adapter.winsys, 64)?;
         empty_ib.write_u32s(0, &[crate::cmd::pm4::NOP_HEADER_ONLY; 8]);
-        Ok(DeviceShared { adapter, ctx, lost: AtomicBool::new(false), empty_ib })
+        Ok(DeviceShared {
+            adapter,
+            ctx,
+            lost: AtomicBool::new(false),
+            empty_ib,
+            meta: Default::default(),
+        })
     }
 
     pub fn winsys(&self) -> &winsys::Device {

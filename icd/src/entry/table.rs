@@ -240,9 +240,9 @@ entries! {
     Device c"vkCmdBindVertexBuffers": vk::PFN_vkCmdBindVertexBuffers => g3d::cmd_bind_vertex_buffers;
     Device c"vkCmdDraw": vk::PFN_vkCmdDraw => g3d::cmd_draw;
     Device c"vkCmdDrawIndexed": vk::PFN_vkCmdDrawIndexed => g3d::cmd_draw_indexed;
-    Device c"vkCmdDrawIndirect": vk::PFN_vkCmdDrawIndirect => gfx::cmd_draw_indirect;
-    Device c"vkCmdDrawIndexedIndirect": vk::PFN_vkCmdDrawIndexedIndirect => gfx::cmd_draw_indexed_indirect;
-    Device c"vkCmdClearAttachments": vk::PFN_vkCmdClearAttachments => gfx::cmd_clear_attachments;
+    Device c"vkCmdDrawIndirect": vk::PFN_vkCmdDrawIndirect => g3d::cmd_draw_indirect;
+    Device c"vkCmdDrawIndexedIndirect": vk::PFN_vkCmdDrawIndexedIndirect => g3d::cmd_draw_indexed_indirect;
+    Device c"vkCmdClearAttachments": vk::PFN_vkCmdClearAttachments => g3d::cmd_clear_attachments;
     Device c"vkCmdResolveImage": vk::PFN_vkCmdResolveImage => gfx::cmd_resolve_image;
     Device c"vkCmdBeginQuery": vk::PFN_vkCmdBeginQuery => gfx::cmd_begin_query;
     Device c"vkCmdEndQuery": vk::PFN_vkCmdEndQuery => gfx::cmd_end_query;

@@ -1,5 +1,5 @@
-//! Colour render targets: an image view's CB_COLORn_* register values, the PS export format
-//! its format needs, and the bit pattern of a clear colour in that format.
+//! Colour render targets: an image view's CB_COLORn_* register values and the PS export
+//! format its format needs.
 //!
 //! This is the smallest version the draw path needs until the register translation of the
 //! gfx-state work (`gfx::target`) lands; it covers single-sample 2D colour views of the formats
@@ -115,93 +115,9 @@ pub fn disabled_registers(slot: u32) -> Vec<(u32, u32)> {
     vec![(r::CB_COLOR0_INFO + block, r::CB_COLOR0_INFO::FORMAT.val(CF::COLOR_INVALID))]
 }
 
-fn unorm8(x: f32) -> u32 {
-    // NaN converts to 0 (Vulkan: "NaN ... converted to 0").
-    (x.clamp(0.0, 1.0) * 255.0).round_ties_even() as u32
-}
-
-/// f32 → IEEE binary16 bits, round to nearest even (Vulkan's clear conversion for 16-bit
-/// float formats), overflow to infinity, NaN kept a NaN.
-pub fn f16_bits(x: f32) -> u16 {
-    let b = x.to_bits();
-    let sign = ((b >> 16) & 0x8000) as u16;
-    let exp = ((b >> 23) & 0xff) as i32;
-    let man = b & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    // Normal results keep 10 mantissa bits; subnormal ones shift further.
-    let shift = if e <= 0 { (14 - e) as u32 } else { 13 };
-    if shift > 24 {
-        return sign;
-    }
-    let full = if exp == 0 { man } else { man | 0x80_0000 };
-    let (kept, rest) = (full >> shift, full & ((1 << shift) - 1));
-    let half = 1 << (shift - 1);
-    let rounded = kept + u32::from(rest > half || (rest == half && kept & 1 == 1));
-    // A carry out of the mantissa moves into the exponent (up to infinity), as it should.
-    let bits = if e <= 0 { rounded } else { ((e as u32) << 10) + rounded - 0x400 };
-    sign | bits as u16
-}
-
-/// The texel bytes of a clear colour in `format`, as little-endian dwords.
-pub fn clear_pattern(format: vk::Format, c: &vk::ClearColorValue) -> VkResult<Vec<u32>> {
-    // SAFETY: every member of the union is plain data of the same size.
-    let (f, u) = unsafe { (c.float32, c.uint32) };
-    let pack8 = |v: [u32; 4]| v[0] | v[1] << 8 | v[2] << 16 | v[3] << 24;
-    Ok(match format {
-        vk::Format::R8G8B8A8_UNORM => vec![pack8(f.map(unorm8))],
-        vk::Format::B8G8R8A8_UNORM => vec![pack8([f[2], f[1], f[0], f[3]].map(unorm8))],
-        // Out-of-range integers keep their low bits (the spec leaves them undefined).
-        vk::Format::R8G8B8A8_UINT => vec![pack8(u.map(|x| x.min(255)))],
-        vk::Format::R16G16B16A16_SFLOAT => {
-            let h = f.map(|x| u32::from(f16_bits(x)));
-            vec![h[0] | h[1] << 16, h[2] | h[3] << 16]
-        }
-        vk::Format::R32_SFLOAT => vec![f[0].to_bits()],
-        vk::Format::R32_UINT => vec![u[0]],
-        vk::Format::R32G32_SFLOAT => vec![f[0].to_bits(), f[1].to_bits()],
-        vk::Format::R32G32B32A32_SFLOAT => f.map(f32::to_bits).to_vec(),
-        _ => return Err(VkError::FeatureNotPresent(format!("clears of {format:?}"))),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn f16_conversion_matches_ieee() {
-        for (x, bits) in [
-            (0.0f32, 0u16),
-            (-0.0, 0x8000),
-            (1.0, 0x3c00),
-            (-2.0, 0xc000),
-            (65504.0, 0x7bff),
-            (65520.0, 0x7c00),
-            (f32::INFINITY, 0x7c00),
-            (6.103_515_6e-5, 0x0400),
-            (5.960_464_5e-8, 0x0001),
-            (1.0 / 3.0, 0x3555),
-            (0.1, 0x2e66),
-        ] {
-            assert_eq!(f16_bits(x), bits, "{x}");
-        }
-        assert_eq!(f16_bits(f32::NAN) & 0x7c00, 0x7c00);
-        assert_ne!(f16_bits(f32::NAN) & 0x3ff, 0);
-    }
-
-    #[test]
-    fn unorm8_rounds_and_clamps() {
-        let c = vk::ClearColorValue { float32: [0.5, 1.5, -1.0, f32::NAN] };
-        assert_eq!(clear_pattern(vk::Format::R8G8B8A8_UNORM, &c).unwrap(), vec![0x0000_ff80]);
-        let c = vk::ClearColorValue { float32: [1.0, 0.0, 0.2, 1.0] };
-        assert_eq!(clear_pattern(vk::Format::B8G8R8A8_UNORM, &c).unwrap(), vec![0xff00_33ff]);
-    }
 
     #[test]
     fn register_offsets_follow_the_database_strides() {

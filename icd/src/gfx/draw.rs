@@ -3,23 +3,30 @@
 //!
 //! Every draw programs the whole legacy VS → PS state (pm4-gfx103.md §5.3, RADV's register
 //! recipe for a non-NGG draw): nothing is inherited from an earlier draw, a dispatch or
-//! another command buffer, at the price of ~150 dwords per draw. The set table and push block
-//! of each draw are embedded in the stream, as for dispatches.
+//! another command buffer, at the price of ~150 dwords per draw. The set table, push block and
+//! vertex-input table (a V# per input location) of each draw are embedded in the stream, as
+//! for dispatches. User SGPRs follow `abi::graphics`: the VS gets the base vertex, base
+//! instance and draw index in s6..s8 (`GE_INDX_OFFSET` stays 0), written by SET_SH_REG for
+//! direct draws and by the CP from the arguments for indirect ones.
 
 use std::sync::Arc;
 
 use ash::vk;
 use ferrum_compiler::amd::abi;
+use ferrum_compiler::amd::abi::graphics as g;
 use ferrum_regs::gfx103::{self as r, enums};
 
-use super::color_target::{self, clear_pattern};
+use super::color_target;
 use super::pipeline::GraphicsProgram;
 use super::rendering::{Load, Rendering};
 use crate::cmd::dispatch::BoundSet;
-use crate::cmd::pm4::{self, DmaSource};
+use crate::cmd::pm4;
 use crate::cmd::stream::CmdStream;
 use crate::descriptor::vsharp;
+use crate::core::object::VkObject;
 use crate::error::{VkError, VkResult};
+use crate::image::view::ImageView;
+use crate::meta::clear::{clear_view_region, ClearValue};
 
 const SET_CONTEXT_REG: u32 = 0x69;
 const SET_SH_REG: u32 = 0x76;
@@ -28,6 +35,14 @@ const SET_UCONFIG_REG_INDEX: u32 = 0x7a;
 const NUM_INSTANCES: u32 = 0x2f;
 const DRAW_INDEX_AUTO: u32 = 0x2d;
 const DRAW_INDEX_2: u32 = 0x27;
+const SET_BASE: u32 = 0x11;
+const INDEX_BASE: u32 = 0x26;
+const INDEX_BUFFER_SIZE: u32 = 0x13;
+const DRAW_INDIRECT: u32 = 0x24;
+const DRAW_INDEX_INDIRECT: u32 = 0x25;
+/// VGT_DRAW_INITIATOR.SOURCE_SELECT: indices from memory (DMA) or generated (auto).
+const SOURCE_DMA: u32 = 0;
+const SOURCE_AUTO: u32 = 2;
 
 /// Graphics state of a command buffer.
 pub struct GraphicsState {
@@ -37,9 +52,8 @@ pub struct GraphicsState {
     pub scissor: Option<vk::Rect2D>,
     /// Index buffer address, bytes available from it, index type.
     pub index: Option<(u64, u64, vk::IndexType)>,
-    /// Vertex buffer addresses per binding (kept for vertex input, which needs the compiler's
-    /// vertex fetch).
-    pub vertex_buffers: [u64; 32],
+    /// Vertex buffer address and bytes from it, per binding.
+    pub vertex_buffers: [(u64, u64); 32],
     pub rendering: Option<Rendering>,
     pub pass: Option<super::rendering::PassInstance>,
 }
@@ -52,7 +66,7 @@ impl Default for GraphicsState {
             viewport: None,
             scissor: None,
             index: None,
-            vertex_buffers: [0; 32],
+            vertex_buffers: [(0, 0); 32],
             rendering: None,
             pass: None,
         }
@@ -74,56 +88,39 @@ fn f(v: f32) -> u32 {
     v.to_bits()
 }
 
-/// Fills `bytes` at `va` with `pattern` repeated: a dword pattern with DMA_DATA's fill, a
-/// longer one written once and then doubled by copies (CP_SYNC orders each copy after the
-/// previous one).
-fn fill(s: &mut CmdStream, va: u64, bytes: u64, pattern: &[u32]) -> VkResult<()> {
-    if let [word] = pattern {
-        let mut done = 0;
-        while done < bytes {
-            let n = (bytes - done).min(pm4::DMA_MAX_BYTES);
-            s.emit(&pm4::dma_data(DmaSource::Data(*word), va + done, n as u32, true))?;
-            done += n;
-        }
-        return Ok(());
-    }
-    let first: Vec<u32> = pattern.iter().copied().cycle().take(64).collect();
-    let first_bytes = (4 * first.len() as u64).min(bytes);
-    s.emit2(&pm4::write_data_head(va, (first_bytes / 4) as usize), &first[..(first_bytes / 4) as usize])?;
-    let mut have = first_bytes;
-    while have < bytes {
-        let n = have.min(bytes - have).min(pm4::DMA_MAX_BYTES);
-        s.emit(&pm4::dma_data(DmaSource::Memory(va), va + have, n as u32, true))?;
-        have += n;
-    }
-    Ok(())
-}
-
-/// Begins a rendering scope: clears the targets whose load op is CLEAR.
-///
-/// Clears fill the memory of the target's layers with the CP. This is exact only when the
-/// render area covers the whole view and the image has one mip level (its layers are then
-/// the whole surface); other clears need the meta clear kernels and are refused.
+/// Begins a rendering scope: clears the targets whose load op is CLEAR over the render area
+/// and the scope's layers with the meta clear kernel.
 pub fn begin(s: &mut CmdStream, st: &mut GraphicsState, rendering: Rendering) -> VkResult<()> {
     for t in rendering.colors.iter().flatten() {
         let Load::Clear(c) = t.load else { continue };
-        let sf = &t.surface;
-        let a = rendering.area;
-        let whole = a.offset.x == 0
-            && a.offset.y == 0
-            && a.extent.width >= sf.extent.width
-            && a.extent.height >= sf.extent.height;
-        if !whole || sf.surface.desc.levels != 1 {
-            return Err(VkError::FeatureNotPresent(
-                "clearing part of an attachment (render area or mip level)".into(),
-            ));
+        // SAFETY: attachment views outlive the commands that use them (valid usage).
+        let view = unsafe { ImageView::from_handle(t.view) }
+            .ok_or(VkError::InvalidUsage("null attachment view"))?;
+        let rect = clip(rendering.area, t.surface.extent);
+        if rect.extent.width == 0 || rect.extent.height == 0 {
+            continue;
         }
-        let pattern = clear_pattern(sf.format, &c)?;
-        let layer = sf.surface.layer_size;
-        fill(s, sf.va + layer * u64::from(sf.base_layer), layer * u64::from(sf.layers), &pattern)?;
+        let layers = rendering.layers.min(t.surface.layers);
+        let value = ClearValue::Color(c);
+        clear_view_region(s, view, vk::ImageAspectFlags::COLOR, 0, layers, rect, &value)?;
     }
     st.rendering = Some(rendering);
     Ok(())
+}
+
+/// `r` clipped to an `extent` at the origin.
+pub fn clip(r: vk::Rect2D, extent: vk::Extent2D) -> vk::Rect2D {
+    let x0 = r.offset.x.max(0) as u32;
+    let y0 = r.offset.y.max(0) as u32;
+    let x1 = (r.offset.x.max(0) as u64 + u64::from(r.extent.width)).min(u64::from(extent.width));
+    let y1 = (r.offset.y.max(0) as u64 + u64::from(r.extent.height)).min(u64::from(extent.height));
+    vk::Rect2D {
+        offset: vk::Offset2D { x: x0 as i32, y: y0 as i32 },
+        extent: vk::Extent2D {
+            width: (x1 as u32).saturating_sub(x0),
+            height: (y1 as u32).saturating_sub(y0),
+        },
+    }
 }
 
 /// The push block: push constants, then the dynamic buffers' V#s (compute ABI layout).
@@ -144,10 +141,41 @@ fn push_block(push: &[u8], sets: &[BoundSet], p: &GraphicsProgram) -> Vec<u32> {
 /// A draw.
 #[derive(Debug, Clone, Copy)]
 pub enum Draw {
-    /// vertexCount, firstVertex.
-    Auto { count: u32, first: u32 },
-    /// indexCount, firstIndex, vertexOffset.
-    Indexed { count: u32, first: u32, offset: i32 },
+    /// vertexCount, firstVertex, instanceCount, firstInstance.
+    Auto { count: u32, first: u32, instances: u32, first_instance: u32 },
+    /// indexCount, firstIndex, vertexOffset, instanceCount, firstInstance.
+    Indexed { count: u32, first: u32, offset: i32, instances: u32, first_instance: u32 },
+    /// `draws` Vk(Indexed)DrawIndirectCommands at `va`, `stride` bytes apart.
+    Indirect { va: u64, draws: u32, stride: u32, indexed: bool },
+}
+
+/// The vertex-input table: a V# per location up to the highest the pipeline reads.
+fn vertex_table(st: &GraphicsState, p: &GraphicsProgram) -> Vec<u32> {
+    let n = p.attributes.last().map_or(0, |a| a.location as usize + 1);
+    let mut words = vec![0u32; 4 * n];
+    for a in &p.attributes {
+        let (va, size) = st.vertex_buffers.get(a.binding as usize).copied().unwrap_or((0, 0));
+        let bytes = u64::from(a.format.block_bytes);
+        let avail = size.saturating_sub(u64::from(a.offset));
+        // Whole elements inside the bound range; a zero stride reads element 0 every time.
+        let records = match (a.stride, avail >= bytes && va != 0) {
+            (_, false) => 0,
+            (0, true) => u32::MAX,
+            (s, true) => ((avail - bytes) / u64::from(s) + 1).min(u64::from(u32::MAX)) as u32,
+        };
+        let mut v = vsharp::typed(
+            va + u64::from(a.offset),
+            records,
+            a.stride,
+            a.format.buf_format,
+            a.format.swizzle,
+        );
+        // OOB_SELECT = 1 (index only): the ABI's structured fetch checks the index alone.
+        v[3] = (v[3] & !(3 << 28)) | 1 << 28;
+        let at = 4 * a.location as usize;
+        words[at..at + 4].copy_from_slice(&v);
+    }
+    words
 }
 
 fn vs_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32]) -> VkResult<()> {
@@ -239,61 +267,83 @@ fn ps_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32], rendering: &Re
     set(s, r::CB_COLOR_CONTROL, &[C::MODE.val(1) | C::ROP3.val(0xcc)])
 }
 
-/// `vkCmdDraw`, `vkCmdDrawIndexed`.
-pub fn draw(
+/// Programs everything a draw needs but its parameters; `None` when nothing is drawn
+/// (rasterizer discard).
+fn draw_state(
     s: &mut CmdStream,
     st: &GraphicsState,
     push: &[u8],
-    d: Draw,
-    instances: u32,
-    first_instance: u32,
-) -> VkResult<()> {
+) -> VkResult<Option<Arc<GraphicsProgram>>> {
     let p = st.pipeline.clone().ok_or(VkError::InvalidUsage("draw without a graphics pipeline"))?;
     let rendering =
         st.rendering.as_ref().ok_or(VkError::InvalidUsage("draw outside a render pass"))?;
-    let count = match d {
-        Draw::Auto { count, .. } | Draw::Indexed { count, .. } => count,
-    };
-    if count == 0 || instances == 0 || p.rasterizer_discard {
-        return Ok(());
-    }
-    if first_instance != 0 {
-        // The legacy VS ABI gives the shader the instance id from 0 only (abi::graphics).
-        return Err(VkError::FeatureNotPresent("draws with firstInstance != 0".into()));
+    if p.rasterizer_discard {
+        return Ok(None);
     }
     let viewport = p.viewport.or(st.viewport).ok_or(VkError::InvalidUsage("no viewport set"))?;
     let scissor = p.scissor.or(st.scissor).ok_or(VkError::InvalidUsage("no scissor set"))?;
     let table: Vec<u32> = st.sets.iter().flat_map(|b| [b.va as u32, (b.va >> 32) as u32]).collect();
     let table_va = s.embed(&table)?;
     let push_va = s.embed(&push_block(push, &st.sets, &p))?;
+    let inputs_va = s.embed(&vertex_table(st, &p))?;
     let user = [table_va as u32, (table_va >> 32) as u32, push_va as u32, (push_va >> 32) as u32];
     vs_state(s, &p, &user)?;
+    set(s, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS, &[
+        inputs_va as u32,
+        (inputs_va >> 32) as u32,
+    ])?;
     viewport_state(s, &viewport, &scissor)?;
     ps_state(s, &p, &user, rendering)?;
-    // GE_INDX_OFFSET is added to every index the VGT hands the VS (v0 = gl_VertexIndex).
-    let offset = match d {
-        Draw::Auto { first, .. } => first,
-        Draw::Indexed { offset, .. } => offset as u32,
-    };
-    set(s, r::GE_INDX_OFFSET, &[offset])?;
+    set(s, r::GE_INDX_OFFSET, &[0])?;
     set(s, r::GE_MIN_VTX_INDX, &[0])?;
     set(s, r::GE_MAX_VTX_INDX, &[u32::MAX])?;
     set(s, r::GE_MULTI_PRIM_IB_RESET_EN, &[u32::from(p.primitive_restart)])?;
     let index_type = st.index.map_or(vk::IndexType::UINT32, |i| i.2);
-    let (restart, hw_type, size) = match index_type {
-        vk::IndexType::UINT16 => (0xffff, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16, 2),
-        _ => (u32::MAX, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_32, 4),
+    let (restart, hw_type) = match index_type {
+        vk::IndexType::UINT16 => (0xffff, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16),
+        _ => (u32::MAX, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_32),
     };
     set(s, r::VGT_MULTI_PRIM_IB_RESET_INDX, &[restart])?;
     // SET_UCONFIG_REG_INDEX: VGT_PRIMITIVE_TYPE with index 1, VGT_INDEX_TYPE with index 2.
     let uconfig = |reg: u32, index: u32| index << 28 | (reg - 0x30000) / 4;
     s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig(r::VGT_PRIMITIVE_TYPE, 1), p.prim_type])?;
     s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig(r::VGT_INDEX_TYPE, 2), hw_type])?;
-    s.emit(&[pm4::header(NUM_INSTANCES, 1), instances])?;
+    Ok(Some(p))
+}
+
+/// Bytes per index of the bound index type.
+fn index_size(st: &GraphicsState) -> VkResult<(u64, u64, u64)> {
+    let (va, bytes, t) = st.index.ok_or(VkError::InvalidUsage("no index buffer bound"))?;
+    Ok((va, bytes, if t == vk::IndexType::UINT16 { 2 } else { 4 }))
+}
+
+/// The SH register dword index (from 0xB000) of VS user SGPR `n`, for indirect packets.
+fn vs_user_loc(n: u32) -> u32 {
+    (r::SPI_SHADER_USER_DATA_VS_0 + 4 * n - 0xb000) / 4
+}
+
+/// `vkCmdDraw`, `vkCmdDrawIndexed` and their indirect forms.
+pub fn draw(s: &mut CmdStream, st: &GraphicsState, push: &[u8], d: Draw) -> VkResult<()> {
+    let empty = match d {
+        Draw::Auto { count, instances, .. } | Draw::Indexed { count, instances, .. } => {
+            count == 0 || instances == 0
+        }
+        Draw::Indirect { draws, .. } => draws == 0,
+    };
+    if empty || draw_state(s, st, push)?.is_none() {
+        return Ok(());
+    }
+    let params = r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_BASE_VERTEX;
     match d {
-        Draw::Auto { count, .. } => s.emit(&[pm4::header(DRAW_INDEX_AUTO, 2), count, 2]),
-        Draw::Indexed { count, first, .. } => {
-            let (va, bytes, _) = st.index.ok_or(VkError::InvalidUsage("no index buffer bound"))?;
+        Draw::Auto { count, first, instances, first_instance } => {
+            set(s, params, &[first, first_instance, 0])?;
+            s.emit(&[pm4::header(NUM_INSTANCES, 1), instances])?;
+            s.emit(&[pm4::header(DRAW_INDEX_AUTO, 2), count, SOURCE_AUTO])
+        }
+        Draw::Indexed { count, first, offset, instances, first_instance } => {
+            let (va, bytes, size) = index_size(st)?;
+            set(s, params, &[offset as u32, first_instance, 0])?;
+            s.emit(&[pm4::header(NUM_INSTANCES, 1), instances])?;
             let at = va + u64::from(first) * size;
             // Indices past the buffer read as 0 (VGT_DMA_MAX_SIZE), as robust fetch would.
             let avail = (bytes / size).saturating_sub(u64::from(first)).min(u64::from(u32::MAX));
@@ -303,8 +353,31 @@ pub fn draw(
                 at as u32,
                 (at >> 32) as u32,
                 count,
-                0,
+                SOURCE_DMA,
             ])
+        }
+        Draw::Indirect { va, draws, stride, indexed } => {
+            if indexed {
+                let (iva, bytes, size) = index_size(st)?;
+                s.emit(&[pm4::header(INDEX_BASE, 2), iva as u32, (iva >> 32) as u32])?;
+                let n = (bytes / size).min(u64::from(u32::MAX)) as u32;
+                s.emit(&[pm4::header(INDEX_BUFFER_SIZE, 1), n])?;
+            }
+            s.emit(&[pm4::header(SET_BASE, 3), 1, va as u32, (va >> 32) as u32])?;
+            let (op, source) =
+                if indexed { (DRAW_INDEX_INDIRECT, SOURCE_DMA) } else { (DRAW_INDIRECT, SOURCE_AUTO) };
+            for i in 0..draws {
+                // gl_DrawIndex of draw i; the CP writes base vertex and instance itself.
+                set(s, params + 8, &[i])?;
+                s.emit(&[
+                    pm4::header(op, 4),
+                    i * stride,
+                    vs_user_loc(g::VS_USER_DATA_BASE_VERTEX),
+                    vs_user_loc(g::VS_USER_DATA_BASE_INSTANCE),
+                    source,
+                ])?;
+            }
+            Ok(())
         }
     }
 }

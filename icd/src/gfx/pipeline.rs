@@ -3,8 +3,10 @@
 //! subpass or of `VkPipelineRenderingCreateInfo`, code in GPU memory, and the fixed-function
 //! state the draw path programs.
 //!
-//! State the draw path cannot honour yet is refused at creation with a log line (vertex
-//! attributes, blending, multisampling, polygon modes other than fill, depth clamp, alpha to
+//! Vertex input becomes the compiler's `VsKey` (input rate per location) and, per location,
+//! what the draw path needs to build the location's V# (binding, format, offset).
+//!
+//! State the draw path cannot honour yet is refused at creation with a log line (blending, multisampling, polygon modes other than fill, depth clamp, alpha to
 //! coverage, dynamic states beyond viewport/scissor and the ones without effect here), so a
 //! pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
 //! shaders yet: they are compiled at every creation.
@@ -12,7 +14,9 @@
 use std::ffi::CStr;
 
 use ash::vk;
-use ferrum_compiler::amd::abi::graphics::{self as g, PsKey, PsMetadata, VsMetadata};
+use ferrum_compiler::amd::abi::graphics::{
+    self as g, GfxKey, InputRate, PsKey, PsMetadata, VsKey, VsMetadata, MAX_VERTEX_INPUTS,
+};
 use ferrum_compiler::amd::{self, GfxMetadata};
 use ferrum_compiler::ir::Stage;
 use ferrum_regs::gfx103::enums::{SPI_SHADER_EX_FORMAT as EX, VGT_DI_PRIM_TYPE as PT};
@@ -26,8 +30,20 @@ use crate::error::{VkError, VkResult};
 use crate::pipeline::compute::{resource_layout, specialization, PREFETCH_SLOP};
 use crate::pipeline::{PipelineLayout, ShaderModule};
 
+/// One vertex input location: where its V# points and how it reads.
+#[derive(Debug, Clone, Copy)]
+pub struct VertexAttribute {
+    pub location: u32,
+    pub binding: u32,
+    pub offset: u32,
+    pub stride: u32,
+    pub format: &'static crate::format::FormatInfo,
+}
+
 /// What a draw needs from a graphics pipeline.
 pub struct GraphicsProgram {
+    /// Vertex input locations, in location order.
+    pub attributes: Vec<VertexAttribute>,
     vs_code: GpuAlloc,
     ps_code: GpuAlloc,
     pub vs: VsMetadata,
@@ -122,7 +138,7 @@ fn compile_stage(
     st: &StageInfo<'_>,
     stage: Stage,
     layout: &amd::ResourceLayout,
-    key: PsKey,
+    key: GfxKey,
 ) -> VkResult<amd::GfxBinary> {
     let run = || -> VkResult<amd::GfxBinary> {
         let ir = ferrum_compiler::compile_to_ir(st.words, st.entry, stage, &st.spec)
@@ -174,16 +190,12 @@ fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<(bool, b
 /// Checks the fixed-function state against what the draw path does.
 fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
     // SAFETY: null or valid pointers (valid usage).
-    let (vi, ms, cb) = unsafe {
+    let (ms, cb) = unsafe {
         (
-            info.p_vertex_input_state.as_ref(),
             info.p_multisample_state.as_ref(),
             info.p_color_blend_state.as_ref(),
         )
     };
-    if vi.is_some_and(|v| v.vertex_attribute_description_count > 0) {
-        return Err(VkError::FeatureNotPresent("vertex attributes".into()));
-    }
     if ms.is_some_and(|m| {
         m.rasterization_samples != vk::SampleCountFlags::TYPE_1 || m.alpha_to_coverage_enable != 0
     }) {
@@ -199,6 +211,42 @@ fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
         return Err(VkError::FeatureNotPresent("tessellation".into()));
     }
     Ok(())
+}
+
+/// The vertex input state as the VS key and the attributes the draw path fetches.
+fn vertex_input(
+    vi: Option<&vk::PipelineVertexInputStateCreateInfo<'_>>,
+) -> VkResult<(VsKey, Vec<VertexAttribute>)> {
+    let mut key = VsKey::default();
+    let Some(vi) = vi else { return Ok((key, Vec::new())) };
+    let bindings =
+        crate::api::array(vi.p_vertex_binding_descriptions, vi.vertex_binding_description_count);
+    let mut out = Vec::new();
+    for a in crate::api::array(vi.p_vertex_attribute_descriptions, vi.vertex_attribute_description_count) {
+        let b = bindings
+            .iter()
+            .find(|b| b.binding == a.binding)
+            .ok_or(VkError::InvalidUsage("vertex attribute of an undescribed binding"))?;
+        let format = crate::format::info(a.format)
+            .filter(|f| f.buf_format != 0)
+            .ok_or_else(|| VkError::FeatureNotPresent(format!("vertex format {:?}", a.format)))?;
+        if a.location as usize >= MAX_VERTEX_INPUTS {
+            return Err(VkError::InvalidUsage("vertex input location beyond the limit"));
+        }
+        key.rates[a.location as usize] = match b.input_rate {
+            vk::VertexInputRate::INSTANCE => InputRate::Instance { divisor: 1 },
+            _ => InputRate::Vertex,
+        };
+        out.push(VertexAttribute {
+            location: a.location,
+            binding: a.binding,
+            offset: a.offset,
+            stride: b.stride,
+            format,
+        });
+    }
+    out.sort_by_key(|a| a.location);
+    Ok((key, out))
 }
 
 /// The PS key: the export format of each location's attachment.
@@ -235,7 +283,9 @@ pub fn create(
     check_state(info)?;
     let (dyn_viewport, dyn_scissor) = check_dynamic(info)?;
     let formats = color_formats(info)?;
-    let key = ps_key(&formats)?;
+    // SAFETY: a null or valid pointer (valid usage).
+    let (vs_key, attributes) = vertex_input(unsafe { info.p_vertex_input_state.as_ref() })?;
+    let key = GfxKey { vs: vs_key, ps: ps_key(&formats)? };
     let resources = resource_layout(layout);
     let vs = compile_stage(&stage_info(vs_stage)?, Stage::Vertex, &resources, key)?;
     let ps = compile_stage(&stage_info(ps_stage)?, Stage::Fragment, &resources, key)?;
@@ -284,6 +334,7 @@ pub fn create(
         eprintln!("ferrum: fragment shader: {}\n{}", ps.stats.to_json(), ps.isa_text);
     }
     Ok(GraphicsProgram {
+        attributes,
         vs_code: upload(shared, &vs.code)?,
         ps_code: upload(shared, &ps.code)?,
         ps_input_cntl: g::ps_input_cntl(vm, pm),

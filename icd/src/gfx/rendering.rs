@@ -32,6 +32,7 @@ impl std::fmt::Debug for Load {
 /// A colour target.
 #[derive(Debug, Clone)]
 pub struct ColorTarget {
+    pub view: vk::ImageView,
     pub surface: ColorSurface,
     pub load: Load,
 }
@@ -132,7 +133,7 @@ impl PassInstance {
             } else {
                 Load::Keep
             };
-            colors.push(Some(ColorTarget { surface: color_surface(view(h)?)?, load }));
+            colors.push(Some(ColorTarget { view: h, surface: color_surface(view(h)?)?, load }));
         }
         Ok(Rendering { area: self.area, layers: self.layers, view_mask: sp.view_mask, colors })
     }
@@ -167,7 +168,8 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
         } else {
             Load::Keep
         };
-        colors.push(Some(ColorTarget { surface: color_surface(view(a.image_view)?)?, load }));
+        let surface = color_surface(view(a.image_view)?)?;
+        colors.push(Some(ColorTarget { view: a.image_view, surface, load }));
     }
     Ok(Rendering { area: info.render_area, layers: info.layer_count, view_mask: 0, colors })
 }

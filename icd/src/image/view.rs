@@ -26,6 +26,8 @@ pub struct ImageView {
     pub va: u64,
     pub surface: super::layout::Surface,
     pub extent: vk::Extent3D,
+    /// The viewed image (Vulkan keeps it alive while the view is used).
+    image: vk::Image,
 }
 vk_object!(ImageView, vk::ImageView, vk::ObjectType::IMAGE_VIEW);
 
@@ -160,12 +162,20 @@ impl ImageView {
             va,
             surface: image.surface.clone(),
             extent: image.extent,
+            image: info.image,
         }))
     }
 
     /// The T# words.
     pub fn words(&self) -> [u32; 8] {
         self.descriptor.words()
+    }
+
+    /// The viewed image.
+    pub fn image(&self) -> VkResult<&Image> {
+        // SAFETY: the image outlives every use of its views (valid usage).
+        unsafe { Image::from_handle(self.image) }
+            .ok_or(VkError::InvalidUsage("image view of a destroyed image"))
     }
 }
 

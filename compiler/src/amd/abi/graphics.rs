@@ -3,19 +3,34 @@
 //! the `ferrum-regs` field table, so the driver copies them without knowing field layouts.
 //!
 //! # Vertex shader (hardware VS stage, wave32)
-//! * User SGPRs as for compute: `s[0:1]` descriptor-set table, `s[2:3]` push block
-//!   (`RSRC2_VS.USER_SGPR` = [`GFX_USER_SGPRS`]; `SPI_SHADER_USER_DATA_VS_0..3`).
+//! * User SGPRs (`RSRC2_VS.USER_SGPR` = [`VS_USER_SGPRS`]; `SPI_SHADER_USER_DATA_VS_0..8`):
+//!   - `s[0:1]` descriptor-set table, `s[2:3]` push block (as compute);
+//!   - `s[4:5]` ([`VS_SGPR_VERTEX_INPUTS`]) the vertex-input table: the 64-bit address of an
+//!     array of 16-byte buffer descriptors (V#), one per input location (index = location).
+//!     The driver builds each at draw time: base = buffer address + binding offset +
+//!     attribute offset, STRIDE = binding stride, FORMAT and DST_SEL from the attribute's
+//!     VkFormat (the shader's `buffer_load_format_*` converts, and components the format
+//!     lacks read as (0, 0, 0, 1) through DST_SEL), NUM_RECORDS/OOB_SELECT so in-range
+//!     structured (`idxen`) indices fetch;
+//!   - `s6` ([`VS_SGPR_BASE_VERTEX`]) firstVertex (non-indexed) or vertexOffset (indexed);
+//!   - `s7` ([`VS_SGPR_BASE_INSTANCE`]) firstInstance;
+//!   - `s8` ([`VS_SGPR_DRAW_INDEX`]) the draw index (`gl_DrawIndex`; 0 outside multi-draws).
+//!
+//!   Indirect draws have the CP write `s6`, `s7`, `s8` through `BASE_VTX_LOC`,
+//!   `START_INST_LOC`, `DRAW_INDEX_LOC` = [`VS_USER_DATA_BASE_VERTEX`] etc. (register
+//!   offsets from the SH base).
 //! * VGPR inputs (`RSRC1_VS.VGPR_COMP_CNT` = 3): `v0` the vertex id as the VGT provides it
-//!   (the index, or the auto index, plus `GE_INDX_OFFSET`), used as `gl_VertexIndex`, so the
-//!   driver sets `GE_INDX_OFFSET` to `firstVertex`/`vertexOffset`; `v3` the instance id
-//!   within the draw, used as `gl_InstanceIndex`, which is therefore right only for
-//!   `firstInstance = 0` (a base-instance user SGPR is not part of the ABI yet).
+//!   (the fetched index, or the auto index from 0), with `GE_INDX_OFFSET` = 0; `v3` the
+//!   instance id from 0. `gl_VertexIndex` = `v0 + s6`, `gl_InstanceIndex` = `v3 + s7`.
+//! * Vertex input location `l` is fetched with `buffer_load_format_*` `idxen` from V# `l`
+//!   at index `v0 + s6` (per-vertex rate) or `s7 + v3 / divisor` (per-instance rate;
+//!   divisor 0: `s7`), the rate and divisor from [`VsKey`].
 //! * Exports at the end of the program: `exp pos0` (4 components, `done`), then
 //!   `exp paramN` for every written location in increasing location order
 //!   ([`VsMetadata::param_locations`]), with exactly the written components enabled.
 //!
 //! # Pixel shader (wave32, `SPI_PS_IN_CONTROL.PS_W32_EN`)
-//! * User SGPRs as above, then the PRIM_MASK SGPR (`s4`), which the program moves to M0
+//! * User SGPRs `s[0:1]` sets, `s[2:3]` push ([`PS_USER_SGPRS`]), then the PRIM_MASK SGPR (`s4`), which the program moves to M0
 //!   before `v_interp_*`.
 //! * `SPI_PS_INPUT_ENA` = `SPI_PS_INPUT_ADDR`: PERSP_CENTER always (the hardware needs one
 //!   barycentric input; `v0`, `v1` = I, J), plus POS_X..POS_W_FLOAT (`v2..v5`) when the shader
@@ -35,10 +50,36 @@ use ferrum_regs::gfx103::enums::SPI_SHADER_EX_FORMAT as EX;
 
 use super::{rsrc1::FLOAT_MODE_DEFAULT as FLOAT_MODE_DEFAULT_VALUE, VGPR_GRANULE};
 
-/// User SGPRs of vertex and pixel shaders (set table and push block).
+/// User SGPRs every graphics stage starts with (set table and push block).
 pub const GFX_USER_SGPRS: u32 = 4;
+/// User SGPRs of a vertex shader (`RSRC2_VS.USER_SGPR`): set table, push block,
+/// vertex-input table, base vertex, base instance, draw index.
+pub const VS_USER_SGPRS: u32 = 9;
+/// User SGPRs of a pixel shader (`RSRC2_PS.USER_SGPR`): set table and push block.
+pub const PS_USER_SGPRS: u32 = GFX_USER_SGPRS;
+/// The VS SGPR pair holding the vertex-input table address (V# per location).
+pub const VS_SGPR_VERTEX_INPUTS: u8 = 4;
+/// The VS SGPR holding the base vertex (firstVertex or vertexOffset).
+pub const VS_SGPR_BASE_VERTEX: u8 = 6;
+/// The VS SGPR holding the base instance (firstInstance).
+pub const VS_SGPR_BASE_INSTANCE: u8 = 7;
+/// The VS SGPR holding the draw index.
+pub const VS_SGPR_DRAW_INDEX: u8 = 8;
+/// `SPI_SHADER_USER_DATA_VS_n` index of the vertex-input table's low half.
+pub const VS_USER_DATA_VERTEX_INPUTS: u32 = VS_SGPR_VERTEX_INPUTS as u32;
+/// `SPI_SHADER_USER_DATA_VS_n` index of the base vertex (BASE_VTX_LOC for indirect draws is
+/// `SPI_SHADER_USER_DATA_VS_0 + 4 * n` as an SH register offset).
+pub const VS_USER_DATA_BASE_VERTEX: u32 = VS_SGPR_BASE_VERTEX as u32;
+/// `SPI_SHADER_USER_DATA_VS_n` index of the base instance (START_INST_LOC).
+pub const VS_USER_DATA_BASE_INSTANCE: u32 = VS_SGPR_BASE_INSTANCE as u32;
+/// `SPI_SHADER_USER_DATA_VS_n` index of the draw index (DRAW_INDEX_LOC).
+pub const VS_USER_DATA_DRAW_INDEX: u32 = VS_SGPR_DRAW_INDEX as u32;
+/// Bytes per vertex-input table entry (one buffer descriptor).
+pub const VERTEX_INPUT_DESCRIPTOR_SIZE: u32 = 16;
+/// Vertex input locations the table and [`VsKey`] cover.
+pub const MAX_VERTEX_INPUTS: usize = 32;
 /// The PS SGPR holding PRIM_MASK (right after the user SGPRs).
-pub const PS_SGPR_PRIM_MASK: u8 = GFX_USER_SGPRS as u8;
+pub const PS_SGPR_PRIM_MASK: u8 = PS_USER_SGPRS as u8;
 /// The VS VGPR holding the vertex index.
 pub const VS_VGPR_VERTEX_INDEX: u8 = 0;
 /// The VS VGPR holding the instance id.
@@ -69,6 +110,49 @@ pub struct PsKey {
 impl Default for PsKey {
     fn default() -> Self {
         PsKey { color_formats: [EX::SPI_SHADER_32_ABGR; 8] }
+    }
+}
+
+/// How one vertex input location steps through its buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum InputRate {
+    /// Index `gl_VertexIndex` (`VK_VERTEX_INPUT_RATE_VERTEX`).
+    #[default]
+    Vertex,
+    /// Index `firstInstance + instance / divisor` (`VK_VERTEX_INPUT_RATE_INSTANCE`; divisor
+    /// 1 without `VK_EXT_vertex_attribute_divisor`, 0 repeats `firstInstance`'s element).
+    Instance {
+        /// The instance divisor.
+        divisor: u32,
+    },
+}
+
+/// Pipeline state a vertex shader's code depends on: the input rate of each location.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct VsKey {
+    /// Rate of input location `l` (index = location).
+    pub rates: [InputRate; MAX_VERTEX_INPUTS],
+}
+
+/// The pipeline state a graphics stage's code depends on ([`VsKey`] for a VS, [`PsKey`] for
+/// a PS; the other half is ignored).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GfxKey {
+    /// Vertex-stage state.
+    pub vs: VsKey,
+    /// Pixel-stage state.
+    pub ps: PsKey,
+}
+
+impl From<PsKey> for GfxKey {
+    fn from(ps: PsKey) -> Self {
+        GfxKey { ps, ..Default::default() }
+    }
+}
+
+impl From<VsKey> for GfxKey {
+    fn from(vs: VsKey) -> Self {
+        GfxKey { vs, ..Default::default() }
     }
 }
 
@@ -104,7 +188,7 @@ impl VsMetadata {
             | R1::DX10_CLAMP.val(1)
             | R1::VGPR_COMP_CNT.val(3)
             | R1::MEM_ORDERED.val(1);
-        let rsrc2 = R2::USER_SGPR.val(GFX_USER_SGPRS);
+        let rsrc2 = R2::USER_SGPR.val(VS_USER_SGPRS);
         use r::SPI_VS_OUT_CONFIG as OC;
         let vs_out_config = match param_locations.len() as u32 {
             0 => OC::NO_PC_EXPORT.val(1),
@@ -185,7 +269,7 @@ impl PsMetadata {
             | R1::FLOAT_MODE.val(FLOAT_MODE_DEFAULT_VALUE)
             | R1::DX10_CLAMP.val(1)
             | R1::MEM_ORDERED.val(1);
-        let rsrc2 = r::SPI_SHADER_PGM_RSRC2_PS::USER_SGPR.val(GFX_USER_SGPRS);
+        let rsrc2 = r::SPI_SHADER_PGM_RSRC2_PS::USER_SGPR.val(PS_USER_SGPRS);
         let ps_in_control = r::SPI_PS_IN_CONTROL::NUM_INTERP.val(inputs.len() as u32)
             | r::SPI_PS_IN_CONTROL::PS_W32_EN.val(1);
         let (mut col_format, mut cb_shader_mask) = (0, 0);
@@ -237,7 +321,7 @@ mod tests {
         let m = VsMetadata::new(9, 10, vec![0, 3]);
         assert_eq!(m.rsrc1 & 0x3f, 1, "9 VGPRs = 2 granules");
         assert_eq!(m.rsrc1 >> 24 & 3, 3, "VGPR_COMP_CNT: instance id in v3");
-        assert_eq!(m.rsrc2 >> 1 & 0x1f, 4);
+        assert_eq!(m.rsrc2 >> 1 & 0x1f, 9, "USER_SGPR: s[0:8]");
         assert_eq!(m.vs_out_config, 1 << 1, "two parameters: VS_EXPORT_COUNT = 1");
         assert_eq!(m.pos_format, 4);
         assert_eq!(VsMetadata::new(1, 1, vec![]).vs_out_config, 1 << 7, "NO_PC_EXPORT");

@@ -286,7 +286,7 @@ impl Isel<'_> {
 }
 
 /// A MUBUF access with the element index in `idx` (`idxen`) and no offsets.
-fn typed_buffer(
+pub(super) fn typed_buffer(
     op: Opcode,
     idx: RegRef,
     vsharp: RegRef,

@@ -29,9 +29,13 @@ use crate::ir::{BuiltinOut, IoSlot, Mode, Shader, Stage, SysVal, Terminator, Val
 #[derive(Clone, Debug, Default)]
 pub struct GfxIo {
     /// PS key (export formats).
-    pub key: g::PsKey,
-    /// VS: vertex index and instance id VGPRs.
-    vertex: Option<(RegRef, RegRef)>,
+    pub key: g::GfxKey,
+    /// VS: input registers.
+    pub(super) vertex: Option<super::vertex_fetch::VsRegs>,
+    /// VS: the V# of each input location read, loaded in the prologue.
+    pub(super) input_vsharps: BTreeMap<u32, RegRef>,
+    /// VS: the element index of each input rate used, computed in the prologue.
+    pub(super) rate_index: std::collections::HashMap<g::InputRate, RegRef>,
     /// PS: I, J barycentrics, PRIM_MASK SGPR, position VGPRs.
     pixel: Option<([RegRef; 2], RegRef, [RegRef; 4])>,
     /// PS inputs: (location, flat), attribute index = position.
@@ -95,14 +99,11 @@ fn fragment_inputs(s: &Shader) -> Vec<(u32, bool)> {
 
 impl GfxIo {
     /// The pinned input registers of `shader`'s stage.
-    pub fn new(shader: &Shader, mf: &mut MFunc, key: g::PsKey) -> Self {
+    pub fn new(shader: &Shader, mf: &mut MFunc, key: g::GfxKey) -> Self {
         let mut io = GfxIo { key, ..Default::default() };
         match shader.stage {
             Stage::Vertex => {
-                io.vertex = Some((
-                    pinned(mf, RegClass::V, 1, g::VS_VGPR_VERTEX_INDEX),
-                    pinned(mf, RegClass::V, 1, g::VS_VGPR_INSTANCE_ID),
-                ));
+                io.vertex = Some(super::vertex_fetch::VsRegs::new(mf));
             }
             Stage::Fragment => {
                 io.inputs = fragment_inputs(shader);
@@ -203,8 +204,11 @@ impl Isel<'_> {
             self.set(d, out);
             return Ok(());
         }
+        if let (Some(_), IoSlot::Location(loc)) = (self.gfx.vertex, slot) {
+            return self.select_vertex_input(d, loc, comp);
+        }
         let (Some((bary, prim_mask, _)), IoSlot::Location(loc)) = (self.gfx.pixel, slot) else {
-            return Err(unsupported("vertex attribute inputs (vertex buffers)"));
+            return Err(unsupported(format!("shader input {slot:?}")));
         };
         let Some(attr) = self.gfx.inputs.iter().position(|i| i.0 == loc) else {
             return Err(unsupported(format!("input location {loc} without a variable")));
@@ -242,13 +246,11 @@ impl Isel<'_> {
         Ok(())
     }
 
-    /// Graphics system values: vertex index, instance index, fragment coordinate.
+    /// Pixel shader system values: fragment coordinate.
     pub(super) fn select_gfx_sysval(&mut self, sv: SysVal) -> Option<Vec<MVal>> {
         let v = |r| MVal::Reg(r, RegClass::V);
-        match (sv, self.gfx.vertex, self.gfx.pixel) {
-            (SysVal::VertexIndex, Some((vid, _)), _) => Some(vec![v(vid)]),
-            (SysVal::InstanceIndex, Some((_, iid)), _) => Some(vec![v(iid)]),
-            (SysVal::FragCoord, _, Some((_, _, pos))) => {
+        match (sv, self.gfx.pixel) {
+            (SysVal::FragCoord, Some((_, _, pos))) => {
                 // POS_W_FLOAT is the interpolated clip w; gl_FragCoord.w is its reciprocal.
                 let w = self.vreg(RegClass::V, 1);
                 self.emit(build::vop1(Opcode::V_RCP_F32, w, Src::R(pos[3], RegClass::V)));
@@ -353,7 +355,7 @@ impl Isel<'_> {
         let mut exports = Vec::new();
         for t in 0..8u8 {
             let (en, regs) = self.slot_regs(SlotKey::Location(u32::from(t)));
-            let fmt = self.gfx.key.color_formats[usize::from(t)];
+            let fmt = self.gfx.key.ps.color_formats[usize::from(t)];
             if en == 0 || fmt == EX::SPI_SHADER_ZERO {
                 continue;
             }

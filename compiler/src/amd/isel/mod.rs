@@ -42,6 +42,7 @@ mod mem;
 pub(crate) mod scratch;
 mod subgroup;
 mod subgroup_scan;
+mod vertex_fetch;
 
 use std::collections::HashMap;
 
@@ -130,7 +131,7 @@ impl<'a> Isel<'a> {
         shader: &'a Shader,
         layout: &'a ResourceLayout,
         scratch: bool,
-        key: abi::graphics::PsKey,
+        key: abi::graphics::GfxKey,
     ) -> Self {
         let f = shader.entry_fn();
         let mut mf = MFunc::default();
@@ -531,7 +532,7 @@ impl<'a> Isel<'a> {
     fn select_sysval(&mut self, sv: crate::ir::SysVal, d: Value) -> Result<(), BackendError> {
         use crate::ir::SysVal as S;
         let n = self.shape(d).1 as usize;
-        if let Some(v) = self.select_gfx_sysval(sv) {
+        if let Some(v) = self.select_vs_sysval(sv).or_else(|| self.select_gfx_sysval(sv)) {
             self.set(d, v.into_iter().take(n.max(1)).collect());
             return Ok(());
         }
@@ -628,7 +629,7 @@ pub fn select_with(
     layout: &ResourceLayout,
     scratch: bool,
 ) -> Result<MFunc, BackendError> {
-    select_keyed(shader, layout, scratch, abi::graphics::PsKey::default())
+    select_keyed(shader, layout, scratch, abi::graphics::GfxKey::default())
 }
 
 /// [`select_with`] for a pixel shader whose colour exports follow `key`.
@@ -636,7 +637,7 @@ pub fn select_keyed(
     shader: &Shader,
     layout: &ResourceLayout,
     scratch: bool,
-    key: abi::graphics::PsKey,
+    key: abi::graphics::GfxKey,
 ) -> Result<MFunc, BackendError> {
     let mut isel = Isel::new(shader, layout, scratch, key);
     isel.select_function()?;

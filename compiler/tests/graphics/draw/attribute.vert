@@ -1,6 +1,6 @@
 #version 450
-// A vertex attribute: vertex-buffer fetch is not implemented yet and must be refused.
-layout(location = 0) in vec4 pos;
+// A 64-bit vertex attribute: not implemented (needs two locations' fetches), must be refused.
+layout(location = 0) in dvec2 pos;
 void main() {
-    gl_Position = pos;
+    gl_Position = vec4(vec2(pos), 0.0, 1.0);
 }

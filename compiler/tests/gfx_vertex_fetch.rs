@@ -1,0 +1,188 @@
+//! Vertex attribute fetch through the vertex-input table (abi::graphics): formats the V#
+//! converts, input rates and divisors, base vertex and instance, stride 0, the last element
+//! of a buffer; run on the simulator's graphics pipeline (strict mode) with V#s built here
+//! from the descriptor reference and expectations from the Vulkan format conversion rules.
+
+mod common;
+
+use common::draw::{draw_with, DrawSetup, VertexInput, H, W};
+use ferrum_compiler::amd::abi::graphics::{self as g, InputRate, VsKey};
+use ferrum_compiler::amd::{compile_graphics, default_layout, GfxBinary, GfxMetadata};
+use ferrum_compiler::ir::Stage;
+
+fn compile(file: &str, stage: Stage, key: impl Into<g::GfxKey>) -> GfxBinary {
+    let path = common::corpus_dir().join("../graphics/draw").join(file);
+    let words = common::glsl_to_spirv(&path);
+    let ir = ferrum_compiler::compile_to_ir(&words, "main", stage, &Default::default())
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    compile_graphics(&ir, &default_layout(&ir), key).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+// GFX10_FORMAT values (registers/gfx10-rsrc.json) and SQ_SEL.
+const F_8_8_8_8_UNORM: u32 = 56;
+const F_8_8_SNORM: u32 = 15;
+const F_16_16_SINT: u32 = 28;
+const F_16_16_16_16_USCALED: u32 = 67;
+const F_32_UINT: u32 = 20;
+const F_32_32_FLOAT: u32 = 64;
+const F_32_32_32_32_FLOAT: u32 = 77;
+const XYZW: [u32; 4] = [4, 5, 6, 7];
+const XY01: [u32; 4] = [4, 5, 0, 1];
+const X001: [u32; 4] = [4, 0, 0, 1];
+
+const FIRST_VERTEX: u32 = 3;
+const FIRST_INSTANCE: u32 = 2;
+const TRIANGLES: u32 = 8;
+const INSTANCES: u32 = 3;
+
+/// Buffer contents, built region by region (16-byte aligned).
+#[derive(Default)]
+struct Data {
+    bytes: Vec<u8>,
+    inputs: Vec<VertexInput>,
+}
+
+impl Data {
+    fn add(
+        &mut self,
+        elems: &[Vec<u8>],
+        stride: u32,
+        num_records: u32,
+        format: u32,
+        sel: [u32; 4],
+    ) {
+        while self.bytes.len() % 16 != 0 {
+            self.bytes.push(0xcd);
+        }
+        let offset = self.bytes.len() as u32;
+        for e in elems {
+            let mut e = e.clone();
+            e.resize(stride.max(e.len() as u32) as usize, 0xcd);
+            self.bytes.extend_from_slice(&e);
+        }
+        self.inputs.push(VertexInput { offset, stride, num_records, format, dst_sel: sel });
+    }
+}
+
+fn f32s(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Pixel corner positions in NDC for absolute vertex index `a` (garbage below FIRST_VERTEX).
+fn position(a: u32) -> [f32; 2] {
+    if a < FIRST_VERTEX {
+        return [5.0, 5.0];
+    }
+    let k = a - FIRST_VERTEX;
+    let (c, j) = (k / 3, k % 3);
+    let px = [(1, 1), (9, 1), (1, 9)][j as usize];
+    let ndc = |p: u32| p as f32 * 2.0 / W as f32 - 1.0;
+    [ndc(10 * c + px.0), ndc(px.1)]
+}
+
+fn unorm_elem(a: u32) -> [u8; 4] {
+    if a == 24 {
+        [255, 0, 128, 1]
+    } else {
+        [(a * 37) as u8, (a * 91 + 3) as u8, a as u8, 200]
+    }
+}
+
+fn setup() -> DrawSetup {
+    let n = FIRST_VERTEX + 3 * TRIANGLES; // vertex elements; the last one is used
+    let mut d = Data::default();
+    let pos: Vec<Vec<u8>> = (0..n).map(|a| f32s(&position(a))).collect();
+    d.add(&pos, 8, n, F_32_32_FLOAT, XY01);
+    let offsets: Vec<Vec<u8>> = (0..FIRST_INSTANCE + INSTANCES)
+        .map(|i| {
+            let row = i.checked_sub(FIRST_INSTANCE).map_or(7.0, |r| 0.2 * r as f32);
+            f32s(&[0.0, row])
+        })
+        .collect();
+    d.add(&offsets, 8, FIRST_INSTANCE + INSTANCES, F_32_32_FLOAT, XY01);
+    let unorm: Vec<Vec<u8>> = (0..n).map(|a| unorm_elem(a).to_vec()).collect();
+    d.add(&unorm, 4, n, F_8_8_8_8_UNORM, XYZW);
+    let snorm: Vec<Vec<u8>> =
+        (0..n).map(|a| if a == 3 { vec![0x80, 0x7f] } else { vec![0x81, a as u8] }).collect();
+    d.add(&snorm, 2, n, F_8_8_SNORM, XY01);
+    let sint: Vec<Vec<u8>> = (0..n)
+        .map(|a| {
+            let v: [i16; 2] = if a == 6 { [i16::MIN, i16::MAX] } else { [-(a as i16), 1] };
+            v.iter().flat_map(|x| x.to_le_bytes()).collect()
+        })
+        .collect();
+    d.add(&sint, 4, n, F_16_16_SINT, XY01);
+    let usc: Vec<Vec<u8>> = (0..n)
+        .map(|a| {
+            let v: [u16; 4] = if a == 9 { [0, 1, 65535, 300] } else { [a as u16, 2, 3, 4] };
+            v.iter().flat_map(|x| x.to_le_bytes()).collect()
+        })
+        .collect();
+    d.add(&usc, 8, n, F_16_16_16_16_USCALED, XYZW);
+    let inst = [[9.0; 4], [9.0; 4], [1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]];
+    let inst: Vec<Vec<u8>> = inst.iter().map(|v| f32s(v)).collect();
+    d.add(&inst, 16, 4, F_32_32_32_32_FLOAT, XYZW);
+    let same = vec![f32s(&[0.5, f32::NEG_INFINITY, 1e30, -0.0])];
+    d.add(&same, 0, n, F_32_32_32_32_FLOAT, XYZW);
+    let first: Vec<Vec<u8>> =
+        [5u32, 6, u32::MAX, 8].iter().map(|v| v.to_le_bytes().to_vec()).collect();
+    d.add(&first, 4, 4, F_32_UINT, X001);
+    DrawSetup {
+        vertices: 3 * TRIANGLES,
+        instances: INSTANCES,
+        first_vertex: FIRST_VERTEX,
+        first_instance: FIRST_INSTANCE,
+        data: d.bytes,
+        inputs: d.inputs,
+    }
+}
+
+/// The flat colour of the triangle in cell (`c`, instance `i`), from the format rules:
+/// UNORM b / 255, SNORM max(b / 127, -1), USCALED/SINT as integers, missing components
+/// (0, 0, 0, 1).
+fn expected(c: u32, i: u32) -> [f32; 4] {
+    let a = FIRST_VERTEX + 3 * c; // provoking vertex
+    let un = |b: u8| b as f32 / 255.0;
+    match (a / 3) % 8 {
+        0 => unorm_elem(a).map(un),
+        1 => [-1.0, 1.0, 0.0, 1.0],
+        2 => [-32768.0, 32767.0, 0.0, 1.0],
+        3 => [0.0, 1.0, 65535.0, 300.0],
+        4 => [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]][((FIRST_INSTANCE + i / 2) - 2) as usize],
+        5 => [0.5, f32::NEG_INFINITY, 1e30, -0.0],
+        6 => [u32::MAX as f32, 0.0, 0.0, 1.0],
+        _ => [a as f32, (FIRST_INSTANCE + i) as f32, un(unorm_elem(a)[0]), 1.0],
+    }
+}
+
+fn key() -> VsKey {
+    let mut k = VsKey::default();
+    k.rates[1] = InputRate::Instance { divisor: 1 };
+    k.rates[6] = InputRate::Instance { divisor: 2 };
+    k.rates[8] = InputRate::Instance { divisor: 0 };
+    k
+}
+
+#[test]
+fn vertex_attributes_of_every_rate_and_format_reach_the_right_triangles() {
+    let vs = compile("fetch.vert", Stage::Vertex, key());
+    let ps = compile("flat.frag", Stage::Fragment, g::PsKey::default());
+    let GfxMetadata::Vertex(vm) = &vs.metadata else { panic!() };
+    assert_eq!(vm.rsrc2 >> 1 & 0x1f, g::VS_USER_SGPRS);
+    let pixels = draw_with(&vs, &ps, &setup())
+        .unwrap_or_else(|e| panic!("{e}\nVS:\n{}\nPS:\n{}", vs.isa_text, ps.isa_text));
+    for i in 0..H / 10 {
+        for c in 0..W / 10 {
+            let inside = pixels[((10 * i + 3) * W + 10 * c + 3) as usize];
+            let outside = pixels[((10 * i + 8) * W + 10 * c + 8) as usize];
+            assert_eq!(outside, [0.0; 4], "cell ({c}, {i}) outside its triangle");
+            let want = if c < TRIANGLES && i < INSTANCES { expected(c, i) } else { [0.0; 4] };
+            assert_eq!(
+                inside.map(f32::to_bits),
+                want.map(f32::to_bits),
+                "cell ({c}, {i}): {inside:?} vs {want:?}\nVS:\n{}",
+                vs.isa_text
+            );
+        }
+    }
+}
