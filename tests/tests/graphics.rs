@@ -3,12 +3,16 @@
 //! compute shader's texelFetch into an SSBO. Scenes: one triangle with positions from
 //! gl_VertexIndex and a constant colour; an interpolated colour; a strip with firstVertex;
 //! an indexed quad with vertexOffset and a 16-bit index buffer; a dynamic viewport and
-//! scissor; two render passes (clear, then load) and a culled triangle.
+//! scissor; two render passes (clear, then load); culled triangles; vertex buffers with a
+//! per-instance attribute and firstInstance; indirect and indexed indirect draws;
+//! vkCmdClearAttachments of a rectangle.
 //!
-//! Comparison: constant colours must match exactly except on pixels whose centre lies within
-//! the sub-pixel precision of an edge (Vulkan lets coverage there go either way: at most
-//! `EDGE_SLACK` such pixels per scene, all next to a pixel of the other value); interpolated
-//! colours within 1/255 per channel (Vulkan interpolation precision and unorm rounding).
+//! Comparison: every channel within 1/255: Vulkan's float → UNORM conversion may round a tie
+//! either way (the clear colour's 0.3 × 255 = 76.5 gives 76 on lavapipe, 77 here) and
+//! interpolated colours carry the interpolation precision; coverage must match except on
+//! pixels whose centre lies within the sub-pixel precision of an edge (Vulkan lets coverage
+//! there go either way: at most `EDGE_SLACK` such pixels per scene, all next to a pixel of
+//! the other value).
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::Gpu;
@@ -23,21 +27,31 @@ const FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 /// their centre.
 const EDGE_SLACK: usize = 6;
 
-/// Positions in a constant array picked by gl_VertexIndex; colour per vertex.
+/// Positions and colours computed from gl_VertexIndex (fract of golden-ratio steps).
 const VS: &str = "#version 450
-const vec2 P[8] = vec2[](vec2(-0.83, -0.71), vec2(0.77, -0.42), vec2(-0.11, 0.88),
-    vec2(-0.6, -0.6), vec2(0.6, -0.6), vec2(-0.6, 0.6), vec2(0.6, 0.6), vec2(0.9, 0.93));
-const vec3 C[8] = vec3[](vec3(1, 0, 0), vec3(0, 1, 0), vec3(0, 0, 1), vec3(1, 1, 0),
-    vec3(0, 1, 1), vec3(1, 0, 1), vec3(0.5, 0.25, 0.75), vec3(0.2, 0.9, 0.4));
 layout(location = 0) out vec3 color;
 void main() {
-    int i = gl_VertexIndex % 8;
-    gl_Position = vec4(P[i], 0.0, 1.0);
-    color = C[i];
+    float i = float(gl_VertexIndex % 8);
+    vec2 p = fract(vec2(i * 0.618, i * 0.382 + 0.1)) * 1.7 - 0.85;
+    gl_Position = vec4(p, 0.0, 1.0);
+    color = fract(vec3(i * 0.31, i * 0.57 + 0.2, i * 0.13 + 0.5));
+}
+";
+
+/// Position, colour and a per-instance shift from vertex buffers.
+const VS_INPUTS: &str = "#version 450
+layout(location = 0) in vec2 pos;
+layout(location = 1) in vec4 col;
+layout(location = 2) in vec2 shift;
+layout(location = 0) out vec3 color;
+void main() {
+    gl_Position = vec4(pos + shift, 0.0, 1.0);
+    color = col.rgb * col.a;
 }
 ";
 
 const FS_FLAT: &str = "#version 450
+layout(location = 0) in vec3 color;
 layout(location = 0) out vec4 o;
 void main() { o = vec4(1.0, 0.5, 0.25, 0.75); }
 ";
@@ -76,13 +90,25 @@ struct Scene {
     scissor: Option<[i32; 4]>,
     /// A second render pass that loads the first one's result and draws this.
     second: Option<DrawKind>,
+    /// Vertex buffers feed position, colour and a per-instance shift (VS_INPUTS).
+    inputs: bool,
+    /// vkCmdClearAttachments of this rectangle after the draw (x, y, w, h).
+    clear_rect: Option<[i32; 4]>,
 }
 
 #[derive(Clone, Copy)]
 enum DrawKind {
     Auto(u32, u32),
     Indexed(u32, u32, i32),
+    /// vertexCount, firstVertex, instanceCount, firstInstance.
+    Instanced(u32, u32, u32, u32),
+    /// One indirect draw; indexed or not (arguments in `ARGS`).
+    Indirect(bool),
 }
+
+/// A VkDrawIndirectCommand (3 vertices from 3) then at byte 16 a VkDrawIndexedIndirectCommand
+/// (6 indices from index 1, vertexOffset 3).
+const ARGS: [u32; 9] = [3, 1, 3, 0, 6, 1, 1, 3, 0];
 
 const BASE: Scene = Scene {
     name: "triangle",
@@ -93,6 +119,8 @@ const BASE: Scene = Scene {
     viewport: None,
     scissor: None,
     second: None,
+    inputs: false,
+    clear_rect: None,
 };
 
 const SCENES: &[Scene] = &[
@@ -116,7 +144,39 @@ const SCENES: &[Scene] = &[
     Scene { name: "two passes", second: Some(DrawKind::Auto(3, 3)), smooth: true, ..BASE },
     Scene { name: "back face culled", cull: vk::CullModeFlags::BACK, ..BASE },
     Scene { name: "front face culled", cull: vk::CullModeFlags::FRONT, ..BASE },
+    Scene {
+        name: "vertex buffers, instanced with firstInstance",
+        inputs: true,
+        smooth: true,
+        draw: DrawKind::Instanced(3, 1, 2, 1),
+        ..BASE
+    },
+    Scene { name: "draw indirect", draw: DrawKind::Indirect(false), ..BASE },
+    Scene { name: "draw indexed indirect", draw: DrawKind::Indirect(true), ..BASE },
+    Scene { name: "clear attachments", clear_rect: Some([3, 4, 20, 9]), smooth: true, ..BASE },
 ];
+
+/// Vertex buffer: 4 vertices (vec2 position, RGBA8 colour; 12 bytes each) at 0, 3 instance
+/// shifts (vec2) at 128.
+fn vertex_data() -> Vec<u8> {
+    let mut out = vec![0u8; 160];
+    let verts: [([f32; 2], [u8; 4]); 4] = [
+        ([-0.7, -0.6], [255, 0, 0, 255]),
+        ([0.65, -0.5], [0, 255, 0, 128]),
+        ([-0.2, 0.75], [0, 0, 255, 255]),
+        ([0.5, 0.6], [255, 255, 0, 255]),
+    ];
+    for (i, (p, c)) in verts.iter().enumerate() {
+        out[12 * i..12 * i + 4].copy_from_slice(&p[0].to_le_bytes());
+        out[12 * i + 4..12 * i + 8].copy_from_slice(&p[1].to_le_bytes());
+        out[12 * i + 8..12 * i + 12].copy_from_slice(c);
+    }
+    for (i, d) in [[0.0f32, 0.0], [0.2, 0.15], [-0.3, 0.1]].iter().enumerate() {
+        out[128 + 8 * i..132 + 8 * i].copy_from_slice(&d[0].to_le_bytes());
+        out[132 + 8 * i..136 + 8 * i].copy_from_slice(&d[1].to_le_bytes());
+    }
+    out
+}
 
 /// 16-bit indices (first index 1 skips the leading sentinel).
 const INDICES: [u16; 7] = [0xdead, 0, 1, 2, 2, 1, 3];
@@ -145,7 +205,42 @@ unsafe fn pipeline(
             .module(modules[1])
             .name(c"main"),
     ];
-    let vi = vk::PipelineVertexInputStateCreateInfo::default();
+    let vb = [
+        vk::VertexInputBindingDescription {
+            binding: 0,
+            stride: 12,
+            input_rate: vk::VertexInputRate::VERTEX,
+        },
+        vk::VertexInputBindingDescription {
+            binding: 1,
+            stride: 8,
+            input_rate: vk::VertexInputRate::INSTANCE,
+        },
+    ];
+    let va = [
+        vk::VertexInputAttributeDescription {
+            location: 0,
+            binding: 0,
+            format: vk::Format::R32G32_SFLOAT,
+            offset: 0,
+        },
+        vk::VertexInputAttributeDescription {
+            location: 1,
+            binding: 0,
+            format: vk::Format::R8G8B8A8_UNORM,
+            offset: 8,
+        },
+        vk::VertexInputAttributeDescription {
+            location: 2,
+            binding: 1,
+            format: vk::Format::R32G32_SFLOAT,
+            offset: 0,
+        },
+    ];
+    let mut vi = vk::PipelineVertexInputStateCreateInfo::default();
+    if s.inputs {
+        vi = vi.vertex_binding_descriptions(&vb).vertex_attribute_descriptions(&va);
+    }
     let ia = vk::PipelineInputAssemblyStateCreateInfo::default().topology(s.topology);
     let vp = vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
     let rs = vk::PipelineRasterizationStateCreateInfo::default()
@@ -187,7 +282,11 @@ unsafe fn render_pass(d: &Device, load: vk::AttachmentLoadOp) -> vk::RenderPass 
         .store_op(vk::AttachmentStoreOp::STORE)
         .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
         .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
-        .initial_layout(if load == vk::AttachmentLoadOp::LOAD { layout } else { vk::ImageLayout::UNDEFINED })
+        .initial_layout(if load == vk::AttachmentLoadOp::LOAD {
+            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+        } else {
+            vk::ImageLayout::UNDEFINED
+        })
         .final_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)];
     let refs = [vk::AttachmentReference { attachment: 0, layout }];
     let sub = [vk::SubpassDescription::default()
@@ -200,26 +299,37 @@ unsafe fn render_pass(d: &Device, load: vk::AttachmentLoadOp) -> vk::RenderPass 
             .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
             .dst_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
             .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-            .dst_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_READ),
+            .dst_access_mask(
+                vk::AccessFlags::COLOR_ATTACHMENT_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_READ,
+            ),
         vk::SubpassDependency::default()
             .src_subpass(0)
             .dst_subpass(vk::SUBPASS_EXTERNAL)
             .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-            .dst_stage_mask(vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+            .dst_stage_mask(
+                vk::PipelineStageFlags::COMPUTE_SHADER
+                    | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            )
             .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-            .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE),
+            .dst_access_mask(
+                vk::AccessFlags::SHADER_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+            ),
     ];
-    let info = vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
+    let info =
+        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
     // SAFETY: forwarded to the caller.
     unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
 }
 
-fn record_draw(d: &Device, cb: vk::CommandBuffer, k: DrawKind) {
+fn record_draw(d: &Device, cb: vk::CommandBuffer, k: DrawKind, args: vk::Buffer) {
     // SAFETY: a command buffer in a render pass with a pipeline bound.
     unsafe {
         match k {
             DrawKind::Auto(n, first) => d.cmd_draw(cb, n, 1, first, 0),
             DrawKind::Indexed(n, first, off) => d.cmd_draw_indexed(cb, n, 1, first, off, 0),
+            DrawKind::Instanced(n, first, i, fi) => d.cmd_draw(cb, n, i, first, fi),
+            DrawKind::Indirect(false) => d.cmd_draw_indirect(cb, args, 0, 1, 16),
+            DrawKind::Indirect(true) => d.cmd_draw_indexed_indirect(cb, args, 16, 1, 20),
         }
     }
 }
@@ -238,6 +348,11 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
     let index = gpu.host_buffer(64);
     let bytes: Vec<u8> = INDICES.iter().flat_map(|i| i.to_le_bytes()).collect();
     index.write(0, &bytes);
+    let vertices = gpu.host_buffer(256);
+    vertices.write(0, &vertex_data());
+    let args = gpu.host_buffer(64);
+    let arg_bytes: Vec<u8> = ARGS.iter().flat_map(|a| a.to_le_bytes()).collect();
+    args.write(0, &arg_bytes);
     // SAFETY: valid create infos and commands on live handles; all destroyed after the GPU
     // is idle.
     unsafe {
@@ -270,7 +385,10 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
             .format(FORMAT)
             .subresource_range(range);
         let view = d.create_image_view(&vinfo, None).unwrap();
-        let passes = [render_pass(d, vk::AttachmentLoadOp::CLEAR), render_pass(d, vk::AttachmentLoadOp::LOAD)];
+        let passes = [
+            render_pass(d, vk::AttachmentLoadOp::CLEAR),
+            render_pass(d, vk::AttachmentLoadOp::LOAD),
+        ];
         let views = [view];
         let fb = d
             .create_framebuffer(
@@ -283,12 +401,17 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
                 None,
             )
             .unwrap();
-        let layout = d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None).unwrap();
+        let layout =
+            d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None).unwrap();
         let module = |src: &str, stage: &str| {
             let code = glsl_spirv(src, stage);
-            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None).unwrap()
+            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+                .unwrap()
         };
-        let modules = [module(VS, "vert"), module(if s.smooth { FS_SMOOTH } else { FS_FLAT }, "frag")];
+        let modules = [
+            module(if s.inputs { VS_INPUTS } else { VS }, "vert"),
+            module(if s.smooth { FS_SMOOTH } else { FS_FLAT }, "frag"),
+        ];
         let pipe = pipeline(d, passes[0], layout, modules, s);
         let smp = d.create_sampler(&vk::SamplerCreateInfo::default().max_lod(0.0), None).unwrap();
         let set = SetPool::new(d, reader.set_layouts[0], &bindings);
@@ -312,14 +435,19 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
         ];
         d.update_descriptor_sets(&writes, &[]);
         set.write_buffers(2, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
-        let full = vk::Rect2D { offset: vk::Offset2D::default(), extent: vk::Extent2D { width: W, height: H } };
+        let full = vk::Rect2D {
+            offset: vk::Offset2D::default(),
+            extent: vk::Extent2D { width: W, height: H },
+        };
         let [vx, vy, vw, vh] = s.viewport.unwrap_or([0.0, 0.0, W as f32, H as f32]);
-        let viewport = vk::Viewport { x: vx, y: vy, width: vw, height: vh, min_depth: 0.0, max_depth: 1.0 };
+        let viewport =
+            vk::Viewport { x: vx, y: vy, width: vw, height: vh, min_depth: 0.0, max_depth: 1.0 };
         let scissor = s.scissor.map_or(full, |[x, y, w, h]| vk::Rect2D {
             offset: vk::Offset2D { x, y },
             extent: vk::Extent2D { width: w as u32, height: h as u32 },
         });
-        let clear = [vk::ClearValue { color: vk::ClearColorValue { float32: [0.1, 0.2, 0.3, 1.0] } }];
+        let clear =
+            [vk::ClearValue { color: vk::ClearColorValue { float32: [0.1, 0.2, 0.3, 1.0] } }];
         gpu.run(|d, cb| {
             for (i, k) in std::iter::once(s.draw).chain(s.second).enumerate() {
                 let begin = vk::RenderPassBeginInfo::default()
@@ -332,7 +460,28 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
                 d.cmd_set_viewport(cb, 0, &[viewport]);
                 d.cmd_set_scissor(cb, 0, &[scissor]);
                 d.cmd_bind_index_buffer(cb, index.buffer, 0, vk::IndexType::UINT16);
-                record_draw(d, cb, k);
+                if s.inputs {
+                    d.cmd_bind_vertex_buffers(cb, 0, &[vertices.buffer; 2], &[0, 128]);
+                }
+                record_draw(d, cb, k, args.buffer);
+                if let Some([x, y, w, h]) = s.clear_rect {
+                    let a = [vk::ClearAttachment {
+                        aspect_mask: vk::ImageAspectFlags::COLOR,
+                        color_attachment: 0,
+                        clear_value: vk::ClearValue {
+                            color: vk::ClearColorValue { float32: [0.9, 0.6, 0.0, 1.0] },
+                        },
+                    }];
+                    let r = [vk::ClearRect {
+                        rect: vk::Rect2D {
+                            offset: vk::Offset2D { x, y },
+                            extent: vk::Extent2D { width: w as u32, height: h as u32 },
+                        },
+                        base_array_layer: 0,
+                        layer_count: 1,
+                    }];
+                    d.cmd_clear_attachments(cb, &a, &r);
+                }
                 d.cmd_end_render_pass(cb);
             }
             reader.bind(cb, &[set.set], &[]);
@@ -356,6 +505,8 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
         d.free_memory(memory, None);
         gpu.destroy_buffer(out);
         gpu.destroy_buffer(index);
+        gpu.destroy_buffer(vertices);
+        gpu.destroy_buffer(args);
         texels
     }
 }
@@ -368,7 +519,8 @@ fn close(a: u32, b: u32, tol: i32) -> bool {
 /// Mismatching pixels of `ours` against `lvp` with no neighbour of the other value (a
 /// difference there is not an edge-coverage choice).
 fn compare(s: &Scene, ours: &[u32], lvp: &[u32]) -> Result<(), String> {
-    let tol = if s.smooth { 1 } else { 0 };
+    let _ = s.smooth;
+    let tol = 1;
     let bad: Vec<usize> = (0..ours.len()).filter(|&i| !close(ours[i], lvp[i], tol)).collect();
     let inner: Vec<usize> = bad
         .iter()
@@ -389,9 +541,23 @@ fn compare(s: &Scene, ours: &[u32], lvp: &[u32]) -> Result<(), String> {
         let show: Vec<String> = bad
             .iter()
             .take(8)
-            .map(|&i| format!("({}, {}): ferrum {:08x} lavapipe {:08x}", i as u32 % W, i as u32 / W, ours[i], lvp[i]))
+            .map(|&i| {
+                format!(
+                    "({}, {}): ferrum {:08x} lavapipe {:08x}",
+                    i as u32 % W,
+                    i as u32 / W,
+                    ours[i],
+                    lvp[i]
+                )
+            })
             .collect();
-        return Err(format!("{}: {} pixels differ ({} not at edges)\n{}", s.name, bad.len(), inner.len(), show.join("\n")));
+        return Err(format!(
+            "{}: {} pixels differ ({} not at edges)\n{}",
+            s.name,
+            bad.len(),
+            inner.len(),
+            show.join("\n")
+        ));
     }
     Ok(())
 }

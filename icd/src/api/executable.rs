@@ -51,7 +51,9 @@ pub unsafe extern "system" fn get_pipeline_executable_properties(
         unsafe {
             write_with(p_count, p_props, stages.len(), |p, i| {
                 let (name, desc) = match stages[i] {
-                    vk::ShaderStageFlags::VERTEX => ("vertex", "Vertex shader (hardware VS), RDNA2 wave32"),
+                    vk::ShaderStageFlags::VERTEX => {
+                        ("vertex", "Vertex shader (hardware VS), RDNA2 wave32")
+                    }
                     vk::ShaderStageFlags::FRAGMENT => ("fragment", "Pixel shader, RDNA2 wave32"),
                     _ => ("compute", "Compute shader, RDNA2 wave32"),
                 };

@@ -164,9 +164,7 @@ pub(crate) unsafe fn record(
     guard_void(name, || {
         // SAFETY: forwarded to the caller.
         let cb = unsafe { obj::<CommandBuffer>(cb)? };
-        cb.record_graphics(|s, c, g| {
-            f(s, c, g).inspect_err(|e| log::warn!("{name}: {e}"))
-        });
+        cb.record_graphics(|s, c, g| f(s, c, g).inspect_err(|e| log::warn!("{name}: {e}")));
         Ok(())
     })
 }

@@ -9,9 +9,9 @@ use ash::vk;
 
 use crate::api::{
     buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
-    device_address as bda, device_group as group, executable as exe, graphics as g3d, graphics_pending as gfx,
-    image as img, instance, memory, physical_device as pd, pipeline, query, queue, sync,
-    transfer as xfer,
+    device_address as bda, device_group as group, executable as exe, graphics as g3d,
+    graphics_pending as gfx, image as img, instance, memory, physical_device as pd, pipeline,
+    query, queue, sync, transfer as xfer,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.

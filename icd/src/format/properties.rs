@@ -29,6 +29,11 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
     (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
 ];
 
+/// Formats whose vertex-buffer fetch (`VERTEX_BUFFER`) is proven, by `tests/tests/graphics.rs`
+/// (vertex attributes with per-vertex and per-instance rates, differential against lavapipe).
+/// Other buffer features stay unadvertised.
+pub const PROVEN_VERTEX: &[vk::Format] = &[vk::Format::R32G32_SFLOAT, vk::Format::R8G8B8A8_UNORM];
+
 /// The paths [`PROVEN`] for `format` with OPTIMAL tiling (none for formats not listed).
 pub fn proven(format: vk::Format) -> Caps {
     PROVEN.iter().find(|p| p.0 == format).map_or(Caps(0), |p| p.1)
@@ -125,6 +130,9 @@ pub fn format_properties(format: vk::Format) -> vk::FormatProperties {
     let mut p = format_properties_for(format, caps);
     if !linear {
         p.linear_tiling_features = F::empty();
+    }
+    if PROVEN_VERTEX.contains(&format) {
+        p.buffer_features |= F::VERTEX_BUFFER;
     }
     p
 }

@@ -8,7 +8,9 @@
 
 use ash::vk;
 use ferrum_regs::gfx103 as r;
-use r::enums::{ColorFormat as CF, SurfaceNumber as N, SurfaceSwap as SW, SPI_SHADER_EX_FORMAT as EX};
+use r::enums::{
+    ColorFormat as CF, SurfaceNumber as N, SurfaceSwap as SW, SPI_SHADER_EX_FORMAT as EX,
+};
 
 use crate::error::{VkError, VkResult};
 use crate::image::layout::{Surface, SwizzleMode};
@@ -23,20 +25,62 @@ pub struct CbFormat {
     pub export: u32,
 }
 
-const fn cb(format: vk::Format, color_format: u32, number: u32, swap: u32, export: u32) -> CbFormat {
+const fn cb(
+    format: vk::Format,
+    color_format: u32,
+    number: u32,
+    swap: u32,
+    export: u32,
+) -> CbFormat {
     CbFormat { format, color_format, number, swap, export }
 }
 
 /// Formats the colour path handles (descriptors-gfx103.md §4.2).
 pub const FORMATS: &[CbFormat] = &[
-    cb(vk::Format::R8G8B8A8_UNORM, CF::COLOR_8_8_8_8, N::NUMBER_UNORM, SW::SWAP_STD, EX::SPI_SHADER_FP16_ABGR),
-    cb(vk::Format::B8G8R8A8_UNORM, CF::COLOR_8_8_8_8, N::NUMBER_UNORM, SW::SWAP_ALT, EX::SPI_SHADER_FP16_ABGR),
-    cb(vk::Format::R8G8B8A8_UINT, CF::COLOR_8_8_8_8, N::NUMBER_UINT, SW::SWAP_STD, EX::SPI_SHADER_UINT16_ABGR),
-    cb(vk::Format::R16G16B16A16_SFLOAT, CF::COLOR_16_16_16_16, N::NUMBER_FLOAT, SW::SWAP_STD, EX::SPI_SHADER_FP16_ABGR),
+    cb(
+        vk::Format::R8G8B8A8_UNORM,
+        CF::COLOR_8_8_8_8,
+        N::NUMBER_UNORM,
+        SW::SWAP_STD,
+        EX::SPI_SHADER_FP16_ABGR,
+    ),
+    cb(
+        vk::Format::B8G8R8A8_UNORM,
+        CF::COLOR_8_8_8_8,
+        N::NUMBER_UNORM,
+        SW::SWAP_ALT,
+        EX::SPI_SHADER_FP16_ABGR,
+    ),
+    cb(
+        vk::Format::R8G8B8A8_UINT,
+        CF::COLOR_8_8_8_8,
+        N::NUMBER_UINT,
+        SW::SWAP_STD,
+        EX::SPI_SHADER_UINT16_ABGR,
+    ),
+    cb(
+        vk::Format::R16G16B16A16_SFLOAT,
+        CF::COLOR_16_16_16_16,
+        N::NUMBER_FLOAT,
+        SW::SWAP_STD,
+        EX::SPI_SHADER_FP16_ABGR,
+    ),
     cb(vk::Format::R32_SFLOAT, CF::COLOR_32, N::NUMBER_FLOAT, SW::SWAP_STD, EX::SPI_SHADER_32_R),
     cb(vk::Format::R32_UINT, CF::COLOR_32, N::NUMBER_UINT, SW::SWAP_STD, EX::SPI_SHADER_32_R),
-    cb(vk::Format::R32G32_SFLOAT, CF::COLOR_32_32, N::NUMBER_FLOAT, SW::SWAP_STD, EX::SPI_SHADER_32_GR),
-    cb(vk::Format::R32G32B32A32_SFLOAT, CF::COLOR_32_32_32_32, N::NUMBER_FLOAT, SW::SWAP_STD, EX::SPI_SHADER_32_ABGR),
+    cb(
+        vk::Format::R32G32_SFLOAT,
+        CF::COLOR_32_32,
+        N::NUMBER_FLOAT,
+        SW::SWAP_STD,
+        EX::SPI_SHADER_32_GR,
+    ),
+    cb(
+        vk::Format::R32G32B32A32_SFLOAT,
+        CF::COLOR_32_32_32_32,
+        N::NUMBER_FLOAT,
+        SW::SWAP_STD,
+        EX::SPI_SHADER_32_ABGR,
+    ),
 ];
 
 /// The CB description of `format`, if the colour path handles it.
@@ -68,8 +112,9 @@ pub struct ColorSurface {
 
 /// Register writes (address, value) of colour target `slot` showing `s`.
 pub fn color_registers(slot: u32, s: &ColorSurface) -> VkResult<Vec<(u32, u32)>> {
-    let f = cb_format(s.format)
-        .ok_or_else(|| VkError::FeatureNotPresent(format!("colour attachments of {:?}", s.format)))?;
+    let f = cb_format(s.format).ok_or_else(|| {
+        VkError::FeatureNotPresent(format!("colour attachments of {:?}", s.format))
+    })?;
     if s.surface.desc.mode == SwizzleMode::Linear || s.surface.desc.ty != vk::ImageType::TYPE_2D {
         return Err(VkError::FeatureNotPresent("linear or non-2D colour attachments".into()));
     }

@@ -22,8 +22,8 @@ use super::rendering::{Load, Rendering};
 use crate::cmd::dispatch::BoundSet;
 use crate::cmd::pm4;
 use crate::cmd::stream::CmdStream;
-use crate::descriptor::vsharp;
 use crate::core::object::VkObject;
+use crate::descriptor::vsharp;
 use crate::error::{VkError, VkResult};
 use crate::image::view::ImageView;
 use crate::meta::clear::{clear_view_region, ClearValue};
@@ -184,7 +184,11 @@ fn vs_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32]) -> VkResult<()
     set(s, r::VGT_SHADER_STAGES_EN, &[S::VS_W32_EN.val(1) | S::MAX_PRIMGRP_IN_WAVE.val(2)])?;
     set(s, r::VGT_GS_MODE, &[0])?;
     let code = p.vs_va();
-    set(s, r::SPI_SHADER_PGM_LO_VS, &[(code >> 8) as u32, (code >> 40) as u32, vm.rsrc1, vm.rsrc2])?;
+    set(
+        s,
+        r::SPI_SHADER_PGM_LO_VS,
+        &[(code >> 8) as u32, (code >> 40) as u32, vm.rsrc1, vm.rsrc2],
+    )?;
     set(s, r::SPI_SHADER_USER_DATA_VS_0, user)?;
     set(s, r::SPI_SHADER_POS_FORMAT, &[vm.pos_format])?;
     set(s, r::SPI_VS_OUT_CONFIG, &[vm.vs_out_config])?;
@@ -227,18 +231,37 @@ fn viewport_state(s: &mut CmdStream, v: &vk::Viewport, sc: &vk::Rect2D) -> VkRes
     set(s, r::PA_SC_VPORT_SCISSOR_0_TL, &[0, full])
 }
 
-fn ps_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32], rendering: &Rendering) -> VkResult<()> {
+fn ps_state(
+    s: &mut CmdStream,
+    p: &GraphicsProgram,
+    user: &[u32],
+    rendering: &Rendering,
+) -> VkResult<()> {
     let pm = &p.ps;
     use r::PA_SU_VTX_CNTL as X;
-    set(s, r::PA_SU_VTX_CNTL, &[X::PIX_CENTER.val(1) | X::ROUND_MODE.val(2) | X::QUANT_MODE.val(5)])?;
-    for reg in [r::PA_SC_WINDOW_OFFSET, r::PA_SC_MODE_CNTL_0, r::PA_SC_AA_CONFIG, r::SPI_BARYC_CNTL, r::DB_DEPTH_CONTROL] {
+    set(
+        s,
+        r::PA_SU_VTX_CNTL,
+        &[X::PIX_CENTER.val(1) | X::ROUND_MODE.val(2) | X::QUANT_MODE.val(5)],
+    )?;
+    for reg in [
+        r::PA_SC_WINDOW_OFFSET,
+        r::PA_SC_MODE_CNTL_0,
+        r::PA_SC_AA_CONFIG,
+        r::SPI_BARYC_CNTL,
+        r::DB_DEPTH_CONTROL,
+    ] {
         set(s, reg, &[0])?;
     }
     // Blending off on every target.
     set(s, r::CB_BLEND0_CONTROL, &[0; 8])?;
     set(s, r::PA_SC_AA_MASK_X0Y0_X1Y0, &[u32::MAX, u32::MAX])?;
     let code = p.ps_va();
-    set(s, r::SPI_SHADER_PGM_LO_PS, &[(code >> 8) as u32, (code >> 40) as u32, pm.rsrc1, pm.rsrc2])?;
+    set(
+        s,
+        r::SPI_SHADER_PGM_LO_PS,
+        &[(code >> 8) as u32, (code >> 40) as u32, pm.rsrc1, pm.rsrc2],
+    )?;
     set(s, r::SPI_SHADER_USER_DATA_PS_0, user)?;
     set(s, r::SPI_PS_INPUT_ENA, &[pm.input_ena, pm.input_ena])?;
     set(s, r::SPI_PS_IN_CONTROL, &[pm.ps_in_control])?;
@@ -288,10 +311,11 @@ fn draw_state(
     let inputs_va = s.embed(&vertex_table(st, &p))?;
     let user = [table_va as u32, (table_va >> 32) as u32, push_va as u32, (push_va >> 32) as u32];
     vs_state(s, &p, &user)?;
-    set(s, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS, &[
-        inputs_va as u32,
-        (inputs_va >> 32) as u32,
-    ])?;
+    set(
+        s,
+        r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS,
+        &[inputs_va as u32, (inputs_va >> 32) as u32],
+    )?;
     viewport_state(s, &viewport, &scissor)?;
     ps_state(s, &p, &user, rendering)?;
     set(s, r::GE_INDX_OFFSET, &[0])?;
@@ -306,7 +330,11 @@ fn draw_state(
     set(s, r::VGT_MULTI_PRIM_IB_RESET_INDX, &[restart])?;
     // SET_UCONFIG_REG_INDEX: VGT_PRIMITIVE_TYPE with index 1, VGT_INDEX_TYPE with index 2.
     let uconfig = |reg: u32, index: u32| index << 28 | (reg - 0x30000) / 4;
-    s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig(r::VGT_PRIMITIVE_TYPE, 1), p.prim_type])?;
+    s.emit(&[
+        pm4::header(SET_UCONFIG_REG_INDEX, 2),
+        uconfig(r::VGT_PRIMITIVE_TYPE, 1),
+        p.prim_type,
+    ])?;
     s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig(r::VGT_INDEX_TYPE, 2), hw_type])?;
     Ok(Some(p))
 }
@@ -364,8 +392,11 @@ pub fn draw(s: &mut CmdStream, st: &GraphicsState, push: &[u8], d: Draw) -> VkRe
                 s.emit(&[pm4::header(INDEX_BUFFER_SIZE, 1), n])?;
             }
             s.emit(&[pm4::header(SET_BASE, 3), 1, va as u32, (va >> 32) as u32])?;
-            let (op, source) =
-                if indexed { (DRAW_INDEX_INDIRECT, SOURCE_DMA) } else { (DRAW_INDIRECT, SOURCE_AUTO) };
+            let (op, source) = if indexed {
+                (DRAW_INDEX_INDIRECT, SOURCE_DMA)
+            } else {
+                (DRAW_INDIRECT, SOURCE_AUTO)
+            };
             for i in 0..draws {
                 // gl_DrawIndex of draw i; the CP writes base vertex and instance itself.
                 set(s, params + 8, &[i])?;

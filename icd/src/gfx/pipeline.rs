@@ -98,9 +98,8 @@ fn color_formats(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Vec<vk::
         return rp.color_formats(info.subpass);
     }
     // SAFETY: a valid pNext chain (valid usage).
-    let rendering = unsafe {
-        crate::core::chain::find_in::<vk::PipelineRenderingCreateInfo<'_>>(info.p_next)
-    };
+    let rendering =
+        unsafe { crate::core::chain::find_in::<vk::PipelineRenderingCreateInfo<'_>>(info.p_next) };
     let Some(r) = rendering else { return Ok(Vec::new()) };
     if r.view_mask != 0 {
         return Err(VkError::FeatureNotPresent("multiview pipelines".into()));
@@ -190,12 +189,8 @@ fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<(bool, b
 /// Checks the fixed-function state against what the draw path does.
 fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
     // SAFETY: null or valid pointers (valid usage).
-    let (ms, cb) = unsafe {
-        (
-            info.p_multisample_state.as_ref(),
-            info.p_color_blend_state.as_ref(),
-        )
-    };
+    let (ms, cb) =
+        unsafe { (info.p_multisample_state.as_ref(), info.p_color_blend_state.as_ref()) };
     if ms.is_some_and(|m| {
         m.rasterization_samples != vk::SampleCountFlags::TYPE_1 || m.alpha_to_coverage_enable != 0
     }) {
@@ -222,7 +217,9 @@ fn vertex_input(
     let bindings =
         crate::api::array(vi.p_vertex_binding_descriptions, vi.vertex_binding_description_count);
     let mut out = Vec::new();
-    for a in crate::api::array(vi.p_vertex_attribute_descriptions, vi.vertex_attribute_description_count) {
+    for a in
+        crate::api::array(vi.p_vertex_attribute_descriptions, vi.vertex_attribute_description_count)
+    {
         let b = bindings
             .iter()
             .find(|b| b.binding == a.binding)
@@ -271,9 +268,10 @@ pub fn create(
         .ok_or(VkError::InvalidUsage("null pipeline layout"))?;
     let stages = crate::api::array(info.p_stages, info.stage_count);
     let find = |f: vk::ShaderStageFlags| stages.iter().find(|s| s.stage == f);
-    if stages.iter().any(|s| {
-        !matches!(s.stage, vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT)
-    }) {
+    if stages
+        .iter()
+        .any(|s| !matches!(s.stage, vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT))
+    {
         return Err(VkError::FeatureNotPresent("tessellation and geometry stages".into()));
     }
     let vs_stage = find(vk::ShaderStageFlags::VERTEX)
@@ -289,8 +287,7 @@ pub fn create(
     let resources = resource_layout(layout);
     let vs = compile_stage(&stage_info(vs_stage)?, Stage::Vertex, &resources, key)?;
     let ps = compile_stage(&stage_info(ps_stage)?, Stage::Fragment, &resources, key)?;
-    let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata)
-    else {
+    let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));
     };
     // SAFETY: null or valid pointers (valid usage).
@@ -310,7 +307,8 @@ pub fn create(
     let discard = rs.rasterizer_discard_enable != 0;
     let first = |p: *const vk::Viewport, n: u32| crate::api::array(p, n).first().copied();
     let viewport = vp.and_then(|v| first(v.p_viewports, v.viewport_count));
-    let scissor = vp.and_then(|v| crate::api::array(v.p_scissors, v.scissor_count).first().copied());
+    let scissor =
+        vp.and_then(|v| crate::api::array(v.p_scissors, v.scissor_count).first().copied());
     if !discard && ((!dyn_viewport && viewport.is_none()) || (!dyn_scissor && scissor.is_none())) {
         return Err(VkError::InvalidUsage("no viewport or scissor"));
     }

@@ -103,9 +103,8 @@ impl RenderPass {
         let multiview = unsafe {
             crate::core::chain::find_in::<vk::RenderPassMultiviewCreateInfo<'_>>(info.p_next)
         };
-        let masks = multiview.map_or(&[][..], |m| {
-            crate::api::array(m.p_view_masks, m.subpass_count)
-        });
+        let masks =
+            multiview.map_or(&[][..], |m| crate::api::array(m.p_view_masks, m.subpass_count));
         let mut subpasses = Vec::new();
         for (i, s) in crate::api::array(info.p_subpasses, info.subpass_count).iter().enumerate() {
             let refs = crate::api::array(s.p_color_attachments, s.color_attachment_count);

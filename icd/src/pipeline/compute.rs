@@ -153,7 +153,9 @@ fn scratch_ring(
 }
 
 /// Specialization constants as the compiler takes them: SpecId → bit pattern.
-pub(crate) fn specialization(info: Option<&vk::SpecializationInfo<'_>>) -> VkResult<HashMap<u32, u64>> {
+pub(crate) fn specialization(
+    info: Option<&vk::SpecializationInfo<'_>>,
+) -> VkResult<HashMap<u32, u64>> {
     let mut out = HashMap::new();
     let Some(info) = info else { return Ok(out) };
     let data = crate::api::array(info.p_data.cast::<u8>(), info.data_size as u32);
