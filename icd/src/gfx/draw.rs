@@ -45,6 +45,7 @@ const SOURCE_DMA: u32 = 0;
 const SOURCE_AUTO: u32 = 2;
 
 /// Graphics state of a command buffer.
+#[derive(Default)]
 pub struct GraphicsState {
     pub pipeline: Option<Arc<GraphicsProgram>>,
     pub sets: [BoundSet; abi::MAX_SETS as usize],
@@ -56,21 +57,6 @@ pub struct GraphicsState {
     pub vertex_buffers: [(u64, u64); 32],
     pub rendering: Option<Rendering>,
     pub pass: Option<super::rendering::PassInstance>,
-}
-
-impl Default for GraphicsState {
-    fn default() -> Self {
-        GraphicsState {
-            pipeline: None,
-            sets: Default::default(),
-            viewport: None,
-            scissor: None,
-            index: None,
-            vertex_buffers: [(0, 0); 32],
-            rendering: None,
-            pass: None,
-        }
-    }
 }
 
 /// Writes `values` to consecutive registers from `addr` with the packet its range needs.
@@ -329,7 +315,7 @@ fn draw_state(
     };
     set(s, r::VGT_MULTI_PRIM_IB_RESET_INDX, &[restart])?;
     // SET_UCONFIG_REG_INDEX: VGT_PRIMITIVE_TYPE with index 1, VGT_INDEX_TYPE with index 2.
-    let uconfig = |reg: u32, index: u32| index << 28 | (reg - 0x30000) / 4;
+    let uconfig = |reg: u32, index: u32| (index << 28) | ((reg - 0x30000) / 4);
     s.emit(&[
         pm4::header(SET_UCONFIG_REG_INDEX, 2),
         uconfig(r::VGT_PRIMITIVE_TYPE, 1),
