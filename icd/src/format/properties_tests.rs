@@ -116,10 +116,8 @@ fn nothing_unproven_is_advertised() {
     assert_eq!(p.optimal_tiling_features, F::SAMPLED_IMAGE | F::STORAGE_IMAGE);
     assert!(p.buffer_features.is_empty());
     let p = format_properties_for(vk::Format::R8G8B8A8_UNORM, proven(vk::Format::R8G8B8A8_UNORM));
-    let want = F::SAMPLED_IMAGE
-        | F::SAMPLED_IMAGE_FILTER_LINEAR
-        | F::STORAGE_IMAGE
-        | F::COLOR_ATTACHMENT;
+    let want =
+        F::SAMPLED_IMAGE | F::SAMPLED_IMAGE_FILTER_LINEAR | F::STORAGE_IMAGE | F::COLOR_ATTACHMENT;
     assert_eq!(p.optimal_tiling_features, want);
 }
 
