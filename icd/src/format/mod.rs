@@ -8,6 +8,7 @@
 //! by the paths that work end to end, per format ([`properties::PROVEN`]): a usage is switched
 //! on for a format when a test proves its path (sampling, storage, copies, rendering...) there.
 
+pub mod cb;
 pub mod properties;
 mod table;
 

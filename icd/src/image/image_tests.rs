@@ -72,7 +72,12 @@ fn bad_requests_are_errors() {
     bad(info(vk::Format::R8_UNORM, 16385, 1, 1));
     bad(info(vk::Format::R64_UINT, 1, 1, 1));
     bad(info(vk::Format::R32G32B32_SFLOAT, 1, 1, 1));
-    bad(info(vk::Format::R8_UNORM, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_4));
+    bad(info(vk::Format::R8_UNORM, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_16));
+    bad(info(vk::Format::R8_UNORM, 4, 4, 2).samples(vk::SampleCountFlags::TYPE_4));
+    bad(info(vk::Format::R8_UNORM, 4, 4, 1)
+        .samples(vk::SampleCountFlags::TYPE_4)
+        .tiling(vk::ImageTiling::LINEAR));
+    bad(info(vk::Format::BC1_RGB_UNORM_BLOCK, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_2));
     bad(info(vk::Format::R8_UNORM, 4, 4, 1).array_layers(0));
     bad(info(vk::Format::R8_UNORM, 4, 8, 1)
         .array_layers(6)
@@ -81,4 +86,33 @@ fn bad_requests_are_errors() {
     bad(info(vk::Format::R8_UNORM, 4, 4, 2).tiling(vk::ImageTiling::LINEAR));
     // The largest legal image is fine.
     assert!(Image::create(&info(vk::Format::R8_UNORM, 16384, 16384, 15)).is_ok());
+}
+
+#[test]
+fn multisampled_images_use_msaa_layouts() {
+    let ms = |f, samples| {
+        Image::create(&info(f, 100, 100, 1).samples(samples).usage(vk::ImageUsageFlags::SAMPLED))
+            .unwrap()
+    };
+    // 4-byte elements, 4 samples: addrlib halves the 128x128 block once in each dimension
+    // (64x64 pixels of 4 samples = 64 KiB); 100x100 pads to 128x128.
+    let c = ms(vk::Format::R8G8B8A8_UNORM, vk::SampleCountFlags::TYPE_4);
+    assert_eq!(c.surface.desc.mode, SwizzleMode::R64KX, "_S has no MSAA layout");
+    assert_eq!(c.samples, 4);
+    assert_eq!(c.surface.block, [64, 64, 1]);
+    assert_eq!(c.size(), 128 * 128 * 4 * 4);
+    // 2 samples halve the width only; 8 samples: width by 4, height by 2.
+    let two = ms(vk::Format::R8G8B8A8_UNORM, vk::SampleCountFlags::TYPE_2);
+    assert_eq!(two.surface.block, [64, 128, 1]);
+    assert_eq!(two.size(), 128 * 128 * 4 * 2);
+    let eight = ms(vk::Format::R8G8B8A8_UNORM, vk::SampleCountFlags::TYPE_8);
+    assert_eq!(eight.surface.block, [32, 64, 1]);
+    assert_eq!(eight.size(), 128 * 128 * 4 * 8);
+    // D32S8 with 8 samples: both planes `_Z`, the stencil (1 byte, 256x256 block -> 64x128).
+    let ds = ms(vk::Format::D32_SFLOAT_S8_UINT, vk::SampleCountFlags::TYPE_8);
+    assert_eq!(ds.surface.desc.mode, SwizzleMode::Z64KX);
+    let (st, offset) = ds.stencil.as_ref().unwrap();
+    assert_eq!(st.block, [64, 128, 1]);
+    assert_eq!(*offset, 128 * 128 * 4 * 8);
+    assert_eq!(st.size, 128 * 128 * 8);
 }

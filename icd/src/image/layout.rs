@@ -65,6 +65,9 @@ pub struct SurfaceDesc {
     pub depth: u32,
     pub layers: u32,
     pub levels: u32,
+    /// Samples per pixel (1, 2, 4, 8); more than one only for single-level 2D `_R`/`_Z`
+    /// surfaces, as Vulkan allows and the hardware's MSAA layouts require.
+    pub samples: u32,
     pub mode: SwizzleMode,
 }
 
@@ -116,9 +119,22 @@ pub fn alloc_extent(x: u32, level: u32) -> u32 {
     x.max(1).div_ceil(1 << level.min(31)).max(1)
 }
 
-/// Block dimensions in elements for a 64 KiB swizzled surface.
+/// Block dimensions in elements for a 64 KiB swizzled surface. Multisampled surfaces keep
+/// every sample of an element in the block, so the block covers fewer pixels: addrlib's
+/// ComputeThinBlockDimension halves the single-sample dimensions log2(samples) times, width
+/// first when the block size's log2 is even (as 16 is), alternating.
 fn block_dims(desc: &SurfaceDesc) -> [u32; 3] {
     let e = log2(desc.bpe);
+    if desc.samples > 1 {
+        let s = log2(desc.samples);
+        let (q, r) = (s >> 1, s & 1);
+        let [w, h, d] = block_dims(&SurfaceDesc { samples: 1, ..*desc });
+        return if BLOCK_LOG2 & 1 != 0 {
+            [w >> q, h >> (q + r), d]
+        } else {
+            [w >> (q + r), h >> q, d]
+        };
+    }
     if desc.mode.is_thick_for(desc.ty) {
         let amp = (BLOCK_LOG2 - 10) / 3;
         let rest = (BLOCK_LOG2 - 10) % 3;
@@ -175,6 +191,7 @@ impl Surface {
     /// Computes the layout of `desc`.
     pub fn new(desc: SurfaceDesc) -> Surface {
         debug_assert!(desc.bpe.is_power_of_two() && desc.bpe <= 16);
+        debug_assert!(desc.samples == 1 || (desc.levels == 1 && desc.mode != SwizzleMode::Linear));
         if desc.mode == SwizzleMode::Linear {
             Self::linear(desc)
         } else {
@@ -220,7 +237,9 @@ impl Surface {
         if desc.levels == 1 {
             let pitch = align(desc.width, block[0]);
             let height = align(desc.height, block[1]);
-            let layer_size = u64::from(pitch) * u64::from(height) * bpe;
+            // Each element holds its samples one after another (the MSAA modes' equations
+            // address sample bits above the element's), so a slice is `samples` times larger.
+            let layer_size = u64::from(pitch) * u64::from(height) * bpe * u64::from(desc.samples);
             levels[0] = Level { offset: 0, pitch, height, in_tail: false };
             return Surface {
                 desc,

@@ -11,6 +11,7 @@ fn desc(ty: vk::ImageType, bpe: u32, w: u32, h: u32, d: u32, levels: u32) -> Sur
         depth: d,
         layers: 1,
         levels,
+        samples: 1,
         mode: SwizzleMode::S64KX,
     }
 }

@@ -30,6 +30,8 @@ pub struct Image {
     pub extent: vk::Extent3D,
     pub levels: u32,
     pub layers: u32,
+    /// Samples per pixel.
+    pub samples: u32,
     pub tiling: vk::ImageTiling,
     pub usage: vk::ImageUsageFlags,
     pub flags: vk::ImageCreateFlags,
@@ -42,17 +44,47 @@ pub struct Image {
 vk_object!(Image, vk::Image, vk::ObjectType::IMAGE);
 
 /// The swizzle mode for a new image: linear on request, `_Z` for depth/stencil (the DB takes
-/// nothing else), `_R` for colour targets (thin, render-optimised) and `_S` otherwise.
+/// nothing else), `_R` for colour targets (thin, render-optimised) and multisampled colour
+/// images, and `_S` otherwise.
 pub fn choose_mode(info: &vk::ImageCreateInfo<'_>, f: &FormatInfo) -> SwizzleMode {
     if info.tiling == vk::ImageTiling::LINEAR {
         SwizzleMode::Linear
     } else if f.is_depth_stencil() {
         SwizzleMode::Z64KX
-    } else if info.usage.contains(vk::ImageUsageFlags::COLOR_ATTACHMENT) {
+    } else if info.usage.contains(vk::ImageUsageFlags::COLOR_ATTACHMENT)
+        || info.samples != vk::SampleCountFlags::TYPE_1
+    {
+        // `_S` has no multisampled layout; `_R` does.
         SwizzleMode::R64KX
     } else {
         SwizzleMode::S64KX
     }
+}
+
+/// Multisampled images: 2, 4 or 8 samples (navi21's MSAA layouts stop at 8) of a renderable
+/// 2D optimal single-level non-cube image, as VUID-VkImageCreateInfo-samples-02257 requires and
+/// the `_R`/`_Z` modes can lay out. No FMASK is allocated: the simulator's colour back end
+/// stores every sample (no compression), so resolves and sampling read the samples directly.
+fn check_samples(info: &vk::ImageCreateInfo<'_>, f: &FormatInfo) -> VkResult<()> {
+    let n = info.samples.as_raw();
+    if n == 1 {
+        return Ok(());
+    }
+    if !matches!(n, 2 | 4 | 8) {
+        return Err(VkError::FeatureNotPresent(format!("{n} samples per pixel")));
+    }
+    // VUID-VkImageCreateInfo-samples-02257.
+    if info.image_type != vk::ImageType::TYPE_2D
+        || info.tiling != vk::ImageTiling::OPTIMAL
+        || info.mip_levels != 1
+        || info.flags.contains(vk::ImageCreateFlags::CUBE_COMPATIBLE)
+    {
+        return Err(VkError::InvalidUsage("multisampled image not 2D, optimal, one level"));
+    }
+    if !f.caps.contains(Caps::COLOR) && !f.caps.contains(Caps::DEPTH_STENCIL) {
+        return Err(VkError::FormatNotSupported);
+    }
+    Ok(())
 }
 
 fn validate(info: &vk::ImageCreateInfo<'_>) -> VkResult<&'static FormatInfo> {
@@ -65,9 +97,7 @@ fn validate(info: &vk::ImageCreateInfo<'_>) -> VkResult<&'static FormatInfo> {
     if info.array_layers == 0 {
         return Err(VkError::InvalidUsage("image with 0 array layers"));
     }
-    if info.samples != vk::SampleCountFlags::TYPE_1 {
-        return Err(VkError::FeatureNotPresent("multisampled images".into()));
-    }
+    check_samples(info, f)?;
     let query = ImageQuery {
         format: info.format,
         ty: info.image_type,
@@ -111,6 +141,7 @@ impl Image {
             depth: info.extent.depth,
             layers: info.array_layers,
             levels: info.mip_levels,
+            samples: info.samples.as_raw(),
             mode,
         };
         let surface = Surface::new(desc);
@@ -126,6 +157,7 @@ impl Image {
             extent: info.extent,
             levels: info.mip_levels,
             layers: info.array_layers,
+            samples: info.samples.as_raw(),
             tiling: info.tiling,
             usage: info.usage,
             flags: info.flags,

@@ -13,6 +13,7 @@ use crate::descriptor::tsharp::{ImageDescriptor, ImgType};
 use crate::descriptor::vsharp;
 use crate::error::{VkError, VkResult};
 use crate::format::{self, FormatInfo, Sel};
+use crate::gfx::target::TargetView;
 
 /// A `VkImageView`.
 #[repr(C)]
@@ -28,6 +29,9 @@ pub struct ImageView {
     pub extent: vk::Extent3D,
     /// The viewed image (Vulkan keeps it alive while the view is used).
     image: vk::Image,
+    /// What the view is as a colour or depth/stencil attachment (address, swizzle mode,
+    /// extent, samples, level and layers), for the CB/DB registers.
+    pub target: TargetView,
 }
 vk_object!(ImageView, vk::ImageView, vk::ObjectType::IMAGE_VIEW);
 
@@ -163,6 +167,7 @@ impl ImageView {
             surface: image.surface.clone(),
             extent: image.extent,
             image: info.image,
+            target: TargetView::of(image, va, view_format, &range),
         }))
     }
 
