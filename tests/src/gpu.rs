@@ -191,7 +191,9 @@ impl Gpu {
             | vk::BufferUsageFlags::TRANSFER_DST
             | vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::UNIFORM_BUFFER
-            | vk::BufferUsageFlags::INDIRECT_BUFFER;
+            | vk::BufferUsageFlags::INDIRECT_BUFFER
+            | vk::BufferUsageFlags::INDEX_BUFFER
+            | vk::BufferUsageFlags::VERTEX_BUFFER;
         if addressable {
             usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         }

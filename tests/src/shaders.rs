@@ -7,16 +7,23 @@ use std::sync::{Mutex, OnceLock};
 
 /// SPIR-V words for a compute shader's GLSL source.
 pub fn compute_spirv(source: &str) -> Vec<u32> {
+    glsl_spirv(source, "comp")
+}
+
+/// SPIR-V words for GLSL of the stage named by glslangValidator's file extension `stage`
+/// ("comp", "vert", "frag").
+pub fn glsl_spirv(source: &str, stage: &str) -> Vec<u32> {
     static CACHE: OnceLock<Mutex<HashMap<String, Vec<u32>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(words) = cache.lock().unwrap().get(source) {
+    let key = format!("{stage}\n{source}");
+    if let Some(words) = cache.lock().unwrap().get(&key) {
         return words.clone();
     }
     static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("ferrum-glsl-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (src, out) = (dir.join("s.comp"), dir.join("s.spv"));
+    let (src, out) = (dir.join(format!("s.{stage}")), dir.join("s.spv"));
     std::fs::write(&src, source).unwrap();
     let run = Command::new("glslangValidator")
         .args(["-V", "--target-env", "vulkan1.0", "-o"])
@@ -29,7 +36,7 @@ pub fn compute_spirv(source: &str) -> Vec<u32> {
     std::fs::remove_dir_all(&dir).ok();
     let words: Vec<u32> =
         bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
-    cache.lock().unwrap().insert(source.to_string(), words.clone());
+    cache.lock().unwrap().insert(key, words.clone());
     words
 }
 

@@ -12,7 +12,7 @@ use crate::core::object::VkObject;
 use crate::descriptor::DescriptorSet;
 use crate::entry::guard_void;
 use crate::error::{VkError, VkResult};
-use crate::pipeline::{Pipeline, PipelineLayout};
+use crate::pipeline::{Pipeline, PipelineLayout, Program};
 
 /// Runs a compute-state command on a live command buffer.
 ///
@@ -42,11 +42,16 @@ pub unsafe extern "system" fn cmd_bind_pipeline(
 ) {
     // SAFETY: live handles (valid usage).
     unsafe {
-        record("vkCmdBindPipeline", cb, |_, _, st| {
-            if bind_point != vk::PipelineBindPoint::COMPUTE {
-                return Err(VkError::FeatureNotPresent("graphics pipelines".into()));
+        super::graphics::record("vkCmdBindPipeline", cb, |_, st, g| {
+            match (&obj::<Pipeline>(pipeline)?.program, bind_point) {
+                (Program::Compute(p), vk::PipelineBindPoint::COMPUTE) => {
+                    st.pipeline = Some(p.clone())
+                }
+                (Program::Graphics(p), vk::PipelineBindPoint::GRAPHICS) => {
+                    g.pipeline = Some(p.clone())
+                }
+                _ => return Err(VkError::InvalidUsage("pipeline does not match its bind point")),
             }
-            st.pipeline = Some(obj::<Pipeline>(pipeline)?.program.clone());
             Ok(())
         })
     }
@@ -65,16 +70,17 @@ pub unsafe extern "system" fn cmd_bind_descriptor_sets(
 ) {
     // SAFETY: live handles and arrays of the stated counts (valid usage).
     unsafe {
-        record("vkCmdBindDescriptorSets", cb, |_, _, st| {
-            if bind_point != vk::PipelineBindPoint::COMPUTE {
-                return Err(VkError::FeatureNotPresent("graphics pipelines".into()));
-            }
+        super::graphics::record("vkCmdBindDescriptorSets", cb, |_, st, g| {
+            let sets = match bind_point {
+                vk::PipelineBindPoint::COMPUTE => &mut st.sets,
+                vk::PipelineBindPoint::GRAPHICS => &mut g.sets,
+                _ => return Err(VkError::FeatureNotPresent(format!("bind point {bind_point:?}"))),
+            };
             obj::<PipelineLayout>(layout)?;
             let mut offsets = array(p_dynamic_offsets, dynamic_count).iter();
             for (i, &h) in array(p_sets, set_count).iter().enumerate() {
                 let index = first_set as usize + i;
-                let slot = st
-                    .sets
+                let slot = sets
                     .get_mut(index)
                     .ok_or(VkError::InvalidUsage("descriptor set index beyond the table"))?;
                 let Some(set) = DescriptorSet::from_handle(h) else {

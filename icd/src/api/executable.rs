@@ -1,5 +1,5 @@
 //! `VK_KHR_pipeline_executable_properties`: the compiler's statistics and ISA text for each
-//! pipeline (a compute pipeline has one executable).
+//! pipeline (a compute pipeline has one executable, a graphics pipeline two: vertex, fragment).
 
 use ash::vk;
 
@@ -8,6 +8,7 @@ use super::{obj, reference};
 use crate::entry::guard_status;
 use crate::error::VkError;
 use crate::pipeline::Pipeline;
+use ferrum_compiler::amd;
 
 /// Copies `s` into a fixed-size, NUL-terminated C string field.
 fn put_str<const N: usize>(dst: &mut [std::ffi::c_char; N], s: &str) {
@@ -23,15 +24,15 @@ fn put_str<const N: usize>(dst: &mut [std::ffi::c_char; N], s: &str) {
 /// `info` must name a live pipeline.
 unsafe fn executable<'a>(
     info: &vk::PipelineExecutableInfoKHR<'_>,
-) -> Result<&'a Pipeline, VkError> {
+) -> Result<(&'a amd::Stats, &'a str), VkError> {
     // SAFETY: forwarded to the caller.
     let p = unsafe { obj::<Pipeline>(info.pipeline)? };
     // VUID-VkPipelineExecutableInfoKHR-executableIndex-03275: "executableIndex must be less
     // than the number of pipeline executables associated with pipeline".
-    if info.executable_index != 0 {
-        return Err(VkError::InvalidUsage("executableIndex out of range"));
-    }
-    Ok(p)
+    p.executables()
+        .get(info.executable_index as usize)
+        .map(|e| (e.1, e.2))
+        .ok_or(VkError::InvalidUsage("executableIndex out of range"))
 }
 
 pub unsafe extern "system" fn get_pipeline_executable_properties(
@@ -44,13 +45,21 @@ pub unsafe extern "system" fn get_pipeline_executable_properties(
         // SAFETY: a valid info naming a live pipeline.
         let info = unsafe { reference(p_info)? };
         // SAFETY: as above.
-        unsafe { obj::<Pipeline>(info.pipeline)? };
+        let stages: Vec<_> =
+            unsafe { obj::<Pipeline>(info.pipeline)? }.executables().iter().map(|e| e.0).collect();
         // SAFETY: the application passes a count pointer and room for `*p_count` structures.
         unsafe {
-            write_with(p_count, p_props, 1, |p, _| {
-                p.stages = vk::ShaderStageFlags::COMPUTE;
-                put_str(&mut p.name, "compute");
-                put_str(&mut p.description, "Compute shader, RDNA2 wave32");
+            write_with(p_count, p_props, stages.len(), |p, i| {
+                let (name, desc) = match stages[i] {
+                    vk::ShaderStageFlags::VERTEX => {
+                        ("vertex", "Vertex shader (hardware VS), RDNA2 wave32")
+                    }
+                    vk::ShaderStageFlags::FRAGMENT => ("fragment", "Pixel shader, RDNA2 wave32"),
+                    _ => ("compute", "Compute shader, RDNA2 wave32"),
+                };
+                p.stages = stages[i];
+                put_str(&mut p.name, name);
+                put_str(&mut p.description, desc);
                 p.subgroup_size = 32;
             })
         }
@@ -66,7 +75,7 @@ pub unsafe extern "system" fn get_pipeline_executable_statistics(
     guard_status("vkGetPipelineExecutableStatisticsKHR", || {
         // SAFETY: a valid info naming a live pipeline.
         let p = unsafe { executable(reference(p_info)?)? };
-        let s = &p.program.stats;
+        let s = p.0;
         let u = |v: u32| vk::PipelineExecutableStatisticValueKHR { u64: u64::from(v) };
         let rows = [
             ("Instructions", "Machine instructions in the program", u(s.instructions)),
@@ -109,7 +118,7 @@ pub unsafe extern "system" fn get_pipeline_executable_internal_representations(
     guard_status("vkGetPipelineExecutableInternalRepresentationsKHR", || {
         // SAFETY: a valid info naming a live pipeline.
         let p = unsafe { executable(reference(p_info)?)? };
-        let mut text = p.program.isa_text.clone().into_bytes();
+        let mut text = p.1.to_string().into_bytes();
         text.push(0);
         let mut truncated = false;
         // SAFETY: the application passes a count pointer and room for `*p_count` structures.

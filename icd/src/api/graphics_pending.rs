@@ -5,12 +5,11 @@
 //! exists, these entry points keep the contract for the uses that can be valid today and
 //! refuse the rest loudly:
 //!
-//! - creating render passes, framebuffers and graphics pipelines fails with an error and a log
-//!   line, so no draw, render pass instance or resolve can be validly recorded; recording one
-//!   anyway makes `vkEndCommandBuffer` fail;
-//! - dynamic-state and vertex/index-buffer bindings are valid outside a render pass and with
-//!   no graphics pipeline bound; nothing can consume them yet, so recording them changes
-//!   nothing observable and they are accepted;
+//! - resolves and queries of graphics work are refused: recording one makes
+//!   `vkEndCommandBuffer` fail;
+//! - the dynamic states below are valid with no depth/stencil attachment and no blending,
+//!   which is all the draw path (`crate::gfx`) supports, so they change nothing observable
+//!   and are accepted;
 //! - `vkCmdBeginQuery`/`vkCmdEndQuery` need an occlusion or statistics pool, which
 //!   `vkCreateQueryPool` refuses;
 //! - sparse binding is not advertised (no queue family has `SPARSE_BINDING`), so
@@ -21,9 +20,9 @@
 
 use ash::vk;
 
-use super::{obj, output};
+use super::obj;
 use crate::cmd::CommandBuffer;
-use crate::entry::{guard, guard_value, guard_void};
+use crate::entry::{guard, guard_void};
 use crate::error::VkError;
 
 /// Logs and returns the error for a command whose feature does not exist yet.
@@ -58,76 +57,6 @@ unsafe fn accept_state(name: &'static str, cb: vk::CommandBuffer) {
     })
 }
 
-pub unsafe extern "system" fn create_render_pass(
-    _device: vk::Device,
-    _p_create_info: *const vk::RenderPassCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
-    _p_render_pass: *mut vk::RenderPass,
-) -> vk::Result {
-    guard("vkCreateRenderPass", || Err(absent("render passes")))
-}
-
-pub unsafe extern "system" fn destroy_render_pass(
-    _device: vk::Device,
-    render_pass: vk::RenderPass,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
-) {
-    use ash::vk::Handle;
-    // Only null can be passed: creation never succeeds.
-    guard_value("vkDestroyRenderPass", (), || debug_assert!(render_pass.is_null()))
-}
-
-pub unsafe extern "system" fn create_framebuffer(
-    _device: vk::Device,
-    _p_create_info: *const vk::FramebufferCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
-    _p_framebuffer: *mut vk::Framebuffer,
-) -> vk::Result {
-    guard("vkCreateFramebuffer", || Err(absent("framebuffers")))
-}
-
-pub unsafe extern "system" fn destroy_framebuffer(
-    _device: vk::Device,
-    framebuffer: vk::Framebuffer,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
-) {
-    use ash::vk::Handle;
-    // Only null can be passed: creation never succeeds.
-    guard_value("vkDestroyFramebuffer", (), || debug_assert!(framebuffer.is_null()))
-}
-
-pub unsafe extern "system" fn create_graphics_pipelines(
-    _device: vk::Device,
-    _cache: vk::PipelineCache,
-    count: u32,
-    _p_create_infos: *const vk::GraphicsPipelineCreateInfo<'_>,
-    _p_allocator: *const vk::AllocationCallbacks<'_>,
-    p_pipelines: *mut vk::Pipeline,
-) -> vk::Result {
-    guard("vkCreateGraphicsPipelines", || {
-        // "If creation of any of the pipelines fails, that pipeline will be set to
-        // VK_NULL_HANDLE" — every one here.
-        for i in 0..count as usize {
-            // SAFETY: the application passes `count` writable handles.
-            *unsafe { output(p_pipelines.add(i))? } = vk::Pipeline::null();
-        }
-        Err(absent("graphics pipelines"))
-    })
-}
-
-pub unsafe extern "system" fn get_render_area_granularity(
-    _device: vk::Device,
-    _render_pass: vk::RenderPass,
-    p_granularity: *mut vk::Extent2D,
-) {
-    guard_void("vkGetRenderAreaGranularity", || {
-        // No render pass can exist; answer the neutral granularity rather than nothing.
-        // SAFETY: the application passes a writable output pointer.
-        *unsafe { output(p_granularity)? } = vk::Extent2D { width: 1, height: 1 };
-        Ok(())
-    })
-}
-
 pub unsafe extern "system" fn queue_bind_sparse(
     _queue: vk::Queue,
     _count: u32,
@@ -148,8 +77,6 @@ macro_rules! cmd_entries {
 }
 
 cmd_entries! { accept_state:
-    cmd_set_viewport "vkCmdSetViewport" (first: u32, count: u32, v: *const vk::Viewport);
-    cmd_set_scissor "vkCmdSetScissor" (first: u32, count: u32, r: *const vk::Rect2D);
     cmd_set_line_width "vkCmdSetLineWidth" (w: f32);
     cmd_set_depth_bias "vkCmdSetDepthBias" (c: f32, clamp: f32, slope: f32);
     cmd_set_blend_constants "vkCmdSetBlendConstants" (c: *const [f32; 4]);
@@ -157,20 +84,10 @@ cmd_entries! { accept_state:
     cmd_set_stencil_compare_mask "vkCmdSetStencilCompareMask" (f: vk::StencilFaceFlags, m: u32);
     cmd_set_stencil_write_mask "vkCmdSetStencilWriteMask" (f: vk::StencilFaceFlags, m: u32);
     cmd_set_stencil_reference "vkCmdSetStencilReference" (f: vk::StencilFaceFlags, r: u32);
-    cmd_bind_index_buffer "vkCmdBindIndexBuffer" (b: vk::Buffer, o: vk::DeviceSize, t: vk::IndexType);
-    cmd_bind_vertex_buffers "vkCmdBindVertexBuffers" (first: u32, n: u32, b: *const vk::Buffer, o: *const vk::DeviceSize);
 }
 
 cmd_entries! { refuse_recording:
-    cmd_draw "vkCmdDraw" (v: u32, i: u32, fv: u32, fi: u32);
-    cmd_draw_indexed "vkCmdDrawIndexed" (n: u32, i: u32, fi: u32, vo: i32, fin: u32);
-    cmd_draw_indirect "vkCmdDrawIndirect" (b: vk::Buffer, o: vk::DeviceSize, n: u32, s: u32);
-    cmd_draw_indexed_indirect "vkCmdDrawIndexedIndirect" (b: vk::Buffer, o: vk::DeviceSize, n: u32, s: u32);
-    cmd_clear_attachments "vkCmdClearAttachments" (n: u32, a: *const vk::ClearAttachment, r: u32, rr: *const vk::ClearRect);
     cmd_resolve_image "vkCmdResolveImage" (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageResolve);
     cmd_begin_query "vkCmdBeginQuery" (p: vk::QueryPool, q: u32, f: vk::QueryControlFlags);
     cmd_end_query "vkCmdEndQuery" (p: vk::QueryPool, q: u32);
-    cmd_begin_render_pass "vkCmdBeginRenderPass" (b: *const vk::RenderPassBeginInfo<'_>, c: vk::SubpassContents);
-    cmd_next_subpass "vkCmdNextSubpass" (c: vk::SubpassContents);
-    cmd_end_render_pass "vkCmdEndRenderPass" ();
 }

@@ -19,6 +19,7 @@ pub mod device;
 pub mod device_address;
 pub mod device_group;
 pub mod executable;
+pub mod graphics;
 pub mod graphics_pending;
 pub mod image;
 pub mod instance;

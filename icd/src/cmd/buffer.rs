@@ -30,6 +30,7 @@ struct Inner {
     state: State,
     stream: CmdStream,
     compute: ComputeState,
+    graphics: crate::gfx::draw::GraphicsState,
     one_time: bool,
     error: Option<VkError>,
 }
@@ -62,6 +63,7 @@ impl CommandBuffer {
                 state: State::Initial,
                 stream: CmdStream::new(shared),
                 compute: ComputeState::default(),
+                graphics: Default::default(),
                 one_time: false,
                 error: None,
             }),
@@ -82,6 +84,7 @@ impl CommandBuffer {
         }
         inner.stream.reset();
         inner.compute.reset();
+        inner.graphics = Default::default();
         inner.error = None;
         inner.one_time = flags.contains(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
         inner.state = State::Recording;
@@ -167,6 +170,30 @@ impl CommandBuffer {
         }
         let Inner { stream, compute, .. } = &mut *inner;
         if let Err(e) = f(stream, compute) {
+            inner.error = Some(e);
+        }
+    }
+
+    /// Records commands that read or change the graphics state (and the push constants and
+    /// compute state they share the command buffer with).
+    pub fn record_graphics(
+        &self,
+        f: impl FnOnce(
+            &mut CmdStream,
+            &mut ComputeState,
+            &mut crate::gfx::draw::GraphicsState,
+        ) -> VkResult<()>,
+    ) {
+        let mut inner = self.inner.lock();
+        if inner.state != State::Recording {
+            log::warn!("command recorded outside the recording state; ignored");
+            return;
+        }
+        if inner.error.is_some() {
+            return;
+        }
+        let Inner { stream, compute, graphics, .. } = &mut *inner;
+        if let Err(e) = f(stream, compute, graphics) {
             inner.error = Some(e);
         }
     }

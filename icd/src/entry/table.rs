@@ -9,9 +9,9 @@ use ash::vk;
 
 use crate::api::{
     buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
-    device_address as bda, device_group as group, executable as exe, graphics_pending as gfx,
-    image as img, instance, memory, physical_device as pd, pipeline, query, queue, sync,
-    transfer as xfer,
+    device_address as bda, device_group as group, executable as exe, graphics as g3d,
+    graphics_pending as gfx, image as img, instance, memory, physical_device as pd, pipeline,
+    query, queue, sync, transfer as xfer,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -215,14 +215,20 @@ entries! {
 
     // Graphics and sparse commands of Vulkan 1.0 not implemented yet (see graphics_pending).
     Device c"vkQueueBindSparse": vk::PFN_vkQueueBindSparse => gfx::queue_bind_sparse;
-    Device c"vkCreateRenderPass": vk::PFN_vkCreateRenderPass => gfx::create_render_pass;
-    Device c"vkDestroyRenderPass": vk::PFN_vkDestroyRenderPass => gfx::destroy_render_pass;
-    Device c"vkGetRenderAreaGranularity": vk::PFN_vkGetRenderAreaGranularity => gfx::get_render_area_granularity;
-    Device c"vkCreateFramebuffer": vk::PFN_vkCreateFramebuffer => gfx::create_framebuffer;
-    Device c"vkDestroyFramebuffer": vk::PFN_vkDestroyFramebuffer => gfx::destroy_framebuffer;
-    Device c"vkCreateGraphicsPipelines": vk::PFN_vkCreateGraphicsPipelines => gfx::create_graphics_pipelines;
-    Device c"vkCmdSetViewport": vk::PFN_vkCmdSetViewport => gfx::cmd_set_viewport;
-    Device c"vkCmdSetScissor": vk::PFN_vkCmdSetScissor => gfx::cmd_set_scissor;
+    Device c"vkCreateRenderPass2KHR": vk::PFN_vkCreateRenderPass2 => g3d::create_render_pass2;
+    Device c"vkCmdBeginRenderPass2KHR": vk::PFN_vkCmdBeginRenderPass2 => g3d::cmd_begin_render_pass2;
+    Device c"vkCmdNextSubpass2KHR": vk::PFN_vkCmdNextSubpass2 => g3d::cmd_next_subpass2;
+    Device c"vkCmdEndRenderPass2KHR": vk::PFN_vkCmdEndRenderPass2 => g3d::cmd_end_render_pass2;
+    Device c"vkCmdBeginRenderingKHR": vk::PFN_vkCmdBeginRendering => g3d::cmd_begin_rendering;
+    Device c"vkCmdEndRenderingKHR": vk::PFN_vkCmdEndRendering => g3d::cmd_end_rendering;
+    Device c"vkCreateRenderPass": vk::PFN_vkCreateRenderPass => g3d::create_render_pass;
+    Device c"vkDestroyRenderPass": vk::PFN_vkDestroyRenderPass => g3d::destroy_render_pass;
+    Device c"vkGetRenderAreaGranularity": vk::PFN_vkGetRenderAreaGranularity => g3d::get_render_area_granularity;
+    Device c"vkCreateFramebuffer": vk::PFN_vkCreateFramebuffer => g3d::create_framebuffer;
+    Device c"vkDestroyFramebuffer": vk::PFN_vkDestroyFramebuffer => g3d::destroy_framebuffer;
+    Device c"vkCreateGraphicsPipelines": vk::PFN_vkCreateGraphicsPipelines => g3d::create_graphics_pipelines;
+    Device c"vkCmdSetViewport": vk::PFN_vkCmdSetViewport => g3d::cmd_set_viewport;
+    Device c"vkCmdSetScissor": vk::PFN_vkCmdSetScissor => g3d::cmd_set_scissor;
     Device c"vkCmdSetLineWidth": vk::PFN_vkCmdSetLineWidth => gfx::cmd_set_line_width;
     Device c"vkCmdSetDepthBias": vk::PFN_vkCmdSetDepthBias => gfx::cmd_set_depth_bias;
     Device c"vkCmdSetBlendConstants": vk::PFN_vkCmdSetBlendConstants => gfx::cmd_set_blend_constants;
@@ -230,19 +236,19 @@ entries! {
     Device c"vkCmdSetStencilCompareMask": vk::PFN_vkCmdSetStencilCompareMask => gfx::cmd_set_stencil_compare_mask;
     Device c"vkCmdSetStencilWriteMask": vk::PFN_vkCmdSetStencilWriteMask => gfx::cmd_set_stencil_write_mask;
     Device c"vkCmdSetStencilReference": vk::PFN_vkCmdSetStencilReference => gfx::cmd_set_stencil_reference;
-    Device c"vkCmdBindIndexBuffer": vk::PFN_vkCmdBindIndexBuffer => gfx::cmd_bind_index_buffer;
-    Device c"vkCmdBindVertexBuffers": vk::PFN_vkCmdBindVertexBuffers => gfx::cmd_bind_vertex_buffers;
-    Device c"vkCmdDraw": vk::PFN_vkCmdDraw => gfx::cmd_draw;
-    Device c"vkCmdDrawIndexed": vk::PFN_vkCmdDrawIndexed => gfx::cmd_draw_indexed;
-    Device c"vkCmdDrawIndirect": vk::PFN_vkCmdDrawIndirect => gfx::cmd_draw_indirect;
-    Device c"vkCmdDrawIndexedIndirect": vk::PFN_vkCmdDrawIndexedIndirect => gfx::cmd_draw_indexed_indirect;
-    Device c"vkCmdClearAttachments": vk::PFN_vkCmdClearAttachments => gfx::cmd_clear_attachments;
+    Device c"vkCmdBindIndexBuffer": vk::PFN_vkCmdBindIndexBuffer => g3d::cmd_bind_index_buffer;
+    Device c"vkCmdBindVertexBuffers": vk::PFN_vkCmdBindVertexBuffers => g3d::cmd_bind_vertex_buffers;
+    Device c"vkCmdDraw": vk::PFN_vkCmdDraw => g3d::cmd_draw;
+    Device c"vkCmdDrawIndexed": vk::PFN_vkCmdDrawIndexed => g3d::cmd_draw_indexed;
+    Device c"vkCmdDrawIndirect": vk::PFN_vkCmdDrawIndirect => g3d::cmd_draw_indirect;
+    Device c"vkCmdDrawIndexedIndirect": vk::PFN_vkCmdDrawIndexedIndirect => g3d::cmd_draw_indexed_indirect;
+    Device c"vkCmdClearAttachments": vk::PFN_vkCmdClearAttachments => g3d::cmd_clear_attachments;
     Device c"vkCmdResolveImage": vk::PFN_vkCmdResolveImage => gfx::cmd_resolve_image;
     Device c"vkCmdBeginQuery": vk::PFN_vkCmdBeginQuery => gfx::cmd_begin_query;
     Device c"vkCmdEndQuery": vk::PFN_vkCmdEndQuery => gfx::cmd_end_query;
-    Device c"vkCmdBeginRenderPass": vk::PFN_vkCmdBeginRenderPass => gfx::cmd_begin_render_pass;
-    Device c"vkCmdNextSubpass": vk::PFN_vkCmdNextSubpass => gfx::cmd_next_subpass;
-    Device c"vkCmdEndRenderPass": vk::PFN_vkCmdEndRenderPass => gfx::cmd_end_render_pass;
+    Device c"vkCmdBeginRenderPass": vk::PFN_vkCmdBeginRenderPass => g3d::cmd_begin_render_pass;
+    Device c"vkCmdNextSubpass": vk::PFN_vkCmdNextSubpass => g3d::cmd_next_subpass;
+    Device c"vkCmdEndRenderPass": vk::PFN_vkCmdEndRenderPass => g3d::cmd_end_render_pass;
 
     // VK_KHR_maintenance1, _get_memory_requirements2, _bind_memory2,
     // _descriptor_update_template, _maintenance3.

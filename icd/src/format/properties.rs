@@ -15,10 +15,15 @@ type F = vk::FormatFeatureFlags;
 /// the tests that prove them: SAMPLE, FILTER and STORAGE by `tests/tests/image_shaders.rs`
 /// (a shader's imageStore to a swizzled 2-level, 2-layer image, read back through imageLoad,
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
-/// the float formats there). TRANSFER is [`PROVEN_TRANSFER`]; COLOR/DEPTH_STENCIL/BLIT the
+/// the float formats there); COLOR (colour attachment without blending) by
+/// `tests/tests/graphics.rs` (render passes with clears and draws, differential against
+/// lavapipe). TRANSFER is [`PROVEN_TRANSFER`]; DEPTH_STENCIL/BLIT the
 /// graphics path, ATOMIC image atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
 pub const PROVEN: &[(vk::Format, Caps)] = &[
-    (vk::Format::R8G8B8A8_UNORM, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
+    (
+        vk::Format::R8G8B8A8_UNORM,
+        Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR),
+    ),
     (vk::Format::R16G16B16A16_SFLOAT, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
     (vk::Format::R32G32B32A32_SFLOAT, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
     (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
@@ -111,6 +116,11 @@ pub const PROVEN_TRANSFER: &[vk::Format] = &[
     vk::Format::BC7_UNORM_BLOCK,
     vk::Format::BC7_SRGB_BLOCK,
 ];
+
+/// Formats whose vertex-buffer fetch (`VERTEX_BUFFER`) is proven, by `tests/tests/graphics.rs`
+/// (vertex attributes with per-vertex and per-instance rates, differential against lavapipe).
+/// Other buffer features stay unadvertised.
+pub const PROVEN_VERTEX: &[vk::Format] = &[vk::Format::R32G32_SFLOAT, vk::Format::R8G8B8A8_UNORM];
 
 /// The paths [`PROVEN`] for `format` with OPTIMAL tiling (none for formats not listed).
 pub fn proven(format: vk::Format) -> Caps {
@@ -213,6 +223,9 @@ pub fn format_properties(format: vk::Format) -> vk::FormatProperties {
     let mut p = format_properties_for(format, caps);
     if !linear {
         p.linear_tiling_features = F::empty();
+    }
+    if PROVEN_VERTEX.contains(&format) {
+        p.buffer_features |= F::VERTEX_BUFFER;
     }
     p
 }

@@ -117,7 +117,11 @@ fn nothing_unproven_is_advertised() {
     assert_eq!(p.optimal_tiling_features, F::SAMPLED_IMAGE | F::STORAGE_IMAGE | transfer);
     assert!(p.buffer_features.is_empty());
     let p = format_properties_for(vk::Format::R8G8B8A8_UNORM, proven(vk::Format::R8G8B8A8_UNORM));
-    let want = F::SAMPLED_IMAGE | F::SAMPLED_IMAGE_FILTER_LINEAR | F::STORAGE_IMAGE | transfer;
+    let want = F::SAMPLED_IMAGE
+        | F::SAMPLED_IMAGE_FILTER_LINEAR
+        | F::STORAGE_IMAGE
+        | F::COLOR_ATTACHMENT
+        | transfer;
     assert_eq!(p.optimal_tiling_features, want);
     // Transfers alone are a format's features when nothing else is proven yet.
     let p = format_properties_for(vk::Format::D16_UNORM, proven(vk::Format::D16_UNORM));
@@ -222,7 +226,7 @@ fn image_format_properties_refusals() {
         Some(VkError::FormatNotSupported)
     );
     let q = ImageQuery {
-        usage: U::COLOR_ATTACHMENT,
+        usage: U::DEPTH_STENCIL_ATTACHMENT,
         ..query(vk::Format::R8G8B8A8_UNORM, Ty::TYPE_2D, Ti::OPTIMAL)
     };
     assert_eq!(

@@ -23,6 +23,10 @@ pub struct ImageView {
     pub view_type: vk::ImageViewType,
     pub range: vk::ImageSubresourceRange,
     pub descriptor: ImageDescriptor,
+    /// The image's address, layout and extent, for views used as render targets.
+    pub va: u64,
+    pub surface: super::layout::Surface,
+    pub extent: vk::Extent3D,
     /// The viewed image (Vulkan keeps it alive while the view is used).
     image: vk::Image,
     /// What the view is as a colour or depth/stencil attachment (address, swizzle mode,
@@ -159,6 +163,9 @@ impl ImageView {
             view_type: info.view_type,
             range,
             descriptor,
+            va,
+            surface: image.surface.clone(),
+            extent: image.extent,
             image: info.image,
             target: TargetView::of(image, va, view_format, &range),
         }))

@@ -30,7 +30,7 @@ use crate::error::{VkError, VkResult};
 
 /// Bytes read past the end of a program by the instruction prefetcher (Mesa over-allocates
 /// shader memory for the same reason).
-const PREFETCH_SLOP: u64 = 256;
+pub(crate) const PREFETCH_SLOP: u64 = 256;
 
 /// What a dispatch needs from a compiled pipeline.
 pub struct ComputeProgram {
@@ -75,11 +75,38 @@ impl ComputeProgram {
     }
 }
 
-/// A `VkPipeline` (compute only).
+/// A `VkPipeline`: a compute program or a graphics program.
 #[repr(C)]
 pub struct Pipeline {
     base: ObjectBase,
-    pub program: Arc<ComputeProgram>,
+    pub program: Program,
+}
+
+/// What a pipeline runs.
+pub enum Program {
+    Compute(Arc<ComputeProgram>),
+    Graphics(Arc<crate::gfx::pipeline::GraphicsProgram>),
+}
+
+impl Pipeline {
+    /// A graphics pipeline around `program`.
+    pub fn graphics(program: crate::gfx::pipeline::GraphicsProgram) -> Self {
+        Pipeline {
+            base: ObjectBase::new(vk::ObjectType::PIPELINE),
+            program: Program::Graphics(Arc::new(program)),
+        }
+    }
+
+    /// Statistics and disassembly of each stage (compute: one; graphics: vertex, fragment).
+    pub fn executables(&self) -> Vec<(vk::ShaderStageFlags, &amd::Stats, &str)> {
+        match &self.program {
+            Program::Compute(p) => vec![(vk::ShaderStageFlags::COMPUTE, &p.stats, &p.isa_text)],
+            Program::Graphics(p) => vec![
+                (vk::ShaderStageFlags::VERTEX, &p.stats[0], &p.isa_text[0]),
+                (vk::ShaderStageFlags::FRAGMENT, &p.stats[1], &p.isa_text[1]),
+            ],
+        }
+    }
 }
 vk_object!(Pipeline, vk::Pipeline, vk::ObjectType::PIPELINE);
 
@@ -126,7 +153,9 @@ fn scratch_ring(
 }
 
 /// Specialization constants as the compiler takes them: SpecId → bit pattern.
-fn specialization(info: Option<&vk::SpecializationInfo<'_>>) -> VkResult<HashMap<u32, u64>> {
+pub(crate) fn specialization(
+    info: Option<&vk::SpecializationInfo<'_>>,
+) -> VkResult<HashMap<u32, u64>> {
     let mut out = HashMap::new();
     let Some(info) = info else { return Ok(out) };
     let data = crate::api::array(info.p_data.cast::<u8>(), info.data_size as u32);
@@ -173,7 +202,7 @@ fn cache_key(
 
 /// Runs the compiler. A panic inside it (a compiler bug on some input) becomes a pipeline
 /// creation error instead of reaching the entry-point guard as device loss.
-fn compile(
+pub(crate) fn compile(
     words: &[u32],
     entry: &str,
     spec: &HashMap<u32, u64>,
@@ -271,7 +300,7 @@ impl Pipeline {
         }
         Ok(Pipeline {
             base: ObjectBase::new(vk::ObjectType::PIPELINE),
-            program: Arc::new(ComputeProgram {
+            program: Program::Compute(Arc::new(ComputeProgram {
                 code,
                 scratch: scratch_ring(shared, &bin.metadata)?,
                 metadata: bin.metadata.clone(),
@@ -279,7 +308,7 @@ impl Pipeline {
                 isa_text: bin.isa_text.clone(),
                 dynamic_sets,
                 dynamic_count: layout.dynamic_count,
-            }),
+            })),
         })
     }
 }

@@ -7,6 +7,6 @@ pub mod layout;
 pub mod shader_module;
 
 pub use cache::PipelineCache;
-pub use compute::{ComputeProgram, Pipeline};
+pub use compute::{ComputeProgram, Pipeline, Program};
 pub use layout::PipelineLayout;
 pub use shader_module::ShaderModule;

@@ -1,0 +1,400 @@
+//! Graphics recording: the command buffer's graphics state, beginning a rendering scope
+//! (colour-target registers and load-op clears) and draws.
+//!
+//! Every draw programs the whole legacy VS → PS state (pm4-gfx103.md §5.3, RADV's register
+//! recipe for a non-NGG draw): nothing is inherited from an earlier draw, a dispatch or
+//! another command buffer, at the price of ~150 dwords per draw. The set table, push block and
+//! vertex-input table (a V# per input location) of each draw are embedded in the stream, as
+//! for dispatches. User SGPRs follow `abi::graphics`: the VS gets the base vertex, base
+//! instance and draw index in s6..s8 (`GE_INDX_OFFSET` stays 0), written by SET_SH_REG for
+//! direct draws and by the CP from the arguments for indirect ones.
+
+use std::sync::Arc;
+
+use ash::vk;
+use ferrum_compiler::amd::abi;
+use ferrum_compiler::amd::abi::graphics as g;
+use ferrum_regs::gfx103::{self as r, enums};
+
+use super::color_target;
+use super::pipeline::GraphicsProgram;
+use super::rendering::{Load, Rendering};
+use crate::cmd::dispatch::BoundSet;
+use crate::cmd::pm4;
+use crate::cmd::stream::CmdStream;
+use crate::core::object::VkObject;
+use crate::descriptor::vsharp;
+use crate::error::{VkError, VkResult};
+use crate::image::view::ImageView;
+use crate::meta::clear::{clear_view_region, ClearValue};
+
+const SET_CONTEXT_REG: u32 = 0x69;
+const SET_SH_REG: u32 = 0x76;
+const SET_UCONFIG_REG: u32 = 0x79;
+const SET_UCONFIG_REG_INDEX: u32 = 0x7a;
+const NUM_INSTANCES: u32 = 0x2f;
+const DRAW_INDEX_AUTO: u32 = 0x2d;
+const DRAW_INDEX_2: u32 = 0x27;
+const SET_BASE: u32 = 0x11;
+const INDEX_BASE: u32 = 0x26;
+const INDEX_BUFFER_SIZE: u32 = 0x13;
+const DRAW_INDIRECT: u32 = 0x24;
+const DRAW_INDEX_INDIRECT: u32 = 0x25;
+/// VGT_DRAW_INITIATOR.SOURCE_SELECT: indices from memory (DMA) or generated (auto).
+const SOURCE_DMA: u32 = 0;
+const SOURCE_AUTO: u32 = 2;
+
+/// Graphics state of a command buffer.
+#[derive(Default)]
+pub struct GraphicsState {
+    pub pipeline: Option<Arc<GraphicsProgram>>,
+    pub sets: [BoundSet; abi::MAX_SETS as usize],
+    pub viewport: Option<vk::Viewport>,
+    pub scissor: Option<vk::Rect2D>,
+    /// Index buffer address, bytes available from it, index type.
+    pub index: Option<(u64, u64, vk::IndexType)>,
+    /// Vertex buffer address and bytes from it, per binding.
+    pub vertex_buffers: [(u64, u64); 32],
+    pub rendering: Option<Rendering>,
+    pub pass: Option<super::rendering::PassInstance>,
+}
+
+/// Writes `values` to consecutive registers from `addr` with the packet its range needs.
+fn set(s: &mut CmdStream, addr: u32, values: &[u32]) -> VkResult<()> {
+    let (op, base) = match addr {
+        0xb000..=0xbfff => (SET_SH_REG, 0xb000),
+        0x28000..=0x2ffff => (SET_CONTEXT_REG, 0x28000),
+        0x30000..=0x3ffff => (SET_UCONFIG_REG, 0x30000),
+        _ => return Err(VkError::InvalidUsage("register outside the SET_*_REG ranges")),
+    };
+    s.emit2(&[pm4::header(op, 1 + values.len()), (addr - base) / 4], values)
+}
+
+fn f(v: f32) -> u32 {
+    v.to_bits()
+}
+
+/// Begins a rendering scope: clears the targets whose load op is CLEAR over the render area
+/// and the scope's layers with the meta clear kernel.
+pub fn begin(s: &mut CmdStream, st: &mut GraphicsState, rendering: Rendering) -> VkResult<()> {
+    for t in rendering.colors.iter().flatten() {
+        let Load::Clear(c) = t.load else { continue };
+        // SAFETY: attachment views outlive the commands that use them (valid usage).
+        let view = unsafe { ImageView::from_handle(t.view) }
+            .ok_or(VkError::InvalidUsage("null attachment view"))?;
+        let rect = clip(rendering.area, t.surface.extent);
+        if rect.extent.width == 0 || rect.extent.height == 0 {
+            continue;
+        }
+        let layers = rendering.layers.min(t.surface.layers);
+        let value = ClearValue::Color(c);
+        clear_view_region(s, view, vk::ImageAspectFlags::COLOR, 0, layers, rect, &value)?;
+    }
+    st.rendering = Some(rendering);
+    Ok(())
+}
+
+/// `r` clipped to an `extent` at the origin.
+pub fn clip(r: vk::Rect2D, extent: vk::Extent2D) -> vk::Rect2D {
+    let x0 = r.offset.x.max(0) as u32;
+    let y0 = r.offset.y.max(0) as u32;
+    let x1 = (r.offset.x.max(0) as u64 + u64::from(r.extent.width)).min(u64::from(extent.width));
+    let y1 = (r.offset.y.max(0) as u64 + u64::from(r.extent.height)).min(u64::from(extent.height));
+    vk::Rect2D {
+        offset: vk::Offset2D { x: x0 as i32, y: y0 as i32 },
+        extent: vk::Extent2D {
+            width: (x1 as u32).saturating_sub(x0),
+            height: (y1 as u32).saturating_sub(y0),
+        },
+    }
+}
+
+/// The push block: push constants, then the dynamic buffers' V#s (compute ABI layout).
+fn push_block(push: &[u8], sets: &[BoundSet], p: &GraphicsProgram) -> Vec<u32> {
+    let mut words: Vec<u32> =
+        push.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    words.resize((abi::DYNAMIC_DESCRIPTOR_OFFSET / 4) as usize, 0);
+    let mut dynamic = vec![[0u32; 4]; p.dynamic_count as usize];
+    for (set, &(base, count)) in p.dynamic_sets.iter().enumerate() {
+        for (i, d) in sets[set].dynamic.iter().take(count as usize).enumerate() {
+            dynamic[base as usize + i] = vsharp::buffer(d.va, d.range);
+        }
+    }
+    words.extend(dynamic.iter().flatten());
+    words
+}
+
+/// A draw.
+#[derive(Debug, Clone, Copy)]
+pub enum Draw {
+    /// vertexCount, firstVertex, instanceCount, firstInstance.
+    Auto { count: u32, first: u32, instances: u32, first_instance: u32 },
+    /// indexCount, firstIndex, vertexOffset, instanceCount, firstInstance.
+    Indexed { count: u32, first: u32, offset: i32, instances: u32, first_instance: u32 },
+    /// `draws` Vk(Indexed)DrawIndirectCommands at `va`, `stride` bytes apart.
+    Indirect { va: u64, draws: u32, stride: u32, indexed: bool },
+}
+
+/// The vertex-input table: a V# per location up to the highest the pipeline reads.
+fn vertex_table(st: &GraphicsState, p: &GraphicsProgram) -> Vec<u32> {
+    let n = p.attributes.last().map_or(0, |a| a.location as usize + 1);
+    let mut words = vec![0u32; 4 * n];
+    for a in &p.attributes {
+        let (va, size) = st.vertex_buffers.get(a.binding as usize).copied().unwrap_or((0, 0));
+        let bytes = u64::from(a.format.block_bytes);
+        let avail = size.saturating_sub(u64::from(a.offset));
+        // Whole elements inside the bound range; a zero stride reads element 0 every time.
+        let records = match (a.stride, avail >= bytes && va != 0) {
+            (_, false) => 0,
+            (0, true) => u32::MAX,
+            (s, true) => ((avail - bytes) / u64::from(s) + 1).min(u64::from(u32::MAX)) as u32,
+        };
+        let mut v = vsharp::typed(
+            va + u64::from(a.offset),
+            records,
+            a.stride,
+            a.format.buf_format,
+            a.format.swizzle,
+        );
+        // OOB_SELECT = 1 (index only): the ABI's structured fetch checks the index alone.
+        v[3] = (v[3] & !(3 << 28)) | 1 << 28;
+        let at = 4 * a.location as usize;
+        words[at..at + 4].copy_from_slice(&v);
+    }
+    words
+}
+
+fn vs_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32]) -> VkResult<()> {
+    let vm = &p.vs;
+    use r::VGT_SHADER_STAGES_EN as S;
+    set(s, r::VGT_SHADER_STAGES_EN, &[S::VS_W32_EN.val(1) | S::MAX_PRIMGRP_IN_WAVE.val(2)])?;
+    set(s, r::VGT_GS_MODE, &[0])?;
+    let code = p.vs_va();
+    set(
+        s,
+        r::SPI_SHADER_PGM_LO_VS,
+        &[(code >> 8) as u32, (code >> 40) as u32, vm.rsrc1, vm.rsrc2],
+    )?;
+    set(s, r::SPI_SHADER_USER_DATA_VS_0, user)?;
+    set(s, r::SPI_SHADER_POS_FORMAT, &[vm.pos_format])?;
+    set(s, r::SPI_VS_OUT_CONFIG, &[vm.vs_out_config])?;
+    set(s, r::PA_CL_VS_OUT_CNTL, &[vm.pa_cl_vs_out_cntl])?;
+    set(s, r::PA_CL_CLIP_CNTL, &[r::PA_CL_CLIP_CNTL::DX_CLIP_SPACE_DEF.val(1)])?;
+    use r::PA_SU_SC_MODE_CNTL as M;
+    let mode = M::CULL_FRONT.val(u32::from(p.cull_front))
+        | M::CULL_BACK.val(u32::from(p.cull_back))
+        | M::FACE.val(u32::from(p.front_clockwise))
+        | M::MULTI_PRIM_IB_ENA.val(u32::from(p.primitive_restart));
+    set(s, r::PA_SU_SC_MODE_CNTL, &[mode])?;
+    // All six viewport scale/offset enables and VTX_W0_FMT (pm4-gfx103.md §5.3).
+    set(s, r::PA_CL_VTE_CNTL, &[0x43f])?;
+    // Guard band of 1.0: primitives are clipped at the viewport edges (Vulkan's view volume).
+    set(s, r::PA_CL_GB_VERT_CLIP_ADJ, &[f(1.0); 4])?;
+    // Point radius 0.5 pixel (12.4 fixed point): 1-pixel points when PointSize is not written.
+    set(s, r::PA_SU_POINT_SIZE, &[8 << 4 | 8 << 20])?;
+    set(s, r::PA_SU_POINT_MINMAX, &[0xffff << 16])?;
+    set(s, r::PA_SU_LINE_CNTL, &[8])?;
+    set(s, r::PA_CL_UCP_0_X, &[0; 24])
+}
+
+fn viewport_state(s: &mut CmdStream, v: &vk::Viewport, sc: &vk::Rect2D) -> VkResult<()> {
+    let (hw, hh) = (v.width / 2.0, v.height / 2.0);
+    let z = [f(v.max_depth - v.min_depth), f(v.min_depth)];
+    set(s, r::PA_CL_VPORT_XSCALE, &[f(hw), f(v.x + hw), f(hh), f(v.y + hh), z[0], z[1]])?;
+    let (lo, hi) = (v.min_depth.min(v.max_depth), v.min_depth.max(v.max_depth));
+    set(s, r::PA_SC_VPORT_ZMIN_0, &[f(lo), f(hi)])?;
+    // Scissor rectangles: x in [14:0], y in [30:16], bottom-right exclusive.
+    let clamp = |x: i64| x.clamp(0, 16384) as u32;
+    let (x0, y0) = (i64::from(sc.offset.x), i64::from(sc.offset.y));
+    let x1 = x0 + i64::from(sc.extent.width);
+    let y1 = y0 + i64::from(sc.extent.height);
+    let tl = clamp(x0) | clamp(y0) << 16;
+    let br = clamp(x1) | clamp(y1) << 16;
+    let full = 16384 | 16384 << 16;
+    set(s, r::PA_SC_SCREEN_SCISSOR_TL, &[0, full])?;
+    set(s, r::PA_SC_WINDOW_SCISSOR_TL, &[0, full])?;
+    set(s, r::PA_SC_GENERIC_SCISSOR_TL, &[tl, br])?;
+    set(s, r::PA_SC_VPORT_SCISSOR_0_TL, &[0, full])
+}
+
+fn ps_state(
+    s: &mut CmdStream,
+    p: &GraphicsProgram,
+    user: &[u32],
+    rendering: &Rendering,
+) -> VkResult<()> {
+    let pm = &p.ps;
+    use r::PA_SU_VTX_CNTL as X;
+    set(
+        s,
+        r::PA_SU_VTX_CNTL,
+        &[X::PIX_CENTER.val(1) | X::ROUND_MODE.val(2) | X::QUANT_MODE.val(5)],
+    )?;
+    for reg in [
+        r::PA_SC_WINDOW_OFFSET,
+        r::PA_SC_MODE_CNTL_0,
+        r::PA_SC_AA_CONFIG,
+        r::SPI_BARYC_CNTL,
+        r::DB_DEPTH_CONTROL,
+    ] {
+        set(s, reg, &[0])?;
+    }
+    // Blending off on every target.
+    set(s, r::CB_BLEND0_CONTROL, &[0; 8])?;
+    set(s, r::PA_SC_AA_MASK_X0Y0_X1Y0, &[u32::MAX, u32::MAX])?;
+    let code = p.ps_va();
+    set(
+        s,
+        r::SPI_SHADER_PGM_LO_PS,
+        &[(code >> 8) as u32, (code >> 40) as u32, pm.rsrc1, pm.rsrc2],
+    )?;
+    set(s, r::SPI_SHADER_USER_DATA_PS_0, user)?;
+    set(s, r::SPI_PS_INPUT_ENA, &[pm.input_ena, pm.input_ena])?;
+    set(s, r::SPI_PS_IN_CONTROL, &[pm.ps_in_control])?;
+    if !p.ps_input_cntl.is_empty() {
+        set(s, r::SPI_PS_INPUT_CNTL_0, &p.ps_input_cntl)?;
+    }
+    set(s, r::DB_SHADER_CONTROL, &[pm.db_shader_control])?;
+    set(s, r::SPI_SHADER_COL_FORMAT, &[pm.col_format])?;
+    set(s, r::SPI_SHADER_Z_FORMAT, &[pm.z_format])?;
+    set(s, r::CB_SHADER_MASK, &[pm.cb_shader_mask])?;
+    let mut target_mask = 0;
+    for slot in 0..8u32 {
+        let regs = match rendering.colors.get(slot as usize).and_then(Option::as_ref) {
+            Some(t) => {
+                target_mask |= u32::from(p.write_masks[slot as usize]) << (4 * slot);
+                color_target::color_registers(slot, &t.surface)?
+            }
+            None => color_target::disabled_registers(slot),
+        };
+        for (reg, value) in regs {
+            set(s, reg, &[value])?;
+        }
+    }
+    set(s, r::CB_TARGET_MASK, &[target_mask])?;
+    use r::CB_COLOR_CONTROL as C;
+    set(s, r::CB_COLOR_CONTROL, &[C::MODE.val(1) | C::ROP3.val(0xcc)])
+}
+
+/// Programs everything a draw needs but its parameters; `None` when nothing is drawn
+/// (rasterizer discard).
+fn draw_state(
+    s: &mut CmdStream,
+    st: &GraphicsState,
+    push: &[u8],
+) -> VkResult<Option<Arc<GraphicsProgram>>> {
+    let p = st.pipeline.clone().ok_or(VkError::InvalidUsage("draw without a graphics pipeline"))?;
+    let rendering =
+        st.rendering.as_ref().ok_or(VkError::InvalidUsage("draw outside a render pass"))?;
+    if p.rasterizer_discard {
+        return Ok(None);
+    }
+    let viewport = p.viewport.or(st.viewport).ok_or(VkError::InvalidUsage("no viewport set"))?;
+    let scissor = p.scissor.or(st.scissor).ok_or(VkError::InvalidUsage("no scissor set"))?;
+    let table: Vec<u32> = st.sets.iter().flat_map(|b| [b.va as u32, (b.va >> 32) as u32]).collect();
+    let table_va = s.embed(&table)?;
+    let push_va = s.embed(&push_block(push, &st.sets, &p))?;
+    let inputs_va = s.embed(&vertex_table(st, &p))?;
+    let user = [table_va as u32, (table_va >> 32) as u32, push_va as u32, (push_va >> 32) as u32];
+    vs_state(s, &p, &user)?;
+    set(
+        s,
+        r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS,
+        &[inputs_va as u32, (inputs_va >> 32) as u32],
+    )?;
+    viewport_state(s, &viewport, &scissor)?;
+    ps_state(s, &p, &user, rendering)?;
+    set(s, r::GE_INDX_OFFSET, &[0])?;
+    set(s, r::GE_MIN_VTX_INDX, &[0])?;
+    set(s, r::GE_MAX_VTX_INDX, &[u32::MAX])?;
+    set(s, r::GE_MULTI_PRIM_IB_RESET_EN, &[u32::from(p.primitive_restart)])?;
+    let index_type = st.index.map_or(vk::IndexType::UINT32, |i| i.2);
+    let (restart, hw_type) = match index_type {
+        vk::IndexType::UINT16 => (0xffff, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16),
+        _ => (u32::MAX, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_32),
+    };
+    set(s, r::VGT_MULTI_PRIM_IB_RESET_INDX, &[restart])?;
+    // SET_UCONFIG_REG_INDEX: VGT_PRIMITIVE_TYPE with index 1, VGT_INDEX_TYPE with index 2.
+    let uconfig = |reg: u32, index: u32| (index << 28) | ((reg - 0x30000) / 4);
+    s.emit(&[
+        pm4::header(SET_UCONFIG_REG_INDEX, 2),
+        uconfig(r::VGT_PRIMITIVE_TYPE, 1),
+        p.prim_type,
+    ])?;
+    s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig(r::VGT_INDEX_TYPE, 2), hw_type])?;
+    Ok(Some(p))
+}
+
+/// Bytes per index of the bound index type.
+fn index_size(st: &GraphicsState) -> VkResult<(u64, u64, u64)> {
+    let (va, bytes, t) = st.index.ok_or(VkError::InvalidUsage("no index buffer bound"))?;
+    Ok((va, bytes, if t == vk::IndexType::UINT16 { 2 } else { 4 }))
+}
+
+/// The SH register dword index (from 0xB000) of VS user SGPR `n`, for indirect packets.
+fn vs_user_loc(n: u32) -> u32 {
+    (r::SPI_SHADER_USER_DATA_VS_0 + 4 * n - 0xb000) / 4
+}
+
+/// `vkCmdDraw`, `vkCmdDrawIndexed` and their indirect forms.
+pub fn draw(s: &mut CmdStream, st: &GraphicsState, push: &[u8], d: Draw) -> VkResult<()> {
+    let empty = match d {
+        Draw::Auto { count, instances, .. } | Draw::Indexed { count, instances, .. } => {
+            count == 0 || instances == 0
+        }
+        Draw::Indirect { draws, .. } => draws == 0,
+    };
+    if empty || draw_state(s, st, push)?.is_none() {
+        return Ok(());
+    }
+    let params = r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_BASE_VERTEX;
+    match d {
+        Draw::Auto { count, first, instances, first_instance } => {
+            set(s, params, &[first, first_instance, 0])?;
+            s.emit(&[pm4::header(NUM_INSTANCES, 1), instances])?;
+            s.emit(&[pm4::header(DRAW_INDEX_AUTO, 2), count, SOURCE_AUTO])
+        }
+        Draw::Indexed { count, first, offset, instances, first_instance } => {
+            let (va, bytes, size) = index_size(st)?;
+            set(s, params, &[offset as u32, first_instance, 0])?;
+            s.emit(&[pm4::header(NUM_INSTANCES, 1), instances])?;
+            let at = va + u64::from(first) * size;
+            // Indices past the buffer read as 0 (VGT_DMA_MAX_SIZE), as robust fetch would.
+            let avail = (bytes / size).saturating_sub(u64::from(first)).min(u64::from(u32::MAX));
+            s.emit(&[
+                pm4::header(DRAW_INDEX_2, 5),
+                avail as u32,
+                at as u32,
+                (at >> 32) as u32,
+                count,
+                SOURCE_DMA,
+            ])
+        }
+        Draw::Indirect { va, draws, stride, indexed } => {
+            if indexed {
+                let (iva, bytes, size) = index_size(st)?;
+                s.emit(&[pm4::header(INDEX_BASE, 2), iva as u32, (iva >> 32) as u32])?;
+                let n = (bytes / size).min(u64::from(u32::MAX)) as u32;
+                s.emit(&[pm4::header(INDEX_BUFFER_SIZE, 1), n])?;
+            }
+            s.emit(&[pm4::header(SET_BASE, 3), 1, va as u32, (va >> 32) as u32])?;
+            let (op, source) = if indexed {
+                (DRAW_INDEX_INDIRECT, SOURCE_DMA)
+            } else {
+                (DRAW_INDIRECT, SOURCE_AUTO)
+            };
+            for i in 0..draws {
+                // gl_DrawIndex of draw i; the CP writes base vertex and instance itself.
+                set(s, params + 8, &[i])?;
+                s.emit(&[
+                    pm4::header(op, 4),
+                    i * stride,
+                    vs_user_loc(g::VS_USER_DATA_BASE_VERTEX),
+                    vs_user_loc(g::VS_USER_DATA_BASE_INSTANCE),
+                    source,
+                ])?;
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! Graphics pipelines: the vertex and fragment stages compiled by Ferrum's compiler
+//! (`compile_graphics`, legacy VS/PS ABI) with the PS key taken from the colour formats of the
+//! subpass or of `VkPipelineRenderingCreateInfo`, code in GPU memory, and the fixed-function
+//! state the draw path programs.
+//!
+//! Vertex input becomes the compiler's `VsKey` (input rate per location) and, per location,
+//! what the draw path needs to build the location's V# (binding, format, offset).
+//!
+//! State the draw path cannot honour yet is refused at creation with a log line (blending, multisampling, polygon modes other than fill, depth clamp, alpha to
+//! coverage, dynamic states beyond viewport/scissor and the ones without effect here), so a
+//! pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
+//! shaders yet: they are compiled at every creation.
+
+use std::ffi::CStr;
+
+use ash::vk;
+use ferrum_compiler::amd::abi::graphics::{
+    self as g, GfxKey, InputRate, PsKey, PsMetadata, VsKey, VsMetadata, MAX_VERTEX_INPUTS,
+};
+use ferrum_compiler::amd::{self, GfxMetadata};
+use ferrum_compiler::ir::Stage;
+use ferrum_regs::gfx103::enums::{SPI_SHADER_EX_FORMAT as EX, VGT_DI_PRIM_TYPE as PT};
+
+use super::color_target::export_format;
+use super::render_pass::RenderPass;
+use crate::core::device::DeviceShared;
+use crate::core::gpu_alloc::GpuAlloc;
+use crate::core::object::VkObject;
+use crate::error::{VkError, VkResult};
+use crate::pipeline::compute::{resource_layout, specialization, PREFETCH_SLOP};
+use crate::pipeline::{PipelineLayout, ShaderModule};
+
+/// One vertex input location: where its V# points and how it reads.
+#[derive(Debug, Clone, Copy)]
+pub struct VertexAttribute {
+    pub location: u32,
+    pub binding: u32,
+    pub offset: u32,
+    pub stride: u32,
+    pub format: &'static crate::format::FormatInfo,
+}
+
+/// What a draw needs from a graphics pipeline.
+pub struct GraphicsProgram {
+    /// Vertex input locations, in location order.
+    pub attributes: Vec<VertexAttribute>,
+    vs_code: GpuAlloc,
+    ps_code: GpuAlloc,
+    pub vs: VsMetadata,
+    pub ps: PsMetadata,
+    pub ps_input_cntl: Vec<u32>,
+    pub stats: [amd::Stats; 2],
+    pub isa_text: [String; 2],
+    /// DI_PT_* of the topology.
+    pub prim_type: u32,
+    pub primitive_restart: bool,
+    pub cull_front: bool,
+    pub cull_back: bool,
+    /// VK_FRONT_FACE_CLOCKWISE.
+    pub front_clockwise: bool,
+    pub rasterizer_discard: bool,
+    /// Colour write mask per location (4 bits, R = bit 0).
+    pub write_masks: [u8; 8],
+    /// Static viewport 0 and scissor 0 (`None` when dynamic).
+    pub viewport: Option<vk::Viewport>,
+    pub scissor: Option<vk::Rect2D>,
+    /// Per set: index of its first dynamic buffer in the push block, and how many it has.
+    pub dynamic_sets: Vec<(u32, u32)>,
+    pub dynamic_count: u32,
+}
+
+impl GraphicsProgram {
+    pub fn vs_va(&self) -> u64 {
+        self.vs_code.va()
+    }
+
+    pub fn ps_va(&self) -> u64 {
+        self.ps_code.va()
+    }
+}
+
+fn prim_type(t: vk::PrimitiveTopology) -> VkResult<u32> {
+    Ok(match t {
+        vk::PrimitiveTopology::POINT_LIST => PT::DI_PT_POINTLIST,
+        vk::PrimitiveTopology::LINE_LIST => PT::DI_PT_LINELIST,
+        vk::PrimitiveTopology::LINE_STRIP => PT::DI_PT_LINESTRIP,
+        vk::PrimitiveTopology::TRIANGLE_LIST => PT::DI_PT_TRILIST,
+        vk::PrimitiveTopology::TRIANGLE_STRIP => PT::DI_PT_TRISTRIP,
+        vk::PrimitiveTopology::TRIANGLE_FAN => PT::DI_PT_TRIFAN,
+        _ => return Err(VkError::FeatureNotPresent(format!("topology {t:?}"))),
+    })
+}
+
+/// The colour formats per location the pipeline renders to.
+fn color_formats(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Vec<vk::Format>> {
+    // SAFETY: a null or live render pass (valid usage).
+    if let Some(rp) = unsafe { RenderPass::from_handle(info.render_pass) } {
+        return rp.color_formats(info.subpass);
+    }
+    // SAFETY: a valid pNext chain (valid usage).
+    let rendering =
+        unsafe { crate::core::chain::find_in::<vk::PipelineRenderingCreateInfo<'_>>(info.p_next) };
+    let Some(r) = rendering else { return Ok(Vec::new()) };
+    if r.view_mask != 0 {
+        return Err(VkError::FeatureNotPresent("multiview pipelines".into()));
+    }
+    if r.depth_attachment_format != vk::Format::UNDEFINED
+        || r.stencil_attachment_format != vk::Format::UNDEFINED
+    {
+        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
+    }
+    Ok(crate::api::array(r.p_color_attachment_formats, r.color_attachment_count).to_vec())
+}
+
+/// The stage of `flags`, its module, entry point and specialization.
+struct StageInfo<'a> {
+    words: &'a [u32],
+    entry: &'a str,
+    spec: std::collections::HashMap<u32, u64>,
+}
+
+fn stage_info<'a>(s: &'a vk::PipelineShaderStageCreateInfo<'_>) -> VkResult<StageInfo<'a>> {
+    // SAFETY: the application passes a live module (valid usage).
+    let module = unsafe { ShaderModule::from_handle(s.module) }
+        .ok_or(VkError::FeatureNotPresent("shader stages without a module".into()))?;
+    // SAFETY: pName is a valid C string (valid usage).
+    let entry = unsafe { CStr::from_ptr(s.p_name) }
+        .to_str()
+        .map_err(|_| VkError::InvalidShader("entry point name is not UTF-8".into()))?;
+    // SAFETY: a non-null pSpecializationInfo is valid.
+    let spec = specialization(unsafe { s.p_specialization_info.as_ref() })?;
+    Ok(StageInfo { words: module.spirv()?, entry, spec })
+}
+
+/// Compiles one stage; a compiler panic becomes a creation error.
+fn compile_stage(
+    st: &StageInfo<'_>,
+    stage: Stage,
+    layout: &amd::ResourceLayout,
+    key: GfxKey,
+) -> VkResult<amd::GfxBinary> {
+    let run = || -> VkResult<amd::GfxBinary> {
+        let ir = ferrum_compiler::compile_to_ir(st.words, st.entry, stage, &st.spec)
+            .map_err(|e| VkError::InvalidShader(e.to_string()))?;
+        amd::compile_graphics(&ir, layout, key).map_err(|e| VkError::InvalidShader(e.to_string()))
+    };
+    std::panic::catch_unwind(run).unwrap_or_else(|_| {
+        Err(VkError::InvalidShader(format!("compiler panicked on the {stage:?} stage")))
+    })
+}
+
+fn upload(shared: &DeviceShared, code: &[u8]) -> VkResult<GpuAlloc> {
+    let mem = GpuAlloc::new(shared.winsys(), code.len() as u64 + PREFETCH_SLOP)?;
+    let words: Vec<u32> = code
+        .chunks(4)
+        .map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(w)
+        })
+        .collect();
+    mem.write_u32s(0, &words);
+    Ok(mem)
+}
+
+/// Dynamic states the draw path honours (viewport, scissor) or that change nothing it draws
+/// (no depth/stencil attachment, no blending, lines only 1 wide).
+fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<(bool, bool)> {
+    // SAFETY: a null or valid pointer (valid usage).
+    let Some(d) = (unsafe { info.p_dynamic_state.as_ref() }) else { return Ok((false, false)) };
+    let (mut viewport, mut scissor) = (false, false);
+    for &s in crate::api::array(d.p_dynamic_states, d.dynamic_state_count) {
+        match s {
+            vk::DynamicState::VIEWPORT => viewport = true,
+            vk::DynamicState::SCISSOR => scissor = true,
+            vk::DynamicState::LINE_WIDTH
+            | vk::DynamicState::DEPTH_BIAS
+            | vk::DynamicState::BLEND_CONSTANTS
+            | vk::DynamicState::DEPTH_BOUNDS
+            | vk::DynamicState::STENCIL_COMPARE_MASK
+            | vk::DynamicState::STENCIL_WRITE_MASK
+            | vk::DynamicState::STENCIL_REFERENCE => {}
+            other => return Err(VkError::FeatureNotPresent(format!("dynamic state {other:?}"))),
+        }
+    }
+    Ok((viewport, scissor))
+}
+
+/// Checks the fixed-function state against what the draw path does.
+fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
+    // SAFETY: null or valid pointers (valid usage).
+    let (ms, cb) =
+        unsafe { (info.p_multisample_state.as_ref(), info.p_color_blend_state.as_ref()) };
+    if ms.is_some_and(|m| {
+        m.rasterization_samples != vk::SampleCountFlags::TYPE_1 || m.alpha_to_coverage_enable != 0
+    }) {
+        return Err(VkError::FeatureNotPresent("multisampling or alpha to coverage".into()));
+    }
+    if let Some(cb) = cb {
+        let blends = crate::api::array(cb.p_attachments, cb.attachment_count);
+        if cb.logic_op_enable != 0 || blends.iter().any(|a| a.blend_enable != 0) {
+            return Err(VkError::FeatureNotPresent("blending and logic ops".into()));
+        }
+    }
+    if !info.p_tessellation_state.is_null() && info.stage_count > 2 {
+        return Err(VkError::FeatureNotPresent("tessellation".into()));
+    }
+    Ok(())
+}
+
+/// The vertex input state as the VS key and the attributes the draw path fetches.
+fn vertex_input(
+    vi: Option<&vk::PipelineVertexInputStateCreateInfo<'_>>,
+) -> VkResult<(VsKey, Vec<VertexAttribute>)> {
+    let mut key = VsKey::default();
+    let Some(vi) = vi else { return Ok((key, Vec::new())) };
+    let bindings =
+        crate::api::array(vi.p_vertex_binding_descriptions, vi.vertex_binding_description_count);
+    let mut out = Vec::new();
+    for a in
+        crate::api::array(vi.p_vertex_attribute_descriptions, vi.vertex_attribute_description_count)
+    {
+        let b = bindings
+            .iter()
+            .find(|b| b.binding == a.binding)
+            .ok_or(VkError::InvalidUsage("vertex attribute of an undescribed binding"))?;
+        let format = crate::format::info(a.format)
+            .filter(|f| f.buf_format != 0)
+            .ok_or_else(|| VkError::FeatureNotPresent(format!("vertex format {:?}", a.format)))?;
+        if a.location as usize >= MAX_VERTEX_INPUTS {
+            return Err(VkError::InvalidUsage("vertex input location beyond the limit"));
+        }
+        key.rates[a.location as usize] = match b.input_rate {
+            vk::VertexInputRate::INSTANCE => InputRate::Instance { divisor: 1 },
+            _ => InputRate::Vertex,
+        };
+        out.push(VertexAttribute {
+            location: a.location,
+            binding: a.binding,
+            offset: a.offset,
+            stride: b.stride,
+            format,
+        });
+    }
+    out.sort_by_key(|a| a.location);
+    Ok((key, out))
+}
+
+/// The PS key: the export format of each location's attachment.
+fn ps_key(formats: &[vk::Format]) -> VkResult<PsKey> {
+    let mut key = PsKey { color_formats: [EX::SPI_SHADER_ZERO; 8] };
+    if formats.len() > 8 {
+        return Err(VkError::InvalidUsage("more than 8 colour attachments"));
+    }
+    for (i, &f) in formats.iter().enumerate() {
+        key.color_formats[i] = export_format(f)?;
+    }
+    Ok(key)
+}
+
+/// Creates the program of a graphics pipeline.
+pub fn create(
+    shared: &DeviceShared,
+    info: &vk::GraphicsPipelineCreateInfo<'_>,
+) -> VkResult<GraphicsProgram> {
+    // SAFETY: the application passes a live layout (valid usage).
+    let layout = unsafe { PipelineLayout::from_handle(info.layout) }
+        .ok_or(VkError::InvalidUsage("null pipeline layout"))?;
+    let stages = crate::api::array(info.p_stages, info.stage_count);
+    let find = |f: vk::ShaderStageFlags| stages.iter().find(|s| s.stage == f);
+    if stages
+        .iter()
+        .any(|s| !matches!(s.stage, vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT))
+    {
+        return Err(VkError::FeatureNotPresent("tessellation and geometry stages".into()));
+    }
+    let vs_stage = find(vk::ShaderStageFlags::VERTEX)
+        .ok_or(VkError::InvalidUsage("graphics pipeline without a vertex stage"))?;
+    let ps_stage = find(vk::ShaderStageFlags::FRAGMENT)
+        .ok_or(VkError::FeatureNotPresent("pipelines without a fragment stage".into()))?;
+    check_state(info)?;
+    let (dyn_viewport, dyn_scissor) = check_dynamic(info)?;
+    let formats = color_formats(info)?;
+    // SAFETY: a null or valid pointer (valid usage).
+    let (vs_key, attributes) = vertex_input(unsafe { info.p_vertex_input_state.as_ref() })?;
+    let key = GfxKey { vs: vs_key, ps: ps_key(&formats)? };
+    let resources = resource_layout(layout);
+    let vs = compile_stage(&stage_info(vs_stage)?, Stage::Vertex, &resources, key)?;
+    let ps = compile_stage(&stage_info(ps_stage)?, Stage::Fragment, &resources, key)?;
+    let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
+        return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));
+    };
+    // SAFETY: null or valid pointers (valid usage).
+    let (ia, rs, vp, cb) = unsafe {
+        (
+            info.p_input_assembly_state.as_ref(),
+            info.p_rasterization_state.as_ref(),
+            info.p_viewport_state.as_ref(),
+            info.p_color_blend_state.as_ref(),
+        )
+    };
+    let ia = ia.ok_or(VkError::InvalidUsage("no input assembly state"))?;
+    let rs = rs.ok_or(VkError::InvalidUsage("no rasterization state"))?;
+    if rs.polygon_mode != vk::PolygonMode::FILL || rs.depth_clamp_enable != 0 {
+        return Err(VkError::FeatureNotPresent("polygon modes and depth clamp".into()));
+    }
+    let discard = rs.rasterizer_discard_enable != 0;
+    let first = |p: *const vk::Viewport, n: u32| crate::api::array(p, n).first().copied();
+    let viewport = vp.and_then(|v| first(v.p_viewports, v.viewport_count));
+    let scissor =
+        vp.and_then(|v| crate::api::array(v.p_scissors, v.scissor_count).first().copied());
+    if !discard && ((!dyn_viewport && viewport.is_none()) || (!dyn_scissor && scissor.is_none())) {
+        return Err(VkError::InvalidUsage("no viewport or scissor"));
+    }
+    if vp.is_some_and(|v| v.viewport_count > 1 || v.scissor_count > 1) {
+        return Err(VkError::FeatureNotPresent("multiple viewports".into()));
+    }
+    let mut write_masks = [0u8; 8];
+    if let Some(cb) = cb {
+        for (i, a) in crate::api::array(cb.p_attachments, cb.attachment_count).iter().enumerate() {
+            write_masks[i.min(7)] = a.color_write_mask.as_raw() as u8 & 0xf;
+        }
+    }
+    let dynamic_sets = layout
+        .sets
+        .iter()
+        .zip(&layout.dynamic_base)
+        .map(|(l, &base)| (base, l.as_ref().map_or(0, |l| l.dynamic_count)))
+        .collect();
+    if crate::debug::flags().shaders {
+        eprintln!("ferrum: vertex shader: {}\n{}", vs.stats.to_json(), vs.isa_text);
+        eprintln!("ferrum: fragment shader: {}\n{}", ps.stats.to_json(), ps.isa_text);
+    }
+    Ok(GraphicsProgram {
+        attributes,
+        vs_code: upload(shared, &vs.code)?,
+        ps_code: upload(shared, &ps.code)?,
+        ps_input_cntl: g::ps_input_cntl(vm, pm),
+        vs: vm.clone(),
+        ps: pm.clone(),
+        stats: [vs.stats.clone(), ps.stats.clone()],
+        isa_text: [vs.isa_text.clone(), ps.isa_text.clone()],
+        prim_type: prim_type(ia.topology)?,
+        primitive_restart: ia.primitive_restart_enable != 0,
+        cull_front: rs.cull_mode.contains(vk::CullModeFlags::FRONT),
+        cull_back: rs.cull_mode.contains(vk::CullModeFlags::BACK),
+        front_clockwise: rs.front_face == vk::FrontFace::CLOCKWISE,
+        rasterizer_discard: discard,
+        write_masks,
+        viewport: if dyn_viewport { None } else { viewport },
+        scissor: if dyn_scissor { None } else { scissor },
+        dynamic_sets,
+        dynamic_count: layout.dynamic_count,
+    })
+}

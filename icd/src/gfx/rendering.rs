@@ -1,0 +1,175 @@
+//! The one internal description of a render pass instance's current subpass or of a
+//! `vkCmdBeginRendering` scope: render area, layer count, view mask, per-location colour
+//! targets with their load operation, depth/stencil target. Render passes (per subpass) and
+//! dynamic rendering both lower to it, so the draw path has one input.
+
+use ash::vk;
+
+use super::color_target::ColorSurface;
+use super::render_pass::{Framebuffer, RenderPass};
+use crate::core::object::VkObject;
+use crate::error::{VkError, VkResult};
+use crate::image::layout::mip_extent;
+use crate::image::view::ImageView;
+
+/// What happens to a target's contents when rendering to it begins.
+#[derive(Clone, Copy)]
+pub enum Load {
+    Keep,
+    Clear(vk::ClearColorValue),
+}
+
+impl std::fmt::Debug for Load {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Load::Keep => write!(f, "Keep"),
+            // SAFETY: any bit pattern is a valid u32 array.
+            Load::Clear(c) => write!(f, "Clear({:08x?})", unsafe { c.uint32 }),
+        }
+    }
+}
+
+/// A colour target.
+#[derive(Debug, Clone)]
+pub struct ColorTarget {
+    pub view: vk::ImageView,
+    pub surface: ColorSurface,
+    pub load: Load,
+}
+
+/// A rendering scope.
+#[derive(Debug, Clone)]
+pub struct Rendering {
+    pub area: vk::Rect2D,
+    pub layers: u32,
+    pub view_mask: u32,
+    /// Per colour location (`None`: no attachment there).
+    pub colors: Vec<Option<ColorTarget>>,
+}
+
+/// The colour surface a view shows.
+pub fn color_surface(view: &ImageView) -> VkResult<ColorSurface> {
+    if view.range.aspect_mask != vk::ImageAspectFlags::COLOR {
+        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
+    }
+    let level = view.range.base_mip_level;
+    Ok(ColorSurface {
+        va: view.va,
+        format: view.format.format,
+        surface: view.surface.clone(),
+        extent: vk::Extent2D {
+            width: mip_extent(view.extent.width, level),
+            height: mip_extent(view.extent.height, level),
+        },
+        level,
+        base_layer: view.range.base_array_layer,
+        layers: view.range.layer_count,
+    })
+}
+
+fn view<'a>(h: vk::ImageView) -> VkResult<&'a ImageView> {
+    // SAFETY: the application passes live views (valid usage).
+    unsafe { ImageView::from_handle(h) }.ok_or(VkError::InvalidUsage("null attachment view"))
+}
+
+/// A render pass instance: what `vkCmdNextSubpass` needs to lower the next subpass.
+pub struct PassInstance {
+    pub pass: vk::RenderPass,
+    pub views: Vec<vk::ImageView>,
+    pub area: vk::Rect2D,
+    pub layers: u32,
+    pub clears: Vec<vk::ClearValue>,
+    pub subpass: u32,
+}
+
+impl PassInstance {
+    /// From `vkCmdBeginRenderPass(2)`'s begin info.
+    pub fn begin(info: &vk::RenderPassBeginInfo<'_>) -> VkResult<Self> {
+        // SAFETY: live handles (valid usage).
+        let fb = unsafe { Framebuffer::from_handle(info.framebuffer) }
+            .ok_or(VkError::InvalidUsage("null framebuffer"))?;
+        let views = if fb.imageless {
+            // SAFETY: a valid pNext chain (valid usage).
+            let a = unsafe {
+                crate::core::chain::find_in::<vk::RenderPassAttachmentBeginInfo<'_>>(info.p_next)
+            }
+            .ok_or(VkError::InvalidUsage("imageless framebuffer without attachment views"))?;
+            crate::api::array(a.p_attachments, a.attachment_count).to_vec()
+        } else {
+            fb.attachments.clone()
+        };
+        Ok(PassInstance {
+            pass: info.render_pass,
+            views,
+            area: info.render_area,
+            layers: fb.layers,
+            clears: crate::api::array(info.p_clear_values, info.clear_value_count).to_vec(),
+            subpass: 0,
+        })
+    }
+
+    /// The rendering scope of the current subpass.
+    pub fn rendering(&self) -> VkResult<Rendering> {
+        // SAFETY: the render pass outlives its instances (valid usage).
+        let rp = unsafe { RenderPass::from_handle(self.pass) }
+            .ok_or(VkError::InvalidUsage("null render pass"))?;
+        let sp = rp
+            .subpasses
+            .get(self.subpass as usize)
+            .ok_or(VkError::InvalidUsage("no subpass left"))?;
+        let mut colors = Vec::with_capacity(sp.colors.len());
+        for &a in &sp.colors {
+            let Some(a) = a else {
+                colors.push(None);
+                continue;
+            };
+            let h = *self.views.get(a as usize).ok_or(VkError::InvalidUsage("missing view"))?;
+            let desc = &rp.attachments[a as usize];
+            let first = rp.first_use[a as usize] == Some(self.subpass);
+            let load = if first && desc.load_op == vk::AttachmentLoadOp::CLEAR {
+                let c = self.clears.get(a as usize).ok_or(VkError::InvalidUsage("clear value"))?;
+                // SAFETY: a colour attachment's clear value is the colour member.
+                Load::Clear(unsafe { c.color })
+            } else {
+                Load::Keep
+            };
+            colors.push(Some(ColorTarget { view: h, surface: color_surface(view(h)?)?, load }));
+        }
+        Ok(Rendering { area: self.area, layers: self.layers, view_mask: sp.view_mask, colors })
+    }
+}
+
+/// From `vkCmdBeginRendering`'s info.
+pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
+    if info.view_mask != 0 {
+        return Err(VkError::FeatureNotPresent("multiview rendering".into()));
+    }
+    // SAFETY: null or valid pointers (valid usage).
+    let (d, s) = unsafe { (info.p_depth_attachment.as_ref(), info.p_stencil_attachment.as_ref()) };
+    if d.is_some_and(|a| a.image_view != vk::ImageView::null())
+        || s.is_some_and(|a| a.image_view != vk::ImageView::null())
+    {
+        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
+    }
+    let resuming = info.flags.contains(vk::RenderingFlags::RESUMING);
+    let mut colors = Vec::new();
+    for a in crate::api::array(info.p_color_attachments, info.color_attachment_count) {
+        if a.image_view == vk::ImageView::null() {
+            colors.push(None);
+            continue;
+        }
+        if a.resolve_mode != vk::ResolveModeFlags::NONE {
+            return Err(VkError::FeatureNotPresent("resolve attachments".into()));
+        }
+        // A resumed scope continues the suspended one: its load ops do not apply again.
+        let load = if a.load_op == vk::AttachmentLoadOp::CLEAR && !resuming {
+            // SAFETY: a colour attachment's clear value is the colour member.
+            Load::Clear(unsafe { a.clear_value.color })
+        } else {
+            Load::Keep
+        };
+        let surface = color_surface(view(a.image_view)?)?;
+        colors.push(Some(ColorTarget { view: a.image_view, surface, load }));
+    }
+    Ok(Rendering { area: info.render_area, layers: info.layer_count, view_mask: 0, colors })
+}

@@ -1,0 +1,588 @@
+//! Draws through the loader, differential against lavapipe (validation layer on): a scene
+//! corpus rendered into a cleared R8G8B8A8_UNORM target by a render pass, read back by a
+//! compute shader's texelFetch into an SSBO. Scenes: one triangle with positions from
+//! gl_VertexIndex and a constant colour; an interpolated colour; a strip with firstVertex;
+//! an indexed quad with vertexOffset and a 16-bit index buffer; a dynamic viewport and
+//! scissor; two render passes (clear, then load); culled triangles; vertex buffers with a
+//! per-instance attribute and firstInstance; indirect and indexed indirect draws;
+//! vkCmdClearAttachments of a rectangle.
+//!
+//! Comparison: every channel within 1/255: Vulkan's float → UNORM conversion may round a tie
+//! either way (the clear colour's 0.3 × 255 = 76.5 gives 76 on lavapipe, 77 here) and
+//! interpolated colours carry the interpolation precision; coverage must match except on
+//! pixels whose centre lies within the sub-pixel precision of an edge (Vulkan lets coverage
+//! there go either way: at most `EDGE_SLACK` such pixels per scene, all next to a pixel of
+//! the other value).
+
+use ash_loaded::{vk, Device};
+use ferrum_tests::gpu::Gpu;
+use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
+use ferrum_tests::shaders::{compute_spirv, glsl_spirv};
+use ferrum_tests::{entry_with_lavapipe, Harness};
+
+const W: u32 = 37;
+const H: u32 = 23;
+const FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
+/// Pixels per scene allowed to differ where an edge passes within sub-pixel precision of
+/// their centre.
+const EDGE_SLACK: usize = 6;
+
+/// Positions and colours computed from gl_VertexIndex (fract of golden-ratio steps).
+const VS: &str = "#version 450
+layout(location = 0) out vec3 color;
+void main() {
+    float i = float(gl_VertexIndex % 8);
+    vec2 p = fract(vec2(i * 0.618, i * 0.382 + 0.1)) * 1.7 - 0.85;
+    gl_Position = vec4(p, 0.0, 1.0);
+    color = fract(vec3(i * 0.31, i * 0.57 + 0.2, i * 0.13 + 0.5));
+}
+";
+
+/// Position, colour and a per-instance shift from vertex buffers.
+const VS_INPUTS: &str = "#version 450
+layout(location = 0) in vec2 pos;
+layout(location = 1) in vec4 col;
+layout(location = 2) in vec2 shift;
+layout(location = 0) out vec3 color;
+void main() {
+    gl_Position = vec4(pos + shift, 0.0, 1.0);
+    color = col.rgb * col.a;
+}
+";
+
+const FS_FLAT: &str = "#version 450
+layout(location = 0) in vec3 color;
+layout(location = 0) out vec4 o;
+void main() { o = vec4(1.0, 0.5, 0.25, 0.75); }
+";
+
+const FS_SMOOTH: &str = "#version 450
+layout(location = 0) in vec3 color;
+layout(location = 0) out vec4 o;
+void main() { o = vec4(color, 1.0); }
+";
+
+const READER: &str = "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform texture2D tex;
+layout(set = 0, binding = 1) uniform sampler smp;
+layout(set = 0, binding = 2) buffer Out { uint o[]; };
+void main() {
+    ivec2 g = ivec2(gl_GlobalInvocationID.xy);
+    if (g.x < 37 && g.y < 23) {
+        vec4 c = texelFetch(sampler2D(tex, smp), g, 0);
+        o[g.y * 37 + g.x] = packUnorm4x8(c);
+    }
+}
+";
+
+/// One scene.
+#[derive(Clone, Copy)]
+struct Scene {
+    name: &'static str,
+    smooth: bool,
+    topology: vk::PrimitiveTopology,
+    cull: vk::CullModeFlags,
+    /// Draw: Auto(count, first) or Indexed(count, first index, vertex offset).
+    draw: DrawKind,
+    /// Viewport and scissor (x, y, w, h); None = the whole target.
+    viewport: Option<[f32; 4]>,
+    scissor: Option<[i32; 4]>,
+    /// A second render pass that loads the first one's result and draws this.
+    second: Option<DrawKind>,
+    /// Vertex buffers feed position, colour and a per-instance shift (VS_INPUTS).
+    inputs: bool,
+    /// vkCmdClearAttachments of this rectangle after the draw (x, y, w, h).
+    clear_rect: Option<[i32; 4]>,
+}
+
+#[derive(Clone, Copy)]
+enum DrawKind {
+    Auto(u32, u32),
+    Indexed(u32, u32, i32),
+    /// vertexCount, firstVertex, instanceCount, firstInstance.
+    Instanced(u32, u32, u32, u32),
+    /// One indirect draw; indexed or not (arguments in `ARGS`).
+    Indirect(bool),
+}
+
+/// A VkDrawIndirectCommand (3 vertices from 3) then at byte 16 a VkDrawIndexedIndirectCommand
+/// (6 indices from index 1, vertexOffset 3).
+const ARGS: [u32; 9] = [3, 1, 3, 0, 6, 1, 1, 3, 0];
+
+const BASE: Scene = Scene {
+    name: "triangle",
+    smooth: false,
+    topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+    cull: vk::CullModeFlags::NONE,
+    draw: DrawKind::Auto(3, 0),
+    viewport: None,
+    scissor: None,
+    second: None,
+    inputs: false,
+    clear_rect: None,
+};
+
+const SCENES: &[Scene] = &[
+    BASE,
+    Scene { name: "smooth colour", smooth: true, ..BASE },
+    Scene {
+        name: "strip with firstVertex",
+        topology: vk::PrimitiveTopology::TRIANGLE_STRIP,
+        draw: DrawKind::Auto(4, 3),
+        smooth: true,
+        ..BASE
+    },
+    Scene { name: "indexed quad, vertexOffset", draw: DrawKind::Indexed(6, 1, 3), ..BASE },
+    Scene {
+        name: "viewport and scissor",
+        viewport: Some([5.0, 3.0, 24.0, 15.0]),
+        scissor: Some([8, 2, 20, 11]),
+        smooth: true,
+        ..BASE
+    },
+    Scene { name: "two passes", second: Some(DrawKind::Auto(3, 3)), smooth: true, ..BASE },
+    Scene { name: "back face culled", cull: vk::CullModeFlags::BACK, ..BASE },
+    Scene { name: "front face culled", cull: vk::CullModeFlags::FRONT, ..BASE },
+    Scene {
+        name: "vertex buffers, instanced with firstInstance",
+        inputs: true,
+        smooth: true,
+        draw: DrawKind::Instanced(3, 1, 2, 1),
+        ..BASE
+    },
+    Scene { name: "draw indirect", draw: DrawKind::Indirect(false), ..BASE },
+    Scene { name: "draw indexed indirect", draw: DrawKind::Indirect(true), ..BASE },
+    Scene { name: "clear attachments", clear_rect: Some([3, 4, 20, 9]), smooth: true, ..BASE },
+];
+
+/// Vertex buffer: 4 vertices (vec2 position, RGBA8 colour; 12 bytes each) at 0, 3 instance
+/// shifts (vec2) at 128.
+fn vertex_data() -> Vec<u8> {
+    let mut out = vec![0u8; 160];
+    let verts: [([f32; 2], [u8; 4]); 4] = [
+        ([-0.7, -0.6], [255, 0, 0, 255]),
+        ([0.65, -0.5], [0, 255, 0, 128]),
+        ([-0.2, 0.75], [0, 0, 255, 255]),
+        ([0.5, 0.6], [255, 255, 0, 255]),
+    ];
+    for (i, (p, c)) in verts.iter().enumerate() {
+        out[12 * i..12 * i + 4].copy_from_slice(&p[0].to_le_bytes());
+        out[12 * i + 4..12 * i + 8].copy_from_slice(&p[1].to_le_bytes());
+        out[12 * i + 8..12 * i + 12].copy_from_slice(c);
+    }
+    for (i, d) in [[0.0f32, 0.0], [0.2, 0.15], [-0.3, 0.1]].iter().enumerate() {
+        out[128 + 8 * i..132 + 8 * i].copy_from_slice(&d[0].to_le_bytes());
+        out[132 + 8 * i..136 + 8 * i].copy_from_slice(&d[1].to_le_bytes());
+    }
+    out
+}
+
+/// 16-bit indices (first index 1 skips the leading sentinel).
+const INDICES: [u16; 7] = [0xdead, 0, 1, 2, 2, 1, 3];
+
+fn memory_type(h: &Harness, pd: vk::PhysicalDevice, bits: u32) -> u32 {
+    // SAFETY: a live physical device.
+    let m = unsafe { h.instance.get_physical_device_memory_properties(pd) };
+    (0..m.memory_type_count).find(|&i| bits & (1 << i) != 0).expect("memory type")
+}
+
+/// Graphics pipeline of `scene` for `pass` (dynamic viewport/scissor).
+unsafe fn pipeline(
+    d: &Device,
+    pass: vk::RenderPass,
+    layout: vk::PipelineLayout,
+    modules: [vk::ShaderModule; 2],
+    s: &Scene,
+) -> vk::Pipeline {
+    let stages = [
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::VERTEX)
+            .module(modules[0])
+            .name(c"main"),
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::FRAGMENT)
+            .module(modules[1])
+            .name(c"main"),
+    ];
+    let vb = [
+        vk::VertexInputBindingDescription {
+            binding: 0,
+            stride: 12,
+            input_rate: vk::VertexInputRate::VERTEX,
+        },
+        vk::VertexInputBindingDescription {
+            binding: 1,
+            stride: 8,
+            input_rate: vk::VertexInputRate::INSTANCE,
+        },
+    ];
+    let va = [
+        vk::VertexInputAttributeDescription {
+            location: 0,
+            binding: 0,
+            format: vk::Format::R32G32_SFLOAT,
+            offset: 0,
+        },
+        vk::VertexInputAttributeDescription {
+            location: 1,
+            binding: 0,
+            format: vk::Format::R8G8B8A8_UNORM,
+            offset: 8,
+        },
+        vk::VertexInputAttributeDescription {
+            location: 2,
+            binding: 1,
+            format: vk::Format::R32G32_SFLOAT,
+            offset: 0,
+        },
+    ];
+    let mut vi = vk::PipelineVertexInputStateCreateInfo::default();
+    if s.inputs {
+        vi = vi.vertex_binding_descriptions(&vb).vertex_attribute_descriptions(&va);
+    }
+    let ia = vk::PipelineInputAssemblyStateCreateInfo::default().topology(s.topology);
+    let vp = vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
+    let rs = vk::PipelineRasterizationStateCreateInfo::default()
+        .polygon_mode(vk::PolygonMode::FILL)
+        .cull_mode(s.cull)
+        .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+        .line_width(1.0);
+    let ms = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    let att = [vk::PipelineColorBlendAttachmentState::default()
+        .color_write_mask(vk::ColorComponentFlags::RGBA)];
+    let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
+    let dyns = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+    let ds = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyns);
+    let info = vk::GraphicsPipelineCreateInfo::default()
+        .stages(&stages)
+        .vertex_input_state(&vi)
+        .input_assembly_state(&ia)
+        .viewport_state(&vp)
+        .rasterization_state(&rs)
+        .multisample_state(&ms)
+        .color_blend_state(&cb)
+        .dynamic_state(&ds)
+        .layout(layout)
+        .render_pass(pass)
+        .subpass(0);
+    // SAFETY: forwarded to the caller.
+    unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
+        .map_err(|(_, e)| e)
+        .expect("vkCreateGraphicsPipelines")[0]
+}
+
+unsafe fn render_pass(d: &Device, load: vk::AttachmentLoadOp) -> vk::RenderPass {
+    let layout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
+    let att = [vk::AttachmentDescription::default()
+        .format(FORMAT)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .load_op(load)
+        .store_op(vk::AttachmentStoreOp::STORE)
+        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
+        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
+        .initial_layout(if load == vk::AttachmentLoadOp::LOAD {
+            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+        } else {
+            vk::ImageLayout::UNDEFINED
+        })
+        .final_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)];
+    let refs = [vk::AttachmentReference { attachment: 0, layout }];
+    let sub = [vk::SubpassDescription::default()
+        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+        .color_attachments(&refs)];
+    let deps = [
+        vk::SubpassDependency::default()
+            .src_subpass(vk::SUBPASS_EXTERNAL)
+            .dst_subpass(0)
+            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+            .dst_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+            .dst_access_mask(
+                vk::AccessFlags::COLOR_ATTACHMENT_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_READ,
+            ),
+        vk::SubpassDependency::default()
+            .src_subpass(0)
+            .dst_subpass(vk::SUBPASS_EXTERNAL)
+            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+            .dst_stage_mask(
+                vk::PipelineStageFlags::COMPUTE_SHADER
+                    | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            )
+            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+            .dst_access_mask(
+                vk::AccessFlags::SHADER_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+            ),
+    ];
+    let info =
+        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
+    // SAFETY: forwarded to the caller.
+    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
+}
+
+fn record_draw(d: &Device, cb: vk::CommandBuffer, k: DrawKind, args: vk::Buffer) {
+    // SAFETY: a command buffer in a render pass with a pipeline bound.
+    unsafe {
+        match k {
+            DrawKind::Auto(n, first) => d.cmd_draw(cb, n, 1, first, 0),
+            DrawKind::Indexed(n, first, off) => d.cmd_draw_indexed(cb, n, 1, first, off, 0),
+            DrawKind::Instanced(n, first, i, fi) => d.cmd_draw(cb, n, i, first, fi),
+            DrawKind::Indirect(false) => d.cmd_draw_indirect(cb, args, 0, 1, 16),
+            DrawKind::Indirect(true) => d.cmd_draw_indexed_indirect(cb, args, 16, 1, 20),
+        }
+    }
+}
+
+/// Renders `s` on `gpu`; the target's texels as packed RGBA8.
+fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32> {
+    let d = &gpu.device;
+    let bindings = [
+        binding(0, vk::DescriptorType::SAMPLED_IMAGE, 1),
+        binding(1, vk::DescriptorType::SAMPLER, 1),
+        binding(2, vk::DescriptorType::STORAGE_BUFFER, 1),
+    ];
+    let reader = Kernel::new(d, &compute_spirv(READER), &[&bindings], 0);
+    let out = gpu.host_buffer(u64::from(W * H) * 4);
+    out.write(0, &vec![0xcd; (W * H * 4) as usize]);
+    let index = gpu.host_buffer(64);
+    let bytes: Vec<u8> = INDICES.iter().flat_map(|i| i.to_le_bytes()).collect();
+    index.write(0, &bytes);
+    let vertices = gpu.host_buffer(256);
+    vertices.write(0, &vertex_data());
+    let args = gpu.host_buffer(64);
+    let arg_bytes: Vec<u8> = ARGS.iter().flat_map(|a| a.to_le_bytes()).collect();
+    args.write(0, &arg_bytes);
+    // SAFETY: valid create infos and commands on live handles; all destroyed after the GPU
+    // is idle.
+    unsafe {
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(FORMAT)
+            .extent(vk::Extent3D { width: W, height: H, depth: 1 })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::SAMPLED);
+        let image = d.create_image(&info, None).expect("vkCreateImage");
+        let req = d.get_image_memory_requirements(image);
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(memory_type(h, pd, req.memory_type_bits));
+        let memory = d.allocate_memory(&alloc, None).unwrap();
+        d.bind_image_memory(image, memory, 0).unwrap();
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            base_mip_level: 0,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        let vinfo = vk::ImageViewCreateInfo::default()
+            .image(image)
+            .view_type(vk::ImageViewType::TYPE_2D)
+            .format(FORMAT)
+            .subresource_range(range);
+        let view = d.create_image_view(&vinfo, None).unwrap();
+        let passes = [
+            render_pass(d, vk::AttachmentLoadOp::CLEAR),
+            render_pass(d, vk::AttachmentLoadOp::LOAD),
+        ];
+        let views = [view];
+        let fb = d
+            .create_framebuffer(
+                &vk::FramebufferCreateInfo::default()
+                    .render_pass(passes[0])
+                    .attachments(&views)
+                    .width(W)
+                    .height(H)
+                    .layers(1),
+                None,
+            )
+            .unwrap();
+        let layout =
+            d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None).unwrap();
+        let module = |src: &str, stage: &str| {
+            let code = glsl_spirv(src, stage);
+            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+                .unwrap()
+        };
+        let modules = [
+            module(if s.inputs { VS_INPUTS } else { VS }, "vert"),
+            module(if s.smooth { FS_SMOOTH } else { FS_FLAT }, "frag"),
+        ];
+        let pipe = pipeline(d, passes[0], layout, modules, s);
+        let smp = d.create_sampler(&vk::SamplerCreateInfo::default().max_lod(0.0), None).unwrap();
+        let set = SetPool::new(d, reader.set_layouts[0], &bindings);
+        let img_info = [vk::DescriptorImageInfo {
+            image_view: view,
+            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            ..Default::default()
+        }];
+        let smp_info = [vk::DescriptorImageInfo { sampler: smp, ..Default::default() }];
+        let writes = [
+            vk::WriteDescriptorSet::default()
+                .dst_set(set.set)
+                .dst_binding(0)
+                .descriptor_type(vk::DescriptorType::SAMPLED_IMAGE)
+                .image_info(&img_info),
+            vk::WriteDescriptorSet::default()
+                .dst_set(set.set)
+                .dst_binding(1)
+                .descriptor_type(vk::DescriptorType::SAMPLER)
+                .image_info(&smp_info),
+        ];
+        d.update_descriptor_sets(&writes, &[]);
+        set.write_buffers(2, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
+        let full = vk::Rect2D {
+            offset: vk::Offset2D::default(),
+            extent: vk::Extent2D { width: W, height: H },
+        };
+        let [vx, vy, vw, vh] = s.viewport.unwrap_or([0.0, 0.0, W as f32, H as f32]);
+        let viewport =
+            vk::Viewport { x: vx, y: vy, width: vw, height: vh, min_depth: 0.0, max_depth: 1.0 };
+        let scissor = s.scissor.map_or(full, |[x, y, w, h]| vk::Rect2D {
+            offset: vk::Offset2D { x, y },
+            extent: vk::Extent2D { width: w as u32, height: h as u32 },
+        });
+        let clear =
+            [vk::ClearValue { color: vk::ClearColorValue { float32: [0.1, 0.2, 0.3, 1.0] } }];
+        gpu.run(|d, cb| {
+            for (i, k) in std::iter::once(s.draw).chain(s.second).enumerate() {
+                let begin = vk::RenderPassBeginInfo::default()
+                    .render_pass(passes[i.min(1)])
+                    .framebuffer(fb)
+                    .render_area(full)
+                    .clear_values(&clear);
+                d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
+                d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
+                d.cmd_set_viewport(cb, 0, &[viewport]);
+                d.cmd_set_scissor(cb, 0, &[scissor]);
+                d.cmd_bind_index_buffer(cb, index.buffer, 0, vk::IndexType::UINT16);
+                if s.inputs {
+                    d.cmd_bind_vertex_buffers(cb, 0, &[vertices.buffer; 2], &[0, 128]);
+                }
+                record_draw(d, cb, k, args.buffer);
+                if let Some([x, y, w, h]) = s.clear_rect {
+                    let a = [vk::ClearAttachment {
+                        aspect_mask: vk::ImageAspectFlags::COLOR,
+                        color_attachment: 0,
+                        clear_value: vk::ClearValue {
+                            color: vk::ClearColorValue { float32: [0.9, 0.6, 0.0, 1.0] },
+                        },
+                    }];
+                    let r = [vk::ClearRect {
+                        rect: vk::Rect2D {
+                            offset: vk::Offset2D { x, y },
+                            extent: vk::Extent2D { width: w as u32, height: h as u32 },
+                        },
+                        base_array_layer: 0,
+                        layer_count: 1,
+                    }];
+                    d.cmd_clear_attachments(cb, &a, &r);
+                }
+                d.cmd_end_render_pass(cb);
+            }
+            reader.bind(cb, &[set.set], &[]);
+            d.cmd_dispatch(cb, W.div_ceil(8), H.div_ceil(8), 1);
+            ferrum_tests::kernel::compute_to_host(d, cb);
+        });
+        let texels = out.u32s();
+        drop(set);
+        d.destroy_sampler(smp, None);
+        d.destroy_pipeline(pipe, None);
+        for m in modules {
+            d.destroy_shader_module(m, None);
+        }
+        d.destroy_pipeline_layout(layout, None);
+        d.destroy_framebuffer(fb, None);
+        for p in passes {
+            d.destroy_render_pass(p, None);
+        }
+        d.destroy_image_view(view, None);
+        d.destroy_image(image, None);
+        d.free_memory(memory, None);
+        gpu.destroy_buffer(out);
+        gpu.destroy_buffer(index);
+        gpu.destroy_buffer(vertices);
+        gpu.destroy_buffer(args);
+        texels
+    }
+}
+
+/// Whether two RGBA8 texels agree within `tol` per channel.
+fn close(a: u32, b: u32, tol: i32) -> bool {
+    (0..4).all(|c| ((a >> (8 * c) & 0xff) as i32 - (b >> (8 * c) & 0xff) as i32).abs() <= tol)
+}
+
+/// Mismatching pixels of `ours` against `lvp` with no neighbour of the other value (a
+/// difference there is not an edge-coverage choice).
+fn compare(s: &Scene, ours: &[u32], lvp: &[u32]) -> Result<(), String> {
+    let _ = s.smooth;
+    let tol = 1;
+    let bad: Vec<usize> = (0..ours.len()).filter(|&i| !close(ours[i], lvp[i], tol)).collect();
+    let inner: Vec<usize> = bad
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let (x, y) = ((i as u32 % W) as i32, (i as u32 / W) as i32);
+            let near = |dx: i32, dy: i32| {
+                let (nx, ny) = (x + dx, y + dy);
+                nx >= 0 && ny >= 0 && nx < W as i32 && ny < H as i32 && {
+                    let j = (ny as u32 * W + nx as u32) as usize;
+                    close(ours[i], lvp[j], tol) || close(lvp[i], ours[j], tol)
+                }
+            };
+            !(near(1, 0) || near(-1, 0) || near(0, 1) || near(0, -1))
+        })
+        .collect();
+    if bad.len() > EDGE_SLACK || !inner.is_empty() {
+        let show: Vec<String> = bad
+            .iter()
+            .take(8)
+            .map(|&i| {
+                format!(
+                    "({}, {}): ferrum {:08x} lavapipe {:08x}",
+                    i as u32 % W,
+                    i as u32 / W,
+                    ours[i],
+                    lvp[i]
+                )
+            })
+            .collect();
+        return Err(format!(
+            "{}: {} pixels differ ({} not at edges)\n{}",
+            s.name,
+            bad.len(),
+            inner.len(),
+            show.join("\n")
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn scenes_match_lavapipe() {
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let lvp_pd = h.physical_device_named("llvmpipe");
+    let ours_pd = h.physical_device_named("Ferrum");
+    let lvp_gpu = Gpu::new(&h.instance, lvp_pd, 0, 1, &[]);
+    let ours_gpu = Gpu::new(&h.instance, ours_pd, 0, 1, &[]);
+    let mut failures = Vec::new();
+    for s in SCENES {
+        let lvp = render(&h, lvp_pd, &lvp_gpu, s);
+        // Sanity: the corner keeps the clear colour and (unless culled) something was drawn.
+        let clear = lvp.iter().filter(|&&t| t == lvp[0]).count();
+        assert!(close(lvp[0], 0xff4d_331a, 1), "{}: lavapipe's clear {:08x}", s.name, lvp[0]);
+        if s.cull == vk::CullModeFlags::NONE {
+            assert!(clear < lvp.len(), "{}: lavapipe drew nothing", s.name);
+        }
+        let ours = render(&h, ours_pd, &ours_gpu, s);
+        if let Err(e) = compare(s, &ours, &lvp) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    h.assert_clean();
+}
