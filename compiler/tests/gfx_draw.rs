@@ -133,6 +133,8 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("coord.frag", Stage::Fragment),
         ("discard.frag", Stage::Fragment),
         ("fetch.vert", Stage::Vertex),
+        ("pos.vert", Stage::Vertex),
+        ("facing.frag", Stage::Fragment),
     ] {
         let mut key = GfxKey::default();
         if file == "coord.frag" {

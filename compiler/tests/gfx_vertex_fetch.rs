@@ -134,6 +134,7 @@ fn setup() -> DrawSetup {
         first_instance: FIRST_INSTANCE,
         data: d.bytes,
         inputs: d.inputs,
+        depth: false,
     }
 }
 
@@ -185,4 +186,55 @@ fn vertex_attributes_of_every_rate_and_format_reach_the_right_triangles() {
             );
         }
     }
+}
+
+/// Two triangles of opposite winding; Vulkan's rule (spec "Basic Polygon Rasterization"):
+/// a = -1/2 sum(x_i y_(i+1) - x_(i+1) y_i) in framebuffer coordinates, front-facing when
+/// a > 0 for VK_FRONT_FACE_COUNTER_CLOCKWISE (PA_SU_SC_MODE_CNTL.FACE = 0, as RADV sets it).
+#[test]
+fn front_facing_and_frag_depth_reach_the_colour_and_depth_targets() {
+    let tris: [[[f32; 2]; 3]; 2] =
+        [[[-0.8, -0.8], [-0.1, -0.8], [-0.8, -0.1]], [[0.1, -0.8], [0.1, -0.1], [0.8, -0.8]]];
+    let elems: Vec<Vec<u8>> = tris.iter().flatten().map(|p| f32s(p)).collect();
+    let mut d = Data::default();
+    d.add(&elems, 8, 6, F_32_32_FLOAT, XY01);
+    let setup = DrawSetup {
+        vertices: 6,
+        instances: 1,
+        data: d.bytes,
+        inputs: d.inputs,
+        depth: true,
+        ..Default::default()
+    };
+    let vs = compile("pos.vert", Stage::Vertex, VsKey::default());
+    let ps = compile("facing.frag", Stage::Fragment, g::PsKey::default());
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!() };
+    assert_eq!(pm.input_ena, 0x1f02, "PERSP_CENTER, POS_*_FLOAT, FRONT_FACE");
+    assert_eq!(pm.z_format, 1, "SPI_SHADER_32_R");
+    assert_eq!(pm.db_shader_control & 1, 1, "Z_EXPORT_ENABLE");
+    let (pixels, depth) = common::draw::draw_full(&vs, &ps, &setup)
+        .unwrap_or_else(|e| panic!("{e}\nPS:\n{}", ps.isa_text));
+    let depth = depth.unwrap();
+    let win =
+        |p: [f32; 2]| [(p[0] as f64 + 1.0) * W as f64 / 2.0, (p[1] as f64 + 1.0) * H as f64 / 2.0];
+    let mut seen = [0; 2];
+    for t in tris {
+        let w = t.map(win);
+        let a = -0.5
+            * (0..3)
+                .map(|i| w[i][0] * w[(i + 1) % 3][1] - w[(i + 1) % 3][0] * w[i][1])
+                .sum::<f64>();
+        let front = a > 0.0;
+        seen[front as usize] += 1;
+        // A pixel well inside: the centroid, rounded down to a pixel.
+        let cx = ((w[0][0] + w[1][0] + w[2][0]) / 3.0).floor() as u32;
+        let cy = ((w[0][1] + w[1][1] + w[2][1]) / 3.0).floor() as u32;
+        let i = (cy * W + cx) as usize;
+        let (x, y) = (cx as f32 + 0.5, cy as f32 + 0.5);
+        assert_eq!(pixels[i], [front as u32 as f32, x, y, 1.0], "({cx}, {cy})");
+        let z = if front { x / 128.0 } else { 0.75 };
+        assert_eq!(depth[i], z, "depth at ({cx}, {cy})");
+    }
+    assert_eq!(seen, [1, 1], "one triangle of each winding");
+    assert_eq!(depth[0], 1.0, "uncovered pixels keep the clear depth");
 }

@@ -73,8 +73,7 @@ pub fn compile_graphics(
         let m = PsMetadata::new(
             alloc.vgprs,
             sgprs,
-            exported.frag_coord,
-            exported.kills,
+            exported.uses,
             exported.inputs,
             exported.color,
             &key.ps,

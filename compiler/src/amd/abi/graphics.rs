@@ -38,6 +38,10 @@
 //! * Input `i` of the PS is [`PsMetadata::input_locations`]`[i]`: `v_interp_*` reads
 //!   attribute `i`, and `SPI_PS_INPUT_CNTL_i` points at the VS parameter slot of that
 //!   location ([`ps_input_cntl`]).
+//! * FRONT_FACE (`FRONT_FACE_ENA`) follows in the next VGPR when the shader reads
+//!   `gl_FrontFacing` ([`PsUses::front_face_vgpr`]); non-zero means front-facing.
+//! * `gl_FragDepth` is exported to `mrtz` (first register) before the colours, with
+//!   `SPI_SHADER_Z_FORMAT` = 32_R and `DB_SHADER_CONTROL.Z_EXPORT_ENABLE`.
 //! * `discard` clears the lanes from EXEC and from a live mask saved at launch; the exports
 //!   run with the live mask (so `vm` tells the DB which pixels survive), and
 //!   [`PsMetadata::db_shader_control`] sets KILL_ENABLE.
@@ -88,6 +92,8 @@ pub const VS_VGPR_INSTANCE_ID: u8 = 3;
 pub const PS_VGPR_PERSP_CENTER: [u8; 2] = [0, 1];
 /// The PS VGPRs holding gl_FragCoord x, y, z and the interpolated clip w (when enabled).
 pub const PS_VGPR_POS: [u8; 4] = [2, 3, 4, 5];
+/// Export target `mrtz` (depth, stencil, sample mask).
+pub const EXP_MRTZ: u8 = 8;
 /// Export target of `mrt0`.
 pub const EXP_MRT0: u8 = 0;
 /// Export target `null`.
@@ -214,6 +220,54 @@ impl VsMetadata {
     }
 }
 
+/// What a pixel shader reads and writes besides interpolated inputs and colours; decides
+/// SPI_PS_INPUT_ENA (and so its input VGPRs), SPI_SHADER_Z_FORMAT and DB_SHADER_CONTROL.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PsUses {
+    /// Reads gl_FragCoord: POS_X..POS_W_FLOAT.
+    pub frag_coord: bool,
+    /// Reads gl_FrontFacing: FRONT_FACE (non-zero for front-facing primitives).
+    pub front_face: bool,
+    /// Discards (KILL_ENABLE).
+    pub kills: bool,
+    /// Writes gl_FragDepth: `exp mrtz` with the depth in the first register (Z_FORMAT
+    /// 32_R, Z_EXPORT_ENABLE).
+    pub frag_depth: bool,
+}
+
+impl PsUses {
+    /// `SPI_PS_INPUT_ENA` (= `SPI_PS_INPUT_ADDR`).
+    pub fn input_ena(&self) -> u32 {
+        use r::SPI_PS_INPUT_ENA as E;
+        let mut ena = E::PERSP_CENTER_ENA.val(1);
+        if self.frag_coord {
+            ena |= E::POS_X_FLOAT_ENA.val(1)
+                | E::POS_Y_FLOAT_ENA.val(1)
+                | E::POS_Z_FLOAT_ENA.val(1)
+                | E::POS_W_FLOAT_ENA.val(1);
+        }
+        if self.front_face {
+            ena |= E::FRONT_FACE_ENA.val(1);
+        }
+        ena
+    }
+
+    /// The VGPR holding FRONT_FACE (inputs take VGPRs in SPI_PS_INPUT_ADDR bit order:
+    /// PERSP_CENTER I, J, then POS_*_FLOAT, then FRONT_FACE).
+    pub fn front_face_vgpr(&self) -> u8 {
+        if self.frag_coord {
+            PS_VGPR_POS[3] + 1
+        } else {
+            PS_VGPR_PERSP_CENTER[1] + 1
+        }
+    }
+
+    /// The first VGPR after the inputs.
+    pub fn first_free_vgpr(&self) -> u8 {
+        self.front_face_vgpr() + u8::from(self.front_face)
+    }
+}
+
 /// Register values of a compiled pixel shader.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PsMetadata {
@@ -227,11 +281,12 @@ pub struct PsMetadata {
     pub ps_in_control: u32,
     /// `SPI_SHADER_COL_FORMAT`: the key's format for targets the shader writes, else 0.
     pub col_format: u32,
-    /// `SPI_SHADER_Z_FORMAT` (0: no depth/stencil export yet).
+    /// `SPI_SHADER_Z_FORMAT`: 32_R when the shader writes gl_FragDepth, else ZERO.
     pub z_format: u32,
     /// `CB_SHADER_MASK`: components the shader writes per target.
     pub cb_shader_mask: u32,
-    /// `DB_SHADER_CONTROL` bits the shader decides: KILL_ENABLE when it discards.
+    /// `DB_SHADER_CONTROL` bits the shader decides: KILL_ENABLE when it discards,
+    /// Z_EXPORT_ENABLE when it writes gl_FragDepth (the driver adds Z_ORDER etc.).
     pub db_shader_control: u32,
     /// Location of each interpolated input (attribute index = position).
     pub input_locations: Vec<u32>,
@@ -248,23 +303,14 @@ impl PsMetadata {
     pub fn new(
         vgprs: u32,
         sgprs: u32,
-        frag_coord: bool,
-        kills: bool,
+        uses: PsUses,
         inputs: Vec<(u32, bool)>,
         color: [u8; 8],
         key: &PsKey,
     ) -> Self {
-        use r::SPI_PS_INPUT_ENA as E;
         use r::SPI_SHADER_PGM_RSRC1_PS as R1;
-        let mut input_ena = E::PERSP_CENTER_ENA.val(1);
-        if frag_coord {
-            input_ena |= E::POS_X_FLOAT_ENA.val(1)
-                | E::POS_Y_FLOAT_ENA.val(1)
-                | E::POS_Z_FLOAT_ENA.val(1)
-                | E::POS_W_FLOAT_ENA.val(1);
-        }
-        let first_free = if frag_coord { PS_VGPR_POS[3] + 1 } else { PS_VGPR_PERSP_CENTER[1] + 1 };
-        let vgprs = vgprs.max(u32::from(first_free));
+        let input_ena = uses.input_ena();
+        let vgprs = vgprs.max(u32::from(uses.first_free_vgpr()));
         let rsrc1 = R1::VGPRS.val(vgprs.div_ceil(VGPR_GRANULE) - 1)
             | R1::FLOAT_MODE.val(FLOAT_MODE_DEFAULT_VALUE)
             | R1::DX10_CLAMP.val(1)
@@ -286,9 +332,14 @@ impl PsMetadata {
             input_ena,
             ps_in_control,
             col_format,
-            z_format: 0,
+            z_format: if uses.frag_depth {
+                r::SPI_SHADER_Z_FORMAT::Z_EXPORT_FORMAT.val(EX::SPI_SHADER_32_R)
+            } else {
+                0
+            },
             cb_shader_mask,
-            db_shader_control: r::DB_SHADER_CONTROL::KILL_ENABLE.val(u32::from(kills)),
+            db_shader_control: r::DB_SHADER_CONTROL::KILL_ENABLE.val(u32::from(uses.kills))
+                | r::DB_SHADER_CONTROL::Z_EXPORT_ENABLE.val(u32::from(uses.frag_depth)),
             input_locations: inputs.iter().map(|i| i.0).collect(),
             input_flat: inputs.iter().map(|i| i.1).collect(),
             vgprs,
@@ -331,11 +382,11 @@ mod tests {
     #[test]
     fn ps_registers_match_the_register_database() {
         let key = PsKey { color_formats: [9, 4, 0, 9, 9, 9, 9, 9] };
+        let uses = PsUses { frag_coord: true, kills: true, ..Default::default() };
         let m = PsMetadata::new(
             3,
             5,
-            true,
-            true,
+            uses,
             vec![(2, false), (0, true)],
             [0xf, 0x3, 0xf, 0, 0, 0, 0, 0],
             &key,

@@ -38,10 +38,14 @@ pub struct GfxIo {
     pub(super) rate_index: std::collections::HashMap<g::InputRate, RegRef>,
     /// PS: I, J barycentrics, PRIM_MASK SGPR, position VGPRs.
     pixel: Option<([RegRef; 2], RegRef, [RegRef; 4])>,
+    /// PS: the FRONT_FACE VGPR, when read.
+    front_face: Option<RegRef>,
     /// PS inputs: (location, flat), attribute index = position.
     pub inputs: Vec<(u32, bool)>,
     /// The PS reads gl_FragCoord.
     pub frag_coord: bool,
+    /// The PS reads gl_FrontFacing.
+    pub front_facing: bool,
     /// Output component registers by (slot, component).
     outputs: BTreeMap<(SlotKey, u8), RegRef>,
     /// The launch EXEC minus the killed lanes, for shaders that end in several places (kill,
@@ -62,6 +66,8 @@ pub struct GfxIo {
 enum SlotKey {
     Position,
     Location(u32),
+    /// gl_FragDepth.
+    Depth,
 }
 
 /// One export: target, EN, source registers, `compr`.
@@ -76,10 +82,8 @@ pub struct Exported {
     pub color: [u8; 8],
     /// PS: interpolated inputs (location, flat) in attribute order.
     pub inputs: Vec<(u32, bool)>,
-    /// PS: reads gl_FragCoord (POS_*_FLOAT inputs enabled).
-    pub frag_coord: bool,
-    /// PS: discards (kill).
-    pub kills: bool,
+    /// PS: system values read and built-ins written.
+    pub uses: g::PsUses,
 }
 
 /// The PS's interpolated inputs: every `Input` variable with a location, one entry per
@@ -107,7 +111,16 @@ impl GfxIo {
             }
             Stage::Fragment => {
                 io.inputs = fragment_inputs(shader);
-                io.frag_coord = shader.vars.iter().any(|v| v.sysval == Some(SysVal::FragCoord));
+                let reads = |sv| shader.vars.iter().any(|v| v.sysval == Some(sv));
+                io.frag_coord = reads(SysVal::FragCoord);
+                io.front_facing = reads(SysVal::FrontFacing);
+                let uses = g::PsUses {
+                    frag_coord: io.frag_coord,
+                    front_face: io.front_facing,
+                    ..Default::default()
+                };
+                io.front_face =
+                    io.front_facing.then(|| pinned(mf, RegClass::V, 1, uses.front_face_vgpr()));
                 let pos = if io.frag_coord {
                     g::PS_VGPR_POS.map(|r| pinned(mf, RegClass::V, 1, r))
                 } else {
@@ -136,6 +149,7 @@ fn slot_key(slot: IoSlot) -> Result<SlotKey, BackendError> {
     match slot {
         IoSlot::Location(l) if l < g::MAX_PARAMS => Ok(SlotKey::Location(l)),
         IoSlot::Builtin(BuiltinOut::Position) => Ok(SlotKey::Position),
+        IoSlot::Builtin(BuiltinOut::FragDepth) => Ok(SlotKey::Depth),
         other => Err(unsupported(format!("shader output {other:?}"))),
     }
 }
@@ -163,10 +177,11 @@ impl Isel<'_> {
         if bits != 32 {
             return Err(unsupported(format!("{bits}-bit shader outputs")));
         }
-        if self.shader.stage == Stage::Fragment && matches!(slot, IoSlot::Builtin(_)) {
-            return Err(unsupported(format!("fragment output {slot:?}")));
-        }
         let key = slot_key(slot)?;
+        let fragment = self.shader.stage == Stage::Fragment;
+        if (fragment && key == SlotKey::Position) || (!fragment && key == SlotKey::Depth) {
+            return Err(unsupported(format!("{:?} output {slot:?}", self.shader.stage)));
+        }
         for i in 0..n {
             let c = comp + i;
             if c >= 4 {
@@ -246,7 +261,7 @@ impl Isel<'_> {
         Ok(())
     }
 
-    /// Pixel shader system values: fragment coordinate.
+    /// Pixel shader system values: fragment coordinate, front facing.
     pub(super) fn select_gfx_sysval(&mut self, sv: SysVal) -> Option<Vec<MVal>> {
         let v = |r| MVal::Reg(r, RegClass::V);
         match (sv, self.gfx.pixel) {
@@ -255,6 +270,18 @@ impl Isel<'_> {
                 let w = self.vreg(RegClass::V, 1);
                 self.emit(build::vop1(Opcode::V_RCP_F32, w, Src::R(pos[3], RegClass::V)));
                 Some(vec![v(pos[0]), v(pos[1]), v(pos[2]), v(w)])
+            }
+            (SysVal::FrontFacing, Some(_)) => {
+                let ff = self.gfx.front_face?;
+                let m = self.vreg(RegClass::S, 1);
+                self.emit(build::vcmp(
+                    Opcode::V_CMP_NE_U32,
+                    m,
+                    Src::I(0),
+                    Src::R(ff, RegClass::V),
+                    1,
+                ));
+                Some(vec![MVal::Reg(m, RegClass::S)])
             }
             _ => None,
         }
@@ -334,7 +361,7 @@ impl Isel<'_> {
             .keys()
             .filter_map(|k| match k.0 {
                 SlotKey::Location(l) => Some(l),
-                SlotKey::Position => None,
+                SlotKey::Position | SlotKey::Depth => None,
             })
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
@@ -347,7 +374,8 @@ impl Isel<'_> {
     }
 
     fn ps_exports(&mut self) -> Result<Exported, BackendError> {
-        if let Some((k, _)) = self.gfx.outputs.keys().find(|k| k.0 > SlotKey::Location(7)) {
+        let beyond = |k: &&(SlotKey, u8)| matches!(k.0, SlotKey::Location(l) if l > 7);
+        if let Some((k, _)) = self.gfx.outputs.keys().find(beyond) {
             return Err(unsupported(format!("fragment output {k:?} beyond 8 colour targets")));
         }
         let mut color = [0u8; 8];
@@ -362,6 +390,12 @@ impl Isel<'_> {
             color[usize::from(t)] = en;
             exports.push(self.mrt(g::EXP_MRT0 + t, fmt, en, regs)?);
         }
+        // Depth first (as ACO orders them); it ends the program when there is no colour.
+        let frag_depth = self.gfx.outputs.contains_key(&(SlotKey::Depth, 0));
+        if frag_depth {
+            let (_, regs) = self.slot_regs(SlotKey::Depth);
+            exports.insert(0, (g::EXP_MRTZ, 1, [regs[0], None, None, None], false));
+        }
         if exports.is_empty() {
             exports.push((g::EXP_NULL, 0, [None; 4], false));
         }
@@ -373,8 +407,12 @@ impl Isel<'_> {
         Ok(Exported {
             color,
             inputs: self.gfx.inputs.clone(),
-            frag_coord: self.gfx.frag_coord,
-            kills: self.gfx.kills,
+            uses: g::PsUses {
+                frag_coord: self.gfx.frag_coord,
+                front_face: self.gfx.front_facing,
+                kills: self.gfx.kills,
+                frag_depth,
+            },
             ..Default::default()
         })
     }
