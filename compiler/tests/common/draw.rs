@@ -119,12 +119,11 @@ pub fn draw_with(
     draw_full(vs, ps, setup).map(|d| d.0)
 }
 
+/// Colour texels and, when there is a depth target, its values.
+pub type Drawn = (Vec<[f32; 4]>, Option<Vec<f32>>);
+
 /// [`draw_with`], also returning the depth target (row-major W x H) when there is one.
-pub fn draw_full(
-    vs: &GfxBinary,
-    ps: &GfxBinary,
-    setup: &DrawSetup,
-) -> Result<(Vec<[f32; 4]>, Option<Vec<f32>>), String> {
+pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Drawn, String> {
     let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err("need a vertex and a fragment binary".into());
     };

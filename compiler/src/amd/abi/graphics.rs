@@ -90,7 +90,8 @@ pub const VS_VGPR_VERTEX_INDEX: u8 = 0;
 pub const VS_VGPR_INSTANCE_ID: u8 = 3;
 /// The PS VGPRs holding the perspective barycentrics I, J at the pixel centre.
 pub const PS_VGPR_PERSP_CENTER: [u8; 2] = [0, 1];
-/// The PS VGPRs holding gl_FragCoord x, y, z and the interpolated clip w (when enabled).
+/// The PS VGPRs holding gl_FragCoord x, y, z and the interpolated clip w (when enabled and
+/// there are no `noperspective` inputs; in general [`PsUses::pos_vgprs`]).
 pub const PS_VGPR_POS: [u8; 4] = [2, 3, 4, 5];
 /// Export target `mrtz` (depth, stencil, sample mask).
 pub const EXP_MRTZ: u8 = 8;
@@ -228,6 +229,8 @@ pub struct PsUses {
     pub frag_coord: bool,
     /// Reads gl_FrontFacing: FRONT_FACE (non-zero for front-facing primitives).
     pub front_face: bool,
+    /// Has `noperspective` inputs: LINEAR_CENTER (screen-space I, J).
+    pub linear: bool,
     /// Discards (KILL_ENABLE).
     pub kills: bool,
     /// Writes gl_FragDepth: `exp mrtz` with the depth in the first register (Z_FORMAT
@@ -249,17 +252,27 @@ impl PsUses {
         if self.front_face {
             ena |= E::FRONT_FACE_ENA.val(1);
         }
+        if self.linear {
+            ena |= E::LINEAR_CENTER_ENA.val(1);
+        }
         ena
     }
 
-    /// The VGPR holding FRONT_FACE (inputs take VGPRs in SPI_PS_INPUT_ADDR bit order:
-    /// PERSP_CENTER I, J, then POS_*_FLOAT, then FRONT_FACE).
+    /// The VGPRs holding LINEAR_CENTER I, J (inputs take VGPRs in SPI_PS_INPUT_ADDR bit
+    /// order: PERSP_CENTER, LINEAR_CENTER, POS_*_FLOAT, FRONT_FACE).
+    pub fn linear_center_vgprs(&self) -> [u8; 2] {
+        [PS_VGPR_PERSP_CENTER[1] + 1, PS_VGPR_PERSP_CENTER[1] + 2]
+    }
+
+    /// The VGPRs holding POS_X..POS_W_FLOAT.
+    pub fn pos_vgprs(&self) -> [u8; 4] {
+        let base = PS_VGPR_PERSP_CENTER[1] + 1 + 2 * u8::from(self.linear);
+        [base, base + 1, base + 2, base + 3]
+    }
+
+    /// The VGPR holding FRONT_FACE.
     pub fn front_face_vgpr(&self) -> u8 {
-        if self.frag_coord {
-            PS_VGPR_POS[3] + 1
-        } else {
-            PS_VGPR_PERSP_CENTER[1] + 1
-        }
+        self.pos_vgprs()[0] + 4 * u8::from(self.frag_coord)
     }
 
     /// The first VGPR after the inputs.

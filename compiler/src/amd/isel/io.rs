@@ -40,6 +40,10 @@ pub struct GfxIo {
     pixel: Option<([RegRef; 2], RegRef, [RegRef; 4])>,
     /// PS: the FRONT_FACE VGPR, when read.
     front_face: Option<RegRef>,
+    /// PS: LINEAR_CENTER I, J, when some input is `noperspective`.
+    linear_bary: Option<[RegRef; 2]>,
+    /// PS: locations interpolated `noperspective`.
+    linear: std::collections::BTreeSet<u32>,
     /// PS inputs: (location, flat), attribute index = position.
     pub inputs: Vec<(u32, bool)>,
     /// The PS reads gl_FragCoord.
@@ -101,6 +105,20 @@ fn fragment_inputs(s: &Shader) -> Vec<(u32, bool)> {
     m.into_iter().collect()
 }
 
+/// Locations of the PS's `noperspective` (and not flat) inputs.
+fn linear_inputs(s: &Shader) -> std::collections::BTreeSet<u32> {
+    let mut set = std::collections::BTreeSet::new();
+    for v in &s.vars {
+        if let (Mode::Input, Some((loc, _)), true, false) =
+            (v.mode, v.location, v.noperspective, v.flat)
+        {
+            let n = crate::passes::lower_io::slots(&s.types, v.ty).min(g::MAX_PARAMS);
+            set.extend((0..n).map(|k| loc.saturating_add(k)));
+        }
+    }
+    set
+}
+
 impl GfxIo {
     /// The pinned input registers of `shader`'s stage.
     pub fn new(shader: &Shader, mf: &mut MFunc, key: g::GfxKey) -> Self {
@@ -114,15 +132,20 @@ impl GfxIo {
                 let reads = |sv| shader.vars.iter().any(|v| v.sysval == Some(sv));
                 io.frag_coord = reads(SysVal::FragCoord);
                 io.front_facing = reads(SysVal::FrontFacing);
+                io.linear = linear_inputs(shader);
                 let uses = g::PsUses {
                     frag_coord: io.frag_coord,
                     front_face: io.front_facing,
+                    linear: !io.linear.is_empty(),
                     ..Default::default()
                 };
+                io.linear_bary = uses
+                    .linear
+                    .then(|| uses.linear_center_vgprs().map(|r| pinned(mf, RegClass::V, 1, r)));
                 io.front_face =
                     io.front_facing.then(|| pinned(mf, RegClass::V, 1, uses.front_face_vgpr()));
                 let pos = if io.frag_coord {
-                    g::PS_VGPR_POS.map(|r| pinned(mf, RegClass::V, 1, r))
+                    uses.pos_vgprs().map(|r| pinned(mf, RegClass::V, 1, r))
                 } else {
                     [mf.vreg(RegClass::V, 1); 4]
                 };
@@ -229,6 +252,10 @@ impl Isel<'_> {
             return Err(unsupported(format!("input location {loc} without a variable")));
         };
         let flat = self.gfx.inputs[attr].1;
+        let bary = match self.gfx.linear_bary {
+            Some(lin) if self.gfx.linear.contains(&loc) => lin,
+            _ => bary,
+        };
         if !self.gfx.m0_set {
             // Nothing else the backend selects writes M0, so once at the start is enough.
             let m0 = Operand::Special(Special::M0);
@@ -410,6 +437,7 @@ impl Isel<'_> {
             uses: g::PsUses {
                 frag_coord: self.gfx.frag_coord,
                 front_face: self.gfx.front_facing,
+                linear: self.gfx.linear_bary.is_some(),
                 kills: self.gfx.kills,
                 frag_depth,
             },
