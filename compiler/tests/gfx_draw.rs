@@ -136,6 +136,7 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("pos.vert", Stage::Vertex),
         ("facing.frag", Stage::Fragment),
         ("linear.frag", Stage::Fragment),
+        ("point.vert", Stage::Vertex),
     ] {
         let mut key = GfxKey::default();
         if file == "coord.frag" {

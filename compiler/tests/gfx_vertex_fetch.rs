@@ -135,6 +135,7 @@ fn setup() -> DrawSetup {
         data: d.bytes,
         inputs: d.inputs,
         depth: false,
+        points: false,
     }
 }
 
@@ -237,4 +238,38 @@ fn front_facing_and_frag_depth_reach_the_colour_and_depth_targets() {
     }
     assert_eq!(seen, [1, 1], "one triangle of each winding");
     assert_eq!(depth[0], 1.0, "uncovered pixels keep the clear depth");
+}
+
+/// Vulkan points: a square of side gl_PointSize centred on the vertex; pixels whose centres
+/// fall inside are covered.
+#[test]
+fn point_size_from_the_vertex_shader_sizes_the_points() {
+    // Window centres (20, 20) size 4 and (60, 60) size 6.
+    let elems: Vec<Vec<u8>> = [[-0.6f32, -0.6], [0.2, 0.2]].iter().map(|p| f32s(p)).collect();
+    let mut d = Data::default();
+    d.add(&elems, 8, 2, F_32_32_FLOAT, XY01);
+    let setup = DrawSetup {
+        vertices: 2,
+        instances: 1,
+        data: d.bytes,
+        inputs: d.inputs,
+        points: true,
+        ..Default::default()
+    };
+    let vs = compile("point.vert", Stage::Vertex, VsKey::default());
+    let ps = compile("flat.frag", Stage::Fragment, g::PsKey::default());
+    let GfxMetadata::Vertex(vm) = &vs.metadata else { panic!() };
+    assert_eq!(vm.pa_cl_vs_out_cntl & 1 << 16, 1 << 16, "USE_VTX_POINT_SIZE");
+    let pixels =
+        draw_with(&vs, &ps, &setup).unwrap_or_else(|e| panic!("{e}\nVS:\n{}", vs.isa_text));
+    for (i, (c, size)) in [(20u32, 4u32), (60, 6)].into_iter().enumerate() {
+        let (lo, hi) = (c - size / 2, c + size / 2);
+        for y in lo - 2..hi + 2 {
+            for x in lo - 2..hi + 2 {
+                let inside = (lo..hi).contains(&x) && (lo..hi).contains(&y);
+                let want = if inside { [1.0, i as f32, 0.0, 1.0] } else { [0.0; 4] };
+                assert_eq!(pixels[(y * W + x) as usize], want, "point {i} pixel ({x}, {y})");
+            }
+        }
+    }
 }

@@ -92,6 +92,8 @@ pub struct DrawSetup {
     pub inputs: Vec<VertexInput>,
     /// A linear Z_32_FLOAT depth target cleared to 1.0, test LESS with writes.
     pub depth: bool,
+    /// A point list instead of a triangle list.
+    pub points: bool,
 }
 
 /// Pitch (elements) of the linear depth target: rows aligned to 256 bytes (addrlib's
@@ -152,6 +154,12 @@ pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Dr
     zbuf.map.write_u32s(0, &ones).unwrap();
     let mut pm4 = Vec::new();
     vs_state(&mut pm4, vm, vcode.va, table.va);
+    let prim = if setup.points {
+        enums::VGT_DI_PRIM_TYPE::DI_PT_POINTLIST
+    } else {
+        enums::VGT_DI_PRIM_TYPE::DI_PT_TRILIST
+    };
+    packet(&mut pm4, 0x7a, &[0x1000_0242, prim]);
     let draw_params =
         [vtable.va as u32, (vtable.va >> 32) as u32, setup.first_vertex, setup.first_instance, 0];
     set(&mut pm4, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS, &draw_params);
@@ -242,7 +250,6 @@ fn vs_state(out: &mut Vec<u32>, vm: &VsMetadata, code: u64, table: u64) {
     set(out, r::GE_MAX_VTX_INDX, &[u32::MAX]);
     set(out, r::GE_MULTI_PRIM_IB_RESET_EN, &[0]);
     set(out, r::VGT_MULTI_PRIM_IB_RESET_INDX, &[u32::MAX]);
-    packet(out, 0x7a, &[0x1000_0242, enums::VGT_DI_PRIM_TYPE::DI_PT_TRILIST]);
     packet(out, 0x7a, &[0x2000_0243, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16]);
 }
 

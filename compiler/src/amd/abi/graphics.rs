@@ -25,7 +25,9 @@
 //! * Vertex input location `l` is fetched with `buffer_load_format_*` `idxen` from V# `l`
 //!   at index `v0 + s6` (per-vertex rate) or `s7 + v3 / divisor` (per-instance rate;
 //!   divisor 0: `s7`), the rate and divisor from [`VsKey`].
-//! * Exports at the end of the program: `exp pos0` (4 components, `done`), then
+//! * Exports at the end of the program: `exp pos0` (4 components), `exp pos1` with
+//!   gl_PointSize in x when written (the misc vector: USE_VTX_POINT_SIZE,
+//!   VS_OUT_MISC_VEC_ENA), the last position export with `done`, then
 //!   `exp paramN` for every written location in increasing location order
 //!   ([`VsMetadata::param_locations`]), with exactly the written components enabled.
 //!
@@ -185,8 +187,9 @@ pub struct VsMetadata {
 }
 
 impl VsMetadata {
-    /// Register values for a VS using `vgprs`/`sgprs` that exports `param_locations`.
-    pub fn new(vgprs: u32, sgprs: u32, param_locations: Vec<u32>) -> Self {
+    /// Register values for a VS using `vgprs`/`sgprs` that exports `param_locations` and,
+    /// with `point_size`, gl_PointSize in the misc vector (`exp pos1`, x).
+    pub fn new(vgprs: u32, sgprs: u32, param_locations: Vec<u32>, point_size: bool) -> Self {
         use r::SPI_SHADER_PGM_RSRC1_VS as R1;
         use r::SPI_SHADER_PGM_RSRC2_VS as R2;
         let vgprs = vgprs.max(u32::from(VS_VGPR_INSTANCE_ID) + 1);
@@ -201,14 +204,23 @@ impl VsMetadata {
             0 => OC::NO_PC_EXPORT.val(1),
             n => OC::VS_EXPORT_COUNT.val(n - 1),
         };
-        let pos_format = r::SPI_SHADER_POS_FORMAT::POS0_EXPORT_FORMAT
-            .val(r::enums::SPI_SHADER_FORMAT::SPI_SHADER_4COMP);
+        use r::enums::SPI_SHADER_FORMAT::SPI_SHADER_4COMP;
+        use r::PA_CL_VS_OUT_CNTL as VO;
+        use r::SPI_SHADER_POS_FORMAT as PF;
+        let mut pos_format = PF::POS0_EXPORT_FORMAT.val(SPI_SHADER_4COMP);
+        let mut pa_cl_vs_out_cntl = 0;
+        if point_size {
+            pos_format |= PF::POS1_EXPORT_FORMAT.val(SPI_SHADER_4COMP);
+            pa_cl_vs_out_cntl = VO::USE_VTX_POINT_SIZE.val(1)
+                | VO::VS_OUT_MISC_VEC_ENA.val(1)
+                | VO::VS_OUT_MISC_SIDE_BUS_ENA.val(1);
+        }
         VsMetadata {
             rsrc1,
             rsrc2,
             vs_out_config,
             pos_format,
-            pa_cl_vs_out_cntl: 0,
+            pa_cl_vs_out_cntl,
             param_locations,
             vgprs,
             sgprs,
@@ -382,13 +394,16 @@ mod tests {
 
     #[test]
     fn vs_registers_match_the_register_database() {
-        let m = VsMetadata::new(9, 10, vec![0, 3]);
+        let m = VsMetadata::new(9, 10, vec![0, 3], false);
         assert_eq!(m.rsrc1 & 0x3f, 1, "9 VGPRs = 2 granules");
         assert_eq!(m.rsrc1 >> 24 & 3, 3, "VGPR_COMP_CNT: instance id in v3");
         assert_eq!(m.rsrc2 >> 1 & 0x1f, 9, "USER_SGPR: s[0:8]");
         assert_eq!(m.vs_out_config, 1 << 1, "two parameters: VS_EXPORT_COUNT = 1");
         assert_eq!(m.pos_format, 4);
-        assert_eq!(VsMetadata::new(1, 1, vec![]).vs_out_config, 1 << 7, "NO_PC_EXPORT");
+        assert_eq!(VsMetadata::new(1, 1, vec![], false).vs_out_config, 1 << 7, "NO_PC_EXPORT");
+        let p = VsMetadata::new(1, 1, vec![], true);
+        assert_eq!(p.pos_format, 0x44, "POS0 and POS1 4COMP");
+        assert_eq!(p.pa_cl_vs_out_cntl, 1 << 16 | 1 << 21 | 1 << 24);
         assert_eq!(m.param_slot(3), Some(1));
     }
 
@@ -410,7 +425,7 @@ mod tests {
         assert_eq!(m.cb_shader_mask, 0x3f);
         assert_eq!(m.db_shader_control, 1 << 6, "KILL_ENABLE");
         assert_eq!(m.rsrc1 & 0x3f, 0, "6 input VGPRs fit one granule");
-        let vs = VsMetadata::new(4, 4, vec![0, 1]);
+        let vs = VsMetadata::new(4, 4, vec![0, 1], false);
         assert_eq!(ps_input_cntl(&vs, &m), vec![0x20, 1 << 10]);
     }
 }

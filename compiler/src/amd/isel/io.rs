@@ -72,6 +72,8 @@ enum SlotKey {
     Location(u32),
     /// gl_FragDepth.
     Depth,
+    /// gl_PointSize.
+    PointSize,
 }
 
 /// One export: target, EN, source registers, `compr`.
@@ -82,6 +84,8 @@ type ExpArgs = (u8, u8, [Option<RegRef>; 4], bool);
 pub struct Exported {
     /// VS: locations exported as parameters, in slot order.
     pub params: Vec<u32>,
+    /// VS: writes gl_PointSize (misc vector).
+    pub point_size: bool,
     /// PS: components written per colour target.
     pub color: [u8; 8],
     /// PS: interpolated inputs (location, flat) in attribute order.
@@ -173,6 +177,7 @@ fn slot_key(slot: IoSlot) -> Result<SlotKey, BackendError> {
         IoSlot::Location(l) if l < g::MAX_PARAMS => Ok(SlotKey::Location(l)),
         IoSlot::Builtin(BuiltinOut::Position) => Ok(SlotKey::Position),
         IoSlot::Builtin(BuiltinOut::FragDepth) => Ok(SlotKey::Depth),
+        IoSlot::Builtin(BuiltinOut::PointSize) => Ok(SlotKey::PointSize),
         other => Err(unsupported(format!("shader output {other:?}"))),
     }
 }
@@ -202,7 +207,8 @@ impl Isel<'_> {
         }
         let key = slot_key(slot)?;
         let fragment = self.shader.stage == Stage::Fragment;
-        if (fragment && key == SlotKey::Position) || (!fragment && key == SlotKey::Depth) {
+        let vertex_only = matches!(key, SlotKey::Position | SlotKey::PointSize);
+        if (fragment && vertex_only) || (!fragment && key == SlotKey::Depth) {
             return Err(unsupported(format!("{:?} output {slot:?}", self.shader.stage)));
         }
         for i in 0..n {
@@ -380,7 +386,14 @@ impl Isel<'_> {
         // Position needs all four components (SPI_SHADER_POS_FORMAT 4COMP).
         let pos: [Option<RegRef>; 4] =
             std::array::from_fn(|c| Some(self.output_reg(SlotKey::Position, c as u8)));
-        let at = self.exp(g::EXP_POS0, 0xf, pos, false);
+        let mut at = self.exp(g::EXP_POS0, 0xf, pos, false);
+        let point_size = self.gfx.outputs.contains_key(&(SlotKey::PointSize, 0));
+        if point_size {
+            // 4COMP needs all four: y (edge flag), z (layer), w (viewport) are 0.
+            let misc: [Option<RegRef>; 4] =
+                std::array::from_fn(|c| Some(self.output_reg(SlotKey::PointSize, c as u8)));
+            at = self.exp(g::EXP_POS0 + 1, 0xf, misc, false);
+        }
         self.set_done(at, false);
         let locations: Vec<u32> = self
             .gfx
@@ -388,7 +401,7 @@ impl Isel<'_> {
             .keys()
             .filter_map(|k| match k.0 {
                 SlotKey::Location(l) => Some(l),
-                SlotKey::Position | SlotKey::Depth => None,
+                SlotKey::Position | SlotKey::Depth | SlotKey::PointSize => None,
             })
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
@@ -397,7 +410,7 @@ impl Isel<'_> {
             let (en, regs) = self.slot_regs(SlotKey::Location(loc));
             self.exp(g::EXP_PARAM0 + slot as u8, en, regs, false);
         }
-        Ok(Exported { params: locations, ..Default::default() })
+        Ok(Exported { params: locations, point_size, ..Default::default() })
     }
 
     fn ps_exports(&mut self) -> Result<Exported, BackendError> {
