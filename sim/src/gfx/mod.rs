@@ -26,6 +26,7 @@ pub mod clip;
 pub mod color_format;
 pub mod depth;
 pub mod lines;
+pub mod poly_offset;
 pub mod prim;
 pub mod ps;
 pub mod ps_inputs;
