@@ -364,7 +364,13 @@ fn unmodelled_state_is_refused_not_ignored() {
     for (reg, v) in [
         (DB_EQAA, DB_EQAA::PS_ITER_SAMPLES.val(2)),
         (DB_ALPHA_TO_MASK, 1),
-        (PA_SU_SC_MODE_CNTL, PA_SU_SC_MODE_CNTL::POLY_OFFSET_FRONT_ENABLE.val(1)),
+        (
+            PA_SU_SC_MODE_CNTL,
+            PA_SU_SC_MODE_CNTL::POLY_OFFSET_FRONT_ENABLE.val(1)
+                | PA_SU_SC_MODE_CNTL::POLY_MODE.val(1)
+                | PA_SU_SC_MODE_CNTL::POLYMODE_FRONT_PTYPE.val(2)
+                | PA_SU_SC_MODE_CNTL::POLYMODE_BACK_PTYPE.val(2),
+        ),
     ] {
         let mut s = Scene::new();
         let mut p = Asm::new();
