@@ -178,6 +178,26 @@ fn offset_with_polygon_modes_or_on_lines_is_refused() {
     assert!(matches!(s.draw(vec![line]), Err(GpuError::Unsupported(_))));
 }
 
+#[test]
+fn strict_mode_needs_the_offset_registers_of_enabled_faces() {
+    let mut s = scene();
+    s.set(PA_SU_POLY_OFFSET_DB_FMT_CNTL, FMT_D32F);
+    s.set(PA_SU_POLY_OFFSET_CLAMP, 0);
+    s.set(PA_SU_POLY_OFFSET_FRONT_SCALE, 0);
+    s.set(PA_SU_SC_MODE_CNTL, PA_SU_SC_MODE_CNTL::POLY_OFFSET_FRONT_ENABLE.val(1));
+    let e = s.draw(plane(|_, _| 0.5)).unwrap_err();
+    assert!(e.to_string().contains("PA_SU_POLY_OFFSET_FRONT_OFFSET"), "{e}");
+    s.set(PA_SU_POLY_OFFSET_FRONT_OFFSET, 0);
+    s.draw(plane(|_, _| 0.5)).unwrap();
+    s.set(
+        PA_SU_SC_MODE_CNTL,
+        PA_SU_SC_MODE_CNTL::POLY_OFFSET_FRONT_ENABLE.val(1)
+            | PA_SU_SC_MODE_CNTL::POLY_OFFSET_BACK_ENABLE.val(1),
+    );
+    let e = s.draw(plane(|_, _| 0.5)).unwrap_err();
+    assert!(e.to_string().contains("PA_SU_POLY_OFFSET_BACK_SCALE"), "{e}");
+}
+
 /// Bytes per slice of the 64x64 linear 32-bit target (pitch 64 pixels).
 const SLICE: usize = 64 * 64 * 4;
 
