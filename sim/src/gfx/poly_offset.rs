@@ -95,7 +95,7 @@ impl PolyOffset {
     /// vertices `pos` (x, y, z), facing `front`. 0 when that face is not offset.
     pub fn bias(&self, pos: &[[f32; 4]; 3], front: bool) -> f64 {
         let Some(f) = (if front { self.front } else { self.back }) else { return 0.0 };
-        let o = f.scale as f64 / 16.0 * max_slope(pos) as f64
+        let o = f.scale as f64 / 16.0 * max_slope(pos)
             + f.offset as f64 * self.resolvable(pos.iter().map(|p| p[2].abs()).fold(0.0, f32::max));
         let c = self.clamp as f64;
         if c > 0.0 {
