@@ -133,6 +133,10 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("coord.frag", Stage::Fragment),
         ("discard.frag", Stage::Fragment),
         ("fetch.vert", Stage::Vertex),
+        ("pos.vert", Stage::Vertex),
+        ("facing.frag", Stage::Fragment),
+        ("linear.frag", Stage::Fragment),
+        ("point.vert", Stage::Vertex),
     ] {
         let mut key = GfxKey::default();
         if file == "coord.frag" {
@@ -235,4 +239,30 @@ fn unimplemented_graphics_features_are_refused_not_miscompiled() {
     let err =
         compile_graphics(&ir, &default_layout(&ir), PsKey { color_formats: [10; 8] }).unwrap_err();
     assert!(err.to_string().contains("export format"), "{err}");
+}
+
+#[test]
+fn noperspective_inputs_interpolate_in_screen_space() {
+    let vs = compile("color.vert", Stage::Vertex, PsKey::default());
+    let ps = compile("linear.frag", Stage::Fragment, PsKey::default());
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!() };
+    assert_eq!(pm.input_ena, 0xf22, "PERSP_CENTER, LINEAR_CENTER, POS_*_FLOAT");
+    let pixels = draw(&vs, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\nPS:\n{}", ps.isa_text));
+    let mut inside = 0;
+    for (x, y, b) in coverage() {
+        let Some(b) = b else { continue };
+        inside += 1;
+        let got = pixels[(y * W + x) as usize];
+        // Vulkan "Basic Polygon Rasterization": noperspective uses the screen barycentrics.
+        for c in 0..3 {
+            assert!(
+                (got[c] as f64 - b[c]).abs() < 2e-4,
+                "({x}, {y}) channel {c}: {} vs {}",
+                got[c],
+                b[c]
+            );
+        }
+        assert_eq!(got[3], x as f32 + 0.5, "({x}, {y}) gl_FragCoord.x");
+    }
+    assert!(inside > 1000);
 }

@@ -134,6 +134,8 @@ fn setup() -> DrawSetup {
         first_instance: FIRST_INSTANCE,
         data: d.bytes,
         inputs: d.inputs,
+        depth: false,
+        points: false,
     }
 }
 
@@ -183,6 +185,91 @@ fn vertex_attributes_of_every_rate_and_format_reach_the_right_triangles() {
                 "cell ({c}, {i}): {inside:?} vs {want:?}\nVS:\n{}",
                 vs.isa_text
             );
+        }
+    }
+}
+
+/// Two triangles of opposite winding; Vulkan's rule (spec "Basic Polygon Rasterization"):
+/// a = -1/2 sum(x_i y_(i+1) - x_(i+1) y_i) in framebuffer coordinates, front-facing when
+/// a > 0 for VK_FRONT_FACE_COUNTER_CLOCKWISE (PA_SU_SC_MODE_CNTL.FACE = 0, as RADV sets it).
+#[test]
+fn front_facing_and_frag_depth_reach_the_colour_and_depth_targets() {
+    let tris: [[[f32; 2]; 3]; 2] =
+        [[[-0.8, -0.8], [-0.1, -0.8], [-0.8, -0.1]], [[0.1, -0.8], [0.1, -0.1], [0.8, -0.8]]];
+    let elems: Vec<Vec<u8>> = tris.iter().flatten().map(|p| f32s(p)).collect();
+    let mut d = Data::default();
+    d.add(&elems, 8, 6, F_32_32_FLOAT, XY01);
+    let setup = DrawSetup {
+        vertices: 6,
+        instances: 1,
+        data: d.bytes,
+        inputs: d.inputs,
+        depth: true,
+        ..Default::default()
+    };
+    let vs = compile("pos.vert", Stage::Vertex, VsKey::default());
+    let ps = compile("facing.frag", Stage::Fragment, g::PsKey::default());
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!() };
+    assert_eq!(pm.input_ena, 0x1f02, "PERSP_CENTER, POS_*_FLOAT, FRONT_FACE");
+    assert_eq!(pm.z_format, 1, "SPI_SHADER_32_R");
+    assert_eq!(pm.db_shader_control & 1, 1, "Z_EXPORT_ENABLE");
+    let (pixels, depth) = common::draw::draw_full(&vs, &ps, &setup)
+        .unwrap_or_else(|e| panic!("{e}\nPS:\n{}", ps.isa_text));
+    let depth = depth.unwrap();
+    let win =
+        |p: [f32; 2]| [(p[0] as f64 + 1.0) * W as f64 / 2.0, (p[1] as f64 + 1.0) * H as f64 / 2.0];
+    let mut seen = [0; 2];
+    for t in tris {
+        let w = t.map(win);
+        let a = -0.5
+            * (0..3)
+                .map(|i| w[i][0] * w[(i + 1) % 3][1] - w[(i + 1) % 3][0] * w[i][1])
+                .sum::<f64>();
+        let front = a > 0.0;
+        seen[front as usize] += 1;
+        // A pixel well inside: the centroid, rounded down to a pixel.
+        let cx = ((w[0][0] + w[1][0] + w[2][0]) / 3.0).floor() as u32;
+        let cy = ((w[0][1] + w[1][1] + w[2][1]) / 3.0).floor() as u32;
+        let i = (cy * W + cx) as usize;
+        let (x, y) = (cx as f32 + 0.5, cy as f32 + 0.5);
+        assert_eq!(pixels[i], [front as u32 as f32, x, y, 1.0], "({cx}, {cy})");
+        let z = if front { x / 128.0 } else { 0.75 };
+        assert_eq!(depth[i], z, "depth at ({cx}, {cy})");
+    }
+    assert_eq!(seen, [1, 1], "one triangle of each winding");
+    assert_eq!(depth[0], 1.0, "uncovered pixels keep the clear depth");
+}
+
+/// Vulkan points: a square of side gl_PointSize centred on the vertex; pixels whose centres
+/// fall inside are covered.
+#[test]
+fn point_size_from_the_vertex_shader_sizes_the_points() {
+    // Window centres (20, 20) size 4 and (60, 60) size 6.
+    let elems: Vec<Vec<u8>> = [[-0.6f32, -0.6], [0.2, 0.2]].iter().map(|p| f32s(p)).collect();
+    let mut d = Data::default();
+    d.add(&elems, 8, 2, F_32_32_FLOAT, XY01);
+    let setup = DrawSetup {
+        vertices: 2,
+        instances: 1,
+        data: d.bytes,
+        inputs: d.inputs,
+        points: true,
+        ..Default::default()
+    };
+    let vs = compile("point.vert", Stage::Vertex, VsKey::default());
+    let ps = compile("flat.frag", Stage::Fragment, g::PsKey::default());
+    let GfxMetadata::Vertex(vm) = &vs.metadata else { panic!() };
+    assert_eq!(vm.pa_cl_vs_out_cntl & 1 << 16, 1 << 16, "USE_VTX_POINT_SIZE");
+    let pixels =
+        draw_with(&vs, &ps, &setup).unwrap_or_else(|e| panic!("{e}\nVS:\n{}", vs.isa_text));
+    for (i, (c, size)) in [(20u32, 4u32), (60, 6)].into_iter().enumerate() {
+        let (lo, hi) = (c - size / 2, c + size / 2);
+        for y in lo - 2..hi + 2 {
+            for x in lo - 2..hi + 2 {
+                let inside = (lo..hi).contains(&x) && (lo..hi).contains(&y);
+                let want = if inside { [1.0, i as f32, 0.0, 1.0] } else { [0.0; 4] };
+                assert_eq!(pixels[(y * W + x) as usize], want, "point {i} pixel ({x}, {y})");
+            }
         }
     }
 }

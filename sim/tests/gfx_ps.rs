@@ -364,12 +364,24 @@ fn unmodelled_state_is_refused_not_ignored() {
     for (reg, v) in [
         (DB_EQAA, DB_EQAA::PS_ITER_SAMPLES.val(2)),
         (DB_ALPHA_TO_MASK, 1),
-        (PA_SU_SC_MODE_CNTL, PA_SU_SC_MODE_CNTL::POLY_OFFSET_FRONT_ENABLE.val(1)),
+        (
+            PA_SU_SC_MODE_CNTL,
+            PA_SU_SC_MODE_CNTL::POLY_OFFSET_FRONT_ENABLE.val(1)
+                | PA_SU_SC_MODE_CNTL::POLY_MODE.val(1)
+                | PA_SU_SC_MODE_CNTL::POLYMODE_FRONT_PTYPE.val(2)
+                | PA_SU_SC_MODE_CNTL::POLYMODE_BACK_PTYPE.val(2),
+        ),
     ] {
         let mut s = Scene::new();
         let mut p = Asm::new();
         export_const(&mut p, [0; 4]).endpgm();
         s.shader(&mut p, 8);
+        for o in [PA_SU_POLY_OFFSET_DB_FMT_CNTL, PA_SU_POLY_OFFSET_CLAMP]
+            .into_iter()
+            .chain([PA_SU_POLY_OFFSET_FRONT_SCALE, PA_SU_POLY_OFFSET_FRONT_OFFSET])
+        {
+            s.set(o, 0);
+        }
         s.set(reg, v);
         let e = s.draw(vec![tri2([[0.0, 0.0], [8.0, 0.0], [0.0, 8.0]], 0.0)]).unwrap_err();
         assert!(e.to_string().contains("modelled"), "{e}");

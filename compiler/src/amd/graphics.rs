@@ -66,15 +66,14 @@ pub fn compile_graphics(
     };
     let exported = std::mem::take(&mut mf.gfx);
     let (metadata, vgprs) = if shader.stage == Stage::Vertex {
-        let m = VsMetadata::new(alloc.vgprs, sgprs, exported.params);
+        let m = VsMetadata::new(alloc.vgprs, sgprs, exported.params, exported.point_size);
         let v = m.vgprs;
         (GfxMetadata::Vertex(m), v)
     } else {
         let m = PsMetadata::new(
             alloc.vgprs,
             sgprs,
-            exported.frag_coord,
-            exported.kills,
+            exported.uses,
             exported.inputs,
             exported.color,
             &key.ps,

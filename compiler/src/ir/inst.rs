@@ -143,6 +143,8 @@ pub struct Variable {
     pub builtin_out: Vec<Option<BuiltinOut>>,
     /// `Flat` interpolation.
     pub flat: bool,
+    /// `NoPerspective` interpolation (screen-space linear).
+    pub noperspective: bool,
 }
 
 impl Variable {
@@ -157,6 +159,7 @@ impl Variable {
             sysval: None,
             builtin_out: Vec::new(),
             flat: false,
+            noperspective: false,
         }
     }
 }

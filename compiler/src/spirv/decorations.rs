@@ -37,6 +37,8 @@ pub struct Decor {
     pub spec_id: Option<u32>,
     /// `Flat`.
     pub flat: bool,
+    /// `NoPerspective`.
+    pub noperspective: bool,
 }
 
 /// All decorations of a module.
@@ -92,6 +94,7 @@ impl Decorations {
                 Decoration::Component => slot.component = Some(arg()?),
                 Decoration::SpecId => slot.spec_id = Some(arg()?),
                 Decoration::Flat => slot.flat = true,
+                Decoration::NoPerspective => slot.noperspective = true,
                 Decoration::BuiltIn => match inst.operands.get(rest + 1) {
                     Some(Operand::BuiltIn(b)) => slot.builtin = Some(*b),
                     _ => return Err(bad(inst, "BuiltIn without a built-in")),

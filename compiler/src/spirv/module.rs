@@ -434,6 +434,7 @@ impl<'m> ModuleCtx<'m> {
         }
         v.location = d.location.map(|l| (l, d.component.unwrap_or(0)));
         v.flat = d.flat;
+        v.noperspective = d.noperspective;
         if let Some(b) = d.builtin {
             match mode {
                 Mode::Input => {

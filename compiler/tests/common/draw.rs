@@ -90,7 +90,15 @@ pub struct DrawSetup {
     pub data: Vec<u8>,
     /// Vertex-input table (index = location).
     pub inputs: Vec<VertexInput>,
+    /// A linear Z_32_FLOAT depth target cleared to 1.0, test LESS with writes.
+    pub depth: bool,
+    /// A point list instead of a triangle list.
+    pub points: bool,
 }
+
+/// Pitch (elements) of the linear depth target: rows aligned to 256 bytes (addrlib's
+/// linear alignment on GFX10).
+pub const DEPTH_PITCH: u32 = W.div_ceil(64) * 64;
 
 /// Draws `vertices` x `instances` as a triangle list; returns the colour target's texels
 /// (row-major RGBA f32) or the fault.
@@ -110,6 +118,14 @@ pub fn draw_with(
     ps: &GfxBinary,
     setup: &DrawSetup,
 ) -> Result<Vec<[f32; 4]>, String> {
+    draw_full(vs, ps, setup).map(|d| d.0)
+}
+
+/// Colour texels and, when there is a depth target, its values.
+pub type Drawn = (Vec<[f32; 4]>, Option<Vec<f32>>);
+
+/// [`draw_with`], also returning the depth target (row-major W x H) when there is one.
+pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Drawn, String> {
     let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err("need a vertex and a fragment binary".into());
     };
@@ -133,17 +149,29 @@ pub fn draw_with(
     let vtable = mem(&dev, 16 * setup.inputs.len() as u64);
     let words: Vec<u32> = setup.inputs.iter().flat_map(|i| i.vsharp(vdata.va)).collect();
     vtable.map.write_u32s(0, &words).unwrap();
+    let zbuf = mem(&dev, u64::from(DEPTH_PITCH * H * 4));
+    let ones = vec![1f32.to_bits(); (DEPTH_PITCH * H) as usize];
+    zbuf.map.write_u32s(0, &ones).unwrap();
     let mut pm4 = Vec::new();
     vs_state(&mut pm4, vm, vcode.va, table.va);
+    let prim = if setup.points {
+        enums::VGT_DI_PRIM_TYPE::DI_PT_POINTLIST
+    } else {
+        enums::VGT_DI_PRIM_TYPE::DI_PT_TRILIST
+    };
+    packet(&mut pm4, 0x7a, &[0x1000_0242, prim]);
     let draw_params =
         [vtable.va as u32, (vtable.va >> 32) as u32, setup.first_vertex, setup.first_instance, 0];
     set(&mut pm4, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS, &draw_params);
     ps_state(&mut pm4, vm, pm, pcode.va, table.va, color.va);
+    if setup.depth {
+        depth_state(&mut pm4, zbuf.va);
+    }
     packet(&mut pm4, 0x2f, &[setup.instances]); // NUM_INSTANCES
     packet(&mut pm4, 0x2d, &[setup.vertices, 2]); // DRAW_INDEX_AUTO, auto-index source
     let ib = mem(&dev, (pm4.len() * 4) as u64);
     ib.map.write_u32s(0, &pm4).unwrap();
-    let handles: Vec<u32> = [&vcode, &pcode, &color, &table, &vdata, &vtable, &ib]
+    let handles: Vec<u32> = [&vcode, &pcode, &color, &table, &vdata, &vtable, &zbuf, &ib]
         .iter()
         .map(|m| m.bo.handle())
         .collect();
@@ -162,7 +190,27 @@ pub fn draw_with(
             out.push(core::array::from_fn(|c| f32::from_bits(words[o + c])));
         }
     }
-    Ok(out)
+    let depth = setup.depth.then(|| {
+        let z = zbuf.map.read_u32s(0, (DEPTH_PITCH * H) as usize).unwrap();
+        (0..H * W).map(|i| f32::from_bits(z[(i / W * DEPTH_PITCH + i % W) as usize])).collect()
+    });
+    Ok((out, depth))
+}
+
+/// A linear Z_32_FLOAT depth target at `va`, depth test LESS with writes.
+fn depth_state(out: &mut Vec<u32>, va: u64) {
+    use r::DB_DEPTH_CONTROL as D;
+    let ctl = D::Z_ENABLE.val(1) | D::Z_WRITE_ENABLE.val(1) | D::ZFUNC.val(1);
+    set(out, r::DB_DEPTH_CONTROL, &[ctl]);
+    set(out, r::DB_Z_INFO, &[r::DB_Z_INFO::FORMAT.val(3)]);
+    set(out, r::DB_STENCIL_INFO, &[0]);
+    set(out, r::DB_DEPTH_VIEW, &[0]);
+    let size = r::DB_DEPTH_SIZE_XY::X_MAX.val(W - 1) | r::DB_DEPTH_SIZE_XY::Y_MAX.val(H - 1);
+    set(out, r::DB_DEPTH_SIZE_XY, &[size]);
+    set(out, r::DB_Z_READ_BASE, &[(va >> 8) as u32]);
+    set(out, r::DB_Z_WRITE_BASE, &[(va >> 8) as u32]);
+    set(out, r::DB_Z_READ_BASE_HI, &[(va >> 40) as u32]);
+    set(out, r::DB_Z_WRITE_BASE_HI, &[(va >> 40) as u32]);
 }
 
 fn vs_state(out: &mut Vec<u32>, vm: &VsMetadata, code: u64, table: u64) {
@@ -202,7 +250,6 @@ fn vs_state(out: &mut Vec<u32>, vm: &VsMetadata, code: u64, table: u64) {
     set(out, r::GE_MAX_VTX_INDX, &[u32::MAX]);
     set(out, r::GE_MULTI_PRIM_IB_RESET_EN, &[0]);
     set(out, r::VGT_MULTI_PRIM_IB_RESET_INDX, &[u32::MAX]);
-    packet(out, 0x7a, &[0x1000_0242, enums::VGT_DI_PRIM_TYPE::DI_PT_TRILIST]);
     packet(out, 0x7a, &[0x2000_0243, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16]);
 }
 

@@ -81,6 +81,21 @@ pub fn require_back_end(regs: &RegisterFile) -> Result<(), GpuError> {
     if dc & 8 != 0 {
         need.extend([DB_DEPTH_BOUNDS_MIN, DB_DEPTH_BOUNDS_MAX]);
     }
+    let su = regs.get(r::PA_SU_SC_MODE_CNTL);
+    let (front, back) = (su >> 11 & 1 != 0, su >> 12 & 1 != 0);
+    if front || back || su >> 13 & 1 != 0 {
+        need.extend([
+            r::PA_SU_SC_MODE_CNTL,
+            r::PA_SU_POLY_OFFSET_DB_FMT_CNTL,
+            r::PA_SU_POLY_OFFSET_CLAMP,
+        ]);
+    }
+    if front {
+        need.extend([r::PA_SU_POLY_OFFSET_FRONT_SCALE, r::PA_SU_POLY_OFFSET_FRONT_OFFSET]);
+    }
+    if back {
+        need.extend([r::PA_SU_POLY_OFFSET_BACK_SCALE, r::PA_SU_POLY_OFFSET_BACK_OFFSET]);
+    }
     if field(regs.get(CB_COLOR_CONTROL), 4, 6) != 0 {
         let mask = regs.get(CB_TARGET_MASK) & regs.get(CB_SHADER_MASK);
         for i in 0..8u32 {

@@ -44,6 +44,10 @@ pub struct Primitive<'a> {
     pub flat: Cow<'a, [[u32; 4]]>,
     /// Viewport index (scissor and depth range).
     pub viewport: u32,
+    /// Render-target array layer, relative to the targets' first slice.
+    pub layer: u32,
+    /// Polygon offset added to the interpolated depth ([`super::poly_offset`]).
+    pub z_bias: f64,
 }
 
 /// The back end as the front end drives it.
@@ -168,6 +172,8 @@ pub fn draw(
                 sprite_slot: p.sprite_slot,
                 flat: &p.flat,
                 viewport: p.viewport as usize,
+                layer: p.layer,
+                z_bias: p.z_bias,
             });
         }
     }
@@ -277,10 +283,11 @@ impl Ctx<'_> {
         stencil_ref: Option<u8>,
     ) -> (u16, u64) {
         let Some(db) = &self.db else { return (cov, cov.count_ones() as u64) };
-        if !db.contains(x, y) {
+        let p = &self.prims[prim as usize];
+        if !db.contains(x, y, p.layer) {
             return (0, 0);
         }
-        let p = &self.prims[prim as usize];
+        let at = (x as u32, y as u32, p.layer);
         let mut ds = self.ds;
         if let Some(r) = stencil_ref {
             ds.front.test_val = r;
@@ -296,16 +303,17 @@ impl Ctx<'_> {
                 let at = (((x as i64) << FRAC_BITS) + ox, ((y as i64) << FRAC_BITS) + oy);
                 let w = p.setup.weights(at.0, at.1);
                 let a = p.setup.area as f64;
-                ((0..3).map(|i| w[i] as f64 / a * p.z[i] as f64).sum::<f64>()) as f32
+                let z = (0..3).map(|i| w[i] as f64 / a * p.z[i] as f64).sum::<f64>();
+                (z + p.z_bias) as f32
             });
             let (lo, hi) = self.zclamp[p.viewport.min(15)];
             let zs = db.quantize(zs.clamp(lo, hi));
-            let (oz, ost) = db.read(x as u32, y as u32, s);
+            let (oz, ost) = db.read(at, s);
             let o = ds.test(zs, Stored { z: oz, stencil: ost }, p.front);
             let zw = (o.new.z != oz || o.new.z.to_bits() != oz.to_bits()).then_some(o.new.z);
             let sw = (o.new.stencil != ost).then_some(o.new.stencil);
             if zw.is_some() || sw.is_some() {
-                db.write(x as u32, y as u32, s, zw, sw);
+                db.write(at, s, zw, sw);
             }
             pass |= (o.pass as u16) << s;
         }
@@ -334,28 +342,30 @@ impl Ctx<'_> {
                     counts.samples_passed += n;
                 }
                 if cov != 0 {
-                    self.color(out, lane, x, y, cov);
+                    let layer = self.prims[pq.prim as usize].layer;
+                    self.color(out, lane, (x, y, layer), cov);
                 }
             }
         }
     }
 
-    fn color(&self, out: &PsOutput, lane: usize, x: i32, y: i32, cov: u16) {
+    fn color(&self, out: &PsOutput, lane: usize, (x, y, layer): (i32, i32, u32), cov: u16) {
+        let at = (x as u32, y as u32, layer);
         if self.cb.resolve {
             let (src, dst) = (&self.cb.targets[0], &self.cb.targets[1]);
-            if src.contains(x, y) && dst.contains(x, y) {
-                let v = src.resolved(x as u32, y as u32);
-                dst.write(x as u32, y as u32, 1, v, [0; 4], &self.cb);
+            if src.contains(x, y, layer) && dst.contains(x, y, layer) {
+                let v = src.resolved(at.0, at.1, layer);
+                dst.write(at, 1, v, [0; 4], &self.cb);
             }
             return;
         }
         for t in &self.cb.targets {
             let Some(src) = &out.color[t.index as usize] else { continue };
-            if !t.contains(x, y) {
+            if !t.contains(x, y, layer) {
                 continue;
             }
             let src1 = out.color[1].as_ref().map_or([0; 4], |c| c[lane]);
-            t.write(x as u32, y as u32, cov, src[lane], src1, &self.cb);
+            t.write(at, cov, src[lane], src1, &self.cb);
         }
     }
 }
@@ -363,6 +373,7 @@ impl Ctx<'_> {
 /// State that changes what a draw produces and that the back end does not model yet: refused
 /// rather than ignored.
 fn refuse_unmodelled(regs: &RegisterFile) -> Result<(), GpuError> {
+    let su = regs.get(r::PA_SU_SC_MODE_CNTL);
     let checks = [
         (
             regs.get(r::DB_RENDER_CONTROL) & 0x101f != 0,
@@ -376,7 +387,10 @@ fn refuse_unmodelled(regs: &RegisterFile) -> Result<(), GpuError> {
             regs.get(r::PA_SC_CONSERVATIVE_RASTERIZATION_CNTL) & 0x21 != 0,
             "conservative rasterization",
         ),
-        (regs.get(r::PA_SU_SC_MODE_CNTL) & 0x1800 != 0, "polygon offset (PA_SU_POLY_OFFSET_*)"),
+        (
+            r::PA_SU_SC_MODE_CNTL::POLY_MODE.get(su) != 0 && su & 0x1800 != 0,
+            "polygon offset with polygon modes (POLY_MODE)",
+        ),
         (
             r::PA_SC_MODE_CNTL_0::LINE_STIPPLE_ENABLE.is_set(regs.get(r::PA_SC_MODE_CNTL_0)),
             "line stipple",

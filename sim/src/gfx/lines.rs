@@ -10,16 +10,19 @@
 use std::borrow::Cow;
 
 use super::backend::Primitive;
+use super::poly_offset::PolyOffset;
 use super::prim::{PrimBatch, PrimKind, SetupPrim, SetupVertex};
 use crate::cp::regs::RegisterFile;
 use crate::error::GpuError;
 
 /// Converts a batch into triangles. For points the sprite coordinates are appended as an
-/// extra parameter slot at index `batch.param_slots` (see [`sprite_slot`]).
+/// extra parameter slot at index `batch.param_slots` (see [`sprite_slot`]). Triangles carry
+/// their polygon offset ([`super::poly_offset`]).
 pub fn to_triangles<'a>(
     batch: &'a PrimBatch,
-    _regs: &RegisterFile,
+    regs: &RegisterFile,
 ) -> Result<Vec<Primitive<'a>>, GpuError> {
+    let offset = PolyOffset::from_regs(regs);
     let mut out = Vec::with_capacity(batch.prims.len());
     for p in &batch.prims {
         if p.v.len() != p.kind.vertex_count() {
@@ -29,22 +32,27 @@ pub fn to_triangles<'a>(
                 p.v.len()
             )));
         }
-        if p.layer != 0 {
+        if offset.para && p.kind != PrimKind::Triangle {
             return Err(GpuError::Unsupported(format!(
-                "rendering to layer {} (render-target index from the VS) is not modelled",
-                p.layer
+                "polygon offset of {:?} primitives (POLY_OFFSET_PARA_ENABLE) is not modelled",
+                p.kind
             )));
         }
         match p.kind {
-            PrimKind::Triangle => out.push(Primitive {
-                pos: [0, 1, 2].map(|i| pos(&p.v[i])),
-                front: p.front_facing,
-                provoking: p.provoking.min(2) as u8,
-                params: [0, 1, 2].map(|i| Cow::Borrowed(&p.v[i].params[..])),
-                sprite_slot: None,
-                flat: Cow::Borrowed(&p.flat_params[..]),
-                viewport: p.viewport,
-            }),
+            PrimKind::Triangle => {
+                let pos = [0, 1, 2].map(|i| pos(&p.v[i]));
+                out.push(Primitive {
+                    pos,
+                    front: p.front_facing,
+                    provoking: p.provoking.min(2) as u8,
+                    params: [0, 1, 2].map(|i| Cow::Borrowed(&p.v[i].params[..])),
+                    sprite_slot: None,
+                    flat: Cow::Borrowed(&p.flat_params[..]),
+                    viewport: p.viewport,
+                    layer: p.layer,
+                    z_bias: offset.bias(&pos, p.front_facing),
+                })
+            }
             PrimKind::Point => point(p, batch.param_slots, &mut out),
             PrimKind::Line => line(p, &mut out),
         }
@@ -79,6 +87,8 @@ fn quad<'a>(
             sprite_slot: Some(slot),
             flat: Cow::Borrowed(&p.flat_params[..]),
             viewport: p.viewport,
+            layer: p.layer,
+            z_bias: 0.0,
         });
     }
 }
@@ -130,6 +140,8 @@ fn line<'a>(p: &'a SetupPrim, out: &mut Vec<Primitive<'a>>) {
             sprite_slot: None,
             flat: Cow::Borrowed(&p.flat_params[..]),
             viewport: p.viewport,
+            layer: p.layer,
+            z_bias: 0.0,
         });
     }
 }

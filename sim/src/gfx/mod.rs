@@ -12,6 +12,7 @@
 //!   [`lines`]: points and lines as rectangles.
 //! * [`ps`], [`ps_inputs`]: pixel-shader waves, their input VGPRs and parameter LDS.
 //! * [`depth`]: depth, depth-bounds and stencil tests and updates.
+//! * [`poly_offset`]: polygon offset (depth bias) of filled triangles.
 //! * [`blend`]: blend equations and logic operations.
 //! * [`color_format`]: colour-buffer formats and their conversions.
 //! * [`targets`], [`surface`]: colour and depth surfaces; [`back_state`]: PA_SC/DB decoding.
@@ -26,6 +27,7 @@ pub mod clip;
 pub mod color_format;
 pub mod depth;
 pub mod lines;
+pub mod poly_offset;
 pub mod prim;
 pub mod ps;
 pub mod ps_inputs;

@@ -40,6 +40,10 @@ pub struct PsPrim<'a> {
     /// The provoking vertex's parameters (flat-shaded inputs read these).
     pub flat: &'a [[u32; 4]],
     pub viewport: usize,
+    /// Render-target array layer, relative to the targets' first slice.
+    pub layer: u32,
+    /// Polygon offset of the depth test's interpolated depth.
+    pub z_bias: f64,
 }
 
 /// Position inside pixel (x, y) in 1/4096 pixel of the given location; `shaded` is the

@@ -18,17 +18,20 @@ pub struct RenderSurface {
     pub slices: u32,
     pub mips: u32,
     pub samples: u32,
-    /// The view: slice and mip rendered to.
+    /// The view: first slice (layer 0), last slice a layer may reach, and mip rendered to.
     pub slice: u32,
+    pub slice_max: u32,
     pub mip: u32,
 }
 
-/// One slice of one mip of a render surface, addressed.
+/// The slices `slice..=slice_max` of one mip of a render surface, addressed: render-target
+/// array layer `l` (the VS's render-target index) lands in slice `slice + l`.
 pub struct Layout {
     tex: TexLayout,
     /// The surface base with the pipe/bank XOR bits removed.
     pub base: u64,
     slice: u32,
+    slice_max: u32,
     mip: u32,
     /// Size of the rendered mip in pixels.
     pub width: u32,
@@ -49,7 +52,7 @@ impl Layout {
             bpe_log2: s.bpe.trailing_zeros(),
             width: s.width,
             height: s.height,
-            slices: s.slices.max(s.slice + 1),
+            slices: s.slices.max(s.slice + 1).max(s.slice_max + 1),
             mips: s.mips.max(s.mip + 1),
             samples_log2: s.samples.trailing_zeros(),
             pitch: None,
@@ -66,12 +69,21 @@ impl Layout {
             plain
         };
         let (width, height, _) = tex.mip_size(s.mip);
-        Ok(Layout { tex, base: s.base & !block, slice: s.slice, mip: s.mip, width, height })
+        let (base, slice, slice_max, mip) = (s.base & !block, s.slice, s.slice_max, s.mip);
+        Ok(Layout { tex, base, slice, slice_max, mip, width, height })
     }
 
-    /// Byte offset of sample `s` of pixel (x, y) from the base; (x, y) inside the mip.
-    pub fn offset(&self, x: u32, y: u32, s: u32) -> u64 {
-        self.tex.offset(x, y, self.slice, self.mip, s)
+    /// Byte offset of sample `s` of pixel (x, y) of `layer` from the base; (x, y) inside the
+    /// mip and the layer inside the view (see [`Layout::has_layer`]).
+    pub fn offset(&self, x: u32, y: u32, layer: u32, s: u32) -> u64 {
+        self.tex.offset(x, y, self.slice + layer, self.mip, s)
+    }
+
+    /// Whether render-target array layer `layer` is inside the view (SLICE_START..=SLICE_MAX).
+    /// Layers past the view are not written: the Vulkan spec leaves rendering to a layer
+    /// beyond the framebuffer's undefined, and dropping it keeps other memory intact.
+    pub fn has_layer(&self, layer: u32) -> bool {
+        self.slice.checked_add(layer).is_some_and(|s| s <= self.slice_max)
     }
 
     /// Bytes the surface spans from its base.
@@ -79,8 +91,12 @@ impl Layout {
         self.tex.size
     }
 
-    pub fn contains(&self, x: i32, y: i32) -> bool {
-        x >= 0 && y >= 0 && (x as u32) < self.width && (y as u32) < self.height
+    pub fn contains(&self, x: i32, y: i32, layer: u32) -> bool {
+        x >= 0
+            && y >= 0
+            && (x as u32) < self.width
+            && (y as u32) < self.height
+            && self.has_layer(layer)
     }
 }
 

@@ -82,6 +82,7 @@ impl ColorState {
                 mips: field(attrib2, 28, 31) + 1,
                 samples,
                 slice: field(view, 0, 12),
+                slice_max: field(view, 13, 25),
                 mip: field(view, 26, 29),
             };
             let layout = Layout::new(&surf).map_err(|m| bad(format!("CB_COLOR{i}: {m}")))?;
@@ -119,19 +120,31 @@ impl ColorState {
 }
 
 impl ColorTarget {
-    pub fn contains(&self, x: i32, y: i32) -> bool {
-        x >= 0 && y >= 0 && (x as u32) < self.width && (y as u32) < self.height
+    /// Whether pixel (x, y) of render-target array layer `layer` is inside the target.
+    pub fn contains(&self, x: i32, y: i32, layer: u32) -> bool {
+        x >= 0
+            && y >= 0
+            && (x as u32) < self.width
+            && (y as u32) < self.height
+            && self.layout.has_layer(layer)
     }
 
     /// Writes `src` (with the dual-source second colour `src1`) to the samples in `cov` of
-    /// pixel (x, y): blend or logic op, then the component write mask.
-    pub fn write(&self, x: u32, y: u32, cov: u16, src: [u32; 4], src1: [u32; 4], st: &ColorState) {
+    /// pixel (x, y) of `layer`: blend or logic op, then the component write mask.
+    pub fn write(
+        &self,
+        (x, y, layer): (u32, u32, u32),
+        cov: u16,
+        src: [u32; 4],
+        src1: [u32; 4],
+        st: &ColorState,
+    ) {
         let n = self.fmt.bytes;
         for s in 0..self.samples.min(16) {
             if cov >> s & 1 == 0 {
                 continue;
             }
-            let off = self.layout.offset(x, y, s);
+            let off = self.layout.offset(x, y, layer, s);
             if !self.mem.in_bounds(off, n) {
                 continue;
             }
@@ -164,9 +177,9 @@ impl ColorTarget {
         }
     }
 
-    /// The RGBA value of sample `s` of pixel (x, y).
-    pub fn read(&self, x: u32, y: u32, s: u32) -> [u32; 4] {
-        let off = self.layout.offset(x, y, s);
+    /// The RGBA value of sample `s` of pixel (x, y) of `layer`.
+    pub fn read(&self, x: u32, y: u32, layer: u32, s: u32) -> [u32; 4] {
+        let off = self.layout.offset(x, y, layer, s);
         if !self.mem.in_bounds(off, self.fmt.bytes) {
             return [0; 4];
         }
@@ -175,13 +188,13 @@ impl ColorTarget {
 
     /// The resolved value of pixel (x, y): the average of its samples (integer formats:
     /// sample 0, as Vulkan's resolve of integer formats).
-    pub fn resolved(&self, x: u32, y: u32) -> [u32; 4] {
+    pub fn resolved(&self, x: u32, y: u32, layer: u32) -> [u32; 4] {
         if self.fmt.number.is_integer() {
-            return self.read(x, y, 0);
+            return self.read(x, y, layer, 0);
         }
         let mut sum = [0f64; 4];
         for s in 0..self.samples {
-            for (acc, v) in sum.iter_mut().zip(self.read(x, y, s)) {
+            for (acc, v) in sum.iter_mut().zip(self.read(x, y, layer, s)) {
                 *acc += f32::from_bits(v) as f64;
             }
         }
@@ -242,6 +255,7 @@ impl DepthTarget {
             mips: field(zi, 16, 19) + 1,
             samples,
             slice: field(view, 0, 10) | field(view, 11, 12) << 11,
+            slice_max: field(view, 13, 23) | field(view, 30, 31) << 11,
             mip: field(view, 26, 29),
         };
         let z = match field(zi, 0, 1) {
@@ -280,8 +294,13 @@ impl DepthTarget {
         Ok(DepthTarget { z, stencil, width, height, samples })
     }
 
-    pub fn contains(&self, x: i32, y: i32) -> bool {
-        x >= 0 && y >= 0 && (x as u32) < self.width && (y as u32) < self.height
+    /// Whether pixel (x, y) of render-target array layer `layer` is inside the surface.
+    pub fn contains(&self, x: i32, y: i32, layer: u32) -> bool {
+        let layered = match (&self.z, &self.stencil) {
+            (Some((_, l, _)), _) | (None, Some((l, _))) => l.has_layer(layer),
+            (None, None) => true,
+        };
+        x >= 0 && y >= 0 && (x as u32) < self.width && (y as u32) < self.height && layered
     }
 
     /// Incoming depth in the stored domain: D16 quantised to unorm16 (as its value in [0,1]).
@@ -292,10 +311,10 @@ impl DepthTarget {
         }
     }
 
-    pub fn read(&self, x: u32, y: u32, s: u32) -> (f32, u8) {
+    pub fn read(&self, (x, y, layer): (u32, u32, u32), s: u32) -> (f32, u8) {
         let z = match &self.z {
             Some((bytes, l, m)) => {
-                let off = l.offset(x, y, s);
+                let off = l.offset(x, y, layer, s);
                 if !m.in_bounds(off, *bytes) {
                     0.0
                 } else if *bytes == 2 {
@@ -308,7 +327,7 @@ impl DepthTarget {
         };
         let st = match &self.stencil {
             Some((l, m)) => {
-                let off = l.offset(x, y, s);
+                let off = l.offset(x, y, layer, s);
                 if m.in_bounds(off, 1) {
                     m.read(off, 1) as u8
                 } else {
@@ -320,16 +339,22 @@ impl DepthTarget {
         (z, st)
     }
 
-    pub fn write(&self, x: u32, y: u32, s: u32, z: Option<f32>, stencil: Option<u8>) {
+    pub fn write(
+        &self,
+        (x, y, layer): (u32, u32, u32),
+        s: u32,
+        z: Option<f32>,
+        stencil: Option<u8>,
+    ) {
         if let (Some((bytes, l, m)), Some(z)) = (&self.z, z) {
-            let off = l.offset(x, y, s);
+            let off = l.offset(x, y, layer, s);
             if m.in_bounds(off, *bytes) {
                 let v = if *bytes == 2 { to_unorm(z, 16) } else { z.to_bits() };
                 m.write(off, *bytes, v as u128);
             }
         }
         if let (Some((l, m)), Some(st)) = (&self.stencil, stencil) {
-            let off = l.offset(x, y, s);
+            let off = l.offset(x, y, layer, s);
             if m.in_bounds(off, 1) {
                 m.write(off, 1, st as u128);
             }

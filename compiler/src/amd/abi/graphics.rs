@@ -25,7 +25,9 @@
 //! * Vertex input location `l` is fetched with `buffer_load_format_*` `idxen` from V# `l`
 //!   at index `v0 + s6` (per-vertex rate) or `s7 + v3 / divisor` (per-instance rate;
 //!   divisor 0: `s7`), the rate and divisor from [`VsKey`].
-//! * Exports at the end of the program: `exp pos0` (4 components, `done`), then
+//! * Exports at the end of the program: `exp pos0` (4 components), `exp pos1` with
+//!   gl_PointSize in x when written (the misc vector: USE_VTX_POINT_SIZE,
+//!   VS_OUT_MISC_VEC_ENA), the last position export with `done`, then
 //!   `exp paramN` for every written location in increasing location order
 //!   ([`VsMetadata::param_locations`]), with exactly the written components enabled.
 //!
@@ -38,6 +40,10 @@
 //! * Input `i` of the PS is [`PsMetadata::input_locations`]`[i]`: `v_interp_*` reads
 //!   attribute `i`, and `SPI_PS_INPUT_CNTL_i` points at the VS parameter slot of that
 //!   location ([`ps_input_cntl`]).
+//! * FRONT_FACE (`FRONT_FACE_ENA`) follows in the next VGPR when the shader reads
+//!   `gl_FrontFacing` ([`PsUses::front_face_vgpr`]); non-zero means front-facing.
+//! * `gl_FragDepth` is exported to `mrtz` (first register) before the colours, with
+//!   `SPI_SHADER_Z_FORMAT` = 32_R and `DB_SHADER_CONTROL.Z_EXPORT_ENABLE`.
 //! * `discard` clears the lanes from EXEC and from a live mask saved at launch; the exports
 //!   run with the live mask (so `vm` tells the DB which pixels survive), and
 //!   [`PsMetadata::db_shader_control`] sets KILL_ENABLE.
@@ -86,8 +92,11 @@ pub const VS_VGPR_VERTEX_INDEX: u8 = 0;
 pub const VS_VGPR_INSTANCE_ID: u8 = 3;
 /// The PS VGPRs holding the perspective barycentrics I, J at the pixel centre.
 pub const PS_VGPR_PERSP_CENTER: [u8; 2] = [0, 1];
-/// The PS VGPRs holding gl_FragCoord x, y, z and the interpolated clip w (when enabled).
+/// The PS VGPRs holding gl_FragCoord x, y, z and the interpolated clip w (when enabled and
+/// there are no `noperspective` inputs; in general [`PsUses::pos_vgprs`]).
 pub const PS_VGPR_POS: [u8; 4] = [2, 3, 4, 5];
+/// Export target `mrtz` (depth, stencil, sample mask).
+pub const EXP_MRTZ: u8 = 8;
 /// Export target of `mrt0`.
 pub const EXP_MRT0: u8 = 0;
 /// Export target `null`.
@@ -178,8 +187,9 @@ pub struct VsMetadata {
 }
 
 impl VsMetadata {
-    /// Register values for a VS using `vgprs`/`sgprs` that exports `param_locations`.
-    pub fn new(vgprs: u32, sgprs: u32, param_locations: Vec<u32>) -> Self {
+    /// Register values for a VS using `vgprs`/`sgprs` that exports `param_locations` and,
+    /// with `point_size`, gl_PointSize in the misc vector (`exp pos1`, x).
+    pub fn new(vgprs: u32, sgprs: u32, param_locations: Vec<u32>, point_size: bool) -> Self {
         use r::SPI_SHADER_PGM_RSRC1_VS as R1;
         use r::SPI_SHADER_PGM_RSRC2_VS as R2;
         let vgprs = vgprs.max(u32::from(VS_VGPR_INSTANCE_ID) + 1);
@@ -194,14 +204,23 @@ impl VsMetadata {
             0 => OC::NO_PC_EXPORT.val(1),
             n => OC::VS_EXPORT_COUNT.val(n - 1),
         };
-        let pos_format = r::SPI_SHADER_POS_FORMAT::POS0_EXPORT_FORMAT
-            .val(r::enums::SPI_SHADER_FORMAT::SPI_SHADER_4COMP);
+        use r::enums::SPI_SHADER_FORMAT::SPI_SHADER_4COMP;
+        use r::PA_CL_VS_OUT_CNTL as VO;
+        use r::SPI_SHADER_POS_FORMAT as PF;
+        let mut pos_format = PF::POS0_EXPORT_FORMAT.val(SPI_SHADER_4COMP);
+        let mut pa_cl_vs_out_cntl = 0;
+        if point_size {
+            pos_format |= PF::POS1_EXPORT_FORMAT.val(SPI_SHADER_4COMP);
+            pa_cl_vs_out_cntl = VO::USE_VTX_POINT_SIZE.val(1)
+                | VO::VS_OUT_MISC_VEC_ENA.val(1)
+                | VO::VS_OUT_MISC_SIDE_BUS_ENA.val(1);
+        }
         VsMetadata {
             rsrc1,
             rsrc2,
             vs_out_config,
             pos_format,
-            pa_cl_vs_out_cntl: 0,
+            pa_cl_vs_out_cntl,
             param_locations,
             vgprs,
             sgprs,
@@ -211,6 +230,66 @@ impl VsMetadata {
     /// The parameter slot holding `location`, if the VS writes it.
     pub fn param_slot(&self, location: u32) -> Option<u32> {
         self.param_locations.iter().position(|&l| l == location).map(|p| p as u32)
+    }
+}
+
+/// What a pixel shader reads and writes besides interpolated inputs and colours; decides
+/// SPI_PS_INPUT_ENA (and so its input VGPRs), SPI_SHADER_Z_FORMAT and DB_SHADER_CONTROL.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PsUses {
+    /// Reads gl_FragCoord: POS_X..POS_W_FLOAT.
+    pub frag_coord: bool,
+    /// Reads gl_FrontFacing: FRONT_FACE (non-zero for front-facing primitives).
+    pub front_face: bool,
+    /// Has `noperspective` inputs: LINEAR_CENTER (screen-space I, J).
+    pub linear: bool,
+    /// Discards (KILL_ENABLE).
+    pub kills: bool,
+    /// Writes gl_FragDepth: `exp mrtz` with the depth in the first register (Z_FORMAT
+    /// 32_R, Z_EXPORT_ENABLE).
+    pub frag_depth: bool,
+}
+
+impl PsUses {
+    /// `SPI_PS_INPUT_ENA` (= `SPI_PS_INPUT_ADDR`).
+    pub fn input_ena(&self) -> u32 {
+        use r::SPI_PS_INPUT_ENA as E;
+        let mut ena = E::PERSP_CENTER_ENA.val(1);
+        if self.frag_coord {
+            ena |= E::POS_X_FLOAT_ENA.val(1)
+                | E::POS_Y_FLOAT_ENA.val(1)
+                | E::POS_Z_FLOAT_ENA.val(1)
+                | E::POS_W_FLOAT_ENA.val(1);
+        }
+        if self.front_face {
+            ena |= E::FRONT_FACE_ENA.val(1);
+        }
+        if self.linear {
+            ena |= E::LINEAR_CENTER_ENA.val(1);
+        }
+        ena
+    }
+
+    /// The VGPRs holding LINEAR_CENTER I, J (inputs take VGPRs in SPI_PS_INPUT_ADDR bit
+    /// order: PERSP_CENTER, LINEAR_CENTER, POS_*_FLOAT, FRONT_FACE).
+    pub fn linear_center_vgprs(&self) -> [u8; 2] {
+        [PS_VGPR_PERSP_CENTER[1] + 1, PS_VGPR_PERSP_CENTER[1] + 2]
+    }
+
+    /// The VGPRs holding POS_X..POS_W_FLOAT.
+    pub fn pos_vgprs(&self) -> [u8; 4] {
+        let base = PS_VGPR_PERSP_CENTER[1] + 1 + 2 * u8::from(self.linear);
+        [base, base + 1, base + 2, base + 3]
+    }
+
+    /// The VGPR holding FRONT_FACE.
+    pub fn front_face_vgpr(&self) -> u8 {
+        self.pos_vgprs()[0] + 4 * u8::from(self.frag_coord)
+    }
+
+    /// The first VGPR after the inputs.
+    pub fn first_free_vgpr(&self) -> u8 {
+        self.front_face_vgpr() + u8::from(self.front_face)
     }
 }
 
@@ -227,11 +306,12 @@ pub struct PsMetadata {
     pub ps_in_control: u32,
     /// `SPI_SHADER_COL_FORMAT`: the key's format for targets the shader writes, else 0.
     pub col_format: u32,
-    /// `SPI_SHADER_Z_FORMAT` (0: no depth/stencil export yet).
+    /// `SPI_SHADER_Z_FORMAT`: 32_R when the shader writes gl_FragDepth, else ZERO.
     pub z_format: u32,
     /// `CB_SHADER_MASK`: components the shader writes per target.
     pub cb_shader_mask: u32,
-    /// `DB_SHADER_CONTROL` bits the shader decides: KILL_ENABLE when it discards.
+    /// `DB_SHADER_CONTROL` bits the shader decides: KILL_ENABLE when it discards,
+    /// Z_EXPORT_ENABLE when it writes gl_FragDepth (the driver adds Z_ORDER etc.).
     pub db_shader_control: u32,
     /// Location of each interpolated input (attribute index = position).
     pub input_locations: Vec<u32>,
@@ -248,23 +328,14 @@ impl PsMetadata {
     pub fn new(
         vgprs: u32,
         sgprs: u32,
-        frag_coord: bool,
-        kills: bool,
+        uses: PsUses,
         inputs: Vec<(u32, bool)>,
         color: [u8; 8],
         key: &PsKey,
     ) -> Self {
-        use r::SPI_PS_INPUT_ENA as E;
         use r::SPI_SHADER_PGM_RSRC1_PS as R1;
-        let mut input_ena = E::PERSP_CENTER_ENA.val(1);
-        if frag_coord {
-            input_ena |= E::POS_X_FLOAT_ENA.val(1)
-                | E::POS_Y_FLOAT_ENA.val(1)
-                | E::POS_Z_FLOAT_ENA.val(1)
-                | E::POS_W_FLOAT_ENA.val(1);
-        }
-        let first_free = if frag_coord { PS_VGPR_POS[3] + 1 } else { PS_VGPR_PERSP_CENTER[1] + 1 };
-        let vgprs = vgprs.max(u32::from(first_free));
+        let input_ena = uses.input_ena();
+        let vgprs = vgprs.max(u32::from(uses.first_free_vgpr()));
         let rsrc1 = R1::VGPRS.val(vgprs.div_ceil(VGPR_GRANULE) - 1)
             | R1::FLOAT_MODE.val(FLOAT_MODE_DEFAULT_VALUE)
             | R1::DX10_CLAMP.val(1)
@@ -286,9 +357,14 @@ impl PsMetadata {
             input_ena,
             ps_in_control,
             col_format,
-            z_format: 0,
+            z_format: if uses.frag_depth {
+                r::SPI_SHADER_Z_FORMAT::Z_EXPORT_FORMAT.val(EX::SPI_SHADER_32_R)
+            } else {
+                0
+            },
             cb_shader_mask,
-            db_shader_control: r::DB_SHADER_CONTROL::KILL_ENABLE.val(u32::from(kills)),
+            db_shader_control: r::DB_SHADER_CONTROL::KILL_ENABLE.val(u32::from(uses.kills))
+                | r::DB_SHADER_CONTROL::Z_EXPORT_ENABLE.val(u32::from(uses.frag_depth)),
             input_locations: inputs.iter().map(|i| i.0).collect(),
             input_flat: inputs.iter().map(|i| i.1).collect(),
             vgprs,
@@ -318,24 +394,27 @@ mod tests {
 
     #[test]
     fn vs_registers_match_the_register_database() {
-        let m = VsMetadata::new(9, 10, vec![0, 3]);
+        let m = VsMetadata::new(9, 10, vec![0, 3], false);
         assert_eq!(m.rsrc1 & 0x3f, 1, "9 VGPRs = 2 granules");
         assert_eq!(m.rsrc1 >> 24 & 3, 3, "VGPR_COMP_CNT: instance id in v3");
         assert_eq!(m.rsrc2 >> 1 & 0x1f, 9, "USER_SGPR: s[0:8]");
         assert_eq!(m.vs_out_config, 1 << 1, "two parameters: VS_EXPORT_COUNT = 1");
         assert_eq!(m.pos_format, 4);
-        assert_eq!(VsMetadata::new(1, 1, vec![]).vs_out_config, 1 << 7, "NO_PC_EXPORT");
+        assert_eq!(VsMetadata::new(1, 1, vec![], false).vs_out_config, 1 << 7, "NO_PC_EXPORT");
+        let p = VsMetadata::new(1, 1, vec![], true);
+        assert_eq!(p.pos_format, 0x44, "POS0 and POS1 4COMP");
+        assert_eq!(p.pa_cl_vs_out_cntl, 1 << 16 | 1 << 21 | 1 << 24);
         assert_eq!(m.param_slot(3), Some(1));
     }
 
     #[test]
     fn ps_registers_match_the_register_database() {
         let key = PsKey { color_formats: [9, 4, 0, 9, 9, 9, 9, 9] };
+        let uses = PsUses { frag_coord: true, kills: true, ..Default::default() };
         let m = PsMetadata::new(
             3,
             5,
-            true,
-            true,
+            uses,
             vec![(2, false), (0, true)],
             [0xf, 0x3, 0xf, 0, 0, 0, 0, 0],
             &key,
@@ -346,7 +425,7 @@ mod tests {
         assert_eq!(m.cb_shader_mask, 0x3f);
         assert_eq!(m.db_shader_control, 1 << 6, "KILL_ENABLE");
         assert_eq!(m.rsrc1 & 0x3f, 0, "6 input VGPRs fit one granule");
-        let vs = VsMetadata::new(4, 4, vec![0, 1]);
+        let vs = VsMetadata::new(4, 4, vec![0, 1], false);
         assert_eq!(ps_input_cntl(&vs, &m), vec![0x20, 1 << 10]);
     }
 }

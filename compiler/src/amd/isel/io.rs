@@ -38,10 +38,18 @@ pub struct GfxIo {
     pub(super) rate_index: std::collections::HashMap<g::InputRate, RegRef>,
     /// PS: I, J barycentrics, PRIM_MASK SGPR, position VGPRs.
     pixel: Option<([RegRef; 2], RegRef, [RegRef; 4])>,
+    /// PS: the FRONT_FACE VGPR, when read.
+    front_face: Option<RegRef>,
+    /// PS: LINEAR_CENTER I, J, when some input is `noperspective`.
+    linear_bary: Option<[RegRef; 2]>,
+    /// PS: locations interpolated `noperspective`.
+    linear: std::collections::BTreeSet<u32>,
     /// PS inputs: (location, flat), attribute index = position.
     pub inputs: Vec<(u32, bool)>,
     /// The PS reads gl_FragCoord.
     pub frag_coord: bool,
+    /// The PS reads gl_FrontFacing.
+    pub front_facing: bool,
     /// Output component registers by (slot, component).
     outputs: BTreeMap<(SlotKey, u8), RegRef>,
     /// The launch EXEC minus the killed lanes, for shaders that end in several places (kill,
@@ -62,6 +70,10 @@ pub struct GfxIo {
 enum SlotKey {
     Position,
     Location(u32),
+    /// gl_FragDepth.
+    Depth,
+    /// gl_PointSize.
+    PointSize,
 }
 
 /// One export: target, EN, source registers, `compr`.
@@ -72,14 +84,14 @@ type ExpArgs = (u8, u8, [Option<RegRef>; 4], bool);
 pub struct Exported {
     /// VS: locations exported as parameters, in slot order.
     pub params: Vec<u32>,
+    /// VS: writes gl_PointSize (misc vector).
+    pub point_size: bool,
     /// PS: components written per colour target.
     pub color: [u8; 8],
     /// PS: interpolated inputs (location, flat) in attribute order.
     pub inputs: Vec<(u32, bool)>,
-    /// PS: reads gl_FragCoord (POS_*_FLOAT inputs enabled).
-    pub frag_coord: bool,
-    /// PS: discards (kill).
-    pub kills: bool,
+    /// PS: system values read and built-ins written.
+    pub uses: g::PsUses,
 }
 
 /// The PS's interpolated inputs: every `Input` variable with a location, one entry per
@@ -97,6 +109,20 @@ fn fragment_inputs(s: &Shader) -> Vec<(u32, bool)> {
     m.into_iter().collect()
 }
 
+/// Locations of the PS's `noperspective` (and not flat) inputs.
+fn linear_inputs(s: &Shader) -> std::collections::BTreeSet<u32> {
+    let mut set = std::collections::BTreeSet::new();
+    for v in &s.vars {
+        if let (Mode::Input, Some((loc, _)), true, false) =
+            (v.mode, v.location, v.noperspective, v.flat)
+        {
+            let n = crate::passes::lower_io::slots(&s.types, v.ty).min(g::MAX_PARAMS);
+            set.extend((0..n).map(|k| loc.saturating_add(k)));
+        }
+    }
+    set
+}
+
 impl GfxIo {
     /// The pinned input registers of `shader`'s stage.
     pub fn new(shader: &Shader, mf: &mut MFunc, key: g::GfxKey) -> Self {
@@ -107,9 +133,23 @@ impl GfxIo {
             }
             Stage::Fragment => {
                 io.inputs = fragment_inputs(shader);
-                io.frag_coord = shader.vars.iter().any(|v| v.sysval == Some(SysVal::FragCoord));
+                let reads = |sv| shader.vars.iter().any(|v| v.sysval == Some(sv));
+                io.frag_coord = reads(SysVal::FragCoord);
+                io.front_facing = reads(SysVal::FrontFacing);
+                io.linear = linear_inputs(shader);
+                let uses = g::PsUses {
+                    frag_coord: io.frag_coord,
+                    front_face: io.front_facing,
+                    linear: !io.linear.is_empty(),
+                    ..Default::default()
+                };
+                io.linear_bary = uses
+                    .linear
+                    .then(|| uses.linear_center_vgprs().map(|r| pinned(mf, RegClass::V, 1, r)));
+                io.front_face =
+                    io.front_facing.then(|| pinned(mf, RegClass::V, 1, uses.front_face_vgpr()));
                 let pos = if io.frag_coord {
-                    g::PS_VGPR_POS.map(|r| pinned(mf, RegClass::V, 1, r))
+                    uses.pos_vgprs().map(|r| pinned(mf, RegClass::V, 1, r))
                 } else {
                     [mf.vreg(RegClass::V, 1); 4]
                 };
@@ -136,6 +176,8 @@ fn slot_key(slot: IoSlot) -> Result<SlotKey, BackendError> {
     match slot {
         IoSlot::Location(l) if l < g::MAX_PARAMS => Ok(SlotKey::Location(l)),
         IoSlot::Builtin(BuiltinOut::Position) => Ok(SlotKey::Position),
+        IoSlot::Builtin(BuiltinOut::FragDepth) => Ok(SlotKey::Depth),
+        IoSlot::Builtin(BuiltinOut::PointSize) => Ok(SlotKey::PointSize),
         other => Err(unsupported(format!("shader output {other:?}"))),
     }
 }
@@ -163,10 +205,12 @@ impl Isel<'_> {
         if bits != 32 {
             return Err(unsupported(format!("{bits}-bit shader outputs")));
         }
-        if self.shader.stage == Stage::Fragment && matches!(slot, IoSlot::Builtin(_)) {
-            return Err(unsupported(format!("fragment output {slot:?}")));
-        }
         let key = slot_key(slot)?;
+        let fragment = self.shader.stage == Stage::Fragment;
+        let vertex_only = matches!(key, SlotKey::Position | SlotKey::PointSize);
+        if (fragment && vertex_only) || (!fragment && key == SlotKey::Depth) {
+            return Err(unsupported(format!("{:?} output {slot:?}", self.shader.stage)));
+        }
         for i in 0..n {
             let c = comp + i;
             if c >= 4 {
@@ -214,6 +258,10 @@ impl Isel<'_> {
             return Err(unsupported(format!("input location {loc} without a variable")));
         };
         let flat = self.gfx.inputs[attr].1;
+        let bary = match self.gfx.linear_bary {
+            Some(lin) if self.gfx.linear.contains(&loc) => lin,
+            _ => bary,
+        };
         if !self.gfx.m0_set {
             // Nothing else the backend selects writes M0, so once at the start is enough.
             let m0 = Operand::Special(Special::M0);
@@ -246,7 +294,7 @@ impl Isel<'_> {
         Ok(())
     }
 
-    /// Pixel shader system values: fragment coordinate.
+    /// Pixel shader system values: fragment coordinate, front facing.
     pub(super) fn select_gfx_sysval(&mut self, sv: SysVal) -> Option<Vec<MVal>> {
         let v = |r| MVal::Reg(r, RegClass::V);
         match (sv, self.gfx.pixel) {
@@ -255,6 +303,18 @@ impl Isel<'_> {
                 let w = self.vreg(RegClass::V, 1);
                 self.emit(build::vop1(Opcode::V_RCP_F32, w, Src::R(pos[3], RegClass::V)));
                 Some(vec![v(pos[0]), v(pos[1]), v(pos[2]), v(w)])
+            }
+            (SysVal::FrontFacing, Some(_)) => {
+                let ff = self.gfx.front_face?;
+                let m = self.vreg(RegClass::S, 1);
+                self.emit(build::vcmp(
+                    Opcode::V_CMP_NE_U32,
+                    m,
+                    Src::I(0),
+                    Src::R(ff, RegClass::V),
+                    1,
+                ));
+                Some(vec![MVal::Reg(m, RegClass::S)])
             }
             _ => None,
         }
@@ -326,7 +386,14 @@ impl Isel<'_> {
         // Position needs all four components (SPI_SHADER_POS_FORMAT 4COMP).
         let pos: [Option<RegRef>; 4] =
             std::array::from_fn(|c| Some(self.output_reg(SlotKey::Position, c as u8)));
-        let at = self.exp(g::EXP_POS0, 0xf, pos, false);
+        let mut at = self.exp(g::EXP_POS0, 0xf, pos, false);
+        let point_size = self.gfx.outputs.contains_key(&(SlotKey::PointSize, 0));
+        if point_size {
+            // 4COMP needs all four: y (edge flag), z (layer), w (viewport) are 0.
+            let misc: [Option<RegRef>; 4] =
+                std::array::from_fn(|c| Some(self.output_reg(SlotKey::PointSize, c as u8)));
+            at = self.exp(g::EXP_POS0 + 1, 0xf, misc, false);
+        }
         self.set_done(at, false);
         let locations: Vec<u32> = self
             .gfx
@@ -334,7 +401,7 @@ impl Isel<'_> {
             .keys()
             .filter_map(|k| match k.0 {
                 SlotKey::Location(l) => Some(l),
-                SlotKey::Position => None,
+                SlotKey::Position | SlotKey::Depth | SlotKey::PointSize => None,
             })
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
@@ -343,11 +410,12 @@ impl Isel<'_> {
             let (en, regs) = self.slot_regs(SlotKey::Location(loc));
             self.exp(g::EXP_PARAM0 + slot as u8, en, regs, false);
         }
-        Ok(Exported { params: locations, ..Default::default() })
+        Ok(Exported { params: locations, point_size, ..Default::default() })
     }
 
     fn ps_exports(&mut self) -> Result<Exported, BackendError> {
-        if let Some((k, _)) = self.gfx.outputs.keys().find(|k| k.0 > SlotKey::Location(7)) {
+        let beyond = |k: &&(SlotKey, u8)| matches!(k.0, SlotKey::Location(l) if l > 7);
+        if let Some((k, _)) = self.gfx.outputs.keys().find(beyond) {
             return Err(unsupported(format!("fragment output {k:?} beyond 8 colour targets")));
         }
         let mut color = [0u8; 8];
@@ -362,6 +430,12 @@ impl Isel<'_> {
             color[usize::from(t)] = en;
             exports.push(self.mrt(g::EXP_MRT0 + t, fmt, en, regs)?);
         }
+        // Depth first (as ACO orders them); it ends the program when there is no colour.
+        let frag_depth = self.gfx.outputs.contains_key(&(SlotKey::Depth, 0));
+        if frag_depth {
+            let (_, regs) = self.slot_regs(SlotKey::Depth);
+            exports.insert(0, (g::EXP_MRTZ, 1, [regs[0], None, None, None], false));
+        }
         if exports.is_empty() {
             exports.push((g::EXP_NULL, 0, [None; 4], false));
         }
@@ -373,8 +447,13 @@ impl Isel<'_> {
         Ok(Exported {
             color,
             inputs: self.gfx.inputs.clone(),
-            frag_coord: self.gfx.frag_coord,
-            kills: self.gfx.kills,
+            uses: g::PsUses {
+                frag_coord: self.gfx.frag_coord,
+                front_face: self.gfx.front_facing,
+                linear: self.gfx.linear_bary.is_some(),
+                kills: self.gfx.kills,
+                frag_depth,
+            },
             ..Default::default()
         })
     }
