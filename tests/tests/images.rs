@@ -277,7 +277,7 @@ fn bad_image_requests_fail_without_crashing() {
         )
     };
     assert_eq!(r.err(), Some(vk::Result::ERROR_FORMAT_NOT_SUPPORTED));
-    // An image transfer cannot be recorded yet: the command buffer reports the failure.
+    // A clear of a null image fails without crashing: the command buffer reports it.
     let cb = gpu.command_buffers(vk::CommandBufferLevel::PRIMARY, 1)[0];
     // SAFETY: a live command buffer in the initial state; handles are null, which the driver
     // must survive.
@@ -295,7 +295,7 @@ fn bad_image_requests_fail_without_crashing() {
 }
 
 #[test]
-fn swizzled_copies_are_refused_until_the_meta_kernels_exist() {
+fn swizzled_copies_past_the_image_or_buffer_are_refused() {
     let h = Harness::plain();
     let gpu = Gpu::new(&h.instance, h.physical_device(), 1, 1, &[]);
     let d = &gpu.device;
@@ -306,8 +306,7 @@ fn swizzled_copies_are_refused_until_the_meta_kernels_exist() {
         let memory = allocate(&h, &gpu, req, vk::MemoryPropertyFlags::empty());
         d.bind_image_memory(image, memory, 0).unwrap();
         let buf = gpu.host_buffer(64);
-        let cb = gpu.command_buffers(vk::CommandBufferLevel::PRIMARY, 1)[0];
-        d.begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default()).unwrap();
+        let cbs = gpu.command_buffers(vk::CommandBufferLevel::PRIMARY, 3);
         let region = vk::BufferImageCopy {
             image_subresource: vk::ImageSubresourceLayers {
                 aspect_mask: vk::ImageAspectFlags::COLOR,
@@ -317,8 +316,20 @@ fn swizzled_copies_are_refused_until_the_meta_kernels_exist() {
             image_extent: vk::Extent3D { width: 8, height: 8, depth: 1 },
             ..Default::default()
         };
-        d.cmd_copy_buffer_to_image(cb, buf.buffer, image, vk::ImageLayout::GENERAL, &[region]);
-        assert_eq!(d.end_command_buffer(cb).err(), Some(vk::Result::ERROR_UNKNOWN));
+        // The whole 8×8 image from the 64-byte buffer records; one texel more in either
+        // resource is refused when the command buffer ends.
+        let wide = vk::BufferImageCopy {
+            image_extent: vk::Extent3D { width: 9, height: 8, depth: 1 },
+            buffer_row_length: 9,
+            ..region
+        };
+        let late = vk::BufferImageCopy { buffer_offset: 1, ..region };
+        for (cb, r, ok) in [(cbs[0], region, true), (cbs[1], wide, false), (cbs[2], late, false)] {
+            d.begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default()).unwrap();
+            d.cmd_copy_buffer_to_image(cb, buf.buffer, image, vk::ImageLayout::GENERAL, &[r]);
+            let want = if ok { None } else { Some(vk::Result::ERROR_UNKNOWN) };
+            assert_eq!(d.end_command_buffer(cb).err(), want, "{r:?}");
+        }
         gpu.destroy_buffer(buf);
         d.destroy_image(image, None);
         d.free_memory(memory, None);
