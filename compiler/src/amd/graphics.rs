@@ -61,11 +61,12 @@ pub fn compile_graphics(
     let sgprs = alloc.sgprs.max(GFX_USER_SGPRS + 1);
     let exported = std::mem::take(&mut mf.gfx);
     let (metadata, vgprs) = if shader.stage == Stage::Vertex {
-        let m = VsMetadata::new(alloc.vgprs, sgprs, exported.params);
+        let mut m = VsMetadata::new(alloc.vgprs, sgprs, exported.params);
+        m.rsrc1 = super::abi::with_float_mode(m.rsrc1, shader.float_controls);
         let v = m.vgprs;
         (GfxMetadata::Vertex(m), v)
     } else {
-        let m = PsMetadata::new(
+        let mut m = PsMetadata::new(
             alloc.vgprs,
             sgprs,
             exported.frag_coord,
@@ -74,6 +75,7 @@ pub fn compile_graphics(
             exported.color,
             &key,
         );
+        m.rsrc1 = super::abi::with_float_mode(m.rsrc1, shader.float_controls);
         let v = m.vgprs;
         (GfxMetadata::Fragment(m), v)
     };
