@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-use ash_loaded::vk;
+use ash_loaded::{khr, vk};
 use ferrum_tests::gpu::Gpu;
 use ferrum_tests::kernel::{binding, compute_to_host, whole, Kernel, SetPool};
 use ferrum_tests::shaders::{compute_spirv, spvasm_for_vulkan_1_0};
@@ -209,8 +209,10 @@ fn float_controls(
     let mut fc = vk::PhysicalDeviceFloatControlsProperties::default();
     {
         let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut fc);
+        // The device reports Vulkan 1.0: the query is the KHR extension's.
+        let p2_ext = khr::get_physical_device_properties2::Instance::new(&h.entry, &h.instance);
         // SAFETY: a live physical device and a valid output chain.
-        unsafe { h.instance.get_physical_device_properties2(pd, &mut p2) };
+        unsafe { p2_ext.get_physical_device_properties2(pd, &mut p2) };
     }
     fc.p_next = std::ptr::null_mut();
     fc
@@ -218,8 +220,8 @@ fn float_controls(
 
 #[test]
 fn properties_claim_what_the_modes_deliver() {
-    let h = Harness::validated();
-    let fc = float_controls(&h, h.physical_device());
+    let h = Harness::new(true, &[khr::get_physical_device_properties2::NAME]);
+    let fc = float_controls(&h, h.physical_device_named("Ferrum"));
     let t = vk::TRUE;
     // One FLOAT_MODE field for f32, one shared by f16 and f64.
     assert_eq!(fc.denorm_behavior_independence, vk::ShaderFloatControlsIndependence::TYPE_32_ONLY);
@@ -248,7 +250,7 @@ fn properties_claim_what_the_modes_deliver() {
 #[test]
 fn f32_modes_round_and_flush_as_declared() {
     let h = Harness::validated();
-    let gpu = Gpu::new(&h.instance, h.physical_device(), 0, 1, &[EXT]);
+    let gpu = Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 0, 1, &[EXT]);
     let variants: [(&[&str], fn(&Case) -> [u32; 3]); 6] = [
         (&[], |c| c.rte),
         (&["RoundingModeRTE"], |c| c.rte),
@@ -279,7 +281,7 @@ fn f32_modes_round_and_flush_as_declared() {
 #[test]
 fn flush_and_toward_zero_combine() {
     let h = Harness::validated();
-    let gpu = Gpu::new(&h.instance, h.physical_device(), 0, 1, &[EXT]);
+    let gpu = Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 0, 1, &[EXT]);
     let got = run(&gpu, &["DenormFlushToZero", "RoundingModeRTZ"]);
     for (k, (c, g)) in CASES.iter().zip(&got).enumerate() {
         let denormal_edge = k < 3;
@@ -293,7 +295,11 @@ fn flush_and_toward_zero_combine() {
 /// Where lavapipe reports a mode too, its results on the lanes that mode decides must match.
 #[test]
 fn modes_lavapipe_supports_match_it() {
-    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let h = Harness::with_entry(
+        entry_with_lavapipe(),
+        true,
+        &[khr::get_physical_device_properties2::NAME],
+    );
     let lvp_pd = h.physical_device_named("llvmpipe");
     let lvp_fc = float_controls(&h, lvp_pd);
     let ferrum = Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 0, 1, &[EXT]);
