@@ -1,10 +1,13 @@
 //! Graphics back-end throughput: pixels per second for a full-screen quad whose pixel shader
 //! interpolates a vec4 attribute (perspective) and exports it to an RGBA8 target, and
-//! triangles per second for many small triangles (about 8 pixels each).
+//! triangles per second for many small triangles (about 8 pixels each), and pixels per second
+//! for a full-screen quad whose pixel shader samples a mipmapped 2D texture (trilinear).
 //! `cargo bench -p ferrum-sim --bench raster`
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "../tests/tex/mod.rs"]
+mod tex;
 
 use std::time::{Duration, Instant};
 
@@ -14,6 +17,7 @@ use ferrum_isa::Opcode;
 use ferrum_isa::Operand::Special;
 use ferrum_regs::gfx103::*;
 use ferrum_sim::gfx::SetupPrim;
+use ferrum_sim::tex::surface::{sw, Dim, SurfaceDesc};
 use ferrum_sim::SimConfig;
 
 const SIZE: u32 = 1024;
@@ -48,6 +52,86 @@ fn scene() -> Scene {
     export(&mut p, 0, [8, 9, 0, 0], true).endpgm();
     s.shader(&mut p, 16);
     s
+}
+
+/// Texture edge in texels: 1.5 texels per pixel, so the implicit LOD is log2(1.5) ≈ 0.585 and
+/// every pixel blends mip levels 0 and 1 (the trilinear path, eight texel fetches).
+const TEX: u32 = SIZE * 3 / 2;
+
+/// An RGBA8 UNORM 2D texture in the 64KB_R_X swizzle with its full mip chain; texel (x, y) of
+/// level m = (x & 255, y & 255, 40 m, 255). Returns the buffer and its T#.
+fn texture(s: &Scene) -> (common::Buffer, tex::T) {
+    let mips = 32 - TEX.leading_zeros();
+    let desc = SurfaceDesc {
+        sw_mode: sw::R_64KB_X,
+        dim: Dim::D2,
+        bpe_log2: 2,
+        width: TEX,
+        height: TEX,
+        slices: 1,
+        mips,
+        samples_log2: 0,
+        pitch: None,
+        pipe_bank_xor: 0,
+    };
+    let layout = desc.layout().expect("a valid 2D surface");
+    let mut bytes = vec![0u8; layout.size as usize];
+    for m in 0..mips {
+        let (w, h, _) = layout.mip_size(m);
+        for y in 0..h {
+            for x in 0..w {
+                let texel = x & 255 | (y & 255) << 8 | (40 * m) << 16 | 255 << 24;
+                let o = layout.offset(x, y, 0, m, 0) as usize;
+                bytes[o..o + 4].copy_from_slice(&texel.to_le_bytes());
+            }
+        }
+    }
+    let buf = s.gpu.buffer(layout.size);
+    buf.map.write(0, &bytes).unwrap();
+    let t = tex::T {
+        sw_mode: sw::R_64KB_X,
+        max_mip: mips - 1,
+        last_level: mips - 1,
+        ..tex::T::new(buf.va, 56, TEX, TEX) // IMG_FORMAT_8_8_8_8_UNORM
+    };
+    (buf, t)
+}
+
+/// The quad's pixel shader: (u, v) interpolated from attribute 0, `image_sample` with the
+/// T# in s[0:7] and S# in s[8:11] (user data), the result exported as FP16.
+fn textured_scene() -> (Scene, common::Buffer) {
+    let mut s = scene();
+    let (buf, t) = texture(&s);
+    // Wrap, bilinear texels, linear between mips.
+    let sampler = tex::s_sharp(0, 1, 2, 0, 0);
+    for (i, w) in t.words().iter().chain(&sampler).enumerate() {
+        s.set(SPI_SHADER_USER_DATA_PS_0 + 4 * i as u32, *w);
+    }
+    let mut p = Asm::new();
+    p.sop1(Op::S_MOV_B32, Special(ferrum_isa::Special::M0), S(12));
+    for c in 0..2u8 {
+        vintrp(&mut p, Opcode::V_INTERP_P1_F32, 4 + c, 0, 0, c);
+        vintrp(&mut p, Opcode::V_INTERP_P2_F32, 4 + c, 1, 0, c);
+    }
+    let mut sample = tex::mimg(Op::IMAGE_SAMPLE, 0xf, 1);
+    (sample.vdata, sample.vaddr[0], sample.srsrc, sample.ssamp) = (8, 4, 0, 8);
+    p.i(ferrum_isa::Inst::Mimg(sample)).waitcnt(0, 63);
+    let v = ferrum_isa::Operand::Vgpr;
+    p.vop3(Op::V_CVT_PKRTZ_F16_F32, v(12), [v(8), v(9), ferrum_isa::Operand::Int(0)]);
+    p.vop3(Op::V_CVT_PKRTZ_F16_F32, v(13), [v(10), v(11), ferrum_isa::Operand::Int(0)]);
+    export(&mut p, 0, [12, 13, 0, 0], true).endpgm();
+    s.shader(&mut p, 16);
+    s.set(SPI_SHADER_PGM_RSRC2_PS, SPI_SHADER_PGM_RSRC2_PS::USER_SGPR.val(12));
+    (s, buf)
+}
+
+/// The textured quad's result is the formula's: red/green the texel coordinates' low bytes
+/// (any value), blue the mip blend 40·frac(LOD)/255 with LOD = log2(1.5), alpha 1.
+fn check_textured(s: &Scene) {
+    let px = s.pixel_bytes(SIZE / 2 + 3, SIZE / 3 + 1);
+    let want_blue = 40.0 * 1.5f64.log2().fract();
+    assert!((px[2] as f64 - want_blue).abs() <= 1.5, "blue {} (want ≈ {want_blue:.1})", px[2]);
+    assert_eq!(px[3], 255, "alpha");
 }
 
 fn v(x: f32, y: f32) -> ferrum_sim::gfx::SetupVertex {
@@ -91,6 +175,17 @@ fn main() {
     measure("full-screen quad", "pixels", (SIZE * SIZE) as f64, || {
         s.draw(quad.clone()).unwrap();
     });
+    let (mut ts, _texture) = textured_scene();
+    let affine =
+        |x: f32, y: f32| vtx(x, y, 0.5, 1.0, vec![[(x / f).to_bits(), (y / f).to_bits(), 0, 0]]);
+    let tquad = vec![
+        tri([affine(0.0, 0.0), affine(f, 0.0), affine(0.0, f)]),
+        tri([affine(f, 0.0), affine(f, f), affine(0.0, f)]),
+    ];
+    measure("textured quad", "pixels", (SIZE * SIZE) as f64, || {
+        ts.draw(tquad.clone()).unwrap();
+    });
+    check_textured(&ts);
     let mut seed = 7u32;
     let mut rnd = || {
         seed ^= seed << 13;

@@ -156,6 +156,12 @@ pub mod rsrc1 {
     pub const FLOAT_MODE_SHIFT: u32 = 12;
     /// Round to nearest even, f32 and f16/f64 denormals preserved (0xF0: both denorm fields 3).
     pub const FLOAT_MODE_DEFAULT: u32 = 0xF0;
+    /// FLOAT_MODE's FP_ROUND f32 field (bits 1:0 of the mode; 3 = toward zero) and FP_DENORM
+    /// f32 field (bits 5:4; 0 = flush inputs and outputs, 3 = allow both), from the RDNA2
+    /// ISA guide's MODE register.
+    pub const FP_ROUND_32_MASK: u32 = 0x03;
+    pub const FP_ROUND_32_TOWARD_ZERO: u32 = 0x03;
+    pub const FP_DENORM_32_MASK: u32 = 0x30;
     /// DX10_CLAMP, bit 21.
     pub const DX10_CLAMP: u32 = 1 << 21;
     /// IEEE_MODE, bit 23.
@@ -331,6 +337,23 @@ pub struct ShaderMetadata {
     pub user_sgprs: u32,
 }
 
+/// The FLOAT_MODE byte (RSRC1 bits 19:12 of every stage) for a shader's float controls.
+pub fn float_mode(fc: crate::ir::FloatControls) -> u32 {
+    let mut mode = rsrc1::FLOAT_MODE_DEFAULT;
+    if fc.round_toward_zero_32 {
+        mode = mode & !rsrc1::FP_ROUND_32_MASK | rsrc1::FP_ROUND_32_TOWARD_ZERO;
+    }
+    if fc.flush_denorms_32 {
+        mode &= !rsrc1::FP_DENORM_32_MASK;
+    }
+    mode
+}
+
+/// `rsrc1` (of any stage) with its FLOAT_MODE field replaced by the shader's.
+pub fn with_float_mode(rsrc1: u32, fc: crate::ir::FloatControls) -> u32 {
+    rsrc1 & !(0xff << rsrc1::FLOAT_MODE_SHIFT) | float_mode(fc) << rsrc1::FLOAT_MODE_SHIFT
+}
+
 impl ShaderMetadata {
     /// Computes the register values for a shader with these resource needs.
     pub fn new(workgroup_size: [u32; 3], vgprs: u32, sgprs: u32, lds: u32, scratch: u32) -> Self {
@@ -385,6 +408,20 @@ impl ShaderMetadata {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn float_controls_select_the_f32_mode_fields_only() {
+        use crate::ir::FloatControls;
+        let m = ShaderMetadata::new([64, 1, 1], 20, 30, 0, 0);
+        let mode = |fc| with_float_mode(m.rsrc1, fc) >> 12 & 0xff;
+        assert_eq!(mode(FloatControls::default()), 0xf0, "RNE, all denormals kept");
+        let ftz = FloatControls { flush_denorms_32: true, ..Default::default() };
+        assert_eq!(mode(ftz), 0xc0, "FP_DENORM f32 = 0 (flush in and out), f16/f64 kept");
+        let rtz = FloatControls { round_toward_zero_32: true, ..Default::default() };
+        assert_eq!(mode(rtz), 0xf3, "FP_ROUND f32 = 3 (toward zero), f16/f64 nearest even");
+        let both = FloatControls { flush_denorms_32: true, round_toward_zero_32: true };
+        assert_eq!(with_float_mode(m.rsrc1, both) & !(0xff << 12), m.rsrc1 & !(0xff << 12));
+    }
 
     #[test]
     fn rsrc_fields_land_where_the_register_database_puts_them() {

@@ -66,11 +66,12 @@ pub fn compile_graphics(
     };
     let exported = std::mem::take(&mut mf.gfx);
     let (metadata, vgprs) = if shader.stage == Stage::Vertex {
-        let m = VsMetadata::new(alloc.vgprs, sgprs, exported.params, exported.point_size);
+        let mut m = VsMetadata::new(alloc.vgprs, sgprs, exported.params, exported.point_size);
+        m.rsrc1 = super::abi::with_float_mode(m.rsrc1, shader.float_controls);
         let v = m.vgprs;
         (GfxMetadata::Vertex(m), v)
     } else {
-        let m = PsMetadata::new(
+        let mut m = PsMetadata::new(
             alloc.vgprs,
             sgprs,
             exported.uses,
@@ -78,6 +79,7 @@ pub fn compile_graphics(
             exported.color,
             &key.ps,
         );
+        m.rsrc1 = super::abi::with_float_mode(m.rsrc1, shader.float_controls);
         let v = m.vgprs;
         (GfxMetadata::Fragment(m), v)
     };

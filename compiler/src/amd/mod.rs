@@ -166,8 +166,9 @@ pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, Backe
     // The metadata's scratch size is what selects the scratch ABI, so it is nonzero whenever
     // the code expects the scratch inputs.
     let scratch = if mf.scratch_inputs { mf.scratch_bytes.max(4) } else { 0 };
-    let metadata =
+    let mut metadata =
         ShaderMetadata::new(shader.workgroup_size, vgprs, sgprs, shader.shared_size, scratch);
+    metadata.rsrc1 = abi::with_float_mode(metadata.rsrc1, shader.float_controls);
     let stats = Stats {
         instructions: code.instructions,
         code_size: bytes.len() as u32,

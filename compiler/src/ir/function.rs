@@ -248,6 +248,28 @@ pub struct Shader {
     pub scratch_size: u32,
     /// Fragment origin is upper-left, early tests, depth replacing ... (fragment modes).
     pub frag_modes: Vec<String>,
+    /// Float execution modes (SPV_KHR_float_controls) other than the defaults.
+    pub float_controls: FloatControls,
+}
+
+/// The SPV_KHR_float_controls execution modes a shader asks for. The defaults (all false)
+/// are round to nearest even with denormals preserved, at every width; only 32-bit floats
+/// can ask otherwise (16- and 64-bit share one hardware mode field, and the simulator
+/// models only nearest-even rounding for them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FloatControls {
+    /// `DenormFlushToZero 32`: f32 denormal inputs and results are flushed to zero.
+    pub flush_denorms_32: bool,
+    /// `RoundingModeRTZ 32`: f32 arithmetic and conversions to f32 round toward zero.
+    pub round_toward_zero_32: bool,
+}
+
+impl FloatControls {
+    /// Whether f32 results may differ from the host's (nearest-even, denormal-preserving)
+    /// arithmetic, so float constant folding must leave the ops to the hardware.
+    pub fn f32_differs_from_host(self) -> bool {
+        self.flush_denorms_32 || self.round_toward_zero_32
+    }
 }
 
 impl Shader {

@@ -61,6 +61,14 @@ alu_ops! {
 }
 
 impl AluOp {
+    /// Ops whose results depend on the float rounding and denormal mode (float arithmetic,
+    /// comparisons, conversions to float): constant folding with host arithmetic is only
+    /// right for them under the default mode (see `FloatControls::f32_differs_from_host`).
+    pub fn follows_float_mode(self) -> bool {
+        let name = self.name();
+        name.starts_with('f') || name.ends_with("2f")
+    }
+
     /// Ops that read their sources component-wise with equal counts.
     pub fn is_componentwise(self) -> bool {
         !matches!(

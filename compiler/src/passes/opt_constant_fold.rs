@@ -3,20 +3,24 @@
 //! identities (`x + 0`, `x * 1`, `x * 0`, `x - 0`, `x | 0`, `x ^ 0`, `x << 0`, selects on a
 //! constant condition).
 //!
-//! Afterwards no ALU op has only constant sources.
+//! Afterwards no ALU op has only constant sources, except f32 float ops in a shader whose
+//! float controls (flush-to-zero, round-toward-zero) differ from the host's arithmetic: those
+//! are left to the hardware, which honours the mode.
 
 use crate::ir::{ops, AluOp, Function, InstKind, Shader, Value, ValueType};
 
 /// Folds constants in every function; returns true if anything changed.
 pub fn opt_constant_fold(s: &mut Shader) -> bool {
     let mut changed = false;
+    let keep_f32 = s.float_controls.f32_differs_from_host();
     for f in &mut s.funcs {
-        changed |= run(f);
+        changed |= run(f, keep_f32);
     }
     changed
 }
 
-fn run(f: &mut Function) -> bool {
+/// `keep_f32`: leave float ops with an f32 source or result unfolded.
+fn run(f: &mut Function, keep_f32: bool) -> bool {
     let mut consts: Vec<Option<Vec<u64>>> = vec![None; f.values.len()];
     for b in &f.blocks {
         for i in &b.insts {
@@ -41,6 +45,8 @@ fn run(f: &mut Function) -> bool {
                 .iter()
                 .map(|s| consts[s.0 as usize].clone().map(|c| (f.ty(*s).shape().0, c)))
                 .collect();
+            let f32_involved = bits == 32 || cs.iter().flatten().any(|(b, _)| *b == 32);
+            let cs = cs.filter(|_| !(keep_f32 && op.follows_float_mode() && f32_involved));
             if let Some(cs) = cs {
                 let refs: Vec<ops::Src<'_>> =
                     cs.iter().map(|(b, c)| ops::Src { bits: *b, comps: c }).collect();

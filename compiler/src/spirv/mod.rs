@@ -4,6 +4,7 @@
 mod alu;
 mod arith;
 mod decorations;
+mod float_controls;
 pub mod function;
 mod glsl;
 mod glsl_matrix;

@@ -78,6 +78,11 @@ const CAPABILITIES: &[Capability] = &[
     Capability::StorageImageArrayNonUniformIndexing,
     Capability::UniformTexelBufferArrayNonUniformIndexing,
     Capability::StorageTexelBufferArrayNonUniformIndexing,
+    // SPV_KHR_float_controls: the modes the hardware honours per shader (float_controls.rs).
+    Capability::DenormPreserve,
+    Capability::DenormFlushToZero,
+    Capability::RoundingModeRTE,
+    Capability::RoundingModeRTZ,
 ];
 
 const EXTENSIONS: &[&str] = &[
@@ -91,6 +96,7 @@ const EXTENSIONS: &[&str] = &[
     "SPV_KHR_non_semantic_info",
     "SPV_KHR_shader_draw_parameters",
     "SPV_EXT_descriptor_indexing",
+    "SPV_KHR_float_controls",
 ];
 
 /// Module-level state of the translation.
@@ -212,6 +218,7 @@ impl<'m> ModuleCtx<'m> {
                 shared_size: 0,
                 scratch_size: 0,
                 frag_modes: Vec::new(),
+                float_controls: Default::default(),
             },
             dec: Decorations::collect(spv)?,
             types: HashMap::new(),
@@ -596,6 +603,14 @@ impl<'m> ModuleCtx<'m> {
                             _ => return Err(bad(em, "LocalSizeId operand is not a constant")),
                         }
                     }
+                }
+                spirv::ExecutionMode::DenormPreserve
+                | spirv::ExecutionMode::DenormFlushToZero
+                | spirv::ExecutionMode::RoundingModeRTE
+                | spirv::ExecutionMode::RoundingModeRTZ
+                | spirv::ExecutionMode::SignedZeroInfNanPreserve => {
+                    let width = lit(em, 2)?;
+                    super::float_controls::apply(&mut self.shader.float_controls, *mode, width)?;
                 }
                 other => self.shader.frag_modes.push(format!("{other:?}")),
             }

@@ -58,6 +58,9 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // maintenance3 limits.
     (c"VK_KHR_descriptor_update_template", 1),
     (c"VK_KHR_maintenance3", 1),
+    // f32 flush-to-zero and round-toward-zero per shader, everything else at the defaults
+    // (properties.rs says which); tests/tests/float_controls.rs.
+    (c"VK_KHR_shader_float_controls", 4),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.

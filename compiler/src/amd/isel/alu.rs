@@ -203,7 +203,12 @@ impl Isel<'_> {
         a: &[MVal],
         uniform: bool,
     ) -> Result<MVal, BackendError> {
-        if let Some(c) = fold(op, bits, sbits, a) {
+        // Host arithmetic rounds to nearest even and keeps denormals; under another f32
+        // mode the hardware computes f32 float ops (as opt_constant_fold also leaves them).
+        let keep = self.shader.float_controls.f32_differs_from_host()
+            && op.follows_float_mode()
+            && (bits == 32 || sbits == 32);
+        if let Some(c) = fold(op, bits, sbits, a).filter(|_| !keep) {
             return Ok(MVal::Const(c));
         }
         // Buffer addresses are (resource, offset) pairs; offset arithmetic adds 0 to the

@@ -127,9 +127,21 @@ impl Adapter {
             )),
             // Not conformant: the conformance version stays 0.0.0.0.
             conformance_version: vk::ConformanceVersion::default(),
-            // GFX10.3 has one mode register for fp16 and fp64, separate from fp32.
+            // GFX10.3 has one mode field for fp16 and fp64, separate from fp32. Shaders run
+            // with nearest-even rounding and denormals preserved unless they ask otherwise;
+            // f32 can ask for flush-to-zero and round-toward-zero (RSRC1 FLOAT_MODE per
+            // shader, compiler/src/spirv/float_controls.rs). f16/f64 cannot: their shared
+            // field stays at the default. SignedZeroInfNanPreserve is not claimed.
             denorm_behavior_independence: vk::ShaderFloatControlsIndependence::TYPE_32_ONLY,
             rounding_mode_independence: vk::ShaderFloatControlsIndependence::TYPE_32_ONLY,
+            shader_denorm_preserve_float16: vk::TRUE,
+            shader_denorm_preserve_float32: vk::TRUE,
+            shader_denorm_preserve_float64: vk::TRUE,
+            shader_denorm_flush_to_zero_float32: vk::TRUE,
+            shader_rounding_mode_rte_float16: vk::TRUE,
+            shader_rounding_mode_rte_float32: vk::TRUE,
+            shader_rounding_mode_rte_float64: vk::TRUE,
+            shader_rounding_mode_rtz_float32: vk::TRUE,
             max_update_after_bind_descriptors_in_all_pools: 0,
             max_per_stage_descriptor_update_after_bind_samplers: d,
             max_per_stage_descriptor_update_after_bind_uniform_buffers: d,
@@ -213,6 +225,9 @@ unsafe fn fill_one(
                     ..Default::default()
                 },
             ),
+            S::PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES => {
+                chain::write_body(s, float_controls_properties(v12))
+            }
             S::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES => chain::write_body(
                 s,
                 vk::PhysicalDeviceTimelineSemaphoreProperties {
@@ -345,5 +360,34 @@ mod tests {
         assert_eq!((p.vendor_id, p.device_id), (0x1002, 0x73BF));
         // navi21's timestamp counter runs at the 100 MHz reference clock.
         assert_eq!(p.limits.timestamp_period, 10.0);
+    }
+}
+
+/// VK_KHR_shader_float_controls' structure: the Vulkan 1.2 fields of the same name.
+fn float_controls_properties(
+    v12: &vk::PhysicalDeviceVulkan12Properties<'static>,
+) -> vk::PhysicalDeviceFloatControlsProperties<'static> {
+    vk::PhysicalDeviceFloatControlsProperties {
+        denorm_behavior_independence: v12.denorm_behavior_independence,
+        rounding_mode_independence: v12.rounding_mode_independence,
+        shader_signed_zero_inf_nan_preserve_float16: v12
+            .shader_signed_zero_inf_nan_preserve_float16,
+        shader_signed_zero_inf_nan_preserve_float32: v12
+            .shader_signed_zero_inf_nan_preserve_float32,
+        shader_signed_zero_inf_nan_preserve_float64: v12
+            .shader_signed_zero_inf_nan_preserve_float64,
+        shader_denorm_preserve_float16: v12.shader_denorm_preserve_float16,
+        shader_denorm_preserve_float32: v12.shader_denorm_preserve_float32,
+        shader_denorm_preserve_float64: v12.shader_denorm_preserve_float64,
+        shader_denorm_flush_to_zero_float16: v12.shader_denorm_flush_to_zero_float16,
+        shader_denorm_flush_to_zero_float32: v12.shader_denorm_flush_to_zero_float32,
+        shader_denorm_flush_to_zero_float64: v12.shader_denorm_flush_to_zero_float64,
+        shader_rounding_mode_rte_float16: v12.shader_rounding_mode_rte_float16,
+        shader_rounding_mode_rte_float32: v12.shader_rounding_mode_rte_float32,
+        shader_rounding_mode_rte_float64: v12.shader_rounding_mode_rte_float64,
+        shader_rounding_mode_rtz_float16: v12.shader_rounding_mode_rtz_float16,
+        shader_rounding_mode_rtz_float32: v12.shader_rounding_mode_rtz_float32,
+        shader_rounding_mode_rtz_float64: v12.shader_rounding_mode_rtz_float64,
+        ..Default::default()
     }
 }
