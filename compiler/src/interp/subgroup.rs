@@ -119,6 +119,14 @@ pub fn eval(
         SubgroupOp::ShuffleDown => all(&|l| read(u64::from(l.id) + (src(l, 1)?[0] & 0xffff_ffff))),
         SubgroupOp::QuadBroadcast => all(&|l| read(u64::from(l.id & !3) | (src(l, 1)?[0] & 3))),
         SubgroupOp::QuadSwap(k) => all(&|l| read(u64::from(l.id ^ u32::from(k)))),
+        SubgroupOp::Derivative { y, fine } => all(&|l| {
+            // The two quad lanes whose difference this lane takes (see `SubgroupOp`).
+            let (axis, other) = if y { (2, 1) } else { (1, 2) };
+            let base = l.id & !3 | if fine { l.id & other } else { 0 };
+            let hi = read(u64::from(base | axis))?;
+            let lo = read(u64::from(base))?;
+            combine(AluOp::Fsub, bits, &hi, &lo)
+        }),
         SubgroupOp::Reduce(a) => uniform(fold(a, bits, comps, lanes.iter().map(|l| &l.srcs[0]))?),
         SubgroupOp::ClusteredReduce(a, n) => all(&|l| {
             let base = l.id & !(u32::from(n) - 1);

@@ -1,0 +1,118 @@
+//! Derivatives and whole-quad mode in fragment shaders on the simulator's legacy graphics
+//! pipeline. The simulator launches a pixel-shader wave with only the covered pixels in EXEC
+//! (as the hardware does), so quads on the triangle's edges give right derivatives only if
+//! the shader turns its helper lanes on (`s_wqm_b32`). Expectations are exact screen
+//! gradients computed here.
+
+mod common;
+
+use common::draw::{draw, H, W};
+use ferrum_compiler::amd::abi::graphics::PsKey;
+use ferrum_compiler::amd::{compile_graphics, default_layout, GfxBinary};
+use ferrum_compiler::ir::Stage;
+
+fn compile(file: &str, stage: Stage) -> GfxBinary {
+    let path = common::corpus_dir().join("../graphics/draw").join(file);
+    let words = common::glsl_to_spirv(&path);
+    let ir = ferrum_compiler::compile_to_ir(&words, "main", stage, &Default::default())
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    compile_graphics(&ir, &default_layout(&ir), PsKey::default())
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// color.vert's triangle in window coordinates (viewport 0, 0, W, H; w cancels).
+fn window() -> [[f64; 2]; 3] {
+    [[-0.8, -0.8], [0.9, -0.6], [-0.5, 0.9]]
+        .map(|[x, y]: [f64; 2]| [(x + 1.0) * W as f64 / 2.0, (y + 1.0) * H as f64 / 2.0])
+}
+
+fn cross(a: [f64; 2], b: [f64; 2], p: [f64; 2]) -> f64 {
+    (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+}
+
+/// Pixel centres clearly inside (more than 1/64 pixel from every edge) or outside: `Some(true)`
+/// / `Some(false)`; `None` near an edge.
+fn inside(x: u32, y: u32) -> Option<bool> {
+    let w = window();
+    let p = [x as f64 + 0.5, y as f64 + 0.5];
+    let mut all = true;
+    for (a, b) in [(w[1], w[2]), (w[2], w[0]), (w[0], w[1])] {
+        let len = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
+        let e = cross(a, b, p) / len;
+        if e.abs() < 1.0 / 64.0 {
+            return None;
+        }
+        all &= e > 0.0;
+    }
+    Some(all)
+}
+
+/// Pixels clearly inside whose 2x2 quad has a pixel clearly outside (helper lanes).
+fn on_an_edge_quad(x: u32, y: u32) -> bool {
+    let (qx, qy) = (x & !1, y & !1);
+    (0..4).any(|i| inside(qx + (i & 1), qy + (i >> 1)) == Some(false))
+}
+
+#[test]
+fn fine_and_coarse_derivatives_take_the_right_quad_lanes() {
+    let vs = compile("color.vert", Stage::Vertex);
+    let ps = compile("deriv_quad.frag", Stage::Fragment);
+    assert!(ps.isa_text.contains("s_wqm_b32 exec_lo, exec_lo"), "{}", ps.isa_text);
+    let pixels = draw(&vs, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\nPS:\n{}", ps.isa_text));
+    let (mut n, mut edge) = (0, 0);
+    for y in 0..H {
+        for x in 0..W {
+            let got = pixels[(y * W + x) as usize];
+            match inside(x, y) {
+                Some(true) => {}
+                Some(false) => {
+                    assert_eq!(got, [0.0; 4], "({x}, {y}) is outside");
+                    continue;
+                }
+                None => continue,
+            }
+            n += 1;
+            edge += on_an_edge_quad(x, y) as u32;
+            // p = x * y at pixel centres: d/dx over one pixel is the row's y, d/dy the
+            // column's x; coarse takes the quad's top row / left column (quads start even).
+            let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+            let want = [cy, cx, (y & !1) as f32 + 0.5, (x & !1) as f32 + 0.5];
+            assert_eq!(got, want, "({x}, {y}): fine x, fine y, coarse x, coarse y");
+        }
+    }
+    assert!(n > 1000 && edge > 50, "{n} pixels, {edge} on edge quads");
+}
+
+#[test]
+fn derivatives_of_screen_affine_inputs_are_their_gradients() {
+    let vs = compile("color.vert", Stage::Vertex);
+    let ps = compile("deriv_linear.frag", Stage::Fragment);
+    let pixels = draw(&vs, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\nPS:\n{}", ps.isa_text));
+    // Screen barycentric b_i = cross(w_j, w_k, p) / area: its gradient is constant.
+    let w = window();
+    let area = cross(w[0], w[1], w[2]);
+    let grad = |a: [f64; 2], b: [f64; 2]| [-(b[1] - a[1]) / area, (b[0] - a[0]) / area];
+    let (g0, g1) = (grad(w[1], w[2]), grad(w[2], w[0]));
+    let want = [g0[0], g0[1], g1[0].abs() + g1[1].abs(), 1.0];
+    let mut n = 0;
+    for y in 0..H {
+        for x in 0..W {
+            if inside(x, y) != Some(true) {
+                continue;
+            }
+            n += 1;
+            let got = pixels[(y * W + x) as usize];
+            for c in 0..4 {
+                // Each interpolated value carries f32 rounding (~1e-7 at this scale); the
+                // gradients are ~1e-2.
+                assert!(
+                    (got[c] as f64 - want[c]).abs() < 2e-6,
+                    "({x}, {y}) channel {c}: {} vs {}",
+                    got[c],
+                    want[c]
+                );
+            }
+        }
+    }
+    assert!(n > 1000);
+}
