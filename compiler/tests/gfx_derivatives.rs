@@ -116,3 +116,40 @@ fn derivatives_of_screen_affine_inputs_are_their_gradients() {
     }
     assert!(n > 1000);
 }
+
+#[test]
+fn stores_and_atomics_run_in_exact_mode_inside_whole_quad_mode() {
+    let ps = compile("deriv_store.frag", Stage::Fragment);
+    let text = &ps.isa_text;
+    let lines: Vec<&str> = text.lines().map(|l| l.split(';').next().unwrap().trim()).collect();
+    let at = |p: &dyn Fn(&str) -> bool| {
+        lines.iter().position(|l| p(l)).unwrap_or_else(|| panic!("{text}"))
+    };
+    let live = at(&|l| l.starts_with("s_mov_b32 s") && l.ends_with(", exec_lo"));
+    let wqm = at(&|l| l.starts_with("s_wqm_b32 exec_lo, exec_lo"));
+    let atomic = at(&|l| l.starts_with("buffer_atomic_add"));
+    let live_reg = lines[live].split([' ', ',']).nth(1).unwrap();
+    // The last EXEC write before the atomic ANDs in the live mask saved before s_wqm.
+    let narrow =
+        (0..atomic).rev().find(|&i| lines[i].starts_with("s_") && lines[i].contains(" exec_lo,"));
+    let narrow = narrow.unwrap_or_else(|| panic!("{text}"));
+    assert!(live < wqm && wqm < narrow, "{text}");
+    assert!(lines[narrow].starts_with("s_and_b32 exec_lo, exec_lo, "), "{text}");
+    assert!(lines[narrow].ends_with(live_reg), "{text}");
+    // And EXEC goes back to the whole quads afterwards, before the export's exact mode.
+    assert!(lines[atomic..].iter().any(|l| l.starts_with("s_mov_b32 exec_lo, s")), "{text}");
+}
+
+#[test]
+fn centroid_is_the_centre_with_one_sample_and_sample_rate_is_refused() {
+    // Ferrum advertises one sample per pixel only: the centroid of a covered pixel is its
+    // centre, so `centroid` compiles to exactly the code of the plain input.
+    let plain = compile("linear.frag", Stage::Fragment);
+    let centroid = compile("centroid.frag", Stage::Fragment);
+    assert_eq!(plain.code, centroid.code);
+    let path = common::corpus_dir().join("../graphics/draw/sample_rate.frag");
+    let words = common::glsl_to_spirv(&path);
+    let err = ferrum_compiler::compile_to_ir(&words, "main", Stage::Fragment, &Default::default())
+        .unwrap_err();
+    assert!(err.to_string().contains("SampleRateShading"), "{err}");
+}
