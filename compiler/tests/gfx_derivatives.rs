@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::draw::{draw, H, W};
+use common::draw::{draw, draw_with, DrawSetup, Texture, H, W};
 use ferrum_compiler::amd::abi::graphics::PsKey;
 use ferrum_compiler::amd::{compile_graphics, default_layout, GfxBinary};
 use ferrum_compiler::ir::Stage;
@@ -152,4 +152,72 @@ fn centroid_is_the_centre_with_one_sample_and_sample_rate_is_refused() {
     let err = ferrum_compiler::compile_to_ir(&words, "main", Stage::Fragment, &Default::default())
         .unwrap_err();
     assert!(err.to_string().contains("SampleRateShading"), "{err}");
+}
+
+/// Draws color.vert's triangle with `ps` sampling a 2x2 texture of the four unit vectors
+/// (repeat; MAG nearest, MIN bilinear).
+fn draw_textured(file: &str) -> Vec<[f32; 4]> {
+    let vs = compile("color.vert", Stage::Vertex);
+    let path = common::corpus_dir().join("../graphics/draw").join(file);
+    let words = common::glsl_to_spirv(&path);
+    let ir = ferrum_compiler::compile_to_ir(&words, "main", Stage::Fragment, &Default::default())
+        .unwrap();
+    let layout = default_layout(&ir);
+    let ps = compile_graphics(&ir, &layout, PsKey::default()).unwrap();
+    assert!(ps.isa_text.contains("image_sample "), "{}", ps.isa_text);
+    assert!(ps.isa_text.contains("s_wqm_b32"), "{}", ps.isa_text);
+    let texture = Texture {
+        width: 2,
+        height: 2,
+        texels: vec![
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+        ],
+        // Clamps 0 (repeat); MAX_LOD 15.0 (4.8 fixed); XY_MAG_FILTER point, XY_MIN_FILTER
+        // bilinear, MIP_FILTER none (descriptors-gfx103.md, S#).
+        ssharp: [0, (15 << 8) << 12, 1 << 22, 0],
+        offset: layout.get(0, 1).unwrap().offset,
+    };
+    let setup =
+        DrawSetup { vertices: 3, instances: 1, texture: Some(texture), ..Default::default() };
+    draw_with(&vs, &ps, &setup).unwrap_or_else(|e| panic!("{e}\nPS:\n{}", ps.isa_text))
+}
+
+/// Pixels clearly inside the triangle, and how many of them are in edge quads.
+fn inside_pixels() -> (Vec<(u32, u32)>, usize) {
+    let px: Vec<(u32, u32)> = (0..H)
+        .flat_map(|y| (0..W).map(move |x| (x, y)))
+        .filter(|&(x, y)| inside(x, y) == Some(true))
+        .collect();
+    let edge = px.iter().filter(|&&(x, y)| on_an_edge_quad(x, y)).count();
+    (px, edge)
+}
+
+#[test]
+fn implicit_lod_minifies_with_the_min_filter() {
+    let pixels = draw_textured("sample_implicit.frag");
+    // u * 2 - 0.5 = 4x + 1.5 texels: halfway between texels 1 and 0 in x and in y, so the
+    // bilinear MIN filter averages all four. With LOD 0 (no derivatives) the MAG filter
+    // would take one texel.
+    let (px, edge) = inside_pixels();
+    for &(x, y) in &px {
+        let got = pixels[(y * W + x) as usize];
+        for (c, v) in got.iter().enumerate() {
+            assert!((v - 0.25).abs() < 1e-6, "({x}, {y}) channel {c}: {got:?}");
+        }
+    }
+    assert!(px.len() > 1000 && edge > 50, "{} pixels, {edge} on edge quads", px.len());
+}
+
+#[test]
+fn implicit_lod_magnifies_with_the_mag_filter() {
+    let pixels = draw_textured("sample_mag.frag");
+    // u * 2 = (x + 0.5) / 128 < 1: texel (0, 0) with the nearest MAG filter; bilinear would
+    // blend in the neighbours.
+    let (px, _) = inside_pixels();
+    for &(x, y) in &px {
+        assert_eq!(pixels[(y * W + x) as usize], [1.0, 0.0, 0.0, 0.0], "({x}, {y})");
+    }
 }

@@ -141,6 +141,7 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("deriv_linear.frag", Stage::Fragment),
         ("deriv_store.frag", Stage::Fragment),
         ("sample_implicit.frag", Stage::Fragment),
+        ("sample_mag.frag", Stage::Fragment),
     ] {
         let mut key = GfxKey::default();
         if file == "coord.frag" {
