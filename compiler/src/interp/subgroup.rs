@@ -187,4 +187,19 @@ mod tests {
         let c = eval(SubgroupOp::ClusteredReduce(AluOp::Iadd, 4), 32, 1, &l).unwrap();
         assert_eq!(c, vec![vec![1], vec![1], vec![1], vec![0]]);
     }
+
+    #[test]
+    fn derivatives_take_the_quad_lanes() {
+        // Quad 1 (lanes 4..7) holds 1, 3, 7, 15 as f32: lane bit 0 is x, bit 1 is y.
+        let v = [1.0f32, 3.0, 7.0, 15.0];
+        let l = lanes(&[4, 5, 6, 7], |id| u64::from(v[id as usize - 4].to_bits()));
+        let d = |y, fine| -> Vec<f32> {
+            let r = eval(SubgroupOp::Derivative { y, fine }, 32, 1, &l).unwrap();
+            r.iter().map(|c| f32::from_bits(c[0] as u32)).collect()
+        };
+        assert_eq!(d(false, false), [2.0; 4]);
+        assert_eq!(d(false, true), [2.0, 2.0, 8.0, 8.0]);
+        assert_eq!(d(true, false), [6.0; 4]);
+        assert_eq!(d(true, true), [6.0, 12.0, 6.0, 12.0]);
+    }
 }
