@@ -518,13 +518,13 @@ impl Isel<'_> {
             (true, true) => ([2, 3, 2, 3], [0, 1, 0, 1]),
         };
         let v = self.in_vgpr(x, Self::dwords(bits))?;
-        let low = self.sg_v();
         if bits == 64 {
             // No DPP on VOP3: move both operands, then subtract.
             let a = self.dpp_move(x, 2, perm(hi))?[0];
             let b = self.dpp_move(x, 2, perm(lo))?[0];
             return self.alu_comp(AluOp::Fsub, 64, 64, &[a, b], false);
         }
+        let low = self.sg_v();
         self.dpp_mov_all(low, v, perm(lo));
         let d = self.sg_v();
         let op = if bits == 16 { O::V_SUB_F16 } else { O::V_SUB_F32 };
