@@ -137,6 +137,11 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("facing.frag", Stage::Fragment),
         ("linear.frag", Stage::Fragment),
         ("point.vert", Stage::Vertex),
+        ("deriv_quad.frag", Stage::Fragment),
+        ("deriv_linear.frag", Stage::Fragment),
+        ("deriv_store.frag", Stage::Fragment),
+        ("sample_implicit.frag", Stage::Fragment),
+        ("sample_mag.frag", Stage::Fragment),
     ] {
         let mut key = GfxKey::default();
         if file == "coord.frag" {

@@ -136,6 +136,7 @@ fn setup() -> DrawSetup {
         inputs: d.inputs,
         depth: false,
         points: false,
+        texture: None,
     }
 }
 

@@ -147,6 +147,9 @@ fn helper_lanes_feed_derivatives() {
     );
     s.set(SPI_PS_INPUT_CNTL_0, 0);
     let mut p = Asm::new();
+    // The wave starts with the covered pixels only: whole-quad mode turns the helpers on.
+    let exec = Special(ferrum_isa::Special::ExecLo);
+    p.sop1(Op::S_WQM_B32, exec, exec);
     p.sop1(Op::S_MOV_B32, M0, S(0));
     vintrp(&mut p, Opcode::V_INTERP_P1_F32, 4, 0, 0, 0);
     vintrp(&mut p, Opcode::V_INTERP_P2_F32, 4, 1, 0, 0);

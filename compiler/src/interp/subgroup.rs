@@ -119,6 +119,14 @@ pub fn eval(
         SubgroupOp::ShuffleDown => all(&|l| read(u64::from(l.id) + (src(l, 1)?[0] & 0xffff_ffff))),
         SubgroupOp::QuadBroadcast => all(&|l| read(u64::from(l.id & !3) | (src(l, 1)?[0] & 3))),
         SubgroupOp::QuadSwap(k) => all(&|l| read(u64::from(l.id ^ u32::from(k)))),
+        SubgroupOp::Derivative { y, fine } => all(&|l| {
+            // The two quad lanes whose difference this lane takes (see `SubgroupOp`).
+            let (axis, other) = if y { (2, 1) } else { (1, 2) };
+            let base = l.id & !3 | if fine { l.id & other } else { 0 };
+            let hi = read(u64::from(base | axis))?;
+            let lo = read(u64::from(base))?;
+            combine(AluOp::Fsub, bits, &hi, &lo)
+        }),
         SubgroupOp::Reduce(a) => uniform(fold(a, bits, comps, lanes.iter().map(|l| &l.srcs[0]))?),
         SubgroupOp::ClusteredReduce(a, n) => all(&|l| {
             let base = l.id & !(u32::from(n) - 1);
@@ -178,5 +186,20 @@ mod tests {
         let l = lanes(&[3, 4, 7, 8], |id| u64::from(id % 2));
         let c = eval(SubgroupOp::ClusteredReduce(AluOp::Iadd, 4), 32, 1, &l).unwrap();
         assert_eq!(c, vec![vec![1], vec![1], vec![1], vec![0]]);
+    }
+
+    #[test]
+    fn derivatives_take_the_quad_lanes() {
+        // Quad 1 (lanes 4..7) holds 1, 3, 7, 15 as f32: lane bit 0 is x, bit 1 is y.
+        let v = [1.0f32, 3.0, 7.0, 15.0];
+        let l = lanes(&[4, 5, 6, 7], |id| u64::from(v[id as usize - 4].to_bits()));
+        let d = |y, fine| -> Vec<f32> {
+            let r = eval(SubgroupOp::Derivative { y, fine }, 32, 1, &l).unwrap();
+            r.iter().map(|c| f32::from_bits(c[0] as u32)).collect()
+        };
+        assert_eq!(d(false, false), [2.0; 4]);
+        assert_eq!(d(false, true), [2.0, 2.0, 8.0, 8.0]);
+        assert_eq!(d(true, false), [6.0; 4]);
+        assert_eq!(d(true, true), [6.0, 12.0, 6.0, 12.0]);
     }
 }

@@ -271,6 +271,17 @@ pub enum SubgroupOp {
     QuadBroadcast,
     /// `(x)` → `x` of the quad lane `id ^ k` (1 horizontal, 2 vertical, 3 diagonal).
     QuadSwap(u8),
+    /// `(x: float)` → the screen-space derivative of `x` (SPIR-V `OpDPdx`... `OpFwidth*` are
+    /// built on it), from the 2x2 quad of fragment invocations: lane bit 0 is x, bit 1 is y.
+    /// `fine`: each row (column) of the quad takes its own difference; coarse: the whole quad
+    /// takes the difference along its first row (column). Needs every lane of the quad active
+    /// (helper invocations included), so the backend runs fragment shaders in whole-quad mode.
+    Derivative {
+        /// d/dy rather than d/dx.
+        y: bool,
+        /// Per row/column rather than once per quad.
+        fine: bool,
+    },
 }
 
 impl SubgroupOp {
@@ -282,6 +293,9 @@ impl SubgroupOp {
             SubgroupOp::ExclusiveScan(op) => format!("exclusive_scan_{}", op.name()),
             SubgroupOp::ClusteredReduce(op, n) => format!("clustered{n}_reduce_{}", op.name()),
             SubgroupOp::QuadSwap(k) => format!("quad_swap{k}"),
+            SubgroupOp::Derivative { y, fine } => {
+                format!("dd{}_{}", if y { "y" } else { "x" }, if fine { "fine" } else { "coarse" })
+            }
             other => format!("{other:?}").to_lowercase(),
         }
     }

@@ -62,6 +62,7 @@ const CAPABILITIES: &[Capability] = &[
     Capability::GroupNonUniformShuffleRelative,
     Capability::GroupNonUniformClustered,
     Capability::GroupNonUniformQuad,
+    Capability::DerivativeControl,
     Capability::SampledCubeArray,
     Capability::ImageCubeArray,
     Capability::MinLod,

@@ -48,6 +48,30 @@ impl FnCtx<'_, '_> {
         }
     }
 
+    /// `OpDPdx`... `OpFwidthCoarse`: quad differences; `fwidth` is `|ddx| + |ddy|`. The plain
+    /// forms may be fine or coarse (Vulkan leaves it to the implementation): coarse, like RADV.
+    fn derivative(&mut self, inst: &Instruction) -> Result<Option<Value>, CompileError> {
+        let (fine, kind) = match inst.class.opcode {
+            Op::DPdx | Op::DPdxCoarse => (false, 0),
+            Op::DPdxFine => (true, 0),
+            Op::DPdy | Op::DPdyCoarse => (false, 1),
+            Op::DPdyFine => (true, 1),
+            Op::Fwidth | Op::FwidthCoarse => (false, 2),
+            Op::FwidthFine => (true, 2),
+            _ => return Ok(None),
+        };
+        let vt = self.rvt(inst)?;
+        let p = self.leaf(inst, 0)?;
+        let d = |s: &mut Self, y| s.subgroup(SubgroupOp::Derivative { y, fine }, vec![p], vt);
+        if kind < 2 {
+            return Ok(Some(d(self, kind == 1)));
+        }
+        let (dx, dy) = (d(self, false), d(self, true));
+        let ax = self.alu(AluOp::Fabs, vt, vec![dx]);
+        let ay = self.alu(AluOp::Fabs, vt, vec![dy]);
+        Ok(Some(self.alu(AluOp::Fadd, vt, vec![ax, ay])))
+    }
+
     fn subgroup(&mut self, op: SubgroupOp, srcs: Vec<Value>, vt: ValueType) -> Value {
         self.emit(InstKind::Subgroup { op, srcs }, vt)
     }
@@ -55,6 +79,10 @@ impl FnCtx<'_, '_> {
     /// Translates subgroup instructions; `false` if `inst` is not one.
     pub fn subgroup_inst(&mut self, inst: &Instruction) -> Result<bool, CompileError> {
         let o = inst.class.opcode;
+        if let Some(r) = self.derivative(inst)? {
+            self.set(inst, Tree::Leaf(r))?;
+            return Ok(true);
+        }
         if !format!("{o:?}").starts_with("GroupNonUniform") {
             return Ok(false);
         }

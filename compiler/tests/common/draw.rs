@@ -94,6 +94,60 @@ pub struct DrawSetup {
     pub depth: bool,
     /// A point list instead of a triangle list.
     pub points: bool,
+    /// A combined image/sampler in descriptor set 0.
+    pub texture: Option<Texture>,
+}
+
+/// A single-level 2D linear 32_32_32_32_FLOAT texture and its sampler, written into set 0.
+#[derive(Clone, Debug)]
+pub struct Texture {
+    pub width: u32,
+    pub height: u32,
+    /// Row-major texels.
+    pub texels: Vec<[f32; 4]>,
+    /// The S# (descriptors-gfx103.md).
+    pub ssharp: [u32; 4],
+    /// Byte offset of the binding's descriptor in set 0 (the compiler's layout).
+    pub offset: u32,
+}
+
+impl Texture {
+    /// Rows aligned to 256 bytes (16 texels).
+    fn pitch(&self) -> u32 {
+        self.width.next_multiple_of(16)
+    }
+
+    /// T#: BASE_ADDRESS, FORMAT 77 (32_32_32_32_FLOAT), WIDTH/HEIGHT - 1, DST_SEL XYZW,
+    /// TYPE 9 (2D), SW_LINEAR, one level (descriptors-gfx103.md §2).
+    fn tsharp(&self, va: u64) -> [u32; 8] {
+        let (w, h) = (self.width - 1, self.height - 1);
+        let sel = 4 | 5 << 3 | 6 << 6 | 7 << 9;
+        [
+            (va >> 8) as u32,
+            (va >> 40) as u32 & 0xff | 77 << 20 | (w & 3) << 30,
+            (w >> 2) | h << 14 | 1 << 31,
+            sel | 9 << 28,
+            0,
+            4 << 20,
+            0,
+            0,
+        ]
+    }
+
+    /// Writes the texels and set 0 (T#, then the S# 32 bytes on); returns the memory.
+    fn place(&self, dev: &Device, set0: &Mem) -> Mem {
+        let m = mem(dev, u64::from(self.pitch() * self.height * 16));
+        for y in 0..self.height {
+            let row: Vec<u32> = (0..self.width)
+                .flat_map(|x| self.texels[(y * self.width + x) as usize].map(f32::to_bits))
+                .collect();
+            m.map.write_u32s((y * self.pitch() * 16) as usize, &row).unwrap();
+        }
+        let at = self.offset as usize;
+        set0.map.write_u32s(at, &self.tsharp(m.va)).unwrap();
+        set0.map.write_u32s(at + 32, &self.ssharp).unwrap();
+        m
+    }
 }
 
 /// Pitch (elements) of the linear depth target: rows aligned to 256 bytes (addrlib's
@@ -144,6 +198,9 @@ pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Dr
     let pitch = W.div_ceil(16) * 16;
     let color = mem(&dev, u64::from(pitch * H * 16));
     let table = mem(&dev, 4096);
+    let set0 = mem(&dev, 4096);
+    table.map.write(0, &set0.va.to_le_bytes()).unwrap();
+    let tex = setup.texture.as_ref().map(|t| t.place(&dev, &set0));
     let vdata = mem(&dev, setup.data.len() as u64);
     vdata.map.write(0, &setup.data).unwrap();
     let vtable = mem(&dev, 16 * setup.inputs.len() as u64);
@@ -171,10 +228,12 @@ pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Dr
     packet(&mut pm4, 0x2d, &[setup.vertices, 2]); // DRAW_INDEX_AUTO, auto-index source
     let ib = mem(&dev, (pm4.len() * 4) as u64);
     ib.map.write_u32s(0, &pm4).unwrap();
-    let handles: Vec<u32> = [&vcode, &pcode, &color, &table, &vdata, &vtable, &zbuf, &ib]
-        .iter()
-        .map(|m| m.bo.handle())
-        .collect();
+    let mut handles: Vec<u32> =
+        [&vcode, &pcode, &color, &table, &vdata, &vtable, &zbuf, &ib, &set0]
+            .iter()
+            .map(|m| m.bo.handle())
+            .collect();
+    handles.extend(tex.iter().map(|m| m.bo.handle()));
     let ctx = dev.create_context(Priority::Normal).unwrap();
     let ibs = [Ib { va: ib.va, size_dw: pm4.len() as u32, flags: 0 }];
     let fence = ctx.submit(&Submission::new(Ip::Gfx, &ibs, &handles)).map_err(|e| e.to_string())?;

@@ -331,6 +331,19 @@ pub fn sop1(w: &mut Wave, i: &Sop1, next_pc: u64) -> R<Flow> {
             w.scc = v != 0;
             w.swrite64(d()?, v)?;
         }
+        O::S_WQM_B32 | O::S_WQM_B64 => {
+            // Whole-quad mode: each result quad (4 bits) is all ones if any of its source bits is.
+            let a =
+                if i.op == O::S_WQM_B32 { u64::from(w.ssrc(i.ssrc0)?) } else { w.ssrc64(i.ssrc0)? };
+            let quad = |q: u32| if a >> (4 * q) & 0xf != 0 { 0xf << (4 * q) } else { 0 };
+            let v = (0..16).fold(0u64, |m, q| m | quad(q));
+            w.scc = v != 0;
+            if i.op == O::S_WQM_B32 {
+                w.swrite(d()?, v as u32)?;
+            } else {
+                w.swrite64(d()?, v)?;
+            }
+        }
         O::S_BREV_B32 => {
             let v = w.ssrc(i.ssrc0)?.reverse_bits();
             w.swrite(d()?, v)?;

@@ -1,5 +1,6 @@
 //! Pixel-shader waves: the SPI packs up to eight 2x2 quads into a wave32 (helper lanes
-//! included, EXEC covering every lane of every quad), loads SGPRs and VGPRs as
+//! included, their inputs interpolated; EXEC covers only the covered pixels, as on the
+//! hardware, where a shader needing helpers enables them with `s_wqm`), loads SGPRs and VGPRs as
 //! SPI_SHADER_PGM_RSRC*_PS, SPI_PS_INPUT_ENA/ADDR and SPI_BARYC_CNTL say, writes the
 //! primitives' parameters into the wave's LDS, runs it, and hands the exports to the back end
 //! in the formats SPI_SHADER_COL_FORMAT / SPI_SHADER_Z_FORMAT program.
@@ -174,7 +175,7 @@ pub fn run_wave(
         let p = &prims[pq.prim as usize];
         for i in 0..4 {
             let lane = q * 4 + i;
-            exec_mask |= 1 << lane;
+            exec_mask |= u32::from(pq.quad.coverage[i] != 0) << lane;
             let (x, y) = (pq.quad.x + (i as i32 & 1), pq.quad.y + (i as i32 >> 1));
             let vals = lane_inputs(
                 rs,

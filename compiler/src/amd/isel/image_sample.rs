@@ -9,7 +9,7 @@ use super::image_desc::Part;
 use super::{Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{RegClass, RegRef, Slot};
-use crate::ir::{AluOp, ImageDim, ImageInst, ImageOp, ImageSrcs, Value};
+use crate::ir::{AluOp, ImageDim, ImageInst, ImageOp, ImageSrcs, Stage, Value};
 
 /// 1.5f: added to cube face coordinates to reach the hardware's [1, 2] range.
 const ONE_HALF_PLUS_ONE: u64 = 0x3fc0_0000;
@@ -127,6 +127,9 @@ impl Isel<'_> {
             (None, true, _) => "_d",
             (None, false, true) => "_b",
             (None, false, false) if im.op == ImageOp::Gather => "_lz",
+            // The level from the coordinates' quad differences: the PS runs in whole-quad
+            // mode for it (`GfxIo::wqm`).
+            (None, false, false) if self.shader.stage == Stage::Fragment => "",
             (None, false, false) => {
                 return Err(unsupported("implicit level of detail outside fragment shaders"))
             }

@@ -23,7 +23,10 @@ use super::{pinned, Isel, MVal};
 use crate::amd::abi::graphics as g;
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{MFunc, RegClass, RegRef, Slot};
-use crate::ir::{BuiltinOut, IoSlot, Mode, Shader, Stage, SysVal, Terminator, Value};
+use crate::ir::{
+    BuiltinOut, ImageArgs, ImageOp, InstKind, IoSlot, Mode, Shader, Space, Stage, SubgroupOp,
+    SysVal, Terminator, Value,
+};
 
 /// Graphics-stage inputs and the output registers.
 #[derive(Clone, Debug, Default)]
@@ -57,6 +60,10 @@ pub struct GfxIo {
     live: Option<RegRef>,
     /// The PS kills lanes (DB_SHADER_CONTROL.KILL_ENABLE).
     pub kills: bool,
+    /// The PS runs in whole-quad mode (derivatives, implicit-LOD sampling): EXEC is widened
+    /// to whole quads at entry so helper lanes compute, and narrowed to `live` around stores,
+    /// atomics and the exports (exact mode).
+    pub wqm: bool,
     /// M0 holds PRIM_MASK (set in the prologue).
     m0_set: bool,
     /// Selection is in the entry block (EXEC = the launch mask, executed once).
@@ -107,6 +114,20 @@ fn fragment_inputs(s: &Shader) -> Vec<(u32, bool)> {
         }
     }
     m.into_iter().collect()
+}
+
+/// Whether `f` takes quad differences: derivatives, or samples whose level comes from the
+/// coordinates' derivatives (no explicit level or gradients).
+fn needs_helpers(f: &crate::ir::Function) -> bool {
+    f.blocks.iter().flat_map(|b| &b.insts).any(|i| match &i.kind {
+        InstKind::Subgroup { op: SubgroupOp::Derivative { .. }, .. } => true,
+        InstKind::Image(im) => {
+            matches!(im.op, ImageOp::Sample | ImageOp::QueryLod)
+                && !im.args.has(ImageArgs::LOD)
+                && !im.args.has(ImageArgs::GRAD)
+        }
+        _ => false,
+    })
 }
 
 /// Locations of the PS's `noperspective` (and not flat) inputs.
@@ -165,7 +186,8 @@ impl GfxIo {
         let ends =
             f.blocks.iter().filter(|b| matches!(b.term, Terminator::Return(_) | Terminator::Kill));
         io.kills = f.blocks.iter().any(|b| matches!(b.term, Terminator::Kill));
-        if shader.stage != Stage::Compute && (io.kills || ends.count() > 1) {
+        io.wqm = shader.stage == Stage::Fragment && needs_helpers(f);
+        if shader.stage != Stage::Compute && (io.kills || io.wqm || ends.count() > 1) {
             io.live = Some(mf.vreg(RegClass::S, 1));
         }
         io
@@ -325,6 +347,45 @@ impl Isel<'_> {
         if let Some(live) = self.gfx.live {
             self.emit_prologue(build::sop1(Opcode::S_MOV_B32, live, build::EXEC, 1));
         }
+        if self.gfx.wqm {
+            // The wave starts with only the covered pixels in EXEC; helpers join here.
+            let exec = Operand::Special(Special::ExecLo);
+            self.emit_prologue(build::sop1_fixed(Opcode::S_WQM_B32, exec, build::EXEC));
+        }
+    }
+
+    /// Whether `kind` writes memory other invocations can see: helper lanes must not.
+    pub(super) fn needs_exact(&self, kind: &InstKind) -> bool {
+        let visible = |s: &Space| matches!(s, Space::Buffer | Space::Global);
+        self.gfx.wqm
+            && match kind {
+                InstKind::MemStore { space, .. } | InstKind::MemAtomic { space, .. } => {
+                    visible(space)
+                }
+                InstKind::Image(im) => matches!(im.op, ImageOp::Write | ImageOp::Atomic(_)),
+                _ => false,
+            }
+    }
+
+    /// Exact mode: EXEC narrowed to the live lanes; returns the whole-quad EXEC to restore.
+    pub(super) fn enter_exact(&mut self) -> RegRef {
+        let live = self.gfx.live.expect("whole-quad mode keeps the live mask");
+        let saved = self.vreg(RegClass::S, 1);
+        self.emit(build::sop1(Opcode::S_MOV_B32, saved, build::EXEC, 1));
+        let exec = Operand::Special(Special::ExecLo);
+        let l = Src::R(live, RegClass::S);
+        let mut and = build::sop2(Opcode::S_AND_B32, None, build::EXEC, l, 1);
+        if let ferrum_isa::Inst::Sop2(i) = &mut and.inst {
+            i.sdst = exec;
+        }
+        self.emit(and);
+        saved
+    }
+
+    /// Back to whole-quad mode after [`Self::enter_exact`].
+    pub(super) fn leave_exact(&mut self, saved: RegRef) {
+        let exec = Operand::Special(Special::ExecLo);
+        self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(saved, RegClass::S)));
     }
 
     /// `OpKill`: the active lanes leave the live mask (and end, as at a return).

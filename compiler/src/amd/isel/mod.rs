@@ -420,6 +420,16 @@ impl<'a> Isel<'a> {
     }
 
     fn select_inst(&mut self, inst: &Inst) -> Result<(), BackendError> {
+        if self.needs_exact(&inst.kind) {
+            let saved = self.enter_exact();
+            let r = self.select_inst_in_mode(inst);
+            self.leave_exact(saved);
+            return r;
+        }
+        self.select_inst_in_mode(inst)
+    }
+
+    fn select_inst_in_mode(&mut self, inst: &Inst) -> Result<(), BackendError> {
         let dst = inst.dst;
         match &inst.kind {
             InstKind::Const(c) => {

@@ -428,6 +428,7 @@ impl Isel<'_> {
                 let l = lane.ok_or_else(|| unsupported("shuffle without lane"))?;
                 self.shuffle(op, x, dw, l)
             }
+            SubgroupOp::Derivative { y, fine } => Ok(vec![self.derivative(x, bits, y, fine)?]),
             SubgroupOp::Reduce(a)
             | SubgroupOp::InclusiveScan(a)
             | SubgroupOp::ExclusiveScan(a)
@@ -495,6 +496,40 @@ impl Isel<'_> {
             }
             MVal::Res(_) => return Err(unsupported("a resource as a lane index")),
         })
+    }
+
+    /// A quad difference (see [`SubgroupOp::Derivative`]): the lane pairs as DPP `quad_perm`
+    /// selections (lane `i` of the quad reads lane `perm[i]`), the higher minus the lower. The
+    /// quad's lanes 0..3 are the pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1) as the SPI packs
+    /// them (ACO's derivatives take the same pairs).
+    fn derivative(&mut self, x: MVal, bits: u8, y: bool, fine: bool) -> Result<MVal, BackendError> {
+        if self.shader.stage != Stage::Fragment {
+            return Err(unsupported("derivatives outside fragment shaders"));
+        }
+        if !matches!(x, MVal::Reg(_, RegClass::V)) {
+            // The same in every lane of the quad.
+            return Ok(MVal::Const(0));
+        }
+        let perm = |p: [u16; 4]| p[0] | p[1] << 2 | p[2] << 4 | p[3] << 6;
+        let (hi, lo) = match (y, fine) {
+            (false, false) => ([1, 1, 1, 1], [0, 0, 0, 0]),
+            (false, true) => ([1, 1, 3, 3], [0, 0, 2, 2]),
+            (true, false) => ([2, 2, 2, 2], [0, 0, 0, 0]),
+            (true, true) => ([2, 3, 2, 3], [0, 1, 0, 1]),
+        };
+        let v = self.in_vgpr(x, Self::dwords(bits))?;
+        if bits == 64 {
+            // No DPP on VOP3: move both operands, then subtract.
+            let a = self.dpp_move(x, 2, perm(hi))?[0];
+            let b = self.dpp_move(x, 2, perm(lo))?[0];
+            return self.alu_comp(AluOp::Fsub, 64, 64, &[a, b], false);
+        }
+        let low = self.sg_v();
+        self.dpp_mov_all(low, v, perm(lo));
+        let d = self.sg_v();
+        let op = if bits == 16 { O::V_SUB_F16 } else { O::V_SUB_F32 };
+        self.dpp_op(op, d, v, low, DppCtl::new(perm(hi)));
+        Ok(MVal::Reg(d, RegClass::V))
     }
 
     fn dpp_move(&mut self, x: MVal, dw: u8, ctrl: u16) -> Result<Vec<MVal>, BackendError> {
