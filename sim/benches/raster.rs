@@ -108,6 +108,9 @@ fn textured_scene() -> (Scene, common::Buffer) {
         s.set(SPI_SHADER_USER_DATA_PS_0 + 4 * i as u32, *w);
     }
     let mut p = Asm::new();
+    // Helper lanes start outside EXEC; the implicit LOD needs the whole quad.
+    let exec = Special(ferrum_isa::Special::ExecLo);
+    p.sop1(Op::S_WQM_B32, exec, exec);
     p.sop1(Op::S_MOV_B32, Special(ferrum_isa::Special::M0), S(12));
     for c in 0..2u8 {
         vintrp(&mut p, Opcode::V_INTERP_P1_F32, 4 + c, 0, 0, c);
