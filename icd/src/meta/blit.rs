@@ -135,11 +135,10 @@ fn typed_level(image: &Image, level: u32) -> VkResult<ImageDescriptor> {
 /// integer only to the same signedness; colour only here).
 fn compatible(src: Numeric, dst: Numeric) -> bool {
     use Numeric::*;
-    match (src, dst) {
-        (Uint, Uint) | (Sint, Sint) => true,
-        (Unorm | Snorm | Float | Srgb, Unorm | Snorm | Float) => true,
-        _ => false,
-    }
+    matches!(
+        (src, dst),
+        (Uint, Uint) | (Sint, Sint) | (Unorm | Snorm | Float | Srgb, Unorm | Snorm | Float)
+    )
 }
 
 /// One side of a blit region: the level's extent, low corner and size per axis, and the
