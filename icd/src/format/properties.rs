@@ -17,7 +17,7 @@ type F = vk::FormatFeatureFlags;
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
 /// the float formats there); COLOR (colour attachment without blending) by
 /// `tests/tests/graphics.rs` (render passes with clears and draws, differential against
-/// lavapipe). TRANSFER is [`PROVEN_TRANSFER`]; DEPTH_STENCIL/BLIT the
+/// lavapipe). TRANSFER is [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; DEPTH_STENCIL the
 /// graphics path, ATOMIC image atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
 pub const PROVEN: &[(vk::Format, Caps)] = &[
     (
