@@ -2,8 +2,7 @@
 //!
 //! Copies between buffers and linear images, and between linear images, run on the CP's DMA
 //! (`cmd::copy_image`). Copies with swizzled images and clears are compute (meta) kernels
-//! (`crate::meta`). Blits are not built yet: recording one makes `vkEndCommandBuffer` fail
-//! with an error and a log line, and no format advertises BLIT features.
+//! (`crate::meta`), and so are blits (`meta::blit`, colour formats only).
 
 use ash::vk;
 
@@ -12,7 +11,6 @@ use crate::cmd::copy_image::{copy_buffer_image, copy_image, Direction};
 use crate::cmd::CommandBuffer;
 use crate::core::buffer::Buffer;
 use crate::entry::guard_void;
-use crate::error::VkError;
 use crate::image::layout::SwizzleMode;
 use crate::image::Image;
 use crate::meta;
@@ -165,20 +163,28 @@ pub unsafe extern "system" fn cmd_clear_depth_stencil_image(
     unsafe { clear("vkCmdClearDepthStencilImage", cb, image, value, count, p_ranges) }
 }
 
-/// Generates `vkCmd*` image transfers that need the meta kernels.
-macro_rules! absent_transfers {
-    ($($f:ident $name:literal ($($ty:ty),*);)*) => {$(
-        pub unsafe extern "system" fn $f(cb: vk::CommandBuffer, $(_: $ty),*) {
-            guard_void($name, || {
-                // SAFETY: the application passes a live command buffer (valid usage).
-                let cb = unsafe { obj::<CommandBuffer>(cb)? };
-                cb.record(|_| Err(VkError::NotImplemented($name)));
-                Ok(())
-            })
-        }
-    )*};
-}
-
-absent_transfers! {
-    cmd_blit_image "vkCmdBlitImage" (vk::Image, vk::ImageLayout, vk::Image, vk::ImageLayout, u32, *const vk::ImageBlit, vk::Filter);
+pub unsafe extern "system" fn cmd_blit_image(
+    cb: vk::CommandBuffer,
+    src: vk::Image,
+    _src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    _dst_layout: vk::ImageLayout,
+    count: u32,
+    p_regions: *const vk::ImageBlit,
+    filter: vk::Filter,
+) {
+    guard_void("vkCmdBlitImage", || {
+        // SAFETY: a live command buffer (valid usage).
+        let cb = unsafe { obj::<CommandBuffer>(cb)? };
+        cb.record(|s| {
+            // SAFETY: live images (valid usage).
+            let (src, dst) = unsafe { (obj::<Image>(src)?, obj::<Image>(dst)?) };
+            meta::begin(s)?;
+            for r in super::array(p_regions, count) {
+                meta::blit::blit(s, src, dst, r, filter)?;
+            }
+            meta::end(s)
+        });
+        Ok(())
+    })
 }

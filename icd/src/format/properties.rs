@@ -17,7 +17,7 @@ type F = vk::FormatFeatureFlags;
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
 /// the float formats there); COLOR (colour attachment without blending) by
 /// `tests/tests/graphics.rs` (render passes with clears and draws, differential against
-/// lavapipe). TRANSFER is [`PROVEN_TRANSFER`]; DEPTH_STENCIL/BLIT the
+/// lavapipe). TRANSFER is [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; DEPTH_STENCIL the
 /// graphics path, ATOMIC image atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
 pub const PROVEN: &[(vk::Format, Caps)] = &[
     (
@@ -117,6 +117,17 @@ pub const PROVEN_TRANSFER: &[vk::Format] = &[
     vk::Format::BC7_SRGB_BLOCK,
 ];
 
+/// Formats whose blits (`BLIT_SRC` with their proven SAMPLE, `BLIT_DST` with their proven
+/// STORAGE: the blit kernel samples the source and stores the destination) are proven by
+/// `tests/tests/meta_blit.rs`: scaled, mirrored, layered and last-level blits with nearest and
+/// (float formats) linear filters, conversions between them, differential against lavapipe.
+pub const PROVEN_BLIT: &[vk::Format] = &[
+    vk::Format::R8G8B8A8_UNORM,
+    vk::Format::R16G16B16A16_SFLOAT,
+    vk::Format::R32G32B32A32_SFLOAT,
+    vk::Format::R32_UINT,
+];
+
 /// Formats whose vertex-buffer fetch (`VERTEX_BUFFER`) is proven, by `tests/tests/graphics.rs`
 /// (vertex attributes with per-vertex and per-instance rates, differential against lavapipe).
 /// Other buffer features stay unadvertised.
@@ -124,7 +135,10 @@ pub const PROVEN_VERTEX: &[vk::Format] = &[vk::Format::R32G32_SFLOAT, vk::Format
 
 /// The paths [`PROVEN`] for `format` with OPTIMAL tiling (none for formats not listed).
 pub fn proven(format: vk::Format) -> Caps {
-    let caps = PROVEN.iter().find(|p| p.0 == format).map_or(Caps(0), |p| p.1);
+    let mut caps = PROVEN.iter().find(|p| p.0 == format).map_or(Caps(0), |p| p.1);
+    if PROVEN_BLIT.contains(&format) {
+        caps = caps | Caps::BLIT;
+    }
     if PROVEN_TRANSFER.contains(&format) {
         caps | Caps::TRANSFER
     } else {
@@ -160,7 +174,8 @@ fn image_features(f: &FormatInfo, caps: Caps) -> vk::FormatFeatureFlags {
     set(has(Caps::STORAGE | Caps::ATOMIC), F::STORAGE_IMAGE_ATOMIC);
     set(has(Caps::COLOR), F::COLOR_ATTACHMENT);
     set(has(Caps::COLOR | Caps::BLEND), F::COLOR_ATTACHMENT_BLEND);
-    set(has(Caps::COLOR | Caps::BLIT), F::BLIT_DST);
+    // Blits store through a storage view; a colour target can take one as well.
+    set(has(Caps::BLIT) && (has(Caps::COLOR) || has(Caps::STORAGE)), F::BLIT_DST);
     set(has(Caps::DEPTH_STENCIL), F::DEPTH_STENCIL_ATTACHMENT);
     if f.img_format != 0 && has(Caps::TRANSFER) {
         out |= F::TRANSFER_SRC | F::TRANSFER_DST;

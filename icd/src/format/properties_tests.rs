@@ -113,16 +113,21 @@ fn nothing_unproven_is_advertised() {
         proven(vk::Format::R4G4_UNORM_PACK8)
     )));
     let transfer = F::TRANSFER_SRC | F::TRANSFER_DST;
+    let blit = F::BLIT_SRC | F::BLIT_DST;
     let p = format_properties_for(vk::Format::R32_UINT, proven(vk::Format::R32_UINT));
-    assert_eq!(p.optimal_tiling_features, F::SAMPLED_IMAGE | F::STORAGE_IMAGE | transfer);
+    assert_eq!(p.optimal_tiling_features, F::SAMPLED_IMAGE | F::STORAGE_IMAGE | transfer | blit);
     assert!(p.buffer_features.is_empty());
     let p = format_properties_for(vk::Format::R8G8B8A8_UNORM, proven(vk::Format::R8G8B8A8_UNORM));
     let want = F::SAMPLED_IMAGE
         | F::SAMPLED_IMAGE_FILTER_LINEAR
         | F::STORAGE_IMAGE
         | F::COLOR_ATTACHMENT
-        | transfer;
+        | transfer
+        | blit;
     assert_eq!(p.optimal_tiling_features, want);
+    // Blits are proven for four formats only: a transfer-only format gets no BLIT bits.
+    let p = format_properties_for(vk::Format::R8_UNORM, proven(vk::Format::R8_UNORM));
+    assert_eq!(p.optimal_tiling_features, transfer);
     // Transfers alone are a format's features when nothing else is proven yet.
     let p = format_properties_for(vk::Format::D16_UNORM, proven(vk::Format::D16_UNORM));
     assert_eq!(p.optimal_tiling_features, transfer);

@@ -12,6 +12,7 @@
 //! invalidating the shader caches they read through and end with a CS_PARTIAL_FLUSH, so the
 //! next command sees their writes in L2 as it would after a DMA.
 
+pub mod blit;
 pub mod clear;
 pub mod copy;
 pub mod pack;
@@ -39,6 +40,8 @@ pub enum Kernel {
     Clear(surface::Dim),
     /// Move raw texel blocks between images and buffers.
     Copy(copy::Copy),
+    /// Sample one image and store the filtered, converted texels into another.
+    Blit(surface::Dim),
 }
 
 impl Kernel {
@@ -46,6 +49,7 @@ impl Kernel {
         match self {
             Kernel::Clear(dim) => clear::kernel(dim),
             Kernel::Copy(c) => copy::kernel(c),
+            Kernel::Blit(dim) => blit::kernel(dim),
         }
     }
 }

@@ -1,0 +1,257 @@
+//! `vkCmdBlitImage` as a compute kernel: each destination texel samples the source through a
+//! typed T# of the source format and an S# with the blit's filter (CLAMP_TO_EDGE, level 0 of a
+//! one-level view), then stores through a typed storage T# of the destination format, so the
+//! texture unit converts on both sides (the spec's "Image Copies with Scaling").
+//!
+//! Per axis the spec maps a destination texel centre `d + 0.5` in the destination region
+//! `[d0, d1)` to the source coordinate `s0 + (d + 0.5 - d0) * (s1 - s0) / (d1 - d0)`; reversed
+//! offsets (d1 < d0 or s1 < s0) mirror with the same formula. The host folds it into
+//! `a + (d + 0.5) * b` in normalised coordinates. Array layers are not filtered: destination
+//! layer `i` of the region reads source layer `i` (3D slices are filtered like x and y).
+//! Colour formats only; sRGB destinations and depth/stencil are refused (not advertised).
+
+use ash::vk;
+use ferrum_compiler::amd::abi::BindingLayout;
+use ferrum_compiler::amd::{DescriptorKind, ResourceLayout};
+use ferrum_compiler::ir::{AluOp, Shader, Value};
+use ferrum_compiler::meta::KernelBuilder;
+
+use super::surface::Dim;
+use super::Kernel;
+use crate::cmd::stream::CmdStream;
+use crate::descriptor::ssharp;
+use crate::descriptor::tsharp::{ImageDescriptor, ImgType};
+use crate::error::{VkError, VkResult};
+use crate::format::Numeric;
+use crate::image::layout::mip_extent;
+use crate::image::Image;
+
+const GROUP: [u32; 3] = [8, 8, 1];
+
+/// The kernel for `dim` (source and destination have the same type, VUID-vkCmdBlitImage-srcImage-00240
+/// allows 2D arrays, 1D and 3D; a 2D↔3D blit is not valid). Push constants (dwords): 0..3 the
+/// destination region's low corner (x, y, first layer or slice), 4..7 `a` (x, y, z), 8..11
+/// `b`, 12 width, 13 height of the region, 14 the source's first layer (arrays).
+/// Binding 0: source T# (byte 0), binding 1: S# (byte 32), binding 2: destination T# (byte 48).
+pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
+    let mut k = KernelBuilder::new("ferrum_meta_blit", GROUP);
+    let g = k.global_id();
+    let id = [k.component(g, 0), k.component(g, 1), k.component(g, 2)];
+    let extent = k.push_constants(48, 2);
+    let (w, h) = (k.component(extent, 0), k.component(extent, 1));
+    let in_x = k.cmp(AluOp::Ult, id[0], w);
+    let in_y = k.cmp(AluOp::Ult, id[1], h);
+    let inside = k.alu(AluOp::Iand, 1, 1, &[in_x, in_y]);
+    k.if_then(inside, |k| {
+        let o = k.push_constants(0, 3);
+        let a = k.push_constants(16, 3);
+        let b = k.push_constants(32, 3);
+        let dst: Vec<Value> = (0..3)
+            .map(|i| {
+                let oi = k.component(o, i);
+                k.op(AluOp::Iadd, &[id[i as usize], oi])
+            })
+            .collect();
+        let half = k.imm(0.5f32.to_bits());
+        // Source coordinate along axis i: a + (dst + 0.5) * b, dst in the level's texels.
+        let along = |k: &mut KernelBuilder, i: u32| {
+            let d = k.op(AluOp::U2f, &[dst[i as usize]]);
+            let c = k.op(AluOp::Fadd, &[d, half]);
+            let (ai, bi) = (k.component(a, i), k.component(b, i));
+            k.op(AluOp::Ffma, &[c, bi, ai])
+        };
+        let u = along(k, 0);
+        let src_layer = |k: &mut KernelBuilder| {
+            let base = k.push_constants(56, 1);
+            let l = k.op(AluOp::Iadd, &[id[2], base]);
+            k.op(AluOp::U2f, &[l])
+        };
+        let coord = match dim {
+            Dim::D1 => {
+                let l = src_layer(k);
+                k.vec(&[u, l])
+            }
+            Dim::D2 => {
+                let v = along(k, 1);
+                let l = src_layer(k);
+                k.vec(&[u, v, l])
+            }
+            Dim::D3 => {
+                let v = along(k, 1);
+                let r = along(k, 2);
+                k.vec(&[u, v, r])
+            }
+        };
+        let image = k.descriptor(0, 0, None);
+        let sampler = k.descriptor(0, 1, None);
+        let lod = k.imm(0);
+        let texel = k.image_sample_lod(image, Some(sampler), dim.shape(), coord, lod);
+        let out = k.descriptor(0, 2, None);
+        let at = match dim {
+            Dim::D1 => k.vec(&[dst[0], dst[2]]),
+            _ => k.vec(&[dst[0], dst[1], dst[2]]),
+        };
+        k.image_write(out, dim.shape(), at, texel);
+    });
+    let mut layout = ResourceLayout::default();
+    let b = |kind, offset| BindingLayout { kind, offset, array_size: 1 };
+    layout.bindings.insert((0, 0), b(DescriptorKind::SampledImage, 0));
+    layout.bindings.insert((0, 1), b(DescriptorKind::Sampler, 32));
+    layout.bindings.insert((0, 2), b(DescriptorKind::StorageImage, 48));
+    (k.finish(), layout)
+}
+
+/// A typed T# of `image`'s own format over `level`, every layer reachable.
+fn typed_level(image: &Image, level: u32) -> VkResult<ImageDescriptor> {
+    let f = image.format;
+    if f.img_format == 0 {
+        return Err(VkError::FormatNotSupported);
+    }
+    let d = &image.surface.desc;
+    let dim = Dim::of(image);
+    let ty = match dim {
+        Dim::D1 => ImgType::D1Array,
+        Dim::D2 => ImgType::D2Array,
+        Dim::D3 => ImgType::D3,
+    };
+    Ok(ImageDescriptor {
+        va: image.address()?,
+        format: f.img_format,
+        width: d.width,
+        height: d.height,
+        depth: d.depth,
+        swizzle: f.swizzle,
+        base_level: level,
+        last_level: level,
+        levels: d.levels,
+        sw_mode: d.mode as u8,
+        ty,
+        base_array: 0,
+        last_array: if dim == Dim::D3 { 0 } else { d.layers - 1 },
+    })
+}
+
+/// Whether the formats may be blitted into each other (VUID-vkCmdBlitImage-srcImage-00229/00230:
+/// integer only to the same signedness; colour only here).
+fn compatible(src: Numeric, dst: Numeric) -> bool {
+    use Numeric::*;
+    matches!(
+        (src, dst),
+        (Uint, Uint) | (Sint, Sint) | (Unorm | Snorm | Float | Srgb, Unorm | Snorm | Float)
+    )
+}
+
+/// One side of a blit region: the level's extent, low corner and size per axis, and the
+/// layer range for arrays.
+struct Region {
+    lo: [u32; 3],
+    size: [u32; 3],
+    level_extent: [u32; 3],
+    base_layer: u32,
+}
+
+fn region(
+    image: &Image,
+    sub: &vk::ImageSubresourceLayers,
+    o: &[vk::Offset3D; 2],
+) -> VkResult<Region> {
+    let bad = VkError::InvalidUsage("blit region outside the image");
+    let level = sub.mip_level;
+    let layers_ok = sub.layer_count != 0
+        && sub.base_array_layer.checked_add(sub.layer_count).is_some_and(|e| e <= image.layers);
+    if level >= image.levels || !layers_ok || sub.aspect_mask != vk::ImageAspectFlags::COLOR {
+        return Err(bad);
+    }
+    let e = image.extent;
+    let ext = [e.width, e.height, e.depth].map(|x| mip_extent(x, level));
+    let (p, q) = ([o[0].x, o[0].y, o[0].z], [o[1].x, o[1].y, o[1].z]);
+    let mut lo = [0; 3];
+    let mut size = [0; 3];
+    for i in 0..3 {
+        let (a, b) = (p[i].min(q[i]), p[i].max(q[i]));
+        if a < 0 || b as u32 > ext[i] {
+            return Err(bad);
+        }
+        lo[i] = a as u32;
+        size[i] = (b - a) as u32;
+    }
+    Ok(Region { lo, size, level_extent: ext, base_layer: sub.base_array_layer })
+}
+
+/// The S# of a blit: `filter`, clamp to edge, normalised coordinates, level 0 of the view.
+fn sampler_words(filter: vk::Filter) -> VkResult<[u32; 4]> {
+    let info = vk::SamplerCreateInfo::default()
+        .mag_filter(filter)
+        .min_filter(filter)
+        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .max_lod(0.0);
+    ssharp::sampler(&info)
+}
+
+/// One region of `vkCmdBlitImage`. No sync.
+pub fn blit(
+    s: &mut CmdStream,
+    src: &Image,
+    dst: &Image,
+    r: &vk::ImageBlit,
+    filter: vk::Filter,
+) -> VkResult<()> {
+    let (sf, df) = (src.format, dst.format);
+    if !compatible(sf.numeric, df.numeric) || sf.is_compressed() || df.is_compressed() {
+        return Err(VkError::FormatNotSupported);
+    }
+    if filter != vk::Filter::NEAREST && filter != vk::Filter::LINEAR {
+        return Err(VkError::FeatureNotPresent("cubic blit filter".into()));
+    }
+    let (dim, ddim) = (Dim::of(src), Dim::of(dst));
+    if dim != ddim || r.src_subresource.layer_count != r.dst_subresource.layer_count {
+        return Err(VkError::InvalidUsage("vkCmdBlitImage between different image shapes"));
+    }
+    let a = region(src, &r.src_subresource, &r.src_offsets)?;
+    let b = region(dst, &r.dst_subresource, &r.dst_offsets)?;
+    let count = if dim == Dim::D3 { b.size[2] } else { r.dst_subresource.layer_count };
+    if b.size[0] == 0 || b.size[1] == 0 || count == 0 || a.size.contains(&0) {
+        return Ok(());
+    }
+    let (so, doff) = (&r.src_offsets, &r.dst_offsets);
+    let s0 = [so[0].x, so[0].y, so[0].z];
+    let s1 = [so[1].x, so[1].y, so[1].z];
+    let d0 = [doff[0].x, doff[0].y, doff[0].z];
+    let d1 = [doff[1].x, doff[1].y, doff[1].z];
+    // u_norm = (s0 + (d + 0.5 - d0) * scale) / W = a + (d + 0.5) * b.
+    let mut av = [0f32; 3];
+    let mut bv = [0f32; 3];
+    for i in 0..3 {
+        let scale = f64::from(s1[i] - s0[i]) / f64::from(d1[i] - d0[i]);
+        let w = f64::from(a.level_extent[i]);
+        bv[i] = (scale / w) as f32;
+        av[i] = ((f64::from(s0[i]) - f64::from(d0[i]) * scale) / w) as f32;
+    }
+    let z = if dim == Dim::D3 { b.lo[2] } else { b.base_layer };
+    let mut set = typed_level(src, r.src_subresource.mip_level)?.words().to_vec();
+    set.extend(sampler_words(filter)?);
+    set.extend(typed_level(dst, r.dst_subresource.mip_level)?.words());
+    let f = |x: f32| x.to_bits();
+    let push = [
+        b.lo[0],
+        b.lo[1],
+        z,
+        0,
+        f(av[0]),
+        f(av[1]),
+        f(av[2]),
+        0,
+        f(bv[0]),
+        f(bv[1]),
+        f(bv[2]),
+        0,
+        b.size[0],
+        b.size[1],
+        a.base_layer,
+    ];
+    let groups = [b.size[0].div_ceil(GROUP[0]), b.size[1].div_ceil(GROUP[1]), count];
+    super::run(s, Kernel::Blit(dim), &set, &push, groups)
+}
