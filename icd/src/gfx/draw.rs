@@ -19,7 +19,7 @@ use ferrum_regs::gfx103::{self as r, enums};
 use super::pipeline::GraphicsProgram;
 use super::rendering::{Load, Rendering};
 use super::state::viewport::{self as vp, RastPrim};
-use super::{target, Regs};
+use super::{state, target, Regs};
 use crate::cmd::dispatch::BoundSet;
 use crate::cmd::pm4;
 use crate::cmd::stream::CmdStream;
@@ -51,6 +51,8 @@ pub struct GraphicsState {
     pub pipeline: Option<Arc<GraphicsProgram>>,
     pub sets: [BoundSet; abi::MAX_SETS as usize],
     pub viewport: Option<vk::Viewport>,
+    /// vkCmdSetBlendConstants.
+    pub blend_constants: [f32; 4],
     pub scissor: Option<vk::Rect2D>,
     /// Index buffer address, bytes available from it, index type.
     pub index: Option<(u64, u64, vk::IndexType)>,
@@ -225,6 +227,7 @@ fn ps_state(
     p: &GraphicsProgram,
     user: &[u32],
     rendering: &Rendering,
+    blend_constants: [f32; 4],
 ) -> VkResult<()> {
     let pm = &p.ps;
     use r::PA_SU_VTX_CNTL as X;
@@ -238,8 +241,6 @@ fn ps_state(
     for reg in [r::PA_SC_AA_CONFIG, r::SPI_BARYC_CNTL, r::DB_DEPTH_CONTROL] {
         set(s, reg, &[0])?;
     }
-    // Blending off on every target.
-    set(s, r::CB_BLEND0_CONTROL, &[0; 8])?;
     set(s, r::PA_SC_AA_MASK_X0Y0_X1Y0, &[u32::MAX, u32::MAX])?;
     let code = p.ps_va();
     set(
@@ -257,20 +258,25 @@ fn ps_state(
     set(s, r::SPI_SHADER_COL_FORMAT, &[pm.col_format])?;
     set(s, r::SPI_SHADER_Z_FORMAT, &[pm.z_format])?;
     set(s, r::CB_SHADER_MASK, &[pm.cb_shader_mask])?;
-    let mut target_mask = 0;
     for slot in 0..8u32 {
         let regs = match rendering.colors.get(slot as usize).and_then(Option::as_ref) {
-            Some(t) => {
-                target_mask |= u32::from(p.write_masks[slot as usize]) << (4 * slot);
-                target::color_target(slot, &t.target)?
-            }
+            Some(t) => target::color_target(slot, &t.target)?,
             None => target::no_color_target(slot),
         };
         emit(s, regs)?;
     }
-    set(s, r::CB_TARGET_MASK, &[target_mask])?;
-    use r::CB_COLOR_CONTROL as C;
-    set(s, r::CB_COLOR_CONTROL, &[C::MODE.val(1) | C::ROP3.val(0xcc)])
+    if p.blend.is_empty() {
+        // No colour blend state (no colour attachments): nothing is written.
+        set(s, r::CB_BLEND0_CONTROL, &[0; 8])?;
+        set(s, r::CB_TARGET_MASK, &[0])?;
+        use r::CB_COLOR_CONTROL as C;
+        return set(s, r::CB_COLOR_CONTROL, &[C::MODE.val(1) | C::ROP3.val(0xcc)]);
+    }
+    emit(s, p.blend.clone())?;
+    if p.dynamic_blend_constants {
+        emit(s, state::blend::blend_constants(blend_constants))?;
+    }
+    Ok(())
 }
 
 /// Programs everything a draw needs but its parameters; `None` when nothing is drawn
@@ -300,7 +306,7 @@ fn draw_state(
         &[inputs_va as u32, (inputs_va >> 32) as u32],
     )?;
     viewport_state(s, &p, &viewport, &scissor, &rendering.area)?;
-    ps_state(s, &p, &user, rendering)?;
+    ps_state(s, &p, &user, rendering, st.blend_constants)?;
     set(s, r::GE_INDX_OFFSET, &[0])?;
     set(s, r::GE_MIN_VTX_INDX, &[0])?;
     set(s, r::GE_MAX_VTX_INDX, &[u32::MAX])?;
