@@ -71,6 +71,7 @@ fn raw_views_of_depth_and_stencil_planes_address_like_the_db() {
                             mips: levels,
                             samples: 1,
                             slice: layer,
+                            slice_max: layer,
                             mip: level,
                         };
                         let db = RenderLayout::new(&rs).unwrap();
@@ -79,7 +80,7 @@ fn raw_views_of_depth_and_stencil_planes_address_like_the_db() {
                             for x in 0..lw {
                                 let p = Texel { x, y, z: layer, level, sample: 0 };
                                 let a = tex.element_address(&p);
-                                let b = db.base + db.offset(x, y, 0);
+                                let b = db.base + db.offset(x, y, 0, 0);
                                 assert_eq!(
                                     a, b,
                                     "{format:?} {aspect:?} {w}x{h} level {level} layer {layer} \
