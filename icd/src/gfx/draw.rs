@@ -178,18 +178,11 @@ fn vs_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32]) -> VkResult<()
     set(s, r::SPI_SHADER_POS_FORMAT, &[vm.pos_format])?;
     set(s, r::SPI_VS_OUT_CONFIG, &[vm.vs_out_config])?;
     set(s, r::PA_CL_VS_OUT_CNTL, &[vm.pa_cl_vs_out_cntl])?;
-    set(s, r::PA_CL_CLIP_CNTL, &[r::PA_CL_CLIP_CNTL::DX_CLIP_SPACE_DEF.val(1)])?;
-    use r::PA_SU_SC_MODE_CNTL as M;
-    let mode = M::CULL_FRONT.val(u32::from(p.cull_front))
-        | M::CULL_BACK.val(u32::from(p.cull_back))
-        | M::FACE.val(u32::from(p.front_clockwise))
-        | M::MULTI_PRIM_IB_ENA.val(u32::from(p.primitive_restart));
-    set(s, r::PA_SU_SC_MODE_CNTL, &[mode])?;
+    emit(s, p.raster.clone())?;
     set(s, r::PA_CL_VTE_CNTL, &[vp::vte_cntl()])?;
     // Point radius 0.5 pixel (12.4 fixed point): 1-pixel points when PointSize is not written.
     set(s, r::PA_SU_POINT_SIZE, &[8 << 4 | 8 << 20])?;
     set(s, r::PA_SU_POINT_MINMAX, &[0xffff << 16])?;
-    set(s, r::PA_SU_LINE_CNTL, &[8])?;
     set(s, r::PA_CL_UCP_0_X, &[0; 24])
 }
 
@@ -230,12 +223,6 @@ fn ps_state(
     blend_constants: [f32; 4],
 ) -> VkResult<()> {
     let pm = &p.ps;
-    use r::PA_SU_VTX_CNTL as X;
-    set(
-        s,
-        r::PA_SU_VTX_CNTL,
-        &[X::PIX_CENTER.val(1) | X::ROUND_MODE.val(2) | X::QUANT_MODE.val(5)],
-    )?;
     // The viewport scissor is what clips to the viewport (`state::viewport::scissors`).
     set(s, r::PA_SC_MODE_CNTL_0, &[r::PA_SC_MODE_CNTL_0::VPORT_SCISSOR_ENABLE.val(1)])?;
     for reg in [r::PA_SC_AA_CONFIG, r::SPI_BARYC_CNTL, r::DB_DEPTH_CONTROL] {

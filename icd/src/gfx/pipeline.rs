@@ -22,6 +22,7 @@ use ferrum_compiler::amd::abi::graphics::{
 };
 use ferrum_compiler::amd::{self, GfxMetadata};
 use ferrum_compiler::ir::Stage;
+use ferrum_regs::gfx103 as r;
 use ferrum_regs::gfx103::enums::{SPI_SHADER_EX_FORMAT as EX, VGT_DI_PRIM_TYPE as PT};
 
 use super::render_pass::RenderPass;
@@ -57,10 +58,9 @@ pub struct GraphicsProgram {
     /// DI_PT_* of the topology.
     pub prim_type: u32,
     pub primitive_restart: bool,
-    pub cull_front: bool,
-    pub cull_back: bool,
-    /// VK_FRONT_FACE_CLOCKWISE.
-    pub front_clockwise: bool,
+    /// PA_SU_SC_MODE_CNTL (MULTI_PRIM_IB_ENA with primitive restart), PA_CL_CLIP_CNTL,
+    /// PA_SU_LINE_CNTL, PA_SU_VTX_CNTL (`state::rasterization`).
+    pub raster: Regs,
     pub rasterizer_discard: bool,
     /// CB_BLENDn_CONTROL, CB_TARGET_MASK, CB_COLOR_CONTROL and the blend constants
     /// (`state::blend::color_blend`); empty without a colour blend state.
@@ -337,6 +337,13 @@ pub fn create(
         return Err(VkError::FeatureNotPresent("polygon modes and depth clamp".into()));
     }
     let discard = rs.rasterizer_discard_enable != 0;
+    let mut raster = Regs::new();
+    for (reg, mut value) in state::rasterization::rasterization(rs)? {
+        if reg == r::PA_SU_SC_MODE_CNTL && ia.primitive_restart_enable != 0 {
+            value |= r::PA_SU_SC_MODE_CNTL::MULTI_PRIM_IB_ENA.val(1);
+        }
+        raster.push(reg, value);
+    }
     let first = |p: *const vk::Viewport, n: u32| crate::api::array(p, n).first().copied();
     let viewport = vp.and_then(|v| first(v.p_viewports, v.viewport_count));
     let scissor =
@@ -368,9 +375,7 @@ pub fn create(
         isa_text: [vs.isa_text.clone(), ps.isa_text.clone()],
         prim_type: prim_type(ia.topology)?,
         primitive_restart: ia.primitive_restart_enable != 0,
-        cull_front: rs.cull_mode.contains(vk::CullModeFlags::FRONT),
-        cull_back: rs.cull_mode.contains(vk::CullModeFlags::BACK),
-        front_clockwise: rs.front_face == vk::FrontFace::CLOCKWISE,
+        raster,
         rasterizer_discard: discard,
         blend,
         dynamic_blend_constants: dyn_constants,
