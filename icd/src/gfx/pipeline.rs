@@ -338,7 +338,13 @@ pub fn create(
     }
     let discard = rs.rasterizer_discard_enable != 0;
     let mut raster = Regs::new();
-    for (reg, mut value) in state::rasterization::rasterization(rs)? {
+    // Depth bias only moves depth values, and depth/stencil attachments are refused (subpass
+    // and rendering info), so a pipeline that enables it draws exactly what it draws without.
+    // (CTS draw tests enable it without a depth attachment.) Program it once depth targets
+    // exist: the simulator models polygon offset now.
+    let mut no_bias = *rs;
+    no_bias.depth_bias_enable = vk::FALSE;
+    for (reg, mut value) in state::rasterization::rasterization(&no_bias)? {
         if reg == r::PA_SU_SC_MODE_CNTL && ia.primitive_restart_enable != 0 {
             value |= r::PA_SU_SC_MODE_CNTL::MULTI_PRIM_IB_ENA.val(1);
         }
