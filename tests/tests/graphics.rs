@@ -98,6 +98,8 @@ struct Scene {
     /// The colour target's format.
     format: vk::Format,
     blend: Blend,
+    /// depthBiasEnable with no depth attachment: no effect (CTS draw tests do this).
+    depth_bias: bool,
 }
 
 /// Colour blending of the scene's pipeline.
@@ -143,6 +145,7 @@ const BASE: Scene = Scene {
     clear_rect: None,
     format: vk::Format::R8G8B8A8_UNORM,
     blend: Blend::Off,
+    depth_bias: false,
 };
 
 const SCENES: &[Scene] = &[
@@ -191,6 +194,7 @@ const SCENES: &[Scene] = &[
         ..BASE
     },
     Scene { name: "blend over", blend: Blend::Over, draw: DrawKind::Auto(6, 0), ..BASE },
+    Scene { name: "depth bias, no depth attachment", depth_bias: true, smooth: true, ..BASE },
     Scene {
         name: "blend constants (dynamic), RGBA16F",
         blend: Blend::Constant,
@@ -299,6 +303,9 @@ unsafe fn pipeline(
         .polygon_mode(vk::PolygonMode::FILL)
         .cull_mode(s.cull)
         .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+        .depth_bias_enable(s.depth_bias)
+        .depth_bias_constant_factor(1000.0)
+        .depth_bias_slope_factor(4.0)
         .line_width(1.0);
     let ms = vk::PipelineMultisampleStateCreateInfo::default()
         .rasterization_samples(vk::SampleCountFlags::TYPE_1);
