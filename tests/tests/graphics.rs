@@ -5,7 +5,9 @@
 //! an indexed quad with vertexOffset and a 16-bit index buffer; a dynamic viewport and
 //! scissor; two render passes (clear, then load); culled triangles; vertex buffers with a
 //! per-instance attribute and firstInstance; indirect and indexed indirect draws;
-//! vkCmdClearAttachments of a rectangle.
+//! vkCmdClearAttachments of a rectangle; RGBA16F and RGBA32F targets; colour blending (source
+//! over, dynamic blend constants with REVERSE_SUBTRACT/MAX and a partial write mask, MIN and
+//! SUBTRACT with DST_ALPHA/SRC_ALPHA_SATURATE).
 //!
 //! Comparison: every channel within 1/255: Vulkan's float → UNORM conversion may round a tie
 //! either way (the clear colour's 0.3 × 255 = 76.5 gives 76 on lavapipe, 77 here) and
@@ -22,7 +24,6 @@ use ferrum_tests::{entry_with_lavapipe, Harness};
 
 const W: u32 = 37;
 const H: u32 = 23;
-const FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 /// Pixels per scene allowed to differ where an edge passes within sub-pixel precision of
 /// their centre.
 const EDGE_SLACK: usize = 6;
@@ -94,7 +95,28 @@ struct Scene {
     inputs: bool,
     /// vkCmdClearAttachments of this rectangle after the draw (x, y, w, h).
     clear_rect: Option<[i32; 4]>,
+    /// The colour target's format.
+    format: vk::Format,
+    blend: Blend,
+    /// depthBiasEnable with no depth attachment: no effect (CTS draw tests do this).
+    depth_bias: bool,
 }
+
+/// Colour blending of the scene's pipeline.
+#[derive(Clone, Copy, PartialEq)]
+enum Blend {
+    Off,
+    /// Source over: SRC_ALPHA / ONE_MINUS_SRC_ALPHA, alpha ONE / ZERO.
+    Over,
+    /// CONSTANT_COLOR / ONE_MINUS_CONSTANT_ALPHA with REVERSE_SUBTRACT, alpha MAX; constants
+    /// from vkCmdSetBlendConstants, write mask R|G|A.
+    Constant,
+    /// MIN on colour (factors ignored), alpha SUBTRACT of DST_ALPHA / SRC_ALPHA_SATURATE.
+    MinSubtract,
+}
+
+/// Dynamic blend constants of `Blend::Constant`.
+const CONSTANTS: [f32; 4] = [0.25, 0.5, 0.75, 0.375];
 
 #[derive(Clone, Copy)]
 enum DrawKind {
@@ -121,6 +143,9 @@ const BASE: Scene = Scene {
     second: None,
     inputs: false,
     clear_rect: None,
+    format: vk::Format::R8G8B8A8_UNORM,
+    blend: Blend::Off,
+    depth_bias: false,
 };
 
 const SCENES: &[Scene] = &[
@@ -154,6 +179,37 @@ const SCENES: &[Scene] = &[
     Scene { name: "draw indirect", draw: DrawKind::Indirect(false), ..BASE },
     Scene { name: "draw indexed indirect", draw: DrawKind::Indirect(true), ..BASE },
     Scene { name: "clear attachments", clear_rect: Some([3, 4, 20, 9]), smooth: true, ..BASE },
+    Scene {
+        name: "RGBA16F target",
+        format: vk::Format::R16G16B16A16_SFLOAT,
+        smooth: true,
+        clear_rect: Some([3, 4, 20, 9]),
+        ..BASE
+    },
+    Scene {
+        name: "RGBA32F target, strip",
+        format: vk::Format::R32G32B32A32_SFLOAT,
+        topology: vk::PrimitiveTopology::TRIANGLE_STRIP,
+        draw: DrawKind::Auto(5, 1),
+        ..BASE
+    },
+    Scene { name: "blend over", blend: Blend::Over, draw: DrawKind::Auto(6, 0), ..BASE },
+    Scene { name: "depth bias, no depth attachment", depth_bias: true, smooth: true, ..BASE },
+    Scene {
+        name: "blend constants (dynamic), RGBA16F",
+        blend: Blend::Constant,
+        format: vk::Format::R16G16B16A16_SFLOAT,
+        draw: DrawKind::Auto(6, 0),
+        ..BASE
+    },
+    Scene { name: "blend min/subtract", blend: Blend::MinSubtract, smooth: true, ..BASE },
+    Scene {
+        name: "blend over, RGBA32F",
+        blend: Blend::Over,
+        format: vk::Format::R32G32B32A32_SFLOAT,
+        draw: DrawKind::Auto(6, 0),
+        ..BASE
+    },
 ];
 
 /// Vertex buffer: 4 vertices (vec2 position, RGBA8 colour; 12 bytes each) at 0, 3 instance
@@ -247,13 +303,51 @@ unsafe fn pipeline(
         .polygon_mode(vk::PolygonMode::FILL)
         .cull_mode(s.cull)
         .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+        .depth_bias_enable(s.depth_bias)
+        .depth_bias_constant_factor(1000.0)
+        .depth_bias_slope_factor(4.0)
         .line_width(1.0);
     let ms = vk::PipelineMultisampleStateCreateInfo::default()
         .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-    let att = [vk::PipelineColorBlendAttachmentState::default()
-        .color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
-    let dyns = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+    use vk::{BlendFactor as F, BlendOp as O};
+    let on = vk::PipelineColorBlendAttachmentState::default()
+        .blend_enable(true)
+        .color_write_mask(vk::ColorComponentFlags::RGBA);
+    let att = [match s.blend {
+        Blend::Off => vk::PipelineColorBlendAttachmentState::default()
+            .color_write_mask(vk::ColorComponentFlags::RGBA),
+        Blend::Over => on
+            .src_color_blend_factor(F::SRC_ALPHA)
+            .dst_color_blend_factor(F::ONE_MINUS_SRC_ALPHA)
+            .color_blend_op(O::ADD)
+            .src_alpha_blend_factor(F::ONE)
+            .dst_alpha_blend_factor(F::ZERO)
+            .alpha_blend_op(O::ADD),
+        Blend::Constant => on
+            .src_color_blend_factor(F::CONSTANT_COLOR)
+            .dst_color_blend_factor(F::ONE_MINUS_CONSTANT_ALPHA)
+            .color_blend_op(O::REVERSE_SUBTRACT)
+            .src_alpha_blend_factor(F::ONE)
+            .dst_alpha_blend_factor(F::ONE)
+            .alpha_blend_op(O::MAX)
+            .color_write_mask(
+                vk::ColorComponentFlags::R
+                    | vk::ColorComponentFlags::G
+                    | vk::ColorComponentFlags::A,
+            ),
+        Blend::MinSubtract => on
+            .src_color_blend_factor(F::ONE)
+            .dst_color_blend_factor(F::ONE)
+            .color_blend_op(O::MIN)
+            .src_alpha_blend_factor(F::DST_ALPHA)
+            .dst_alpha_blend_factor(F::SRC_ALPHA_SATURATE)
+            .alpha_blend_op(O::SUBTRACT),
+    }];
+    let cb = vk::PipelineColorBlendStateCreateInfo::default()
+        .attachments(&att)
+        .blend_constants([9.0, 9.0, 9.0, 9.0]);
+    let dyns =
+        [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR, vk::DynamicState::BLEND_CONSTANTS];
     let ds = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyns);
     let info = vk::GraphicsPipelineCreateInfo::default()
         .stages(&stages)
@@ -273,10 +367,14 @@ unsafe fn pipeline(
         .expect("vkCreateGraphicsPipelines")[0]
 }
 
-unsafe fn render_pass(d: &Device, load: vk::AttachmentLoadOp) -> vk::RenderPass {
+unsafe fn render_pass(
+    d: &Device,
+    format: vk::Format,
+    load: vk::AttachmentLoadOp,
+) -> vk::RenderPass {
     let layout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
     let att = [vk::AttachmentDescription::default()
-        .format(FORMAT)
+        .format(format)
         .samples(vk::SampleCountFlags::TYPE_1)
         .load_op(load)
         .store_op(vk::AttachmentStoreOp::STORE)
@@ -358,7 +456,7 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
     unsafe {
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
-            .format(FORMAT)
+            .format(s.format)
             .extent(vk::Extent3D { width: W, height: H, depth: 1 })
             .mip_levels(1)
             .array_layers(1)
@@ -382,12 +480,12 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
         let vinfo = vk::ImageViewCreateInfo::default()
             .image(image)
             .view_type(vk::ImageViewType::TYPE_2D)
-            .format(FORMAT)
+            .format(s.format)
             .subresource_range(range);
         let view = d.create_image_view(&vinfo, None).unwrap();
         let passes = [
-            render_pass(d, vk::AttachmentLoadOp::CLEAR),
-            render_pass(d, vk::AttachmentLoadOp::LOAD),
+            render_pass(d, s.format, vk::AttachmentLoadOp::CLEAR),
+            render_pass(d, s.format, vk::AttachmentLoadOp::LOAD),
         ];
         let views = [view];
         let fb = d
@@ -459,6 +557,7 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
                 d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
                 d.cmd_set_viewport(cb, 0, &[viewport]);
                 d.cmd_set_scissor(cb, 0, &[scissor]);
+                d.cmd_set_blend_constants(cb, &CONSTANTS);
                 d.cmd_bind_index_buffer(cb, index.buffer, 0, vk::IndexType::UINT16);
                 if s.inputs {
                     d.cmd_bind_vertex_buffers(cb, 0, &[vertices.buffer; 2], &[0, 128]);

@@ -298,6 +298,16 @@ pub unsafe extern "system" fn cmd_set_scissor(
     }
 }
 
+pub unsafe extern "system" fn cmd_set_blend_constants(cb: vk::CommandBuffer, c: *const [f32; 4]) {
+    // SAFETY: a live handle and four floats (valid usage).
+    unsafe {
+        record("vkCmdSetBlendConstants", cb, |_, _, g| {
+            g.blend_constants = *c.as_ref().ok_or(VkError::InvalidUsage("null blend constants"))?;
+            Ok(())
+        })
+    }
+}
+
 pub unsafe extern "system" fn cmd_bind_index_buffer(
     cb: vk::CommandBuffer,
     buffer: vk::Buffer,

@@ -79,7 +79,6 @@ macro_rules! cmd_entries {
 cmd_entries! { accept_state:
     cmd_set_line_width "vkCmdSetLineWidth" (w: f32);
     cmd_set_depth_bias "vkCmdSetDepthBias" (c: f32, clamp: f32, slope: f32);
-    cmd_set_blend_constants "vkCmdSetBlendConstants" (c: *const [f32; 4]);
     cmd_set_depth_bounds "vkCmdSetDepthBounds" (min: f32, max: f32);
     cmd_set_stencil_compare_mask "vkCmdSetStencilCompareMask" (f: vk::StencilFaceFlags, m: u32);
     cmd_set_stencil_write_mask "vkCmdSetStencilWriteMask" (f: vk::StencilFaceFlags, m: u32);

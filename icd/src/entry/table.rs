@@ -231,7 +231,7 @@ entries! {
     Device c"vkCmdSetScissor": vk::PFN_vkCmdSetScissor => g3d::cmd_set_scissor;
     Device c"vkCmdSetLineWidth": vk::PFN_vkCmdSetLineWidth => gfx::cmd_set_line_width;
     Device c"vkCmdSetDepthBias": vk::PFN_vkCmdSetDepthBias => gfx::cmd_set_depth_bias;
-    Device c"vkCmdSetBlendConstants": vk::PFN_vkCmdSetBlendConstants => gfx::cmd_set_blend_constants;
+    Device c"vkCmdSetBlendConstants": vk::PFN_vkCmdSetBlendConstants => g3d::cmd_set_blend_constants;
     Device c"vkCmdSetDepthBounds": vk::PFN_vkCmdSetDepthBounds => gfx::cmd_set_depth_bounds;
     Device c"vkCmdSetStencilCompareMask": vk::PFN_vkCmdSetStencilCompareMask => gfx::cmd_set_stencil_compare_mask;
     Device c"vkCmdSetStencilWriteMask": vk::PFN_vkCmdSetStencilWriteMask => gfx::cmd_set_stencil_write_mask;

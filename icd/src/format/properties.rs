@@ -15,17 +15,24 @@ type F = vk::FormatFeatureFlags;
 /// the tests that prove them: SAMPLE, FILTER and STORAGE by `tests/tests/image_shaders.rs`
 /// (a shader's imageStore to a swizzled 2-level, 2-layer image, read back through imageLoad,
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
-/// the float formats there); COLOR (colour attachment without blending) by
-/// `tests/tests/graphics.rs` (render passes with clears and draws, differential against
-/// lavapipe). TRANSFER is [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; DEPTH_STENCIL the
+/// the float formats there); COLOR and BLEND (colour attachment, with blending) by
+/// `tests/tests/graphics.rs` (render passes with clears, draws and blend scenes for RGBA8,
+/// RGBA16F and RGBA32F targets, differential against lavapipe). TRANSFER is
+/// [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; DEPTH_STENCIL the
 /// graphics path, ATOMIC image atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
 pub const PROVEN: &[(vk::Format, Caps)] = &[
     (
         vk::Format::R8G8B8A8_UNORM,
-        Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR),
+        Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
     ),
-    (vk::Format::R16G16B16A16_SFLOAT, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
-    (vk::Format::R32G32B32A32_SFLOAT, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
+    (
+        vk::Format::R16G16B16A16_SFLOAT,
+        Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
+    ),
+    (
+        vk::Format::R32G32B32A32_SFLOAT,
+        Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
+    ),
     (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
 ];
 

@@ -122,6 +122,7 @@ fn nothing_unproven_is_advertised() {
         | F::SAMPLED_IMAGE_FILTER_LINEAR
         | F::STORAGE_IMAGE
         | F::COLOR_ATTACHMENT
+        | F::COLOR_ATTACHMENT_BLEND
         | transfer
         | blit;
     assert_eq!(p.optimal_tiling_features, want);

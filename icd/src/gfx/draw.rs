@@ -16,9 +16,10 @@ use ferrum_compiler::amd::abi;
 use ferrum_compiler::amd::abi::graphics as g;
 use ferrum_regs::gfx103::{self as r, enums};
 
-use super::color_target;
 use super::pipeline::GraphicsProgram;
 use super::rendering::{Load, Rendering};
+use super::state::viewport::{self as vp, RastPrim};
+use super::{state, target, Regs};
 use crate::cmd::dispatch::BoundSet;
 use crate::cmd::pm4;
 use crate::cmd::stream::CmdStream;
@@ -50,6 +51,8 @@ pub struct GraphicsState {
     pub pipeline: Option<Arc<GraphicsProgram>>,
     pub sets: [BoundSet; abi::MAX_SETS as usize],
     pub viewport: Option<vk::Viewport>,
+    /// vkCmdSetBlendConstants.
+    pub blend_constants: [f32; 4],
     pub scissor: Option<vk::Rect2D>,
     /// Index buffer address, bytes available from it, index type.
     pub index: Option<(u64, u64, vk::IndexType)>,
@@ -68,10 +71,6 @@ fn set(s: &mut CmdStream, addr: u32, values: &[u32]) -> VkResult<()> {
         _ => return Err(VkError::InvalidUsage("register outside the SET_*_REG ranges")),
     };
     s.emit2(&[pm4::header(op, 1 + values.len()), (addr - base) / 4], values)
-}
-
-fn f(v: f32) -> u32 {
-    v.to_bits()
 }
 
 /// Begins a rendering scope: clears the targets whose load op is CLEAR over the render area
@@ -179,42 +178,41 @@ fn vs_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32]) -> VkResult<()
     set(s, r::SPI_SHADER_POS_FORMAT, &[vm.pos_format])?;
     set(s, r::SPI_VS_OUT_CONFIG, &[vm.vs_out_config])?;
     set(s, r::PA_CL_VS_OUT_CNTL, &[vm.pa_cl_vs_out_cntl])?;
-    set(s, r::PA_CL_CLIP_CNTL, &[r::PA_CL_CLIP_CNTL::DX_CLIP_SPACE_DEF.val(1)])?;
-    use r::PA_SU_SC_MODE_CNTL as M;
-    let mode = M::CULL_FRONT.val(u32::from(p.cull_front))
-        | M::CULL_BACK.val(u32::from(p.cull_back))
-        | M::FACE.val(u32::from(p.front_clockwise))
-        | M::MULTI_PRIM_IB_ENA.val(u32::from(p.primitive_restart));
-    set(s, r::PA_SU_SC_MODE_CNTL, &[mode])?;
-    // All six viewport scale/offset enables and VTX_W0_FMT (pm4-gfx103.md §5.3).
-    set(s, r::PA_CL_VTE_CNTL, &[0x43f])?;
-    // Guard band of 1.0: primitives are clipped at the viewport edges (Vulkan's view volume).
-    set(s, r::PA_CL_GB_VERT_CLIP_ADJ, &[f(1.0); 4])?;
+    emit(s, p.raster.clone())?;
+    set(s, r::PA_CL_VTE_CNTL, &[vp::vte_cntl()])?;
     // Point radius 0.5 pixel (12.4 fixed point): 1-pixel points when PointSize is not written.
     set(s, r::PA_SU_POINT_SIZE, &[8 << 4 | 8 << 20])?;
     set(s, r::PA_SU_POINT_MINMAX, &[0xffff << 16])?;
-    set(s, r::PA_SU_LINE_CNTL, &[8])?;
     set(s, r::PA_CL_UCP_0_X, &[0; 24])
 }
 
-fn viewport_state(s: &mut CmdStream, v: &vk::Viewport, sc: &vk::Rect2D) -> VkResult<()> {
-    let (hw, hh) = (v.width / 2.0, v.height / 2.0);
-    let z = [f(v.max_depth - v.min_depth), f(v.min_depth)];
-    set(s, r::PA_CL_VPORT_XSCALE, &[f(hw), f(v.x + hw), f(hh), f(v.y + hh), z[0], z[1]])?;
-    let (lo, hi) = (v.min_depth.min(v.max_depth), v.min_depth.max(v.max_depth));
-    set(s, r::PA_SC_VPORT_ZMIN_0, &[f(lo), f(hi)])?;
-    // Scissor rectangles: x in [14:0], y in [30:16], bottom-right exclusive.
-    let clamp = |x: i64| x.clamp(0, 16384) as u32;
-    let (x0, y0) = (i64::from(sc.offset.x), i64::from(sc.offset.y));
-    let x1 = x0 + i64::from(sc.extent.width);
-    let y1 = y0 + i64::from(sc.extent.height);
-    let tl = clamp(x0) | clamp(y0) << 16;
-    let br = clamp(x1) | clamp(y1) << 16;
-    let full = 16384 | 16384 << 16;
-    set(s, r::PA_SC_SCREEN_SCISSOR_TL, &[0, full])?;
-    set(s, r::PA_SC_WINDOW_SCISSOR_TL, &[0, full])?;
-    set(s, r::PA_SC_GENERIC_SCISSOR_TL, &[tl, br])?;
-    set(s, r::PA_SC_VPORT_SCISSOR_0_TL, &[0, full])
+fn viewport_state(
+    s: &mut CmdStream,
+    p: &GraphicsProgram,
+    v: &vk::Viewport,
+    sc: &vk::Rect2D,
+    area: &vk::Rect2D,
+) -> VkResult<()> {
+    use enums::VGT_DI_PRIM_TYPE as P;
+    let prim = match p.prim_type {
+        // Points up to POINT_MINMAX's largest radius (0xffff in 12.4 fixed point).
+        P::DI_PT_POINTLIST => RastPrim::Points(2.0 * f32::from(u16::MAX) / 16.0),
+        P::DI_PT_LINELIST | P::DI_PT_LINESTRIP => RastPrim::Lines(1.0),
+        _ => RastPrim::Triangles,
+    };
+    let mut regs = vp::viewports(std::slice::from_ref(v));
+    regs.extend(vp::scissors(std::slice::from_ref(v), std::slice::from_ref(sc)));
+    regs.extend(vp::render_area(area));
+    regs.extend(vp::guard_band(std::slice::from_ref(v), prim));
+    emit(s, regs)
+}
+
+/// Writes a register list, one packet per register.
+fn emit(s: &mut CmdStream, regs: Regs) -> VkResult<()> {
+    for (reg, value) in regs {
+        set(s, reg, &[value])?;
+    }
+    Ok(())
 }
 
 fn ps_state(
@@ -222,25 +220,14 @@ fn ps_state(
     p: &GraphicsProgram,
     user: &[u32],
     rendering: &Rendering,
+    blend_constants: [f32; 4],
 ) -> VkResult<()> {
     let pm = &p.ps;
-    use r::PA_SU_VTX_CNTL as X;
-    set(
-        s,
-        r::PA_SU_VTX_CNTL,
-        &[X::PIX_CENTER.val(1) | X::ROUND_MODE.val(2) | X::QUANT_MODE.val(5)],
-    )?;
-    for reg in [
-        r::PA_SC_WINDOW_OFFSET,
-        r::PA_SC_MODE_CNTL_0,
-        r::PA_SC_AA_CONFIG,
-        r::SPI_BARYC_CNTL,
-        r::DB_DEPTH_CONTROL,
-    ] {
+    // The viewport scissor is what clips to the viewport (`state::viewport::scissors`).
+    set(s, r::PA_SC_MODE_CNTL_0, &[r::PA_SC_MODE_CNTL_0::VPORT_SCISSOR_ENABLE.val(1)])?;
+    for reg in [r::PA_SC_AA_CONFIG, r::SPI_BARYC_CNTL, r::DB_DEPTH_CONTROL] {
         set(s, reg, &[0])?;
     }
-    // Blending off on every target.
-    set(s, r::CB_BLEND0_CONTROL, &[0; 8])?;
     set(s, r::PA_SC_AA_MASK_X0Y0_X1Y0, &[u32::MAX, u32::MAX])?;
     let code = p.ps_va();
     set(
@@ -258,22 +245,25 @@ fn ps_state(
     set(s, r::SPI_SHADER_COL_FORMAT, &[pm.col_format])?;
     set(s, r::SPI_SHADER_Z_FORMAT, &[pm.z_format])?;
     set(s, r::CB_SHADER_MASK, &[pm.cb_shader_mask])?;
-    let mut target_mask = 0;
     for slot in 0..8u32 {
         let regs = match rendering.colors.get(slot as usize).and_then(Option::as_ref) {
-            Some(t) => {
-                target_mask |= u32::from(p.write_masks[slot as usize]) << (4 * slot);
-                color_target::color_registers(slot, &t.surface)?
-            }
-            None => color_target::disabled_registers(slot),
+            Some(t) => target::color_target(slot, &t.target)?,
+            None => target::no_color_target(slot),
         };
-        for (reg, value) in regs {
-            set(s, reg, &[value])?;
-        }
+        emit(s, regs)?;
     }
-    set(s, r::CB_TARGET_MASK, &[target_mask])?;
-    use r::CB_COLOR_CONTROL as C;
-    set(s, r::CB_COLOR_CONTROL, &[C::MODE.val(1) | C::ROP3.val(0xcc)])
+    if p.blend.is_empty() {
+        // No colour blend state (no colour attachments): nothing is written.
+        set(s, r::CB_BLEND0_CONTROL, &[0; 8])?;
+        set(s, r::CB_TARGET_MASK, &[0])?;
+        use r::CB_COLOR_CONTROL as C;
+        return set(s, r::CB_COLOR_CONTROL, &[C::MODE.val(1) | C::ROP3.val(0xcc)]);
+    }
+    emit(s, p.blend.clone())?;
+    if p.dynamic_blend_constants {
+        emit(s, state::blend::blend_constants(blend_constants))?;
+    }
+    Ok(())
 }
 
 /// Programs everything a draw needs but its parameters; `None` when nothing is drawn
@@ -302,8 +292,8 @@ fn draw_state(
         r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS,
         &[inputs_va as u32, (inputs_va >> 32) as u32],
     )?;
-    viewport_state(s, &viewport, &scissor)?;
-    ps_state(s, &p, &user, rendering)?;
+    viewport_state(s, &p, &viewport, &scissor, &rendering.area)?;
+    ps_state(s, &p, &user, rendering, st.blend_constants)?;
     set(s, r::GE_INDX_OFFSET, &[0])?;
     set(s, r::GE_MIN_VTX_INDX, &[0])?;
     set(s, r::GE_MAX_VTX_INDX, &[u32::MAX])?;

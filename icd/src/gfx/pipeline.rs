@@ -6,8 +6,11 @@
 //! Vertex input becomes the compiler's `VsKey` (input rate per location) and, per location,
 //! what the draw path needs to build the location's V# (binding, format, offset).
 //!
-//! State the draw path cannot honour yet is refused at creation with a log line (blending, multisampling, polygon modes other than fill, depth clamp, alpha to
-//! coverage, dynamic states beyond viewport/scissor and the ones without effect here), so a
+//! Colour blending is `state::blend::color_blend`'s register list, emitted by every draw.
+//! State the draw path cannot honour yet is refused at creation with a log line (logic ops,
+//! dual-source blending, multisampling, polygon modes other than fill, depth clamp, alpha to
+//! coverage, dynamic states beyond viewport/scissor/blend constants and the ones without
+//! effect here), so a
 //! pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
 //! shaders yet: they are compiled at every creation.
 
@@ -19,10 +22,11 @@ use ferrum_compiler::amd::abi::graphics::{
 };
 use ferrum_compiler::amd::{self, GfxMetadata};
 use ferrum_compiler::ir::Stage;
+use ferrum_regs::gfx103 as r;
 use ferrum_regs::gfx103::enums::{SPI_SHADER_EX_FORMAT as EX, VGT_DI_PRIM_TYPE as PT};
 
-use super::color_target::export_format;
 use super::render_pass::RenderPass;
+use super::{state, Regs};
 use crate::core::device::DeviceShared;
 use crate::core::gpu_alloc::GpuAlloc;
 use crate::core::object::VkObject;
@@ -54,13 +58,15 @@ pub struct GraphicsProgram {
     /// DI_PT_* of the topology.
     pub prim_type: u32,
     pub primitive_restart: bool,
-    pub cull_front: bool,
-    pub cull_back: bool,
-    /// VK_FRONT_FACE_CLOCKWISE.
-    pub front_clockwise: bool,
+    /// PA_SU_SC_MODE_CNTL (MULTI_PRIM_IB_ENA with primitive restart), PA_CL_CLIP_CNTL,
+    /// PA_SU_LINE_CNTL, PA_SU_VTX_CNTL (`state::rasterization`).
+    pub raster: Regs,
     pub rasterizer_discard: bool,
-    /// Colour write mask per location (4 bits, R = bit 0).
-    pub write_masks: [u8; 8],
+    /// CB_BLENDn_CONTROL, CB_TARGET_MASK, CB_COLOR_CONTROL and the blend constants
+    /// (`state::blend::color_blend`); empty without a colour blend state.
+    pub blend: Regs,
+    /// The blend constants come from vkCmdSetBlendConstants.
+    pub dynamic_blend_constants: bool,
     /// Static viewport 0 and scissor 0 (`None` when dynamic).
     pub viewport: Option<vk::Viewport>,
     pub scissor: Option<vk::Rect2D>,
@@ -165,17 +171,19 @@ fn upload(shared: &DeviceShared, code: &[u8]) -> VkResult<GpuAlloc> {
 
 /// Dynamic states the draw path honours (viewport, scissor) or that change nothing it draws
 /// (no depth/stencil attachment, no blending, lines only 1 wide).
-fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<(bool, bool)> {
+fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<(bool, bool, bool)> {
     // SAFETY: a null or valid pointer (valid usage).
-    let Some(d) = (unsafe { info.p_dynamic_state.as_ref() }) else { return Ok((false, false)) };
-    let (mut viewport, mut scissor) = (false, false);
+    let Some(d) = (unsafe { info.p_dynamic_state.as_ref() }) else {
+        return Ok((false, false, false));
+    };
+    let (mut viewport, mut scissor, mut constants) = (false, false, false);
     for &s in crate::api::array(d.p_dynamic_states, d.dynamic_state_count) {
         match s {
             vk::DynamicState::VIEWPORT => viewport = true,
             vk::DynamicState::SCISSOR => scissor = true,
+            vk::DynamicState::BLEND_CONSTANTS => constants = true,
             vk::DynamicState::LINE_WIDTH
             | vk::DynamicState::DEPTH_BIAS
-            | vk::DynamicState::BLEND_CONSTANTS
             | vk::DynamicState::DEPTH_BOUNDS
             | vk::DynamicState::STENCIL_COMPARE_MASK
             | vk::DynamicState::STENCIL_WRITE_MASK
@@ -183,7 +191,7 @@ fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<(bool, b
             other => return Err(VkError::FeatureNotPresent(format!("dynamic state {other:?}"))),
         }
     }
-    Ok((viewport, scissor))
+    Ok((viewport, scissor, constants))
 }
 
 /// Checks the fixed-function state against what the draw path does.
@@ -198,8 +206,10 @@ fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
     }
     if let Some(cb) = cb {
         let blends = crate::api::array(cb.p_attachments, cb.attachment_count);
-        if cb.logic_op_enable != 0 || blends.iter().any(|a| a.blend_enable != 0) {
-            return Err(VkError::FeatureNotPresent("blending and logic ops".into()));
+        // Dual-source blending needs a second export of location 0 the PS key has no
+        // place for; logic ops have no draw test yet (the logicOp feature is off).
+        if cb.logic_op_enable != 0 || blends.iter().any(state::blend::uses_dual_source) {
+            return Err(VkError::FeatureNotPresent("logic ops and dual-source blending".into()));
         }
     }
     if !info.p_tessellation_state.is_null() && info.stage_count > 2 {
@@ -247,13 +257,19 @@ fn vertex_input(
 }
 
 /// The PS key: the export format of each location's attachment.
-fn ps_key(formats: &[vk::Format]) -> VkResult<PsKey> {
+fn ps_key(formats: &[vk::Format], blending: &[bool]) -> VkResult<PsKey> {
     let mut key = PsKey { color_formats: [EX::SPI_SHADER_ZERO; 8] };
     if formats.len() > 8 {
         return Err(VkError::InvalidUsage("more than 8 colour attachments"));
     }
     for (i, &f) in formats.iter().enumerate() {
-        key.color_formats[i] = export_format(f)?;
+        if f == vk::Format::UNDEFINED {
+            continue;
+        }
+        let info = crate::format::info(f)
+            .filter(|i| crate::format::cb::cb_format(i).is_some())
+            .ok_or_else(|| VkError::FeatureNotPresent(format!("colour attachments of {f:?}")))?;
+        key.color_formats[i] = crate::format::cb::export_format(info, blending[i]);
     }
     Ok(key)
 }
@@ -279,11 +295,28 @@ pub fn create(
     let ps_stage = find(vk::ShaderStageFlags::FRAGMENT)
         .ok_or(VkError::FeatureNotPresent("pipelines without a fragment stage".into()))?;
     check_state(info)?;
-    let (dyn_viewport, dyn_scissor) = check_dynamic(info)?;
+    let (dyn_viewport, dyn_scissor, dyn_constants) = check_dynamic(info)?;
     let formats = color_formats(info)?;
     // SAFETY: a null or valid pointer (valid usage).
+    let cb = unsafe { info.p_color_blend_state.as_ref() };
+    let blending: Vec<bool> = (0..formats.len())
+        .map(|i| {
+            cb.and_then(|c| crate::api::array(c.p_attachments, c.attachment_count).get(i).copied())
+                .is_some_and(|a| a.blend_enable != 0)
+        })
+        .collect();
+    let present = formats
+        .iter()
+        .enumerate()
+        .filter(|f| *f.1 != vk::Format::UNDEFINED)
+        .fold(0u32, |m, (i, _)| m | 1 << i);
+    let blend = match cb {
+        Some(cb) => state::blend::color_blend(cb, present)?,
+        None => Regs::new(),
+    };
+    // SAFETY: a null or valid pointer (valid usage).
     let (vs_key, attributes) = vertex_input(unsafe { info.p_vertex_input_state.as_ref() })?;
-    let key = GfxKey { vs: vs_key, ps: ps_key(&formats)? };
+    let key = GfxKey { vs: vs_key, ps: ps_key(&formats, &blending)? };
     let resources = resource_layout(layout);
     let vs = compile_stage(&stage_info(vs_stage)?, Stage::Vertex, &resources, key)?;
     let ps = compile_stage(&stage_info(ps_stage)?, Stage::Fragment, &resources, key)?;
@@ -291,12 +324,11 @@ pub fn create(
         return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));
     };
     // SAFETY: null or valid pointers (valid usage).
-    let (ia, rs, vp, cb) = unsafe {
+    let (ia, rs, vp) = unsafe {
         (
             info.p_input_assembly_state.as_ref(),
             info.p_rasterization_state.as_ref(),
             info.p_viewport_state.as_ref(),
-            info.p_color_blend_state.as_ref(),
         )
     };
     let ia = ia.ok_or(VkError::InvalidUsage("no input assembly state"))?;
@@ -305,6 +337,19 @@ pub fn create(
         return Err(VkError::FeatureNotPresent("polygon modes and depth clamp".into()));
     }
     let discard = rs.rasterizer_discard_enable != 0;
+    let mut raster = Regs::new();
+    // Depth bias only moves depth values, and depth/stencil attachments are refused (subpass
+    // and rendering info), so a pipeline that enables it draws exactly what it draws without.
+    // (CTS draw tests enable it without a depth attachment.) Program it once depth targets
+    // exist: the simulator models polygon offset now.
+    let mut no_bias = *rs;
+    no_bias.depth_bias_enable = vk::FALSE;
+    for (reg, mut value) in state::rasterization::rasterization(&no_bias)? {
+        if reg == r::PA_SU_SC_MODE_CNTL && ia.primitive_restart_enable != 0 {
+            value |= r::PA_SU_SC_MODE_CNTL::MULTI_PRIM_IB_ENA.val(1);
+        }
+        raster.push(reg, value);
+    }
     let first = |p: *const vk::Viewport, n: u32| crate::api::array(p, n).first().copied();
     let viewport = vp.and_then(|v| first(v.p_viewports, v.viewport_count));
     let scissor =
@@ -314,12 +359,6 @@ pub fn create(
     }
     if vp.is_some_and(|v| v.viewport_count > 1 || v.scissor_count > 1) {
         return Err(VkError::FeatureNotPresent("multiple viewports".into()));
-    }
-    let mut write_masks = [0u8; 8];
-    if let Some(cb) = cb {
-        for (i, a) in crate::api::array(cb.p_attachments, cb.attachment_count).iter().enumerate() {
-            write_masks[i.min(7)] = a.color_write_mask.as_raw() as u8 & 0xf;
-        }
     }
     let dynamic_sets = layout
         .sets
@@ -342,11 +381,10 @@ pub fn create(
         isa_text: [vs.isa_text.clone(), ps.isa_text.clone()],
         prim_type: prim_type(ia.topology)?,
         primitive_restart: ia.primitive_restart_enable != 0,
-        cull_front: rs.cull_mode.contains(vk::CullModeFlags::FRONT),
-        cull_back: rs.cull_mode.contains(vk::CullModeFlags::BACK),
-        front_clockwise: rs.front_face == vk::FrontFace::CLOCKWISE,
+        raster,
         rasterizer_discard: discard,
-        write_masks,
+        blend,
+        dynamic_blend_constants: dyn_constants,
         viewport: if dyn_viewport { None } else { viewport },
         scissor: if dyn_scissor { None } else { scissor },
         dynamic_sets,

@@ -34,6 +34,8 @@ impl std::fmt::Debug for Load {
 pub struct ColorTarget {
     pub view: vk::ImageView,
     pub surface: ColorSurface,
+    /// What the CB registers need of the view (`gfx::target`).
+    pub target: crate::gfx::target::TargetView,
     pub load: Load,
 }
 
@@ -133,7 +135,9 @@ impl PassInstance {
             } else {
                 Load::Keep
             };
-            colors.push(Some(ColorTarget { view: h, surface: color_surface(view(h)?)?, load }));
+            let v = view(h)?;
+            let (surface, target) = (color_surface(v)?, v.target);
+            colors.push(Some(ColorTarget { view: h, surface, target, load }));
         }
         Ok(Rendering { area: self.area, layers: self.layers, view_mask: sp.view_mask, colors })
     }
@@ -168,8 +172,9 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
         } else {
             Load::Keep
         };
-        let surface = color_surface(view(a.image_view)?)?;
-        colors.push(Some(ColorTarget { view: a.image_view, surface, load }));
+        let v = view(a.image_view)?;
+        let (surface, target) = (color_surface(v)?, v.target);
+        colors.push(Some(ColorTarget { view: a.image_view, surface, target, load }));
     }
     Ok(Rendering { area: info.render_area, layers: info.layer_count, view_mask: 0, colors })
 }
