@@ -269,12 +269,13 @@ fn msaa_surfaces_fit_the_driver_allocation() {
             mips: 1,
             samples: img.samples,
             slice: 2,
+            slice_max: 2,
             mip: 0,
         };
         let l = Layout::new(&surf).unwrap();
         assert_eq!(l.size(), img.surface.size, "{format:?} x{}", img.samples);
         // The last sample of the last pixel of the last layer is inside the allocation.
-        let last = l.offset(332, 76, img.samples - 1);
+        let last = l.offset(332, 76, 0, img.samples - 1);
         assert!(last + u64::from(img.surface.desc.bpe) <= img.size(), "{format:?}");
         assert!(last >= 2 * img.surface.layer_size, "{format:?}: layer 2 starts at its slice");
     }
