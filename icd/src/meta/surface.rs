@@ -9,7 +9,7 @@ use ferrum_compiler::ir::{ImageDim, ImageShape};
 use crate::descriptor::tsharp::{ImageDescriptor, ImgType};
 use crate::error::{VkError, VkResult};
 use crate::format::{self, Sel};
-use crate::image::layout::Surface;
+use crate::image::layout::{mip_extent, Surface};
 use crate::image::Image;
 
 /// How a kernel addresses an image: 1D and 2D arrays by (x[, y], layer), 3D by (x, y, z).
@@ -94,11 +94,12 @@ pub fn level_descriptor_at(
     let d = &surface.desc;
     let (format, swizzle) = raw_format(d.bpe)?;
     let dim = Dim::of(image);
+    let (width, height) = raw_level_extent(image, surface, level);
     Ok(ImageDescriptor {
         va,
         format,
-        width: d.width,
-        height: d.height,
+        width,
+        height,
         depth: d.depth,
         swizzle,
         base_level: level,
@@ -109,6 +110,52 @@ pub fn level_descriptor_at(
         base_array: 0,
         last_array: if dim == Dim::D3 { 0 } else { d.layers - 1 },
     })
+}
+
+/// Mip-0 size in elements for a raw view of `level` of a block-compressed image.
+///
+/// The texture unit sizes level `l` of a T# as `max(1, width >> l)` in the T#'s own elements,
+/// while the API level holds `ceil(max(1, texels >> l) / blockdim)` blocks, which can be one
+/// more: a 64×192 BC4 image is 16×48 blocks, its level 5 (2×6 texels) is 1×2 blocks, but
+/// 48 >> 5 = 1. The layout allocates `ceil(blocks / 2^l)` (addrlib's ShiftCeil on elements,
+/// never less than the API count), so the data fits; only the view's bounds cut it off.
+/// addrlib's ComputeNonBlockCompressedView answers this by widening the view's mip-0 size
+/// to `request << l`; we do the same when the widened surface places `level` exactly where
+/// the real one does (same offset, pitch, height, tail slot and layer size), which keeps
+/// every layer reachable from one descriptor. Otherwise the real size stays (and the last
+/// block row or column of that level is out of the view's reach; logged).
+fn raw_level_extent(image: &Image, surface: &Surface, level: u32) -> (u32, u32) {
+    let d = &surface.desc;
+    let (bw, bh) = (u32::from(image.format.block.0), u32::from(image.format.block.1));
+    if (bw, bh) == (1, 1) || level == 0 {
+        return (d.width, d.height);
+    }
+    let need = |texels: u32, b: u32, elems: u32| {
+        let request = mip_extent(texels, level).div_ceil(b);
+        if mip_extent(elems, level) >= request {
+            elems
+        } else {
+            request << level
+        }
+    };
+    let width = need(image.extent.width, bw, d.width);
+    let height = need(image.extent.height, bh, d.height);
+    if (width, height) == (d.width, d.height) {
+        return (width, height);
+    }
+    let wide = Surface::new(crate::image::layout::SurfaceDesc { width, height, ..*d });
+    let l = level as usize;
+    if wide.levels[l] == surface.levels[l] && wide.layer_size == surface.layer_size {
+        (width, height)
+    } else {
+        log::warn!(
+            "raw view of level {level} of a {}x{} block-compressed image cannot be widened \
+             without moving the level; its last block row/column is out of reach",
+            image.extent.width,
+            image.extent.height
+        );
+        (d.width, d.height)
+    }
 }
 
 #[cfg(test)]
