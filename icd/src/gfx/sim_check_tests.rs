@@ -248,7 +248,7 @@ fn msaa_surfaces_fit_the_driver_allocation() {
             } else {
                 vk::ImageUsageFlags::COLOR_ATTACHMENT
             });
-        let img = Image::create(&info).unwrap();
+        let img = Image::build(&info).unwrap();
         let range = vk::ImageSubresourceRange {
             base_array_layer: 2,
             layer_count: 1,

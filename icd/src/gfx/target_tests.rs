@@ -151,7 +151,7 @@ fn target_view_of_images() {
         ..Default::default()
     };
     let img =
-        Image::create(&info(vk::Format::D32_SFLOAT_S8_UINT, vk::SampleCountFlags::TYPE_4)).unwrap();
+        Image::build(&info(vk::Format::D32_SFLOAT_S8_UINT, vk::SampleCountFlags::TYPE_4)).unwrap();
     let f = img.format;
     let t = TargetView::of(&img, 0x10_0000, f, &range);
     let offset = img.stencil.as_ref().unwrap().1;

@@ -67,17 +67,24 @@ fn linear_subresource_layout() {
 #[test]
 fn bad_requests_are_errors() {
     let bad = |i: vk::ImageCreateInfo<'_>| assert!(Image::create(&i).is_err(), "{i:?}");
+    // Sample-count rules of the layout itself (vkCreateImage refuses every multisampled image).
+    let bad_layout = |i: vk::ImageCreateInfo<'_>| assert!(Image::build(&i).is_err(), "{i:?}");
     bad(info(vk::Format::R8_UNORM, 0, 1, 1));
     bad(info(vk::Format::R8_UNORM, 16, 16, 6));
     bad(info(vk::Format::R8_UNORM, 16385, 1, 1));
     bad(info(vk::Format::R64_UINT, 1, 1, 1));
     bad(info(vk::Format::R32G32B32_SFLOAT, 1, 1, 1));
-    bad(info(vk::Format::R8_UNORM, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_16));
-    bad(info(vk::Format::R8_UNORM, 4, 4, 2).samples(vk::SampleCountFlags::TYPE_4));
-    bad(info(vk::Format::R8_UNORM, 4, 4, 1)
-        .samples(vk::SampleCountFlags::TYPE_4)
-        .tiling(vk::ImageTiling::LINEAR));
-    bad(info(vk::Format::BC1_RGB_UNORM_BLOCK, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_2));
+    bad_layout(info(vk::Format::R8_UNORM, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_16));
+    bad_layout(info(vk::Format::R8_UNORM, 4, 4, 2).samples(vk::SampleCountFlags::TYPE_4));
+    bad_layout(
+        info(vk::Format::R8_UNORM, 4, 4, 1)
+            .samples(vk::SampleCountFlags::TYPE_4)
+            .tiling(vk::ImageTiling::LINEAR),
+    );
+    bad(info(vk::Format::R8G8B8A8_UNORM, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_4));
+    bad_layout(
+        info(vk::Format::BC1_RGB_UNORM_BLOCK, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_2),
+    );
     bad(info(vk::Format::R8_UNORM, 4, 4, 1).array_layers(0));
     bad(info(vk::Format::R8_UNORM, 4, 8, 1)
         .array_layers(6)
@@ -91,7 +98,7 @@ fn bad_requests_are_errors() {
 #[test]
 fn multisampled_images_use_msaa_layouts() {
     let ms = |f, samples| {
-        Image::create(&info(f, 100, 100, 1).samples(samples).usage(vk::ImageUsageFlags::SAMPLED))
+        Image::build(&info(f, 100, 100, 1).samples(samples).usage(vk::ImageUsageFlags::SAMPLED))
             .unwrap()
     };
     // 4-byte elements, 4 samples: addrlib halves the 128x128 block once in each dimension

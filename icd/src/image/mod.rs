@@ -129,7 +129,25 @@ fn validate(info: &vk::ImageCreateInfo<'_>) -> VkResult<&'static FormatInfo> {
 }
 
 impl Image {
+    /// `vkCreateImage`. Multisampled images are laid out ([`Image::build`]) but not offered:
+    /// image format properties report one sample, because views, copies, resolves and
+    /// multisampled rendering do not handle samples yet, so a request for more is refused.
     pub fn create(info: &vk::ImageCreateInfo<'_>) -> VkResult<Box<Self>> {
+        if info.samples != vk::SampleCountFlags::TYPE_1 {
+            log::warn!(
+                "vkCreateImage: {:?} samples: multisampled images are not supported yet",
+                info.samples
+            );
+            return Err(VkError::FeatureNotPresent(format!(
+                "{} samples per pixel (multisampled images are not advertised)",
+                info.samples.as_raw()
+            )));
+        }
+        Self::build(info)
+    }
+
+    /// An image of any layout the driver can compute, multisampled ones included.
+    pub fn build(info: &vk::ImageCreateInfo<'_>) -> VkResult<Box<Self>> {
         let f = validate(info)?;
         let mode = choose_mode(info, f);
         let (bw, bh) = (u32::from(f.block.0), u32::from(f.block.1));
