@@ -82,8 +82,13 @@ pub fn spvasm_for_vulkan_1_0(src: &str) -> Result<Vec<u32>, String> {
         text.push_str(line);
         text.push('\n');
     }
+    // One name per call: tests assembling in parallel threads of this process must not share
+    // files (a name from the text's length let RoundingModeRTZ and RTE variants, equally long,
+    // overwrite each other, so a test sometimes ran the other test's shader).
+    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir();
-    let stem = format!("ferrum-corpus-asm-{}-{}", std::process::id(), text.len());
+    let stem = format!("ferrum-corpus-asm-{}-{n}", std::process::id());
     let (input, output) = (dir.join(format!("{stem}.spvasm")), dir.join(format!("{stem}.spv")));
     std::fs::write(&input, &text).unwrap();
     let run = Command::new("spirv-as")

@@ -4,13 +4,6 @@
 //! says why); lavapipe is compared where it reports the same mode.
 
 use std::process::Command;
-use std::sync::Mutex;
-
-/// Serializes the dispatching tests of this file. Known bug, not yet found (closing note of
-/// 2026-11-27): when these tests run concurrently (each with its own Ferrum device in this
-/// process), the RoundingModeRTZ dispatch sometimes returns round-to-nearest results, on both
-/// the JIT and the interpreter (about 1 run in 4); run one at a time they pass every time.
-static SERIAL: Mutex<()> = Mutex::new(());
 
 use ash_loaded::{khr, vk};
 use ferrum_tests::gpu::Gpu;
@@ -142,9 +135,11 @@ fn shader_with_modes(modes: &[&str]) -> Vec<u32> {
     if modes.is_empty() {
         return words;
     }
+    // A name per call: tests of this file run in parallel threads of one process.
+    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir();
-    let path =
-        dir.join(format!("ferrum-float-controls-{}-{}.spv", std::process::id(), modes.join("-")));
+    let path = dir.join(format!("ferrum-float-controls-{}-{n}.spv", std::process::id()));
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&path, bytes).unwrap();
     let out = Command::new("spirv-dis").arg("--raw-id").arg(&path).output().expect("spirv-dis");
@@ -256,7 +251,6 @@ fn properties_claim_what_the_modes_deliver() {
 
 #[test]
 fn f32_modes_round_and_flush_as_declared() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let h = Harness::validated();
     let gpu = Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 0, 1, &[EXT]);
     let variants: [(&[&str], fn(&Case) -> [u32; 3]); 6] = [
@@ -288,7 +282,6 @@ fn f32_modes_round_and_flush_as_declared() {
 /// rounding to the rest.
 #[test]
 fn flush_and_toward_zero_combine() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let h = Harness::validated();
     let gpu = Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 0, 1, &[EXT]);
     let got = run(&gpu, &["DenormFlushToZero", "RoundingModeRTZ"]);
@@ -304,7 +297,6 @@ fn flush_and_toward_zero_combine() {
 /// Where lavapipe reports a mode too, its results on the lanes that mode decides must match.
 #[test]
 fn modes_lavapipe_supports_match_it() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let h = Harness::with_entry(
         entry_with_lavapipe(),
         true,
