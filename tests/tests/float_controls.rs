@@ -173,6 +173,9 @@ fn shader_with_modes(modes: &[&str]) -> Vec<u32> {
 }
 
 /// Runs the shader with `modes` on `gpu`; returns (add, mul, cvt) bit patterns per lane.
+/// Declared modes and the expectation they select.
+type Variant = (&'static [&'static str], fn(&Case) -> [u32; 3]);
+
 fn run(gpu: &Gpu, modes: &[&str]) -> Vec<[u32; 3]> {
     let d = &gpu.device;
     let buf = gpu.host_buffer(6 * 32);
@@ -253,7 +256,7 @@ fn properties_claim_what_the_modes_deliver() {
 fn f32_modes_round_and_flush_as_declared() {
     let h = Harness::validated();
     let gpu = Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 0, 1, &[EXT]);
-    let variants: [(&[&str], fn(&Case) -> [u32; 3]); 6] = [
+    let variants: [Variant; 6] = [
         (&[], |c| c.rte),
         (&["RoundingModeRTE"], |c| c.rte),
         (&["DenormPreserve"], |c| c.rte),

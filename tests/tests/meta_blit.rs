@@ -40,6 +40,7 @@ fn image(
         .tiling(vk::ImageTiling::OPTIMAL)
         .usage(vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
     let d = &gpu.device;
+    // SAFETY: a live device and physical device; the image is bound to fresh memory once.
     unsafe {
         let image = d.create_image(&info, None).expect("vkCreateImage");
         let req = d.get_image_memory_requirements(image);
@@ -212,6 +213,7 @@ fn round(
                     base_array_layer: 0,
                     layer_count: LAYERS,
                 });
+            // SAFETY: a command buffer in the recording state; live images.
             unsafe {
                 d.cmd_pipeline_barrier(
                     cb,
@@ -231,6 +233,7 @@ fn round(
         );
         barrier(a, undef, dst);
         barrier(b, undef, dst);
+        // SAFETY: a command buffer in the recording state; live buffers and images.
         unsafe {
             d.cmd_copy_buffer_to_image(cb, up.buffer, a, dst, &up_regions);
             d.cmd_copy_buffer_to_image(cb, zero.buffer, b, dst, &down_regions);
