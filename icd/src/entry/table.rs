@@ -230,12 +230,12 @@ entries! {
     Device c"vkCmdSetViewport": vk::PFN_vkCmdSetViewport => g3d::cmd_set_viewport;
     Device c"vkCmdSetScissor": vk::PFN_vkCmdSetScissor => g3d::cmd_set_scissor;
     Device c"vkCmdSetLineWidth": vk::PFN_vkCmdSetLineWidth => gfx::cmd_set_line_width;
-    Device c"vkCmdSetDepthBias": vk::PFN_vkCmdSetDepthBias => gfx::cmd_set_depth_bias;
+    Device c"vkCmdSetDepthBias": vk::PFN_vkCmdSetDepthBias => g3d::cmd_set_depth_bias;
     Device c"vkCmdSetBlendConstants": vk::PFN_vkCmdSetBlendConstants => g3d::cmd_set_blend_constants;
-    Device c"vkCmdSetDepthBounds": vk::PFN_vkCmdSetDepthBounds => gfx::cmd_set_depth_bounds;
-    Device c"vkCmdSetStencilCompareMask": vk::PFN_vkCmdSetStencilCompareMask => gfx::cmd_set_stencil_compare_mask;
-    Device c"vkCmdSetStencilWriteMask": vk::PFN_vkCmdSetStencilWriteMask => gfx::cmd_set_stencil_write_mask;
-    Device c"vkCmdSetStencilReference": vk::PFN_vkCmdSetStencilReference => gfx::cmd_set_stencil_reference;
+    Device c"vkCmdSetDepthBounds": vk::PFN_vkCmdSetDepthBounds => g3d::cmd_set_depth_bounds;
+    Device c"vkCmdSetStencilCompareMask": vk::PFN_vkCmdSetStencilCompareMask => g3d::cmd_set_stencil_compare_mask;
+    Device c"vkCmdSetStencilWriteMask": vk::PFN_vkCmdSetStencilWriteMask => g3d::cmd_set_stencil_write_mask;
+    Device c"vkCmdSetStencilReference": vk::PFN_vkCmdSetStencilReference => g3d::cmd_set_stencil_reference;
     Device c"vkCmdBindIndexBuffer": vk::PFN_vkCmdBindIndexBuffer => g3d::cmd_bind_index_buffer;
     Device c"vkCmdBindVertexBuffers": vk::PFN_vkCmdBindVertexBuffers => g3d::cmd_bind_vertex_buffers;
     Device c"vkCmdDraw": vk::PFN_vkCmdDraw => g3d::cmd_draw;

@@ -17,9 +17,11 @@ type F = vk::FormatFeatureFlags;
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
 /// the float formats there); COLOR and BLEND (colour attachment, with blending) by
 /// `tests/tests/graphics.rs` (render passes with clears, draws and blend scenes for RGBA8,
-/// RGBA16F and RGBA32F targets, differential against lavapipe). TRANSFER is
-/// [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; DEPTH_STENCIL the
-/// graphics path, ATOMIC image atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
+/// RGBA16F and RGBA32F targets, differential against lavapipe); DEPTH_STENCIL (depth/stencil
+/// attachment) by `tests/tests/graphics_depth.rs` (depth and stencil tests, ops, clears, load
+/// ops, bias, clamp and bounds on D16, D32, S8 and D32S8, read back by copies, differential
+/// against lavapipe). TRANSFER is [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; ATOMIC image
+/// atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
 pub const PROVEN: &[(vk::Format, Caps)] = &[
     (
         vk::Format::R8G8B8A8_UNORM,
@@ -34,6 +36,10 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
         Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
     ),
     (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
+    (vk::Format::D16_UNORM, Caps::DEPTH_STENCIL),
+    (vk::Format::D32_SFLOAT, Caps::DEPTH_STENCIL),
+    (vk::Format::S8_UINT, Caps::DEPTH_STENCIL),
+    (vk::Format::D32_SFLOAT_S8_UINT, Caps::DEPTH_STENCIL),
 ];
 
 /// Formats whose transfers (copies with buffers and images, and clears for the formats

@@ -129,9 +129,11 @@ fn nothing_unproven_is_advertised() {
     // Blits are proven for four formats only: a transfer-only format gets no BLIT bits.
     let p = format_properties_for(vk::Format::R8_UNORM, proven(vk::Format::R8_UNORM));
     assert_eq!(p.optimal_tiling_features, transfer);
-    // Transfers alone are a format's features when nothing else is proven yet.
+    // Depth formats: transfers and the depth/stencil attachment (graphics_depth.rs), not yet
+    // sampling.
     let p = format_properties_for(vk::Format::D16_UNORM, proven(vk::Format::D16_UNORM));
-    assert_eq!(p.optimal_tiling_features, transfer);
+    assert_eq!(p.optimal_tiling_features, transfer | F::DEPTH_STENCIL_ATTACHMENT);
+    // Transfers alone are a format's features when nothing else is proven yet.
     let p = format_properties_for(vk::Format::BC7_SRGB_BLOCK, proven(vk::Format::BC7_SRGB_BLOCK));
     assert_eq!(p.optimal_tiling_features, transfer);
 }

@@ -53,13 +53,10 @@ fn check_subpass(sp: &Subpass, resolves: bool, inputs: bool, count: usize) -> Vk
     if inputs {
         return Err(VkError::FeatureNotPresent("input attachments".into()));
     }
-    if sp.depth.is_some() {
-        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
-    }
     if sp.view_mask != 0 {
         return Err(VkError::FeatureNotPresent("multiview render passes".into()));
     }
-    if sp.colors.iter().flatten().any(|&a| a as usize >= count) {
+    if sp.colors.iter().flatten().chain(sp.depth.iter()).any(|&a| a as usize >= count) {
         return Err(VkError::InvalidUsage("subpass attachment index out of range"));
     }
     Ok(())
@@ -147,13 +144,36 @@ impl RenderPass {
                     .and_then(|r| index(r.attachment)),
                 view_mask: s.view_mask,
             };
+            // SAFETY: a valid pNext chain (valid usage).
+            let ds_resolve = unsafe {
+                crate::core::chain::find_in::<vk::SubpassDescriptionDepthStencilResolve<'_>>(
+                    s.p_next,
+                )
+            }
+            // SAFETY: a null or valid pointer (valid usage).
+            .and_then(|r| unsafe { r.p_depth_stencil_resolve_attachment.as_ref() })
+            .is_some_and(|r| r.attachment != vk::ATTACHMENT_UNUSED);
             let resolves = crate::api::array(s.p_resolve_attachments, s.color_attachment_count)
                 .iter()
                 .any(|r| r.attachment != vk::ATTACHMENT_UNUSED);
-            check_subpass(&sp, resolves, s.input_attachment_count > 0, attachments.len())?;
+            check_subpass(
+                &sp,
+                resolves || ds_resolve,
+                s.input_attachment_count > 0,
+                attachments.len(),
+            )?;
             subpasses.push(sp);
         }
         Self::new(attachments, subpasses)
+    }
+
+    /// The format of `subpass`'s depth/stencil attachment (UNDEFINED without one).
+    pub fn depth_format(&self, subpass: u32) -> VkResult<vk::Format> {
+        let sp = self
+            .subpasses
+            .get(subpass as usize)
+            .ok_or(VkError::InvalidUsage("subpass index out of range"))?;
+        Ok(sp.depth.map_or(vk::Format::UNDEFINED, |a| self.attachments[a as usize].format))
     }
 
     /// The colour formats of `subpass` per location (UNDEFINED for unused locations).
