@@ -48,13 +48,13 @@ fn index(a: u32) -> Option<u32> {
 /// Refuses what the draw path cannot do yet, with the reason.
 fn check_subpass(sp: &Subpass, resolves: bool, inputs: bool, count: usize) -> VkResult<()> {
     if resolves {
-        return Err(VkError::FeatureNotPresent("resolve attachments".into()));
+        return Err(super::refuse("resolve attachments"));
     }
     if inputs {
-        return Err(VkError::FeatureNotPresent("input attachments".into()));
+        return Err(super::refuse("input attachments"));
     }
     if sp.view_mask != 0 {
-        return Err(VkError::FeatureNotPresent("multiview render passes".into()));
+        return Err(super::refuse("multiview render passes"));
     }
     if sp.colors.iter().flatten().chain(sp.depth.iter()).any(|&a| a as usize >= count) {
         return Err(VkError::InvalidUsage("subpass attachment index out of range"));
@@ -66,7 +66,7 @@ impl RenderPass {
     fn new(attachments: Vec<Attachment>, subpasses: Vec<Subpass>) -> VkResult<Box<Self>> {
         for a in &attachments {
             if a.samples != vk::SampleCountFlags::TYPE_1 {
-                return Err(VkError::FeatureNotPresent("multisampled attachments".into()));
+                return Err(super::refuse("multisampled attachments"));
             }
         }
         let mut first_use = vec![None; attachments.len()];
@@ -115,7 +115,10 @@ impl RenderPass {
             let resolves = crate::api::array(s.p_resolve_attachments, s.color_attachment_count)
                 .iter()
                 .any(|r| r.attachment != vk::ATTACHMENT_UNUSED);
-            check_subpass(&sp, resolves, s.input_attachment_count > 0, attachments.len())?;
+            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count)
+                .iter()
+                .any(|r| r.attachment != vk::ATTACHMENT_UNUSED);
+            check_subpass(&sp, resolves, inputs, attachments.len())?;
             subpasses.push(sp);
         }
         Self::new(attachments, subpasses)
@@ -159,7 +162,9 @@ impl RenderPass {
             check_subpass(
                 &sp,
                 resolves || ds_resolve,
-                s.input_attachment_count > 0,
+                crate::api::array(s.p_input_attachments, s.input_attachment_count)
+                    .iter()
+                    .any(|r| r.attachment != vk::ATTACHMENT_UNUSED),
                 attachments.len(),
             )?;
             subpasses.push(sp);
