@@ -265,7 +265,7 @@ unsafe fn target(
         .array_layers(1)
         .samples(vk::SampleCountFlags::TYPE_1)
         .tiling(vk::ImageTiling::OPTIMAL)
-        .usage(usage | vk::ImageUsageFlags::TRANSFER_SRC);
+        .usage(usage | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
     // SAFETY: forwarded to the caller.
     unsafe {
         let image = d.create_image(&info, None).expect("vkCreateImage");
@@ -428,7 +428,10 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene, bounds: boo
                 d.cmd_begin_render_pass(cb, &info, vk::SubpassContents::INLINE);
                 d.cmd_bind_vertex_buffers(cb, 0, &[vbuf.buffer], &[0]);
             };
-            begin(passes[0]);
+            if s.transfer_clear {
+                transfer_clear(d, cb, &color, &depth, aspects, &clears);
+            }
+            begin(passes[usize::from(s.transfer_clear)]);
             let mut first = 0u32;
             for (step, pipe) in s.steps.iter().zip(&pipes) {
                 match step {
@@ -511,6 +514,101 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene, bounds: boo
         gpu.destroy_buffer(out);
         gpu.destroy_buffer(vbuf);
         Result { color: color_words, depth: depth_vals, stencil: stencil_vals }
+    }
+}
+
+/// The scene's clear values written by transfer clears, left in the attachment layouts.
+unsafe fn transfer_clear(
+    d: &Device,
+    cb: vk::CommandBuffer,
+    color: &Target,
+    depth: &Target,
+    aspects: vk::ImageAspectFlags,
+    clears: &[vk::ClearValue; 2],
+) {
+    let range = |aspect_mask| vk::ImageSubresourceRange {
+        aspect_mask,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    };
+    let barrier = |image, aspect, (old, new), (src, dst)| {
+        vk::ImageMemoryBarrier::default()
+            .src_access_mask(src)
+            .dst_access_mask(dst)
+            .old_layout(old)
+            .new_layout(new)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image)
+            .subresource_range(range(aspect))
+    };
+    let dst = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
+    let write = vk::AccessFlags::TRANSFER_WRITE;
+    let color_aspect = vk::ImageAspectFlags::COLOR;
+    let to_dst = [
+        barrier(
+            color.image,
+            color_aspect,
+            (vk::ImageLayout::UNDEFINED, dst),
+            (vk::AccessFlags::empty(), write),
+        ),
+        barrier(
+            depth.image,
+            aspects,
+            (vk::ImageLayout::UNDEFINED, dst),
+            (vk::AccessFlags::empty(), write),
+        ),
+    ];
+    let ds_access = vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ
+        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE;
+    let color_access =
+        vk::AccessFlags::COLOR_ATTACHMENT_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE;
+    let to_attachment = [
+        barrier(
+            color.image,
+            color_aspect,
+            (dst, vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL),
+            (write, color_access),
+        ),
+        barrier(
+            depth.image,
+            aspects,
+            (dst, vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+            (write, ds_access),
+        ),
+    ];
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::TOP_OF_PIPE,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &to_dst,
+        );
+        d.cmd_clear_color_image(cb, color.image, dst, &clears[0].color, &[range(color_aspect)]);
+        d.cmd_clear_depth_stencil_image(
+            cb,
+            depth.image,
+            dst,
+            &clears[1].depth_stencil,
+            &[range(aspects)],
+        );
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::EARLY_FRAGMENT_TESTS
+                | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS
+                | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &to_attachment,
+        );
     }
 }
 

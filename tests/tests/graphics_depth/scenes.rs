@@ -141,6 +141,9 @@ pub struct Scene {
     pub steps: Vec<Step>,
     /// Depth every pixel must hold, computed by hand (instead of lavapipe's depth).
     pub expect_depth: Option<f32>,
+    /// The clear values are applied by vkCmdClearColorImage/ClearDepthStencilImage before the
+    /// first pass, which then loads both attachments.
+    pub transfer_clear: bool,
 }
 
 pub fn scene(name: impl Into<String>, format: vk::Format, steps: Vec<Step>) -> Scene {
@@ -154,6 +157,7 @@ pub fn scene(name: impl Into<String>, format: vk::Format, steps: Vec<Step>) -> S
         depth_range: (0.0, 1.0),
         steps,
         expect_depth: None,
+        transfer_clear: false,
     }
 }
 
@@ -523,6 +527,24 @@ pub fn pass_scenes(out: &mut Vec<Scene>) {
     );
     sc.load.1 = vk::AttachmentLoadOp::DONT_CARE;
     out.push(sc);
+    // Transfer clears, then a pass that loads them (DB reads what the compute clear wrote).
+    for format in [D16, D32S8, S8] {
+        let mark = State {
+            stencil: true,
+            front: stencil(vk::StencilOp::INCREMENT_AND_WRAP, vk::CompareOp::ALWAYS, 0),
+            back: stencil(vk::StencilOp::INCREMENT_AND_WRAP, vk::CompareOp::ALWAYS, 0),
+            ..DEPTH
+        };
+        let mut sc = scene(
+            format!("vkCmdClearDepthStencilImage, then LOAD, {format:?}"),
+            format,
+            vec![Step::Draw(draw(slope(0.2, 0.9), RED, mark))],
+        );
+        sc.transfer_clear = true;
+        sc.clear_depth = 0.625;
+        sc.clear_stencil = 0xfe;
+        out.push(sc);
+    }
     // A depth-only prepass without a fragment stage, then the same geometry with EQUAL:
     // colours are written where the prepass wrote depth (invariance across pipelines with
     // the same vertex shader).
