@@ -521,3 +521,7 @@ pub fn create(
         dynamic_count: layout.dynamic_count,
     })
 }
+
+#[cfg(test)]
+#[path = "pipeline_tests.rs"]
+mod tests;
