@@ -310,6 +310,35 @@ fn subgroup_operations() -> vk::SubgroupFeatureFlags {
     })
 }
 
+/// VK_KHR_shader_float_controls' structure: the Vulkan 1.2 fields of the same name.
+fn float_controls_properties(
+    v12: &vk::PhysicalDeviceVulkan12Properties<'static>,
+) -> vk::PhysicalDeviceFloatControlsProperties<'static> {
+    vk::PhysicalDeviceFloatControlsProperties {
+        denorm_behavior_independence: v12.denorm_behavior_independence,
+        rounding_mode_independence: v12.rounding_mode_independence,
+        shader_signed_zero_inf_nan_preserve_float16: v12
+            .shader_signed_zero_inf_nan_preserve_float16,
+        shader_signed_zero_inf_nan_preserve_float32: v12
+            .shader_signed_zero_inf_nan_preserve_float32,
+        shader_signed_zero_inf_nan_preserve_float64: v12
+            .shader_signed_zero_inf_nan_preserve_float64,
+        shader_denorm_preserve_float16: v12.shader_denorm_preserve_float16,
+        shader_denorm_preserve_float32: v12.shader_denorm_preserve_float32,
+        shader_denorm_preserve_float64: v12.shader_denorm_preserve_float64,
+        shader_denorm_flush_to_zero_float16: v12.shader_denorm_flush_to_zero_float16,
+        shader_denorm_flush_to_zero_float32: v12.shader_denorm_flush_to_zero_float32,
+        shader_denorm_flush_to_zero_float64: v12.shader_denorm_flush_to_zero_float64,
+        shader_rounding_mode_rte_float16: v12.shader_rounding_mode_rte_float16,
+        shader_rounding_mode_rte_float32: v12.shader_rounding_mode_rte_float32,
+        shader_rounding_mode_rte_float64: v12.shader_rounding_mode_rte_float64,
+        shader_rounding_mode_rtz_float16: v12.shader_rounding_mode_rtz_float16,
+        shader_rounding_mode_rtz_float32: v12.shader_rounding_mode_rtz_float32,
+        shader_rounding_mode_rtz_float64: v12.shader_rounding_mode_rtz_float64,
+        ..Default::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,34 +389,5 @@ mod tests {
         assert_eq!((p.vendor_id, p.device_id), (0x1002, 0x73BF));
         // navi21's timestamp counter runs at the 100 MHz reference clock.
         assert_eq!(p.limits.timestamp_period, 10.0);
-    }
-}
-
-/// VK_KHR_shader_float_controls' structure: the Vulkan 1.2 fields of the same name.
-fn float_controls_properties(
-    v12: &vk::PhysicalDeviceVulkan12Properties<'static>,
-) -> vk::PhysicalDeviceFloatControlsProperties<'static> {
-    vk::PhysicalDeviceFloatControlsProperties {
-        denorm_behavior_independence: v12.denorm_behavior_independence,
-        rounding_mode_independence: v12.rounding_mode_independence,
-        shader_signed_zero_inf_nan_preserve_float16: v12
-            .shader_signed_zero_inf_nan_preserve_float16,
-        shader_signed_zero_inf_nan_preserve_float32: v12
-            .shader_signed_zero_inf_nan_preserve_float32,
-        shader_signed_zero_inf_nan_preserve_float64: v12
-            .shader_signed_zero_inf_nan_preserve_float64,
-        shader_denorm_preserve_float16: v12.shader_denorm_preserve_float16,
-        shader_denorm_preserve_float32: v12.shader_denorm_preserve_float32,
-        shader_denorm_preserve_float64: v12.shader_denorm_preserve_float64,
-        shader_denorm_flush_to_zero_float16: v12.shader_denorm_flush_to_zero_float16,
-        shader_denorm_flush_to_zero_float32: v12.shader_denorm_flush_to_zero_float32,
-        shader_denorm_flush_to_zero_float64: v12.shader_denorm_flush_to_zero_float64,
-        shader_rounding_mode_rte_float16: v12.shader_rounding_mode_rte_float16,
-        shader_rounding_mode_rte_float32: v12.shader_rounding_mode_rte_float32,
-        shader_rounding_mode_rte_float64: v12.shader_rounding_mode_rte_float64,
-        shader_rounding_mode_rtz_float16: v12.shader_rounding_mode_rtz_float16,
-        shader_rounding_mode_rtz_float32: v12.shader_rounding_mode_rtz_float32,
-        shader_rounding_mode_rtz_float64: v12.shader_rounding_mode_rtz_float64,
-        ..Default::default()
     }
 }
