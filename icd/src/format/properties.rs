@@ -142,9 +142,15 @@ pub const PROVEN_BLIT: &[vk::Format] = &[
 ];
 
 /// Formats whose vertex-buffer fetch (`VERTEX_BUFFER`) is proven, by `tests/tests/graphics.rs`
-/// (vertex attributes with per-vertex and per-instance rates, differential against lavapipe).
-/// Other buffer features stay unadvertised.
-pub const PROVEN_VERTEX: &[vk::Format] = &[vk::Format::R32G32_SFLOAT, vk::Format::R8G8B8A8_UNORM];
+/// (vertex attributes with per-vertex and per-instance rates, differential against lavapipe),
+/// `tests/tests/graphics_scenes.rs` (RGBA32F positions with w, colours) and `tests/tests/cube.rs`
+/// (RGB32F positions and normals). Other buffer features stay unadvertised.
+pub const PROVEN_VERTEX: &[vk::Format] = &[
+    vk::Format::R32G32_SFLOAT,
+    vk::Format::R32G32B32_SFLOAT,
+    vk::Format::R32G32B32A32_SFLOAT,
+    vk::Format::R8G8B8A8_UNORM,
+];
 
 /// The paths [`PROVEN`] for `format` with OPTIMAL tiling (none for formats not listed).
 pub fn proven(format: vk::Format) -> Caps {
