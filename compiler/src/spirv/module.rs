@@ -689,6 +689,7 @@ fn sysval(b: spirv::BuiltIn) -> Option<SysVal> {
         B::DrawIndex => SysVal::DrawIndex,
         B::FragCoord => SysVal::FragCoord,
         B::FrontFacing => SysVal::FrontFacing,
+        B::HelperInvocation => SysVal::HelperInvocation,
         _ => return None,
     })
 }

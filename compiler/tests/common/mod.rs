@@ -206,6 +206,7 @@ pub fn u32_at(data: &[u8], i: usize) -> u32 {
 }
 #[allow(dead_code)]
 pub mod draw;
+pub mod tri;
 pub mod gpu;
 
 /// The disassembly of GLSL compute source `src` (`name` keeps concurrent tests' files apart).

@@ -60,6 +60,9 @@ pub struct GfxIo {
     live: Option<RegRef>,
     /// The PS kills lanes (DB_SHADER_CONTROL.KILL_ENABLE).
     pub kills: bool,
+    /// The PS demotes lanes to helpers: they stay in EXEC (derivatives of their quad stay
+    /// defined) but leave `live`, and memory writes run in exact mode as under WQM.
+    pub demotes: bool,
     /// The PS runs in whole-quad mode (derivatives, implicit-LOD sampling): EXEC is widened
     /// to whole quads at entry so helper lanes compute, and narrowed to `live` around stores,
     /// atomics and the exports (exact mode).
@@ -187,7 +190,10 @@ impl GfxIo {
             f.blocks.iter().filter(|b| matches!(b.term, Terminator::Return(_) | Terminator::Kill));
         io.kills = f.blocks.iter().any(|b| matches!(b.term, Terminator::Kill));
         io.wqm = shader.stage == Stage::Fragment && needs_helpers(f);
-        if shader.stage != Stage::Compute && (io.kills || io.wqm || ends.count() > 1) {
+        io.demotes = shader.stage == Stage::Fragment
+            && f.blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i.kind, InstKind::Demote));
+        let exact = io.kills || io.wqm || io.demotes;
+        if shader.stage != Stage::Compute && (exact || ends.count() > 1) {
             io.live = Some(mf.vreg(RegClass::S, 1));
         }
         io
@@ -357,7 +363,7 @@ impl Isel<'_> {
     /// Whether `kind` writes memory other invocations can see: helper lanes must not.
     pub(super) fn needs_exact(&self, kind: &InstKind) -> bool {
         let visible = |s: &Space| matches!(s, Space::Buffer | Space::Global);
-        self.gfx.wqm
+        (self.gfx.wqm || self.gfx.demotes)
             && match kind {
                 InstKind::MemStore { space, .. } | InstKind::MemAtomic { space, .. } => {
                     visible(space)
@@ -369,7 +375,7 @@ impl Isel<'_> {
 
     /// Exact mode: EXEC narrowed to the live lanes; returns the whole-quad EXEC to restore.
     pub(super) fn enter_exact(&mut self) -> RegRef {
-        let live = self.gfx.live.expect("whole-quad mode keeps the live mask");
+        let live = self.gfx.live.expect("whole-quad mode and demotion keep the live mask");
         let saved = self.vreg(RegClass::S, 1);
         self.emit(build::sop1(Opcode::S_MOV_B32, saved, build::EXEC, 1));
         let exec = Operand::Special(Special::ExecLo);
@@ -395,6 +401,37 @@ impl Isel<'_> {
         };
         let l = Src::R(live, RegClass::S);
         self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(live), l, build::EXEC, 1));
+        Ok(())
+    }
+
+    /// `OpDemoteToHelperInvocation`: the active lanes leave the live mask but keep running
+    /// (as ACO does: the exact mask loses them, whole-quad EXEC keeps them for derivatives);
+    /// memory writes and the exports only see `live`.
+    pub(super) fn select_demote(&mut self) -> Result<(), BackendError> {
+        let Some(live) = self.gfx.live.filter(|_| self.gfx.demotes) else {
+            return Err(unsupported("OpDemoteToHelperInvocation outside a fragment shader"));
+        };
+        let l = Src::R(live, RegClass::S);
+        self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(live), l, build::EXEC, 1));
+        Ok(())
+    }
+
+    /// `OpIsHelperInvocationEXT` / gl_HelperInvocation: active lanes outside the live mask
+    /// (whole-quad helpers and demoted lanes).
+    pub(super) fn select_is_helper(&mut self, d: Value) -> Result<(), BackendError> {
+        if self.shader.stage != Stage::Fragment {
+            return Err(unsupported("gl_HelperInvocation outside a fragment shader"));
+        }
+        let m = self.vreg(RegClass::S, 1);
+        match self.gfx.live {
+            Some(live) => {
+                let l = Src::R(live, RegClass::S);
+                self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(m), build::EXEC, l, 1));
+                self.set(d, vec![MVal::Reg(m, RegClass::S)]);
+            }
+            // No helpers run and nothing demotes: every lane is live.
+            None => self.set(d, vec![MVal::Const(0)]),
+        }
         Ok(())
     }
 
@@ -512,7 +549,7 @@ impl Isel<'_> {
                 frag_coord: self.gfx.frag_coord,
                 front_face: self.gfx.front_facing,
                 linear: self.gfx.linear_bary.is_some(),
-                kills: self.gfx.kills,
+                kills: self.gfx.kills || self.gfx.demotes,
                 frag_depth,
             },
             ..Default::default()
