@@ -122,7 +122,15 @@ pub enum BuiltinOut {
     PointSize,
     /// gl_FragDepth.
     FragDepth,
-    /// Any other built-in block member (clip distances, ...).
+    /// gl_ClipDistance (component = array index).
+    ClipDistance,
+    /// gl_CullDistance (component = array index).
+    CullDistance,
+    /// gl_Layer.
+    Layer,
+    /// gl_ViewportIndex.
+    ViewportIndex,
+    /// Any other built-in block member.
     Other(u32),
 }
 

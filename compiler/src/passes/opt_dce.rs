@@ -19,7 +19,10 @@ pub fn opt_dce(s: &mut Shader) -> bool {
 fn removable(k: &InstKind) -> bool {
     matches!(
         k,
-        InstKind::Load { .. } | InstKind::MemLoad { .. } | InstKind::IoLoad { .. } | InstKind::IsHelper
+        InstKind::Load { .. }
+            | InstKind::MemLoad { .. }
+            | InstKind::IoLoad { .. }
+            | InstKind::IsHelper
     )
 }
 
