@@ -326,8 +326,10 @@ pub fn image_format_properties_for(
     }
     type C = vk::ImageCreateFlags;
     // Sparse images, 2D views of 3D images and block-texel views need features or
-    // extensions Ferrum does not offer.
-    if !(C::MUTABLE_FORMAT | C::CUBE_COMPATIBLE).contains(q.flags) {
+    // extensions Ferrum does not offer. ALIAS (VK_KHR_bind_memory2) promises that two images
+    // made with the same parameters read the same memory the same way: Ferrum computes a
+    // layout from the create info alone, so that always holds.
+    if !(C::MUTABLE_FORMAT | C::CUBE_COMPATIBLE | C::ALIAS).contains(q.flags) {
         return unsupported;
     }
     let linear = q.tiling == vk::ImageTiling::LINEAR;
