@@ -7,6 +7,7 @@ use ash::vk;
 
 use super::color_target::ColorSurface;
 use super::render_pass::{Framebuffer, RenderPass};
+use super::resolve::{self, ResolveTarget};
 use crate::core::object::VkObject;
 use crate::error::{VkError, VkResult};
 use crate::image::layout::mip_extent;
@@ -37,6 +38,9 @@ pub struct ColorTarget {
     /// What the CB registers need of the view (`gfx::target`).
     pub target: crate::gfx::target::TargetView,
     pub load: Load,
+    /// The single-sampled view this multisampled target is resolved into when the subpass
+    /// or rendering scope ends.
+    pub resolve: Option<ResolveTarget>,
 }
 
 /// A rendering scope.
@@ -120,7 +124,7 @@ impl PassInstance {
             .get(self.subpass as usize)
             .ok_or(VkError::InvalidUsage("no subpass left"))?;
         let mut colors = Vec::with_capacity(sp.colors.len());
-        for &a in &sp.colors {
+        for (i, &a) in sp.colors.iter().enumerate() {
             let Some(a) = a else {
                 colors.push(None);
                 continue;
@@ -137,7 +141,15 @@ impl PassInstance {
             };
             let v = view(h)?;
             let (surface, target) = (color_surface(v)?, v.target);
-            colors.push(Some(ColorTarget { view: h, surface, target, load }));
+            let resolve = match sp.resolves.get(i).copied().flatten() {
+                Some(r) => {
+                    let view =
+                        *self.views.get(r as usize).ok_or(VkError::InvalidUsage("missing view"))?;
+                    Some(ResolveTarget { view, mode: resolve::pass_mode(view)? })
+                }
+                None => None,
+            };
+            colors.push(Some(ColorTarget { view: h, surface, target, load, resolve }));
         }
         Ok(Rendering { area: self.area, layers: self.layers, view_mask: sp.view_mask, colors })
     }
@@ -162,9 +174,19 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
             colors.push(None);
             continue;
         }
-        if a.resolve_mode != vk::ResolveModeFlags::NONE {
-            return Err(VkError::FeatureNotPresent("resolve attachments".into()));
-        }
+        let v = view(a.image_view)?;
+        // A suspended scope resolves when it finally ends (the resuming scope carries the
+        // same attachments), as "Rendering ... suspend" defines.
+        let suspending = info.flags.contains(vk::RenderingFlags::SUSPENDING);
+        let resolve = if a.resolve_mode != vk::ResolveModeFlags::NONE
+            && a.resolve_image_view != vk::ImageView::null()
+            && !suspending
+        {
+            let mode = crate::meta::resolve::Mode::from_vk(a.resolve_mode, v.format)?;
+            Some(ResolveTarget { view: a.resolve_image_view, mode })
+        } else {
+            None
+        };
         // A resumed scope continues the suspended one: its load ops do not apply again.
         let load = if a.load_op == vk::AttachmentLoadOp::CLEAR && !resuming {
             // SAFETY: a colour attachment's clear value is the colour member.
@@ -172,9 +194,8 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
         } else {
             Load::Keep
         };
-        let v = view(a.image_view)?;
         let (surface, target) = (color_surface(v)?, v.target);
-        colors.push(Some(ColorTarget { view: a.image_view, surface, target, load }));
+        colors.push(Some(ColorTarget { view: a.image_view, surface, target, load, resolve }));
     }
     Ok(Rendering { area: info.render_area, layers: info.layer_count, view_mask: 0, colors })
 }
