@@ -84,7 +84,14 @@ fn layers(base: u32, count: u32) -> vk::ImageSubresourceLayers {
 }
 
 /// A layout transition of all layers (with a transfer → transfer dependency).
-fn barrier(d: &Device, cb: vk::CommandBuffer, image: vk::Image, old: vk::ImageLayout, new: vk::ImageLayout, n: u32) {
+fn barrier(
+    d: &Device,
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    old: vk::ImageLayout,
+    new: vk::ImageLayout,
+    n: u32,
+) {
     let b = vk::ImageMemoryBarrier::default()
         .old_layout(old)
         .new_layout(new)
@@ -204,11 +211,8 @@ fn transfer_round(
     down.bytes().to_vec()
 }
 
-const FORMATS: [vk::Format; 3] = [
-    vk::Format::R8G8B8A8_UNORM,
-    vk::Format::R16G16B16A16_SFLOAT,
-    vk::Format::R32G32B32A32_SFLOAT,
-];
+const FORMATS: [vk::Format; 3] =
+    [vk::Format::R8G8B8A8_UNORM, vk::Format::R16G16B16A16_SFLOAT, vk::Format::R32G32B32A32_SFLOAT];
 
 const COUNTS: [vk::SampleCountFlags; 3] =
     [vk::SampleCountFlags::TYPE_2, vk::SampleCountFlags::TYPE_4, vk::SampleCountFlags::TYPE_8];
@@ -319,7 +323,12 @@ const SCENES: &[Scene] = &[
         resolve: Resolve::Command,
         ..BASE
     },
-    Scene { name: "4x RGBA16F, smooth", format: vk::Format::R16G16B16A16_SFLOAT, smooth: true, ..BASE },
+    Scene {
+        name: "4x RGBA16F, smooth",
+        format: vk::Format::R16G16B16A16_SFLOAT,
+        smooth: true,
+        ..BASE
+    },
     Scene {
         name: "8x RGBA32F, vkCmdResolveImage",
         format: vk::Format::R32G32B32A32_SFLOAT,
@@ -400,8 +409,12 @@ unsafe fn scene_pipeline(
         min_depth: 0.0,
         max_depth: 1.0,
     }];
-    let scissors = [vk::Rect2D { offset: vk::Offset2D::default(), extent: vk::Extent2D { width: W, height: H } }];
-    let vp = vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors);
+    let scissors = [vk::Rect2D {
+        offset: vk::Offset2D::default(),
+        extent: vk::Extent2D { width: W, height: H },
+    }];
+    let vp =
+        vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors);
     let rs = vk::PipelineRasterizationStateCreateInfo::default()
         .polygon_mode(vk::PolygonMode::FILL)
         .cull_mode(vk::CullModeFlags::NONE)
@@ -448,8 +461,15 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u8> 
     let d = &gpu.device;
     let ms = image(gpu, h, pd, s.format, s.samples, 1, U::COLOR_ATTACHMENT | U::TRANSFER_SRC);
     let one = vk::SampleCountFlags::TYPE_1;
-    let resolved =
-        image(gpu, h, pd, s.format, one, 1, U::COLOR_ATTACHMENT | U::TRANSFER_SRC | U::TRANSFER_DST);
+    let resolved = image(
+        gpu,
+        h,
+        pd,
+        s.format,
+        one,
+        1,
+        U::COLOR_ATTACHMENT | U::TRANSFER_SRC | U::TRANSFER_DST,
+    );
     let size = u64::from(W * H * bpe(s.format));
     let down = gpu.host_buffer(size);
     down.write(0, &vec![0xcd; size as usize]);
@@ -540,14 +560,21 @@ fn channels(f: vk::Format, bytes: &[u8]) -> (Vec<f32>, f32) {
             bytes.chunks(2).map(|c| half(u16::from_le_bytes([c[0], c[1]]))).collect(),
             1.0 / 1024.0,
         ),
-        _ => (bytes.chunks(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(), 1e-6),
+        _ => {
+            (bytes.chunks(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(), 1e-6)
+        }
     }
 }
 
 fn half(h: u16) -> f32 {
     let (e, m) = (i32::from(h >> 10 & 0x1f), f32::from(h & 0x3ff));
-    let v = if e == 0 { m / 1024.0 * 2f32.powi(-14) } else { (1.0 + m / 1024.0) * 2f32.powi(e - 15) };
-    if h & 0x8000 != 0 { -v } else { v }
+    let v =
+        if e == 0 { m / 1024.0 * 2f32.powi(-14) } else { (1.0 + m / 1024.0) * 2f32.powi(e - 15) };
+    if h & 0x8000 != 0 {
+        -v
+    } else {
+        v
+    }
 }
 
 /// Pixels per scene whose coverage may differ by one sample: those with a sample point within
@@ -644,9 +671,9 @@ fn expected_coverage(s: &Scene) -> Vec<(u32, u32)> {
                 if mask >> i & 1 == 0 {
                     continue;
                 }
-                let (x, y) = (f64::from(px) + f64::from(sx) / 16.0, f64::from(py) + f64::from(sy) / 16.0);
-                let hits: Vec<_> =
-                    v.chunks(3).map(|t| inside([t[0], t[1], t[2]], x, y)).collect();
+                let (x, y) =
+                    (f64::from(px) + f64::from(sx) / 16.0, f64::from(py) + f64::from(sy) / 16.0);
+                let hits: Vec<_> = v.chunks(3).map(|t| inside([t[0], t[1], t[2]], x, y)).collect();
                 if hits.contains(&Some(true)) {
                     lo += 1;
                     hi += 1;

@@ -475,7 +475,7 @@ pub unsafe extern "system" fn cmd_clear_attachments(
                     .ok_or(VkError::InvalidUsage("null attachment view"))?;
                 let value = crate::meta::clear::ClearValue::Color(a.clear_value.color);
                 for rect in array(p_rects, rect_count) {
-                    let area = draw::clip(rect.rect, t.surface.extent);
+                    let area = draw::clip(rect.rect, t.target.extent());
                     if area.extent.width == 0 || area.extent.height == 0 {
                         continue;
                     }

@@ -138,11 +138,8 @@ pub const PROVEN_BLIT: &[vk::Format] = &[
 /// Colour formats whose multisampled images (2, 4 and 8 samples) are proven end to end by
 /// `tests/tests/msaa.rs`: rendering, resolves (commands and attachments), copies and clears,
 /// differential against lavapipe. Their `sampleCounts` are 1|2|4|8; every other format's is 1.
-pub const PROVEN_MSAA: &[vk::Format] = &[
-    vk::Format::R8G8B8A8_UNORM,
-    vk::Format::R16G16B16A16_SFLOAT,
-    vk::Format::R32G32B32A32_SFLOAT,
-];
+pub const PROVEN_MSAA: &[vk::Format] =
+    &[vk::Format::R8G8B8A8_UNORM, vk::Format::R16G16B16A16_SFLOAT, vk::Format::R32G32B32A32_SFLOAT];
 
 /// The sample counts a multisampled image may have (navi21's `_R`/`_Z` MSAA layouts stop at 8).
 pub const MSAA_SAMPLE_COUNTS: vk::SampleCountFlags = vk::SampleCountFlags::from_raw(
@@ -367,11 +364,7 @@ pub fn image_format_properties_for(
         max_extent: vk::Extent3D { width: extent.0, height: extent.1, depth: extent.2 },
         max_mip_levels: if linear { 1 } else { 32 - max_dim.leading_zeros() },
         max_array_layers: if linear { 1 } else { layers },
-        sample_counts: if multisampled {
-            MSAA_SAMPLE_COUNTS
-        } else {
-            vk::SampleCountFlags::TYPE_1
-        },
+        sample_counts: if multisampled { MSAA_SAMPLE_COUNTS } else { vk::SampleCountFlags::TYPE_1 },
         max_resource_size: MAX_MEMORY_ALLOCATION_SIZE,
     })
 }

@@ -81,11 +81,11 @@ pub fn begin(s: &mut CmdStream, st: &mut GraphicsState, rendering: Rendering) ->
         // SAFETY: attachment views outlive the commands that use them (valid usage).
         let view = unsafe { ImageView::from_handle(t.view) }
             .ok_or(VkError::InvalidUsage("null attachment view"))?;
-        let rect = clip(rendering.area, t.surface.extent);
+        let rect = clip(rendering.area, t.target.extent());
         if rect.extent.width == 0 || rect.extent.height == 0 {
             continue;
         }
-        let layers = rendering.layers.min(t.surface.layers);
+        let layers = rendering.layers.min(t.target.layers);
         let value = ClearValue::Color(c);
         clear_view_region(s, view, vk::ImageAspectFlags::COLOR, 0, layers, rect, &value)?;
     }
@@ -178,11 +178,6 @@ fn vs_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32]) -> VkResult<()
     set(s, r::SPI_SHADER_POS_FORMAT, &[vm.pos_format])?;
     set(s, r::SPI_VS_OUT_CONFIG, &[vm.vs_out_config])?;
     set(s, r::PA_CL_VS_OUT_CNTL, &[vm.pa_cl_vs_out_cntl])?;
-    emit(s, p.raster.clone())?;
-    set(s, r::PA_CL_VTE_CNTL, &[vp::vte_cntl()])?;
-    // Point radius 0.5 pixel (12.4 fixed point): 1-pixel points when PointSize is not written.
-    set(s, r::PA_SU_POINT_SIZE, &[8 << 4 | 8 << 20])?;
-    set(s, r::PA_SU_POINT_MINMAX, &[0xffff << 16])?;
     set(s, r::PA_CL_UCP_0_X, &[0; 24])
 }
 
@@ -195,8 +190,8 @@ fn viewport_state(
 ) -> VkResult<()> {
     use enums::VGT_DI_PRIM_TYPE as P;
     let prim = match p.prim_type {
-        // Points up to POINT_MINMAX's largest radius (0xffff in 12.4 fixed point).
-        P::DI_PT_POINTLIST => RastPrim::Points(2.0 * f32::from(u16::MAX) / 16.0),
+        // Points up to the largest size PA_SU_POINT_MINMAX lets through.
+        P::DI_PT_POINTLIST => RastPrim::Points(super::pipeline::MAX_POINT_SIZE),
         P::DI_PT_LINELIST | P::DI_PT_LINESTRIP => RastPrim::Lines(1.0),
         _ => RastPrim::Triangles,
     };
@@ -210,9 +205,19 @@ fn viewport_state(
 /// Writes a register list, one packet per register.
 fn emit(s: &mut CmdStream, regs: Regs) -> VkResult<()> {
     for (reg, value) in regs {
-        set(s, reg, &[value])?;
+        if reg == r::VGT_PRIMITIVE_TYPE {
+            // RADV writes it with SET_UCONFIG_REG_INDEX, index 1 (the CP tracks the type).
+            s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig_index(reg, 1), value])?;
+        } else {
+            set(s, reg, &[value])?;
+        }
     }
     Ok(())
+}
+
+/// The register operand of SET_UCONFIG_REG_INDEX: the index in bits 28..31.
+fn uconfig_index(reg: u32, index: u32) -> u32 {
+    (index << 28) | ((reg - 0x30000) / 4)
 }
 
 fn ps_state(
@@ -223,12 +228,9 @@ fn ps_state(
     blend_constants: [f32; 4],
 ) -> VkResult<()> {
     let pm = &p.ps;
-    // The viewport scissor is what clips to the viewport (`state::viewport::scissors`).
-    set(s, r::PA_SC_MODE_CNTL_0, &[r::PA_SC_MODE_CNTL_0::VPORT_SCISSOR_ENABLE.val(1)])?;
-    for reg in [r::PA_SC_AA_CONFIG, r::SPI_BARYC_CNTL, r::DB_DEPTH_CONTROL] {
+    for reg in [r::SPI_BARYC_CNTL, r::DB_DEPTH_CONTROL] {
         set(s, reg, &[0])?;
     }
-    set(s, r::PA_SC_AA_MASK_X0Y0_X1Y0, &[u32::MAX, u32::MAX])?;
     let code = p.ps_va();
     set(
         s,
@@ -246,11 +248,10 @@ fn ps_state(
     set(s, r::SPI_SHADER_Z_FORMAT, &[pm.z_format])?;
     set(s, r::CB_SHADER_MASK, &[pm.cb_shader_mask])?;
     for slot in 0..8u32 {
-        let regs = match rendering.colors.get(slot as usize).and_then(Option::as_ref) {
-            Some(t) => target::color_target(slot, &t.target)?,
-            None => target::no_color_target(slot),
-        };
-        emit(s, regs)?;
+        match rendering.colors.get(slot as usize).and_then(Option::as_ref) {
+            Some(t) => emit(s, t.regs.clone())?,
+            None => emit(s, target::no_color_target(slot))?,
+        }
     }
     if p.blend.is_empty() {
         // No colour blend state (no colour attachments): nothing is written.
@@ -287,6 +288,7 @@ fn draw_state(
     let inputs_va = s.embed(&vertex_table(st, &p))?;
     let user = [table_va as u32, (table_va >> 32) as u32, push_va as u32, (push_va >> 32) as u32];
     vs_state(s, &p, &user)?;
+    emit(s, p.state.clone())?;
     set(
         s,
         r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS,
@@ -297,21 +299,14 @@ fn draw_state(
     set(s, r::GE_INDX_OFFSET, &[0])?;
     set(s, r::GE_MIN_VTX_INDX, &[0])?;
     set(s, r::GE_MAX_VTX_INDX, &[u32::MAX])?;
-    set(s, r::GE_MULTI_PRIM_IB_RESET_EN, &[u32::from(p.primitive_restart)])?;
     let index_type = st.index.map_or(vk::IndexType::UINT32, |i| i.2);
-    let (restart, hw_type) = match index_type {
-        vk::IndexType::UINT16 => (0xffff, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16),
-        _ => (u32::MAX, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_32),
+    emit(s, state::input_assembly::restart_index(index_type)?)?;
+    let hw_type = match index_type {
+        vk::IndexType::UINT16 => enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16,
+        _ => enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_32,
     };
-    set(s, r::VGT_MULTI_PRIM_IB_RESET_INDX, &[restart])?;
-    // SET_UCONFIG_REG_INDEX: VGT_PRIMITIVE_TYPE with index 1, VGT_INDEX_TYPE with index 2.
-    let uconfig = |reg: u32, index: u32| (index << 28) | ((reg - 0x30000) / 4);
-    s.emit(&[
-        pm4::header(SET_UCONFIG_REG_INDEX, 2),
-        uconfig(r::VGT_PRIMITIVE_TYPE, 1),
-        p.prim_type,
-    ])?;
-    s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig(r::VGT_INDEX_TYPE, 2), hw_type])?;
+    // VGT_INDEX_TYPE with SET_UCONFIG_REG_INDEX, index 2, as RADV writes it.
+    s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig_index(r::VGT_INDEX_TYPE, 2), hw_type])?;
     Ok(Some(p))
 }
 

@@ -8,10 +8,9 @@
 //!
 //! Colour blending is `state::blend::color_blend`'s register list, emitted by every draw.
 //! State the draw path cannot honour yet is refused at creation with a log line (logic ops,
-//! dual-source blending, multisampling, polygon modes other than fill, depth clamp, alpha to
-//! coverage, dynamic states beyond viewport/scissor/blend constants and the ones without
-//! effect here), so a
-//! pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
+//! dual-source blending, polygon modes other than fill, depth clamp, alpha to coverage,
+//! dynamic states beyond viewport/scissor/blend constants and the ones without effect here),
+//! so a pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
 //! shaders yet: they are compiled at every creation.
 
 use std::ffi::CStr;
@@ -23,7 +22,7 @@ use ferrum_compiler::amd::abi::graphics::{
 use ferrum_compiler::amd::{self, GfxMetadata};
 use ferrum_compiler::ir::Stage;
 use ferrum_regs::gfx103 as r;
-use ferrum_regs::gfx103::enums::{SPI_SHADER_EX_FORMAT as EX, VGT_DI_PRIM_TYPE as PT};
+use ferrum_regs::gfx103::enums::SPI_SHADER_EX_FORMAT as EX;
 
 use super::render_pass::RenderPass;
 use super::{state, Regs};
@@ -55,12 +54,14 @@ pub struct GraphicsProgram {
     pub ps_input_cntl: Vec<u32>,
     pub stats: [amd::Stats; 2],
     pub isa_text: [String; 2],
-    /// DI_PT_* of the topology.
+    /// DI_PT_* of the topology (the guard band depends on the primitive kind).
     pub prim_type: u32,
-    pub primitive_restart: bool,
-    /// PA_SU_SC_MODE_CNTL (MULTI_PRIM_IB_ENA with primitive restart), PA_CL_CLIP_CNTL,
-    /// PA_SU_LINE_CNTL, PA_SU_VTX_CNTL (`state::rasterization`).
-    pub raster: Regs,
+    /// The fixed-function state every draw emits, translated once by `gfx::state`:
+    /// input assembly (VGT_PRIMITIVE_TYPE, GE_MULTI_PRIM_IB_RESET_EN), rasterization
+    /// (PA_SU_SC_MODE_CNTL with MULTI_PRIM_IB_ENA for primitive restart, PA_CL_CLIP_CNTL,
+    /// PA_SU_LINE_CNTL, PA_SU_VTX_CNTL), PA_CL_VTE_CNTL, point size and its clamp,
+    /// multisample (PA_SC_MODE_CNTL_0, PA_SC_AA_CONFIG, DB_EQAA, sample mask and locations).
+    pub state: Regs,
     pub rasterizer_discard: bool,
     /// CB_BLENDn_CONTROL, CB_TARGET_MASK, CB_COLOR_CONTROL and the blend constants
     /// (`state::blend::color_blend`); empty without a colour blend state.
@@ -83,18 +84,6 @@ impl GraphicsProgram {
     pub fn ps_va(&self) -> u64 {
         self.ps_code.va()
     }
-}
-
-fn prim_type(t: vk::PrimitiveTopology) -> VkResult<u32> {
-    Ok(match t {
-        vk::PrimitiveTopology::POINT_LIST => PT::DI_PT_POINTLIST,
-        vk::PrimitiveTopology::LINE_LIST => PT::DI_PT_LINELIST,
-        vk::PrimitiveTopology::LINE_STRIP => PT::DI_PT_LINESTRIP,
-        vk::PrimitiveTopology::TRIANGLE_LIST => PT::DI_PT_TRILIST,
-        vk::PrimitiveTopology::TRIANGLE_STRIP => PT::DI_PT_TRISTRIP,
-        vk::PrimitiveTopology::TRIANGLE_FAN => PT::DI_PT_TRIFAN,
-        _ => return Err(VkError::FeatureNotPresent(format!("topology {t:?}"))),
-    })
 }
 
 /// The colour formats per location the pipeline renders to.
@@ -199,10 +188,10 @@ fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
     // SAFETY: null or valid pointers (valid usage).
     let (ms, cb) =
         unsafe { (info.p_multisample_state.as_ref(), info.p_color_blend_state.as_ref()) };
-    if ms.is_some_and(|m| {
-        m.rasterization_samples != vk::SampleCountFlags::TYPE_1 || m.alpha_to_coverage_enable != 0
-    }) {
-        return Err(VkError::FeatureNotPresent("multisampling or alpha to coverage".into()));
+    // Sample counts, masks and locations are `state::multisample`'s; alpha to coverage is
+    // refused there too, but said here first as the pipeline-level reason.
+    if ms.is_some_and(|m| m.alpha_to_coverage_enable != 0) {
+        return Err(VkError::FeatureNotPresent("alpha to coverage".into()));
     }
     if let Some(cb) = cb {
         let blends = crate::api::array(cb.p_attachments, cb.attachment_count);
@@ -274,6 +263,39 @@ fn ps_key(formats: &[vk::Format], blending: &[bool]) -> VkResult<PsKey> {
     Ok(key)
 }
 
+/// The largest point size the registers clamp to (PA_SU_POINT_MINMAX.MAX_SIZE all ones, in
+/// 12.4 fixed point of the half size): the `pointSizeRange` the device reports.
+pub const MAX_POINT_SIZE: f32 = 8191.875;
+
+/// The pipeline's fixed-function registers (see [`GraphicsProgram::state`]).
+fn fixed_function(
+    info: &vk::GraphicsPipelineCreateInfo<'_>,
+    ia: &vk::PipelineInputAssemblyStateCreateInfo<'_>,
+    rs: &vk::PipelineRasterizationStateCreateInfo<'_>,
+) -> VkResult<Regs> {
+    let mut regs = state::input_assembly::input_assembly(ia)?;
+    // Depth bias only moves depth values, and depth/stencil attachments are refused (subpass
+    // and rendering info), so a pipeline that enables it draws exactly what it draws without.
+    // (CTS draw tests enable it without a depth attachment.)
+    let mut no_bias = *rs;
+    no_bias.depth_bias_enable = vk::FALSE;
+    for (reg, mut value) in state::rasterization::rasterization(&no_bias)? {
+        if reg == r::PA_SU_SC_MODE_CNTL && ia.primitive_restart_enable != 0 {
+            value |= r::PA_SU_SC_MODE_CNTL::MULTI_PRIM_IB_ENA.val(1);
+        }
+        regs.push(reg, value);
+    }
+    regs.push(r::PA_CL_VTE_CNTL, state::viewport::vte_cntl());
+    regs.extend(state::rasterization::points(MAX_POINT_SIZE));
+    // Without a multisample state (rasterizer discard) nothing is drawn: one sample.
+    let one = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    // SAFETY: a null or valid pointer (valid usage).
+    let ms = unsafe { info.p_multisample_state.as_ref() }.unwrap_or(&one);
+    regs.extend(state::multisample::multisample(ms)?);
+    Ok(regs)
+}
+
 /// Creates the program of a graphics pipeline.
 pub fn create(
     shared: &DeviceShared,
@@ -337,19 +359,7 @@ pub fn create(
         return Err(VkError::FeatureNotPresent("polygon modes and depth clamp".into()));
     }
     let discard = rs.rasterizer_discard_enable != 0;
-    let mut raster = Regs::new();
-    // Depth bias only moves depth values, and depth/stencil attachments are refused (subpass
-    // and rendering info), so a pipeline that enables it draws exactly what it draws without.
-    // (CTS draw tests enable it without a depth attachment.) Program it once depth targets
-    // exist: the simulator models polygon offset now.
-    let mut no_bias = *rs;
-    no_bias.depth_bias_enable = vk::FALSE;
-    for (reg, mut value) in state::rasterization::rasterization(&no_bias)? {
-        if reg == r::PA_SU_SC_MODE_CNTL && ia.primitive_restart_enable != 0 {
-            value |= r::PA_SU_SC_MODE_CNTL::MULTI_PRIM_IB_ENA.val(1);
-        }
-        raster.push(reg, value);
-    }
+    let state = fixed_function(info, ia, rs)?;
     let first = |p: *const vk::Viewport, n: u32| crate::api::array(p, n).first().copied();
     let viewport = vp.and_then(|v| first(v.p_viewports, v.viewport_count));
     let scissor =
@@ -379,9 +389,8 @@ pub fn create(
         ps: pm.clone(),
         stats: [vs.stats.clone(), ps.stats.clone()],
         isa_text: [vs.isa_text.clone(), ps.isa_text.clone()],
-        prim_type: prim_type(ia.topology)?,
-        primitive_restart: ia.primitive_restart_enable != 0,
-        raster,
+        prim_type: state::input_assembly::prim_type(ia.topology)?,
+        state,
         rasterizer_discard: discard,
         blend,
         dynamic_blend_constants: dyn_constants,

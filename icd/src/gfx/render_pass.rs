@@ -162,7 +162,8 @@ impl RenderPass {
                 )
             };
             // SAFETY: a null or valid pointer (valid usage).
-            if ds_resolve.and_then(|r| unsafe { r.p_depth_stencil_resolve_attachment.as_ref() })
+            if ds_resolve
+                .and_then(|r| unsafe { r.p_depth_stencil_resolve_attachment.as_ref() })
                 .is_some_and(|r| r.attachment != vk::ATTACHMENT_UNUSED)
             {
                 return Err(VkError::FeatureNotPresent("depth/stencil resolve".into()));

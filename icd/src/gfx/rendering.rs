@@ -5,12 +5,12 @@
 
 use ash::vk;
 
-use super::color_target::ColorSurface;
 use super::render_pass::{Framebuffer, RenderPass};
 use super::resolve::{self, ResolveTarget};
+use super::target::{self, TargetView};
+use super::Regs;
 use crate::core::object::VkObject;
 use crate::error::{VkError, VkResult};
-use crate::image::layout::mip_extent;
 use crate::image::view::ImageView;
 
 /// What happens to a target's contents when rendering to it begins.
@@ -34,9 +34,10 @@ impl std::fmt::Debug for Load {
 #[derive(Debug, Clone)]
 pub struct ColorTarget {
     pub view: vk::ImageView,
-    pub surface: ColorSurface,
     /// What the CB registers need of the view (`gfx::target`).
-    pub target: crate::gfx::target::TargetView,
+    pub target: TargetView,
+    /// Its CB_COLORn_* registers at its location (`target::color_target`).
+    pub regs: Regs,
     pub load: Load,
     /// The single-sampled view this multisampled target is resolved into when the subpass
     /// or rendering scope ends.
@@ -53,24 +54,20 @@ pub struct Rendering {
     pub colors: Vec<Option<ColorTarget>>,
 }
 
-/// The colour surface a view shows.
-pub fn color_surface(view: &ImageView) -> VkResult<ColorSurface> {
-    if view.range.aspect_mask != vk::ImageAspectFlags::COLOR {
-        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
+/// The colour target at `location` showing `h` with load operation `load`, resolved into
+/// `resolve` at the end of the scope.
+fn color_target(
+    location: usize,
+    h: vk::ImageView,
+    load: Load,
+    resolve: Option<ResolveTarget>,
+) -> VkResult<ColorTarget> {
+    let v = view(h)?;
+    if v.range.aspect_mask != vk::ImageAspectFlags::COLOR {
+        return Err(VkError::InvalidUsage("colour attachment view without the colour aspect"));
     }
-    let level = view.range.base_mip_level;
-    Ok(ColorSurface {
-        va: view.va,
-        format: view.format.format,
-        surface: view.surface.clone(),
-        extent: vk::Extent2D {
-            width: mip_extent(view.extent.width, level),
-            height: mip_extent(view.extent.height, level),
-        },
-        level,
-        base_layer: view.range.base_array_layer,
-        layers: view.range.layer_count,
-    })
+    let regs = target::color_target(location as u32, &v.target)?;
+    Ok(ColorTarget { view: h, target: v.target, regs, load, resolve })
 }
 
 fn view<'a>(h: vk::ImageView) -> VkResult<&'a ImageView> {
@@ -139,8 +136,6 @@ impl PassInstance {
             } else {
                 Load::Keep
             };
-            let v = view(h)?;
-            let (surface, target) = (color_surface(v)?, v.target);
             let resolve = match sp.resolves.get(i).copied().flatten() {
                 Some(r) => {
                     let view =
@@ -149,7 +144,7 @@ impl PassInstance {
                 }
                 None => None,
             };
-            colors.push(Some(ColorTarget { view: h, surface, target, load, resolve }));
+            colors.push(Some(color_target(colors.len(), h, load, resolve)?));
         }
         Ok(Rendering { area: self.area, layers: self.layers, view_mask: sp.view_mask, colors })
     }
@@ -194,8 +189,7 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
         } else {
             Load::Keep
         };
-        let (surface, target) = (color_surface(v)?, v.target);
-        colors.push(Some(ColorTarget { view: a.image_view, surface, target, load, resolve }));
+        colors.push(Some(color_target(colors.len(), a.image_view, load, resolve)?));
     }
     Ok(Rendering { area: info.render_area, layers: info.layer_count, view_mask: 0, colors })
 }

@@ -103,11 +103,7 @@ pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
 
 /// A typed T# of format `f` (the image's or one of its class) over `level`, every layer
 /// (and of a multisampled image every sample) reachable.
-pub(super) fn typed_level(
-    image: &Image,
-    f: &FormatInfo,
-    level: u32,
-) -> VkResult<ImageDescriptor> {
+pub(super) fn typed_level(image: &Image, f: &FormatInfo, level: u32) -> VkResult<ImageDescriptor> {
     if f.img_format == 0 {
         return Err(VkError::FormatNotSupported);
     }
