@@ -257,7 +257,7 @@ entries! {
     Device c"vkCmdDrawIndirect": vk::PFN_vkCmdDrawIndirect => g3d::cmd_draw_indirect;
     Device c"vkCmdDrawIndexedIndirect": vk::PFN_vkCmdDrawIndexedIndirect => g3d::cmd_draw_indexed_indirect;
     Device c"vkCmdClearAttachments": vk::PFN_vkCmdClearAttachments => g3d::cmd_clear_attachments;
-    Device c"vkCmdResolveImage": vk::PFN_vkCmdResolveImage => gfx::cmd_resolve_image;
+    Device c"vkCmdResolveImage": vk::PFN_vkCmdResolveImage => xfer::cmd_resolve_image;
     Device c"vkCmdBeginQuery": vk::PFN_vkCmdBeginQuery => gfx::cmd_begin_query;
     Device c"vkCmdEndQuery": vk::PFN_vkCmdEndQuery => gfx::cmd_end_query;
     Device c"vkCmdBeginRenderPass": vk::PFN_vkCmdBeginRenderPass => g3d::cmd_begin_render_pass;

@@ -141,6 +141,20 @@ pub const PROVEN_BLIT: &[vk::Format] = &[
     vk::Format::R32_UINT,
 ];
 
+/// Colour formats whose multisampled images (2, 4 and 8 samples) are proven end to end by
+/// `tests/tests/msaa.rs`: rendering, resolves (commands and attachments), copies and clears,
+/// differential against lavapipe. Their `sampleCounts` are 1|2|4|8; every other format's is 1.
+pub const PROVEN_MSAA: &[vk::Format] =
+    &[vk::Format::R8G8B8A8_UNORM, vk::Format::R16G16B16A16_SFLOAT, vk::Format::R32G32B32A32_SFLOAT];
+
+/// The sample counts a multisampled image may have (navi21's `_R`/`_Z` MSAA layouts stop at 8).
+pub const MSAA_SAMPLE_COUNTS: vk::SampleCountFlags = vk::SampleCountFlags::from_raw(
+    vk::SampleCountFlags::TYPE_1.as_raw()
+        | vk::SampleCountFlags::TYPE_2.as_raw()
+        | vk::SampleCountFlags::TYPE_4.as_raw()
+        | vk::SampleCountFlags::TYPE_8.as_raw(),
+);
+
 /// Formats whose vertex-buffer fetch (`VERTEX_BUFFER`) is proven, by `tests/tests/graphics.rs`
 /// (vertex attributes with per-vertex and per-instance rates, differential against lavapipe),
 /// `tests/tests/graphics_scenes.rs` (RGBA32F positions with w, colours) and `tests/tests/cube.rs`
@@ -350,13 +364,21 @@ pub fn image_format_properties_for(
     if linear && q.ty != vk::ImageType::TYPE_2D {
         return unsupported;
     }
+    // The spec's sampleCounts rules: one sample for linear, non-2D, cube-compatible images
+    // and formats that are no attachment; storage usage adds storageImageSampleCounts (1:
+    // shaderStorageImageMultisample is off).
+    let multisampled = !linear
+        && q.ty == vk::ImageType::TYPE_2D
+        && !q.flags.contains(C::CUBE_COMPATIBLE)
+        && features.contains(F::COLOR_ATTACHMENT)
+        && !q.usage.contains(vk::ImageUsageFlags::STORAGE)
+        && PROVEN_MSAA.contains(&q.format);
     let max_dim = extent.0.max(extent.1).max(extent.2);
     Ok(vk::ImageFormatProperties {
         max_extent: vk::Extent3D { width: extent.0, height: extent.1, depth: extent.2 },
         max_mip_levels: if linear { 1 } else { 32 - max_dim.leading_zeros() },
         max_array_layers: if linear { 1 } else { layers },
-        // Multisampled images come with the graphics path.
-        sample_counts: vk::SampleCountFlags::TYPE_1,
+        sample_counts: if multisampled { MSAA_SAMPLE_COUNTS } else { vk::SampleCountFlags::TYPE_1 },
         max_resource_size: MAX_MEMORY_ALLOCATION_SIZE,
     })
 }

@@ -6,6 +6,7 @@
 use ash::vk;
 
 use super::render_pass::{Framebuffer, RenderPass};
+use super::resolve::{self, ResolveTarget};
 use super::target::{self, TargetView};
 use super::Regs;
 use crate::core::object::VkObject;
@@ -38,6 +39,9 @@ pub struct ColorTarget {
     /// Its CB_COLORn_* registers at its location (`target::color_target`).
     pub regs: Regs,
     pub load: Load,
+    /// The single-sampled view this multisampled target is resolved into when the subpass
+    /// or rendering scope ends.
+    pub resolve: Option<ResolveTarget>,
 }
 
 /// The depth/stencil target: the aspects attached (a D32S8 view may be attached for depth
@@ -107,14 +111,20 @@ fn depth_target(
     Ok(DepthTarget { view: h, target: t, regs, clear_depth, clear_stencil })
 }
 
-/// The colour target at `location` showing `h` with load operation `load`.
-fn color_target(location: usize, h: vk::ImageView, load: Load) -> VkResult<ColorTarget> {
+/// The colour target at `location` showing `h` with load operation `load`, resolved into
+/// `resolve` at the end of the scope.
+fn color_target(
+    location: usize,
+    h: vk::ImageView,
+    load: Load,
+    resolve: Option<ResolveTarget>,
+) -> VkResult<ColorTarget> {
     let v = view(h)?;
     if v.range.aspect_mask != vk::ImageAspectFlags::COLOR {
         return Err(VkError::InvalidUsage("colour attachment view without the colour aspect"));
     }
     let regs = target::color_target(location as u32, &v.target)?;
-    Ok(ColorTarget { view: h, target: v.target, regs, load })
+    Ok(ColorTarget { view: h, target: v.target, regs, load, resolve })
 }
 
 fn view<'a>(h: vk::ImageView) -> VkResult<&'a ImageView> {
@@ -168,7 +178,7 @@ impl PassInstance {
             .get(self.subpass as usize)
             .ok_or(VkError::InvalidUsage("no subpass left"))?;
         let mut colors = Vec::with_capacity(sp.colors.len());
-        for &a in &sp.colors {
+        for (i, &a) in sp.colors.iter().enumerate() {
             let Some(a) = a else {
                 colors.push(None);
                 continue;
@@ -183,7 +193,15 @@ impl PassInstance {
             } else {
                 Load::Keep
             };
-            colors.push(Some(color_target(colors.len(), h, load)?));
+            let resolve = match sp.resolves.get(i).copied().flatten() {
+                Some(r) => {
+                    let view =
+                        *self.views.get(r as usize).ok_or(VkError::InvalidUsage("missing view"))?;
+                    Some(ResolveTarget { view, mode: resolve::pass_mode(view)? })
+                }
+                None => None,
+            };
+            colors.push(Some(color_target(colors.len(), h, load, resolve)?));
         }
         let depth = match sp.depth {
             Some(a) => {
@@ -230,9 +248,19 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
             colors.push(None);
             continue;
         }
-        if a.resolve_mode != vk::ResolveModeFlags::NONE {
-            return Err(VkError::FeatureNotPresent("resolve attachments".into()));
-        }
+        let v = view(a.image_view)?;
+        // A suspended scope resolves when it finally ends (the resuming scope carries the
+        // same attachments), as "Rendering ... suspend" defines.
+        let suspending = info.flags.contains(vk::RenderingFlags::SUSPENDING);
+        let resolve = if a.resolve_mode != vk::ResolveModeFlags::NONE
+            && a.resolve_image_view != vk::ImageView::null()
+            && !suspending
+        {
+            let mode = crate::meta::resolve::Mode::from_vk(a.resolve_mode, v.format)?;
+            Some(ResolveTarget { view: a.resolve_image_view, mode })
+        } else {
+            None
+        };
         // A resumed scope continues the suspended one: its load ops do not apply again.
         let load = if a.load_op == vk::AttachmentLoadOp::CLEAR && !resuming {
             // SAFETY: a colour attachment's clear value is the colour member.
@@ -240,7 +268,7 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
         } else {
             Load::Keep
         };
-        colors.push(Some(color_target(colors.len(), a.image_view, load)?));
+        colors.push(Some(color_target(colors.len(), a.image_view, load, resolve)?));
     }
     Ok(Rendering {
         area: info.render_area,

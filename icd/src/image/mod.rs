@@ -142,18 +142,22 @@ fn validate(info: &vk::ImageCreateInfo<'_>) -> VkResult<&'static FormatInfo> {
 }
 
 impl Image {
-    /// `vkCreateImage`. Multisampled images are laid out ([`Image::build`]) but not offered:
-    /// image format properties report one sample, because views, copies, resolves and
-    /// multisampled rendering do not handle samples yet, so a request for more is refused.
+    /// `vkCreateImage`. Multisampled images are offered for the formats whose multisampled
+    /// rendering, resolves, copies and clears are proven (`PROVEN_MSAA`, which image format
+    /// properties report); a request for more samples of another format is refused.
     pub fn create(info: &vk::ImageCreateInfo<'_>) -> VkResult<Box<Self>> {
-        if info.samples != vk::SampleCountFlags::TYPE_1 {
+        if info.samples != vk::SampleCountFlags::TYPE_1
+            && !crate::format::properties::PROVEN_MSAA.contains(&info.format)
+        {
             log::warn!(
-                "vkCreateImage: {:?} samples: multisampled images are not supported yet",
-                info.samples
+                "vkCreateImage: {:?} samples of {:?}: not offered for this format",
+                info.samples,
+                info.format
             );
             return Err(VkError::FeatureNotPresent(format!(
-                "{} samples per pixel (multisampled images are not advertised)",
-                info.samples.as_raw()
+                "{} samples per pixel of {:?}",
+                info.samples.as_raw(),
+                info.format
             )));
         }
         Self::build(info)

@@ -16,6 +16,7 @@ pub mod blit;
 pub mod clear;
 pub mod copy;
 pub mod pack;
+pub mod resolve;
 mod surface;
 
 use std::collections::HashMap;
@@ -42,6 +43,8 @@ pub enum Kernel {
     Copy(copy::Copy),
     /// Sample one image and store the filtered, converted texels into another.
     Blit(surface::Dim),
+    /// Average the samples (this many) of a multisampled image into a single-sampled one.
+    Resolve(u32),
 }
 
 impl Kernel {
@@ -50,6 +53,7 @@ impl Kernel {
             Kernel::Clear(dim) => clear::kernel(dim),
             Kernel::Copy(c) => copy::kernel(c),
             Kernel::Blit(dim) => blit::kernel(dim),
+            Kernel::Resolve(samples) => resolve::kernel(samples),
         }
     }
 }
