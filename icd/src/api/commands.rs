@@ -297,6 +297,23 @@ pub unsafe extern "system" fn cmd_reset_query_pool(
     }
 }
 
+pub unsafe extern "system" fn cmd_begin_query(
+    cb: vk::CommandBuffer,
+    pool: vk::QueryPool,
+    index: u32,
+    flags: vk::QueryControlFlags,
+) {
+    // SAFETY: live handles (valid usage).
+    unsafe {
+        record("vkCmdBeginQuery", cb, |s| query::begin(s, obj::<QueryPool>(pool)?, index, flags))
+    }
+}
+
+pub unsafe extern "system" fn cmd_end_query(cb: vk::CommandBuffer, pool: vk::QueryPool, index: u32) {
+    // SAFETY: live handles (valid usage).
+    unsafe { record("vkCmdEndQuery", cb, |s| query::end(s, obj::<QueryPool>(pool)?, index)) }
+}
+
 pub unsafe extern "system" fn cmd_write_timestamp(
     cb: vk::CommandBuffer,
     stage: vk::PipelineStageFlags,
@@ -340,7 +357,8 @@ pub unsafe extern "system" fn cmd_copy_query_pool_results(
     unsafe {
         record("vkCmdCopyQueryPoolResults", cb, |s| {
             let (pool, dst) = (obj::<QueryPool>(pool)?, obj::<Buffer>(dst)?);
-            query::copy_results(s, pool, first, count, dst, offset, stride, flags)
+            let target = query::CopyTarget { dst, offset, stride, flags };
+            query::copy_results(s, pool, first, count, &target)
         })
     }
 }

@@ -5,12 +5,9 @@
 //! exists, these entry points keep the contract for the uses that can be valid today and
 //! refuse the rest loudly:
 //!
-//! - resolves and queries of graphics work are refused: recording one makes
-//!   `vkEndCommandBuffer` fail;
+//! - resolves are refused: recording one makes `vkEndCommandBuffer` fail;
 //! - the line width below is valid only at 1.0 (wideLines is not supported), which is what
 //!   the draw path (`crate::gfx`) draws, so it changes nothing observable and is accepted;
-//! - `vkCmdBeginQuery`/`vkCmdEndQuery` need an occlusion or statistics pool, which
-//!   `vkCreateQueryPool` refuses;
 //! - sparse binding is not advertised (no queue family has `SPARSE_BINDING`), so
 //!   `vkQueueBindSparse` has no valid use; images created without sparse flags have no sparse
 //!   requirements.
@@ -81,6 +78,4 @@ cmd_entries! { accept_state:
 
 cmd_entries! { refuse_recording:
     cmd_resolve_image "vkCmdResolveImage" (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageResolve);
-    cmd_begin_query "vkCmdBeginQuery" (p: vk::QueryPool, q: u32, f: vk::QueryControlFlags);
-    cmd_end_query "vkCmdEndQuery" (p: vk::QueryPool, q: u32);
 }

@@ -16,6 +16,7 @@ pub mod blit;
 pub mod clear;
 pub mod copy;
 pub mod pack;
+pub mod query;
 mod surface;
 
 use std::collections::HashMap;
@@ -42,6 +43,8 @@ pub enum Kernel {
     Copy(copy::Copy),
     /// Sample one image and store the filtered, converted texels into another.
     Blit(surface::Dim),
+    /// Resolve query slots into `vkCmdCopyQueryPoolResults` results.
+    Query(query::Layout),
 }
 
 impl Kernel {
@@ -50,6 +53,7 @@ impl Kernel {
             Kernel::Clear(dim) => clear::kernel(dim),
             Kernel::Copy(c) => copy::kernel(c),
             Kernel::Blit(dim) => blit::kernel(dim),
+            Kernel::Query(l) => query::kernel(l),
         }
     }
 }
