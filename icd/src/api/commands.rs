@@ -309,7 +309,11 @@ pub unsafe extern "system" fn cmd_begin_query(
     }
 }
 
-pub unsafe extern "system" fn cmd_end_query(cb: vk::CommandBuffer, pool: vk::QueryPool, index: u32) {
+pub unsafe extern "system" fn cmd_end_query(
+    cb: vk::CommandBuffer,
+    pool: vk::QueryPool,
+    index: u32,
+) {
     // SAFETY: live handles (valid usage).
     unsafe { record("vkCmdEndQuery", cb, |s| query::end(s, obj::<QueryPool>(pool)?, index)) }
 }

@@ -67,6 +67,7 @@ pub fn begin(
                 return Err(VkError::InvalidUsage("PRECISE on a pipeline-statistics query"));
             }
             s.emit(&pm4::event_write(ev::PIPELINESTAT_START, 0))?;
+            s.stats_query_active = true;
             s.emit(&pm4::event_write_to(ev::SAMPLE_PIPELINESTAT, SAMPLE_INDEX, va))
         }
         // VUID-vkCmdBeginQuery-queryType-02804: "The queryType used to create queryPool must
@@ -88,6 +89,7 @@ pub fn end(s: &mut CmdStream, pool: &QueryPool, index: u32) -> VkResult<()> {
         QueryKind::PipelineStatistics(_) => {
             s.emit(&pm4::event_write_to(ev::SAMPLE_PIPELINESTAT, SAMPLE_INDEX, va + STATS_BLOCK))?;
             s.emit(&pm4::event_write(ev::PIPELINESTAT_STOP, 0))?;
+            s.stats_query_active = false;
             s.emit(&pm4::release_mem(va + STATS_AVAILABILITY, ReleaseData::Value32(1)))
         }
         QueryKind::Timestamp => Err(VkError::InvalidUsage("vkCmdEndQuery on a timestamp pool")),
@@ -170,9 +172,7 @@ pub fn copy_results(
 fn wait_available(s: &mut CmdStream, pool: &QueryPool, index: u32) -> VkResult<()> {
     let va = pool.slot_va(index);
     match pool.kind {
-        QueryKind::Timestamp => {
-            s.emit(&pm4::wait_mem_equal(va + AVAILABILITY_OFFSET, 1, u32::MAX))
-        }
+        QueryKind::Timestamp => s.emit(&pm4::wait_mem_equal(va + AVAILABILITY_OFFSET, 1, u32::MAX)),
         QueryKind::PipelineStatistics(_) => {
             s.emit(&pm4::wait_mem_equal(va + STATS_AVAILABILITY, 1, u32::MAX))
         }

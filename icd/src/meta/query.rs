@@ -47,7 +47,9 @@ fn slot_bytes(l: Layout) -> u32 {
     let kind = match l {
         Layout::Timestamp => QueryKind::Timestamp,
         Layout::Occlusion => QueryKind::Occlusion,
-        Layout::Statistics => QueryKind::PipelineStatistics(vk::QueryPipelineStatisticFlags::empty()),
+        Layout::Statistics => {
+            QueryKind::PipelineStatistics(vk::QueryPipelineStatisticFlags::empty())
+        }
     };
     kind.slot_bytes() as u32
 }
@@ -235,8 +237,9 @@ pub fn copy_results(
     let flags = u32::from(f.contains(vk::QueryResultFlags::TYPE_64)) * WIDE
         | u32::from(f.contains(vk::QueryResultFlags::WITH_AVAILABILITY)) * WITH_AVAILABILITY
         | u32::from(f.contains(vk::QueryResultFlags::PARTIAL)) * PARTIAL;
-    let stride = u32::try_from(t.stride)
-        .map_err(|_| crate::error::VkError::FeatureNotPresent("query copy stride >= 4 GiB".into()))?;
+    let stride = u32::try_from(t.stride).map_err(|_| {
+        crate::error::VkError::FeatureNotPresent("query copy stride >= 4 GiB".into())
+    })?;
     let push = [count, flags, stride, mask];
     super::begin(s)?;
     super::run(s, Kernel::Query(layout), &set, &push, [count.div_ceil(GROUP), 1, 1])?;
