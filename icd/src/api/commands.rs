@@ -31,6 +31,25 @@ unsafe fn record(
     })
 }
 
+/// As [`record`], for commands that read the graphics state.
+///
+/// # Safety
+/// `cb` must be a live command buffer handle.
+unsafe fn record_graphics(
+    name: &'static str,
+    cb: vk::CommandBuffer,
+    f: impl FnOnce(
+        &mut crate::cmd::stream::CmdStream,
+        &mut crate::gfx::draw::GraphicsState,
+    ) -> VkResult<()>,
+) {
+    guard_void(name, || {
+        // SAFETY: forwarded to the caller.
+        unsafe { obj::<CommandBuffer>(cb)? }.record_graphics(|s, _, g| f(s, g));
+        Ok(())
+    })
+}
+
 pub unsafe extern "system" fn cmd_update_buffer(
     cb: vk::CommandBuffer,
     dst: vk::Buffer,
@@ -374,7 +393,11 @@ pub unsafe extern "system" fn cmd_execute_commands(
 ) {
     // SAFETY: live handles (valid usage).
     unsafe {
-        record("vkCmdExecuteCommands", cb, |s| {
+        record_graphics("vkCmdExecuteCommands", cb, |s, g| {
+            // Secondaries continuing this scope leave the targets to the primary.
+            if let Some(r) = &g.rendering {
+                crate::gfx::draw::scope_targets(s, r)?;
+            }
             for &h in super::array(p_buffers, count) {
                 let secondary = obj::<CommandBuffer>(h)?;
                 // VUID-vkCmdExecuteCommands-pCommandBuffers-00088: "each element of
