@@ -204,6 +204,20 @@ const SCENES: &[Scene] = &[
     },
     Scene { name: "blend min/subtract", blend: Blend::MinSubtract, smooth: true, ..BASE },
     Scene {
+        name: "BGRA8 target",
+        format: vk::Format::B8G8R8A8_UNORM,
+        smooth: true,
+        clear_rect: Some([3, 4, 20, 9]),
+        ..BASE
+    },
+    Scene {
+        name: "blend over, BGRA8",
+        blend: Blend::Over,
+        format: vk::Format::B8G8R8A8_UNORM,
+        draw: DrawKind::Auto(6, 0),
+        ..BASE
+    },
+    Scene {
         name: "blend over, RGBA32F",
         blend: Blend::Over,
         format: vk::Format::R32G32B32A32_SFLOAT,
@@ -373,6 +387,12 @@ unsafe fn render_pass(
     load: vk::AttachmentLoadOp,
 ) -> vk::RenderPass {
     let layout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
+    // Where the target rests between passes: ready for the reader, or for the copy.
+    let rest = if read_by_copy(format) {
+        vk::ImageLayout::TRANSFER_SRC_OPTIMAL
+    } else {
+        vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+    };
     let att = [vk::AttachmentDescription::default()
         .format(format)
         .samples(vk::SampleCountFlags::TYPE_1)
@@ -381,11 +401,11 @@ unsafe fn render_pass(
         .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
         .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
         .initial_layout(if load == vk::AttachmentLoadOp::LOAD {
-            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+            rest
         } else {
             vk::ImageLayout::UNDEFINED
         })
-        .final_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)];
+        .final_layout(rest)];
     let refs = [vk::AttachmentReference { attachment: 0, layout }];
     let sub = [vk::SubpassDescription::default()
         .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
@@ -432,6 +452,13 @@ fn record_draw(d: &Device, cb: vk::CommandBuffer, k: DrawKind, args: vk::Buffer)
     }
 }
 
+/// Whether the scene's target is read back by a copy rather than by sampling it: formats
+/// proven as colour targets and for transfers but not for sampling (BGRA8). The copy's bytes
+/// are compared, so the target's memory order is checked too.
+fn read_by_copy(format: vk::Format) -> bool {
+    format == vk::Format::B8G8R8A8_UNORM
+}
+
 /// Renders `s` on `gpu`; the target's texels as packed RGBA8.
 fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32> {
     let d = &gpu.device;
@@ -462,7 +489,14 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
             .array_layers(1)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::SAMPLED);
+            .usage(
+                vk::ImageUsageFlags::COLOR_ATTACHMENT
+                    | if read_by_copy(s.format) {
+                        vk::ImageUsageFlags::TRANSFER_SRC
+                    } else {
+                        vk::ImageUsageFlags::SAMPLED
+                    },
+            );
         let image = d.create_image(&info, None).expect("vkCreateImage");
         let req = d.get_image_memory_requirements(image);
         let alloc = vk::MemoryAllocateInfo::default()
@@ -531,8 +565,10 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
                 .descriptor_type(vk::DescriptorType::SAMPLER)
                 .image_info(&smp_info),
         ];
-        d.update_descriptor_sets(&writes, &[]);
-        set.write_buffers(2, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
+        if !read_by_copy(s.format) {
+            d.update_descriptor_sets(&writes, &[]);
+            set.write_buffers(2, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
+        }
         let full = vk::Rect2D {
             offset: vk::Offset2D::default(),
             extent: vk::Extent2D { width: W, height: H },
@@ -583,11 +619,21 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
                 }
                 d.cmd_end_render_pass(cb);
             }
-            reader.bind(cb, &[set.set], &[]);
-            d.cmd_dispatch(cb, W.div_ceil(8), H.div_ceil(8), 1);
-            ferrum_tests::kernel::compute_to_host(d, cb);
+            if read_by_copy(s.format) {
+                copy_to(d, cb, image, out.buffer);
+            } else {
+                reader.bind(cb, &[set.set], &[]);
+                d.cmd_dispatch(cb, W.div_ceil(8), H.div_ceil(8), 1);
+                ferrum_tests::kernel::compute_to_host(d, cb);
+            }
         });
-        let texels = out.u32s();
+        let mut texels = out.u32s();
+        if read_by_copy(s.format) {
+            // BGRA bytes to the reader's packing (R in the low byte).
+            for t in &mut texels {
+                *t = (*t & 0xff00_ff00) | (*t >> 16 & 0xff) | (*t & 0xff) << 16;
+            }
+        }
         drop(set);
         d.destroy_sampler(smp, None);
         d.destroy_pipeline(pipe, None);
@@ -607,6 +653,56 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
         gpu.destroy_buffer(vertices);
         gpu.destroy_buffer(args);
         texels
+    }
+}
+
+/// Copies the rendered target (left by the render pass in TRANSFER_SRC_OPTIMAL) to `out`,
+/// tightly packed, for the host to read.
+unsafe fn copy_to(d: &Device, cb: vk::CommandBuffer, image: vk::Image, out: vk::Buffer) {
+    let color = vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        level_count: 1,
+        layer_count: 1,
+        ..Default::default()
+    };
+    let to_transfer = vk::ImageMemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+        .dst_access_mask(vk::AccessFlags::TRANSFER_READ)
+        .old_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+        .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(image)
+        .subresource_range(color);
+    let region = vk::BufferImageCopy {
+        image_subresource: vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        },
+        image_extent: vk::Extent3D { width: W, height: H, depth: 1 },
+        ..Default::default()
+    };
+    // SAFETY: a recording command buffer and live objects (the caller's contract).
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &[to_transfer],
+        );
+        d.cmd_copy_image_to_buffer(
+            cb,
+            image,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            out,
+            &[region],
+        );
+        ferrum_tests::gpu::transfer_to_host(d, cb);
     }
 }
 

@@ -17,7 +17,7 @@ type F = vk::FormatFeatureFlags;
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
 /// the float formats there); COLOR and BLEND (colour attachment, with blending) by
 /// `tests/tests/graphics.rs` (render passes with clears, draws and blend scenes for RGBA8,
-/// RGBA16F and RGBA32F targets, differential against lavapipe). TRANSFER is
+/// BGRA8, RGBA16F and RGBA32F targets, differential against lavapipe). TRANSFER is
 /// [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; DEPTH_STENCIL the
 /// graphics path, ATOMIC image atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
 pub const PROVEN: &[(vk::Format, Caps)] = &[
@@ -34,6 +34,9 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
         Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
     ),
     (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
+    // A format every implementation must render to (amber's default framebuffer, used even
+    // by compute-only CTS scripts); its samplers and storage views are not proven yet.
+    (vk::Format::B8G8R8A8_UNORM, Caps::COLOR.union(Caps::BLEND)),
 ];
 
 /// Formats whose transfers (copies with buffers and images, and clears for the formats
