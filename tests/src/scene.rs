@@ -3,6 +3,10 @@
 //! a sampled image, a compute reader that texelFetches it into a storage buffer as packed
 //! RGBA8 (so every format is compared the same way), and the comparison with its edge rule.
 //!
+//! Formats proven as colour targets and for transfers but not for sampling (BGRA8) are read
+//! back by a copy instead (`read_by_copy`); their bytes are compared, so the target's memory
+//! order is checked too.
+//!
 //! Comparison: every channel within `Tolerance::channel` (in 1/255 steps); pixels whose
 //! coverage differs must lie where an edge passes within sub-pixel precision of the pixel
 //! centre, which Vulkan lets go either way: at most `Tolerance::slack` such pixels per scene,
@@ -34,7 +38,13 @@ void main() {
 }
 ";
 
-/// A W x H single-sample colour target usable as attachment and sampled image.
+/// Whether a target of `format` is read back by a copy rather than by sampling it.
+pub fn read_by_copy(format: vk::Format) -> bool {
+    format == vk::Format::B8G8R8A8_UNORM
+}
+
+/// A W x H single-sample colour target usable as attachment and sampled image (or copy
+/// source, for `read_by_copy` formats).
 pub struct ColorTarget {
     pub image: vk::Image,
     pub memory: vk::DeviceMemory,
@@ -53,7 +63,14 @@ impl ColorTarget {
             .array_layers(1)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::SAMPLED);
+            .usage(
+                vk::ImageUsageFlags::COLOR_ATTACHMENT
+                    | if read_by_copy(format) {
+                        vk::ImageUsageFlags::TRANSFER_SRC
+                    } else {
+                        vk::ImageUsageFlags::SAMPLED
+                    },
+            );
         // SAFETY: valid create infos on a live device; destroyed in `destroy`.
         unsafe {
             let image = d.create_image(&info, None).expect("vkCreateImage");
@@ -89,16 +106,34 @@ pub fn color_range(levels: u32) -> vk::ImageSubresourceRange {
     }
 }
 
-/// The compute reader of one target view (in SHADER_READ_ONLY_OPTIMAL when it runs).
+/// How a `Reader` gets the texels.
+enum ReadMode<'d> {
+    /// A compute kernel texelFetches the view (in SHADER_READ_ONLY_OPTIMAL when it runs).
+    Sample { kernel: Kernel<'d>, set: Option<SetPool<'d>>, sampler: vk::Sampler },
+    /// The image (in TRANSFER_SRC_OPTIMAL when it runs) is copied; its bytes are BGRA.
+    Copy { image: vk::Image },
+}
+
+/// The reader of one colour target.
 pub struct Reader<'d> {
     gpu: &'d Gpu,
-    kernel: Kernel<'d>,
-    set: Option<SetPool<'d>>,
-    sampler: vk::Sampler,
+    mode: ReadMode<'d>,
     out: Option<HostBuffer>,
 }
 
 impl<'d> Reader<'d> {
+    /// The reader `target`'s format calls for (`read_by_copy`).
+    pub fn of(gpu: &'d Gpu, target: &ColorTarget) -> Reader<'d> {
+        if read_by_copy(target.format) {
+            let out = gpu.host_buffer(u64::from(W * H) * 4);
+            out.write(0, &vec![0xcd; (W * H * 4) as usize]);
+            Reader { gpu, mode: ReadMode::Copy { image: target.image }, out: Some(out) }
+        } else {
+            Reader::new(gpu, target.view)
+        }
+    }
+
+    /// A sampling reader of `view`.
     pub fn new(gpu: &'d Gpu, view: vk::ImageView) -> Reader<'d> {
         let d = &gpu.device;
         let bindings = [
@@ -137,33 +172,92 @@ impl<'d> Reader<'d> {
             sampler
         };
         set.write_buffers(2, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
-        Reader { gpu, kernel, set: Some(set), sampler, out: Some(out) }
+        Reader { gpu, mode: ReadMode::Sample { kernel, set: Some(set), sampler }, out: Some(out) }
     }
 
-    /// Records the read (after the target's last write is made visible to compute reads)
-    /// and the barrier that makes the result visible to the host.
+    /// Records the read (after the target's last write is made visible to compute reads, or
+    /// left in TRANSFER_SRC_OPTIMAL for a copy) and the barrier that makes the result visible
+    /// to the host.
     pub fn record(&self, d: &Device, cb: vk::CommandBuffer) {
-        self.kernel.bind(cb, &[self.set.as_ref().unwrap().set], &[]);
-        // SAFETY: a recording command buffer.
-        unsafe { d.cmd_dispatch(cb, W.div_ceil(8), H.div_ceil(8), 1) };
-        crate::kernel::compute_to_host(d, cb);
+        match &self.mode {
+            ReadMode::Sample { kernel, set, .. } => {
+                kernel.bind(cb, &[set.as_ref().unwrap().set], &[]);
+                // SAFETY: a recording command buffer.
+                unsafe { d.cmd_dispatch(cb, W.div_ceil(8), H.div_ceil(8), 1) };
+                crate::kernel::compute_to_host(d, cb);
+            }
+            // SAFETY: a recording command buffer and live objects.
+            ReadMode::Copy { image } => unsafe {
+                copy_to(d, cb, *image, self.out.as_ref().unwrap().buffer)
+            },
+        }
     }
 
     /// The texels as packed RGBA8, row by row (after the submission finished).
     pub fn texels(&self) -> Vec<u32> {
-        self.out.as_ref().unwrap().u32s()
+        let mut texels = self.out.as_ref().unwrap().u32s();
+        if let ReadMode::Copy { .. } = self.mode {
+            // BGRA bytes to the sampling reader's packing (R in the low byte).
+            for t in &mut texels {
+                *t = (*t & 0xff00_ff00) | (*t >> 16 & 0xff) | (*t & 0xff) << 16;
+            }
+        }
+        texels
     }
 }
 
 impl Drop for Reader<'_> {
     fn drop(&mut self) {
-        drop(self.set.take());
-        // SAFETY: the GPU is done with the sampler.
-        unsafe { self.gpu.device.destroy_sampler(self.sampler, None) };
+        if let ReadMode::Sample { set, sampler, .. } = &mut self.mode {
+            drop(set.take());
+            // SAFETY: the GPU is done with the sampler.
+            unsafe { self.gpu.device.destroy_sampler(*sampler, None) };
+        }
         if let Some(out) = self.out.take() {
             self.gpu.destroy_buffer(out);
         }
     }
+}
+
+/// Records the copy of a W x H target (left by its render pass in TRANSFER_SRC_OPTIMAL) to
+/// `out`, tightly packed, for the host to read.
+///
+/// # Safety
+/// `cb` is recording; `image` and `out` are live.
+unsafe fn copy_to(d: &Device, cb: vk::CommandBuffer, image: vk::Image, out: vk::Buffer) {
+    let to_transfer = vk::ImageMemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+        .dst_access_mask(vk::AccessFlags::TRANSFER_READ)
+        .old_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+        .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(image)
+        .subresource_range(color_range(1));
+    let region = vk::BufferImageCopy {
+        image_subresource: vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        },
+        image_extent: vk::Extent3D { width: W, height: H, depth: 1 },
+        ..Default::default()
+    };
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &[to_transfer],
+        );
+        d.cmd_copy_image_to_buffer(cb, image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, out, &[region]);
+    }
+    crate::gpu::transfer_to_host(d, cb);
 }
 
 /// A shader module from GLSL of `stage` ("vert", "frag").

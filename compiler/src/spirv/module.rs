@@ -627,7 +627,9 @@ impl<'m> ModuleCtx<'m> {
             }
         }
         let [x, y, z] = self.shader.workgroup_size;
-        if x == 0 || y == 0 || z == 0 || x > 1024 || y > 1024 || z > 64 || x * y * z > 1024 {
+        // The device's maxComputeWorkGroupSize (1024 in every dimension, as COMPUTE_NUM_THREAD_*
+        // allow) and maxComputeWorkGroupInvocations (1024).
+        if x == 0 || y == 0 || z == 0 || x > 1024 || y > 1024 || z > 1024 || x * y * z > 1024 {
             return Err(CompileError::invalid("OpExecutionMode", "workgroup size out of range"));
         }
         Ok(())
