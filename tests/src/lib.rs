@@ -15,6 +15,7 @@ use ash_loaded::{ext, vk, Entry, Instance};
 pub mod gpu;
 pub mod kernel;
 pub mod mandelbrot;
+pub mod scene;
 pub mod shaders;
 
 const LIBRARY: &str = "libvulkan_ferrum.so";

@@ -19,6 +19,7 @@
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::Gpu;
 use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
+use ferrum_tests::scene::{close, compare, memory_type, reader_source, render_pass, Tolerance};
 use ferrum_tests::shaders::{compute_spirv, glsl_spirv};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -61,20 +62,6 @@ const FS_SMOOTH: &str = "#version 450
 layout(location = 0) in vec3 color;
 layout(location = 0) out vec4 o;
 void main() { o = vec4(color, 1.0); }
-";
-
-const READER: &str = "#version 450
-layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0) uniform texture2D tex;
-layout(set = 0, binding = 1) uniform sampler smp;
-layout(set = 0, binding = 2) buffer Out { uint o[]; };
-void main() {
-    ivec2 g = ivec2(gl_GlobalInvocationID.xy);
-    if (g.x < 37 && g.y < 23) {
-        vec4 c = texelFetch(sampler2D(tex, smp), g, 0);
-        o[g.y * 37 + g.x] = packUnorm4x8(c);
-    }
-}
 ";
 
 /// One scene.
@@ -237,12 +224,6 @@ fn vertex_data() -> Vec<u8> {
 /// 16-bit indices (first index 1 skips the leading sentinel).
 const INDICES: [u16; 7] = [0xdead, 0, 1, 2, 2, 1, 3];
 
-fn memory_type(h: &Harness, pd: vk::PhysicalDevice, bits: u32) -> u32 {
-    // SAFETY: a live physical device.
-    let m = unsafe { h.instance.get_physical_device_memory_properties(pd) };
-    (0..m.memory_type_count).find(|&i| bits & (1 << i) != 0).expect("memory type")
-}
-
 /// Graphics pipeline of `scene` for `pass` (dynamic viewport/scissor).
 unsafe fn pipeline(
     d: &Device,
@@ -367,58 +348,6 @@ unsafe fn pipeline(
         .expect("vkCreateGraphicsPipelines")[0]
 }
 
-unsafe fn render_pass(
-    d: &Device,
-    format: vk::Format,
-    load: vk::AttachmentLoadOp,
-) -> vk::RenderPass {
-    let layout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
-    let att = [vk::AttachmentDescription::default()
-        .format(format)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .load_op(load)
-        .store_op(vk::AttachmentStoreOp::STORE)
-        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
-        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
-        .initial_layout(if load == vk::AttachmentLoadOp::LOAD {
-            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
-        } else {
-            vk::ImageLayout::UNDEFINED
-        })
-        .final_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)];
-    let refs = [vk::AttachmentReference { attachment: 0, layout }];
-    let sub = [vk::SubpassDescription::default()
-        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-        .color_attachments(&refs)];
-    let deps = [
-        vk::SubpassDependency::default()
-            .src_subpass(vk::SUBPASS_EXTERNAL)
-            .dst_subpass(0)
-            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-            .dst_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-            .dst_access_mask(
-                vk::AccessFlags::COLOR_ATTACHMENT_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_READ,
-            ),
-        vk::SubpassDependency::default()
-            .src_subpass(0)
-            .dst_subpass(vk::SUBPASS_EXTERNAL)
-            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-            .dst_stage_mask(
-                vk::PipelineStageFlags::COMPUTE_SHADER
-                    | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
-            )
-            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-            .dst_access_mask(
-                vk::AccessFlags::SHADER_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
-            ),
-    ];
-    let info =
-        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
-    // SAFETY: forwarded to the caller.
-    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
-}
-
 fn record_draw(d: &Device, cb: vk::CommandBuffer, k: DrawKind, args: vk::Buffer) {
     // SAFETY: a command buffer in a render pass with a pipeline bound.
     unsafe {
@@ -440,7 +369,7 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
         binding(1, vk::DescriptorType::SAMPLER, 1),
         binding(2, vk::DescriptorType::STORAGE_BUFFER, 1),
     ];
-    let reader = Kernel::new(d, &compute_spirv(READER), &[&bindings], 0);
+    let reader = Kernel::new(d, &compute_spirv(&reader_source(W, H)), &[&bindings], 0);
     let out = gpu.host_buffer(u64::from(W * H) * 4);
     out.write(0, &vec![0xcd; (W * H * 4) as usize]);
     let index = gpu.host_buffer(64);
@@ -610,57 +539,6 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
     }
 }
 
-/// Whether two RGBA8 texels agree within `tol` per channel.
-fn close(a: u32, b: u32, tol: i32) -> bool {
-    (0..4).all(|c| ((a >> (8 * c) & 0xff) as i32 - (b >> (8 * c) & 0xff) as i32).abs() <= tol)
-}
-
-/// Mismatching pixels of `ours` against `lvp` with no neighbour of the other value (a
-/// difference there is not an edge-coverage choice).
-fn compare(s: &Scene, ours: &[u32], lvp: &[u32]) -> Result<(), String> {
-    let _ = s.smooth;
-    let tol = 1;
-    let bad: Vec<usize> = (0..ours.len()).filter(|&i| !close(ours[i], lvp[i], tol)).collect();
-    let inner: Vec<usize> = bad
-        .iter()
-        .copied()
-        .filter(|&i| {
-            let (x, y) = ((i as u32 % W) as i32, (i as u32 / W) as i32);
-            let near = |dx: i32, dy: i32| {
-                let (nx, ny) = (x + dx, y + dy);
-                nx >= 0 && ny >= 0 && nx < W as i32 && ny < H as i32 && {
-                    let j = (ny as u32 * W + nx as u32) as usize;
-                    close(ours[i], lvp[j], tol) || close(lvp[i], ours[j], tol)
-                }
-            };
-            !(near(1, 0) || near(-1, 0) || near(0, 1) || near(0, -1))
-        })
-        .collect();
-    if bad.len() > EDGE_SLACK || !inner.is_empty() {
-        let show: Vec<String> = bad
-            .iter()
-            .take(8)
-            .map(|&i| {
-                format!(
-                    "({}, {}): ferrum {:08x} lavapipe {:08x}",
-                    i as u32 % W,
-                    i as u32 / W,
-                    ours[i],
-                    lvp[i]
-                )
-            })
-            .collect();
-        return Err(format!(
-            "{}: {} pixels differ ({} not at edges)\n{}",
-            s.name,
-            bad.len(),
-            inner.len(),
-            show.join("\n")
-        ));
-    }
-    Ok(())
-}
-
 #[test]
 fn scenes_match_lavapipe() {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
@@ -678,7 +556,8 @@ fn scenes_match_lavapipe() {
             assert!(clear < lvp.len(), "{}: lavapipe drew nothing", s.name);
         }
         let ours = render(&h, ours_pd, &ours_gpu, s);
-        if let Err(e) = compare(s, &ours, &lvp) {
+        let tol = Tolerance { w: W, h: H, channel: 1, edge_slack: EDGE_SLACK };
+        if let Err(e) = compare(s.name, &tol, &ours, &lvp) {
             failures.push(e);
         }
     }
