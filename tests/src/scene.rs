@@ -24,19 +24,24 @@ pub const H: u32 = 23;
 /// their centre.
 pub const EDGE_SLACK: usize = 6;
 
-const READER: &str = "#version 450
+/// The reader kernel of a `w` x `h` target: texelFetch each texel, pack it as UNORM8.
+fn reader_source(w: u32, h: u32) -> String {
+    format!(
+        "#version 450
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 0) uniform texture2D tex;
 layout(set = 0, binding = 1) uniform sampler smp;
-layout(set = 0, binding = 2) buffer Out { uint o[]; };
-void main() {
+layout(set = 0, binding = 2) buffer Out {{ uint o[]; }};
+void main() {{
     ivec2 g = ivec2(gl_GlobalInvocationID.xy);
-    if (g.x < 37 && g.y < 23) {
+    if (g.x < {w} && g.y < {h}) {{
         vec4 c = texelFetch(sampler2D(tex, smp), g, 0);
-        o[g.y * 37 + g.x] = packUnorm4x8(c);
-    }
+        o[g.y * {w} + g.x] = packUnorm4x8(c);
+    }}
+}}
+"
+    )
 }
-";
 
 /// Whether a target of `format` is read back by a copy rather than by sampling it.
 pub fn read_by_copy(format: vk::Format) -> bool {
@@ -50,15 +55,22 @@ pub struct ColorTarget {
     pub memory: vk::DeviceMemory,
     pub view: vk::ImageView,
     pub format: vk::Format,
+    pub width: u32,
+    pub height: u32,
 }
 
 impl ColorTarget {
     pub fn new(gpu: &Gpu, format: vk::Format) -> ColorTarget {
+        ColorTarget::sized(gpu, format, W, H)
+    }
+
+    /// A `width` x `height` target.
+    pub fn sized(gpu: &Gpu, format: vk::Format, width: u32, height: u32) -> ColorTarget {
         let d = &gpu.device;
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
             .format(format)
-            .extent(vk::Extent3D { width: W, height: H, depth: 1 })
+            .extent(vk::Extent3D { width, height, depth: 1 })
             .mip_levels(1)
             .array_layers(1)
             .samples(vk::SampleCountFlags::TYPE_1)
@@ -81,7 +93,7 @@ impl ColorTarget {
                 .format(format)
                 .subresource_range(color_range(1));
             let view = d.create_image_view(&vinfo, None).expect("vkCreateImageView");
-            ColorTarget { image, memory, view, format }
+            ColorTarget { image, memory, view, format, width, height }
         }
     }
 
@@ -119,31 +131,40 @@ pub struct Reader<'d> {
     gpu: &'d Gpu,
     mode: ReadMode<'d>,
     out: Option<HostBuffer>,
+    width: u32,
+    height: u32,
 }
 
 impl<'d> Reader<'d> {
     /// The reader `target`'s format calls for (`read_by_copy`).
     pub fn of(gpu: &'d Gpu, target: &ColorTarget) -> Reader<'d> {
+        let (width, height) = (target.width, target.height);
         if read_by_copy(target.format) {
-            let out = gpu.host_buffer(u64::from(W * H) * 4);
-            out.write(0, &vec![0xcd; (W * H * 4) as usize]);
-            Reader { gpu, mode: ReadMode::Copy { image: target.image }, out: Some(out) }
+            let out = gpu.host_buffer(u64::from(width * height) * 4);
+            out.write(0, &vec![0xcd; (width * height * 4) as usize]);
+            let mode = ReadMode::Copy { image: target.image };
+            Reader { gpu, mode, out: Some(out), width, height }
         } else {
-            Reader::new(gpu, target.view)
+            Reader::sampling(gpu, target.view, width, height)
         }
     }
 
-    /// A sampling reader of `view`.
+    /// A sampling reader of a W x H `view`.
     pub fn new(gpu: &'d Gpu, view: vk::ImageView) -> Reader<'d> {
+        Reader::sampling(gpu, view, W, H)
+    }
+
+    /// A sampling reader of a `width` x `height` `view`.
+    fn sampling(gpu: &'d Gpu, view: vk::ImageView, width: u32, height: u32) -> Reader<'d> {
         let d = &gpu.device;
         let bindings = [
             binding(0, vk::DescriptorType::SAMPLED_IMAGE, 1),
             binding(1, vk::DescriptorType::SAMPLER, 1),
             binding(2, vk::DescriptorType::STORAGE_BUFFER, 1),
         ];
-        let kernel = Kernel::new(d, &compute_spirv(READER), &[&bindings], 0);
-        let out = gpu.host_buffer(u64::from(W * H) * 4);
-        out.write(0, &vec![0xcd; (W * H * 4) as usize]);
+        let kernel = Kernel::new(d, &compute_spirv(&reader_source(width, height)), &[&bindings], 0);
+        let out = gpu.host_buffer(u64::from(width * height) * 4);
+        out.write(0, &vec![0xcd; (width * height * 4) as usize]);
         let set = SetPool::new(d, kernel.set_layouts[0], &bindings);
         // SAFETY: valid create info and descriptor writes on live objects.
         let sampler = unsafe {
@@ -172,7 +193,8 @@ impl<'d> Reader<'d> {
             sampler
         };
         set.write_buffers(2, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
-        Reader { gpu, mode: ReadMode::Sample { kernel, set: Some(set), sampler }, out: Some(out) }
+        let mode = ReadMode::Sample { kernel, set: Some(set), sampler };
+        Reader { gpu, mode, out: Some(out), width, height }
     }
 
     /// Records the read (after the target's last write is made visible to compute reads, or
@@ -183,12 +205,13 @@ impl<'d> Reader<'d> {
             ReadMode::Sample { kernel, set, .. } => {
                 kernel.bind(cb, &[set.as_ref().unwrap().set], &[]);
                 // SAFETY: a recording command buffer.
-                unsafe { d.cmd_dispatch(cb, W.div_ceil(8), H.div_ceil(8), 1) };
+                unsafe { d.cmd_dispatch(cb, self.width.div_ceil(8), self.height.div_ceil(8), 1) };
                 crate::kernel::compute_to_host(d, cb);
             }
             // SAFETY: a recording command buffer and live objects.
             ReadMode::Copy { image } => unsafe {
-                copy_to(d, cb, *image, self.out.as_ref().unwrap().buffer)
+                let extent = vk::Extent3D { width: self.width, height: self.height, depth: 1 };
+                copy_to(d, cb, *image, extent, self.out.as_ref().unwrap().buffer)
             },
         }
     }
@@ -219,12 +242,18 @@ impl Drop for Reader<'_> {
     }
 }
 
-/// Records the copy of a W x H target (left by its render pass in TRANSFER_SRC_OPTIMAL) to
+/// Records the copy of a target (left by its render pass in TRANSFER_SRC_OPTIMAL) to
 /// `out`, tightly packed, for the host to read.
 ///
 /// # Safety
 /// `cb` is recording; `image` and `out` are live.
-unsafe fn copy_to(d: &Device, cb: vk::CommandBuffer, image: vk::Image, out: vk::Buffer) {
+unsafe fn copy_to(
+    d: &Device,
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    image_extent: vk::Extent3D,
+    out: vk::Buffer,
+) {
     let to_transfer = vk::ImageMemoryBarrier::default()
         .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
         .dst_access_mask(vk::AccessFlags::TRANSFER_READ)
@@ -241,7 +270,7 @@ unsafe fn copy_to(d: &Device, cb: vk::CommandBuffer, image: vk::Image, out: vk::
             base_array_layer: 0,
             layer_count: 1,
         },
-        image_extent: vk::Extent3D { width: W, height: H, depth: 1 },
+        image_extent,
         ..Default::default()
     };
     // SAFETY: forwarded to the caller.
@@ -255,9 +284,79 @@ unsafe fn copy_to(d: &Device, cb: vk::CommandBuffer, image: vk::Image, out: vk::
             &[],
             &[to_transfer],
         );
-        d.cmd_copy_image_to_buffer(cb, image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, out, &[region]);
+        d.cmd_copy_image_to_buffer(
+            cb,
+            image,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            out,
+            &[region],
+        );
     }
     crate::gpu::transfer_to_host(d, cb);
+}
+
+/// A render pass over one colour attachment of `format`, cleared or loaded as `load` says,
+/// that leaves the target where its `Reader` wants it (SHADER_READ_ONLY_OPTIMAL, or
+/// TRANSFER_SRC_OPTIMAL for `read_by_copy` formats).
+///
+/// # Safety
+/// `d` is a live device.
+pub unsafe fn render_pass(
+    d: &Device,
+    format: vk::Format,
+    load: vk::AttachmentLoadOp,
+) -> vk::RenderPass {
+    let layout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
+    // Where the target rests between passes: ready for the reader, or for the copy.
+    let rest = if read_by_copy(format) {
+        vk::ImageLayout::TRANSFER_SRC_OPTIMAL
+    } else {
+        vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+    };
+    let att = [vk::AttachmentDescription::default()
+        .format(format)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .load_op(load)
+        .store_op(vk::AttachmentStoreOp::STORE)
+        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
+        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
+        .initial_layout(if load == vk::AttachmentLoadOp::LOAD {
+            rest
+        } else {
+            vk::ImageLayout::UNDEFINED
+        })
+        .final_layout(rest)];
+    let refs = [vk::AttachmentReference { attachment: 0, layout }];
+    let sub = [vk::SubpassDescription::default()
+        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+        .color_attachments(&refs)];
+    let deps = [
+        vk::SubpassDependency::default()
+            .src_subpass(vk::SUBPASS_EXTERNAL)
+            .dst_subpass(0)
+            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+            .dst_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+            .dst_access_mask(
+                vk::AccessFlags::COLOR_ATTACHMENT_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_READ,
+            ),
+        vk::SubpassDependency::default()
+            .src_subpass(0)
+            .dst_subpass(vk::SUBPASS_EXTERNAL)
+            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+            .dst_stage_mask(
+                vk::PipelineStageFlags::COMPUTE_SHADER
+                    | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            )
+            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+            .dst_access_mask(
+                vk::AccessFlags::SHADER_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+            ),
+    ];
+    let info =
+        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
+    // SAFETY: forwarded to the caller.
+    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
 }
 
 /// A shader module from GLSL of `stage` ("vert", "frag").
@@ -307,17 +406,28 @@ pub fn close(a: u32, b: u32, tol: i32) -> bool {
 /// `t.slack` pixels that each have a 4-neighbour matching the other image's value (an edge
 /// whose coverage went the other way).
 pub fn compare(name: &str, ours: &[u32], lvp: &[u32], t: Tolerance) -> Result<(), String> {
-    let tol = t.channel;
+    compare_sized(name, W, ours, lvp, t)
+}
+
+/// `compare` for images `w` texels wide.
+pub fn compare_sized(
+    name: &str,
+    w: u32,
+    ours: &[u32],
+    lvp: &[u32],
+    t: Tolerance,
+) -> Result<(), String> {
+    let (tol, h) = (t.channel, ours.len() as u32 / w);
     let bad: Vec<usize> = (0..ours.len()).filter(|&i| !close(ours[i], lvp[i], tol)).collect();
     let inner: Vec<usize> = bad
         .iter()
         .copied()
         .filter(|&i| {
-            let (x, y) = ((i as u32 % W) as i32, (i as u32 / W) as i32);
+            let (x, y) = ((i as u32 % w) as i32, (i as u32 / w) as i32);
             let near = |dx: i32, dy: i32| {
                 let (nx, ny) = (x + dx, y + dy);
-                nx >= 0 && ny >= 0 && nx < W as i32 && ny < H as i32 && {
-                    let j = (ny as u32 * W + nx as u32) as usize;
+                nx >= 0 && ny >= 0 && nx < w as i32 && ny < h as i32 && {
+                    let j = (ny as u32 * w + nx as u32) as usize;
                     close(ours[i], lvp[j], tol) || close(lvp[i], ours[j], tol)
                 }
             };
@@ -331,8 +441,8 @@ pub fn compare(name: &str, ours: &[u32], lvp: &[u32], t: Tolerance) -> Result<()
             .map(|&i| {
                 format!(
                     "({}, {}): ferrum {:08x} lavapipe {:08x}",
-                    i as u32 % W,
-                    i as u32 / W,
+                    i as u32 % w,
+                    i as u32 / w,
                     ours[i],
                     lvp[i]
                 )

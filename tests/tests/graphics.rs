@@ -19,7 +19,7 @@
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::Gpu;
 use ferrum_tests::scene::{
-    close, compare, read_by_copy, ColorTarget, Reader, DEFAULT_TOLERANCE, H, W,
+    close, compare, render_pass, ColorTarget, Reader, DEFAULT_TOLERANCE, H, W,
 };
 use ferrum_tests::shaders::glsl_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
@@ -355,64 +355,6 @@ unsafe fn pipeline(
     unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
         .map_err(|(_, e)| e)
         .expect("vkCreateGraphicsPipelines")[0]
-}
-
-unsafe fn render_pass(
-    d: &Device,
-    format: vk::Format,
-    load: vk::AttachmentLoadOp,
-) -> vk::RenderPass {
-    let layout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
-    // Where the target rests between passes: ready for the reader, or for the copy.
-    let rest = if read_by_copy(format) {
-        vk::ImageLayout::TRANSFER_SRC_OPTIMAL
-    } else {
-        vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
-    };
-    let att = [vk::AttachmentDescription::default()
-        .format(format)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .load_op(load)
-        .store_op(vk::AttachmentStoreOp::STORE)
-        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
-        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
-        .initial_layout(if load == vk::AttachmentLoadOp::LOAD {
-            rest
-        } else {
-            vk::ImageLayout::UNDEFINED
-        })
-        .final_layout(rest)];
-    let refs = [vk::AttachmentReference { attachment: 0, layout }];
-    let sub = [vk::SubpassDescription::default()
-        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-        .color_attachments(&refs)];
-    let deps = [
-        vk::SubpassDependency::default()
-            .src_subpass(vk::SUBPASS_EXTERNAL)
-            .dst_subpass(0)
-            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-            .dst_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-            .dst_access_mask(
-                vk::AccessFlags::COLOR_ATTACHMENT_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_READ,
-            ),
-        vk::SubpassDependency::default()
-            .src_subpass(0)
-            .dst_subpass(vk::SUBPASS_EXTERNAL)
-            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-            .dst_stage_mask(
-                vk::PipelineStageFlags::COMPUTE_SHADER
-                    | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
-            )
-            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-            .dst_access_mask(
-                vk::AccessFlags::SHADER_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
-            ),
-    ];
-    let info =
-        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
-    // SAFETY: forwarded to the caller.
-    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
 }
 
 fn record_draw(d: &Device, cb: vk::CommandBuffer, k: DrawKind, args: vk::Buffer) {

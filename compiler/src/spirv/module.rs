@@ -692,6 +692,7 @@ fn sysval(b: spirv::BuiltIn) -> Option<SysVal> {
         B::FragCoord => SysVal::FragCoord,
         B::FrontFacing => SysVal::FrontFacing,
         B::HelperInvocation => SysVal::HelperInvocation,
+        B::SampleMask => SysVal::SampleMaskIn,
         _ => return None,
     })
 }
@@ -704,6 +705,7 @@ fn builtin_out(b: spirv::BuiltIn) -> ir::BuiltinOut {
         spirv::BuiltIn::ClipDistance => ir::BuiltinOut::ClipDistance,
         spirv::BuiltIn::CullDistance => ir::BuiltinOut::CullDistance,
         spirv::BuiltIn::Layer => ir::BuiltinOut::Layer,
+        spirv::BuiltIn::SampleMask => ir::BuiltinOut::SampleMask,
         spirv::BuiltIn::ViewportIndex => ir::BuiltinOut::ViewportIndex,
         other => ir::BuiltinOut::Other(other as u32),
     }
