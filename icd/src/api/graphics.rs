@@ -208,6 +208,10 @@ pub unsafe extern "system" fn cmd_begin_render_pass2(
 }
 
 fn next_subpass(s: &mut crate::cmd::stream::CmdStream, g: &mut GraphicsState) -> VkResult<()> {
+    // The subpass's resolve attachments are written at its end.
+    if let Some(r) = &g.rendering {
+        crate::gfx::resolve::resolve_attachments(s, r)?;
+    }
     let mut pass = g.pass.take().ok_or(VkError::InvalidUsage("no render pass instance"))?;
     pass.subpass += 1;
     begin_pass(s, g, pass)
@@ -227,15 +231,16 @@ pub unsafe extern "system" fn cmd_next_subpass2(
     unsafe { record("vkCmdNextSubpass2", cb, |s, _, g| next_subpass(s, g)) }
 }
 
-fn end_rendering(g: &mut GraphicsState) -> VkResult<()> {
-    g.rendering.take().ok_or(VkError::InvalidUsage("no rendering scope to end"))?;
+/// Ends a render pass instance or rendering scope: resolves its resolve attachments.
+fn end_rendering(s: &mut crate::cmd::stream::CmdStream, g: &mut GraphicsState) -> VkResult<()> {
+    let r = g.rendering.take().ok_or(VkError::InvalidUsage("no rendering scope to end"))?;
     g.pass = None;
-    Ok(())
+    crate::gfx::resolve::resolve_attachments(s, &r)
 }
 
 pub unsafe extern "system" fn cmd_end_render_pass(cb: vk::CommandBuffer) {
     // SAFETY: a live handle (valid usage).
-    unsafe { record("vkCmdEndRenderPass", cb, |_, _, g| end_rendering(g)) }
+    unsafe { record("vkCmdEndRenderPass", cb, |s, _, g| end_rendering(s, g)) }
 }
 
 pub unsafe extern "system" fn cmd_end_render_pass2(
@@ -243,7 +248,7 @@ pub unsafe extern "system" fn cmd_end_render_pass2(
     _e: *const vk::SubpassEndInfo<'_>,
 ) {
     // SAFETY: a live handle (valid usage).
-    unsafe { record("vkCmdEndRenderPass2", cb, |_, _, g| end_rendering(g)) }
+    unsafe { record("vkCmdEndRenderPass2", cb, |s, _, g| end_rendering(s, g)) }
 }
 
 pub unsafe extern "system" fn cmd_begin_rendering(
@@ -261,7 +266,7 @@ pub unsafe extern "system" fn cmd_begin_rendering(
 
 pub unsafe extern "system" fn cmd_end_rendering(cb: vk::CommandBuffer) {
     // SAFETY: a live handle (valid usage).
-    unsafe { record("vkCmdEndRendering", cb, |_, _, g| end_rendering(g)) }
+    unsafe { record("vkCmdEndRendering", cb, |s, _, g| end_rendering(s, g)) }
 }
 
 pub unsafe extern "system" fn cmd_set_viewport(

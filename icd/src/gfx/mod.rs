@@ -21,6 +21,7 @@ pub mod draw;
 pub mod pipeline;
 pub mod render_pass;
 pub mod rendering;
+pub mod resolve;
 
 use crate::error::VkError;
 

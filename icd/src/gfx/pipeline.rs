@@ -10,8 +10,8 @@
 //! depth/stencil state, depth bounds and depth bias are kept as values because draws combine
 //! them with the attached aspects and the command buffer's dynamic state. State the draw path
 //! cannot honour yet is refused at creation with a log line (logic ops, dual-source blending,
-//! multisampling, polygon modes other than fill, alpha to coverage, dynamic states beyond
-//! those of Vulkan 1.0), so a pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
+//! polygon modes other than fill, alpha to coverage, dynamic states beyond those of Vulkan
+//! 1.0), so a pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
 //! shaders yet: they are compiled at every creation.
 
 use std::ffi::CStr;
@@ -280,10 +280,10 @@ fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
     // SAFETY: null or valid pointers (valid usage).
     let (ms, cb) =
         unsafe { (info.p_multisample_state.as_ref(), info.p_color_blend_state.as_ref()) };
-    if ms.is_some_and(|m| {
-        m.rasterization_samples != vk::SampleCountFlags::TYPE_1 || m.alpha_to_coverage_enable != 0
-    }) {
-        return Err(VkError::FeatureNotPresent("multisampling or alpha to coverage".into()));
+    // Sample counts, masks and locations are `state::multisample`'s; alpha to coverage is
+    // refused there too, but said here first as the pipeline-level reason.
+    if ms.is_some_and(|m| m.alpha_to_coverage_enable != 0) {
+        return Err(VkError::FeatureNotPresent("alpha to coverage".into()));
     }
     if let Some(cb) = cb {
         let blends = crate::api::array(cb.p_attachments, cb.attachment_count);

@@ -6,6 +6,7 @@
 use ash::vk;
 
 use super::render_pass::{Framebuffer, RenderPass};
+use super::resolve::{self, ResolveTarget};
 use super::target::{self, TargetView};
 use super::Regs;
 use crate::core::object::VkObject;
@@ -38,6 +39,9 @@ pub struct ColorTarget {
     /// Its CB_COLORn_* registers at its location (`target::color_target`).
     pub regs: Regs,
     pub load: Load,
+    /// The single-sampled view this multisampled target is resolved into when the subpass
+    /// or rendering scope ends.
+    pub resolve: Option<ResolveTarget>,
 }
 
 /// The depth/stencil target: the aspects attached (a D32S8 view may be attached for depth
@@ -78,6 +82,77 @@ pub struct Rendering {
     /// Per colour location (`None`: no attachment there).
     pub colors: Vec<Option<ColorTarget>>,
     pub depth: Option<DepthTarget>,
+    /// Set in a secondary command buffer that continues a render pass: the primary that
+    /// executes it programs the targets and the render area (`draw::scope_targets` at
+    /// vkCmdExecuteCommands), so its draws program neither.
+    pub inherited: Option<Inherited>,
+}
+
+/// What a secondary command buffer's draws know of the scope they continue: which
+/// depth/stencil aspects are attached (depth/stencil state is programmed against them) and
+/// the depth format (depth bias units).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Inherited {
+    pub depth: bool,
+    pub stencil: bool,
+    pub depth_format: Option<vk::Format>,
+}
+
+/// The scope of a secondary command buffer begun with RENDER_PASS_CONTINUE: the subpass's
+/// targets when the inheritance info names a framebuffer with views (so that
+/// vkCmdClearAttachments can address them), none otherwise; loads never apply again.
+pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Rendering> {
+    // SAFETY: the render pass is live (valid usage).
+    let rp = unsafe { RenderPass::from_handle(info.render_pass) }.ok_or(
+        VkError::FeatureNotPresent("secondary without a render pass (dynamic rendering)".into()),
+    )?;
+    let sp = rp
+        .subpasses
+        .get(info.subpass as usize)
+        .ok_or(VkError::InvalidUsage("inherited subpass out of range"))?;
+    let depth_format = sp.depth.map(|a| rp.attachments[a as usize].format);
+    let aspects = depth_format
+        .and_then(crate::format::info)
+        .map_or(vk::ImageAspectFlags::empty(), |f| f.aspects());
+    let scope = Inherited {
+        depth: aspects.contains(vk::ImageAspectFlags::DEPTH),
+        stencil: aspects.contains(vk::ImageAspectFlags::STENCIL),
+        depth_format: depth_format.filter(|_| aspects.contains(vk::ImageAspectFlags::DEPTH)),
+    };
+    // SAFETY: a null or live framebuffer (valid usage).
+    let fb = unsafe { Framebuffer::from_handle(info.framebuffer) }.filter(|f| !f.imageless);
+    let mut r = match fb {
+        Some(fb) => {
+            let pass = PassInstance {
+                pass: info.render_pass,
+                views: fb.attachments.clone(),
+                area: vk::Rect2D {
+                    offset: vk::Offset2D::default(),
+                    extent: vk::Extent2D { width: fb.width, height: fb.height },
+                },
+                layers: fb.layers,
+                clears: vec![vk::ClearValue::default(); fb.attachments.len()],
+                subpass: info.subpass,
+            };
+            let mut r = pass.rendering()?;
+            r.colors.iter_mut().flatten().for_each(|c| c.load = Load::Keep);
+            if let Some(d) = &mut r.depth {
+                d.clear_depth = None;
+                d.clear_stencil = None;
+            }
+            r
+        }
+        None => Rendering {
+            area: vk::Rect2D::default(),
+            layers: 1,
+            view_mask: sp.view_mask,
+            colors: Vec::new(),
+            depth: None,
+            inherited: None,
+        },
+    };
+    r.inherited = Some(scope);
+    Ok(r)
 }
 
 /// The depth/stencil target showing `h` with the aspects `depth` and `stencil` attached
@@ -107,14 +182,20 @@ fn depth_target(
     Ok(DepthTarget { view: h, target: t, regs, clear_depth, clear_stencil })
 }
 
-/// The colour target at `location` showing `h` with load operation `load`.
-fn color_target(location: usize, h: vk::ImageView, load: Load) -> VkResult<ColorTarget> {
+/// The colour target at `location` showing `h` with load operation `load`, resolved into
+/// `resolve` at the end of the scope.
+fn color_target(
+    location: usize,
+    h: vk::ImageView,
+    load: Load,
+    resolve: Option<ResolveTarget>,
+) -> VkResult<ColorTarget> {
     let v = view(h)?;
     if v.range.aspect_mask != vk::ImageAspectFlags::COLOR {
         return Err(VkError::InvalidUsage("colour attachment view without the colour aspect"));
     }
     let regs = target::color_target(location as u32, &v.target)?;
-    Ok(ColorTarget { view: h, target: v.target, regs, load })
+    Ok(ColorTarget { view: h, target: v.target, regs, load, resolve })
 }
 
 fn view<'a>(h: vk::ImageView) -> VkResult<&'a ImageView> {
@@ -168,7 +249,7 @@ impl PassInstance {
             .get(self.subpass as usize)
             .ok_or(VkError::InvalidUsage("no subpass left"))?;
         let mut colors = Vec::with_capacity(sp.colors.len());
-        for &a in &sp.colors {
+        for (i, &a) in sp.colors.iter().enumerate() {
             let Some(a) = a else {
                 colors.push(None);
                 continue;
@@ -183,7 +264,15 @@ impl PassInstance {
             } else {
                 Load::Keep
             };
-            colors.push(Some(color_target(colors.len(), h, load)?));
+            let resolve = match sp.resolves.get(i).copied().flatten() {
+                Some(r) => {
+                    let view =
+                        *self.views.get(r as usize).ok_or(VkError::InvalidUsage("missing view"))?;
+                    Some(ResolveTarget { view, mode: resolve::pass_mode(view)? })
+                }
+                None => None,
+            };
+            colors.push(Some(color_target(colors.len(), h, load, resolve)?));
         }
         let depth = match sp.depth {
             Some(a) => {
@@ -214,6 +303,7 @@ impl PassInstance {
             view_mask: sp.view_mask,
             colors,
             depth,
+            inherited: None,
         })
     }
 }
@@ -230,9 +320,19 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
             colors.push(None);
             continue;
         }
-        if a.resolve_mode != vk::ResolveModeFlags::NONE {
-            return Err(VkError::FeatureNotPresent("resolve attachments".into()));
-        }
+        let v = view(a.image_view)?;
+        // A suspended scope resolves when it finally ends (the resuming scope carries the
+        // same attachments), as "Rendering ... suspend" defines.
+        let suspending = info.flags.contains(vk::RenderingFlags::SUSPENDING);
+        let resolve = if a.resolve_mode != vk::ResolveModeFlags::NONE
+            && a.resolve_image_view != vk::ImageView::null()
+            && !suspending
+        {
+            let mode = crate::meta::resolve::Mode::from_vk(a.resolve_mode, v.format)?;
+            Some(ResolveTarget { view: a.resolve_image_view, mode })
+        } else {
+            None
+        };
         // A resumed scope continues the suspended one: its load ops do not apply again.
         let load = if a.load_op == vk::AttachmentLoadOp::CLEAR && !resuming {
             // SAFETY: a colour attachment's clear value is the colour member.
@@ -240,7 +340,7 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
         } else {
             Load::Keep
         };
-        colors.push(Some(color_target(colors.len(), a.image_view, load)?));
+        colors.push(Some(color_target(colors.len(), a.image_view, load, resolve)?));
     }
     Ok(Rendering {
         area: info.render_area,
@@ -248,6 +348,7 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
         view_mask: 0,
         colors,
         depth: dynamic_depth(info, resuming)?,
+        inherited: None,
     })
 }
 
