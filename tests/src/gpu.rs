@@ -230,6 +230,29 @@ impl Gpu {
         }
     }
 
+    /// Allocates memory for `image` (the first memory type it allows, device-local where the
+    /// device has one) and binds it; the caller frees the memory after destroying the image.
+    pub fn bind_image_memory(&self, image: vk::Image) -> vk::DeviceMemory {
+        // SAFETY: a live image of this device without memory; the type index comes from the
+        // device's own properties.
+        unsafe {
+            let req = self.device.get_image_memory_requirements(image);
+            let types = &self.memory.memory_types[..self.memory.memory_type_count as usize];
+            let allowed = |i: usize| req.memory_type_bits & (1 << i) != 0;
+            let local = vk::MemoryPropertyFlags::DEVICE_LOCAL;
+            let index = (0..types.len())
+                .find(|&i| allowed(i) && types[i].property_flags.contains(local))
+                .or_else(|| (0..types.len()).find(|&i| allowed(i)))
+                .expect("a memory type for the image") as u32;
+            let alloc = vk::MemoryAllocateInfo::default()
+                .allocation_size(req.size)
+                .memory_type_index(index);
+            let memory = self.device.allocate_memory(&alloc, None).expect("vkAllocateMemory");
+            self.device.bind_image_memory(image, memory, 0).expect("vkBindImageMemory");
+            memory
+        }
+    }
+
     pub fn destroy_buffer(&self, b: HostBuffer) {
         // SAFETY: the GPU no longer uses the buffer (callers wait first).
         unsafe {

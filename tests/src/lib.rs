@@ -12,9 +12,11 @@ use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 
 use ash_loaded::{ext, vk, Entry, Instance};
 
+pub mod cube;
 pub mod gpu;
 pub mod kernel;
 pub mod mandelbrot;
+pub mod scene;
 pub mod shaders;
 
 const LIBRARY: &str = "libvulkan_ferrum.so";

@@ -56,6 +56,14 @@ fn readme_demo_works_on_a_fresh_clone() {
     // A Mandelbrot image has the set's interior colour plus a gradient of escape counts; a
     // flat or nearly flat image means the shader did not run.
     assert!(colours.len() >= 16, "only {} distinct colours in the demo's image", colours.len());
+    let (w, h, cube) = decode_png(&clone.join("out/cube.png"));
+    assert_eq!((w, h), (256, 256), "scripts/demo renders the cube at 256x256\n{log}");
+    let mut colours: Vec<[u8; 4]> =
+        cube.chunks_exact(4).map(|p| [p[0], p[1], p[2], p[3]]).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    // A textured, lit cube has hundreds of colours; the background alone has one.
+    assert!(colours.len() >= 64, "only {} distinct colours in out/cube.png", colours.len());
     let summary = std::fs::read_to_string(clone.join("out/vulkaninfo-summary.txt"))
         .expect("the demo writes out/vulkaninfo-summary.txt");
     assert!(summary.contains("Ferrum"), "vulkaninfo summary does not name Ferrum:\n{summary}");

@@ -9,24 +9,18 @@
 //! over, dynamic blend constants with REVERSE_SUBTRACT/MAX and a partial write mask, MIN and
 //! SUBTRACT with DST_ALPHA/SRC_ALPHA_SATURATE).
 //!
-//! Comparison: every channel within 1/255: Vulkan's float → UNORM conversion may round a tie
-//! either way (the clear colour's 0.3 × 255 = 76.5 gives 76 on lavapipe, 77 here) and
-//! interpolated colours carry the interpolation precision; coverage must match except on
-//! pixels whose centre lies within the sub-pixel precision of an edge (Vulkan lets coverage
-//! there go either way: at most `EDGE_SLACK` such pixels per scene, all next to a pixel of
-//! the other value).
+//! Comparison (`ferrum_tests::scene`, the harness shared with graphics_scenes.rs): every
+//! channel within 1/255: Vulkan's float → UNORM conversion may round a tie either way (the
+//! clear colour's 0.3 × 255 = 76.5 gives 76 on lavapipe, 77 here) and interpolated colours
+//! carry the interpolation precision; coverage must match except on pixels whose centre lies
+//! within the sub-pixel precision of an edge (Vulkan lets coverage there go either way: at
+//! most `EDGE_SLACK` such pixels per scene, all next to a pixel of the other value).
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
-use ferrum_tests::shaders::{compute_spirv, glsl_spirv};
+use ferrum_tests::scene::{close, compare, ColorTarget, Reader, DEFAULT_TOLERANCE, H, W};
+use ferrum_tests::shaders::glsl_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
-
-const W: u32 = 37;
-const H: u32 = 23;
-/// Pixels per scene allowed to differ where an edge passes within sub-pixel precision of
-/// their centre.
-const EDGE_SLACK: usize = 6;
 
 /// Positions and colours computed from gl_VertexIndex (fract of golden-ratio steps).
 const VS: &str = "#version 450
@@ -61,20 +55,6 @@ const FS_SMOOTH: &str = "#version 450
 layout(location = 0) in vec3 color;
 layout(location = 0) out vec4 o;
 void main() { o = vec4(color, 1.0); }
-";
-
-const READER: &str = "#version 450
-layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0) uniform texture2D tex;
-layout(set = 0, binding = 1) uniform sampler smp;
-layout(set = 0, binding = 2) buffer Out { uint o[]; };
-void main() {
-    ivec2 g = ivec2(gl_GlobalInvocationID.xy);
-    if (g.x < 37 && g.y < 23) {
-        vec4 c = texelFetch(sampler2D(tex, smp), g, 0);
-        o[g.y * 37 + g.x] = packUnorm4x8(c);
-    }
-}
 ";
 
 /// One scene.
@@ -236,12 +216,6 @@ fn vertex_data() -> Vec<u8> {
 
 /// 16-bit indices (first index 1 skips the leading sentinel).
 const INDICES: [u16; 7] = [0xdead, 0, 1, 2, 2, 1, 3];
-
-fn memory_type(h: &Harness, pd: vk::PhysicalDevice, bits: u32) -> u32 {
-    // SAFETY: a live physical device.
-    let m = unsafe { h.instance.get_physical_device_memory_properties(pd) };
-    (0..m.memory_type_count).find(|&i| bits & (1 << i) != 0).expect("memory type")
-}
 
 /// Graphics pipeline of `scene` for `pass` (dynamic viewport/scissor).
 unsafe fn pipeline(
@@ -433,16 +407,8 @@ fn record_draw(d: &Device, cb: vk::CommandBuffer, k: DrawKind, args: vk::Buffer)
 }
 
 /// Renders `s` on `gpu`; the target's texels as packed RGBA8.
-fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32> {
+fn render(gpu: &Gpu, s: &Scene) -> Vec<u32> {
     let d = &gpu.device;
-    let bindings = [
-        binding(0, vk::DescriptorType::SAMPLED_IMAGE, 1),
-        binding(1, vk::DescriptorType::SAMPLER, 1),
-        binding(2, vk::DescriptorType::STORAGE_BUFFER, 1),
-    ];
-    let reader = Kernel::new(d, &compute_spirv(READER), &[&bindings], 0);
-    let out = gpu.host_buffer(u64::from(W * H) * 4);
-    out.write(0, &vec![0xcd; (W * H * 4) as usize]);
     let index = gpu.host_buffer(64);
     let bytes: Vec<u8> = INDICES.iter().flat_map(|i| i.to_le_bytes()).collect();
     index.write(0, &bytes);
@@ -451,38 +417,12 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
     let args = gpu.host_buffer(64);
     let arg_bytes: Vec<u8> = ARGS.iter().flat_map(|a| a.to_le_bytes()).collect();
     args.write(0, &arg_bytes);
+    let target = ColorTarget::new(gpu, s.format);
+    let view = target.view;
+    let reader = Reader::new(gpu, view);
     // SAFETY: valid create infos and commands on live handles; all destroyed after the GPU
     // is idle.
     unsafe {
-        let info = vk::ImageCreateInfo::default()
-            .image_type(vk::ImageType::TYPE_2D)
-            .format(s.format)
-            .extent(vk::Extent3D { width: W, height: H, depth: 1 })
-            .mip_levels(1)
-            .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::SAMPLED);
-        let image = d.create_image(&info, None).expect("vkCreateImage");
-        let req = d.get_image_memory_requirements(image);
-        let alloc = vk::MemoryAllocateInfo::default()
-            .allocation_size(req.size)
-            .memory_type_index(memory_type(h, pd, req.memory_type_bits));
-        let memory = d.allocate_memory(&alloc, None).unwrap();
-        d.bind_image_memory(image, memory, 0).unwrap();
-        let range = vk::ImageSubresourceRange {
-            aspect_mask: vk::ImageAspectFlags::COLOR,
-            base_mip_level: 0,
-            level_count: 1,
-            base_array_layer: 0,
-            layer_count: 1,
-        };
-        let vinfo = vk::ImageViewCreateInfo::default()
-            .image(image)
-            .view_type(vk::ImageViewType::TYPE_2D)
-            .format(s.format)
-            .subresource_range(range);
-        let view = d.create_image_view(&vinfo, None).unwrap();
         let passes = [
             render_pass(d, s.format, vk::AttachmentLoadOp::CLEAR),
             render_pass(d, s.format, vk::AttachmentLoadOp::LOAD),
@@ -511,28 +451,6 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
             module(if s.smooth { FS_SMOOTH } else { FS_FLAT }, "frag"),
         ];
         let pipe = pipeline(d, passes[0], layout, modules, s);
-        let smp = d.create_sampler(&vk::SamplerCreateInfo::default().max_lod(0.0), None).unwrap();
-        let set = SetPool::new(d, reader.set_layouts[0], &bindings);
-        let img_info = [vk::DescriptorImageInfo {
-            image_view: view,
-            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-            ..Default::default()
-        }];
-        let smp_info = [vk::DescriptorImageInfo { sampler: smp, ..Default::default() }];
-        let writes = [
-            vk::WriteDescriptorSet::default()
-                .dst_set(set.set)
-                .dst_binding(0)
-                .descriptor_type(vk::DescriptorType::SAMPLED_IMAGE)
-                .image_info(&img_info),
-            vk::WriteDescriptorSet::default()
-                .dst_set(set.set)
-                .dst_binding(1)
-                .descriptor_type(vk::DescriptorType::SAMPLER)
-                .image_info(&smp_info),
-        ];
-        d.update_descriptor_sets(&writes, &[]);
-        set.write_buffers(2, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
         let full = vk::Rect2D {
             offset: vk::Offset2D::default(),
             extent: vk::Extent2D { width: W, height: H },
@@ -583,13 +501,10 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
                 }
                 d.cmd_end_render_pass(cb);
             }
-            reader.bind(cb, &[set.set], &[]);
-            d.cmd_dispatch(cb, W.div_ceil(8), H.div_ceil(8), 1);
-            ferrum_tests::kernel::compute_to_host(d, cb);
+            reader.record(d, cb);
         });
-        let texels = out.u32s();
-        drop(set);
-        d.destroy_sampler(smp, None);
+        let texels = reader.texels();
+        drop(reader);
         d.destroy_pipeline(pipe, None);
         for m in modules {
             d.destroy_shader_module(m, None);
@@ -599,66 +514,12 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u32>
         for p in passes {
             d.destroy_render_pass(p, None);
         }
-        d.destroy_image_view(view, None);
-        d.destroy_image(image, None);
-        d.free_memory(memory, None);
-        gpu.destroy_buffer(out);
+        target.destroy(d);
         gpu.destroy_buffer(index);
         gpu.destroy_buffer(vertices);
         gpu.destroy_buffer(args);
         texels
     }
-}
-
-/// Whether two RGBA8 texels agree within `tol` per channel.
-fn close(a: u32, b: u32, tol: i32) -> bool {
-    (0..4).all(|c| ((a >> (8 * c) & 0xff) as i32 - (b >> (8 * c) & 0xff) as i32).abs() <= tol)
-}
-
-/// Mismatching pixels of `ours` against `lvp` with no neighbour of the other value (a
-/// difference there is not an edge-coverage choice).
-fn compare(s: &Scene, ours: &[u32], lvp: &[u32]) -> Result<(), String> {
-    let _ = s.smooth;
-    let tol = 1;
-    let bad: Vec<usize> = (0..ours.len()).filter(|&i| !close(ours[i], lvp[i], tol)).collect();
-    let inner: Vec<usize> = bad
-        .iter()
-        .copied()
-        .filter(|&i| {
-            let (x, y) = ((i as u32 % W) as i32, (i as u32 / W) as i32);
-            let near = |dx: i32, dy: i32| {
-                let (nx, ny) = (x + dx, y + dy);
-                nx >= 0 && ny >= 0 && nx < W as i32 && ny < H as i32 && {
-                    let j = (ny as u32 * W + nx as u32) as usize;
-                    close(ours[i], lvp[j], tol) || close(lvp[i], ours[j], tol)
-                }
-            };
-            !(near(1, 0) || near(-1, 0) || near(0, 1) || near(0, -1))
-        })
-        .collect();
-    if bad.len() > EDGE_SLACK || !inner.is_empty() {
-        let show: Vec<String> = bad
-            .iter()
-            .take(8)
-            .map(|&i| {
-                format!(
-                    "({}, {}): ferrum {:08x} lavapipe {:08x}",
-                    i as u32 % W,
-                    i as u32 / W,
-                    ours[i],
-                    lvp[i]
-                )
-            })
-            .collect();
-        return Err(format!(
-            "{}: {} pixels differ ({} not at edges)\n{}",
-            s.name,
-            bad.len(),
-            inner.len(),
-            show.join("\n")
-        ));
-    }
-    Ok(())
 }
 
 #[test]
@@ -670,15 +531,15 @@ fn scenes_match_lavapipe() {
     let ours_gpu = Gpu::new(&h.instance, ours_pd, 0, 1, &[]);
     let mut failures = Vec::new();
     for s in SCENES {
-        let lvp = render(&h, lvp_pd, &lvp_gpu, s);
+        let lvp = render(&lvp_gpu, s);
         // Sanity: the corner keeps the clear colour and (unless culled) something was drawn.
         let clear = lvp.iter().filter(|&&t| t == lvp[0]).count();
         assert!(close(lvp[0], 0xff4d_331a, 1), "{}: lavapipe's clear {:08x}", s.name, lvp[0]);
         if s.cull == vk::CullModeFlags::NONE {
             assert!(clear < lvp.len(), "{}: lavapipe drew nothing", s.name);
         }
-        let ours = render(&h, ours_pd, &ours_gpu, s);
-        if let Err(e) = compare(s, &ours, &lvp) {
+        let ours = render(&ours_gpu, s);
+        if let Err(e) = compare(s.name, &ours, &lvp, DEFAULT_TOLERANCE) {
             failures.push(e);
         }
     }

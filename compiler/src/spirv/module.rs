@@ -689,6 +689,7 @@ fn sysval(b: spirv::BuiltIn) -> Option<SysVal> {
         B::DrawIndex => SysVal::DrawIndex,
         B::FragCoord => SysVal::FragCoord,
         B::FrontFacing => SysVal::FrontFacing,
+        B::HelperInvocation => SysVal::HelperInvocation,
         _ => return None,
     })
 }
@@ -698,6 +699,10 @@ fn builtin_out(b: spirv::BuiltIn) -> ir::BuiltinOut {
         spirv::BuiltIn::Position => ir::BuiltinOut::Position,
         spirv::BuiltIn::PointSize => ir::BuiltinOut::PointSize,
         spirv::BuiltIn::FragDepth => ir::BuiltinOut::FragDepth,
+        spirv::BuiltIn::ClipDistance => ir::BuiltinOut::ClipDistance,
+        spirv::BuiltIn::CullDistance => ir::BuiltinOut::CullDistance,
+        spirv::BuiltIn::Layer => ir::BuiltinOut::Layer,
+        spirv::BuiltIn::ViewportIndex => ir::BuiltinOut::ViewportIndex,
         other => ir::BuiltinOut::Other(other as u32),
     }
 }

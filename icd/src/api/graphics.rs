@@ -13,6 +13,8 @@ use crate::error::{VkError, VkResult};
 use crate::gfx::draw::{self, Draw, GraphicsState};
 use crate::gfx::render_pass::{Framebuffer, RenderPass};
 use crate::gfx::rendering::{self, PassInstance};
+use crate::gfx::state::depth::StencilFace;
+use crate::gfx::state::rasterization::DepthBias;
 use crate::pipeline::Pipeline;
 
 /// Creates an object from its create info.
@@ -313,6 +315,83 @@ pub unsafe extern "system" fn cmd_set_blend_constants(cb: vk::CommandBuffer, c: 
     }
 }
 
+pub unsafe extern "system" fn cmd_set_depth_bias(
+    cb: vk::CommandBuffer,
+    constant: f32,
+    clamp: f32,
+    slope: f32,
+) {
+    // SAFETY: a live handle (valid usage).
+    unsafe {
+        record("vkCmdSetDepthBias", cb, |_, _, g| {
+            g.depth_bias = DepthBias { constant, clamp, slope };
+            Ok(())
+        })
+    }
+}
+
+pub unsafe extern "system" fn cmd_set_depth_bounds(cb: vk::CommandBuffer, min: f32, max: f32) {
+    // SAFETY: a live handle (valid usage).
+    unsafe {
+        record("vkCmdSetDepthBounds", cb, |_, _, g| {
+            g.depth_bounds = (min, max);
+            Ok(())
+        })
+    }
+}
+
+/// Sets one field of the stencil state of the faces in `faces`.
+///
+/// # Safety
+/// `cb` must be a live command buffer handle.
+unsafe fn set_stencil(
+    name: &'static str,
+    cb: vk::CommandBuffer,
+    faces: vk::StencilFaceFlags,
+    f: impl Fn(&mut StencilFace),
+) {
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        record(name, cb, |_, _, g| {
+            for (i, face) in
+                [vk::StencilFaceFlags::FRONT, vk::StencilFaceFlags::BACK].into_iter().enumerate()
+            {
+                if faces.contains(face) {
+                    f(&mut g.stencil[i]);
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+pub unsafe extern "system" fn cmd_set_stencil_compare_mask(
+    cb: vk::CommandBuffer,
+    faces: vk::StencilFaceFlags,
+    mask: u32,
+) {
+    // SAFETY: a live handle (valid usage).
+    unsafe { set_stencil("vkCmdSetStencilCompareMask", cb, faces, |s| s.compare_mask = mask) }
+}
+
+pub unsafe extern "system" fn cmd_set_stencil_write_mask(
+    cb: vk::CommandBuffer,
+    faces: vk::StencilFaceFlags,
+    mask: u32,
+) {
+    // SAFETY: a live handle (valid usage).
+    unsafe { set_stencil("vkCmdSetStencilWriteMask", cb, faces, |s| s.write_mask = mask) }
+}
+
+pub unsafe extern "system" fn cmd_set_stencil_reference(
+    cb: vk::CommandBuffer,
+    faces: vk::StencilFaceFlags,
+    reference: u32,
+) {
+    // SAFETY: a live handle (valid usage).
+    unsafe { set_stencil("vkCmdSetStencilReference", cb, faces, |s| s.reference = reference) }
+}
+
 pub unsafe extern "system" fn cmd_bind_index_buffer(
     cb: vk::CommandBuffer,
     buffer: vk::Buffer,
@@ -466,8 +545,20 @@ pub unsafe extern "system" fn cmd_clear_attachments(
             let r = g.rendering.as_ref().ok_or(VkError::InvalidUsage("clear outside rendering"))?;
             for a in array(p_attachments, count) {
                 if a.aspect_mask != vk::ImageAspectFlags::COLOR {
-                    // No depth/stencil attachment can exist (render passes refuse them).
-                    return Err(VkError::InvalidUsage("depth/stencil clear without attachment"));
+                    // Aspects the scope does not attach are not cleared (no attachment: none).
+                    let Some(t) = &r.depth else { continue };
+                    for rect in array(p_rects, rect_count) {
+                        draw::clear_depth_region(
+                            s,
+                            t,
+                            a.aspect_mask,
+                            rect.base_array_layer,
+                            rect.layer_count,
+                            rect.rect,
+                            a.clear_value.depth_stencil,
+                        )?;
+                    }
+                    continue;
                 }
                 // "If colorAttachment is VK_ATTACHMENT_UNUSED the clear has no effect."
                 let Some(Some(t)) = r.colors.get(a.color_attachment as usize) else { continue };

@@ -7,9 +7,8 @@
 //!
 //! - queries of graphics work are refused: recording one makes
 //!   `vkEndCommandBuffer` fail;
-//! - the dynamic states below are valid with no depth/stencil attachment and no blending,
-//!   which is all the draw path (`crate::gfx`) supports, so they change nothing observable
-//!   and are accepted;
+//! - the line width below is valid only at 1.0 (wideLines is not supported), which is what
+//!   the draw path (`crate::gfx`) draws, so it changes nothing observable and is accepted;
 //! - `vkCmdBeginQuery`/`vkCmdEndQuery` need an occlusion or statistics pool, which
 //!   `vkCreateQueryPool` refuses;
 //! - sparse binding is not advertised (no queue family has `SPARSE_BINDING`), so
@@ -78,11 +77,6 @@ macro_rules! cmd_entries {
 
 cmd_entries! { accept_state:
     cmd_set_line_width "vkCmdSetLineWidth" (w: f32);
-    cmd_set_depth_bias "vkCmdSetDepthBias" (c: f32, clamp: f32, slope: f32);
-    cmd_set_depth_bounds "vkCmdSetDepthBounds" (min: f32, max: f32);
-    cmd_set_stencil_compare_mask "vkCmdSetStencilCompareMask" (f: vk::StencilFaceFlags, m: u32);
-    cmd_set_stencil_write_mask "vkCmdSetStencilWriteMask" (f: vk::StencilFaceFlags, m: u32);
-    cmd_set_stencil_reference "vkCmdSetStencilReference" (f: vk::StencilFaceFlags, r: u32);
 }
 
 cmd_entries! { refuse_recording:

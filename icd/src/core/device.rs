@@ -142,6 +142,8 @@ pub struct Device {
     // Boxed: queue handles are the queues' addresses, which must not move.
     #[allow(clippy::vec_box)]
     queues: Vec<Box<Queue>>,
+    /// The device extensions the application enabled (names from [`DEVICE_EXTENSIONS`]).
+    extensions: Vec<&'static std::ffi::CStr>,
 }
 vk_object!(Device, vk::Device, vk::ObjectType::DEVICE);
 
@@ -173,14 +175,15 @@ impl Device {
         info: &vk::DeviceCreateInfo<'_>,
     ) -> VkResult<Box<Self>> {
         // SAFETY: forwarded to the caller.
-        unsafe {
-            check_extensions(
+        let extensions = unsafe {
+            let enabled = check_extensions(
                 info.pp_enabled_extension_names,
                 info.enabled_extension_count,
                 DEVICE_EXTENSIONS,
             )?;
             features::check_requested(info)?;
-        }
+            enabled
+        };
         let queue_infos: &[vk::DeviceQueueCreateInfo<'_>] = if info.queue_create_info_count == 0 {
             &[]
         } else {
@@ -214,7 +217,13 @@ impl Device {
             adapter,
             shared,
             queues,
+            extensions,
         }))
+    }
+
+    /// Whether the application enabled device extension `name` on this device.
+    pub fn has_extension(&self, name: &std::ffi::CStr) -> bool {
+        self.extensions.contains(&name)
     }
 
     /// The queue created for `(family, index)` with exactly `flags`; null if there is none.

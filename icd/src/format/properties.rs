@@ -17,9 +17,11 @@ type F = vk::FormatFeatureFlags;
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
 /// the float formats there); COLOR and BLEND (colour attachment, with blending) by
 /// `tests/tests/graphics.rs` (render passes with clears, draws and blend scenes for RGBA8,
-/// RGBA16F and RGBA32F targets, differential against lavapipe). TRANSFER is
-/// [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; DEPTH_STENCIL the
-/// graphics path, ATOMIC image atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
+/// RGBA16F and RGBA32F targets, differential against lavapipe); DEPTH_STENCIL (depth/stencil
+/// attachment) by `tests/tests/graphics_depth.rs` (depth and stencil tests, ops, clears, load
+/// ops, bias, clamp and bounds on D16, D32, S8 and D32S8, read back by copies, differential
+/// against lavapipe). TRANSFER is [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; ATOMIC image
+/// atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
 pub const PROVEN: &[(vk::Format, Caps)] = &[
     (
         vk::Format::R8G8B8A8_UNORM,
@@ -34,6 +36,10 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
         Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
     ),
     (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
+    (vk::Format::D16_UNORM, Caps::DEPTH_STENCIL),
+    (vk::Format::D32_SFLOAT, Caps::DEPTH_STENCIL),
+    (vk::Format::S8_UINT, Caps::DEPTH_STENCIL),
+    (vk::Format::D32_SFLOAT_S8_UINT, Caps::DEPTH_STENCIL),
 ];
 
 /// Formats whose transfers (copies with buffers and images, and clears for the formats
@@ -150,9 +156,15 @@ pub const MSAA_SAMPLE_COUNTS: vk::SampleCountFlags = vk::SampleCountFlags::from_
 );
 
 /// Formats whose vertex-buffer fetch (`VERTEX_BUFFER`) is proven, by `tests/tests/graphics.rs`
-/// (vertex attributes with per-vertex and per-instance rates, differential against lavapipe).
-/// Other buffer features stay unadvertised.
-pub const PROVEN_VERTEX: &[vk::Format] = &[vk::Format::R32G32_SFLOAT, vk::Format::R8G8B8A8_UNORM];
+/// (vertex attributes with per-vertex and per-instance rates, differential against lavapipe),
+/// `tests/tests/graphics_scenes.rs` (RGBA32F positions with w, colours) and `tests/tests/cube.rs`
+/// (RGB32F positions and normals). Other buffer features stay unadvertised.
+pub const PROVEN_VERTEX: &[vk::Format] = &[
+    vk::Format::R32G32_SFLOAT,
+    vk::Format::R32G32B32_SFLOAT,
+    vk::Format::R32G32B32A32_SFLOAT,
+    vk::Format::R8G8B8A8_UNORM,
+];
 
 /// The paths [`PROVEN`] for `format` with OPTIMAL tiling (none for formats not listed).
 pub fn proven(format: vk::Format) -> Caps {
@@ -328,8 +340,10 @@ pub fn image_format_properties_for(
     }
     type C = vk::ImageCreateFlags;
     // Sparse images, 2D views of 3D images and block-texel views need features or
-    // extensions Ferrum does not offer.
-    if !(C::MUTABLE_FORMAT | C::CUBE_COMPATIBLE).contains(q.flags) {
+    // extensions Ferrum does not offer. ALIAS (VK_KHR_bind_memory2) promises that two images
+    // made with the same parameters read the same memory the same way: Ferrum computes a
+    // layout from the create info alone, so that always holds.
+    if !(C::MUTABLE_FORMAT | C::CUBE_COMPATIBLE | C::ALIAS).contains(q.flags) {
         return unsupported;
     }
     let linear = q.tiling == vk::ImageTiling::LINEAR;

@@ -17,7 +17,9 @@ use ferrum_compiler::amd::abi::graphics as g;
 use ferrum_regs::gfx103::{self as r, enums};
 
 use super::pipeline::GraphicsProgram;
-use super::rendering::{Load, Rendering};
+use super::rendering::{DepthTarget, Load, Rendering};
+use super::state::depth::{self, StencilFace};
+use super::state::rasterization::{self as raster, DepthBias};
 use super::state::viewport::{self as vp, RastPrim};
 use super::{state, target, Regs};
 use crate::cmd::dispatch::BoundSet;
@@ -53,6 +55,12 @@ pub struct GraphicsState {
     pub viewport: Option<vk::Viewport>,
     /// vkCmdSetBlendConstants.
     pub blend_constants: [f32; 4],
+    /// vkCmdSetDepthBias.
+    pub depth_bias: DepthBias,
+    /// vkCmdSetDepthBounds (min, max).
+    pub depth_bounds: (f32, f32),
+    /// vkCmdSetStencilReference/CompareMask/WriteMask, front and back face.
+    pub stencil: [StencilFace; 2],
     pub scissor: Option<vk::Rect2D>,
     /// Index buffer address, bytes available from it, index type.
     pub index: Option<(u64, u64, vk::IndexType)>,
@@ -89,8 +97,53 @@ pub fn begin(s: &mut CmdStream, st: &mut GraphicsState, rendering: Rendering) ->
         let value = ClearValue::Color(c);
         clear_view_region(s, view, vk::ImageAspectFlags::COLOR, 0, layers, rect, &value)?;
     }
+    if let Some(t) = &rendering.depth {
+        let mut aspect = vk::ImageAspectFlags::empty();
+        if t.clear_depth.is_some() {
+            aspect |= vk::ImageAspectFlags::DEPTH;
+        }
+        if t.clear_stencil.is_some() {
+            aspect |= vk::ImageAspectFlags::STENCIL;
+        }
+        let value = vk::ClearDepthStencilValue {
+            depth: t.clear_depth.unwrap_or(0.0),
+            stencil: t.clear_stencil.unwrap_or(0),
+        };
+        let layers = rendering.layers.min(t.target.layers);
+        clear_depth_region(s, t, aspect, 0, layers, rendering.area, value)?;
+    }
     st.rendering = Some(rendering);
     Ok(())
+}
+
+/// Clears `aspect` (a subset of the attached aspects; nothing if empty) of the depth/stencil
+/// target over `area` (clipped to the view) and `layers` layers from `base_layer`.
+pub fn clear_depth_region(
+    s: &mut CmdStream,
+    t: &DepthTarget,
+    aspect: vk::ImageAspectFlags,
+    base_layer: u32,
+    layers: u32,
+    area: vk::Rect2D,
+    value: vk::ClearDepthStencilValue,
+) -> VkResult<()> {
+    let mut attached = vk::ImageAspectFlags::empty();
+    if t.has_depth() {
+        attached |= vk::ImageAspectFlags::DEPTH;
+    }
+    if t.has_stencil() {
+        attached |= vk::ImageAspectFlags::STENCIL;
+    }
+    let aspect = aspect & attached;
+    let rect = clip(area, t.target.extent());
+    if aspect.is_empty() || rect.extent.width == 0 || rect.extent.height == 0 || layers == 0 {
+        return Ok(());
+    }
+    // SAFETY: attachment views outlive the commands that use them (valid usage).
+    let view = unsafe { ImageView::from_handle(t.view) }
+        .ok_or(VkError::InvalidUsage("null attachment view"))?;
+    let value = ClearValue::DepthStencil(value);
+    clear_view_region(s, view, aspect, base_layer, layers, rect, &value)
 }
 
 /// `r` clipped to an `extent` at the origin.
@@ -228,9 +281,7 @@ fn ps_state(
     blend_constants: [f32; 4],
 ) -> VkResult<()> {
     let pm = &p.ps;
-    for reg in [r::SPI_BARYC_CNTL, r::DB_DEPTH_CONTROL] {
-        set(s, reg, &[0])?;
-    }
+    set(s, r::SPI_BARYC_CNTL, &[0])?;
     let code = p.ps_va();
     set(
         s,
@@ -261,10 +312,42 @@ fn ps_state(
         return set(s, r::CB_COLOR_CONTROL, &[C::MODE.val(1) | C::ROP3.val(0xcc)]);
     }
     emit(s, p.blend.clone())?;
-    if p.dynamic_blend_constants {
+    if p.dynamic.blend_constants {
         emit(s, state::blend::blend_constants(blend_constants))?;
     }
     Ok(())
+}
+
+/// The depth/stencil target and the DB state of a draw: the pipeline's depth/stencil state
+/// against the aspects the scope attaches, with the command buffer's values for the states
+/// the pipeline made dynamic, and the depth bias in units of the attached depth format.
+fn depth_state(p: &GraphicsProgram, st: &GraphicsState, rendering: &Rendering) -> Regs {
+    let t = rendering.depth.as_ref();
+    let (has_depth, has_stencil) = t.map_or((false, false), |t| (t.has_depth(), t.has_stencil()));
+    let mut regs = t.map_or_else(target::no_depth_target, |t| t.regs.clone());
+    let ds = &p.depth_stencil;
+    regs.push(r::DB_DEPTH_CONTROL, depth::depth_control(ds, has_depth, has_stencil));
+    regs.push(r::DB_STENCIL_CONTROL, depth::stencil_control(&ds.front, &ds.back));
+    let d = &p.dynamic;
+    let face = |op: &vk::StencilOpState, cmd: StencilFace| {
+        let pipe = StencilFace::from(op);
+        StencilFace {
+            reference: if d.stencil_reference { cmd.reference } else { pipe.reference },
+            compare_mask: if d.stencil_compare_mask { cmd.compare_mask } else { pipe.compare_mask },
+            write_mask: if d.stencil_write_mask { cmd.write_mask } else { pipe.write_mask },
+        }
+    };
+    regs.extend(depth::stencil_ref_mask(
+        face(&ds.front, st.stencil[0]),
+        face(&ds.back, st.stencil[1]),
+    ));
+    let (lo, hi) = if d.depth_bounds { st.depth_bounds } else { p.depth_bounds };
+    regs.extend(depth::depth_bounds(lo, hi));
+    if let Some(bias) = p.depth_bias {
+        let bias = if d.depth_bias { st.depth_bias } else { bias };
+        regs.extend(raster::depth_bias(bias, t.and_then(|t| t.depth_format())));
+    }
+    regs
 }
 
 /// Programs everything a draw needs but its parameters; `None` when nothing is drawn
@@ -296,6 +379,7 @@ fn draw_state(
     )?;
     viewport_state(s, &p, &viewport, &scissor, &rendering.area)?;
     ps_state(s, &p, &user, rendering, st.blend_constants)?;
+    emit(s, depth_state(&p, st, rendering))?;
     set(s, r::GE_INDX_OFFSET, &[0])?;
     set(s, r::GE_MIN_VTX_INDX, &[0])?;
     set(s, r::GE_MAX_VTX_INDX, &[u32::MAX])?;

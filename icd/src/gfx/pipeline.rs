@@ -6,11 +6,12 @@
 //! Vertex input becomes the compiler's `VsKey` (input rate per location) and, per location,
 //! what the draw path needs to build the location's V# (binding, format, offset).
 //!
-//! Colour blending is `state::blend::color_blend`'s register list, emitted by every draw.
-//! State the draw path cannot honour yet is refused at creation with a log line (logic ops,
-//! dual-source blending, polygon modes other than fill, depth clamp, alpha to coverage,
-//! dynamic states beyond viewport/scissor/blend constants and the ones without effect here),
-//! so a pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
+//! Colour blending is `state::blend::color_blend`'s register list, emitted by every draw;
+//! depth/stencil state, depth bounds and depth bias are kept as values because draws combine
+//! them with the attached aspects and the command buffer's dynamic state. State the draw path
+//! cannot honour yet is refused at creation with a log line (logic ops, dual-source blending,
+//! polygon modes other than fill, alpha to coverage, dynamic states beyond those of Vulkan
+//! 1.0), so a pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
 //! shaders yet: they are compiled at every creation.
 
 use std::ffi::CStr;
@@ -66,8 +67,15 @@ pub struct GraphicsProgram {
     /// CB_BLENDn_CONTROL, CB_TARGET_MASK, CB_COLOR_CONTROL and the blend constants
     /// (`state::blend::color_blend`); empty without a colour blend state.
     pub blend: Regs,
-    /// The blend constants come from vkCmdSetBlendConstants.
-    pub dynamic_blend_constants: bool,
+    /// Which Vulkan 1.0 dynamic states come from the command buffer.
+    pub dynamic: Dynamic,
+    /// Depth/stencil state (all tests off without `pDepthStencilState`); DB_DEPTH_CONTROL is
+    /// computed per draw against the aspects the rendering scope attaches.
+    pub depth_stencil: state::depth::DepthStencil,
+    /// Static depth bounds (min, max).
+    pub depth_bounds: (f32, f32),
+    /// Static depth bias when enabled for this pipeline's triangles (`None`: off).
+    pub depth_bias: Option<state::rasterization::DepthBias>,
     /// Static viewport 0 and scissor 0 (`None` when dynamic).
     pub viewport: Option<vk::Viewport>,
     pub scissor: Option<vk::Rect2D>,
@@ -99,12 +107,47 @@ fn color_formats(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Vec<vk::
     if r.view_mask != 0 {
         return Err(VkError::FeatureNotPresent("multiview pipelines".into()));
     }
-    if r.depth_attachment_format != vk::Format::UNDEFINED
-        || r.stencil_attachment_format != vk::Format::UNDEFINED
-    {
-        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
-    }
     Ok(crate::api::array(r.p_color_attachment_formats, r.color_attachment_count).to_vec())
+}
+
+/// Whether the pipeline's rendering has a depth aspect and a stencil aspect.
+fn depth_aspects(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<(bool, bool)> {
+    let aspects = |f: vk::Format| {
+        crate::format::info(f).map_or(vk::ImageAspectFlags::empty(), |i| i.aspects())
+    };
+    // SAFETY: a null or live render pass (valid usage).
+    if let Some(rp) = unsafe { RenderPass::from_handle(info.render_pass) } {
+        let a = aspects(rp.depth_format(info.subpass)?);
+        return Ok((
+            a.contains(vk::ImageAspectFlags::DEPTH),
+            a.contains(vk::ImageAspectFlags::STENCIL),
+        ));
+    }
+    // SAFETY: a valid pNext chain (valid usage).
+    let rendering =
+        unsafe { crate::core::chain::find_in::<vk::PipelineRenderingCreateInfo<'_>>(info.p_next) };
+    Ok(rendering.map_or((false, false), |r| {
+        (
+            aspects(r.depth_attachment_format).contains(vk::ImageAspectFlags::DEPTH),
+            aspects(r.stencil_attachment_format).contains(vk::ImageAspectFlags::STENCIL),
+        )
+    }))
+}
+
+/// The depth/stencil state: tests whose aspect the rendering lacks are left to the draw
+/// (`state::depth::depth_control` switches them off), absent state is all off.
+fn depth_stencil(
+    info: &vk::GraphicsPipelineCreateInfo<'_>,
+) -> VkResult<(state::depth::DepthStencil, (f32, f32))> {
+    let (has_depth, has_stencil) = depth_aspects(info)?;
+    // SAFETY: a null or valid pointer (valid usage).
+    let Some(ds) =
+        (unsafe { info.p_depth_stencil_state.as_ref() }).filter(|_| has_depth || has_stencil)
+    else {
+        let off = vk::PipelineDepthStencilStateCreateInfo::default();
+        return Ok((state::depth::DepthStencil::from_info(&off), (0.0, 1.0)));
+    };
+    Ok((state::depth::DepthStencil::from_info(ds), (ds.min_depth_bounds, ds.max_depth_bounds)))
 }
 
 /// The stage of `flags`, its module, entry point and specialization.
@@ -158,29 +201,40 @@ fn upload(shared: &DeviceShared, code: &[u8]) -> VkResult<GpuAlloc> {
     Ok(mem)
 }
 
-/// Dynamic states the draw path honours (viewport, scissor) or that change nothing it draws
-/// (no depth/stencil attachment, no blending, lines only 1 wide).
-fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<(bool, bool, bool)> {
+/// The Vulkan 1.0 dynamic states a pipeline takes from the command buffer.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Dynamic {
+    pub viewport: bool,
+    pub scissor: bool,
+    pub blend_constants: bool,
+    pub depth_bias: bool,
+    pub depth_bounds: bool,
+    pub stencil_compare_mask: bool,
+    pub stencil_write_mask: bool,
+    pub stencil_reference: bool,
+}
+
+/// The dynamic states; LINE_WIDTH changes nothing drawn (lines are 1 wide: wideLines is not
+/// supported), the others are refused.
+fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Dynamic> {
+    let mut d = Dynamic::default();
     // SAFETY: a null or valid pointer (valid usage).
-    let Some(d) = (unsafe { info.p_dynamic_state.as_ref() }) else {
-        return Ok((false, false, false));
-    };
-    let (mut viewport, mut scissor, mut constants) = (false, false, false);
-    for &s in crate::api::array(d.p_dynamic_states, d.dynamic_state_count) {
+    let Some(ds) = (unsafe { info.p_dynamic_state.as_ref() }) else { return Ok(d) };
+    for &s in crate::api::array(ds.p_dynamic_states, ds.dynamic_state_count) {
         match s {
-            vk::DynamicState::VIEWPORT => viewport = true,
-            vk::DynamicState::SCISSOR => scissor = true,
-            vk::DynamicState::BLEND_CONSTANTS => constants = true,
-            vk::DynamicState::LINE_WIDTH
-            | vk::DynamicState::DEPTH_BIAS
-            | vk::DynamicState::DEPTH_BOUNDS
-            | vk::DynamicState::STENCIL_COMPARE_MASK
-            | vk::DynamicState::STENCIL_WRITE_MASK
-            | vk::DynamicState::STENCIL_REFERENCE => {}
+            vk::DynamicState::VIEWPORT => d.viewport = true,
+            vk::DynamicState::SCISSOR => d.scissor = true,
+            vk::DynamicState::BLEND_CONSTANTS => d.blend_constants = true,
+            vk::DynamicState::DEPTH_BIAS => d.depth_bias = true,
+            vk::DynamicState::DEPTH_BOUNDS => d.depth_bounds = true,
+            vk::DynamicState::STENCIL_COMPARE_MASK => d.stencil_compare_mask = true,
+            vk::DynamicState::STENCIL_WRITE_MASK => d.stencil_write_mask = true,
+            vk::DynamicState::STENCIL_REFERENCE => d.stencil_reference = true,
+            vk::DynamicState::LINE_WIDTH => {}
             other => return Err(VkError::FeatureNotPresent(format!("dynamic state {other:?}"))),
         }
     }
-    Ok((viewport, scissor, constants))
+    Ok(d)
 }
 
 /// Checks the fixed-function state against what the draw path does.
@@ -267,6 +321,24 @@ fn ps_key(formats: &[vk::Format], blending: &[bool]) -> VkResult<PsKey> {
 /// 12.4 fixed point of the half size): the `pointSizeRange` the device reports.
 pub const MAX_POINT_SIZE: f32 = 8191.875;
 
+/// Whether depth bias applies: Vulkan biases polygons only, so point and line topologies
+/// draw without it.
+fn biases(
+    ia: &vk::PipelineInputAssemblyStateCreateInfo<'_>,
+    rs: &vk::PipelineRasterizationStateCreateInfo<'_>,
+) -> bool {
+    use vk::PrimitiveTopology as T;
+    let polygons = !matches!(
+        ia.topology,
+        T::POINT_LIST
+            | T::LINE_LIST
+            | T::LINE_STRIP
+            | T::LINE_LIST_WITH_ADJACENCY
+            | T::LINE_STRIP_WITH_ADJACENCY
+    );
+    rs.depth_bias_enable != 0 && polygons
+}
+
 /// The pipeline's fixed-function registers (see [`GraphicsProgram::state`]).
 fn fixed_function(
     info: &vk::GraphicsPipelineCreateInfo<'_>,
@@ -274,12 +346,9 @@ fn fixed_function(
     rs: &vk::PipelineRasterizationStateCreateInfo<'_>,
 ) -> VkResult<Regs> {
     let mut regs = state::input_assembly::input_assembly(ia)?;
-    // Depth bias only moves depth values, and depth/stencil attachments are refused (subpass
-    // and rendering info), so a pipeline that enables it draws exactly what it draws without.
-    // (CTS draw tests enable it without a depth attachment.)
-    let mut no_bias = *rs;
-    no_bias.depth_bias_enable = vk::FALSE;
-    for (reg, mut value) in state::rasterization::rasterization(&no_bias)? {
+    let mut rs = *rs;
+    rs.depth_bias_enable = biases(ia, &rs).into();
+    for (reg, mut value) in state::rasterization::rasterization(&rs)? {
         if reg == r::PA_SU_SC_MODE_CNTL && ia.primitive_restart_enable != 0 {
             value |= r::PA_SU_SC_MODE_CNTL::MULTI_PRIM_IB_ENA.val(1);
         }
@@ -317,7 +386,8 @@ pub fn create(
     let ps_stage = find(vk::ShaderStageFlags::FRAGMENT)
         .ok_or(VkError::FeatureNotPresent("pipelines without a fragment stage".into()))?;
     check_state(info)?;
-    let (dyn_viewport, dyn_scissor, dyn_constants) = check_dynamic(info)?;
+    let dynamic = check_dynamic(info)?;
+    let (depth_stencil, depth_bounds) = depth_stencil(info)?;
     let formats = color_formats(info)?;
     // SAFETY: a null or valid pointer (valid usage).
     let cb = unsafe { info.p_color_blend_state.as_ref() };
@@ -355,16 +425,23 @@ pub fn create(
     };
     let ia = ia.ok_or(VkError::InvalidUsage("no input assembly state"))?;
     let rs = rs.ok_or(VkError::InvalidUsage("no rasterization state"))?;
-    if rs.polygon_mode != vk::PolygonMode::FILL || rs.depth_clamp_enable != 0 {
-        return Err(VkError::FeatureNotPresent("polygon modes and depth clamp".into()));
+    if rs.polygon_mode != vk::PolygonMode::FILL {
+        return Err(VkError::FeatureNotPresent("polygon modes".into()));
     }
+    let depth_bias = biases(ia, rs).then_some(state::rasterization::DepthBias {
+        constant: rs.depth_bias_constant_factor,
+        clamp: rs.depth_bias_clamp,
+        slope: rs.depth_bias_slope_factor,
+    });
     let discard = rs.rasterizer_discard_enable != 0;
     let state = fixed_function(info, ia, rs)?;
     let first = |p: *const vk::Viewport, n: u32| crate::api::array(p, n).first().copied();
     let viewport = vp.and_then(|v| first(v.p_viewports, v.viewport_count));
     let scissor =
         vp.and_then(|v| crate::api::array(v.p_scissors, v.scissor_count).first().copied());
-    if !discard && ((!dyn_viewport && viewport.is_none()) || (!dyn_scissor && scissor.is_none())) {
+    if !discard
+        && ((!dynamic.viewport && viewport.is_none()) || (!dynamic.scissor && scissor.is_none()))
+    {
         return Err(VkError::InvalidUsage("no viewport or scissor"));
     }
     if vp.is_some_and(|v| v.viewport_count > 1 || v.scissor_count > 1) {
@@ -393,9 +470,12 @@ pub fn create(
         state,
         rasterizer_discard: discard,
         blend,
-        dynamic_blend_constants: dyn_constants,
-        viewport: if dyn_viewport { None } else { viewport },
-        scissor: if dyn_scissor { None } else { scissor },
+        dynamic,
+        depth_stencil,
+        depth_bounds,
+        depth_bias,
+        viewport: if dynamic.viewport { None } else { viewport },
+        scissor: if dynamic.scissor { None } else { scissor },
         dynamic_sets,
         dynamic_count: layout.dynamic_count,
     })

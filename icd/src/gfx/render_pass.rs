@@ -52,13 +52,11 @@ fn check_subpass(sp: &Subpass, inputs: bool, count: usize) -> VkResult<()> {
     if inputs {
         return Err(VkError::FeatureNotPresent("input attachments".into()));
     }
-    if sp.depth.is_some() {
-        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
-    }
     if sp.view_mask != 0 {
         return Err(VkError::FeatureNotPresent("multiview render passes".into()));
     }
-    if sp.colors.iter().chain(&sp.resolves).flatten().any(|&a| a as usize >= count) {
+    let mut used = sp.colors.iter().chain(&sp.resolves).flatten().chain(sp.depth.iter());
+    if used.any(|&a| a as usize >= count) {
         return Err(VkError::InvalidUsage("subpass attachment index out of range"));
     }
     Ok(())
@@ -180,6 +178,15 @@ impl RenderPass {
             subpasses.push(sp);
         }
         Self::new(attachments, subpasses)
+    }
+
+    /// The format of `subpass`'s depth/stencil attachment (UNDEFINED without one).
+    pub fn depth_format(&self, subpass: u32) -> VkResult<vk::Format> {
+        let sp = self
+            .subpasses
+            .get(subpass as usize)
+            .ok_or(VkError::InvalidUsage("subpass index out of range"))?;
+        Ok(sp.depth.map_or(vk::Format::UNDEFINED, |a| self.attachments[a as usize].format))
     }
 
     /// The colour formats of `subpass` per location (UNDEFINED for unused locations).

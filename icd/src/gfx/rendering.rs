@@ -44,6 +44,35 @@ pub struct ColorTarget {
     pub resolve: Option<ResolveTarget>,
 }
 
+/// The depth/stencil target: the aspects attached (a D32S8 view may be attached for depth
+/// only or stencil only under dynamic rendering) and what clears them when rendering begins.
+#[derive(Debug, Clone)]
+pub struct DepthTarget {
+    pub view: vk::ImageView,
+    /// The view with only the attached aspects' planes (`main` for depth, `stencil`).
+    pub target: TargetView,
+    /// Its DB_* registers (`target::depth_target`).
+    pub regs: Regs,
+    /// LOAD_OP_CLEAR values of the depth and the stencil aspect.
+    pub clear_depth: Option<f32>,
+    pub clear_stencil: Option<u32>,
+}
+
+impl DepthTarget {
+    pub fn has_depth(&self) -> bool {
+        self.target.main.is_some()
+    }
+
+    pub fn has_stencil(&self) -> bool {
+        self.target.stencil.is_some()
+    }
+
+    /// The format whose depth aspect is attached (for the depth-bias units), if any.
+    pub fn depth_format(&self) -> Option<vk::Format> {
+        self.has_depth().then_some(self.target.format.format)
+    }
+}
+
 /// A rendering scope.
 #[derive(Debug, Clone)]
 pub struct Rendering {
@@ -52,6 +81,34 @@ pub struct Rendering {
     pub view_mask: u32,
     /// Per colour location (`None`: no attachment there).
     pub colors: Vec<Option<ColorTarget>>,
+    pub depth: Option<DepthTarget>,
+}
+
+/// The depth/stencil target showing `h` with the aspects `depth` and `stencil` attached
+/// (each only if the format has it) and their clear values.
+fn depth_target(
+    h: vk::ImageView,
+    (depth, stencil): (bool, bool),
+    clear_depth: Option<f32>,
+    clear_stencil: Option<u32>,
+) -> VkResult<DepthTarget> {
+    let v = view(h)?;
+    if !v.format.is_depth_stencil() {
+        return Err(VkError::InvalidUsage("depth/stencil attachment of a colour format"));
+    }
+    let aspects = v.format.aspects();
+    let mut t = v.target;
+    if !(depth && aspects.contains(vk::ImageAspectFlags::DEPTH)) {
+        t.main = None;
+    }
+    if !(stencil && aspects.contains(vk::ImageAspectFlags::STENCIL)) {
+        t.stencil = None;
+    }
+    // Writes follow the pipeline's state; read-only layouts only promise there are none.
+    let regs = target::depth_target(&t, (false, false))?;
+    let clear_depth = clear_depth.filter(|_| t.main.is_some());
+    let clear_stencil = clear_stencil.filter(|_| t.stencil.is_some());
+    Ok(DepthTarget { view: h, target: t, regs, clear_depth, clear_stencil })
 }
 
 /// The colour target at `location` showing `h` with load operation `load`, resolved into
@@ -146,7 +203,36 @@ impl PassInstance {
             };
             colors.push(Some(color_target(colors.len(), h, load, resolve)?));
         }
-        Ok(Rendering { area: self.area, layers: self.layers, view_mask: sp.view_mask, colors })
+        let depth = match sp.depth {
+            Some(a) => {
+                let h = *self.views.get(a as usize).ok_or(VkError::InvalidUsage("missing view"))?;
+                let desc = &rp.attachments[a as usize];
+                let first = rp.first_use[a as usize] == Some(self.subpass);
+                let clear =
+                    |op: vk::AttachmentLoadOp| -> VkResult<Option<vk::ClearDepthStencilValue>> {
+                        if !first || op != vk::AttachmentLoadOp::CLEAR {
+                            return Ok(None);
+                        }
+                        let c = self
+                            .clears
+                            .get(a as usize)
+                            .ok_or(VkError::InvalidUsage("clear value"))?;
+                        // SAFETY: a depth/stencil attachment's clear value is that member.
+                        Ok(Some(unsafe { c.depth_stencil }))
+                    };
+                let d = clear(desc.load_op)?.map(|c| c.depth);
+                let st = clear(desc.stencil_load_op)?.map(|c| c.stencil);
+                Some(depth_target(h, (true, true), d, st)?)
+            }
+            None => None,
+        };
+        Ok(Rendering {
+            area: self.area,
+            layers: self.layers,
+            view_mask: sp.view_mask,
+            colors,
+            depth,
+        })
     }
 }
 
@@ -154,13 +240,6 @@ impl PassInstance {
 pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
     if info.view_mask != 0 {
         return Err(VkError::FeatureNotPresent("multiview rendering".into()));
-    }
-    // SAFETY: null or valid pointers (valid usage).
-    let (d, s) = unsafe { (info.p_depth_attachment.as_ref(), info.p_stencil_attachment.as_ref()) };
-    if d.is_some_and(|a| a.image_view != vk::ImageView::null())
-        || s.is_some_and(|a| a.image_view != vk::ImageView::null())
-    {
-        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
     }
     let resuming = info.flags.contains(vk::RenderingFlags::RESUMING);
     let mut colors = Vec::new();
@@ -191,5 +270,32 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
         };
         colors.push(Some(color_target(colors.len(), a.image_view, load, resolve)?));
     }
-    Ok(Rendering { area: info.render_area, layers: info.layer_count, view_mask: 0, colors })
+    Ok(Rendering {
+        area: info.render_area,
+        layers: info.layer_count,
+        view_mask: 0,
+        colors,
+        depth: dynamic_depth(info, resuming)?,
+    })
+}
+
+/// The depth/stencil target of `vkCmdBeginRendering`: pDepthAttachment and
+/// pStencilAttachment name the same view when both are used
+/// (VUID-VkRenderingInfo-pDepthAttachment-06085); each attaches its aspect.
+fn dynamic_depth(info: &vk::RenderingInfo<'_>, resuming: bool) -> VkResult<Option<DepthTarget>> {
+    // SAFETY: null or valid pointers (valid usage).
+    let (d, s) = unsafe { (info.p_depth_attachment.as_ref(), info.p_stencil_attachment.as_ref()) };
+    let d = d.filter(|a| a.image_view != vk::ImageView::null());
+    let s = s.filter(|a| a.image_view != vk::ImageView::null());
+    let Some(h) = d.or(s).map(|a| a.image_view) else { return Ok(None) };
+    if d.into_iter().chain(s).any(|a| a.resolve_mode != vk::ResolveModeFlags::NONE) {
+        return Err(VkError::FeatureNotPresent("depth/stencil resolve attachments".into()));
+    }
+    let clear = |a: Option<&vk::RenderingAttachmentInfo<'_>>| {
+        // SAFETY: a depth/stencil attachment's clear value is that member.
+        a.filter(|a| a.load_op == vk::AttachmentLoadOp::CLEAR && !resuming)
+            .map(|a| unsafe { a.clear_value.depth_stencil })
+    };
+    let (cd, cs) = (clear(d).map(|c| c.depth), clear(s).map(|c| c.stencil));
+    Ok(Some(depth_target(h, (d.is_some(), s.is_some()), cd, cs)?))
 }

@@ -6,11 +6,18 @@
 //! 64 MiB copy, reduction, shared-memory matmul) and prints one `kernel NAME VALUE UNIT` line
 //! each, so that scripts/bench can put the same programs on Ferrum and on lavapipe side by side.
 //!
-//! Usage: `ferrum-bench [compute]` (scripts/bench sets up the loader environment).
+//! `ferrum-bench graphics` measures the textured scene of the demo (`ferrum_tests::cube`: a
+//! textured, lit, depth-tested cube at 256 x 256): draws recorded per second (each draw binds
+//! the pipeline, the descriptor set and the vertex buffer, then draws 36 vertices) and frames
+//! per second (uniform update, record, submit, wait, with the frame copied back to the host),
+//! one `graphics NAME VALUE UNIT` line each.
+//!
+//! Usage: `ferrum-bench [compute|graphics]` (scripts/bench sets up the loader environment).
 
 use std::time::{Duration, Instant};
 
 use ash_loaded::{vk, Device, Entry};
+use ferrum_tests::cube::Cube;
 use ferrum_tests::gpu::{Gpu, HostBuffer};
 use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
@@ -250,8 +257,40 @@ fn compute_kernels(gpu: &Gpu) {
     gpu.destroy_buffer(c);
 }
 
+/// The textured scene's draw-recording rate and frame rate; `graphics NAME VALUE UNIT` lines.
+fn graphics(instance: &ash_loaded::Instance, pd: vk::PhysicalDevice) {
+    let gpu = Gpu::new(instance, pd, 0, 1, &[]);
+    let cube = Cube::new(instance, pd, &gpu, 256, 256);
+    let d = &gpu.device;
+    let cb = gpu.command_buffers(vk::CommandBufferLevel::PRIMARY, 1)[0];
+    const DRAWS: u32 = 20_000;
+    let mut best = Duration::MAX;
+    for _ in 0..3 {
+        let start = Instant::now();
+        // SAFETY: a resettable command buffer that is not pending (it is never submitted).
+        unsafe {
+            d.begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default()).unwrap();
+            cube.record_pass(d, cb, DRAWS);
+            d.end_command_buffer(cb).unwrap();
+        }
+        best = best.min(start.elapsed());
+    }
+    println!("graphics draws_recorded {:.0} draws/s", f64::from(DRAWS) / best.as_secs_f64());
+    // One warm-up frame (pipeline and texture first use), then frames for at least a second.
+    cube.frame(0.0);
+    let (start, mut frames) = (Instant::now(), 0u32);
+    while frames < 3 || start.elapsed() < Duration::from_secs(1) {
+        cube.frame(0.1 * frames as f32);
+        frames += 1;
+    }
+    let fps = f64::from(frames) / start.elapsed().as_secs_f64();
+    println!("graphics frames {fps:.2} frames/s");
+    drop(cube);
+}
+
 fn main() {
-    let compute_only = std::env::args().nth(1).as_deref() == Some("compute");
+    let mode = std::env::args().nth(1);
+    let compute_only = mode.as_deref() == Some("compute");
     // SAFETY: loading the system loader, as every Vulkan application does.
     let entry = unsafe { Entry::load() }.expect("libvulkan.so.1");
     let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_0);
@@ -262,7 +301,9 @@ fn main() {
     .expect("vkCreateInstance");
     // SAFETY: a live instance.
     let pd = unsafe { instance.enumerate_physical_devices() }.unwrap()[0];
-    if compute_only {
+    if mode.as_deref() == Some("graphics") {
+        graphics(&instance, pd);
+    } else if compute_only {
         let gpu = Gpu::new(&instance, pd, 1, 1, &[]);
         compute_kernels(&gpu);
     } else {

@@ -95,6 +95,12 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         shader_int64: vk::TRUE,
         shader_float64: vk::TRUE,
         shader_int16: vk::TRUE,
+        // Depth clamp (PA_CL_CLIP_CNTL near/far clipping off, the DB clamps to the viewport's
+        // depth range), the depth-bias clamp (PA_SU_POLY_OFFSET_CLAMP) and the depth bounds
+        // test (DB_DEPTH_BOUNDS_*): tests/tests/graphics_depth.rs against lavapipe.
+        depth_clamp: vk::TRUE,
+        depth_bias_clamp: vk::TRUE,
+        depth_bounds: vk::TRUE,
         ..Default::default()
     }
 }
