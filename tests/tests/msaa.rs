@@ -353,6 +353,12 @@ const SCENES: &[Scene] = &[
     Scene { name: "4x, D32 depth test", depth: Some(vk::Format::D32_SFLOAT), ..BASE },
     Scene { name: "4x, D16 depth test", depth: Some(vk::Format::D16_UNORM), ..BASE },
     Scene {
+        name: "8x, D32S8 depth test (stencil plane cleared)",
+        samples: vk::SampleCountFlags::TYPE_8,
+        depth: Some(vk::Format::D32_SFLOAT_S8_UINT),
+        ..BASE
+    },
+    Scene {
         name: "8x, D32 depth test, vkCmdResolveImage",
         samples: vk::SampleCountFlags::TYPE_8,
         depth: Some(vk::Format::D32_SFLOAT),
@@ -502,8 +508,14 @@ unsafe fn scene_pipeline(
 
 fn view(d: &Device, image: vk::Image, f: vk::Format) -> vk::ImageView {
     let mut r = range(1);
-    if f == vk::Format::D16_UNORM || f == vk::Format::D32_SFLOAT {
-        r.aspect_mask = vk::ImageAspectFlags::DEPTH;
+    match f {
+        vk::Format::D16_UNORM | vk::Format::D32_SFLOAT => {
+            r.aspect_mask = vk::ImageAspectFlags::DEPTH;
+        }
+        vk::Format::D32_SFLOAT_S8_UINT => {
+            r.aspect_mask = vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL;
+        }
+        _ => {}
     }
     let info = vk::ImageViewCreateInfo::default()
         .image(image)

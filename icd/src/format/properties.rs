@@ -145,7 +145,10 @@ pub const PROVEN_BLIT: &[vk::Format] = &[
 /// `tests/tests/msaa.rs`: colour formats with rendering, resolves (commands and attachments),
 /// copies and clears; depth formats as per-sample depth-tested attachments with load-op
 /// clears (depth/stencil resolves are not offered); differential against lavapipe (4x) and
-/// coverage computed at the standard sample locations. Their `sampleCounts` are 1|2|4|8;
+/// coverage computed at the standard sample locations. The stencil formats' per-sample
+/// stencil tests are proven by the conformance suite's
+/// `pipeline.monolithic.multisample.raster_samples.*.stencil` / `depth_stencil` and
+/// `std_sample_locations.draw.stencil.*` (all pass), D32S8's depth plane by `msaa.rs`. Their `sampleCounts` are 1|2|4|8;
 /// every other format's is 1.
 pub const PROVEN_MSAA: &[vk::Format] = &[
     vk::Format::R8G8B8A8_UNORM,
@@ -153,6 +156,8 @@ pub const PROVEN_MSAA: &[vk::Format] = &[
     vk::Format::R32G32B32A32_SFLOAT,
     vk::Format::D16_UNORM,
     vk::Format::D32_SFLOAT,
+    vk::Format::S8_UINT,
+    vk::Format::D32_SFLOAT_S8_UINT,
 ];
 
 /// The sample counts a multisampled image may have (navi21's `_R`/`_Z` MSAA layouts stop at 8).
