@@ -297,6 +297,8 @@ enum Resolve {
     Attachment,
     /// vkCmdResolveImage after the render pass.
     Command,
+    /// vkCmdResolveImage2KHR (VK_KHR_copy_commands2) after the render pass.
+    Command2,
 }
 
 #[derive(Clone, Copy)]
@@ -329,10 +331,11 @@ const BASE: Scene = Scene {
 const SCENES: &[Scene] = &[
     BASE,
     Scene { name: "4x, smooth, resolve attachment", smooth: true, ..BASE },
+    Scene { name: "4x, flat, vkCmdResolveImage2KHR", resolve: Resolve::Command2, ..BASE },
     Scene {
-        name: "2x, flat, vkCmdResolveImage",
+        name: "2x, flat, vkCmdResolveImage2KHR",
         samples: vk::SampleCountFlags::TYPE_2,
-        resolve: Resolve::Command,
+        resolve: Resolve::Command2,
         ..BASE
     },
     Scene { name: "8x, flat, resolve attachment", samples: vk::SampleCountFlags::TYPE_8, ..BASE },
@@ -606,15 +609,31 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u8> 
             d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
             d.cmd_draw(cb, s.vertices, 1, 0, 0);
             d.cmd_end_render_pass(cb);
-            if s.resolve == Resolve::Command {
+            if s.resolve != Resolve::Attachment {
                 barrier(d, cb, resolved, vk::ImageLayout::UNDEFINED, dst, 1);
-                let all = vk::ImageResolve {
-                    src_subresource: layers(0, 1),
-                    dst_subresource: layers(0, 1),
-                    extent: vk::Extent3D { width: W, height: H, depth: 1 },
-                    ..Default::default()
-                };
-                d.cmd_resolve_image(cb, ms, src, resolved, dst, &[all]);
+                let extent = vk::Extent3D { width: W, height: H, depth: 1 };
+                if s.resolve == Resolve::Command {
+                    let all = vk::ImageResolve {
+                        src_subresource: layers(0, 1),
+                        dst_subresource: layers(0, 1),
+                        extent,
+                        ..Default::default()
+                    };
+                    d.cmd_resolve_image(cb, ms, src, resolved, dst, &[all]);
+                } else {
+                    let all = [vk::ImageResolve2::default()
+                        .src_subresource(layers(0, 1))
+                        .dst_subresource(layers(0, 1))
+                        .extent(extent)];
+                    let info = vk::ResolveImageInfo2::default()
+                        .src_image(ms)
+                        .src_image_layout(src)
+                        .dst_image(resolved)
+                        .dst_image_layout(dst)
+                        .regions(&all);
+                    let copy2 = ash_loaded::khr::copy_commands2::Device::new(&h.instance, d);
+                    copy2.cmd_resolve_image2(cb, &info);
+                }
                 barrier(d, cb, resolved, dst, src, 1);
             }
             let region = vk::BufferImageCopy {
@@ -822,8 +841,9 @@ fn msaa_scenes_match_lavapipe() {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
     let lvp_pd = h.physical_device_named("llvmpipe");
     let ours_pd = h.physical_device_named("Ferrum");
-    let lvp = Gpu::new(&h.instance, lvp_pd, 0, 1, &[]);
-    let ours = Gpu::new(&h.instance, ours_pd, 0, 1, &[]);
+    let copy2 = [c"VK_KHR_copy_commands2"];
+    let lvp = Gpu::new(&h.instance, lvp_pd, 0, 1, &copy2);
+    let ours = Gpu::new(&h.instance, ours_pd, 0, 1, &copy2);
     let only = std::env::var("FERRUM_MSAA_SCENE").ok();
     let mut failures = Vec::new();
     for s in SCENES.iter().filter(|s| only.as_deref().is_none_or(|o| s.name.contains(o))) {
