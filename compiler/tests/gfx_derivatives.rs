@@ -132,7 +132,8 @@ fn draw_textured(file: &str) -> Vec<[f32; 4]> {
         .unwrap();
     let layout = default_layout(&ir);
     let ps = compile_graphics(&ir, &layout, PsKey::default()).unwrap();
-    assert!(ps.isa_text.contains("image_sample "), "{}", ps.isa_text);
+    let mimg = ["image_sample ", "image_get_lod "];
+    assert!(mimg.iter().any(|m| ps.isa_text.contains(m)), "{}", ps.isa_text);
     assert!(ps.isa_text.contains("s_wqm_b32"), "{}", ps.isa_text);
     let texture = Texture {
         width: 2,
@@ -188,4 +189,16 @@ fn implicit_lod_magnifies_with_the_mag_filter() {
     for &(x, y) in &px {
         assert_eq!(pixels[(y * W + x) as usize], [1.0, 0.0, 0.0, 0.0], "({x}, {y})");
     }
+}
+
+#[test]
+fn query_lod_reports_the_computed_and_the_accessed_level() {
+    let pixels = draw_textured("query_lod.frag");
+    // Exact powers of two: log2(4) = 2 and log2(1/128) = -7 (computed, y), both clamped to
+    // the texture's only level 0 (accessed, x); edge quads need their helper lanes.
+    let (px, edge) = inside_pixels();
+    for &(x, y) in &px {
+        assert_eq!(pixels[(y * W + x) as usize], [0.0, 2.0, 0.0, -7.0], "({x}, {y})");
+    }
+    assert!(px.len() > 1000 && edge > 50, "{} pixels, {edge} on edge quads", px.len());
 }

@@ -143,6 +143,8 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("sample_implicit.frag", Stage::Fragment),
         ("sample_mag.frag", Stage::Fragment),
         ("demote.frag", Stage::Fragment),
+        ("query_lod.frag", Stage::Fragment),
+        ("sample_mask.frag", Stage::Fragment),
         ("clip.vert", Stage::Vertex),
     ] {
         let mut key = GfxKey::default();

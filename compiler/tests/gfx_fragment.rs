@@ -75,3 +75,29 @@ fn demoted_lanes_keep_derivatives_and_report_themselves_as_helpers() {
     assert!(live > 500 && dropped > 300, "{live} live pixels, {dropped} demoted");
     assert!(seen_helper[0] > 100 && seen_helper[1] > 10, "{seen_helper:?}");
 }
+
+#[test]
+fn sample_mask_output_drops_pixels_and_the_input_is_the_covered_sample() {
+    let vs = compile("color.vert", Stage::Vertex);
+    let ps = compile("sample_mask.frag", Stage::Fragment);
+    let pm = match &ps.metadata {
+        ferrum_compiler::amd::GfxMetadata::Fragment(m) => m.clone(),
+        _ => unreachable!(),
+    };
+    assert_eq!(pm.z_format, 9, "SPI_SHADER_32_ABGR: the mask travels in z");
+    assert_ne!(pm.db_shader_control & 1 << 8, 0, "MASK_EXPORT_ENABLE");
+    assert_ne!(pm.input_ena & 1 << 14, 0, "SAMPLE_COVERAGE_ENA");
+    let pixels = draw(&vs, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\nPS:\n{}", ps.isa_text));
+    let (mut kept, mut dropped) = (0, 0);
+    for y in 0..H {
+        for x in 0..W {
+            let Some(tri) = inside(x, y) else { continue };
+            let keep = tri && (x + y) % 4 != 0;
+            let want = if keep { [1.0, 0.5, 0.25, 1.0] } else { [0.0; 4] };
+            assert_eq!(pixels[(y * W + x) as usize], want, "({x}, {y})");
+            kept += u32::from(keep);
+            dropped += u32::from(tri && !keep);
+        }
+    }
+    assert!(kept > 1000 && dropped > 300, "{kept} kept, {dropped} dropped");
+}

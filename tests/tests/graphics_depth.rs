@@ -43,556 +43,9 @@ layout(location = 0) out vec4 o;
 void main() { o = pc.color; }
 ";
 
-/// A triangle in clip space (x, y, z, w per vertex).
-type Tri = [[f32; 4]; 3];
-
-/// The whole target at depth `z` (two triangles, counter-clockwise in framebuffer space).
-fn quad(z: f32) -> Vec<Tri> {
-    let v = |x: f32, y: f32| [x, y, z, 1.0];
-    vec![[v(-1.0, -1.0), v(-1.0, 1.0), v(1.0, -1.0)], [v(1.0, -1.0), v(-1.0, 1.0), v(1.0, 1.0)]]
-}
-
-/// A triangle whose depth runs from `z0` at the left to `z1` at the right.
-fn slope(z0: f32, z1: f32) -> Vec<Tri> {
-    vec![[[-0.9, -0.8, z0, 1.0], [-0.2, 0.9, (z0 + z1) / 2.0, 1.0], [0.85, -0.3, z1, 1.0]]]
-}
-
-/// A smaller triangle at depth `z`, wound counter-clockwise (front facing) or clockwise.
-fn small(z: f32, ccw: bool, dx: f32) -> Vec<Tri> {
-    let a = [-0.6 + dx, -0.7, z, 1.0];
-    let b = [-0.1 + dx, 0.6, z, 1.0];
-    let c = [0.4 + dx, -0.5, z, 1.0];
-    vec![if ccw { [a, b, c] } else { [a, c, b] }]
-}
-
-/// Pipeline state of one draw.
-#[derive(Clone, Copy)]
-struct State {
-    depth_test: bool,
-    depth_write: bool,
-    compare: vk::CompareOp,
-    stencil: bool,
-    front: vk::StencilOpState,
-    back: vk::StencilOpState,
-    /// depthBoundsTestEnable with these bounds.
-    bounds: Option<(f32, f32)>,
-    /// depthBiasEnable with (constant, clamp, slope).
-    bias: Option<(f32, f32, f32)>,
-    /// The bias comes from vkCmdSetDepthBias with these values (pipeline values are 0).
-    dynamic_bias: Option<(f32, f32, f32)>,
-    /// Reference, compare mask, write mask from vkCmdSetStencil* per face (front, back).
-    dynamic_stencil: Option<[(u32, u32, u32); 2]>,
-    depth_clamp: bool,
-    cull: vk::CullModeFlags,
-}
-
-fn stencil(op: vk::StencilOp, compare: vk::CompareOp, reference: u32) -> vk::StencilOpState {
-    vk::StencilOpState {
-        fail_op: op,
-        pass_op: op,
-        depth_fail_op: op,
-        compare_op: compare,
-        compare_mask: 0xff,
-        write_mask: 0xff,
-        reference,
-    }
-}
-
-const KEEP: vk::StencilOpState = vk::StencilOpState {
-    fail_op: vk::StencilOp::KEEP,
-    pass_op: vk::StencilOp::KEEP,
-    depth_fail_op: vk::StencilOp::KEEP,
-    compare_op: vk::CompareOp::ALWAYS,
-    compare_mask: 0xff,
-    write_mask: 0xff,
-    reference: 0,
-};
-
-/// Depth test LESS with writes; no stencil, bias, bounds or clamp.
-const DEPTH: State = State {
-    depth_test: true,
-    depth_write: true,
-    compare: vk::CompareOp::LESS,
-    stencil: false,
-    front: KEEP,
-    back: KEEP,
-    bounds: None,
-    bias: None,
-    dynamic_bias: None,
-    dynamic_stencil: None,
-    depth_clamp: false,
-    cull: vk::CullModeFlags::NONE,
-};
-
-/// Writes depth everywhere it draws.
-const ALWAYS: State = State { compare: vk::CompareOp::ALWAYS, ..DEPTH };
-
-/// No depth test, stencil test with `s` on both faces.
-fn stencil_state(s: vk::StencilOpState) -> State {
-    State { depth_test: false, depth_write: false, stencil: true, front: s, back: s, ..DEPTH }
-}
-
-/// One draw: triangles, colour, state.
-#[derive(Clone)]
-struct Draw {
-    tris: Vec<Tri>,
-    color: [f32; 4],
-    state: State,
-}
-
-fn draw(tris: Vec<Tri>, color: [f32; 4], state: State) -> Draw {
-    Draw { tris, color, state }
-}
-
-const RED: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
-const GREEN: [f32; 4] = [0.0, 1.0, 0.0, 1.0];
-const BLUE: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
-const GREY: [f32; 4] = [0.5, 0.5, 0.5, 1.0];
-
-/// What happens between the draws of a pass.
-#[derive(Clone)]
-enum Step {
-    Draw(Draw),
-    /// vkCmdClearAttachments of the depth/stencil attachment: aspects, depth, stencil, rect
-    /// (x, y, w, h).
-    Clear(vk::ImageAspectFlags, f32, u32, [i32; 4]),
-    /// End the render pass and begin one that loads both aspects.
-    NextPass,
-    /// The last step: the whole target at depth `z` with `color`, depth test ALWAYS, depth
-    /// bounds test (min, max). Lavapipe has no depthBounds, so its result is computed on the
-    /// host from lavapipe's image before this step with the spec's rule: a sample passes iff
-    /// the stored depth is within [min, max].
-    Bounds(f32, f32, f32, [f32; 4]),
-}
-
-#[derive(Clone)]
-struct Scene {
-    name: String,
-    format: vk::Format,
-    clear_depth: f32,
-    clear_stencil: u32,
-    /// Load ops of the first pass (depth, stencil).
-    load: (vk::AttachmentLoadOp, vk::AttachmentLoadOp),
-    /// Viewport depth range.
-    depth_range: (f32, f32),
-    steps: Vec<Step>,
-    /// Depth every pixel must hold, computed by hand (instead of lavapipe's depth).
-    expect_depth: Option<f32>,
-}
-
-fn scene(name: impl Into<String>, format: vk::Format, steps: Vec<Step>) -> Scene {
-    let clear = vk::AttachmentLoadOp::CLEAR;
-    Scene {
-        name: name.into(),
-        format,
-        clear_depth: 1.0,
-        clear_stencil: 0,
-        load: (clear, clear),
-        depth_range: (0.0, 1.0),
-        steps,
-        expect_depth: None,
-    }
-}
-
-fn has_depth(f: vk::Format) -> bool {
-    f != vk::Format::S8_UINT
-}
-
-fn has_stencil(f: vk::Format) -> bool {
-    matches!(f, vk::Format::S8_UINT | vk::Format::D32_SFLOAT_S8_UINT)
-}
-
-const D16: vk::Format = vk::Format::D16_UNORM;
-const D32: vk::Format = vk::Format::D32_SFLOAT;
-const S8: vk::Format = vk::Format::S8_UINT;
-const D32S8: vk::Format = vk::Format::D32_SFLOAT_S8_UINT;
-
-fn compare_scenes(out: &mut Vec<Scene>) {
-    use vk::CompareOp as C;
-    let ops = [
-        C::NEVER,
-        C::LESS,
-        C::EQUAL,
-        C::LESS_OR_EQUAL,
-        C::GREATER,
-        C::NOT_EQUAL,
-        C::GREATER_OR_EQUAL,
-        C::ALWAYS,
-    ];
-    for (i, op) in ops.into_iter().enumerate() {
-        // D16 for some, so both depth formats see every kind of compare.
-        let format = if i % 3 == 2 { D16 } else { D32 };
-        out.push(scene(
-            format!("compare {op:?}, {format:?}"),
-            format,
-            vec![
-                Step::Draw(draw(quad(0.5), GREY, ALWAYS)),
-                // Equal depths pass EQUAL, LEQUAL, GEQUAL: the triangle at exactly 0.5 too.
-                Step::Draw(draw(small(0.5, true, 0.3), BLUE, State { compare: op, ..DEPTH })),
-                Step::Draw(draw(slope(0.2, 0.8), RED, State { compare: op, ..DEPTH })),
-            ],
-        ));
-    }
-    out.push(scene(
-        "depth writes off",
-        D32,
-        vec![
-            Step::Draw(draw(quad(0.5), GREY, ALWAYS)),
-            Step::Draw(draw(slope(0.1, 0.9), RED, State { depth_write: false, ..DEPTH })),
-            Step::Draw(draw(small(0.3, true, 0.0), GREEN, DEPTH)),
-        ],
-    ));
-    out.push(scene(
-        "depth test off writes nothing",
-        D32,
-        vec![
-            Step::Draw(draw(quad(0.5), GREY, ALWAYS)),
-            Step::Draw(draw(slope(0.9, 0.7), RED, State { depth_test: false, ..DEPTH })),
-        ],
-    ));
-    let mut zero = scene(
-        "clear 0, GREATER, D16",
-        D16,
-        vec![Step::Draw(draw(slope(0.0, 1.0), RED, State { compare: C::GREATER, ..DEPTH }))],
-    );
-    zero.clear_depth = 0.0;
-    out.push(zero);
-    out.push(scene(
-        "D16 vs D32 precision: close depths",
-        D16,
-        vec![
-            Step::Draw(draw(quad(0.5), GREY, ALWAYS)),
-            // 0.5 + 1e-6 rounds to 0.5's D16 code, so LESS fails where D32 would pass.
-            Step::Draw(draw(slope(0.499999, 0.500001), RED, State { compare: C::LESS, ..DEPTH })),
-        ],
-    ));
-    out.push(scene(
-        "D32 precision: close depths",
-        D32,
-        vec![
-            Step::Draw(draw(quad(0.5), GREY, ALWAYS)),
-            Step::Draw(draw(slope(0.49, 0.51), RED, State { compare: C::LESS, ..DEPTH })),
-        ],
-    ));
-}
-
-fn stencil_scenes(out: &mut Vec<Scene>) {
-    use vk::StencilOp as O;
-    let ops = [
-        O::ZERO,
-        O::REPLACE,
-        O::INCREMENT_AND_CLAMP,
-        O::DECREMENT_AND_CLAMP,
-        O::INVERT,
-        O::INCREMENT_AND_WRAP,
-        O::DECREMENT_AND_WRAP,
-    ];
-    for op in ops {
-        for clear in [0u32, 255] {
-            // Two overlapping triangles: the overlap sees the op twice.
-            let s = stencil_state(stencil(op, vk::CompareOp::ALWAYS, 0x35));
-            let mut sc = scene(
-                format!("stencil {op:?} from {clear}"),
-                if clear == 0 { D32S8 } else { S8 },
-                vec![
-                    Step::Draw(draw(small(0.5, true, 0.0), RED, s)),
-                    Step::Draw(draw(small(0.5, false, 0.3), GREEN, s)),
-                ],
-            );
-            sc.clear_stencil = clear;
-            out.push(sc);
-        }
-    }
-    // Fail op (compare NEVER), depth-fail op, pass op, each distinct.
-    let paths = vk::StencilOpState {
-        fail_op: O::INCREMENT_AND_CLAMP,
-        pass_op: O::REPLACE,
-        depth_fail_op: O::INVERT,
-        compare_op: vk::CompareOp::EQUAL,
-        compare_mask: 0xff,
-        write_mask: 0xff,
-        reference: 3,
-    };
-    let ds = State { stencil: true, front: paths, back: paths, ..DEPTH };
-    let mut sc = scene(
-        "stencil fail / depth fail / pass ops",
-        D32S8,
-        vec![
-            Step::Draw(draw(quad(0.5), GREY, ALWAYS)),
-            // Stencil 3 in the left triangle (REPLACE with ALWAYS).
-            Step::Draw(draw(
-                small(0.9, true, -0.2),
-                GREEN,
-                State {
-                    depth_test: false,
-                    stencil: true,
-                    front: stencil(O::REPLACE, vk::CompareOp::ALWAYS, 3),
-                    ..DEPTH
-                },
-            )),
-            // Sloped triangle: stencil EQUAL 3 passes in the left triangle only; depth LESS
-            // passes on its near half.
-            Step::Draw(draw(slope(0.2, 0.8), RED, ds)),
-        ],
-    );
-    sc.clear_stencil = 1;
-    out.push(sc);
-    // Masks: compare only the low nibble, write only bits 0x0f.
-    let masked = vk::StencilOpState {
-        fail_op: O::KEEP,
-        pass_op: O::INVERT,
-        depth_fail_op: O::KEEP,
-        compare_op: vk::CompareOp::EQUAL,
-        compare_mask: 0x0f,
-        write_mask: 0x0f,
-        reference: 0xa5,
-    };
-    let mut sc = scene(
-        "stencil compare and write masks",
-        D32S8,
-        vec![
-            Step::Draw(draw(small(0.5, true, 0.0), RED, stencil_state(masked))),
-            Step::Draw(draw(small(0.5, true, 0.35), GREEN, stencil_state(masked))),
-        ],
-    );
-    sc.clear_stencil = 0x35;
-    out.push(sc);
-    // Front and back faces with their own state.
-    let front = stencil(O::INCREMENT_AND_WRAP, vk::CompareOp::ALWAYS, 0);
-    let back = vk::StencilOpState {
-        compare_op: vk::CompareOp::GREATER,
-        ..stencil(O::INVERT, vk::CompareOp::GREATER, 0x20)
-    };
-    let fb = State { front, back, ..stencil_state(front) };
-    let mut sc = scene(
-        "stencil front and back faces",
-        D32S8,
-        vec![
-            Step::Draw(draw(small(0.5, true, -0.2), RED, fb)),
-            Step::Draw(draw(small(0.5, false, 0.3), GREEN, fb)),
-            Step::Draw(draw(small(0.5, false, 0.5), BLUE, fb)),
-        ],
-    );
-    sc.clear_stencil = 0x10;
-    out.push(sc);
-    // Stencil gates colour: mark, then draw the whole target where stencil == 1.
-    let mark = stencil_state(stencil(O::REPLACE, vk::CompareOp::ALWAYS, 1));
-    let gate = stencil_state(vk::StencilOpState {
-        pass_op: O::KEEP,
-        ..stencil(O::ZERO, vk::CompareOp::EQUAL, 1)
-    });
-    out.push(scene(
-        "stencil test gates colour, S8",
-        S8,
-        vec![
-            Step::Draw(draw(slope(0.5, 0.5), RED, mark)),
-            Step::Draw(draw(quad(0.5), GREEN, gate)),
-        ],
-    ));
-    // Dynamic reference, compare mask and write mask, different per face.
-    let dynamic = State {
-        dynamic_stencil: Some([(0x0c, 0xff, 0x0f), (0x30, 0xf0, 0xff)]),
-        ..stencil_state(stencil(O::REPLACE, vk::CompareOp::NOT_EQUAL, 0))
-    };
-    let mut sc = scene(
-        "dynamic stencil reference and masks",
-        D32S8,
-        vec![
-            Step::Draw(draw(small(0.5, true, -0.2), RED, dynamic)),
-            Step::Draw(draw(small(0.5, false, 0.3), GREEN, dynamic)),
-        ],
-    );
-    sc.clear_stencil = 0x3c;
-    out.push(sc);
-}
-
-fn bias_scenes(out: &mut Vec<Scene>) {
-    let biased =
-        |b: (f32, f32, f32)| State { bias: Some(b), compare: vk::CompareOp::ALWAYS, ..DEPTH };
-    // D16's constant unit: Vulkan leaves r of fixed-point formats implementation-dependent
-    // (VK_EXT_depth_bias_control's FORCE_UNORM representation exists because implementations
-    // use 2^-n or 2 * 2^-n). Lavapipe uses 2^-15 for D16; Ferrum programs 2^-16 as current RADV
-    // does (NEG_NUM_DB_BITS = -16). So D16 constant bias is checked by hand on a flat quad:
-    // 0.5 + c * 2^-16, quantised; lavapipe still decides the colours.
-    for c in [100.0f32, -4096.0] {
-        let mut sc = scene(
-            format!("depth bias constant {c}, D16_UNORM, by hand"),
-            D16,
-            vec![Step::Draw(draw(quad(0.5), GREY, biased((c, 0.0, 0.0))))],
-        );
-        sc.expect_depth = Some(((0.5 + c / 65536.0) * 65535.0).round() / 65535.0);
-        out.push(sc);
-    }
-    let d16_bias = [("slope", (0.0, 0.0, 2.5)), ("slope, clamped", (0.0, 0.004, 8.0))];
-    let d32_bias = [
-        ("constant", (100.0, 0.0, 0.0)),
-        ("negative constant", (-4096.0, 0.0, 0.0)),
-        ("slope", (0.0, 0.0, 2.5)),
-        ("slope, clamped", (0.0, 0.004, 8.0)),
-        ("constant and slope, negative clamp", (-3000.0, -0.01, -3.0)),
-    ];
-    for (format, cases) in [(D16, &d16_bias[..]), (D32, &d32_bias[..])] {
-        for &(what, b) in cases {
-            out.push(scene(
-                format!("depth bias {what}, {format:?}"),
-                format,
-                vec![
-                    Step::Draw(draw(quad(0.5), GREY, biased(b))),
-                    Step::Draw(draw(slope(0.3, 0.7), RED, biased(b))),
-                ],
-            ));
-        }
-        // Dynamic bias; the pipeline's values are zero (no constant on D16, see above).
-        let constant = if format == D16 { 0.0 } else { 2000.0 };
-        let dynamic = State { dynamic_bias: Some((constant, 0.0, 1.5)), ..biased((0.0, 0.0, 0.0)) };
-        out.push(scene(
-            format!("depth bias dynamic, {format:?}"),
-            format,
-            vec![Step::Draw(draw(slope(0.3, 0.7), RED, dynamic))],
-        ));
-    }
-    // Bias decides a coplanar overlap: the second triangle at the same depth wins with a
-    // negative bias under LESS.
-    out.push(scene(
-        "depth bias resolves coplanar geometry",
-        D32,
-        vec![
-            Step::Draw(draw(slope(0.3, 0.7), GREY, ALWAYS)),
-            Step::Draw(draw(
-                slope(0.3, 0.7),
-                RED,
-                State { bias: Some((-8.0, 0.0, -1.0)), ..DEPTH },
-            )),
-        ],
-    ));
-}
-
-fn clamp_scenes(out: &mut Vec<Scene>) {
-    // z/w from -0.6 to 1.6: beyond near and far.
-    let beyond = slope(-0.6, 1.6);
-    for clamp in [false, true] {
-        for format in [D32, D16] {
-            let mut sc = scene(
-                format!("depth clamp {clamp}, beyond near and far, {format:?}"),
-                format,
-                vec![Step::Draw(draw(
-                    beyond.clone(),
-                    RED,
-                    State { depth_clamp: clamp, compare: vk::CompareOp::ALWAYS, ..DEPTH },
-                ))],
-            );
-            sc.depth_range = (0.2, 0.8);
-            out.push(sc);
-        }
-    }
-    // A reversed depth range with clamping.
-    let mut sc = scene(
-        "depth clamp, reversed range",
-        D32,
-        vec![Step::Draw(draw(
-            beyond,
-            RED,
-            State { depth_clamp: true, compare: vk::CompareOp::ALWAYS, ..DEPTH },
-        ))],
-    );
-    sc.depth_range = (0.9, 0.1);
-    out.push(sc);
-}
-
-fn pass_scenes(out: &mut Vec<Scene>) {
-    let all = vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL;
-    let mark = State {
-        stencil: true,
-        front: stencil(vk::StencilOp::INCREMENT_AND_CLAMP, vk::CompareOp::ALWAYS, 0),
-        back: stencil(vk::StencilOp::INCREMENT_AND_CLAMP, vk::CompareOp::ALWAYS, 0),
-        ..DEPTH
-    };
-    out.push(scene(
-        "clear attachments: depth and stencil rect",
-        D32S8,
-        vec![
-            Step::Draw(draw(quad(0.5), GREY, mark)),
-            Step::Clear(all, 0.25, 9, [4, 3, 14, 12]),
-            Step::Draw(draw(slope(0.1, 0.6), RED, mark)),
-        ],
-    ));
-    out.push(scene(
-        "clear attachments: depth only, then stencil only",
-        D32S8,
-        vec![
-            Step::Draw(draw(quad(0.5), GREY, mark)),
-            Step::Clear(vk::ImageAspectFlags::DEPTH, 0.0, 0, [2, 2, 10, 10]),
-            Step::Clear(vk::ImageAspectFlags::STENCIL, 0.0, 200, [8, 6, 20, 15]),
-            Step::Draw(draw(slope(0.1, 0.6), RED, mark)),
-        ],
-    ));
-    out.push(scene(
-        "clear attachments, D16",
-        D16,
-        vec![
-            Step::Draw(draw(quad(0.5), GREY, ALWAYS)),
-            Step::Clear(vk::ImageAspectFlags::DEPTH, 0.75, 0, [0, 0, 16, 24]),
-            Step::Draw(draw(slope(0.9, 0.6), RED, DEPTH)),
-        ],
-    ));
-    out.push(scene(
-        "second pass loads depth and stencil",
-        D32S8,
-        vec![
-            Step::Draw(draw(slope(0.3, 0.6), GREY, mark)),
-            Step::NextPass,
-            Step::Draw(draw(quad(0.45), RED, mark)),
-        ],
-    ));
-    out.push(scene(
-        "second pass loads D16",
-        D16,
-        vec![
-            Step::Draw(draw(slope(0.3, 0.6), GREY, ALWAYS)),
-            Step::NextPass,
-            Step::Draw(draw(quad(0.45), RED, DEPTH)),
-        ],
-    ));
-    let mut sc = scene(
-        "stencil load DONT_CARE, depth CLEAR",
-        D32S8,
-        vec![Step::Draw(draw(slope(0.3, 0.6), RED, DEPTH))],
-    );
-    sc.load.1 = vk::AttachmentLoadOp::DONT_CARE;
-    out.push(sc);
-    let mut sc = scene(
-        "depth load DONT_CARE, stencil CLEAR",
-        D32S8,
-        vec![Step::Draw(draw(
-            slope(0.3, 0.6),
-            RED,
-            stencil_state(stencil(vk::StencilOp::INVERT, vk::CompareOp::ALWAYS, 0)),
-        ))],
-    );
-    sc.load.0 = vk::AttachmentLoadOp::DONT_CARE;
-    sc.clear_stencil = 0x0f;
-    out.push(sc);
-    for format in [D32, D16] {
-        out.push(scene(
-            format!("depth bounds, {format:?}"),
-            format,
-            vec![
-                Step::Draw(draw(slope(0.2, 0.8), GREY, ALWAYS)),
-                Step::Bounds(0.35, 0.55, 0.1, RED),
-            ],
-        ));
-    }
-}
-
-fn scenes() -> Vec<Scene> {
-    let mut out = Vec::new();
-    compare_scenes(&mut out);
-    stencil_scenes(&mut out);
-    bias_scenes(&mut out);
-    clamp_scenes(&mut out);
-    pass_scenes(&mut out);
-    out
-}
+#[path = "graphics_depth/scenes.rs"]
+mod scenes;
+use scenes::*;
 
 /// Which aspects a scene's result is compared on (an aspect loaded with DONT_CARE and never
 /// written has undefined contents).
@@ -683,7 +136,7 @@ unsafe fn pipeline(
     s: &Scene,
     st: &State,
 ) -> vk::Pipeline {
-    let stages = [
+    let all_stages = [
         vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::VERTEX)
             .module(modules[0])
@@ -693,6 +146,7 @@ unsafe fn pipeline(
             .module(modules[1])
             .name(c"main"),
     ];
+    let stages = &all_stages[..if st.no_fs { 1 } else { 2 }];
     let vb = [vk::VertexInputBindingDescription {
         binding: 0,
         stride: 16,
@@ -770,7 +224,7 @@ unsafe fn pipeline(
     }
     let ds = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyns);
     let info = vk::GraphicsPipelineCreateInfo::default()
-        .stages(&stages)
+        .stages(stages)
         .vertex_input_state(&vi)
         .input_assembly_state(&ia)
         .viewport_state(&vp)
@@ -811,7 +265,7 @@ unsafe fn target(
         .array_layers(1)
         .samples(vk::SampleCountFlags::TYPE_1)
         .tiling(vk::ImageTiling::OPTIMAL)
-        .usage(usage | vk::ImageUsageFlags::TRANSFER_SRC);
+        .usage(usage | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
     // SAFETY: forwarded to the caller.
     unsafe {
         let image = d.create_image(&info, None).expect("vkCreateImage");
@@ -974,7 +428,10 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene, bounds: boo
                 d.cmd_begin_render_pass(cb, &info, vk::SubpassContents::INLINE);
                 d.cmd_bind_vertex_buffers(cb, 0, &[vbuf.buffer], &[0]);
             };
-            begin(passes[0]);
+            if s.transfer_clear {
+                transfer_clear(d, cb, &color, &depth, aspects, &clears);
+            }
+            begin(passes[usize::from(s.transfer_clear)]);
             let mut first = 0u32;
             for (step, pipe) in s.steps.iter().zip(&pipes) {
                 match step {
@@ -1057,6 +514,101 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene, bounds: boo
         gpu.destroy_buffer(out);
         gpu.destroy_buffer(vbuf);
         Result { color: color_words, depth: depth_vals, stencil: stencil_vals }
+    }
+}
+
+/// The scene's clear values written by transfer clears, left in the attachment layouts.
+unsafe fn transfer_clear(
+    d: &Device,
+    cb: vk::CommandBuffer,
+    color: &Target,
+    depth: &Target,
+    aspects: vk::ImageAspectFlags,
+    clears: &[vk::ClearValue; 2],
+) {
+    let range = |aspect_mask| vk::ImageSubresourceRange {
+        aspect_mask,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    };
+    let barrier = |image, aspect, (old, new), (src, dst)| {
+        vk::ImageMemoryBarrier::default()
+            .src_access_mask(src)
+            .dst_access_mask(dst)
+            .old_layout(old)
+            .new_layout(new)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image)
+            .subresource_range(range(aspect))
+    };
+    let dst = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
+    let write = vk::AccessFlags::TRANSFER_WRITE;
+    let color_aspect = vk::ImageAspectFlags::COLOR;
+    let to_dst = [
+        barrier(
+            color.image,
+            color_aspect,
+            (vk::ImageLayout::UNDEFINED, dst),
+            (vk::AccessFlags::empty(), write),
+        ),
+        barrier(
+            depth.image,
+            aspects,
+            (vk::ImageLayout::UNDEFINED, dst),
+            (vk::AccessFlags::empty(), write),
+        ),
+    ];
+    let ds_access = vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ
+        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE;
+    let color_access =
+        vk::AccessFlags::COLOR_ATTACHMENT_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE;
+    let to_attachment = [
+        barrier(
+            color.image,
+            color_aspect,
+            (dst, vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL),
+            (write, color_access),
+        ),
+        barrier(
+            depth.image,
+            aspects,
+            (dst, vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+            (write, ds_access),
+        ),
+    ];
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::TOP_OF_PIPE,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &to_dst,
+        );
+        d.cmd_clear_color_image(cb, color.image, dst, &clears[0].color, &[range(color_aspect)]);
+        d.cmd_clear_depth_stencil_image(
+            cb,
+            depth.image,
+            dst,
+            &clears[1].depth_stencil,
+            &[range(aspects)],
+        );
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::EARLY_FRAGMENT_TESTS
+                | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS
+                | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &to_attachment,
+        );
     }
 }
 

@@ -109,6 +109,8 @@ pub enum SysVal {
     FragCoord,
     /// gl_FrontFacing.
     FrontFacing,
+    /// gl_SampleMaskIn (`int[1]`: the samples of the pixel the primitive covers).
+    SampleMaskIn,
     /// gl_HelperInvocation (lowered to [`InstKind::IsHelper`] at each load: demotion changes it).
     HelperInvocation,
 }
@@ -126,6 +128,9 @@ pub enum BuiltinOut {
     ClipDistance,
     /// gl_CullDistance (component = array index).
     CullDistance,
+    /// gl_SampleMask (component = array index; only element 0 exists with 16 samples or
+    /// fewer).
+    SampleMask,
     /// gl_Layer.
     Layer,
     /// gl_ViewportIndex.

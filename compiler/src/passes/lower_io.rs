@@ -53,7 +53,7 @@ impl Place {
 
 /// Built-in outputs that are arrays of scalars packed as components of one slot.
 fn component_array(b: BuiltinOut) -> bool {
-    matches!(b, BuiltinOut::ClipDistance | BuiltinOut::CullDistance)
+    matches!(b, BuiltinOut::ClipDistance | BuiltinOut::CullDistance | BuiltinOut::SampleMask)
 }
 
 /// Number of vec4 slots a type occupies.

@@ -5,12 +5,8 @@
 //! exists, these entry points keep the contract for the uses that can be valid today and
 //! refuse the rest loudly:
 //!
-//! - queries of graphics work are refused: recording one makes
-//!   `vkEndCommandBuffer` fail;
 //! - the line width below is valid only at 1.0 (wideLines is not supported), which is what
 //!   the draw path (`crate::gfx`) draws, so it changes nothing observable and is accepted;
-//! - `vkCmdBeginQuery`/`vkCmdEndQuery` need an occlusion or statistics pool, which
-//!   `vkCreateQueryPool` refuses;
 //! - sparse binding is not advertised (no queue family has `SPARSE_BINDING`), so
 //!   `vkQueueBindSparse` has no valid use; images created without sparse flags have no sparse
 //!   requirements.
@@ -27,20 +23,6 @@ use crate::error::VkError;
 /// Logs and returns the error for a command whose feature does not exist yet.
 fn absent(what: &'static str) -> VkError {
     VkError::NotImplemented(what)
-}
-
-/// Records a command that cannot be valid today: the command buffer keeps the error.
-///
-/// # Safety
-/// `cb` must be a live command buffer handle.
-unsafe fn refuse_recording(name: &'static str, cb: vk::CommandBuffer) {
-    guard_void(name, || {
-        // SAFETY: forwarded to the caller.
-        let cb = unsafe { obj::<CommandBuffer>(cb)? };
-        log::warn!("{name}: graphics commands are not implemented yet");
-        cb.record(|_| Err(absent(name)));
-        Ok(())
-    })
 }
 
 /// Accepts a state-setting command that nothing can consume yet (see the module docs).
@@ -79,7 +61,3 @@ cmd_entries! { accept_state:
     cmd_set_line_width "vkCmdSetLineWidth" (w: f32);
 }
 
-cmd_entries! { refuse_recording:
-    cmd_begin_query "vkCmdBeginQuery" (p: vk::QueryPool, q: u32, f: vk::QueryControlFlags);
-    cmd_end_query "vkCmdEndQuery" (p: vk::QueryPool, q: u32);
-}

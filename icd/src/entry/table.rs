@@ -200,6 +200,7 @@ entries! {
     Device c"vkCreateQueryPool": vk::PFN_vkCreateQueryPool => query::create_query_pool;
     Device c"vkDestroyQueryPool": vk::PFN_vkDestroyQueryPool => query::destroy_query_pool;
     Device c"vkGetQueryPoolResults": vk::PFN_vkGetQueryPoolResults => query::get_query_pool_results;
+    Device c"vkResetQueryPoolEXT" in c"VK_EXT_host_query_reset": vk::PFN_vkResetQueryPool => query::reset_query_pool;
     Device c"vkCreateEvent": vk::PFN_vkCreateEvent => query::create_event;
     Device c"vkDestroyEvent": vk::PFN_vkDestroyEvent => query::destroy_event;
     Device c"vkGetEventStatus": vk::PFN_vkGetEventStatus => query::get_event_status;
@@ -266,8 +267,8 @@ entries! {
     Device c"vkCmdDrawIndexedIndirect": vk::PFN_vkCmdDrawIndexedIndirect => g3d::cmd_draw_indexed_indirect;
     Device c"vkCmdClearAttachments": vk::PFN_vkCmdClearAttachments => g3d::cmd_clear_attachments;
     Device c"vkCmdResolveImage": vk::PFN_vkCmdResolveImage => xfer::cmd_resolve_image;
-    Device c"vkCmdBeginQuery": vk::PFN_vkCmdBeginQuery => gfx::cmd_begin_query;
-    Device c"vkCmdEndQuery": vk::PFN_vkCmdEndQuery => gfx::cmd_end_query;
+    Device c"vkCmdBeginQuery": vk::PFN_vkCmdBeginQuery => cmd::cmd_begin_query;
+    Device c"vkCmdEndQuery": vk::PFN_vkCmdEndQuery => cmd::cmd_end_query;
     Device c"vkCmdBeginRenderPass": vk::PFN_vkCmdBeginRenderPass => g3d::cmd_begin_render_pass;
     Device c"vkCmdNextSubpass": vk::PFN_vkCmdNextSubpass => g3d::cmd_next_subpass;
     Device c"vkCmdEndRenderPass": vk::PFN_vkCmdEndRenderPass => g3d::cmd_end_render_pass;

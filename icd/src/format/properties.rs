@@ -17,7 +17,7 @@ type F = vk::FormatFeatureFlags;
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
 /// the float formats there); COLOR and BLEND (colour attachment, with blending) by
 /// `tests/tests/graphics.rs` (render passes with clears, draws and blend scenes for RGBA8,
-/// RGBA16F and RGBA32F targets, differential against lavapipe); DEPTH_STENCIL (depth/stencil
+/// BGRA8, RGBA16F and RGBA32F targets, differential against lavapipe); DEPTH_STENCIL (depth/stencil
 /// attachment) by `tests/tests/graphics_depth.rs` (depth and stencil tests, ops, clears, load
 /// ops, bias, clamp and bounds on D16, D32, S8 and D32S8, read back by copies, differential
 /// against lavapipe). TRANSFER is [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; ATOMIC image
@@ -40,6 +40,9 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
     (vk::Format::D32_SFLOAT, Caps::DEPTH_STENCIL),
     (vk::Format::S8_UINT, Caps::DEPTH_STENCIL),
     (vk::Format::D32_SFLOAT_S8_UINT, Caps::DEPTH_STENCIL),
+    // A format every implementation must render to (amber's default framebuffer, used even
+    // by compute-only CTS scripts); its samplers and storage views are not proven yet.
+    (vk::Format::B8G8R8A8_UNORM, Caps::COLOR.union(Caps::BLEND)),
 ];
 
 /// Formats whose transfers (copies with buffers and images, and clears for the formats

@@ -245,7 +245,8 @@ fn image_format_properties_refusals() {
         flags: vk::ImageCreateFlags::CUBE_COMPATIBLE,
         ..query(vk::Format::R8_UNORM, Ty::TYPE_3D, Ti::OPTIMAL)
     });
-    // Nothing for a format no test covers, nor for usages its tests do not prove.
+    // Nothing for usages a format's tests do not prove: BGRA8 is proven as a colour target,
+    // not for sampling.
     let q = query(vk::Format::B8G8R8A8_UNORM, Ty::TYPE_2D, Ti::OPTIMAL);
     assert_eq!(
         image_format_properties_for(&q, proven(q.format)).err(),

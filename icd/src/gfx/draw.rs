@@ -239,7 +239,7 @@ fn viewport_state(
     p: &GraphicsProgram,
     v: &vk::Viewport,
     sc: &vk::Rect2D,
-    area: &vk::Rect2D,
+    area: Option<&vk::Rect2D>,
 ) -> VkResult<()> {
     use enums::VGT_DI_PRIM_TYPE as P;
     let prim = match p.prim_type {
@@ -250,7 +250,9 @@ fn viewport_state(
     };
     let mut regs = vp::viewports(std::slice::from_ref(v));
     regs.extend(vp::scissors(std::slice::from_ref(v), std::slice::from_ref(sc)));
-    regs.extend(vp::render_area(area));
+    if let Some(area) = area {
+        regs.extend(vp::render_area(area));
+    }
     regs.extend(vp::guard_band(std::slice::from_ref(v), prim));
     emit(s, regs)
 }
@@ -298,11 +300,8 @@ fn ps_state(
     set(s, r::SPI_SHADER_COL_FORMAT, &[pm.col_format])?;
     set(s, r::SPI_SHADER_Z_FORMAT, &[pm.z_format])?;
     set(s, r::CB_SHADER_MASK, &[pm.cb_shader_mask])?;
-    for slot in 0..8u32 {
-        match rendering.colors.get(slot as usize).and_then(Option::as_ref) {
-            Some(t) => emit(s, t.regs.clone())?,
-            None => emit(s, target::no_color_target(slot))?,
-        }
+    if rendering.inherited.is_none() {
+        emit(s, color_targets(rendering))?;
     }
     if p.blend.is_empty() {
         // No colour blend state (no colour attachments): nothing is written.
@@ -318,13 +317,47 @@ fn ps_state(
     Ok(())
 }
 
+/// CB_COLOR0..7 of a scope (unattached locations invalid).
+fn color_targets(rendering: &Rendering) -> Regs {
+    let mut regs = Regs::new();
+    for slot in 0..8u32 {
+        match rendering.colors.get(slot as usize).and_then(Option::as_ref) {
+            Some(t) => regs.extend(t.regs.clone()),
+            None => regs.extend(target::no_color_target(slot)),
+        }
+    }
+    regs
+}
+
+/// The depth/stencil target registers of a scope.
+fn depth_target_regs(rendering: &Rendering) -> Regs {
+    rendering.depth.as_ref().map_or_else(target::no_depth_target, |t| t.regs.clone())
+}
+
+/// What a primary programs before it executes secondary command buffers inside its scope:
+/// the targets and the render area, which the secondaries' draws leave alone (they may not
+/// know the framebuffer).
+pub fn scope_targets(s: &mut CmdStream, rendering: &Rendering) -> VkResult<()> {
+    let mut regs = color_targets(rendering);
+    regs.extend(depth_target_regs(rendering));
+    regs.extend(vp::render_area(&rendering.area));
+    emit(s, regs)
+}
+
 /// The depth/stencil target and the DB state of a draw: the pipeline's depth/stencil state
 /// against the aspects the scope attaches, with the command buffer's values for the states
 /// the pipeline made dynamic, and the depth bias in units of the attached depth format.
 fn depth_state(p: &GraphicsProgram, st: &GraphicsState, rendering: &Rendering) -> Regs {
     let t = rendering.depth.as_ref();
-    let (has_depth, has_stencil) = t.map_or((false, false), |t| (t.has_depth(), t.has_stencil()));
-    let mut regs = t.map_or_else(target::no_depth_target, |t| t.regs.clone());
+    let (has_depth, has_stencil, depth_format, mut regs) = match rendering.inherited {
+        Some(i) => (i.depth, i.stencil, i.depth_format, Regs::new()),
+        None => (
+            t.is_some_and(|t| t.has_depth()),
+            t.is_some_and(|t| t.has_stencil()),
+            t.and_then(|t| t.depth_format()),
+            depth_target_regs(rendering),
+        ),
+    };
     let ds = &p.depth_stencil;
     regs.push(r::DB_DEPTH_CONTROL, depth::depth_control(ds, has_depth, has_stencil));
     regs.push(r::DB_STENCIL_CONTROL, depth::stencil_control(&ds.front, &ds.back));
@@ -345,7 +378,7 @@ fn depth_state(p: &GraphicsProgram, st: &GraphicsState, rendering: &Rendering) -
     regs.extend(depth::depth_bounds(lo, hi));
     if let Some(bias) = p.depth_bias {
         let bias = if d.depth_bias { st.depth_bias } else { bias };
-        regs.extend(raster::depth_bias(bias, t.and_then(|t| t.depth_format())));
+        regs.extend(raster::depth_bias(bias, depth_format));
     }
     regs
 }
@@ -377,7 +410,8 @@ fn draw_state(
         r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS,
         &[inputs_va as u32, (inputs_va >> 32) as u32],
     )?;
-    viewport_state(s, &p, &viewport, &scissor, &rendering.area)?;
+    let area = rendering.inherited.is_none().then_some(&rendering.area);
+    viewport_state(s, &p, &viewport, &scissor, area)?;
     ps_state(s, &p, &user, rendering, st.blend_constants)?;
     emit(s, depth_state(&p, st, rendering))?;
     set(s, r::GE_INDX_OFFSET, &[0])?;

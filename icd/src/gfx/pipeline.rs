@@ -170,6 +170,44 @@ fn stage_info<'a>(s: &'a vk::PipelineShaderStageCreateInfo<'_>) -> VkResult<Stag
     Ok(StageInfo { words: module.spirv()?, entry, spec })
 }
 
+/// `void main() {}` as a SPIR-V 1.0 fragment shader: the fragment stage of pipelines created
+/// without one (Vulkan allows that: depth/stencil still run, and what colour attachments get
+/// is undefined; this shader exports nothing, so they are not written).
+const EMPTY_FS: [u32; 32] = [
+    0x0723_0203,
+    0x0001_0000,
+    0,
+    5,
+    0, // header: magic, 1.0, generator, id bound 5, schema
+    0x0002_0011,
+    1, // OpCapability Shader
+    0x0003_000e,
+    0,
+    1, // OpMemoryModel Logical GLSL450
+    0x0005_000f,
+    4,
+    1,
+    0x6e69_616d,
+    0, // OpEntryPoint Fragment %1 "main"
+    0x0003_0010,
+    1,
+    7, // OpExecutionMode %1 OriginUpperLeft
+    0x0002_0013,
+    2, // %2 = OpTypeVoid
+    0x0003_0021,
+    3,
+    2, // %3 = OpTypeFunction %2
+    0x0005_0036,
+    2,
+    1,
+    0,
+    3, // %1 = OpFunction %2 None %3
+    0x0002_00f8,
+    4,           // OpLabel
+    0x0001_00fd, // OpReturn
+    0x0001_0038, // OpFunctionEnd
+];
+
 /// Compiles one stage; a compiler panic becomes a creation error.
 fn compile_stage(
     st: &StageInfo<'_>,
@@ -383,8 +421,7 @@ pub fn create(
     }
     let vs_stage = find(vk::ShaderStageFlags::VERTEX)
         .ok_or(VkError::InvalidUsage("graphics pipeline without a vertex stage"))?;
-    let ps_stage = find(vk::ShaderStageFlags::FRAGMENT)
-        .ok_or(VkError::FeatureNotPresent("pipelines without a fragment stage".into()))?;
+    let ps_stage = find(vk::ShaderStageFlags::FRAGMENT);
     check_state(info)?;
     let dynamic = check_dynamic(info)?;
     let (depth_stencil, depth_bounds) = depth_stencil(info)?;
@@ -411,7 +448,11 @@ pub fn create(
     let key = GfxKey { vs: vs_key, ps: ps_key(&formats, &blending)? };
     let resources = resource_layout(layout);
     let vs = compile_stage(&stage_info(vs_stage)?, Stage::Vertex, &resources, key)?;
-    let ps = compile_stage(&stage_info(ps_stage)?, Stage::Fragment, &resources, key)?;
+    let ps_info = match ps_stage {
+        Some(st) => stage_info(st)?,
+        None => StageInfo { words: &EMPTY_FS, entry: "main", spec: Default::default() },
+    };
+    let ps = compile_stage(&ps_info, Stage::Fragment, &resources, key)?;
     let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));
     };

@@ -50,10 +50,10 @@ fn index(a: u32) -> Option<u32> {
 /// Refuses what the draw path cannot do yet, with the reason.
 fn check_subpass(sp: &Subpass, inputs: bool, count: usize) -> VkResult<()> {
     if inputs {
-        return Err(VkError::FeatureNotPresent("input attachments".into()));
+        return Err(super::refuse("input attachments"));
     }
     if sp.view_mask != 0 {
-        return Err(VkError::FeatureNotPresent("multiview render passes".into()));
+        return Err(super::refuse("multiview render passes"));
     }
     let mut used = sp.colors.iter().chain(&sp.resolves).flatten().chain(sp.depth.iter());
     if used.any(|&a| a as usize >= count) {
@@ -68,7 +68,7 @@ impl RenderPass {
         // exists (vkCreateImage offers 2, 4 and 8 samples for the formats that work).
         for a in &attachments {
             if !matches!(a.samples.as_raw(), 1 | 2 | 4 | 8) {
-                return Err(VkError::FeatureNotPresent(format!("{:?} samples", a.samples)));
+                return Err(super::refuse(&format!("{:?} samples", a.samples)));
             }
         }
         for sp in &subpasses {
@@ -130,7 +130,10 @@ impl RenderPass {
                     .and_then(|r| index(r.attachment)),
                 view_mask: masks.get(i).copied().unwrap_or(0),
             };
-            check_subpass(&sp, s.input_attachment_count > 0, attachments.len())?;
+            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count)
+                .iter()
+                .any(|r| r.attachment != vk::ATTACHMENT_UNUSED);
+            check_subpass(&sp, inputs, attachments.len())?;
             subpasses.push(sp);
         }
         Self::new(attachments, subpasses)
@@ -164,7 +167,7 @@ impl RenderPass {
             // SAFETY: a null or valid pointer (valid usage).
             if unsafe { ds_target.as_ref() }.is_some_and(|r| r.attachment != vk::ATTACHMENT_UNUSED)
             {
-                return Err(VkError::FeatureNotPresent("depth/stencil resolve".into()));
+                return Err(super::refuse("depth/stencil resolve"));
             }
             let sp = Subpass {
                 colors: refs.iter().map(|r| index(r.attachment)).collect(),
@@ -174,7 +177,10 @@ impl RenderPass {
                     .and_then(|r| index(r.attachment)),
                 view_mask: s.view_mask,
             };
-            check_subpass(&sp, s.input_attachment_count > 0, attachments.len())?;
+            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count)
+                .iter()
+                .any(|r| r.attachment != vk::ATTACHMENT_UNUSED);
+            check_subpass(&sp, inputs, attachments.len())?;
             subpasses.push(sp);
         }
         Self::new(attachments, subpasses)

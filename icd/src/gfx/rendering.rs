@@ -82,6 +82,77 @@ pub struct Rendering {
     /// Per colour location (`None`: no attachment there).
     pub colors: Vec<Option<ColorTarget>>,
     pub depth: Option<DepthTarget>,
+    /// Set in a secondary command buffer that continues a render pass: the primary that
+    /// executes it programs the targets and the render area (`draw::scope_targets` at
+    /// vkCmdExecuteCommands), so its draws program neither.
+    pub inherited: Option<Inherited>,
+}
+
+/// What a secondary command buffer's draws know of the scope they continue: which
+/// depth/stencil aspects are attached (depth/stencil state is programmed against them) and
+/// the depth format (depth bias units).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Inherited {
+    pub depth: bool,
+    pub stencil: bool,
+    pub depth_format: Option<vk::Format>,
+}
+
+/// The scope of a secondary command buffer begun with RENDER_PASS_CONTINUE: the subpass's
+/// targets when the inheritance info names a framebuffer with views (so that
+/// vkCmdClearAttachments can address them), none otherwise; loads never apply again.
+pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Rendering> {
+    // SAFETY: the render pass is live (valid usage).
+    let rp = unsafe { RenderPass::from_handle(info.render_pass) }.ok_or(
+        VkError::FeatureNotPresent("secondary without a render pass (dynamic rendering)".into()),
+    )?;
+    let sp = rp
+        .subpasses
+        .get(info.subpass as usize)
+        .ok_or(VkError::InvalidUsage("inherited subpass out of range"))?;
+    let depth_format = sp.depth.map(|a| rp.attachments[a as usize].format);
+    let aspects = depth_format
+        .and_then(crate::format::info)
+        .map_or(vk::ImageAspectFlags::empty(), |f| f.aspects());
+    let scope = Inherited {
+        depth: aspects.contains(vk::ImageAspectFlags::DEPTH),
+        stencil: aspects.contains(vk::ImageAspectFlags::STENCIL),
+        depth_format: depth_format.filter(|_| aspects.contains(vk::ImageAspectFlags::DEPTH)),
+    };
+    // SAFETY: a null or live framebuffer (valid usage).
+    let fb = unsafe { Framebuffer::from_handle(info.framebuffer) }.filter(|f| !f.imageless);
+    let mut r = match fb {
+        Some(fb) => {
+            let pass = PassInstance {
+                pass: info.render_pass,
+                views: fb.attachments.clone(),
+                area: vk::Rect2D {
+                    offset: vk::Offset2D::default(),
+                    extent: vk::Extent2D { width: fb.width, height: fb.height },
+                },
+                layers: fb.layers,
+                clears: vec![vk::ClearValue::default(); fb.attachments.len()],
+                subpass: info.subpass,
+            };
+            let mut r = pass.rendering()?;
+            r.colors.iter_mut().flatten().for_each(|c| c.load = Load::Keep);
+            if let Some(d) = &mut r.depth {
+                d.clear_depth = None;
+                d.clear_stencil = None;
+            }
+            r
+        }
+        None => Rendering {
+            area: vk::Rect2D::default(),
+            layers: 1,
+            view_mask: sp.view_mask,
+            colors: Vec::new(),
+            depth: None,
+            inherited: None,
+        },
+    };
+    r.inherited = Some(scope);
+    Ok(r)
 }
 
 /// The depth/stencil target showing `h` with the aspects `depth` and `stencil` attached
@@ -232,6 +303,7 @@ impl PassInstance {
             view_mask: sp.view_mask,
             colors,
             depth,
+            inherited: None,
         })
     }
 }
@@ -276,6 +348,7 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
         view_mask: 0,
         colors,
         depth: dynamic_depth(info, resuming)?,
+        inherited: None,
     })
 }
 

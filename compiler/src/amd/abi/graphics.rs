@@ -43,8 +43,11 @@
 //!   location ([`ps_input_cntl`]).
 //! * FRONT_FACE (`FRONT_FACE_ENA`) follows in the next VGPR when the shader reads
 //!   `gl_FrontFacing` ([`PsUses::front_face_vgpr`]); non-zero means front-facing.
+//! * SAMPLE_COVERAGE (gl_SampleMaskIn) follows FRONT_FACE when read
+//!   ([`PsUses::sample_coverage_vgpr`]).
 //! * `gl_FragDepth` is exported to `mrtz` (first register) before the colours, with
-//!   `SPI_SHADER_Z_FORMAT` = 32_R and `DB_SHADER_CONTROL.Z_EXPORT_ENABLE`.
+//!   `SPI_SHADER_Z_FORMAT` = 32_R and `DB_SHADER_CONTROL.Z_EXPORT_ENABLE`; gl_SampleMask
+//!   goes in the third register, with 32_ABGR and MASK_EXPORT_ENABLE.
 //! * `discard` clears the lanes from EXEC and from a live mask saved at launch; the exports
 //!   run with the live mask (so `vm` tells the DB which pixels survive), and
 //!   [`PsMetadata::db_shader_control`] sets KILL_ENABLE.
@@ -306,6 +309,11 @@ pub struct PsUses {
     /// Writes gl_FragDepth: `exp mrtz` with the depth in the first register (Z_FORMAT
     /// 32_R, Z_EXPORT_ENABLE).
     pub frag_depth: bool,
+    /// Reads gl_SampleMaskIn: SAMPLE_COVERAGE.
+    pub sample_coverage: bool,
+    /// Writes gl_SampleMask: `exp mrtz` with the mask in the third register (Z_FORMAT
+    /// 32_ABGR, MASK_EXPORT_ENABLE), as RADV formats it.
+    pub sample_mask: bool,
 }
 
 impl PsUses {
@@ -324,6 +332,9 @@ impl PsUses {
         }
         if self.linear {
             ena |= E::LINEAR_CENTER_ENA.val(1);
+        }
+        if self.sample_coverage {
+            ena |= E::SAMPLE_COVERAGE_ENA.val(1);
         }
         ena
     }
@@ -345,9 +356,27 @@ impl PsUses {
         self.pos_vgprs()[0] + 4 * u8::from(self.frag_coord)
     }
 
+    /// The VGPR holding SAMPLE_COVERAGE (after FRONT_FACE; ANCILLARY, between them, is
+    /// not enabled).
+    pub fn sample_coverage_vgpr(&self) -> u8 {
+        self.front_face_vgpr() + u8::from(self.front_face)
+    }
+
     /// The first VGPR after the inputs.
     pub fn first_free_vgpr(&self) -> u8 {
-        self.front_face_vgpr() + u8::from(self.front_face)
+        self.sample_coverage_vgpr() + u8::from(self.sample_coverage)
+    }
+
+    /// `SPI_SHADER_Z_FORMAT`'s export format: 32_ABGR when the sample mask is exported
+    /// (it travels in the third register), 32_R for depth alone, else ZERO.
+    pub fn z_format(&self) -> u32 {
+        if self.sample_mask {
+            EX::SPI_SHADER_32_ABGR
+        } else if self.frag_depth {
+            EX::SPI_SHADER_32_R
+        } else {
+            EX::SPI_SHADER_ZERO
+        }
     }
 }
 
@@ -364,7 +393,7 @@ pub struct PsMetadata {
     pub ps_in_control: u32,
     /// `SPI_SHADER_COL_FORMAT`: the key's format for targets the shader writes, else 0.
     pub col_format: u32,
-    /// `SPI_SHADER_Z_FORMAT`: 32_R when the shader writes gl_FragDepth, else ZERO.
+    /// `SPI_SHADER_Z_FORMAT` ([`PsUses::z_format`]).
     pub z_format: u32,
     /// `CB_SHADER_MASK`: components the shader writes per target.
     pub cb_shader_mask: u32,
@@ -415,14 +444,11 @@ impl PsMetadata {
             input_ena,
             ps_in_control,
             col_format,
-            z_format: if uses.frag_depth {
-                r::SPI_SHADER_Z_FORMAT::Z_EXPORT_FORMAT.val(EX::SPI_SHADER_32_R)
-            } else {
-                0
-            },
+            z_format: r::SPI_SHADER_Z_FORMAT::Z_EXPORT_FORMAT.val(uses.z_format()),
             cb_shader_mask,
             db_shader_control: r::DB_SHADER_CONTROL::KILL_ENABLE.val(u32::from(uses.kills))
-                | r::DB_SHADER_CONTROL::Z_EXPORT_ENABLE.val(u32::from(uses.frag_depth)),
+                | r::DB_SHADER_CONTROL::Z_EXPORT_ENABLE.val(u32::from(uses.frag_depth))
+                | r::DB_SHADER_CONTROL::MASK_EXPORT_ENABLE.val(u32::from(uses.sample_mask)),
             input_locations: inputs.iter().map(|i| i.0).collect(),
             input_flat: inputs.iter().map(|i| i.1).collect(),
             vgprs,

@@ -43,6 +43,8 @@ pub struct GfxIo {
     pixel: Option<([RegRef; 2], RegRef, [RegRef; 4])>,
     /// PS: the FRONT_FACE VGPR, when read.
     front_face: Option<RegRef>,
+    /// PS: the SAMPLE_COVERAGE VGPR (gl_SampleMaskIn), when read.
+    sample_coverage: Option<RegRef>,
     /// PS: LINEAR_CENTER I, J, when some input is `noperspective`.
     linear_bary: Option<[RegRef; 2]>,
     /// PS: locations interpolated `noperspective`.
@@ -170,8 +172,12 @@ impl GfxIo {
                     frag_coord: io.frag_coord,
                     front_face: io.front_facing,
                     linear: !io.linear.is_empty(),
+                    sample_coverage: reads(SysVal::SampleMaskIn),
                     ..Default::default()
                 };
+                io.sample_coverage = uses
+                    .sample_coverage
+                    .then(|| pinned(mf, RegClass::V, 1, uses.sample_coverage_vgpr()));
                 io.linear_bary = uses
                     .linear
                     .then(|| uses.linear_center_vgprs().map(|r| pinned(mf, RegClass::V, 1, r)));
@@ -234,6 +240,8 @@ impl GfxIo {
             IoSlot::Location(l) if l < g::MAX_PARAMS => (SlotKey::Location(l), 0),
             IoSlot::Builtin(BuiltinOut::Position) => (SlotKey::Position, 0),
             IoSlot::Builtin(BuiltinOut::FragDepth) => (SlotKey::Depth, 0),
+            // mrtz: depth in x, the sample mask in z (Z_FORMAT 32_ABGR).
+            IoSlot::Builtin(BuiltinOut::SampleMask) => (SlotKey::Depth, 2),
             IoSlot::Builtin(BuiltinOut::PointSize) => (SlotKey::Misc, 0),
             IoSlot::Builtin(BuiltinOut::Layer) => (SlotKey::Misc, 2),
             IoSlot::Builtin(BuiltinOut::ViewportIndex) => (SlotKey::Misc, 3),
@@ -281,6 +289,9 @@ impl Isel<'_> {
         let vertex_only = matches!(key, SlotKey::Position | SlotKey::Misc | SlotKey::ClipCull);
         if (fragment && vertex_only) || (!fragment && key == SlotKey::Depth) {
             return Err(unsupported(format!("{:?} output {slot:?}", self.shader.stage)));
+        }
+        if slot == IoSlot::Builtin(BuiltinOut::SampleMask) && comp + n > 1 {
+            return Err(unsupported("gl_SampleMask beyond element 0 (more than 32 samples)"));
         }
         for i in 0..n {
             let c = base + comp + i;
@@ -375,6 +386,7 @@ impl Isel<'_> {
                 self.emit(build::vop1(Opcode::V_RCP_F32, w, Src::R(pos[3], RegClass::V)));
                 Some(vec![v(pos[0]), v(pos[1]), v(pos[2]), v(w)])
             }
+            (SysVal::SampleMaskIn, Some(_)) => Some(vec![v(self.gfx.sample_coverage?)]),
             (SysVal::FrontFacing, Some(_)) => {
                 let ff = self.gfx.front_face?;
                 let m = self.vreg(RegClass::S, 1);
@@ -593,9 +605,11 @@ impl Isel<'_> {
         }
         // Depth first (as ACO orders them); it ends the program when there is no colour.
         let frag_depth = self.gfx.outputs.contains_key(&(SlotKey::Depth, 0));
-        if frag_depth {
+        let sample_mask = self.gfx.outputs.contains_key(&(SlotKey::Depth, 2));
+        if frag_depth || sample_mask {
             let (_, regs) = self.slot_regs(SlotKey::Depth);
-            exports.insert(0, (g::EXP_MRTZ, 1, [regs[0], None, None, None], false));
+            let en = u8::from(frag_depth) | u8::from(sample_mask) << 2;
+            exports.insert(0, (g::EXP_MRTZ, en, [regs[0], None, regs[2], None], false));
         }
         if exports.is_empty() {
             exports.push((g::EXP_NULL, 0, [None; 4], false));
@@ -614,6 +628,8 @@ impl Isel<'_> {
                 linear: self.gfx.linear_bary.is_some(),
                 kills: self.gfx.kills || self.gfx.demotes,
                 frag_depth,
+                sample_coverage: self.gfx.sample_coverage.is_some(),
+                sample_mask,
             },
             ..Default::default()
         })
