@@ -150,6 +150,13 @@ fn rows() -> Vec<Row> {
         // {S0, S1} is a 64-bit value with S0 in the high half: selectors 4..7 pick S0 bytes.
         three(Op::V_PERM_B32, 0x0403_0201, 0x0807_0605, 0x0004_0106, 0x0501_0603),
         three(Op::V_XAD_U32, 0xf0, 0x0f, 1, 0x100),
+        // Export packing: S0 in the low half; integers saturate, norms clamp and round.
+        three(Op::V_CVT_PK_U16_U32, 0x1_0000, 0x1234, 0, 0x1234_ffff),
+        three(Op::V_CVT_PK_I16_I32, (-40000i32) as u32, 0x7fff, 0, 0x7fff_8000),
+        three(Op::V_CVT_PK_I16_I32, (-2i32) as u32, 40000, 0, 0x7fff_fffe),
+        three(Op::V_CVT_PKNORM_U16_F32, f(0.5), f(2.0), 0, 0xffff_8000),
+        three(Op::V_CVT_PKNORM_U16_F32, nan, f(-1.0), 0, 0),
+        three(Op::V_CVT_PKNORM_I16_F32, f(-1.5), f(0.5), 0, 0x4000_8001),
     ]
 }
 

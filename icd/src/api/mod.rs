@@ -31,6 +31,7 @@ pub mod query;
 pub mod queue;
 pub mod sync;
 pub mod transfer;
+pub mod transfer2;
 
 use ash::vk;
 

@@ -63,6 +63,10 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // maintenance3 limits.
     (c"VK_KHR_descriptor_update_template", 1),
     (c"VK_KHR_maintenance3", 1),
+    // The `2` transfers convert their regions to the 1.0 commands' (api/transfer2.rs);
+    // tests/tests/msaa.rs resolves through vkCmdResolveImage2KHR and CTS
+    // api.copy_and_blit.copy_commands2 cases run them all.
+    (c"VK_KHR_copy_commands2", 1),
     // f32 flush-to-zero and round-toward-zero per shader, everything else at the defaults
     // (properties.rs says which); tests/tests/float_controls.rs.
     (c"VK_KHR_shader_float_controls", 4),

@@ -11,7 +11,7 @@ use crate::api::{
     buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
     device_address as bda, device_group as group, executable as exe, graphics as g3d,
     graphics_pending as gfx, image as img, instance, memory, physical_device as pd, pipeline,
-    query, queue, sync, transfer as xfer,
+    query, queue, sync, transfer as xfer, transfer2 as xfer2,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -225,6 +225,14 @@ entries! {
     Device c"vkCmdBlitImage": vk::PFN_vkCmdBlitImage => xfer::cmd_blit_image;
     Device c"vkCmdCopyBufferToImage": vk::PFN_vkCmdCopyBufferToImage => xfer::cmd_copy_buffer_to_image;
     Device c"vkCmdCopyImageToBuffer": vk::PFN_vkCmdCopyImageToBuffer => xfer::cmd_copy_image_to_buffer;
+
+    // VK_KHR_copy_commands2 (the buffer copy is commands::cmd_copy_buffer2).
+    Device c"vkCmdCopyBuffer2KHR" in c"VK_KHR_copy_commands2": vk::PFN_vkCmdCopyBuffer2 => cmd::cmd_copy_buffer2;
+    Device c"vkCmdCopyImage2KHR" in c"VK_KHR_copy_commands2": vk::PFN_vkCmdCopyImage2 => xfer2::cmd_copy_image2;
+    Device c"vkCmdCopyBufferToImage2KHR" in c"VK_KHR_copy_commands2": vk::PFN_vkCmdCopyBufferToImage2 => xfer2::cmd_copy_buffer_to_image2;
+    Device c"vkCmdCopyImageToBuffer2KHR" in c"VK_KHR_copy_commands2": vk::PFN_vkCmdCopyImageToBuffer2 => xfer2::cmd_copy_image_to_buffer2;
+    Device c"vkCmdBlitImage2KHR" in c"VK_KHR_copy_commands2": vk::PFN_vkCmdBlitImage2 => xfer2::cmd_blit_image2;
+    Device c"vkCmdResolveImage2KHR" in c"VK_KHR_copy_commands2": vk::PFN_vkCmdResolveImage2 => xfer2::cmd_resolve_image2;
     Device c"vkCmdClearColorImage": vk::PFN_vkCmdClearColorImage => xfer::cmd_clear_color_image;
     Device c"vkCmdClearDepthStencilImage": vk::PFN_vkCmdClearDepthStencilImage => xfer::cmd_clear_depth_stencil_image;
 

@@ -144,11 +144,24 @@ pub const PROVEN_BLIT: &[vk::Format] = &[
     vk::Format::R32_UINT,
 ];
 
-/// Colour formats whose multisampled images (2, 4 and 8 samples) are proven end to end by
-/// `tests/tests/msaa.rs`: rendering, resolves (commands and attachments), copies and clears,
-/// differential against lavapipe. Their `sampleCounts` are 1|2|4|8; every other format's is 1.
-pub const PROVEN_MSAA: &[vk::Format] =
-    &[vk::Format::R8G8B8A8_UNORM, vk::Format::R16G16B16A16_SFLOAT, vk::Format::R32G32B32A32_SFLOAT];
+/// Formats whose multisampled images (2, 4 and 8 samples) are proven end to end by
+/// `tests/tests/msaa.rs`: colour formats with rendering, resolves (commands and attachments),
+/// copies and clears; depth formats as per-sample depth-tested attachments with load-op
+/// clears (depth/stencil resolves are not offered); differential against lavapipe (4x) and
+/// coverage computed at the standard sample locations. The stencil formats' per-sample
+/// stencil tests are proven by the conformance suite's
+/// `pipeline.monolithic.multisample.raster_samples.*.stencil` / `depth_stencil` and
+/// `std_sample_locations.draw.stencil.*` (all pass), D32S8's depth plane by `msaa.rs`. Their `sampleCounts` are 1|2|4|8;
+/// every other format's is 1.
+pub const PROVEN_MSAA: &[vk::Format] = &[
+    vk::Format::R8G8B8A8_UNORM,
+    vk::Format::R16G16B16A16_SFLOAT,
+    vk::Format::R32G32B32A32_SFLOAT,
+    vk::Format::D16_UNORM,
+    vk::Format::D32_SFLOAT,
+    vk::Format::S8_UINT,
+    vk::Format::D32_SFLOAT_S8_UINT,
+];
 
 /// The sample counts a multisampled image may have (navi21's `_R`/`_Z` MSAA layouts stop at 8).
 pub const MSAA_SAMPLE_COUNTS: vk::SampleCountFlags = vk::SampleCountFlags::from_raw(
@@ -373,7 +386,7 @@ pub fn image_format_properties_for(
     let multisampled = !linear
         && q.ty == vk::ImageType::TYPE_2D
         && !q.flags.contains(C::CUBE_COMPATIBLE)
-        && features.contains(F::COLOR_ATTACHMENT)
+        && features.intersects(F::COLOR_ATTACHMENT | F::DEPTH_STENCIL_ATTACHMENT)
         && !q.usage.contains(vk::ImageUsageFlags::STORAGE)
         && PROVEN_MSAA.contains(&q.format);
     let max_dim = extent.0.max(extent.1).max(extent.2);

@@ -162,10 +162,10 @@ impl RenderPass {
                     s.p_next,
                 )
             };
+            let ds_target =
+                ds_resolve.map_or(std::ptr::null(), |r| r.p_depth_stencil_resolve_attachment);
             // SAFETY: a null or valid pointer (valid usage).
-            if ds_resolve
-                .and_then(|r| unsafe { r.p_depth_stencil_resolve_attachment.as_ref() })
-                .is_some_and(|r| r.attachment != vk::ATTACHMENT_UNUSED)
+            if unsafe { ds_target.as_ref() }.is_some_and(|r| r.attachment != vk::ATTACHMENT_UNUSED)
             {
                 return Err(super::refuse("depth/stencil resolve"));
             }

@@ -67,7 +67,8 @@ fn linear_subresource_layout() {
 #[test]
 fn bad_requests_are_errors() {
     let bad = |i: vk::ImageCreateInfo<'_>| assert!(Image::create(&i).is_err(), "{i:?}");
-    // Sample-count rules of the layout itself (vkCreateImage refuses every multisampled image).
+    // Sample-count rules of the layout itself (vkCreateImage also refuses multisampled images
+    // of formats outside PROVEN_MSAA).
     let bad_layout = |i: vk::ImageCreateInfo<'_>| assert!(Image::build(&i).is_err(), "{i:?}");
     bad(info(vk::Format::R8_UNORM, 0, 1, 1));
     bad(info(vk::Format::R8_UNORM, 16, 16, 6));
@@ -81,7 +82,15 @@ fn bad_requests_are_errors() {
             .samples(vk::SampleCountFlags::TYPE_4)
             .tiling(vk::ImageTiling::LINEAR),
     );
-    bad(info(vk::Format::R8G8B8A8_UNORM, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_4));
+    bad(info(vk::Format::R8G8B8A8_UINT, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_4));
+    bad(info(vk::Format::R16G16_SFLOAT, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_2));
+    // Offered: the proven formats with 2, 4 and 8 samples.
+    for f in crate::format::properties::PROVEN_MSAA {
+        for n in [2, 4, 8] {
+            let i = info(*f, 4, 4, 1).samples(vk::SampleCountFlags::from_raw(n));
+            assert!(Image::create(&i).is_ok(), "{i:?}");
+        }
+    }
     bad_layout(
         info(vk::Format::BC1_RGB_UNORM_BLOCK, 4, 4, 1).samples(vk::SampleCountFlags::TYPE_2),
     );

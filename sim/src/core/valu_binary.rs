@@ -95,6 +95,31 @@ pub(super) fn eval(
             rtz(f.get(x)) as u64 | (rtz(f.get(y)) as u64) << 16
         }),
         O::V_PACK_B32_F16 => map2(out, a, b, |x, y| (x & 0xffff) | (y & 0xffff) << 16),
+        // Colour-export packing (SPI_SHADER_*16_ABGR): two values into 16-bit halves, S0 low.
+        // Integers saturate to the 16-bit range (NIR's pack_uint/sint_2x16, which ACO selects
+        // to these); norms clamp to [0, 1] / [-1, 1] and round to nearest even (NaN is 0).
+        O::V_CVT_PK_U16_U32 => map2(out, a, b, |x, y| {
+            let sat = |v: u32| u64::from(v.min(0xffff));
+            sat(u(x)) | sat(u(y)) << 16
+        }),
+        O::V_CVT_PK_I16_I32 => map2(out, a, b, |x, y| {
+            let sat = |v: i32| u64::from(v.clamp(-0x8000, 0x7fff) as i16 as u16);
+            sat(i(x)) | sat(i(y)) << 16
+        }),
+        O::V_CVT_PKNORM_U16_F32 => map2(out, a, b, |x, y| {
+            let n = |v: f32| {
+                let c = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+                u64::from((c * 65535.0).round_ties_even() as u16)
+            };
+            n(f.get(x)) | n(f.get(y)) << 16
+        }),
+        O::V_CVT_PKNORM_I16_F32 => map2(out, a, b, |x, y| {
+            let n = |v: f32| {
+                let c = if v.is_nan() { 0.0 } else { v.clamp(-1.0, 1.0) };
+                u64::from((c * 32767.0).round_ties_even() as i16 as u16)
+            };
+            n(f.get(x)) | n(f.get(y)) << 16
+        }),
         O::V_ADD_F64 => map2(out, a, b, |x, y| f64r(f64v(x) + f64v(y))),
         O::V_MUL_F64 => map2(out, a, b, |x, y| f64r(f64v(x) * f64v(y))),
         O::V_MIN_F64 => map2(out, a, b, |x, y| f64r(f64v(x).min(f64v(y)))),
