@@ -192,15 +192,25 @@ impl Target {
         color: [f32; 4],
         instances: u32,
     ) {
+        // SAFETY: forwarded to the caller.
+        unsafe {
+            self.push_rect(d, cb, r, color);
+            d.cmd_draw(cb, 6, instances, 0, 0);
+        }
+    }
+
+    /// Sets the rectangle and colour the next draws use (their vertices 0..6 of each
+    /// instance make the rectangle).
+    ///
+    /// # Safety
+    /// `cb` must be recording.
+    pub unsafe fn push_rect(&self, d: &Device, cb: vk::CommandBuffer, r: Rect, color: [f32; 4]) {
         let mut bytes = Vec::with_capacity(32);
         r.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
         color.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
         let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
         // SAFETY: forwarded to the caller.
-        unsafe {
-            d.cmd_push_constants(cb, self.layout, stages, 0, &bytes);
-            d.cmd_draw(cb, 6, instances, 0, 0);
-        }
+        unsafe { d.cmd_push_constants(cb, self.layout, stages, 0, &bytes) };
     }
 
     /// # Safety
