@@ -4,7 +4,9 @@
 //! around each call. Every command draws the same pixel-aligned rectangle with its own
 //! instance count (1, 2, 4, 8), so the samples passed are area × the instances of the
 //! executed commands (hand-computed): count 0; a count below the maximum; a count above it;
-//! all four; the indexed form with a 20-byte and a padded 32-byte stride.
+//! all four; the indexed form with a 20-byte and a padded 32-byte stride. A second test
+//! checks vkCmdDrawIndirect with several draws (multiDrawIndirect) and firstInstance
+//! (drawIndirectFirstInstance): instances from 100 on are drawn outside the target.
 
 #[path = "support/raster.rs"]
 mod raster;
@@ -120,6 +122,61 @@ fn count_draws_execute_min_of_count_and_max() {
     for name in ["llvmpipe", "Ferrum"] {
         let got = run(&h, h.physical_device_named(name));
         assert_eq!(got, want, "{name}: samples passed per case {CASES:?}");
+    }
+    h.assert_clean();
+}
+
+/// vkCmdDrawIndirect of four commands {6 vertices, 4 instances, firstInstance f}: instances
+/// f..f+4 below 100 are visible.
+const FIRST_INSTANCES: [u32; 4] = [0, 98, 100, 97];
+
+fn multi_draw(h: &Harness, pd: vk::PhysicalDevice) -> u64 {
+    let core = vk::PhysicalDeviceFeatures::default()
+        .occlusion_query_precise(true)
+        .multi_draw_indirect(true)
+        .draw_indirect_first_instance(true);
+    let gpu = Gpu::with_features(&h.instance, pd, 0, &core);
+    let d = &gpu.device;
+    let t = Target::new(h, pd, &gpu);
+    let args = gpu.host_buffer(256);
+    let words: Vec<u8> = FIRST_INSTANCES
+        .iter()
+        .flat_map(|&f| [6u32, 4, 0, f])
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    args.write(0, &words);
+    // SAFETY: valid commands on live handles; everything is destroyed after the GPU is idle.
+    unsafe {
+        let info =
+            vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::OCCLUSION).query_count(1);
+        let pool = d.create_query_pool(&info, None).expect("vkCreateQueryPool");
+        gpu.run(|d, cb| {
+            d.cmd_reset_query_pool(cb, pool, 0, 1);
+            t.begin(d, cb);
+            t.push_rect(d, cb, RECT, [0.0, 1.0, 0.0, 1.0]);
+            d.cmd_begin_query(cb, pool, 0, vk::QueryControlFlags::PRECISE);
+            d.cmd_draw_indirect(cb, args.buffer, 0, 4, 16);
+            d.cmd_end_query(cb, pool, 0);
+            d.cmd_end_render_pass(cb);
+        });
+        let mut results = [0u64; 1];
+        let flags = vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT;
+        d.get_query_pool_results(pool, 0, &mut results, flags).expect("vkGetQueryPoolResults");
+        d.destroy_query_pool(pool, None);
+        t.destroy(d);
+        gpu.destroy_buffer(args);
+        results[0]
+    }
+}
+
+#[test]
+fn multi_draw_indirect_honours_first_instance() {
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let visible: u64 =
+        FIRST_INSTANCES.iter().map(|&f| (f..f + 4).filter(|&i| i < 100).count() as u64).sum();
+    for name in ["llvmpipe", "Ferrum"] {
+        let got = multi_draw(&h, h.physical_device_named(name));
+        assert_eq!(got, AREA * visible, "{name}: samples passed");
     }
     h.assert_clean();
 }

@@ -104,6 +104,10 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // Occlusion queries count exactly (ZPASS_DONE from every RB, DB_COUNT_CONTROL
         // perfect counts); statistics from SAMPLE_PIPELINESTAT. tests/tests/graphics_queries.rs.
         occlusion_query_precise: vk::TRUE,
+        // Several indirect draws per call, each one's firstInstance passed to the VS by the CP
+        // (tests/tests/graphics_indirect_count.rs, multi_draw_indirect_honours_first_instance).
+        multi_draw_indirect: vk::TRUE,
+        draw_indirect_first_instance: vk::TRUE,
         pipeline_statistics_query: vk::TRUE,
         ..Default::default()
     }
