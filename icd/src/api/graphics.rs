@@ -607,6 +607,15 @@ pub unsafe extern "system" fn cmd_clear_attachments(
     unsafe {
         record("vkCmdClearAttachments", cb, |s, _, g| {
             let r = g.rendering.as_ref().ok_or(VkError::InvalidUsage("clear outside rendering"))?;
+            // The meta clear writes through the attachment views, which a secondary whose
+            // inheritance info names no framebuffer does not know.
+            if r.inherited.is_some_and(|i| i.no_views) {
+                log::warn!("vkCmdClearAttachments in a secondary without a framebuffer: refused");
+                return Err(VkError::FeatureNotPresent(
+                    "vkCmdClearAttachments in a secondary command buffer without a framebuffer"
+                        .into(),
+                ));
+            }
             for a in array(p_attachments, count) {
                 if a.aspect_mask != vk::ImageAspectFlags::COLOR {
                     // Aspects the scope does not attach are not cleared (no attachment: none).

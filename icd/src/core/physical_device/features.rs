@@ -109,6 +109,9 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         multi_draw_indirect: vk::TRUE,
         draw_indirect_first_instance: vk::TRUE,
         pipeline_statistics_query: vk::TRUE,
+        // Queries stay active across vkCmdExecuteCommands: the counters are CP and DB state
+        // secondaries do not touch (graphics_secondary.rs, secondaries_count_in_inherited_queries).
+        inherited_queries: vk::TRUE,
         ..Default::default()
     }
 }
