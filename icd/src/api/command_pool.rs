@@ -132,20 +132,21 @@ pub unsafe extern "system" fn begin_command_buffer(
         // render pass it continues (ignored for primaries and without RENDER_PASS_CONTINUE).
         let continues = cb.level == vk::CommandBufferLevel::SECONDARY
             && info.flags.contains(vk::CommandBufferUsageFlags::RENDER_PASS_CONTINUE);
-        let scope = if continues {
+        let (scope, stats) = if continues {
             // SAFETY: a valid inheritance info for such a secondary (valid usage).
             let inherit = unsafe { reference(info.p_inheritance_info)? };
-            Some(crate::gfx::rendering::inherited(inherit)?)
+            let stats = !inherit.pipeline_statistics.is_empty();
+            (Some(crate::gfx::rendering::inherited(inherit)?), stats)
         } else {
-            None
+            (None, false)
         };
         cb.begin(info.flags)?;
-        if let Some(scope) = scope {
-            cb.record_graphics(|_, _, g| {
-                g.rendering = Some(scope);
-                Ok(())
-            });
-        }
+        cb.record_graphics(|s, _, g| {
+            g.rendering = scope;
+            // An inherited statistics query: internal dispatches pause its counters too.
+            s.stats_query_active = stats;
+            Ok(())
+        });
         Ok(())
     })
 }

@@ -532,6 +532,75 @@ pub unsafe extern "system" fn cmd_draw_indexed_indirect(
     unsafe { indirect("vkCmdDrawIndexedIndirect", cb, buffer, offset, draws, stride, true) }
 }
 
+/// `vkCmdDraw(Indexed)IndirectCount`: the arguments as for the indirect draws, the count a
+/// 4-byte aligned u32 in `count_buffer`.
+///
+/// # Safety
+/// `cb`, `buffer` and `count_buffer` must be live handles.
+#[allow(clippy::too_many_arguments)]
+unsafe fn indirect_count(
+    name: &'static str,
+    cb: vk::CommandBuffer,
+    (buffer, offset): (vk::Buffer, vk::DeviceSize),
+    (count_buffer, count_offset): (vk::Buffer, vk::DeviceSize),
+    max_draws: u32,
+    stride: u32,
+    indexed: bool,
+) {
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        record(name, cb, |s, c, g| {
+            let (b, cbuf) = (obj::<Buffer>(buffer)?, obj::<Buffer>(count_buffer)?);
+            // VUID-vkCmdDrawIndirectCount-countBufferOffset-02716/04129 and offset-02710: the
+            // count and the commands are 4-byte aligned inside their buffers. (Commands past
+            // the buffer end for counts up to maxDrawCount are the application's promise,
+            // VUID-vkCmdDrawIndirectCount-countBuffer-03121: only checked for the first.)
+            let size: u64 = if indexed { 20 } else { 16 };
+            if offset % 4 != 0 || count_offset % 4 != 0 || count_offset + 4 > cbuf.size {
+                return Err(VkError::InvalidUsage("indirect count or arguments misplaced"));
+            }
+            if max_draws > 0 && offset + size > b.size {
+                return Err(VkError::InvalidUsage("indirect draw arguments outside the buffer"));
+            }
+            let va = crate::cmd::copy::buffer_address(b, offset)?;
+            let count_va = crate::cmd::copy::buffer_address(cbuf, count_offset)?;
+            let d = Draw::IndirectCount { va, count_va, max_draws, stride, indexed };
+            draw::draw(s, g, &c.push, d)
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "system" fn cmd_draw_indirect_count(
+    cb: vk::CommandBuffer,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+    count_buffer: vk::Buffer,
+    count_offset: vk::DeviceSize,
+    max_draws: u32,
+    stride: u32,
+) {
+    let (args, count) = ((buffer, offset), (count_buffer, count_offset));
+    // SAFETY: live handles (valid usage).
+    unsafe { indirect_count("vkCmdDrawIndirectCount", cb, args, count, max_draws, stride, false) }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "system" fn cmd_draw_indexed_indirect_count(
+    cb: vk::CommandBuffer,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+    count_buffer: vk::Buffer,
+    count_offset: vk::DeviceSize,
+    max_draws: u32,
+    stride: u32,
+) {
+    let (args, count) = ((buffer, offset), (count_buffer, count_offset));
+    let name = "vkCmdDrawIndexedIndirectCount";
+    // SAFETY: live handles (valid usage).
+    unsafe { indirect_count(name, cb, args, count, max_draws, stride, true) }
+}
+
 pub unsafe extern "system" fn cmd_clear_attachments(
     cb: vk::CommandBuffer,
     count: u32,
@@ -543,6 +612,15 @@ pub unsafe extern "system" fn cmd_clear_attachments(
     unsafe {
         record("vkCmdClearAttachments", cb, |s, _, g| {
             let r = g.rendering.as_ref().ok_or(VkError::InvalidUsage("clear outside rendering"))?;
+            // The meta clear writes through the attachment views, which a secondary whose
+            // inheritance info names no framebuffer does not know.
+            if r.inherited.is_some_and(|i| i.no_views) {
+                log::warn!("vkCmdClearAttachments in a secondary without a framebuffer: refused");
+                return Err(VkError::FeatureNotPresent(
+                    "vkCmdClearAttachments in a secondary command buffer without a framebuffer"
+                        .into(),
+                ));
+            }
             for a in array(p_attachments, count) {
                 if a.aspect_mask != vk::ImageAspectFlags::COLOR {
                     // Aspects the scope does not attach are not cleared (no attachment: none).

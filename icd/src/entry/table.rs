@@ -265,6 +265,8 @@ entries! {
     Device c"vkCmdDrawIndexed": vk::PFN_vkCmdDrawIndexed => g3d::cmd_draw_indexed;
     Device c"vkCmdDrawIndirect": vk::PFN_vkCmdDrawIndirect => g3d::cmd_draw_indirect;
     Device c"vkCmdDrawIndexedIndirect": vk::PFN_vkCmdDrawIndexedIndirect => g3d::cmd_draw_indexed_indirect;
+    Device c"vkCmdDrawIndirectCountKHR" in c"VK_KHR_draw_indirect_count": vk::PFN_vkCmdDrawIndirectCount => g3d::cmd_draw_indirect_count;
+    Device c"vkCmdDrawIndexedIndirectCountKHR" in c"VK_KHR_draw_indirect_count": vk::PFN_vkCmdDrawIndexedIndirectCount => g3d::cmd_draw_indexed_indirect_count;
     Device c"vkCmdClearAttachments": vk::PFN_vkCmdClearAttachments => g3d::cmd_clear_attachments;
     Device c"vkCmdResolveImage": vk::PFN_vkCmdResolveImage => xfer::cmd_resolve_image;
     Device c"vkCmdBeginQuery": vk::PFN_vkCmdBeginQuery => cmd::cmd_begin_query;

@@ -43,6 +43,11 @@ const INDEX_BASE: u32 = 0x26;
 const INDEX_BUFFER_SIZE: u32 = 0x13;
 const DRAW_INDIRECT: u32 = 0x24;
 const DRAW_INDEX_INDIRECT: u32 = 0x25;
+const DRAW_INDIRECT_MULTI: u32 = 0x2c;
+const DRAW_INDEX_INDIRECT_MULTI: u32 = 0x38;
+/// DRAW_(INDEX_)INDIRECT_MULTI dword 3: write the draw index, read the count from memory.
+const DRAW_INDEX_ENABLE: u32 = 1 << 31;
+const COUNT_INDIRECT_ENABLE: u32 = 1 << 30;
 /// VGT_DRAW_INITIATOR.SOURCE_SELECT: indices from memory (DMA) or generated (auto).
 const SOURCE_DMA: u32 = 0;
 const SOURCE_AUTO: u32 = 2;
@@ -185,6 +190,9 @@ pub enum Draw {
     Indexed { count: u32, first: u32, offset: i32, instances: u32, first_instance: u32 },
     /// `draws` Vk(Indexed)DrawIndirectCommands at `va`, `stride` bytes apart.
     Indirect { va: u64, draws: u32, stride: u32, indexed: bool },
+    /// As `Indirect`, with the number of draws read from `count_va` at execution, at most
+    /// `max_draws`.
+    IndirectCount { va: u64, count_va: u64, max_draws: u32, stride: u32, indexed: bool },
 }
 
 /// The vertex-input table: a V# per location up to the highest the pipeline reads.
@@ -434,6 +442,19 @@ fn index_size(st: &GraphicsState) -> VkResult<(u64, u64, u64)> {
     Ok((va, bytes, if t == vk::IndexType::UINT16 { 2 } else { 4 }))
 }
 
+/// The index buffer (indexed draws) and the argument base of an indirect draw; returns the
+/// draw initiator's source.
+fn indirect_prefix(s: &mut CmdStream, st: &GraphicsState, va: u64, indexed: bool) -> VkResult<u32> {
+    if indexed {
+        let (iva, bytes, size) = index_size(st)?;
+        s.emit(&[pm4::header(INDEX_BASE, 2), iva as u32, (iva >> 32) as u32])?;
+        let n = (bytes / size).min(u64::from(u32::MAX)) as u32;
+        s.emit(&[pm4::header(INDEX_BUFFER_SIZE, 1), n])?;
+    }
+    s.emit(&[pm4::header(SET_BASE, 3), 1, va as u32, (va >> 32) as u32])?;
+    Ok(if indexed { SOURCE_DMA } else { SOURCE_AUTO })
+}
+
 /// The SH register dword index (from 0xB000) of VS user SGPR `n`, for indirect packets.
 fn vs_user_loc(n: u32) -> u32 {
     (r::SPI_SHADER_USER_DATA_VS_0 + 4 * n - 0xb000) / 4
@@ -446,6 +467,7 @@ pub fn draw(s: &mut CmdStream, st: &GraphicsState, push: &[u8], d: Draw) -> VkRe
             count == 0 || instances == 0
         }
         Draw::Indirect { draws, .. } => draws == 0,
+        Draw::IndirectCount { max_draws, .. } => max_draws == 0,
     };
     if empty || draw_state(s, st, push)?.is_none() {
         return Ok(());
@@ -473,19 +495,29 @@ pub fn draw(s: &mut CmdStream, st: &GraphicsState, push: &[u8], d: Draw) -> VkRe
                 SOURCE_DMA,
             ])
         }
+        Draw::IndirectCount { va, count_va, max_draws, stride, indexed } => {
+            let source = indirect_prefix(s, st, va, indexed)?;
+            let op = if indexed { DRAW_INDEX_INDIRECT_MULTI } else { DRAW_INDIRECT_MULTI };
+            // The CP reads the count at `count_va` and draws min(count, max_draws) commands,
+            // writing each one's index into the draw-index user SGPR (gl_DrawIndex).
+            let flags =
+                DRAW_INDEX_ENABLE | COUNT_INDIRECT_ENABLE | vs_user_loc(g::VS_USER_DATA_DRAW_INDEX);
+            s.emit(&[
+                pm4::header(op, 9),
+                0,
+                vs_user_loc(g::VS_USER_DATA_BASE_VERTEX),
+                vs_user_loc(g::VS_USER_DATA_BASE_INSTANCE),
+                flags,
+                max_draws,
+                count_va as u32,
+                (count_va >> 32) as u32,
+                stride,
+                source,
+            ])
+        }
         Draw::Indirect { va, draws, stride, indexed } => {
-            if indexed {
-                let (iva, bytes, size) = index_size(st)?;
-                s.emit(&[pm4::header(INDEX_BASE, 2), iva as u32, (iva >> 32) as u32])?;
-                let n = (bytes / size).min(u64::from(u32::MAX)) as u32;
-                s.emit(&[pm4::header(INDEX_BUFFER_SIZE, 1), n])?;
-            }
-            s.emit(&[pm4::header(SET_BASE, 3), 1, va as u32, (va >> 32) as u32])?;
-            let (op, source) = if indexed {
-                (DRAW_INDEX_INDIRECT, SOURCE_DMA)
-            } else {
-                (DRAW_INDIRECT, SOURCE_AUTO)
-            };
+            let source = indirect_prefix(s, st, va, indexed)?;
+            let op = if indexed { DRAW_INDEX_INDIRECT } else { DRAW_INDIRECT };
             for i in 0..draws {
                 // gl_DrawIndex of draw i; the CP writes base vertex and instance itself.
                 set(s, params + 8, &[i])?;

@@ -96,6 +96,8 @@ pub struct Inherited {
     pub depth: bool,
     pub stencil: bool,
     pub depth_format: Option<vk::Format>,
+    /// The inheritance info named no framebuffer: the scope's views are unknown.
+    pub no_views: bool,
 }
 
 /// The scope of a secondary command buffer begun with RENDER_PASS_CONTINUE: the subpass's
@@ -114,7 +116,8 @@ pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Render
     let aspects = depth_format
         .and_then(crate::format::info)
         .map_or(vk::ImageAspectFlags::empty(), |f| f.aspects());
-    let scope = Inherited {
+    let mut scope = Inherited {
+        no_views: false,
         depth: aspects.contains(vk::ImageAspectFlags::DEPTH),
         stencil: aspects.contains(vk::ImageAspectFlags::STENCIL),
         depth_format: depth_format.filter(|_| aspects.contains(vk::ImageAspectFlags::DEPTH)),
@@ -142,14 +145,17 @@ pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Render
             }
             r
         }
-        None => Rendering {
-            area: vk::Rect2D::default(),
-            layers: 1,
-            view_mask: sp.view_mask,
-            colors: Vec::new(),
-            depth: None,
-            inherited: None,
-        },
+        None => {
+            scope.no_views = true;
+            Rendering {
+                area: vk::Rect2D::default(),
+                layers: 1,
+                view_mask: sp.view_mask,
+                colors: Vec::new(),
+                depth: None,
+                inherited: None,
+            }
+        }
     };
     r.inherited = Some(scope);
     Ok(r)

@@ -1,7 +1,8 @@
 //! A small render target for the command-surface tests (queries, secondary command buffers):
 //! a W×H R8G8B8A8_UNORM image cleared by a render pass, and a pipeline that draws
 //! pixel-aligned rectangles given in pixels by push constants (two triangles, six vertices
-//! from gl_VertexIndex), so covered pixels are exact (no pixel centre on an edge).
+//! from gl_VertexIndex), so covered pixels are exact (no pixel centre on an edge). Instances
+//! numbered 100 and up are moved outside the target, which makes firstInstance observable.
 
 #![allow(dead_code)]
 
@@ -22,6 +23,8 @@ void main() {
     bool right = i == 1 || i == 2 || i == 4;
     bool bottom = i == 2 || i == 4 || i == 5;
     vec2 p = vec2(right ? pc.rect.z : pc.rect.x, bottom ? pc.rect.w : pc.rect.y);
+    // Instances from 100 on land outside the target (firstInstance tests).
+    p.x += gl_InstanceIndex >= 100 ? 1000.0 : 0.0;
     gl_Position = vec4(p / vec2(37.0, 23.0) * 2.0 - 1.0, 0.0, 1.0);
 }
 ";
@@ -192,15 +195,25 @@ impl Target {
         color: [f32; 4],
         instances: u32,
     ) {
+        // SAFETY: forwarded to the caller.
+        unsafe {
+            self.push_rect(d, cb, r, color);
+            d.cmd_draw(cb, 6, instances, 0, 0);
+        }
+    }
+
+    /// Sets the rectangle and colour the next draws use (their vertices 0..6 of each
+    /// instance make the rectangle).
+    ///
+    /// # Safety
+    /// `cb` must be recording.
+    pub unsafe fn push_rect(&self, d: &Device, cb: vk::CommandBuffer, r: Rect, color: [f32; 4]) {
         let mut bytes = Vec::with_capacity(32);
         r.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
         color.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
         let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
         // SAFETY: forwarded to the caller.
-        unsafe {
-            d.cmd_push_constants(cb, self.layout, stages, 0, &bytes);
-            d.cmd_draw(cb, 6, instances, 0, 0);
-        }
+        unsafe { d.cmd_push_constants(cb, self.layout, stages, 0, &bytes) };
     }
 
     /// # Safety

@@ -104,12 +104,19 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // Occlusion queries count exactly (ZPASS_DONE from every RB, DB_COUNT_CONTROL
         // perfect counts); statistics from SAMPLE_PIPELINESTAT. tests/tests/graphics_queries.rs.
         occlusion_query_precise: vk::TRUE,
+        // Several indirect draws per call, each one's firstInstance passed to the VS by the CP
+        // (tests/tests/graphics_indirect_count.rs, multi_draw_indirect_honours_first_instance).
+        multi_draw_indirect: vk::TRUE,
+        draw_indirect_first_instance: vk::TRUE,
         pipeline_statistics_query: vk::TRUE,
         // gl_ClipDistance / gl_CullDistance: the CCDIST position exports and
         // PA_CL_VS_OUT_CNTL from the compiler's VsMetadata (compiler/tests/gfx_clip.rs,
         // tests/tests/graphics_shaders.rs `clip_cull` against lavapipe).
         shader_clip_distance: vk::TRUE,
         shader_cull_distance: vk::TRUE,
+        // Queries stay active across vkCmdExecuteCommands: the counters are CP and DB state
+        // secondaries do not touch (graphics_secondary.rs, secondaries_count_in_inherited_queries).
+        inherited_queries: vk::TRUE,
         ..Default::default()
     }
 }
