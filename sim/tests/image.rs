@@ -100,6 +100,43 @@ fn load_mip_from_a_swizzled_array() {
     assert_eq!(got[1][0], 0, "layer 3 is beyond DEPTH (last layer 2)");
 }
 
+/// A 2D instruction on a 2D-array T# (how RADV describes a 2D view of one layer of a layered
+/// image; the shader's DIM knows nothing of the view) sends no layer coordinate and reads
+/// slice BASE_ARRAY.
+#[test]
+fn two_d_loads_of_an_array_t_sharp_read_its_base_layer() {
+    let rig = Rig::new(8 << 20);
+    let (w, h, layers) = (8u32, 4u32, 3u32);
+    let desc = SurfaceDesc {
+        sw_mode: 27,
+        dim: Dim::D2,
+        bpe_log2: 2,
+        width: w,
+        height: h,
+        slices: layers,
+        mips: 1,
+        samples_log2: 0,
+        pitch: None,
+        pipe_bank_xor: 0,
+    };
+    let value = |x: u32, y: u32, z: u32| x | y << 8 | z << 16 | 0xa0 << 24;
+    for z in 0..layers {
+        for y in 0..h {
+            for x in 0..w {
+                let o = texel_offset(&desc, x, y, z, 0, 0).unwrap();
+                rig.image.map.write_u32s(o as usize, &[value(x, y, z)]).unwrap();
+            }
+        }
+    }
+    let array = T { ty: 13, sw_mode: 27, depth: layers - 1, ..T::new(rig.image.va, 20, w, h) };
+    for base in 0..layers {
+        let view = T { base_array: base, depth: base, ..array };
+        let got = rig.run(&view, [0; 4], mimg(Op::IMAGE_LOAD, 1, 1), &[[3, 2, 0, 0], [7, 1, 0, 0]]);
+        assert_eq!(got[0][0], value(3, 2, base), "layer {base}");
+        assert_eq!(got[1][0], value(7, 1, base), "layer {base}");
+    }
+}
+
 #[test]
 fn store_then_load_and_dropped_out_of_range_stores() {
     let rig = Rig::new(0);

@@ -132,3 +132,39 @@ fn multisampled_images_use_msaa_layouts() {
     assert_eq!(*offset, 128 * 128 * 4 * 8);
     assert_eq!(st.size, 128 * 128 * 8);
 }
+
+/// A 2D view of layer 2 of a layered image reads layer 2: its T#, decoded by the simulator,
+/// selects slice 2 when the shader gives no layer coordinate (a 2D-typed T# would read layer
+/// 0: dEQP-VK.binding_model.shader_access.*.2d_base_slice).
+#[test]
+fn views_of_a_later_layer_read_that_layer() {
+    use ferrum_sim::tex::desc::Tsharp;
+    for (ty, view, layers) in [
+        (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D, 4),
+        (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D, 3),
+    ] {
+        let mut ci = info(vk::Format::R8G8B8A8_UNORM, 16, 16, 1);
+        ci.image_type = ty;
+        ci.array_layers = layers;
+        if ty == vk::ImageType::TYPE_1D {
+            ci.extent.height = 1;
+        }
+        let image = Image::create(&ci).unwrap();
+        for base in 0..layers {
+            let v = vk::ImageViewCreateInfo::default()
+                .view_type(view)
+                .format(ci.format)
+                .subresource_range(vk::ImageSubresourceRange {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    base_mip_level: 0,
+                    level_count: 1,
+                    base_array_layer: base,
+                    layer_count: 1,
+                });
+            let (_, _, d) = super::view::describe(&image, 1 << 20, &v).unwrap();
+            let t = Tsharp::parse(&d.words()).unwrap();
+            let img = ferrum_sim::tex::image::Image::new(t).unwrap();
+            assert_eq!(img.slice_range(0), (base, base), "{view:?} of layer {base}");
+        }
+    }
+}

@@ -127,6 +127,14 @@ pub(crate) fn describe(
         return Err(VkError::FormatNotSupported);
     }
     let (base, count) = (range.base_array_layer, range.layer_count);
+    // A 1D or 2D T# has no slice: the hardware reads layer 0 whatever BASE_ARRAY says. A view
+    // of a later layer is therefore described as a one-layer array (as RADV does); a shader
+    // without a layer coordinate reads slice BASE_ARRAY of it.
+    let ty = match ty {
+        ImgType::D1 if base != 0 => ImgType::D1Array,
+        ImgType::D2 if base != 0 => ImgType::D2Array,
+        other => other,
+    };
     let last_array = match ty {
         ImgType::Cube => (base + count) / 6 - 1,
         ImgType::D3 => 0,

@@ -186,7 +186,11 @@ pub fn exec(w: &mut Wave, i: &Mimg, mem: &Mem<'_>, border_table: u64) -> R<()> {
     }
     let words = if i.r128 { 4 } else { 8 };
     let t = Tsharp::parse(&w.sread_range(i.srsrc as usize, words)?).map_err(Fault::Shader)?;
-    if i.dim as u32 != t.ty - 8 && !(i.dim == 5 && t.ty == ty::CUBE) {
+    // DIM says how many coordinates the instruction sends. A 1D/2D instruction on a
+    // one-dimension-higher array T# sends no layer and reads slice BASE_ARRAY: RADV describes
+    // every 1D/2D view of a layered image with an array T# and ACO takes DIM from the shader.
+    let unlayered = (i.dim == 0 && t.ty == ty::D1_ARRAY) || (i.dim == 1 && t.ty == ty::D2_ARRAY);
+    if i.dim as u32 != t.ty - 8 && !(i.dim == 5 && t.ty == ty::CUBE) && !unlayered {
         return fault(format!("instruction dim {} on a T# of type {}", i.dim, t.ty));
     }
     let img = Image::new(t).map_err(Fault::Shader)?;
@@ -228,7 +232,8 @@ fn texel_at(img: &Image, dim: u8, c: &[u32], mip: bool) -> Texel {
         0 => (c[0], 0, z0),
         4 => (c[0], 0, z0.wrapping_add(c[1])),
         6 => (c[0], c[1], 0),
-        1 => (c[0], c[1], 0),
+        // Slice 0 of a 2D T#, BASE_ARRAY of a 2D-array one (see `exec`).
+        1 => (c[0], c[1], z0),
         _ => (c[0], c[1], z0.wrapping_add(c[2])),
     };
     Texel { x, y, z, level, sample }
