@@ -150,6 +150,63 @@ impl KernelBuilder {
         self.b().emit_void(InstKind::Image(inst));
     }
 
+    /// Reads sample `sample` of the texel at integer `coord` of a multisampled storage image
+    /// (`shape.ms`), as [`KernelBuilder::image_read`] reads single-sampled ones.
+    pub fn image_read_sample(
+        &mut self,
+        desc: Value,
+        shape: ImageShape,
+        coord: Value,
+        sample: Value,
+    ) -> Value {
+        let s = ImageSrcs {
+            handle: Some(desc),
+            coord: Some(coord),
+            sample: Some(sample),
+            ..Default::default()
+        };
+        self.image(ImageOp::Read, shape, s, 4)
+    }
+
+    /// Writes four dwords to sample `sample` of the texel at integer `coord` of a
+    /// multisampled storage image (`shape.ms`).
+    pub fn image_write_sample(
+        &mut self,
+        desc: Value,
+        shape: ImageShape,
+        coord: Value,
+        sample: Value,
+        texel: Value,
+    ) {
+        let s = ImageSrcs {
+            handle: Some(desc),
+            coord: Some(coord),
+            sample: Some(sample),
+            data: Some(texel),
+            ..Default::default()
+        };
+        let inst = ImageInst::from_sources(ImageOp::Write, shape, &s).expect("has a handle");
+        self.b().emit_void(InstKind::Image(inst));
+    }
+
+    /// Fetches sample `sample` of the texel at integer `coord` of a multisampled sampled
+    /// image (`shape.ms`): the texel converted by the descriptor's format, as `texelFetch`.
+    pub fn image_fetch_sample(
+        &mut self,
+        desc: Value,
+        shape: ImageShape,
+        coord: Value,
+        sample: Value,
+    ) -> Value {
+        let s = ImageSrcs {
+            handle: Some(desc),
+            coord: Some(coord),
+            sample: Some(sample),
+            ..Default::default()
+        };
+        self.image(ImageOp::Fetch, shape, s, 4)
+    }
+
     /// Fetches the texel at integer `coord` of level `lod` of a sampled image.
     pub fn image_fetch(
         &mut self,

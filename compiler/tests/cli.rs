@@ -79,3 +79,34 @@ fn vertex_and_fragment_isa_with_registers() {
         assert!(text.contains(want) && text.contains("rsrc1"), "{text}");
     }
 }
+
+#[test]
+fn vertex_input_rates_from_the_command_line() {
+    let words = common::glsl_to_spirv(&common::corpus_dir().join("../graphics/draw/fetch.vert"));
+    let p = write_spv("rates-vert", &words);
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ferrum-compile"))
+            .args([p.to_str().unwrap(), "--stage", "vert", "--dump", "isa"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), out.stderr)
+    };
+    let (ok, per_vertex, _) = run(&[]);
+    assert!(ok);
+    // A divisor of 3 divides the instance id with one more multiply-high (the shader's own
+    // gl_VertexIndex / 3 has some already); per-vertex fetches and divisor 1 need none.
+    let (ok, div3, _) = run(&["--instance-rate", "1", "--instance-rate", "6:3"]);
+    assert!(ok);
+    let (ok, div1, _) = run(&["--instance-rate", "6"]);
+    assert!(ok);
+    let mul_hi = |t: &str| t.matches("v_mul_hi_u32").count();
+    assert!(mul_hi(&div3) > mul_hi(&per_vertex), "{div3}");
+    assert_eq!(mul_hi(&div1), mul_hi(&per_vertex), "{div1}");
+    assert_ne!(div1, per_vertex);
+    for bad in ["32", "x", "1:y"] {
+        let (ok, _, err) = run(&["--instance-rate", bad]);
+        assert!(!ok && String::from_utf8_lossy(&err).contains("--instance-rate"), "{bad}");
+    }
+    let _ = std::fs::remove_file(&p);
+}

@@ -7,6 +7,7 @@
 mod common;
 
 use common::draw::{draw, draw_with, DrawSetup, Texture, H, W};
+use common::tri::{cross, inside, on_an_edge_quad, window};
 use ferrum_compiler::amd::abi::graphics::PsKey;
 use ferrum_compiler::amd::{compile_graphics, default_layout, GfxBinary};
 use ferrum_compiler::ir::Stage;
@@ -18,39 +19,6 @@ fn compile(file: &str, stage: Stage) -> GfxBinary {
         .unwrap_or_else(|e| panic!("{file}: {e}"));
     compile_graphics(&ir, &default_layout(&ir), PsKey::default())
         .unwrap_or_else(|e| panic!("{file}: {e}"))
-}
-
-/// color.vert's triangle in window coordinates (viewport 0, 0, W, H; w cancels).
-fn window() -> [[f64; 2]; 3] {
-    [[-0.8, -0.8], [0.9, -0.6], [-0.5, 0.9]]
-        .map(|[x, y]: [f64; 2]| [(x + 1.0) * W as f64 / 2.0, (y + 1.0) * H as f64 / 2.0])
-}
-
-fn cross(a: [f64; 2], b: [f64; 2], p: [f64; 2]) -> f64 {
-    (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
-}
-
-/// Pixel centres clearly inside (more than 1/64 pixel from every edge) or outside: `Some(true)`
-/// / `Some(false)`; `None` near an edge.
-fn inside(x: u32, y: u32) -> Option<bool> {
-    let w = window();
-    let p = [x as f64 + 0.5, y as f64 + 0.5];
-    let mut all = true;
-    for (a, b) in [(w[1], w[2]), (w[2], w[0]), (w[0], w[1])] {
-        let len = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
-        let e = cross(a, b, p) / len;
-        if e.abs() < 1.0 / 64.0 {
-            return None;
-        }
-        all &= e > 0.0;
-    }
-    Some(all)
-}
-
-/// Pixels clearly inside whose 2x2 quad has a pixel clearly outside (helper lanes).
-fn on_an_edge_quad(x: u32, y: u32) -> bool {
-    let (qx, qy) = (x & !1, y & !1);
-    (0..4).any(|i| inside(qx + (i & 1), qy + (i >> 1)) == Some(false))
 }
 
 #[test]
@@ -164,7 +132,8 @@ fn draw_textured(file: &str) -> Vec<[f32; 4]> {
         .unwrap();
     let layout = default_layout(&ir);
     let ps = compile_graphics(&ir, &layout, PsKey::default()).unwrap();
-    assert!(ps.isa_text.contains("image_sample "), "{}", ps.isa_text);
+    let mimg = ["image_sample ", "image_get_lod "];
+    assert!(mimg.iter().any(|m| ps.isa_text.contains(m)), "{}", ps.isa_text);
     assert!(ps.isa_text.contains("s_wqm_b32"), "{}", ps.isa_text);
     let texture = Texture {
         width: 2,
@@ -220,4 +189,16 @@ fn implicit_lod_magnifies_with_the_mag_filter() {
     for &(x, y) in &px {
         assert_eq!(pixels[(y * W + x) as usize], [1.0, 0.0, 0.0, 0.0], "({x}, {y})");
     }
+}
+
+#[test]
+fn query_lod_reports_the_computed_and_the_accessed_level() {
+    let pixels = draw_textured("query_lod.frag");
+    // Exact powers of two: log2(4) = 2 and log2(1/128) = -7 (computed, y), both clamped to
+    // the texture's only level 0 (accessed, x); edge quads need their helper lanes.
+    let (px, edge) = inside_pixels();
+    for &(x, y) in &px {
+        assert_eq!(pixels[(y * W + x) as usize], [0.0, 2.0, 0.0, -7.0], "({x}, {y})");
+    }
+    assert!(px.len() > 1000 && edge > 50, "{} pixels, {edge} on edge quads", px.len());
 }

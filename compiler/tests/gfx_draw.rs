@@ -142,6 +142,10 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("deriv_store.frag", Stage::Fragment),
         ("sample_implicit.frag", Stage::Fragment),
         ("sample_mag.frag", Stage::Fragment),
+        ("demote.frag", Stage::Fragment),
+        ("query_lod.frag", Stage::Fragment),
+        ("sample_mask.frag", Stage::Fragment),
+        ("clip.vert", Stage::Vertex),
     ] {
         let mut key = GfxKey::default();
         if file == "coord.frag" {

@@ -3,6 +3,10 @@
 //! a sampled image, a compute reader that texelFetches it into a storage buffer as packed
 //! RGBA8 (so every format is compared the same way), and the comparison with its edge rule.
 //!
+//! Formats proven as colour targets and for transfers but not for sampling (BGRA8) are read
+//! back by a copy instead (`read_by_copy`); their bytes are compared, so the target's memory
+//! order is checked too.
+//!
 //! Comparison: every channel within `Tolerance::channel` (in 1/255 steps); pixels whose
 //! coverage differs must lie where an edge passes within sub-pixel precision of the pixel
 //! centre, which Vulkan lets go either way: at most `Tolerance::slack` such pixels per scene,
@@ -20,40 +24,65 @@ pub const H: u32 = 23;
 /// their centre.
 pub const EDGE_SLACK: usize = 6;
 
-const READER: &str = "#version 450
+/// The reader kernel of a `w` x `h` target: texelFetch each texel, pack it as UNORM8.
+fn reader_source(w: u32, h: u32) -> String {
+    format!(
+        "#version 450
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 0) uniform texture2D tex;
 layout(set = 0, binding = 1) uniform sampler smp;
-layout(set = 0, binding = 2) buffer Out { uint o[]; };
-void main() {
+layout(set = 0, binding = 2) buffer Out {{ uint o[]; }};
+void main() {{
     ivec2 g = ivec2(gl_GlobalInvocationID.xy);
-    if (g.x < 37 && g.y < 23) {
+    if (g.x < {w} && g.y < {h}) {{
         vec4 c = texelFetch(sampler2D(tex, smp), g, 0);
-        o[g.y * 37 + g.x] = packUnorm4x8(c);
-    }
+        o[g.y * {w} + g.x] = packUnorm4x8(c);
+    }}
+}}
+"
+    )
 }
-";
 
-/// A W x H single-sample colour target usable as attachment and sampled image.
+/// Whether a target of `format` is read back by a copy rather than by sampling it.
+pub fn read_by_copy(format: vk::Format) -> bool {
+    format == vk::Format::B8G8R8A8_UNORM
+}
+
+/// A W x H single-sample colour target usable as attachment and sampled image (or copy
+/// source, for `read_by_copy` formats).
 pub struct ColorTarget {
     pub image: vk::Image,
     pub memory: vk::DeviceMemory,
     pub view: vk::ImageView,
     pub format: vk::Format,
+    pub width: u32,
+    pub height: u32,
 }
 
 impl ColorTarget {
     pub fn new(gpu: &Gpu, format: vk::Format) -> ColorTarget {
+        ColorTarget::sized(gpu, format, W, H)
+    }
+
+    /// A `width` x `height` target.
+    pub fn sized(gpu: &Gpu, format: vk::Format, width: u32, height: u32) -> ColorTarget {
         let d = &gpu.device;
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
             .format(format)
-            .extent(vk::Extent3D { width: W, height: H, depth: 1 })
+            .extent(vk::Extent3D { width, height, depth: 1 })
             .mip_levels(1)
             .array_layers(1)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::SAMPLED);
+            .usage(
+                vk::ImageUsageFlags::COLOR_ATTACHMENT
+                    | if read_by_copy(format) {
+                        vk::ImageUsageFlags::TRANSFER_SRC
+                    } else {
+                        vk::ImageUsageFlags::SAMPLED
+                    },
+            );
         // SAFETY: valid create infos on a live device; destroyed in `destroy`.
         unsafe {
             let image = d.create_image(&info, None).expect("vkCreateImage");
@@ -64,7 +93,7 @@ impl ColorTarget {
                 .format(format)
                 .subresource_range(color_range(1));
             let view = d.create_image_view(&vinfo, None).expect("vkCreateImageView");
-            ColorTarget { image, memory, view, format }
+            ColorTarget { image, memory, view, format, width, height }
         }
     }
 
@@ -89,26 +118,53 @@ pub fn color_range(levels: u32) -> vk::ImageSubresourceRange {
     }
 }
 
-/// The compute reader of one target view (in SHADER_READ_ONLY_OPTIMAL when it runs).
+/// How a `Reader` gets the texels.
+enum ReadMode<'d> {
+    /// A compute kernel texelFetches the view (in SHADER_READ_ONLY_OPTIMAL when it runs).
+    Sample { kernel: Kernel<'d>, set: Option<SetPool<'d>>, sampler: vk::Sampler },
+    /// The image (in TRANSFER_SRC_OPTIMAL when it runs) is copied; its bytes are BGRA.
+    Copy { image: vk::Image },
+}
+
+/// The reader of one colour target.
 pub struct Reader<'d> {
     gpu: &'d Gpu,
-    kernel: Kernel<'d>,
-    set: Option<SetPool<'d>>,
-    sampler: vk::Sampler,
+    mode: ReadMode<'d>,
     out: Option<HostBuffer>,
+    width: u32,
+    height: u32,
 }
 
 impl<'d> Reader<'d> {
+    /// The reader `target`'s format calls for (`read_by_copy`).
+    pub fn of(gpu: &'d Gpu, target: &ColorTarget) -> Reader<'d> {
+        let (width, height) = (target.width, target.height);
+        if read_by_copy(target.format) {
+            let out = gpu.host_buffer(u64::from(width * height) * 4);
+            out.write(0, &vec![0xcd; (width * height * 4) as usize]);
+            let mode = ReadMode::Copy { image: target.image };
+            Reader { gpu, mode, out: Some(out), width, height }
+        } else {
+            Reader::sampling(gpu, target.view, width, height)
+        }
+    }
+
+    /// A sampling reader of a W x H `view`.
     pub fn new(gpu: &'d Gpu, view: vk::ImageView) -> Reader<'d> {
+        Reader::sampling(gpu, view, W, H)
+    }
+
+    /// A sampling reader of a `width` x `height` `view`.
+    fn sampling(gpu: &'d Gpu, view: vk::ImageView, width: u32, height: u32) -> Reader<'d> {
         let d = &gpu.device;
         let bindings = [
             binding(0, vk::DescriptorType::SAMPLED_IMAGE, 1),
             binding(1, vk::DescriptorType::SAMPLER, 1),
             binding(2, vk::DescriptorType::STORAGE_BUFFER, 1),
         ];
-        let kernel = Kernel::new(d, &compute_spirv(READER), &[&bindings], 0);
-        let out = gpu.host_buffer(u64::from(W * H) * 4);
-        out.write(0, &vec![0xcd; (W * H * 4) as usize]);
+        let kernel = Kernel::new(d, &compute_spirv(&reader_source(width, height)), &[&bindings], 0);
+        let out = gpu.host_buffer(u64::from(width * height) * 4);
+        out.write(0, &vec![0xcd; (width * height * 4) as usize]);
         let set = SetPool::new(d, kernel.set_layouts[0], &bindings);
         // SAFETY: valid create info and descriptor writes on live objects.
         let sampler = unsafe {
@@ -137,33 +193,170 @@ impl<'d> Reader<'d> {
             sampler
         };
         set.write_buffers(2, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
-        Reader { gpu, kernel, set: Some(set), sampler, out: Some(out) }
+        let mode = ReadMode::Sample { kernel, set: Some(set), sampler };
+        Reader { gpu, mode, out: Some(out), width, height }
     }
 
-    /// Records the read (after the target's last write is made visible to compute reads)
-    /// and the barrier that makes the result visible to the host.
+    /// Records the read (after the target's last write is made visible to compute reads, or
+    /// left in TRANSFER_SRC_OPTIMAL for a copy) and the barrier that makes the result visible
+    /// to the host.
     pub fn record(&self, d: &Device, cb: vk::CommandBuffer) {
-        self.kernel.bind(cb, &[self.set.as_ref().unwrap().set], &[]);
-        // SAFETY: a recording command buffer.
-        unsafe { d.cmd_dispatch(cb, W.div_ceil(8), H.div_ceil(8), 1) };
-        crate::kernel::compute_to_host(d, cb);
+        match &self.mode {
+            ReadMode::Sample { kernel, set, .. } => {
+                kernel.bind(cb, &[set.as_ref().unwrap().set], &[]);
+                // SAFETY: a recording command buffer.
+                unsafe { d.cmd_dispatch(cb, self.width.div_ceil(8), self.height.div_ceil(8), 1) };
+                crate::kernel::compute_to_host(d, cb);
+            }
+            // SAFETY: a recording command buffer and live objects.
+            ReadMode::Copy { image } => unsafe {
+                let extent = vk::Extent3D { width: self.width, height: self.height, depth: 1 };
+                copy_to(d, cb, *image, extent, self.out.as_ref().unwrap().buffer)
+            },
+        }
     }
 
     /// The texels as packed RGBA8, row by row (after the submission finished).
     pub fn texels(&self) -> Vec<u32> {
-        self.out.as_ref().unwrap().u32s()
+        let mut texels = self.out.as_ref().unwrap().u32s();
+        if let ReadMode::Copy { .. } = self.mode {
+            // BGRA bytes to the sampling reader's packing (R in the low byte).
+            for t in &mut texels {
+                *t = (*t & 0xff00_ff00) | (*t >> 16 & 0xff) | (*t & 0xff) << 16;
+            }
+        }
+        texels
     }
 }
 
 impl Drop for Reader<'_> {
     fn drop(&mut self) {
-        drop(self.set.take());
-        // SAFETY: the GPU is done with the sampler.
-        unsafe { self.gpu.device.destroy_sampler(self.sampler, None) };
+        if let ReadMode::Sample { set, sampler, .. } = &mut self.mode {
+            drop(set.take());
+            // SAFETY: the GPU is done with the sampler.
+            unsafe { self.gpu.device.destroy_sampler(*sampler, None) };
+        }
         if let Some(out) = self.out.take() {
             self.gpu.destroy_buffer(out);
         }
     }
+}
+
+/// Records the copy of a target (left by its render pass in TRANSFER_SRC_OPTIMAL) to
+/// `out`, tightly packed, for the host to read.
+///
+/// # Safety
+/// `cb` is recording; `image` and `out` are live.
+unsafe fn copy_to(
+    d: &Device,
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    image_extent: vk::Extent3D,
+    out: vk::Buffer,
+) {
+    let to_transfer = vk::ImageMemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+        .dst_access_mask(vk::AccessFlags::TRANSFER_READ)
+        .old_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+        .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(image)
+        .subresource_range(color_range(1));
+    let region = vk::BufferImageCopy {
+        image_subresource: vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        },
+        image_extent,
+        ..Default::default()
+    };
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &[to_transfer],
+        );
+        d.cmd_copy_image_to_buffer(
+            cb,
+            image,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            out,
+            &[region],
+        );
+    }
+    crate::gpu::transfer_to_host(d, cb);
+}
+
+/// A render pass over one colour attachment of `format`, cleared or loaded as `load` says,
+/// that leaves the target where its `Reader` wants it (SHADER_READ_ONLY_OPTIMAL, or
+/// TRANSFER_SRC_OPTIMAL for `read_by_copy` formats).
+///
+/// # Safety
+/// `d` is a live device.
+pub unsafe fn render_pass(
+    d: &Device,
+    format: vk::Format,
+    load: vk::AttachmentLoadOp,
+) -> vk::RenderPass {
+    let layout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
+    // Where the target rests between passes: ready for the reader, or for the copy.
+    let rest = if read_by_copy(format) {
+        vk::ImageLayout::TRANSFER_SRC_OPTIMAL
+    } else {
+        vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+    };
+    let att = [vk::AttachmentDescription::default()
+        .format(format)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .load_op(load)
+        .store_op(vk::AttachmentStoreOp::STORE)
+        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
+        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
+        .initial_layout(if load == vk::AttachmentLoadOp::LOAD {
+            rest
+        } else {
+            vk::ImageLayout::UNDEFINED
+        })
+        .final_layout(rest)];
+    let refs = [vk::AttachmentReference { attachment: 0, layout }];
+    let sub = [vk::SubpassDescription::default()
+        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+        .color_attachments(&refs)];
+    let deps = [
+        vk::SubpassDependency::default()
+            .src_subpass(vk::SUBPASS_EXTERNAL)
+            .dst_subpass(0)
+            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+            .dst_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+            .dst_access_mask(
+                vk::AccessFlags::COLOR_ATTACHMENT_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_READ,
+            ),
+        vk::SubpassDependency::default()
+            .src_subpass(0)
+            .dst_subpass(vk::SUBPASS_EXTERNAL)
+            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+            .dst_stage_mask(
+                vk::PipelineStageFlags::COMPUTE_SHADER
+                    | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            )
+            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+            .dst_access_mask(
+                vk::AccessFlags::SHADER_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+            ),
+    ];
+    let info =
+        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
+    // SAFETY: forwarded to the caller.
+    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
 }
 
 /// A shader module from GLSL of `stage` ("vert", "frag").
@@ -213,17 +406,28 @@ pub fn close(a: u32, b: u32, tol: i32) -> bool {
 /// `t.slack` pixels that each have a 4-neighbour matching the other image's value (an edge
 /// whose coverage went the other way).
 pub fn compare(name: &str, ours: &[u32], lvp: &[u32], t: Tolerance) -> Result<(), String> {
-    let tol = t.channel;
+    compare_sized(name, W, ours, lvp, t)
+}
+
+/// `compare` for images `w` texels wide.
+pub fn compare_sized(
+    name: &str,
+    w: u32,
+    ours: &[u32],
+    lvp: &[u32],
+    t: Tolerance,
+) -> Result<(), String> {
+    let (tol, h) = (t.channel, ours.len() as u32 / w);
     let bad: Vec<usize> = (0..ours.len()).filter(|&i| !close(ours[i], lvp[i], tol)).collect();
     let inner: Vec<usize> = bad
         .iter()
         .copied()
         .filter(|&i| {
-            let (x, y) = ((i as u32 % W) as i32, (i as u32 / W) as i32);
+            let (x, y) = ((i as u32 % w) as i32, (i as u32 / w) as i32);
             let near = |dx: i32, dy: i32| {
                 let (nx, ny) = (x + dx, y + dy);
-                nx >= 0 && ny >= 0 && nx < W as i32 && ny < H as i32 && {
-                    let j = (ny as u32 * W + nx as u32) as usize;
+                nx >= 0 && ny >= 0 && nx < w as i32 && ny < h as i32 && {
+                    let j = (ny as u32 * w + nx as u32) as usize;
                     close(ours[i], lvp[j], tol) || close(lvp[i], ours[j], tol)
                 }
             };
@@ -237,8 +441,8 @@ pub fn compare(name: &str, ours: &[u32], lvp: &[u32], t: Tolerance) -> Result<()
             .map(|&i| {
                 format!(
                     "({}, {}): ferrum {:08x} lavapipe {:08x}",
-                    i as u32 % W,
-                    i as u32 / W,
+                    i as u32 % w,
+                    i as u32 / w,
                     ours[i],
                     lvp[i]
                 )

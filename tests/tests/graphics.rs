@@ -18,7 +18,9 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::scene::{close, compare, ColorTarget, Reader, DEFAULT_TOLERANCE, H, W};
+use ferrum_tests::scene::{
+    close, compare, render_pass, ColorTarget, Reader, DEFAULT_TOLERANCE, H, W,
+};
 use ferrum_tests::shaders::glsl_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -184,6 +186,20 @@ const SCENES: &[Scene] = &[
     },
     Scene { name: "blend min/subtract", blend: Blend::MinSubtract, smooth: true, ..BASE },
     Scene {
+        name: "BGRA8 target",
+        format: vk::Format::B8G8R8A8_UNORM,
+        smooth: true,
+        clear_rect: Some([3, 4, 20, 9]),
+        ..BASE
+    },
+    Scene {
+        name: "blend over, BGRA8",
+        blend: Blend::Over,
+        format: vk::Format::B8G8R8A8_UNORM,
+        draw: DrawKind::Auto(6, 0),
+        ..BASE
+    },
+    Scene {
         name: "blend over, RGBA32F",
         blend: Blend::Over,
         format: vk::Format::R32G32B32A32_SFLOAT,
@@ -341,58 +357,6 @@ unsafe fn pipeline(
         .expect("vkCreateGraphicsPipelines")[0]
 }
 
-unsafe fn render_pass(
-    d: &Device,
-    format: vk::Format,
-    load: vk::AttachmentLoadOp,
-) -> vk::RenderPass {
-    let layout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
-    let att = [vk::AttachmentDescription::default()
-        .format(format)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .load_op(load)
-        .store_op(vk::AttachmentStoreOp::STORE)
-        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
-        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
-        .initial_layout(if load == vk::AttachmentLoadOp::LOAD {
-            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
-        } else {
-            vk::ImageLayout::UNDEFINED
-        })
-        .final_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)];
-    let refs = [vk::AttachmentReference { attachment: 0, layout }];
-    let sub = [vk::SubpassDescription::default()
-        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-        .color_attachments(&refs)];
-    let deps = [
-        vk::SubpassDependency::default()
-            .src_subpass(vk::SUBPASS_EXTERNAL)
-            .dst_subpass(0)
-            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-            .dst_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-            .dst_access_mask(
-                vk::AccessFlags::COLOR_ATTACHMENT_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_READ,
-            ),
-        vk::SubpassDependency::default()
-            .src_subpass(0)
-            .dst_subpass(vk::SUBPASS_EXTERNAL)
-            .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-            .dst_stage_mask(
-                vk::PipelineStageFlags::COMPUTE_SHADER
-                    | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
-            )
-            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-            .dst_access_mask(
-                vk::AccessFlags::SHADER_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
-            ),
-    ];
-    let info =
-        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
-    // SAFETY: forwarded to the caller.
-    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
-}
-
 fn record_draw(d: &Device, cb: vk::CommandBuffer, k: DrawKind, args: vk::Buffer) {
     // SAFETY: a command buffer in a render pass with a pipeline bound.
     unsafe {
@@ -418,8 +382,7 @@ fn render(gpu: &Gpu, s: &Scene) -> Vec<u32> {
     let arg_bytes: Vec<u8> = ARGS.iter().flat_map(|a| a.to_le_bytes()).collect();
     args.write(0, &arg_bytes);
     let target = ColorTarget::new(gpu, s.format);
-    let view = target.view;
-    let reader = Reader::new(gpu, view);
+    let reader = Reader::of(gpu, &target);
     // SAFETY: valid create infos and commands on live handles; all destroyed after the GPU
     // is idle.
     unsafe {
@@ -427,7 +390,7 @@ fn render(gpu: &Gpu, s: &Scene) -> Vec<u32> {
             render_pass(d, s.format, vk::AttachmentLoadOp::CLEAR),
             render_pass(d, s.format, vk::AttachmentLoadOp::LOAD),
         ];
-        let views = [view];
+        let views = [target.view];
         let fb = d
             .create_framebuffer(
                 &vk::FramebufferCreateInfo::default()

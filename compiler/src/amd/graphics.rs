@@ -66,7 +66,7 @@ pub fn compile_graphics(
     };
     let exported = std::mem::take(&mut mf.gfx);
     let (metadata, vgprs) = if shader.stage == Stage::Vertex {
-        let mut m = VsMetadata::new(alloc.vgprs, sgprs, exported.params, exported.point_size);
+        let mut m = VsMetadata::new(alloc.vgprs, sgprs, exported.params, exported.extras);
         m.rsrc1 = super::abi::with_float_mode(m.rsrc1, shader.float_controls);
         let v = m.vgprs;
         (GfxMetadata::Vertex(m), v)

@@ -73,6 +73,7 @@ fn source_divergent(inst: &crate::ir::Inst, divergent: &[bool]) -> bool {
                 | SysVal::DrawIndex
         ),
         InstKind::MemAtomic { .. } | InstKind::Atomic { .. } | InstKind::Call { .. } => true,
+        InstKind::IsHelper => true,
         // Reductions, votes and broadcasts give every active lane the same value.
         InstKind::Subgroup { op, .. } => !op.is_uniform(),
         InstKind::Image(_) | InstKind::Load { .. } => true,

@@ -31,16 +31,33 @@ struct Args {
     stage: Option<Stage>,
     dump: Option<String>,
     stats_json: bool,
+    /// Vertex input rates (`--instance-rate LOC[:DIVISOR]`; other locations per vertex).
+    vs_key: amd::abi::graphics::VsKey,
 }
 
 const USAGE: &str = "usage: ferrum-compile FILE.spv [--entry NAME] [--stage comp|vertex|fragment] \
-                     [--dump isa|ir|spirv-ir] [--stats json]";
+                     [--dump isa|ir|spirv-ir] [--stats json] \
+                     [--instance-rate LOCATION[:DIVISOR]]...";
+
+/// `LOCATION[:DIVISOR]` of `--instance-rate` (divisor 1 when left out).
+fn instance_rate(arg: Option<&str>) -> Result<(usize, u32), String> {
+    let bad = || "--instance-rate needs LOCATION[:DIVISOR] (location below 32)".to_string();
+    let arg = arg.ok_or_else(bad)?;
+    let (loc, div) = arg.split_once(':').unwrap_or((arg, "1"));
+    let loc: usize = loc.parse().map_err(|_| bad())?;
+    let div: u32 = div.parse().map_err(|_| bad())?;
+    if loc >= amd::abi::graphics::MAX_VERTEX_INPUTS {
+        return Err(bad());
+    }
+    Ok((loc, div))
+}
 
 fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
     let mut file = None;
     let (mut entry, mut stage, mut dump) = ("main".to_string(), None, None);
     let mut stats_json = false;
+    let mut vs_key = amd::abi::graphics::VsKey::default();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--entry" => entry = args.next().ok_or("--entry needs a name")?,
@@ -57,11 +74,15 @@ fn parse_args() -> Result<Args, String> {
                     _ => return Err("--stage needs comp, vertex or fragment".into()),
                 })
             }
+            "--instance-rate" => {
+                let (loc, divisor) = instance_rate(args.next().as_deref())?;
+                vs_key.rates[loc] = amd::abi::graphics::InputRate::Instance { divisor };
+            }
             _ if file.is_none() && !a.starts_with("--") => file = Some(a),
             _ => return Err(format!("unexpected argument {a}")),
         }
     }
-    Ok(Args { file: file.ok_or(USAGE)?, entry, stage, dump, stats_json })
+    Ok(Args { file: file.ok_or(USAGE)?, entry, stage, dump, stats_json, vs_key })
 }
 
 fn run() -> Result<String, String> {
@@ -101,7 +122,7 @@ fn run() -> Result<String, String> {
                 let bin = amd::compile(&s, &layout).map_err(|e| fail(&e))?;
                 (bin.isa_text, bin.stats, String::new())
             } else {
-                let key = amd::abi::graphics::GfxKey::default();
+                let key = amd::abi::graphics::GfxKey { vs: args.vs_key, ..Default::default() };
                 let bin = amd::compile_graphics(&s, &layout, key).map_err(|e| fail(&e))?;
                 (bin.isa_text, bin.stats, format!("; {:x?}\n", bin.metadata))
             };

@@ -446,6 +446,9 @@ impl Ctx<'_> {
             }
             InstKind::SysVal(sv) => IVal::Data(self.ids.sysval(self.s, *sv)?),
             InstKind::Barrier { .. } | InstKind::Demote => return Ok(None),
+            InstKind::IsHelper => {
+                return Err(InterpError::Invalid("helper invocations need a fragment quad".into()))
+            }
             InstKind::Subgroup { .. } => {
                 return Err(InterpError::Invalid("subgroup op outside its wave".into()))
             }

@@ -109,6 +109,10 @@ pub enum SysVal {
     FragCoord,
     /// gl_FrontFacing.
     FrontFacing,
+    /// gl_SampleMaskIn (`int[1]`: the samples of the pixel the primitive covers).
+    SampleMaskIn,
+    /// gl_HelperInvocation (lowered to [`InstKind::IsHelper`] at each load: demotion changes it).
+    HelperInvocation,
 }
 
 /// Built-in outputs (kept on output variables for `lower_io`).
@@ -120,7 +124,18 @@ pub enum BuiltinOut {
     PointSize,
     /// gl_FragDepth.
     FragDepth,
-    /// Any other built-in block member (clip distances, ...).
+    /// gl_ClipDistance (component = array index).
+    ClipDistance,
+    /// gl_CullDistance (component = array index).
+    CullDistance,
+    /// gl_SampleMask (component = array index; only element 0 exists with 16 samples or
+    /// fewer).
+    SampleMask,
+    /// gl_Layer.
+    Layer,
+    /// gl_ViewportIndex.
+    ViewportIndex,
+    /// Any other built-in block member.
     Other(u32),
 }
 
@@ -443,8 +458,13 @@ pub enum InstKind {
         /// Sources (see [`SubgroupOp`]).
         srcs: Vec<Value>,
     },
-    /// Discard the fragment.
+    /// Demote the fragment to a helper invocation: it keeps running (for its quad's
+    /// derivatives) but writes no memory and no colour, depth or sample mask.
     Demote,
+    /// Whether this invocation is a helper (a whole-quad lane that covers no sample, or one
+    /// demoted so far): a boolean that changes at every `Demote`, so it is neither CSE'd nor
+    /// moved.
+    IsHelper,
     /// Call: results in `rets`.
     Call {
         /// Callee.
@@ -473,7 +493,7 @@ impl Inst {
             | InstKind::Undef
             | InstKind::SysVal(_)
             | InstKind::IoLoad { .. } => {}
-            InstKind::Barrier { .. } | InstKind::Demote => {}
+            InstKind::Barrier { .. } | InstKind::Demote | InstKind::IsHelper => {}
             InstKind::IoStore { value, .. } => f(*value),
             InstKind::Alu(_, s) => s.iter().for_each(|v| f(*v)),
             InstKind::Atomic { ptr, srcs, .. } => {
@@ -518,7 +538,7 @@ impl Inst {
             | InstKind::SysVal(_)
             | InstKind::IoLoad { .. } => {}
             InstKind::IoStore { value, .. } => f(value),
-            InstKind::Barrier { .. } | InstKind::Demote => {}
+            InstKind::Barrier { .. } | InstKind::Demote | InstKind::IsHelper => {}
             InstKind::Alu(_, s) => s.iter_mut().for_each(f),
             InstKind::Atomic { ptr, srcs, .. } => {
                 f(ptr);

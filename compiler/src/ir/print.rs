@@ -116,6 +116,7 @@ pub fn inst_text(s: &Shader, f: &Function, i: &Inst) -> String {
             t
         }
         InstKind::Demote => "demote".into(),
+        InstKind::IsHelper => "is_helper".into(),
         InstKind::Subgroup { op, srcs } => format!("subgroup_{} {}", op.name(), list(srcs)),
         InstKind::Call { func, args, rets } => {
             let r = if rets.is_empty() { String::new() } else { format!("{} = ", list(rets)) };

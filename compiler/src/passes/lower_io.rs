@@ -5,23 +5,55 @@
 //! order); a vector component index moves the first component. Each store writes exactly
 //! the components of the stored value, so two outputs packed into one location with
 //! `Component` decorations never clobber each other. Built-in outputs (`gl_Position`, ...)
-//! get their own slots. Afterwards no deref of `in`/`out` mode is loaded or stored.
+//! get their own slots; the elements of the clip and cull distance arrays are components of
+//! theirs. A dynamic index into an I/O array (one per access chain) becomes a select over
+//! every element: a load reads them all and keeps the indexed one; a store writes each
+//! element either the new value (the indexed one) or its old value read back, so no control
+//! flow is needed (NIR's `lower_indirect_derefs` makes if-ladders instead). Afterwards no
+//! deref of `in`/`out` mode is loaded or stored.
 
 use std::collections::HashMap;
 
+use super::Emitter;
 use crate::error::CompileError;
 use crate::ir::{
-    BlockId, DerefKind, Function, InstKind, IoSlot, Mode, Shader, Type, TypeId, TypeTable, Value,
-    VarRef,
+    AluOp, BlockId, BuiltinOut, DerefKind, Function, Inst, InstKind, IoSlot, Mode, Shader, Type,
+    TypeId, TypeTable, Value, ValueType, VarRef,
 };
 
-/// Where a deref into an I/O variable points.
+/// Where a deref into an I/O variable points (element 0 of a dynamically indexed array).
 #[derive(Clone, Copy, Debug)]
 struct Place {
     slot: IoSlot,
     comp: u32,
     ty: TypeId,
     output: bool,
+    dynamic: Option<Dynamic>,
+}
+
+/// A dynamic array index on the way to a [`Place`].
+#[derive(Clone, Copy, Debug)]
+struct Dynamic {
+    index: Value,
+    len: u32,
+    /// What one element step adds: locations, or components of a built-in array's slot.
+    step: u32,
+}
+
+impl Place {
+    /// The slot and component of element `k` of the dynamically indexed array.
+    fn at(&self, k: u32) -> (IoSlot, u8) {
+        let Some(d) = self.dynamic else { return (self.slot, self.comp as u8) };
+        match self.slot {
+            IoSlot::Location(l) => (IoSlot::Location(l.wrapping_add(k * d.step)), self.comp as u8),
+            b => (b, (self.comp + k * d.step) as u8),
+        }
+    }
+}
+
+/// Built-in outputs that are arrays of scalars packed as components of one slot.
+fn component_array(b: BuiltinOut) -> bool {
+    matches!(b, BuiltinOut::ClipDistance | BuiltinOut::CullDistance | BuiltinOut::SampleMask)
 }
 
 /// Number of vec4 slots a type occupies.
@@ -79,7 +111,7 @@ fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileErro
                         _ => IoSlot::Location(u32::MAX),
                     };
                     let comp = v.location.map_or(0, |l| l.1);
-                    Place { slot, comp, ty: v.ty, output: v.mode == Mode::Output }
+                    Place { slot, comp, ty: v.ty, output: v.mode == Mode::Output, dynamic: None }
                 }
                 (DerefKind::Member(i), Some(p)) => {
                     let Type::Struct { members, .. } = s.types.get(p.ty) else { continue };
@@ -100,29 +132,43 @@ fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileErro
                     Place { slot, ty, ..p }
                 }
                 (DerefKind::Index(ix), Some(p)) => {
-                    let Some(c) = const_of(f, &defs, *ix) else {
-                        return Err(unsupported("dynamic index"));
-                    };
-                    match (s.types.get(p.ty).clone(), p.slot) {
+                    let (elem, len, step) = match (s.types.get(p.ty).clone(), p.slot) {
                         (Type::Vector { elem, .. }, _) => {
-                            Place { comp: p.comp.wrapping_add(c), ty: elem, ..p }
-                        }
-                        (
-                            Type::Array { elem, .. } | Type::Matrix { column: elem, .. },
-                            IoSlot::Location(l),
-                        ) => {
-                            let step = if matches!(s.types.get(p.ty), Type::Matrix { .. }) {
-                                1
-                            } else {
-                                slots(&s.types, elem)
+                            let Some(c) = const_of(f, &defs, *ix) else {
+                                return Err(unsupported("dynamic vector component index"));
                             };
-                            Place {
-                                slot: IoSlot::Location(l.wrapping_add(c.wrapping_mul(step))),
-                                ty: elem,
-                                ..p
-                            }
+                            m.insert(d, Place { comp: p.comp.wrapping_add(c), ty: elem, ..p });
+                            continue;
+                        }
+                        (Type::Matrix { column, columns, .. }, IoSlot::Location(_)) => {
+                            (column, u32::from(columns), 1)
+                        }
+                        (Type::Array { elem, len, .. }, IoSlot::Location(_)) => {
+                            (elem, len, slots(&s.types, elem))
+                        }
+                        (Type::Array { elem, len, .. }, IoSlot::Builtin(b))
+                            if component_array(b) =>
+                        {
+                            (elem, len, 1)
                         }
                         _ => return Err(unsupported("indexing a built-in array")),
+                    };
+                    let place = Place { ty: elem, ..p };
+                    match const_of(f, &defs, *ix) {
+                        Some(c) => {
+                            let (slot, comp) = place.at(0);
+                            let (slot, comp) = match slot {
+                                IoSlot::Location(l) => {
+                                    (IoSlot::Location(l.wrapping_add(c.wrapping_mul(step))), comp)
+                                }
+                                b => (b, u32::from(comp).wrapping_add(c) as u8),
+                            };
+                            Place { slot, comp: u32::from(comp), ..place }
+                        }
+                        None if p.dynamic.is_some() => {
+                            return Err(unsupported("two dynamic indices"));
+                        }
+                        None => Place { dynamic: Some(Dynamic { index: *ix, len, step }), ..place },
                     }
                 }
                 (_, None) => continue,
@@ -159,31 +205,83 @@ fn lower(s: &Shader, f: &mut Function) -> Result<(), CompileError> {
     if places.is_empty() {
         return Ok(());
     }
-    for b in &mut f.blocks {
-        for inst in &mut b.insts {
-            let new = match &inst.kind {
-                InstKind::Load { ptr } => places.get(ptr).map(|p| InstKind::IoLoad {
-                    slot: p.slot,
-                    comp: p.comp as u8,
-                    output: p.output,
-                }),
-                InstKind::Store { ptr, value } => places.get(ptr).map(|p| InstKind::IoStore {
-                    slot: p.slot,
-                    comp: p.comp as u8,
-                    value: *value,
-                }),
-                InstKind::Atomic { ptr, .. } if places.contains_key(ptr) => {
-                    return Err(CompileError::unsupported(
-                        "OpAtomic",
-                        "atomics on shader inputs/outputs",
-                    ));
-                }
-                _ => None,
-            };
-            if let Some(k) = new {
-                inst.kind = k;
-            }
+    for bi in 0..f.blocks.len() {
+        let insts = std::mem::take(&mut f.blocks[bi].insts);
+        let mut e = Emitter::new(f);
+        for inst in insts {
+            lower_inst(&mut e, &places, inst)?;
         }
+        let out = std::mem::take(&mut e.out);
+        f.blocks[bi].insts = out;
     }
     Ok(())
+}
+
+fn lower_inst(
+    e: &mut Emitter<'_>,
+    places: &HashMap<Value, Place>,
+    inst: Inst,
+) -> Result<(), CompileError> {
+    match (&inst.kind, inst.dst) {
+        (InstKind::Load { ptr }, Some(dst)) if places.contains_key(ptr) => {
+            let p = places[ptr];
+            let ty = e.f.ty(dst);
+            let Some(d) = p.dynamic else {
+                let (slot, comp) = p.at(0);
+                e.emit_to(dst, InstKind::IoLoad { slot, comp, output: p.output }, ty);
+                return Ok(());
+            };
+            let mut acc = None;
+            for k in 0..d.len {
+                let (slot, comp) = p.at(k);
+                let v = e.emit(InstKind::IoLoad { slot, comp, output: p.output }, ty);
+                acc = Some(match acc {
+                    None => v,
+                    Some(prev) => {
+                        let is_k = is_index(e, d.index, k, ty);
+                        e.emit(InstKind::Alu(AluOp::Bcsel, vec![is_k, v, prev]), ty)
+                    }
+                });
+            }
+            let v = acc.ok_or_else(|| CompileError::invalid("OpLoad", "empty I/O array"))?;
+            e.emit_to(dst, InstKind::Alu(AluOp::Mov, vec![v]), ty);
+        }
+        (InstKind::Store { ptr, value }, _) if places.contains_key(ptr) => {
+            let p = places[ptr];
+            let Some(d) = p.dynamic else {
+                let (slot, comp) = p.at(0);
+                e.emit_void(InstKind::IoStore { slot, comp, value: *value });
+                return Ok(());
+            };
+            let ty = e.f.ty(*value);
+            for k in 0..d.len {
+                let (slot, comp) = p.at(k);
+                let old = e.emit(InstKind::IoLoad { slot, comp, output: true }, ty);
+                let is_k = is_index(e, d.index, k, ty);
+                let new = e.emit(InstKind::Alu(AluOp::Bcsel, vec![is_k, *value, old]), ty);
+                e.emit_void(InstKind::IoStore { slot, comp, value: new });
+            }
+        }
+        (InstKind::Atomic { ptr, .. }, _) if places.contains_key(ptr) => {
+            return Err(CompileError::unsupported("OpAtomic", "atomics on shader inputs/outputs"));
+        }
+        _ => e.out.push(inst),
+    }
+    Ok(())
+}
+
+/// `index == k`, as a boolean of `ty`'s component count (a select takes one per component).
+fn is_index(e: &mut Emitter<'_>, index: Value, k: u32, ty: ValueType) -> Value {
+    let bits = match e.f.ty(index) {
+        ValueType::Data { bits, .. } => bits,
+        _ => 32,
+    };
+    let kv = e.imm(bits, u64::from(k));
+    let c = e.alu(AluOp::Ieq, 1, 1, vec![index, kv]);
+    match ty {
+        ValueType::Data { comps, .. } if comps > 1 => {
+            e.alu(AluOp::Vec, 1, comps, vec![c; usize::from(comps)])
+        }
+        _ => c,
+    }
 }

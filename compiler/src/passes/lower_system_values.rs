@@ -106,6 +106,7 @@ fn value(e: &mut Emitter<'_>, s: &Shader, sv: SysVal, vt: ValueType) -> Value {
         SysVal::LocalInvocationId | SysVal::WorkgroupId | SysVal::NumWorkgroups => {
             e.emit(InstKind::SysVal(sv), v3)
         }
+        SysVal::HelperInvocation => e.emit(InstKind::IsHelper, vt),
         other => e.emit(InstKind::SysVal(other), vt),
     }
 }

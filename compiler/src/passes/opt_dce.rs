@@ -17,7 +17,13 @@ pub fn opt_dce(s: &mut Shader) -> bool {
 }
 
 fn removable(k: &InstKind) -> bool {
-    matches!(k, InstKind::Load { .. } | InstKind::MemLoad { .. } | InstKind::IoLoad { .. })
+    matches!(
+        k,
+        InstKind::Load { .. }
+            | InstKind::MemLoad { .. }
+            | InstKind::IoLoad { .. }
+            | InstKind::IsHelper
+    )
 }
 
 fn run(f: &mut Function) -> bool {

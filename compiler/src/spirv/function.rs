@@ -358,6 +358,11 @@ impl FnCtx<'_, '_> {
             Op::Kill | Op::TerminateInvocation => self.set_term(Terminator::Kill),
             Op::Unreachable => self.set_term(Terminator::Unreachable),
             Op::DemoteToHelperInvocation => self.emit_void(InstKind::Demote),
+            Op::IsHelperInvocationEXT => {
+                let vt = self.rvt(inst)?;
+                let d = self.emit(InstKind::IsHelper, vt);
+                self.set(inst, Tree::Leaf(d))?;
+            }
             Op::FunctionCall => self.call(inst)?,
             Op::ControlBarrier | Op::MemoryBarrier => {
                 let exec = inst.class.opcode == Op::ControlBarrier;

@@ -327,6 +327,25 @@ impl FnCtx<'_, '_> {
                             ValueType::Deref(rt),
                         )
                     }
+                    // A buffer-device address as a 64-bit integer or (uvec2) two halves: what
+                    // ConvertPtrToU does, then a split for the vector.
+                    (ValueType::Deref(_), ValueType::Data { bits, comps })
+                        if u32::from(bits) * u32::from(comps) == 64 =>
+                    {
+                        if self.pointee(a)?.1 != Mode::Global {
+                            return Err(CompileError::unsupported(
+                                opname(inst),
+                                "bitcast of a pointer that is not a buffer-device address",
+                            ));
+                        }
+                        let a64 = self
+                            .emit(InstKind::Alu(AluOp::Bitcast, vec![a]), ValueType::data(64, 1));
+                        if bits == 64 {
+                            a64
+                        } else {
+                            self.emit(InstKind::Alu(AluOp::Bitcast, vec![a64]), vt)
+                        }
+                    }
                     (ValueType::Data { bits: sb, comps: sc }, ValueType::Data { bits, comps })
                         if u32::from(sb) * u32::from(sc) == u32::from(bits) * u32::from(comps) =>
                     {

@@ -627,7 +627,9 @@ impl<'m> ModuleCtx<'m> {
             }
         }
         let [x, y, z] = self.shader.workgroup_size;
-        if x == 0 || y == 0 || z == 0 || x > 1024 || y > 1024 || z > 64 || x * y * z > 1024 {
+        // The device's maxComputeWorkGroupSize (1024 in every dimension, as COMPUTE_NUM_THREAD_*
+        // allow) and maxComputeWorkGroupInvocations (1024).
+        if x == 0 || y == 0 || z == 0 || x > 1024 || y > 1024 || z > 1024 || x * y * z > 1024 {
             return Err(CompileError::invalid("OpExecutionMode", "workgroup size out of range"));
         }
         Ok(())
@@ -689,6 +691,8 @@ fn sysval(b: spirv::BuiltIn) -> Option<SysVal> {
         B::DrawIndex => SysVal::DrawIndex,
         B::FragCoord => SysVal::FragCoord,
         B::FrontFacing => SysVal::FrontFacing,
+        B::HelperInvocation => SysVal::HelperInvocation,
+        B::SampleMask => SysVal::SampleMaskIn,
         _ => return None,
     })
 }
@@ -698,6 +702,11 @@ fn builtin_out(b: spirv::BuiltIn) -> ir::BuiltinOut {
         spirv::BuiltIn::Position => ir::BuiltinOut::Position,
         spirv::BuiltIn::PointSize => ir::BuiltinOut::PointSize,
         spirv::BuiltIn::FragDepth => ir::BuiltinOut::FragDepth,
+        spirv::BuiltIn::ClipDistance => ir::BuiltinOut::ClipDistance,
+        spirv::BuiltIn::CullDistance => ir::BuiltinOut::CullDistance,
+        spirv::BuiltIn::Layer => ir::BuiltinOut::Layer,
+        spirv::BuiltIn::SampleMask => ir::BuiltinOut::SampleMask,
+        spirv::BuiltIn::ViewportIndex => ir::BuiltinOut::ViewportIndex,
         other => ir::BuiltinOut::Other(other as u32),
     }
 }

@@ -207,6 +207,7 @@ pub fn u32_at(data: &[u8], i: usize) -> u32 {
 #[allow(dead_code)]
 pub mod draw;
 pub mod gpu;
+pub mod tri;
 
 /// The disassembly of GLSL compute source `src` (`name` keeps concurrent tests' files apart).
 #[allow(dead_code)]

@@ -128,7 +128,25 @@ pub unsafe extern "system" fn begin_command_buffer(
         let info = unsafe { reference(p_info)? };
         // SAFETY: the chain of a valid begin info.
         unsafe { super::device_group::check_begin(info.p_next)? };
-        cb.begin(info.flags)
+        // "If commandBuffer is a secondary command buffer ... pInheritanceInfo" describes the
+        // render pass it continues (ignored for primaries and without RENDER_PASS_CONTINUE).
+        let continues = cb.level == vk::CommandBufferLevel::SECONDARY
+            && info.flags.contains(vk::CommandBufferUsageFlags::RENDER_PASS_CONTINUE);
+        let scope = if continues {
+            // SAFETY: a valid inheritance info for such a secondary (valid usage).
+            let inherit = unsafe { reference(info.p_inheritance_info)? };
+            Some(crate::gfx::rendering::inherited(inherit)?)
+        } else {
+            None
+        };
+        cb.begin(info.flags)?;
+        if let Some(scope) = scope {
+            cb.record_graphics(|_, _, g| {
+                g.rendering = Some(scope);
+                Ok(())
+            });
+        }
+        Ok(())
     })
 }
 

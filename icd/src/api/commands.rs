@@ -31,6 +31,25 @@ unsafe fn record(
     })
 }
 
+/// As [`record`], for commands that read the graphics state.
+///
+/// # Safety
+/// `cb` must be a live command buffer handle.
+unsafe fn record_graphics(
+    name: &'static str,
+    cb: vk::CommandBuffer,
+    f: impl FnOnce(
+        &mut crate::cmd::stream::CmdStream,
+        &mut crate::gfx::draw::GraphicsState,
+    ) -> VkResult<()>,
+) {
+    guard_void(name, || {
+        // SAFETY: forwarded to the caller.
+        unsafe { obj::<CommandBuffer>(cb)? }.record_graphics(|s, _, g| f(s, g));
+        Ok(())
+    })
+}
+
 pub unsafe extern "system" fn cmd_update_buffer(
     cb: vk::CommandBuffer,
     dst: vk::Buffer,
@@ -297,6 +316,27 @@ pub unsafe extern "system" fn cmd_reset_query_pool(
     }
 }
 
+pub unsafe extern "system" fn cmd_begin_query(
+    cb: vk::CommandBuffer,
+    pool: vk::QueryPool,
+    index: u32,
+    flags: vk::QueryControlFlags,
+) {
+    // SAFETY: live handles (valid usage).
+    unsafe {
+        record("vkCmdBeginQuery", cb, |s| query::begin(s, obj::<QueryPool>(pool)?, index, flags))
+    }
+}
+
+pub unsafe extern "system" fn cmd_end_query(
+    cb: vk::CommandBuffer,
+    pool: vk::QueryPool,
+    index: u32,
+) {
+    // SAFETY: live handles (valid usage).
+    unsafe { record("vkCmdEndQuery", cb, |s| query::end(s, obj::<QueryPool>(pool)?, index)) }
+}
+
 pub unsafe extern "system" fn cmd_write_timestamp(
     cb: vk::CommandBuffer,
     stage: vk::PipelineStageFlags,
@@ -340,7 +380,8 @@ pub unsafe extern "system" fn cmd_copy_query_pool_results(
     unsafe {
         record("vkCmdCopyQueryPoolResults", cb, |s| {
             let (pool, dst) = (obj::<QueryPool>(pool)?, obj::<Buffer>(dst)?);
-            query::copy_results(s, pool, first, count, dst, offset, stride, flags)
+            let target = query::CopyTarget { dst, offset, stride, flags };
+            query::copy_results(s, pool, first, count, &target)
         })
     }
 }
@@ -352,7 +393,11 @@ pub unsafe extern "system" fn cmd_execute_commands(
 ) {
     // SAFETY: live handles (valid usage).
     unsafe {
-        record("vkCmdExecuteCommands", cb, |s| {
+        record_graphics("vkCmdExecuteCommands", cb, |s, g| {
+            // Secondaries continuing this scope leave the targets to the primary.
+            if let Some(r) = &g.rendering {
+                crate::gfx::draw::scope_targets(s, r)?;
+            }
             for &h in super::array(p_buffers, count) {
                 let secondary = obj::<CommandBuffer>(h)?;
                 // VUID-vkCmdExecuteCommands-pCommandBuffers-00088: "each element of

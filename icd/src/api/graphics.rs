@@ -13,6 +13,8 @@ use crate::error::{VkError, VkResult};
 use crate::gfx::draw::{self, Draw, GraphicsState};
 use crate::gfx::render_pass::{Framebuffer, RenderPass};
 use crate::gfx::rendering::{self, PassInstance};
+use crate::gfx::state::depth::StencilFace;
+use crate::gfx::state::rasterization::DepthBias;
 use crate::pipeline::Pipeline;
 
 /// Creates an object from its create info.
@@ -206,6 +208,10 @@ pub unsafe extern "system" fn cmd_begin_render_pass2(
 }
 
 fn next_subpass(s: &mut crate::cmd::stream::CmdStream, g: &mut GraphicsState) -> VkResult<()> {
+    // The subpass's resolve attachments are written at its end.
+    if let Some(r) = &g.rendering {
+        crate::gfx::resolve::resolve_attachments(s, r)?;
+    }
     let mut pass = g.pass.take().ok_or(VkError::InvalidUsage("no render pass instance"))?;
     pass.subpass += 1;
     begin_pass(s, g, pass)
@@ -225,15 +231,16 @@ pub unsafe extern "system" fn cmd_next_subpass2(
     unsafe { record("vkCmdNextSubpass2", cb, |s, _, g| next_subpass(s, g)) }
 }
 
-fn end_rendering(g: &mut GraphicsState) -> VkResult<()> {
-    g.rendering.take().ok_or(VkError::InvalidUsage("no rendering scope to end"))?;
+/// Ends a render pass instance or rendering scope: resolves its resolve attachments.
+fn end_rendering(s: &mut crate::cmd::stream::CmdStream, g: &mut GraphicsState) -> VkResult<()> {
+    let r = g.rendering.take().ok_or(VkError::InvalidUsage("no rendering scope to end"))?;
     g.pass = None;
-    Ok(())
+    crate::gfx::resolve::resolve_attachments(s, &r)
 }
 
 pub unsafe extern "system" fn cmd_end_render_pass(cb: vk::CommandBuffer) {
     // SAFETY: a live handle (valid usage).
-    unsafe { record("vkCmdEndRenderPass", cb, |_, _, g| end_rendering(g)) }
+    unsafe { record("vkCmdEndRenderPass", cb, |s, _, g| end_rendering(s, g)) }
 }
 
 pub unsafe extern "system" fn cmd_end_render_pass2(
@@ -241,7 +248,7 @@ pub unsafe extern "system" fn cmd_end_render_pass2(
     _e: *const vk::SubpassEndInfo<'_>,
 ) {
     // SAFETY: a live handle (valid usage).
-    unsafe { record("vkCmdEndRenderPass2", cb, |_, _, g| end_rendering(g)) }
+    unsafe { record("vkCmdEndRenderPass2", cb, |s, _, g| end_rendering(s, g)) }
 }
 
 pub unsafe extern "system" fn cmd_begin_rendering(
@@ -259,7 +266,7 @@ pub unsafe extern "system" fn cmd_begin_rendering(
 
 pub unsafe extern "system" fn cmd_end_rendering(cb: vk::CommandBuffer) {
     // SAFETY: a live handle (valid usage).
-    unsafe { record("vkCmdEndRendering", cb, |_, _, g| end_rendering(g)) }
+    unsafe { record("vkCmdEndRendering", cb, |s, _, g| end_rendering(s, g)) }
 }
 
 pub unsafe extern "system" fn cmd_set_viewport(
@@ -306,6 +313,83 @@ pub unsafe extern "system" fn cmd_set_blend_constants(cb: vk::CommandBuffer, c: 
             Ok(())
         })
     }
+}
+
+pub unsafe extern "system" fn cmd_set_depth_bias(
+    cb: vk::CommandBuffer,
+    constant: f32,
+    clamp: f32,
+    slope: f32,
+) {
+    // SAFETY: a live handle (valid usage).
+    unsafe {
+        record("vkCmdSetDepthBias", cb, |_, _, g| {
+            g.depth_bias = DepthBias { constant, clamp, slope };
+            Ok(())
+        })
+    }
+}
+
+pub unsafe extern "system" fn cmd_set_depth_bounds(cb: vk::CommandBuffer, min: f32, max: f32) {
+    // SAFETY: a live handle (valid usage).
+    unsafe {
+        record("vkCmdSetDepthBounds", cb, |_, _, g| {
+            g.depth_bounds = (min, max);
+            Ok(())
+        })
+    }
+}
+
+/// Sets one field of the stencil state of the faces in `faces`.
+///
+/// # Safety
+/// `cb` must be a live command buffer handle.
+unsafe fn set_stencil(
+    name: &'static str,
+    cb: vk::CommandBuffer,
+    faces: vk::StencilFaceFlags,
+    f: impl Fn(&mut StencilFace),
+) {
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        record(name, cb, |_, _, g| {
+            for (i, face) in
+                [vk::StencilFaceFlags::FRONT, vk::StencilFaceFlags::BACK].into_iter().enumerate()
+            {
+                if faces.contains(face) {
+                    f(&mut g.stencil[i]);
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+pub unsafe extern "system" fn cmd_set_stencil_compare_mask(
+    cb: vk::CommandBuffer,
+    faces: vk::StencilFaceFlags,
+    mask: u32,
+) {
+    // SAFETY: a live handle (valid usage).
+    unsafe { set_stencil("vkCmdSetStencilCompareMask", cb, faces, |s| s.compare_mask = mask) }
+}
+
+pub unsafe extern "system" fn cmd_set_stencil_write_mask(
+    cb: vk::CommandBuffer,
+    faces: vk::StencilFaceFlags,
+    mask: u32,
+) {
+    // SAFETY: a live handle (valid usage).
+    unsafe { set_stencil("vkCmdSetStencilWriteMask", cb, faces, |s| s.write_mask = mask) }
+}
+
+pub unsafe extern "system" fn cmd_set_stencil_reference(
+    cb: vk::CommandBuffer,
+    faces: vk::StencilFaceFlags,
+    reference: u32,
+) {
+    // SAFETY: a live handle (valid usage).
+    unsafe { set_stencil("vkCmdSetStencilReference", cb, faces, |s| s.reference = reference) }
 }
 
 pub unsafe extern "system" fn cmd_bind_index_buffer(
@@ -461,8 +545,20 @@ pub unsafe extern "system" fn cmd_clear_attachments(
             let r = g.rendering.as_ref().ok_or(VkError::InvalidUsage("clear outside rendering"))?;
             for a in array(p_attachments, count) {
                 if a.aspect_mask != vk::ImageAspectFlags::COLOR {
-                    // No depth/stencil attachment can exist (render passes refuse them).
-                    return Err(VkError::InvalidUsage("depth/stencil clear without attachment"));
+                    // Aspects the scope does not attach are not cleared (no attachment: none).
+                    let Some(t) = &r.depth else { continue };
+                    for rect in array(p_rects, rect_count) {
+                        draw::clear_depth_region(
+                            s,
+                            t,
+                            a.aspect_mask,
+                            rect.base_array_layer,
+                            rect.layer_count,
+                            rect.rect,
+                            a.clear_value.depth_stencil,
+                        )?;
+                    }
+                    continue;
                 }
                 // "If colorAttachment is VK_ATTACHMENT_UNUSED the clear has no effect."
                 let Some(Some(t)) = r.colors.get(a.color_attachment as usize) else { continue };
@@ -470,7 +566,7 @@ pub unsafe extern "system" fn cmd_clear_attachments(
                     .ok_or(VkError::InvalidUsage("null attachment view"))?;
                 let value = crate::meta::clear::ClearValue::Color(a.clear_value.color);
                 for rect in array(p_rects, rect_count) {
-                    let area = draw::clip(rect.rect, t.surface.extent);
+                    let area = draw::clip(rect.rect, t.target.extent());
                     if area.extent.width == 0 || area.extent.height == 0 {
                         continue;
                     }

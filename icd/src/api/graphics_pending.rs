@@ -5,13 +5,8 @@
 //! exists, these entry points keep the contract for the uses that can be valid today and
 //! refuse the rest loudly:
 //!
-//! - resolves and queries of graphics work are refused: recording one makes
-//!   `vkEndCommandBuffer` fail;
-//! - the dynamic states below are valid with no depth/stencil attachment and no blending,
-//!   which is all the draw path (`crate::gfx`) supports, so they change nothing observable
-//!   and are accepted;
-//! - `vkCmdBeginQuery`/`vkCmdEndQuery` need an occlusion or statistics pool, which
-//!   `vkCreateQueryPool` refuses;
+//! - the line width below is valid only at 1.0 (wideLines is not supported), which is what
+//!   the draw path (`crate::gfx`) draws, so it changes nothing observable and is accepted;
 //! - sparse binding is not advertised (no queue family has `SPARSE_BINDING`), so
 //!   `vkQueueBindSparse` has no valid use; images created without sparse flags have no sparse
 //!   requirements.
@@ -28,20 +23,6 @@ use crate::error::VkError;
 /// Logs and returns the error for a command whose feature does not exist yet.
 fn absent(what: &'static str) -> VkError {
     VkError::NotImplemented(what)
-}
-
-/// Records a command that cannot be valid today: the command buffer keeps the error.
-///
-/// # Safety
-/// `cb` must be a live command buffer handle.
-unsafe fn refuse_recording(name: &'static str, cb: vk::CommandBuffer) {
-    guard_void(name, || {
-        // SAFETY: forwarded to the caller.
-        let cb = unsafe { obj::<CommandBuffer>(cb)? };
-        log::warn!("{name}: graphics commands are not implemented yet");
-        cb.record(|_| Err(absent(name)));
-        Ok(())
-    })
 }
 
 /// Accepts a state-setting command that nothing can consume yet (see the module docs).
@@ -78,15 +59,5 @@ macro_rules! cmd_entries {
 
 cmd_entries! { accept_state:
     cmd_set_line_width "vkCmdSetLineWidth" (w: f32);
-    cmd_set_depth_bias "vkCmdSetDepthBias" (c: f32, clamp: f32, slope: f32);
-    cmd_set_depth_bounds "vkCmdSetDepthBounds" (min: f32, max: f32);
-    cmd_set_stencil_compare_mask "vkCmdSetStencilCompareMask" (f: vk::StencilFaceFlags, m: u32);
-    cmd_set_stencil_write_mask "vkCmdSetStencilWriteMask" (f: vk::StencilFaceFlags, m: u32);
-    cmd_set_stencil_reference "vkCmdSetStencilReference" (f: vk::StencilFaceFlags, r: u32);
 }
 
-cmd_entries! { refuse_recording:
-    cmd_resolve_image "vkCmdResolveImage" (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageResolve);
-    cmd_begin_query "vkCmdBeginQuery" (p: vk::QueryPool, q: u32, f: vk::QueryControlFlags);
-    cmd_end_query "vkCmdEndQuery" (p: vk::QueryPool, q: u32);
-}

@@ -8,7 +8,7 @@ use super::{obj, output, reference};
 use crate::core::device::Device;
 use crate::core::object::VkObject;
 use crate::core::query::{Event, QueryPool};
-use crate::entry::{guard, guard_status, guard_value};
+use crate::entry::{guard, guard_status, guard_value, guard_void};
 use crate::error::VkError;
 
 pub unsafe extern "system" fn create_query_pool(
@@ -66,6 +66,19 @@ pub unsafe extern "system" fn get_query_pool_results(
             unsafe { std::slice::from_raw_parts_mut(p_data.cast(), data_size) }
         };
         pool.results(first, count, data, stride, flags)
+    })
+}
+
+/// `vkResetQueryPool` (VK_EXT_host_query_reset).
+pub unsafe extern "system" fn reset_query_pool(
+    _device: vk::Device,
+    pool: vk::QueryPool,
+    first: u32,
+    count: u32,
+) {
+    guard_void("vkResetQueryPool", || {
+        // SAFETY: a live handle.
+        unsafe { obj::<QueryPool>(pool)? }.host_reset(first, count)
     })
 }
 

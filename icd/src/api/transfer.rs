@@ -188,3 +188,28 @@ pub unsafe extern "system" fn cmd_blit_image(
         Ok(())
     })
 }
+
+pub unsafe extern "system" fn cmd_resolve_image(
+    cb: vk::CommandBuffer,
+    src: vk::Image,
+    _src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    _dst_layout: vk::ImageLayout,
+    count: u32,
+    p_regions: *const vk::ImageResolve,
+) {
+    guard_void("vkCmdResolveImage", || {
+        // SAFETY: a live command buffer (valid usage).
+        let cb = unsafe { obj::<CommandBuffer>(cb)? };
+        cb.record(|s| {
+            // SAFETY: live images (valid usage).
+            let (src, dst) = unsafe { (obj::<Image>(src)?, obj::<Image>(dst)?) };
+            meta::begin(s)?;
+            for r in super::array(p_regions, count) {
+                meta::resolve::resolve_image(s, src, dst, r)?;
+            }
+            meta::end(s)
+        });
+        Ok(())
+    })
+}

@@ -16,6 +16,7 @@ pub mod op {
     pub const RELEASE_MEM: u32 = 0x49;
     pub const DMA_DATA: u32 = 0x50;
     pub const ACQUIRE_MEM: u32 = 0x58;
+    pub const SET_CONTEXT_REG: u32 = 0x69;
 }
 
 /// The header-only one-dword NOP (COUNT = 0x3FFF) used for padding.
@@ -49,6 +50,17 @@ pub mod event {
 /// EVENT_WRITE of a non-sampling event; partial flushes use EVENT_INDEX 4.
 pub const fn event_write(event_type: u32, index: u32) -> [u32; 2] {
     [header(op::EVENT_WRITE, 1), event_type | (index << 8)]
+}
+
+/// EVENT_WRITE of a sampling event that writes counters to `va` (ZPASS_DONE with EVENT_INDEX
+/// 1, SAMPLE_PIPELINESTAT with EVENT_INDEX 2).
+pub const fn event_write_to(event_type: u32, index: u32, va: u64) -> [u32; 4] {
+    [header(op::EVENT_WRITE, 3), event_type | (index << 8), lo(va), hi(va)]
+}
+
+/// SET_CONTEXT_REG of one register (byte offset `reg` in the context range 0x28000..).
+pub const fn set_context_reg(reg: u32, value: u32) -> [u32; 3] {
+    [header(op::SET_CONTEXT_REG, 2), (reg - 0x28000) / 4, value]
 }
 
 /// GCR_CNTL bits of ACQUIRE_MEM (pm4-gfx103.md §4.6).

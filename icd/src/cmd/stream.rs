@@ -40,6 +40,9 @@ pub struct CmdStream {
     /// Dwords used by each finished chunk before `cur`.
     finished: Vec<usize>,
     pending: Option<PendingChain>,
+    /// A pipeline-statistics query is active: internal (meta) dispatches pause the counters
+    /// so that they count only the application's work.
+    pub stats_query_active: bool,
 }
 
 impl CmdStream {
@@ -51,6 +54,7 @@ impl CmdStream {
             used: 0,
             finished: Vec::new(),
             pending: None,
+            stats_query_active: false,
         }
     }
 
@@ -65,6 +69,7 @@ impl CmdStream {
         self.used = 0;
         self.finished.clear();
         self.pending = None;
+        self.stats_query_active = false;
     }
 
     /// Releases every chunk (`VK_COMMAND_POOL_RESET_RELEASE_RESOURCES_BIT`).

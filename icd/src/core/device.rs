@@ -22,6 +22,8 @@ use crate::error::{VkError, VkResult};
 pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     (c"VK_KHR_timeline_semaphore", 2),
     (c"VK_KHR_synchronization2", 1),
+    // vkResetQueryPoolEXT for every pool type (tests/tests/graphics_queries.rs).
+    (c"VK_EXT_host_query_reset", 1),
     (c"VK_KHR_pipeline_executable_properties", 1),
     // The small-type extensions below are checked by the corpus differential (storage_16bit,
     // storage_8bit, ubo_std140_misc, and tests/corpus/ubo_small_types) against lavapipe.
@@ -46,6 +48,9 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // Compute pipelines honour FAIL_ON_PIPELINE_COMPILE_REQUIRED and EARLY_RETURN_ON_FAILURE
     // (tests/tests/extensions.rs); caches are always internally synchronized.
     (c"VK_EXT_pipeline_creation_cache_control", 3),
+    // Demoted fragments keep running as helpers for derivatives and write nothing
+    // (compiler/tests/gfx_fragment.rs; tests/tests/graphics_shaders.rs against lavapipe).
+    (c"VK_EXT_shader_demote_to_helper_invocation", 1),
     // vkTrimCommandPool; the copy, pool and format rules it changes hold for buffers (images
     // and viewports come with the image and graphics work). tests/tests/extensions.rs.
     (c"VK_KHR_maintenance1", 2),
@@ -142,6 +147,8 @@ pub struct Device {
     // Boxed: queue handles are the queues' addresses, which must not move.
     #[allow(clippy::vec_box)]
     queues: Vec<Box<Queue>>,
+    /// The device extensions the application enabled (names from [`DEVICE_EXTENSIONS`]).
+    extensions: Vec<&'static std::ffi::CStr>,
 }
 vk_object!(Device, vk::Device, vk::ObjectType::DEVICE);
 
@@ -173,14 +180,15 @@ impl Device {
         info: &vk::DeviceCreateInfo<'_>,
     ) -> VkResult<Box<Self>> {
         // SAFETY: forwarded to the caller.
-        unsafe {
-            check_extensions(
+        let extensions = unsafe {
+            let enabled = check_extensions(
                 info.pp_enabled_extension_names,
                 info.enabled_extension_count,
                 DEVICE_EXTENSIONS,
             )?;
             features::check_requested(info)?;
-        }
+            enabled
+        };
         let queue_infos: &[vk::DeviceQueueCreateInfo<'_>] = if info.queue_create_info_count == 0 {
             &[]
         } else {
@@ -214,7 +222,13 @@ impl Device {
             adapter,
             shared,
             queues,
+            extensions,
         }))
+    }
+
+    /// Whether the application enabled device extension `name` on this device.
+    pub fn has_extension(&self, name: &std::ffi::CStr) -> bool {
+        self.extensions.contains(&name)
     }
 
     /// The queue created for `(family, index)` with exactly `flags`; null if there is none.

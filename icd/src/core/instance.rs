@@ -78,28 +78,34 @@ pub struct Instance {
 }
 vk_object!(Instance, vk::Instance, vk::ObjectType::INSTANCE);
 
-/// Checks that every name in a C string array is in `supported`.
+/// Checks that every name in a C string array is in `supported` and returns the supported
+/// names that were asked for (each once), so that an object can answer later which of its
+/// extensions are enabled.
 ///
 /// # Safety
 /// `names` must point to `count` valid NUL-terminated strings (or be null with `count == 0`).
 pub unsafe fn check_extensions(
     names: *const *const c_char,
     count: u32,
-    supported: &[(&CStr, u32)],
-) -> VkResult<()> {
+    supported: &'static [(&'static CStr, u32)],
+) -> VkResult<Vec<&'static CStr>> {
     if count == 0 {
-        return Ok(());
+        return Ok(Vec::new());
     }
     // SAFETY: guaranteed by the caller.
     let names = unsafe { std::slice::from_raw_parts(names, count as usize) };
+    let mut enabled: Vec<&'static CStr> = Vec::with_capacity(names.len());
     for &name in names {
         // SAFETY: each entry is a valid C string.
         let name = unsafe { CStr::from_ptr(name) };
-        if !supported.iter().any(|(s, _)| *s == name) {
+        let Some(&(known, _)) = supported.iter().find(|(s, _)| *s == name) else {
             return Err(VkError::ExtensionNotPresent(name.to_string_lossy().into_owned()));
+        };
+        if !enabled.contains(&known) {
+            enabled.push(known);
         }
     }
-    Ok(())
+    Ok(enabled)
 }
 
 impl Instance {

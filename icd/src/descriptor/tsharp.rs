@@ -12,6 +12,20 @@ pub enum ImgType {
     Cube = 11,
     D1Array = 12,
     D2Array = 13,
+    /// Multisampled 2D: coordinates (x, y) and a sample (fragment) index.
+    D2Msaa = 14,
+    D2MsaaArray = 15,
+}
+
+impl ImgType {
+    /// The multisampled counterpart of a 2D type (others have none).
+    pub fn msaa(self) -> Option<ImgType> {
+        match self {
+            ImgType::D2 | ImgType::D2Msaa => Some(ImgType::D2Msaa),
+            ImgType::D2Array | ImgType::D2MsaaArray => Some(ImgType::D2MsaaArray),
+            _ => None,
+        }
+    }
 }
 
 /// Everything a T# says, in API terms resolved to hardware values.
@@ -27,9 +41,11 @@ pub struct ImageDescriptor {
     pub depth: u32,
     /// DST_SEL X, Y, Z, W.
     pub swizzle: [Sel; 4],
+    /// BASE_LEVEL and LAST_LEVEL (multisampled: 0 and log2(samples), descriptors-gfx103 §2).
     pub base_level: u32,
     pub last_level: u32,
-    /// Levels of the whole resource.
+    /// Levels of the whole resource (multisampled: log2(samples) + 1, so MAX_MIP holds
+    /// log2(samples)).
     pub levels: u32,
     pub sw_mode: u8,
     pub ty: ImgType,
@@ -59,6 +75,20 @@ fn dst_sel(s: [Sel; 4]) -> u32 {
 const PERF_MOD: u32 = 4;
 
 impl ImageDescriptor {
+    /// The descriptor of a multisampled image of `samples` samples (2, 4 or 8): the 2D type
+    /// becomes its MSAA type, and the level fields carry the sample count, as the T# defines
+    /// them for MSAA resources (LAST_LEVEL = MAX_MIP = log2(samples), BASE_LEVEL = 0).
+    pub fn multisampled(self, samples: u32) -> Option<ImageDescriptor> {
+        let log2 = samples.trailing_zeros();
+        Some(ImageDescriptor {
+            ty: self.ty.msaa()?,
+            base_level: 0,
+            last_level: log2,
+            levels: log2 + 1,
+            ..self
+        })
+    }
+
     /// The eight T# words.
     pub fn words(&self) -> [u32; 8] {
         debug_assert_eq!(self.va & 0xff, 0, "T# base must be 256-byte aligned");

@@ -11,6 +11,9 @@ use std::ffi::{c_char, CStr};
 
 use ash::vk::{self, Handle};
 
+use crate::core::device::Device;
+use crate::core::object::VkObject;
+
 pub use guard::{guard, guard_status, guard_value, guard_void};
 pub use table::{Level, ENTRIES};
 
@@ -39,18 +42,42 @@ pub unsafe fn instance_proc_addr(
     lookup(p_name, |level| level == Level::Global || !instance.is_null())
 }
 
-/// `vkGetDeviceProcAddr`: device-level commands only, as the spec requires since 1.2.193.
+/// `vkGetDeviceProcAddr`: device-level commands only, as the spec requires since 1.2.193, and
+/// an extension's command only if `device` enabled that extension (the spec's table for
+/// `vkGetDeviceProcAddr`: "enabled extension device-level dispatchable command", any other
+/// case NULL).
 ///
 /// # Safety
-/// `p_name` must be null or a valid C string.
+/// `p_name` must be null or a valid C string; `device` null or a live device.
 pub unsafe fn device_proc_addr(
     device: vk::Device,
     p_name: *const c_char,
 ) -> vk::PFN_vkVoidFunction {
-    if device.is_null() {
+    if device.is_null() || p_name.is_null() {
         return None;
     }
-    lookup(p_name, |level| level == Level::Device)
+    // SAFETY: a live device (the caller's contract).
+    let Some(device) = (unsafe { <Device as VkObject>::from_handle(device) }) else {
+        return None;
+    };
+    // SAFETY: a valid NUL-terminated name (checked non-null above).
+    let name = unsafe { CStr::from_ptr(p_name) };
+    let entry = ENTRIES.iter().find(|e| e.name == name && e.level == Level::Device);
+    match entry {
+        Some(e) if e.extension.is_none_or(|ext| device.has_extension(ext)) => Some(e.func),
+        Some(e) => {
+            log::trace!(
+                "{} needs {}, which the device did not enable",
+                name.to_string_lossy(),
+                e.extension.map_or(Default::default(), CStr::to_string_lossy)
+            );
+            None
+        }
+        None => {
+            log::trace!("no device entry point {}", name.to_string_lossy());
+            None
+        }
+    }
 }
 
 /// `vk_icdGetPhysicalDeviceProcAddr`: commands dispatched on a physical device.

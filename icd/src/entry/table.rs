@@ -31,6 +31,10 @@ pub struct Entry {
     pub name: &'static CStr,
     pub level: Level,
     pub func: VoidFn,
+    /// The device extension that brings the command when its name is not a core one
+    /// (`vkTrimCommandPoolKHR`): `vkGetDeviceProcAddr` answers it only on devices that enabled
+    /// the extension.
+    pub extension: Option<&'static CStr>,
 }
 
 /// `vk_icdNegotiateLoaderICDInterfaceVersion` (no ash type: it is not a Vulkan command).
@@ -39,12 +43,22 @@ pub type PfnNegotiate = unsafe extern "system" fn(*mut u32) -> vk::Result;
 pub type PfnGetPhysicalDeviceProcAddr =
     unsafe extern "system" fn(vk::Instance, *const std::ffi::c_char) -> vk::PFN_vkVoidFunction;
 
+macro_rules! extension {
+    () => {
+        None
+    };
+    ($ext:literal) => {
+        Some($ext)
+    };
+}
+
 macro_rules! entries {
-    ($($level:ident $name:literal : $pfn:ty => $f:path;)*) => {
+    ($($level:ident $name:literal $(in $ext:literal)? : $pfn:ty => $f:path;)*) => {
         pub static ENTRIES: &[Entry] = &[$(
             Entry {
                 name: $name,
                 level: Level::$level,
+                extension: extension!($($ext)?),
                 func: {
                     const F: $pfn = $f;
                     // SAFETY: the loader casts the pointer back to the command's own type,
@@ -104,7 +118,7 @@ entries! {
     Device c"vkQueueWaitIdle": vk::PFN_vkQueueWaitIdle => queue::queue_wait_idle;
     Device c"vkQueueSubmit": vk::PFN_vkQueueSubmit => queue::queue_submit;
     Device c"vkQueueSubmit2": vk::PFN_vkQueueSubmit2 => queue::queue_submit2;
-    Device c"vkQueueSubmit2KHR": vk::PFN_vkQueueSubmit2 => queue::queue_submit2;
+    Device c"vkQueueSubmit2KHR" in c"VK_KHR_synchronization2": vk::PFN_vkQueueSubmit2 => queue::queue_submit2;
     Device c"vkAllocateMemory": vk::PFN_vkAllocateMemory => memory::allocate_memory;
     Device c"vkFreeMemory": vk::PFN_vkFreeMemory => memory::free_memory;
     Device c"vkMapMemory": vk::PFN_vkMapMemory => memory::map_memory;
@@ -117,9 +131,9 @@ entries! {
     Device c"vkDestroyBuffer": vk::PFN_vkDestroyBuffer => buffer::destroy_buffer;
     Device c"vkGetBufferMemoryRequirements": vk::PFN_vkGetBufferMemoryRequirements => buffer::get_buffer_memory_requirements;
     Device c"vkGetBufferMemoryRequirements2": vk::PFN_vkGetBufferMemoryRequirements2 => buffer::get_buffer_memory_requirements2;
-    Device c"vkGetBufferDeviceAddressKHR": vk::PFN_vkGetBufferDeviceAddress => bda::get_buffer_device_address;
-    Device c"vkGetBufferOpaqueCaptureAddressKHR": vk::PFN_vkGetBufferOpaqueCaptureAddress => bda::get_buffer_opaque_capture_address;
-    Device c"vkGetDeviceMemoryOpaqueCaptureAddressKHR": vk::PFN_vkGetDeviceMemoryOpaqueCaptureAddress => bda::get_device_memory_opaque_capture_address;
+    Device c"vkGetBufferDeviceAddressKHR" in c"VK_KHR_buffer_device_address": vk::PFN_vkGetBufferDeviceAddress => bda::get_buffer_device_address;
+    Device c"vkGetBufferOpaqueCaptureAddressKHR" in c"VK_KHR_buffer_device_address": vk::PFN_vkGetBufferOpaqueCaptureAddress => bda::get_buffer_opaque_capture_address;
+    Device c"vkGetDeviceMemoryOpaqueCaptureAddressKHR" in c"VK_KHR_buffer_device_address": vk::PFN_vkGetDeviceMemoryOpaqueCaptureAddress => bda::get_device_memory_opaque_capture_address;
     Device c"vkCreateFence": vk::PFN_vkCreateFence => sync::create_fence;
     Device c"vkDestroyFence": vk::PFN_vkDestroyFence => sync::destroy_fence;
     Device c"vkResetFences": vk::PFN_vkResetFences => sync::reset_fences;
@@ -127,9 +141,9 @@ entries! {
     Device c"vkWaitForFences": vk::PFN_vkWaitForFences => sync::wait_for_fences;
     Device c"vkCreateSemaphore": vk::PFN_vkCreateSemaphore => sync::create_semaphore;
     Device c"vkDestroySemaphore": vk::PFN_vkDestroySemaphore => sync::destroy_semaphore;
-    Device c"vkGetSemaphoreCounterValueKHR": vk::PFN_vkGetSemaphoreCounterValue => sync::get_semaphore_counter_value;
-    Device c"vkSignalSemaphoreKHR": vk::PFN_vkSignalSemaphore => sync::signal_semaphore;
-    Device c"vkWaitSemaphoresKHR": vk::PFN_vkWaitSemaphores => sync::wait_semaphores;
+    Device c"vkGetSemaphoreCounterValueKHR" in c"VK_KHR_timeline_semaphore": vk::PFN_vkGetSemaphoreCounterValue => sync::get_semaphore_counter_value;
+    Device c"vkSignalSemaphoreKHR" in c"VK_KHR_timeline_semaphore": vk::PFN_vkSignalSemaphore => sync::signal_semaphore;
+    Device c"vkWaitSemaphoresKHR" in c"VK_KHR_timeline_semaphore": vk::PFN_vkWaitSemaphores => sync::wait_semaphores;
     Device c"vkCreateCommandPool": vk::PFN_vkCreateCommandPool => pool::create_command_pool;
     Device c"vkDestroyCommandPool": vk::PFN_vkDestroyCommandPool => pool::destroy_command_pool;
     Device c"vkResetCommandPool": vk::PFN_vkResetCommandPool => pool::reset_command_pool;
@@ -142,14 +156,14 @@ entries! {
     Device c"vkCmdFillBuffer": vk::PFN_vkCmdFillBuffer => cmd::cmd_fill_buffer;
     Device c"vkCmdCopyBuffer": vk::PFN_vkCmdCopyBuffer => cmd::cmd_copy_buffer;
     Device c"vkCmdPipelineBarrier": vk::PFN_vkCmdPipelineBarrier => cmd::cmd_pipeline_barrier;
-    Device c"vkCmdPipelineBarrier2KHR": vk::PFN_vkCmdPipelineBarrier2 => cmd::cmd_pipeline_barrier2;
+    Device c"vkCmdPipelineBarrier2KHR" in c"VK_KHR_synchronization2": vk::PFN_vkCmdPipelineBarrier2 => cmd::cmd_pipeline_barrier2;
     Device c"vkCmdSetEvent": vk::PFN_vkCmdSetEvent => cmd::cmd_set_event;
     Device c"vkCmdResetEvent": vk::PFN_vkCmdResetEvent => cmd::cmd_reset_event;
     Device c"vkCmdWaitEvents": vk::PFN_vkCmdWaitEvents => cmd::cmd_wait_events;
-    Device c"vkCmdSetEvent2KHR": vk::PFN_vkCmdSetEvent2 => cmd::cmd_set_event2;
-    Device c"vkCmdResetEvent2KHR": vk::PFN_vkCmdResetEvent2 => cmd::cmd_reset_event2;
-    Device c"vkCmdWaitEvents2KHR": vk::PFN_vkCmdWaitEvents2 => cmd::cmd_wait_events2;
-    Device c"vkCmdWriteTimestamp2KHR": vk::PFN_vkCmdWriteTimestamp2 => cmd::cmd_write_timestamp2;
+    Device c"vkCmdSetEvent2KHR" in c"VK_KHR_synchronization2": vk::PFN_vkCmdSetEvent2 => cmd::cmd_set_event2;
+    Device c"vkCmdResetEvent2KHR" in c"VK_KHR_synchronization2": vk::PFN_vkCmdResetEvent2 => cmd::cmd_reset_event2;
+    Device c"vkCmdWaitEvents2KHR" in c"VK_KHR_synchronization2": vk::PFN_vkCmdWaitEvents2 => cmd::cmd_wait_events2;
+    Device c"vkCmdWriteTimestamp2KHR" in c"VK_KHR_synchronization2": vk::PFN_vkCmdWriteTimestamp2 => cmd::cmd_write_timestamp2;
     Device c"vkCmdResetQueryPool": vk::PFN_vkCmdResetQueryPool => cmd::cmd_reset_query_pool;
     Device c"vkCmdWriteTimestamp": vk::PFN_vkCmdWriteTimestamp => cmd::cmd_write_timestamp;
     Device c"vkCmdCopyQueryPoolResults": vk::PFN_vkCmdCopyQueryPoolResults => cmd::cmd_copy_query_pool_results;
@@ -170,9 +184,9 @@ entries! {
     Device c"vkDestroyPipelineCache": vk::PFN_vkDestroyPipelineCache => pipeline::destroy_pipeline_cache;
     Device c"vkGetPipelineCacheData": vk::PFN_vkGetPipelineCacheData => pipeline::get_pipeline_cache_data;
     Device c"vkMergePipelineCaches": vk::PFN_vkMergePipelineCaches => pipeline::merge_pipeline_caches;
-    Device c"vkGetPipelineExecutablePropertiesKHR": vk::PFN_vkGetPipelineExecutablePropertiesKHR => exe::get_pipeline_executable_properties;
-    Device c"vkGetPipelineExecutableStatisticsKHR": vk::PFN_vkGetPipelineExecutableStatisticsKHR => exe::get_pipeline_executable_statistics;
-    Device c"vkGetPipelineExecutableInternalRepresentationsKHR": vk::PFN_vkGetPipelineExecutableInternalRepresentationsKHR => exe::get_pipeline_executable_internal_representations;
+    Device c"vkGetPipelineExecutablePropertiesKHR" in c"VK_KHR_pipeline_executable_properties": vk::PFN_vkGetPipelineExecutablePropertiesKHR => exe::get_pipeline_executable_properties;
+    Device c"vkGetPipelineExecutableStatisticsKHR" in c"VK_KHR_pipeline_executable_properties": vk::PFN_vkGetPipelineExecutableStatisticsKHR => exe::get_pipeline_executable_statistics;
+    Device c"vkGetPipelineExecutableInternalRepresentationsKHR" in c"VK_KHR_pipeline_executable_properties": vk::PFN_vkGetPipelineExecutableInternalRepresentationsKHR => exe::get_pipeline_executable_internal_representations;
     Device c"vkCreateComputePipelines": vk::PFN_vkCreateComputePipelines => pipeline::create_compute_pipelines;
     Device c"vkDestroyPipeline": vk::PFN_vkDestroyPipeline => pipeline::destroy_pipeline;
     Device c"vkCmdBindPipeline": vk::PFN_vkCmdBindPipeline => compute::cmd_bind_pipeline;
@@ -180,12 +194,13 @@ entries! {
     Device c"vkCmdPushConstants": vk::PFN_vkCmdPushConstants => compute::cmd_push_constants;
     Device c"vkCmdDispatch": vk::PFN_vkCmdDispatch => compute::cmd_dispatch;
     Device c"vkCmdDispatchIndirect": vk::PFN_vkCmdDispatchIndirect => compute::cmd_dispatch_indirect;
-    Device c"vkCmdDispatchBaseKHR": vk::PFN_vkCmdDispatchBase => group::cmd_dispatch_base;
-    Device c"vkCmdSetDeviceMaskKHR": vk::PFN_vkCmdSetDeviceMask => group::cmd_set_device_mask;
-    Device c"vkGetDeviceGroupPeerMemoryFeaturesKHR": vk::PFN_vkGetDeviceGroupPeerMemoryFeatures => group::get_device_group_peer_memory_features;
+    Device c"vkCmdDispatchBaseKHR" in c"VK_KHR_device_group": vk::PFN_vkCmdDispatchBase => group::cmd_dispatch_base;
+    Device c"vkCmdSetDeviceMaskKHR" in c"VK_KHR_device_group": vk::PFN_vkCmdSetDeviceMask => group::cmd_set_device_mask;
+    Device c"vkGetDeviceGroupPeerMemoryFeaturesKHR" in c"VK_KHR_device_group": vk::PFN_vkGetDeviceGroupPeerMemoryFeatures => group::get_device_group_peer_memory_features;
     Device c"vkCreateQueryPool": vk::PFN_vkCreateQueryPool => query::create_query_pool;
     Device c"vkDestroyQueryPool": vk::PFN_vkDestroyQueryPool => query::destroy_query_pool;
     Device c"vkGetQueryPoolResults": vk::PFN_vkGetQueryPoolResults => query::get_query_pool_results;
+    Device c"vkResetQueryPoolEXT" in c"VK_EXT_host_query_reset": vk::PFN_vkResetQueryPool => query::reset_query_pool;
     Device c"vkCreateEvent": vk::PFN_vkCreateEvent => query::create_event;
     Device c"vkDestroyEvent": vk::PFN_vkDestroyEvent => query::destroy_event;
     Device c"vkGetEventStatus": vk::PFN_vkGetEventStatus => query::get_event_status;
@@ -215,12 +230,12 @@ entries! {
 
     // Graphics and sparse commands of Vulkan 1.0 not implemented yet (see graphics_pending).
     Device c"vkQueueBindSparse": vk::PFN_vkQueueBindSparse => gfx::queue_bind_sparse;
-    Device c"vkCreateRenderPass2KHR": vk::PFN_vkCreateRenderPass2 => g3d::create_render_pass2;
-    Device c"vkCmdBeginRenderPass2KHR": vk::PFN_vkCmdBeginRenderPass2 => g3d::cmd_begin_render_pass2;
-    Device c"vkCmdNextSubpass2KHR": vk::PFN_vkCmdNextSubpass2 => g3d::cmd_next_subpass2;
-    Device c"vkCmdEndRenderPass2KHR": vk::PFN_vkCmdEndRenderPass2 => g3d::cmd_end_render_pass2;
-    Device c"vkCmdBeginRenderingKHR": vk::PFN_vkCmdBeginRendering => g3d::cmd_begin_rendering;
-    Device c"vkCmdEndRenderingKHR": vk::PFN_vkCmdEndRendering => g3d::cmd_end_rendering;
+    Device c"vkCreateRenderPass2KHR" in c"VK_KHR_create_renderpass2": vk::PFN_vkCreateRenderPass2 => g3d::create_render_pass2;
+    Device c"vkCmdBeginRenderPass2KHR" in c"VK_KHR_create_renderpass2": vk::PFN_vkCmdBeginRenderPass2 => g3d::cmd_begin_render_pass2;
+    Device c"vkCmdNextSubpass2KHR" in c"VK_KHR_create_renderpass2": vk::PFN_vkCmdNextSubpass2 => g3d::cmd_next_subpass2;
+    Device c"vkCmdEndRenderPass2KHR" in c"VK_KHR_create_renderpass2": vk::PFN_vkCmdEndRenderPass2 => g3d::cmd_end_render_pass2;
+    Device c"vkCmdBeginRenderingKHR" in c"VK_KHR_dynamic_rendering": vk::PFN_vkCmdBeginRendering => g3d::cmd_begin_rendering;
+    Device c"vkCmdEndRenderingKHR" in c"VK_KHR_dynamic_rendering": vk::PFN_vkCmdEndRendering => g3d::cmd_end_rendering;
     Device c"vkCreateRenderPass": vk::PFN_vkCreateRenderPass => g3d::create_render_pass;
     Device c"vkDestroyRenderPass": vk::PFN_vkDestroyRenderPass => g3d::destroy_render_pass;
     Device c"vkGetRenderAreaGranularity": vk::PFN_vkGetRenderAreaGranularity => g3d::get_render_area_granularity;
@@ -230,12 +245,12 @@ entries! {
     Device c"vkCmdSetViewport": vk::PFN_vkCmdSetViewport => g3d::cmd_set_viewport;
     Device c"vkCmdSetScissor": vk::PFN_vkCmdSetScissor => g3d::cmd_set_scissor;
     Device c"vkCmdSetLineWidth": vk::PFN_vkCmdSetLineWidth => gfx::cmd_set_line_width;
-    Device c"vkCmdSetDepthBias": vk::PFN_vkCmdSetDepthBias => gfx::cmd_set_depth_bias;
+    Device c"vkCmdSetDepthBias": vk::PFN_vkCmdSetDepthBias => g3d::cmd_set_depth_bias;
     Device c"vkCmdSetBlendConstants": vk::PFN_vkCmdSetBlendConstants => g3d::cmd_set_blend_constants;
-    Device c"vkCmdSetDepthBounds": vk::PFN_vkCmdSetDepthBounds => gfx::cmd_set_depth_bounds;
-    Device c"vkCmdSetStencilCompareMask": vk::PFN_vkCmdSetStencilCompareMask => gfx::cmd_set_stencil_compare_mask;
-    Device c"vkCmdSetStencilWriteMask": vk::PFN_vkCmdSetStencilWriteMask => gfx::cmd_set_stencil_write_mask;
-    Device c"vkCmdSetStencilReference": vk::PFN_vkCmdSetStencilReference => gfx::cmd_set_stencil_reference;
+    Device c"vkCmdSetDepthBounds": vk::PFN_vkCmdSetDepthBounds => g3d::cmd_set_depth_bounds;
+    Device c"vkCmdSetStencilCompareMask": vk::PFN_vkCmdSetStencilCompareMask => g3d::cmd_set_stencil_compare_mask;
+    Device c"vkCmdSetStencilWriteMask": vk::PFN_vkCmdSetStencilWriteMask => g3d::cmd_set_stencil_write_mask;
+    Device c"vkCmdSetStencilReference": vk::PFN_vkCmdSetStencilReference => g3d::cmd_set_stencil_reference;
     Device c"vkCmdBindIndexBuffer": vk::PFN_vkCmdBindIndexBuffer => g3d::cmd_bind_index_buffer;
     Device c"vkCmdBindVertexBuffers": vk::PFN_vkCmdBindVertexBuffers => g3d::cmd_bind_vertex_buffers;
     Device c"vkCmdDraw": vk::PFN_vkCmdDraw => g3d::cmd_draw;
@@ -243,25 +258,25 @@ entries! {
     Device c"vkCmdDrawIndirect": vk::PFN_vkCmdDrawIndirect => g3d::cmd_draw_indirect;
     Device c"vkCmdDrawIndexedIndirect": vk::PFN_vkCmdDrawIndexedIndirect => g3d::cmd_draw_indexed_indirect;
     Device c"vkCmdClearAttachments": vk::PFN_vkCmdClearAttachments => g3d::cmd_clear_attachments;
-    Device c"vkCmdResolveImage": vk::PFN_vkCmdResolveImage => gfx::cmd_resolve_image;
-    Device c"vkCmdBeginQuery": vk::PFN_vkCmdBeginQuery => gfx::cmd_begin_query;
-    Device c"vkCmdEndQuery": vk::PFN_vkCmdEndQuery => gfx::cmd_end_query;
+    Device c"vkCmdResolveImage": vk::PFN_vkCmdResolveImage => xfer::cmd_resolve_image;
+    Device c"vkCmdBeginQuery": vk::PFN_vkCmdBeginQuery => cmd::cmd_begin_query;
+    Device c"vkCmdEndQuery": vk::PFN_vkCmdEndQuery => cmd::cmd_end_query;
     Device c"vkCmdBeginRenderPass": vk::PFN_vkCmdBeginRenderPass => g3d::cmd_begin_render_pass;
     Device c"vkCmdNextSubpass": vk::PFN_vkCmdNextSubpass => g3d::cmd_next_subpass;
     Device c"vkCmdEndRenderPass": vk::PFN_vkCmdEndRenderPass => g3d::cmd_end_render_pass;
 
     // VK_KHR_maintenance1, _get_memory_requirements2, _bind_memory2,
     // _descriptor_update_template, _maintenance3.
-    Device c"vkTrimCommandPoolKHR": vk::PFN_vkTrimCommandPool => pool::trim_command_pool;
-    Device c"vkGetBufferMemoryRequirements2KHR": vk::PFN_vkGetBufferMemoryRequirements2 => buffer::get_buffer_memory_requirements2;
-    Device c"vkBindBufferMemory2KHR": vk::PFN_vkBindBufferMemory2 => buffer::bind_buffer_memory2;
-    Device c"vkGetImageMemoryRequirements2KHR": vk::PFN_vkGetImageMemoryRequirements2 => img::get_image_memory_requirements2;
-    Device c"vkGetImageSparseMemoryRequirements2KHR": vk::PFN_vkGetImageSparseMemoryRequirements2 => img::get_image_sparse_memory_requirements2;
-    Device c"vkBindImageMemory2KHR": vk::PFN_vkBindImageMemory2 => img::bind_image_memory2;
-    Device c"vkCreateDescriptorUpdateTemplateKHR": vk::PFN_vkCreateDescriptorUpdateTemplate => desc::create_descriptor_update_template;
-    Device c"vkDestroyDescriptorUpdateTemplateKHR": vk::PFN_vkDestroyDescriptorUpdateTemplate => desc::destroy_descriptor_update_template;
-    Device c"vkUpdateDescriptorSetWithTemplateKHR": vk::PFN_vkUpdateDescriptorSetWithTemplate => desc::update_descriptor_set_with_template;
-    Device c"vkGetDescriptorSetLayoutSupportKHR": vk::PFN_vkGetDescriptorSetLayoutSupport => desc::get_descriptor_set_layout_support;
+    Device c"vkTrimCommandPoolKHR" in c"VK_KHR_maintenance1": vk::PFN_vkTrimCommandPool => pool::trim_command_pool;
+    Device c"vkGetBufferMemoryRequirements2KHR" in c"VK_KHR_get_memory_requirements2": vk::PFN_vkGetBufferMemoryRequirements2 => buffer::get_buffer_memory_requirements2;
+    Device c"vkBindBufferMemory2KHR" in c"VK_KHR_bind_memory2": vk::PFN_vkBindBufferMemory2 => buffer::bind_buffer_memory2;
+    Device c"vkGetImageMemoryRequirements2KHR" in c"VK_KHR_get_memory_requirements2": vk::PFN_vkGetImageMemoryRequirements2 => img::get_image_memory_requirements2;
+    Device c"vkGetImageSparseMemoryRequirements2KHR" in c"VK_KHR_get_memory_requirements2": vk::PFN_vkGetImageSparseMemoryRequirements2 => img::get_image_sparse_memory_requirements2;
+    Device c"vkBindImageMemory2KHR" in c"VK_KHR_bind_memory2": vk::PFN_vkBindImageMemory2 => img::bind_image_memory2;
+    Device c"vkCreateDescriptorUpdateTemplateKHR" in c"VK_KHR_descriptor_update_template": vk::PFN_vkCreateDescriptorUpdateTemplate => desc::create_descriptor_update_template;
+    Device c"vkDestroyDescriptorUpdateTemplateKHR" in c"VK_KHR_descriptor_update_template": vk::PFN_vkDestroyDescriptorUpdateTemplate => desc::destroy_descriptor_update_template;
+    Device c"vkUpdateDescriptorSetWithTemplateKHR" in c"VK_KHR_descriptor_update_template": vk::PFN_vkUpdateDescriptorSetWithTemplate => desc::update_descriptor_set_with_template;
+    Device c"vkGetDescriptorSetLayoutSupportKHR" in c"VK_KHR_maintenance3": vk::PFN_vkGetDescriptorSetLayoutSupport => desc::get_descriptor_set_layout_support;
 }
 
 #[cfg(test)]
@@ -272,6 +287,18 @@ mod tests {
     fn names_are_unique() {
         for (i, a) in ENTRIES.iter().enumerate() {
             assert!(ENTRIES[i + 1..].iter().all(|b| b.name != a.name), "{:?} listed twice", a.name);
+        }
+    }
+
+    /// A device command with a vendor suffix belongs to an extension and must say which, so
+    /// that `vkGetDeviceProcAddr` hides it on devices that did not enable it; core names never
+    /// carry one.
+    #[test]
+    fn extension_commands_name_their_extension() {
+        for e in ENTRIES.iter().filter(|e| e.level == Level::Device) {
+            let bytes = e.name.to_bytes();
+            let suffixed = bytes.ends_with(b"KHR") || bytes.ends_with(b"EXT");
+            assert_eq!(suffixed, e.extension.is_some(), "{:?}", e.name);
         }
     }
 }

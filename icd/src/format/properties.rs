@@ -17,9 +17,11 @@ type F = vk::FormatFeatureFlags;
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
 /// the float formats there); COLOR and BLEND (colour attachment, with blending) by
 /// `tests/tests/graphics.rs` (render passes with clears, draws and blend scenes for RGBA8,
-/// RGBA16F and RGBA32F targets, differential against lavapipe). TRANSFER is
-/// [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; DEPTH_STENCIL the
-/// graphics path, ATOMIC image atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
+/// BGRA8, RGBA16F and RGBA32F targets, differential against lavapipe); DEPTH_STENCIL (depth/stencil
+/// attachment) by `tests/tests/graphics_depth.rs` (depth and stencil tests, ops, clears, load
+/// ops, bias, clamp and bounds on D16, D32, S8 and D32S8, read back by copies, differential
+/// against lavapipe). TRANSFER is [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; ATOMIC image
+/// atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
 pub const PROVEN: &[(vk::Format, Caps)] = &[
     (
         vk::Format::R8G8B8A8_UNORM,
@@ -34,6 +36,13 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
         Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
     ),
     (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
+    (vk::Format::D16_UNORM, Caps::DEPTH_STENCIL),
+    (vk::Format::D32_SFLOAT, Caps::DEPTH_STENCIL),
+    (vk::Format::S8_UINT, Caps::DEPTH_STENCIL),
+    (vk::Format::D32_SFLOAT_S8_UINT, Caps::DEPTH_STENCIL),
+    // A format every implementation must render to (amber's default framebuffer, used even
+    // by compute-only CTS scripts); its samplers and storage views are not proven yet.
+    (vk::Format::B8G8R8A8_UNORM, Caps::COLOR.union(Caps::BLEND)),
 ];
 
 /// Formats whose transfers (copies with buffers and images, and clears for the formats
@@ -134,6 +143,20 @@ pub const PROVEN_BLIT: &[vk::Format] = &[
     vk::Format::R32G32B32A32_SFLOAT,
     vk::Format::R32_UINT,
 ];
+
+/// Colour formats whose multisampled images (2, 4 and 8 samples) are proven end to end by
+/// `tests/tests/msaa.rs`: rendering, resolves (commands and attachments), copies and clears,
+/// differential against lavapipe. Their `sampleCounts` are 1|2|4|8; every other format's is 1.
+pub const PROVEN_MSAA: &[vk::Format] =
+    &[vk::Format::R8G8B8A8_UNORM, vk::Format::R16G16B16A16_SFLOAT, vk::Format::R32G32B32A32_SFLOAT];
+
+/// The sample counts a multisampled image may have (navi21's `_R`/`_Z` MSAA layouts stop at 8).
+pub const MSAA_SAMPLE_COUNTS: vk::SampleCountFlags = vk::SampleCountFlags::from_raw(
+    vk::SampleCountFlags::TYPE_1.as_raw()
+        | vk::SampleCountFlags::TYPE_2.as_raw()
+        | vk::SampleCountFlags::TYPE_4.as_raw()
+        | vk::SampleCountFlags::TYPE_8.as_raw(),
+);
 
 /// Formats whose vertex-buffer fetch (`VERTEX_BUFFER`) is proven, by `tests/tests/graphics.rs`
 /// (vertex attributes with per-vertex and per-instance rates, differential against lavapipe),
@@ -320,8 +343,10 @@ pub fn image_format_properties_for(
     }
     type C = vk::ImageCreateFlags;
     // Sparse images, 2D views of 3D images and block-texel views need features or
-    // extensions Ferrum does not offer.
-    if !(C::MUTABLE_FORMAT | C::CUBE_COMPATIBLE).contains(q.flags) {
+    // extensions Ferrum does not offer. ALIAS (VK_KHR_bind_memory2) promises that two images
+    // made with the same parameters read the same memory the same way: Ferrum computes a
+    // layout from the create info alone, so that always holds.
+    if !(C::MUTABLE_FORMAT | C::CUBE_COMPATIBLE | C::ALIAS).contains(q.flags) {
         return unsupported;
     }
     let linear = q.tiling == vk::ImageTiling::LINEAR;
@@ -342,13 +367,21 @@ pub fn image_format_properties_for(
     if linear && q.ty != vk::ImageType::TYPE_2D {
         return unsupported;
     }
+    // The spec's sampleCounts rules: one sample for linear, non-2D, cube-compatible images
+    // and formats that are no attachment; storage usage adds storageImageSampleCounts (1:
+    // shaderStorageImageMultisample is off).
+    let multisampled = !linear
+        && q.ty == vk::ImageType::TYPE_2D
+        && !q.flags.contains(C::CUBE_COMPATIBLE)
+        && features.contains(F::COLOR_ATTACHMENT)
+        && !q.usage.contains(vk::ImageUsageFlags::STORAGE)
+        && PROVEN_MSAA.contains(&q.format);
     let max_dim = extent.0.max(extent.1).max(extent.2);
     Ok(vk::ImageFormatProperties {
         max_extent: vk::Extent3D { width: extent.0, height: extent.1, depth: extent.2 },
         max_mip_levels: if linear { 1 } else { 32 - max_dim.leading_zeros() },
         max_array_layers: if linear { 1 } else { layers },
-        // Multisampled images come with the graphics path.
-        sample_counts: vk::SampleCountFlags::TYPE_1,
+        sample_counts: if multisampled { MSAA_SAMPLE_COUNTS } else { vk::SampleCountFlags::TYPE_1 },
         max_resource_size: MAX_MEMORY_ALLOCATION_SIZE,
     })
 }

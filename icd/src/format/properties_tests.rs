@@ -129,9 +129,11 @@ fn nothing_unproven_is_advertised() {
     // Blits are proven for four formats only: a transfer-only format gets no BLIT bits.
     let p = format_properties_for(vk::Format::R8_UNORM, proven(vk::Format::R8_UNORM));
     assert_eq!(p.optimal_tiling_features, transfer);
-    // Transfers alone are a format's features when nothing else is proven yet.
+    // Depth formats: transfers and the depth/stencil attachment (graphics_depth.rs), not yet
+    // sampling.
     let p = format_properties_for(vk::Format::D16_UNORM, proven(vk::Format::D16_UNORM));
-    assert_eq!(p.optimal_tiling_features, transfer);
+    assert_eq!(p.optimal_tiling_features, transfer | F::DEPTH_STENCIL_ATTACHMENT);
+    // Transfers alone are a format's features when nothing else is proven yet.
     let p = format_properties_for(vk::Format::BC7_SRGB_BLOCK, proven(vk::Format::BC7_SRGB_BLOCK));
     assert_eq!(p.optimal_tiling_features, transfer);
 }
@@ -189,6 +191,24 @@ fn image_format_properties_limits() {
     assert_eq!((p.max_mip_levels, p.max_array_layers), (1, 1));
 }
 
+/// ALIAS (dEQP-VK.memory.binding.aliasing.*) changes nothing: layouts depend on the create
+/// info alone, so the limits are those of the same image without it.
+#[test]
+fn alias_images_have_the_plain_limits() {
+    use vk::{ImageTiling as Ti, ImageType as Ty, ImageUsageFlags as U};
+    for (format, tiling) in
+        [(vk::Format::R8G8B8A8_UINT, Ti::LINEAR), (vk::Format::R8G8B8A8_UNORM, Ti::OPTIMAL)]
+    {
+        let plain = ImageQuery {
+            usage: U::TRANSFER_SRC | U::TRANSFER_DST,
+            ..query(format, Ty::TYPE_2D, tiling)
+        };
+        let alias = ImageQuery { flags: vk::ImageCreateFlags::ALIAS, ..plain };
+        let limits = |q| format!("{:?}", image_format_properties_for(&q, ALL).unwrap());
+        assert_eq!(limits(alias), limits(plain));
+    }
+}
+
 #[test]
 fn image_format_properties_refusals() {
     use vk::{ImageTiling as Ti, ImageType as Ty, ImageUsageFlags as U};
@@ -225,7 +245,8 @@ fn image_format_properties_refusals() {
         flags: vk::ImageCreateFlags::CUBE_COMPATIBLE,
         ..query(vk::Format::R8_UNORM, Ty::TYPE_3D, Ti::OPTIMAL)
     });
-    // Nothing for a format no test covers, nor for usages its tests do not prove.
+    // Nothing for usages a format's tests do not prove: BGRA8 is proven as a colour target,
+    // not for sampling.
     let q = query(vk::Format::B8G8R8A8_UNORM, Ty::TYPE_2D, Ti::OPTIMAL);
     assert_eq!(
         image_format_properties_for(&q, proven(q.format)).err(),

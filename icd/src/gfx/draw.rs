@@ -17,7 +17,9 @@ use ferrum_compiler::amd::abi::graphics as g;
 use ferrum_regs::gfx103::{self as r, enums};
 
 use super::pipeline::GraphicsProgram;
-use super::rendering::{Load, Rendering};
+use super::rendering::{DepthTarget, Load, Rendering};
+use super::state::depth::{self, StencilFace};
+use super::state::rasterization::{self as raster, DepthBias};
 use super::state::viewport::{self as vp, RastPrim};
 use super::{state, target, Regs};
 use crate::cmd::dispatch::BoundSet;
@@ -53,6 +55,12 @@ pub struct GraphicsState {
     pub viewport: Option<vk::Viewport>,
     /// vkCmdSetBlendConstants.
     pub blend_constants: [f32; 4],
+    /// vkCmdSetDepthBias.
+    pub depth_bias: DepthBias,
+    /// vkCmdSetDepthBounds (min, max).
+    pub depth_bounds: (f32, f32),
+    /// vkCmdSetStencilReference/CompareMask/WriteMask, front and back face.
+    pub stencil: [StencilFace; 2],
     pub scissor: Option<vk::Rect2D>,
     /// Index buffer address, bytes available from it, index type.
     pub index: Option<(u64, u64, vk::IndexType)>,
@@ -81,16 +89,61 @@ pub fn begin(s: &mut CmdStream, st: &mut GraphicsState, rendering: Rendering) ->
         // SAFETY: attachment views outlive the commands that use them (valid usage).
         let view = unsafe { ImageView::from_handle(t.view) }
             .ok_or(VkError::InvalidUsage("null attachment view"))?;
-        let rect = clip(rendering.area, t.surface.extent);
+        let rect = clip(rendering.area, t.target.extent());
         if rect.extent.width == 0 || rect.extent.height == 0 {
             continue;
         }
-        let layers = rendering.layers.min(t.surface.layers);
+        let layers = rendering.layers.min(t.target.layers);
         let value = ClearValue::Color(c);
         clear_view_region(s, view, vk::ImageAspectFlags::COLOR, 0, layers, rect, &value)?;
     }
+    if let Some(t) = &rendering.depth {
+        let mut aspect = vk::ImageAspectFlags::empty();
+        if t.clear_depth.is_some() {
+            aspect |= vk::ImageAspectFlags::DEPTH;
+        }
+        if t.clear_stencil.is_some() {
+            aspect |= vk::ImageAspectFlags::STENCIL;
+        }
+        let value = vk::ClearDepthStencilValue {
+            depth: t.clear_depth.unwrap_or(0.0),
+            stencil: t.clear_stencil.unwrap_or(0),
+        };
+        let layers = rendering.layers.min(t.target.layers);
+        clear_depth_region(s, t, aspect, 0, layers, rendering.area, value)?;
+    }
     st.rendering = Some(rendering);
     Ok(())
+}
+
+/// Clears `aspect` (a subset of the attached aspects; nothing if empty) of the depth/stencil
+/// target over `area` (clipped to the view) and `layers` layers from `base_layer`.
+pub fn clear_depth_region(
+    s: &mut CmdStream,
+    t: &DepthTarget,
+    aspect: vk::ImageAspectFlags,
+    base_layer: u32,
+    layers: u32,
+    area: vk::Rect2D,
+    value: vk::ClearDepthStencilValue,
+) -> VkResult<()> {
+    let mut attached = vk::ImageAspectFlags::empty();
+    if t.has_depth() {
+        attached |= vk::ImageAspectFlags::DEPTH;
+    }
+    if t.has_stencil() {
+        attached |= vk::ImageAspectFlags::STENCIL;
+    }
+    let aspect = aspect & attached;
+    let rect = clip(area, t.target.extent());
+    if aspect.is_empty() || rect.extent.width == 0 || rect.extent.height == 0 || layers == 0 {
+        return Ok(());
+    }
+    // SAFETY: attachment views outlive the commands that use them (valid usage).
+    let view = unsafe { ImageView::from_handle(t.view) }
+        .ok_or(VkError::InvalidUsage("null attachment view"))?;
+    let value = ClearValue::DepthStencil(value);
+    clear_view_region(s, view, aspect, base_layer, layers, rect, &value)
 }
 
 /// `r` clipped to an `extent` at the origin.
@@ -178,11 +231,6 @@ fn vs_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32]) -> VkResult<()
     set(s, r::SPI_SHADER_POS_FORMAT, &[vm.pos_format])?;
     set(s, r::SPI_VS_OUT_CONFIG, &[vm.vs_out_config])?;
     set(s, r::PA_CL_VS_OUT_CNTL, &[vm.pa_cl_vs_out_cntl])?;
-    emit(s, p.raster.clone())?;
-    set(s, r::PA_CL_VTE_CNTL, &[vp::vte_cntl()])?;
-    // Point radius 0.5 pixel (12.4 fixed point): 1-pixel points when PointSize is not written.
-    set(s, r::PA_SU_POINT_SIZE, &[8 << 4 | 8 << 20])?;
-    set(s, r::PA_SU_POINT_MINMAX, &[0xffff << 16])?;
     set(s, r::PA_CL_UCP_0_X, &[0; 24])
 }
 
@@ -191,18 +239,20 @@ fn viewport_state(
     p: &GraphicsProgram,
     v: &vk::Viewport,
     sc: &vk::Rect2D,
-    area: &vk::Rect2D,
+    area: Option<&vk::Rect2D>,
 ) -> VkResult<()> {
     use enums::VGT_DI_PRIM_TYPE as P;
     let prim = match p.prim_type {
-        // Points up to POINT_MINMAX's largest radius (0xffff in 12.4 fixed point).
-        P::DI_PT_POINTLIST => RastPrim::Points(2.0 * f32::from(u16::MAX) / 16.0),
+        // Points up to the largest size PA_SU_POINT_MINMAX lets through.
+        P::DI_PT_POINTLIST => RastPrim::Points(super::pipeline::MAX_POINT_SIZE),
         P::DI_PT_LINELIST | P::DI_PT_LINESTRIP => RastPrim::Lines(1.0),
         _ => RastPrim::Triangles,
     };
     let mut regs = vp::viewports(std::slice::from_ref(v));
     regs.extend(vp::scissors(std::slice::from_ref(v), std::slice::from_ref(sc)));
-    regs.extend(vp::render_area(area));
+    if let Some(area) = area {
+        regs.extend(vp::render_area(area));
+    }
     regs.extend(vp::guard_band(std::slice::from_ref(v), prim));
     emit(s, regs)
 }
@@ -210,9 +260,19 @@ fn viewport_state(
 /// Writes a register list, one packet per register.
 fn emit(s: &mut CmdStream, regs: Regs) -> VkResult<()> {
     for (reg, value) in regs {
-        set(s, reg, &[value])?;
+        if reg == r::VGT_PRIMITIVE_TYPE {
+            // RADV writes it with SET_UCONFIG_REG_INDEX, index 1 (the CP tracks the type).
+            s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig_index(reg, 1), value])?;
+        } else {
+            set(s, reg, &[value])?;
+        }
     }
     Ok(())
+}
+
+/// The register operand of SET_UCONFIG_REG_INDEX: the index in bits 28..31.
+fn uconfig_index(reg: u32, index: u32) -> u32 {
+    (index << 28) | ((reg - 0x30000) / 4)
 }
 
 fn ps_state(
@@ -223,12 +283,7 @@ fn ps_state(
     blend_constants: [f32; 4],
 ) -> VkResult<()> {
     let pm = &p.ps;
-    // The viewport scissor is what clips to the viewport (`state::viewport::scissors`).
-    set(s, r::PA_SC_MODE_CNTL_0, &[r::PA_SC_MODE_CNTL_0::VPORT_SCISSOR_ENABLE.val(1)])?;
-    for reg in [r::PA_SC_AA_CONFIG, r::SPI_BARYC_CNTL, r::DB_DEPTH_CONTROL] {
-        set(s, reg, &[0])?;
-    }
-    set(s, r::PA_SC_AA_MASK_X0Y0_X1Y0, &[u32::MAX, u32::MAX])?;
+    set(s, r::SPI_BARYC_CNTL, &[0])?;
     let code = p.ps_va();
     set(
         s,
@@ -245,12 +300,8 @@ fn ps_state(
     set(s, r::SPI_SHADER_COL_FORMAT, &[pm.col_format])?;
     set(s, r::SPI_SHADER_Z_FORMAT, &[pm.z_format])?;
     set(s, r::CB_SHADER_MASK, &[pm.cb_shader_mask])?;
-    for slot in 0..8u32 {
-        let regs = match rendering.colors.get(slot as usize).and_then(Option::as_ref) {
-            Some(t) => target::color_target(slot, &t.target)?,
-            None => target::no_color_target(slot),
-        };
-        emit(s, regs)?;
+    if rendering.inherited.is_none() {
+        emit(s, color_targets(rendering))?;
     }
     if p.blend.is_empty() {
         // No colour blend state (no colour attachments): nothing is written.
@@ -260,10 +311,76 @@ fn ps_state(
         return set(s, r::CB_COLOR_CONTROL, &[C::MODE.val(1) | C::ROP3.val(0xcc)]);
     }
     emit(s, p.blend.clone())?;
-    if p.dynamic_blend_constants {
+    if p.dynamic.blend_constants {
         emit(s, state::blend::blend_constants(blend_constants))?;
     }
     Ok(())
+}
+
+/// CB_COLOR0..7 of a scope (unattached locations invalid).
+fn color_targets(rendering: &Rendering) -> Regs {
+    let mut regs = Regs::new();
+    for slot in 0..8u32 {
+        match rendering.colors.get(slot as usize).and_then(Option::as_ref) {
+            Some(t) => regs.extend(t.regs.clone()),
+            None => regs.extend(target::no_color_target(slot)),
+        }
+    }
+    regs
+}
+
+/// The depth/stencil target registers of a scope.
+fn depth_target_regs(rendering: &Rendering) -> Regs {
+    rendering.depth.as_ref().map_or_else(target::no_depth_target, |t| t.regs.clone())
+}
+
+/// What a primary programs before it executes secondary command buffers inside its scope:
+/// the targets and the render area, which the secondaries' draws leave alone (they may not
+/// know the framebuffer).
+pub fn scope_targets(s: &mut CmdStream, rendering: &Rendering) -> VkResult<()> {
+    let mut regs = color_targets(rendering);
+    regs.extend(depth_target_regs(rendering));
+    regs.extend(vp::render_area(&rendering.area));
+    emit(s, regs)
+}
+
+/// The depth/stencil target and the DB state of a draw: the pipeline's depth/stencil state
+/// against the aspects the scope attaches, with the command buffer's values for the states
+/// the pipeline made dynamic, and the depth bias in units of the attached depth format.
+fn depth_state(p: &GraphicsProgram, st: &GraphicsState, rendering: &Rendering) -> Regs {
+    let t = rendering.depth.as_ref();
+    let (has_depth, has_stencil, depth_format, mut regs) = match rendering.inherited {
+        Some(i) => (i.depth, i.stencil, i.depth_format, Regs::new()),
+        None => (
+            t.is_some_and(|t| t.has_depth()),
+            t.is_some_and(|t| t.has_stencil()),
+            t.and_then(|t| t.depth_format()),
+            depth_target_regs(rendering),
+        ),
+    };
+    let ds = &p.depth_stencil;
+    regs.push(r::DB_DEPTH_CONTROL, depth::depth_control(ds, has_depth, has_stencil));
+    regs.push(r::DB_STENCIL_CONTROL, depth::stencil_control(&ds.front, &ds.back));
+    let d = &p.dynamic;
+    let face = |op: &vk::StencilOpState, cmd: StencilFace| {
+        let pipe = StencilFace::from(op);
+        StencilFace {
+            reference: if d.stencil_reference { cmd.reference } else { pipe.reference },
+            compare_mask: if d.stencil_compare_mask { cmd.compare_mask } else { pipe.compare_mask },
+            write_mask: if d.stencil_write_mask { cmd.write_mask } else { pipe.write_mask },
+        }
+    };
+    regs.extend(depth::stencil_ref_mask(
+        face(&ds.front, st.stencil[0]),
+        face(&ds.back, st.stencil[1]),
+    ));
+    let (lo, hi) = if d.depth_bounds { st.depth_bounds } else { p.depth_bounds };
+    regs.extend(depth::depth_bounds(lo, hi));
+    if let Some(bias) = p.depth_bias {
+        let bias = if d.depth_bias { st.depth_bias } else { bias };
+        regs.extend(raster::depth_bias(bias, depth_format));
+    }
+    regs
 }
 
 /// Programs everything a draw needs but its parameters; `None` when nothing is drawn
@@ -287,31 +404,27 @@ fn draw_state(
     let inputs_va = s.embed(&vertex_table(st, &p))?;
     let user = [table_va as u32, (table_va >> 32) as u32, push_va as u32, (push_va >> 32) as u32];
     vs_state(s, &p, &user)?;
+    emit(s, p.state.clone())?;
     set(
         s,
         r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS,
         &[inputs_va as u32, (inputs_va >> 32) as u32],
     )?;
-    viewport_state(s, &p, &viewport, &scissor, &rendering.area)?;
+    let area = rendering.inherited.is_none().then_some(&rendering.area);
+    viewport_state(s, &p, &viewport, &scissor, area)?;
     ps_state(s, &p, &user, rendering, st.blend_constants)?;
+    emit(s, depth_state(&p, st, rendering))?;
     set(s, r::GE_INDX_OFFSET, &[0])?;
     set(s, r::GE_MIN_VTX_INDX, &[0])?;
     set(s, r::GE_MAX_VTX_INDX, &[u32::MAX])?;
-    set(s, r::GE_MULTI_PRIM_IB_RESET_EN, &[u32::from(p.primitive_restart)])?;
     let index_type = st.index.map_or(vk::IndexType::UINT32, |i| i.2);
-    let (restart, hw_type) = match index_type {
-        vk::IndexType::UINT16 => (0xffff, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16),
-        _ => (u32::MAX, enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_32),
+    emit(s, state::input_assembly::restart_index(index_type)?)?;
+    let hw_type = match index_type {
+        vk::IndexType::UINT16 => enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_16,
+        _ => enums::VGT_INDEX_TYPE_MODE::VGT_INDEX_32,
     };
-    set(s, r::VGT_MULTI_PRIM_IB_RESET_INDX, &[restart])?;
-    // SET_UCONFIG_REG_INDEX: VGT_PRIMITIVE_TYPE with index 1, VGT_INDEX_TYPE with index 2.
-    let uconfig = |reg: u32, index: u32| (index << 28) | ((reg - 0x30000) / 4);
-    s.emit(&[
-        pm4::header(SET_UCONFIG_REG_INDEX, 2),
-        uconfig(r::VGT_PRIMITIVE_TYPE, 1),
-        p.prim_type,
-    ])?;
-    s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig(r::VGT_INDEX_TYPE, 2), hw_type])?;
+    // VGT_INDEX_TYPE with SET_UCONFIG_REG_INDEX, index 2, as RADV writes it.
+    s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig_index(r::VGT_INDEX_TYPE, 2), hw_type])?;
     Ok(Some(p))
 }
 

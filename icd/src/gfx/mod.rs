@@ -16,13 +16,12 @@ pub mod target;
 
 // Objects and recording (gfx-icd): render passes and framebuffers, the one internal "begin
 // rendering" description that render passes and dynamic rendering both lower to, graphics
-// pipelines and draws. `color_target` is the minimal CB translation the draw path was written
-// against before `target` landed; moving the draw path onto `target`/`state` is the next step.
-pub mod color_target;
+// pipelines (which keep their state as `state` register lists) and draws.
 pub mod draw;
 pub mod pipeline;
 pub mod render_pass;
 pub mod rendering;
+pub mod resolve;
 
 use crate::error::VkError;
 

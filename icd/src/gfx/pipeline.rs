@@ -6,12 +6,12 @@
 //! Vertex input becomes the compiler's `VsKey` (input rate per location) and, per location,
 //! what the draw path needs to build the location's V# (binding, format, offset).
 //!
-//! Colour blending is `state::blend::color_blend`'s register list, emitted by every draw.
-//! State the draw path cannot honour yet is refused at creation with a log line (logic ops,
-//! dual-source blending, multisampling, polygon modes other than fill, depth clamp, alpha to
-//! coverage, dynamic states beyond viewport/scissor/blend constants and the ones without
-//! effect here), so a
-//! pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
+//! Colour blending is `state::blend::color_blend`'s register list, emitted by every draw;
+//! depth/stencil state, depth bounds and depth bias are kept as values because draws combine
+//! them with the attached aspects and the command buffer's dynamic state. State the draw path
+//! cannot honour yet is refused at creation with a log line (logic ops, dual-source blending,
+//! polygon modes other than fill, alpha to coverage, dynamic states beyond those of Vulkan
+//! 1.0), so a pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
 //! shaders yet: they are compiled at every creation.
 
 use std::ffi::CStr;
@@ -23,7 +23,7 @@ use ferrum_compiler::amd::abi::graphics::{
 use ferrum_compiler::amd::{self, GfxMetadata};
 use ferrum_compiler::ir::Stage;
 use ferrum_regs::gfx103 as r;
-use ferrum_regs::gfx103::enums::{SPI_SHADER_EX_FORMAT as EX, VGT_DI_PRIM_TYPE as PT};
+use ferrum_regs::gfx103::enums::SPI_SHADER_EX_FORMAT as EX;
 
 use super::render_pass::RenderPass;
 use super::{state, Regs};
@@ -55,18 +55,27 @@ pub struct GraphicsProgram {
     pub ps_input_cntl: Vec<u32>,
     pub stats: [amd::Stats; 2],
     pub isa_text: [String; 2],
-    /// DI_PT_* of the topology.
+    /// DI_PT_* of the topology (the guard band depends on the primitive kind).
     pub prim_type: u32,
-    pub primitive_restart: bool,
-    /// PA_SU_SC_MODE_CNTL (MULTI_PRIM_IB_ENA with primitive restart), PA_CL_CLIP_CNTL,
-    /// PA_SU_LINE_CNTL, PA_SU_VTX_CNTL (`state::rasterization`).
-    pub raster: Regs,
+    /// The fixed-function state every draw emits, translated once by `gfx::state`:
+    /// input assembly (VGT_PRIMITIVE_TYPE, GE_MULTI_PRIM_IB_RESET_EN), rasterization
+    /// (PA_SU_SC_MODE_CNTL with MULTI_PRIM_IB_ENA for primitive restart, PA_CL_CLIP_CNTL,
+    /// PA_SU_LINE_CNTL, PA_SU_VTX_CNTL), PA_CL_VTE_CNTL, point size and its clamp,
+    /// multisample (PA_SC_MODE_CNTL_0, PA_SC_AA_CONFIG, DB_EQAA, sample mask and locations).
+    pub state: Regs,
     pub rasterizer_discard: bool,
     /// CB_BLENDn_CONTROL, CB_TARGET_MASK, CB_COLOR_CONTROL and the blend constants
     /// (`state::blend::color_blend`); empty without a colour blend state.
     pub blend: Regs,
-    /// The blend constants come from vkCmdSetBlendConstants.
-    pub dynamic_blend_constants: bool,
+    /// Which Vulkan 1.0 dynamic states come from the command buffer.
+    pub dynamic: Dynamic,
+    /// Depth/stencil state (all tests off without `pDepthStencilState`); DB_DEPTH_CONTROL is
+    /// computed per draw against the aspects the rendering scope attaches.
+    pub depth_stencil: state::depth::DepthStencil,
+    /// Static depth bounds (min, max).
+    pub depth_bounds: (f32, f32),
+    /// Static depth bias when enabled for this pipeline's triangles (`None`: off).
+    pub depth_bias: Option<state::rasterization::DepthBias>,
     /// Static viewport 0 and scissor 0 (`None` when dynamic).
     pub viewport: Option<vk::Viewport>,
     pub scissor: Option<vk::Rect2D>,
@@ -85,18 +94,6 @@ impl GraphicsProgram {
     }
 }
 
-fn prim_type(t: vk::PrimitiveTopology) -> VkResult<u32> {
-    Ok(match t {
-        vk::PrimitiveTopology::POINT_LIST => PT::DI_PT_POINTLIST,
-        vk::PrimitiveTopology::LINE_LIST => PT::DI_PT_LINELIST,
-        vk::PrimitiveTopology::LINE_STRIP => PT::DI_PT_LINESTRIP,
-        vk::PrimitiveTopology::TRIANGLE_LIST => PT::DI_PT_TRILIST,
-        vk::PrimitiveTopology::TRIANGLE_STRIP => PT::DI_PT_TRISTRIP,
-        vk::PrimitiveTopology::TRIANGLE_FAN => PT::DI_PT_TRIFAN,
-        _ => return Err(VkError::FeatureNotPresent(format!("topology {t:?}"))),
-    })
-}
-
 /// The colour formats per location the pipeline renders to.
 fn color_formats(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Vec<vk::Format>> {
     // SAFETY: a null or live render pass (valid usage).
@@ -110,12 +107,47 @@ fn color_formats(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Vec<vk::
     if r.view_mask != 0 {
         return Err(VkError::FeatureNotPresent("multiview pipelines".into()));
     }
-    if r.depth_attachment_format != vk::Format::UNDEFINED
-        || r.stencil_attachment_format != vk::Format::UNDEFINED
-    {
-        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
-    }
     Ok(crate::api::array(r.p_color_attachment_formats, r.color_attachment_count).to_vec())
+}
+
+/// Whether the pipeline's rendering has a depth aspect and a stencil aspect.
+fn depth_aspects(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<(bool, bool)> {
+    let aspects = |f: vk::Format| {
+        crate::format::info(f).map_or(vk::ImageAspectFlags::empty(), |i| i.aspects())
+    };
+    // SAFETY: a null or live render pass (valid usage).
+    if let Some(rp) = unsafe { RenderPass::from_handle(info.render_pass) } {
+        let a = aspects(rp.depth_format(info.subpass)?);
+        return Ok((
+            a.contains(vk::ImageAspectFlags::DEPTH),
+            a.contains(vk::ImageAspectFlags::STENCIL),
+        ));
+    }
+    // SAFETY: a valid pNext chain (valid usage).
+    let rendering =
+        unsafe { crate::core::chain::find_in::<vk::PipelineRenderingCreateInfo<'_>>(info.p_next) };
+    Ok(rendering.map_or((false, false), |r| {
+        (
+            aspects(r.depth_attachment_format).contains(vk::ImageAspectFlags::DEPTH),
+            aspects(r.stencil_attachment_format).contains(vk::ImageAspectFlags::STENCIL),
+        )
+    }))
+}
+
+/// The depth/stencil state: tests whose aspect the rendering lacks are left to the draw
+/// (`state::depth::depth_control` switches them off), absent state is all off.
+fn depth_stencil(
+    info: &vk::GraphicsPipelineCreateInfo<'_>,
+) -> VkResult<(state::depth::DepthStencil, (f32, f32))> {
+    let (has_depth, has_stencil) = depth_aspects(info)?;
+    // SAFETY: a null or valid pointer (valid usage).
+    let Some(ds) =
+        (unsafe { info.p_depth_stencil_state.as_ref() }).filter(|_| has_depth || has_stencil)
+    else {
+        let off = vk::PipelineDepthStencilStateCreateInfo::default();
+        return Ok((state::depth::DepthStencil::from_info(&off), (0.0, 1.0)));
+    };
+    Ok((state::depth::DepthStencil::from_info(ds), (ds.min_depth_bounds, ds.max_depth_bounds)))
 }
 
 /// The stage of `flags`, its module, entry point and specialization.
@@ -137,6 +169,44 @@ fn stage_info<'a>(s: &'a vk::PipelineShaderStageCreateInfo<'_>) -> VkResult<Stag
     let spec = specialization(unsafe { s.p_specialization_info.as_ref() })?;
     Ok(StageInfo { words: module.spirv()?, entry, spec })
 }
+
+/// `void main() {}` as a SPIR-V 1.0 fragment shader: the fragment stage of pipelines created
+/// without one (Vulkan allows that: depth/stencil still run, and what colour attachments get
+/// is undefined; this shader exports nothing, so they are not written).
+const EMPTY_FS: [u32; 32] = [
+    0x0723_0203,
+    0x0001_0000,
+    0,
+    5,
+    0, // header: magic, 1.0, generator, id bound 5, schema
+    0x0002_0011,
+    1, // OpCapability Shader
+    0x0003_000e,
+    0,
+    1, // OpMemoryModel Logical GLSL450
+    0x0005_000f,
+    4,
+    1,
+    0x6e69_616d,
+    0, // OpEntryPoint Fragment %1 "main"
+    0x0003_0010,
+    1,
+    7, // OpExecutionMode %1 OriginUpperLeft
+    0x0002_0013,
+    2, // %2 = OpTypeVoid
+    0x0003_0021,
+    3,
+    2, // %3 = OpTypeFunction %2
+    0x0005_0036,
+    2,
+    1,
+    0,
+    3, // %1 = OpFunction %2 None %3
+    0x0002_00f8,
+    4,           // OpLabel
+    0x0001_00fd, // OpReturn
+    0x0001_0038, // OpFunctionEnd
+];
 
 /// Compiles one stage; a compiler panic becomes a creation error.
 fn compile_stage(
@@ -169,29 +239,40 @@ fn upload(shared: &DeviceShared, code: &[u8]) -> VkResult<GpuAlloc> {
     Ok(mem)
 }
 
-/// Dynamic states the draw path honours (viewport, scissor) or that change nothing it draws
-/// (no depth/stencil attachment, no blending, lines only 1 wide).
-fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<(bool, bool, bool)> {
+/// The Vulkan 1.0 dynamic states a pipeline takes from the command buffer.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Dynamic {
+    pub viewport: bool,
+    pub scissor: bool,
+    pub blend_constants: bool,
+    pub depth_bias: bool,
+    pub depth_bounds: bool,
+    pub stencil_compare_mask: bool,
+    pub stencil_write_mask: bool,
+    pub stencil_reference: bool,
+}
+
+/// The dynamic states; LINE_WIDTH changes nothing drawn (lines are 1 wide: wideLines is not
+/// supported), the others are refused.
+fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Dynamic> {
+    let mut d = Dynamic::default();
     // SAFETY: a null or valid pointer (valid usage).
-    let Some(d) = (unsafe { info.p_dynamic_state.as_ref() }) else {
-        return Ok((false, false, false));
-    };
-    let (mut viewport, mut scissor, mut constants) = (false, false, false);
-    for &s in crate::api::array(d.p_dynamic_states, d.dynamic_state_count) {
+    let Some(ds) = (unsafe { info.p_dynamic_state.as_ref() }) else { return Ok(d) };
+    for &s in crate::api::array(ds.p_dynamic_states, ds.dynamic_state_count) {
         match s {
-            vk::DynamicState::VIEWPORT => viewport = true,
-            vk::DynamicState::SCISSOR => scissor = true,
-            vk::DynamicState::BLEND_CONSTANTS => constants = true,
-            vk::DynamicState::LINE_WIDTH
-            | vk::DynamicState::DEPTH_BIAS
-            | vk::DynamicState::DEPTH_BOUNDS
-            | vk::DynamicState::STENCIL_COMPARE_MASK
-            | vk::DynamicState::STENCIL_WRITE_MASK
-            | vk::DynamicState::STENCIL_REFERENCE => {}
+            vk::DynamicState::VIEWPORT => d.viewport = true,
+            vk::DynamicState::SCISSOR => d.scissor = true,
+            vk::DynamicState::BLEND_CONSTANTS => d.blend_constants = true,
+            vk::DynamicState::DEPTH_BIAS => d.depth_bias = true,
+            vk::DynamicState::DEPTH_BOUNDS => d.depth_bounds = true,
+            vk::DynamicState::STENCIL_COMPARE_MASK => d.stencil_compare_mask = true,
+            vk::DynamicState::STENCIL_WRITE_MASK => d.stencil_write_mask = true,
+            vk::DynamicState::STENCIL_REFERENCE => d.stencil_reference = true,
+            vk::DynamicState::LINE_WIDTH => {}
             other => return Err(VkError::FeatureNotPresent(format!("dynamic state {other:?}"))),
         }
     }
-    Ok((viewport, scissor, constants))
+    Ok(d)
 }
 
 /// Checks the fixed-function state against what the draw path does.
@@ -199,10 +280,10 @@ fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
     // SAFETY: null or valid pointers (valid usage).
     let (ms, cb) =
         unsafe { (info.p_multisample_state.as_ref(), info.p_color_blend_state.as_ref()) };
-    if ms.is_some_and(|m| {
-        m.rasterization_samples != vk::SampleCountFlags::TYPE_1 || m.alpha_to_coverage_enable != 0
-    }) {
-        return Err(VkError::FeatureNotPresent("multisampling or alpha to coverage".into()));
+    // Sample counts, masks and locations are `state::multisample`'s; alpha to coverage is
+    // refused there too, but said here first as the pipeline-level reason.
+    if ms.is_some_and(|m| m.alpha_to_coverage_enable != 0) {
+        return Err(VkError::FeatureNotPresent("alpha to coverage".into()));
     }
     if let Some(cb) = cb {
         let blends = crate::api::array(cb.p_attachments, cb.attachment_count);
@@ -274,6 +355,54 @@ fn ps_key(formats: &[vk::Format], blending: &[bool]) -> VkResult<PsKey> {
     Ok(key)
 }
 
+/// The largest point size the registers clamp to (PA_SU_POINT_MINMAX.MAX_SIZE all ones, in
+/// 12.4 fixed point of the half size): the `pointSizeRange` the device reports.
+pub const MAX_POINT_SIZE: f32 = 8191.875;
+
+/// Whether depth bias applies: Vulkan biases polygons only, so point and line topologies
+/// draw without it.
+fn biases(
+    ia: &vk::PipelineInputAssemblyStateCreateInfo<'_>,
+    rs: &vk::PipelineRasterizationStateCreateInfo<'_>,
+) -> bool {
+    use vk::PrimitiveTopology as T;
+    let polygons = !matches!(
+        ia.topology,
+        T::POINT_LIST
+            | T::LINE_LIST
+            | T::LINE_STRIP
+            | T::LINE_LIST_WITH_ADJACENCY
+            | T::LINE_STRIP_WITH_ADJACENCY
+    );
+    rs.depth_bias_enable != 0 && polygons
+}
+
+/// The pipeline's fixed-function registers (see [`GraphicsProgram::state`]).
+fn fixed_function(
+    info: &vk::GraphicsPipelineCreateInfo<'_>,
+    ia: &vk::PipelineInputAssemblyStateCreateInfo<'_>,
+    rs: &vk::PipelineRasterizationStateCreateInfo<'_>,
+) -> VkResult<Regs> {
+    let mut regs = state::input_assembly::input_assembly(ia)?;
+    let mut rs = *rs;
+    rs.depth_bias_enable = biases(ia, &rs).into();
+    for (reg, mut value) in state::rasterization::rasterization(&rs)? {
+        if reg == r::PA_SU_SC_MODE_CNTL && ia.primitive_restart_enable != 0 {
+            value |= r::PA_SU_SC_MODE_CNTL::MULTI_PRIM_IB_ENA.val(1);
+        }
+        regs.push(reg, value);
+    }
+    regs.push(r::PA_CL_VTE_CNTL, state::viewport::vte_cntl());
+    regs.extend(state::rasterization::points(MAX_POINT_SIZE));
+    // Without a multisample state (rasterizer discard) nothing is drawn: one sample.
+    let one = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    // SAFETY: a null or valid pointer (valid usage).
+    let ms = unsafe { info.p_multisample_state.as_ref() }.unwrap_or(&one);
+    regs.extend(state::multisample::multisample(ms)?);
+    Ok(regs)
+}
+
 /// Creates the program of a graphics pipeline.
 pub fn create(
     shared: &DeviceShared,
@@ -292,10 +421,10 @@ pub fn create(
     }
     let vs_stage = find(vk::ShaderStageFlags::VERTEX)
         .ok_or(VkError::InvalidUsage("graphics pipeline without a vertex stage"))?;
-    let ps_stage = find(vk::ShaderStageFlags::FRAGMENT)
-        .ok_or(VkError::FeatureNotPresent("pipelines without a fragment stage".into()))?;
+    let ps_stage = find(vk::ShaderStageFlags::FRAGMENT);
     check_state(info)?;
-    let (dyn_viewport, dyn_scissor, dyn_constants) = check_dynamic(info)?;
+    let dynamic = check_dynamic(info)?;
+    let (depth_stencil, depth_bounds) = depth_stencil(info)?;
     let formats = color_formats(info)?;
     // SAFETY: a null or valid pointer (valid usage).
     let cb = unsafe { info.p_color_blend_state.as_ref() };
@@ -319,7 +448,11 @@ pub fn create(
     let key = GfxKey { vs: vs_key, ps: ps_key(&formats, &blending)? };
     let resources = resource_layout(layout);
     let vs = compile_stage(&stage_info(vs_stage)?, Stage::Vertex, &resources, key)?;
-    let ps = compile_stage(&stage_info(ps_stage)?, Stage::Fragment, &resources, key)?;
+    let ps_info = match ps_stage {
+        Some(st) => stage_info(st)?,
+        None => StageInfo { words: &EMPTY_FS, entry: "main", spec: Default::default() },
+    };
+    let ps = compile_stage(&ps_info, Stage::Fragment, &resources, key)?;
     let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));
     };
@@ -333,28 +466,23 @@ pub fn create(
     };
     let ia = ia.ok_or(VkError::InvalidUsage("no input assembly state"))?;
     let rs = rs.ok_or(VkError::InvalidUsage("no rasterization state"))?;
-    if rs.polygon_mode != vk::PolygonMode::FILL || rs.depth_clamp_enable != 0 {
-        return Err(VkError::FeatureNotPresent("polygon modes and depth clamp".into()));
+    if rs.polygon_mode != vk::PolygonMode::FILL {
+        return Err(VkError::FeatureNotPresent("polygon modes".into()));
     }
+    let depth_bias = biases(ia, rs).then_some(state::rasterization::DepthBias {
+        constant: rs.depth_bias_constant_factor,
+        clamp: rs.depth_bias_clamp,
+        slope: rs.depth_bias_slope_factor,
+    });
     let discard = rs.rasterizer_discard_enable != 0;
-    let mut raster = Regs::new();
-    // Depth bias only moves depth values, and depth/stencil attachments are refused (subpass
-    // and rendering info), so a pipeline that enables it draws exactly what it draws without.
-    // (CTS draw tests enable it without a depth attachment.) Program it once depth targets
-    // exist: the simulator models polygon offset now.
-    let mut no_bias = *rs;
-    no_bias.depth_bias_enable = vk::FALSE;
-    for (reg, mut value) in state::rasterization::rasterization(&no_bias)? {
-        if reg == r::PA_SU_SC_MODE_CNTL && ia.primitive_restart_enable != 0 {
-            value |= r::PA_SU_SC_MODE_CNTL::MULTI_PRIM_IB_ENA.val(1);
-        }
-        raster.push(reg, value);
-    }
+    let state = fixed_function(info, ia, rs)?;
     let first = |p: *const vk::Viewport, n: u32| crate::api::array(p, n).first().copied();
     let viewport = vp.and_then(|v| first(v.p_viewports, v.viewport_count));
     let scissor =
         vp.and_then(|v| crate::api::array(v.p_scissors, v.scissor_count).first().copied());
-    if !discard && ((!dyn_viewport && viewport.is_none()) || (!dyn_scissor && scissor.is_none())) {
+    if !discard
+        && ((!dynamic.viewport && viewport.is_none()) || (!dynamic.scissor && scissor.is_none()))
+    {
         return Err(VkError::InvalidUsage("no viewport or scissor"));
     }
     if vp.is_some_and(|v| v.viewport_count > 1 || v.scissor_count > 1) {
@@ -379,14 +507,16 @@ pub fn create(
         ps: pm.clone(),
         stats: [vs.stats.clone(), ps.stats.clone()],
         isa_text: [vs.isa_text.clone(), ps.isa_text.clone()],
-        prim_type: prim_type(ia.topology)?,
-        primitive_restart: ia.primitive_restart_enable != 0,
-        raster,
+        prim_type: state::input_assembly::prim_type(ia.topology)?,
+        state,
         rasterizer_discard: discard,
         blend,
-        dynamic_blend_constants: dyn_constants,
-        viewport: if dyn_viewport { None } else { viewport },
-        scissor: if dyn_scissor { None } else { scissor },
+        dynamic,
+        depth_stencil,
+        depth_bounds,
+        depth_bias,
+        viewport: if dynamic.viewport { None } else { viewport },
+        scissor: if dynamic.scissor { None } else { scissor },
         dynamic_sets,
         dynamic_count: layout.dynamic_count,
     })

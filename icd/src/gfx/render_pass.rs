@@ -22,10 +22,12 @@ pub struct Attachment {
     pub stencil_load_op: vk::AttachmentLoadOp,
 }
 
-/// A subpass: attachment indices per colour location (`None` = VK_ATTACHMENT_UNUSED).
+/// A subpass: attachment indices per colour location (`None` = VK_ATTACHMENT_UNUSED), and the
+/// resolve attachment of each colour location (empty without `pResolveAttachments`).
 #[derive(Debug, Clone, Default)]
 pub struct Subpass {
     pub colors: Vec<Option<u32>>,
+    pub resolves: Vec<Option<u32>>,
     pub depth: Option<u32>,
     pub view_mask: u32,
 }
@@ -46,20 +48,15 @@ fn index(a: u32) -> Option<u32> {
 }
 
 /// Refuses what the draw path cannot do yet, with the reason.
-fn check_subpass(sp: &Subpass, resolves: bool, inputs: bool, count: usize) -> VkResult<()> {
-    if resolves {
-        return Err(VkError::FeatureNotPresent("resolve attachments".into()));
-    }
+fn check_subpass(sp: &Subpass, inputs: bool, count: usize) -> VkResult<()> {
     if inputs {
-        return Err(VkError::FeatureNotPresent("input attachments".into()));
-    }
-    if sp.depth.is_some() {
-        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
+        return Err(super::refuse("input attachments"));
     }
     if sp.view_mask != 0 {
-        return Err(VkError::FeatureNotPresent("multiview render passes".into()));
+        return Err(super::refuse("multiview render passes"));
     }
-    if sp.colors.iter().flatten().any(|&a| a as usize >= count) {
+    let mut used = sp.colors.iter().chain(&sp.resolves).flatten().chain(sp.depth.iter());
+    if used.any(|&a| a as usize >= count) {
         return Err(VkError::InvalidUsage("subpass attachment index out of range"));
     }
     Ok(())
@@ -67,14 +64,30 @@ fn check_subpass(sp: &Subpass, resolves: bool, inputs: bool, count: usize) -> Vk
 
 impl RenderPass {
     fn new(attachments: Vec<Attachment>, subpasses: Vec<Subpass>) -> VkResult<Box<Self>> {
+        // VUID-VkAttachmentDescription-samples-parameter: one bit; the images decide what
+        // exists (vkCreateImage offers 2, 4 and 8 samples for the formats that work).
         for a in &attachments {
-            if a.samples != vk::SampleCountFlags::TYPE_1 {
-                return Err(VkError::FeatureNotPresent("multisampled attachments".into()));
+            if !matches!(a.samples.as_raw(), 1 | 2 | 4 | 8) {
+                return Err(super::refuse(&format!("{:?} samples", a.samples)));
+            }
+        }
+        for sp in &subpasses {
+            // VUID-VkSubpassDescription-pResolveAttachments-00847/00848: a multisampled
+            // colour attachment resolved into a single-sampled one.
+            for (c, r) in sp.colors.iter().zip(&sp.resolves) {
+                if let (Some(c), Some(r)) = (c, r) {
+                    let (c, r) = (&attachments[*c as usize], &attachments[*r as usize]);
+                    if c.samples == vk::SampleCountFlags::TYPE_1
+                        || r.samples != vk::SampleCountFlags::TYPE_1
+                    {
+                        return Err(VkError::InvalidUsage("resolve attachment sample counts"));
+                    }
+                }
             }
         }
         let mut first_use = vec![None; attachments.len()];
         for (i, sp) in subpasses.iter().enumerate() {
-            for &a in sp.colors.iter().flatten().chain(sp.depth.iter()) {
+            for &a in sp.colors.iter().chain(&sp.resolves).flatten().chain(sp.depth.iter()) {
                 first_use[a as usize].get_or_insert(i as u32);
             }
         }
@@ -108,17 +121,19 @@ impl RenderPass {
         let mut subpasses = Vec::new();
         for (i, s) in crate::api::array(info.p_subpasses, info.subpass_count).iter().enumerate() {
             let refs = crate::api::array(s.p_color_attachments, s.color_attachment_count);
+            let resolves = crate::api::array(s.p_resolve_attachments, s.color_attachment_count);
             let sp = Subpass {
                 colors: refs.iter().map(|r| index(r.attachment)).collect(),
+                resolves: resolves.iter().map(|r| index(r.attachment)).collect(),
                 // SAFETY: a null or valid pointer (valid usage).
                 depth: unsafe { s.p_depth_stencil_attachment.as_ref() }
                     .and_then(|r| index(r.attachment)),
                 view_mask: masks.get(i).copied().unwrap_or(0),
             };
-            let resolves = crate::api::array(s.p_resolve_attachments, s.color_attachment_count)
+            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count)
                 .iter()
                 .any(|r| r.attachment != vk::ATTACHMENT_UNUSED);
-            check_subpass(&sp, resolves, s.input_attachment_count > 0, attachments.len())?;
+            check_subpass(&sp, inputs, attachments.len())?;
             subpasses.push(sp);
         }
         Self::new(attachments, subpasses)
@@ -140,20 +155,44 @@ impl RenderPass {
         let mut subpasses = Vec::new();
         for s in crate::api::array(info.p_subpasses, info.subpass_count) {
             let refs = crate::api::array(s.p_color_attachments, s.color_attachment_count);
+            let resolves = crate::api::array(s.p_resolve_attachments, s.color_attachment_count);
+            // SAFETY: a valid pNext chain (valid usage).
+            let ds_resolve = unsafe {
+                crate::core::chain::find_in::<vk::SubpassDescriptionDepthStencilResolve<'_>>(
+                    s.p_next,
+                )
+            };
+            // SAFETY: a null or valid pointer (valid usage).
+            if ds_resolve
+                .and_then(|r| unsafe { r.p_depth_stencil_resolve_attachment.as_ref() })
+                .is_some_and(|r| r.attachment != vk::ATTACHMENT_UNUSED)
+            {
+                return Err(super::refuse("depth/stencil resolve"));
+            }
             let sp = Subpass {
                 colors: refs.iter().map(|r| index(r.attachment)).collect(),
+                resolves: resolves.iter().map(|r| index(r.attachment)).collect(),
                 // SAFETY: a null or valid pointer (valid usage).
                 depth: unsafe { s.p_depth_stencil_attachment.as_ref() }
                     .and_then(|r| index(r.attachment)),
                 view_mask: s.view_mask,
             };
-            let resolves = crate::api::array(s.p_resolve_attachments, s.color_attachment_count)
+            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count)
                 .iter()
                 .any(|r| r.attachment != vk::ATTACHMENT_UNUSED);
-            check_subpass(&sp, resolves, s.input_attachment_count > 0, attachments.len())?;
+            check_subpass(&sp, inputs, attachments.len())?;
             subpasses.push(sp);
         }
         Self::new(attachments, subpasses)
+    }
+
+    /// The format of `subpass`'s depth/stencil attachment (UNDEFINED without one).
+    pub fn depth_format(&self, subpass: u32) -> VkResult<vk::Format> {
+        let sp = self
+            .subpasses
+            .get(subpass as usize)
+            .ok_or(VkError::InvalidUsage("subpass index out of range"))?;
+        Ok(sp.depth.map_or(vk::Format::UNDEFINED, |a| self.attachments[a as usize].format))
     }
 
     /// The colour formats of `subpass` per location (UNDEFINED for unused locations).

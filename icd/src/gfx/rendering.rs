@@ -5,11 +5,12 @@
 
 use ash::vk;
 
-use super::color_target::ColorSurface;
 use super::render_pass::{Framebuffer, RenderPass};
+use super::resolve::{self, ResolveTarget};
+use super::target::{self, TargetView};
+use super::Regs;
 use crate::core::object::VkObject;
 use crate::error::{VkError, VkResult};
-use crate::image::layout::mip_extent;
 use crate::image::view::ImageView;
 
 /// What happens to a target's contents when rendering to it begins.
@@ -33,10 +34,43 @@ impl std::fmt::Debug for Load {
 #[derive(Debug, Clone)]
 pub struct ColorTarget {
     pub view: vk::ImageView,
-    pub surface: ColorSurface,
     /// What the CB registers need of the view (`gfx::target`).
-    pub target: crate::gfx::target::TargetView,
+    pub target: TargetView,
+    /// Its CB_COLORn_* registers at its location (`target::color_target`).
+    pub regs: Regs,
     pub load: Load,
+    /// The single-sampled view this multisampled target is resolved into when the subpass
+    /// or rendering scope ends.
+    pub resolve: Option<ResolveTarget>,
+}
+
+/// The depth/stencil target: the aspects attached (a D32S8 view may be attached for depth
+/// only or stencil only under dynamic rendering) and what clears them when rendering begins.
+#[derive(Debug, Clone)]
+pub struct DepthTarget {
+    pub view: vk::ImageView,
+    /// The view with only the attached aspects' planes (`main` for depth, `stencil`).
+    pub target: TargetView,
+    /// Its DB_* registers (`target::depth_target`).
+    pub regs: Regs,
+    /// LOAD_OP_CLEAR values of the depth and the stencil aspect.
+    pub clear_depth: Option<f32>,
+    pub clear_stencil: Option<u32>,
+}
+
+impl DepthTarget {
+    pub fn has_depth(&self) -> bool {
+        self.target.main.is_some()
+    }
+
+    pub fn has_stencil(&self) -> bool {
+        self.target.stencil.is_some()
+    }
+
+    /// The format whose depth aspect is attached (for the depth-bias units), if any.
+    pub fn depth_format(&self) -> Option<vk::Format> {
+        self.has_depth().then_some(self.target.format.format)
+    }
 }
 
 /// A rendering scope.
@@ -47,26 +81,121 @@ pub struct Rendering {
     pub view_mask: u32,
     /// Per colour location (`None`: no attachment there).
     pub colors: Vec<Option<ColorTarget>>,
+    pub depth: Option<DepthTarget>,
+    /// Set in a secondary command buffer that continues a render pass: the primary that
+    /// executes it programs the targets and the render area (`draw::scope_targets` at
+    /// vkCmdExecuteCommands), so its draws program neither.
+    pub inherited: Option<Inherited>,
 }
 
-/// The colour surface a view shows.
-pub fn color_surface(view: &ImageView) -> VkResult<ColorSurface> {
-    if view.range.aspect_mask != vk::ImageAspectFlags::COLOR {
-        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
-    }
-    let level = view.range.base_mip_level;
-    Ok(ColorSurface {
-        va: view.va,
-        format: view.format.format,
-        surface: view.surface.clone(),
-        extent: vk::Extent2D {
-            width: mip_extent(view.extent.width, level),
-            height: mip_extent(view.extent.height, level),
+/// What a secondary command buffer's draws know of the scope they continue: which
+/// depth/stencil aspects are attached (depth/stencil state is programmed against them) and
+/// the depth format (depth bias units).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Inherited {
+    pub depth: bool,
+    pub stencil: bool,
+    pub depth_format: Option<vk::Format>,
+}
+
+/// The scope of a secondary command buffer begun with RENDER_PASS_CONTINUE: the subpass's
+/// targets when the inheritance info names a framebuffer with views (so that
+/// vkCmdClearAttachments can address them), none otherwise; loads never apply again.
+pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Rendering> {
+    // SAFETY: the render pass is live (valid usage).
+    let rp = unsafe { RenderPass::from_handle(info.render_pass) }.ok_or(
+        VkError::FeatureNotPresent("secondary without a render pass (dynamic rendering)".into()),
+    )?;
+    let sp = rp
+        .subpasses
+        .get(info.subpass as usize)
+        .ok_or(VkError::InvalidUsage("inherited subpass out of range"))?;
+    let depth_format = sp.depth.map(|a| rp.attachments[a as usize].format);
+    let aspects = depth_format
+        .and_then(crate::format::info)
+        .map_or(vk::ImageAspectFlags::empty(), |f| f.aspects());
+    let scope = Inherited {
+        depth: aspects.contains(vk::ImageAspectFlags::DEPTH),
+        stencil: aspects.contains(vk::ImageAspectFlags::STENCIL),
+        depth_format: depth_format.filter(|_| aspects.contains(vk::ImageAspectFlags::DEPTH)),
+    };
+    // SAFETY: a null or live framebuffer (valid usage).
+    let fb = unsafe { Framebuffer::from_handle(info.framebuffer) }.filter(|f| !f.imageless);
+    let mut r = match fb {
+        Some(fb) => {
+            let pass = PassInstance {
+                pass: info.render_pass,
+                views: fb.attachments.clone(),
+                area: vk::Rect2D {
+                    offset: vk::Offset2D::default(),
+                    extent: vk::Extent2D { width: fb.width, height: fb.height },
+                },
+                layers: fb.layers,
+                clears: vec![vk::ClearValue::default(); fb.attachments.len()],
+                subpass: info.subpass,
+            };
+            let mut r = pass.rendering()?;
+            r.colors.iter_mut().flatten().for_each(|c| c.load = Load::Keep);
+            if let Some(d) = &mut r.depth {
+                d.clear_depth = None;
+                d.clear_stencil = None;
+            }
+            r
+        }
+        None => Rendering {
+            area: vk::Rect2D::default(),
+            layers: 1,
+            view_mask: sp.view_mask,
+            colors: Vec::new(),
+            depth: None,
+            inherited: None,
         },
-        level,
-        base_layer: view.range.base_array_layer,
-        layers: view.range.layer_count,
-    })
+    };
+    r.inherited = Some(scope);
+    Ok(r)
+}
+
+/// The depth/stencil target showing `h` with the aspects `depth` and `stencil` attached
+/// (each only if the format has it) and their clear values.
+fn depth_target(
+    h: vk::ImageView,
+    (depth, stencil): (bool, bool),
+    clear_depth: Option<f32>,
+    clear_stencil: Option<u32>,
+) -> VkResult<DepthTarget> {
+    let v = view(h)?;
+    if !v.format.is_depth_stencil() {
+        return Err(VkError::InvalidUsage("depth/stencil attachment of a colour format"));
+    }
+    let aspects = v.format.aspects();
+    let mut t = v.target;
+    if !(depth && aspects.contains(vk::ImageAspectFlags::DEPTH)) {
+        t.main = None;
+    }
+    if !(stencil && aspects.contains(vk::ImageAspectFlags::STENCIL)) {
+        t.stencil = None;
+    }
+    // Writes follow the pipeline's state; read-only layouts only promise there are none.
+    let regs = target::depth_target(&t, (false, false))?;
+    let clear_depth = clear_depth.filter(|_| t.main.is_some());
+    let clear_stencil = clear_stencil.filter(|_| t.stencil.is_some());
+    Ok(DepthTarget { view: h, target: t, regs, clear_depth, clear_stencil })
+}
+
+/// The colour target at `location` showing `h` with load operation `load`, resolved into
+/// `resolve` at the end of the scope.
+fn color_target(
+    location: usize,
+    h: vk::ImageView,
+    load: Load,
+    resolve: Option<ResolveTarget>,
+) -> VkResult<ColorTarget> {
+    let v = view(h)?;
+    if v.range.aspect_mask != vk::ImageAspectFlags::COLOR {
+        return Err(VkError::InvalidUsage("colour attachment view without the colour aspect"));
+    }
+    let regs = target::color_target(location as u32, &v.target)?;
+    Ok(ColorTarget { view: h, target: v.target, regs, load, resolve })
 }
 
 fn view<'a>(h: vk::ImageView) -> VkResult<&'a ImageView> {
@@ -120,7 +249,7 @@ impl PassInstance {
             .get(self.subpass as usize)
             .ok_or(VkError::InvalidUsage("no subpass left"))?;
         let mut colors = Vec::with_capacity(sp.colors.len());
-        for &a in &sp.colors {
+        for (i, &a) in sp.colors.iter().enumerate() {
             let Some(a) = a else {
                 colors.push(None);
                 continue;
@@ -135,11 +264,47 @@ impl PassInstance {
             } else {
                 Load::Keep
             };
-            let v = view(h)?;
-            let (surface, target) = (color_surface(v)?, v.target);
-            colors.push(Some(ColorTarget { view: h, surface, target, load }));
+            let resolve = match sp.resolves.get(i).copied().flatten() {
+                Some(r) => {
+                    let view =
+                        *self.views.get(r as usize).ok_or(VkError::InvalidUsage("missing view"))?;
+                    Some(ResolveTarget { view, mode: resolve::pass_mode(view)? })
+                }
+                None => None,
+            };
+            colors.push(Some(color_target(colors.len(), h, load, resolve)?));
         }
-        Ok(Rendering { area: self.area, layers: self.layers, view_mask: sp.view_mask, colors })
+        let depth = match sp.depth {
+            Some(a) => {
+                let h = *self.views.get(a as usize).ok_or(VkError::InvalidUsage("missing view"))?;
+                let desc = &rp.attachments[a as usize];
+                let first = rp.first_use[a as usize] == Some(self.subpass);
+                let clear =
+                    |op: vk::AttachmentLoadOp| -> VkResult<Option<vk::ClearDepthStencilValue>> {
+                        if !first || op != vk::AttachmentLoadOp::CLEAR {
+                            return Ok(None);
+                        }
+                        let c = self
+                            .clears
+                            .get(a as usize)
+                            .ok_or(VkError::InvalidUsage("clear value"))?;
+                        // SAFETY: a depth/stencil attachment's clear value is that member.
+                        Ok(Some(unsafe { c.depth_stencil }))
+                    };
+                let d = clear(desc.load_op)?.map(|c| c.depth);
+                let st = clear(desc.stencil_load_op)?.map(|c| c.stencil);
+                Some(depth_target(h, (true, true), d, st)?)
+            }
+            None => None,
+        };
+        Ok(Rendering {
+            area: self.area,
+            layers: self.layers,
+            view_mask: sp.view_mask,
+            colors,
+            depth,
+            inherited: None,
+        })
     }
 }
 
@@ -148,13 +313,6 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
     if info.view_mask != 0 {
         return Err(VkError::FeatureNotPresent("multiview rendering".into()));
     }
-    // SAFETY: null or valid pointers (valid usage).
-    let (d, s) = unsafe { (info.p_depth_attachment.as_ref(), info.p_stencil_attachment.as_ref()) };
-    if d.is_some_and(|a| a.image_view != vk::ImageView::null())
-        || s.is_some_and(|a| a.image_view != vk::ImageView::null())
-    {
-        return Err(VkError::FeatureNotPresent("depth/stencil attachments".into()));
-    }
     let resuming = info.flags.contains(vk::RenderingFlags::RESUMING);
     let mut colors = Vec::new();
     for a in crate::api::array(info.p_color_attachments, info.color_attachment_count) {
@@ -162,9 +320,19 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
             colors.push(None);
             continue;
         }
-        if a.resolve_mode != vk::ResolveModeFlags::NONE {
-            return Err(VkError::FeatureNotPresent("resolve attachments".into()));
-        }
+        let v = view(a.image_view)?;
+        // A suspended scope resolves when it finally ends (the resuming scope carries the
+        // same attachments), as "Rendering ... suspend" defines.
+        let suspending = info.flags.contains(vk::RenderingFlags::SUSPENDING);
+        let resolve = if a.resolve_mode != vk::ResolveModeFlags::NONE
+            && a.resolve_image_view != vk::ImageView::null()
+            && !suspending
+        {
+            let mode = crate::meta::resolve::Mode::from_vk(a.resolve_mode, v.format)?;
+            Some(ResolveTarget { view: a.resolve_image_view, mode })
+        } else {
+            None
+        };
         // A resumed scope continues the suspended one: its load ops do not apply again.
         let load = if a.load_op == vk::AttachmentLoadOp::CLEAR && !resuming {
             // SAFETY: a colour attachment's clear value is the colour member.
@@ -172,9 +340,35 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
         } else {
             Load::Keep
         };
-        let v = view(a.image_view)?;
-        let (surface, target) = (color_surface(v)?, v.target);
-        colors.push(Some(ColorTarget { view: a.image_view, surface, target, load }));
+        colors.push(Some(color_target(colors.len(), a.image_view, load, resolve)?));
     }
-    Ok(Rendering { area: info.render_area, layers: info.layer_count, view_mask: 0, colors })
+    Ok(Rendering {
+        area: info.render_area,
+        layers: info.layer_count,
+        view_mask: 0,
+        colors,
+        depth: dynamic_depth(info, resuming)?,
+        inherited: None,
+    })
+}
+
+/// The depth/stencil target of `vkCmdBeginRendering`: pDepthAttachment and
+/// pStencilAttachment name the same view when both are used
+/// (VUID-VkRenderingInfo-pDepthAttachment-06085); each attaches its aspect.
+fn dynamic_depth(info: &vk::RenderingInfo<'_>, resuming: bool) -> VkResult<Option<DepthTarget>> {
+    // SAFETY: null or valid pointers (valid usage).
+    let (d, s) = unsafe { (info.p_depth_attachment.as_ref(), info.p_stencil_attachment.as_ref()) };
+    let d = d.filter(|a| a.image_view != vk::ImageView::null());
+    let s = s.filter(|a| a.image_view != vk::ImageView::null());
+    let Some(h) = d.or(s).map(|a| a.image_view) else { return Ok(None) };
+    if d.into_iter().chain(s).any(|a| a.resolve_mode != vk::ResolveModeFlags::NONE) {
+        return Err(VkError::FeatureNotPresent("depth/stencil resolve attachments".into()));
+    }
+    let clear = |a: Option<&vk::RenderingAttachmentInfo<'_>>| {
+        // SAFETY: a depth/stencil attachment's clear value is that member.
+        a.filter(|a| a.load_op == vk::AttachmentLoadOp::CLEAR && !resuming)
+            .map(|a| unsafe { a.clear_value.depth_stencil })
+    };
+    let (cd, cs) = (clear(d).map(|c| c.depth), clear(s).map(|c| c.stencil));
+    Ok(Some(depth_target(h, (d.is_some(), s.is_some()), cd, cs)?))
 }

@@ -20,7 +20,7 @@ use crate::error::VkResult;
 use crate::format::cb::{cb_format, export_format};
 use crate::format::{FormatInfo, Numeric, Sel};
 use crate::gfx::{refuse, Regs};
-use crate::image::layout::SwizzleMode;
+use crate::image::layout::{mip_extent, SwizzleMode};
 use crate::image::Image;
 
 /// Stride between the CB_COLORn_BASE..DCC_BASE blocks.
@@ -92,6 +92,14 @@ impl TargetView {
             level: range.base_mip_level,
             base_layer: range.base_array_layer,
             layers: range.layer_count,
+        }
+    }
+
+    /// The size in pixels of the view's level (what render-pass clears may cover).
+    pub fn extent(&self) -> vk::Extent2D {
+        vk::Extent2D {
+            width: mip_extent(self.width, self.level),
+            height: mip_extent(self.height, self.level),
         }
     }
 }

@@ -88,7 +88,10 @@ fn check_samples(info: &vk::ImageCreateInfo<'_>, f: &FormatInfo) -> VkResult<()>
 }
 
 fn validate(info: &vk::ImageCreateInfo<'_>) -> VkResult<&'static FormatInfo> {
-    let f = format::info(info.format).ok_or(VkError::FormatNotSupported)?;
+    let Some(f) = format::info(info.format) else {
+        log::info!("vkCreateImage: {:?} is not a format Ferrum knows", info.format);
+        return Err(VkError::FormatNotSupported);
+    };
     let e = info.extent;
     // VUID-VkImageCreateInfo-extent-00944..00946, mipLevels-00947, arrayLayers-00948.
     if e.width == 0 || e.height == 0 || e.depth == 0 || info.mip_levels == 0 {
@@ -106,7 +109,17 @@ fn validate(info: &vk::ImageCreateInfo<'_>) -> VkResult<&'static FormatInfo> {
         flags: info.flags,
     };
     // What the hardware supports; what is advertised is a subset (see the module docs).
-    let limits = image_format_properties_for(&query, Caps(u16::MAX))?;
+    let limits = image_format_properties_for(&query, Caps(u16::MAX)).inspect_err(|_| {
+        log::info!(
+            "vkCreateImage: no {:?} {:?} {:?} image of {:?} with usage {:?} and flags {:?}",
+            info.image_type,
+            info.tiling,
+            info.format,
+            info.extent,
+            info.usage,
+            info.flags
+        )
+    })?;
     let m = limits.max_extent;
     if e.width > m.width || e.height > m.height || e.depth > m.depth {
         return Err(VkError::InvalidUsage("image extent beyond imageFormatProperties"));
@@ -129,18 +142,22 @@ fn validate(info: &vk::ImageCreateInfo<'_>) -> VkResult<&'static FormatInfo> {
 }
 
 impl Image {
-    /// `vkCreateImage`. Multisampled images are laid out ([`Image::build`]) but not offered:
-    /// image format properties report one sample, because views, copies, resolves and
-    /// multisampled rendering do not handle samples yet, so a request for more is refused.
+    /// `vkCreateImage`. Multisampled images are offered for the formats whose multisampled
+    /// rendering, resolves, copies and clears are proven (`PROVEN_MSAA`, which image format
+    /// properties report); a request for more samples of another format is refused.
     pub fn create(info: &vk::ImageCreateInfo<'_>) -> VkResult<Box<Self>> {
-        if info.samples != vk::SampleCountFlags::TYPE_1 {
+        if info.samples != vk::SampleCountFlags::TYPE_1
+            && !crate::format::properties::PROVEN_MSAA.contains(&info.format)
+        {
             log::warn!(
-                "vkCreateImage: {:?} samples: multisampled images are not supported yet",
-                info.samples
+                "vkCreateImage: {:?} samples of {:?}: not offered for this format",
+                info.samples,
+                info.format
             );
             return Err(VkError::FeatureNotPresent(format!(
-                "{} samples per pixel (multisampled images are not advertised)",
-                info.samples.as_raw()
+                "{} samples per pixel of {:?}",
+                info.samples.as_raw(),
+                info.format
             )));
         }
         Self::build(info)

@@ -132,7 +132,7 @@ pub(crate) fn describe(
         ImgType::D3 => 0,
         _ => base + count - 1,
     };
-    let descriptor = ImageDescriptor {
+    let single = ImageDescriptor {
         va,
         format: hw_format,
         width: image.extent.width,
@@ -146,6 +146,14 @@ pub(crate) fn describe(
         ty,
         base_array: if ty == ImgType::D3 { 0 } else { base },
         last_array,
+    };
+    let descriptor = if image.samples > 1 {
+        // A multisampled image has one level; its views are 2D or 2D-array MSAA T#s.
+        single.multisampled(image.samples).ok_or(VkError::InvalidUsage(
+            "multisampled image viewed as other than 2D or 2D array",
+        ))?
+    } else {
+        single
     };
     Ok((view_format, range, descriptor))
 }

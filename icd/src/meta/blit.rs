@@ -22,7 +22,7 @@ use crate::cmd::stream::CmdStream;
 use crate::descriptor::ssharp;
 use crate::descriptor::tsharp::{ImageDescriptor, ImgType};
 use crate::error::{VkError, VkResult};
-use crate::format::Numeric;
+use crate::format::{FormatInfo, Numeric};
 use crate::image::layout::mip_extent;
 use crate::image::Image;
 
@@ -71,7 +71,7 @@ pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
                 let l = src_layer(k);
                 k.vec(&[u, l])
             }
-            Dim::D2 => {
+            Dim::D2 | Dim::D2Ms => {
                 let v = along(k, 1);
                 let l = src_layer(k);
                 k.vec(&[u, v, l])
@@ -101,9 +101,9 @@ pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
     (k.finish(), layout)
 }
 
-/// A typed T# of `image`'s own format over `level`, every layer reachable.
-fn typed_level(image: &Image, level: u32) -> VkResult<ImageDescriptor> {
-    let f = image.format;
+/// A typed T# of format `f` (the image's or one of its class) over `level`, every layer
+/// (and of a multisampled image every sample) reachable.
+pub(super) fn typed_level(image: &Image, f: &FormatInfo, level: u32) -> VkResult<ImageDescriptor> {
     if f.img_format == 0 {
         return Err(VkError::FormatNotSupported);
     }
@@ -111,10 +111,10 @@ fn typed_level(image: &Image, level: u32) -> VkResult<ImageDescriptor> {
     let dim = Dim::of(image);
     let ty = match dim {
         Dim::D1 => ImgType::D1Array,
-        Dim::D2 => ImgType::D2Array,
+        Dim::D2 | Dim::D2Ms => ImgType::D2Array,
         Dim::D3 => ImgType::D3,
     };
-    Ok(ImageDescriptor {
+    let t = ImageDescriptor {
         va: image.address()?,
         format: f.img_format,
         width: d.width,
@@ -128,7 +128,11 @@ fn typed_level(image: &Image, level: u32) -> VkResult<ImageDescriptor> {
         ty,
         base_array: 0,
         last_array: if dim == Dim::D3 { 0 } else { d.layers - 1 },
-    })
+    };
+    if dim == Dim::D2Ms {
+        return t.multisampled(image.samples).ok_or(VkError::FormatNotSupported);
+    }
+    Ok(t)
 }
 
 /// Whether the formats may be blitted into each other (VUID-vkCmdBlitImage-srcImage-00229/00230:
@@ -199,6 +203,10 @@ pub fn blit(
     r: &vk::ImageBlit,
     filter: vk::Filter,
 ) -> VkResult<()> {
+    // VUID-vkCmdBlitImage-srcImage-00233 / dstImage-00234: single-sampled images only.
+    if src.samples != 1 || dst.samples != 1 {
+        return Err(VkError::InvalidUsage("vkCmdBlitImage of a multisampled image"));
+    }
     let (sf, df) = (src.format, dst.format);
     if !compatible(sf.numeric, df.numeric) || sf.is_compressed() || df.is_compressed() {
         return Err(VkError::FormatNotSupported);
@@ -231,9 +239,9 @@ pub fn blit(
         av[i] = ((f64::from(s0[i]) - f64::from(d0[i]) * scale) / w) as f32;
     }
     let z = if dim == Dim::D3 { b.lo[2] } else { b.base_layer };
-    let mut set = typed_level(src, r.src_subresource.mip_level)?.words().to_vec();
+    let mut set = typed_level(src, src.format, r.src_subresource.mip_level)?.words().to_vec();
     set.extend(sampler_words(filter)?);
-    set.extend(typed_level(dst, r.dst_subresource.mip_level)?.words());
+    set.extend(typed_level(dst, dst.format, r.dst_subresource.mip_level)?.words());
     let f = |x: f32| x.to_bits();
     let push = [
         b.lo[0],

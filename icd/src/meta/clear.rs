@@ -45,7 +45,8 @@ pub struct ClearRegion {
 }
 
 /// The kernel: push constants are the texel (4 dwords), then the rectangle's x, y, first
-/// layer, width and height. Thread (x, y, z) writes texel (x0 + x, y0 + y, layer0 + z).
+/// layer, the sample (multisampled images), width and height. Thread (x, y, z) writes texel
+/// (x0 + x, y0 + y, layer0 + z).
 pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
     let mut k = KernelBuilder::new("ferrum_meta_clear", GROUP);
     let id = k.global_id();
@@ -66,10 +67,15 @@ pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
         let tz = k.op(AluOp::Iadd, &[z, origin]);
         let coord = match dim {
             Dim::D1 => k.vec(&[tx, tz]),
-            Dim::D2 | Dim::D3 => k.vec(&[tx, ty, tz]),
+            Dim::D2 | Dim::D3 | Dim::D2Ms => k.vec(&[tx, ty, tz]),
         };
         let img = k.descriptor(0, 0, None);
-        k.image_write(img, dim.shape(), coord, texel);
+        if dim == Dim::D2Ms {
+            let sample = k.component(rect, 3);
+            k.image_write_sample(img, dim.shape(), coord, sample, texel);
+        } else {
+            k.image_write(img, dim.shape(), coord, texel);
+        }
     });
     let mut layout = ResourceLayout::default();
     let binding = BindingLayout { kind: DescriptorKind::StorageImage, offset: 0, array_size: 1 };
@@ -111,10 +117,14 @@ fn fill(
     let dim = Dim::of(image);
     let desc = surface::level_descriptor(image, aspect, r.level)?;
     let (o, e) = (r.rect.offset, r.rect.extent);
-    let mut push = texel.to_vec();
-    push.extend([o.x as u32, o.y as u32, r.base_layer, 0, e.width, e.height]);
     let groups = [e.width.div_ceil(GROUP[0]), e.height.div_ceil(GROUP[1]), r.layer_count];
-    super::run(s, Kernel::Clear(dim), &desc.words(), &push, groups)
+    // Multisampled images: every sample gets the value, one dispatch per sample.
+    for sample in 0..image.samples {
+        let mut push = texel.to_vec();
+        push.extend([o.x as u32, o.y as u32, r.base_layer, sample, e.width, e.height]);
+        super::run(s, Kernel::Clear(dim), &desc.words(), &push, groups)?;
+    }
+    Ok(())
 }
 
 /// Clears the region without the surrounding synchronisation (for commands that clear many

@@ -39,7 +39,23 @@ pub enum Copy {
 fn coord(k: &mut KernelBuilder, dim: Dim, x: Value, y: Value, z: Value) -> Value {
     match dim {
         Dim::D1 => k.vec(&[x, z]),
-        Dim::D2 | Dim::D3 => k.vec(&[x, y, z]),
+        Dim::D2 | Dim::D3 | Dim::D2Ms => k.vec(&[x, y, z]),
+    }
+}
+
+/// Reads the texel at `at` of `desc`; a multisampled image's sample `sample`.
+fn read(k: &mut KernelBuilder, desc: Value, dim: Dim, at: Value, sample: Value) -> Value {
+    match dim {
+        Dim::D2Ms => k.image_read_sample(desc, dim.shape(), at, sample),
+        _ => k.image_read(desc, dim.shape(), at),
+    }
+}
+
+/// Writes `texel` at `at` of `desc`; a multisampled image's sample `sample`.
+fn write(k: &mut KernelBuilder, desc: Value, dim: Dim, at: Value, sample: Value, texel: Value) {
+    match dim {
+        Dim::D2Ms => k.image_write_sample(desc, dim.shape(), at, sample, texel),
+        _ => k.image_write(desc, dim.shape(), at, texel),
     }
 }
 
@@ -55,8 +71,9 @@ fn offset(k: &mut KernelBuilder, at: u32, id: [Value; 3], dim: Dim) -> Value {
     coord(k, dim, c[0], c[1], c[2])
 }
 
-/// The kernels. Push constants (dwords): 0..3 first image origin, 4..7 second image origin,
-/// 8 width, 9 height (blocks), 10 buffer row length, 11 buffer image height (blocks).
+/// The kernels. Push constants (dwords): 0..2 first image origin, 3 the sample of
+/// multisampled images, 4..6 second image origin, 8 width, 9 height (blocks), 10 buffer row
+/// length, 11 buffer image height (blocks).
 /// Binding 0 is the first image (T#, byte 0), binding 1 the buffer (typed V#) or the second
 /// image (T#), at byte 32. "First" is the destination for buffer-to-image, the source else.
 pub(super) fn kernel(c: Copy) -> (Shader, ResourceLayout) {
@@ -96,9 +113,10 @@ pub(super) fn kernel(c: Copy) -> (Shader, ResourceLayout) {
             }
             Copy::ImageToImage(src, dst) => {
                 let at = a(k, src);
-                let t = k.image_read(first, src.shape(), at);
+                let sample = k.push_constants(12, 1);
+                let t = read(k, first, src, at, sample);
                 let to = offset(k, 16, id, dst);
-                k.image_write(second, dst.shape(), to, t);
+                write(k, second, dst, to, sample, t);
             }
         }
     });
@@ -202,6 +220,10 @@ pub fn buffer_image(
     r: &vk::BufferImageCopy,
     to_image: bool,
 ) -> VkResult<()> {
+    // VUID-vkCmdCopyBufferToImage-dstImage-07973 / vkCmdCopyImageToBuffer-srcImage-07973.
+    if image.samples != 1 {
+        return Err(VkError::InvalidUsage("buffer/image copy with a multisampled image"));
+    }
     let (side, [w, h]) = side(image, &r.image_subresource, r.image_offset, r.image_extent)?;
     // VUID-vkCmdCopyBufferToImage-srcImage-00201: 1D/2D images copy one slice.
     if image.ty != vk::ImageType::TYPE_3D && r.image_extent.depth != 1 {
@@ -257,11 +279,19 @@ pub fn image_image(s: &mut CmdStream, src: &Image, dst: &Image, r: &vk::ImageCop
     if a.count != b.count {
         return Err(VkError::InvalidUsage("vkCmdCopyImage layer/slice counts differ"));
     }
+    // VUID-vkCmdCopyImage-srcImage-00136: the same sample count.
+    if src.samples != dst.samples {
+        return Err(VkError::InvalidUsage("vkCmdCopyImage between different sample counts"));
+    }
     let mut set = surface::level_descriptor(src, a.aspect, a.level)?.words().to_vec();
     set.extend(surface::level_descriptor(dst, b.aspect, b.level)?.words());
     let (p, q) = (a.origin, b.origin);
-    let push = [p[0], p[1], p[2], 0, q[0], q[1], q[2], 0, w, h, 0, 0];
     let kernel = Copy::ImageToImage(Dim::of(src), Dim::of(dst));
     let groups = [w.div_ceil(GROUP[0]), h.div_ceil(GROUP[1]), a.count];
-    super::run(s, Kernel::Copy(kernel), &set, &push, groups)
+    // Multisampled images: one dispatch per sample (dword 3 names it).
+    for sample in 0..src.samples {
+        let push = [p[0], p[1], p[2], sample, q[0], q[1], q[2], 0, w, h, 0, 0];
+        super::run(s, Kernel::Copy(kernel), &set, &push, groups)?;
+    }
+    Ok(())
 }

@@ -16,6 +16,8 @@ pub mod blit;
 pub mod clear;
 pub mod copy;
 pub mod pack;
+pub mod resolve;
+pub mod query;
 mod surface;
 
 use std::collections::HashMap;
@@ -23,6 +25,7 @@ use std::sync::Arc;
 
 use ferrum_compiler::amd::ResourceLayout;
 use ferrum_compiler::ir::Shader;
+use ferrum_regs::gfx103::enums::VGT_EVENT_TYPE as ev;
 use ferrum_winsys as winsys;
 use parking_lot::Mutex;
 
@@ -42,6 +45,10 @@ pub enum Kernel {
     Copy(copy::Copy),
     /// Sample one image and store the filtered, converted texels into another.
     Blit(surface::Dim),
+    /// Average the samples (this many) of a multisampled image into a single-sampled one.
+    Resolve(u32),
+    /// Resolve query slots into `vkCmdCopyQueryPoolResults` results.
+    Query(query::Layout),
 }
 
 impl Kernel {
@@ -50,6 +57,8 @@ impl Kernel {
             Kernel::Clear(dim) => clear::kernel(dim),
             Kernel::Copy(c) => copy::kernel(c),
             Kernel::Blit(dim) => blit::kernel(dim),
+            Kernel::Resolve(samples) => resolve::kernel(samples),
+            Kernel::Query(l) => query::kernel(l),
         }
     }
 }
@@ -118,6 +127,16 @@ pub fn run(
     for (i, w) in push.iter().enumerate() {
         st.push[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
     }
+    // Pipeline statistics count the application's work only (RADV suspends queries around
+    // its meta operations too).
+    let pause = s.stats_query_active;
+    if pause {
+        s.emit(&pm4::event_write(ev::PIPELINESTAT_STOP, 0))?;
+    }
     // Direct dispatches are the same packets on the graphics and compute rings.
-    dispatch::dispatch(s, &st, winsys::Ip::Compute, Groups::Direct(groups), [0; 3])
+    dispatch::dispatch(s, &st, winsys::Ip::Compute, Groups::Direct(groups), [0; 3])?;
+    if pause {
+        s.emit(&pm4::event_write(ev::PIPELINESTAT_START, 0))?;
+    }
+    Ok(())
 }

@@ -12,12 +12,15 @@ use crate::format::{self, Sel};
 use crate::image::layout::{mip_extent, Surface};
 use crate::image::Image;
 
-/// How a kernel addresses an image: 1D and 2D arrays by (x[, y], layer), 3D by (x, y, z).
+/// How a kernel addresses an image: 1D and 2D arrays by (x[, y], layer), 3D by (x, y, z),
+/// multisampled 2D arrays by (x, y, layer) and a sample index (which kernels take from a
+/// push constant: one dispatch per sample keeps every kernel's thread grid the same).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Dim {
     D1,
     D2,
     D3,
+    D2Ms,
 }
 
 impl Dim {
@@ -25,6 +28,7 @@ impl Dim {
         match image.ty {
             vk::ImageType::TYPE_1D => Dim::D1,
             vk::ImageType::TYPE_3D => Dim::D3,
+            _ if image.samples > 1 => Dim::D2Ms,
             _ => Dim::D2,
         }
     }
@@ -32,10 +36,10 @@ impl Dim {
     pub fn shape(self) -> ImageShape {
         let (dim, arrayed) = match self {
             Dim::D1 => (ImageDim::D1, true),
-            Dim::D2 => (ImageDim::D2, true),
+            Dim::D2 | Dim::D2Ms => (ImageDim::D2, true),
             Dim::D3 => (ImageDim::D3, false),
         };
-        ImageShape { dim, arrayed, ms: false }
+        ImageShape { dim, arrayed, ms: self == Dim::D2Ms }
     }
 
     fn img_type(self) -> ImgType {
@@ -43,6 +47,7 @@ impl Dim {
             Dim::D1 => ImgType::D1Array,
             Dim::D2 => ImgType::D2Array,
             Dim::D3 => ImgType::D3,
+            Dim::D2Ms => ImgType::D2MsaaArray,
         }
     }
 }
@@ -95,7 +100,7 @@ pub fn level_descriptor_at(
     let (format, swizzle) = raw_format(d.bpe)?;
     let dim = Dim::of(image);
     let (width, height) = raw_level_extent(image, surface, level);
-    Ok(ImageDescriptor {
+    let raw = ImageDescriptor {
         va,
         format,
         width,
@@ -109,7 +114,12 @@ pub fn level_descriptor_at(
         ty: dim.img_type(),
         base_array: 0,
         last_array: if dim == Dim::D3 { 0 } else { d.layers - 1 },
-    })
+    };
+    if dim == Dim::D2Ms {
+        // Every sample reachable: the MSAA T# names the sample count, not a level range.
+        return raw.multisampled(image.samples).ok_or(VkError::FormatNotSupported);
+    }
+    Ok(raw)
 }
 
 /// Mip-0 size in elements for a raw view of `level` of a block-compressed image.

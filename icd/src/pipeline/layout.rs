@@ -10,8 +10,9 @@ use crate::core::object::{vk_object, ObjectBase, VkObject};
 use crate::descriptor::{DescriptorSetLayout, SetLayout};
 use crate::error::{VkError, VkResult};
 
-/// Descriptor sets a pipeline layout can have (the ABI's set table has 8 entries).
-pub const MAX_SETS: usize = 8;
+/// Descriptor sets a pipeline layout can have: the entries of the ABI's set table; reported
+/// as `maxBoundDescriptorSets`.
+pub const MAX_SETS: usize = ferrum_compiler::amd::abi::MAX_SETS as usize;
 /// Push-constant bytes (`maxPushConstantsSize`, and the ABI's push block prefix).
 pub const MAX_PUSH_CONSTANTS: u32 = 256;
 
@@ -66,5 +67,27 @@ impl PipelineLayout {
             push_ranges,
             push_size,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::physical_device::limits::navi21_limits;
+
+    /// A layout of exactly `maxBoundDescriptorSets` sets is valid usage and must be created
+    /// (dEQP-VK.binding_model.*.set15 and descriptorset_random.sets16 found 32 reported and 8
+    /// accepted); one more is refused.
+    #[test]
+    fn layouts_hold_max_bound_descriptor_sets() {
+        let max = navi21_limits().max_bound_descriptor_sets;
+        let nulls = vec![vk::DescriptorSetLayout::null(); max as usize + 1];
+        let info = |n: u32| vk::PipelineLayoutCreateInfo {
+            set_layout_count: n,
+            p_set_layouts: nulls.as_ptr(),
+            ..Default::default()
+        };
+        assert_eq!(PipelineLayout::new(&info(max)).unwrap().sets.len(), max as usize);
+        assert!(PipelineLayout::new(&info(max + 1)).is_err());
     }
 }

@@ -25,9 +25,10 @@
 //! * Vertex input location `l` is fetched with `buffer_load_format_*` `idxen` from V# `l`
 //!   at index `v0 + s6` (per-vertex rate) or `s7 + v3 / divisor` (per-instance rate;
 //!   divisor 0: `s7`), the rate and divisor from [`VsKey`].
-//! * Exports at the end of the program: `exp pos0` (4 components), `exp pos1` with
-//!   gl_PointSize in x when written (the misc vector: USE_VTX_POINT_SIZE,
-//!   VS_OUT_MISC_VEC_ENA), the last position export with `done`, then
+//! * Exports at the end of the program: `exp pos0` (4 components), then the misc vector
+//!   (gl_PointSize in x, gl_Layer in z, gl_ViewportIndex in w) when one of them is written,
+//!   then the clip/cull distance vectors ([`VsExtras`]), every one with 4 components, the
+//!   last position export with `done`, then
 //!   `exp paramN` for every written location in increasing location order
 //!   ([`VsMetadata::param_locations`]), with exactly the written components enabled.
 //!
@@ -42,8 +43,11 @@
 //!   location ([`ps_input_cntl`]).
 //! * FRONT_FACE (`FRONT_FACE_ENA`) follows in the next VGPR when the shader reads
 //!   `gl_FrontFacing` ([`PsUses::front_face_vgpr`]); non-zero means front-facing.
+//! * SAMPLE_COVERAGE (gl_SampleMaskIn) follows FRONT_FACE when read
+//!   ([`PsUses::sample_coverage_vgpr`]).
 //! * `gl_FragDepth` is exported to `mrtz` (first register) before the colours, with
-//!   `SPI_SHADER_Z_FORMAT` = 32_R and `DB_SHADER_CONTROL.Z_EXPORT_ENABLE`.
+//!   `SPI_SHADER_Z_FORMAT` = 32_R and `DB_SHADER_CONTROL.Z_EXPORT_ENABLE`; gl_SampleMask
+//!   goes in the third register, with 32_ABGR and MASK_EXPORT_ENABLE.
 //! * `discard` clears the lanes from EXEC and from a live mask saved at launch; the exports
 //!   run with the live mask (so `vm` tells the DB which pixels survive), and
 //!   [`PsMetadata::db_shader_control`] sets KILL_ENABLE.
@@ -165,6 +169,63 @@ impl From<VsKey> for GfxKey {
     }
 }
 
+/// What a vertex shader exports besides the position and its parameters: the misc vector
+/// (`exp pos1`: point size in x, render-target layer in z, viewport index in w) and the
+/// clip/cull distance vectors that follow it (`exp pos1/pos2/pos3`, CCDIST0 with distances
+/// 0..3, CCDIST1 with 4..7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VsExtras {
+    /// Writes gl_PointSize (USE_VTX_POINT_SIZE).
+    pub point_size: bool,
+    /// Writes gl_Layer (USE_VTX_RENDER_TARGET_INDX).
+    pub layer: bool,
+    /// Writes gl_ViewportIndex (USE_VTX_VIEWPORT_INDX).
+    pub viewport_index: bool,
+    /// Distances (index into the CCDIST vectors) that clip: gl_ClipDistance[i] is distance
+    /// i (PA_CL_VS_OUT_CNTL.CLIP_DIST_ENA_i).
+    pub clip_mask: u8,
+    /// Distances that cull: gl_CullDistance[j] is distance (length of gl_ClipDistance) + j
+    /// (CULL_DIST_ENA_i).
+    pub cull_mask: u8,
+}
+
+impl VsExtras {
+    /// Whether the misc vector is exported.
+    pub fn misc(&self) -> bool {
+        self.point_size || self.layer || self.viewport_index
+    }
+
+    /// How many CCDIST vectors are exported (0, 1 or 2).
+    pub fn ccdist_vectors(&self) -> u32 {
+        match self.clip_mask | self.cull_mask {
+            0 => 0,
+            m if m & 0xf0 == 0 => 1,
+            _ => 2,
+        }
+    }
+
+    /// Position exports after `pos0`.
+    pub fn extra_pos_exports(&self) -> u32 {
+        u32::from(self.misc()) + self.ccdist_vectors()
+    }
+
+    /// `PA_CL_VS_OUT_CNTL`.
+    pub fn pa_cl_vs_out_cntl(&self) -> u32 {
+        use r::PA_CL_VS_OUT_CNTL as VO;
+        let misc = u32::from(self.misc());
+        let cc = self.ccdist_vectors();
+        u32::from(self.clip_mask)
+            | u32::from(self.cull_mask) << 8
+            | VO::USE_VTX_POINT_SIZE.val(u32::from(self.point_size))
+            | VO::USE_VTX_RENDER_TARGET_INDX.val(u32::from(self.layer))
+            | VO::USE_VTX_VIEWPORT_INDX.val(u32::from(self.viewport_index))
+            | VO::VS_OUT_MISC_VEC_ENA.val(misc)
+            | VO::VS_OUT_MISC_SIDE_BUS_ENA.val(misc)
+            | VO::VS_OUT_CCDIST0_VEC_ENA.val(u32::from(cc >= 1))
+            | VO::VS_OUT_CCDIST1_VEC_ENA.val(u32::from(cc >= 2))
+    }
+}
+
 /// Register values of a compiled vertex shader.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VsMetadata {
@@ -180,6 +241,8 @@ pub struct VsMetadata {
     pub pa_cl_vs_out_cntl: u32,
     /// Location exported to each parameter slot (slot = index).
     pub param_locations: Vec<u32>,
+    /// The misc vector and clip/cull distances exported.
+    pub extras: VsExtras,
     /// VGPRs used per lane (before granule rounding).
     pub vgprs: u32,
     /// SGPRs used.
@@ -187,9 +250,9 @@ pub struct VsMetadata {
 }
 
 impl VsMetadata {
-    /// Register values for a VS using `vgprs`/`sgprs` that exports `param_locations` and,
-    /// with `point_size`, gl_PointSize in the misc vector (`exp pos1`, x).
-    pub fn new(vgprs: u32, sgprs: u32, param_locations: Vec<u32>, point_size: bool) -> Self {
+    /// Register values for a VS using `vgprs`/`sgprs` that exports `param_locations` and
+    /// the misc vector and distances `extras` says.
+    pub fn new(vgprs: u32, sgprs: u32, param_locations: Vec<u32>, extras: VsExtras) -> Self {
         use r::SPI_SHADER_PGM_RSRC1_VS as R1;
         use r::SPI_SHADER_PGM_RSRC2_VS as R2;
         let vgprs = vgprs.max(u32::from(VS_VGPR_INSTANCE_ID) + 1);
@@ -205,23 +268,21 @@ impl VsMetadata {
             n => OC::VS_EXPORT_COUNT.val(n - 1),
         };
         use r::enums::SPI_SHADER_FORMAT::SPI_SHADER_4COMP;
-        use r::PA_CL_VS_OUT_CNTL as VO;
         use r::SPI_SHADER_POS_FORMAT as PF;
-        let mut pos_format = PF::POS0_EXPORT_FORMAT.val(SPI_SHADER_4COMP);
-        let mut pa_cl_vs_out_cntl = 0;
-        if point_size {
-            pos_format |= PF::POS1_EXPORT_FORMAT.val(SPI_SHADER_4COMP);
-            pa_cl_vs_out_cntl = VO::USE_VTX_POINT_SIZE.val(1)
-                | VO::VS_OUT_MISC_VEC_ENA.val(1)
-                | VO::VS_OUT_MISC_SIDE_BUS_ENA.val(1);
-        }
+        // Every position export is written with all four components.
+        let fields = [PF::POS1_EXPORT_FORMAT, PF::POS2_EXPORT_FORMAT, PF::POS3_EXPORT_FORMAT];
+        let pos_format = fields
+            .iter()
+            .take(extras.extra_pos_exports() as usize)
+            .fold(PF::POS0_EXPORT_FORMAT.val(SPI_SHADER_4COMP), |a, f| a | f.val(SPI_SHADER_4COMP));
         VsMetadata {
             rsrc1,
             rsrc2,
             vs_out_config,
             pos_format,
-            pa_cl_vs_out_cntl,
+            pa_cl_vs_out_cntl: extras.pa_cl_vs_out_cntl(),
             param_locations,
+            extras,
             vgprs,
             sgprs,
         }
@@ -248,6 +309,11 @@ pub struct PsUses {
     /// Writes gl_FragDepth: `exp mrtz` with the depth in the first register (Z_FORMAT
     /// 32_R, Z_EXPORT_ENABLE).
     pub frag_depth: bool,
+    /// Reads gl_SampleMaskIn: SAMPLE_COVERAGE.
+    pub sample_coverage: bool,
+    /// Writes gl_SampleMask: `exp mrtz` with the mask in the third register (Z_FORMAT
+    /// 32_ABGR, MASK_EXPORT_ENABLE), as RADV formats it.
+    pub sample_mask: bool,
 }
 
 impl PsUses {
@@ -266,6 +332,9 @@ impl PsUses {
         }
         if self.linear {
             ena |= E::LINEAR_CENTER_ENA.val(1);
+        }
+        if self.sample_coverage {
+            ena |= E::SAMPLE_COVERAGE_ENA.val(1);
         }
         ena
     }
@@ -287,9 +356,27 @@ impl PsUses {
         self.pos_vgprs()[0] + 4 * u8::from(self.frag_coord)
     }
 
+    /// The VGPR holding SAMPLE_COVERAGE (after FRONT_FACE; ANCILLARY, between them, is
+    /// not enabled).
+    pub fn sample_coverage_vgpr(&self) -> u8 {
+        self.front_face_vgpr() + u8::from(self.front_face)
+    }
+
     /// The first VGPR after the inputs.
     pub fn first_free_vgpr(&self) -> u8 {
-        self.front_face_vgpr() + u8::from(self.front_face)
+        self.sample_coverage_vgpr() + u8::from(self.sample_coverage)
+    }
+
+    /// `SPI_SHADER_Z_FORMAT`'s export format: 32_ABGR when the sample mask is exported
+    /// (it travels in the third register), 32_R for depth alone, else ZERO.
+    pub fn z_format(&self) -> u32 {
+        if self.sample_mask {
+            EX::SPI_SHADER_32_ABGR
+        } else if self.frag_depth {
+            EX::SPI_SHADER_32_R
+        } else {
+            EX::SPI_SHADER_ZERO
+        }
     }
 }
 
@@ -306,7 +393,7 @@ pub struct PsMetadata {
     pub ps_in_control: u32,
     /// `SPI_SHADER_COL_FORMAT`: the key's format for targets the shader writes, else 0.
     pub col_format: u32,
-    /// `SPI_SHADER_Z_FORMAT`: 32_R when the shader writes gl_FragDepth, else ZERO.
+    /// `SPI_SHADER_Z_FORMAT` ([`PsUses::z_format`]).
     pub z_format: u32,
     /// `CB_SHADER_MASK`: components the shader writes per target.
     pub cb_shader_mask: u32,
@@ -357,14 +444,11 @@ impl PsMetadata {
             input_ena,
             ps_in_control,
             col_format,
-            z_format: if uses.frag_depth {
-                r::SPI_SHADER_Z_FORMAT::Z_EXPORT_FORMAT.val(EX::SPI_SHADER_32_R)
-            } else {
-                0
-            },
+            z_format: r::SPI_SHADER_Z_FORMAT::Z_EXPORT_FORMAT.val(uses.z_format()),
             cb_shader_mask,
             db_shader_control: r::DB_SHADER_CONTROL::KILL_ENABLE.val(u32::from(uses.kills))
-                | r::DB_SHADER_CONTROL::Z_EXPORT_ENABLE.val(u32::from(uses.frag_depth)),
+                | r::DB_SHADER_CONTROL::Z_EXPORT_ENABLE.val(u32::from(uses.frag_depth))
+                | r::DB_SHADER_CONTROL::MASK_EXPORT_ENABLE.val(u32::from(uses.sample_mask)),
             input_locations: inputs.iter().map(|i| i.0).collect(),
             input_flat: inputs.iter().map(|i| i.1).collect(),
             vgprs,
@@ -394,17 +478,27 @@ mod tests {
 
     #[test]
     fn vs_registers_match_the_register_database() {
-        let m = VsMetadata::new(9, 10, vec![0, 3], false);
+        let m = VsMetadata::new(9, 10, vec![0, 3], VsExtras::default());
         assert_eq!(m.rsrc1 & 0x3f, 1, "9 VGPRs = 2 granules");
         assert_eq!(m.rsrc1 >> 24 & 3, 3, "VGPR_COMP_CNT: instance id in v3");
         assert_eq!(m.rsrc2 >> 1 & 0x1f, 9, "USER_SGPR: s[0:8]");
         assert_eq!(m.vs_out_config, 1 << 1, "two parameters: VS_EXPORT_COUNT = 1");
         assert_eq!(m.pos_format, 4);
-        assert_eq!(VsMetadata::new(1, 1, vec![], false).vs_out_config, 1 << 7, "NO_PC_EXPORT");
-        let p = VsMetadata::new(1, 1, vec![], true);
+        let none = VsExtras::default();
+        assert_eq!(VsMetadata::new(1, 1, vec![], none).vs_out_config, 1 << 7, "NO_PC_EXPORT");
+        let p = VsMetadata::new(1, 1, vec![], VsExtras { point_size: true, ..none });
         assert_eq!(p.pos_format, 0x44, "POS0 and POS1 4COMP");
         assert_eq!(p.pa_cl_vs_out_cntl, 1 << 16 | 1 << 21 | 1 << 24);
         assert_eq!(m.param_slot(3), Some(1));
+        // gl_ClipDistance[3] and gl_CullDistance[2]: distances 0..2 clip, 3..4 cull, so
+        // both CCDIST vectors (pos1, pos2); with gl_Layer the misc vector comes first.
+        let cc = VsExtras { clip_mask: 0b111, cull_mask: 0b11000, ..none };
+        let c = VsMetadata::new(1, 1, vec![], cc);
+        assert_eq!(c.pos_format, 0x444, "POS0..POS2 4COMP");
+        assert_eq!(c.pa_cl_vs_out_cntl, 0b111 | 0b11000 << 8 | 1 << 22 | 1 << 23);
+        let l = VsMetadata::new(1, 1, vec![], VsExtras { layer: true, clip_mask: 1, ..none });
+        assert_eq!(l.pos_format, 0x444);
+        assert_eq!(l.pa_cl_vs_out_cntl, 1 | 1 << 18 | 1 << 21 | 1 << 22 | 1 << 24);
     }
 
     #[test]
@@ -425,7 +519,7 @@ mod tests {
         assert_eq!(m.cb_shader_mask, 0x3f);
         assert_eq!(m.db_shader_control, 1 << 6, "KILL_ENABLE");
         assert_eq!(m.rsrc1 & 0x3f, 0, "6 input VGPRs fit one granule");
-        let vs = VsMetadata::new(4, 4, vec![0, 1], false);
+        let vs = VsMetadata::new(4, 4, vec![0, 1], VsExtras::default());
         assert_eq!(ps_input_cntl(&vs, &m), vec![0x20, 1 << 10]);
     }
 }

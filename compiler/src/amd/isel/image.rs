@@ -18,7 +18,9 @@ use super::image_desc::Part;
 use super::{Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{RegClass, RegRef, Slot};
-use crate::ir::{AluOp, AtomicOp, ImageDim, ImageInst, ImageOp, ImageShape, ImageSrcs, Value};
+use crate::ir::{
+    AluOp, AtomicOp, ImageDim, ImageInst, ImageOp, ImageShape, ImageSrcs, Stage, Value,
+};
 
 /// MIMG `dim` field.
 fn mimg_dim(shape: ImageShape, sampling: bool) -> u8 {
@@ -131,14 +133,8 @@ impl Isel<'_> {
             return self.select_texel_buffer(im, &s, img, dst);
         }
         let comps = dst.map_or(0, |d| self.shape(d).1);
-        match im.op {
-            ImageOp::Samples => return self.select_samples(img, dst),
-            ImageOp::QueryLod => {
-                return Err(unsupported(
-                    "level-of-detail queries need derivatives (fragment shaders)",
-                ))
-            }
-            _ => {}
+        if im.op == ImageOp::Samples {
+            return self.select_samples(img, dst);
         }
         let plan = self.plan_mimg(im, &s, comps)?;
         let reqs: Vec<(u32, Part)> = if plan.sampler {
@@ -233,7 +229,7 @@ impl Isel<'_> {
     ) -> Result<MimgPlan, BackendError> {
         let out = |isel: &mut Self, n: u8| Some((isel.vreg(RegClass::V, n.max(1)), n.max(1)));
         let mask = |n: u8| ((1u16 << n.clamp(1, 4)) - 1) as u8;
-        let sampling = matches!(im.op, ImageOp::Sample | ImageOp::Gather);
+        let sampling = matches!(im.op, ImageOp::Sample | ImageOp::Gather | ImageOp::QueryLod);
         let dim = mimg_dim(im.shape, sampling);
         let mut p = MimgPlan {
             op: Opcode::IMAGE_LOAD,
@@ -306,6 +302,20 @@ impl Isel<'_> {
                 p.data_out = out(self, p.dmask.count_ones() as u8);
             }
             ImageOp::Sample | ImageOp::Gather => self.plan_sample(im, s, comps, &mut p)?,
+            ImageOp::QueryLod => {
+                // `image_get_lod` takes the sample's coordinates and derives the level from
+                // their quad differences (whole-quad mode, `GfxIo::wqm`): x the level the
+                // sampler would access (clamped, relative to the base level), y the
+                // computed level, as OpImageQueryLod wants.
+                if self.shader.stage != Stage::Fragment {
+                    return Err(unsupported("level-of-detail queries outside fragment shaders"));
+                }
+                let c = s.coord.ok_or_else(|| unsupported("a query without coordinates"))?;
+                p.op = Opcode::IMAGE_GET_LOD;
+                p.addr = self.sample_coords(im, c)?;
+                p.dmask = 0x3;
+                p.data_out = out(self, 2);
+            }
             _ => return Err(unsupported(format!("image op {:?}", im.op))),
         }
         self.check_addr_count(&p)?;

@@ -44,7 +44,11 @@ impl Isel<'_> {
 
     /// Coordinates of a sample or gather: cube directions become face coordinates and id,
     /// array layers are rounded to even.
-    fn sample_coords(&mut self, im: &ImageInst, c: Value) -> Result<Vec<MVal>, BackendError> {
+    pub(super) fn sample_coords(
+        &mut self,
+        im: &ImageInst,
+        c: Value,
+    ) -> Result<Vec<MVal>, BackendError> {
         let mut xs = self.get(c)?;
         xs.truncate(usize::from(im.shape.coords()));
         if im.shape.dim != ImageDim::Cube {

@@ -43,6 +43,8 @@ pub struct GfxIo {
     pixel: Option<([RegRef; 2], RegRef, [RegRef; 4])>,
     /// PS: the FRONT_FACE VGPR, when read.
     front_face: Option<RegRef>,
+    /// PS: the SAMPLE_COVERAGE VGPR (gl_SampleMaskIn), when read.
+    sample_coverage: Option<RegRef>,
     /// PS: LINEAR_CENTER I, J, when some input is `noperspective`.
     linear_bary: Option<[RegRef; 2]>,
     /// PS: locations interpolated `noperspective`.
@@ -60,12 +62,17 @@ pub struct GfxIo {
     live: Option<RegRef>,
     /// The PS kills lanes (DB_SHADER_CONTROL.KILL_ENABLE).
     pub kills: bool,
+    /// The PS demotes lanes to helpers: they stay in EXEC (derivatives of their quad stay
+    /// defined) but leave `live`, and memory writes run in exact mode as under WQM.
+    pub demotes: bool,
     /// The PS runs in whole-quad mode (derivatives, implicit-LOD sampling): EXEC is widened
     /// to whole quads at entry so helper lanes compute, and narrowed to `live` around stores,
     /// atomics and the exports (exact mode).
     pub wqm: bool,
     /// M0 holds PRIM_MASK (set in the prologue).
     m0_set: bool,
+    /// VS: length of gl_ClipDistance (gl_CullDistance[j] is distance `clip_len + j`).
+    clip_len: u8,
     /// Selection is in the entry block (EXEC = the launch mask, executed once).
     pub in_entry: bool,
     /// Output registers written in the entry block: their prologue zeroing is dead.
@@ -79,8 +86,10 @@ enum SlotKey {
     Location(u32),
     /// gl_FragDepth.
     Depth,
-    /// gl_PointSize.
-    PointSize,
+    /// The misc vector: gl_PointSize (x), gl_Layer (z), gl_ViewportIndex (w).
+    Misc,
+    /// The clip and cull distances (components 0..8, the CCDIST vectors).
+    ClipCull,
 }
 
 /// One export: target, EN, source registers, `compr`.
@@ -91,8 +100,8 @@ type ExpArgs = (u8, u8, [Option<RegRef>; 4], bool);
 pub struct Exported {
     /// VS: locations exported as parameters, in slot order.
     pub params: Vec<u32>,
-    /// VS: writes gl_PointSize (misc vector).
-    pub point_size: bool,
+    /// VS: the misc vector and clip/cull distances written.
+    pub extras: g::VsExtras,
     /// PS: components written per colour target.
     pub color: [u8; 8],
     /// PS: interpolated inputs (location, flat) in attribute order.
@@ -151,6 +160,7 @@ impl GfxIo {
         match shader.stage {
             Stage::Vertex => {
                 io.vertex = Some(super::vertex_fetch::VsRegs::new(mf));
+                io.clip_len = builtin_array_len(shader, BuiltinOut::ClipDistance).min(8) as u8;
             }
             Stage::Fragment => {
                 io.inputs = fragment_inputs(shader);
@@ -162,8 +172,12 @@ impl GfxIo {
                     frag_coord: io.frag_coord,
                     front_face: io.front_facing,
                     linear: !io.linear.is_empty(),
+                    sample_coverage: reads(SysVal::SampleMaskIn),
                     ..Default::default()
                 };
+                io.sample_coverage = uses
+                    .sample_coverage
+                    .then(|| pinned(mf, RegClass::V, 1, uses.sample_coverage_vgpr()));
                 io.linear_bary = uses
                     .linear
                     .then(|| uses.linear_center_vgprs().map(|r| pinned(mf, RegClass::V, 1, r)));
@@ -187,20 +201,63 @@ impl GfxIo {
             f.blocks.iter().filter(|b| matches!(b.term, Terminator::Return(_) | Terminator::Kill));
         io.kills = f.blocks.iter().any(|b| matches!(b.term, Terminator::Kill));
         io.wqm = shader.stage == Stage::Fragment && needs_helpers(f);
-        if shader.stage != Stage::Compute && (io.kills || io.wqm || ends.count() > 1) {
+        io.demotes = shader.stage == Stage::Fragment
+            && f.blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i.kind, InstKind::Demote));
+        let exact = io.kills || io.wqm || io.demotes;
+        if shader.stage != Stage::Compute && (exact || ends.count() > 1) {
             io.live = Some(mf.vreg(RegClass::S, 1));
         }
         io
     }
 }
 
-fn slot_key(slot: IoSlot) -> Result<SlotKey, BackendError> {
-    match slot {
-        IoSlot::Location(l) if l < g::MAX_PARAMS => Ok(SlotKey::Location(l)),
-        IoSlot::Builtin(BuiltinOut::Position) => Ok(SlotKey::Position),
-        IoSlot::Builtin(BuiltinOut::FragDepth) => Ok(SlotKey::Depth),
-        IoSlot::Builtin(BuiltinOut::PointSize) => Ok(SlotKey::PointSize),
-        other => Err(unsupported(format!("shader output {other:?}"))),
+/// Length of the output array built-in `b` (0 when the shader has none).
+fn builtin_array_len(s: &Shader, b: BuiltinOut) -> u32 {
+    let len = |t| match s.types.get(t) {
+        crate::ir::Type::Array { len, .. } => *len,
+        _ => 1,
+    };
+    for v in s.vars.iter().filter(|v| v.mode == Mode::Output) {
+        for (i, o) in v.builtin_out.iter().enumerate() {
+            if *o != Some(b) {
+                continue;
+            }
+            if v.builtin_out.len() == 1 {
+                return len(v.ty);
+            }
+            if let crate::ir::Type::Struct { members, .. } = s.types.get(v.ty) {
+                return members.get(i).map_or(1, |m| len(m.ty));
+            }
+        }
+    }
+    0
+}
+
+impl GfxIo {
+    /// The output slot of `slot` and the component its component 0 lands in.
+    fn slot_key(&self, slot: IoSlot) -> Result<(SlotKey, u8), BackendError> {
+        Ok(match slot {
+            IoSlot::Location(l) if l < g::MAX_PARAMS => (SlotKey::Location(l), 0),
+            IoSlot::Builtin(BuiltinOut::Position) => (SlotKey::Position, 0),
+            IoSlot::Builtin(BuiltinOut::FragDepth) => (SlotKey::Depth, 0),
+            // mrtz: depth in x, the sample mask in z (Z_FORMAT 32_ABGR).
+            IoSlot::Builtin(BuiltinOut::SampleMask) => (SlotKey::Depth, 2),
+            IoSlot::Builtin(BuiltinOut::PointSize) => (SlotKey::Misc, 0),
+            IoSlot::Builtin(BuiltinOut::Layer) => (SlotKey::Misc, 2),
+            IoSlot::Builtin(BuiltinOut::ViewportIndex) => (SlotKey::Misc, 3),
+            IoSlot::Builtin(BuiltinOut::ClipDistance) => (SlotKey::ClipCull, 0),
+            IoSlot::Builtin(BuiltinOut::CullDistance) => (SlotKey::ClipCull, self.clip_len),
+            other => return Err(unsupported(format!("shader output {other:?}"))),
+        })
+    }
+}
+
+/// Components an output slot has.
+fn slot_width(key: SlotKey) -> u8 {
+    if key == SlotKey::ClipCull {
+        8
+    } else {
+        4
     }
 }
 
@@ -227,16 +284,19 @@ impl Isel<'_> {
         if bits != 32 {
             return Err(unsupported(format!("{bits}-bit shader outputs")));
         }
-        let key = slot_key(slot)?;
+        let (key, base) = self.gfx.slot_key(slot)?;
         let fragment = self.shader.stage == Stage::Fragment;
-        let vertex_only = matches!(key, SlotKey::Position | SlotKey::PointSize);
+        let vertex_only = matches!(key, SlotKey::Position | SlotKey::Misc | SlotKey::ClipCull);
         if (fragment && vertex_only) || (!fragment && key == SlotKey::Depth) {
             return Err(unsupported(format!("{:?} output {slot:?}", self.shader.stage)));
         }
+        if slot == IoSlot::Builtin(BuiltinOut::SampleMask) && comp + n > 1 {
+            return Err(unsupported("gl_SampleMask beyond element 0 (more than 32 samples)"));
+        }
         for i in 0..n {
-            let c = comp + i;
-            if c >= 4 {
-                return Err(unsupported("an output component beyond the vec4 slot"));
+            let c = base + comp + i;
+            if c >= slot_width(key) {
+                return Err(unsupported(format!("output component {c} of {slot:?}")));
             }
             let r = self.output_reg(key, c);
             if self.gfx.in_entry {
@@ -263,9 +323,9 @@ impl Isel<'_> {
         }
         let mut out = Vec::new();
         if output {
-            let key = slot_key(slot)?;
-            for c in comp..comp + n {
-                out.push(MVal::Reg(self.output_reg(key, c.min(3)), RegClass::V));
+            let (key, base) = self.gfx.slot_key(slot)?;
+            for c in base + comp..base + comp + n {
+                out.push(MVal::Reg(self.output_reg(key, c.min(slot_width(key) - 1)), RegClass::V));
             }
             self.set(d, out);
             return Ok(());
@@ -326,6 +386,7 @@ impl Isel<'_> {
                 self.emit(build::vop1(Opcode::V_RCP_F32, w, Src::R(pos[3], RegClass::V)));
                 Some(vec![v(pos[0]), v(pos[1]), v(pos[2]), v(w)])
             }
+            (SysVal::SampleMaskIn, Some(_)) => Some(vec![v(self.gfx.sample_coverage?)]),
             (SysVal::FrontFacing, Some(_)) => {
                 let ff = self.gfx.front_face?;
                 let m = self.vreg(RegClass::S, 1);
@@ -357,7 +418,7 @@ impl Isel<'_> {
     /// Whether `kind` writes memory other invocations can see: helper lanes must not.
     pub(super) fn needs_exact(&self, kind: &InstKind) -> bool {
         let visible = |s: &Space| matches!(s, Space::Buffer | Space::Global);
-        self.gfx.wqm
+        (self.gfx.wqm || self.gfx.demotes)
             && match kind {
                 InstKind::MemStore { space, .. } | InstKind::MemAtomic { space, .. } => {
                     visible(space)
@@ -369,7 +430,7 @@ impl Isel<'_> {
 
     /// Exact mode: EXEC narrowed to the live lanes; returns the whole-quad EXEC to restore.
     pub(super) fn enter_exact(&mut self) -> RegRef {
-        let live = self.gfx.live.expect("whole-quad mode keeps the live mask");
+        let live = self.gfx.live.expect("whole-quad mode and demotion keep the live mask");
         let saved = self.vreg(RegClass::S, 1);
         self.emit(build::sop1(Opcode::S_MOV_B32, saved, build::EXEC, 1));
         let exec = Operand::Special(Special::ExecLo);
@@ -395,6 +456,37 @@ impl Isel<'_> {
         };
         let l = Src::R(live, RegClass::S);
         self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(live), l, build::EXEC, 1));
+        Ok(())
+    }
+
+    /// `OpDemoteToHelperInvocation`: the active lanes leave the live mask but keep running
+    /// (as ACO does: the exact mask loses them, whole-quad EXEC keeps them for derivatives);
+    /// memory writes and the exports only see `live`.
+    pub(super) fn select_demote(&mut self) -> Result<(), BackendError> {
+        let Some(live) = self.gfx.live.filter(|_| self.gfx.demotes) else {
+            return Err(unsupported("OpDemoteToHelperInvocation outside a fragment shader"));
+        };
+        let l = Src::R(live, RegClass::S);
+        self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(live), l, build::EXEC, 1));
+        Ok(())
+    }
+
+    /// `OpIsHelperInvocationEXT` / gl_HelperInvocation: active lanes outside the live mask
+    /// (whole-quad helpers and demoted lanes).
+    pub(super) fn select_is_helper(&mut self, d: Value) -> Result<(), BackendError> {
+        if self.shader.stage != Stage::Fragment {
+            return Err(unsupported("gl_HelperInvocation outside a fragment shader"));
+        }
+        let m = self.vreg(RegClass::S, 1);
+        match self.gfx.live {
+            Some(live) => {
+                let l = Src::R(live, RegClass::S);
+                self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(m), build::EXEC, l, 1));
+                self.set(d, vec![MVal::Reg(m, RegClass::S)]);
+            }
+            // No helpers run and nothing demotes: every lane is live.
+            None => self.set(d, vec![MVal::Const(0)]),
+        }
         Ok(())
     }
 
@@ -448,12 +540,32 @@ impl Isel<'_> {
         let pos: [Option<RegRef>; 4] =
             std::array::from_fn(|c| Some(self.output_reg(SlotKey::Position, c as u8)));
         let mut at = self.exp(g::EXP_POS0, 0xf, pos, false);
-        let point_size = self.gfx.outputs.contains_key(&(SlotKey::PointSize, 0));
-        if point_size {
-            // 4COMP needs all four: y (edge flag), z (layer), w (viewport) are 0.
-            let misc: [Option<RegRef>; 4] =
-                std::array::from_fn(|c| Some(self.output_reg(SlotKey::PointSize, c as u8)));
-            at = self.exp(g::EXP_POS0 + 1, 0xf, misc, false);
+        let written = |io: &GfxIo, key, c: u8| io.outputs.contains_key(&(key, c));
+        let bits = |io: &GfxIo, r: std::ops::Range<u8>| {
+            r.filter(|&c| written(io, SlotKey::ClipCull, c)).fold(0u8, |m, c| m | 1 << c)
+        };
+        let extras = g::VsExtras {
+            point_size: written(&self.gfx, SlotKey::Misc, 0),
+            layer: written(&self.gfx, SlotKey::Misc, 2),
+            viewport_index: written(&self.gfx, SlotKey::Misc, 3),
+            clip_mask: bits(&self.gfx, 0..self.gfx.clip_len),
+            cull_mask: bits(&self.gfx, self.gfx.clip_len..8),
+        };
+        let mut target = g::EXP_POS0 + 1;
+        // 4COMP exports need all four components: unwritten ones (the edge flag in the misc
+        // vector's y, distances past the last) are 0.
+        let mut vectors = Vec::new();
+        if extras.misc() {
+            vectors.push((SlotKey::Misc, 0));
+        }
+        for v in 0..extras.ccdist_vectors() as u8 {
+            vectors.push((SlotKey::ClipCull, 4 * v));
+        }
+        for (key, first) in vectors {
+            let regs: [Option<RegRef>; 4] =
+                std::array::from_fn(|c| Some(self.output_reg(key, first + c as u8)));
+            at = self.exp(target, 0xf, regs, false);
+            target += 1;
         }
         self.set_done(at, false);
         let locations: Vec<u32> = self
@@ -462,7 +574,7 @@ impl Isel<'_> {
             .keys()
             .filter_map(|k| match k.0 {
                 SlotKey::Location(l) => Some(l),
-                SlotKey::Position | SlotKey::Depth | SlotKey::PointSize => None,
+                SlotKey::Position | SlotKey::Depth | SlotKey::Misc | SlotKey::ClipCull => None,
             })
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
@@ -471,7 +583,7 @@ impl Isel<'_> {
             let (en, regs) = self.slot_regs(SlotKey::Location(loc));
             self.exp(g::EXP_PARAM0 + slot as u8, en, regs, false);
         }
-        Ok(Exported { params: locations, point_size, ..Default::default() })
+        Ok(Exported { params: locations, extras, ..Default::default() })
     }
 
     fn ps_exports(&mut self) -> Result<Exported, BackendError> {
@@ -493,9 +605,11 @@ impl Isel<'_> {
         }
         // Depth first (as ACO orders them); it ends the program when there is no colour.
         let frag_depth = self.gfx.outputs.contains_key(&(SlotKey::Depth, 0));
-        if frag_depth {
+        let sample_mask = self.gfx.outputs.contains_key(&(SlotKey::Depth, 2));
+        if frag_depth || sample_mask {
             let (_, regs) = self.slot_regs(SlotKey::Depth);
-            exports.insert(0, (g::EXP_MRTZ, 1, [regs[0], None, None, None], false));
+            let en = u8::from(frag_depth) | u8::from(sample_mask) << 2;
+            exports.insert(0, (g::EXP_MRTZ, en, [regs[0], None, regs[2], None], false));
         }
         if exports.is_empty() {
             exports.push((g::EXP_NULL, 0, [None; 4], false));
@@ -512,8 +626,10 @@ impl Isel<'_> {
                 frag_coord: self.gfx.frag_coord,
                 front_face: self.gfx.front_facing,
                 linear: self.gfx.linear_bary.is_some(),
-                kills: self.gfx.kills,
+                kills: self.gfx.kills || self.gfx.demotes,
                 frag_depth,
+                sample_coverage: self.gfx.sample_coverage.is_some(),
+                sample_mask,
             },
             ..Default::default()
         })

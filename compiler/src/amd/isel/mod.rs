@@ -488,6 +488,11 @@ impl<'a> Isel<'a> {
             InstKind::Barrier { exec, memory } => self.select_barrier(*exec, *memory),
             InstKind::Subgroup { op, srcs } => self.select_subgroup(*op, dst, srcs)?,
             InstKind::Image(im) => self.select_image(im, dst)?,
+            InstKind::Demote => self.select_demote()?,
+            InstKind::IsHelper => {
+                let d = dst.ok_or_else(|| unsupported("is_helper without result"))?;
+                self.select_is_helper(d)?
+            }
             other => return Err(unsupported(format!("IR instruction {other:?}"))),
         }
         if let Some(d) = dst {

@@ -95,6 +95,21 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         shader_int64: vk::TRUE,
         shader_float64: vk::TRUE,
         shader_int16: vk::TRUE,
+        // Depth clamp (PA_CL_CLIP_CNTL near/far clipping off, the DB clamps to the viewport's
+        // depth range), the depth-bias clamp (PA_SU_POLY_OFFSET_CLAMP) and the depth bounds
+        // test (DB_DEPTH_BOUNDS_*): tests/tests/graphics_depth.rs against lavapipe.
+        depth_clamp: vk::TRUE,
+        depth_bias_clamp: vk::TRUE,
+        depth_bounds: vk::TRUE,
+        // Occlusion queries count exactly (ZPASS_DONE from every RB, DB_COUNT_CONTROL
+        // perfect counts); statistics from SAMPLE_PIPELINESTAT. tests/tests/graphics_queries.rs.
+        occlusion_query_precise: vk::TRUE,
+        pipeline_statistics_query: vk::TRUE,
+        // gl_ClipDistance / gl_CullDistance: the CCDIST position exports and
+        // PA_CL_VS_OUT_CNTL from the compiler's VsMetadata (compiler/tests/gfx_clip.rs,
+        // tests/tests/graphics_shaders.rs `clip_cull` against lavapipe).
+        shader_clip_distance: vk::TRUE,
+        shader_cull_distance: vk::TRUE,
         ..Default::default()
     }
 }
@@ -119,7 +134,12 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // VK_EXT_scalar_block_layout: scalarBlockLayout.
         | vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES
         // VK_KHR_uniform_buffer_standard_layout: uniformBufferStandardLayout.
-        | vk::StructureType::PHYSICAL_DEVICE_UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES => &[T],
+        | vk::StructureType::PHYSICAL_DEVICE_UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES
+        // VK_EXT_host_query_reset: hostQueryReset (tests/tests/graphics_queries.rs).
+        | vk::StructureType::PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES
+        // VK_EXT_shader_demote_to_helper_invocation: shaderDemoteToHelperInvocation
+        // (compiler/tests/gfx_fragment.rs; graphics_shaders.rs `discard_demote`).
+        | vk::StructureType::PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES => &[T],
         // VK_KHR_16bit_storage: storage and uniform buffers and push constants (the corpus
         // exercises each); stage inputs and outputs belong to graphics.
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],

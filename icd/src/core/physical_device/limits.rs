@@ -75,7 +75,9 @@ fn descriptor_limits(l: vk::PhysicalDeviceLimits) -> vk::PhysicalDeviceLimits {
         max_push_constants_size: 256,
         max_memory_allocation_count: u32::MAX,
         max_sampler_allocation_count: 64 * 1024,
-        max_bound_descriptor_sets: 32,
+        // What a pipeline layout can hold: the ABI's set table (more sets were refused by
+        // vkCreatePipelineLayout while 32 were reported).
+        max_bound_descriptor_sets: crate::pipeline::layout::MAX_SETS as u32,
         max_per_stage_descriptor_samplers: MAX_DESCRIPTORS,
         max_per_stage_descriptor_uniform_buffers: MAX_DESCRIPTORS,
         max_per_stage_descriptor_storage_buffers: MAX_DESCRIPTORS,
@@ -191,6 +193,7 @@ mod tests {
         assert!(l.max_uniform_buffer_range >= 16384);
         assert!(l.max_push_constants_size >= 128);
         assert!(l.max_bound_descriptor_sets >= 4);
+        assert_eq!(l.max_bound_descriptor_sets as usize, crate::pipeline::layout::MAX_SETS);
         assert!(l.max_compute_shared_memory_size >= 16384);
         assert!(l.max_compute_work_group_invocations >= 128);
         assert!(l.min_memory_map_alignment >= 64);

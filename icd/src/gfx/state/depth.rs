@@ -85,7 +85,7 @@ pub fn stencil_control(front: &vk::StencilOpState, back: &vk::StencilOpState) ->
 
 /// One face's reference, compare mask and write mask (each dynamic on its own in Vulkan; the
 /// register holds all three).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct StencilFace {
     pub reference: u32,
     pub compare_mask: u32,

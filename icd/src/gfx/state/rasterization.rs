@@ -69,13 +69,16 @@ fn poly_type(mode: vk::PolygonMode) -> VkResult<u32> {
 /// PA_SU_SC_MODE_CNTL (also the value for the dynamic cull mode, front face, polygon mode and
 /// depth bias enable: the register holds all of them).
 ///
-/// Depth bias is refused: the simulator does not model polygon offset. `depthBiasEnable` is
-/// core Vulkan (no feature bit to withhold), so pipelines that enable it fail to create
-/// until the simulator gains it; [`depth_bias`] already computes its registers.
+/// Depth bias enables polygon offset for front and back faces and for triangles
+/// (POLY_OFFSET_PARA_ENABLE, "parallelogram": the triangles the PA rasterizes). Vulkan biases
+/// polygons only, so the caller clears `depth_bias` for point and line topologies (the
+/// simulator refuses PARA_ENABLE on points and lines as not modelled). Bias with a polygon
+/// mode other than fill is refused: it applies to the polygon's edges or vertices there, which
+/// the simulator does not model.
 pub fn su_sc_mode_cntl(s: &Raster) -> VkResult<u32> {
     use r::PA_SU_SC_MODE_CNTL as F;
-    if s.depth_bias {
-        return Err(refuse("depth bias (polygon offset is not modelled by the simulator)"));
+    if s.depth_bias && s.polygon_mode != vk::PolygonMode::FILL {
+        return Err(refuse("depth bias with a polygon mode other than fill (not modelled)"));
     }
     let fill = s.polygon_mode == vk::PolygonMode::FILL;
     let ptype = poly_type(s.polygon_mode)?;
@@ -149,7 +152,7 @@ pub fn points(max_point_size: f32) -> Regs {
 }
 
 /// Depth-bias values (pipeline or vkCmdSetDepthBias).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct DepthBias {
     pub constant: f32,
     pub clamp: f32,

@@ -1,0 +1,6 @@
+#version 450
+layout(location = 0) in vec4 color;
+layout(location = 0) out vec4 o;
+void main() {
+    o = color;
+}

@@ -1,0 +1,863 @@
+//! Depth/stencil attachments through the loader, differential against lavapipe (validation
+//! layer on): render passes with an RGBA8 colour attachment and a depth/stencil attachment
+//! (D16_UNORM, D32_SFLOAT, S8_UINT, D32_SFLOAT_S8_UINT), flat-coloured triangles with
+//! per-vertex depth, then the colour, depth and stencil aspects copied to a buffer with
+//! vkCmdCopyImageToBuffer and compared with lavapipe's.
+//!
+//! Scenes (`scenes()`): every depth compare op against a background at 0.5; depth writes off;
+//! clear values 0 and 1; the seven stencil ops besides KEEP, on the pass, fail and depth-fail
+//! paths, from stencil 0 and 255 (wrap and clamp at both ends); compare and write masks;
+//! separate front/back stencil state; dynamic reference/compare/write masks; depth bias
+//! (constant, slope, clamp, dynamic) on D16 and D32; depth clamp with geometry beyond near
+//! and far (and clipping without it); depth bounds; vkCmdClearAttachments of depth and of
+//! stencil; LOAD of a previous pass's depth/stencil, DONT_CARE stencil load.
+//!
+//! Tolerances: colours are flat, so they must match exactly. Depth: D16 within 1 LSB
+//! (Vulkan's depth interpolation and conversion to fixed point may round either way),
+//! D32_SFLOAT within 2^-20 (interpolation of z from the vertices is not exact; the spec
+//! requires only that it be computed from the plane "with at least the precision" of the
+//! format; every effect a scene tests — bias units, compare results — is far larger). Stencil
+//! values exactly. Coverage may differ on pixels whose centre lies within sub-pixel precision
+//! of an edge, or where two triangles' depths are equal within the tolerance: at most
+//! `EDGE_SLACK` such pixels per image, each next to a pixel with the other side's value.
+
+use ash_loaded::{vk, Device};
+use ferrum_tests::gpu::Gpu;
+use ferrum_tests::shaders::glsl_spirv;
+use ferrum_tests::{entry_with_lavapipe, Harness};
+
+const W: u32 = 32;
+const H: u32 = 24;
+const EDGE_SLACK: usize = 8;
+const CLEAR_COLOR: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+
+const VS: &str = "#version 450
+layout(location = 0) in vec2 xy;
+layout(location = 1) in vec2 zw;
+void main() { gl_Position = vec4(xy, zw); }
+";
+
+const FS: &str = "#version 450
+layout(push_constant) uniform P { vec4 color; } pc;
+layout(location = 0) out vec4 o;
+void main() { o = pc.color; }
+";
+
+#[path = "graphics_depth/scenes.rs"]
+mod scenes;
+use scenes::*;
+
+/// Which aspects a scene's result is compared on (an aspect loaded with DONT_CARE and never
+/// written has undefined contents).
+fn compared(s: &Scene) -> (bool, bool) {
+    let dont = vk::AttachmentLoadOp::DONT_CARE;
+    (has_depth(s.format) && s.load.0 != dont, has_stencil(s.format) && s.load.1 != dont)
+}
+
+fn memory_type(h: &Harness, pd: vk::PhysicalDevice, bits: u32) -> u32 {
+    // SAFETY: a live physical device.
+    let m = unsafe { h.instance.get_physical_device_memory_properties(pd) };
+    (0..m.memory_type_count)
+        .find(|&i| {
+            bits & (1 << i) != 0
+                && m.memory_types[i as usize]
+                    .property_flags
+                    .contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
+        })
+        .or_else(|| (0..m.memory_type_count).find(|&i| bits & (1 << i) != 0))
+        .expect("memory type")
+}
+
+/// A render pass with colour (cleared) and depth/stencil attachments; `load` says whether
+/// the depth/stencil attachment is loaded (a later pass) or uses the scene's load ops.
+unsafe fn render_pass(d: &Device, s: &Scene, load: bool) -> vk::RenderPass {
+    let ds_layout = vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+    let color_layout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
+    let (dl, sl) =
+        if load { (vk::AttachmentLoadOp::LOAD, vk::AttachmentLoadOp::LOAD) } else { s.load };
+    let att = [
+        vk::AttachmentDescription::default()
+            .format(vk::Format::R8G8B8A8_UNORM)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .load_op(if load { vk::AttachmentLoadOp::LOAD } else { vk::AttachmentLoadOp::CLEAR })
+            .store_op(vk::AttachmentStoreOp::STORE)
+            .initial_layout(if load { color_layout } else { vk::ImageLayout::UNDEFINED })
+            .final_layout(color_layout),
+        vk::AttachmentDescription::default()
+            .format(s.format)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .load_op(dl)
+            .store_op(vk::AttachmentStoreOp::STORE)
+            .stencil_load_op(sl)
+            .stencil_store_op(vk::AttachmentStoreOp::STORE)
+            .initial_layout(if load { ds_layout } else { vk::ImageLayout::UNDEFINED })
+            .final_layout(ds_layout),
+    ];
+    let color_ref = [vk::AttachmentReference { attachment: 0, layout: color_layout }];
+    let ds_ref = vk::AttachmentReference { attachment: 1, layout: ds_layout };
+    let sub = [vk::SubpassDescription::default()
+        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+        .color_attachments(&color_ref)
+        .depth_stencil_attachment(&ds_ref)];
+    let stages = vk::PipelineStageFlags::EARLY_FRAGMENT_TESTS
+        | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS
+        | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT;
+    let access = vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE
+        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ
+        | vk::AccessFlags::COLOR_ATTACHMENT_WRITE
+        | vk::AccessFlags::COLOR_ATTACHMENT_READ;
+    let deps = [
+        vk::SubpassDependency::default()
+            .src_subpass(vk::SUBPASS_EXTERNAL)
+            .dst_subpass(0)
+            .src_stage_mask(stages)
+            .dst_stage_mask(stages)
+            .src_access_mask(access)
+            .dst_access_mask(access),
+        vk::SubpassDependency::default()
+            .src_subpass(0)
+            .dst_subpass(vk::SUBPASS_EXTERNAL)
+            .src_stage_mask(stages)
+            .dst_stage_mask(stages | vk::PipelineStageFlags::TRANSFER)
+            .src_access_mask(access)
+            .dst_access_mask(access | vk::AccessFlags::TRANSFER_READ),
+    ];
+    let info =
+        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
+    // SAFETY: forwarded to the caller.
+    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
+}
+
+unsafe fn pipeline(
+    d: &Device,
+    pass: vk::RenderPass,
+    layout: vk::PipelineLayout,
+    modules: [vk::ShaderModule; 2],
+    s: &Scene,
+    st: &State,
+) -> vk::Pipeline {
+    let all_stages = [
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::VERTEX)
+            .module(modules[0])
+            .name(c"main"),
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::FRAGMENT)
+            .module(modules[1])
+            .name(c"main"),
+    ];
+    let stages = &all_stages[..if st.no_fs { 1 } else { 2 }];
+    let vb = [vk::VertexInputBindingDescription {
+        binding: 0,
+        stride: 16,
+        input_rate: vk::VertexInputRate::VERTEX,
+    }];
+    let va = [
+        vk::VertexInputAttributeDescription {
+            location: 0,
+            binding: 0,
+            format: vk::Format::R32G32_SFLOAT,
+            offset: 0,
+        },
+        vk::VertexInputAttributeDescription {
+            location: 1,
+            binding: 0,
+            format: vk::Format::R32G32_SFLOAT,
+            offset: 8,
+        },
+    ];
+    let vi = vk::PipelineVertexInputStateCreateInfo::default()
+        .vertex_binding_descriptions(&vb)
+        .vertex_attribute_descriptions(&va);
+    let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
+        .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+    let viewport = [vk::Viewport {
+        x: 0.0,
+        y: 0.0,
+        width: W as f32,
+        height: H as f32,
+        min_depth: s.depth_range.0,
+        max_depth: s.depth_range.1,
+    }];
+    let scissor = [vk::Rect2D {
+        offset: vk::Offset2D::default(),
+        extent: vk::Extent2D { width: W, height: H },
+    }];
+    let vp = vk::PipelineViewportStateCreateInfo::default().viewports(&viewport).scissors(&scissor);
+    let (bc, bclamp, bs) = st.bias.unwrap_or((0.0, 0.0, 0.0));
+    let rs = vk::PipelineRasterizationStateCreateInfo::default()
+        .polygon_mode(vk::PolygonMode::FILL)
+        .cull_mode(st.cull)
+        .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+        .depth_clamp_enable(st.depth_clamp)
+        .depth_bias_enable(st.bias.is_some())
+        .depth_bias_constant_factor(bc)
+        .depth_bias_clamp(bclamp)
+        .depth_bias_slope_factor(bs)
+        .line_width(1.0);
+    let ms = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    let (min_b, max_b) = st.bounds.unwrap_or((0.0, 1.0));
+    let dss = vk::PipelineDepthStencilStateCreateInfo::default()
+        .depth_test_enable(st.depth_test)
+        .depth_write_enable(st.depth_write)
+        .depth_compare_op(st.compare)
+        .depth_bounds_test_enable(st.bounds.is_some())
+        .min_depth_bounds(min_b)
+        .max_depth_bounds(max_b)
+        .stencil_test_enable(st.stencil)
+        .front(st.front)
+        .back(st.back);
+    let att = [vk::PipelineColorBlendAttachmentState::default()
+        .color_write_mask(vk::ColorComponentFlags::RGBA)];
+    let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
+    let mut dyns = Vec::new();
+    if st.dynamic_bias.is_some() {
+        dyns.push(vk::DynamicState::DEPTH_BIAS);
+    }
+    if st.dynamic_stencil.is_some() {
+        dyns.extend([
+            vk::DynamicState::STENCIL_REFERENCE,
+            vk::DynamicState::STENCIL_COMPARE_MASK,
+            vk::DynamicState::STENCIL_WRITE_MASK,
+        ]);
+    }
+    let ds = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyns);
+    let info = vk::GraphicsPipelineCreateInfo::default()
+        .stages(stages)
+        .vertex_input_state(&vi)
+        .input_assembly_state(&ia)
+        .viewport_state(&vp)
+        .rasterization_state(&rs)
+        .multisample_state(&ms)
+        .depth_stencil_state(&dss)
+        .color_blend_state(&cb)
+        .dynamic_state(&ds)
+        .layout(layout)
+        .render_pass(pass)
+        .subpass(0);
+    // SAFETY: forwarded to the caller.
+    unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
+        .map_err(|(_, e)| e)
+        .expect("vkCreateGraphicsPipelines")[0]
+}
+
+/// An image with its memory and a view.
+struct Target {
+    image: vk::Image,
+    memory: vk::DeviceMemory,
+    view: vk::ImageView,
+}
+
+unsafe fn target(
+    h: &Harness,
+    pd: vk::PhysicalDevice,
+    d: &Device,
+    format: vk::Format,
+    usage: vk::ImageUsageFlags,
+    aspect: vk::ImageAspectFlags,
+) -> Target {
+    let info = vk::ImageCreateInfo::default()
+        .image_type(vk::ImageType::TYPE_2D)
+        .format(format)
+        .extent(vk::Extent3D { width: W, height: H, depth: 1 })
+        .mip_levels(1)
+        .array_layers(1)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .tiling(vk::ImageTiling::OPTIMAL)
+        .usage(usage | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        let image = d.create_image(&info, None).expect("vkCreateImage");
+        let req = d.get_image_memory_requirements(image);
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(memory_type(h, pd, req.memory_type_bits));
+        let memory = d.allocate_memory(&alloc, None).unwrap();
+        d.bind_image_memory(image, memory, 0).unwrap();
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: aspect,
+            base_mip_level: 0,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        let vinfo = vk::ImageViewCreateInfo::default()
+            .image(image)
+            .view_type(vk::ImageViewType::TYPE_2D)
+            .format(format)
+            .subresource_range(range);
+        let view = d.create_image_view(&vinfo, None).unwrap();
+        Target { image, memory, view }
+    }
+}
+
+/// Read-back images of one scene: colour as RGBA8 words, depth as f32 in [0, 1] (D16
+/// converted), stencil bytes.
+struct Result {
+    color: Vec<u32>,
+    depth: Vec<f32>,
+    stencil: Vec<u8>,
+}
+
+/// Buffer offsets of the three read-backs (4-byte aligned, as depth/stencil copies need).
+const COLOR_AT: u64 = 0;
+const DEPTH_AT: u64 = (W * H * 4) as u64;
+const STENCIL_AT: u64 = DEPTH_AT + (W * H * 4) as u64;
+
+fn set_dynamic(d: &Device, cb: vk::CommandBuffer, st: &State) {
+    // SAFETY: a command buffer recording inside a render pass.
+    unsafe {
+        if let Some((c, clamp, slope)) = st.dynamic_bias {
+            d.cmd_set_depth_bias(cb, c, clamp, slope);
+        }
+        if let Some(faces) = st.dynamic_stencil {
+            for (face, (r, cm, wm)) in
+                [vk::StencilFaceFlags::FRONT, vk::StencilFaceFlags::BACK].into_iter().zip(faces)
+            {
+                d.cmd_set_stencil_reference(cb, face, r);
+                d.cmd_set_stencil_compare_mask(cb, face, cm);
+                d.cmd_set_stencil_write_mask(cb, face, wm);
+            }
+        }
+    }
+}
+
+/// Renders `s` on `gpu`.
+fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene, bounds: bool) -> Result {
+    let mut steps = s.steps.clone();
+    for step in &mut steps {
+        if let Step::Bounds(lo, hi, z, color) = *step {
+            // Without depthBounds (lavapipe) nothing is drawn: the host applies the step.
+            let (tris, bounds) =
+                if bounds { (quad(z), Some((lo, hi))) } else { (Vec::new(), None) };
+            *step = Step::Draw(draw(tris, color, State { bounds, ..ALWAYS }));
+        }
+    }
+    let s = &Scene { steps, ..s.clone() };
+    let d = &gpu.device;
+    let out = gpu.host_buffer(STENCIL_AT + u64::from(W * H) + 64);
+    out.write(0, &vec![0xcd; out.bytes().len()]);
+    // Vertices of every draw, in step order.
+    let mut verts: Vec<u8> = Vec::new();
+    for step in &s.steps {
+        if let Step::Draw(dr) = step {
+            for v in dr.tris.iter().flatten() {
+                verts.extend(v.iter().flat_map(|c| c.to_le_bytes()));
+            }
+        }
+    }
+    let vbuf = gpu.host_buffer(verts.len().max(16) as u64);
+    vbuf.write(0, &verts);
+    let aspects = match (has_depth(s.format), has_stencil(s.format)) {
+        (true, true) => vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL,
+        (true, false) => vk::ImageAspectFlags::DEPTH,
+        _ => vk::ImageAspectFlags::STENCIL,
+    };
+    // SAFETY: valid create infos and commands on live handles; all destroyed after the GPU
+    // is idle.
+    unsafe {
+        let color = target(
+            h,
+            pd,
+            d,
+            vk::Format::R8G8B8A8_UNORM,
+            vk::ImageUsageFlags::COLOR_ATTACHMENT,
+            vk::ImageAspectFlags::COLOR,
+        );
+        let depth =
+            target(h, pd, d, s.format, vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT, aspects);
+        let passes = [render_pass(d, s, false), render_pass(d, s, true)];
+        let views = [color.view, depth.view];
+        let fb = d
+            .create_framebuffer(
+                &vk::FramebufferCreateInfo::default()
+                    .render_pass(passes[0])
+                    .attachments(&views)
+                    .width(W)
+                    .height(H)
+                    .layers(1),
+                None,
+            )
+            .unwrap();
+        let range = vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::FRAGMENT,
+            offset: 0,
+            size: 16,
+        };
+        let layout = d
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&[range]),
+                None,
+            )
+            .unwrap();
+        let module = |src: &str, stage: &str| {
+            let code = glsl_spirv(src, stage);
+            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+                .unwrap()
+        };
+        let modules = [module(VS, "vert"), module(FS, "frag")];
+        let pipes: Vec<Option<vk::Pipeline>> = s
+            .steps
+            .iter()
+            .map(|st| match st {
+                Step::Draw(dr) => Some(pipeline(d, passes[0], layout, modules, s, &dr.state)),
+                _ => None,
+            })
+            .collect();
+        let full = vk::Rect2D {
+            offset: vk::Offset2D::default(),
+            extent: vk::Extent2D { width: W, height: H },
+        };
+        let clears = [
+            vk::ClearValue { color: vk::ClearColorValue { float32: CLEAR_COLOR } },
+            vk::ClearValue {
+                depth_stencil: vk::ClearDepthStencilValue {
+                    depth: s.clear_depth,
+                    stencil: s.clear_stencil,
+                },
+            },
+        ];
+        gpu.run(|d, cb| {
+            let begin = |pass: vk::RenderPass| {
+                let info = vk::RenderPassBeginInfo::default()
+                    .render_pass(pass)
+                    .framebuffer(fb)
+                    .render_area(full)
+                    .clear_values(&clears);
+                d.cmd_begin_render_pass(cb, &info, vk::SubpassContents::INLINE);
+                d.cmd_bind_vertex_buffers(cb, 0, &[vbuf.buffer], &[0]);
+            };
+            if s.transfer_clear {
+                transfer_clear(d, cb, &color, &depth, aspects, &clears);
+            }
+            begin(passes[usize::from(s.transfer_clear)]);
+            let mut first = 0u32;
+            for (step, pipe) in s.steps.iter().zip(&pipes) {
+                match step {
+                    Step::Draw(dr) => {
+                        d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe.unwrap());
+                        set_dynamic(d, cb, &dr.state);
+                        let bytes: Vec<u8> =
+                            dr.color.iter().flat_map(|c| c.to_le_bytes()).collect();
+                        d.cmd_push_constants(cb, layout, vk::ShaderStageFlags::FRAGMENT, 0, &bytes);
+                        let n = 3 * dr.tris.len() as u32;
+                        if n > 0 {
+                            d.cmd_draw(cb, n, 1, first, 0);
+                        }
+                        first += n;
+                    }
+                    Step::Clear(aspect, z, st, [x, y, w, hh]) => {
+                        let a = [vk::ClearAttachment {
+                            aspect_mask: *aspect,
+                            color_attachment: 0,
+                            clear_value: vk::ClearValue {
+                                depth_stencil: vk::ClearDepthStencilValue {
+                                    depth: *z,
+                                    stencil: *st,
+                                },
+                            },
+                        }];
+                        let r = [vk::ClearRect {
+                            rect: vk::Rect2D {
+                                offset: vk::Offset2D { x: *x, y: *y },
+                                extent: vk::Extent2D { width: *w as u32, height: *hh as u32 },
+                            },
+                            base_array_layer: 0,
+                            layer_count: 1,
+                        }];
+                        d.cmd_clear_attachments(cb, &a, &r);
+                    }
+                    Step::NextPass => {
+                        d.cmd_end_render_pass(cb);
+                        begin(passes[1]);
+                    }
+                    Step::Bounds(..) => unreachable!("replaced by a draw above"),
+                }
+            }
+            d.cmd_end_render_pass(cb);
+            read_back(d, cb, &color, &depth, aspects, s.format, out.buffer);
+        });
+        let bytes = out.bytes();
+        let color_words = (0..(W * H) as usize)
+            .map(|i| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap()))
+            .collect();
+        let dbytes = &bytes[DEPTH_AT as usize..];
+        let depth_vals = (0..(W * H) as usize)
+            .map(|i| match s.format {
+                D16 => f32::from(u16::from_le_bytes([dbytes[2 * i], dbytes[2 * i + 1]])) / 65535.0,
+                S8 => 0.0,
+                _ => f32::from_le_bytes(dbytes[4 * i..4 * i + 4].try_into().unwrap()),
+            })
+            .collect();
+        let stencil_vals = if has_stencil(s.format) {
+            bytes[STENCIL_AT as usize..STENCIL_AT as usize + (W * H) as usize].to_vec()
+        } else {
+            vec![0; (W * H) as usize]
+        };
+        for p in pipes.into_iter().flatten() {
+            d.destroy_pipeline(p, None);
+        }
+        for m in modules {
+            d.destroy_shader_module(m, None);
+        }
+        d.destroy_pipeline_layout(layout, None);
+        d.destroy_framebuffer(fb, None);
+        for p in passes {
+            d.destroy_render_pass(p, None);
+        }
+        for t in [color, depth] {
+            d.destroy_image_view(t.view, None);
+            d.destroy_image(t.image, None);
+            d.free_memory(t.memory, None);
+        }
+        gpu.destroy_buffer(out);
+        gpu.destroy_buffer(vbuf);
+        Result { color: color_words, depth: depth_vals, stencil: stencil_vals }
+    }
+}
+
+/// The scene's clear values written by transfer clears, left in the attachment layouts.
+unsafe fn transfer_clear(
+    d: &Device,
+    cb: vk::CommandBuffer,
+    color: &Target,
+    depth: &Target,
+    aspects: vk::ImageAspectFlags,
+    clears: &[vk::ClearValue; 2],
+) {
+    let range = |aspect_mask| vk::ImageSubresourceRange {
+        aspect_mask,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    };
+    let barrier = |image, aspect, (old, new), (src, dst)| {
+        vk::ImageMemoryBarrier::default()
+            .src_access_mask(src)
+            .dst_access_mask(dst)
+            .old_layout(old)
+            .new_layout(new)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image)
+            .subresource_range(range(aspect))
+    };
+    let dst = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
+    let write = vk::AccessFlags::TRANSFER_WRITE;
+    let color_aspect = vk::ImageAspectFlags::COLOR;
+    let to_dst = [
+        barrier(
+            color.image,
+            color_aspect,
+            (vk::ImageLayout::UNDEFINED, dst),
+            (vk::AccessFlags::empty(), write),
+        ),
+        barrier(
+            depth.image,
+            aspects,
+            (vk::ImageLayout::UNDEFINED, dst),
+            (vk::AccessFlags::empty(), write),
+        ),
+    ];
+    let ds_access = vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ
+        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE;
+    let color_access =
+        vk::AccessFlags::COLOR_ATTACHMENT_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE;
+    let to_attachment = [
+        barrier(
+            color.image,
+            color_aspect,
+            (dst, vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL),
+            (write, color_access),
+        ),
+        barrier(
+            depth.image,
+            aspects,
+            (dst, vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+            (write, ds_access),
+        ),
+    ];
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::TOP_OF_PIPE,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &to_dst,
+        );
+        d.cmd_clear_color_image(cb, color.image, dst, &clears[0].color, &[range(color_aspect)]);
+        d.cmd_clear_depth_stencil_image(
+            cb,
+            depth.image,
+            dst,
+            &clears[1].depth_stencil,
+            &[range(aspects)],
+        );
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::EARLY_FRAGMENT_TESTS
+                | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS
+                | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &to_attachment,
+        );
+    }
+}
+
+/// Copies colour, depth and stencil to `out` (after the render pass's external dependency).
+unsafe fn read_back(
+    d: &Device,
+    cb: vk::CommandBuffer,
+    color: &Target,
+    depth: &Target,
+    aspects: vk::ImageAspectFlags,
+    format: vk::Format,
+    out: vk::Buffer,
+) {
+    let range = |aspect_mask| vk::ImageSubresourceRange {
+        aspect_mask,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    };
+    let barrier = |image, aspect, old, access| {
+        vk::ImageMemoryBarrier::default()
+            .src_access_mask(access)
+            .dst_access_mask(vk::AccessFlags::TRANSFER_READ)
+            .old_layout(old)
+            .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image)
+            .subresource_range(range(aspect))
+    };
+    let barriers = [
+        barrier(
+            color.image,
+            vk::ImageAspectFlags::COLOR,
+            vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+            vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+        ),
+        barrier(
+            depth.image,
+            aspects,
+            vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+            vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
+        ),
+    ];
+    let copy = |offset: u64, aspect| vk::BufferImageCopy {
+        buffer_offset: offset,
+        buffer_row_length: 0,
+        buffer_image_height: 0,
+        image_subresource: vk::ImageSubresourceLayers {
+            aspect_mask: aspect,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        },
+        image_offset: vk::Offset3D::default(),
+        image_extent: vk::Extent3D { width: W, height: H, depth: 1 },
+    };
+    let src = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT
+                | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &barriers,
+        );
+        d.cmd_copy_image_to_buffer(
+            cb,
+            color.image,
+            src,
+            out,
+            &[copy(COLOR_AT, vk::ImageAspectFlags::COLOR)],
+        );
+        if has_depth(format) {
+            d.cmd_copy_image_to_buffer(
+                cb,
+                depth.image,
+                src,
+                out,
+                &[copy(DEPTH_AT, vk::ImageAspectFlags::DEPTH)],
+            );
+        }
+        if has_stencil(format) {
+            d.cmd_copy_image_to_buffer(
+                cb,
+                depth.image,
+                src,
+                out,
+                &[copy(STENCIL_AT, vk::ImageAspectFlags::STENCIL)],
+            );
+        }
+        ferrum_tests::gpu::transfer_to_host(d, cb);
+    }
+}
+
+/// Differences between two images of `W`×`H` values beyond what edge coverage explains.
+fn differences<T: Copy + std::fmt::Debug>(
+    what: &str,
+    ours: &[T],
+    lvp: &[T],
+    close: impl Fn(T, T) -> bool,
+) -> Option<String> {
+    let bad: Vec<usize> = (0..ours.len()).filter(|&i| !close(ours[i], lvp[i])).collect();
+    let inner = bad
+        .iter()
+        .filter(|&&i| {
+            let (x, y) = ((i as u32 % W) as i32, (i as u32 / W) as i32);
+            let near = |dx: i32, dy: i32| {
+                let (nx, ny) = (x + dx, y + dy);
+                nx >= 0 && ny >= 0 && nx < W as i32 && ny < H as i32 && {
+                    let j = (ny as u32 * W + nx as u32) as usize;
+                    close(ours[i], lvp[j]) || close(lvp[i], ours[j])
+                }
+            };
+            !(near(1, 0) || near(-1, 0) || near(0, 1) || near(0, -1))
+        })
+        .count();
+    if bad.len() <= EDGE_SLACK && inner == 0 {
+        return None;
+    }
+    let show: Vec<String> = bad
+        .iter()
+        .take(6)
+        .map(|&i| {
+            format!(
+                "({}, {}): ferrum {:?} lavapipe {:?}",
+                i as u32 % W,
+                i as u32 / W,
+                ours[i],
+                lvp[i]
+            )
+        })
+        .collect();
+    Some(format!("  {what}: {} differ ({inner} not at edges): {}", bad.len(), show.join("; ")))
+}
+
+/// Applies a final `Step::Bounds` to lavapipe's image on the host.
+fn host_bounds(s: &Scene, r: &mut Result) {
+    let Some(Step::Bounds(lo, hi, z, color)) = s.steps.last() else { return };
+    let quantized = if s.format == D16 { (z * 65535.0).round() / 65535.0 } else { *z };
+    let packed = color
+        .iter()
+        .enumerate()
+        .fold(0u32, |w, (i, c)| w | ((c * 255.0).round() as u32) << (8 * i));
+    for i in 0..r.depth.len() {
+        if r.depth[i] >= *lo && r.depth[i] <= *hi {
+            r.depth[i] = quantized;
+            r.color[i] = packed;
+        }
+    }
+}
+
+/// Per-pixel depth tolerance: the format's (D16: 1 LSB, D32: 2^-20) plus two sub-pixel units
+/// (2^-7 pixel, navi21 and lavapipe both snap to 2^-8) of the local depth gradient. Vertices
+/// are snapped to the sub-pixel grid before depth is interpolated, and where exactly a snapped
+/// plane lies is implementation-dependent (Vulkan's rasterization precision rules). The
+/// gradient is lavapipe's: per axis the larger difference to a neighbour that is at most 0.1
+/// away (no triangle of the corpus changes depth faster than 0.05 per pixel; larger jumps are
+/// edges to other geometry, and pixels next to a close surface get that surface's slack).
+fn depth_tolerance(s: &Scene, d: &[f32]) -> Vec<f32> {
+    let base = if s.format == D16 { 1.0 / 65535.0 + 1e-7 } else { 1.0 / 1048576.0 };
+    let at = |x: i32, y: i32| {
+        (x >= 0 && y >= 0 && x < W as i32 && y < H as i32)
+            .then(|| d[(y as u32 * W + x as u32) as usize])
+    };
+    (0..d.len())
+        .map(|i| {
+            let (x, y) = ((i as u32 % W) as i32, (i as u32 / W) as i32);
+            let g = |a: Option<f32>, b: Option<f32>| {
+                let near = [a, b].into_iter().flatten().map(|v| (v - d[i]).abs());
+                near.filter(|&g| g <= 0.1).fold(0.0, f32::max)
+            };
+            let gx = g(at(x - 1, y), at(x + 1, y));
+            let gy = g(at(x, y - 1), at(x, y + 1));
+            base + (gx + gy) / 128.0
+        })
+        .collect()
+}
+
+fn compare(s: &Scene, ours: &Result, lvp: &Result) -> std::result::Result<(), String> {
+    let mut errors = Vec::new();
+    errors.extend(differences("colour", &ours.color, &lvp.color, |a, b| a == b));
+    let (depth, stencil) = compared(s);
+    if let Some(z) = s.expect_depth {
+        let bad: Vec<usize> = (0..ours.depth.len())
+            .filter(|&i| (ours.depth[i] - z).abs() > 1.0 / 65535.0 + 1e-7)
+            .collect();
+        if let Some(&i) = bad.first() {
+            errors.push(format!(
+                "  depth: {} differ from {z} by hand, e.g. {}",
+                bad.len(),
+                ours.depth[i]
+            ));
+        }
+    } else if depth {
+        let tol = depth_tolerance(s, &lvp.depth);
+        // Pair each value with its pixel's tolerance (lavapipe's side carries it).
+        let o: Vec<(f32, f32)> = ours.depth.iter().zip(&tol).map(|(&v, &t)| (v, t)).collect();
+        let l: Vec<(f32, f32)> = lvp.depth.iter().zip(&tol).map(|(&v, &t)| (v, t)).collect();
+        let close = |a: (f32, f32), b: (f32, f32)| (a.0 - b.0).abs() <= a.1.max(b.1);
+        errors.extend(differences("depth (value, tolerance)", &o, &l, close));
+    }
+    if stencil {
+        errors.extend(differences("stencil", &ours.stencil, &lvp.stencil, |a, b| a == b));
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{}:\n{}", s.name, errors.join("\n")))
+    }
+}
+
+#[test]
+fn depth_stencil_scenes_match_lavapipe() {
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let lvp_pd = h.physical_device_named("llvmpipe");
+    let ours_pd = h.physical_device_named("Ferrum");
+    let features = vk::PhysicalDeviceFeatures::default().depth_clamp(true).depth_bias_clamp(true);
+    // Lavapipe has no depthBounds (see `Step::Bounds`).
+    let lvp_gpu = Gpu::with_features(&h.instance, lvp_pd, 0, &features);
+    let ours_gpu = Gpu::with_features(&h.instance, ours_pd, 0, &features.depth_bounds(true));
+    let only = std::env::var("FERRUM_DEPTH_SCENE").ok();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for s in scenes() {
+        if only.as_ref().is_some_and(|o| !s.name.contains(o.as_str())) {
+            continue;
+        }
+        let mut lvp = render(&h, lvp_pd, &lvp_gpu, &s, false);
+        // Sanity: lavapipe drew something over the clear colour.
+        assert!(lvp.color.iter().any(|&c| c != 0xff00_0000), "{}: lavapipe drew nothing", s.name);
+        host_bounds(&s, &mut lvp);
+        let ours = render(&h, ours_pd, &ours_gpu, &s, true);
+        if let Err(e) = compare(&s, &ours, &lvp) {
+            failures.push(e);
+        }
+        ran += 1;
+    }
+    assert!(ran > 0);
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} scenes differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    h.assert_clean();
+}

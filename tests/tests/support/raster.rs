@@ -1,0 +1,349 @@
+//! A small render target for the command-surface tests (queries, secondary command buffers):
+//! a W×H R8G8B8A8_UNORM image cleared by a render pass, and a pipeline that draws
+//! pixel-aligned rectangles given in pixels by push constants (two triangles, six vertices
+//! from gl_VertexIndex), so covered pixels are exact (no pixel centre on an edge).
+
+#![allow(dead_code)]
+
+use ash_loaded::{vk, Device};
+use ferrum_tests::gpu::{Gpu, HostBuffer};
+use ferrum_tests::shaders::glsl_spirv;
+use ferrum_tests::Harness;
+
+pub const W: u32 = 37;
+pub const H: u32 = 23;
+/// x0, y0, x1, y1 in pixels.
+pub type Rect = [i32; 4];
+
+const VS: &str = "#version 450
+layout(push_constant) uniform P { ivec4 rect; vec4 color; } pc;
+void main() {
+    int i = gl_VertexIndex % 6;
+    bool right = i == 1 || i == 2 || i == 4;
+    bool bottom = i == 2 || i == 4 || i == 5;
+    vec2 p = vec2(right ? pc.rect.z : pc.rect.x, bottom ? pc.rect.w : pc.rect.y);
+    gl_Position = vec4(p / vec2(37.0, 23.0) * 2.0 - 1.0, 0.0, 1.0);
+}
+";
+
+const FS: &str = "#version 450
+layout(push_constant) uniform P { ivec4 rect; vec4 color; } pc;
+layout(location = 0) out vec4 o;
+void main() { o = pc.color; }
+";
+
+/// The clear colour of every test target.
+pub const CLEAR: [f32; 4] = [0.1, 0.2, 0.3, 1.0];
+
+pub struct Target {
+    pub image: vk::Image,
+    memory: vk::DeviceMemory,
+    pub view: vk::ImageView,
+    pub pass: vk::RenderPass,
+    pub framebuffer: vk::Framebuffer,
+    pub layout: vk::PipelineLayout,
+    modules: [vk::ShaderModule; 2],
+    pub pipeline: vk::Pipeline,
+}
+
+fn memory_type(h: &Harness, pd: vk::PhysicalDevice, bits: u32) -> u32 {
+    // SAFETY: a live physical device.
+    let m = unsafe { h.instance.get_physical_device_memory_properties(pd) };
+    (0..m.memory_type_count).find(|&i| bits & (1 << i) != 0).expect("memory type")
+}
+
+pub fn full() -> vk::Rect2D {
+    vk::Rect2D { offset: vk::Offset2D::default(), extent: vk::Extent2D { width: W, height: H } }
+}
+
+impl Target {
+    pub fn new(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu) -> Target {
+        let d = &gpu.device;
+        // SAFETY: valid create infos on live handles.
+        unsafe {
+            let info = vk::ImageCreateInfo::default()
+                .image_type(vk::ImageType::TYPE_2D)
+                .format(vk::Format::R8G8B8A8_UNORM)
+                .extent(vk::Extent3D { width: W, height: H, depth: 1 })
+                .mip_levels(1)
+                .array_layers(1)
+                .samples(vk::SampleCountFlags::TYPE_1)
+                .tiling(vk::ImageTiling::OPTIMAL)
+                .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC);
+            let image = d.create_image(&info, None).expect("vkCreateImage");
+            let req = d.get_image_memory_requirements(image);
+            let alloc = vk::MemoryAllocateInfo::default()
+                .allocation_size(req.size)
+                .memory_type_index(memory_type(h, pd, req.memory_type_bits));
+            let memory = d.allocate_memory(&alloc, None).unwrap();
+            d.bind_image_memory(image, memory, 0).unwrap();
+            let range = vk::ImageSubresourceRange {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                base_mip_level: 0,
+                level_count: 1,
+                base_array_layer: 0,
+                layer_count: 1,
+            };
+            let vinfo = vk::ImageViewCreateInfo::default()
+                .image(image)
+                .view_type(vk::ImageViewType::TYPE_2D)
+                .format(vk::Format::R8G8B8A8_UNORM)
+                .subresource_range(range);
+            let view = d.create_image_view(&vinfo, None).unwrap();
+            let pass = render_pass(d);
+            let views = [view];
+            let framebuffer = d
+                .create_framebuffer(
+                    &vk::FramebufferCreateInfo::default()
+                        .render_pass(pass)
+                        .attachments(&views)
+                        .width(W)
+                        .height(H)
+                        .layers(1),
+                    None,
+                )
+                .unwrap();
+            let push = [vk::PushConstantRange {
+                stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                offset: 0,
+                size: 32,
+            }];
+            let layout = d
+                .create_pipeline_layout(
+                    &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&push),
+                    None,
+                )
+                .unwrap();
+            let module = |src: &str, stage: &str| {
+                let code = glsl_spirv(src, stage);
+                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+                    .unwrap()
+            };
+            let modules = [module(VS, "vert"), module(FS, "frag")];
+            let pipeline = pipeline(d, pass, layout, modules, vk::PipelineCache::null());
+            Target { image, memory, view, pass, framebuffer, layout, modules, pipeline }
+        }
+    }
+
+    /// Another pipeline like the target's, through `cache`.
+    pub fn pipeline_with_cache(&self, d: &Device, cache: vk::PipelineCache) -> vk::Pipeline {
+        // SAFETY: live handles.
+        unsafe { pipeline(d, self.pass, self.layout, self.modules, cache) }
+    }
+
+    /// Begins the render pass (clearing to `CLEAR`) with `contents`, binds the pipeline and
+    /// sets the viewport and scissor to the whole target (inline contents only).
+    ///
+    /// # Safety
+    /// `cb` must be recording, outside a render pass.
+    pub unsafe fn begin_with(&self, d: &Device, cb: vk::CommandBuffer, c: vk::SubpassContents) {
+        let clear = [vk::ClearValue { color: vk::ClearColorValue { float32: CLEAR } }];
+        let begin = vk::RenderPassBeginInfo::default()
+            .render_pass(self.pass)
+            .framebuffer(self.framebuffer)
+            .render_area(full())
+            .clear_values(&clear);
+        // SAFETY: forwarded to the caller.
+        unsafe {
+            d.cmd_begin_render_pass(cb, &begin, c);
+            if c == vk::SubpassContents::INLINE {
+                self.bind(d, cb);
+            }
+        }
+    }
+
+    /// # Safety
+    /// As [`Target::begin_with`].
+    pub unsafe fn begin(&self, d: &Device, cb: vk::CommandBuffer) {
+        // SAFETY: forwarded to the caller.
+        unsafe { self.begin_with(d, cb, vk::SubpassContents::INLINE) }
+    }
+
+    /// Binds the pipeline, viewport and scissor.
+    ///
+    /// # Safety
+    /// `cb` must be recording inside the target's render pass.
+    pub unsafe fn bind(&self, d: &Device, cb: vk::CommandBuffer) {
+        let viewport = vk::Viewport {
+            x: 0.0,
+            y: 0.0,
+            width: W as f32,
+            height: H as f32,
+            min_depth: 0.0,
+            max_depth: 1.0,
+        };
+        // SAFETY: forwarded to the caller.
+        unsafe {
+            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipeline);
+            d.cmd_set_viewport(cb, 0, &[viewport]);
+            d.cmd_set_scissor(cb, 0, &[full()]);
+        }
+    }
+
+    /// Draws `r` in `color` `instances` times.
+    ///
+    /// # Safety
+    /// `cb` must be recording inside the render pass with the pipeline bound.
+    pub unsafe fn rect_colored(
+        &self,
+        d: &Device,
+        cb: vk::CommandBuffer,
+        r: Rect,
+        color: [f32; 4],
+        instances: u32,
+    ) {
+        let mut bytes = Vec::with_capacity(32);
+        r.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
+        color.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
+        let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
+        // SAFETY: forwarded to the caller.
+        unsafe {
+            d.cmd_push_constants(cb, self.layout, stages, 0, &bytes);
+            d.cmd_draw(cb, 6, instances, 0, 0);
+        }
+    }
+
+    /// # Safety
+    /// As [`Target::rect_colored`].
+    pub unsafe fn rect(&self, d: &Device, cb: vk::CommandBuffer, r: Rect, instances: u32) {
+        // SAFETY: forwarded to the caller.
+        unsafe { self.rect_colored(d, cb, r, [1.0, 0.5, 0.25, 0.75], instances) }
+    }
+
+    /// Copies the image (after the render pass) into `out` (W*H*4 bytes), with the barriers
+    /// a host read needs.
+    ///
+    /// # Safety
+    /// `cb` must be recording outside a render pass; the image is in TRANSFER_SRC_OPTIMAL
+    /// (the render pass's final layout).
+    pub unsafe fn read_back(&self, d: &Device, cb: vk::CommandBuffer, out: &HostBuffer) {
+        let region = vk::BufferImageCopy {
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: 1,
+            },
+            image_extent: vk::Extent3D { width: W, height: H, depth: 1 },
+            ..Default::default()
+        };
+        let barrier = vk::MemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .dst_access_mask(vk::AccessFlags::HOST_READ);
+        // SAFETY: forwarded to the caller.
+        unsafe {
+            d.cmd_copy_image_to_buffer(
+                cb,
+                self.image,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                out.buffer,
+                &[region],
+            );
+            d.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &[barrier],
+                &[],
+                &[],
+            );
+        }
+    }
+
+    pub fn destroy(self, d: &Device) {
+        // SAFETY: the GPU is done with every object (callers wait first).
+        unsafe {
+            d.destroy_pipeline(self.pipeline, None);
+            for m in self.modules {
+                d.destroy_shader_module(m, None);
+            }
+            d.destroy_pipeline_layout(self.layout, None);
+            d.destroy_framebuffer(self.framebuffer, None);
+            d.destroy_render_pass(self.pass, None);
+            d.destroy_image_view(self.view, None);
+            d.destroy_image(self.image, None);
+            d.free_memory(self.memory, None);
+        }
+    }
+}
+
+unsafe fn render_pass(d: &Device) -> vk::RenderPass {
+    let att = [vk::AttachmentDescription::default()
+        .format(vk::Format::R8G8B8A8_UNORM)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .load_op(vk::AttachmentLoadOp::CLEAR)
+        .store_op(vk::AttachmentStoreOp::STORE)
+        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
+        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
+        .initial_layout(vk::ImageLayout::UNDEFINED)
+        .final_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)];
+    let refs = [vk::AttachmentReference {
+        attachment: 0,
+        layout: vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+    }];
+    let sub = [vk::SubpassDescription::default()
+        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+        .color_attachments(&refs)];
+    let deps = [vk::SubpassDependency::default()
+        .src_subpass(0)
+        .dst_subpass(vk::SUBPASS_EXTERNAL)
+        .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+        .dst_stage_mask(vk::PipelineStageFlags::TRANSFER)
+        .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+        .dst_access_mask(vk::AccessFlags::TRANSFER_READ)];
+    let info =
+        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
+    // SAFETY: forwarded to the caller.
+    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
+}
+
+unsafe fn pipeline(
+    d: &Device,
+    pass: vk::RenderPass,
+    layout: vk::PipelineLayout,
+    modules: [vk::ShaderModule; 2],
+    cache: vk::PipelineCache,
+) -> vk::Pipeline {
+    let stages = [
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::VERTEX)
+            .module(modules[0])
+            .name(c"main"),
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::FRAGMENT)
+            .module(modules[1])
+            .name(c"main"),
+    ];
+    let vi = vk::PipelineVertexInputStateCreateInfo::default();
+    let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
+        .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+    let vp = vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
+    let rs = vk::PipelineRasterizationStateCreateInfo::default()
+        .polygon_mode(vk::PolygonMode::FILL)
+        .cull_mode(vk::CullModeFlags::NONE)
+        .line_width(1.0);
+    let ms = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    let att = [vk::PipelineColorBlendAttachmentState::default()
+        .color_write_mask(vk::ColorComponentFlags::RGBA)];
+    let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
+    let dyns = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+    let ds = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyns);
+    let info = vk::GraphicsPipelineCreateInfo::default()
+        .stages(&stages)
+        .vertex_input_state(&vi)
+        .input_assembly_state(&ia)
+        .viewport_state(&vp)
+        .rasterization_state(&rs)
+        .multisample_state(&ms)
+        .color_blend_state(&cb)
+        .dynamic_state(&ds)
+        .layout(layout)
+        .render_pass(pass)
+        .subpass(0);
+    // SAFETY: forwarded to the caller.
+    unsafe { d.create_graphics_pipelines(cache, &[info], None) }
+        .map_err(|(_, e)| e)
+        .expect("vkCreateGraphicsPipelines")[0]
+}
