@@ -11,6 +11,7 @@
 use ash_loaded::{vk, Device, Instance};
 
 use crate::gpu::{Gpu, HostBuffer};
+use crate::scene::Texture;
 use crate::shaders::glsl_spirv;
 
 const VS: &str = "#version 450
@@ -159,32 +160,27 @@ fn texture_level0() -> Vec<u8> {
     t
 }
 
-/// Every mip level, each a 2 x 2 box filter of the one above, packed one after the other;
-/// with the byte offset of each level.
-fn texture_levels() -> (Vec<u8>, Vec<u64>) {
-    let mut data = texture_level0();
-    let mut offsets = vec![0u64];
-    let (mut prev, mut size) = (0usize, TEX);
-    for _ in 1..TEX_LEVELS {
-        let half = size / 2;
-        offsets.push(data.len() as u64);
+/// Every mip level, each a 2 x 2 box filter of the one above.
+fn texture_levels() -> Vec<Vec<u8>> {
+    let mut levels = vec![texture_level0()];
+    for k in 1..TEX_LEVELS {
+        let (prev, half) = (&levels[k as usize - 1], TEX >> k);
+        let size = 2 * half;
+        let mut level = Vec::with_capacity((half * half * 4) as usize);
         for y in 0..half {
             for x in 0..half {
                 for c in 0..4 {
                     let at = |dx: u32, dy: u32| {
-                        u32::from(
-                            data[prev + (((2 * y + dy) * size + 2 * x + dx) * 4 + c) as usize],
-                        )
+                        u32::from(prev[(((2 * y + dy) * size + 2 * x + dx) * 4 + c) as usize])
                     };
                     let sum = at(0, 0) + at(1, 0) + at(0, 1) + at(1, 1);
-                    data.push(((sum + 2) / 4) as u8);
+                    level.push(((sum + 2) / 4) as u8);
                 }
             }
         }
-        prev = offsets[offsets.len() - 1] as usize;
-        size = half;
+        levels.push(level);
     }
-    (data, offsets)
+    levels
 }
 
 /// The first depth format that `pd` can use as a depth attachment, if any.
@@ -271,7 +267,7 @@ pub struct Cube<'g> {
     pub depth: Option<vk::Format>,
     target: Image,
     depth_image: Option<Image>,
-    texture: Image,
+    texture: Option<Texture>,
     sampler: vk::Sampler,
     vertex: HostBuffer,
     uniform: HostBuffer,
@@ -307,18 +303,12 @@ impl<'g> Cube<'g> {
             let usage = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
             Image::new(gpu, &image_info(f, width, height, 1, usage), vk::ImageAspectFlags::DEPTH)
         });
-        let usage = vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST;
-        let texture = Image::new(
-            gpu,
-            &image_info(COLOR, TEX, TEX, TEX_LEVELS, usage),
-            vk::ImageAspectFlags::COLOR,
-        );
+        let texture = Texture::new(gpu, TEX, &texture_levels());
         let verts = vertices();
         let vertex = gpu.host_buffer(verts.len() as u64);
         vertex.write(0, &verts);
         let uniform = gpu.host_buffer(256);
         let readback = gpu.host_buffer(u64::from(width * height * 4));
-        upload_texture(gpu, &texture);
         // SAFETY: valid create infos on a live device; everything is destroyed in Drop.
         unsafe {
             let sampler = d
@@ -420,7 +410,7 @@ impl<'g> Cube<'g> {
                 depth,
                 target,
                 depth_image,
-                texture,
+                texture: Some(texture),
                 sampler,
                 vertex,
                 uniform,
@@ -550,7 +540,9 @@ impl Drop for Cube<'_> {
         if let Some(i) = &self.depth_image {
             i.destroy(d);
         }
-        self.texture.destroy(d);
+        if let Some(t) = self.texture.take() {
+            t.destroy(d);
+        }
         for b in [&self.vertex, &self.uniform, &self.readback] {
             // SAFETY: as above.
             unsafe {
@@ -559,77 +551,6 @@ impl Drop for Cube<'_> {
             }
         }
     }
-}
-
-/// Copies every level of the procedural texture from a staging buffer into `texture` and
-/// leaves it in SHADER_READ_ONLY_OPTIMAL.
-fn upload_texture(gpu: &Gpu, texture: &Image) {
-    let (data, offsets) = texture_levels();
-    let staging = gpu.host_buffer(data.len() as u64);
-    staging.write(0, &data);
-    let regions: Vec<vk::BufferImageCopy> = offsets
-        .iter()
-        .enumerate()
-        .map(|(level, &offset)| {
-            let size = TEX >> level;
-            vk::BufferImageCopy {
-                buffer_offset: offset,
-                image_subresource: vk::ImageSubresourceLayers {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
-                    mip_level: level as u32,
-                    base_array_layer: 0,
-                    layer_count: 1,
-                },
-                image_extent: vk::Extent3D { width: size, height: size, depth: 1 },
-                ..Default::default()
-            }
-        })
-        .collect();
-    let all = range(vk::ImageAspectFlags::COLOR, TEX_LEVELS);
-    let to_dst = vk::ImageMemoryBarrier::default()
-        .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-        .old_layout(vk::ImageLayout::UNDEFINED)
-        .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .image(texture.image)
-        .subresource_range(all);
-    let to_read = to_dst
-        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-        .dst_access_mask(vk::AccessFlags::SHADER_READ)
-        .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-        .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
-    gpu.run(|d, cb| {
-        // SAFETY: a recording command buffer; the regions lie inside the buffer and image.
-        unsafe {
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::TOP_OF_PIPE,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::DependencyFlags::empty(),
-                &[],
-                &[],
-                &[to_dst],
-            );
-            d.cmd_copy_buffer_to_image(
-                cb,
-                staging.buffer,
-                texture.image,
-                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                &regions,
-            );
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::PipelineStageFlags::FRAGMENT_SHADER,
-                vk::DependencyFlags::empty(),
-                &[],
-                &[],
-                &[to_read],
-            );
-        }
-    });
-    gpu.destroy_buffer(staging);
 }
 
 /// One subpass: the colour target (cleared, then TRANSFER_SRC_OPTIMAL for the readback) and

@@ -1,5 +1,5 @@
-//! The demo's textured, lit cube (`ferrum_tests::cube`, what scripts/demo saves as
-//! out/cube.png) on Ferrum matches lavapipe, frame by frame, through the loader with the
+//! The demo's textured, lit, depth-tested cube (`ferrum_tests::cube`, what scripts/demo saves
+//! as out/cube.png) on Ferrum matches lavapipe, frame by frame, through the loader with the
 //! validation layer on.
 //!
 //! Tolerance: the cube is minified and magnified with trilinear filtering, so texel colours
@@ -71,6 +71,9 @@ fn cube_matches_lavapipe() {
     let ours_gpu = Gpu::new(&h.instance, ours_pd, 0, 1, &[]);
     let lvp = Cube::new(&h.instance, lvp_pd, &lvp_gpu, SIZE, SIZE);
     let ours = Cube::new(&h.instance, ours_pd, &ours_gpu, SIZE, SIZE);
+    // Both drivers offer a depth attachment format, so both frames are depth-tested (the
+    // demo falls back to culling alone only on a device without one).
+    assert!(ours.depth.is_some() && lvp.depth.is_some(), "depth: {:?} {:?}", ours.depth, lvp.depth);
     let dump = std::env::var_os("FERRUM_CUBE_PNG").map(std::path::PathBuf::from);
     for (k, angle) in [0.6f32, 1.4, 2.9].into_iter().enumerate() {
         let (a, b) = (ours.frame(angle), lvp.frame(angle));
