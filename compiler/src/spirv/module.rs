@@ -444,7 +444,13 @@ impl<'m> ModuleCtx<'m> {
         v.flat = d.flat;
         v.noperspective = d.noperspective;
         if let Some(b) = d.builtin {
+            use spirv::BuiltIn::{ClipDistance, CullDistance};
             match mode {
+                // The fragment stage's clip and cull distances are interpolated inputs (the
+                // VS exports them as parameters too); `builtin_out` names their slot.
+                Mode::Input if matches!(b, ClipDistance | CullDistance) => {
+                    v.builtin_out = vec![Some(builtin_out(b))]
+                }
                 Mode::Input => {
                     v.sysval = Some(sysval(b).ok_or_else(|| {
                         CompileError::unsupported(opname(inst), format!("built-in {b:?}"))

@@ -111,6 +111,10 @@ pub const EXP_POS0: u8 = 12;
 pub const EXP_PARAM0: u8 = 32;
 /// The most parameter slots a VS may export.
 pub const MAX_PARAMS: u32 = 32;
+/// The parameter "location" of clip/cull distances 0..3 (4..7 in the next): a VS that
+/// writes distances also exports them as parameters, for fragment shaders that read
+/// gl_ClipDistance / gl_CullDistance (locations past the 32 an application can use).
+pub const CLIP_DIST_LOCATION: u32 = MAX_PARAMS;
 
 /// Pipeline state a pixel shader's code depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
