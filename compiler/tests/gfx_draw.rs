@@ -146,6 +146,7 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("query_lod.frag", Stage::Fragment),
         ("sample_mask.frag", Stage::Fragment),
         ("clip_read.frag", Stage::Fragment),
+        ("point_coord.frag", Stage::Fragment),
         ("clip.vert", Stage::Vertex),
     ] {
         let mut key = GfxKey::default();

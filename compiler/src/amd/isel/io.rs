@@ -119,6 +119,10 @@ fn fragment_inputs(s: &Shader) -> Vec<(u32, bool)> {
     for k in 0..distances.min(8).div_ceil(4) {
         m.insert(g::CLIP_DIST_LOCATION + k, false);
     }
+    let point_coord = Some(BuiltinOut::PointCoord);
+    if s.vars.iter().any(|v| v.mode == Mode::Input && v.builtin_out.first() == Some(&point_coord)) {
+        m.insert(g::POINT_COORD_LOCATION, false);
+    }
     for v in &s.vars {
         if let (Mode::Input, Some((loc, _))) = (v.mode, v.location) {
             for k in 0..crate::passes::lower_io::slots(&s.types, v.ty).min(g::MAX_PARAMS) {
@@ -395,6 +399,9 @@ impl Isel<'_> {
             IoSlot::Location(l) => return Some((l, comp)),
             IoSlot::Builtin(BuiltinOut::ClipDistance) => comp,
             IoSlot::Builtin(BuiltinOut::CullDistance) => self.gfx.clip_len + comp,
+            IoSlot::Builtin(BuiltinOut::PointCoord) => {
+                return Some((g::POINT_COORD_LOCATION, comp));
+            }
             IoSlot::Builtin(_) => return None,
         };
         Some((g::CLIP_DIST_LOCATION + u32::from(d / 4), d % 4))
