@@ -5,8 +5,8 @@
 mod common;
 
 use common::draw::{draw, H, W};
-use common::tri::inside;
-use ferrum_compiler::amd::abi::graphics::{PsKey, VsExtras};
+use common::tri::{cross, inside, window};
+use ferrum_compiler::amd::abi::graphics::{self as g, PsKey, VsExtras};
 use ferrum_compiler::amd::{compile_graphics, default_layout, GfxBinary, GfxMetadata};
 use ferrum_compiler::ir::Stage;
 
@@ -49,4 +49,51 @@ fn clip_distances_cut_and_cull_distances_drop_whole_primitives() {
         }
     }
     assert!(drawn > 300 && cut > 1000, "{drawn} drawn, {cut} clipped away");
+}
+
+#[test]
+fn fragment_shaders_read_the_interpolated_distances() {
+    let vs = compile("clip.vert", Stage::Vertex);
+    let GfxMetadata::Vertex(vm) = &vs.metadata else { unreachable!() };
+    // The distances go out again as a parameter after the colour (location 0).
+    assert_eq!(vm.param_locations, vec![0, g::CLIP_DIST_LOCATION]);
+    let ps = compile("clip_read.frag", Stage::Fragment);
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { unreachable!() };
+    assert_eq!(pm.input_locations, vec![g::CLIP_DIST_LOCATION]);
+    let pixels = draw(&vs, &ps, 3, 2).unwrap_or_else(|e| panic!("{e}\nPS:\n{}", ps.isa_text));
+    let win = window();
+    let area = cross(win[0], win[1], win[2]);
+    // clip.vert's vertices: NDC position and clip w = i + 1.
+    let ndc = [[-0.8, -0.8], [0.9, -0.6], [-0.5, 0.9f64]];
+    let w = [1.0, 2.0, 3.0];
+    let per_vertex: [[f64; 3]; 4] = [
+        core::array::from_fn(|i| (ndc[i][0] - 0.1) * w[i]),
+        core::array::from_fn(|i| (0.3 - ndc[i][1]) * w[i]),
+        [0.0; 3],
+        [-1.0, 1.0, 1.0],
+    ];
+    let mut n = 0;
+    for y in 0..H {
+        for x in 0..W {
+            let got = pixels[(y * W + x) as usize];
+            if got == [0.0; 4] || inside(x, y) != Some(true) {
+                continue;
+            }
+            n += 1;
+            let p = [x as f64 + 0.5, y as f64 + 0.5];
+            let b = [cross(win[1], win[2], p), cross(win[2], win[0], p), cross(win[0], win[1], p)]
+                .map(|e| e / area);
+            // Perspective-correct interpolation: weights b_i / w_i, normalised.
+            let q: [f64; 3] = core::array::from_fn(|i| b[i] / w[i]);
+            let sum: f64 = q.iter().sum();
+            for c in 0..4 {
+                let want = (0..3).map(|i| q[i] * per_vertex[c][i]).sum::<f64>() / sum;
+                assert!((got[c] as f64 - want).abs() < 5e-4, "({x}, {y}) {c}: {got:?} vs {want}");
+                if c < 2 {
+                    assert!(want >= 0.0, "({x}, {y}) survived clip distance {c} = {want}");
+                }
+            }
+        }
+    }
+    assert!(n > 300, "{n} pixels");
 }

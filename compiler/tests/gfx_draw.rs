@@ -145,6 +145,8 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("demote.frag", Stage::Fragment),
         ("query_lod.frag", Stage::Fragment),
         ("sample_mask.frag", Stage::Fragment),
+        ("clip_read.frag", Stage::Fragment),
+        ("point_coord.frag", Stage::Fragment),
         ("clip.vert", Stage::Vertex),
     ] {
         let mut key = GfxKey::default();

@@ -274,3 +274,41 @@ fn point_size_from_the_vertex_shader_sizes_the_points() {
         }
     }
 }
+
+#[test]
+fn point_coord_runs_across_each_point_from_its_top_left_corner() {
+    // Window centres (20, 20) size 4 and (60, 60) size 6, as above.
+    let elems: Vec<Vec<u8>> = [[-0.6f32, -0.6], [0.2, 0.2]].iter().map(|p| f32s(p)).collect();
+    let mut d = Data::default();
+    d.add(&elems, 8, 2, F_32_32_FLOAT, XY01);
+    let setup = DrawSetup {
+        vertices: 2,
+        instances: 1,
+        data: d.bytes,
+        inputs: d.inputs,
+        points: true,
+        ..Default::default()
+    };
+    let vs = compile("point.vert", Stage::Vertex, VsKey::default());
+    let ps = compile("point_coord.frag", Stage::Fragment, g::PsKey::default());
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!() };
+    assert_eq!(pm.input_locations, vec![0, g::POINT_COORD_LOCATION]);
+    let pixels =
+        draw_with(&vs, &ps, &setup).unwrap_or_else(|e| panic!("{e}\nPS:\n{}", ps.isa_text));
+    for (i, (c, size)) in [(20u32, 4u32), (60, 6)].into_iter().enumerate() {
+        let lo = c - size / 2;
+        for y in lo..lo + size {
+            for x in lo..lo + size {
+                // Pixel centres: (x + 0.5 - left) / size, exact in binary for sizes 4 and
+                // 6 up to the interpolation's rounding.
+                let s = (x - lo) as f32 + 0.5;
+                let t = (y - lo) as f32 + 0.5;
+                let want = [s / size as f32, t / size as f32, i as f32, 1.0];
+                let got = pixels[(y * W + x) as usize];
+                for k in 0..4 {
+                    assert!((got[k] - want[k]).abs() < 1e-5, "point {i} ({x}, {y}): {got:?}");
+                }
+            }
+        }
+    }
+}

@@ -133,6 +133,9 @@ pub enum BuiltinOut {
     SampleMask,
     /// gl_Layer.
     Layer,
+    /// gl_PointCoord, a fragment input (the rasterizer's sprite coordinates), kept here
+    /// like the fragment stage's clip distances so `lower_io` gives it a slot.
+    PointCoord,
     /// gl_ViewportIndex.
     ViewportIndex,
     /// Any other built-in block member.

@@ -444,7 +444,13 @@ impl<'m> ModuleCtx<'m> {
         v.flat = d.flat;
         v.noperspective = d.noperspective;
         if let Some(b) = d.builtin {
+            use spirv::BuiltIn::{ClipDistance, CullDistance, PointCoord};
             match mode {
+                // The fragment stage's clip and cull distances are interpolated inputs (the
+                // VS exports them as parameters too); `builtin_out` names their slot.
+                Mode::Input if matches!(b, ClipDistance | CullDistance | PointCoord) => {
+                    v.builtin_out = vec![Some(builtin_out(b))]
+                }
                 Mode::Input => {
                     v.sysval = Some(sysval(b).ok_or_else(|| {
                         CompileError::unsupported(opname(inst), format!("built-in {b:?}"))
@@ -706,6 +712,7 @@ fn builtin_out(b: spirv::BuiltIn) -> ir::BuiltinOut {
         spirv::BuiltIn::CullDistance => ir::BuiltinOut::CullDistance,
         spirv::BuiltIn::Layer => ir::BuiltinOut::Layer,
         spirv::BuiltIn::SampleMask => ir::BuiltinOut::SampleMask,
+        spirv::BuiltIn::PointCoord => ir::BuiltinOut::PointCoord,
         spirv::BuiltIn::ViewportIndex => ir::BuiltinOut::ViewportIndex,
         other => ir::BuiltinOut::Other(other as u32),
     }

@@ -111,6 +111,15 @@ pub const EXP_POS0: u8 = 12;
 pub const EXP_PARAM0: u8 = 32;
 /// The most parameter slots a VS may export.
 pub const MAX_PARAMS: u32 = 32;
+/// The parameter "location" of clip/cull distances 0..3 (4..7 in the next): a VS that
+/// writes distances also exports them as parameters, for fragment shaders that read
+/// gl_ClipDistance / gl_CullDistance (locations past the 32 an application can use).
+pub const CLIP_DIST_LOCATION: u32 = MAX_PARAMS;
+/// The input "location" of gl_PointCoord: [`ps_input_cntl`] gives it PT_SPRITE_TEX, so the
+/// rasterizer's point sprite coordinates replace the parameter (for points; other
+/// primitives read the default 0). Real hardware also needs SPI_INTERP_CONTROL_0's
+/// PNT_SPRITE_ENA with OVRD_X/Y = S/T (the driver's, as RADV programs it).
+pub const POINT_COORD_LOCATION: u32 = CLIP_DIST_LOCATION + 2;
 
 /// Pipeline state a pixel shader's code depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -466,6 +475,9 @@ pub fn ps_input_cntl(vs: &VsMetadata, ps: &PsMetadata) -> Vec<u32> {
         .iter()
         .zip(&ps.input_flat)
         .map(|(&loc, &flat)| {
+            if loc == POINT_COORD_LOCATION {
+                return C::OFFSET.val(0x20) | C::PT_SPRITE_TEX.val(1);
+            }
             let offset = vs.param_slot(loc).unwrap_or(0x20);
             C::OFFSET.val(offset) | C::FLAT_SHADE.val(u32::from(flat))
         })

@@ -114,6 +114,15 @@ pub struct Exported {
 /// vec4 slot it covers, sorted by location.
 fn fragment_inputs(s: &Shader) -> Vec<(u32, bool)> {
     let mut m = BTreeMap::new();
+    let distances = builtin_array_len(s, BuiltinOut::ClipDistance)
+        + builtin_array_len(s, BuiltinOut::CullDistance);
+    for k in 0..distances.min(8).div_ceil(4) {
+        m.insert(g::CLIP_DIST_LOCATION + k, false);
+    }
+    let point_coord = Some(BuiltinOut::PointCoord);
+    if s.vars.iter().any(|v| v.mode == Mode::Input && v.builtin_out.first() == Some(&point_coord)) {
+        m.insert(g::POINT_COORD_LOCATION, false);
+    }
     for v in &s.vars {
         if let (Mode::Input, Some((loc, _))) = (v.mode, v.location) {
             for k in 0..crate::passes::lower_io::slots(&s.types, v.ty).min(g::MAX_PARAMS) {
@@ -164,6 +173,7 @@ impl GfxIo {
             }
             Stage::Fragment => {
                 io.inputs = fragment_inputs(shader);
+                io.clip_len = builtin_array_len(shader, BuiltinOut::ClipDistance).min(8) as u8;
                 let reads = |sv| shader.vars.iter().any(|v| v.sysval == Some(sv));
                 io.frag_coord = reads(SysVal::FragCoord);
                 io.front_facing = reads(SysVal::FrontFacing);
@@ -217,7 +227,7 @@ fn builtin_array_len(s: &Shader, b: BuiltinOut) -> u32 {
         crate::ir::Type::Array { len, .. } => *len,
         _ => 1,
     };
-    for v in s.vars.iter().filter(|v| v.mode == Mode::Output) {
+    for v in s.vars.iter().filter(|v| matches!(v.mode, Mode::Output | Mode::Input)) {
         for (i, o) in v.builtin_out.iter().enumerate() {
             if *o != Some(b) {
                 continue;
@@ -333,7 +343,9 @@ impl Isel<'_> {
         if let (Some(_), IoSlot::Location(loc)) = (self.gfx.vertex, slot) {
             return self.select_vertex_input(d, loc, comp);
         }
-        let (Some((bary, prim_mask, _)), IoSlot::Location(loc)) = (self.gfx.pixel, slot) else {
+        let (Some((bary, prim_mask, _)), Some((loc, comp))) =
+            (self.gfx.pixel, self.input_place(slot, comp))
+        else {
             return Err(unsupported(format!("shader input {slot:?}")));
         };
         let Some(attr) = self.gfx.inputs.iter().position(|i| i.0 == loc) else {
@@ -344,6 +356,9 @@ impl Isel<'_> {
             Some(lin) if self.gfx.linear.contains(&loc) => lin,
             _ => bary,
         };
+        if comp + n > 4 {
+            return Err(unsupported(format!("input components {comp}..{} of {slot:?}", comp + n)));
+        }
         if !self.gfx.m0_set {
             // Nothing else the backend selects writes M0, so once at the start is enough.
             let m0 = Operand::Special(Special::M0);
@@ -374,6 +389,22 @@ impl Isel<'_> {
         }
         self.set(d, out);
         Ok(())
+    }
+
+    /// The PS input location and first component of `slot`: clip/cull distance `d` (cull
+    /// distances after the clip distances) is component `d % 4` of parameter
+    /// [`g::CLIP_DIST_LOCATION`]` + d / 4`.
+    fn input_place(&self, slot: IoSlot, comp: u8) -> Option<(u32, u8)> {
+        let d = match slot {
+            IoSlot::Location(l) => return Some((l, comp)),
+            IoSlot::Builtin(BuiltinOut::ClipDistance) => comp,
+            IoSlot::Builtin(BuiltinOut::CullDistance) => self.gfx.clip_len + comp,
+            IoSlot::Builtin(BuiltinOut::PointCoord) => {
+                return Some((g::POINT_COORD_LOCATION, comp));
+            }
+            IoSlot::Builtin(_) => return None,
+        };
+        Some((g::CLIP_DIST_LOCATION + u32::from(d / 4), d % 4))
     }
 
     /// Pixel shader system values: fragment coordinate, front facing.
@@ -583,7 +614,19 @@ impl Isel<'_> {
             let (en, regs) = self.slot_regs(SlotKey::Location(loc));
             self.exp(g::EXP_PARAM0 + slot as u8, en, regs, false);
         }
-        Ok(Exported { params: locations, extras, ..Default::default() })
+        // The distances again as parameters, for a fragment shader that reads them.
+        let mut params = locations;
+        for v in 0..extras.ccdist_vectors() as u8 {
+            let slot = params.len() as u8;
+            if u32::from(slot) >= g::MAX_PARAMS {
+                return Err(unsupported("more than 32 parameters with the clip distances"));
+            }
+            let regs: [Option<RegRef>; 4] =
+                std::array::from_fn(|c| Some(self.output_reg(SlotKey::ClipCull, 4 * v + c as u8)));
+            self.exp(g::EXP_PARAM0 + slot, 0xf, regs, false);
+            params.push(g::CLIP_DIST_LOCATION + u32::from(v));
+        }
+        Ok(Exported { params, extras, ..Default::default() })
     }
 
     fn ps_exports(&mut self) -> Result<Exported, BackendError> {
