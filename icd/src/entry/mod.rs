@@ -57,9 +57,7 @@ pub unsafe fn device_proc_addr(
         return None;
     }
     // SAFETY: a live device (the caller's contract).
-    let Some(device) = (unsafe { <Device as VkObject>::from_handle(device) }) else {
-        return None;
-    };
+    let device = unsafe { <Device as VkObject>::from_handle(device) }?;
     // SAFETY: a valid NUL-terminated name (checked non-null above).
     let name = unsafe { CStr::from_ptr(p_name) };
     let entry = ENTRIES.iter().find(|e| e.name == name && e.level == Level::Device);
