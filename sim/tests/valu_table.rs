@@ -124,6 +124,8 @@ fn rows() -> Vec<Row> {
         two(Op::V_MAX_F32, f(-1.0), f(-2.0), f(-1.0)),
         three(Op::V_LDEXP_F32, f(1.5), 3, 0, f(12.0)),
         three(Op::V_BFM_B32, 4, 8, 0, 0xf00),
+        three(Op::V_CVT_PK_U16_U32, 0x1_0000, 0x1234, 0, 0x1234_ffff),
+        three(Op::V_CVT_PK_I16_I32, 0xffff_0000, 0x9000, 0, 0x7fff_8000),
         three(Op::V_BCNT_U32_B32, a, 10, 0, 13),
         three(Op::V_MUL_LO_U32, a, b, 0, a.wrapping_mul(b)),
         three(Op::V_MUL_HI_U32, a, b, 0, ((a as u64 * b as u64) >> 32) as u32),

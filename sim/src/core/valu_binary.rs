@@ -95,6 +95,15 @@ pub(super) fn eval(
             rtz(f.get(x)) as u64 | (rtz(f.get(y)) as u64) << 16
         }),
         O::V_PACK_B32_F16 => map2(out, a, b, |x, y| (x & 0xffff) | (y & 0xffff) << 16),
+        // Saturating packs (AMD RDNA2 ISA, VOP3): src0 into the low half, src1 the high one.
+        O::V_CVT_PK_U16_U32 => map2(out, a, b, |x, y| {
+            let sat = |v: u32| u64::from(v.min(0xffff));
+            sat(u(x)) | sat(u(y)) << 16
+        }),
+        O::V_CVT_PK_I16_I32 => map2(out, a, b, |x, y| {
+            let sat = |v: i32| u64::from(v.clamp(-0x8000, 0x7fff) as u16);
+            sat(i(x)) | sat(i(y)) << 16
+        }),
         O::V_ADD_F64 => map2(out, a, b, |x, y| f64r(f64v(x) + f64v(y))),
         O::V_MUL_F64 => map2(out, a, b, |x, y| f64r(f64v(x) * f64v(y))),
         O::V_MIN_F64 => map2(out, a, b, |x, y| f64r(f64v(x).min(f64v(y)))),
