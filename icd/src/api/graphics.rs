@@ -112,7 +112,7 @@ pub unsafe extern "system" fn get_render_area_granularity(
 
 pub unsafe extern "system" fn create_graphics_pipelines(
     device: vk::Device,
-    _cache: vk::PipelineCache,
+    cache: vk::PipelineCache,
     count: u32,
     p_infos: *const vk::GraphicsPipelineCreateInfo<'_>,
     p_allocator: *const vk::AllocationCallbacks<'_>,
@@ -123,6 +123,8 @@ pub unsafe extern "system" fn create_graphics_pipelines(
         let host = unsafe { super::child_host(device, p_allocator)? };
         // SAFETY: as above.
         let device = unsafe { obj::<crate::core::device::Device>(device)? };
+        // SAFETY: a null or live pipeline cache (valid usage).
+        let cache = unsafe { crate::pipeline::PipelineCache::from_handle(cache) };
         let infos = array(p_infos, count);
         // "If creation of any of the pipelines fails, that pipeline will be set to
         // VK_NULL_HANDLE."
@@ -132,7 +134,7 @@ pub unsafe extern "system" fn create_graphics_pipelines(
         }
         let mut first_error = None;
         for (i, info) in infos.iter().enumerate() {
-            let made = crate::gfx::pipeline::create(&device.shared, info)
+            let made = crate::gfx::pipeline::create(&device.shared, cache, info)
                 .and_then(|p| Pipeline::graphics(p).into_handle_in(host));
             match made {
                 // SAFETY: as above.

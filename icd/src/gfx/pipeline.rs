@@ -11,10 +11,11 @@
 //! them with the attached aspects and the command buffer's dynamic state. State the draw path
 //! cannot honour yet is refused at creation with a log line (logic ops, dual-source blending,
 //! polygon modes other than fill, alpha to coverage, dynamic states beyond those of Vulkan
-//! 1.0), so a pipeline that exists draws what Vulkan says. The pipeline cache does not hold graphics
-//! shaders yet: they are compiled at every creation.
+//! 1.0), so a pipeline that exists draws what Vulkan says. Compiled stages go through the
+//! pipeline cache (`pipeline::gfx_cache`).
 
 use std::ffi::CStr;
+use std::sync::Arc;
 
 use ash::vk;
 use ferrum_compiler::amd::abi::graphics::{
@@ -32,7 +33,7 @@ use crate::core::gpu_alloc::GpuAlloc;
 use crate::core::object::VkObject;
 use crate::error::{VkError, VkResult};
 use crate::pipeline::compute::{resource_layout, specialization, PREFETCH_SLOP};
-use crate::pipeline::{PipelineLayout, ShaderModule};
+use crate::pipeline::{PipelineCache, PipelineLayout, ShaderModule};
 
 /// One vertex input location: where its V# points and how it reads.
 #[derive(Debug, Clone, Copy)]
@@ -207,6 +208,31 @@ const EMPTY_FS: [u32; 32] = [
     0x0001_00fd, // OpReturn
     0x0001_0038, // OpFunctionEnd
 ];
+
+/// One stage from `cache` or compiled (and added to it); with
+/// FAIL_ON_PIPELINE_COMPILE_REQUIRED a stage missing from the cache is an error instead
+/// ("the implementation must not attempt to compile the pipeline").
+fn cached_stage(
+    cache: Option<&PipelineCache>,
+    flags: vk::PipelineCreateFlags,
+    st: &StageInfo<'_>,
+    stage: Stage,
+    layout: &amd::ResourceLayout,
+    key: GfxKey,
+) -> VkResult<Arc<amd::GfxBinary>> {
+    let k = crate::pipeline::gfx_cache::key(st.words, st.entry, &st.spec, layout, stage, key);
+    if let Some(hit) = cache.and_then(|c| c.get_gfx(k)) {
+        return Ok(hit);
+    }
+    if flags.contains(vk::PipelineCreateFlags::FAIL_ON_PIPELINE_COMPILE_REQUIRED) {
+        return Err(VkError::PipelineCompileRequired);
+    }
+    let bin = Arc::new(compile_stage(st, stage, layout, key)?);
+    if let Some(c) = cache {
+        c.insert_gfx(k, bin.clone());
+    }
+    Ok(bin)
+}
 
 /// Compiles one stage; a compiler panic becomes a creation error.
 fn compile_stage(
@@ -406,6 +432,7 @@ fn fixed_function(
 /// Creates the program of a graphics pipeline.
 pub fn create(
     shared: &DeviceShared,
+    cache: Option<&PipelineCache>,
     info: &vk::GraphicsPipelineCreateInfo<'_>,
 ) -> VkResult<GraphicsProgram> {
     // SAFETY: the application passes a live layout (valid usage).
@@ -447,12 +474,13 @@ pub fn create(
     let (vs_key, attributes) = vertex_input(unsafe { info.p_vertex_input_state.as_ref() })?;
     let key = GfxKey { vs: vs_key, ps: ps_key(&formats, &blending)? };
     let resources = resource_layout(layout);
-    let vs = compile_stage(&stage_info(vs_stage)?, Stage::Vertex, &resources, key)?;
+    let f = info.flags;
+    let vs = cached_stage(cache, f, &stage_info(vs_stage)?, Stage::Vertex, &resources, key)?;
     let ps_info = match ps_stage {
         Some(st) => stage_info(st)?,
         None => StageInfo { words: &EMPTY_FS, entry: "main", spec: Default::default() },
     };
-    let ps = compile_stage(&ps_info, Stage::Fragment, &resources, key)?;
+    let ps = cached_stage(cache, f, &ps_info, Stage::Fragment, &resources, key)?;
     let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));
     };

@@ -234,9 +234,10 @@ pub fn copy_results(
     let mut set = vsharp::buffer(src_va, src_bytes).to_vec();
     set.extend(vsharp::buffer(dst_va, t.dst.size - t.offset));
     let f = t.flags;
-    let flags = u32::from(f.contains(vk::QueryResultFlags::TYPE_64)) * WIDE
-        | u32::from(f.contains(vk::QueryResultFlags::WITH_AVAILABILITY)) * WITH_AVAILABILITY
-        | u32::from(f.contains(vk::QueryResultFlags::PARTIAL)) * PARTIAL;
+    let bit = |flag, bit: u32| if f.contains(flag) { bit } else { 0 };
+    let flags = bit(vk::QueryResultFlags::TYPE_64, WIDE)
+        | bit(vk::QueryResultFlags::WITH_AVAILABILITY, WITH_AVAILABILITY)
+        | bit(vk::QueryResultFlags::PARTIAL, PARTIAL);
     let stride = u32::try_from(t.stride).map_err(|_| {
         crate::error::VkError::FeatureNotPresent("query copy stride >= 4 GiB".into())
     })?;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use ash::vk;
-use ferrum_compiler::amd::{self, abi};
+use ferrum_compiler::amd::{self, abi, GfxBinary};
 use parking_lot::Mutex;
 
 use crate::core::object::{vk_object, ObjectBase};
@@ -20,7 +20,8 @@ use crate::core::physical_device::Adapter;
 
 const HEADER_SIZE: usize = 16 + vk::UUID_SIZE;
 const MAGIC: &[u8; 4] = b"FRPC";
-const FORMAT_VERSION: u32 = 1;
+/// 2: graphics stages follow the compute entries.
+const FORMAT_VERSION: u32 = 2;
 
 /// What compiling one shader produced.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,24 +64,24 @@ impl Hasher {
 }
 
 /// A writer/reader pair for the entry encoding.
-struct Reader<'a>(&'a [u8]);
+pub(super) struct Reader<'a>(&'a [u8]);
 
 impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Option<&[u8]> {
+    pub(super) fn take(&mut self, n: usize) -> Option<&[u8]> {
         let (a, b) = (self.0.get(..n)?, self.0.get(n..)?);
         self.0 = b;
         Some(a)
     }
 
-    fn u32(&mut self) -> Option<u32> {
+    pub(super) fn u32(&mut self) -> Option<u32> {
         self.take(4).map(|b| u32::from_le_bytes(b.try_into().unwrap()))
     }
 
-    fn u64(&mut self) -> Option<u64> {
+    pub(super) fn u64(&mut self) -> Option<u64> {
         self.take(8).map(|b| u64::from_le_bytes(b.try_into().unwrap()))
     }
 
-    fn blob(&mut self) -> Option<Vec<u8>> {
+    pub(super) fn blob(&mut self) -> Option<Vec<u8>> {
         let n = self.u32()? as usize;
         self.take(n).map(<[u8]>::to_vec)
     }
@@ -88,7 +89,6 @@ impl Reader<'_> {
 
 fn encode(s: &CachedShader, out: &mut Vec<u8>) {
     let m = &s.metadata;
-    let st = &s.stats;
     let words = [
         m.rsrc1,
         m.rsrc2,
@@ -101,6 +101,14 @@ fn encode(s: &CachedShader, out: &mut Vec<u8>) {
         m.lds_bytes,
         m.scratch_bytes_per_lane,
         m.user_sgprs,
+    ];
+    words.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+    encode_common(&s.code, &s.stats, &s.isa_text, out);
+}
+
+/// Statistics, code and disassembly: the part every kind of entry has.
+pub(super) fn encode_common(code: &[u8], st: &amd::Stats, isa_text: &str, out: &mut Vec<u8>) {
+    let words = [
         st.instructions,
         st.code_size,
         st.vgprs,
@@ -112,20 +120,40 @@ fn encode(s: &CachedShader, out: &mut Vec<u8>) {
     ];
     words.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
     out.extend_from_slice(&st.compile_ms.to_bits().to_le_bytes());
-    for blob in [&s.code[..], s.isa_text.as_bytes()] {
+    for blob in [code, isa_text.as_bytes()] {
         out.extend_from_slice(&(blob.len() as u32).to_le_bytes());
         out.extend_from_slice(blob);
     }
 }
 
-fn decode(r: &mut Reader<'_>) -> Option<CachedShader> {
-    let mut w = [0u32; 19];
+pub(super) fn decode_common(r: &mut Reader<'_>) -> Option<(Vec<u8>, amd::Stats, String)> {
+    let mut w = [0u32; 8];
     for x in &mut w {
         *x = r.u32()?;
     }
     let compile_ms = f64::from_bits(r.u64()?);
     let code = r.blob()?;
     let isa_text = String::from_utf8(r.blob()?).ok()?;
+    let stats = amd::Stats {
+        instructions: w[0],
+        code_size: w[1],
+        vgprs: w[2],
+        sgprs: w[3],
+        spilled_vgprs: w[4],
+        spilled_sgprs: w[5],
+        lds_size: w[6],
+        scratch_size: w[7],
+        compile_ms,
+    };
+    Some((code, stats, isa_text))
+}
+
+fn decode(r: &mut Reader<'_>) -> Option<CachedShader> {
+    let mut w = [0u32; 11];
+    for x in &mut w {
+        *x = r.u32()?;
+    }
+    let (code, stats, isa_text) = decode_common(r)?;
     Some(CachedShader {
         code,
         metadata: abi::ShaderMetadata {
@@ -139,27 +167,22 @@ fn decode(r: &mut Reader<'_>) -> Option<CachedShader> {
             scratch_bytes_per_lane: w[9],
             user_sgprs: w[10],
         },
-        stats: amd::Stats {
-            instructions: w[11],
-            code_size: w[12],
-            vgprs: w[13],
-            sgprs: w[14],
-            spilled_vgprs: w[15],
-            spilled_sgprs: w[16],
-            lds_size: w[17],
-            scratch_size: w[18],
-            compile_ms,
-        },
+        stats,
         isa_text,
     })
 }
+
+type Entries = HashMap<u64, Arc<CachedShader>>;
+type GfxEntries = HashMap<u64, Arc<GfxBinary>>;
 
 /// A `VkPipelineCache`.
 #[repr(C)]
 pub struct PipelineCache {
     base: ObjectBase,
     header: [u8; HEADER_SIZE],
-    entries: Mutex<HashMap<u64, Arc<CachedShader>>>,
+    entries: Mutex<Entries>,
+    /// Compiled graphics stages (`gfx_cache`).
+    gfx: Mutex<GfxEntries>,
 }
 vk_object!(PipelineCache, vk::PipelineCache, vk::ObjectType::PIPELINE_CACHE);
 
@@ -176,17 +199,21 @@ impl PipelineCache {
             base: ObjectBase::new(vk::ObjectType::PIPELINE_CACHE),
             header,
             entries: Mutex::new(HashMap::new()),
+            gfx: Mutex::new(HashMap::new()),
         };
         if !initial.is_empty() {
             match cache.parse(initial) {
-                Some(entries) => *cache.entries.lock() = entries,
+                Some((entries, gfx)) => {
+                    *cache.entries.lock() = entries;
+                    *cache.gfx.lock() = gfx;
+                }
                 None => log::info!("pipeline cache data ignored: not from this driver or corrupt"),
             }
         }
         cache
     }
 
-    fn parse(&self, data: &[u8]) -> Option<HashMap<u64, Arc<CachedShader>>> {
+    fn parse(&self, data: &[u8]) -> Option<(Entries, GfxEntries)> {
         if data.get(..HEADER_SIZE)? != self.header {
             return None;
         }
@@ -204,7 +231,12 @@ impl PipelineCache {
             let key = r.u64()?;
             out.insert(key, Arc::new(decode(&mut r)?));
         }
-        r.0.is_empty().then_some(out)
+        let mut gfx = HashMap::new();
+        for _ in 0..r.u32()? {
+            let key = r.u64()?;
+            gfx.insert(key, Arc::new(super::gfx_cache::decode(&mut r)?));
+        }
+        r.0.is_empty().then_some((out, gfx))
     }
 
     /// The blob `vkGetPipelineCacheData` returns.
@@ -216,6 +248,14 @@ impl PipelineCache {
         for k in &keys {
             body.extend_from_slice(&k.to_le_bytes());
             encode(&entries[k], &mut body);
+        }
+        let gfx = self.gfx.lock();
+        let mut gfx_keys: Vec<_> = gfx.keys().copied().collect();
+        gfx_keys.sort_unstable();
+        body.extend_from_slice(&(gfx_keys.len() as u32).to_le_bytes());
+        for k in &gfx_keys {
+            body.extend_from_slice(&k.to_le_bytes());
+            super::gfx_cache::encode(&gfx[k], &mut body);
         }
         let mut out = self.header.to_vec();
         out.extend_from_slice(MAGIC);
@@ -234,6 +274,14 @@ impl PipelineCache {
         self.entries.lock().insert(key, shader);
     }
 
+    pub fn get_gfx(&self, key: u64) -> Option<Arc<GfxBinary>> {
+        self.gfx.lock().get(&key).cloned()
+    }
+
+    pub fn insert_gfx(&self, key: u64, stage: Arc<GfxBinary>) {
+        self.gfx.lock().insert(key, stage);
+    }
+
     /// `vkMergePipelineCaches`: adds `other`'s entries.
     pub fn merge(&self, other: &PipelineCache) {
         if std::ptr::eq(self, other) {
@@ -241,10 +289,12 @@ impl PipelineCache {
         }
         let theirs: Vec<_> = other.entries.lock().iter().map(|(k, v)| (*k, v.clone())).collect();
         self.entries.lock().extend(theirs);
+        let theirs: Vec<_> = other.gfx.lock().iter().map(|(k, v)| (*k, v.clone())).collect();
+        self.gfx.lock().extend(theirs);
     }
 
     pub fn len(&self) -> usize {
-        self.entries.lock().len()
+        self.entries.lock().len() + self.gfx.lock().len()
     }
 
     pub fn is_empty(&self) -> bool {

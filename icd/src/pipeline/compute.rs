@@ -175,7 +175,7 @@ pub(crate) fn specialization(
 }
 
 /// The cache key: a hash of everything compilation depends on.
-fn cache_key(
+pub(crate) fn cache_key(
     words: &[u32],
     entry: &str,
     spec: &HashMap<u32, u64>,

@@ -3,6 +3,7 @@
 
 pub mod cache;
 pub mod compute;
+pub mod gfx_cache;
 pub mod layout;
 pub mod shader_module;
 

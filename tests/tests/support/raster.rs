@@ -128,10 +128,15 @@ impl Target {
         }
     }
 
-    /// Another pipeline like the target's, through `cache`.
-    pub fn pipeline_with_cache(&self, d: &Device, cache: vk::PipelineCache) -> vk::Pipeline {
+    /// Another pipeline like the target's, through `cache`, with `flags`.
+    pub fn pipeline_with_cache(
+        &self,
+        d: &Device,
+        cache: vk::PipelineCache,
+        flags: vk::PipelineCreateFlags,
+    ) -> Result<vk::Pipeline, vk::Result> {
         // SAFETY: live handles.
-        unsafe { pipeline(d, self.pass, self.layout, self.modules, cache) }
+        unsafe { try_pipeline(d, self.pass, self.layout, self.modules, cache, flags) }
     }
 
     /// Begins the render pass (clearing to `CLEAR`) with `contents`, binds the pipeline and
@@ -318,6 +323,20 @@ unsafe fn pipeline(
     modules: [vk::ShaderModule; 2],
     cache: vk::PipelineCache,
 ) -> vk::Pipeline {
+    let flags = vk::PipelineCreateFlags::empty();
+    // SAFETY: forwarded to the caller.
+    unsafe { try_pipeline(d, pass, layout, modules, cache, flags) }
+        .expect("vkCreateGraphicsPipelines")
+}
+
+unsafe fn try_pipeline(
+    d: &Device,
+    pass: vk::RenderPass,
+    layout: vk::PipelineLayout,
+    modules: [vk::ShaderModule; 2],
+    cache: vk::PipelineCache,
+    flags: vk::PipelineCreateFlags,
+) -> Result<vk::Pipeline, vk::Result> {
     let stages = [
         vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::VERTEX)
@@ -344,6 +363,7 @@ unsafe fn pipeline(
     let dyns = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
     let ds = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyns);
     let info = vk::GraphicsPipelineCreateInfo::default()
+        .flags(flags)
         .stages(&stages)
         .vertex_input_state(&vi)
         .input_assembly_state(&ia)
@@ -356,7 +376,5 @@ unsafe fn pipeline(
         .render_pass(pass)
         .subpass(0);
     // SAFETY: forwarded to the caller.
-    unsafe { d.create_graphics_pipelines(cache, &[info], None) }
-        .map_err(|(_, e)| e)
-        .expect("vkCreateGraphicsPipelines")[0]
+    unsafe { d.create_graphics_pipelines(cache, &[info], None) }.map_err(|(_, e)| e).map(|p| p[0])
 }
