@@ -57,10 +57,12 @@ fn image_limits(l: vk::PhysicalDeviceLimits) -> vk::PhysicalDeviceLimits {
         framebuffer_no_attachments_sample_counts: SAMPLE_COUNTS,
         max_color_attachments: 8,
         sampled_image_color_sample_counts: SAMPLE_COUNTS,
-        sampled_image_integer_sample_counts: SAMPLE_COUNTS,
+        // No integer colour format offers multisampled images (format::properties::PROVEN_MSAA),
+        // and shaderStorageImageMultisample is off: one sample, the spec's minimum.
+        sampled_image_integer_sample_counts: vk::SampleCountFlags::TYPE_1,
         sampled_image_depth_sample_counts: SAMPLE_COUNTS,
         sampled_image_stencil_sample_counts: SAMPLE_COUNTS,
-        storage_image_sample_counts: SAMPLE_COUNTS,
+        storage_image_sample_counts: vk::SampleCountFlags::TYPE_1,
         max_sample_mask_words: 1,
         buffer_image_granularity: 1,
         ..l
