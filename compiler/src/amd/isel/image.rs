@@ -311,8 +311,13 @@ impl Isel<'_> {
                     return Err(unsupported("level-of-detail queries outside fragment shaders"));
                 }
                 let c = s.coord.ok_or_else(|| unsupported("a query without coordinates"))?;
+                // The query's coordinates have no array layer (a level does not depend on
+                // it): address the image as its non-array shape, as Mesa's ACO does.
+                let mut flat = im.clone();
+                flat.shape.arrayed = false;
                 p.op = Opcode::IMAGE_GET_LOD;
-                p.addr = self.sample_coords(im, c)?;
+                p.dim = mimg_dim(flat.shape, true);
+                p.addr = self.sample_coords(&flat, c)?;
                 p.dmask = 0x3;
                 p.data_out = out(self, 2);
             }
