@@ -147,6 +147,7 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("sample_mask.frag", Stage::Fragment),
         ("clip_read.frag", Stage::Fragment),
         ("point_coord.frag", Stage::Fragment),
+        ("query_lod_array.frag", Stage::Fragment),
         ("clip.vert", Stage::Vertex),
     ] {
         let mut key = GfxKey::default();

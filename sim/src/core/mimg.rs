@@ -525,7 +525,7 @@ fn sample_op(
     write_result(w, i, &vals, gather)
 }
 
-/// `image_get_lod`: (clamped LOD relative to the base level, unclamped LOD).
+/// `image_get_lod`: (the level accessed relative to the base level, the computed LOD).
 fn get_lod(w: &mut Wave, i: &Mimg, img: &Image, s: &Ssharp) -> R<()> {
     let reqs = requests(w, i, img, s, Flags::default(), false)?;
     let exec = w.exec();
@@ -534,7 +534,15 @@ fn get_lod(w: &mut Wave, i: &Mimg, img: &Image, s: &Ssharp) -> R<()> {
     for (l, v) in vals.iter_mut().enumerate().filter(|(l, _)| exec >> l & 1 != 0) {
         let raw = reqs[l].lod + s.lod_bias;
         let clamped = raw.min(s.max_lod).max(s.min_lod).min((l1 - l0) as f32).max(0.0);
-        *v = [clamped.to_bits(), raw.to_bits(), 0, 0];
+        // x is the level the sampler would access (what OpImageQueryLod reports): the
+        // base level without mipmapping, the nearest level with MIP_FILTER POINT (rounded
+        // as `tex::sample` picks it), the fractional level with LINEAR.
+        let accessed = match s.mip_filter {
+            0 => 0.0,
+            1 => clamped.round(),
+            _ => clamped,
+        };
+        *v = [accessed.to_bits(), raw.to_bits(), 0, 0];
     }
     write_result(w, i, &vals, false)
 }

@@ -311,8 +311,16 @@ impl Isel<'_> {
                     return Err(unsupported("level-of-detail queries outside fragment shaders"));
                 }
                 let c = s.coord.ok_or_else(|| unsupported("a query without coordinates"))?;
+                // The query's coordinates have no array layer (a level does not depend on
+                // it): the non-array coordinates, then layer 0 where the array shape takes
+                // one (cube arrays fold the layer into the face coordinate).
+                let mut flat = im.clone();
+                flat.shape.arrayed = false;
                 p.op = Opcode::IMAGE_GET_LOD;
-                p.addr = self.sample_coords(im, c)?;
+                p.addr = self.sample_coords(&flat, c)?;
+                if im.shape.arrayed && im.shape.dim != ImageDim::Cube {
+                    p.addr.push(MVal::Const(0));
+                }
                 p.dmask = 0x3;
                 p.data_out = out(self, 2);
             }
