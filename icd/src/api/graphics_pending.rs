@@ -60,4 +60,3 @@ macro_rules! cmd_entries {
 cmd_entries! { accept_state:
     cmd_set_line_width "vkCmdSetLineWidth" (w: f32);
 }
-

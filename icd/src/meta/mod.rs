@@ -16,8 +16,8 @@ pub mod blit;
 pub mod clear;
 pub mod copy;
 pub mod pack;
-pub mod resolve;
 pub mod query;
+pub mod resolve;
 mod surface;
 
 use std::collections::HashMap;
