@@ -334,7 +334,16 @@ pub unsafe extern "system" fn cmd_end_query(
     index: u32,
 ) {
     // SAFETY: live handles (valid usage).
-    unsafe { record("vkCmdEndQuery", cb, |s| query::end(s, obj::<QueryPool>(pool)?, index)) }
+    unsafe {
+        record_graphics("vkCmdEndQuery", cb, |s, g| {
+            let pool = obj::<QueryPool>(pool)?;
+            query::end(s, pool, index)?;
+            // In a multiview subpass the query spans one index per view: the first holds
+            // the total of every view, the others read zero (a distribution the spec allows).
+            let views = g.rendering.as_ref().map_or(0, |r| r.view_mask.count_ones());
+            query::zero_available(s, pool, index + 1, views.saturating_sub(1))
+        })
+    }
 }
 
 pub unsafe extern "system" fn cmd_write_timestamp(
