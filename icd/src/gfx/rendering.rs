@@ -112,11 +112,6 @@ pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Render
         .subpasses
         .get(info.subpass as usize)
         .ok_or(VkError::InvalidUsage("inherited subpass out of range"))?;
-    // A multiview draw reprograms the target slices per view, which a secondary's draws
-    // cannot do without knowing the targets.
-    if sp.view_mask != 0 {
-        return Err(super::refuse("secondary command buffers inside a multiview subpass"));
-    }
     let depth_format = sp.depth.map(|a| rp.attachments[a as usize].format);
     let aspects = depth_format
         .and_then(crate::format::info)
@@ -151,6 +146,11 @@ pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Render
             r
         }
         None => {
+            // A multiview draw reprograms the target slices per view, which a secondary's
+            // draws cannot do without knowing the targets.
+            if sp.view_mask != 0 {
+                return Err(super::refuse("multiview secondary without a framebuffer"));
+            }
             scope.no_views = true;
             Rendering {
                 area: vk::Rect2D::default(),
