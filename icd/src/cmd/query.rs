@@ -99,7 +99,7 @@ pub fn end(s: &mut CmdStream, pool: &QueryPool, index: u32) -> VkResult<()> {
 /// Makes `count` reset queries from `first` available with a zero result: the extra
 /// indices of a query ended in a multiview subpass. The slots were reset to zero (valid
 /// usage), so only the valid bits (occlusion: begin = end = 0) or the availability word
-/// (statistics) are written.
+/// (statistics, timestamps) are written.
 pub fn zero_available(s: &mut CmdStream, pool: &QueryPool, first: u32, count: u32) -> VkResult<()> {
     if count == 0 {
         return Ok(());
@@ -117,7 +117,9 @@ pub fn zero_available(s: &mut CmdStream, pool: &QueryPool, first: u32, count: u3
             QueryKind::PipelineStatistics(_) => {
                 s.emit2(&pm4::write_data_head(va + STATS_AVAILABILITY, 1), &[1])?;
             }
-            QueryKind::Timestamp => {}
+            QueryKind::Timestamp => {
+                s.emit2(&pm4::write_data_head(va + AVAILABILITY_OFFSET, 1), &[1])?;
+            }
         }
     }
     Ok(())
