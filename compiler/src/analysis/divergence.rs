@@ -71,6 +71,7 @@ fn source_divergent(inst: &crate::ir::Inst, divergent: &[bool]) -> bool {
                 | SysVal::BaseVertex
                 | SysVal::BaseInstance
                 | SysVal::DrawIndex
+                | SysVal::ViewIndex
         ),
         InstKind::MemAtomic { .. } | InstKind::Atomic { .. } | InstKind::Call { .. } => true,
         InstKind::IsHelper => true,

@@ -105,6 +105,8 @@ pub enum SysVal {
     BaseInstance,
     /// gl_DrawIndex.
     DrawIndex,
+    /// gl_ViewIndex (the view of a multiview subpass being rendered; 0 outside one).
+    ViewIndex,
     /// gl_FragCoord.
     FragCoord,
     /// gl_FrontFacing.

@@ -54,6 +54,7 @@ const CAPABILITIES: &[Capability] = &[
     Capability::ClipDistance,
     Capability::CullDistance,
     Capability::DrawParameters,
+    Capability::MultiView,
     Capability::GroupNonUniform,
     Capability::GroupNonUniformVote,
     Capability::GroupNonUniformArithmetic,
@@ -96,6 +97,7 @@ const EXTENSIONS: &[&str] = &[
     "SPV_EXT_demote_to_helper_invocation",
     "SPV_KHR_non_semantic_info",
     "SPV_KHR_shader_draw_parameters",
+    "SPV_KHR_multiview",
     "SPV_EXT_descriptor_indexing",
     "SPV_KHR_float_controls",
 ];
@@ -695,6 +697,7 @@ fn sysval(b: spirv::BuiltIn) -> Option<SysVal> {
         B::BaseVertex => SysVal::BaseVertex,
         B::BaseInstance => SysVal::BaseInstance,
         B::DrawIndex => SysVal::DrawIndex,
+        B::ViewIndex => SysVal::ViewIndex,
         B::FragCoord => SysVal::FragCoord,
         B::FrontFacing => SysVal::FrontFacing,
         B::HelperInvocation => SysVal::HelperInvocation,

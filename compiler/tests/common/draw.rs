@@ -217,8 +217,9 @@ pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Dr
         enums::VGT_DI_PRIM_TYPE::DI_PT_TRILIST
     };
     packet(&mut pm4, 0x7a, &[0x1000_0242, prim]);
+    // Vertex-input table, base vertex, base instance, draw index 0, view index 0.
     let draw_params =
-        [vtable.va as u32, (vtable.va >> 32) as u32, setup.first_vertex, setup.first_instance, 0];
+        [vtable.va as u32, (vtable.va >> 32) as u32, setup.first_vertex, setup.first_instance, 0, 0];
     set(&mut pm4, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS, &draw_params);
     ps_state(&mut pm4, vm, pm, pcode.va, table.va, color.va);
     if setup.depth {
@@ -355,7 +356,8 @@ fn ps_state(
     set(
         out,
         r::SPI_SHADER_USER_DATA_PS_0,
-        &[table as u32, (table >> 32) as u32, table as u32, (table >> 32) as u32],
+        // Set table, push block, view index 0.
+        &[table as u32, (table >> 32) as u32, table as u32, (table >> 32) as u32, 0],
     );
     set(out, r::SPI_PS_INPUT_ENA, &[pm.input_ena, pm.input_ena]);
     set(out, r::SPI_PS_IN_CONTROL, &[pm.ps_in_control]);

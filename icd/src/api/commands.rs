@@ -334,7 +334,16 @@ pub unsafe extern "system" fn cmd_end_query(
     index: u32,
 ) {
     // SAFETY: live handles (valid usage).
-    unsafe { record("vkCmdEndQuery", cb, |s| query::end(s, obj::<QueryPool>(pool)?, index)) }
+    unsafe {
+        record_graphics("vkCmdEndQuery", cb, |s, g| {
+            let pool = obj::<QueryPool>(pool)?;
+            query::end(s, pool, index)?;
+            // In a multiview subpass the query spans one index per view: the first holds
+            // the total of every view, the others read zero (a distribution the spec allows).
+            let views = g.rendering.as_ref().map_or(0, |r| r.view_mask.count_ones());
+            query::zero_available(s, pool, index + 1, views.saturating_sub(1))
+        })
+    }
 }
 
 pub unsafe extern "system" fn cmd_write_timestamp(
@@ -345,8 +354,8 @@ pub unsafe extern "system" fn cmd_write_timestamp(
 ) {
     // SAFETY: live handles (valid usage).
     unsafe {
-        record("vkCmdWriteTimestamp", cb, |s| {
-            query::write_timestamp(s, obj::<QueryPool>(pool)?, index, stages2(stage))
+        record_graphics("vkCmdWriteTimestamp", cb, |s, g| {
+            timestamp(s, g, obj::<QueryPool>(pool)?, index, stages2(stage))
         })
     }
 }
@@ -359,10 +368,24 @@ pub unsafe extern "system" fn cmd_write_timestamp2(
 ) {
     // SAFETY: live handles (valid usage).
     unsafe {
-        record("vkCmdWriteTimestamp2", cb, |s| {
-            query::write_timestamp(s, obj::<QueryPool>(pool)?, index, stage)
+        record_graphics("vkCmdWriteTimestamp2", cb, |s, g| {
+            timestamp(s, g, obj::<QueryPool>(pool)?, index, stage)
         })
     }
+}
+
+/// A timestamp; in a multiview subpass it spans one index per view: the first is the
+/// timestamp, the others zero (the first of the spec's two allowed behaviours).
+fn timestamp(
+    s: &mut crate::cmd::stream::CmdStream,
+    g: &crate::gfx::draw::GraphicsState,
+    pool: &QueryPool,
+    index: u32,
+    stage: vk::PipelineStageFlags2,
+) -> VkResult<()> {
+    query::write_timestamp(s, pool, index, stage)?;
+    let views = g.rendering.as_ref().map_or(0, |r| r.view_mask.count_ones());
+    query::zero_available(s, pool, index + 1, views.saturating_sub(1))
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -11,6 +11,7 @@ use crate::core::object::VkObject;
 use crate::entry::{guard, guard_value, guard_void};
 use crate::error::{VkError, VkResult};
 use crate::gfx::draw::{self, Draw, GraphicsState};
+use crate::gfx::multiview;
 use crate::gfx::render_pass::{Framebuffer, RenderPass};
 use crate::gfx::rendering::{self, PassInstance};
 use crate::gfx::state::depth::StencilFace;
@@ -628,15 +629,23 @@ pub unsafe extern "system" fn cmd_clear_attachments(
                     // Aspects the scope does not attach are not cleared (no attachment: none).
                     let Some(t) = &r.depth else { continue };
                     for rect in array(p_rects, rect_count) {
-                        draw::clear_depth_region(
-                            s,
-                            t,
-                            a.aspect_mask,
+                        let layers = multiview::clear_layers(
+                            r.view_mask,
                             rect.base_array_layer,
                             rect.layer_count,
-                            rect.rect,
-                            a.clear_value.depth_stencil,
-                        )?;
+                        );
+                        for (base, n) in layers {
+                            let value = a.clear_value.depth_stencil;
+                            draw::clear_depth_region(
+                                s,
+                                t,
+                                a.aspect_mask,
+                                base,
+                                n,
+                                rect.rect,
+                                value,
+                            )?;
+                        }
                     }
                     continue;
                 }
@@ -650,15 +659,17 @@ pub unsafe extern "system" fn cmd_clear_attachments(
                     if area.extent.width == 0 || area.extent.height == 0 {
                         continue;
                     }
-                    crate::meta::clear::clear_view_region(
-                        s,
-                        view,
-                        vk::ImageAspectFlags::COLOR,
+                    let layers = multiview::clear_layers(
+                        r.view_mask,
                         rect.base_array_layer,
                         rect.layer_count,
-                        area,
-                        &value,
-                    )?;
+                    );
+                    for (base, n) in layers {
+                        let color = vk::ImageAspectFlags::COLOR;
+                        crate::meta::clear::clear_view_region(
+                            s, view, color, base, n, area, &value,
+                        )?;
+                    }
                 }
             }
             Ok(())

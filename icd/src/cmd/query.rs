@@ -96,6 +96,35 @@ pub fn end(s: &mut CmdStream, pool: &QueryPool, index: u32) -> VkResult<()> {
     }
 }
 
+/// Makes `count` reset queries from `first` available with a zero result: the extra
+/// indices of a query ended in a multiview subpass. The slots were reset to zero (valid
+/// usage), so only the valid bits (occlusion: begin = end = 0) or the availability word
+/// (statistics, timestamps) are written.
+pub fn zero_available(s: &mut CmdStream, pool: &QueryPool, first: u32, count: u32) -> VkResult<()> {
+    if count == 0 {
+        return Ok(());
+    }
+    // VUID-vkCmdEndQuery-query-00812: query + views lies in the pool.
+    pool.check_range(first, count)?;
+    for q in first..first + count {
+        let va = pool.slot_va(q);
+        match pool.kind {
+            QueryKind::Occlusion => {
+                for word in 0..2 * OCCLUSION_RBS {
+                    s.emit2(&pm4::write_data_head(va + 8 * word + 4, 1), &[1 << 31])?;
+                }
+            }
+            QueryKind::PipelineStatistics(_) => {
+                s.emit2(&pm4::write_data_head(va + STATS_AVAILABILITY, 1), &[1])?;
+            }
+            QueryKind::Timestamp => {
+                s.emit2(&pm4::write_data_head(va + AVAILABILITY_OFFSET, 1), &[1])?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `vkCmdWriteTimestamp(2)`: top-of-pipe samples the counter when the CP gets here; any later
 /// stage waits for prior work (bottom of pipe). Availability follows the value.
 pub fn write_timestamp(

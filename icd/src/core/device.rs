@@ -26,6 +26,9 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     (c"VK_EXT_host_query_reset", 1),
     // DRAW_(INDEX_)INDIRECT_MULTI with the count from memory (tests/tests/graphics_indirect_count.rs).
     (c"VK_KHR_draw_indirect_count", 1),
+    // Every draw and clear once per view into the view's layer, gl_ViewIndex in both stages
+    // (gfx::multiview; tests/tests/graphics_multiview.rs against lavapipe).
+    (c"VK_KHR_multiview", 1),
     (c"VK_KHR_pipeline_executable_properties", 1),
     // The small-type extensions below are checked by the corpus differential (storage_16bit,
     // storage_8bit, ubo_std140_misc, and tests/corpus/ubo_small_types) against lavapipe.

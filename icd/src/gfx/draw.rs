@@ -21,7 +21,7 @@ use super::rendering::{DepthTarget, Load, Rendering};
 use super::state::depth::{self, StencilFace};
 use super::state::rasterization::{self as raster, DepthBias};
 use super::state::viewport::{self as vp, RastPrim};
-use super::{state, target, Regs};
+use super::{multiview, state, target, Regs};
 use crate::cmd::dispatch::BoundSet;
 use crate::cmd::pm4;
 use crate::cmd::stream::CmdStream;
@@ -100,7 +100,9 @@ pub fn begin(s: &mut CmdStream, st: &mut GraphicsState, rendering: Rendering) ->
         }
         let layers = rendering.layers.min(t.target.layers);
         let value = ClearValue::Color(c);
-        clear_view_region(s, view, vk::ImageAspectFlags::COLOR, 0, layers, rect, &value)?;
+        for (base, n) in multiview::clear_layers(rendering.view_mask, 0, layers) {
+            clear_view_region(s, view, vk::ImageAspectFlags::COLOR, base, n, rect, &value)?;
+        }
     }
     if let Some(t) = &rendering.depth {
         let mut aspect = vk::ImageAspectFlags::empty();
@@ -115,7 +117,9 @@ pub fn begin(s: &mut CmdStream, st: &mut GraphicsState, rendering: Rendering) ->
             stencil: t.clear_stencil.unwrap_or(0),
         };
         let layers = rendering.layers.min(t.target.layers);
-        clear_depth_region(s, t, aspect, 0, layers, rendering.area, value)?;
+        for (base, n) in multiview::clear_layers(rendering.view_mask, 0, layers) {
+            clear_depth_region(s, t, aspect, base, n, rendering.area, value)?;
+        }
     }
     st.rendering = Some(rendering);
     Ok(())
@@ -472,6 +476,20 @@ pub fn draw(s: &mut CmdStream, st: &GraphicsState, push: &[u8], d: Draw) -> VkRe
     if empty || draw_state(s, st, push)?.is_none() {
         return Ok(());
     }
+    let view_mask = st.rendering.as_ref().map_or(0, |r| r.view_mask);
+    for view in multiview::views(view_mask) {
+        if let Some(r) = st.rendering.as_ref().filter(|_| view_mask != 0) {
+            emit(s, multiview::view_targets(r, view))?;
+        }
+        set(s, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VIEW_INDEX, &[view])?;
+        set(s, r::SPI_SHADER_USER_DATA_PS_0 + 4 * g::PS_USER_DATA_VIEW_INDEX, &[view])?;
+        draw_packets(s, st, d)?;
+    }
+    Ok(())
+}
+
+/// The draw packets of `d` (the state is programmed).
+fn draw_packets(s: &mut CmdStream, st: &GraphicsState, d: Draw) -> VkResult<()> {
     let params = r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_BASE_VERTEX;
     match d {
         Draw::Auto { count, first, instances, first_instance } => {

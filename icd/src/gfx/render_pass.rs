@@ -52,8 +52,9 @@ fn check_subpass(sp: &Subpass, inputs: bool, count: usize) -> VkResult<()> {
     if inputs {
         return Err(super::refuse("input attachments"));
     }
-    if sp.view_mask != 0 {
-        return Err(super::refuse("multiview render passes"));
+    // VUID-VkSubpassDescription2-viewMask-06706: bits below maxMultiviewViewCount.
+    if sp.view_mask >> super::multiview::MAX_VIEWS != 0 {
+        return Err(VkError::InvalidUsage("view mask beyond maxMultiviewViewCount"));
     }
     let mut used = sp.colors.iter().chain(&sp.resolves).flatten().chain(sp.depth.iter());
     if used.any(|&a| a as usize >= count) {

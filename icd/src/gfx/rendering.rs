@@ -146,6 +146,11 @@ pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Render
             r
         }
         None => {
+            // A multiview draw reprograms the target slices per view, which a secondary's
+            // draws cannot do without knowing the targets.
+            if sp.view_mask != 0 {
+                return Err(super::refuse("multiview secondary without a framebuffer"));
+            }
             scope.no_views = true;
             Rendering {
                 area: vk::Rect2D::default(),

@@ -77,15 +77,18 @@ pub fn resolve_attachments(s: &mut CmdStream, r: &Rendering) -> VkResult<()> {
         let area = clip(clip(r.area, level_extent(a)), level_extent(b));
         let layers = r.layers.min(a.range.layer_count).min(b.range.layer_count);
         let (x, y) = (area.offset.x as u32, area.offset.y as u32);
-        let region = Region {
-            src_level: a.range.base_mip_level,
-            src: [x, y, a.range.base_array_layer],
-            dst_level: b.range.base_mip_level,
-            dst: [x, y, b.range.base_array_layer],
-            extent: [area.extent.width, area.extent.height],
-            layers,
-        };
-        meta::resolve::resolve_region(s, src_image, dst_image, a.format, &region, dst.mode)?;
+        // Multiview: the layers of the subpass's views only.
+        for (first, layers) in super::multiview::clear_layers(r.view_mask, 0, layers) {
+            let region = Region {
+                src_level: a.range.base_mip_level,
+                src: [x, y, a.range.base_array_layer + first],
+                dst_level: b.range.base_mip_level,
+                dst: [x, y, b.range.base_array_layer + first],
+                extent: [area.extent.width, area.extent.height],
+                layers,
+            };
+            meta::resolve::resolve_region(s, src_image, dst_image, a.format, &region, dst.mode)?;
+        }
     }
     meta::end(s)
 }

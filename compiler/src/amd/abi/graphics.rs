@@ -3,7 +3,7 @@
 //! the `ferrum-regs` field table, so the driver copies them without knowing field layouts.
 //!
 //! # Vertex shader (hardware VS stage, wave32)
-//! * User SGPRs (`RSRC2_VS.USER_SGPR` = [`VS_USER_SGPRS`]; `SPI_SHADER_USER_DATA_VS_0..8`):
+//! * User SGPRs (`RSRC2_VS.USER_SGPR` = [`VS_USER_SGPRS`]; `SPI_SHADER_USER_DATA_VS_0..9`):
 //!   - `s[0:1]` descriptor-set table, `s[2:3]` push block (as compute);
 //!   - `s[4:5]` ([`VS_SGPR_VERTEX_INPUTS`]) the vertex-input table: the 64-bit address of an
 //!     array of 16-byte buffer descriptors (V#), one per input location (index = location).
@@ -14,7 +14,10 @@
 //!     structured (`idxen`) indices fetch;
 //!   - `s6` ([`VS_SGPR_BASE_VERTEX`]) firstVertex (non-indexed) or vertexOffset (indexed);
 //!   - `s7` ([`VS_SGPR_BASE_INSTANCE`]) firstInstance;
-//!   - `s8` ([`VS_SGPR_DRAW_INDEX`]) the draw index (`gl_DrawIndex`; 0 outside multi-draws).
+//!   - `s8` ([`VS_SGPR_DRAW_INDEX`]) the draw index (`gl_DrawIndex`; 0 outside multi-draws);
+//!   - `s9` ([`VS_SGPR_VIEW_INDEX`]) the view index (`gl_ViewIndex`): the driver runs each
+//!     draw of a multiview subpass once per view, writing the view's index here (0 outside
+//!     multiview).
 //!
 //!   Indirect draws have the CP write `s6`, `s7`, `s8` through `BASE_VTX_LOC`,
 //!   `START_INST_LOC`, `DRAW_INDEX_LOC` = [`VS_USER_DATA_BASE_VERTEX`] etc. (register
@@ -33,8 +36,9 @@
 //!   ([`VsMetadata::param_locations`]), with exactly the written components enabled.
 //!
 //! # Pixel shader (wave32, `SPI_PS_IN_CONTROL.PS_W32_EN`)
-//! * User SGPRs `s[0:1]` sets, `s[2:3]` push ([`PS_USER_SGPRS`]), then the PRIM_MASK SGPR (`s4`), which the program moves to M0
-//!   before `v_interp_*`.
+//! * User SGPRs `s[0:1]` sets, `s[2:3]` push, `s4` the view index ([`PS_SGPR_VIEW_INDEX`],
+//!   as the VS's `s9`) ([`PS_USER_SGPRS`]), then the PRIM_MASK SGPR (`s5`), which the program
+//!   moves to M0 before `v_interp_*`.
 //! * `SPI_PS_INPUT_ENA` = `SPI_PS_INPUT_ADDR`: PERSP_CENTER always (the hardware needs one
 //!   barycentric input; `v0`, `v1` = I, J), plus POS_X..POS_W_FLOAT (`v2..v5`) when the shader
 //!   reads `gl_FragCoord`.
@@ -63,10 +67,18 @@ use super::{rsrc1::FLOAT_MODE_DEFAULT as FLOAT_MODE_DEFAULT_VALUE, VGPR_GRANULE}
 /// User SGPRs every graphics stage starts with (set table and push block).
 pub const GFX_USER_SGPRS: u32 = 4;
 /// User SGPRs of a vertex shader (`RSRC2_VS.USER_SGPR`): set table, push block,
-/// vertex-input table, base vertex, base instance, draw index.
-pub const VS_USER_SGPRS: u32 = 9;
-/// User SGPRs of a pixel shader (`RSRC2_PS.USER_SGPR`): set table and push block.
-pub const PS_USER_SGPRS: u32 = GFX_USER_SGPRS;
+/// vertex-input table, base vertex, base instance, draw index, view index.
+pub const VS_USER_SGPRS: u32 = 10;
+/// User SGPRs of a pixel shader (`RSRC2_PS.USER_SGPR`): set table, push block, view index.
+pub const PS_USER_SGPRS: u32 = GFX_USER_SGPRS + 1;
+/// The VS SGPR holding the view index (gl_ViewIndex).
+pub const VS_SGPR_VIEW_INDEX: u8 = 9;
+/// The PS SGPR holding the view index (gl_ViewIndex).
+pub const PS_SGPR_VIEW_INDEX: u8 = GFX_USER_SGPRS as u8;
+/// `SPI_SHADER_USER_DATA_VS_n` index of the view index.
+pub const VS_USER_DATA_VIEW_INDEX: u32 = VS_SGPR_VIEW_INDEX as u32;
+/// `SPI_SHADER_USER_DATA_PS_n` index of the view index.
+pub const PS_USER_DATA_VIEW_INDEX: u32 = PS_SGPR_VIEW_INDEX as u32;
 /// The VS SGPR pair holding the vertex-input table address (V# per location).
 pub const VS_SGPR_VERTEX_INPUTS: u8 = 4;
 /// The VS SGPR holding the base vertex (firstVertex or vertexOffset).
@@ -493,7 +505,7 @@ mod tests {
         let m = VsMetadata::new(9, 10, vec![0, 3], VsExtras::default());
         assert_eq!(m.rsrc1 & 0x3f, 1, "9 VGPRs = 2 granules");
         assert_eq!(m.rsrc1 >> 24 & 3, 3, "VGPR_COMP_CNT: instance id in v3");
-        assert_eq!(m.rsrc2 >> 1 & 0x1f, 9, "USER_SGPR: s[0:8]");
+        assert_eq!(m.rsrc2 >> 1 & 0x1f, 10, "USER_SGPR: s[0:9]");
         assert_eq!(m.vs_out_config, 1 << 1, "two parameters: VS_EXPORT_COUNT = 1");
         assert_eq!(m.pos_format, 4);
         let none = VsExtras::default();

@@ -43,6 +43,8 @@ pub struct GfxIo {
     pixel: Option<([RegRef; 2], RegRef, [RegRef; 4])>,
     /// PS: the FRONT_FACE VGPR, when read.
     front_face: Option<RegRef>,
+    /// The PS's view-index user SGPR (gl_ViewIndex), pinned when read.
+    view_index: Option<RegRef>,
     /// PS: the SAMPLE_COVERAGE VGPR (gl_SampleMaskIn), when read.
     sample_coverage: Option<RegRef>,
     /// PS: LINEAR_CENTER I, J, when some input is `noperspective`.
@@ -177,6 +179,8 @@ impl GfxIo {
                 let reads = |sv| shader.vars.iter().any(|v| v.sysval == Some(sv));
                 io.frag_coord = reads(SysVal::FragCoord);
                 io.front_facing = reads(SysVal::FrontFacing);
+                io.view_index = reads(SysVal::ViewIndex)
+                    .then(|| pinned(mf, RegClass::S, 1, g::PS_SGPR_VIEW_INDEX));
                 io.linear = linear_inputs(shader);
                 let uses = g::PsUses {
                     frag_coord: io.frag_coord,
@@ -407,7 +411,8 @@ impl Isel<'_> {
         Some((g::CLIP_DIST_LOCATION + u32::from(d / 4), d % 4))
     }
 
-    /// Pixel shader system values: fragment coordinate, front facing.
+    /// Pixel shader system values: fragment coordinate, front facing, sample mask, view
+    /// index.
     pub(super) fn select_gfx_sysval(&mut self, sv: SysVal) -> Option<Vec<MVal>> {
         let v = |r| MVal::Reg(r, RegClass::V);
         match (sv, self.gfx.pixel) {
@@ -418,6 +423,9 @@ impl Isel<'_> {
                 Some(vec![v(pos[0]), v(pos[1]), v(pos[2]), v(w)])
             }
             (SysVal::SampleMaskIn, Some(_)) => Some(vec![v(self.gfx.sample_coverage?)]),
+            (SysVal::ViewIndex, Some(_)) => {
+                Some(vec![MVal::Reg(self.gfx.view_index?, RegClass::S)])
+            }
             (SysVal::FrontFacing, Some(_)) => {
                 let ff = self.gfx.front_face?;
                 let m = self.vreg(RegClass::S, 1);

@@ -36,6 +36,8 @@ pub struct VsRegs {
     base_instance: RegRef,
     /// `s8`: draw index.
     draw_index: RegRef,
+    /// `s9`: view index.
+    view_index: RegRef,
 }
 
 impl VsRegs {
@@ -48,6 +50,7 @@ impl VsRegs {
             base_vertex: pinned(mf, RegClass::S, 1, g::VS_SGPR_BASE_VERTEX),
             base_instance: pinned(mf, RegClass::S, 1, g::VS_SGPR_BASE_INSTANCE),
             draw_index: pinned(mf, RegClass::S, 1, g::VS_SGPR_DRAW_INDEX),
+            view_index: pinned(mf, RegClass::S, 1, g::VS_SGPR_VIEW_INDEX),
         }
     }
 }
@@ -93,7 +96,7 @@ impl Isel<'_> {
     }
 
     /// Vertex shader system values: gl_VertexIndex = v0 + s6, gl_InstanceIndex = v3 + s7,
-    /// gl_BaseVertex, gl_BaseInstance, gl_DrawIndex.
+    /// gl_BaseVertex, gl_BaseInstance, gl_DrawIndex, gl_ViewIndex.
     pub(super) fn select_vs_sysval(&mut self, sv: SysVal) -> Option<Vec<MVal>> {
         let vs = self.gfx.vertex?;
         let s = |r| Some(vec![MVal::Reg(r, RegClass::S)]);
@@ -108,6 +111,7 @@ impl Isel<'_> {
             SysVal::BaseVertex => s(vs.base_vertex),
             SysVal::BaseInstance => s(vs.base_instance),
             SysVal::DrawIndex => s(vs.draw_index),
+            SysVal::ViewIndex => s(vs.view_index),
             _ => None,
         }
     }

@@ -150,6 +150,9 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // VK_KHR_16bit_storage: storage and uniform buffers and push constants (the corpus
         // exercises each); stage inputs and outputs belong to graphics.
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],
+        // VK_KHR_multiview: multiview (tests/tests/graphics_multiview.rs); no geometry or
+        // tessellation shaders to combine it with.
+        vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => &[T, F, F],
         // VK_KHR_8bit_storage: storage and uniform buffers and push constants (the corpus's
         // storage_8bit and narrow_vectors).
         vk::StructureType::PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES => &[T, T, T],

@@ -105,9 +105,11 @@ impl Adapter {
             // Quad operations exist only where subgroups do (compute), not in every stage.
             subgroup_quad_operations_in_all_stages: vk::FALSE,
             point_clipping_behavior: vk::PointClippingBehavior::ALL_CLIP_PLANES,
-            // Multiview and protected memory are unsupported features.
-            max_multiview_view_count: 0,
-            max_multiview_instance_index: 0,
+            // Multiview (gfx::multiview): views 0..7 as RADV on navi21; instance indices are
+            // not narrowed by multiview (each view re-runs the draw), so the limit is RADV's.
+            // Protected memory is unsupported.
+            max_multiview_view_count: crate::gfx::multiview::MAX_VIEWS,
+            max_multiview_instance_index: i32::MAX as u32,
             protected_no_fault: vk::FALSE,
             max_per_set_descriptors: limits::MAX_DESCRIPTORS,
             max_memory_allocation_size: MAX_MEMORY_ALLOCATION_SIZE,
@@ -222,6 +224,14 @@ unsafe fn fill_one(
                     device_luid: v11.device_luid,
                     device_node_mask: v11.device_node_mask,
                     device_luid_valid: v11.device_luid_valid,
+                    ..Default::default()
+                },
+            ),
+            S::PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES => chain::write_body(
+                s,
+                vk::PhysicalDeviceMultiviewProperties {
+                    max_multiview_view_count: v11.max_multiview_view_count,
+                    max_multiview_instance_index: v11.max_multiview_instance_index,
                     ..Default::default()
                 },
             ),
