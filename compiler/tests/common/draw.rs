@@ -218,8 +218,14 @@ pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Dr
     };
     packet(&mut pm4, 0x7a, &[0x1000_0242, prim]);
     // Vertex-input table, base vertex, base instance, draw index 0, view index 0.
-    let draw_params =
-        [vtable.va as u32, (vtable.va >> 32) as u32, setup.first_vertex, setup.first_instance, 0, 0];
+    let draw_params = [
+        vtable.va as u32,
+        (vtable.va >> 32) as u32,
+        setup.first_vertex,
+        setup.first_instance,
+        0,
+        0,
+    ];
     set(&mut pm4, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS, &draw_params);
     ps_state(&mut pm4, vm, pm, pcode.va, table.va, color.va);
     if setup.depth {
