@@ -105,9 +105,8 @@ fn color_formats(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Vec<vk::
     let rendering =
         unsafe { crate::core::chain::find_in::<vk::PipelineRenderingCreateInfo<'_>>(info.p_next) };
     let Some(r) = rendering else { return Ok(Vec::new()) };
-    if r.view_mask != 0 {
-        return Err(VkError::FeatureNotPresent("multiview pipelines".into()));
-    }
+    // The view mask needs nothing of the pipeline: draws pass gl_ViewIndex in user SGPRs.
+    super::multiview::check_mask(r.view_mask)?;
     Ok(crate::api::array(r.p_color_attachment_formats, r.color_attachment_count).to_vec())
 }
 
