@@ -222,6 +222,18 @@ impl ImageView {
         self.descriptor.words()
     }
 
+    /// The T# words as an input attachment: a 2D view becomes a one-layer 2D array of the same
+    /// layer (BASE_ARRAY..LAST_ARRAY unchanged), since shaders read input attachments at
+    /// (x, y, view index) with a 2D-array instruction, which a 2D T# does not accept.
+    pub fn input_attachment_words(&self) -> VkResult<[u32; 8]> {
+        let ty = self
+            .descriptor
+            .ty
+            .arrayed()
+            .ok_or(VkError::InvalidUsage("input attachment view is not 2D or 2D array"))?;
+        Ok(ImageDescriptor { ty, ..self.descriptor }.words())
+    }
+
     /// The viewed image.
     pub fn image(&self) -> VkResult<&Image> {
         // SAFETY: the image outlives every use of its views (valid usage).
