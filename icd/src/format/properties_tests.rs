@@ -275,3 +275,21 @@ fn table_rows_are_consistent() {
         }
     }
 }
+
+#[test]
+fn extended_usage_takes_the_usage_of_the_compatibility_class() {
+    type C = vk::ImageCreateFlags;
+    // BGRA8 is no storage format, RGBA8 of its class is (VK_KHR_maintenance2).
+    let mut q = query(vk::Format::B8G8R8A8_UNORM, vk::ImageType::TYPE_2D, vk::ImageTiling::OPTIMAL);
+    q.usage = vk::ImageUsageFlags::STORAGE;
+    assert!(image_format_properties(&q).is_err());
+    q.flags = C::MUTABLE_FORMAT;
+    assert!(image_format_properties(&q).is_err());
+    q.flags = C::MUTABLE_FORMAT | C::EXTENDED_USAGE;
+    assert!(image_format_properties(&q).is_ok());
+    assert!(view_usage_supported(vk::Format::R8G8B8A8_UNORM, q.tiling, q.usage));
+    assert!(!view_usage_supported(vk::Format::B8G8R8A8_UNORM, q.tiling, q.usage));
+    // No uncompressed views of compressed blocks.
+    q.flags |= C::BLOCK_TEXEL_VIEW_COMPATIBLE;
+    assert!(image_format_properties(&q).is_err());
+}

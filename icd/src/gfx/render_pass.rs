@@ -336,3 +336,43 @@ impl Framebuffer {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attachment(format: vk::Format) -> Attachment {
+        Attachment {
+            format,
+            samples: vk::SampleCountFlags::TYPE_1,
+            load_op: vk::AttachmentLoadOp::LOAD,
+            store_op: vk::AttachmentStoreOp::STORE,
+            stencil_load_op: vk::AttachmentLoadOp::LOAD,
+        }
+    }
+
+    #[test]
+    fn input_attachment_aspects_are_recorded_and_checked() {
+        use vk::ImageAspectFlags as A;
+        let attachments = [attachment(vk::Format::D32_SFLOAT_S8_UINT)];
+        let sp = Subpass {
+            inputs: vec![Some(0), None],
+            input_aspects: vec![A::DEPTH | A::STENCIL, A::empty()],
+            ..Default::default()
+        };
+        let reference = |index, aspect_mask| vk::InputAttachmentAspectReference {
+            subpass: 0,
+            input_attachment_index: index,
+            aspect_mask,
+        };
+        let mut subpasses = vec![sp];
+        set_input_aspects(&mut subpasses, &attachments, &[reference(0, A::STENCIL)]).unwrap();
+        assert_eq!(subpasses[0].input_aspects, vec![A::STENCIL, A::empty()]);
+        // An aspect the format lacks, an unused input, an index or subpass out of range.
+        for bad in [reference(0, A::COLOR), reference(1, A::DEPTH), reference(2, A::DEPTH)] {
+            assert!(set_input_aspects(&mut subpasses, &attachments, &[bad]).is_err());
+        }
+        let other = vk::InputAttachmentAspectReference { subpass: 1, ..reference(0, A::DEPTH) };
+        assert!(set_input_aspects(&mut subpasses, &attachments, &[other]).is_err());
+    }
+}
