@@ -30,6 +30,8 @@ pub struct Subpass {
     pub resolves: Vec<Option<u32>>,
     pub depth: Option<u32>,
     pub view_mask: u32,
+    /// Attachment indices per input attachment index (`None` = VK_ATTACHMENT_UNUSED).
+    pub inputs: Vec<Option<u32>>,
 }
 
 /// A `VkRenderPass`.
@@ -47,16 +49,14 @@ fn index(a: u32) -> Option<u32> {
     (a != vk::ATTACHMENT_UNUSED).then_some(a)
 }
 
-/// Refuses what the draw path cannot do yet, with the reason.
-fn check_subpass(sp: &Subpass, inputs: bool, count: usize) -> VkResult<()> {
-    if inputs {
-        return Err(super::refuse("input attachments"));
-    }
+/// Checks a subpass's attachment references.
+fn check_subpass(sp: &Subpass, count: usize) -> VkResult<()> {
     // VUID-VkSubpassDescription2-viewMask-06706: bits below maxMultiviewViewCount.
     if sp.view_mask >> super::multiview::MAX_VIEWS != 0 {
         return Err(VkError::InvalidUsage("view mask beyond maxMultiviewViewCount"));
     }
-    let mut used = sp.colors.iter().chain(&sp.resolves).flatten().chain(sp.depth.iter());
+    let used = sp.colors.iter().chain(&sp.resolves).chain(&sp.inputs).flatten();
+    let mut used = used.chain(sp.depth.iter());
     if used.any(|&a| a as usize >= count) {
         return Err(VkError::InvalidUsage("subpass attachment index out of range"));
     }
@@ -88,7 +88,8 @@ impl RenderPass {
         }
         let mut first_use = vec![None; attachments.len()];
         for (i, sp) in subpasses.iter().enumerate() {
-            for &a in sp.colors.iter().chain(&sp.resolves).flatten().chain(sp.depth.iter()) {
+            let used = sp.colors.iter().chain(&sp.resolves).chain(&sp.inputs).flatten();
+            for &a in used.chain(sp.depth.iter()) {
                 first_use[a as usize].get_or_insert(i as u32);
             }
         }
@@ -122,6 +123,7 @@ impl RenderPass {
         let mut subpasses = Vec::new();
         for (i, s) in crate::api::array(info.p_subpasses, info.subpass_count).iter().enumerate() {
             let refs = crate::api::array(s.p_color_attachments, s.color_attachment_count);
+            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count);
             let resolves = crate::api::array(s.p_resolve_attachments, s.color_attachment_count);
             let sp = Subpass {
                 colors: refs.iter().map(|r| index(r.attachment)).collect(),
@@ -130,11 +132,9 @@ impl RenderPass {
                 depth: unsafe { s.p_depth_stencil_attachment.as_ref() }
                     .and_then(|r| index(r.attachment)),
                 view_mask: masks.get(i).copied().unwrap_or(0),
+                inputs: inputs.iter().map(|r| index(r.attachment)).collect(),
             };
-            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count)
-                .iter()
-                .any(|r| r.attachment != vk::ATTACHMENT_UNUSED);
-            check_subpass(&sp, inputs, attachments.len())?;
+            check_subpass(&sp, attachments.len())?;
             subpasses.push(sp);
         }
         Self::new(attachments, subpasses)
@@ -156,6 +156,7 @@ impl RenderPass {
         let mut subpasses = Vec::new();
         for s in crate::api::array(info.p_subpasses, info.subpass_count) {
             let refs = crate::api::array(s.p_color_attachments, s.color_attachment_count);
+            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count);
             let resolves = crate::api::array(s.p_resolve_attachments, s.color_attachment_count);
             // SAFETY: a valid pNext chain (valid usage).
             let ds_resolve = unsafe {
@@ -177,11 +178,9 @@ impl RenderPass {
                 depth: unsafe { s.p_depth_stencil_attachment.as_ref() }
                     .and_then(|r| index(r.attachment)),
                 view_mask: s.view_mask,
+                inputs: inputs.iter().map(|r| index(r.attachment)).collect(),
             };
-            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count)
-                .iter()
-                .any(|r| r.attachment != vk::ATTACHMENT_UNUSED);
-            check_subpass(&sp, inputs, attachments.len())?;
+            check_subpass(&sp, attachments.len())?;
             subpasses.push(sp);
         }
         Self::new(attachments, subpasses)
