@@ -536,3 +536,99 @@ fn explicit_gradients_in_32_and_16_bits() {
     assert_eq!(f32::from_bits(got[0][0]), value(1, 1, 1));
     assert_eq!(f32::from_bits(got[1][0]), value(2, 2, 0));
 }
+
+/// Implicit LOD on a cube quad that straddles the +Z/+X edge: each lane differentiates the
+/// direction field on its own face (the neighbour carried onto that face's plane), not the
+/// jump between the two faces' unrelated coordinates.
+#[test]
+fn cube_quad_derivatives_across_a_face_edge() {
+    let rig = Rig::new(0);
+    // An 8x8 cube with 4 levels, R32_FLOAT, linear: every texel of face f, level m is 100 m + f.
+    let desc = SurfaceDesc {
+        sw_mode: 0,
+        dim: Dim::D2,
+        bpe_log2: 2,
+        width: 8,
+        height: 8,
+        slices: 6,
+        mips: 4,
+        samples_log2: 0,
+        pitch: None,
+        pipe_bank_xor: 0,
+    };
+    for m in 0..4 {
+        for face in 0..6 {
+            for y in 0..8 >> m {
+                for x in 0..8 >> m {
+                    let o = texel_offset(&desc, x, y, face, m, 0).unwrap() as usize;
+                    rig.image.map.write_u32s(o, &[((100 * m + face) as f32).to_bits()]).unwrap();
+                }
+            }
+        }
+    }
+    let t = T {
+        ty: 11,
+        max_mip: 3,
+        last_level: 3,
+        dst_sel: 4 | 1 << 9,
+        ..T::new(rig.image.va, 22, 8, 8)
+    };
+    // Lanes 0 and 2 on +Z at s = 15/16, lanes 1 and 3 on +X at s = 1/16 (the same distance
+    // from the shared edge); rows 1 and 3 are 1/16 lower. Carried onto +Z, lane 1's
+    // direction (1, 0, 7/8) lands at s = (8/7 + 1) / 2, so ds = 15/14 − 15/16 ≈ 0.134: about
+    // one texel of the 8-texel face, LOD ≈ 0.1, level 0 with point mips. The raw
+    // difference 1/16 − 15/16 would be 7 texels (LOD 2.8, level 3).
+    let quad = [(15.0 / 16.0, 0.5, 4.0), (1.0 / 16.0, 0.5, 0.0)];
+    let coords: Vec<[u32; 4]> = [0.0f32, 1.0 / 16.0]
+        .iter()
+        .flat_map(|dt| {
+            quad.iter().map(move |&(s, t, face)| [f(1.0 + s), f(1.0 + t + dt), f(face), 0])
+        })
+        .collect();
+    let got = rig.run(&t, s_sharp(2, 0, 1, 0, 0), mimg(Op::IMAGE_SAMPLE, 1, 3), &coords);
+    let faces: Vec<f32> = got.iter().map(|g| f32::from_bits(g[0])).collect();
+    assert_eq!(faces, [4.0, 0.0, 4.0, 0.0]);
+}
+
+/// Explicit gradients on a cube are face-space (s, t) derivatives, two per direction.
+#[test]
+fn cube_explicit_gradients_are_two_dimensional() {
+    let rig = Rig::new(0);
+    let desc = SurfaceDesc {
+        sw_mode: 0,
+        dim: Dim::D2,
+        bpe_log2: 2,
+        width: 8,
+        height: 8,
+        slices: 6,
+        mips: 4,
+        samples_log2: 0,
+        pitch: None,
+        pipe_bank_xor: 0,
+    };
+    for m in 0..4 {
+        for face in 0..6 {
+            for y in 0..8 >> m {
+                for x in 0..8 >> m {
+                    let o = texel_offset(&desc, x, y, face, m, 0).unwrap() as usize;
+                    rig.image.map.write_u32s(o, &[((100 * m + face) as f32).to_bits()]).unwrap();
+                }
+            }
+        }
+    }
+    let t = T {
+        ty: 11,
+        max_mip: 3,
+        last_level: 3,
+        dst_sel: 4 | 1 << 9,
+        ..T::new(rig.image.va, 22, 8, 8)
+    };
+    // (ds/dx, dt/dx) = (0.5, 0): 4 texels, LOD 2; (0, 0) in y. Face 1 at its centre.
+    let grads = [[f(0.5), 0, 0, 0]];
+    let coords = [[f(1.5), f(1.5), f(1.0), 0]];
+    let mut d = mimg(Op::IMAGE_SAMPLE_D, 1, 3);
+    d.nsa = true;
+    d.vaddr[..7].copy_from_slice(&[1, 2, 3, 4, 8, 9, 10]);
+    let got = rig.run_data(&t, s_sharp(2, 0, 1, 0, 0), d, &grads, &coords);
+    assert_eq!(f32::from_bits(got[0][0]), 201.0);
+}

@@ -175,20 +175,45 @@ fn filter_level(
     out
 }
 
+/// A gradient of a cube direction `r` as the gradient of the face coordinates (s, t) of
+/// the face `r` selects (Vulkan "Cube Map Derivative Transformation"): s = sc / (2 |ma|)
+/// + 1/2, so ds = (dsc · |ma| − sc · d|ma|) / (2 ma²), and the same for t.
+fn cube_gradient(r: [f32; 3], g: [f32; 3]) -> [f32; 2] {
+    let (face, _, _) = cube_face(r[0], r[1], r[2]);
+    // (index, sign) of sc, tc and the major axis per face.
+    let (sc, tc, ma) = match face {
+        0 => ((2, -1.0), (1, -1.0), (0, 1.0)),
+        1 => ((2, 1.0), (1, -1.0), (0, -1.0)),
+        2 => ((0, 1.0), (2, 1.0), (1, 1.0)),
+        3 => ((0, 1.0), (2, -1.0), (1, -1.0)),
+        4 => ((0, 1.0), (1, -1.0), (2, 1.0)),
+        _ => ((0, -1.0), (1, -1.0), (2, -1.0)),
+    };
+    let m = r[ma.0] * ma.1;
+    let dm = g[ma.0] * ma.1;
+    [sc, tc].map(|(k, sign)| (g[k] * sign * m - r[k] * sign * dm) / (2.0 * m * m))
+}
+
 /// The unclamped level of detail from explicit arguments.
-fn lambda(img: &Image, t: &Target, a: &Args) -> Result<f32, InterpError> {
+fn lambda(img: &Image, shape: ImageShape, t: &Target, a: &Args) -> Result<f32, InterpError> {
     let mut l = if let Some(l) = a.lod {
         f(l)
     } else if !a.ddx.is_empty() {
         let size = img.size;
+        let comp = |d: &[u64], k: usize| d.get(k).map_or(0.0, |&x| f(x));
+        let grad = |d: &[u64]| {
+            let g = [comp(d, 0), comp(d, 1), comp(d, 2)];
+            if shape.dim == ImageDim::Cube {
+                let r = [comp(&a.coord, 0), comp(&a.coord, 1), comp(&a.coord, 2)];
+                let [ds, dt] = cube_gradient(r, g);
+                [ds, dt, 0.0]
+            } else {
+                g
+            }
+        };
         let len = |d: &[u64]| {
-            (0..t.dims)
-                .map(|k| {
-                    let v = d.get(k).map_or(0.0, |&x| f(x)) * size[k] as f32;
-                    v * v
-                })
-                .sum::<f32>()
-                .sqrt()
+            let g = grad(d);
+            (0..t.dims).map(|k| (g[k] * size[k] as f32).powi(2)).sum::<f32>().sqrt()
         };
         len(&a.ddx).max(len(&a.ddy)).log2()
     } else {
@@ -226,7 +251,7 @@ pub fn sample(
         return Ok(gather(img, s, &t, a, cube, dref));
     }
     let q = (img.levels - 1) as f32;
-    let l = lambda(img, &t, a)?.clamp(0.0, q);
+    let l = lambda(img, shape, &t, a)?.clamp(0.0, q);
     let v = if s.mip_linear && img.kind == TexelKind::Float {
         let lo = l.floor();
         let a0 = filter_level(img, s, &t, a, lo as u32, cube, dref);

@@ -135,6 +135,42 @@ fn cube_directions_pick_the_major_axis_face() {
     }
 }
 
+/// textureGrad on a cube: the direction's gradient is taken on the selected face by the
+/// quotient rule, d(sc / |ma|), with d|ma| signed (a major axis shrinking in magnitude).
+#[test]
+fn cube_gradients_are_taken_on_the_face() {
+    // 16x16 faces, 5 levels; every texel's red is its level.
+    let mut img = Image::new((0, 0, 0), [16, 16, 1], 6, 5, TexelKind::Float);
+    for l in 0..5 {
+        let (a, b) = (img.level_offset(l) as usize, img.level_offset(l + 1) as usize);
+        for t in &mut img.texels[a..b] {
+            t[0] = (l as f32).to_bits();
+        }
+    }
+    let cube = ImageShape { dim: ImageDim::Cube, arrayed: false, ms: false };
+    let s = Sampler { mip_linear: false, ..sampler(false, Address::ClampEdge) };
+    let level = |img: &mut Image, r: [f32; 3], dx: [f32; 3]| {
+        let a = Args {
+            coord: r.iter().map(|&c| f(c)).collect(),
+            coord_bits: 32,
+            ddx: dx.iter().map(|&c| f(c)).collect(),
+            ddy: vec![f(0.0); 3],
+            ..Default::default()
+        };
+        let v = run(ImageOp::Sample, cube, img, Some(&s), &a, 4).unwrap();
+        f32::from_bits(v[0] as u32)
+    };
+    // +Z, |ma| = 2, moving along x by 1: ds = 1 / 4 = 4 texels, level 2.
+    assert_eq!(level(&mut img, [0.4, 0.3, 2.0], [1.0, 0.0, 0.0]), 2.0);
+    // −X at (−2, 0, 0.8): sc = z, |ma| = −x. dx = (1, 0, 0.6): dsc = 0.6, d|ma| = −1, so
+    // ds = (0.6 · 2 + 0.8 · 1) / (2 · 4) = 0.25: 4 texels, level 2 (with |d ma| instead of
+    // the signed d|ma| it would be 0.05: level 0).
+    assert_eq!(level(&mut img, [-2.0, 0.0, 0.8], [1.0, 0.0, 0.6]), 2.0);
+    // −Y at (0.8, −2, 0): sc = x, tc = −z. Only the major axis moves (d|ma| = 1): ds =
+    // −0.8 / 8 = −0.1, 1.6 texels: LOD 0.68, level 1.
+    assert_eq!(level(&mut img, [0.8, -2.0, 0.0], [0.0, -1.0, 0.0]), 1.0);
+}
+
 #[test]
 fn storage_atomics_and_out_of_range_accesses() {
     let mut img = Image::new((0, 0, 0), [2, 2, 1], 1, 1, TexelKind::Uint);

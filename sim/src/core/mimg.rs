@@ -22,7 +22,7 @@ use super::Mem;
 use crate::kernel::Translator;
 use crate::tex::desc::{ty, Ssharp, Tsharp};
 use crate::tex::image::{Image, Memory, Texel};
-use crate::tex::sample::{sample, Request};
+use crate::tex::sample::{cube_direction, cube_project, sample, Request};
 
 /// What an image opcode does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -388,6 +388,31 @@ fn lod_from_gradients(img: &Image, dx: [f32; 3], dy: [f32; 3], unnorm: bool) -> 
     len(dx).max(len(dy)).log2()
 }
 
+/// The face a cube request's layer coordinate (`8 × cube + face`) names.
+fn cube_face_of(r: &Request) -> u32 {
+    let id = r.layer.unwrap_or(0.0);
+    let id = if id.is_nan() { 0 } else { id.max(0.0).round_ties_even() as u32 };
+    (id % 8).min(5)
+}
+
+/// A lane's coordinate as a quad neighbour sees it for derivatives. On a cube, a lane on
+/// another face than `face` (the differentiating lane's) is first carried onto `face`'s
+/// plane through its direction, so that quads straddling a cube edge get the derivative of
+/// the continuous direction field (Vulkan "Cube Map Derivative Transformation") instead of
+/// the jump between unrelated face coordinates.
+fn quad_coord(r: &Request, face: Option<u32>) -> [f32; 3] {
+    let Some(face) = face else { return r.coord };
+    let own = cube_face_of(r);
+    if own == face {
+        return r.coord;
+    }
+    let d = cube_direction(own, r.coord[0] as f64, r.coord[1] as f64);
+    match cube_project(face, d) {
+        Some((s, t)) => [s as f32, t as f32, 0.0],
+        None => r.coord,
+    }
+}
+
 fn dims_of(img: &Image) -> usize {
     match img.t.ty {
         ty::D1 | ty::D1_ARRAY => 1,
@@ -480,10 +505,12 @@ fn requests(
         let base = out;
         for (l, r) in out.iter_mut().enumerate() {
             let q = l & !3;
+            let at = |k: usize| quad_coord(&base[k], cube.then(|| cube_face_of(&base[l])));
             let d = |a: usize| {
+                let (p, p0) = (at(q + a), at(q));
                 let mut g = [0.0; 3];
                 for (k, v) in g.iter_mut().enumerate().take(dims) {
-                    *v = base[q + a].coord[k] - base[q].coord[k];
+                    *v = p[k] - p0[k];
                 }
                 g
             };

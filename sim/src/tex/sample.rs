@@ -55,42 +55,69 @@ pub fn wrap(mode: u32, i: i64, n: u32) -> Option<u32> {
     (0..n).contains(&r).then_some(r as u32)
 }
 
-/// The face and texel that texel (x, y) just outside face `face` (of n×n texels) lands on
-/// when the cube is seen as a whole: the texel centre becomes a direction, the direction
-/// picks a face (Vulkan's cube face table, ties to z then y) and projects onto it. Corners
-/// resolve to one of the three faces meeting there.
-pub fn cube_neighbour(face: u32, x: i64, y: i64, n: u32) -> (u32, i64, i64) {
-    let n = n as f64;
-    let sc = 2.0 * (x as f64 + 0.5) / n - 1.0;
-    let tc = 2.0 * (y as f64 + 0.5) / n - 1.0;
-    let d = match face {
+/// The direction through face-local point (s, t) (each in [0, 1] across the face) of cube face
+/// `face`, with major-axis component ±1 (Vulkan's cube face table, inverted).
+pub fn cube_direction(face: u32, s: f64, t: f64) -> [f64; 3] {
+    let (sc, tc) = (2.0 * s - 1.0, 2.0 * t - 1.0);
+    match face {
         0 => [1.0, -tc, -sc],
         1 => [-1.0, -tc, sc],
         2 => [sc, 1.0, tc],
         3 => [sc, -1.0, -tc],
         4 => [sc, -tc, 1.0],
         _ => [-sc, -tc, -1.0],
-    };
+    }
+}
+
+/// Face-local (s, t) of direction `d` projected onto the plane of face `face` (values
+/// outside [0, 1] lie beyond the face's edges), or `None` when `d` does not point towards
+/// that face's side of the cube.
+pub fn cube_project(face: u32, d: [f64; 3]) -> Option<(f64, f64)> {
     let [rx, ry, rz] = d;
-    let (f, s, t, ma) = if rz.abs() >= rx.abs() && rz.abs() >= ry.abs() {
+    let (sc, tc, ma) = match face {
+        0 => (-rz, -ry, rx),
+        1 => (rz, -ry, -rx),
+        2 => (rx, rz, ry),
+        3 => (rx, -rz, -ry),
+        4 => (rx, -ry, rz),
+        _ => (-rx, -ry, -rz),
+    };
+    (ma > 0.0).then(|| ((sc / ma + 1.0) / 2.0, (tc / ma + 1.0) / 2.0))
+}
+
+/// The face direction `d` selects (Vulkan "Cube Map Face Selection": the largest magnitude,
+/// ties to z then y).
+pub fn cube_face(d: [f64; 3]) -> u32 {
+    let [rx, ry, rz] = d;
+    if rz.abs() >= rx.abs() && rz.abs() >= ry.abs() {
         if rz >= 0.0 {
-            (4, rx, -ry, rz)
+            4
         } else {
-            (5, -rx, -ry, rz)
+            5
         }
     } else if ry.abs() >= rx.abs() {
         if ry >= 0.0 {
-            (2, rx, rz, ry)
+            2
         } else {
-            (3, rx, -rz, ry)
+            3
         }
     } else if rx >= 0.0 {
-        (0, -rz, -ry, rx)
+        0
     } else {
-        (1, rz, -ry, rx)
-    };
-    let texel =
-        |c: f64| (((c / f64::abs(ma) + 1.0) / 2.0 * n).floor() as i64).clamp(0, n as i64 - 1);
+        1
+    }
+}
+
+/// The face and texel that texel (x, y) just outside face `face` (of n×n texels) lands on
+/// when the cube is seen as a whole: the texel centre becomes a direction, the direction
+/// picks a face and projects onto it. Corners resolve to one of the three faces meeting
+/// there.
+pub fn cube_neighbour(face: u32, x: i64, y: i64, n: u32) -> (u32, i64, i64) {
+    let nf = n as f64;
+    let d = cube_direction(face, (x as f64 + 0.5) / nf, (y as f64 + 0.5) / nf);
+    let f = cube_face(d);
+    let (s, t) = cube_project(f, d).unwrap_or((0.5, 0.5));
+    let texel = |c: f64| ((c * nf).floor() as i64).clamp(0, n as i64 - 1);
     (f, texel(s), texel(t))
 }
 

@@ -16,6 +16,21 @@ const ONE_HALF_PLUS_ONE: u64 = 0x3fc0_0000;
 /// 8.0f: the face-id stride of a layer in cube-array coordinates.
 const EIGHT: u64 = 0x4100_0000;
 
+/// A cube direction decomposed by the v_cube* instructions.
+struct CubeFace {
+    /// Twice the major-axis component (signed).
+    ma: MVal,
+    /// Face coordinates before the division by |ma|.
+    sc: MVal,
+    tc: MVal,
+    /// 1 / |ma|.
+    inv: MVal,
+    /// The face (0..5).
+    face: MVal,
+    /// The face, plus 8 × layer for cube arrays.
+    id: MVal,
+}
+
 impl Isel<'_> {
     /// Packs a texel offset into the MIMG offset dword: 6-bit fields at bits 0, 8 and 16.
     fn packed_offset(
@@ -58,6 +73,16 @@ impl Isel<'_> {
             }
             return Ok(xs);
         }
+        let f = self.cube_face_coords(im, &xs)?;
+        let k = MVal::Const(ONE_HALF_PLUS_ONE);
+        let fs = self.alu_comp(AluOp::Ffma, 32, 32, &[f.sc, f.inv, k], false)?;
+        let ft = self.alu_comp(AluOp::Ffma, 32, 32, &[f.tc, f.inv, k], false)?;
+        Ok(vec![fs, ft, f.id])
+    }
+
+    /// The v_cube* decomposition of a cube direction (`xs`: x, y, z and, for cube arrays,
+    /// the layer, folded into the face id as `8 × layer + face`).
+    fn cube_face_coords(&mut self, im: &ImageInst, xs: &[MVal]) -> Result<CubeFace, BackendError> {
         let v: Vec<Src> = xs[..3]
             .iter()
             .map(|&m| self.in_vgpr(m, 1).map(|r| Src::R(r, RegClass::V)))
@@ -70,20 +95,53 @@ impl Isel<'_> {
         let ma = cube(self, Opcode::V_CUBEMA_F32);
         let sc = cube(self, Opcode::V_CUBESC_F32);
         let tc = cube(self, Opcode::V_CUBETC_F32);
-        let mut id = cube(self, Opcode::V_CUBEID_F32);
+        let face = cube(self, Opcode::V_CUBEID_F32);
         let abs = self.alu_comp(AluOp::Fabs, 32, 32, &[ma], false)?;
         let inv = self.vreg(RegClass::V, 1);
         let abs_src = self.src(abs)?;
         self.emit(build::vop1(Opcode::V_RCP_F32, inv, abs_src));
         let inv = MVal::Reg(inv, RegClass::V);
-        let k = MVal::Const(ONE_HALF_PLUS_ONE);
-        let fs = self.alu_comp(AluOp::Ffma, 32, 32, &[sc, inv, k], false)?;
-        let ft = self.alu_comp(AluOp::Ffma, 32, 32, &[tc, inv, k], false)?;
+        let mut id = face;
         if im.shape.arrayed {
             let layer = self.alu_comp(AluOp::FroundEven, 32, 32, &[xs[3]], false)?;
             id = self.alu_comp(AluOp::Ffma, 32, 32, &[layer, MVal::Const(EIGHT), id], false)?;
         }
-        Ok(vec![fs, ft, id])
+        Ok(CubeFace { ma, sc, tc, inv, face, id })
+    }
+
+    /// A gradient of the cube direction turned into the gradient of the face coordinates
+    /// the hardware takes (one unit per face, like the coordinates after `1 / |ma|`), on
+    /// the face the direction selects (Vulkan "Cube Map Derivative Transformation"): with
+    /// s = sc / |ma|, ds = (dsc − s · d|ma|) / |ma|, and the same for t. `ma` is twice the
+    /// major-axis component (v_cubema), so d|ma| = 2 · sign(ma) · d(major).
+    fn cube_gradient(&mut self, f: &CubeFace, g: &[MVal]) -> Result<[MVal; 2], BackendError> {
+        let fc = |v: f32| MVal::Const(u64::from(v.to_bits()));
+        let is_x = self.compare(AluOp::Flt, 32, &[f.face, fc(2.0)], false)?;
+        let is_z = self.compare(AluOp::Fge, 32, &[f.face, fc(4.0)], false)?;
+        let pos = self.compare(AluOp::Fge, 32, &[f.ma, fc(0.0)], false)?;
+        let sign = self.select(&[pos, fc(1.0), fc(-1.0)], false)?;
+        let neg_sign = self.alu_comp(AluOp::Fneg, 32, 32, &[sign], false)?;
+        // sc is −z (+X), z (−X), x (±Y, +Z), −x (−Z); tc is z (+Y), −z (−Y), −y otherwise.
+        let sc_sign = self.select(&[is_z, sign, fc(1.0)], false)?;
+        let sc_sign = self.select(&[is_x, neg_sign, sc_sign], false)?;
+        let sc_src = self.select(&[is_x, g[2], g[0]], false)?;
+        let dsc = self.alu_comp(AluOp::Fmul, 32, 32, &[sc_src, sc_sign], false)?;
+        let not_y = self.bool_op(AluOp::Ior, &[is_x, is_z])?;
+        let neg_y = self.alu_comp(AluOp::Fneg, 32, 32, &[g[1]], false)?;
+        let dz_signed = self.alu_comp(AluOp::Fmul, 32, 32, &[g[2], sign], false)?;
+        let dtc = self.select(&[not_y, neg_y, dz_signed], false)?;
+        let major = self.select(&[is_z, g[2], g[1]], false)?;
+        let major = self.select(&[is_x, g[0], major], false)?;
+        let two_sign = self.alu_comp(AluOp::Fmul, 32, 32, &[sign, fc(2.0)], false)?;
+        let dma = self.alu_comp(AluOp::Fmul, 32, 32, &[major, two_sign], false)?;
+        let mut out = [MVal::Const(0); 2];
+        for (o, (d, c)) in out.iter_mut().zip([(dsc, f.sc), (dtc, f.tc)]) {
+            let s = self.alu_comp(AluOp::Fmul, 32, 32, &[c, f.inv], false)?;
+            let s_dma = self.alu_comp(AluOp::Fmul, 32, 32, &[s, dma], false)?;
+            let num = self.alu_comp(AluOp::Fsub, 32, 32, &[d, s_dma], false)?;
+            *o = self.alu_comp(AluOp::Fmul, 32, 32, &[num, f.inv], false)?;
+        }
+        Ok(out)
     }
 
     /// Sample and gather: opcode from the operands, addresses in MIMG order.
@@ -99,9 +157,6 @@ impl Isel<'_> {
             return Err(unsupported("16-bit coordinates"));
         }
         let cube = im.shape.dim == ImageDim::Cube;
-        if s.ddx.is_some() && cube {
-            return Err(unsupported("explicit gradients on cube maps"));
-        }
         let mut addr = Vec::new();
         let offset = self.packed_offset(im, s)?;
         addr.extend(offset);
@@ -111,13 +166,31 @@ impl Isel<'_> {
         let dref = one(self, s.dref)?;
         addr.extend(dref);
         let n = usize::from(im.shape.space_coords());
-        if let (Some(dx), Some(dy)) = (s.ddx, s.ddy) {
-            for g in [dx, dy] {
-                let v = self.get(g)?;
-                addr.extend((0..n).map(|k| v[k.min(v.len() - 1)]));
+        match (s.ddx, s.ddy) {
+            (Some(dx), Some(dy)) if cube => {
+                // Face coordinates first: the gradients are taken on the selected face.
+                let mut xs = self.get(c)?;
+                xs.truncate(usize::from(im.shape.coords()));
+                let f = self.cube_face_coords(im, &xs)?;
+                for g in [dx, dy] {
+                    let v = self.get(g)?;
+                    let v: Vec<MVal> = (0..3).map(|k| v[k.min(v.len() - 1)]).collect();
+                    addr.extend(self.cube_gradient(&f, &v)?);
+                }
+                let k = MVal::Const(ONE_HALF_PLUS_ONE);
+                let fs = self.alu_comp(AluOp::Ffma, 32, 32, &[f.sc, f.inv, k], false)?;
+                let ft = self.alu_comp(AluOp::Ffma, 32, 32, &[f.tc, f.inv, k], false)?;
+                addr.extend([fs, ft, f.id]);
             }
+            (Some(dx), Some(dy)) => {
+                for g in [dx, dy] {
+                    let v = self.get(g)?;
+                    addr.extend((0..n).map(|k| v[k.min(v.len() - 1)]));
+                }
+                addr.extend(self.sample_coords(im, c)?);
+            }
+            _ => addr.extend(self.sample_coords(im, c)?),
         }
-        addr.extend(self.sample_coords(im, c)?);
         let mut lod = one(self, s.lod)?;
         let mut clamp = one(self, s.min_lod)?;
         if let (Some(l), Some(m)) = (lod, clamp) {
