@@ -570,3 +570,99 @@ pub fn rendering_gpu(instance: &ash_loaded::Instance, pd: vk::PhysicalDevice) ->
     let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut mv).push_next(&mut dr);
     Gpu::with_feature_chain(instance, pd, 0, &RENDERING_EXTENSIONS, &mut f2)
 }
+
+/// An attachment image of any sample count and layer count with a view of all its layers
+/// (2D array when layered), for scenes beyond the single-layer `ColorTarget` (input
+/// attachments, multiview, depth).
+pub struct Attachment {
+    pub image: vk::Image,
+    pub memory: vk::DeviceMemory,
+    pub view: vk::ImageView,
+}
+
+impl Attachment {
+    /// A `w` x `h` image of `format` with `samples` samples and `layers` layers.
+    pub fn new(
+        gpu: &Gpu,
+        format: vk::Format,
+        (w, h): (u32, u32),
+        samples: vk::SampleCountFlags,
+        layers: u32,
+        usage: vk::ImageUsageFlags,
+    ) -> Attachment {
+        let d = &gpu.device;
+        let aspect = match format {
+            vk::Format::D16_UNORM | vk::Format::D32_SFLOAT => vk::ImageAspectFlags::DEPTH,
+            _ => vk::ImageAspectFlags::COLOR,
+        };
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D { width: w, height: h, depth: 1 })
+            .mip_levels(1)
+            .array_layers(layers)
+            .samples(samples)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage);
+        let view_type =
+            if layers > 1 { vk::ImageViewType::TYPE_2D_ARRAY } else { vk::ImageViewType::TYPE_2D };
+        // SAFETY: valid create infos on a live device; destroyed in `destroy`.
+        unsafe {
+            let image = d.create_image(&info, None).expect("vkCreateImage");
+            let memory = gpu.bind_image_memory(image);
+            let range = vk::ImageSubresourceRange {
+                aspect_mask: aspect,
+                base_mip_level: 0,
+                level_count: 1,
+                base_array_layer: 0,
+                layer_count: layers,
+            };
+            let vinfo = vk::ImageViewCreateInfo::default()
+                .image(image)
+                .view_type(view_type)
+                .format(format)
+                .subresource_range(range);
+            let view = d.create_image_view(&vinfo, None).expect("vkCreateImageView");
+            Attachment { image, memory, view }
+        }
+    }
+
+    pub fn destroy(self, d: &Device) {
+        // SAFETY: the GPU is done with the attachment.
+        unsafe {
+            d.destroy_image_view(self.view, None);
+            d.destroy_image(self.image, None);
+            d.free_memory(self.memory, None);
+        }
+    }
+}
+
+/// Records a copy of `layers` colour layers of a `w` x `h` image in TRANSFER_SRC_OPTIMAL (its
+/// writes made visible to transfers by the caller) into `out`, layer after layer, and the
+/// barrier that makes the copy visible to the host.
+///
+/// # Safety
+/// A recording command buffer and live objects.
+pub unsafe fn copy_layers(
+    d: &Device,
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    (w, h, layers): (u32, u32, u32),
+    out: vk::Buffer,
+) {
+    let region = vk::BufferImageCopy {
+        image_subresource: vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: layers,
+        },
+        image_extent: vk::Extent3D { width: w, height: h, depth: 1 },
+        ..Default::default()
+    };
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        d.cmd_copy_image_to_buffer(cb, image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, out, &[region])
+    };
+    crate::gpu::transfer_to_host(d, cb);
+}

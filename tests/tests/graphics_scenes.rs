@@ -14,8 +14,8 @@
 //! (primitiveTopologyListRestart), vertex attribute divisors other than 1
 //! (VK_EXT_vertex_attribute_divisor), per-attachment write masks (independentBlend),
 //! MIRROR_CLAMP_TO_EDGE (VK_KHR_sampler_mirror_clamp_to_edge), dynamic rendering
-//! (VK_KHR_dynamic_rendering; the device is Vulkan 1.0) and input attachments (the compiler
-//! has no subpassLoad / SubpassData yet).
+//! (VK_KHR_dynamic_rendering; the device is Vulkan 1.0). Input attachments have their own
+//! scenes in graphics_input_attachments.rs.
 //!
 //! Each scene states its tolerance (`Tolerance`) and why, from the spec's precision rules.
 

@@ -180,6 +180,9 @@ fn begin_pass(
     pass: PassInstance,
 ) -> VkResult<()> {
     let r = pass.rendering()?;
+    for loads in crate::gfx::input_attachment::input_loads(&pass)? {
+        draw::apply_loads(s, &loads)?;
+    }
     g.pass = Some(pass);
     draw::begin(s, g, r)
 }
@@ -216,6 +219,7 @@ fn next_subpass(s: &mut crate::cmd::stream::CmdStream, g: &mut GraphicsState) ->
         crate::gfx::resolve::resolve_attachments(s, r)?;
     }
     let mut pass = g.pass.take().ok_or(VkError::InvalidUsage("no render pass instance"))?;
+    crate::gfx::input_attachment::barrier_between_subpasses(s)?;
     pass.subpass += 1;
     begin_pass(s, g, pass)
 }

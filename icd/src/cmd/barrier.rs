@@ -88,7 +88,8 @@ fn cp_stages() -> vk::PipelineStageFlags2 {
 }
 
 fn shader_reads() -> vk::AccessFlags2 {
-    vk::AccessFlags2::SHADER_READ
+    vk::AccessFlags2::INPUT_ATTACHMENT_READ
+        | vk::AccessFlags2::SHADER_READ
         | vk::AccessFlags2::SHADER_STORAGE_READ
         | vk::AccessFlags2::SHADER_SAMPLED_READ
         | vk::AccessFlags2::UNIFORM_READ
@@ -119,11 +120,40 @@ pub fn cache_ops(dep: &Dependency) -> u32 {
     ops
 }
 
+/// Writes by the colour and depth/stencil blocks, which go through their own caches.
+fn attachment_writes() -> vk::AccessFlags2 {
+    vk::AccessFlags2::COLOR_ATTACHMENT_WRITE
+        | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE
+        | vk::AccessFlags2::MEMORY_WRITE
+}
+
+/// Stages whose work ends in the pixel pipeline (a PS_PARTIAL_FLUSH waits for it).
+fn pixel_stages() -> vk::PipelineStageFlags2 {
+    vk::PipelineStageFlags2::FRAGMENT_SHADER
+        | vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS
+        | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS
+        | vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT
+        | vk::PipelineStageFlags2::ALL_GRAPHICS
+        | vk::PipelineStageFlags2::ALL_COMMANDS
+        | vk::PipelineStageFlags2::BOTTOM_OF_PIPE
+}
+
 /// Emits the waits and cache operations of one barrier command.
 pub fn emit_dependency(s: &mut CmdStream, dep: &Dependency) -> VkResult<()> {
     let src = dep.src_stages & !idle_stages();
     if !(src & !cp_stages()).is_empty() {
         s.emit(&pm4::event_write(pm4::event::CS_PARTIAL_FLUSH, 4))?;
+    }
+    // Attachment writes (a subpass feeding a later one's input attachments, or a feedback
+    // loop's self-dependency) sit in the CB/DB caches until flushed, and the pixel work must
+    // be done first: flush both and wait for pixel shaders, as RADV does for these barriers.
+    // The simulator writes targets straight to memory in draw order, so it does not show a
+    // missing flush; the timestamped CB/DB data flush real hardware also wants is not emitted
+    // yet (see gfx::resolve::flush_color_targets).
+    if src.intersects(pixel_stages()) && dep.src_access.intersects(attachment_writes()) {
+        s.emit(&pm4::event_write(pm4::event::FLUSH_AND_INV_CB_META, 0))?;
+        s.emit(&pm4::event_write(pm4::event::FLUSH_AND_INV_DB_META, 0))?;
+        s.emit(&pm4::event_write(pm4::event::PS_PARTIAL_FLUSH, 4))?;
     }
     let ops = cache_ops(dep);
     if ops != 0 {
@@ -182,6 +212,31 @@ mod tests {
         );
         assert_eq!(cache_ops(&d) & gcr::GL2_WB, gcr::GL2_WB);
         assert_eq!(cache_ops(&d) & gcr::GLV_INV, 0);
+    }
+
+    #[test]
+    fn attachment_writes_to_input_reads_flush_cb_db_and_invalidate() {
+        let dep = Dependency {
+            src_stages: vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+            src_access: vk::AccessFlags2::COLOR_ATTACHMENT_WRITE,
+            dst_stages: vk::PipelineStageFlags2::FRAGMENT_SHADER,
+            dst_access: vk::AccessFlags2::INPUT_ATTACHMENT_READ,
+        };
+        assert_eq!(cache_ops(&dep), gcr::GLV_INV | gcr::GLK_INV | gcr::GL1_INV);
+        let adapter =
+            std::sync::Arc::new(crate::core::physical_device::Adapter::open_simulated().unwrap());
+        let shared = std::sync::Arc::new(crate::core::device::DeviceShared::new(adapter).unwrap());
+        let mut s = CmdStream::new(shared);
+        emit_dependency(&mut s, &dep).unwrap();
+        let words = s.words().concat();
+        for ev in [pm4::event::FLUSH_AND_INV_CB_META, pm4::event::PS_PARTIAL_FLUSH] {
+            assert!(
+                words
+                    .windows(2)
+                    .any(|w| w[0] >> 8 & 0xff == pm4::op::EVENT_WRITE && w[1] & 0x3f == ev),
+                "event {ev} missing: {words:x?}"
+            );
+        }
     }
 
     #[test]

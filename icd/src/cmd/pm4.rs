@@ -44,6 +44,9 @@ const fn hi(va: u64) -> u32 {
 /// VGT_EVENT_TYPE values (pm4-gfx103.md §4.4).
 pub mod event {
     pub const CS_PARTIAL_FLUSH: u32 = 7;
+    pub const PS_PARTIAL_FLUSH: u32 = 16;
+    pub const FLUSH_AND_INV_DB_META: u32 = 44;
+    pub const FLUSH_AND_INV_CB_META: u32 = 46;
     pub const BOTTOM_OF_PIPE_TS: u32 = 40;
 }
 

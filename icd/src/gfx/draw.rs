@@ -86,9 +86,16 @@ fn set(s: &mut CmdStream, addr: u32, values: &[u32]) -> VkResult<()> {
     s.emit2(&[pm4::header(op, 1 + values.len()), (addr - base) / 4], values)
 }
 
-/// Begins a rendering scope: clears the targets whose load op is CLEAR over the render area
-/// and the scope's layers with the meta clear kernel.
+/// Begins a rendering scope: clears the targets whose load op is CLEAR (see [`apply_loads`]).
 pub fn begin(s: &mut CmdStream, st: &mut GraphicsState, rendering: Rendering) -> VkResult<()> {
+    apply_loads(s, &rendering)?;
+    st.rendering = Some(rendering);
+    Ok(())
+}
+
+/// Clears the targets of `rendering` whose load op is CLEAR over the render area and the
+/// scope's layers with the meta clear kernel.
+pub fn apply_loads(s: &mut CmdStream, rendering: &Rendering) -> VkResult<()> {
     for t in rendering.colors.iter().flatten() {
         let Load::Clear(c) = t.load else { continue };
         // SAFETY: attachment views outlive the commands that use them (valid usage).
@@ -121,7 +128,6 @@ pub fn begin(s: &mut CmdStream, st: &mut GraphicsState, rendering: Rendering) ->
             clear_depth_region(s, t, aspect, base, n, rendering.area, value)?;
         }
     }
-    st.rendering = Some(rendering);
     Ok(())
 }
 

@@ -18,6 +18,7 @@ pub mod target;
 // rendering" description that render passes and dynamic rendering both lower to, graphics
 // pipelines (which keep their state as `state` register lists) and draws.
 pub mod draw;
+pub mod input_attachment;
 pub mod multiview;
 pub mod pipeline;
 pub mod render_pass;

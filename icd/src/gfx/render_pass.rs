@@ -95,11 +95,8 @@ fn set_input_aspects(
     Ok(())
 }
 
-/// Refuses what the draw path cannot do yet, with the reason.
+/// Checks a subpass's attachment references.
 fn check_subpass(sp: &Subpass, count: usize) -> VkResult<()> {
-    if sp.inputs.iter().any(Option::is_some) {
-        return Err(super::refuse("input attachments"));
-    }
     super::multiview::check_mask(sp.view_mask)?;
     let mut used = sp.colors.iter().chain(&sp.resolves).chain(&sp.inputs).flatten();
     let resolve = sp.depth_resolve.map(|r| r.attachment);

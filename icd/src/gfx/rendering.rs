@@ -210,7 +210,7 @@ fn inherited_dynamic(info: &vk::CommandBufferInheritanceRenderingInfo<'_>) -> Vk
 
 /// The depth/stencil target showing `h` with the aspects `depth` and `stencil` attached
 /// (each only if the format has it) and their clear values.
-fn depth_target(
+pub(super) fn depth_target(
     h: vk::ImageView,
     (depth, stencil): (bool, bool),
     clear_depth: Option<f32>,
@@ -237,7 +237,7 @@ fn depth_target(
 
 /// The colour target at `location` showing `h` with load operation `load`, resolved into
 /// `resolve` at the end of the scope.
-fn color_target(
+pub(super) fn color_target(
     location: usize,
     h: vk::ImageView,
     load: Load,
