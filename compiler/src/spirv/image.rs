@@ -11,7 +11,8 @@ use super::module::CTree;
 use super::operands::{bad, id, opname};
 use crate::error::CompileError;
 use crate::ir::{
-    AtomicOp, ImageInst, ImageOp, ImageShape, ImageSrcs, InstKind, Mode, Type, Value, ValueType,
+    AluOp, AtomicOp, ImageInst, ImageOp, ImageShape, ImageSrcs, InstKind, Mode, Type, Value,
+    ValueType,
 };
 
 impl FnCtx<'_, '_> {
@@ -123,11 +124,17 @@ impl FnCtx<'_, '_> {
             Ok(())
         };
         let r = match op {
-            Op::ImageSampleImplicitLod | Op::ImageSampleExplicitLod => {
+            Op::ImageSampleImplicitLod
+            | Op::ImageSampleExplicitLod
+            | Op::ImageSampleProjImplicitLod
+            | Op::ImageSampleProjExplicitLod => {
                 fixed(self, s, 2)?;
                 (ImageOp::Sample, 2)
             }
-            Op::ImageSampleDrefImplicitLod | Op::ImageSampleDrefExplicitLod => {
+            Op::ImageSampleDrefImplicitLod
+            | Op::ImageSampleDrefExplicitLod
+            | Op::ImageSampleProjDrefImplicitLod
+            | Op::ImageSampleProjDrefExplicitLod => {
                 fixed(self, s, 2)?;
                 s.dref = Some(self.leaf(inst, 2)?);
                 (ImageOp::Sample, 3)
@@ -181,6 +188,37 @@ impl FnCtx<'_, '_> {
         Ok(Some(r))
     }
 
+    /// The projection of a projective sample (Vulkan "Projection Operation"): the
+    /// coordinate's components before q, and the depth reference, divided by q (the
+    /// component after the image's space coordinates).
+    fn project(
+        &mut self,
+        inst: &Instruction,
+        shape: ImageShape,
+        s: &mut ImageSrcs,
+    ) -> Result<(), CompileError> {
+        let c = s.coord.ok_or_else(|| bad(inst, "coordinate"))?;
+        let n = u32::from(shape.space_coords());
+        let (bits, comps) = self.f.ty(c).shape();
+        if shape.arrayed || shape.ms || u32::from(comps) <= n {
+            return Err(bad(inst, "projective coordinate"));
+        }
+        let q = self.comp(c, n);
+        let xs: Vec<Value> = (0..n).map(|k| self.comp(c, k)).collect();
+        let f1 = ValueType::data(bits, 1);
+        let mut div: Vec<Value> =
+            xs.into_iter().map(|x| self.alu(AluOp::Fdiv, f1, vec![x, q])).collect();
+        s.coord = Some(if div.len() == 1 {
+            div.remove(0)
+        } else {
+            self.alu(AluOp::Vec, ValueType::data(bits, n as u8), div)
+        });
+        if let Some(d) = s.dref {
+            s.dref = Some(self.alu(AluOp::Fdiv, self.f.ty(d), vec![d, q]));
+        }
+        Ok(())
+    }
+
     /// Translates image instructions; `false` if `inst` is not one.
     pub fn image_inst(&mut self, inst: &Instruction) -> Result<bool, CompileError> {
         match inst.class.opcode {
@@ -216,12 +254,6 @@ impl FnCtx<'_, '_> {
                 self.texel_ptrs.insert(super::operands::result(inst)?, (img, coord, sample));
                 return Ok(true);
             }
-            Op::ImageSampleProjImplicitLod
-            | Op::ImageSampleProjExplicitLod
-            | Op::ImageSampleProjDrefImplicitLod
-            | Op::ImageSampleProjDrefExplicitLod => {
-                return Err(CompileError::unsupported(opname(inst), "projective sampling"))
-            }
             _ => {}
         }
         let mut s = ImageSrcs::default();
@@ -229,6 +261,9 @@ impl FnCtx<'_, '_> {
         let offset = self.image_operands(inst, at, &mut s)?;
         let h = s.handle.ok_or_else(|| bad(inst, "image"))?;
         let shape = self.handle_shape(inst, h)?;
+        if is_projective(inst.class.opcode) {
+            self.project(inst, shape, &mut s)?;
+        }
         if !shape.ms {
             s.sample = None;
         }
@@ -265,4 +300,15 @@ impl FnCtx<'_, '_> {
         ImageInst::from_sources(ImageOp::Atomic(op), shape, &s)
             .ok_or_else(|| bad(inst, "texel pointer"))
     }
+}
+
+/// The projective sampling instructions.
+fn is_projective(op: Op) -> bool {
+    matches!(
+        op,
+        Op::ImageSampleProjImplicitLod
+            | Op::ImageSampleProjExplicitLod
+            | Op::ImageSampleProjDrefImplicitLod
+            | Op::ImageSampleProjDrefExplicitLod
+    )
 }
