@@ -12,8 +12,7 @@
 //! Not here, because Ferrum does not advertise them (a scene would only test the refusal):
 //! adjacency topologies (no geometryShader), primitive restart of list topologies
 //! (primitiveTopologyListRestart), vertex attribute divisors other than 1
-//! (VK_EXT_vertex_attribute_divisor), per-attachment write masks (independentBlend),
-//! MIRROR_CLAMP_TO_EDGE (VK_KHR_sampler_mirror_clamp_to_edge), dynamic rendering
+//! (VK_EXT_vertex_attribute_divisor), per-attachment write masks (independentBlend), dynamic rendering
 //! (VK_KHR_dynamic_rendering; the device is Vulkan 1.0) and input attachments (the compiler
 //! has no subpassLoad / SubpassData yet).
 //!
@@ -607,8 +606,9 @@ fn scene_corpus_matches_lavapipe() {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
     let lvp_pd = h.physical_device_named("llvmpipe");
     let ours_pd = h.physical_device_named("Ferrum");
-    let lvp_gpu = Gpu::new(&h.instance, lvp_pd, 0, 1, &[]);
-    let ours_gpu = Gpu::new(&h.instance, ours_pd, 0, 1, &[]);
+    let extensions = [c"VK_KHR_sampler_mirror_clamp_to_edge"];
+    let lvp_gpu = Gpu::new(&h.instance, lvp_pd, 0, 1, &extensions);
+    let ours_gpu = Gpu::new(&h.instance, ours_pd, 0, 1, &extensions);
     let only = std::env::var("SCENE").ok();
     let mut failures = Vec::new();
     let mut ran = 0;

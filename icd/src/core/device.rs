@@ -68,6 +68,9 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // maintenance3 limits.
     (c"VK_KHR_descriptor_update_template", 1),
     (c"VK_KHR_maintenance3", 1),
+    // MIRROR_CLAMP_TO_EDGE as the S#'s MIRROR_ONCE_LAST_TEXEL (tests/tests/graphics_scenes.rs
+    // against lavapipe).
+    (c"VK_KHR_sampler_mirror_clamp_to_edge", 3),
     // The `2` transfers convert their regions to the 1.0 commands' (api/transfer2.rs);
     // tests/tests/msaa.rs resolves through vkCmdResolveImage2KHR and CTS
     // api.copy_and_blit.copy_commands2 cases run them all.

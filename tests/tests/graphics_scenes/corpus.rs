@@ -347,6 +347,7 @@ fn textures() -> Vec<Scene> {
         ("address mode MIRRORED_REPEAT", A::MIRRORED_REPEAT),
         ("address mode CLAMP_TO_EDGE", A::CLAMP_TO_EDGE),
         ("address mode CLAMP_TO_BORDER (opaque white)", A::CLAMP_TO_BORDER),
+        ("address mode MIRROR_CLAMP_TO_EDGE", A::MIRROR_CLAMP_TO_EDGE),
     ] {
         let quad = textured_quad([1.3, 1.2, 35.7, 21.6], [-1.27, -1.13, 2.21, 1.93]);
         let mut s = scene(name, T::TRIANGLE_LIST, quad);
