@@ -71,6 +71,10 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // MIRROR_CLAMP_TO_EDGE as the S#'s MIRROR_ONCE_LAST_TEXEL (tests/tests/graphics_scenes.rs
     // against lavapipe).
     (c"VK_KHR_sampler_mirror_clamp_to_edge", 3),
+    // Direct draws in a batch, each one's index in the VS's draw-index user SGPR
+    // (tests/tests/graphics_multi_draw.rs against lavapipe). VK_KHR_shader_draw_parameters
+    // waits for scratch memory in vertex shaders: its conformance cases index local arrays.
+    (c"VK_EXT_multi_draw", 1),
     // The `2` transfers convert their regions to the 1.0 commands' (api/transfer2.rs);
     // tests/tests/msaa.rs resolves through vkCmdResolveImage2KHR and CTS
     // api.copy_and_blit.copy_commands2 cases run them all.

@@ -74,6 +74,7 @@ feature_structs!(
     PhysicalDeviceShaderIntegerDotProductFeatures = 1,
     PhysicalDeviceMaintenance4Features = 1,
     PhysicalDevicePipelineExecutablePropertiesFeaturesKHR = 1,
+    PhysicalDeviceMultiDrawFeaturesEXT = 1,
 );
 
 fn lookup(s_type: vk::StructureType) -> Option<(usize, &'static str)> {
@@ -146,7 +147,9 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         | vk::StructureType::PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES
         // VK_EXT_shader_demote_to_helper_invocation: shaderDemoteToHelperInvocation
         // (compiler/tests/gfx_fragment.rs; graphics_shaders.rs `discard_demote`).
-        | vk::StructureType::PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES => &[T],
+        | vk::StructureType::PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES
+        // VK_EXT_multi_draw: multiDraw (tests/tests/graphics_multi_draw.rs).
+        | vk::StructureType::PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT => &[T],
         // VK_KHR_16bit_storage: storage and uniform buffers and push constants (the corpus
         // exercises each); stage inputs and outputs belong to graphics.
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],
