@@ -4,15 +4,14 @@
 //! an irregular indexed mesh: a pixel covered twice shows twice the colour), every topology
 //! Ferrum advertises (point list, line list and strip, triangle list, strip and fan,
 //! primitive restart with 16- and 32-bit indices), indexed, instanced and indirect draws with
-//! base vertex and base instance, textured geometry with mipmaps (combined image sampler in
+//! base vertex and base instance, instance divisors 0 and 2, textured geometry with mipmaps (combined image sampler in
 //! the fragment shader, implicit LOD, minification across levels, each address mode), MRT
 //! (three colour attachments of different formats with a write mask), and a render pass of
 //! three subpasses.
 //!
 //! Not here, because Ferrum does not advertise them (a scene would only test the refusal):
 //! adjacency topologies (no geometryShader), primitive restart of list topologies
-//! (primitiveTopologyListRestart), vertex attribute divisors other than 1
-//! (VK_EXT_vertex_attribute_divisor), per-attachment write masks (independentBlend), dynamic rendering
+//! (primitiveTopologyListRestart), per-attachment write masks (independentBlend), dynamic rendering
 //! (VK_KHR_dynamic_rendering; the device is Vulkan 1.0) and input attachments (the compiler
 //! has no subpassLoad / SubpassData yet).
 //!
@@ -131,6 +130,8 @@ struct Scene {
     shade: Shade,
     subpasses: u32,
     tolerance: Tolerance,
+    /// The instance divisor of binding 1 (VK_EXT_vertex_attribute_divisor), when not 1.
+    divisor: Option<u32>,
 }
 
 fn scene(name: &'static str, topology: vk::PrimitiveTopology, vertices: Vec<Vertex>) -> Scene {
@@ -145,6 +146,7 @@ fn scene(name: &'static str, topology: vk::PrimitiveTopology, vertices: Vec<Vert
         shade: Shade::Color,
         subpasses: 1,
         tolerance: DEFAULT_TOLERANCE,
+        divisor: None,
     }
 }
 
@@ -277,9 +279,19 @@ fn pipeline(
         attr(1, 0, vk::Format::R32G32B32A32_SFLOAT, 16),
         attr(2, 1, vk::Format::R32G32_SFLOAT, 0),
     ];
-    let vi = vk::PipelineVertexInputStateCreateInfo::default()
+    let divisors = s
+        .divisor
+        .map(|divisor| [vk::VertexInputBindingDivisorDescriptionKHR { binding: 1, divisor }]);
+    let mut divisor_state = vk::PipelineVertexInputDivisorStateCreateInfoKHR::default();
+    if let Some(d) = &divisors {
+        divisor_state = divisor_state.vertex_binding_divisors(d);
+    }
+    let mut vi = vk::PipelineVertexInputStateCreateInfo::default()
         .vertex_binding_descriptions(&vb)
         .vertex_attribute_descriptions(&va);
+    if divisors.is_some() {
+        vi = vi.push_next(&mut divisor_state);
+    }
     let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
         .topology(s.topology)
         .primitive_restart_enable(s.restart);
@@ -606,9 +618,16 @@ fn scene_corpus_matches_lavapipe() {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
     let lvp_pd = h.physical_device_named("llvmpipe");
     let ours_pd = h.physical_device_named("Ferrum");
-    let extensions = [c"VK_KHR_sampler_mirror_clamp_to_edge"];
-    let lvp_gpu = Gpu::new(&h.instance, lvp_pd, 0, 1, &extensions);
-    let ours_gpu = Gpu::new(&h.instance, ours_pd, 0, 1, &extensions);
+    let extensions = [c"VK_KHR_sampler_mirror_clamp_to_edge", c"VK_EXT_vertex_attribute_divisor"];
+    let device = |pd| {
+        let mut divisor = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default()
+            .vertex_attribute_instance_rate_divisor(true)
+            .vertex_attribute_instance_rate_zero_divisor(true);
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut divisor);
+        Gpu::with_feature_chain(&h.instance, pd, 0, &extensions, &mut f2)
+    };
+    let lvp_gpu = device(lvp_pd);
+    let ours_gpu = device(ours_pd);
     let only = std::env::var("SCENE").ok();
     let mut failures = Vec::new();
     let mut ran = 0;

@@ -75,6 +75,10 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // (tests/tests/graphics_multi_draw.rs against lavapipe). VK_KHR_shader_draw_parameters
     // waits for scratch memory in vertex shaders: its conformance cases index local arrays.
     (c"VK_EXT_multi_draw", 1),
+    // Instance-rate divisors (zero included) from the VS key (tests/tests/graphics_divisor.rs
+    // against lavapipe).
+    (c"VK_EXT_vertex_attribute_divisor", 3),
+    (c"VK_KHR_vertex_attribute_divisor", 1),
     // The `2` transfers convert their regions to the 1.0 commands' (api/transfer2.rs);
     // tests/tests/msaa.rs resolves through vkCmdResolveImage2KHR and CTS
     // api.copy_and_blit.copy_commands2 cases run them all.

@@ -75,6 +75,7 @@ feature_structs!(
     PhysicalDeviceMaintenance4Features = 1,
     PhysicalDevicePipelineExecutablePropertiesFeaturesKHR = 1,
     PhysicalDeviceMultiDrawFeaturesEXT = 1,
+    PhysicalDeviceVertexAttributeDivisorFeaturesKHR = 2,
 );
 
 fn lookup(s_type: vk::StructureType) -> Option<(usize, &'static str)> {
@@ -153,6 +154,10 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // VK_KHR_16bit_storage: storage and uniform buffers and push constants (the corpus
         // exercises each); stage inputs and outputs belong to graphics.
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],
+        // VK_EXT/KHR_vertex_attribute_divisor (one structure type): instance-rate divisors,
+        // zero included (firstInstance's element for every instance), as the VS key's
+        // InputRate (tests/tests/graphics_divisor.rs against lavapipe).
+        vk::StructureType::PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_KHR => &[T, T],
         // VK_KHR_multiview: multiview (tests/tests/graphics_multiview.rs); no geometry or
         // tessellation shaders to combine it with.
         vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => &[T, F, F],

@@ -229,6 +229,23 @@ unsafe fn fill_one(
                     ..Default::default()
                 },
             ),
+            // Any 32-bit divisor: the VS divides the instance id by a constant.
+            S::PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT => chain::write_body(
+                s,
+                vk::PhysicalDeviceVertexAttributeDivisorPropertiesEXT {
+                    max_vertex_attrib_divisor: u32::MAX,
+                    ..Default::default()
+                },
+            ),
+            // firstInstance + instance / divisor holds for any firstInstance.
+            S::PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_KHR => chain::write_body(
+                s,
+                vk::PhysicalDeviceVertexAttributeDivisorPropertiesKHR {
+                    max_vertex_attrib_divisor: u32::MAX,
+                    supports_non_zero_first_instance: vk::TRUE,
+                    ..Default::default()
+                },
+            ),
             // As RADV: one draw packet per element, no hardware limit below this.
             S::PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT => chain::write_body(
                 s,
