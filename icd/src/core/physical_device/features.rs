@@ -94,6 +94,12 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         robust_buffer_access: vk::TRUE,
         shader_uniform_buffer_array_dynamic_indexing: vk::TRUE,
         shader_storage_buffer_array_dynamic_indexing: vk::TRUE,
+        // The T#/S# of the indexed array slot is loaded from set memory (per distinct index
+        // in a waterfall loop, so even divergent indices work): compiler/tests/images_sim.rs
+        // runs sim_descriptor_arrays (uniform, loop-counter and per-lane indices into
+        // sampled and storage image arrays) on the simulator against the interpreter.
+        shader_sampled_image_array_dynamic_indexing: vk::TRUE,
+        shader_storage_image_array_dynamic_indexing: vk::TRUE,
         shader_int64: vk::TRUE,
         shader_float64: vk::TRUE,
         shader_int16: vk::TRUE,
