@@ -16,6 +16,7 @@ const ON_THE_SIMULATOR: &[&str] = &[
     "sim_divergent",
     "sim_texel_buffers",
     "sim_descriptor_arrays",
+    "sim_gather_extended",
 ];
 
 mod image_cases;

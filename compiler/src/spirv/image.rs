@@ -41,19 +41,23 @@ impl FnCtx<'_, '_> {
         }
     }
 
-    /// Reads the optional image operands starting at operand `at` into `s`.
+    /// Reads the optional image operands starting at operand `at` into `s`; returns the
+    /// constant offset and the four ConstOffsets of a gather.
     fn image_operands(
         &mut self,
         inst: &Instruction,
         at: usize,
         s: &mut ImageSrcs,
-    ) -> Result<Option<[i32; 3]>, CompileError> {
-        let Some(Operand::ImageOperands(mask)) = inst.operands.get(at) else { return Ok(None) };
+    ) -> Result<(Option<[i32; 3]>, Option<[[i32; 3]; 4]>), CompileError> {
+        let Some(Operand::ImageOperands(mask)) = inst.operands.get(at) else {
+            return Ok((None, None));
+        };
         let supported = ImageOperands::BIAS
             | ImageOperands::LOD
             | ImageOperands::GRAD
             | ImageOperands::CONST_OFFSET
             | ImageOperands::OFFSET
+            | ImageOperands::CONST_OFFSETS
             | ImageOperands::SAMPLE
             | ImageOperands::MIN_LOD
             | ImageOperands::NON_PRIVATE_TEXEL
@@ -66,12 +70,14 @@ impl FnCtx<'_, '_> {
         }
         let mut i = at + 1;
         let mut offset = None;
+        let mut offsets = None;
         for bit in [
             ImageOperands::BIAS,
             ImageOperands::LOD,
             ImageOperands::GRAD,
             ImageOperands::CONST_OFFSET,
             ImageOperands::OFFSET,
+            ImageOperands::CONST_OFFSETS,
             ImageOperands::SAMPLE,
             ImageOperands::MIN_LOD,
         ] {
@@ -80,6 +86,7 @@ impl FnCtx<'_, '_> {
             }
             match bit {
                 ImageOperands::CONST_OFFSET => offset = Some(self.const_offset(inst, i)?),
+                ImageOperands::CONST_OFFSETS => offsets = Some(self.const_offsets(inst, i)?),
                 ImageOperands::BIAS => s.bias = Some(self.leaf(inst, i)?),
                 ImageOperands::LOD => s.lod = Some(self.leaf(inst, i)?),
                 ImageOperands::GRAD => {
@@ -93,20 +100,42 @@ impl FnCtx<'_, '_> {
             }
             i += 1;
         }
-        Ok(offset)
+        Ok((offset, offsets))
     }
 
     fn const_offset(&self, inst: &Instruction, i: usize) -> Result<[i32; 3], CompileError> {
         match self.m.consts.get(&id(inst, i)?) {
-            Some(CTree::Leaf(b, c)) => {
-                let mut o = [0i32; 3];
-                for (k, v) in c.iter().take(3).enumerate() {
-                    o[k] = crate::ir::ops::sext(*v, *b) as i32;
-                }
-                Ok(o)
-            }
+            Some(t) => leaf_offset(t).ok_or_else(|| bad(inst, "ConstOffset is not a constant")),
             _ => Err(bad(inst, "ConstOffset is not a constant")),
         }
+    }
+
+    /// The ConstOffsets operand: a constant array of four offsets.
+    fn const_offsets(&self, inst: &Instruction, i: usize) -> Result<[[i32; 3]; 4], CompileError> {
+        let err = || bad(inst, "ConstOffsets is not a constant array of four offsets");
+        let Some(CTree::Node(items)) = self.m.consts.get(&id(inst, i)?) else { return Err(err()) };
+        if items.len() != 4 {
+            return Err(err());
+        }
+        let mut out = [[0; 3]; 4];
+        for (o, t) in out.iter_mut().zip(items) {
+            *o = leaf_offset(t).ok_or_else(err)?;
+        }
+        Ok(out)
+    }
+
+    /// textureGatherOffsets: four gathers, one per offset, each contributing its (i0, j0)
+    /// texel (the fourth component; Vulkan "Texel Gathering" with ConstOffsets).
+    fn gather_offsets(&mut self, ii: &ImageInst, offsets: [[i32; 3]; 4], vt: ValueType) -> Value {
+        let (bits, _) = vt.shape();
+        let mut texels = Vec::with_capacity(4);
+        for o in offsets {
+            let mut g = ii.clone();
+            g.offset = Some(o);
+            let v = self.emit(InstKind::Image(g), vt);
+            texels.push(self.comp(v, 3));
+        }
+        self.alu(AluOp::Vec, ValueType::data(bits, 4), texels)
     }
 
     /// The operation, the operand index of the image operands, and the fixed sources.
@@ -258,7 +287,7 @@ impl FnCtx<'_, '_> {
         }
         let mut s = ImageSrcs::default();
         let Some((iop, at)) = self.image_fixed(inst, &mut s)? else { return Ok(false) };
-        let offset = self.image_operands(inst, at, &mut s)?;
+        let (offset, offsets) = self.image_operands(inst, at, &mut s)?;
         let h = s.handle.ok_or_else(|| bad(inst, "image"))?;
         let shape = self.handle_shape(inst, h)?;
         if is_projective(inst.class.opcode) {
@@ -274,7 +303,11 @@ impl FnCtx<'_, '_> {
             return Ok(true);
         }
         let vt = self.rvt(inst)?;
-        let v = self.emit(InstKind::Image(ii), vt);
+        let v = match offsets {
+            Some(o) if iop == ImageOp::Gather => self.gather_offsets(&ii, o, vt),
+            Some(_) => return Err(bad(inst, "ConstOffsets outside a gather")),
+            None => self.emit(InstKind::Image(ii), vt),
+        };
         self.set(inst, Tree::Leaf(v))?;
         Ok(true)
     }
@@ -311,4 +344,14 @@ fn is_projective(op: Op) -> bool {
             | Op::ImageSampleProjDrefImplicitLod
             | Op::ImageSampleProjDrefExplicitLod
     )
+}
+
+/// An offset from a constant scalar or vector (sign-extended components).
+fn leaf_offset(t: &CTree) -> Option<[i32; 3]> {
+    let CTree::Leaf(b, c) = t else { return None };
+    let mut o = [0i32; 3];
+    for (k, v) in c.iter().take(3).enumerate() {
+        o[k] = crate::ir::ops::sext(*v, *b) as i32;
+    }
+    Some(o)
 }

@@ -100,6 +100,10 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // sampled and storage image arrays) on the simulator against the interpreter.
         shader_sampled_image_array_dynamic_indexing: vk::TRUE,
         shader_storage_image_array_dynamic_indexing: vk::TRUE,
+        // Gathers with run-time offsets (the MIMG offset dword from ALU ops) and
+        // textureGatherOffsets (four gathers): image corpus sim_gather_extended on the
+        // simulator against the interpreter.
+        shader_image_gather_extended: vk::TRUE,
         shader_int64: vk::TRUE,
         shader_float64: vk::TRUE,
         shader_int16: vk::TRUE,
