@@ -104,6 +104,10 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // textureGatherOffsets (four gathers): image corpus sim_gather_extended on the
         // simulator against the interpreter.
         shader_image_gather_extended: vk::TRUE,
+        // The MinLod image operand: the `_cl` MIMG forms (explicit levels take max(lod, min)
+        // in the ALU); sim tests sampling::lod_clamp_raises_the_gradient_level, the image
+        // corpus's sample_grad_offset (textureGradClampARB) through every pass.
+        shader_resource_min_lod: vk::TRUE,
         shader_int64: vk::TRUE,
         shader_float64: vk::TRUE,
         shader_int16: vk::TRUE,
