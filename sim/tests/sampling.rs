@@ -366,7 +366,7 @@ fn cube_neighbours_are_adjacent_texels() {
 }
 
 /// Bilinear taps that cross a cube face edge read the neighbouring face, unless the S#
-/// sets DISABLE_CUBE_WRAP.
+/// sets DISABLE_CUBE_WRAP (then the face wraps by itself with the S#'s address modes).
 #[test]
 fn seamless_cube_filtering_at_a_face_edge() {
     let rig = Rig::new(0);
@@ -400,6 +400,11 @@ fn seamless_cube_filtering_at_a_face_edge() {
     s[0] |= 1 << 28;
     let got = rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_LZ, 1, 3), &c);
     assert_eq!(f32::from_bits(got[0][0]), 0.0);
+    // Without cube wrapping the face wraps by itself: REPEAT takes x = -1 from x = 1.
+    let mut s = s_sharp(0, 1, 0, 0, 0);
+    s[0] |= 1 << 28;
+    let got = rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_LZ, 1, 3), &c);
+    assert_eq!(f32::from_bits(got[0][0]), 0.5 * 1.0 + 0.5 * 0.0);
 }
 
 /// Random descriptor words and coordinates never crash the texture unit: malformed

@@ -79,6 +79,9 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // against lavapipe).
     (c"VK_EXT_vertex_attribute_divisor", 3),
     (c"VK_KHR_vertex_attribute_divisor", 1),
+    // Samplers with NON_SEAMLESS_CUBE_MAP set DISABLE_CUBE_WRAP (sim sampling tests; CTS
+    // texture.filtering.cube.*non_seamless*).
+    (c"VK_EXT_non_seamless_cube_map", 1),
     // The `2` transfers convert their regions to the 1.0 commands' (api/transfer2.rs);
     // tests/tests/msaa.rs resolves through vkCmdResolveImage2KHR and CTS
     // api.copy_and_blit.copy_commands2 cases run them all.

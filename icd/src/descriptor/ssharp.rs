@@ -47,7 +47,11 @@ pub fn sampler(info: &vk::SamplerCreateInfo<'_>) -> VkResult<[u32; 4]> {
         | (clamp_mode(info.address_mode_v)? << 3)
         | (clamp_mode(info.address_mode_w)? << 6)
         | (compare << 12)
-        | (u32::from(info.unnormalized_coordinates != 0) << 15);
+        | (u32::from(info.unnormalized_coordinates != 0) << 15)
+        // VK_EXT_non_seamless_cube_map: DISABLE_CUBE_WRAP, each face wrapped by itself
+        // with the sampler's address modes.
+        | (u32::from(info.flags.contains(vk::SamplerCreateFlags::NON_SEAMLESS_CUBE_MAP_EXT))
+            << 28);
     let w1 = lod_u4_8(info.min_lod) | (lod_u4_8(info.max_lod) << 12);
     let mip = match info.mipmap_mode {
         vk::SamplerMipmapMode::NEAREST => 1,
@@ -114,5 +118,8 @@ mod tests {
         assert!(sampler(&info.anisotropy_enable(true)).is_err());
         let mirror_once = info.address_mode_v(vk::SamplerAddressMode::MIRROR_CLAMP_TO_EDGE);
         assert_eq!(sampler(&mirror_once).unwrap()[0] >> 3 & 7, 3);
+        assert_eq!(sampler(&info).unwrap()[0] >> 28 & 1, 0);
+        let flat = info.flags(vk::SamplerCreateFlags::NON_SEAMLESS_CUBE_MAP_EXT);
+        assert_eq!(sampler(&flat).unwrap()[0] >> 28 & 1, 1);
     }
 }

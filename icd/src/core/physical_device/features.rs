@@ -76,6 +76,7 @@ feature_structs!(
     PhysicalDevicePipelineExecutablePropertiesFeaturesKHR = 1,
     PhysicalDeviceMultiDrawFeaturesEXT = 1,
     PhysicalDeviceVertexAttributeDivisorFeaturesKHR = 2,
+    PhysicalDeviceNonSeamlessCubeMapFeaturesEXT = 1,
 );
 
 fn lookup(s_type: vk::StructureType) -> Option<(usize, &'static str)> {
@@ -164,7 +165,10 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // (compiler/tests/gfx_fragment.rs; graphics_shaders.rs `discard_demote`).
         | vk::StructureType::PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES
         // VK_EXT_multi_draw: multiDraw (tests/tests/graphics_multi_draw.rs).
-        | vk::StructureType::PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT => &[T],
+        | vk::StructureType::PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT
+        // VK_EXT_non_seamless_cube_map: the S#'s DISABLE_CUBE_WRAP (sim sampling
+        // seamless_cube_filtering_at_a_face_edge).
+        | vk::StructureType::PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT => &[T],
         // VK_KHR_16bit_storage: storage and uniform buffers and push constants (the corpus
         // exercises each); stage inputs and outputs belong to graphics.
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],
