@@ -102,6 +102,24 @@ fn every_pass_preserves_image_results() {
     });
 }
 
+/// textureProj* divides the coordinates and the depth reference by q:
+/// image_corpus/projective.comp writes each projective result next to the plain call on
+/// divided coordinates.
+#[test]
+fn projective_sampling_divides_by_q() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/image_corpus/projective.comp");
+    let c = load(&path).case;
+    let s = ferrum_compiler::compile_to_ir(&c.words, "main", Stage::Compute, &c.spec).unwrap();
+    let got = run(&c, &s);
+    let texels: Vec<&[u8]> = got.buffers[0].data.chunks(16).collect();
+    let nonzero = texels.iter().filter(|t| t.iter().any(|&b| b != 0)).count();
+    assert!(nonzero > texels.len() / 2, "{nonzero} of {} texels written", texels.len());
+    for (k, pair) in texels.chunks(2).enumerate() {
+        assert_eq!(pair[0], pair[1], "lane {} slot {}", k / 6, 2 * (k % 6));
+    }
+}
+
 /// Runs `f` on every case, then fails naming every case that failed.
 fn each_case(cases: &[ImageCase], f: impl Fn(&ImageCase)) {
     let mut failed = Vec::new();

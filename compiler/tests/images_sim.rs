@@ -10,8 +10,14 @@ use ferrum_compiler::amd;
 use ferrum_compiler::interp;
 use ferrum_compiler::ir::Stage;
 
-const ON_THE_SIMULATOR: &[&str] =
-    &["sim_fetch_store", "sim_sample_exact", "sim_divergent", "sim_texel_buffers"];
+const ON_THE_SIMULATOR: &[&str] = &[
+    "sim_fetch_store",
+    "sim_sample_exact",
+    "sim_divergent",
+    "sim_texel_buffers",
+    "sim_descriptor_arrays",
+    "sim_gather_extended",
+];
 
 mod image_cases;
 

@@ -366,7 +366,7 @@ fn cube_neighbours_are_adjacent_texels() {
 }
 
 /// Bilinear taps that cross a cube face edge read the neighbouring face, unless the S#
-/// sets DISABLE_CUBE_WRAP.
+/// sets DISABLE_CUBE_WRAP (then the face wraps by itself with the S#'s address modes).
 #[test]
 fn seamless_cube_filtering_at_a_face_edge() {
     let rig = Rig::new(0);
@@ -400,6 +400,11 @@ fn seamless_cube_filtering_at_a_face_edge() {
     s[0] |= 1 << 28;
     let got = rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_LZ, 1, 3), &c);
     assert_eq!(f32::from_bits(got[0][0]), 0.0);
+    // Without cube wrapping the face wraps by itself: REPEAT takes x = -1 from x = 1.
+    let mut s = s_sharp(0, 1, 0, 0, 0);
+    s[0] |= 1 << 28;
+    let got = rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_LZ, 1, 3), &c);
+    assert_eq!(f32::from_bits(got[0][0]), 0.5 * 1.0 + 0.5 * 0.0);
 }
 
 /// Random descriptor words and coordinates never crash the texture unit: malformed
@@ -631,4 +636,21 @@ fn cube_explicit_gradients_are_two_dimensional() {
     d.vaddr[..7].copy_from_slice(&[1, 2, 3, 4, 8, 9, 10]);
     let got = rig.run_data(&t, s_sharp(2, 0, 1, 0, 0), d, &grads, &coords);
     assert_eq!(f32::from_bits(got[0][0]), 201.0);
+}
+
+/// `_cl`: the LOD clamp (OpImage* MinLod) raises the level the gradients select.
+#[test]
+fn lod_clamp_raises_the_gradient_level() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 3);
+    // (gradient, clamp) → level: (0.25, 1) → 1; (0.5, 2) → 2; (1.0, 0.5) → 2 (LOD 2).
+    let grads = [[f(0.25), 0, 0, f(0.25)], [f(0.5), 0, 0, f(0.5)], [f(1.0), 0, 0, f(1.0)]];
+    let st =
+        [[f(0.6), f(0.6), f(1.0), 0], [f(0.6), f(0.6), f(2.0), 0], [f(0.6), f(0.6), f(0.5), 0]];
+    let mut d = mimg(Op::IMAGE_SAMPLE_D_CL, 1, 1);
+    d.nsa = true;
+    d.vaddr[..7].copy_from_slice(&[1, 2, 3, 4, 8, 9, 10]);
+    let got = rig.run_data(&t, s_sharp(2, 0, 1, 0, 0), d, &grads, &st);
+    let levels: Vec<f32> = got.iter().map(|g| f32::from_bits(g[0])).collect();
+    assert_eq!(levels, [value(1, 1, 1), value(0, 0, 2), value(0, 0, 2)]);
 }

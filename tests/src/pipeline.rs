@@ -34,6 +34,8 @@ pub struct GraphicsDesc<'a> {
     pub fs: Option<vk::ShaderModule>,
     pub bindings: &'a [vk::VertexInputBindingDescription],
     pub attributes: &'a [vk::VertexInputAttributeDescription],
+    /// Instance-rate divisors (VK_KHR_vertex_attribute_divisor); none when empty.
+    pub divisors: &'a [vk::VertexInputBindingDivisorDescriptionKHR],
     pub topology: vk::PrimitiveTopology,
     pub restart: bool,
     /// A static viewport (its scissor covers it); None: both are dynamic state.
@@ -82,6 +84,7 @@ impl<'a> GraphicsDesc<'a> {
             fs: Some(modules[1]),
             bindings: &[],
             attributes: &[],
+            divisors: &[],
             topology: vk::PrimitiveTopology::TRIANGLE_LIST,
             restart: false,
             viewport: None,
@@ -127,9 +130,14 @@ impl<'a> GraphicsDesc<'a> {
                     .name(c"main"),
             );
         }
-        let vi = vk::PipelineVertexInputStateCreateInfo::default()
+        let mut divisors = vk::PipelineVertexInputDivisorStateCreateInfoKHR::default()
+            .vertex_binding_divisors(self.divisors);
+        let mut vi = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(self.bindings)
             .vertex_attribute_descriptions(self.attributes);
+        if !self.divisors.is_empty() {
+            vi = vi.push_next(&mut divisors);
+        }
         let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
             .topology(self.topology)
             .primitive_restart_enable(self.restart);

@@ -4,18 +4,16 @@
 //! an irregular indexed mesh: a pixel covered twice shows twice the colour), every topology
 //! Ferrum advertises (point list, line list and strip, triangle list, strip and fan,
 //! primitive restart with 16- and 32-bit indices), indexed, instanced and indirect draws with
-//! base vertex and base instance, textured geometry with mipmaps (combined image sampler in
+//! base vertex and base instance, instance divisors 0 and 2, textured geometry with mipmaps (combined image sampler in
 //! the fragment shader, implicit LOD, minification across levels, each address mode), MRT
 //! (three colour attachments of different formats with a write mask), and a render pass of
 //! three subpasses.
 //!
 //! Not here, because Ferrum does not advertise them (a scene would only test the refusal):
 //! adjacency topologies (no geometryShader), primitive restart of list topologies
-//! (primitiveTopologyListRestart), vertex attribute divisors other than 1
-//! (VK_EXT_vertex_attribute_divisor), per-attachment write masks (independentBlend),
-//! MIRROR_CLAMP_TO_EDGE (VK_KHR_sampler_mirror_clamp_to_edge), dynamic rendering
-//! (VK_KHR_dynamic_rendering; the device is Vulkan 1.0). Input attachments have their own
-//! scenes in graphics_input_attachments.rs.
+//! (primitiveTopologyListRestart), per-attachment write masks (independentBlend), dynamic
+//! rendering (VK_KHR_dynamic_rendering; the device is Vulkan 1.0). Input attachments have their
+//! own scenes in graphics_input_attachments.rs.
 //!
 //! Each scene states its tolerance (`Tolerance`) and why, from the spec's precision rules.
 
@@ -133,6 +131,8 @@ struct Scene {
     shade: Shade,
     subpasses: u32,
     tolerance: Tolerance,
+    /// The instance divisor of binding 1 (VK_EXT_vertex_attribute_divisor), when not 1.
+    divisor: Option<u32>,
 }
 
 fn scene(name: &'static str, topology: vk::PrimitiveTopology, vertices: Vec<Vertex>) -> Scene {
@@ -147,6 +147,7 @@ fn scene(name: &'static str, topology: vk::PrimitiveTopology, vertices: Vec<Vert
         shade: Shade::Color,
         subpasses: 1,
         tolerance: DEFAULT_TOLERANCE,
+        divisor: None,
     }
 }
 
@@ -252,10 +253,16 @@ fn pipeline(
         attribute(1, 0, vk::Format::R32G32B32A32_SFLOAT, 16),
         attribute(2, 1, vk::Format::R32G32_SFLOAT, 0),
     ];
+    let divisors: Vec<_> = s
+        .divisor
+        .map(|divisor| vk::VertexInputBindingDivisorDescriptionKHR { binding: 1, divisor })
+        .into_iter()
+        .collect();
     let mut desc = GraphicsDesc::new(pass, layout, modules);
     desc.subpass = subpass;
     desc.bindings = &bindings;
     desc.attributes = &attributes;
+    desc.divisors = &divisors;
     desc.topology = s.topology;
     desc.restart = s.restart;
     desc.viewport = Some(full_viewport());
@@ -556,8 +563,16 @@ fn scene_corpus_matches_lavapipe() {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
     let lvp_pd = h.physical_device_named("llvmpipe");
     let ours_pd = h.physical_device_named("Ferrum");
-    let lvp_gpu = Gpu::new(&h.instance, lvp_pd, 0, 1, &[]);
-    let ours_gpu = Gpu::new(&h.instance, ours_pd, 0, 1, &[]);
+    let extensions = [c"VK_KHR_sampler_mirror_clamp_to_edge", c"VK_EXT_vertex_attribute_divisor"];
+    let device = |pd| {
+        let mut divisor = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default()
+            .vertex_attribute_instance_rate_divisor(true)
+            .vertex_attribute_instance_rate_zero_divisor(true);
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut divisor);
+        Gpu::with_feature_chain(&h.instance, pd, 0, &extensions, &mut f2)
+    };
+    let lvp_gpu = device(lvp_pd);
+    let ours_gpu = device(ours_pd);
     let only = std::env::var("SCENE").ok();
     let mut failures = Vec::new();
     let mut ran = 0;

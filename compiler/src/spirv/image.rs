@@ -68,19 +68,23 @@ impl FnCtx<'_, '_> {
         self.alu(AluOp::Vec, ValueType::data(32, 3), c)
     }
 
-    /// Reads the optional image operands starting at operand `at` into `s`.
+    /// Reads the optional image operands starting at operand `at` into `s`; returns the
+    /// constant offset and the four ConstOffsets of a gather.
     fn image_operands(
         &mut self,
         inst: &Instruction,
         at: usize,
         s: &mut ImageSrcs,
-    ) -> Result<Option<[i32; 3]>, CompileError> {
-        let Some(Operand::ImageOperands(mask)) = inst.operands.get(at) else { return Ok(None) };
+    ) -> Result<(Option<[i32; 3]>, Option<[[i32; 3]; 4]>), CompileError> {
+        let Some(Operand::ImageOperands(mask)) = inst.operands.get(at) else {
+            return Ok((None, None));
+        };
         let supported = ImageOperands::BIAS
             | ImageOperands::LOD
             | ImageOperands::GRAD
             | ImageOperands::CONST_OFFSET
             | ImageOperands::OFFSET
+            | ImageOperands::CONST_OFFSETS
             | ImageOperands::SAMPLE
             | ImageOperands::MIN_LOD
             | ImageOperands::NON_PRIVATE_TEXEL
@@ -93,12 +97,14 @@ impl FnCtx<'_, '_> {
         }
         let mut i = at + 1;
         let mut offset = None;
+        let mut offsets = None;
         for bit in [
             ImageOperands::BIAS,
             ImageOperands::LOD,
             ImageOperands::GRAD,
             ImageOperands::CONST_OFFSET,
             ImageOperands::OFFSET,
+            ImageOperands::CONST_OFFSETS,
             ImageOperands::SAMPLE,
             ImageOperands::MIN_LOD,
         ] {
@@ -107,6 +113,7 @@ impl FnCtx<'_, '_> {
             }
             match bit {
                 ImageOperands::CONST_OFFSET => offset = Some(self.const_offset(inst, i)?),
+                ImageOperands::CONST_OFFSETS => offsets = Some(self.const_offsets(inst, i)?),
                 ImageOperands::BIAS => s.bias = Some(self.leaf(inst, i)?),
                 ImageOperands::LOD => s.lod = Some(self.leaf(inst, i)?),
                 ImageOperands::GRAD => {
@@ -120,20 +127,42 @@ impl FnCtx<'_, '_> {
             }
             i += 1;
         }
-        Ok(offset)
+        Ok((offset, offsets))
     }
 
     fn const_offset(&self, inst: &Instruction, i: usize) -> Result<[i32; 3], CompileError> {
         match self.m.consts.get(&id(inst, i)?) {
-            Some(CTree::Leaf(b, c)) => {
-                let mut o = [0i32; 3];
-                for (k, v) in c.iter().take(3).enumerate() {
-                    o[k] = crate::ir::ops::sext(*v, *b) as i32;
-                }
-                Ok(o)
-            }
+            Some(t) => leaf_offset(t).ok_or_else(|| bad(inst, "ConstOffset is not a constant")),
             _ => Err(bad(inst, "ConstOffset is not a constant")),
         }
+    }
+
+    /// The ConstOffsets operand: a constant array of four offsets.
+    fn const_offsets(&self, inst: &Instruction, i: usize) -> Result<[[i32; 3]; 4], CompileError> {
+        let err = || bad(inst, "ConstOffsets is not a constant array of four offsets");
+        let Some(CTree::Node(items)) = self.m.consts.get(&id(inst, i)?) else { return Err(err()) };
+        if items.len() != 4 {
+            return Err(err());
+        }
+        let mut out = [[0; 3]; 4];
+        for (o, t) in out.iter_mut().zip(items) {
+            *o = leaf_offset(t).ok_or_else(err)?;
+        }
+        Ok(out)
+    }
+
+    /// textureGatherOffsets: four gathers, one per offset, each contributing its (i0, j0)
+    /// texel (the fourth component; Vulkan "Texel Gathering" with ConstOffsets).
+    fn gather_offsets(&mut self, ii: &ImageInst, offsets: [[i32; 3]; 4], vt: ValueType) -> Value {
+        let (bits, _) = vt.shape();
+        let mut texels = Vec::with_capacity(4);
+        for o in offsets {
+            let mut g = ii.clone();
+            g.offset = Some(o);
+            let v = self.emit(InstKind::Image(g), vt);
+            texels.push(self.comp(v, 3));
+        }
+        self.alu(AluOp::Vec, ValueType::data(bits, 4), texels)
     }
 
     /// The operation, the operand index of the image operands, and the fixed sources.
@@ -151,11 +180,17 @@ impl FnCtx<'_, '_> {
             Ok(())
         };
         let r = match op {
-            Op::ImageSampleImplicitLod | Op::ImageSampleExplicitLod => {
+            Op::ImageSampleImplicitLod
+            | Op::ImageSampleExplicitLod
+            | Op::ImageSampleProjImplicitLod
+            | Op::ImageSampleProjExplicitLod => {
                 fixed(self, s, 2)?;
                 (ImageOp::Sample, 2)
             }
-            Op::ImageSampleDrefImplicitLod | Op::ImageSampleDrefExplicitLod => {
+            Op::ImageSampleDrefImplicitLod
+            | Op::ImageSampleDrefExplicitLod
+            | Op::ImageSampleProjDrefImplicitLod
+            | Op::ImageSampleProjDrefExplicitLod => {
                 fixed(self, s, 2)?;
                 s.dref = Some(self.leaf(inst, 2)?);
                 (ImageOp::Sample, 3)
@@ -209,6 +244,37 @@ impl FnCtx<'_, '_> {
         Ok(Some(r))
     }
 
+    /// The projection of a projective sample (Vulkan "Projection Operation"): the
+    /// coordinate's components before q, and the depth reference, divided by q (the
+    /// component after the image's space coordinates).
+    fn project(
+        &mut self,
+        inst: &Instruction,
+        shape: ImageShape,
+        s: &mut ImageSrcs,
+    ) -> Result<(), CompileError> {
+        let c = s.coord.ok_or_else(|| bad(inst, "coordinate"))?;
+        let n = u32::from(shape.space_coords());
+        let (bits, comps) = self.f.ty(c).shape();
+        if shape.arrayed || shape.ms || u32::from(comps) <= n {
+            return Err(bad(inst, "projective coordinate"));
+        }
+        let q = self.comp(c, n);
+        let xs: Vec<Value> = (0..n).map(|k| self.comp(c, k)).collect();
+        let f1 = ValueType::data(bits, 1);
+        let mut div: Vec<Value> =
+            xs.into_iter().map(|x| self.alu(AluOp::Fdiv, f1, vec![x, q])).collect();
+        s.coord = Some(if div.len() == 1 {
+            div.remove(0)
+        } else {
+            self.alu(AluOp::Vec, ValueType::data(bits, n as u8), div)
+        });
+        if let Some(d) = s.dref {
+            s.dref = Some(self.alu(AluOp::Fdiv, self.f.ty(d), vec![d, q]));
+        }
+        Ok(())
+    }
+
     /// Translates image instructions; `false` if `inst` is not one.
     pub fn image_inst(&mut self, inst: &Instruction) -> Result<bool, CompileError> {
         match inst.class.opcode {
@@ -244,19 +310,16 @@ impl FnCtx<'_, '_> {
                 self.texel_ptrs.insert(super::operands::result(inst)?, (img, coord, sample));
                 return Ok(true);
             }
-            Op::ImageSampleProjImplicitLod
-            | Op::ImageSampleProjExplicitLod
-            | Op::ImageSampleProjDrefImplicitLod
-            | Op::ImageSampleProjDrefExplicitLod => {
-                return Err(CompileError::unsupported(opname(inst), "projective sampling"))
-            }
             _ => {}
         }
         let mut s = ImageSrcs::default();
         let Some((iop, at)) = self.image_fixed(inst, &mut s)? else { return Ok(false) };
-        let offset = self.image_operands(inst, at, &mut s)?;
+        let (offset, offsets) = self.image_operands(inst, at, &mut s)?;
         let h = s.handle.ok_or_else(|| bad(inst, "image"))?;
         let shape = self.handle_shape(inst, h)?;
+        if is_projective(inst.class.opcode) {
+            self.project(inst, shape, &mut s)?;
+        }
         if !shape.ms {
             s.sample = None;
         }
@@ -274,7 +337,11 @@ impl FnCtx<'_, '_> {
             return Ok(true);
         }
         let vt = self.rvt(inst)?;
-        let v = self.emit(InstKind::Image(ii), vt);
+        let v = match offsets {
+            Some(o) if iop == ImageOp::Gather => self.gather_offsets(&ii, o, vt),
+            Some(_) => return Err(bad(inst, "ConstOffsets outside a gather")),
+            None => self.emit(InstKind::Image(ii), vt),
+        };
         self.set(inst, Tree::Leaf(v))?;
         Ok(true)
     }
@@ -300,4 +367,25 @@ impl FnCtx<'_, '_> {
         ImageInst::from_sources(ImageOp::Atomic(op), shape, &s)
             .ok_or_else(|| bad(inst, "texel pointer"))
     }
+}
+
+/// The projective sampling instructions.
+fn is_projective(op: Op) -> bool {
+    matches!(
+        op,
+        Op::ImageSampleProjImplicitLod
+            | Op::ImageSampleProjExplicitLod
+            | Op::ImageSampleProjDrefImplicitLod
+            | Op::ImageSampleProjDrefExplicitLod
+    )
+}
+
+/// An offset from a constant scalar or vector (sign-extended components).
+fn leaf_offset(t: &CTree) -> Option<[i32; 3]> {
+    let CTree::Leaf(b, c) = t else { return None };
+    let mut o = [0i32; 3];
+    for (k, v) in c.iter().take(3).enumerate() {
+        o[k] = crate::ir::ops::sext(*v, *b) as i32;
+    }
+    Some(o)
 }

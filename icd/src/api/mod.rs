@@ -24,6 +24,7 @@ pub mod graphics_pending;
 pub mod image;
 pub mod instance;
 pub mod memory;
+pub mod multi_draw;
 pub mod out;
 pub mod physical_device;
 pub mod pipeline;

@@ -82,6 +82,20 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // maintenance3 limits.
     (c"VK_KHR_descriptor_update_template", 1),
     (c"VK_KHR_maintenance3", 1),
+    // MIRROR_CLAMP_TO_EDGE as the S#'s MIRROR_ONCE_LAST_TEXEL (tests/tests/graphics_scenes.rs
+    // against lavapipe).
+    (c"VK_KHR_sampler_mirror_clamp_to_edge", 3),
+    // Direct draws in a batch, each one's index in the VS's draw-index user SGPR
+    // (tests/tests/graphics_multi_draw.rs against lavapipe). VK_KHR_shader_draw_parameters
+    // waits for scratch memory in vertex shaders: its conformance cases index local arrays.
+    (c"VK_EXT_multi_draw", 1),
+    // Instance-rate divisors (zero included) from the VS key (tests/tests/graphics_divisor.rs
+    // against lavapipe).
+    (c"VK_EXT_vertex_attribute_divisor", 3),
+    (c"VK_KHR_vertex_attribute_divisor", 1),
+    // Samplers with NON_SEAMLESS_CUBE_MAP set DISABLE_CUBE_WRAP (sim sampling tests; CTS
+    // texture.filtering.cube.*non_seamless*).
+    (c"VK_EXT_non_seamless_cube_map", 1),
     // The `2` transfers convert their regions to the 1.0 commands' (api/transfer2.rs);
     // tests/tests/msaa.rs resolves through vkCmdResolveImage2KHR and CTS
     // api.copy_and_blit.copy_commands2 cases run them all.

@@ -10,7 +10,9 @@ fn clamp_mode(m: vk::SamplerAddressMode) -> VkResult<u32> {
         vk::SamplerAddressMode::MIRRORED_REPEAT => 1,
         vk::SamplerAddressMode::CLAMP_TO_EDGE => 2,
         vk::SamplerAddressMode::CLAMP_TO_BORDER => 6,
-        // MIRROR_CLAMP_TO_EDGE needs VK_KHR_sampler_mirror_clamp_to_edge (not exposed).
+        // VK_KHR_sampler_mirror_clamp_to_edge: mirrored once about 0, then clamped to the
+        // edge texels (MIRROR_ONCE_LAST_TEXEL).
+        vk::SamplerAddressMode::MIRROR_CLAMP_TO_EDGE => 3,
         other => return Err(VkError::FeatureNotPresent(format!("address mode {other:?}"))),
     })
 }
@@ -45,7 +47,11 @@ pub fn sampler(info: &vk::SamplerCreateInfo<'_>) -> VkResult<[u32; 4]> {
         | (clamp_mode(info.address_mode_v)? << 3)
         | (clamp_mode(info.address_mode_w)? << 6)
         | (compare << 12)
-        | (u32::from(info.unnormalized_coordinates != 0) << 15);
+        | (u32::from(info.unnormalized_coordinates != 0) << 15)
+        // VK_EXT_non_seamless_cube_map: DISABLE_CUBE_WRAP, each face wrapped by itself
+        // with the sampler's address modes.
+        | (u32::from(info.flags.contains(vk::SamplerCreateFlags::NON_SEAMLESS_CUBE_MAP_EXT))
+            << 28);
     let w1 = lod_u4_8(info.min_lod) | (lod_u4_8(info.max_lod) << 12);
     let mip = match info.mipmap_mode {
         vk::SamplerMipmapMode::NEAREST => 1,
@@ -111,6 +117,9 @@ mod tests {
         assert_eq!(far[1] & 0xfff, 0);
         assert!(sampler(&info.anisotropy_enable(true)).is_err());
         let mirror_once = info.address_mode_v(vk::SamplerAddressMode::MIRROR_CLAMP_TO_EDGE);
-        assert!(sampler(&mirror_once).is_err());
+        assert_eq!(sampler(&mirror_once).unwrap()[0] >> 3 & 7, 3);
+        assert_eq!(sampler(&info).unwrap()[0] >> 28 & 1, 0);
+        let flat = info.flags(vk::SamplerCreateFlags::NON_SEAMLESS_CUBE_MAP_EXT);
+        assert_eq!(sampler(&flat).unwrap()[0] >> 28 & 1, 1);
     }
 }

@@ -10,8 +10,8 @@ use ash::vk;
 use crate::api::{
     buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
     device_address as bda, device_group as group, executable as exe, graphics as g3d,
-    graphics_pending as gfx, image as img, instance, memory, physical_device as pd, pipeline,
-    query, queue, sync, transfer as xfer, transfer2 as xfer2,
+    graphics_pending as gfx, image as img, instance, memory, multi_draw, physical_device as pd,
+    pipeline, query, queue, sync, transfer as xfer, transfer2 as xfer2,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -267,6 +267,8 @@ entries! {
     Device c"vkCmdDrawIndexedIndirect": vk::PFN_vkCmdDrawIndexedIndirect => g3d::cmd_draw_indexed_indirect;
     Device c"vkCmdDrawIndirectCountKHR" in c"VK_KHR_draw_indirect_count": vk::PFN_vkCmdDrawIndirectCount => g3d::cmd_draw_indirect_count;
     Device c"vkCmdDrawIndexedIndirectCountKHR" in c"VK_KHR_draw_indirect_count": vk::PFN_vkCmdDrawIndexedIndirectCount => g3d::cmd_draw_indexed_indirect_count;
+    Device c"vkCmdDrawMultiEXT" in c"VK_EXT_multi_draw": vk::PFN_vkCmdDrawMultiEXT => multi_draw::cmd_draw_multi_ext;
+    Device c"vkCmdDrawMultiIndexedEXT" in c"VK_EXT_multi_draw": vk::PFN_vkCmdDrawMultiIndexedEXT => multi_draw::cmd_draw_multi_indexed_ext;
     Device c"vkCmdClearAttachments": vk::PFN_vkCmdClearAttachments => g3d::cmd_clear_attachments;
     Device c"vkCmdResolveImage": vk::PFN_vkCmdResolveImage => xfer::cmd_resolve_image;
     Device c"vkCmdBeginQuery": vk::PFN_vkCmdBeginQuery => cmd::cmd_begin_query;

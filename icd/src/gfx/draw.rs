@@ -482,6 +482,46 @@ pub fn draw(s: &mut CmdStream, st: &GraphicsState, push: &[u8], d: Draw) -> VkRe
     if empty || draw_state(s, st, push)?.is_none() {
         return Ok(());
     }
+    each_view(s, st, |s| draw_packets(s, st, d, 0))
+}
+
+/// `vkCmdDrawMultiEXT` and `vkCmdDrawMultiIndexedEXT`: direct draws (`Draw::Auto` or
+/// `Draw::Indexed`) sharing one state, draw `i` seeing gl_DrawIndex `i`.
+pub fn draw_multi(
+    s: &mut CmdStream,
+    st: &GraphicsState,
+    push: &[u8],
+    draws: &[Draw],
+) -> VkResult<()> {
+    if draws.iter().any(|d| matches!(d, Draw::Indirect { .. } | Draw::IndirectCount { .. })) {
+        return Err(VkError::InvalidUsage("an indirect draw in a multi-draw"));
+    }
+    if draws.is_empty() || draw_state(s, st, push)?.is_none() {
+        return Ok(());
+    }
+    each_view(s, st, |s| {
+        for (i, d) in draws.iter().enumerate() {
+            let empty = match *d {
+                Draw::Auto { count, instances, .. } | Draw::Indexed { count, instances, .. } => {
+                    count == 0 || instances == 0
+                }
+                _ => true,
+            };
+            if !empty {
+                draw_packets(s, st, *d, i as u32)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Runs `f` once per view of the current subpass's view mask (once without multiview), with
+/// the view's targets and view-index user SGPRs programmed.
+fn each_view(
+    s: &mut CmdStream,
+    st: &GraphicsState,
+    mut f: impl FnMut(&mut CmdStream) -> VkResult<()>,
+) -> VkResult<()> {
     let view_mask = st.rendering.as_ref().map_or(0, |r| r.view_mask);
     for view in multiview::views(view_mask) {
         if let Some(r) = st.rendering.as_ref().filter(|_| view_mask != 0) {
@@ -489,23 +529,24 @@ pub fn draw(s: &mut CmdStream, st: &GraphicsState, push: &[u8], d: Draw) -> VkRe
         }
         set(s, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VIEW_INDEX, &[view])?;
         set(s, r::SPI_SHADER_USER_DATA_PS_0 + 4 * g::PS_USER_DATA_VIEW_INDEX, &[view])?;
-        draw_packets(s, st, d)?;
+        f(s)?;
     }
     Ok(())
 }
 
-/// The draw packets of `d` (the state is programmed).
-fn draw_packets(s: &mut CmdStream, st: &GraphicsState, d: Draw) -> VkResult<()> {
+/// The draw packets of `d` (the state is programmed); a direct draw's gl_DrawIndex is
+/// `draw_index`.
+fn draw_packets(s: &mut CmdStream, st: &GraphicsState, d: Draw, draw_index: u32) -> VkResult<()> {
     let params = r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_BASE_VERTEX;
     match d {
         Draw::Auto { count, first, instances, first_instance } => {
-            set(s, params, &[first, first_instance, 0])?;
+            set(s, params, &[first, first_instance, draw_index])?;
             s.emit(&[pm4::header(NUM_INSTANCES, 1), instances])?;
             s.emit(&[pm4::header(DRAW_INDEX_AUTO, 2), count, SOURCE_AUTO])
         }
         Draw::Indexed { count, first, offset, instances, first_instance } => {
             let (va, bytes, size) = index_size(st)?;
-            set(s, params, &[offset as u32, first_instance, 0])?;
+            set(s, params, &[offset as u32, first_instance, draw_index])?;
             s.emit(&[pm4::header(NUM_INSTANCES, 1), instances])?;
             let at = va + u64::from(first) * size;
             // Indices past the buffer read as 0 (VGT_DMA_MAX_SIZE), as robust fetch would.

@@ -327,6 +327,16 @@ fn vertex_input(
     let Some(vi) = vi else { return Ok((key, Vec::new())) };
     let bindings =
         crate::api::array(vi.p_vertex_binding_descriptions, vi.vertex_binding_description_count);
+    // VK_EXT/KHR_vertex_attribute_divisor: per-binding instance divisors (1 when unlisted).
+    // SAFETY: a valid pNext chain (valid usage).
+    let divisors = unsafe {
+        crate::core::chain::find_in::<vk::PipelineVertexInputDivisorStateCreateInfoKHR<'_>>(
+            vi.p_next,
+        )
+    }
+    .map_or(&[][..], |d| {
+        crate::api::array(d.p_vertex_binding_divisors, d.vertex_binding_divisor_count)
+    });
     let mut out = Vec::new();
     for a in
         crate::api::array(vi.p_vertex_attribute_descriptions, vi.vertex_attribute_description_count)
@@ -342,7 +352,9 @@ fn vertex_input(
             return Err(VkError::InvalidUsage("vertex input location beyond the limit"));
         }
         key.rates[a.location as usize] = match b.input_rate {
-            vk::VertexInputRate::INSTANCE => InputRate::Instance { divisor: 1 },
+            vk::VertexInputRate::INSTANCE => InputRate::Instance {
+                divisor: divisors.iter().find(|d| d.binding == b.binding).map_or(1, |d| d.divisor),
+            },
             _ => InputRate::Vertex,
         };
         out.push(VertexAttribute {

@@ -4,8 +4,8 @@
 //! Arithmetic follows the Vulkan "Texel Filtering" rules with navi21's precisions: texel
 //! coordinates are quantised to 8 fractional bits before the filter weights are taken
 //! (subTexelPrecisionBits = 8) and the mip blend factor to 8 bits (mipmapPrecisionBits).
-//! Cube maps filter seamlessly unless the S# sets DISABLE_CUBE_WRAP (then a face's footprint
-//! is clamped to its edge texels). Not modelled: anisotropic filtering (an S# asking for it
+//! Cube maps filter seamlessly unless the S# sets DISABLE_CUBE_WRAP (then each face is wrapped
+//! by itself with the S#'s address modes, as VK_EXT_non_seamless_cube_map describes). Not modelled: anisotropic filtering (an S# asking for it
 //! filters isotropically).
 
 use super::desc::{clamp, ty, Ssharp};
@@ -183,7 +183,10 @@ impl<M: Memory> Ctx<'_, M> {
             let (f, nx, ny) = cube_neighbour(face as u32, x, y, size.0);
             (x, y, z) = (nx, ny, z - face + f as i64);
         }
-        let modes = if cube { [clamp::CLAMP_LAST_TEXEL; 3] } else { self.s.clamp };
+        // Seamless cubes ignore the address modes (a tap still outside is a face edge);
+        // with DISABLE_CUBE_WRAP each face is wrapped by itself like a 2D image.
+        let seamless = cube && !self.s.disable_cube_wrap;
+        let modes = if seamless { [clamp::CLAMP_LAST_TEXEL; 3] } else { self.s.clamp };
         let is3d = self.img.t.ty == ty::D3;
         let (Some(x), Some(y), Some(z)) = (
             wrap(modes[0], x, size.0),

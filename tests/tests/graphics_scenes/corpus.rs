@@ -270,6 +270,18 @@ fn draws() -> Vec<Scene> {
     let mut indirect =
         scene("indirect, 3 instances, firstVertex 1", T::TRIANGLE_LIST, quad.clone());
     indirect.draws = vec![Draw::Indirect([3, 3, 1, 0])];
+    // Instance i of firstInstance f reads shift f + i / d (d = 0: shift f for all).
+    let mut divisor2 =
+        scene("divisor 2, 4 instances from firstInstance 1", T::TRIANGLE_LIST, quad.clone());
+    divisor2.draws = vec![Draw::Direct(3, 4, 0, 1)];
+    divisor2.divisor = Some(2);
+    let mut divisor0 = mk(
+        "divisor 0, indexed, 3 instances from firstInstance 2",
+        u16t,
+        vec![0, 1, 2],
+        Draw::Indexed(3, 3, 0, 0, 2),
+    );
+    divisor0.divisor = Some(0);
     vec![
         mk(
             "indexed, vertexOffset -2, 2 instances from firstInstance 1",
@@ -286,6 +298,8 @@ fn draws() -> Vec<Scene> {
         direct,
         first_instance,
         indirect,
+        divisor2,
+        divisor0,
         mk(
             "indexed indirect, vertexOffset -1, 2 instances",
             u16t,
@@ -347,6 +361,7 @@ fn textures() -> Vec<Scene> {
         ("address mode MIRRORED_REPEAT", A::MIRRORED_REPEAT),
         ("address mode CLAMP_TO_EDGE", A::CLAMP_TO_EDGE),
         ("address mode CLAMP_TO_BORDER (opaque white)", A::CLAMP_TO_BORDER),
+        ("address mode MIRROR_CLAMP_TO_EDGE", A::MIRROR_CLAMP_TO_EDGE),
     ] {
         let quad = textured_quad([1.3, 1.2, 35.7, 21.6], [-1.27, -1.13, 2.21, 1.93]);
         let mut s = scene(name, T::TRIANGLE_LIST, quad);

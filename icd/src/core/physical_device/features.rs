@@ -74,6 +74,9 @@ feature_structs!(
     PhysicalDeviceShaderIntegerDotProductFeatures = 1,
     PhysicalDeviceMaintenance4Features = 1,
     PhysicalDevicePipelineExecutablePropertiesFeaturesKHR = 1,
+    PhysicalDeviceMultiDrawFeaturesEXT = 1,
+    PhysicalDeviceVertexAttributeDivisorFeaturesKHR = 2,
+    PhysicalDeviceNonSeamlessCubeMapFeaturesEXT = 1,
 );
 
 fn lookup(s_type: vk::StructureType) -> Option<(usize, &'static str)> {
@@ -92,6 +95,20 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         robust_buffer_access: vk::TRUE,
         shader_uniform_buffer_array_dynamic_indexing: vk::TRUE,
         shader_storage_buffer_array_dynamic_indexing: vk::TRUE,
+        // The T#/S# of the indexed array slot is loaded from set memory (per distinct index
+        // in a waterfall loop, so even divergent indices work): compiler/tests/images_sim.rs
+        // runs sim_descriptor_arrays (uniform, loop-counter and per-lane indices into
+        // sampled and storage image arrays) on the simulator against the interpreter.
+        shader_sampled_image_array_dynamic_indexing: vk::TRUE,
+        shader_storage_image_array_dynamic_indexing: vk::TRUE,
+        // Gathers with run-time offsets (the MIMG offset dword from ALU ops) and
+        // textureGatherOffsets (four gathers): image corpus sim_gather_extended on the
+        // simulator against the interpreter.
+        shader_image_gather_extended: vk::TRUE,
+        // The MinLod image operand: the `_cl` MIMG forms (explicit levels take max(lod, min)
+        // in the ALU); sim tests sampling::lod_clamp_raises_the_gradient_level, the image
+        // corpus's sample_grad_offset (textureGradClampARB) through every pass.
+        shader_resource_min_lod: vk::TRUE,
         shader_int64: vk::TRUE,
         shader_float64: vk::TRUE,
         shader_int16: vk::TRUE,
@@ -148,10 +165,19 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         | vk::StructureType::PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES
         // VK_EXT_shader_demote_to_helper_invocation: shaderDemoteToHelperInvocation
         // (compiler/tests/gfx_fragment.rs; graphics_shaders.rs `discard_demote`).
-        | vk::StructureType::PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES => &[T],
+        | vk::StructureType::PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES
+        // VK_EXT_multi_draw: multiDraw (tests/tests/graphics_multi_draw.rs).
+        | vk::StructureType::PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT
+        // VK_EXT_non_seamless_cube_map: the S#'s DISABLE_CUBE_WRAP (sim sampling
+        // seamless_cube_filtering_at_a_face_edge).
+        | vk::StructureType::PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT => &[T],
         // VK_KHR_16bit_storage: storage and uniform buffers and push constants (the corpus
         // exercises each); stage inputs and outputs belong to graphics.
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],
+        // VK_EXT/KHR_vertex_attribute_divisor (one structure type): instance-rate divisors,
+        // zero included (firstInstance's element for every instance), as the VS key's
+        // InputRate (tests/tests/graphics_divisor.rs against lavapipe).
+        vk::StructureType::PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_KHR => &[T, T],
         // VK_KHR_multiview: multiview (tests/tests/graphics_multiview.rs); no geometry or
         // tessellation shaders to combine it with.
         vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => &[T, F, F],

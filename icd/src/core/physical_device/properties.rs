@@ -23,6 +23,8 @@ use crate::version::{device_api_version, driver_version};
 /// registered range so that no tool mistakes Ferrum for another driver.
 pub const DRIVER_ID: vk::DriverId = vk::DriverId::from_raw(0x4665_7272);
 pub const DRIVER_NAME: &str = "Ferrum";
+/// VkPhysicalDeviceMultiDrawPropertiesEXT::maxMultiDrawCount (RADV's value).
+pub const MAX_MULTI_DRAW_COUNT: u32 = 2048;
 
 /// 128-bit FNV-1a, enough to derive stable UUIDs from short identifying strings.
 fn uuid_of(parts: &[&[u8]]) -> [u8; vk::UUID_SIZE] {
@@ -227,6 +229,31 @@ unsafe fn fill_one(
                     device_luid: v11.device_luid,
                     device_node_mask: v11.device_node_mask,
                     device_luid_valid: v11.device_luid_valid,
+                    ..Default::default()
+                },
+            ),
+            // Any 32-bit divisor: the VS divides the instance id by a constant.
+            S::PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT => chain::write_body(
+                s,
+                vk::PhysicalDeviceVertexAttributeDivisorPropertiesEXT {
+                    max_vertex_attrib_divisor: u32::MAX,
+                    ..Default::default()
+                },
+            ),
+            // firstInstance + instance / divisor holds for any firstInstance.
+            S::PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_KHR => chain::write_body(
+                s,
+                vk::PhysicalDeviceVertexAttributeDivisorPropertiesKHR {
+                    max_vertex_attrib_divisor: u32::MAX,
+                    supports_non_zero_first_instance: vk::TRUE,
+                    ..Default::default()
+                },
+            ),
+            // As RADV: one draw packet per element, no hardware limit below this.
+            S::PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT => chain::write_body(
+                s,
+                vk::PhysicalDeviceMultiDrawPropertiesEXT {
+                    max_multi_draw_count: MAX_MULTI_DRAW_COUNT,
                     ..Default::default()
                 },
             ),
