@@ -164,7 +164,7 @@ impl Gpu {
         }
     }
 
-    /// A host-visible, coherent buffer usable for transfers and storage.
+    /// A host-visible, coherent buffer usable for transfers, storage and uniform texel-buffer views.
     pub fn host_buffer(&self, size: u64) -> HostBuffer {
         self.make_host_buffer(size, false)
     }
@@ -193,7 +193,8 @@ impl Gpu {
             | vk::BufferUsageFlags::UNIFORM_BUFFER
             | vk::BufferUsageFlags::INDIRECT_BUFFER
             | vk::BufferUsageFlags::INDEX_BUFFER
-            | vk::BufferUsageFlags::VERTEX_BUFFER;
+            | vk::BufferUsageFlags::VERTEX_BUFFER
+            | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER;
         if addressable {
             usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         }

@@ -59,6 +59,9 @@ impl Caps {
     pub const TRANSFER: Caps = Caps(1 << 11);
     /// Blitted: a blit source when sampled, a blit destination when a colour target.
     pub const BLIT: Caps = Caps(1 << 12);
+    /// A path bit only (never in the table): vertex input through the format, whose hardware
+    /// capability is [`Caps::FETCH`]; uniform texel buffers are `FETCH` itself.
+    pub const VERTEX: Caps = Caps(1 << 13);
 
     pub const fn union(self, other: Caps) -> Caps {
         Caps(self.0 | other.0)
