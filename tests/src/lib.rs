@@ -18,6 +18,7 @@ pub mod kernel;
 pub mod mandelbrot;
 pub mod scene;
 pub mod shaders;
+pub mod texels;
 
 const LIBRARY: &str = "libvulkan_ferrum.so";
 

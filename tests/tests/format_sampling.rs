@@ -14,6 +14,7 @@ use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::{Gpu, HostBuffer};
 use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
+use ferrum_tests::texels::{self, Range};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 use vulkan_ferrum::format::{info, Numeric};
 
@@ -120,54 +121,9 @@ fn has_buffer_view(format: vk::Format) -> bool {
     info(format).is_some_and(|f| f.buf_format != 0)
 }
 
-/// A finite, normal binary16 number from pseudo-random bits (exponent 1..=29).
-fn half(bits: u16) -> u16 {
-    let exp = 1 + (bits >> 10 & 0x1f) % 29;
-    bits & 0x83ff | exp << 10
-}
-
-/// A small unsigned float of `mant` mantissa bits and a 5-bit exponent (B10G11R11), finite
-/// and normal.
-fn small_float(bits: u32, mant: u32) -> u32 {
-    let exp = 1 + (bits >> mant & 0x1f) % 30;
-    bits & ((1 << mant) - 1) | exp << mant
-}
-
 /// The upload bytes for `bytes` bytes of `format`.
 fn pattern(format: vk::Format, bytes: usize) -> Vec<u8> {
-    let mut state = 0x2545_f491_u32 ^ format.as_raw() as u32;
-    let mut raw: Vec<u8> = (0..bytes)
-        .map(|_| {
-            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (state >> 24) as u8
-        })
-        .collect();
-    let words = |raw: &mut Vec<u8>, f: &dyn Fn(u32, usize) -> u32| {
-        for (i, c) in raw.chunks_exact_mut(4).enumerate() {
-            let v = f(u32::from_le_bytes(c.try_into().unwrap()), i);
-            c.copy_from_slice(&v.to_le_bytes());
-        }
-    };
-    match format {
-        vk::Format::R16_SFLOAT | vk::Format::R16G16_SFLOAT | vk::Format::R16G16B16A16_SFLOAT => {
-            for c in raw.chunks_exact_mut(2) {
-                let v = half(u16::from_le_bytes([c[0], c[1]]));
-                c.copy_from_slice(&v.to_le_bytes());
-            }
-        }
-        vk::Format::R32_SFLOAT | vk::Format::R32G32_SFLOAT | vk::Format::R32G32B32A32_SFLOAT => {
-            words(&mut raw, &|b, i| {
-                let v = (b % 20001) as f32 / 64.0 - 150.0 + i as f32 * 1e-3;
-                v.to_bits()
-            })
-        }
-        vk::Format::D32_SFLOAT => words(&mut raw, &|b, _| ((b % 1001) as f32 / 1000.0).to_bits()),
-        vk::Format::B10G11R11_UFLOAT_PACK32 => words(&mut raw, &|b, _| {
-            small_float(b, 6) | small_float(b >> 11, 6) << 11 | small_float(b >> 22, 5) << 22
-        }),
-        _ => {}
-    }
-    raw
+    texels::pattern(format, bytes, Range::Wide)
 }
 
 fn texel_bytes(format: vk::Format) -> u32 {

@@ -1,5 +1,5 @@
 //! Images end to end through shaders, differential against lavapipe: a compute shader writes
-//! a swizzled (OPTIMAL) 2-level, 2-layer storage image, a second one reads every texel of
+//! a swizzled (OPTIMAL) 2-level, 2-layer storage image (float, UNORM, 32-bit unsigned and signed formats), a second one reads every texel of
 //! every level and layer back through imageLoad, texelFetch on a sampled view, and textureLod
 //! with a nearest and a linear sampler (explicit LOD, coordinates a quarter texel off centre
 //! so the last row and column blend with the clamped edge) into an SSBO. Lavapipe shares the
@@ -30,7 +30,7 @@ struct Case {
     filterable: bool,
 }
 
-const CASES: [Case; 4] = [
+const CASES: [Case; 5] = [
     Case {
         format: vk::Format::R8G8B8A8_UNORM,
         qualifier: "rgba8",
@@ -54,6 +54,13 @@ const CASES: [Case; 4] = [
         prefix: "u",
         value:
             "uvec4(0xa0000000u | uint(p.x) | uint(p.y) << 8 | uint(p.z) << 16 | uint(p.w) << 24)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R32_SINT,
+        qualifier: "r32i",
+        prefix: "i",
+        value: "ivec4(int(0x80000000u | uint(p.x) | uint(p.y) << 8 | uint(p.z) << 16) - p.w * 7)",
         filterable: false,
     },
     Case {
@@ -92,7 +99,11 @@ void main() {{
 
 fn reader_source(c: &Case) -> String {
     let (q, p) = (c.qualifier, c.prefix);
-    let bits = if p == "u" { "" } else { "floatBitsToUint" };
+    let bits = match p {
+        "u" => "",
+        "i" => "uvec4",
+        _ => "floatBitsToUint",
+    };
     let linear = if c.filterable {
         format!(
             "{bits}(textureLod({p}sampler2DArray(tex, linear_smp), vec3((vec2(g.xy) + vec2(0.75, 0.25)) / vec2(w, h), g.z), float(lv)))"

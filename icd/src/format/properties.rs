@@ -37,6 +37,7 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
         Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
     ),
     (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
+    (vk::Format::R32_SINT, Caps::SAMPLE.union(Caps::STORAGE)),
     (vk::Format::D16_UNORM, Caps::DEPTH_STENCIL),
     (vk::Format::D32_SFLOAT, Caps::DEPTH_STENCIL),
     (vk::Format::S8_UINT, Caps::DEPTH_STENCIL),
@@ -134,15 +135,78 @@ pub const PROVEN_TRANSFER: &[vk::Format] = &[
     vk::Format::BC7_SRGB_BLOCK,
 ];
 
-/// Formats whose blits (`BLIT_SRC` with their proven SAMPLE, `BLIT_DST` with their proven
-/// STORAGE: the blit kernel samples the source and stores the destination) are proven by
-/// `tests/tests/meta_blit.rs`: scaled, mirrored, layered and last-level blits with nearest and
-/// (float formats) linear filters, conversions between them, differential against lavapipe.
+/// Formats whose blits in both directions (`BLIT_SRC` with their proven SAMPLE, `BLIT_DST`
+/// with their proven STORAGE: the blit kernel samples the source and stores the destination)
+/// are proven by `tests/tests/meta_blit.rs` (`blits_match_lavapipe`): scaled, mirrored,
+/// layered and last-level blits with nearest and (float formats) linear filters, conversions
+/// between them, differential against lavapipe.
 pub const PROVEN_BLIT: &[vk::Format] = &[
     vk::Format::R8G8B8A8_UNORM,
     vk::Format::R16G16B16A16_SFLOAT,
     vk::Format::R32G32B32A32_SFLOAT,
     vk::Format::R32_UINT,
+    vk::Format::R32_SINT,
+];
+
+/// Formats proven as blit sources (`BLIT_SRC`) by `meta_blit.rs`
+/// (`every_sampled_format_blits_as_source`: the blits of `blits_match_lavapipe` into RGBA32F,
+/// R32_UINT or R32_SINT, nearest and, non-integer, linear, differential against lavapipe):
+/// the colour formats of [`PROVEN_SAMPLED`] but B5G6R5 and A2R10G10B10, which lavapipe does
+/// not blit. Depth blits (nearest, into the same format) are not implemented.
+pub const PROVEN_BLIT_SRC: &[vk::Format] = &[
+    vk::Format::B4G4R4A4_UNORM_PACK16,
+    vk::Format::R5G6B5_UNORM_PACK16,
+    vk::Format::R5G5B5A1_UNORM_PACK16,
+    vk::Format::B5G5R5A1_UNORM_PACK16,
+    vk::Format::A1R5G5B5_UNORM_PACK16,
+    vk::Format::R8_UNORM,
+    vk::Format::R8_SNORM,
+    vk::Format::R8_UINT,
+    vk::Format::R8_SINT,
+    vk::Format::R8G8_UNORM,
+    vk::Format::R8G8_SNORM,
+    vk::Format::R8G8_UINT,
+    vk::Format::R8G8_SINT,
+    vk::Format::R16_UNORM,
+    vk::Format::R16_SNORM,
+    vk::Format::R16_UINT,
+    vk::Format::R16_SINT,
+    vk::Format::R16_SFLOAT,
+    vk::Format::R8G8B8A8_UNORM,
+    vk::Format::R8G8B8A8_SNORM,
+    vk::Format::R8G8B8A8_UINT,
+    vk::Format::R8G8B8A8_SINT,
+    vk::Format::R8G8B8A8_SRGB,
+    vk::Format::B8G8R8A8_UNORM,
+    vk::Format::B8G8R8A8_SRGB,
+    vk::Format::A8B8G8R8_UNORM_PACK32,
+    vk::Format::A8B8G8R8_SNORM_PACK32,
+    vk::Format::A8B8G8R8_UINT_PACK32,
+    vk::Format::A8B8G8R8_SINT_PACK32,
+    vk::Format::A8B8G8R8_SRGB_PACK32,
+    vk::Format::A2B10G10R10_UNORM_PACK32,
+    vk::Format::A2B10G10R10_UINT_PACK32,
+    vk::Format::R16G16_UNORM,
+    vk::Format::R16G16_SNORM,
+    vk::Format::R16G16_UINT,
+    vk::Format::R16G16_SINT,
+    vk::Format::R16G16_SFLOAT,
+    vk::Format::R32_UINT,
+    vk::Format::R32_SINT,
+    vk::Format::R32_SFLOAT,
+    vk::Format::B10G11R11_UFLOAT_PACK32,
+    vk::Format::E5B9G9R9_UFLOAT_PACK32,
+    vk::Format::R16G16B16A16_UNORM,
+    vk::Format::R16G16B16A16_SNORM,
+    vk::Format::R16G16B16A16_UINT,
+    vk::Format::R16G16B16A16_SINT,
+    vk::Format::R16G16B16A16_SFLOAT,
+    vk::Format::R32G32_UINT,
+    vk::Format::R32G32_SINT,
+    vk::Format::R32G32_SFLOAT,
+    vk::Format::R32G32B32A32_UINT,
+    vk::Format::R32G32B32A32_SINT,
+    vk::Format::R32G32B32A32_SFLOAT,
 ];
 
 /// Formats whose multisampled images (2, 4 and 8 samples) are proven end to end by
@@ -262,7 +326,8 @@ pub fn proven(format: vk::Format) -> Caps {
     let depth = info(format).is_some_and(FormatInfo::is_depth_stencil);
     let filter = if depth { Caps(0) } else { Caps::FILTER };
     add(PROVEN_SAMPLED.contains(&format), Caps::SAMPLE | filter | Caps::FETCH);
-    add(PROVEN_BLIT.contains(&format), Caps::BLIT);
+    add(PROVEN_BLIT.contains(&format), Caps::BLIT | Caps::BLIT_DST);
+    add(PROVEN_BLIT_SRC.contains(&format), Caps::BLIT);
     add(PROVEN_TRANSFER.contains(&format), Caps::TRANSFER);
     add(PROVEN_VERTEX.contains(&format), Caps::VERTEX);
     caps
@@ -297,7 +362,7 @@ fn image_features(f: &FormatInfo, caps: Caps) -> vk::FormatFeatureFlags {
     set(has(Caps::COLOR), F::COLOR_ATTACHMENT);
     set(has(Caps::COLOR | Caps::BLEND), F::COLOR_ATTACHMENT_BLEND);
     // Blits store through a storage view; a colour target can take one as well.
-    set(has(Caps::BLIT) && (has(Caps::COLOR) || has(Caps::STORAGE)), F::BLIT_DST);
+    set(has(Caps::BLIT_DST) && (has(Caps::COLOR) || has(Caps::STORAGE)), F::BLIT_DST);
     set(has(Caps::DEPTH_STENCIL), F::DEPTH_STENCIL_ATTACHMENT);
     if f.img_format != 0 && has(Caps::TRANSFER) {
         out |= F::TRANSFER_SRC | F::TRANSFER_DST;
@@ -332,7 +397,7 @@ pub fn format_properties_for(format: vk::Format, allowed: Caps) -> vk::FormatPro
     let Some(f) = info(format) else { return vk::FormatProperties::default() };
     // Copies move bits and blits sample and render, so every image format has both paths.
     let img_caps = if f.img_format != 0 {
-        (f.caps | Caps::TRANSFER | Caps::BLIT).intersect(allowed)
+        (f.caps | Caps::TRANSFER | Caps::BLIT | Caps::BLIT_DST).intersect(allowed)
     } else {
         Caps(0)
     };

@@ -127,13 +127,16 @@ fn nothing_unproven_is_advertised() {
         | blit;
     assert_eq!(p.optimal_tiling_features, want);
     assert_eq!(p.buffer_features, F::UNIFORM_TEXEL_BUFFER | F::VERTEX_BUFFER);
-    // Sampled and transferred, not blitted: no BLIT bits.
+    // Sampled, transferred and a blit source; a blit destination only once rendered to or
+    // stored to and proven as one.
     let p = format_properties_for(vk::Format::R8_UNORM, proven(vk::Format::R8_UNORM));
-    let sampled = F::SAMPLED_IMAGE | F::SAMPLED_IMAGE_FILTER_LINEAR;
+    let sampled = F::SAMPLED_IMAGE | F::SAMPLED_IMAGE_FILTER_LINEAR | F::BLIT_SRC;
     assert_eq!(p.optimal_tiling_features, transfer | sampled);
+    let p = format_properties_for(vk::Format::B8G8R8A8_UNORM, proven(vk::Format::B8G8R8A8_UNORM));
+    assert!(!p.optimal_tiling_features.contains(F::BLIT_DST));
     // Integer formats are sampled, never filtered.
     let p = format_properties_for(vk::Format::R16G16_SINT, proven(vk::Format::R16G16_SINT));
-    assert_eq!(p.optimal_tiling_features, transfer | F::SAMPLED_IMAGE);
+    assert_eq!(p.optimal_tiling_features, transfer | F::SAMPLED_IMAGE | F::BLIT_SRC);
     // Depth formats: sampled (also with compare) but not filtered, and the depth/stencil
     // attachment (graphics_depth.rs); no buffer features.
     let p = format_properties_for(vk::Format::D16_UNORM, proven(vk::Format::D16_UNORM));
