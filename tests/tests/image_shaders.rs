@@ -1,5 +1,5 @@
 //! Images end to end through shaders, differential against lavapipe: a compute shader writes
-//! a swizzled (OPTIMAL) 2-level, 2-layer storage image (float, UNORM, 32-bit unsigned and signed formats), a second one reads every texel of
+//! a swizzled (OPTIMAL) 2-level, 2-layer storage image (float, UNORM and integer formats), a second one reads every texel of
 //! every level and layer back through imageLoad, texelFetch on a sampled view, and textureLod
 //! with a nearest and a linear sampler (explicit LOD, coordinates a quarter texel off centre
 //! so the last row and column blend with the clamped edge) into an SSBO. Lavapipe shares the
@@ -30,7 +30,7 @@ struct Case {
     filterable: bool,
 }
 
-const CASES: [Case; 5] = [
+const CASES: [Case; 15] = [
     Case {
         format: vk::Format::R8G8B8A8_UNORM,
         qualifier: "rgba8",
@@ -61,6 +61,76 @@ const CASES: [Case; 5] = [
         qualifier: "r32i",
         prefix: "i",
         value: "ivec4(int(0x80000000u | uint(p.x) | uint(p.y) << 8 | uint(p.z) << 16) - p.w * 7)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R8G8B8A8_UINT,
+        qualifier: "rgba8ui",
+        prefix: "u",
+        value: "uvec4(p.x * 19 % 256, p.y * 41, p.z * 7 + p.w * 3, (p.x * 37 + p.y * 11) % 256)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R8G8B8A8_SINT,
+        qualifier: "rgba8i",
+        prefix: "i",
+        value: "ivec4(p.x * 19 % 128 - 64, -p.y * 17, p.z * 7 - p.w * 3, (p.x * 37 + p.y * 11) % 256 - 128)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16G16B16A16_UINT,
+        qualifier: "rgba16ui",
+        prefix: "u",
+        value: "uvec4(p.x * 4099 % 65536, p.y * 9000, p.z * 77 + p.w, 65535 - p.x)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16G16B16A16_SINT,
+        qualifier: "rgba16i",
+        prefix: "i",
+        value: "ivec4(p.x * 4099 % 65536 - 32768, -p.y * 4000, p.z * 77 - p.w, 32767 - p.x)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R32_SFLOAT,
+        qualifier: "r32f",
+        prefix: "",
+        value: "vec4(float(p.x) * 1.25 - float(p.y) * 1e3 + float(p.z) + float(p.w) * 0.5)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R32G32_UINT,
+        qualifier: "rg32ui",
+        prefix: "u",
+        value: "uvec4(0xdead0000u | uint(p.x) << 8 | uint(p.y), uint(p.z) * 0x10001u + uint(p.w) * 3u, 0u, 0u)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R32G32_SINT,
+        qualifier: "rg32i",
+        prefix: "i",
+        value: "ivec4(-p.x * 100000 + p.y, p.z - p.w * 70000, 0, 0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R32G32_SFLOAT,
+        qualifier: "rg32f",
+        prefix: "",
+        value: "vec4(float(p.x) / 3.0, -float(p.y) * 1e5 + float(p.z) - float(p.w), 0.0, 0.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R32G32B32A32_UINT,
+        qualifier: "rgba32ui",
+        prefix: "u",
+        value: "uvec4(uint(p.x) * 0x01010101u, 0xffffffffu - uint(p.y), uint(p.z) << 31, uint(p.w) + 7u)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R32G32B32A32_SINT,
+        qualifier: "rgba32i",
+        prefix: "i",
+        value: "ivec4(-p.x, p.y * 0x7fffffff, p.z - 0x7fffffff - 1, p.w * -3)",
         filterable: false,
     },
     Case {

@@ -12,7 +12,8 @@ type F = vk::FormatFeatureFlags;
 /// The paths that work end to end today, per format (each a [`Caps`] bit that the format's
 /// hardware capability is masked with), for OPTIMAL tiling only: LINEAR tiling is proven for
 /// no format yet. A format and bit are added here only together with
-/// the tests that prove them: SAMPLE, FILTER and STORAGE by `tests/tests/image_shaders.rs`
+/// the tests that prove them: SAMPLE, FILTER and STORAGE by `tests/tests/image_shaders.rs` (STORAGE of
+/// the integer and 32-bit float formats listed with it alone too)
 /// (a shader's imageStore to a swizzled 2-level, 2-layer image, read back through imageLoad,
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
 /// the float formats there); COLOR and BLEND (colour attachment, with blending) by
@@ -38,6 +39,16 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
     ),
     (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
     (vk::Format::R32_SINT, Caps::SAMPLE.union(Caps::STORAGE)),
+    (vk::Format::R8G8B8A8_UINT, Caps::STORAGE),
+    (vk::Format::R8G8B8A8_SINT, Caps::STORAGE),
+    (vk::Format::R16G16B16A16_UINT, Caps::STORAGE),
+    (vk::Format::R16G16B16A16_SINT, Caps::STORAGE),
+    (vk::Format::R32_SFLOAT, Caps::STORAGE),
+    (vk::Format::R32G32_UINT, Caps::STORAGE),
+    (vk::Format::R32G32_SINT, Caps::STORAGE),
+    (vk::Format::R32G32_SFLOAT, Caps::STORAGE),
+    (vk::Format::R32G32B32A32_UINT, Caps::STORAGE),
+    (vk::Format::R32G32B32A32_SINT, Caps::STORAGE),
     (vk::Format::D16_UNORM, Caps::DEPTH_STENCIL),
     (vk::Format::D32_SFLOAT, Caps::DEPTH_STENCIL),
     (vk::Format::S8_UINT, Caps::DEPTH_STENCIL),
