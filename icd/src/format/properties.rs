@@ -12,8 +12,8 @@ type F = vk::FormatFeatureFlags;
 /// The paths that work end to end today, per format (each a [`Caps`] bit that the format's
 /// hardware capability is masked with), for OPTIMAL tiling only: LINEAR tiling is proven for
 /// no format yet. A format and bit are added here only together with
-/// the tests that prove them: SAMPLE, FILTER and STORAGE by `tests/tests/image_shaders.rs` (STORAGE of
-/// the integer and 32-bit float formats listed with it alone too)
+/// the tests that prove them: SAMPLE, FILTER and STORAGE by `tests/tests/image_shaders.rs`
+/// (STORAGE of the integer and 32-bit float formats listed with it alone too)
 /// (a shader's imageStore to a swizzled 2-level, 2-layer image, read back through imageLoad,
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
 /// the float formats there); COLOR and BLEND (colour attachment, with blending) by
@@ -258,6 +258,28 @@ pub const PROVEN_VERTEX: &[vk::Format] = &[
     vk::Format::R8G8B8A8_UNORM,
 ];
 
+/// Formats whose storage texel buffers (imageStore and imageLoad through an imageBuffer, the
+/// buffer's bytes and the loaded values) are proven by `tests/tests/image_shaders.rs`
+/// (`storage_texel_buffers_match_lavapipe`, differential against lavapipe). Texel-buffer
+/// atomics are not proven.
+pub const PROVEN_STORAGE_TEXEL: &[vk::Format] = &[
+    vk::Format::R8G8B8A8_UNORM,
+    vk::Format::R8G8B8A8_UINT,
+    vk::Format::R8G8B8A8_SINT,
+    vk::Format::R16G16B16A16_UINT,
+    vk::Format::R16G16B16A16_SINT,
+    vk::Format::R16G16B16A16_SFLOAT,
+    vk::Format::R32_UINT,
+    vk::Format::R32_SINT,
+    vk::Format::R32_SFLOAT,
+    vk::Format::R32G32_UINT,
+    vk::Format::R32G32_SINT,
+    vk::Format::R32G32_SFLOAT,
+    vk::Format::R32G32B32A32_UINT,
+    vk::Format::R32G32B32A32_SINT,
+    vk::Format::R32G32B32A32_SFLOAT,
+];
+
 /// Formats whose sampling is proven by `tests/tests/format_sampling.rs`: a copy-uploaded
 /// 2-level, 2-layer image read back through texelFetch and nearest textureLod (SAMPLE), linear
 /// textureLod for the non-integer colour formats (FILTER, where the hardware filters), and the same
@@ -341,6 +363,9 @@ pub fn proven(format: vk::Format) -> Caps {
     add(PROVEN_BLIT_SRC.contains(&format), Caps::BLIT);
     add(PROVEN_TRANSFER.contains(&format), Caps::TRANSFER);
     add(PROVEN_VERTEX.contains(&format), Caps::VERTEX);
+    // Storage texel buffers: every storage-image format of `image_shaders.rs` through an
+    // imageBuffer as well (`storage_texel_buffers_match_lavapipe`).
+    add(PROVEN_STORAGE_TEXEL.contains(&format), Caps::BUFFER_STORAGE);
     caps
 }
 

@@ -116,7 +116,7 @@ fn nothing_unproven_is_advertised() {
     let blit = F::BLIT_SRC | F::BLIT_DST;
     let p = format_properties_for(vk::Format::R32_UINT, proven(vk::Format::R32_UINT));
     assert_eq!(p.optimal_tiling_features, F::SAMPLED_IMAGE | F::STORAGE_IMAGE | transfer | blit);
-    assert_eq!(p.buffer_features, F::UNIFORM_TEXEL_BUFFER);
+    assert_eq!(p.buffer_features, F::UNIFORM_TEXEL_BUFFER | F::STORAGE_TEXEL_BUFFER);
     let p = format_properties_for(vk::Format::R8G8B8A8_UNORM, proven(vk::Format::R8G8B8A8_UNORM));
     let want = F::SAMPLED_IMAGE
         | F::SAMPLED_IMAGE_FILTER_LINEAR
@@ -126,7 +126,8 @@ fn nothing_unproven_is_advertised() {
         | transfer
         | blit;
     assert_eq!(p.optimal_tiling_features, want);
-    assert_eq!(p.buffer_features, F::UNIFORM_TEXEL_BUFFER | F::VERTEX_BUFFER);
+    let texel = F::UNIFORM_TEXEL_BUFFER | F::STORAGE_TEXEL_BUFFER;
+    assert_eq!(p.buffer_features, texel | F::VERTEX_BUFFER);
     // Sampled, transferred and a blit source; a blit destination only once rendered to or
     // stored to and proven as one.
     let p = format_properties_for(vk::Format::R8_UNORM, proven(vk::Format::R8_UNORM));
