@@ -164,15 +164,21 @@ impl Gpu {
         }
     }
 
-    /// A host-visible, coherent buffer usable for transfers and storage.
+    /// A host-visible, coherent buffer usable for transfers, storage and uniform texel-buffer views.
     pub fn host_buffer(&self, size: u64) -> HostBuffer {
-        self.make_host_buffer(size, false)
+        self.make_host_buffer(size, false, vk::BufferUsageFlags::empty())
+    }
+
+    /// A host buffer that storage texel-buffer views may also use (their format must then
+    /// support STORAGE_TEXEL_BUFFER, VUID-VkBufferViewCreateInfo-buffer-00934).
+    pub fn storage_texel_buffer(&self, size: u64) -> HostBuffer {
+        self.make_host_buffer(size, false, vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER)
     }
 
     /// A host buffer whose device address shaders may use (the device must have been created
     /// with `bufferDeviceAddress`); the address is [`Gpu::device_address`].
     pub fn addressable_buffer(&self, size: u64) -> HostBuffer {
-        self.make_host_buffer(size, true)
+        self.make_host_buffer(size, true, vk::BufferUsageFlags::empty())
     }
 
     /// `vkGetBufferDeviceAddress` through VK_KHR_buffer_device_address.
@@ -186,14 +192,21 @@ impl Gpu {
         unsafe { bda.get_buffer_device_address(&info) }
     }
 
-    fn make_host_buffer(&self, size: u64, addressable: bool) -> HostBuffer {
-        let mut usage = vk::BufferUsageFlags::TRANSFER_SRC
+    fn make_host_buffer(
+        &self,
+        size: u64,
+        addressable: bool,
+        extra: vk::BufferUsageFlags,
+    ) -> HostBuffer {
+        let mut usage = extra
+            | vk::BufferUsageFlags::TRANSFER_SRC
             | vk::BufferUsageFlags::TRANSFER_DST
             | vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::UNIFORM_BUFFER
             | vk::BufferUsageFlags::INDIRECT_BUFFER
             | vk::BufferUsageFlags::INDEX_BUFFER
-            | vk::BufferUsageFlags::VERTEX_BUFFER;
+            | vk::BufferUsageFlags::VERTEX_BUFFER
+            | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER;
         if addressable {
             usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         }

@@ -19,6 +19,7 @@ pub mod mandelbrot;
 pub mod pipeline;
 pub mod scene;
 pub mod shaders;
+pub mod texels;
 
 const LIBRARY: &str = "libvulkan_ferrum.so";
 

@@ -1,6 +1,7 @@
 //! `vkCmdBlitImage` differential against lavapipe, validation on: scaling up and down, flipped
 //! offsets on either side, layers, the last mip level as source and destination, nearest and
-//! linear filters, and format conversion (UNORM → SFLOAT, sRGB → UNORM).
+//! linear filters, and format conversion (UNORM → SFLOAT, sRGB → UNORM); every sampled
+//! colour format as a source.
 //!
 //! Nearest results without a format conversion must be bit-exact; conversions may differ by
 //! one LSB of the destination (see the comparison). The region sizes are chosen so no destination texel
@@ -12,12 +13,22 @@
 
 use ash_loaded::vk;
 use ferrum_tests::gpu::{transfer_to_host, transfer_to_transfer, Gpu};
+use ferrum_tests::texels::{self, Range};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
 const SRC: vk::Extent3D = vk::Extent3D { width: 13, height: 7, depth: 1 };
 const DST: vk::Extent3D = vk::Extent3D { width: 19, height: 11, depth: 1 };
 const LEVELS: u32 = 2;
 const LAYERS: u32 = 2;
+
+/// The aspect blitted and copied: depth for the depth formats, colour otherwise.
+fn aspect(f: vk::Format) -> vk::ImageAspectFlags {
+    if matches!(f, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT) {
+        vk::ImageAspectFlags::DEPTH
+    } else {
+        vk::ImageAspectFlags::COLOR
+    }
+}
 
 fn bpe(f: vk::Format) -> u32 {
     u32::from(vulkan_ferrum::format::info(f).unwrap().block_bytes)
@@ -36,7 +47,7 @@ fn levels(f: vk::Format, e: vk::Extent3D) -> (Vec<vk::BufferImageCopy>, u64) {
             let r = vk::BufferImageCopy {
                 buffer_offset: size,
                 image_subresource: vk::ImageSubresourceLayers {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    aspect_mask: aspect(f),
                     mip_level: level,
                     base_array_layer: 0,
                     layer_count: LAYERS,
@@ -53,7 +64,7 @@ fn levels(f: vk::Format, e: vk::Extent3D) -> (Vec<vk::BufferImageCopy>, u64) {
 }
 
 /// Source data: floats in [0, 1] for float formats (finite, so both drivers filter the same
-/// numbers), a byte pattern otherwise.
+/// numbers), a byte pattern otherwise; other formats' data from [`texels::pattern`].
 fn pattern(f: vk::Format, bytes: usize) -> Vec<u8> {
     match f {
         vk::Format::R32G32B32A32_SFLOAT => {
@@ -63,7 +74,10 @@ fn pattern(f: vk::Format, bytes: usize) -> Vec<u8> {
         vk::Format::R16G16B16A16_SFLOAT => (0..bytes / 2)
             .flat_map(|i| f32_to_f16((i * 37 % 1024) as f32 / 1024.0).to_le_bytes())
             .collect(),
-        _ => (0..bytes).map(|i| (i * 131 + i / 7 + 5) as u8).collect(),
+        vk::Format::R8G8B8A8_UNORM | vk::Format::R32_UINT => {
+            (0..bytes).map(|i| (i * 131 + i / 7 + 5) as u8).collect()
+        }
+        _ => texels::pattern(f, bytes, Range::Unit),
     }
 }
 
@@ -109,9 +123,9 @@ fn decode(f: vk::Format, bytes: &[u8]) -> (Vec<f32>, f32) {
     }
 }
 
-fn sub(level: u32, layer: u32, count: u32) -> vk::ImageSubresourceLayers {
+fn sub(level: u32, layer: u32, count: u32, f: vk::Format) -> vk::ImageSubresourceLayers {
     vk::ImageSubresourceLayers {
-        aspect_mask: vk::ImageAspectFlags::COLOR,
+        aspect_mask: aspect(f),
         mip_level: level,
         base_array_layer: layer,
         layer_count: count,
@@ -125,7 +139,8 @@ fn o(x: i32, y: i32, z: i32) -> vk::Offset3D {
 /// The blits: 13×7 → 19×11 both layers (up); flipped 13×7 layer 1 → level 1 (9×5) layer 0
 /// (down, mirrored in x and y); the last level (6×3) with a mirrored source in x into an 8×5
 /// part of level 1 layer 1 whose destination is mirrored in y.
-fn blits() -> [vk::ImageBlit; 3] {
+fn blits(f: vk::Format) -> [vk::ImageBlit; 3] {
+    let sub = |level, layer, count| sub(level, layer, count, f);
     [
         vk::ImageBlit {
             src_subresource: sub(0, 0, 2),
@@ -162,7 +177,7 @@ fn round(gpu: &Gpu, (sf, df): (vk::Format, vk::Format), filter: vk::Filter) -> V
         gpu.transfer_image(vk::ImageType::TYPE_2D, df, DST, LEVELS, LAYERS),
     );
     gpu.run(|d, cb| {
-        let barrier = |image, old, new| {
+        let barrier = |image, old, new, f| {
             let b = vk::ImageMemoryBarrier::default()
                 .old_layout(old)
                 .new_layout(new)
@@ -172,7 +187,7 @@ fn round(gpu: &Gpu, (sf, df): (vk::Format, vk::Format), filter: vk::Filter) -> V
                 .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
                 .image(image)
                 .subresource_range(vk::ImageSubresourceRange {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    aspect_mask: aspect(f),
                     base_mip_level: 0,
                     level_count: LEVELS,
                     base_array_layer: 0,
@@ -196,16 +211,16 @@ fn round(gpu: &Gpu, (sf, df): (vk::Format, vk::Format), filter: vk::Filter) -> V
             vk::ImageLayout::TRANSFER_DST_OPTIMAL,
             vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
         );
-        barrier(a, undef, dst);
-        barrier(b, undef, dst);
+        barrier(a, undef, dst, sf);
+        barrier(b, undef, dst, df);
         // SAFETY: a command buffer in the recording state; live buffers and images.
         unsafe {
             d.cmd_copy_buffer_to_image(cb, up.buffer, a, dst, &up_regions);
             d.cmd_copy_buffer_to_image(cb, zero.buffer, b, dst, &down_regions);
             transfer_to_transfer(d, cb);
-            barrier(a, dst, src);
-            d.cmd_blit_image(cb, a, src, b, dst, &blits(), filter);
-            barrier(b, dst, src);
+            barrier(a, dst, src, sf);
+            d.cmd_blit_image(cb, a, src, b, dst, &blits(sf), filter);
+            barrier(b, dst, src, df);
             d.cmd_copy_image_to_buffer(cb, b, src, down.buffer, &down_regions);
             transfer_to_host(d, cb);
         }
@@ -221,6 +236,7 @@ const CASES: &[(vk::Format, vk::Format, bool)] = &[
     (vk::Format::R8G8B8A8_UNORM, vk::Format::R32G32B32A32_SFLOAT, true),
     (vk::Format::R32G32B32A32_SFLOAT, vk::Format::R8G8B8A8_UNORM, true),
     (vk::Format::R32_UINT, vk::Format::R32_UINT, false),
+    (vk::Format::R32_SINT, vk::Format::R32_SINT, false),
 ];
 
 #[test]
@@ -257,6 +273,63 @@ fn blits_match_lavapipe() {
                     let t = tol(w[i]);
                     format!("channel {i}: ferrum {}, lavapipe {} (tolerance {t})", g[i], w[i])
                 })
+            };
+            if let Some(b) = bad {
+                failures.push(format!("{sf:?} -> {df:?} {filter:?}: {b}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    h.assert_clean();
+}
+
+/// The destination every sampled colour format is blitted into to prove it as a blit source
+/// (a destination proven in both directions by [`CASES`]): RGBA32F for normalized, sRGB and
+/// float formats, R32_UINT / R32_SINT (the red channel) for integer ones.
+fn wide_destination(f: vk::Format) -> vk::Format {
+    use vulkan_ferrum::format::Numeric;
+    match vulkan_ferrum::format::info(f).unwrap().numeric {
+        Numeric::Uint => vk::Format::R32_UINT,
+        Numeric::Sint => vk::Format::R32_SINT,
+        _ => vk::Format::R32G32B32A32_SFLOAT,
+    }
+}
+
+/// Every sampled colour format as a blit source (`BLIT_SRC`): nearest (and for non-integer
+/// formats linear) blits into [`wide_destination`], differential against lavapipe. Integer
+/// results are exact; float results within lavapipe's sampling precision (it reads formats
+/// of up to 8 bits per channel through an 8-bit path, 1/255, and decodes sRGB with a
+/// polynomial, 0.2%), plus the filter's weight precision (1/256 per axis on values below 2).
+#[test]
+fn every_sampled_format_blits_as_source() {
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let lvp_pd = h.physical_device_named("llvmpipe");
+    let ours_pd = h.physical_device_named("Ferrum");
+    let lvp = Gpu::new(&h.instance, lvp_pd, 0, 1, &[]);
+    let ours = Gpu::new(&h.instance, ours_pd, 0, 1, &[]);
+    let mut failures = Vec::new();
+    for &sf in vulkan_ferrum::format::properties::PROVEN_BLIT_SRC {
+        let df = wide_destination(sf);
+        let float = df == vk::Format::R32G32B32A32_SFLOAT;
+        let filters: &[vk::Filter] =
+            if float { &[vk::Filter::NEAREST, vk::Filter::LINEAR] } else { &[vk::Filter::NEAREST] };
+        for &filter in filters {
+            let want = round(&h, lvp_pd, &lvp, (sf, df), filter);
+            let got = round(&h, ours_pd, &ours, (sf, df), filter);
+            let bad = if !float {
+                got.iter()
+                    .zip(&want)
+                    .position(|(a, b)| a != b)
+                    .map(|i| format!("byte {i}: ferrum {:#x}, lavapipe {:#x}", got[i], want[i]))
+            } else {
+                let (g, _) = decode(df, &got);
+                let (w, _) = decode(df, &want);
+                let filt = if filter == vk::Filter::LINEAR { 4.0 / 256.0 } else { 0.0 };
+                let tol = |b: f32| filt + 2.0 / 255.0 + 2e-3 + b.abs() * 2e-3;
+                g.iter()
+                    .zip(&w)
+                    .position(|(a, b)| (a - b).abs() > tol(*b))
+                    .map(|i| format!("channel {i}: ferrum {}, lavapipe {}", g[i], w[i]))
             };
             if let Some(b) = bad {
                 failures.push(format!("{sf:?} -> {df:?} {filter:?}: {b}"));

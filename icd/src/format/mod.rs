@@ -57,8 +57,14 @@ impl Caps {
     pub const VERTEX_ONLY: Caps = Caps(1 << 10);
     /// Copied by the transfer commands (every image format: copies move bits).
     pub const TRANSFER: Caps = Caps(1 << 11);
-    /// Blitted: a blit source when sampled, a blit destination when a colour target.
+    /// Blitted from: a blit source when sampled.
     pub const BLIT: Caps = Caps(1 << 12);
+    /// A path bit only (never in the table): vertex input through the format, whose hardware
+    /// capability is [`Caps::FETCH`]; uniform texel buffers are `FETCH` itself.
+    pub const VERTEX: Caps = Caps(1 << 13);
+    /// Blitted into: a blit destination when a colour target or storage image (a path bit,
+    /// as every image format is, see [`Caps::BLIT`]).
+    pub const BLIT_DST: Caps = Caps(1 << 14);
 
     pub const fn union(self, other: Caps) -> Caps {
         Caps(self.0 | other.0)

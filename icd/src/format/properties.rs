@@ -10,9 +10,10 @@ use crate::error::{VkError, VkResult};
 type F = vk::FormatFeatureFlags;
 
 /// The paths that work end to end today, per format (each a [`Caps`] bit that the format's
-/// hardware capability is masked with), for OPTIMAL tiling only: LINEAR tiling and buffer
-/// features are proven for no format yet. A format and bit are added here only together with
+/// hardware capability is masked with), for OPTIMAL tiling only: LINEAR tiling is proven for
+/// no format yet. A format and bit are added here only together with
 /// the tests that prove them: SAMPLE, FILTER and STORAGE by `tests/tests/image_shaders.rs`
+/// (STORAGE of the integer and 32-bit float formats listed with it alone too)
 /// (a shader's imageStore to a swizzled 2-level, 2-layer image, read back through imageLoad,
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
 /// the float formats there); COLOR and BLEND (colour attachment, with blending) by
@@ -20,8 +21,9 @@ type F = vk::FormatFeatureFlags;
 /// BGRA8, RGBA16F and RGBA32F targets, differential against lavapipe); DEPTH_STENCIL (depth/stencil
 /// attachment) by `tests/tests/graphics_depth.rs` (depth and stencil tests, ops, clears, load
 /// ops, bias, clamp and bounds on D16, D32, S8 and D32S8, read back by copies, differential
-/// against lavapipe). TRANSFER is [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`]; ATOMIC image
-/// atomics, FETCH/BUFFER_STORAGE texel-buffer instructions.
+/// against lavapipe). TRANSFER is [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`], sampling of the
+/// other formats and uniform texel buffers (FETCH) [`PROVEN_SAMPLED`], vertex input
+/// [`PROVEN_VERTEX`]; ATOMIC image atomics, BUFFER_STORAGE storage texel buffers.
 pub const PROVEN: &[(vk::Format, Caps)] = &[
     (
         vk::Format::R8G8B8A8_UNORM,
@@ -36,6 +38,17 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
         Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
     ),
     (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
+    (vk::Format::R32_SINT, Caps::SAMPLE.union(Caps::STORAGE)),
+    (vk::Format::R8G8B8A8_UINT, Caps::STORAGE),
+    (vk::Format::R8G8B8A8_SINT, Caps::STORAGE),
+    (vk::Format::R16G16B16A16_UINT, Caps::STORAGE),
+    (vk::Format::R16G16B16A16_SINT, Caps::STORAGE),
+    (vk::Format::R32_SFLOAT, Caps::STORAGE),
+    (vk::Format::R32G32_UINT, Caps::STORAGE),
+    (vk::Format::R32G32_SINT, Caps::STORAGE),
+    (vk::Format::R32G32_SFLOAT, Caps::STORAGE),
+    (vk::Format::R32G32B32A32_UINT, Caps::STORAGE),
+    (vk::Format::R32G32B32A32_SINT, Caps::STORAGE),
     (vk::Format::D16_UNORM, Caps::DEPTH_STENCIL),
     (vk::Format::D32_SFLOAT, Caps::DEPTH_STENCIL),
     (vk::Format::S8_UINT, Caps::DEPTH_STENCIL),
@@ -133,15 +146,78 @@ pub const PROVEN_TRANSFER: &[vk::Format] = &[
     vk::Format::BC7_SRGB_BLOCK,
 ];
 
-/// Formats whose blits (`BLIT_SRC` with their proven SAMPLE, `BLIT_DST` with their proven
-/// STORAGE: the blit kernel samples the source and stores the destination) are proven by
-/// `tests/tests/meta_blit.rs`: scaled, mirrored, layered and last-level blits with nearest and
-/// (float formats) linear filters, conversions between them, differential against lavapipe.
+/// Formats whose blits in both directions (`BLIT_SRC` with their proven SAMPLE, `BLIT_DST`
+/// with their proven STORAGE: the blit kernel samples the source and stores the destination)
+/// are proven by `tests/tests/meta_blit.rs` (`blits_match_lavapipe`): scaled, mirrored,
+/// layered and last-level blits with nearest and (float formats) linear filters, conversions
+/// between them, differential against lavapipe.
 pub const PROVEN_BLIT: &[vk::Format] = &[
     vk::Format::R8G8B8A8_UNORM,
     vk::Format::R16G16B16A16_SFLOAT,
     vk::Format::R32G32B32A32_SFLOAT,
     vk::Format::R32_UINT,
+    vk::Format::R32_SINT,
+];
+
+/// Formats proven as blit sources (`BLIT_SRC`) by `meta_blit.rs`
+/// (`every_sampled_format_blits_as_source`: the blits of `blits_match_lavapipe` into RGBA32F,
+/// R32_UINT or R32_SINT, nearest and, non-integer, linear, differential against lavapipe):
+/// the colour formats of [`PROVEN_SAMPLED`] but B5G6R5 and A2R10G10B10, which lavapipe does
+/// not blit. Depth blits (nearest, into the same format) are not implemented.
+pub const PROVEN_BLIT_SRC: &[vk::Format] = &[
+    vk::Format::B4G4R4A4_UNORM_PACK16,
+    vk::Format::R5G6B5_UNORM_PACK16,
+    vk::Format::R5G5B5A1_UNORM_PACK16,
+    vk::Format::B5G5R5A1_UNORM_PACK16,
+    vk::Format::A1R5G5B5_UNORM_PACK16,
+    vk::Format::R8_UNORM,
+    vk::Format::R8_SNORM,
+    vk::Format::R8_UINT,
+    vk::Format::R8_SINT,
+    vk::Format::R8G8_UNORM,
+    vk::Format::R8G8_SNORM,
+    vk::Format::R8G8_UINT,
+    vk::Format::R8G8_SINT,
+    vk::Format::R16_UNORM,
+    vk::Format::R16_SNORM,
+    vk::Format::R16_UINT,
+    vk::Format::R16_SINT,
+    vk::Format::R16_SFLOAT,
+    vk::Format::R8G8B8A8_UNORM,
+    vk::Format::R8G8B8A8_SNORM,
+    vk::Format::R8G8B8A8_UINT,
+    vk::Format::R8G8B8A8_SINT,
+    vk::Format::R8G8B8A8_SRGB,
+    vk::Format::B8G8R8A8_UNORM,
+    vk::Format::B8G8R8A8_SRGB,
+    vk::Format::A8B8G8R8_UNORM_PACK32,
+    vk::Format::A8B8G8R8_SNORM_PACK32,
+    vk::Format::A8B8G8R8_UINT_PACK32,
+    vk::Format::A8B8G8R8_SINT_PACK32,
+    vk::Format::A8B8G8R8_SRGB_PACK32,
+    vk::Format::A2B10G10R10_UNORM_PACK32,
+    vk::Format::A2B10G10R10_UINT_PACK32,
+    vk::Format::R16G16_UNORM,
+    vk::Format::R16G16_SNORM,
+    vk::Format::R16G16_UINT,
+    vk::Format::R16G16_SINT,
+    vk::Format::R16G16_SFLOAT,
+    vk::Format::R32_UINT,
+    vk::Format::R32_SINT,
+    vk::Format::R32_SFLOAT,
+    vk::Format::B10G11R11_UFLOAT_PACK32,
+    vk::Format::E5B9G9R9_UFLOAT_PACK32,
+    vk::Format::R16G16B16A16_UNORM,
+    vk::Format::R16G16B16A16_SNORM,
+    vk::Format::R16G16B16A16_UINT,
+    vk::Format::R16G16B16A16_SINT,
+    vk::Format::R16G16B16A16_SFLOAT,
+    vk::Format::R32G32_UINT,
+    vk::Format::R32G32_SINT,
+    vk::Format::R32G32_SFLOAT,
+    vk::Format::R32G32B32A32_UINT,
+    vk::Format::R32G32B32A32_SINT,
+    vk::Format::R32G32B32A32_SFLOAT,
 ];
 
 /// Formats whose multisampled images (2, 4 and 8 samples) are proven end to end by
@@ -174,7 +250,7 @@ pub const MSAA_SAMPLE_COUNTS: vk::SampleCountFlags = vk::SampleCountFlags::from_
 /// Formats whose vertex-buffer fetch (`VERTEX_BUFFER`) is proven, by `tests/tests/graphics.rs`
 /// (vertex attributes with per-vertex and per-instance rates, differential against lavapipe),
 /// `tests/tests/graphics_scenes.rs` (RGBA32F positions with w, colours) and `tests/tests/cube.rs`
-/// (RGB32F positions and normals). Other buffer features stay unadvertised.
+/// (RGB32F positions and normals).
 pub const PROVEN_VERTEX: &[vk::Format] = &[
     vk::Format::R32G32_SFLOAT,
     vk::Format::R32G32B32_SFLOAT,
@@ -182,17 +258,115 @@ pub const PROVEN_VERTEX: &[vk::Format] = &[
     vk::Format::R8G8B8A8_UNORM,
 ];
 
-/// The paths [`PROVEN`] for `format` with OPTIMAL tiling (none for formats not listed).
+/// Formats whose storage texel buffers (imageStore and imageLoad through an imageBuffer, the
+/// buffer's bytes and the loaded values) are proven by `tests/tests/image_shaders.rs`
+/// (`storage_texel_buffers_match_lavapipe`, differential against lavapipe). Texel-buffer
+/// atomics are not proven.
+pub const PROVEN_STORAGE_TEXEL: &[vk::Format] = &[
+    vk::Format::R8G8B8A8_UNORM,
+    vk::Format::R8G8B8A8_UINT,
+    vk::Format::R8G8B8A8_SINT,
+    vk::Format::R16G16B16A16_UINT,
+    vk::Format::R16G16B16A16_SINT,
+    vk::Format::R16G16B16A16_SFLOAT,
+    vk::Format::R32_UINT,
+    vk::Format::R32_SINT,
+    vk::Format::R32_SFLOAT,
+    vk::Format::R32G32_UINT,
+    vk::Format::R32G32_SINT,
+    vk::Format::R32G32_SFLOAT,
+    vk::Format::R32G32B32A32_UINT,
+    vk::Format::R32G32B32A32_SINT,
+    vk::Format::R32G32B32A32_SFLOAT,
+];
+
+/// Formats whose sampling is proven by `tests/tests/format_sampling.rs`: a copy-uploaded
+/// 2-level, 2-layer image read back through texelFetch and nearest textureLod (SAMPLE), linear
+/// textureLod for the non-integer colour formats (FILTER, where the hardware filters), and the same
+/// bytes through a uniform texel buffer for the formats with a buffer format (FETCH), all
+/// differential against lavapipe; the depth formats through their depth aspect, also with
+/// depth-compare samplers.
+pub const PROVEN_SAMPLED: &[vk::Format] = &[
+    vk::Format::B4G4R4A4_UNORM_PACK16,
+    vk::Format::R5G6B5_UNORM_PACK16,
+    vk::Format::B5G6R5_UNORM_PACK16,
+    vk::Format::R5G5B5A1_UNORM_PACK16,
+    vk::Format::B5G5R5A1_UNORM_PACK16,
+    vk::Format::A1R5G5B5_UNORM_PACK16,
+    vk::Format::R8_UNORM,
+    vk::Format::R8_SNORM,
+    vk::Format::R8_UINT,
+    vk::Format::R8_SINT,
+    vk::Format::R8G8_UNORM,
+    vk::Format::R8G8_SNORM,
+    vk::Format::R8G8_UINT,
+    vk::Format::R8G8_SINT,
+    vk::Format::R16_UNORM,
+    vk::Format::R16_SNORM,
+    vk::Format::R16_UINT,
+    vk::Format::R16_SINT,
+    vk::Format::R16_SFLOAT,
+    vk::Format::R8G8B8A8_UNORM,
+    vk::Format::R8G8B8A8_SNORM,
+    vk::Format::R8G8B8A8_UINT,
+    vk::Format::R8G8B8A8_SINT,
+    vk::Format::R8G8B8A8_SRGB,
+    vk::Format::B8G8R8A8_UNORM,
+    vk::Format::B8G8R8A8_SRGB,
+    vk::Format::A8B8G8R8_UNORM_PACK32,
+    vk::Format::A8B8G8R8_SNORM_PACK32,
+    vk::Format::A8B8G8R8_UINT_PACK32,
+    vk::Format::A8B8G8R8_SINT_PACK32,
+    vk::Format::A8B8G8R8_SRGB_PACK32,
+    vk::Format::A2R10G10B10_UNORM_PACK32,
+    vk::Format::A2B10G10R10_UNORM_PACK32,
+    vk::Format::A2B10G10R10_UINT_PACK32,
+    vk::Format::R16G16_UNORM,
+    vk::Format::R16G16_SNORM,
+    vk::Format::R16G16_UINT,
+    vk::Format::R16G16_SINT,
+    vk::Format::R16G16_SFLOAT,
+    vk::Format::R32_UINT,
+    vk::Format::R32_SINT,
+    vk::Format::R32_SFLOAT,
+    vk::Format::B10G11R11_UFLOAT_PACK32,
+    vk::Format::E5B9G9R9_UFLOAT_PACK32,
+    vk::Format::R16G16B16A16_UNORM,
+    vk::Format::R16G16B16A16_SNORM,
+    vk::Format::R16G16B16A16_UINT,
+    vk::Format::R16G16B16A16_SINT,
+    vk::Format::R16G16B16A16_SFLOAT,
+    vk::Format::R32G32_UINT,
+    vk::Format::R32G32_SINT,
+    vk::Format::R32G32_SFLOAT,
+    vk::Format::R32G32B32A32_UINT,
+    vk::Format::R32G32B32A32_SINT,
+    vk::Format::R32G32B32A32_SFLOAT,
+    vk::Format::D16_UNORM,
+    vk::Format::D32_SFLOAT,
+];
+
+/// The paths proven for `format` (OPTIMAL tiling for the image paths); none for formats not
+/// listed in any table.
 pub fn proven(format: vk::Format) -> Caps {
     let mut caps = PROVEN.iter().find(|p| p.0 == format).map_or(Caps(0), |p| p.1);
-    if PROVEN_BLIT.contains(&format) {
-        caps = caps | Caps::BLIT;
-    }
-    if PROVEN_TRANSFER.contains(&format) {
-        caps | Caps::TRANSFER
-    } else {
-        caps
-    }
+    let mut add = |listed: bool, c: Caps| {
+        if listed {
+            caps = caps | c;
+        }
+    };
+    // Depth is sampled, not filtered (without compare): lavapipe, the oracle, does not filter it.
+    let depth = info(format).is_some_and(FormatInfo::is_depth_stencil);
+    let filter = if depth { Caps(0) } else { Caps::FILTER };
+    add(PROVEN_SAMPLED.contains(&format), Caps::SAMPLE | filter | Caps::FETCH);
+    add(PROVEN_BLIT.contains(&format), Caps::BLIT | Caps::BLIT_DST);
+    add(PROVEN_BLIT_SRC.contains(&format), Caps::BLIT);
+    add(PROVEN_TRANSFER.contains(&format), Caps::TRANSFER);
+    add(PROVEN_VERTEX.contains(&format), Caps::VERTEX);
+    // Storage texel buffers: every storage-image format of `image_shaders.rs` through an
+    // imageBuffer as well (`storage_texel_buffers_match_lavapipe`).
+    add(PROVEN_STORAGE_TEXEL.contains(&format), Caps::BUFFER_STORAGE);
+    caps
 }
 
 /// What is advertised for `format`: [`proven`] (OPTIMAL tiling only), or everything the
@@ -224,7 +398,7 @@ fn image_features(f: &FormatInfo, caps: Caps) -> vk::FormatFeatureFlags {
     set(has(Caps::COLOR), F::COLOR_ATTACHMENT);
     set(has(Caps::COLOR | Caps::BLEND), F::COLOR_ATTACHMENT_BLEND);
     // Blits store through a storage view; a colour target can take one as well.
-    set(has(Caps::BLIT) && (has(Caps::COLOR) || has(Caps::STORAGE)), F::BLIT_DST);
+    set(has(Caps::BLIT_DST) && (has(Caps::COLOR) || has(Caps::STORAGE)), F::BLIT_DST);
     set(has(Caps::DEPTH_STENCIL), F::DEPTH_STENCIL_ATTACHMENT);
     if f.img_format != 0 && has(Caps::TRANSFER) {
         out |= F::TRANSFER_SRC | F::TRANSFER_DST;
@@ -234,11 +408,11 @@ fn image_features(f: &FormatInfo, caps: Caps) -> vk::FormatFeatureFlags {
 
 fn buffer_features(caps: Caps) -> vk::FormatFeatureFlags {
     let mut out = F::empty();
-    if caps.contains(Caps::FETCH) {
+    if caps.contains(Caps::VERTEX) {
         out |= F::VERTEX_BUFFER;
-        if !caps.contains(Caps::VERTEX_ONLY) {
-            out |= F::UNIFORM_TEXEL_BUFFER;
-        }
+    }
+    if caps.contains(Caps::FETCH) && !caps.contains(Caps::VERTEX_ONLY) {
+        out |= F::UNIFORM_TEXEL_BUFFER;
     }
     if caps.contains(Caps::BUFFER_STORAGE) {
         out |= F::STORAGE_TEXEL_BUFFER;
@@ -259,14 +433,15 @@ pub fn format_properties_for(format: vk::Format, allowed: Caps) -> vk::FormatPro
     let Some(f) = info(format) else { return vk::FormatProperties::default() };
     // Copies move bits and blits sample and render, so every image format has both paths.
     let img_caps = if f.img_format != 0 {
-        (f.caps | Caps::TRANSFER | Caps::BLIT).intersect(allowed)
+        (f.caps | Caps::TRANSFER | Caps::BLIT | Caps::BLIT_DST).intersect(allowed)
     } else {
         Caps(0)
     };
     // VERTEX_ONLY describes the format, not a path: keep it whenever fetching is allowed.
+    // Vertex input is the FETCH hardware through a path of its own (VERTEX).
     let vertex_only = Caps(f.caps.0 & Caps::VERTEX_ONLY.0);
-    let buf_caps =
-        if f.buf_format != 0 { f.caps.intersect(allowed) | vertex_only } else { Caps(0) };
+    let hw = if f.caps.contains(Caps::FETCH) { f.caps | Caps::VERTEX } else { f.caps };
+    let buf_caps = if f.buf_format != 0 { hw.intersect(allowed) | vertex_only } else { Caps(0) };
     let optimal = image_features(f, img_caps);
     let linear = if linear_allowed(f) {
         // The DB cannot address linear surfaces on GFX10.
@@ -287,9 +462,6 @@ pub fn format_properties(format: vk::Format) -> vk::FormatProperties {
     let mut p = format_properties_for(format, caps);
     if !linear {
         p.linear_tiling_features = F::empty();
-    }
-    if PROVEN_VERTEX.contains(&format) {
-        p.buffer_features |= F::VERTEX_BUFFER;
     }
     p
 }

@@ -116,7 +116,7 @@ fn nothing_unproven_is_advertised() {
     let blit = F::BLIT_SRC | F::BLIT_DST;
     let p = format_properties_for(vk::Format::R32_UINT, proven(vk::Format::R32_UINT));
     assert_eq!(p.optimal_tiling_features, F::SAMPLED_IMAGE | F::STORAGE_IMAGE | transfer | blit);
-    assert!(p.buffer_features.is_empty());
+    assert_eq!(p.buffer_features, F::UNIFORM_TEXEL_BUFFER | F::STORAGE_TEXEL_BUFFER);
     let p = format_properties_for(vk::Format::R8G8B8A8_UNORM, proven(vk::Format::R8G8B8A8_UNORM));
     let want = F::SAMPLED_IMAGE
         | F::SAMPLED_IMAGE_FILTER_LINEAR
@@ -126,13 +126,28 @@ fn nothing_unproven_is_advertised() {
         | transfer
         | blit;
     assert_eq!(p.optimal_tiling_features, want);
-    // Blits are proven for four formats only: a transfer-only format gets no BLIT bits.
+    let texel = F::UNIFORM_TEXEL_BUFFER | F::STORAGE_TEXEL_BUFFER;
+    assert_eq!(p.buffer_features, texel | F::VERTEX_BUFFER);
+    // Sampled, transferred and a blit source; a blit destination only once rendered to or
+    // stored to and proven as one.
     let p = format_properties_for(vk::Format::R8_UNORM, proven(vk::Format::R8_UNORM));
-    assert_eq!(p.optimal_tiling_features, transfer);
-    // Depth formats: transfers and the depth/stencil attachment (graphics_depth.rs), not yet
-    // sampling.
+    let sampled = F::SAMPLED_IMAGE | F::SAMPLED_IMAGE_FILTER_LINEAR | F::BLIT_SRC;
+    assert_eq!(p.optimal_tiling_features, transfer | sampled);
+    let p = format_properties_for(vk::Format::B8G8R8A8_UNORM, proven(vk::Format::B8G8R8A8_UNORM));
+    assert!(!p.optimal_tiling_features.contains(F::BLIT_DST));
+    // Integer formats are sampled, never filtered.
+    let p = format_properties_for(vk::Format::R16G16_SINT, proven(vk::Format::R16G16_SINT));
+    assert_eq!(p.optimal_tiling_features, transfer | F::SAMPLED_IMAGE | F::BLIT_SRC);
+    // Depth formats: sampled (also with compare) but not filtered, and the depth/stencil
+    // attachment (graphics_depth.rs); no buffer features.
     let p = format_properties_for(vk::Format::D16_UNORM, proven(vk::Format::D16_UNORM));
-    assert_eq!(p.optimal_tiling_features, transfer | F::DEPTH_STENCIL_ATTACHMENT);
+    let depth = transfer | F::SAMPLED_IMAGE | F::DEPTH_STENCIL_ATTACHMENT;
+    assert_eq!(p.optimal_tiling_features, depth);
+    assert!(p.buffer_features.is_empty());
+    // A vertex format without an image: vertex input only.
+    let p =
+        format_properties_for(vk::Format::R32G32B32_SFLOAT, proven(vk::Format::R32G32B32_SFLOAT));
+    assert_eq!(p.buffer_features, F::VERTEX_BUFFER);
     // Transfers alone are a format's features when nothing else is proven yet.
     let p = format_properties_for(vk::Format::BC7_SRGB_BLOCK, proven(vk::Format::BC7_SRGB_BLOCK));
     assert_eq!(p.optimal_tiling_features, transfer);
@@ -245,9 +260,12 @@ fn image_format_properties_refusals() {
         flags: vk::ImageCreateFlags::CUBE_COMPATIBLE,
         ..query(vk::Format::R8_UNORM, Ty::TYPE_3D, Ti::OPTIMAL)
     });
-    // Nothing for usages a format's tests do not prove: BGRA8 is proven as a colour target,
-    // not for sampling.
-    let q = query(vk::Format::B8G8R8A8_UNORM, Ty::TYPE_2D, Ti::OPTIMAL);
+    // Nothing for usages a format's tests do not prove: sRGB formats are not proven as
+    // storage images (nor does the hardware have them).
+    let q = ImageQuery {
+        usage: U::STORAGE,
+        ..query(vk::Format::B8G8R8A8_SRGB, Ty::TYPE_2D, Ti::OPTIMAL)
+    };
     assert_eq!(
         image_format_properties_for(&q, proven(q.format)).err(),
         Some(VkError::FormatNotSupported)
