@@ -17,7 +17,7 @@ pub enum GpuError {
     /// exist, a field value out of range, state a draw needs that was never written).
     #[error("invalid register state: {0}")]
     BadState(String),
-    #[error("watchdog: {0} did not finish within the time budget")]
+    #[error("hang: {0}")]
     Hang(String),
     #[error("shader fault at pc {pc:#x}: {what}")]
     Shader { pc: u64, what: String },

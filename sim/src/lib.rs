@@ -88,6 +88,14 @@ pub use chip::{Chip, NAVI21};
 pub use error::GpuError;
 pub use kernel::SimKernel;
 
+/// The default [`SimConfig::wave_budget`]: 2^32 instructions. The heaviest waves of the
+/// conformance cases measured so far run about 2^22 (see the watchdog section of the notes in
+/// `core::watchdog`).
+pub const DEFAULT_WAVE_BUDGET: u64 = 1 << 32;
+
+/// The default [`SimConfig::watchdog`]: far beyond any legitimate job on a loaded host.
+pub const DEFAULT_WATCHDOG: Duration = Duration::from_secs(300);
+
 /// Knobs of the simulated device.
 #[derive(Debug, Clone)]
 pub struct SimConfig {
@@ -95,7 +103,13 @@ pub struct SimConfig {
     /// Report reads of registers a pending memory operation will write (missing
     /// `s_waitcnt`), and accesses beyond the allocated registers or LDS, as faults.
     pub strict: bool,
-    /// A dispatch running longer than this ends as a context loss (the GPU's hang detection).
+    /// Instructions one wave may execute before it counts as a runaway and its job ends as a
+    /// context loss (the GPU's hang detection). Counted, not timed, so whether a shader hangs
+    /// never depends on how busy the host is; both engines stop at the same instruction.
+    pub wave_budget: u64,
+    /// The last resort behind `wave_budget`: a dispatch, draw, chained IB sequence or
+    /// WAIT_REG_MEM still running after this much wall-clock time ends as a context loss
+    /// (huge but finite work, or a wait on memory nothing will write).
     pub watchdog: Duration,
     /// Host threads that run workgroups.
     pub threads: usize,
@@ -111,7 +125,8 @@ impl Default for SimConfig {
         SimConfig {
             chip: NAVI21,
             strict: true,
-            watchdog: Duration::from_secs(10),
+            wave_budget: DEFAULT_WAVE_BUDGET,
+            watchdog: DEFAULT_WATCHDOG,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             host_memory_limit: 4 << 30,
             engine: jit::Engine::from_env(),
@@ -120,8 +135,9 @@ impl Default for SimConfig {
 }
 
 impl SimConfig {
-    /// The defaults, adjusted by `FERRUM_SIM_STRICT` (0/1), `FERRUM_SIM_WATCHDOG_MS` and
-    /// `FERRUM_SIM_THREADS`; malformed values are ignored with a warning.
+    /// The defaults, adjusted by `FERRUM_SIM_STRICT` (0/1), `FERRUM_SIM_WAVE_BUDGET`
+    /// (instructions), `FERRUM_SIM_WATCHDOG_MS` and `FERRUM_SIM_THREADS`; malformed values are
+    /// ignored with a warning.
     pub fn from_env() -> SimConfig {
         let mut c = SimConfig::default();
         let var = |name: &str| std::env::var(name).ok();
@@ -134,6 +150,11 @@ impl SimConfig {
         };
         if let Some(v) = var("FERRUM_SIM_STRICT") {
             c.strict = v != "0";
+        }
+        if let Some(n) =
+            var("FERRUM_SIM_WAVE_BUDGET").and_then(|v| parse("FERRUM_SIM_WAVE_BUDGET", &v))
+        {
+            c.wave_budget = n;
         }
         if let Some(ms) =
             var("FERRUM_SIM_WATCHDOG_MS").and_then(|v| parse("FERRUM_SIM_WATCHDOG_MS", &v))

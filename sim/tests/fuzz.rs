@@ -30,6 +30,9 @@ impl Rng {
 fn fuzz_gpu(strict: bool) -> Gpu {
     Gpu::with_config(SimConfig {
         strict,
+        // Random programs that loop end after 2^16 instructions; the clock ends random
+        // WAIT_REG_MEM packets.
+        wave_budget: 1 << 16,
         watchdog: Duration::from_millis(30),
         host_memory_limit: 256 << 20,
         threads: 2,

@@ -503,7 +503,7 @@ fn fault_report(engine: Engine, words: &[u32], mapped: bool, vgprs: u32, lds: u3
     let g = Gpu::with_config(SimConfig {
         engine,
         threads: 1,
-        watchdog: std::time::Duration::from_millis(300),
+        wave_budget: 1 << 16,
         ..Default::default()
     });
     let prog = g.program(words);

@@ -189,7 +189,9 @@ pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Dr
     };
     let kernel = ferrum_sim::open(SimConfig {
         strict: true,
-        watchdog: Duration::from_secs(5),
+        // Counted, so a loaded host never cuts a legitimate shader short; far beyond what
+        // any corpus program runs, and reached in well under the fence waits below.
+        wave_budget: 1 << 28,
         threads: 1,
         host_memory_limit: 256 << 20,
         ..Default::default()

@@ -66,13 +66,17 @@ impl ComputeEngine {
                 program: &program,
                 mem: Mem { space: env.space, timestamp: env.timestamp },
                 strict: env.config.strict,
+                budget: env.config.wave_budget,
                 deadline: Instant::now() + env.config.watchdog,
                 stats: &self.stats,
+                heaviest: Default::default(),
                 border_color_base: setup.border_color_base,
                 code: code.as_deref(),
             },
         };
-        dispatch.run(env.config.threads).map(|()| setup.invocations()).map_err(|e| match e {
+        let r = dispatch.run(env.config.threads);
+        dispatch.exec.log_heaviest("dispatch");
+        r.map(|()| setup.invocations()).map_err(|e| match e {
             GpuError::Shader { what, .. } if what.starts_with("watchdog") => {
                 GpuError::Hang(format!("dispatch of {:#x}: {what}", setup.pgm))
             }

@@ -23,6 +23,7 @@ mod valu_ternary;
 mod valu_unary;
 mod vmem;
 mod vop3p;
+mod watchdog;
 pub mod wave;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -44,9 +45,6 @@ pub struct Mem<'a> {
     pub timestamp: &'a (dyn Fn() -> u64 + Sync),
 }
 
-/// Instructions executed between two looks at the watchdog clock.
-pub(crate) const WATCHDOG_STRIDE: u32 = 4096;
-
 /// Statistics of one dispatch (for benchmarks).
 #[derive(Debug, Default)]
 pub struct Stats {
@@ -59,6 +57,8 @@ pub struct Stats {
     pub helper_instructions: AtomicU64,
     /// Instructions translated code handed to the interpreter as it ran.
     pub helper_calls: AtomicU64,
+    /// The most instructions one wave has executed (the watchdog budget's headroom).
+    pub heaviest_wave: AtomicU64,
 }
 
 impl Stats {
@@ -81,8 +81,13 @@ pub struct Exec<'a> {
     pub program: &'a Program,
     pub mem: Mem<'a>,
     pub strict: bool,
+    /// Instructions each wave may execute ([`crate::SimConfig::wave_budget`]).
+    pub budget: u64,
+    /// The wall-clock last resort ([`crate::SimConfig::watchdog`]).
     pub deadline: Instant,
     pub stats: &'a Stats,
+    /// The most instructions one wave of this job has executed.
+    pub heaviest: AtomicU64,
     /// The border-colour table of samplers with BORDER_COLOR_TYPE = REGISTER
     /// (TA_CS_BC_BASE_ADDR for compute, TA_BC_BASE_ADDR for graphics).
     pub border_color_base: u64,
@@ -121,7 +126,7 @@ impl Dispatch<'_> {
                 if i % 64 == 0 && Instant::now() > self.exec.deadline {
                     failed.store(true, Ordering::Relaxed);
                     error.lock().get_or_insert(GpuError::Hang(format!(
-                        "dispatch of {:#x} at workgroup {i} of {count}",
+                        "dispatch of {:#x} out of time at workgroup {i} of {count}",
                         self.exec.program.base
                     )));
                     break;
@@ -206,28 +211,34 @@ impl Exec<'_> {
     /// Runs the wave on translated code when the program has it, else on the interpreter,
     /// until it ends or reaches a barrier.
     pub fn run(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
-        match self.code {
+        let r = match self.code {
             Some(code) => crate::jit::run_wave(self, code, w, lds),
             None => self.run_wave(w, lds),
+        };
+        if w.done {
+            self.record_end(w);
         }
+        r
     }
 
     /// Runs until the wave ends or reaches a barrier (the interpreter).
     pub fn run_wave(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
-        let mut count = 0u32;
+        let mut count = 0u64;
         let mut lanes = 0u64;
+        let mut limit = self.next_check(w, 0);
         let result = loop {
             count += 1;
-            if count % WATCHDOG_STRIDE == 0 && Instant::now() > self.deadline {
-                break Err(Fault::Shader(format!(
-                    "watchdog: wave {} still running at pc {:#x}",
-                    w.wave_id, w.pc
-                )));
-            }
             lanes += w.exec().count_ones() as u64;
             match self.step(w, lds) {
                 Ok(Flow::Next) => {}
-                Ok(Flow::Jump(_)) => {}
+                Ok(Flow::Jump(_)) => {
+                    if count > limit {
+                        match self.check_in(w, count) {
+                            Ok(next) => limit = next,
+                            Err(f) => break Err(f),
+                        }
+                    }
+                }
                 Ok(Flow::End) => {
                     w.done = true;
                     break Ok(());
@@ -239,7 +250,8 @@ impl Exec<'_> {
                 Err(e) => break Err(e),
             }
         };
-        self.count(count as u64, lanes);
+        w.executed += count;
+        self.count(count, lanes);
         result
     }
 

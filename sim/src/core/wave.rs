@@ -78,6 +78,8 @@ pub struct Wave {
     pub exports: Option<Vec<super::export::ExportRecord>>,
     /// Bytes of one primitive's parameters in LDS (pixel shaders: NUM_INTERP attributes).
     pub param_stride: u32,
+    /// Instructions executed so far (the watchdog's budget counts them).
+    pub executed: u64,
     strict: bool,
     pending: Vec<Pending>,
 }
@@ -96,6 +98,7 @@ impl Wave {
             flat_scratch: 0,
             exports: None,
             param_stride: 0,
+            executed: 0,
             strict,
             pending: Vec::new(),
         }

@@ -23,6 +23,9 @@ pub use regs::RegisterFile;
 const MAX_IB_DEPTH: u32 = 2;
 /// IB_SIZE is a 20-bit dword count.
 const MAX_IB_DWORDS: u32 = (1 << 20) - 1;
+/// Chain hops one top-level IB may take before it counts as a loop: 2^20 IBs of even the
+/// driver's smallest chunk (16 KiB) are 16 GiB of commands.
+const MAX_CHAIN_HOPS: u32 = 1 << 20;
 
 /// What a job's packets may touch.
 pub struct Env<'a> {
@@ -75,6 +78,7 @@ impl CommandProcessor {
     fn run_ib(&mut self, env: &Env<'_>, va: u64, size_dw: u32, depth: u32) -> Result<(), GpuError> {
         let start = Instant::now();
         let (mut va, mut size_dw) = (va, size_dw);
+        let mut hops = 0u32;
         loop {
             if va % 4 != 0 {
                 return Err(GpuError::MalformedPm4 {
@@ -89,8 +93,12 @@ impl CommandProcessor {
                     (va, size_dw) = (next, n);
                 }
             }
-            if start.elapsed() > env.config.watchdog {
-                return Err(GpuError::Hang(format!("chained IBs ending at {va:#x}")));
+            // A chain that loops forever is a hang: counted hops decide it, so a long but
+            // finite command stream is never cut short by a busy host; the clock is the last
+            // resort for a loop of expensive IBs.
+            hops += 1;
+            if hops > MAX_CHAIN_HOPS || start.elapsed() > env.config.watchdog {
+                return Err(GpuError::Hang(format!("chained IBs ending at {va:#x} ({hops} hops)")));
             }
         }
     }

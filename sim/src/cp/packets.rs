@@ -382,7 +382,7 @@ impl CommandProcessor {
                 None => return Err(p.malformed(format!("WAIT_REG_MEM function {function}"))),
             }
             if Instant::now() > deadline {
-                return Err(GpuError::Hang(format!("WAIT_REG_MEM at {:#x}", p.addr)));
+                return Err(GpuError::Hang(format!("WAIT_REG_MEM at {:#x} out of time", p.addr)));
             }
             std::thread::sleep(Duration::from_micros(50));
         }

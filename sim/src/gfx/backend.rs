@@ -74,6 +74,7 @@ impl Rasterizer for BackEnd {
             engine: env.config.engine,
             stats: &env.compute.stats,
             strict: env.config.strict,
+            budget: env.config.wave_budget,
             deadline: Instant::now() + env.config.watchdog,
             threads: env.config.threads,
         };
@@ -96,6 +97,8 @@ pub struct BackEndEnv<'a> {
     pub engine: crate::jit::Engine,
     pub stats: &'a Stats,
     pub strict: bool,
+    /// Instructions each PS wave may execute ([`crate::SimConfig::wave_budget`]).
+    pub budget: u64,
     pub deadline: Instant,
     pub threads: usize,
 }
@@ -156,8 +159,10 @@ pub fn draw(
         program: &program,
         mem: Mem { space: env.space, timestamp: env.timestamp },
         strict: env.strict,
+        budget: env.budget,
         deadline: env.deadline,
         stats: env.stats,
+        heaviest: Default::default(),
         border_color_base: super::border_color_base(regs),
         code: code.as_deref(),
     };
@@ -216,6 +221,7 @@ pub fn draw(
         }
     }
     ctx.batch(&exec, env, &mut queue, &mut counts)?;
+    exec.log_heaviest("PS");
     Ok(counts)
 }
 

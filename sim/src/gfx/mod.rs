@@ -129,8 +129,10 @@ impl GraphicsEngine {
             program: &program,
             mem: Mem { space: env.space, timestamp: env.timestamp },
             strict,
+            budget: env.config.wave_budget,
             deadline,
             stats: &env.compute.stats,
+            heaviest: Default::default(),
             border_color_base: border_color_base(regs),
             code: code.as_deref(),
         };
@@ -141,7 +143,7 @@ impl GraphicsEngine {
         let ia_vertices = stream.iter().flatten().count() as u64;
         for instance in 0..args.instances {
             if Instant::now() > deadline {
-                return Err(GpuError::Hang(format!("draw at instance {instance}")));
+                return Err(GpuError::Hang(format!("draw out of time at instance {instance}")));
             }
             let outs = vs::run(&exec, &vs, &pa, &inputs, instance, strict, env.config.threads)
                 .map_err(|e| match e {
@@ -166,6 +168,7 @@ impl GraphicsEngine {
             counts.back.ps_invocations += back.ps_invocations;
             counts.back.c_primitives += back.c_primitives;
         }
+        exec.log_heaviest("VS");
         Ok(counts)
     }
 

@@ -131,7 +131,10 @@ impl Launch<'_> {
         let vs = self.vs;
         // Short waves never reach the shader core's own watchdog stride.
         if self.wave_id % 64 == 0 && std::time::Instant::now() > exec.deadline {
-            return Err(GpuError::Hang(format!("VS waves of {:#x}", exec.program.base)));
+            return Err(GpuError::Hang(format!(
+                "VS waves of {:#x} out of time",
+                exec.program.base
+            )));
         }
         let mut w = Wave::new(vs.vgprs, self.strict);
         w.s[..vs.user_data.len()].copy_from_slice(&vs.user_data);

@@ -3,13 +3,12 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::addr_of_mut;
-use std::time::Instant;
 
 use super::cache::Code;
 use crate::core::lds::Lds;
 use crate::core::salu::Flow;
 use crate::core::wave::{Fault, Wave};
-use crate::core::{Exec, WATCHDOG_STRIDE};
+use crate::core::Exec;
 
 /// Statuses a translated program (and [`step_helper`]) returns.
 pub(super) mod status {
@@ -19,12 +18,16 @@ pub(super) mod status {
     pub const END: u32 = 1;
     /// `s_barrier`; the wave's PC is the instruction after it.
     pub const BARRIER: u32 = 2;
-    /// Control went to the wave's PC by a path the code does not follow itself.
+    /// A jump the code does not follow itself went to the wave's PC (the watchdog looks at
+    /// the count, as after any taken jump).
     pub const JUMP: u32 = 3;
-    /// The branch budget ran out; the wave's PC is where to resume.
+    /// A taken branch found the count past [`super::Ctx::limit`]; the wave's PC is where to
+    /// resume.
     pub const BUDGET: u32 = 4;
     /// The interpreter reported a fault (in [`super::Ctx::fault`]).
     pub const FAULT: u32 = 5;
+    /// Execution falls through to the wave's PC, which was not translated (no jump taken).
+    pub const CONTINUE: u32 = 6;
 }
 
 /// What translated code reads and writes. The layout is `repr(C)` because the code addresses
@@ -37,8 +40,10 @@ pub struct Ctx {
     pub v: *mut u32,
     pub scc: *mut bool,
     pub pc: *mut u64,
-    /// Taken branches left before the caller looks at the watchdog clock.
-    pub budget: i64,
+    /// Instructions past which a taken branch leaves for the watchdog's check
+    /// ([`Exec::next_check`]).
+    pub limit: u64,
+    /// Instructions executed in this run (counted as each one is entered).
     pub insts: u64,
     pub lanes: u64,
     /// Instructions run by the interpreter on the code's behalf.
@@ -90,9 +95,10 @@ fn mirror_pending(ctx: &mut Ctx, w: &Wave) {
 }
 
 /// Runs a wave on translated code until it ends, reaches a barrier or faults (the
-/// interpreter's `run_wave` contract, same statistics and watchdog message).
+/// interpreter's `run_wave` contract: same statistics, and the watchdog stops the wave at the
+/// same jump with the same message).
 pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> Result<(), Fault> {
-    let budget = i64::from(WATCHDOG_STRIDE);
+    let limit = d.next_check(w, 0);
     let wp: *mut Wave = w;
     let lp: *mut Lds<'_> = lds;
     // SAFETY: `wp` is a unique borrow for the whole function; the raw pointers derived from
@@ -103,7 +109,7 @@ pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> R
             v: (*wp).v.as_mut_ptr().cast(),
             scc: addr_of_mut!((*wp).scc),
             pc: addr_of_mut!((*wp).pc),
-            budget,
+            limit,
             insts: 0,
             lanes: 0,
             helper_calls: 0,
@@ -120,7 +126,7 @@ pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> R
     let result = loop {
         // SAFETY: reading the PC between calls; nothing else holds the wave now.
         let pc = unsafe { (*wp).pc };
-        if let Some(entry) = code.entry(pc) {
+        let jumped = if let Some(entry) = code.entry(pc) {
             // SAFETY: `code.func` was translated for this dispatch's key; the context points
             // at this wave, its LDS and the dispatch, all live for the call.
             match unsafe { (code.func)(&mut ctx, entry) } {
@@ -134,11 +140,11 @@ pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> R
                     unsafe { (*wp).at_barrier = true };
                     break Ok(());
                 }
-                status::JUMP => continue,
                 status::FAULT => {
                     break Err(ctx.fault.take().unwrap_or_else(|| Fault::Shader("fault".into())))
                 }
-                _ => {}
+                status::CONTINUE => false,
+                _ => true,
             }
         } else {
             // Code the static walk did not reach (an indirect jump): interpret one instruction.
@@ -158,26 +164,22 @@ pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> R
                     w.at_barrier = true;
                     break Ok(());
                 }
-                Ok(_) => {}
+                Ok(Flow::Jump(_)) => true,
+                Ok(_) => false,
                 Err(f) => break Err(f),
             }
-            ctx.budget -= 1;
-            if ctx.budget > 0 {
-                continue;
-            }
-            ctx.budget = 0;
-        }
-        // Out of budget: the interpreter's watchdog check.
-        ctx.budget = budget;
-        if Instant::now() > d.deadline {
+        };
+        // After a taken jump: the interpreter's watchdog check.
+        if jumped && ctx.insts > ctx.limit {
             // SAFETY: as above.
-            let w = unsafe { &*wp };
-            break Err(Fault::Shader(format!(
-                "watchdog: wave {} still running at pc {:#x}",
-                w.wave_id, w.pc
-            )));
+            match d.check_in(unsafe { &*wp }, ctx.insts) {
+                Ok(next) => ctx.limit = next,
+                Err(f) => break Err(f),
+            }
         }
     };
+    // SAFETY: as above.
+    unsafe { (*wp).executed += ctx.insts };
     d.count(ctx.insts, ctx.lanes);
     d.stats.helper_calls.fetch_add(ctx.helper_calls, std::sync::atomic::Ordering::Relaxed);
     result

@@ -2,9 +2,11 @@
 //! one Cranelift block per instruction joined by the program's own control flow.
 
 use std::collections::BTreeMap;
+use std::mem::offset_of;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlags, SigRef, Signature, Value};
 use cranelift_codegen::isa::{OwnedTargetIsa, TargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
@@ -353,7 +355,7 @@ fn goto(b: &mut FunctionBuilder, env: &Env, next: u64, fall: Option<cranelift_co
         Some(block) => {
             b.ins().jump(block, &[]);
         }
-        None => leave(b, env, next, status::JUMP),
+        None => leave(b, env, next, status::CONTINUE),
     }
 }
 
@@ -404,14 +406,13 @@ fn emit(
                 b.ins().jump(taken, &[]);
             }
             b.switch_to_block(taken);
-            // The watchdog budget: one unit per taken branch.
-            let off = std::mem::offset_of!(Ctx, budget) as i32;
-            let n = b.ins().load(types::I64, FLAGS, env.ctx, off);
-            let n = b.ins().iadd_imm(n, -1);
-            b.ins().store(FLAGS, n, env.ctx, off);
+            // The watchdog: past `limit` instructions, a taken branch leaves for its check.
+            let n = b.ins().load(types::I64, FLAGS, env.ctx, offset_of!(Ctx, insts) as i32);
+            let limit = b.ins().load(types::I64, FLAGS, env.ctx, offset_of!(Ctx, limit) as i32);
+            let over = b.ins().icmp(IntCC::UnsignedGreaterThan, n, limit);
             let out = b.create_block();
             let go = b.create_block();
-            b.ins().brif(n, go, &[], out, &[]);
+            b.ins().brif(over, out, &[], go, &[]);
             b.switch_to_block(out);
             leave(b, env, *target, status::BUDGET);
             b.switch_to_block(go);

@@ -41,7 +41,11 @@ pub fn f(v: f32) -> u32 {
 
 impl Scene {
     pub fn new() -> Scene {
-        Scene::with_size(W, H, SimConfig { strict: true, threads: 2, ..Default::default() })
+        Scene::with_size(
+            W,
+            H,
+            SimConfig { strict: true, threads: 2, wave_budget: 1 << 20, ..Default::default() },
+        )
     }
 
     /// A `w` x `h` scene (linear targets).

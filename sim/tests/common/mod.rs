@@ -48,6 +48,9 @@ impl Gpu {
     pub fn new() -> Gpu {
         Gpu::with_config(SimConfig {
             host_memory_limit: 256 << 20,
+            // Runaway test programs end after a fraction of a second; the clock still ends
+            // WAIT_REG_MEM tests quickly.
+            wave_budget: 1 << 20,
             watchdog: Duration::from_millis(500),
             ..Default::default()
         })

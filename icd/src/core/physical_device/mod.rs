@@ -59,16 +59,11 @@ pub struct Adapter {
 }
 
 impl Adapter {
-    /// Opens a simulated navi21. `FERRUM_SIM_WATCHDOG_MS` shortens the simulated GPU's hang
-    /// detection (fault tests use it so that a deliberate hang costs milliseconds).
+    /// Opens a simulated navi21 configured by the `FERRUM_SIM_*` variables
+    /// ([`ferrum_sim::SimConfig::from_env`]; fault tests shorten the hang detection with
+    /// `FERRUM_SIM_WAVE_BUDGET` so that a deliberate hang costs little).
     pub fn open_simulated() -> VkResult<Self> {
-        let mut config = ferrum_sim::SimConfig::default();
-        if let Some(ms) =
-            std::env::var("FERRUM_SIM_WATCHDOG_MS").ok().and_then(|v| v.parse::<u64>().ok())
-        {
-            config.watchdog = std::time::Duration::from_millis(ms);
-        }
-        let dev = ferrum_sim::open_device(config)
+        let dev = ferrum_sim::open_device(ferrum_sim::SimConfig::from_env())
             .map_err(|e| VkError::InitializationFailed(format!("simulator: {e}")))?;
         Self::from_winsys(AdapterKind::Simulated, dev)
     }
