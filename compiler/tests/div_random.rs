@@ -62,12 +62,20 @@ const SIGNED32: &[(&str, i32)] = &[
     ("int(0x80000000u)", i32::MIN),
 ];
 
+/// Unsigned 32-bit constant divisors (one divergent slot each: quotient | remainder << 32):
+/// both magic-number forms (the 32-bit multiplier and the one with its top bit added back).
+const UNSIGNED32: &[u32] = &[3, 7, 9, 10, 641, 1_000_000_007, 0x8000_0001, 0xffff_fffe];
+
 /// Results per invocation, in the order the shader writes them.
 /// Slots before the constant divisors' (see [`NAMES`]).
 const BASE: usize = 16;
 
 fn slots() -> usize {
-    BASE + 2 * SIGNED.len() + UNSIGNED.len() + CONST_DIVIDEND + 2 * SIGNED32.len()
+    BASE + 2 * SIGNED.len()
+        + UNSIGNED.len()
+        + CONST_DIVIDEND
+        + 2 * SIGNED32.len()
+        + UNSIGNED32.len()
 }
 
 /// Slots at the end with constant dividends (a literal in every partial product).
@@ -127,6 +135,13 @@ fn shader() -> String {
                 "o[b + {slot}u] = uint64_t(uint({v} / {lit})) | (uint64_t(uint({v} % {lit})) << 32);\n"
             ));
         }
+    }
+    let at = at + CONST_DIVIDEND + 2 * SIGNED32.len();
+    for (k, c) in UNSIGNED32.iter().enumerate() {
+        s.push_str(&format!(
+            "o[b + {}u] = uint64_t(x32 / {c}u) | (uint64_t(x32 % {c}u) << 32);\n",
+            at + k
+        ));
     }
     s.push_str("}\n");
     s
@@ -285,6 +300,9 @@ fn expected(n: &[u64], d: &[u64], i: usize, srem: bool) -> Vec<u64> {
             out.push(div32(a, c as u32, c as u32, true, srem));
         }
     }
+    for &c in UNSIGNED32 {
+        out.push(div32(fold(x), c, c, false, srem));
+    }
     out
 }
 
@@ -321,6 +339,9 @@ fn slot_name(k: usize) -> String {
             ["constant udiv", "constant urem by uniform", "constant sdiv"]
                 [k - BASE - 2 * SIGNED.len() - UNSIGNED.len()]
             .to_string()
+        }
+        _ if k >= slots() - UNSIGNED32.len() => {
+            format!("32-bit udiv | urem by {}", UNSIGNED32[k + UNSIGNED32.len() - slots()])
         }
         _ => {
             let j = k - BASE - 2 * SIGNED.len() - UNSIGNED.len() - CONST_DIVIDEND;

@@ -40,6 +40,38 @@ impl Isel<'_> {
             };
         }
         let l = 32 - (d - 1).leading_zeros();
+        let q = if let Some((m, p)) = simple_magic32(d) {
+            // q = mulhi(a, m) >> p; a shift of 0 is no instruction.
+            let (s, v) = pick(O::S_MUL_HI_U32, O::V_MUL_HI_U32);
+            let t = self.bin(s, v, false, a, MVal::Const(u64::from(m)))?;
+            if p == 0 {
+                t
+            } else {
+                let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
+                self.bin(s, v, true, t, MVal::Const(u64::from(p)))?
+            }
+        } else {
+            self.udiv_addback(a, d, l, scalar)?
+        };
+        if op == AluOp::Udiv {
+            return Ok(q);
+        }
+        let (s, v) = pick(O::S_MUL_I32, O::V_MUL_LO_U32);
+        let qd = self.bin(s, v, false, q, MVal::Const(u64::from(d)))?;
+        let (s, v) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
+        self.bin(s, v, false, a, qd)
+    }
+
+    /// `a / d` for a divisor whose 33-bit reciprocal needs its top bit added back:
+    /// `t = mulhi(a, m); q = (t + ((a - t) >> 1)) >> (l - 1)`.
+    fn udiv_addback(
+        &mut self,
+        a: MVal,
+        d: u32,
+        l: u32,
+        scalar: bool,
+    ) -> Result<MVal, BackendError> {
+        let pick = |s: O, v: O| (Some(s).filter(|_| scalar), v);
         let m = ((1u64 << 32) * ((1u64 << l) - u64::from(d)) / u64::from(d) + 1) as u32;
         let (s, v) = pick(O::S_MUL_HI_U32, O::V_MUL_HI_U32);
         let t1 = self.bin(s, v, false, a, MVal::Const(u64::from(m)))?;
@@ -50,14 +82,7 @@ impl Isel<'_> {
         let (s, v) = pick(O::S_ADD_U32, O::V_ADD_NC_U32);
         let t4 = self.bin(s, v, false, t1, t3)?;
         let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
-        let q = self.bin(s, v, true, t4, MVal::Const(u64::from(l - 1)))?;
-        if op == AluOp::Udiv {
-            return Ok(q);
-        }
-        let (s, v) = pick(O::S_MUL_I32, O::V_MUL_LO_U32);
-        let qd = self.bin(s, v, false, q, MVal::Const(u64::from(d)))?;
-        let (s, v) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
-        self.bin(s, v, false, a, qd)
+        self.bin(s, v, true, t4, MVal::Const(u64::from(l - 1)))
     }
     /// Signed division, remainder and modulo by a nonzero constant `d`: the dividend's
     /// magnitude divided by `|d|` through [`Self::udiv_const`], then the signs fixed as
@@ -591,4 +616,17 @@ impl Isel<'_> {
             _ => return Ok(None),
         }))
     }
+}
+
+/// The multiplier `m` and shift `p` with `a / d == mulhi(a, m) >> p` for every 32-bit `a`,
+/// when one fits in 32 bits: `m = ceil(2^(32+p) / d)` with a rounding error `m*d - 2^(32+p)`
+/// of at most `2^p` keeps the floor exact (Granlund and Montgomery; as `div_const::magic`).
+fn simple_magic32(d: u32) -> Option<(u32, u32)> {
+    let l = 32 - (d - 1).leading_zeros();
+    let d = u64::from(d);
+    (0..l).find_map(|p| {
+        let m = (1u64 << (32 + p)).div_ceil(d);
+        let e = m * d - (1u64 << (32 + p));
+        (m >> 32 == 0 && e <= 1u64 << p).then_some((m as u32, p))
+    })
 }
