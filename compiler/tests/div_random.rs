@@ -41,12 +41,41 @@ const SIGNED: &[(&str, i64)] = &[
 const UNSIGNED: &[(&str, u64)] =
     &[("7ul", 7), ("0x100000000ul", 1 << 32), ("0xfffffffffffffffful", u64::MAX)];
 
+/// Signed 32-bit constant divisors: each gives a divergent and a uniform (scalar-unit) slot
+/// holding quotient | remainder-or-modulo << 32.
+const SIGNED32: &[(&str, i32)] = &[
+    ("1", 1),
+    ("-1", -1),
+    ("2", 2),
+    ("-2", -2),
+    ("3", 3),
+    ("-3", -3),
+    ("7", 7),
+    ("-7", -7),
+    ("9", 9),
+    ("10", 10),
+    ("641", 641),
+    ("4096", 4096),
+    ("-4096", -4096),
+    ("-1000000007", -1_000_000_007),
+    ("0x7fffffff", i32::MAX),
+    ("int(0x80000000u)", i32::MIN),
+];
+
+/// Unsigned 32-bit constant divisors (one divergent slot each: quotient | remainder << 32):
+/// both magic-number forms (the 32-bit multiplier and the one with its top bit added back).
+const UNSIGNED32: &[u32] = &[3, 7, 9, 10, 641, 1_000_000_007, 0x8000_0001, 0xffff_fffe];
+
 /// Results per invocation, in the order the shader writes them.
 /// Slots before the constant divisors' (see [`NAMES`]).
 const BASE: usize = 16;
 
 fn slots() -> usize {
-    BASE + 2 * SIGNED.len() + UNSIGNED.len() + CONST_DIVIDEND
+    BASE + 2 * SIGNED.len()
+        + UNSIGNED.len()
+        + CONST_DIVIDEND
+        + 2 * SIGNED32.len()
+        + UNSIGNED32.len()
 }
 
 /// Slots at the end with constant dividends (a literal in every partial product).
@@ -99,6 +128,21 @@ fn shader() -> String {
         at + 1,
         at + 2
     ));
+    for (k, (lit, _)) in SIGNED32.iter().enumerate() {
+        let at = at + CONST_DIVIDEND + 2 * k;
+        for (slot, v) in [(at, "int(x32)"), (at + 1, "int(ul)")] {
+            s.push_str(&format!(
+                "o[b + {slot}u] = uint64_t(uint({v} / {lit})) | (uint64_t(uint({v} % {lit})) << 32);\n"
+            ));
+        }
+    }
+    let at = at + CONST_DIVIDEND + 2 * SIGNED32.len();
+    for (k, c) in UNSIGNED32.iter().enumerate() {
+        s.push_str(&format!(
+            "o[b + {}u] = uint64_t(x32 / {c}u) | (uint64_t(x32 % {c}u) << 32);\n",
+            at + k
+        ));
+    }
     s.push_str("}\n");
     s
 }
@@ -251,6 +295,14 @@ fn expected(n: &[u64], d: &[u64], i: usize, srem: bool) -> Vec<u64> {
     out.push(udiv(0x1234_5678_9abc_def0, y));
     out.push(urem(0xfedc_ba98_7654_3210, uy));
     out.push(s(sdiv(-5_000_000_000, y as i64)));
+    for &(_, c) in SIGNED32 {
+        for a in [fold(x), ux as u32] {
+            out.push(div32(a, c as u32, c as u32, true, srem));
+        }
+    }
+    for &c in UNSIGNED32 {
+        out.push(div32(fold(x), c, c, false, srem));
+    }
     out
 }
 
@@ -283,9 +335,19 @@ fn slot_name(k: usize) -> String {
         _ if k < BASE + 2 * SIGNED.len() + UNSIGNED.len() => {
             format!("udiv by {}", UNSIGNED[k - BASE - 2 * SIGNED.len()].0)
         }
-        _ => ["constant udiv", "constant urem by uniform", "constant sdiv"]
-            [k - BASE - 2 * SIGNED.len() - UNSIGNED.len()]
-        .to_string(),
+        _ if k < BASE + 2 * SIGNED.len() + UNSIGNED.len() + CONST_DIVIDEND => {
+            ["constant udiv", "constant urem by uniform", "constant sdiv"]
+                [k - BASE - 2 * SIGNED.len() - UNSIGNED.len()]
+            .to_string()
+        }
+        _ if k >= slots() - UNSIGNED32.len() => {
+            format!("32-bit udiv | urem by {}", UNSIGNED32[k + UNSIGNED32.len() - slots()])
+        }
+        _ => {
+            let j = k - BASE - 2 * SIGNED.len() - UNSIGNED.len() - CONST_DIVIDEND;
+            let (lit, _) = SIGNED32[j / 2];
+            format!("{}32-bit sdiv | srem/smod by {lit}", ["", "uniform "][j % 2])
+        }
     }
 }
 

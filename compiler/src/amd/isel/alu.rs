@@ -332,6 +332,10 @@ impl Isel<'_> {
             Udiv | Umod if matches!(a[1], MVal::Const(_)) => {
                 self.udiv_const(op, a[0], a[1], scalar)
             }
+            Idiv | Irem | Imod if matches!(a[1], MVal::Const(c) if c as u32 != 0) => {
+                let MVal::Const(d) = a[1] else { unreachable!("matched above") };
+                self.sdiv_const(op, a[0], d as u32 as i32, scalar)
+            }
             Udiv | Umod | Idiv | Irem | Imod => self.divmod(op, a[0], a[1]),
             UfindMsb | IfindMsb => {
                 // The signed form is the unsigned one of x ^ (x >> 31) (identical results, and

@@ -70,6 +70,10 @@ impl Isel<'_> {
     /// x / y, correctly rounded for normal operands; `v_div_fixup_f32` supplies the IEEE
     /// results for zeros, infinities and NaNs.
     pub(super) fn fdiv32(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
+        if let Some(r) = exact_reciprocal32(y) {
+            // x / 2^k and x * 2^-k round the same real number: identical for every x.
+            return self.bin(None, O::V_MUL_F32, false, x, MVal::Const(u64::from(r)));
+        }
         let r0 = self.v1(O::V_RCP_F32, y)?;
         // e = 1 - y*r; r = r + e*r
         let e = self.v3(O::V_FMA_F32, &[y, r0, MVal::Const(0x3f80_0000)], NEG0)?;
@@ -203,4 +207,14 @@ impl Isel<'_> {
             _ => return Ok(None),
         }))
     }
+}
+
+/// The bits of `1 / y` when `y` is a constant power of two whose reciprocal is a normal f32
+/// too (so multiplying by it is exact division).
+fn exact_reciprocal32(y: MVal) -> Option<u32> {
+    let MVal::Const(c) = y else { return None };
+    let bits = c as u32;
+    let exp = (bits >> 23) & 0xff;
+    (bits & 0x7f_ffff == 0 && (1..=253).contains(&exp))
+        .then(|| (bits & 0x8000_0000) | ((254 - exp) << 23))
 }
