@@ -109,17 +109,21 @@ fn stores_and_atomics_run_in_exact_mode_inside_whole_quad_mode() {
 }
 
 #[test]
-fn centroid_is_the_centre_with_one_sample_and_sample_rate_is_refused() {
-    // Ferrum advertises one sample per pixel only: the centroid of a covered pixel is its
-    // centre, so `centroid` compiles to exactly the code of the plain input.
-    let plain = compile("linear.frag", Stage::Fragment);
-    let centroid = compile("centroid.frag", Stage::Fragment);
-    assert_eq!(plain.code, centroid.code);
-    let path = common::corpus_dir().join("../graphics/draw/sample_rate.frag");
-    let words = common::glsl_to_spirv(&path);
-    let err = ferrum_compiler::compile_to_ir(&words, "main", Stage::Fragment, &Default::default())
-        .unwrap_err();
-    assert!(err.to_string().contains("SampleRateShading"), "{err}");
+fn centroid_and_sample_inputs_read_their_barycentrics_and_sample_inputs_run_per_sample() {
+    let ps = |file: &str| match compile(file, Stage::Fragment).metadata {
+        ferrum_compiler::amd::GfxMetadata::Fragment(m) => m,
+        _ => unreachable!(),
+    };
+    // `centroid` reads PERSP/LINEAR_CENTROID (SPI_PS_INPUT_ENA bits 2, 6) besides the
+    // PERSP_CENTER every shader enables, and does not make the shader run per sample.
+    let (plain, centroid) = (ps("linear.frag"), ps("centroid.frag"));
+    assert_eq!(plain.input_ena & 0x44, 0);
+    assert_ne!(centroid.input_ena & 0x44, 0, "{:#x}", centroid.input_ena);
+    assert!(!centroid.per_sample());
+    // gl_SampleID / `sample` inputs: ANCILLARY or *_SAMPLE, and one invocation per sample.
+    let sample = ps("sample_rate.frag");
+    assert_ne!(sample.input_ena & (1 << 13 | 1 << 0 | 1 << 4), 0, "{:#x}", sample.input_ena);
+    assert!(sample.per_sample());
 }
 
 /// Draws color.vert's triangle with `ps` sampling a 2x2 texture of the four unit vectors

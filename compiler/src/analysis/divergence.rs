@@ -80,7 +80,7 @@ fn source_divergent(inst: &crate::ir::Inst, divergent: &[bool]) -> bool {
         InstKind::Image(_) | InstKind::Load { .. } => true,
         // Vertex attributes, interpolated and flat inputs (a wave holds several primitives)
         // and outputs read back differ per lane.
-        InstKind::IoLoad { .. } => true,
+        InstKind::IoLoad { .. } | InstKind::InterpolateAt { .. } => true,
         InstKind::MemLoad { space: Space::Scratch, .. } => true,
         _ => {
             let mut d = false;

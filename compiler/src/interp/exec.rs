@@ -453,7 +453,7 @@ impl Ctx<'_> {
                 return Err(InterpError::Invalid("subgroup op outside its wave".into()))
             }
             InstKind::Image(i) => return self.image(i, dst, mem),
-            InstKind::IoLoad { .. } | InstKind::IoStore { .. } => {
+            InstKind::IoLoad { .. } | InstKind::IoStore { .. } | InstKind::InterpolateAt { .. } => {
                 return Err(InterpError::Unsupported("graphics inputs and outputs".into()))
             }
             InstKind::Call { .. } => {

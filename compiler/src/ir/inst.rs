@@ -113,6 +113,10 @@ pub enum SysVal {
     FrontFacing,
     /// gl_SampleMaskIn (`int[1]`: the samples of the pixel the primitive covers).
     SampleMaskIn,
+    /// gl_SampleID (reading it makes the fragment shader run once per sample).
+    SampleId,
+    /// gl_SamplePosition: the shaded sample's position in the pixel, in [0, 1).
+    SamplePosition,
     /// gl_HelperInvocation (lowered to [`InstKind::IsHelper`] at each load: demotion changes it).
     HelperInvocation,
 }
@@ -165,6 +169,8 @@ pub struct Variable {
     pub flat: bool,
     /// `NoPerspective` interpolation (screen-space linear).
     pub noperspective: bool,
+    /// `Centroid` / `Sample` interpolation.
+    pub interp: Interp,
 }
 
 impl Variable {
@@ -180,6 +186,7 @@ impl Variable {
             builtin_out: Vec::new(),
             flat: false,
             noperspective: false,
+            interp: Interp::Center,
         }
     }
 }
@@ -241,6 +248,49 @@ pub enum Space {
     Push,
     /// Per-invocation scratch for indirectly indexed temporaries: `u32` byte offset.
     Scratch,
+}
+
+/// Where a fragment input is interpolated by default (its decoration).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Interp {
+    /// The pixel centre.
+    #[default]
+    Center,
+    /// `Centroid`: a covered sample position (the centre when all are covered).
+    Centroid,
+    /// `Sample`: the sample an invocation shades (it makes the shader run per sample).
+    Sample,
+}
+
+/// Where one load of a fragment input is interpolated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum InterpAt {
+    /// The input's own [`Interp`].
+    #[default]
+    Default,
+    /// `InterpolateAtCentroid`.
+    Centroid,
+    /// `InterpolateAtSample`: at the standard position of this sample index.
+    Sample(Value),
+    /// `InterpolateAtOffset`: at the pixel centre plus this `vec2` offset in pixels.
+    Offset(Value),
+}
+
+impl InterpAt {
+    /// The value operand, if any.
+    pub fn src(&self) -> Option<Value> {
+        match self {
+            InterpAt::Sample(v) | InterpAt::Offset(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    fn src_mut(&mut self) -> Option<&mut Value> {
+        match self {
+            InterpAt::Sample(v) | InterpAt::Offset(v) => Some(v),
+            _ => None,
+        }
+    }
 }
 
 /// A shader input/output slot after `lower_io`.
@@ -434,6 +484,15 @@ pub enum InstKind {
         comp: u8,
         /// Reads back an output rather than an input.
         output: bool,
+        /// Where a fragment input is interpolated.
+        at: InterpAt,
+    },
+    /// `InterpolateAt*` of a fragment input through a deref (before `lower_io`).
+    InterpolateAt {
+        /// The input (or an element of it).
+        ptr: Value,
+        /// Where.
+        at: InterpAt,
     },
     /// Write components of an output slot: exactly the components of `value`, starting at
     /// `comp` (the write mask is implied and never covers unwritten components).
@@ -494,10 +553,12 @@ impl Inst {
     /// Calls `f` on every source value.
     pub fn for_each_src(&self, mut f: impl FnMut(Value)) {
         match &self.kind {
-            InstKind::Const(_)
-            | InstKind::Undef
-            | InstKind::SysVal(_)
-            | InstKind::IoLoad { .. } => {}
+            InstKind::Const(_) | InstKind::Undef | InstKind::SysVal(_) => {}
+            InstKind::IoLoad { at, .. } => at.src().into_iter().for_each(f),
+            InstKind::InterpolateAt { ptr, at } => {
+                f(*ptr);
+                at.src().into_iter().for_each(f);
+            }
             InstKind::Barrier { .. } | InstKind::Demote | InstKind::IsHelper => {}
             InstKind::IoStore { value, .. } => f(*value),
             InstKind::Alu(_, s) => s.iter().for_each(|v| f(*v)),
@@ -538,10 +599,12 @@ impl Inst {
     /// Calls `f` on every source value, mutably (the one accessor generic passes use).
     pub fn for_each_src_mut(&mut self, mut f: impl FnMut(&mut Value)) {
         match &mut self.kind {
-            InstKind::Const(_)
-            | InstKind::Undef
-            | InstKind::SysVal(_)
-            | InstKind::IoLoad { .. } => {}
+            InstKind::Const(_) | InstKind::Undef | InstKind::SysVal(_) => {}
+            InstKind::IoLoad { at, .. } => at.src_mut().into_iter().for_each(f),
+            InstKind::InterpolateAt { ptr, at } => {
+                f(ptr);
+                at.src_mut().into_iter().for_each(f);
+            }
             InstKind::IoStore { value, .. } => f(value),
             InstKind::Barrier { .. } | InstKind::Demote | InstKind::IsHelper => {}
             InstKind::Alu(_, s) => s.iter_mut().for_each(f),

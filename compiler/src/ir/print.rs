@@ -80,10 +80,11 @@ pub fn inst_text(s: &Shader, f: &Function, i: &Inst) -> String {
         }
         InstKind::BufferSize { index } => format!("buffer_size %{}", index.0),
         InstKind::SysVal(sv) => format!("load_sysval {sv:?}"),
-        InstKind::IoLoad { slot, comp, output } => {
+        InstKind::IoLoad { slot, comp, output, at } => {
             let what = if *output { "load_output" } else { "load_input" };
-            format!("{what} {} comp={comp}", slot_text(*slot))
+            format!("{what} {} comp={comp}{}", slot_text(*slot), at_text(at))
         }
+        InstKind::InterpolateAt { ptr, at } => format!("interpolate %{}{}", ptr.0, at_text(at)),
         InstKind::IoStore { slot, comp, value } => {
             let n = f.ty(*value).shape().1;
             let mask = ((1u32 << n) - 1) << comp;
@@ -213,4 +214,15 @@ pub fn shader_text(s: &Shader) -> String {
         o.push_str(&function_text(s, f));
     }
     o
+}
+
+/// ` at=...` of an interpolated load (nothing for the input's own location).
+fn at_text(at: &crate::ir::InterpAt) -> String {
+    use crate::ir::InterpAt as A;
+    match at {
+        A::Default => String::new(),
+        A::Centroid => " at=centroid".into(),
+        A::Sample(v) => format!(" at=sample(%{})", v.0),
+        A::Offset(v) => format!(" at=offset(%{})", v.0),
+    }
 }

@@ -158,6 +158,7 @@ fn check_kinds(s: &Shader, f: &Function, inst: &crate::ir::Inst, e: Expect) -> R
             }
         }
         InstKind::Load { ptr }
+        | InstKind::InterpolateAt { ptr, .. }
         | InstKind::Atomic { ptr, .. }
         | InstKind::Store { ptr, .. }
         | InstKind::ArrayLength { ptr, .. } => {

@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use super::Emitter;
 use crate::error::CompileError;
 use crate::ir::{
-    AluOp, BlockId, BuiltinOut, DerefKind, Function, Inst, InstKind, IoSlot, Mode, Shader, Type,
-    TypeId, TypeTable, Value, ValueType, VarRef,
+    AluOp, BlockId, BuiltinOut, DerefKind, Function, Inst, InstKind, InterpAt, IoSlot, Mode,
+    Shader, Type, TypeId, TypeTable, Value, ValueType, VarRef,
 };
 
 /// Where a deref into an I/O variable points (element 0 of a dynamically indexed array).
@@ -38,12 +38,18 @@ struct Dynamic {
     len: u32,
     /// What one element step adds: locations, or components of a built-in array's slot.
     step: u32,
+    /// The index selects a component of a vector (each step adds a component, whatever the
+    /// slot).
+    component: bool,
 }
 
 impl Place {
     /// The slot and component of element `k` of the dynamically indexed array.
     fn at(&self, k: u32) -> (IoSlot, u8) {
         let Some(d) = self.dynamic else { return (self.slot, self.comp as u8) };
+        if d.component {
+            return (self.slot, (self.comp + k) as u8);
+        }
         match self.slot {
             IoSlot::Location(l) => (IoSlot::Location(l.wrapping_add(k * d.step)), self.comp as u8),
             b => (b, (self.comp + k * d.step) as u8),
@@ -133,11 +139,20 @@ fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileErro
                 }
                 (DerefKind::Index(ix), Some(p)) => {
                     let (elem, len, step) = match (s.types.get(p.ty).clone(), p.slot) {
-                        (Type::Vector { elem, .. }, _) => {
-                            let Some(c) = const_of(f, &defs, *ix) else {
-                                return Err(unsupported("dynamic vector component index"));
+                        (Type::Vector { elem, count, .. }, _) => {
+                            let place = match const_of(f, &defs, *ix) {
+                                Some(c) => Place { comp: p.comp.wrapping_add(c), ty: elem, ..p },
+                                None if p.dynamic.is_some() => {
+                                    return Err(unsupported("two dynamic indices"));
+                                }
+                                None => {
+                                    let len = u32::from(count);
+                                    let (index, step) = (*ix, 1);
+                                    let dynamic = Dynamic { index, len, step, component: true };
+                                    Place { ty: elem, dynamic: Some(dynamic), ..p }
+                                }
                             };
-                            m.insert(d, Place { comp: p.comp.wrapping_add(c), ty: elem, ..p });
+                            m.insert(d, place);
                             continue;
                         }
                         (Type::Matrix { column, columns, .. }, IoSlot::Location(_)) => {
@@ -168,7 +183,10 @@ fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileErro
                         None if p.dynamic.is_some() => {
                             return Err(unsupported("two dynamic indices"));
                         }
-                        None => Place { dynamic: Some(Dynamic { index: *ix, len, step }), ..place },
+                        None => {
+                            let dynamic = Dynamic { index: *ix, len, step, component: false };
+                            Place { dynamic: Some(dynamic), ..place }
+                        }
                     }
                 }
                 (_, None) => continue,
@@ -223,18 +241,25 @@ fn lower_inst(
     inst: Inst,
 ) -> Result<(), CompileError> {
     match (&inst.kind, inst.dst) {
-        (InstKind::Load { ptr }, Some(dst)) if places.contains_key(ptr) => {
+        (InstKind::Load { ptr } | InstKind::InterpolateAt { ptr, .. }, Some(dst))
+            if places.contains_key(ptr) =>
+        {
+            let at = match inst.kind {
+                InstKind::InterpolateAt { at, .. } => at,
+                _ => InterpAt::Default,
+            };
             let p = places[ptr];
             let ty = e.f.ty(dst);
+            let output = p.output;
             let Some(d) = p.dynamic else {
                 let (slot, comp) = p.at(0);
-                e.emit_to(dst, InstKind::IoLoad { slot, comp, output: p.output }, ty);
+                e.emit_to(dst, InstKind::IoLoad { slot, comp, output, at }, ty);
                 return Ok(());
             };
             let mut acc = None;
             for k in 0..d.len {
                 let (slot, comp) = p.at(k);
-                let v = e.emit(InstKind::IoLoad { slot, comp, output: p.output }, ty);
+                let v = e.emit(InstKind::IoLoad { slot, comp, output, at }, ty);
                 acc = Some(match acc {
                     None => v,
                     Some(prev) => {
@@ -256,11 +281,15 @@ fn lower_inst(
             let ty = e.f.ty(*value);
             for k in 0..d.len {
                 let (slot, comp) = p.at(k);
-                let old = e.emit(InstKind::IoLoad { slot, comp, output: true }, ty);
+                let at = InterpAt::Default;
+                let old = e.emit(InstKind::IoLoad { slot, comp, output: true, at }, ty);
                 let is_k = is_index(e, d.index, k, ty);
                 let new = e.emit(InstKind::Alu(AluOp::Bcsel, vec![is_k, *value, old]), ty);
                 e.emit_void(InstKind::IoStore { slot, comp, value: new });
             }
+        }
+        (InstKind::InterpolateAt { .. }, _) => {
+            return Err(CompileError::invalid("OpExtInst", "InterpolateAt* of a non-input"));
         }
         (InstKind::Atomic { ptr, .. }, _) if places.contains_key(ptr) => {
             return Err(CompileError::unsupported("OpAtomic", "atomics on shader inputs/outputs"));

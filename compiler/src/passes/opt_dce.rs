@@ -22,6 +22,7 @@ fn removable(k: &InstKind) -> bool {
         InstKind::Load { .. }
             | InstKind::MemLoad { .. }
             | InstKind::IoLoad { .. }
+            | InstKind::InterpolateAt { .. }
             | InstKind::IsHelper
     )
 }

@@ -39,6 +39,8 @@ pub struct Decor {
     pub flat: bool,
     /// `NoPerspective`.
     pub noperspective: bool,
+    /// `Centroid` / `Sample`.
+    pub interp: crate::ir::Interp,
 }
 
 /// All decorations of a module.
@@ -95,13 +97,8 @@ impl Decorations {
                 Decoration::SpecId => slot.spec_id = Some(arg()?),
                 Decoration::Flat => slot.flat = true,
                 Decoration::NoPerspective => slot.noperspective = true,
-                // Interpolated at the pixel centre, deliberately: Ferrum rasterizes with one
-                // sample per pixel (the only sample count it advertises), whose sample sits at
-                // the centre, so a covered pixel's centroid and its sample position are the
-                // centre. `Sample` also needs the SampleRateShading capability, which is not
-                // accepted. With multisampling these need PERSP/LINEAR_CENTROID and SAMPLE.
-                // (tests/gfx_derivatives.rs: centroid_is_the_centre_with_one_sample)
-                Decoration::Centroid | Decoration::Sample => {}
+                Decoration::Centroid => slot.interp = crate::ir::Interp::Centroid,
+                Decoration::Sample => slot.interp = crate::ir::Interp::Sample,
                 Decoration::BuiltIn => match inst.operands.get(rest + 1) {
                     Some(Operand::BuiltIn(b)) => slot.builtin = Some(*b),
                     _ => return Err(bad(inst, "BuiltIn without a built-in")),

@@ -5,7 +5,7 @@ use rspirv::dr::Instruction;
 use super::function::{FnCtx, Tree};
 use super::operands::{bad, id};
 use crate::error::CompileError;
-use crate::ir::{ops, AluOp, Value, ValueType};
+use crate::ir::{ops, AluOp, InstKind, InterpAt, Value, ValueType};
 
 impl FnCtx<'_, '_> {
     fn fconst(&mut self, bits: u8, n: u8, f: f64) -> Value {
@@ -17,6 +17,9 @@ impl FnCtx<'_, '_> {
     pub fn glsl_inst(&mut self, inst: &Instruction, n: u32) -> Result<(), CompileError> {
         if n == 33 || n == 34 {
             return self.glsl_matrix(inst, n);
+        }
+        if matches!(n, 76..=78) {
+            return self.glsl_interpolate_at(inst, n);
         }
         if n == 36 || n == 52 {
             // ModfStruct { fractional part, whole part }, FrexpStruct { significand, exponent }.
@@ -359,4 +362,25 @@ fn binary(n: u32) -> Option<AluOp> {
         42 => AluOp::Imax,
         _ => return None,
     })
+}
+
+impl FnCtx<'_, '_> {
+    /// `InterpolateAtCentroid` (76), `InterpolateAtSample` (77), `InterpolateAtOffset` (78):
+    /// operand 2 is a pointer to a fragment input (or an element of one), which `lower_io`
+    /// turns into an interpolated input load.
+    fn glsl_interpolate_at(&mut self, inst: &Instruction, n: u32) -> Result<(), CompileError> {
+        let vt = self.rvt(inst)?;
+        let leaf = |s: &mut Self, i: usize| match s.value(id(inst, i)?)? {
+            Tree::Leaf(v) => Ok(v),
+            Tree::Node(_) => Err(bad(inst, "aggregate operand")),
+        };
+        let ptr = leaf(self, 2)?;
+        let at = match n {
+            76 => InterpAt::Centroid,
+            77 => InterpAt::Sample(leaf(self, 3)?),
+            _ => InterpAt::Offset(leaf(self, 3)?),
+        };
+        let v = self.emit(InstKind::InterpolateAt { ptr, at }, vt);
+        self.set(inst, Tree::Leaf(v))
+    }
 }

@@ -71,6 +71,8 @@ const CAPABILITIES: &[Capability] = &[
     Capability::ImageMSArray,
     Capability::StorageImageMultisample,
     Capability::InputAttachment,
+    Capability::SampleRateShading,
+    Capability::InterpolationFunction,
     Capability::ShaderNonUniform,
     Capability::RuntimeDescriptorArray,
     Capability::SampledImageArrayDynamicIndexing,
@@ -460,6 +462,7 @@ impl<'m> ModuleCtx<'m> {
         v.location = d.location.map(|l| (l, d.component.unwrap_or(0)));
         v.flat = d.flat;
         v.noperspective = d.noperspective;
+        v.interp = d.interp;
         if let Some(b) = d.builtin {
             use spirv::BuiltIn::{ClipDistance, CullDistance, PointCoord};
             match mode {
@@ -717,6 +720,8 @@ fn sysval(b: spirv::BuiltIn) -> Option<SysVal> {
         B::FrontFacing => SysVal::FrontFacing,
         B::HelperInvocation => SysVal::HelperInvocation,
         B::SampleMask => SysVal::SampleMaskIn,
+        B::SampleId => SysVal::SampleId,
+        B::SamplePosition => SysVal::SamplePosition,
         _ => return None,
     })
 }

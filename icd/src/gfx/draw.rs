@@ -301,7 +301,7 @@ fn ps_state(
     blend_constants: [f32; 4],
 ) -> VkResult<()> {
     let pm = &p.ps;
-    set(s, r::SPI_BARYC_CNTL, &[0])?;
+    set(s, r::SPI_BARYC_CNTL, &[p.baryc_cntl])?;
     let code = p.ps_va();
     set(
         s,

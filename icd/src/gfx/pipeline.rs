@@ -64,6 +64,8 @@ pub struct GraphicsProgram {
     /// PA_SU_LINE_CNTL, PA_SU_VTX_CNTL), PA_CL_VTE_CNTL, point size and its clamp,
     /// multisample (PA_SC_MODE_CNTL_0, PA_SC_AA_CONFIG, DB_EQAA, sample mask and locations).
     pub state: Regs,
+    /// SPI_BARYC_CNTL (gl_FragCoord at the sample when the pixel shader runs per sample).
+    pub baryc_cntl: u32,
     pub rasterizer_discard: bool,
     /// CB_BLENDn_CONTROL, CB_TARGET_MASK, CB_COLOR_CONTROL and the blend constants
     /// (`state::blend::color_blend`); empty without a colour blend state.
@@ -372,7 +374,7 @@ fn vertex_input(
 /// The PS key: the export format of each location's attachment (`mrt0` always with alpha
 /// under alpha to coverage).
 fn ps_key(formats: &[vk::Format], blending: &[bool], alpha_to_coverage: bool) -> VkResult<PsKey> {
-    let mut key = PsKey { color_formats: [EX::SPI_SHADER_ZERO; 8] };
+    let mut key = PsKey { color_formats: [EX::SPI_SHADER_ZERO; 8], samples: 1 };
     if formats.len() > 8 {
         return Err(VkError::InvalidUsage("more than 8 colour attachments"));
     }
@@ -415,9 +417,10 @@ fn biases(
 
 /// The pipeline's fixed-function registers (see [`GraphicsProgram::state`]).
 fn fixed_function(
-    info: &vk::GraphicsPipelineCreateInfo<'_>,
     ia: &vk::PipelineInputAssemblyStateCreateInfo<'_>,
     rs: &vk::PipelineRasterizationStateCreateInfo<'_>,
+    ms: &vk::PipelineMultisampleStateCreateInfo<'_>,
+    ps_per_sample: bool,
 ) -> VkResult<Regs> {
     let mut regs = state::input_assembly::input_assembly(ia)?;
     let mut rs = *rs;
@@ -430,12 +433,7 @@ fn fixed_function(
     }
     regs.push(r::PA_CL_VTE_CNTL, state::viewport::vte_cntl());
     regs.extend(state::rasterization::points(MAX_POINT_SIZE));
-    // Without a multisample state (rasterizer discard) nothing is drawn: one sample.
-    let one = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-    // SAFETY: a null or valid pointer (valid usage).
-    let ms = unsafe { info.p_multisample_state.as_ref() }.unwrap_or(&one);
-    regs.extend(state::multisample::multisample(ms)?);
+    regs.extend(state::multisample::multisample(ms, ps_per_sample)?);
     Ok(regs)
 }
 
@@ -482,10 +480,14 @@ pub fn create(
     };
     // SAFETY: a null or valid pointer (valid usage).
     let (vs_key, attributes) = vertex_input(unsafe { info.p_vertex_input_state.as_ref() })?;
+    // Without a multisample state (rasterizer discard) nothing is drawn: one sample.
+    let one = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
     // SAFETY: a null or valid pointer (valid usage).
-    let ms = unsafe { info.p_multisample_state.as_ref() };
-    let atoc = ms.is_some_and(|m| m.alpha_to_coverage_enable != 0);
-    let key = GfxKey { vs: vs_key, ps: ps_key(&formats, &blending, atoc)? };
+    let ms = unsafe { info.p_multisample_state.as_ref() }.unwrap_or(&one);
+    let mut ps_key = ps_key(&formats, &blending, ms.alpha_to_coverage_enable != 0)?;
+    ps_key.samples = ms.rasterization_samples.as_raw().max(1);
+    let key = GfxKey { vs: vs_key, ps: ps_key };
     let resources = resource_layout(layout);
     let f = info.flags;
     let vs = cached_stage(cache, f, &stage_info(vs_stage)?, Stage::Vertex, &resources, key)?;
@@ -516,7 +518,8 @@ pub fn create(
         slope: rs.depth_bias_slope_factor,
     });
     let discard = rs.rasterizer_discard_enable != 0;
-    let state = fixed_function(info, ia, rs)?;
+    let state = fixed_function(ia, rs, ms, pm.per_sample())?;
+    let baryc_cntl = state::multisample::Multisample::from_info(ms, pm.per_sample())?.baryc_cntl();
     let first = |p: *const vk::Viewport, n: u32| crate::api::array(p, n).first().copied();
     let viewport = vp.and_then(|v| first(v.p_viewports, v.viewport_count));
     let scissor =
@@ -550,6 +553,7 @@ pub fn create(
         isa_text: [vs.isa_text.clone(), ps.isa_text.clone()],
         prim_type: state::input_assembly::prim_type(ia.topology)?,
         state,
+        baryc_cntl,
         rasterizer_discard: discard,
         blend,
         dynamic,

@@ -56,7 +56,7 @@ fn raster_state_as_the_simulator_decodes_it() {
         viewport::render_area(&area),
         viewport::viewports(&[vp]),
         viewport::scissors(&[vp], &[sc]),
-        multisample::multisample(&ms).unwrap(),
+        multisample::multisample(&ms, false).unwrap(),
     ]);
     let rs = raster_state(&f).unwrap();
     assert_eq!(rs.samples, 8);

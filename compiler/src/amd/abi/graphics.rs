@@ -40,15 +40,24 @@
 //!   as the VS's `s9`) ([`PS_USER_SGPRS`]), then the PRIM_MASK SGPR (`s5`), which the program
 //!   moves to M0 before `v_interp_*`.
 //! * `SPI_PS_INPUT_ENA` = `SPI_PS_INPUT_ADDR`: PERSP_CENTER always (the hardware needs one
-//!   barycentric input; `v0`, `v1` = I, J), plus POS_X..POS_W_FLOAT (`v2..v5`) when the shader
-//!   reads `gl_FragCoord`.
+//!   barycentric input), the PERSP/LINEAR SAMPLE, CENTER and CENTROID pairs the inputs'
+//!   interpolation reads (`noperspective`, `centroid`, `sample`, interpolateAtCentroid),
+//!   POS_X..POS_W_FLOAT when the shader reads `gl_FragCoord`, ANCILLARY for gl_SampleID
+//!   (bits 8..11) and gl_SamplePosition; every enabled input takes the next VGPRs in
+//!   SPI_PS_INPUT_ENA bit order ([`PsUses::input_vgpr`]).
+//! * gl_SamplePosition and interpolateAtSample read [`STANDARD_SAMPLE_LOCATIONS`] for the
+//!   key's sample count ([`PsKey::samples`]) from constants in the code (a 4-bit field per
+//!   sample): no user SGPR or table in memory, as the device has standardSampleLocations
+//!   and no programmable locations. interpolateAtOffset/AtSample move the centre
+//!   barycentrics along their quad derivatives (whole-quad mode), as ACO does.
+//! * A shader reading gl_SampleID/gl_SamplePosition or with `sample` inputs runs once per
+//!   sample ([`PsMetadata::per_sample`]): the driver sets DB_EQAA.PS_ITER_SAMPLES and
+//!   SPI_BARYC_CNTL.POS_FLOAT_LOCATION (gl_FragCoord at the sample).
 //! * Input `i` of the PS is [`PsMetadata::input_locations`]`[i]`: `v_interp_*` reads
 //!   attribute `i`, and `SPI_PS_INPUT_CNTL_i` points at the VS parameter slot of that
 //!   location ([`ps_input_cntl`]).
-//! * FRONT_FACE (`FRONT_FACE_ENA`) follows in the next VGPR when the shader reads
-//!   `gl_FrontFacing` ([`PsUses::front_face_vgpr`]); non-zero means front-facing.
-//! * SAMPLE_COVERAGE (gl_SampleMaskIn) follows FRONT_FACE when read
-//!   ([`PsUses::sample_coverage_vgpr`]).
+//! * FRONT_FACE (`FRONT_FACE_ENA`, [`PsUses::front_face_vgpr`]): non-zero means
+//!   front-facing. SAMPLE_COVERAGE (gl_SampleMaskIn, [`PsUses::sample_coverage_vgpr`]).
 //! * `gl_FragDepth` is exported to `mrtz` (first register) before the colours, with
 //!   `SPI_SHADER_Z_FORMAT` = 32_R and `DB_SHADER_CONTROL.Z_EXPORT_ENABLE`; gl_SampleMask
 //!   goes in the third register, with 32_ABGR and MASK_EXPORT_ENABLE.
@@ -106,11 +115,6 @@ pub const PS_SGPR_PRIM_MASK: u8 = PS_USER_SGPRS as u8;
 pub const VS_VGPR_VERTEX_INDEX: u8 = 0;
 /// The VS VGPR holding the instance id.
 pub const VS_VGPR_INSTANCE_ID: u8 = 3;
-/// The PS VGPRs holding the perspective barycentrics I, J at the pixel centre.
-pub const PS_VGPR_PERSP_CENTER: [u8; 2] = [0, 1];
-/// The PS VGPRs holding gl_FragCoord x, y, z and the interpolated clip w (when enabled and
-/// there are no `noperspective` inputs; in general [`PsUses::pos_vgprs`]).
-pub const PS_VGPR_POS: [u8; 4] = [2, 3, 4, 5];
 /// Export target `mrtz` (depth, stencil, sample mask).
 pub const EXP_MRTZ: u8 = 8;
 /// Export target of `mrt0`.
@@ -133,17 +137,36 @@ pub const CLIP_DIST_LOCATION: u32 = MAX_PARAMS;
 /// PNT_SPRITE_ENA with OVRD_X/Y = S/T (the driver's, as RADV programs it).
 pub const POINT_COORD_LOCATION: u32 = CLIP_DIST_LOCATION + 2;
 
+/// Vulkan's standard sample locations (`standardSampleLocations`), in 1/16 pixel from the
+/// pixel's top-left corner, by log2 of the sample count: the one table the driver programs
+/// into PA_SC_AA_SAMPLE_LOCS_* and the pixel shader reads for gl_SamplePosition and
+/// interpolateAtSample.
+pub const STANDARD_SAMPLE_LOCATIONS: [&[(i32, i32)]; 4] = [
+    &[(8, 8)],
+    &[(12, 12), (4, 4)],
+    &[(6, 2), (14, 6), (2, 10), (10, 14)],
+    &[(9, 5), (7, 11), (13, 9), (5, 3), (3, 13), (1, 7), (11, 15), (15, 1)],
+];
+
+/// The standard locations of `samples` (1, 2, 4, 8; more reads as 8).
+pub fn standard_sample_locations(samples: u32) -> &'static [(i32, i32)] {
+    STANDARD_SAMPLE_LOCATIONS[samples.max(1).trailing_zeros().min(3) as usize]
+}
+
 /// Pipeline state a pixel shader's code depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PsKey {
     /// Export format (`SPI_SHADER_EX_FORMAT`) of each colour target; `SPI_SHADER_ZERO` for
     /// targets without an attachment (their outputs are dropped).
     pub color_formats: [u32; 8],
+    /// rasterizationSamples: which standard locations gl_SamplePosition and
+    /// interpolateAtSample read.
+    pub samples: u32,
 }
 
 impl Default for PsKey {
     fn default() -> Self {
-        PsKey { color_formats: [EX::SPI_SHADER_32_ABGR; 8] }
+        PsKey { color_formats: [EX::SPI_SHADER_32_ABGR; 8], samples: 1 }
     }
 }
 
@@ -315,6 +338,24 @@ impl VsMetadata {
     }
 }
 
+/// VGPRs of each pixel-shader input, in SPI_PS_INPUT_ENA bit order (PERSP_SAMPLE,
+/// PERSP_CENTER, PERSP_CENTROID, PERSP_PULL_MODEL, LINEAR_SAMPLE, LINEAR_CENTER,
+/// LINEAR_CENTROID, LINE_STIPPLE, POS_X..POS_W_FLOAT, FRONT_FACE, ANCILLARY,
+/// SAMPLE_COVERAGE, POS_FIXED_PT): an enabled input takes the next VGPRs.
+pub const PS_INPUT_VGPRS: [u8; 16] = [2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+
+/// SPI_PS_INPUT_ENA bit of the barycentrics at a location: PERSP_* (`linear` false) or
+/// LINEAR_* at the sample, the centre or the centroid.
+pub fn bary_bit(linear: bool, at: crate::ir::Interp) -> u8 {
+    use crate::ir::Interp;
+    let base = if linear { 4 } else { 0 };
+    base + match at {
+        Interp::Sample => 0,
+        Interp::Center => 1,
+        Interp::Centroid => 2,
+    }
+}
+
 /// What a pixel shader reads and writes besides interpolated inputs and colours; decides
 /// SPI_PS_INPUT_ENA (and so its input VGPRs), SPI_SHADER_Z_FORMAT and DB_SHADER_CONTROL.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -323,8 +364,11 @@ pub struct PsUses {
     pub frag_coord: bool,
     /// Reads gl_FrontFacing: FRONT_FACE (non-zero for front-facing primitives).
     pub front_face: bool,
-    /// Has `noperspective` inputs: LINEAR_CENTER (screen-space I, J).
-    pub linear: bool,
+    /// The barycentric inputs read besides PERSP_CENTER ([`bary_bit`] bits: LINEAR_CENTER for
+    /// `noperspective` inputs, *_CENTROID and *_SAMPLE for `centroid` and `sample` ones).
+    pub bary: u8,
+    /// Reads gl_SampleID or gl_SamplePosition: ANCILLARY (the sample index in bits 8..11).
+    pub ancillary: bool,
     /// Discards (KILL_ENABLE).
     pub kills: bool,
     /// Writes gl_FragDepth: `exp mrtz` with the depth in the first register (Z_FORMAT
@@ -341,7 +385,7 @@ impl PsUses {
     /// `SPI_PS_INPUT_ENA` (= `SPI_PS_INPUT_ADDR`).
     pub fn input_ena(&self) -> u32 {
         use r::SPI_PS_INPUT_ENA as E;
-        let mut ena = E::PERSP_CENTER_ENA.val(1);
+        let mut ena = E::PERSP_CENTER_ENA.val(1) | u32::from(self.bary & 0x77);
         if self.frag_coord {
             ena |= E::POS_X_FLOAT_ENA.val(1)
                 | E::POS_Y_FLOAT_ENA.val(1)
@@ -351,8 +395,8 @@ impl PsUses {
         if self.front_face {
             ena |= E::FRONT_FACE_ENA.val(1);
         }
-        if self.linear {
-            ena |= E::LINEAR_CENTER_ENA.val(1);
+        if self.ancillary {
+            ena |= E::ANCILLARY_ENA.val(1);
         }
         if self.sample_coverage {
             ena |= E::SAMPLE_COVERAGE_ENA.val(1);
@@ -360,32 +404,43 @@ impl PsUses {
         ena
     }
 
-    /// The VGPRs holding LINEAR_CENTER I, J (inputs take VGPRs in SPI_PS_INPUT_ADDR bit
-    /// order: PERSP_CENTER, LINEAR_CENTER, POS_*_FLOAT, FRONT_FACE).
-    pub fn linear_center_vgprs(&self) -> [u8; 2] {
-        [PS_VGPR_PERSP_CENTER[1] + 1, PS_VGPR_PERSP_CENTER[1] + 2]
+    /// The first VGPR of input `bit` (SPI_PS_INPUT_ENA bit order): the inputs enabled
+    /// before it take the VGPRs before it.
+    pub fn input_vgpr(&self, bit: u8) -> u8 {
+        let ena = self.input_ena();
+        (0..bit).filter(|&b| ena >> b & 1 != 0).map(|b| PS_INPUT_VGPRS[usize::from(b)]).sum()
+    }
+
+    /// The VGPRs holding the I, J barycentrics of [`bary_bit`] `bit`.
+    pub fn bary_vgprs(&self, bit: u8) -> [u8; 2] {
+        let v = self.input_vgpr(bit);
+        [v, v + 1]
     }
 
     /// The VGPRs holding POS_X..POS_W_FLOAT.
     pub fn pos_vgprs(&self) -> [u8; 4] {
-        let base = PS_VGPR_PERSP_CENTER[1] + 1 + 2 * u8::from(self.linear);
+        let base = self.input_vgpr(8);
         [base, base + 1, base + 2, base + 3]
     }
 
     /// The VGPR holding FRONT_FACE.
     pub fn front_face_vgpr(&self) -> u8 {
-        self.pos_vgprs()[0] + 4 * u8::from(self.frag_coord)
+        self.input_vgpr(12)
     }
 
-    /// The VGPR holding SAMPLE_COVERAGE (after FRONT_FACE; ANCILLARY, between them, is
-    /// not enabled).
+    /// The VGPR holding ANCILLARY.
+    pub fn ancillary_vgpr(&self) -> u8 {
+        self.input_vgpr(13)
+    }
+
+    /// The VGPR holding SAMPLE_COVERAGE.
     pub fn sample_coverage_vgpr(&self) -> u8 {
-        self.front_face_vgpr() + u8::from(self.front_face)
+        self.input_vgpr(14)
     }
 
     /// The first VGPR after the inputs.
     pub fn first_free_vgpr(&self) -> u8 {
-        self.sample_coverage_vgpr() + u8::from(self.sample_coverage)
+        self.input_vgpr(16)
     }
 
     /// `SPI_SHADER_Z_FORMAT`'s export format: 32_ABGR when the sample mask is exported
@@ -432,6 +487,18 @@ pub struct PsMetadata {
 }
 
 impl PsMetadata {
+    /// Whether the shader must run once per covered sample (Vulkan's sample shading with
+    /// minSampleShading 1.0): it reads gl_SampleID or gl_SamplePosition (ANCILLARY) or has
+    /// `sample`-interpolated inputs (PERSP_SAMPLE or LINEAR_SAMPLE). The driver then sets
+    /// DB_EQAA.PS_ITER_SAMPLES to the sample count and places gl_FragCoord at the sample
+    /// (SPI_BARYC_CNTL.POS_FLOAT_LOCATION), whatever the multisample state asks.
+    pub fn per_sample(&self) -> bool {
+        use r::SPI_PS_INPUT_ENA as E;
+        let bits =
+            E::PERSP_SAMPLE_ENA.val(1) | E::LINEAR_SAMPLE_ENA.val(1) | E::ANCILLARY_ENA.val(1);
+        self.input_ena & bits != 0
+    }
+
     /// Register values for a PS. `color`: per target, the components written (4-bit mask).
     pub fn new(
         vgprs: u32,
@@ -527,7 +594,7 @@ mod tests {
 
     #[test]
     fn ps_registers_match_the_register_database() {
-        let key = PsKey { color_formats: [9, 4, 0, 9, 9, 9, 9, 9] };
+        let key = PsKey { color_formats: [9, 4, 0, 9, 9, 9, 9, 9], samples: 1 };
         let uses = PsUses { frag_coord: true, kills: true, ..Default::default() };
         let m = PsMetadata::new(
             3,

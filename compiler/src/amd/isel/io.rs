@@ -24,8 +24,8 @@ use crate::amd::abi::graphics as g;
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{MFunc, RegClass, RegRef, Slot};
 use crate::ir::{
-    BuiltinOut, ImageArgs, ImageOp, InstKind, IoSlot, Mode, Shader, Space, Stage, SubgroupOp,
-    SysVal, Terminator, Value,
+    AluOp, BuiltinOut, ImageArgs, ImageOp, InstKind, Interp, InterpAt, IoSlot, Mode, Shader, Space,
+    Stage, SubgroupOp, SysVal, Terminator, Value,
 };
 
 /// Graphics-stage inputs and the output registers.
@@ -47,10 +47,16 @@ pub struct GfxIo {
     view_index: Option<RegRef>,
     /// PS: the SAMPLE_COVERAGE VGPR (gl_SampleMaskIn), when read.
     sample_coverage: Option<RegRef>,
-    /// PS: LINEAR_CENTER I, J, when some input is `noperspective`.
-    linear_bary: Option<[RegRef; 2]>,
+    /// PS: the ANCILLARY VGPR (gl_SampleID, gl_SamplePosition), when read.
+    ancillary: Option<RegRef>,
+    /// PS: the I, J barycentrics read, by SPI_PS_INPUT_ENA bit ([`g::bary_bit`]).
+    bary: BTreeMap<u8, [RegRef; 2]>,
+    /// PS: the inputs the shader reads ([`g::PsUses`] without the exports).
+    ps_uses: g::PsUses,
     /// PS: locations interpolated `noperspective`.
     linear: std::collections::BTreeSet<u32>,
+    /// PS: locations interpolated `centroid` or `sample`.
+    interp: BTreeMap<u32, Interp>,
     /// PS inputs: (location, flat), attribute index = position.
     pub inputs: Vec<(u32, bool)>,
     /// The PS reads gl_FragCoord.
@@ -146,8 +152,24 @@ fn needs_helpers(f: &crate::ir::Function) -> bool {
                 && !im.args.has(ImageArgs::LOD)
                 && !im.args.has(ImageArgs::GRAD)
         }
+        // interpolateAtSample/AtOffset move the centre barycentrics along their derivatives.
+        InstKind::IoLoad { at: InterpAt::Sample(_) | InterpAt::Offset(_), .. } => true,
         _ => false,
     })
+}
+
+/// Locations of the PS's `centroid` and `sample` (not flat) inputs.
+fn interp_inputs(s: &Shader) -> BTreeMap<u32, Interp> {
+    let mut m = BTreeMap::new();
+    for v in &s.vars {
+        if let (Mode::Input, Some((loc, _)), false) = (v.mode, v.location, v.flat) {
+            if v.interp != Interp::Center {
+                let n = crate::passes::lower_io::slots(&s.types, v.ty).min(g::MAX_PARAMS);
+                m.extend((0..n).map(|k| (loc.saturating_add(k), v.interp)));
+            }
+        }
+    }
+    m
 }
 
 /// Locations of the PS's `noperspective` (and not flat) inputs.
@@ -194,19 +216,25 @@ impl GfxIo {
                 io.view_index = reads(SysVal::ViewIndex)
                     .then(|| pinned(mf, RegClass::S, 1, g::PS_SGPR_VIEW_INDEX));
                 io.linear = linear_inputs(shader);
+                io.interp = interp_inputs(shader);
                 let uses = g::PsUses {
                     frag_coord: io.frag_coord,
                     front_face: io.front_facing,
-                    linear: !io.linear.is_empty(),
+                    bary: io.bary_bits(shader.entry_fn()),
+                    ancillary: reads(SysVal::SampleId) || reads(SysVal::SamplePosition),
                     sample_coverage: reads(SysVal::SampleMaskIn),
                     ..Default::default()
                 };
+                io.ps_uses = uses;
                 io.sample_coverage = uses
                     .sample_coverage
                     .then(|| pinned(mf, RegClass::V, 1, uses.sample_coverage_vgpr()));
-                io.linear_bary = uses
-                    .linear
-                    .then(|| uses.linear_center_vgprs().map(|r| pinned(mf, RegClass::V, 1, r)));
+                io.ancillary =
+                    uses.ancillary.then(|| pinned(mf, RegClass::V, 1, uses.ancillary_vgpr()));
+                for bit in (0..7).filter(|b| g::PsUses::input_ena(&uses) >> b & 1 != 0) {
+                    let pair = uses.bary_vgprs(bit).map(|r| pinned(mf, RegClass::V, 1, r));
+                    io.bary.insert(bit, pair);
+                }
                 io.front_face =
                     io.front_facing.then(|| pinned(mf, RegClass::V, 1, uses.front_face_vgpr()));
                 let pos = if io.frag_coord {
@@ -215,7 +243,7 @@ impl GfxIo {
                     [mf.vreg(RegClass::V, 1); 4]
                 };
                 io.pixel = Some((
-                    g::PS_VGPR_PERSP_CENTER.map(|r| pinned(mf, RegClass::V, 1, r)),
+                    io.bary[&g::bary_bit(false, Interp::Center)],
                     pinned(mf, RegClass::S, 1, g::PS_SGPR_PRIM_MASK),
                     pos,
                 ));
@@ -234,6 +262,38 @@ impl GfxIo {
             io.live = Some(mf.vreg(RegClass::S, 1));
         }
         io
+    }
+}
+
+impl GfxIo {
+    /// The barycentric pair (SPI_PS_INPUT_ENA bit) a load of input location `loc` reads:
+    /// the location's interpolation, or the centroid for interpolateAtCentroid, or the
+    /// centre that interpolateAtSample/AtOffset start from.
+    fn bary_bit_of(&self, loc: u32, at: InterpAt) -> u8 {
+        let linear = self.linear.contains(&loc);
+        let default = self.interp.get(&loc).copied().unwrap_or_default();
+        g::bary_bit(
+            linear,
+            match at {
+                InterpAt::Default => default,
+                InterpAt::Centroid => Interp::Centroid,
+                InterpAt::Sample(_) | InterpAt::Offset(_) => Interp::Center,
+            },
+        )
+    }
+
+    /// The barycentric inputs the fragment shader's input loads read (PERSP_CENTER is
+    /// always enabled besides them).
+    fn bary_bits(&self, f: &crate::ir::Function) -> u8 {
+        let mut bits = 0u8;
+        for i in f.blocks.iter().flat_map(|b| &b.insts) {
+            if let InstKind::IoLoad { slot: IoSlot::Location(l), output: false, at, .. } = i.kind {
+                if !self.inputs.iter().any(|&(loc, flat)| loc == l && flat) {
+                    bits |= 1 << self.bary_bit_of(l, at);
+                }
+            }
+        }
+        bits
     }
 }
 
@@ -342,6 +402,7 @@ impl Isel<'_> {
         slot: IoSlot,
         comp: u8,
         output: bool,
+        at: InterpAt,
     ) -> Result<(), BackendError> {
         let (bits, n) = self.shape(d);
         if bits != 32 {
@@ -368,8 +429,8 @@ impl Isel<'_> {
             return Err(unsupported(format!("input location {loc} without a variable")));
         };
         let flat = self.gfx.inputs[attr].1;
-        let bary = match self.gfx.linear_bary {
-            Some(lin) if self.gfx.linear.contains(&loc) => lin,
+        let bary = match self.gfx.bary.get(&self.gfx.bary_bit_of(loc, at)) {
+            Some(&pair) if !flat => self.moved_bary(pair, at)?,
             _ => bary,
         };
         if comp + n > 4 {
@@ -407,6 +468,60 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// interpolateAtSample/AtOffset: the centre barycentrics `ij` moved by the offset along
+    /// their screen derivatives (as ACO does: I' = I + dI/dx * dx + dI/dy * dy, exact for
+    /// `noperspective` inputs, first order for perspective ones); other loads use `ij`.
+    fn moved_bary(&mut self, ij: [RegRef; 2], at: InterpAt) -> Result<[RegRef; 2], BackendError> {
+        let (dx, dy) = match at {
+            InterpAt::Offset(o) => (self.comp(o, 0)?, self.comp(o, 1)?),
+            InterpAt::Sample(s) => {
+                let s = self.comp(s, 0)?;
+                let [x, y] = self.sample_position(s)?;
+                let half = MVal::Const(u64::from((-0.5f32).to_bits()));
+                (self.alu_comp(AluOp::Fadd, 32, 32, &[x, half], false)?, {
+                    self.alu_comp(AluOp::Fadd, 32, 32, &[y, half], false)?
+                })
+            }
+            _ => return Ok(ij),
+        };
+        let mut out = ij;
+        for (k, r) in ij.iter().enumerate() {
+            let v = MVal::Reg(*r, RegClass::V);
+            let ddx = self.derivative(v, 32, false, true)?;
+            let ddy = self.derivative(v, 32, true, true)?;
+            let a = self.alu_comp(AluOp::Ffma, 32, 32, &[ddx, dx, v], false)?;
+            let b = self.alu_comp(AluOp::Ffma, 32, 32, &[ddy, dy, a], false)?;
+            out[k] = self.in_vgpr(b, 1)?;
+        }
+        Ok(out)
+    }
+
+    /// The standard position (x, y in [0, 1)) of sample `s` for the key's sample count: a
+    /// 4-bit field per sample of a constant ([`g::STANDARD_SAMPLE_LOCATIONS`] in 1/16 pixel).
+    fn sample_position(&mut self, s: MVal) -> Result<[MVal; 2], BackendError> {
+        let locs = g::standard_sample_locations(self.gfx.key.ps.samples);
+        let pack = |f: fn(&(i32, i32)) -> i32| {
+            locs.iter().enumerate().fold(0u64, |w, (i, l)| w | ((f(l) as u64) & 0xf) << (4 * i))
+        };
+        let shift = self.alu_comp(AluOp::Ishl, 32, 32, &[s, MVal::Const(2)], false)?;
+        let sixteenth = MVal::Const(u64::from((1.0f32 / 16.0).to_bits()));
+        let mut out = [MVal::Const(0); 2];
+        for (k, table) in [pack(|l| l.0), pack(|l| l.1)].into_iter().enumerate() {
+            let args = [MVal::Const(table), shift, MVal::Const(4)];
+            let n = self.alu_comp(AluOp::Ubfe, 32, 32, &args, false)?;
+            let f = self.alu_comp(AluOp::U2f, 32, 32, &[n], false)?;
+            out[k] = self.alu_comp(AluOp::Fmul, 32, 32, &[f, sixteenth], false)?;
+        }
+        Ok(out)
+    }
+
+    /// gl_SampleID: ANCILLARY bits 8..11.
+    fn sample_id(&mut self) -> Option<MVal> {
+        let anc = MVal::Reg(self.gfx.ancillary?, RegClass::V);
+        let args = [anc, MVal::Const(8), MVal::Const(4)];
+        self.alu_comp(AluOp::Ubfe, 32, 32, &args, false).ok()
+    }
+
     /// The PS input location and first component of `slot`: clip/cull distance `d` (cull
     /// distances after the clip distances) is component `d % 4` of parameter
     /// [`g::CLIP_DIST_LOCATION`]` + d / 4`.
@@ -435,6 +550,11 @@ impl Isel<'_> {
                 Some(vec![v(pos[0]), v(pos[1]), v(pos[2]), v(w)])
             }
             (SysVal::SampleMaskIn, Some(_)) => Some(vec![v(self.gfx.sample_coverage?)]),
+            (SysVal::SampleId, Some(_)) => Some(vec![self.sample_id()?]),
+            (SysVal::SamplePosition, Some(_)) => {
+                let id = self.sample_id()?;
+                Some(self.sample_position(id).ok()?.to_vec())
+            }
             (SysVal::ViewIndex, Some(_)) => {
                 Some(vec![MVal::Reg(self.gfx.view_index?, RegClass::S)])
             }
@@ -686,13 +806,10 @@ impl Isel<'_> {
             color,
             inputs: self.gfx.inputs.clone(),
             uses: g::PsUses {
-                frag_coord: self.gfx.frag_coord,
-                front_face: self.gfx.front_facing,
-                linear: self.gfx.linear_bary.is_some(),
                 kills: self.gfx.kills || self.gfx.demotes,
                 frag_depth,
-                sample_coverage: self.gfx.sample_coverage.is_some(),
                 sample_mask,
+                ..self.gfx.ps_uses
             },
             ..Default::default()
         })

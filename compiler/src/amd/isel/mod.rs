@@ -464,9 +464,12 @@ impl<'a> Isel<'a> {
             InstKind::IoStore { slot, comp, value } => {
                 self.select_io_store(*slot, *comp, *value)?
             }
-            InstKind::IoLoad { slot, comp, output } => {
+            InstKind::IoLoad { slot, comp, output, at } => {
                 let d = dst.ok_or_else(|| unsupported("input load without result"))?;
-                self.select_io_load(d, *slot, *comp, *output)?
+                self.select_io_load(d, *slot, *comp, *output, *at)?
+            }
+            InstKind::InterpolateAt { .. } => {
+                return Err(unsupported("InterpolateAt* survived lower_io"));
             }
             InstKind::MemLoad { space, addr, align } => {
                 let d = dst.ok_or_else(|| unsupported("load without result"))?;

@@ -502,7 +502,13 @@ impl Isel<'_> {
     /// selections (lane `i` of the quad reads lane `perm[i]`), the higher minus the lower. The
     /// quad's lanes 0..3 are the pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1) as the SPI packs
     /// them (ACO's derivatives take the same pairs).
-    fn derivative(&mut self, x: MVal, bits: u8, y: bool, fine: bool) -> Result<MVal, BackendError> {
+    pub(super) fn derivative(
+        &mut self,
+        x: MVal,
+        bits: u8,
+        y: bool,
+        fine: bool,
+    ) -> Result<MVal, BackendError> {
         if self.shader.stage != Stage::Fragment {
             return Err(unsupported("derivatives outside fragment shaders"));
         }

@@ -1,5 +1,5 @@
 #version 450
-// Per-sample interpolation (needs SampleRateShading, not accepted).
+// Per-sample interpolation (SampleRateShading: the shader runs once per sample).
 layout(location = 0) sample in vec3 color;
 layout(location = 0) out vec4 o;
 void main() {

@@ -134,6 +134,11 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // Queries stay active across vkCmdExecuteCommands: the counters are CP and DB state
         // secondaries do not touch (graphics_secondary.rs, secondaries_count_in_inherited_queries).
         inherited_queries: vk::TRUE,
+        // Sample shading (DB_EQAA.PS_ITER_SAMPLES: one invocation per covered sample),
+        // gl_SampleID / gl_SamplePosition, `sample` and `centroid` inputs, interpolateAt*
+        // (the SampleRateShading and InterpolationFunction capabilities): compiler
+        // abi/graphics.rs, tests/tests/msaa_shading.rs against hand-computed values.
+        sample_rate_shading: vk::TRUE,
         ..Default::default()
     }
 }

@@ -27,17 +27,10 @@ use ferrum_regs::gfx103 as r;
 use crate::error::VkResult;
 use crate::gfx::{refuse, Regs};
 
-/// Vulkan's standard sample locations, in 1/16 pixel from the top-left corner, by log2 count.
-const STANDARD: [&[(i32, i32)]; 4] = [
-    &[(8, 8)],
-    &[(12, 12), (4, 4)],
-    &[(6, 2), (14, 6), (2, 10), (10, 14)],
-    &[(9, 5), (7, 11), (13, 9), (5, 3), (3, 13), (1, 7), (11, 15), (15, 1)],
-];
-
-/// Sample offsets from the pixel centre in 1/16 pixel for `samples` (1, 2, 4, 8).
+/// Vulkan's standard sample locations in 1/16 pixel from the top-left corner for `samples`
+/// (1, 2, 4, 8): the compiler ABI's table, which the pixel shader also reads.
 pub fn sample_offsets(samples: u32) -> &'static [(i32, i32)] {
-    STANDARD[samples.trailing_zeros().min(3) as usize]
+    ferrum_compiler::amd::abi::graphics::standard_sample_locations(samples)
 }
 
 fn log2_samples(samples: vk::SampleCountFlags) -> VkResult<u32> {
@@ -64,14 +57,21 @@ pub struct Multisample {
 }
 
 impl Multisample {
-    pub fn from_info(info: &vk::PipelineMultisampleStateCreateInfo<'_>) -> VkResult<Multisample> {
+    /// The state `info` asks for; `shader_per_sample`: the pixel shader itself needs one
+    /// invocation per sample (`PsMetadata::per_sample`: it reads gl_SampleID or
+    /// gl_SamplePosition or has `sample` inputs, which Vulkan treats as sample shading with
+    /// minSampleShading 1.0).
+    pub fn from_info(
+        info: &vk::PipelineMultisampleStateCreateInfo<'_>,
+        shader_per_sample: bool,
+    ) -> VkResult<Multisample> {
         if info.alpha_to_one_enable != 0 {
             return Err(refuse("alpha to one (the alphaToOne feature is not supported)"));
         }
         let log2 = log2_samples(info.rasterization_samples)?;
         // At least ceil(minSampleShading * samples) invocations per pixel.
         let wanted = (info.min_sample_shading * (1u32 << log2) as f32).ceil();
-        let per_sample = info.sample_shading_enable != 0 && wanted > 1.0;
+        let per_sample = (info.sample_shading_enable != 0 && wanted > 1.0) || shader_per_sample;
         let mask = if info.p_sample_mask.is_null() {
             u32::MAX
         } else {
@@ -82,15 +82,23 @@ impl Multisample {
         Ok(Multisample { log2, per_sample, mask, alpha_to_coverage })
     }
 
-    /// log2 of PS_ITER_SAMPLES. When above 0 the pipeline must also place gl_FragCoord at the
-    /// sample (SPI_BARYC_CNTL.POS_FLOAT_LOCATION = 2) and set PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE,
-    /// as RADV does; both belong to the pixel-shader state.
+    /// log2 of PS_ITER_SAMPLES. When above 0 gl_FragCoord is placed at the sample too
+    /// ([`Multisample::baryc_cntl`]). RADV also sets PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE, a
+    /// register the driver does not program yet (the simulator does not read it).
     pub fn ps_iter_log2(&self) -> u32 {
         if self.per_sample {
             self.log2
         } else {
             0
         }
+    }
+}
+
+impl Multisample {
+    /// SPI_BARYC_CNTL: POS_FLOAT_LOCATION at the sample (2) when the shader runs per sample,
+    /// else the pixel centre (0); FRONT_FACE_ALL_BITS 0 (FRONT_FACE is 1 or 0).
+    pub fn baryc_cntl(&self) -> u32 {
+        r::SPI_BARYC_CNTL::POS_FLOAT_LOCATION.val(if self.ps_iter_log2() > 0 { 2 } else { 0 })
     }
 }
 
@@ -201,9 +209,12 @@ pub fn sample_locations(log2: u32) -> Regs {
     regs
 }
 
-/// The multisample state block.
-pub fn multisample(info: &vk::PipelineMultisampleStateCreateInfo<'_>) -> VkResult<Regs> {
-    let m = Multisample::from_info(info)?;
+/// The multisample state block (`shader_per_sample`: see [`Multisample::from_info`]).
+pub fn multisample(
+    info: &vk::PipelineMultisampleStateCreateInfo<'_>,
+    shader_per_sample: bool,
+) -> VkResult<Regs> {
+    let m = Multisample::from_info(info, shader_per_sample)?;
     let mut regs = Regs::new();
     regs.push(r::PA_SC_MODE_CNTL_0, mode_cntl_0(m.log2));
     regs.push(r::PA_SC_AA_CONFIG, aa_config(m.log2));

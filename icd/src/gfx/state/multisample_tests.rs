@@ -6,7 +6,7 @@ fn info(samples: vk::SampleCountFlags) -> vk::PipelineMultisampleStateCreateInfo
 
 #[test]
 fn single_sample() {
-    let regs = multisample(&info(vk::SampleCountFlags::TYPE_1)).unwrap();
+    let regs = multisample(&info(vk::SampleCountFlags::TYPE_1), false).unwrap();
     // VPORT_SCISSOR_ENABLE and ALTERNATE_RBS_PER_TILE only.
     assert_eq!(regs.get(0x28a48), Some(1 << 1 | 1 << 5));
     assert_eq!(regs.get(0x28be0), Some(0));
@@ -18,7 +18,7 @@ fn single_sample() {
 
 #[test]
 fn four_samples_standard_locations() {
-    let regs = multisample(&info(vk::SampleCountFlags::TYPE_4)).unwrap();
+    let regs = multisample(&info(vk::SampleCountFlags::TYPE_4), false).unwrap();
     assert_eq!(regs.get(0x28a48), Some(1 | 1 << 1 | 1 << 5));
     // MSAA_NUM_SAMPLES 2, MAX_SAMPLE_DIST 6 (bits 13..16), EXPOSED 2 (bit 20), bit 29.
     assert_eq!(regs.get(0x28be0), Some(2 | 6 << 13 | 2 << 20 | 1 << 29));
@@ -54,17 +54,17 @@ fn eight_samples_priority_and_distance() {
 fn sample_mask_and_shading() {
     let mask = [0b1010_0110u32];
     let i = info(vk::SampleCountFlags::TYPE_4).sample_mask(&mask);
-    let regs = multisample(&i).unwrap();
+    let regs = multisample(&i, false).unwrap();
     assert_eq!(regs.get(0x28c38), Some(0b0110 | 0b0110 << 16));
     assert_eq!(regs.get(0x28c3c), Some(0b0110 | 0b0110 << 16));
     // minSampleShading 0.25 of 4 samples = 1 invocation: per pixel.
     let low =
         info(vk::SampleCountFlags::TYPE_4).sample_shading_enable(true).min_sample_shading(0.25);
-    assert_eq!(multisample(&low).unwrap().get(0x28804).unwrap() >> 4 & 7, 0);
+    assert_eq!(multisample(&low, false).unwrap().get(0x28804).unwrap() >> 4 & 7, 0);
     // 0.5 asks for 2: the simulator runs one per sample (4), which satisfies "at least".
     let half =
         info(vk::SampleCountFlags::TYPE_4).sample_shading_enable(true).min_sample_shading(0.5);
-    let eqaa = multisample(&half).unwrap().get(0x28804).unwrap();
+    let eqaa = multisample(&half, false).unwrap().get(0x28804).unwrap();
     assert_eq!(eqaa, 2 | 2 << 4 | 2 << 8 | 2 << 12 | 1 << 16 | 1 << 17 | 1 << 18 | 1 << 20);
 }
 
@@ -73,8 +73,8 @@ fn alpha_to_coverage_as_radv_programs_it() {
     let on = info(vk::SampleCountFlags::TYPE_4).alpha_to_coverage_enable(true);
     // DB_ALPHA_TO_MASK: ENABLE, offsets 3, 1, 0, 2 (bits 8..15), OFFSET_ROUND (bit 16).
     let want = 1 | 3 << 8 | 1 << 10 | 2 << 14 | 1 << 16;
-    assert_eq!(multisample(&on).unwrap().get(0x28b70), Some(want));
-    let off = multisample(&info(vk::SampleCountFlags::TYPE_4)).unwrap();
+    assert_eq!(multisample(&on, false).unwrap().get(0x28b70), Some(want));
+    let off = multisample(&info(vk::SampleCountFlags::TYPE_4), false).unwrap();
     assert_eq!(off.get(0x28b70), Some(want & !1));
     // DB_EQAA.ALPHA_TO_MASK_NUM_SAMPLES (bits 12..14) = log2 samples.
     assert_eq!(off.get(0x28804).unwrap() >> 12 & 7, 2);
@@ -88,8 +88,10 @@ fn alpha_to_coverage_as_radv_programs_it() {
 
 #[test]
 fn refusals() {
-    assert!(multisample(&info(vk::SampleCountFlags::TYPE_16)).is_err());
-    assert!(multisample(&info(vk::SampleCountFlags::TYPE_1).alpha_to_one_enable(true)).is_err());
+    assert!(multisample(&info(vk::SampleCountFlags::TYPE_16), false).is_err());
+    assert!(
+        multisample(&info(vk::SampleCountFlags::TYPE_1).alpha_to_one_enable(true), false).is_err()
+    );
 }
 
 #[test]
