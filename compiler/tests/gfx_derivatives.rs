@@ -148,6 +148,7 @@ fn draw_textured(file: &str) -> Vec<[f32; 4]> {
         // bilinear, MIP_FILTER none (descriptors-gfx103.md, S#).
         ssharp: [0, (15 << 8) << 12, 1 << 22, 0],
         offset: layout.get(0, 1).unwrap().offset,
+        arrayed: false,
     };
     let setup =
         DrawSetup { vertices: 3, instances: 1, texture: Some(texture), ..Default::default() };

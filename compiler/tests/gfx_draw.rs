@@ -149,6 +149,8 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("point_coord.frag", Stage::Fragment),
         ("query_lod_array.frag", Stage::Fragment),
         ("clip.vert", Stage::Vertex),
+        ("subpass.frag", Stage::Fragment),
+        ("subpass_ms.frag", Stage::Fragment),
     ] {
         let mut key = GfxKey::default();
         if file == "coord.frag" {

@@ -362,11 +362,56 @@ fn centroid_barycentrics_move_to_a_covered_sample() {
     close(inner[1], inner[0] as f64, "fully covered: centroid = centre");
 }
 
+/// 4x MSAA over the whole 64x64 target with a constant `mrt0` alpha and alpha to coverage as
+/// RADV programs it: the samples that pass (no depth test) for each alpha.
+fn alpha_to_coverage_samples(alpha: f32, dither: bool) -> u64 {
+    let mut s = Scene::new();
+    uint_target(&mut s);
+    s.set(SPI_SHADER_COL_FORMAT, 9); // 32_ABGR: the alpha reaches the DB
+    s.inputs(1 << 1);
+    s.set(PA_SC_MODE_CNTL_0, PA_SC_MODE_CNTL_0::MSAA_ENABLE.val(1));
+    s.set(PA_SC_AA_CONFIG, PA_SC_AA_CONFIG::MSAA_NUM_SAMPLES.val(2));
+    for k in 0..16 {
+        s.set(PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0 + 4 * k, 0);
+    }
+    s.set(PA_SC_AA_MASK_X0Y0_X1Y0, u32::MAX);
+    s.set(PA_SC_AA_MASK_X0Y1_X1Y1, u32::MAX);
+    s.set(DB_EQAA, DB_EQAA::ALPHA_TO_MASK_NUM_SAMPLES.val(2));
+    let offsets = if dither { [3, 1, 0, 2] } else { [2; 4] };
+    s.set(
+        DB_ALPHA_TO_MASK,
+        DB_ALPHA_TO_MASK::ALPHA_TO_MASK_ENABLE.val(1)
+            | DB_ALPHA_TO_MASK::ALPHA_TO_MASK_OFFSET0.val(offsets[0])
+            | DB_ALPHA_TO_MASK::ALPHA_TO_MASK_OFFSET1.val(offsets[1])
+            | DB_ALPHA_TO_MASK::ALPHA_TO_MASK_OFFSET2.val(offsets[2])
+            | DB_ALPHA_TO_MASK::ALPHA_TO_MASK_OFFSET3.val(offsets[3])
+            | DB_ALPHA_TO_MASK::OFFSET_ROUND.val(dither as u32),
+    );
+    let mut p = Asm::new();
+    export_const(&mut p, [7, 0, 0, alpha.to_bits()]).endpgm();
+    s.shader(&mut p, 8);
+    let counts = s.draw(vec![tri2([[0.0, 0.0], [128.0, 0.0], [0.0, 128.0]], 0.0)]).unwrap();
+    counts.zpass_samples
+}
+
+#[test]
+fn alpha_to_coverage_counts_samples_by_alpha() {
+    let pixels = (W * H) as u64;
+    assert_eq!(alpha_to_coverage_samples(0.0, true), 0);
+    assert_eq!(alpha_to_coverage_samples(1.0, true), 4 * pixels);
+    assert_eq!(alpha_to_coverage_samples(0.5, true), 2 * pixels);
+    // 4 x 0.3 = 1.2 samples; the dither thresholds 7/8, 3/8, 1/8, 5/8 of a quad's pixels
+    // give 2, 1, 1, 1 samples: 5 per quad.
+    assert_eq!(alpha_to_coverage_samples(0.3, true), 5 * pixels / 4);
+    // Without dither (offsets 2, OFFSET_ROUND 0) rounding is to nearest: 1.2 → 1, 1.6 → 2.
+    assert_eq!(alpha_to_coverage_samples(0.3, false), pixels);
+    assert_eq!(alpha_to_coverage_samples(0.4, false), 2 * pixels);
+}
+
 #[test]
 fn unmodelled_state_is_refused_not_ignored() {
     for (reg, v) in [
         (DB_EQAA, DB_EQAA::PS_ITER_SAMPLES.val(2)),
-        (DB_ALPHA_TO_MASK, 1),
         (
             PA_SU_SC_MODE_CNTL,
             PA_SU_SC_MODE_CNTL::POLY_OFFSET_FRONT_ENABLE.val(1)

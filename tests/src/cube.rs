@@ -11,6 +11,7 @@
 use ash_loaded::{vk, Device, Instance};
 
 use crate::gpu::{Gpu, HostBuffer};
+use crate::pipeline::{attribute, binding, viewport, GraphicsDesc};
 use crate::scene::Texture;
 use crate::shaders::glsl_spirv;
 
@@ -634,81 +635,25 @@ fn pipeline(
     depth: bool,
     [w, h]: [u32; 2],
 ) -> vk::Pipeline {
-    let stages = [
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(modules[0])
-            .name(c"main"),
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::FRAGMENT)
-            .module(modules[1])
-            .name(c"main"),
+    let bindings = [binding(0, STRIDE, false)];
+    let attributes = [
+        attribute(0, 0, vk::Format::R32G32B32_SFLOAT, 0),
+        attribute(1, 0, vk::Format::R32G32B32_SFLOAT, 12),
+        attribute(2, 0, vk::Format::R32G32_SFLOAT, 24),
     ];
-    let vb = [vk::VertexInputBindingDescription {
-        binding: 0,
-        stride: STRIDE,
-        input_rate: vk::VertexInputRate::VERTEX,
-    }];
-    let attribute = |location, format, offset| vk::VertexInputAttributeDescription {
-        location,
-        binding: 0,
-        format,
-        offset,
-    };
-    let va = [
-        attribute(0, vk::Format::R32G32B32_SFLOAT, 0),
-        attribute(1, vk::Format::R32G32B32_SFLOAT, 12),
-        attribute(2, vk::Format::R32G32_SFLOAT, 24),
-    ];
-    let vi = vk::PipelineVertexInputStateCreateInfo::default()
-        .vertex_binding_descriptions(&vb)
-        .vertex_attribute_descriptions(&va);
-    let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
-        .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-    let viewports = [vk::Viewport {
-        x: 0.0,
-        y: 0.0,
-        width: w as f32,
-        height: h as f32,
-        min_depth: 0.0,
-        max_depth: 1.0,
-    }];
-    let scissors = [vk::Rect2D {
-        offset: vk::Offset2D::default(),
-        extent: vk::Extent2D { width: w, height: h },
-    }];
-    let vp =
-        vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors);
-    let rs = vk::PipelineRasterizationStateCreateInfo::default()
-        .polygon_mode(vk::PolygonMode::FILL)
-        .cull_mode(vk::CullModeFlags::BACK)
-        .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
-        .line_width(1.0);
-    let ms = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-    let ds = vk::PipelineDepthStencilStateCreateInfo::default()
-        .depth_test_enable(true)
-        .depth_write_enable(true)
-        .depth_compare_op(vk::CompareOp::LESS);
-    let att = [vk::PipelineColorBlendAttachmentState::default()
-        .color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
-    let mut info = vk::GraphicsPipelineCreateInfo::default()
-        .stages(&stages)
-        .vertex_input_state(&vi)
-        .input_assembly_state(&ia)
-        .viewport_state(&vp)
-        .rasterization_state(&rs)
-        .multisample_state(&ms)
-        .color_blend_state(&cb)
-        .layout(layout)
-        .render_pass(pass)
-        .subpass(0);
+    let mut desc = GraphicsDesc::new(pass, layout, modules);
+    desc.bindings = &bindings;
+    desc.attributes = &attributes;
+    desc.viewport = Some(viewport(w, h));
+    desc.rasterization = desc.rasterization.cull_mode(vk::CullModeFlags::BACK);
     if depth {
-        info = info.depth_stencil_state(&ds);
+        desc.depth_stencil = Some(
+            vk::PipelineDepthStencilStateCreateInfo::default()
+                .depth_test_enable(true)
+                .depth_write_enable(true)
+                .depth_compare_op(vk::CompareOp::LESS),
+        );
     }
-    // SAFETY: a valid create info on a live device.
-    unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
-        .map_err(|(_, e)| e)
-        .expect("vkCreateGraphicsPipelines")[0]
+    // SAFETY: a valid description on a live device.
+    unsafe { desc.create(d) }
 }

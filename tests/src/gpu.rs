@@ -253,6 +253,31 @@ impl Gpu {
         }
     }
 
+    /// An optimally tiled, single-sampled image usable as transfer source and destination,
+    /// bound to fresh memory that lives as long as the device.
+    pub fn transfer_image(
+        &self,
+        ty: vk::ImageType,
+        format: vk::Format,
+        extent: vk::Extent3D,
+        levels: u32,
+        layers: u32,
+    ) -> vk::Image {
+        let info = vk::ImageCreateInfo::default()
+            .image_type(ty)
+            .format(format)
+            .extent(extent)
+            .mip_levels(levels)
+            .array_layers(layers)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
+        // SAFETY: a valid create info on this live device.
+        let image = unsafe { self.device.create_image(&info, None) }.expect("vkCreateImage");
+        self.bind_image_memory(image);
+        image
+    }
+
     pub fn destroy_buffer(&self, b: HostBuffer) {
         // SAFETY: the GPU no longer uses the buffer (callers wait first).
         unsafe {

@@ -16,6 +16,7 @@ pub mod cube;
 pub mod gpu;
 pub mod kernel;
 pub mod mandelbrot;
+pub mod pipeline;
 pub mod scene;
 pub mod shaders;
 

@@ -551,3 +551,22 @@ impl Texture {
         }
     }
 }
+
+/// The device extensions render pass 2, depth/stencil resolve and dynamic rendering need, in
+/// dependency order (each one's requirements before it).
+pub const RENDERING_EXTENSIONS: [&std::ffi::CStr; 5] = [
+    c"VK_KHR_multiview",
+    c"VK_KHR_maintenance2",
+    c"VK_KHR_create_renderpass2",
+    c"VK_KHR_depth_stencil_resolve",
+    c"VK_KHR_dynamic_rendering",
+];
+
+/// A device of `pd` with [`RENDERING_EXTENSIONS`] and the multiview and dynamicRendering
+/// features enabled.
+pub fn rendering_gpu(instance: &ash_loaded::Instance, pd: vk::PhysicalDevice) -> Gpu {
+    let mut mv = vk::PhysicalDeviceMultiviewFeatures::default().multiview(true);
+    let mut dr = vk::PhysicalDeviceDynamicRenderingFeatures::default().dynamic_rendering(true);
+    let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut mv).push_next(&mut dr);
+    Gpu::with_feature_chain(instance, pd, 0, &RENDERING_EXTENSIONS, &mut f2)
+}

@@ -18,6 +18,7 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::Gpu;
+use ferrum_tests::pipeline::{attribute, binding, opaque, GraphicsDesc};
 use ferrum_tests::scene::{
     close, compare, render_pass, ColorTarget, Reader, DEFAULT_TOLERANCE, H, W,
 };
@@ -241,71 +242,28 @@ unsafe fn pipeline(
     modules: [vk::ShaderModule; 2],
     s: &Scene,
 ) -> vk::Pipeline {
-    let stages = [
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(modules[0])
-            .name(c"main"),
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::FRAGMENT)
-            .module(modules[1])
-            .name(c"main"),
+    let bindings = [binding(0, 12, false), binding(1, 8, true)];
+    let attributes = [
+        attribute(0, 0, vk::Format::R32G32_SFLOAT, 0),
+        attribute(1, 0, vk::Format::R8G8B8A8_UNORM, 8),
+        attribute(2, 1, vk::Format::R32G32_SFLOAT, 0),
     ];
-    let vb = [
-        vk::VertexInputBindingDescription {
-            binding: 0,
-            stride: 12,
-            input_rate: vk::VertexInputRate::VERTEX,
-        },
-        vk::VertexInputBindingDescription {
-            binding: 1,
-            stride: 8,
-            input_rate: vk::VertexInputRate::INSTANCE,
-        },
-    ];
-    let va = [
-        vk::VertexInputAttributeDescription {
-            location: 0,
-            binding: 0,
-            format: vk::Format::R32G32_SFLOAT,
-            offset: 0,
-        },
-        vk::VertexInputAttributeDescription {
-            location: 1,
-            binding: 0,
-            format: vk::Format::R8G8B8A8_UNORM,
-            offset: 8,
-        },
-        vk::VertexInputAttributeDescription {
-            location: 2,
-            binding: 1,
-            format: vk::Format::R32G32_SFLOAT,
-            offset: 0,
-        },
-    ];
-    let mut vi = vk::PipelineVertexInputStateCreateInfo::default();
+    let mut desc = GraphicsDesc::new(pass, layout, modules);
     if s.inputs {
-        vi = vi.vertex_binding_descriptions(&vb).vertex_attribute_descriptions(&va);
+        desc.bindings = &bindings;
+        desc.attributes = &attributes;
     }
-    let ia = vk::PipelineInputAssemblyStateCreateInfo::default().topology(s.topology);
-    let vp = vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
-    let rs = vk::PipelineRasterizationStateCreateInfo::default()
-        .polygon_mode(vk::PolygonMode::FILL)
+    desc.topology = s.topology;
+    desc.rasterization = desc
+        .rasterization
         .cull_mode(s.cull)
-        .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
         .depth_bias_enable(s.depth_bias)
         .depth_bias_constant_factor(1000.0)
-        .depth_bias_slope_factor(4.0)
-        .line_width(1.0);
-    let ms = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        .depth_bias_slope_factor(4.0);
     use vk::{BlendFactor as F, BlendOp as O};
-    let on = vk::PipelineColorBlendAttachmentState::default()
-        .blend_enable(true)
-        .color_write_mask(vk::ColorComponentFlags::RGBA);
-    let att = [match s.blend {
-        Blend::Off => vk::PipelineColorBlendAttachmentState::default()
-            .color_write_mask(vk::ColorComponentFlags::RGBA),
+    let on = opaque().blend_enable(true);
+    desc.blend = vec![match s.blend {
+        Blend::Off => opaque(),
         Blend::Over => on
             .src_color_blend_factor(F::SRC_ALPHA)
             .dst_color_blend_factor(F::ONE_MINUS_SRC_ALPHA)
@@ -333,28 +291,10 @@ unsafe fn pipeline(
             .dst_alpha_blend_factor(F::SRC_ALPHA_SATURATE)
             .alpha_blend_op(O::SUBTRACT),
     }];
-    let cb = vk::PipelineColorBlendStateCreateInfo::default()
-        .attachments(&att)
-        .blend_constants([9.0, 9.0, 9.0, 9.0]);
-    let dyns =
-        [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR, vk::DynamicState::BLEND_CONSTANTS];
-    let ds = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyns);
-    let info = vk::GraphicsPipelineCreateInfo::default()
-        .stages(&stages)
-        .vertex_input_state(&vi)
-        .input_assembly_state(&ia)
-        .viewport_state(&vp)
-        .rasterization_state(&rs)
-        .multisample_state(&ms)
-        .color_blend_state(&cb)
-        .dynamic_state(&ds)
-        .layout(layout)
-        .render_pass(pass)
-        .subpass(0);
+    desc.blend_constants = [9.0; 4];
+    desc.dynamic = vec![vk::DynamicState::BLEND_CONSTANTS];
     // SAFETY: forwarded to the caller.
-    unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
-        .map_err(|(_, e)| e)
-        .expect("vkCreateGraphicsPipelines")[0]
+    unsafe { desc.create(d) }
 }
 
 fn record_draw(d: &Device, cb: vk::CommandBuffer, k: DrawKind, args: vk::Buffer) {

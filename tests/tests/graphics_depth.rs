@@ -23,6 +23,7 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::Gpu;
+use ferrum_tests::pipeline::{attribute, binding, viewport, GraphicsDesc};
 use ferrum_tests::shaders::glsl_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -136,110 +137,56 @@ unsafe fn pipeline(
     s: &Scene,
     st: &State,
 ) -> vk::Pipeline {
-    let all_stages = [
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(modules[0])
-            .name(c"main"),
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::FRAGMENT)
-            .module(modules[1])
-            .name(c"main"),
+    let bindings = [binding(0, 16, false)];
+    let attributes = [
+        attribute(0, 0, vk::Format::R32G32_SFLOAT, 0),
+        attribute(1, 0, vk::Format::R32G32_SFLOAT, 8),
     ];
-    let stages = &all_stages[..if st.no_fs { 1 } else { 2 }];
-    let vb = [vk::VertexInputBindingDescription {
-        binding: 0,
-        stride: 16,
-        input_rate: vk::VertexInputRate::VERTEX,
-    }];
-    let va = [
-        vk::VertexInputAttributeDescription {
-            location: 0,
-            binding: 0,
-            format: vk::Format::R32G32_SFLOAT,
-            offset: 0,
-        },
-        vk::VertexInputAttributeDescription {
-            location: 1,
-            binding: 0,
-            format: vk::Format::R32G32_SFLOAT,
-            offset: 8,
-        },
-    ];
-    let vi = vk::PipelineVertexInputStateCreateInfo::default()
-        .vertex_binding_descriptions(&vb)
-        .vertex_attribute_descriptions(&va);
-    let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
-        .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-    let viewport = [vk::Viewport {
-        x: 0.0,
-        y: 0.0,
-        width: W as f32,
-        height: H as f32,
+    let mut desc = GraphicsDesc::new(pass, layout, modules);
+    if st.no_fs {
+        desc.fs = None;
+    }
+    desc.bindings = &bindings;
+    desc.attributes = &attributes;
+    desc.viewport = Some(vk::Viewport {
         min_depth: s.depth_range.0,
         max_depth: s.depth_range.1,
-    }];
-    let scissor = [vk::Rect2D {
-        offset: vk::Offset2D::default(),
-        extent: vk::Extent2D { width: W, height: H },
-    }];
-    let vp = vk::PipelineViewportStateCreateInfo::default().viewports(&viewport).scissors(&scissor);
+        ..viewport(W, H)
+    });
     let (bc, bclamp, bs) = st.bias.unwrap_or((0.0, 0.0, 0.0));
-    let rs = vk::PipelineRasterizationStateCreateInfo::default()
-        .polygon_mode(vk::PolygonMode::FILL)
+    desc.rasterization = desc
+        .rasterization
         .cull_mode(st.cull)
-        .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
         .depth_clamp_enable(st.depth_clamp)
         .depth_bias_enable(st.bias.is_some())
         .depth_bias_constant_factor(bc)
         .depth_bias_clamp(bclamp)
-        .depth_bias_slope_factor(bs)
-        .line_width(1.0);
-    let ms = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        .depth_bias_slope_factor(bs);
     let (min_b, max_b) = st.bounds.unwrap_or((0.0, 1.0));
-    let dss = vk::PipelineDepthStencilStateCreateInfo::default()
-        .depth_test_enable(st.depth_test)
-        .depth_write_enable(st.depth_write)
-        .depth_compare_op(st.compare)
-        .depth_bounds_test_enable(st.bounds.is_some())
-        .min_depth_bounds(min_b)
-        .max_depth_bounds(max_b)
-        .stencil_test_enable(st.stencil)
-        .front(st.front)
-        .back(st.back);
-    let att = [vk::PipelineColorBlendAttachmentState::default()
-        .color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
-    let mut dyns = Vec::new();
+    desc.depth_stencil = Some(
+        vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(st.depth_test)
+            .depth_write_enable(st.depth_write)
+            .depth_compare_op(st.compare)
+            .depth_bounds_test_enable(st.bounds.is_some())
+            .min_depth_bounds(min_b)
+            .max_depth_bounds(max_b)
+            .stencil_test_enable(st.stencil)
+            .front(st.front)
+            .back(st.back),
+    );
     if st.dynamic_bias.is_some() {
-        dyns.push(vk::DynamicState::DEPTH_BIAS);
+        desc.dynamic.push(vk::DynamicState::DEPTH_BIAS);
     }
     if st.dynamic_stencil.is_some() {
-        dyns.extend([
+        desc.dynamic.extend([
             vk::DynamicState::STENCIL_REFERENCE,
             vk::DynamicState::STENCIL_COMPARE_MASK,
             vk::DynamicState::STENCIL_WRITE_MASK,
         ]);
     }
-    let ds = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyns);
-    let info = vk::GraphicsPipelineCreateInfo::default()
-        .stages(stages)
-        .vertex_input_state(&vi)
-        .input_assembly_state(&ia)
-        .viewport_state(&vp)
-        .rasterization_state(&rs)
-        .multisample_state(&ms)
-        .depth_stencil_state(&dss)
-        .color_blend_state(&cb)
-        .dynamic_state(&ds)
-        .layout(layout)
-        .render_pass(pass)
-        .subpass(0);
     // SAFETY: forwarded to the caller.
-    unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
-        .map_err(|(_, e)| e)
-        .expect("vkCreateGraphicsPipelines")[0]
+    unsafe { desc.create(d) }
 }
 
 /// An image with its memory and a view.

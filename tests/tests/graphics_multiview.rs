@@ -8,6 +8,7 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::Gpu;
+use ferrum_tests::pipeline::{viewport, GraphicsDesc};
 use ferrum_tests::shaders::glsl_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -102,54 +103,10 @@ unsafe fn pipeline(
     layout: vk::PipelineLayout,
     modules: [vk::ShaderModule; 2],
 ) -> vk::Pipeline {
-    let stages = [
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(modules[0])
-            .name(c"main"),
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::FRAGMENT)
-            .module(modules[1])
-            .name(c"main"),
-    ];
-    let vi = vk::PipelineVertexInputStateCreateInfo::default();
-    let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
-        .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-    let viewports = [vk::Viewport {
-        x: 0.0,
-        y: 0.0,
-        width: W as f32,
-        height: H as f32,
-        min_depth: 0.0,
-        max_depth: 1.0,
-    }];
-    let scissors = [full()];
-    let vp =
-        vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors);
-    let rs = vk::PipelineRasterizationStateCreateInfo::default()
-        .polygon_mode(vk::PolygonMode::FILL)
-        .cull_mode(vk::CullModeFlags::NONE)
-        .line_width(1.0);
-    let ms = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-    let att = [vk::PipelineColorBlendAttachmentState::default()
-        .color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
-    let info = vk::GraphicsPipelineCreateInfo::default()
-        .stages(&stages)
-        .vertex_input_state(&vi)
-        .input_assembly_state(&ia)
-        .viewport_state(&vp)
-        .rasterization_state(&rs)
-        .multisample_state(&ms)
-        .color_blend_state(&cb)
-        .layout(layout)
-        .render_pass(pass)
-        .subpass(0);
+    let mut desc = GraphicsDesc::new(pass, layout, modules);
+    desc.viewport = Some(viewport(W, H));
     // SAFETY: forwarded to the caller.
-    unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
-        .map_err(|(_, e)| e)
-        .expect("vkCreateGraphicsPipelines (multiview)")[0]
+    unsafe { desc.create(d) }
 }
 
 fn full() -> vk::Rect2D {

@@ -19,6 +19,7 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::Gpu;
+use ferrum_tests::pipeline::{attribute, binding, opaque, GraphicsDesc};
 use ferrum_tests::scene::{
     compare, full_rect, full_viewport, module, ColorTarget, Reader, Texture, Tolerance,
     DEFAULT_TOLERANCE, H, W,
@@ -246,68 +247,26 @@ fn pipeline(
     layout: vk::PipelineLayout,
     modules: [vk::ShaderModule; 2],
 ) -> vk::Pipeline {
-    let stages = [
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(modules[0])
-            .name(c"main"),
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::FRAGMENT)
-            .module(modules[1])
-            .name(c"main"),
-    ];
-    let vb = [
-        vk::VertexInputBindingDescription {
-            binding: 0,
-            stride: 32,
-            input_rate: vk::VertexInputRate::VERTEX,
-        },
-        vk::VertexInputBindingDescription {
-            binding: 1,
-            stride: 8,
-            input_rate: vk::VertexInputRate::INSTANCE,
-        },
-    ];
-    let attr = |location, binding, format, offset| vk::VertexInputAttributeDescription {
-        location,
-        binding,
-        format,
-        offset,
-    };
-    let va = [
-        attr(0, 0, vk::Format::R32G32B32A32_SFLOAT, 0),
-        attr(1, 0, vk::Format::R32G32B32A32_SFLOAT, 16),
-        attr(2, 1, vk::Format::R32G32_SFLOAT, 0),
+    let bindings = [binding(0, 32, false), binding(1, 8, true)];
+    let attributes = [
+        attribute(0, 0, vk::Format::R32G32B32A32_SFLOAT, 0),
+        attribute(1, 0, vk::Format::R32G32B32A32_SFLOAT, 16),
+        attribute(2, 1, vk::Format::R32G32_SFLOAT, 0),
     ];
     let divisors = s
         .divisor
         .map(|divisor| [vk::VertexInputBindingDivisorDescriptionKHR { binding: 1, divisor }]);
-    let mut divisor_state = vk::PipelineVertexInputDivisorStateCreateInfoKHR::default();
+    let mut desc = GraphicsDesc::new(pass, layout, modules);
+    desc.subpass = subpass;
+    desc.bindings = &bindings;
+    desc.attributes = &attributes;
     if let Some(d) = &divisors {
-        divisor_state = divisor_state.vertex_binding_divisors(d);
+        desc.divisors = d;
     }
-    let mut vi = vk::PipelineVertexInputStateCreateInfo::default()
-        .vertex_binding_descriptions(&vb)
-        .vertex_attribute_descriptions(&va);
-    if divisors.is_some() {
-        vi = vi.push_next(&mut divisor_state);
-    }
-    let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
-        .topology(s.topology)
-        .primitive_restart_enable(s.restart);
-    let viewports = [full_viewport()];
-    let scissors = [full_rect()];
-    let vp =
-        vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors);
-    let rs = vk::PipelineRasterizationStateCreateInfo::default()
-        .polygon_mode(vk::PolygonMode::FILL)
-        .cull_mode(vk::CullModeFlags::NONE)
-        .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
-        .line_width(1.0);
-    let ms = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-    let mut att = vk::PipelineColorBlendAttachmentState::default()
-        .color_write_mask(vk::ColorComponentFlags::RGBA);
+    desc.topology = s.topology;
+    desc.restart = s.restart;
+    desc.viewport = Some(full_viewport());
+    let mut att = opaque();
     if s.shade == Shade::Additive {
         att = att
             .blend_enable(true)
@@ -323,23 +282,9 @@ fn pipeline(
         att = att.color_write_mask(C::R | C::G | C::A);
     }
     let n = if s.shade == Shade::Mrt { 3 } else { 1 };
-    let atts = vec![att; n];
-    let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&atts);
-    let info = vk::GraphicsPipelineCreateInfo::default()
-        .stages(&stages)
-        .vertex_input_state(&vi)
-        .input_assembly_state(&ia)
-        .viewport_state(&vp)
-        .rasterization_state(&rs)
-        .multisample_state(&ms)
-        .color_blend_state(&cb)
-        .layout(layout)
-        .render_pass(pass)
-        .subpass(subpass);
-    // SAFETY: a valid create info on a live device.
-    unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
-        .map_err(|(_, e)| e)
-        .expect("vkCreateGraphicsPipelines")[0]
+    desc.blend = vec![att; n];
+    // SAFETY: a valid description on a live device.
+    unsafe { desc.create(d) }
 }
 
 /// The scenes' texture: 16 x 16 with 5 levels. Level 0 is 4 x 4 blocks of 4 x 4 texels in 16

@@ -23,38 +23,6 @@ fn bpe(f: vk::Format) -> u32 {
     u32::from(vulkan_ferrum::format::info(f).unwrap().block_bytes)
 }
 
-fn image(
-    gpu: &Gpu,
-    h: &Harness,
-    pd: vk::PhysicalDevice,
-    f: vk::Format,
-    e: vk::Extent3D,
-) -> vk::Image {
-    let info = vk::ImageCreateInfo::default()
-        .image_type(vk::ImageType::TYPE_2D)
-        .format(f)
-        .extent(e)
-        .mip_levels(LEVELS)
-        .array_layers(LAYERS)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .tiling(vk::ImageTiling::OPTIMAL)
-        .usage(vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
-    let d = &gpu.device;
-    // SAFETY: a live device and physical device; the image is bound to fresh memory once.
-    unsafe {
-        let image = d.create_image(&info, None).expect("vkCreateImage");
-        let req = d.get_image_memory_requirements(image);
-        let props = h.instance.get_physical_device_memory_properties(pd);
-        let index =
-            (0..props.memory_type_count).find(|&i| req.memory_type_bits & (1 << i) != 0).unwrap();
-        let alloc =
-            vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(index);
-        let memory = d.allocate_memory(&alloc, None).unwrap();
-        d.bind_image_memory(image, memory, 0).unwrap();
-        image
-    }
-}
-
 /// Buffer regions for every level and layer of an image of `e`, packed; and the total size.
 fn levels(f: vk::Format, e: vk::Extent3D) -> (Vec<vk::BufferImageCopy>, u64) {
     let mut size = 0u64;
@@ -180,13 +148,7 @@ fn blits() -> [vk::ImageBlit; 3] {
     ]
 }
 
-fn round(
-    h: &Harness,
-    pd: vk::PhysicalDevice,
-    gpu: &Gpu,
-    (sf, df): (vk::Format, vk::Format),
-    filter: vk::Filter,
-) -> Vec<u8> {
+fn round(gpu: &Gpu, (sf, df): (vk::Format, vk::Format), filter: vk::Filter) -> Vec<u8> {
     let (up_regions, up_size) = levels(sf, SRC);
     let (down_regions, down_size) = levels(df, DST);
     let up = gpu.host_buffer(up_size);
@@ -195,7 +157,10 @@ fn round(
     zero.write(0, &vec![0; down_size as usize]);
     let down = gpu.host_buffer(down_size);
     down.write(0, &vec![0xcd; down_size as usize]);
-    let (a, b) = (image(gpu, h, pd, sf, SRC), image(gpu, h, pd, df, DST));
+    let (a, b) = (
+        gpu.transfer_image(vk::ImageType::TYPE_2D, sf, SRC, LEVELS, LAYERS),
+        gpu.transfer_image(vk::ImageType::TYPE_2D, df, DST, LEVELS, LAYERS),
+    );
     gpu.run(|d, cb| {
         let barrier = |image, old, new| {
             let b = vk::ImageMemoryBarrier::default()
@@ -273,8 +238,8 @@ fn blits_match_lavapipe() {
             &[vk::Filter::NEAREST]
         };
         for &filter in filters {
-            let want = round(&h, lvp_pd, &lvp, (sf, df), filter);
-            let got = round(&h, ours_pd, &ours, (sf, df), filter);
+            let want = round(&lvp, (sf, df), filter);
+            let got = round(&ours, (sf, df), filter);
             let bad = if filter == vk::Filter::NEAREST && sf == df {
                 got.iter()
                     .zip(&want)

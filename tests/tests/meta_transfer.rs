@@ -14,6 +14,7 @@ const W: u32 = 13;
 const H: u32 = 7;
 const LEVELS: u32 = 3;
 const LAYERS: u32 = 2;
+const EXTENT: vk::Extent3D = vk::Extent3D { width: W, height: H, depth: 1 };
 
 /// Texel-block size in bytes and block width/height of a format, per aspect plane.
 fn plane(format: vk::Format, aspect: vk::ImageAspectFlags) -> (u32, u32) {
@@ -81,32 +82,6 @@ fn pattern(format: vk::Format, bytes: usize) -> Vec<u8> {
     (0..bytes).map(|i| (i * 131 + i / 7 + 5) as u8).collect()
 }
 
-fn image(gpu: &Gpu, h: &Harness, pd: vk::PhysicalDevice, format: vk::Format) -> vk::Image {
-    let info = vk::ImageCreateInfo::default()
-        .image_type(vk::ImageType::TYPE_2D)
-        .format(format)
-        .extent(vk::Extent3D { width: W, height: H, depth: 1 })
-        .mip_levels(LEVELS)
-        .array_layers(LAYERS)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .tiling(vk::ImageTiling::OPTIMAL)
-        .usage(vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
-    let d = &gpu.device;
-    // SAFETY: valid create info and live handles; the test destroys nothing it still uses.
-    unsafe {
-        let image = d.create_image(&info, None).expect("vkCreateImage");
-        let req = d.get_image_memory_requirements(image);
-        let props = h.instance.get_physical_device_memory_properties(pd);
-        let index =
-            (0..props.memory_type_count).find(|&i| req.memory_type_bits & (1 << i) != 0).unwrap();
-        let alloc =
-            vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(index);
-        let memory = d.allocate_memory(&alloc, None).unwrap();
-        d.bind_image_memory(image, memory, 0).unwrap();
-        image
-    }
-}
-
 /// Moves `images` (every level and layer) from layout `old` to `new` after earlier transfers.
 fn transition(
     d: &ash_loaded::Device,
@@ -154,7 +129,7 @@ const CLEAR_COLOR: [f32; 4] = [1.0, 0.0, 0.25, 1.0];
 const CLEAR_UINT: [u32; 4] = [1, 2, 3, 4];
 
 /// The whole round on one driver; the downloaded bytes.
-fn round(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, format: vk::Format) -> Vec<u8> {
+fn round(gpu: &Gpu, format: vk::Format) -> Vec<u8> {
     let d = &gpu.device;
     let asp = aspects(format);
     let all = asp.iter().fold(vk::ImageAspectFlags::empty(), |a, &b| a | b);
@@ -165,7 +140,10 @@ fn round(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, format: vk::Format) -> 
     let sub_bytes = 4096u64;
     let down: HostBuffer = gpu.host_buffer(size * 2 + sub_bytes);
     down.write(0, &vec![0xcd; down.size as usize]);
-    let (a, b) = (image(gpu, h, pd, format), image(gpu, h, pd, format));
+    let (a, b) = (
+        gpu.transfer_image(vk::ImageType::TYPE_2D, format, EXTENT, LEVELS, LAYERS),
+        gpu.transfer_image(vk::ImageType::TYPE_2D, format, EXTENT, LEVELS, LAYERS),
+    );
     let info = vulkan_ferrum::format::info(format).unwrap();
     let (_, block) = plane(format, asp[0]);
     gpu.run(|d, cb| {
@@ -291,8 +269,8 @@ fn swizzled_copies_and_clears_match_lavapipe() {
             continue;
         }
         tested += 1;
-        let want = round(&h, lvp_pd, &lvp, f.format);
-        let got = round(&h, ours_pd, &ours, f.format);
+        let want = round(&lvp, f.format);
+        let got = round(&ours, f.format);
         if let Some(i) = got.iter().zip(&want).position(|(a, b)| a != b) {
             let n = got.iter().zip(&want).filter(|(a, b)| a != b).count();
             failures.push(format!(
@@ -314,50 +292,9 @@ fn swizzled_copies_and_clears_match_lavapipe() {
     }
 }
 
-/// A 1D-array or 3D image of `format` with 2 levels.
-fn shaped_image(
-    gpu: &Gpu,
-    h: &Harness,
-    pd: vk::PhysicalDevice,
-    format: vk::Format,
-    ty: vk::ImageType,
-    e: vk::Extent3D,
-    layers: u32,
-) -> vk::Image {
-    let info = vk::ImageCreateInfo::default()
-        .image_type(ty)
-        .format(format)
-        .extent(e)
-        .mip_levels(2)
-        .array_layers(layers)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .tiling(vk::ImageTiling::OPTIMAL)
-        .usage(vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
-    let d = &gpu.device;
-    // SAFETY: valid create info and live handles.
-    unsafe {
-        let image = d.create_image(&info, None).expect("vkCreateImage");
-        let req = d.get_image_memory_requirements(image);
-        let props = h.instance.get_physical_device_memory_properties(pd);
-        let index =
-            (0..props.memory_type_count).find(|&i| req.memory_type_bits & (1 << i) != 0).unwrap();
-        let alloc =
-            vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(index);
-        let memory = d.allocate_memory(&alloc, None).unwrap();
-        d.bind_image_memory(image, memory, 0).unwrap();
-        image
-    }
-}
-
 /// Upload both levels, clear level 1 (3D: every slice), copy a box of level 0 within the
 /// image (3D: slices 1..3 to 2..4), download both levels.
-fn shaped_round(
-    h: &Harness,
-    pd: vk::PhysicalDevice,
-    gpu: &Gpu,
-    format: vk::Format,
-    ty: vk::ImageType,
-) -> Vec<u8> {
+fn shaped_round(gpu: &Gpu, format: vk::Format, ty: vk::ImageType) -> Vec<u8> {
     let (e, layers) = if ty == vk::ImageType::TYPE_3D {
         (vk::Extent3D { width: 9, height: 6, depth: 5 }, 1)
     } else {
@@ -387,7 +324,7 @@ fn shaped_round(
     up.write(0, &pattern(format, size as usize));
     let down = gpu.host_buffer(size);
     down.write(0, &vec![0xcd; size as usize]);
-    let a = shaped_image(gpu, h, pd, format, ty, e, layers);
+    let a = gpu.transfer_image(ty, format, e, 2, layers);
     let color = vk::ImageAspectFlags::COLOR;
     gpu.run(|d, cb| {
         let barrier = |d: &ash_loaded::Device, old, new| {
@@ -492,8 +429,8 @@ fn one_d_array_and_three_d_copies_and_clears_match_lavapipe() {
     ];
     for ty in [vk::ImageType::TYPE_1D, vk::ImageType::TYPE_3D] {
         for format in formats {
-            let want = shaped_round(&h, lvp_pd, &lvp, format, ty);
-            let got = shaped_round(&h, ours_pd, &ours, format, ty);
+            let want = shaped_round(&lvp, format, ty);
+            let got = shaped_round(&ours, format, ty);
             if let Some(i) = got.iter().zip(&want).position(|(a, b)| a != b) {
                 failures.push(format!(
                     "{ty:?} {format:?}: first difference at byte {i}: ferrum {:#x}, lavapipe {:#x}",

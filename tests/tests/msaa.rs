@@ -14,6 +14,7 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::{transfer_to_host, transfer_to_transfer, Gpu};
+use ferrum_tests::pipeline::{viewport, GraphicsDesc};
 use ferrum_tests::shaders::glsl_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -444,69 +445,21 @@ unsafe fn scene_pipeline(
     modules: [vk::ShaderModule; 2],
     s: &Scene,
 ) -> vk::Pipeline {
-    let stages = [
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(modules[0])
-            .name(c"main"),
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::FRAGMENT)
-            .module(modules[1])
-            .name(c"main"),
-    ];
-    let vi = vk::PipelineVertexInputStateCreateInfo::default();
-    let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
-        .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-    let viewports = [vk::Viewport {
-        x: 0.0,
-        y: 0.0,
-        width: W as f32,
-        height: H as f32,
-        min_depth: 0.0,
-        max_depth: 1.0,
-    }];
-    let scissors = [vk::Rect2D {
-        offset: vk::Offset2D::default(),
-        extent: vk::Extent2D { width: W, height: H },
-    }];
-    let vp =
-        vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors);
-    let rs = vk::PipelineRasterizationStateCreateInfo::default()
-        .polygon_mode(vk::PolygonMode::FILL)
-        .cull_mode(vk::CullModeFlags::NONE)
-        .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
-        .line_width(1.0);
-    let mask = [s.mask.unwrap_or(u32::MAX)];
-    let mut ms = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(s.samples);
-    if s.mask.is_some() {
-        ms = ms.sample_mask(&mask);
-    }
-    let att = [vk::PipelineColorBlendAttachmentState::default()
-        .color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
-    let ds = vk::PipelineDepthStencilStateCreateInfo::default()
-        .depth_test_enable(true)
-        .depth_write_enable(true)
-        .depth_compare_op(vk::CompareOp::LESS)
-        .max_depth_bounds(1.0);
-    let mut info = vk::GraphicsPipelineCreateInfo::default()
-        .stages(&stages)
-        .vertex_input_state(&vi)
-        .input_assembly_state(&ia)
-        .viewport_state(&vp)
-        .rasterization_state(&rs)
-        .multisample_state(&ms)
-        .color_blend_state(&cb)
-        .layout(layout)
-        .render_pass(pass)
-        .subpass(0);
+    let mut desc = GraphicsDesc::new(pass, layout, modules);
+    desc.viewport = Some(viewport(W, H));
+    desc.samples = s.samples;
+    desc.sample_mask = s.mask;
     if s.depth.is_some() {
-        info = info.depth_stencil_state(&ds);
+        desc.depth_stencil = Some(
+            vk::PipelineDepthStencilStateCreateInfo::default()
+                .depth_test_enable(true)
+                .depth_write_enable(true)
+                .depth_compare_op(vk::CompareOp::LESS)
+                .max_depth_bounds(1.0),
+        );
     }
     // SAFETY: forwarded to the caller.
-    unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
-        .map_err(|(_, e)| e)
-        .expect("vkCreateGraphicsPipelines")[0]
+    unsafe { desc.create(d) }
 }
 
 fn view(d: &Device, image: vk::Image, f: vk::Format) -> vk::ImageView {

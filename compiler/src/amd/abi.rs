@@ -204,6 +204,9 @@ pub enum DescriptorKind {
     SampledImage,
     /// Storage image: a T#.
     StorageImage,
+    /// Input attachment: a T# of a 2D-array (or 2D-array MSAA) type covering the view's
+    /// layers, because a `subpassLoad` always addresses (x, y, layer).
+    InputAttachment,
     /// Sampler: an S# ([`SAMPLER_DESCRIPTOR_SIZE`] bytes).
     Sampler,
     /// Combined image and sampler: T# at byte 0, S# at byte [`COMBINED_SAMPLER_OFFSET`],
@@ -224,7 +227,9 @@ impl DescriptorKind {
     /// Bytes one array element of this kind takes in set memory (the array stride).
     pub fn descriptor_size(self) -> u32 {
         match self {
-            DescriptorKind::SampledImage | DescriptorKind::StorageImage => IMAGE_DESCRIPTOR_SIZE,
+            DescriptorKind::SampledImage
+            | DescriptorKind::StorageImage
+            | DescriptorKind::InputAttachment => IMAGE_DESCRIPTOR_SIZE,
             DescriptorKind::Sampler => SAMPLER_DESCRIPTOR_SIZE,
             DescriptorKind::CombinedImageSampler => COMBINED_DESCRIPTOR_SIZE,
             _ => BUFFER_DESCRIPTOR_SIZE,

@@ -134,6 +134,7 @@ pub fn handle_kind(shader: &Shader, t: crate::ir::TypeId) -> Option<DescriptorKi
                 DescriptorKind::UniformTexelBuffer
             }
         }
+        Type::Image { subpass: true, .. } => DescriptorKind::InputAttachment,
         Type::Image { storage: true, .. } => DescriptorKind::StorageImage,
         Type::Image { .. } => DescriptorKind::SampledImage,
         _ => return None,

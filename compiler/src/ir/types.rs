@@ -113,8 +113,17 @@ pub enum Type {
     Struct { members: Vec<Member>, block: bool },
     /// Pointer with the mode of its pointee and its `ArrayStride` for `ptr_as_array`.
     Pointer { pointee: TypeId, mode: Mode, stride: Option<u32> },
-    /// Image handle.
-    Image { dim: ImageDim, arrayed: bool, ms: bool, storage: bool, sampled_ty: TypeId },
+    /// Image handle. `subpass` marks a SPIR-V `SubpassData` image (an input attachment): it is
+    /// addressed as a 2D array (`arrayed`) whose coordinates the front end derives from the
+    /// fragment's position and view index, and it takes an input-attachment descriptor.
+    Image {
+        dim: ImageDim,
+        arrayed: bool,
+        ms: bool,
+        storage: bool,
+        subpass: bool,
+        sampled_ty: TypeId,
+    },
     /// Sampler handle.
     Sampler,
     /// Combined image/sampler handle.
@@ -289,11 +298,12 @@ impl TypeTable {
                     None => format!("{}*{p}", mode.name()),
                 }
             }
-            Type::Image { dim, arrayed, ms, storage, .. } => format!(
-                "image{dim:?}{}{}{}",
+            Type::Image { dim, arrayed, ms, storage, subpass, .. } => format!(
+                "image{dim:?}{}{}{}{}",
                 if *arrayed { "Array" } else { "" },
                 if *ms { "MS" } else { "" },
-                if *storage { "Storage" } else { "" }
+                if *storage { "Storage" } else { "" },
+                if *subpass { "Subpass" } else { "" }
             ),
             Type::Sampler => "sampler".into(),
             Type::SampledImage { image } => format!("sampled<{}>", name(*image)),

@@ -11,8 +11,8 @@ use super::module::CTree;
 use super::operands::{bad, id, opname};
 use crate::error::CompileError;
 use crate::ir::{
-    AluOp, AtomicOp, ImageInst, ImageOp, ImageShape, ImageSrcs, InstKind, Mode, Type, Value,
-    ValueType,
+    AluOp, AtomicOp, ImageInst, ImageOp, ImageShape, ImageSrcs, InstKind, Mode, SysVal, Type,
+    Value, ValueType,
 };
 
 impl FnCtx<'_, '_> {
@@ -39,6 +39,33 @@ impl FnCtx<'_, '_> {
             }
             _ => Err(bad(inst, "image operand is not an image")),
         }
+    }
+
+    /// Whether handle `h` is a `SubpassData` image (an input attachment).
+    fn is_subpass(&self, h: Value) -> bool {
+        let types = &self.m.shader.types;
+        let ValueType::Deref(pt) = self.f.ty(h) else { return false };
+        let Type::Pointer { pointee, .. } = types.get(pt) else { return false };
+        matches!(types.get(*pointee), Type::Image { subpass: true, .. })
+    }
+
+    /// The texel a `subpassLoad` reads: SPIR-V's coordinate is an offset from the fragment's
+    /// integer pixel position (GLSL passes (0, 0)), and the layer is the view index (0 outside
+    /// a multiview subpass; layered rendering would need gl_Layer, which no advertised stage
+    /// can write). FragCoord is at the pixel centre, or at a sample position inside the pixel
+    /// under sample shading, so truncation gives the pixel either way.
+    fn subpass_coord(&mut self, offset: Value) -> Value {
+        let (f, i) = (ValueType::data(32, 4), ValueType::data(32, 1));
+        let frag = self.emit(InstKind::SysVal(SysVal::FragCoord), f);
+        let mut c = Vec::with_capacity(3);
+        for k in 0..2 {
+            let x = self.comp(frag, k);
+            let x = self.alu(AluOp::F2i, i, vec![x]);
+            let o = self.comp(offset, k);
+            c.push(self.alu(AluOp::Iadd, i, vec![x, o]));
+        }
+        c.push(self.emit(InstKind::SysVal(SysVal::ViewIndex), i));
+        self.alu(AluOp::Vec, ValueType::data(32, 3), c)
     }
 
     /// Reads the optional image operands starting at operand `at` into `s`; returns the
@@ -295,6 +322,13 @@ impl FnCtx<'_, '_> {
         }
         if !shape.ms {
             s.sample = None;
+        }
+        if self.is_subpass(h) {
+            if iop != ImageOp::Read {
+                return Err(bad(inst, "a SubpassData image is only read"));
+            }
+            let offset = s.coord.ok_or_else(|| bad(inst, "subpass read without a coordinate"))?;
+            s.coord = Some(self.subpass_coord(offset));
         }
         let mut ii = ImageInst::from_sources(iop, shape, &s).ok_or_else(|| bad(inst, "image"))?;
         ii.offset = offset;

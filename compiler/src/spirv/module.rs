@@ -70,6 +70,7 @@ const CAPABILITIES: &[Capability] = &[
     Capability::ImageGatherExtended,
     Capability::ImageMSArray,
     Capability::StorageImageMultisample,
+    Capability::InputAttachment,
     Capability::ShaderNonUniform,
     Capability::RuntimeDescriptorArray,
     Capability::SampledImageArrayDynamicIndexing,
@@ -375,6 +376,19 @@ impl<'m> ModuleCtx<'m> {
             Some(Operand::Dim(spirv::Dim::Dim3D)) => ImageDim::D3,
             Some(Operand::Dim(spirv::Dim::DimCube)) => ImageDim::Cube,
             Some(Operand::Dim(spirv::Dim::DimBuffer)) => ImageDim::Buffer,
+            Some(Operand::Dim(spirv::Dim::DimSubpassData)) => {
+                // An input attachment reads layer `view index` of its view (Vulkan's
+                // "Fragment Input Attachment" rules), so it is addressed as a 2D array whatever
+                // the declaration's Arrayed (which SPIR-V requires to be 0).
+                return Ok(Type::Image {
+                    dim: ImageDim::D2,
+                    arrayed: true,
+                    ms: lit(inst, 4)? == 1,
+                    storage: false,
+                    subpass: true,
+                    sampled_ty: self.ty(id(inst, 0)?)?,
+                });
+            }
             _ => return Err(CompileError::unsupported("OpTypeImage", "image dimension")),
         };
         Ok(Type::Image {
@@ -382,6 +396,7 @@ impl<'m> ModuleCtx<'m> {
             arrayed: lit(inst, 3)? == 1,
             ms: lit(inst, 4)? == 1,
             storage: lit(inst, 5)? == 2,
+            subpass: false,
             sampled_ty: self.ty(id(inst, 0)?)?,
         })
     }

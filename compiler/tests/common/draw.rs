@@ -109,6 +109,8 @@ pub struct Texture {
     pub ssharp: [u32; 4],
     /// Byte offset of the binding's descriptor in set 0 (the compiler's layout).
     pub offset: u32,
+    /// A one-layer 2D array T# (TYPE 13), as input attachments are described, instead of 2D.
+    pub arrayed: bool,
 }
 
 impl Texture {
@@ -118,15 +120,17 @@ impl Texture {
     }
 
     /// T#: BASE_ADDRESS, FORMAT 77 (32_32_32_32_FLOAT), WIDTH/HEIGHT - 1, DST_SEL XYZW,
-    /// TYPE 9 (2D), SW_LINEAR, one level (descriptors-gfx103.md §2).
+    /// TYPE 9 (2D) or 13 (2D array, DEPTH = last layer 0), SW_LINEAR, one level
+    /// (descriptors-gfx103.md §2).
     fn tsharp(&self, va: u64) -> [u32; 8] {
         let (w, h) = (self.width - 1, self.height - 1);
+        let ty = if self.arrayed { 13 } else { 9 };
         let sel = 4 | 5 << 3 | 6 << 6 | 7 << 9;
         [
             (va >> 8) as u32,
             (va >> 40) as u32 & 0xff | 77 << 20 | (w & 3) << 30,
             (w >> 2) | h << 14 | 1 << 31,
-            sel | 9 << 28,
+            sel | ty << 28,
             0,
             4 << 20,
             0,

@@ -29,6 +29,20 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // Every draw and clear once per view into the view's layer, gl_ViewIndex in both stages
     // (gfx::multiview; tests/tests/graphics_multiview.rs against lavapipe).
     (c"VK_KHR_multiview", 1),
+    // Image view usage, extended-usage images (MUTABLE_FORMAT views of a compatible format
+    // with usage the image's format lacks), input attachment aspects recorded per subpass,
+    // point clipping properties, the read-only depth/stencil layouts (no layout needs work).
+    // Block-texel-view-compatible images are not offered (no compressed views of blocks).
+    (c"VK_KHR_maintenance2", 1),
+    // All four commands lower to the render pass 1 path (gfx::render_pass, gfx::rendering);
+    // tests/tests/graphics_rendering.rs.
+    (c"VK_KHR_create_renderpass2", 1),
+    // SAMPLE_ZERO, MIN and MAX for depth and stencil, independently (meta::resolve);
+    // tests/tests/graphics_rendering.rs against values computed at the sample locations.
+    (c"VK_KHR_depth_stencil_resolve", 1),
+    // vkCmdBeginRendering: the same scopes as render passes, suspend/resume, multiview,
+    // secondaries inheriting a scope; tests/tests/graphics_rendering.rs against lavapipe.
+    (c"VK_KHR_dynamic_rendering", 1),
     (c"VK_KHR_pipeline_executable_properties", 1),
     // The small-type extensions below are checked by the corpus differential (storage_16bit,
     // storage_8bit, ubo_std140_misc, and tests/corpus/ubo_small_types) against lavapipe.

@@ -10,6 +10,7 @@
 //! | uniform/storage texel buffer | 16 | typed V# (STRIDE = texel size, NUM_RECORDS = texels) |
 //! | sampler | 16 | S# |
 //! | sampled/storage image | 32 | T# |
+//! | input attachment | 32 | T# of 2D-array type (see [`Kind::InputAttachment`]) |
 //! | combined image sampler | 64 | T# at 0, S# at 32 |
 //!
 //! Dynamic uniform/storage buffers are not in set memory: the pipeline layout numbers them and
@@ -37,6 +38,9 @@ pub enum Kind {
     StorageImage,
     UniformTexelBuffer,
     StorageTexelBuffer,
+    /// A subpass input: the view's T#, always of a 2D-array (MSAA: 2D-array MSAA) type,
+    /// because the compiler addresses every `subpassLoad` as (x, y, view index).
+    InputAttachment,
 }
 
 impl Kind {
@@ -52,6 +56,7 @@ impl Kind {
             vk::DescriptorType::STORAGE_IMAGE => Kind::StorageImage,
             vk::DescriptorType::UNIFORM_TEXEL_BUFFER => Kind::UniformTexelBuffer,
             vk::DescriptorType::STORAGE_TEXEL_BUFFER => Kind::StorageTexelBuffer,
+            vk::DescriptorType::INPUT_ATTACHMENT => Kind::InputAttachment,
             other => return Err(VkError::FeatureNotPresent(format!("descriptor type {other:?}"))),
         })
     }
@@ -66,7 +71,9 @@ impl Kind {
     pub fn size(self) -> u64 {
         use ferrum_compiler::amd::abi;
         u64::from(match self {
-            Kind::SampledImage | Kind::StorageImage => abi::IMAGE_DESCRIPTOR_SIZE,
+            Kind::SampledImage | Kind::StorageImage | Kind::InputAttachment => {
+                abi::IMAGE_DESCRIPTOR_SIZE
+            }
             Kind::CombinedImageSampler => abi::COMBINED_DESCRIPTOR_SIZE,
             Kind::Sampler => abi::SAMPLER_DESCRIPTOR_SIZE,
             _ => 16,
@@ -264,7 +271,10 @@ mod tests {
 
     #[test]
     fn unsupported_types_and_duplicate_bindings_are_errors() {
-        assert!(SetLayout::new(&[b(0, vk::DescriptorType::INPUT_ATTACHMENT, 1)]).is_err());
+        let ia = SetLayout::new(&[b(0, vk::DescriptorType::INPUT_ATTACHMENT, 3)]).unwrap();
+        assert_eq!((ia.bindings[0].kind, ia.size), (Kind::InputAttachment, 96));
+        let accel = vk::DescriptorType::ACCELERATION_STRUCTURE_KHR;
+        assert!(SetLayout::new(&[b(0, accel, 1)]).is_err());
         let dup = [
             b(1, vk::DescriptorType::STORAGE_BUFFER, 1),
             b(1, vk::DescriptorType::UNIFORM_BUFFER, 1),

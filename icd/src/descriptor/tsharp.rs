@@ -18,6 +18,15 @@ pub enum ImgType {
 }
 
 impl ImgType {
+    /// The array type a 2D or 2D-array view takes as an input attachment (others have none).
+    pub fn arrayed(self) -> Option<ImgType> {
+        match self {
+            ImgType::D2 | ImgType::D2Array => Some(ImgType::D2Array),
+            ImgType::D2Msaa | ImgType::D2MsaaArray => Some(ImgType::D2MsaaArray),
+            _ => None,
+        }
+    }
+
     /// The multisampled counterpart of a 2D type (others have none).
     pub fn msaa(self) -> Option<ImgType> {
         match self {

@@ -109,6 +109,10 @@ fn payload(kind: Kind, info: Info<'_>, immutable: bool) -> VkResult<Payload> {
             let view = live::<ImageView>(info.image()?.image_view, "null image view")?;
             Payload::Words(view.words().to_vec(), 0)
         }
+        Kind::InputAttachment => {
+            let view = live::<ImageView>(info.image()?.image_view, "null image view")?;
+            Payload::Words(view.input_attachment_words()?.to_vec(), 0)
+        }
         Kind::Sampler if immutable => Payload::Nothing,
         Kind::Sampler => {
             let sampler = live::<Sampler>(info.image()?.sampler, "null sampler")?;

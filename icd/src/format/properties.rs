@@ -338,6 +338,38 @@ fn usage_supported(usage: vk::ImageUsageFlags, features: vk::FormatFeatureFlags)
     direct && input && transfer && known.contains(usage)
 }
 
+/// The union of the `tiling` features of the formats in `f`'s compatibility class, each
+/// with the features `allowed` (all of them) or else the ones it advertises.
+fn class_features(
+    f: &FormatInfo,
+    tiling: vk::ImageTiling,
+    allowed: Caps,
+) -> vk::FormatFeatureFlags {
+    let all = allowed.contains(Caps(u16::MAX));
+    super::FORMATS.iter().filter(|g| super::view_compatible(f, g)).fold(F::empty(), |acc, g| {
+        let p = format_properties_for(g.format, if all { allowed } else { advertised(g.format).0 });
+        acc | match tiling {
+            vk::ImageTiling::LINEAR => p.linear_tiling_features,
+            _ => p.optimal_tiling_features,
+        }
+    })
+}
+
+/// Whether a view of format `format` supports `usage` with `tiling`
+/// (VUID-VkImageViewCreateInfo-usage-02274..02277 for the views of EXTENDED_USAGE images).
+pub fn view_usage_supported(
+    format: vk::Format,
+    tiling: vk::ImageTiling,
+    usage: vk::ImageUsageFlags,
+) -> bool {
+    let p = format_properties_for(format, advertised(format).0);
+    let features = match tiling {
+        vk::ImageTiling::LINEAR => p.linear_tiling_features,
+        _ => p.optimal_tiling_features,
+    };
+    usage_supported(usage, features)
+}
+
 /// `vkGetPhysicalDeviceImageFormatProperties` with the features `allowed`.
 pub fn image_format_properties_for(
     q: &ImageQuery,
@@ -351,15 +383,24 @@ pub fn image_format_properties_for(
         vk::ImageTiling::LINEAR => props.linear_tiling_features,
         _ => return unsupported,
     };
-    if features.is_empty() || !usage_supported(q.usage, features) {
+    type C = vk::ImageCreateFlags;
+    // VK_KHR_maintenance2: an EXTENDED_USAGE image may have usage its own format lacks if a
+    // format it can be viewed as (MUTABLE_FORMAT: the compatibility class) has it; each
+    // view's usage is then checked against the view's format (`image::view`).
+    let usage_features = if q.flags.contains(C::EXTENDED_USAGE | C::MUTABLE_FORMAT) {
+        class_features(f, q.tiling, allowed)
+    } else {
+        features
+    };
+    if features.is_empty() || !usage_supported(q.usage, usage_features) {
         return unsupported;
     }
-    type C = vk::ImageCreateFlags;
-    // Sparse images, 2D views of 3D images and block-texel views need features or
-    // extensions Ferrum does not offer. ALIAS (VK_KHR_bind_memory2) promises that two images
-    // made with the same parameters read the same memory the same way: Ferrum computes a
-    // layout from the create info alone, so that always holds.
-    if !(C::MUTABLE_FORMAT | C::CUBE_COMPATIBLE | C::ALIAS).contains(q.flags) {
+    // Sparse images, 2D views of 3D images and block-texel views (uncompressed views of
+    // compressed blocks) need features or extensions Ferrum does not offer. ALIAS
+    // (VK_KHR_bind_memory2) promises that two images made with the same parameters read the
+    // same memory the same way: Ferrum computes a layout from the create info alone, so that
+    // always holds.
+    if !(C::MUTABLE_FORMAT | C::CUBE_COMPATIBLE | C::ALIAS | C::EXTENDED_USAGE).contains(q.flags) {
         return unsupported;
     }
     let linear = q.tiling == vk::ImageTiling::LINEAR;

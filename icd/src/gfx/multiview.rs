@@ -16,6 +16,15 @@ use super::Regs;
 /// navi21): view masks use bits 0..7.
 pub const MAX_VIEWS: u32 = 8;
 
+/// VUID-VkSubpassDescription2-viewMask-06706 / VkRenderingInfo-viewMask-06128: view mask
+/// bits below maxMultiviewViewCount.
+pub fn check_mask(view_mask: u32) -> crate::error::VkResult<()> {
+    if view_mask >> MAX_VIEWS != 0 {
+        return Err(crate::error::VkError::InvalidUsage("view mask beyond maxMultiviewViewCount"));
+    }
+    Ok(())
+}
+
 /// The views a draw of a scope with `view_mask` runs: each set bit, or view 0 alone without
 /// multiview.
 pub fn views(view_mask: u32) -> Vec<u32> {

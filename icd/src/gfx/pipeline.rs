@@ -105,9 +105,8 @@ fn color_formats(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Vec<vk::
     let rendering =
         unsafe { crate::core::chain::find_in::<vk::PipelineRenderingCreateInfo<'_>>(info.p_next) };
     let Some(r) = rendering else { return Ok(Vec::new()) };
-    if r.view_mask != 0 {
-        return Err(VkError::FeatureNotPresent("multiview pipelines".into()));
-    }
+    // The view mask needs nothing of the pipeline: draws pass gl_ViewIndex in user SGPRs.
+    super::multiview::check_mask(r.view_mask)?;
     Ok(crate::api::array(r.p_color_attachment_formats, r.color_attachment_count).to_vec())
 }
 
@@ -303,14 +302,9 @@ fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Dynamic>
 
 /// Checks the fixed-function state against what the draw path does.
 fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
-    // SAFETY: null or valid pointers (valid usage).
-    let (ms, cb) =
-        unsafe { (info.p_multisample_state.as_ref(), info.p_color_blend_state.as_ref()) };
-    // Sample counts, masks and locations are `state::multisample`'s; alpha to coverage is
-    // refused there too, but said here first as the pipeline-level reason.
-    if ms.is_some_and(|m| m.alpha_to_coverage_enable != 0) {
-        return Err(VkError::FeatureNotPresent("alpha to coverage".into()));
-    }
+    // SAFETY: a null or valid pointer (valid usage).
+    let cb = unsafe { info.p_color_blend_state.as_ref() };
+    // Sample counts, masks, locations and alpha to coverage are `state::multisample`'s.
     if let Some(cb) = cb {
         let blends = crate::api::array(cb.p_attachments, cb.attachment_count);
         // Dual-source blending needs a second export of location 0 the PS key has no
@@ -375,8 +369,9 @@ fn vertex_input(
     Ok((key, out))
 }
 
-/// The PS key: the export format of each location's attachment.
-fn ps_key(formats: &[vk::Format], blending: &[bool]) -> VkResult<PsKey> {
+/// The PS key: the export format of each location's attachment (`mrt0` always with alpha
+/// under alpha to coverage).
+fn ps_key(formats: &[vk::Format], blending: &[bool], alpha_to_coverage: bool) -> VkResult<PsKey> {
     let mut key = PsKey { color_formats: [EX::SPI_SHADER_ZERO; 8] };
     if formats.len() > 8 {
         return Err(VkError::InvalidUsage("more than 8 colour attachments"));
@@ -389,6 +384,9 @@ fn ps_key(formats: &[vk::Format], blending: &[bool]) -> VkResult<PsKey> {
             .filter(|i| crate::format::cb::cb_format(i).is_some())
             .ok_or_else(|| VkError::FeatureNotPresent(format!("colour attachments of {f:?}")))?;
         key.color_formats[i] = crate::format::cb::export_format(info, blending[i]);
+    }
+    if alpha_to_coverage {
+        key.color_formats[0] = state::multisample::alpha_export_format(key.color_formats[0]);
     }
     Ok(key)
 }
@@ -484,7 +482,10 @@ pub fn create(
     };
     // SAFETY: a null or valid pointer (valid usage).
     let (vs_key, attributes) = vertex_input(unsafe { info.p_vertex_input_state.as_ref() })?;
-    let key = GfxKey { vs: vs_key, ps: ps_key(&formats, &blending)? };
+    // SAFETY: a null or valid pointer (valid usage).
+    let ms = unsafe { info.p_multisample_state.as_ref() };
+    let atoc = ms.is_some_and(|m| m.alpha_to_coverage_enable != 0);
+    let key = GfxKey { vs: vs_key, ps: ps_key(&formats, &blending, atoc)? };
     let resources = resource_layout(layout);
     let f = info.flags;
     let vs = cached_stage(cache, f, &stage_info(vs_stage)?, Stage::Vertex, &resources, key)?;

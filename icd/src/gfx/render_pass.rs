@@ -30,6 +30,22 @@ pub struct Subpass {
     pub resolves: Vec<Option<u32>>,
     pub depth: Option<u32>,
     pub view_mask: u32,
+    /// Attachment indices per input attachment index (`None` = VK_ATTACHMENT_UNUSED).
+    pub inputs: Vec<Option<u32>>,
+    /// The aspect each input attachment index reads: `VkAttachmentReference2::aspectMask`,
+    /// or `VkRenderPassInputAttachmentAspectCreateInfo` (VK_KHR_maintenance2) in render pass
+    /// 1, else every aspect of the attachment's format.
+    pub input_aspects: Vec<vk::ImageAspectFlags>,
+    /// The depth/stencil resolve attachment (VkSubpassDescriptionDepthStencilResolve).
+    pub depth_resolve: Option<DepthResolveRef>,
+}
+
+/// Where and how a subpass resolves its depth/stencil attachment (render pass 2).
+#[derive(Debug, Clone, Copy)]
+pub struct DepthResolveRef {
+    pub attachment: u32,
+    pub depth: vk::ResolveModeFlags,
+    pub stencil: vk::ResolveModeFlags,
 }
 
 /// A `VkRenderPass`.
@@ -47,19 +63,70 @@ fn index(a: u32) -> Option<u32> {
     (a != vk::ATTACHMENT_UNUSED).then_some(a)
 }
 
+/// Every aspect of attachment `a`'s format (empty for an unused reference).
+fn format_aspects(attachments: &[Attachment], a: Option<u32>) -> vk::ImageAspectFlags {
+    a.and_then(|a| attachments.get(a as usize))
+        .and_then(|d| crate::format::info(d.format))
+        .map_or(vk::ImageAspectFlags::empty(), |f| f.aspects())
+}
+
+/// Records `VkRenderPassInputAttachmentAspectCreateInfo`'s aspects per input attachment
+/// (VUID-VkRenderPassCreateInfo-pNext-01926/01927/01963: subpass and index in range, the
+/// aspects present in the attachment's format).
+fn set_input_aspects(
+    subpasses: &mut [Subpass],
+    attachments: &[Attachment],
+    refs: &[vk::InputAttachmentAspectReference],
+) -> VkResult<()> {
+    for r in refs {
+        let sp = subpasses
+            .get_mut(r.subpass as usize)
+            .ok_or(VkError::InvalidUsage("input aspect reference: subpass out of range"))?;
+        let i = r.input_attachment_index as usize;
+        let a = *sp
+            .inputs
+            .get(i)
+            .ok_or(VkError::InvalidUsage("input aspect reference: index out of range"))?;
+        if r.aspect_mask.is_empty() || !format_aspects(attachments, a).contains(r.aspect_mask) {
+            return Err(VkError::InvalidUsage("input aspect not in the attachment's format"));
+        }
+        sp.input_aspects[i] = r.aspect_mask;
+    }
+    Ok(())
+}
+
 /// Refuses what the draw path cannot do yet, with the reason.
-fn check_subpass(sp: &Subpass, inputs: bool, count: usize) -> VkResult<()> {
-    if inputs {
+fn check_subpass(sp: &Subpass, count: usize) -> VkResult<()> {
+    if sp.inputs.iter().any(Option::is_some) {
         return Err(super::refuse("input attachments"));
     }
-    // VUID-VkSubpassDescription2-viewMask-06706: bits below maxMultiviewViewCount.
-    if sp.view_mask >> super::multiview::MAX_VIEWS != 0 {
-        return Err(VkError::InvalidUsage("view mask beyond maxMultiviewViewCount"));
-    }
-    let mut used = sp.colors.iter().chain(&sp.resolves).flatten().chain(sp.depth.iter());
-    if used.any(|&a| a as usize >= count) {
+    super::multiview::check_mask(sp.view_mask)?;
+    let mut used = sp.colors.iter().chain(&sp.resolves).chain(&sp.inputs).flatten();
+    let resolve = sp.depth_resolve.map(|r| r.attachment);
+    if used.any(|&a| a as usize >= count)
+        || sp.depth.iter().chain(&resolve).any(|&a| a as usize >= count)
+    {
         return Err(VkError::InvalidUsage("subpass attachment index out of range"));
     }
+    Ok(())
+}
+
+/// Checks a depth/stencil resolve: a multisampled depth/stencil attachment resolved into a
+/// single-sampled one (VUID-VkSubpassDescriptionDepthStencilResolve-pDepthStencilResolveAttachment-03177/03179),
+/// with modes Ferrum offers for the aspects the resolve attachment has.
+fn check_depth_resolve(sp: &Subpass, attachments: &[Attachment]) -> VkResult<()> {
+    let Some(r) = sp.depth_resolve else { return Ok(()) };
+    let Some(d) = sp.depth else {
+        return Err(VkError::InvalidUsage(
+            "depth/stencil resolve without a depth/stencil attachment",
+        ));
+    };
+    let (d, t) = (&attachments[d as usize], &attachments[r.attachment as usize]);
+    if d.samples == vk::SampleCountFlags::TYPE_1 || t.samples != vk::SampleCountFlags::TYPE_1 {
+        return Err(VkError::InvalidUsage("depth/stencil resolve attachment sample counts"));
+    }
+    crate::meta::resolve::Mode::from_vk_depth_stencil(r.depth)?;
+    crate::meta::resolve::Mode::from_vk_depth_stencil(r.stencil)?;
     Ok(())
 }
 
@@ -73,6 +140,7 @@ impl RenderPass {
             }
         }
         for sp in &subpasses {
+            check_depth_resolve(sp, &attachments)?;
             // VUID-VkSubpassDescription-pResolveAttachments-00847/00848: a multisampled
             // colour attachment resolved into a single-sampled one.
             for (c, r) in sp.colors.iter().zip(&sp.resolves) {
@@ -88,7 +156,9 @@ impl RenderPass {
         }
         let mut first_use = vec![None; attachments.len()];
         for (i, sp) in subpasses.iter().enumerate() {
-            for &a in sp.colors.iter().chain(&sp.resolves).flatten().chain(sp.depth.iter()) {
+            let resolve = sp.depth_resolve.map(|r| r.attachment);
+            let used = sp.colors.iter().chain(&sp.resolves).chain(&sp.inputs).flatten();
+            for &a in used.chain(sp.depth.iter()).chain(&resolve) {
                 first_use[a as usize].get_or_insert(i as u32);
             }
         }
@@ -122,6 +192,7 @@ impl RenderPass {
         let mut subpasses = Vec::new();
         for (i, s) in crate::api::array(info.p_subpasses, info.subpass_count).iter().enumerate() {
             let refs = crate::api::array(s.p_color_attachments, s.color_attachment_count);
+            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count);
             let resolves = crate::api::array(s.p_resolve_attachments, s.color_attachment_count);
             let sp = Subpass {
                 colors: refs.iter().map(|r| index(r.attachment)).collect(),
@@ -130,12 +201,27 @@ impl RenderPass {
                 depth: unsafe { s.p_depth_stencil_attachment.as_ref() }
                     .and_then(|r| index(r.attachment)),
                 view_mask: masks.get(i).copied().unwrap_or(0),
+                inputs: inputs.iter().map(|r| index(r.attachment)).collect(),
+                input_aspects: inputs
+                    .iter()
+                    .map(|r| format_aspects(&attachments, index(r.attachment)))
+                    .collect(),
+                depth_resolve: None,
             };
-            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count)
-                .iter()
-                .any(|r| r.attachment != vk::ATTACHMENT_UNUSED);
-            check_subpass(&sp, inputs, attachments.len())?;
             subpasses.push(sp);
+        }
+        // SAFETY: a valid pNext chain (valid usage).
+        let aspects = unsafe {
+            crate::core::chain::find_in::<vk::RenderPassInputAttachmentAspectCreateInfo<'_>>(
+                info.p_next,
+            )
+        };
+        if let Some(a) = aspects {
+            let refs = crate::api::array(a.p_aspect_references, a.aspect_reference_count);
+            set_input_aspects(&mut subpasses, &attachments, refs)?;
+        }
+        for sp in &subpasses {
+            check_subpass(sp, attachments.len())?;
         }
         Self::new(attachments, subpasses)
     }
@@ -156,6 +242,7 @@ impl RenderPass {
         let mut subpasses = Vec::new();
         for s in crate::api::array(info.p_subpasses, info.subpass_count) {
             let refs = crate::api::array(s.p_color_attachments, s.color_attachment_count);
+            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count);
             let resolves = crate::api::array(s.p_resolve_attachments, s.color_attachment_count);
             // SAFETY: a valid pNext chain (valid usage).
             let ds_resolve = unsafe {
@@ -163,13 +250,17 @@ impl RenderPass {
                     s.p_next,
                 )
             };
-            let ds_target =
-                ds_resolve.map_or(std::ptr::null(), |r| r.p_depth_stencil_resolve_attachment);
-            // SAFETY: a null or valid pointer (valid usage).
-            if unsafe { ds_target.as_ref() }.is_some_and(|r| r.attachment != vk::ATTACHMENT_UNUSED)
-            {
-                return Err(super::refuse("depth/stencil resolve"));
-            }
+            let depth_resolve = match ds_resolve {
+                // SAFETY: a null or valid pointer (valid usage).
+                Some(r) => unsafe { r.p_depth_stencil_resolve_attachment.as_ref() }
+                    .and_then(|a| index(a.attachment))
+                    .map(|attachment| DepthResolveRef {
+                        attachment,
+                        depth: r.depth_resolve_mode,
+                        stencil: r.stencil_resolve_mode,
+                    }),
+                None => None,
+            };
             let sp = Subpass {
                 colors: refs.iter().map(|r| index(r.attachment)).collect(),
                 resolves: resolves.iter().map(|r| index(r.attachment)).collect(),
@@ -177,11 +268,11 @@ impl RenderPass {
                 depth: unsafe { s.p_depth_stencil_attachment.as_ref() }
                     .and_then(|r| index(r.attachment)),
                 view_mask: s.view_mask,
+                inputs: inputs.iter().map(|r| index(r.attachment)).collect(),
+                input_aspects: inputs.iter().map(|r| r.aspect_mask).collect(),
+                depth_resolve,
             };
-            let inputs = crate::api::array(s.p_input_attachments, s.input_attachment_count)
-                .iter()
-                .any(|r| r.attachment != vk::ATTACHMENT_UNUSED);
-            check_subpass(&sp, inputs, attachments.len())?;
+            check_subpass(&sp, attachments.len())?;
             subpasses.push(sp);
         }
         Self::new(attachments, subpasses)

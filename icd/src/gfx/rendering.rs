@@ -6,7 +6,7 @@
 use ash::vk;
 
 use super::render_pass::{Framebuffer, RenderPass};
-use super::resolve::{self, ResolveTarget};
+use super::resolve::{self, DepthResolve, ResolveTarget};
 use super::target::{self, TargetView};
 use super::Regs;
 use crate::core::object::VkObject;
@@ -56,6 +56,9 @@ pub struct DepthTarget {
     /// LOAD_OP_CLEAR values of the depth and the stencil aspect.
     pub clear_depth: Option<f32>,
     pub clear_stencil: Option<u32>,
+    /// The single-sampled view the attached aspects are resolved into when the subpass or
+    /// rendering scope ends (VK_KHR_depth_stencil_resolve).
+    pub resolve: Option<DepthResolve>,
 }
 
 impl DepthTarget {
@@ -104,10 +107,19 @@ pub struct Inherited {
 /// targets when the inheritance info names a framebuffer with views (so that
 /// vkCmdClearAttachments can address them), none otherwise; loads never apply again.
 pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Rendering> {
-    // SAFETY: the render pass is live (valid usage).
-    let rp = unsafe { RenderPass::from_handle(info.render_pass) }.ok_or(
-        VkError::FeatureNotPresent("secondary without a render pass (dynamic rendering)".into()),
-    )?;
+    // SAFETY: the render pass is null or live (valid usage).
+    let Some(rp) = (unsafe { RenderPass::from_handle(info.render_pass) }) else {
+        // SAFETY: a valid pNext chain (valid usage).
+        let dynamic = unsafe {
+            crate::core::chain::find_in::<vk::CommandBufferInheritanceRenderingInfo<'_>>(
+                info.p_next,
+            )
+        };
+        let dynamic = dynamic.ok_or(VkError::InvalidUsage(
+            "RENDER_PASS_CONTINUE without a render pass or VkCommandBufferInheritanceRenderingInfo",
+        ))?;
+        return inherited_dynamic(dynamic);
+    };
     let sp = rp
         .subpasses
         .get(info.subpass as usize)
@@ -166,6 +178,36 @@ pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Render
     Ok(r)
 }
 
+/// The scope of a secondary command buffer that continues a `vkCmdBeginRendering` scope
+/// (VkCommandBufferInheritanceRenderingInfo): the attached depth/stencil aspects from the
+/// formats; the views belong to the primary, which programs them at vkCmdExecuteCommands.
+fn inherited_dynamic(info: &vk::CommandBufferInheritanceRenderingInfo<'_>) -> VkResult<Rendering> {
+    super::multiview::check_mask(info.view_mask)?;
+    // As for a render pass continued without a framebuffer: a multiview draw reprograms the
+    // target slices per view, which a secondary's draws cannot do without the targets.
+    if info.view_mask != 0 {
+        return Err(super::refuse("multiview secondary of dynamic rendering"));
+    }
+    let has = |f: vk::Format, a: vk::ImageAspectFlags| {
+        crate::format::info(f).is_some_and(|i| i.aspects().contains(a))
+    };
+    let depth = has(info.depth_attachment_format, vk::ImageAspectFlags::DEPTH);
+    let scope = Inherited {
+        depth,
+        stencil: has(info.stencil_attachment_format, vk::ImageAspectFlags::STENCIL),
+        depth_format: depth.then_some(info.depth_attachment_format),
+        no_views: true,
+    };
+    Ok(Rendering {
+        area: vk::Rect2D::default(),
+        layers: 1,
+        view_mask: 0,
+        colors: Vec::new(),
+        depth: None,
+        inherited: Some(scope),
+    })
+}
+
 /// The depth/stencil target showing `h` with the aspects `depth` and `stencil` attached
 /// (each only if the format has it) and their clear values.
 fn depth_target(
@@ -190,7 +232,7 @@ fn depth_target(
     let regs = target::depth_target(&t, (false, false))?;
     let clear_depth = clear_depth.filter(|_| t.main.is_some());
     let clear_stencil = clear_stencil.filter(|_| t.stencil.is_some());
-    Ok(DepthTarget { view: h, target: t, regs, clear_depth, clear_stencil })
+    Ok(DepthTarget { view: h, target: t, regs, clear_depth, clear_stencil, resolve: None })
 }
 
 /// The colour target at `location` showing `h` with load operation `load`, resolved into
@@ -304,7 +346,15 @@ impl PassInstance {
                     };
                 let d = clear(desc.load_op)?.map(|c| c.depth);
                 let st = clear(desc.stencil_load_op)?.map(|c| c.stencil);
-                Some(depth_target(h, (true, true), d, st)?)
+                let mut t = depth_target(h, (true, true), d, st)?;
+                if let Some(r) = sp.depth_resolve {
+                    let view = *self
+                        .views
+                        .get(r.attachment as usize)
+                        .ok_or(VkError::InvalidUsage("missing view"))?;
+                    t.resolve = DepthResolve::new(&t, view, (r.depth, r.stencil))?;
+                }
+                Some(t)
             }
             None => None,
         };
@@ -321,9 +371,7 @@ impl PassInstance {
 
 /// From `vkCmdBeginRendering`'s info.
 pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
-    if info.view_mask != 0 {
-        return Err(VkError::FeatureNotPresent("multiview rendering".into()));
-    }
+    super::multiview::check_mask(info.view_mask)?;
     let resuming = info.flags.contains(vk::RenderingFlags::RESUMING);
     let mut colors = Vec::new();
     for a in crate::api::array(info.p_color_attachments, info.color_attachment_count) {
@@ -356,7 +404,8 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
     Ok(Rendering {
         area: info.render_area,
         layers: info.layer_count,
-        view_mask: 0,
+        // Multiview renders the layers of the mask's bits (gfx::multiview), as for a subpass.
+        view_mask: info.view_mask,
         colors,
         depth: dynamic_depth(info, resuming)?,
         inherited: None,
@@ -367,19 +416,31 @@ pub fn dynamic(info: &vk::RenderingInfo<'_>) -> VkResult<Rendering> {
 /// pStencilAttachment name the same view when both are used
 /// (VUID-VkRenderingInfo-pDepthAttachment-06085); each attaches its aspect.
 fn dynamic_depth(info: &vk::RenderingInfo<'_>, resuming: bool) -> VkResult<Option<DepthTarget>> {
+    let suspending = info.flags.contains(vk::RenderingFlags::SUSPENDING);
     // SAFETY: null or valid pointers (valid usage).
     let (d, s) = unsafe { (info.p_depth_attachment.as_ref(), info.p_stencil_attachment.as_ref()) };
     let d = d.filter(|a| a.image_view != vk::ImageView::null());
     let s = s.filter(|a| a.image_view != vk::ImageView::null());
     let Some(h) = d.or(s).map(|a| a.image_view) else { return Ok(None) };
-    if d.into_iter().chain(s).any(|a| a.resolve_mode != vk::ResolveModeFlags::NONE) {
-        return Err(VkError::FeatureNotPresent("depth/stencil resolve attachments".into()));
-    }
     let clear = |a: Option<&vk::RenderingAttachmentInfo<'_>>| {
         // SAFETY: a depth/stencil attachment's clear value is that member.
         a.filter(|a| a.load_op == vk::AttachmentLoadOp::CLEAR && !resuming)
             .map(|a| unsafe { a.clear_value.depth_stencil })
     };
     let (cd, cs) = (clear(d).map(|c| c.depth), clear(s).map(|c| c.stencil));
-    Ok(Some(depth_target(h, (d.is_some(), s.is_some()), cd, cs)?))
+    let mut t = depth_target(h, (d.is_some(), s.is_some()), cd, cs)?;
+    // The resolve view of whichever aspect resolves (VUID-VkRenderingInfo-pDepthAttachment-06105:
+    // the same view when both do). A suspended scope resolves when it finally ends.
+    let mode = |a: Option<&vk::RenderingAttachmentInfo<'_>>| {
+        a.filter(|a| a.resolve_image_view != vk::ImageView::null())
+            .map_or(vk::ResolveModeFlags::NONE, |a| a.resolve_mode)
+    };
+    let target = d.into_iter().chain(s).find(|a| {
+        a.resolve_mode != vk::ResolveModeFlags::NONE
+            && a.resolve_image_view != vk::ImageView::null()
+    });
+    if let Some(a) = target.filter(|_| !suspending) {
+        t.resolve = DepthResolve::new(&t, a.resolve_image_view, (mode(d), mode(s)))?;
+    }
+    Ok(Some(t))
 }

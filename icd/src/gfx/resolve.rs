@@ -27,6 +27,33 @@ pub struct ResolveTarget {
     pub mode: Mode,
 }
 
+/// Where a depth/stencil target is resolved to, and how each attached aspect is (`None`:
+/// not resolved).
+#[derive(Debug, Clone, Copy)]
+pub struct DepthResolve {
+    pub view: vk::ImageView,
+    pub depth: Option<Mode>,
+    pub stencil: Option<Mode>,
+}
+
+impl DepthResolve {
+    /// The resolve of `target`'s attached aspects that the resolve view `view` also has,
+    /// with the API modes `(depth, stencil)`; `None` when nothing is resolved.
+    pub fn new(
+        target: &super::rendering::DepthTarget,
+        view: vk::ImageView,
+        (depth, stencil): (vk::ResolveModeFlags, vk::ResolveModeFlags),
+    ) -> VkResult<Option<Self>> {
+        let aspects = self::view(view)?.format.aspects();
+        let has = |a| aspects.contains(a);
+        let depth = Mode::from_vk_depth_stencil(depth)?
+            .filter(|_| target.has_depth() && has(vk::ImageAspectFlags::DEPTH));
+        let stencil = Mode::from_vk_depth_stencil(stencil)?
+            .filter(|_| target.has_stencil() && has(vk::ImageAspectFlags::STENCIL));
+        Ok((depth.is_some() || stencil.is_some()).then_some(DepthResolve { view, depth, stencil }))
+    }
+}
+
 /// VGT_EVENT_TYPE values (gfx103.json enum VGT_EVENT_TYPE).
 const PS_PARTIAL_FLUSH: u32 = 16;
 const FLUSH_AND_INV_CB_META: u32 = 46;
@@ -53,42 +80,68 @@ pub fn pass_mode(view: vk::ImageView) -> VkResult<Mode> {
     Ok(Mode::for_format(self::view(view)?.format))
 }
 
-/// Resolves the colour targets of `r` that have a resolve target.
+/// Resolves the colour targets of `r` that have a resolve target, then its depth/stencil
+/// target's aspects that have one.
 pub fn resolve_attachments(s: &mut CmdStream, r: &Rendering) -> VkResult<()> {
     let targets: Vec<_> =
         r.colors.iter().flatten().filter_map(|t| t.resolve.map(|d| (t.view, d))).collect();
-    if targets.is_empty() {
+    let depth = r.depth.as_ref().and_then(|d| d.resolve.map(|t| (d.view, t)));
+    if targets.is_empty() && depth.is_none() {
         return Ok(());
     }
+    // The pixel drain also covers depth/stencil writes in the simulator (it writes them
+    // straight to memory); hardware would want the DB data flush too, the gap
+    // `flush_color_targets` describes for colour.
     flush_color_targets(s)?;
     meta::begin(s)?;
     for (src, dst) in targets {
         let (a, b) = (view(src)?, view(dst.view)?);
-        let (src_image, dst_image) = (a.image()?, b.image()?);
         // VUID-VkSubpassDescription-pResolveAttachments-00850 /
         // VkRenderingAttachmentInfo-imageView-06865: the same format on both sides.
         if a.format.format != b.format.format {
             return Err(VkError::InvalidUsage("resolve attachment of another format"));
         }
-        let level_extent = |v: &ImageView| vk::Extent2D {
-            width: mip_extent(v.extent.width, v.range.base_mip_level),
-            height: mip_extent(v.extent.height, v.range.base_mip_level),
-        };
-        let area = clip(clip(r.area, level_extent(a)), level_extent(b));
-        let layers = r.layers.min(a.range.layer_count).min(b.range.layer_count);
-        let (x, y) = (area.offset.x as u32, area.offset.y as u32);
-        // Multiview: the layers of the subpass's views only.
-        for (first, layers) in super::multiview::clear_layers(r.view_mask, 0, layers) {
-            let region = Region {
-                src_level: a.range.base_mip_level,
-                src: [x, y, a.range.base_array_layer + first],
-                dst_level: b.range.base_mip_level,
-                dst: [x, y, b.range.base_array_layer + first],
-                extent: [area.extent.width, area.extent.height],
-                layers,
-            };
+        for region in regions(r, a, b) {
+            let (src_image, dst_image) = (a.image()?, b.image()?);
             meta::resolve::resolve_region(s, src_image, dst_image, a.format, &region, dst.mode)?;
         }
     }
+    if let Some((src, dst)) = depth {
+        let (a, b) = (view(src)?, view(dst.view)?);
+        let images = (a.image()?, b.image()?);
+        let aspects = [
+            (vk::ImageAspectFlags::DEPTH, dst.depth),
+            (vk::ImageAspectFlags::STENCIL, dst.stencil),
+        ];
+        for (aspect, mode) in aspects {
+            let Some(mode) = mode else { continue };
+            for region in regions(r, a, b) {
+                meta::resolve::resolve_depth_stencil_region(s, images, aspect, &region, mode)?;
+            }
+        }
+    }
     meta::end(s)
+}
+
+/// The regions a resolve from view `a` into view `b` covers: the render area within both
+/// views' levels, and the scope's layers (multiview: the layers of the subpass's views only).
+fn regions(r: &Rendering, a: &ImageView, b: &ImageView) -> Vec<Region> {
+    let level_extent = |v: &ImageView| vk::Extent2D {
+        width: mip_extent(v.extent.width, v.range.base_mip_level),
+        height: mip_extent(v.extent.height, v.range.base_mip_level),
+    };
+    let area = clip(clip(r.area, level_extent(a)), level_extent(b));
+    let layers = r.layers.min(a.range.layer_count).min(b.range.layer_count);
+    let (x, y) = (area.offset.x as u32, area.offset.y as u32);
+    super::multiview::clear_layers(r.view_mask, 0, layers)
+        .into_iter()
+        .map(|(first, layers)| Region {
+            src_level: a.range.base_mip_level,
+            src: [x, y, a.range.base_array_layer + first],
+            dst_level: b.range.base_mip_level,
+            dst: [x, y, b.range.base_array_layer + first],
+            extent: [area.extent.width, area.extent.height],
+            layers,
+        })
+        .collect()
 }

@@ -166,6 +166,35 @@ pub(crate) fn describe(
     Ok((view_format, range, descriptor))
 }
 
+/// The view's usage (VK_KHR_maintenance2): `VkImageViewUsageCreateInfo` narrows the image's
+/// usage (VUID-VkImageViewUsageCreateInfo-usage: a subset of it); the view of an
+/// EXTENDED_USAGE image must have a format whose features back that usage
+/// (VUID-VkImageViewCreateInfo-usage-02274..02277), since the image's own format need not.
+fn check_usage(
+    image: &Image,
+    format: &FormatInfo,
+    info: &vk::ImageViewCreateInfo<'_>,
+) -> VkResult<()> {
+    // SAFETY: a valid pNext chain (valid usage).
+    let narrowed =
+        unsafe { crate::core::chain::find_in::<vk::ImageViewUsageCreateInfo<'_>>(info.p_next) };
+    let usage = narrowed.map_or(image.usage, |u| u.usage);
+    if usage.is_empty() || !image.usage.contains(usage) {
+        return Err(VkError::InvalidUsage("image view usage not a subset of the image's"));
+    }
+    let extended = image.flags.contains(vk::ImageCreateFlags::EXTENDED_USAGE);
+    // Transfers address the image, not the view.
+    let view_usage =
+        usage & !(vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
+    if extended
+        && !crate::format::properties::view_usage_supported(format.format, image.tiling, view_usage)
+    {
+        log::info!("vkCreateImageView: {:?} does not support usage {usage:?}", format.format);
+        return Err(VkError::InvalidUsage("image view usage its format does not support"));
+    }
+    Ok(())
+}
+
 impl ImageView {
     pub fn create(info: &vk::ImageViewCreateInfo<'_>) -> VkResult<Box<Self>> {
         // SAFETY: the application passes a live image (valid usage).
@@ -173,6 +202,7 @@ impl ImageView {
             .ok_or(VkError::InvalidUsage("image view of a null image"))?;
         let va = image.address()?;
         let (view_format, range, descriptor) = describe(image, va, info)?;
+        check_usage(image, view_format, info)?;
         Ok(Box::new(ImageView {
             base: ObjectBase::new(vk::ObjectType::IMAGE_VIEW),
             format: view_format,
@@ -190,6 +220,18 @@ impl ImageView {
     /// The T# words.
     pub fn words(&self) -> [u32; 8] {
         self.descriptor.words()
+    }
+
+    /// The T# words as an input attachment: a 2D view becomes a one-layer 2D array of the same
+    /// layer (BASE_ARRAY..LAST_ARRAY unchanged), since shaders read input attachments at
+    /// (x, y, view index) with a 2D-array instruction, which a 2D T# does not accept.
+    pub fn input_attachment_words(&self) -> VkResult<[u32; 8]> {
+        let ty = self
+            .descriptor
+            .ty
+            .arrayed()
+            .ok_or(VkError::InvalidUsage("input attachment view is not 2D or 2D array"))?;
+        Ok(ImageDescriptor { ty, ..self.descriptor }.words())
     }
 
     /// The viewed image.

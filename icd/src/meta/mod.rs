@@ -45,8 +45,8 @@ pub enum Kernel {
     Copy(copy::Copy),
     /// Sample one image and store the filtered, converted texels into another.
     Blit(surface::Dim),
-    /// Average the samples (this many) of a multisampled image into a single-sampled one.
-    Resolve(u32),
+    /// Combine the samples (this many) of a multisampled image into a single-sampled one.
+    Resolve(u32, resolve::Combine),
     /// Resolve query slots into `vkCmdCopyQueryPoolResults` results.
     Query(query::Layout),
 }
@@ -57,7 +57,7 @@ impl Kernel {
             Kernel::Clear(dim) => clear::kernel(dim),
             Kernel::Copy(c) => copy::kernel(c),
             Kernel::Blit(dim) => blit::kernel(dim),
-            Kernel::Resolve(samples) => resolve::kernel(samples),
+            Kernel::Resolve(samples, c) => resolve::kernel(samples, c),
             Kernel::Query(l) => query::kernel(l),
         }
     }

@@ -35,6 +35,22 @@ pub enum Mode {
     Average,
     /// Sample 0 (any format; the only choice for integer formats).
     SampleZero,
+    /// The least and the greatest sample (depth and stencil resolves,
+    /// VK_KHR_depth_stencil_resolve).
+    Min,
+    Max,
+}
+
+/// How the resolve kernel combines the samples it fetched: the float mean through typed
+/// T#s, or a minimum/maximum of raw texels (float for 32-bit depth, unsigned for D16's UNORM
+/// and S8's integers, whose raw order is their value order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Combine {
+    Average,
+    Fmin,
+    Fmax,
+    Umin,
+    Umax,
 }
 
 impl Mode {
@@ -44,6 +60,21 @@ impl Mode {
             Mode::SampleZero
         } else {
             Mode::Average
+        }
+    }
+
+    /// A `VkResolveModeFlagBits` value for the depth or stencil aspect (`NONE`: `None`).
+    /// The modes of `supportedDepthResolveModes` / `supportedStencilResolveModes`.
+    pub fn from_vk_depth_stencil(mode: vk::ResolveModeFlags) -> VkResult<Option<Mode>> {
+        match mode {
+            vk::ResolveModeFlags::NONE => Ok(None),
+            vk::ResolveModeFlags::SAMPLE_ZERO => Ok(Some(Mode::SampleZero)),
+            vk::ResolveModeFlags::MIN => Ok(Some(Mode::Min)),
+            vk::ResolveModeFlags::MAX => Ok(Some(Mode::Max)),
+            _ => {
+                log::warn!("depth/stencil resolve mode {mode:?} is not supported");
+                Err(VkError::FeatureNotPresent(format!("depth/stencil resolve mode {mode:?}")))
+            }
         }
     }
 
@@ -62,10 +93,11 @@ impl Mode {
     }
 }
 
-/// The averaging kernel for `samples` samples. Push constants (dwords): 0..3 source origin
-/// (x, y, first layer), 4..7 destination origin, 8..9 width and height. Binding 0 is the
-/// multisampled source (sampled T#, byte 0), binding 1 the destination (storage T#, byte 32).
-pub(super) fn kernel(samples: u32) -> (Shader, ResourceLayout) {
+/// The kernel combining `samples` samples with `combine`. Push constants (dwords): 0..3
+/// source origin (x, y, first layer), 4..7 destination origin, 8..9 width and height.
+/// Binding 0 is the multisampled source (sampled T#, byte 0), binding 1 the destination
+/// (storage T#, byte 32).
+pub(super) fn kernel(samples: u32, combine: Combine) -> (Shader, ResourceLayout) {
     let mut k = KernelBuilder::new("ferrum_meta_resolve", GROUP);
     let g = k.global_id();
     let id = [k.component(g, 0), k.component(g, 1), k.component(g, 2)];
@@ -87,21 +119,30 @@ pub(super) fn kernel(samples: u32) -> (Shader, ResourceLayout) {
         };
         let src = k.descriptor(0, 0, None);
         let from = at(k, 0);
-        let mut sum = None;
+        let op = match combine {
+            Combine::Average => AluOp::Fadd,
+            Combine::Fmin => AluOp::Fmin,
+            Combine::Fmax => AluOp::Fmax,
+            Combine::Umin => AluOp::Umin,
+            Combine::Umax => AluOp::Umax,
+        };
+        let mut acc = None;
         for s in 0..samples {
             let index = k.imm(s);
             let t = k.image_fetch_sample(src, Dim::D2Ms.shape(), from, index);
-            sum = Some(match sum {
+            acc = Some(match acc {
                 None => t,
-                Some(acc) => k.op(AluOp::Fadd, &[acc, t]),
+                Some(a) => k.op(op, &[a, t]),
             });
         }
-        let scale = k.imm_vec(&[(1.0 / samples as f32).to_bits(); 4]);
-        let sum = sum.expect("at least one sample");
-        let mean = k.op(AluOp::Fmul, &[sum, scale]);
+        let mut value = acc.expect("at least one sample");
+        if combine == Combine::Average {
+            let scale = k.imm_vec(&[(1.0 / samples as f32).to_bits(); 4]);
+            value = k.op(AluOp::Fmul, &[value, scale]);
+        }
         let dst = k.descriptor(0, 1, None);
         let to = at(k, 16);
-        k.image_write(dst, Dim::D2.shape(), to, mean);
+        k.image_write(dst, Dim::D2.shape(), to, value);
     });
     let mut layout = ResourceLayout::default();
     let b = |kind, offset| BindingLayout { kind, offset, array_size: 1 };
@@ -182,9 +223,56 @@ pub fn resolve_region(
             set.extend(super::blit::typed_level(dst, format, r.dst_level)?.words());
             let (p, q) = (r.src, r.dst);
             let push = [p[0], p[1], p[2], 0, q[0], q[1], q[2], 0, r.extent[0], r.extent[1]];
-            super::run(s, Kernel::Resolve(src.samples), &set, &push, groups)
+            super::run(s, Kernel::Resolve(src.samples, Combine::Average), &set, &push, groups)
+        }
+        Mode::Min | Mode::Max => {
+            Err(VkError::FeatureNotPresent("minimum/maximum resolve of colour".into()))
         }
     }
+}
+
+/// Resolves one region of the `aspect` (depth or stencil) plane of the multisampled `src`
+/// into the same aspect of the single-sampled `dst` with `mode` (VK_KHR_depth_stencil_resolve),
+/// reading and writing raw texels of the plane. No sync.
+pub fn resolve_depth_stencil_region(
+    s: &mut CmdStream,
+    (src, dst): (&Image, &Image),
+    aspect: vk::ImageAspectFlags,
+    r: &Region,
+    mode: Mode,
+) -> VkResult<()> {
+    let (sp, dp) = (surface::plane(src, aspect)?.0, surface::plane(dst, aspect)?.0);
+    // VUID-VkSubpassDescriptionDepthStencilResolve-pDepthStencilResolveAttachment-03181/03182:
+    // the resolved aspect's component is the same in both formats.
+    if src.samples < 2 || dst.samples != 1 || sp.desc.bpe != dp.desc.bpe {
+        return Err(VkError::InvalidUsage("depth/stencil resolve between unlike images"));
+    }
+    check(src, dst, r)?;
+    if r.extent.contains(&0) || r.layers == 0 {
+        return Ok(());
+    }
+    let combine = match (mode, aspect == vk::ImageAspectFlags::DEPTH && sp.desc.bpe == 4) {
+        (Mode::SampleZero, _) => None,
+        // 32-bit depth is a float; NaN cannot arise (depth is clamped to [0, 1]).
+        (Mode::Min, true) => Some(Combine::Fmin),
+        (Mode::Max, true) => Some(Combine::Fmax),
+        (Mode::Min, false) => Some(Combine::Umin),
+        (Mode::Max, false) => Some(Combine::Umax),
+        (Mode::Average, _) => {
+            return Err(VkError::FeatureNotPresent("average depth/stencil resolve".into()))
+        }
+    };
+    let mut set = surface::level_descriptor(src, aspect, r.src_level)?.words().to_vec();
+    set.extend(surface::level_descriptor(dst, aspect, r.dst_level)?.words());
+    let (p, q) = (r.src, r.dst);
+    let groups = [r.extent[0].div_ceil(GROUP[0]), r.extent[1].div_ceil(GROUP[1]), r.layers];
+    // Dword 3 is the sample the copy kernel reads from a multisampled source.
+    let push = [p[0], p[1], p[2], 0, q[0], q[1], q[2], 0, r.extent[0], r.extent[1]];
+    let kernel = match combine {
+        None => Kernel::Copy(Copy::ImageToImage(Dim::D2Ms, Dim::D2)),
+        Some(c) => Kernel::Resolve(src.samples, c),
+    };
+    super::run(s, kernel, &set, &push, groups)
 }
 
 /// One region of `vkCmdResolveImage`. No sync.

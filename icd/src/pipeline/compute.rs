@@ -127,6 +127,7 @@ pub fn resource_layout(layout: &PipelineLayout) -> abi::ResourceLayout {
                 Kind::StorageImage => abi::DescriptorKind::StorageImage,
                 Kind::UniformTexelBuffer => abi::DescriptorKind::UniformTexelBuffer,
                 Kind::StorageTexelBuffer => abi::DescriptorKind::StorageTexelBuffer,
+                Kind::InputAttachment => abi::DescriptorKind::InputAttachment,
             };
             let offset = match b.place {
                 Place::Memory(o) => o as u32,

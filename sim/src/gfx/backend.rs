@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::time::Instant;
 
+use super::alpha_mask::AlphaToMask;
 use super::back_state::{depth_clamp, depth_state, raster_state};
 use super::depth::{DepthState, Stored};
 use super::prim::{BackEndCounts, PrimBatch, Rasterizer};
@@ -119,6 +120,8 @@ struct Ctx<'a> {
     cb: ColorState,
     db: Option<DepthTarget>,
     early: bool,
+    /// Alpha to coverage, when enabled.
+    atoc: Option<AlphaToMask>,
     prims: Vec<PsPrim<'a>>,
 }
 
@@ -185,7 +188,14 @@ pub fn draw(
         )));
     }
     let per_sample = iter > 1;
-    let ctx = Ctx { rs, ds, zclamp: depth_clamp(regs), ps, cb, db, early, prims: setups };
+    let atoc =
+        AlphaToMask::from_regs(regs.get(r::DB_ALPHA_TO_MASK), regs.get(r::DB_EQAA), rs.samples);
+    if atoc.is_some() && early {
+        // The mask comes from the shader's alpha, after early Z has already written depth.
+        return Err(GpuError::Unsupported("alpha to coverage with early Z is not modelled".into()));
+    }
+    let zclamp = depth_clamp(regs);
+    let ctx = Ctx { rs, ds, zclamp, ps, cb, db, early, atoc, prims: setups };
     let mut counts = DrawCounts::default();
     let mut queue: Vec<PsQuad> = Vec::new();
     for (i, p) in ctx.prims.iter().enumerate() {
@@ -334,6 +344,9 @@ impl Ctx<'_> {
                 if let Some(m) = &out.mask {
                     cov &= m[lane] as u16;
                 }
+                if let (Some(a), Some(alpha)) = (&self.atoc, self.alpha(out, lane)) {
+                    cov &= a.mask(x, y, alpha);
+                }
                 if !self.early {
                     let z = out.depth.map(|d| f32::from_bits(d[lane]));
                     let sref = out.stencil.map(|s| s[lane] as u8);
@@ -347,6 +360,14 @@ impl Ctx<'_> {
                 }
             }
         }
+    }
+
+    /// The alpha of `mrt0` for alpha to coverage: none when the shader did not export it or
+    /// exported integers (UINT16/SINT16), which have no coverage meaning.
+    fn alpha(&self, out: &PsOutput, lane: usize) -> Option<f32> {
+        let integer = matches!(self.ps.col_format & 0xf, 7 | 8);
+        let c = out.color[0].as_ref().filter(|_| !integer)?;
+        Some(f32::from_bits(c[lane][3]))
     }
 
     fn color(&self, out: &PsOutput, lane: usize, (x, y, layer): (i32, i32, u32), cov: u16) {
@@ -378,10 +399,6 @@ fn refuse_unmodelled(regs: &RegisterFile) -> Result<(), GpuError> {
         (
             regs.get(r::DB_RENDER_CONTROL) & 0x101f != 0,
             "DB_RENDER_CONTROL depth/stencil clear, copy, resummarize or decompress",
-        ),
-        (
-            r::DB_ALPHA_TO_MASK::ALPHA_TO_MASK_ENABLE.is_set(regs.get(r::DB_ALPHA_TO_MASK)),
-            "alpha to coverage",
         ),
         (
             regs.get(r::PA_SC_CONSERVATIVE_RASTERIZATION_CNTL) & 0x21 != 0,

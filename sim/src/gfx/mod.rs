@@ -11,6 +11,7 @@
 //! * [`raster`]: snapping, edge functions, fill rule, scissors, MSAA coverage, 2x2 quads;
 //!   [`lines`]: points and lines as rectangles.
 //! * [`ps`], [`ps_inputs`]: pixel-shader waves, their input VGPRs and parameter LDS.
+//! * [`alpha_mask`]: alpha to coverage.
 //! * [`depth`]: depth, depth-bounds and stencil tests and updates.
 //! * [`poly_offset`]: polygon offset (depth bias) of filled triangles.
 //! * [`blend`]: blend equations and logic operations.
@@ -18,6 +19,7 @@
 //! * [`targets`], [`surface`]: colour and depth surfaces; [`back_state`]: PA_SC/DB decoding.
 
 pub mod addr;
+pub mod alpha_mask;
 pub mod assemble;
 pub mod back_require;
 pub mod back_state;

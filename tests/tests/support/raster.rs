@@ -8,6 +8,7 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::{Gpu, HostBuffer};
+use ferrum_tests::pipeline::GraphicsDesc;
 use ferrum_tests::shaders::glsl_spirv;
 use ferrum_tests::Harness;
 
@@ -123,7 +124,7 @@ impl Target {
                     .unwrap()
             };
             let modules = [module(VS, "vert"), module(FS, "frag")];
-            let pipeline = pipeline(d, pass, layout, modules, vk::PipelineCache::null());
+            let pipeline = GraphicsDesc::new(pass, layout, modules).create(d);
             Target { image, memory, view, pass, framebuffer, layout, modules, pipeline }
         }
     }
@@ -135,8 +136,11 @@ impl Target {
         cache: vk::PipelineCache,
         flags: vk::PipelineCreateFlags,
     ) -> Result<vk::Pipeline, vk::Result> {
+        let mut desc = GraphicsDesc::new(self.pass, self.layout, self.modules);
+        desc.cache = cache;
+        desc.flags = flags;
         // SAFETY: live handles.
-        unsafe { try_pipeline(d, self.pass, self.layout, self.modules, cache, flags) }
+        unsafe { desc.try_create(d) }
     }
 
     /// Begins the render pass (clearing to `CLEAR`) with `contents`, binds the pipeline and
@@ -314,67 +318,4 @@ unsafe fn render_pass(d: &Device) -> vk::RenderPass {
         vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
     // SAFETY: forwarded to the caller.
     unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
-}
-
-unsafe fn pipeline(
-    d: &Device,
-    pass: vk::RenderPass,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-    cache: vk::PipelineCache,
-) -> vk::Pipeline {
-    let flags = vk::PipelineCreateFlags::empty();
-    // SAFETY: forwarded to the caller.
-    unsafe { try_pipeline(d, pass, layout, modules, cache, flags) }
-        .expect("vkCreateGraphicsPipelines")
-}
-
-unsafe fn try_pipeline(
-    d: &Device,
-    pass: vk::RenderPass,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-    cache: vk::PipelineCache,
-    flags: vk::PipelineCreateFlags,
-) -> Result<vk::Pipeline, vk::Result> {
-    let stages = [
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(modules[0])
-            .name(c"main"),
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::FRAGMENT)
-            .module(modules[1])
-            .name(c"main"),
-    ];
-    let vi = vk::PipelineVertexInputStateCreateInfo::default();
-    let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
-        .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-    let vp = vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
-    let rs = vk::PipelineRasterizationStateCreateInfo::default()
-        .polygon_mode(vk::PolygonMode::FILL)
-        .cull_mode(vk::CullModeFlags::NONE)
-        .line_width(1.0);
-    let ms = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-    let att = [vk::PipelineColorBlendAttachmentState::default()
-        .color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
-    let dyns = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
-    let ds = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyns);
-    let info = vk::GraphicsPipelineCreateInfo::default()
-        .flags(flags)
-        .stages(&stages)
-        .vertex_input_state(&vi)
-        .input_assembly_state(&ia)
-        .viewport_state(&vp)
-        .rasterization_state(&rs)
-        .multisample_state(&ms)
-        .color_blend_state(&cb)
-        .dynamic_state(&ds)
-        .layout(layout)
-        .render_pass(pass)
-        .subpass(0);
-    // SAFETY: forwarded to the caller.
-    unsafe { d.create_graphics_pipelines(cache, &[info], None) }.map_err(|(_, e)| e).map(|p| p[0])
 }

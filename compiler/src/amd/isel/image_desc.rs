@@ -42,7 +42,10 @@ impl<'a> Isel<'a> {
     fn part_place(kind: DescriptorKind, part: Part) -> Result<(u32, u8), BackendError> {
         use DescriptorKind as K;
         Ok(match (kind, part) {
-            (K::SampledImage | K::StorageImage | K::CombinedImageSampler, Part::Image) => (0, 8),
+            (
+                K::SampledImage | K::StorageImage | K::InputAttachment | K::CombinedImageSampler,
+                Part::Image,
+            ) => (0, 8),
             (K::Sampler, Part::Sampler) => (0, 4),
             (K::CombinedImageSampler, Part::Sampler) => (COMBINED_SAMPLER_OFFSET, 4),
             (K::UniformTexelBuffer | K::StorageTexelBuffer, Part::Buffer) => (0, 4),

@@ -164,6 +164,18 @@ fn linear_inputs(s: &Shader) -> std::collections::BTreeSet<u32> {
     set
 }
 
+/// Whether `shader` reads system value `sv`: through a built-in variable, or directly (the
+/// front end derives an input attachment's coordinate from FragCoord and ViewIndex).
+fn reads_sysval(shader: &Shader, sv: SysVal) -> bool {
+    shader.vars.iter().any(|v| v.sysval == Some(sv))
+        || shader
+            .funcs
+            .iter()
+            .flat_map(|f| &f.blocks)
+            .flat_map(|b| &b.insts)
+            .any(|i| matches!(i.kind, crate::ir::InstKind::SysVal(s) if s == sv))
+}
+
 impl GfxIo {
     /// The pinned input registers of `shader`'s stage.
     pub fn new(shader: &Shader, mf: &mut MFunc, key: g::GfxKey) -> Self {
@@ -176,7 +188,7 @@ impl GfxIo {
             Stage::Fragment => {
                 io.inputs = fragment_inputs(shader);
                 io.clip_len = builtin_array_len(shader, BuiltinOut::ClipDistance).min(8) as u8;
-                let reads = |sv| shader.vars.iter().any(|v| v.sysval == Some(sv));
+                let reads = |sv| reads_sysval(shader, sv);
                 io.frag_coord = reads(SysVal::FragCoord);
                 io.front_facing = reads(SysVal::FrontFacing);
                 io.view_index = reads(SysVal::ViewIndex)

@@ -161,6 +161,8 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         | vk::StructureType::PHYSICAL_DEVICE_UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES
         // VK_EXT_host_query_reset: hostQueryReset (tests/tests/graphics_queries.rs).
         | vk::StructureType::PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES
+        // VK_KHR_dynamic_rendering: dynamicRendering (tests/tests/graphics_rendering.rs).
+        | vk::StructureType::PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES
         // VK_EXT_shader_demote_to_helper_invocation: shaderDemoteToHelperInvocation
         // (compiler/tests/gfx_fragment.rs; graphics_shaders.rs `discard_demote`).
         | vk::StructureType::PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES

@@ -162,9 +162,12 @@ impl Adapter {
             max_descriptor_set_update_after_bind_sampled_images: d,
             max_descriptor_set_update_after_bind_storage_images: d,
             max_descriptor_set_update_after_bind_input_attachments: d,
-            // No depth/stencil resolve exists yet.
-            supported_depth_resolve_modes: vk::ResolveModeFlags::empty(),
-            supported_stencil_resolve_modes: vk::ResolveModeFlags::empty(),
+            // meta::resolve: sample 0 is a copy, MIN/MAX a raw minimum/maximum per aspect;
+            // each aspect is resolved on its own, so any pair of modes (NONE included) works.
+            supported_depth_resolve_modes: DEPTH_STENCIL_RESOLVE_MODES,
+            supported_stencil_resolve_modes: DEPTH_STENCIL_RESOLVE_MODES,
+            independent_resolve_none: vk::TRUE,
+            independent_resolve: vk::TRUE,
             // Timeline syncobj points are 64-bit with no window (as on RADV).
             max_timeline_semaphore_value_difference: u64::MAX,
             framebuffer_integer_color_sample_counts: vk::SampleCountFlags::TYPE_1,
@@ -308,6 +311,16 @@ unsafe fn fill_one(
                     ..Default::default()
                 },
             ),
+            S::PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES => chain::write_body(
+                s,
+                vk::PhysicalDeviceDepthStencilResolveProperties {
+                    supported_depth_resolve_modes: v12.supported_depth_resolve_modes,
+                    supported_stencil_resolve_modes: v12.supported_stencil_resolve_modes,
+                    independent_resolve_none: v12.independent_resolve_none,
+                    independent_resolve: v12.independent_resolve,
+                    ..Default::default()
+                },
+            ),
             S::PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES => chain::write_body(
                 s,
                 vk::PhysicalDeviceMaintenance4Properties {
@@ -319,6 +332,13 @@ unsafe fn fill_one(
         }
     }
 }
+
+/// The depth and stencil resolve modes (VK_KHR_depth_stencil_resolve).
+const DEPTH_STENCIL_RESOLVE_MODES: vk::ResolveModeFlags = vk::ResolveModeFlags::from_raw(
+    vk::ResolveModeFlags::SAMPLE_ZERO.as_raw()
+        | vk::ResolveModeFlags::MIN.as_raw()
+        | vk::ResolveModeFlags::MAX.as_raw(),
+);
 
 /// The stages in which the compiler lowers subgroup operations.
 fn subgroup_stages() -> vk::ShaderStageFlags {

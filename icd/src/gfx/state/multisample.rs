@@ -10,9 +10,16 @@
 //!
 //! Sample shading: Vulkan asks for at least ceil(minSampleShading * samples) invocations; the
 //! simulator runs one per pixel or one per sample, so any request above one becomes one per
-//! sample (allowed: the count is a minimum). Alpha to coverage is refused (the simulator does
-//! not model it and it has no feature bit); alpha to one needs the alphaToOne feature, which
+//! sample (allowed: the count is a minimum). Alpha to one needs the alphaToOne feature, which
 //! is therefore not advertised.
+//!
+//! Alpha to coverage (core Vulkan, no feature bit): DB_ALPHA_TO_MASK as RADV programs it by
+//! default, ALPHA_TO_MASK_ENABLE with the dithered per-pixel offsets (3, 1, 0, 2) and
+//! OFFSET_ROUND; DB_EQAA.ALPHA_TO_MASK_NUM_SAMPLES = the sample count. The shader must then
+//! export `mrt0`'s alpha even when location 0 has no attachment or a format without alpha
+//! ([`alpha_export_format`], as RADV's need_src_alpha). What the simulator makes of the
+//! offsets (a Vulkan-valid model, not a documented hardware dither) is in its
+//! `gfx::alpha_mask`.
 
 use ash::vk;
 use ferrum_regs::gfx103 as r;
@@ -52,13 +59,12 @@ pub struct Multisample {
     pub per_sample: bool,
     /// The first word of pSampleMask (all ones when absent).
     pub mask: u32,
+    /// alphaToCoverageEnable.
+    pub alpha_to_coverage: bool,
 }
 
 impl Multisample {
     pub fn from_info(info: &vk::PipelineMultisampleStateCreateInfo<'_>) -> VkResult<Multisample> {
-        if info.alpha_to_coverage_enable != 0 {
-            return Err(refuse("alpha to coverage (not modelled by the simulator)"));
-        }
         if info.alpha_to_one_enable != 0 {
             return Err(refuse("alpha to one (the alphaToOne feature is not supported)"));
         }
@@ -72,7 +78,8 @@ impl Multisample {
             // SAFETY: valid usage: pSampleMask holds ceil(samples / 32) words.
             unsafe { *info.p_sample_mask }
         };
-        Ok(Multisample { log2, per_sample, mask })
+        let alpha_to_coverage = info.alpha_to_coverage_enable != 0;
+        Ok(Multisample { log2, per_sample, mask, alpha_to_coverage })
     }
 
     /// log2 of PS_ITER_SAMPLES. When above 0 the pipeline must also place gl_FragCoord at the
@@ -127,6 +134,28 @@ pub fn db_eqaa(log2: u32, ps_iter_log2: u32) -> u32 {
         | F::STATIC_ANCHOR_ASSOCIATIONS.val(1)
 }
 
+/// DB_ALPHA_TO_MASK: RADV's dithered offsets, enabled for alpha to coverage.
+pub fn db_alpha_to_mask(enable: bool) -> u32 {
+    use r::DB_ALPHA_TO_MASK as F;
+    F::ALPHA_TO_MASK_ENABLE.val(enable as u32)
+        | F::ALPHA_TO_MASK_OFFSET0.val(3)
+        | F::ALPHA_TO_MASK_OFFSET1.val(1)
+        | F::ALPHA_TO_MASK_OFFSET2.val(0)
+        | F::ALPHA_TO_MASK_OFFSET3.val(2)
+        | F::OFFSET_ROUND.val(1)
+}
+
+/// The `mrt0` export format with alpha to coverage: the alpha must reach the DB, so a
+/// location without attachment (ZERO) or a format dropping alpha exports it too.
+pub fn alpha_export_format(fmt: u32) -> u32 {
+    use r::enums::SPI_SHADER_EX_FORMAT as EX;
+    match fmt {
+        EX::SPI_SHADER_ZERO | EX::SPI_SHADER_32_R => EX::SPI_SHADER_32_AR,
+        EX::SPI_SHADER_32_GR => EX::SPI_SHADER_32_ABGR,
+        f => f,
+    }
+}
+
 /// PA_SC_AA_MASK_X0Y0_X1Y0 and _X0Y1_X1Y1: the sample mask (pipeline or vkCmdSetSampleMaskEXT)
 /// for each pixel of the 2x2 quad, limited to the samples that exist.
 pub fn sample_mask(log2: u32, mask: u32) -> Regs {
@@ -179,7 +208,7 @@ pub fn multisample(info: &vk::PipelineMultisampleStateCreateInfo<'_>) -> VkResul
     regs.push(r::PA_SC_MODE_CNTL_0, mode_cntl_0(m.log2));
     regs.push(r::PA_SC_AA_CONFIG, aa_config(m.log2));
     regs.push(r::DB_EQAA, db_eqaa(m.log2, m.ps_iter_log2()));
-    regs.push(r::DB_ALPHA_TO_MASK, 0);
+    regs.push(r::DB_ALPHA_TO_MASK, db_alpha_to_mask(m.alpha_to_coverage));
     regs.extend(sample_mask(m.log2, m.mask));
     regs.extend(sample_locations(m.log2));
     Ok(regs)
