@@ -45,7 +45,26 @@ void main() {{
 
 /// Whether a target of `format` is read back by a copy rather than by sampling it.
 pub fn read_by_copy(format: vk::Format) -> bool {
-    format == vk::Format::B8G8R8A8_UNORM
+    matches!(format, vk::Format::B8G8R8A8_UNORM | vk::Format::B10G11R11_UFLOAT_PACK32)
+}
+
+/// An unsigned small float (5-bit exponent, `m` mantissa bits; Vulkan "Unsigned 11-Bit/10-Bit
+/// Floating-Point Numbers") as f32; the exponent's maximum is infinity or NaN.
+fn small_float(bits: u32, m: u32) -> f32 {
+    let (e, f) = (bits >> m & 31, (bits & ((1 << m) - 1)) as f32 / (1 << m) as f32);
+    match e {
+        0 => f * 2f32.powi(-14),
+        31 => f32::INFINITY,
+        _ => (1.0 + f) * 2f32.powi(e as i32 - 15),
+    }
+}
+
+/// A B10G11R11_UFLOAT texel packed as the sampling reader does (UNORM8, R in the low byte,
+/// alpha 1).
+fn b10g11r11_to_unorm8(t: u32) -> u32 {
+    let c = [small_float(t & 0x7ff, 6), small_float(t >> 11 & 0x7ff, 6), small_float(t >> 22, 5)];
+    let u = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u32;
+    u(c[0]) | u(c[1]) << 8 | u(c[2]) << 16 | 255 << 24
 }
 
 /// A W x H single-sample colour target usable as attachment and sampled image (or copy
@@ -122,8 +141,9 @@ pub fn color_range(levels: u32) -> vk::ImageSubresourceRange {
 enum ReadMode<'d> {
     /// A compute kernel texelFetches the view (in SHADER_READ_ONLY_OPTIMAL when it runs).
     Sample { kernel: Kernel<'d>, set: Option<SetPool<'d>>, sampler: vk::Sampler },
-    /// The image (in TRANSFER_SRC_OPTIMAL when it runs) is copied; its bytes are BGRA.
-    Copy { image: vk::Image },
+    /// The image (in TRANSFER_SRC_OPTIMAL when it runs) is copied: BGRA8 bytes, or packed
+    /// B10G11R11 floats.
+    Copy { image: vk::Image, format: vk::Format },
 }
 
 /// The reader of one colour target.
@@ -142,7 +162,7 @@ impl<'d> Reader<'d> {
         if read_by_copy(target.format) {
             let out = gpu.host_buffer(u64::from(width * height) * 4);
             out.write(0, &vec![0xcd; (width * height * 4) as usize]);
-            let mode = ReadMode::Copy { image: target.image };
+            let mode = ReadMode::Copy { image: target.image, format: target.format };
             Reader { gpu, mode, out: Some(out), width, height }
         } else {
             Reader::sampling(gpu, target.view, width, height)
@@ -209,7 +229,7 @@ impl<'d> Reader<'d> {
                 crate::kernel::compute_to_host(d, cb);
             }
             // SAFETY: a recording command buffer and live objects.
-            ReadMode::Copy { image } => unsafe {
+            ReadMode::Copy { image, .. } => unsafe {
                 let extent = vk::Extent3D { width: self.width, height: self.height, depth: 1 };
                 copy_to(d, cb, *image, extent, self.out.as_ref().unwrap().buffer)
             },
@@ -219,11 +239,17 @@ impl<'d> Reader<'d> {
     /// The texels as packed RGBA8, row by row (after the submission finished).
     pub fn texels(&self) -> Vec<u32> {
         let mut texels = self.out.as_ref().unwrap().u32s();
-        if let ReadMode::Copy { .. } = self.mode {
-            // BGRA bytes to the sampling reader's packing (R in the low byte).
-            for t in &mut texels {
-                *t = (*t & 0xff00_ff00) | (*t >> 16 & 0xff) | (*t & 0xff) << 16;
+        match self.mode {
+            ReadMode::Copy { format: vk::Format::B10G11R11_UFLOAT_PACK32, .. } => {
+                texels.iter_mut().for_each(|t| *t = b10g11r11_to_unorm8(*t));
             }
+            ReadMode::Copy { .. } => {
+                // BGRA bytes to the sampling reader's packing (R in the low byte).
+                for t in &mut texels {
+                    *t = (*t & 0xff00_ff00) | (*t >> 16 & 0xff) | (*t & 0xff) << 16;
+                }
+            }
+            ReadMode::Sample { .. } => {}
         }
         texels
     }

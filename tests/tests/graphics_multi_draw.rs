@@ -31,10 +31,12 @@ fn run(h: &Harness, pd: vk::PhysicalDevice) -> Vec<u64> {
             h.instance.get_device_proc_addr(d.handle(), name.as_ptr()).expect("multi-draw command")
         };
         (
-            std::mem::transmute::<_, vk::PFN_vkCmdDrawMultiEXT>(gdpa(c"vkCmdDrawMultiEXT")),
-            std::mem::transmute::<_, vk::PFN_vkCmdDrawMultiIndexedEXT>(gdpa(
-                c"vkCmdDrawMultiIndexedEXT",
+            std::mem::transmute::<unsafe extern "system" fn(), vk::PFN_vkCmdDrawMultiEXT>(gdpa(
+                c"vkCmdDrawMultiEXT",
             )),
+            std::mem::transmute::<unsafe extern "system" fn(), vk::PFN_vkCmdDrawMultiIndexedEXT>(
+                gdpa(c"vkCmdDrawMultiIndexedEXT"),
+            ),
         )
     };
     let t = Target::new(h, pd, &gpu);

@@ -15,6 +15,9 @@ use crate::ir::{
     Value, ValueType,
 };
 
+/// An image instruction's ConstOffset and (gathers) ConstOffsets operands.
+type Offsets = (Option<[i32; 3]>, Option<[[i32; 3]; 4]>);
+
 impl FnCtx<'_, '_> {
     /// The addressing shape of handle `h` (an image, sampled image or texel buffer deref).
     pub(super) fn handle_shape(
@@ -75,7 +78,7 @@ impl FnCtx<'_, '_> {
         inst: &Instruction,
         at: usize,
         s: &mut ImageSrcs,
-    ) -> Result<(Option<[i32; 3]>, Option<[[i32; 3]; 4]>), CompileError> {
+    ) -> Result<Offsets, CompileError> {
         let Some(Operand::ImageOperands(mask)) = inst.operands.get(at) else {
             return Ok((None, None));
         };

@@ -56,6 +56,9 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
     // A format every implementation must render to (amber's default framebuffer, used even
     // by compute-only CTS scripts); its samplers and storage views are not proven yet.
     (vk::Format::B8G8R8A8_UNORM, Caps::COLOR.union(Caps::BLEND)),
+    // Rendered and blended (tests/tests/graphics.rs 'B10G11R11 target' scenes against
+    // lavapipe, read back by copies and compared bit for bit after conversion).
+    (vk::Format::B10G11R11_UFLOAT_PACK32, Caps::COLOR.union(Caps::BLEND)),
 ];
 
 /// Formats whose transfers (copies with buffers and images, and clears for the formats
