@@ -66,7 +66,7 @@ pub fn pattern(format: vk::Format, bytes: usize, range: Range) -> Vec<u8> {
         }),
         // The shared exponent at most 15 (bias 15): values below 1.
         F::E5B9G9R9_UFLOAT_PACK32 if range == Range::Unit => {
-            words(&mut raw, &|b, _| b & 0x07ff_ffff | (b >> 27) % 16 << 27)
+            words(&mut raw, &|b, _| b & 0x07ff_ffff | (((b >> 27) % 16) << 27))
         }
         _ => {}
     }
