@@ -48,67 +48,10 @@ fn is_depth(format: vk::Format) -> bool {
     matches!(format, vk::Format::D16_UNORM | vk::Format::D32_SFLOAT)
 }
 
-/// The sampled formats under test: every colour format the hardware samples that lavapipe
-/// samples as well, and the depth formats (their depth aspect).
-const FORMATS: &[vk::Format] = &[
-    vk::Format::B4G4R4A4_UNORM_PACK16,
-    vk::Format::R5G6B5_UNORM_PACK16,
-    vk::Format::B5G6R5_UNORM_PACK16,
-    vk::Format::R5G5B5A1_UNORM_PACK16,
-    vk::Format::B5G5R5A1_UNORM_PACK16,
-    vk::Format::A1R5G5B5_UNORM_PACK16,
-    vk::Format::R8_UNORM,
-    vk::Format::R8_SNORM,
-    vk::Format::R8_UINT,
-    vk::Format::R8_SINT,
-    vk::Format::R8G8_UNORM,
-    vk::Format::R8G8_SNORM,
-    vk::Format::R8G8_UINT,
-    vk::Format::R8G8_SINT,
-    vk::Format::R16_UNORM,
-    vk::Format::R16_SNORM,
-    vk::Format::R16_UINT,
-    vk::Format::R16_SINT,
-    vk::Format::R16_SFLOAT,
-    vk::Format::R8G8B8A8_UNORM,
-    vk::Format::R8G8B8A8_SNORM,
-    vk::Format::R8G8B8A8_UINT,
-    vk::Format::R8G8B8A8_SINT,
-    vk::Format::R8G8B8A8_SRGB,
-    vk::Format::B8G8R8A8_UNORM,
-    vk::Format::B8G8R8A8_SRGB,
-    vk::Format::A8B8G8R8_UNORM_PACK32,
-    vk::Format::A8B8G8R8_SNORM_PACK32,
-    vk::Format::A8B8G8R8_UINT_PACK32,
-    vk::Format::A8B8G8R8_SINT_PACK32,
-    vk::Format::A8B8G8R8_SRGB_PACK32,
-    vk::Format::A2R10G10B10_UNORM_PACK32,
-    vk::Format::A2B10G10R10_UNORM_PACK32,
-    vk::Format::A2B10G10R10_UINT_PACK32,
-    vk::Format::R16G16_UNORM,
-    vk::Format::R16G16_SNORM,
-    vk::Format::R16G16_UINT,
-    vk::Format::R16G16_SINT,
-    vk::Format::R16G16_SFLOAT,
-    vk::Format::R32_UINT,
-    vk::Format::R32_SINT,
-    vk::Format::R32_SFLOAT,
-    vk::Format::B10G11R11_UFLOAT_PACK32,
-    vk::Format::E5B9G9R9_UFLOAT_PACK32,
-    vk::Format::R16G16B16A16_UNORM,
-    vk::Format::R16G16B16A16_SNORM,
-    vk::Format::R16G16B16A16_UINT,
-    vk::Format::R16G16B16A16_SINT,
-    vk::Format::R16G16B16A16_SFLOAT,
-    vk::Format::R32G32_UINT,
-    vk::Format::R32G32_SINT,
-    vk::Format::R32G32_SFLOAT,
-    vk::Format::R32G32B32A32_UINT,
-    vk::Format::R32G32B32A32_SINT,
-    vk::Format::R32G32B32A32_SFLOAT,
-    vk::Format::D16_UNORM,
-    vk::Format::D32_SFLOAT,
-];
+/// The sampled formats under test: the list the driver advertises sampling for (every colour
+/// format the hardware samples that lavapipe samples as well, and the depth formats through
+/// their depth aspect), so that what is advertised and what is proven cannot drift apart.
+const FORMATS: &[vk::Format] = vulkan_ferrum::format::properties::PROVEN_SAMPLED;
 
 /// Whether `format` is read through a linear sampler (float results; not integer formats,
 /// and not depth: lavapipe does not filter depth without compare, so it is no oracle there).

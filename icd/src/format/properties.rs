@@ -162,66 +162,19 @@ pub const PROVEN_BLIT: &[vk::Format] = &[
     vk::Format::R32_SINT,
 ];
 
-/// Formats proven as blit sources (`BLIT_SRC`) by `meta_blit.rs`
+/// Sampled colour formats lavapipe does not blit, so no blit of theirs is proven.
+const UNBLITTED: &[vk::Format] =
+    &[vk::Format::B5G6R5_UNORM_PACK16, vk::Format::A2R10G10B10_UNORM_PACK32];
+
+/// Whether `format` is proven as a blit source (`BLIT_SRC`) by `meta_blit.rs`
 /// (`every_sampled_format_blits_as_source`: the blits of `blits_match_lavapipe` into RGBA32F,
 /// R32_UINT or R32_SINT, nearest and, non-integer, linear, differential against lavapipe):
-/// the colour formats of [`PROVEN_SAMPLED`] but B5G6R5 and A2R10G10B10, which lavapipe does
-/// not blit. Depth blits (nearest, into the same format) are not implemented.
-pub const PROVEN_BLIT_SRC: &[vk::Format] = &[
-    vk::Format::B4G4R4A4_UNORM_PACK16,
-    vk::Format::R5G6B5_UNORM_PACK16,
-    vk::Format::R5G5B5A1_UNORM_PACK16,
-    vk::Format::B5G5R5A1_UNORM_PACK16,
-    vk::Format::A1R5G5B5_UNORM_PACK16,
-    vk::Format::R8_UNORM,
-    vk::Format::R8_SNORM,
-    vk::Format::R8_UINT,
-    vk::Format::R8_SINT,
-    vk::Format::R8G8_UNORM,
-    vk::Format::R8G8_SNORM,
-    vk::Format::R8G8_UINT,
-    vk::Format::R8G8_SINT,
-    vk::Format::R16_UNORM,
-    vk::Format::R16_SNORM,
-    vk::Format::R16_UINT,
-    vk::Format::R16_SINT,
-    vk::Format::R16_SFLOAT,
-    vk::Format::R8G8B8A8_UNORM,
-    vk::Format::R8G8B8A8_SNORM,
-    vk::Format::R8G8B8A8_UINT,
-    vk::Format::R8G8B8A8_SINT,
-    vk::Format::R8G8B8A8_SRGB,
-    vk::Format::B8G8R8A8_UNORM,
-    vk::Format::B8G8R8A8_SRGB,
-    vk::Format::A8B8G8R8_UNORM_PACK32,
-    vk::Format::A8B8G8R8_SNORM_PACK32,
-    vk::Format::A8B8G8R8_UINT_PACK32,
-    vk::Format::A8B8G8R8_SINT_PACK32,
-    vk::Format::A8B8G8R8_SRGB_PACK32,
-    vk::Format::A2B10G10R10_UNORM_PACK32,
-    vk::Format::A2B10G10R10_UINT_PACK32,
-    vk::Format::R16G16_UNORM,
-    vk::Format::R16G16_SNORM,
-    vk::Format::R16G16_UINT,
-    vk::Format::R16G16_SINT,
-    vk::Format::R16G16_SFLOAT,
-    vk::Format::R32_UINT,
-    vk::Format::R32_SINT,
-    vk::Format::R32_SFLOAT,
-    vk::Format::B10G11R11_UFLOAT_PACK32,
-    vk::Format::E5B9G9R9_UFLOAT_PACK32,
-    vk::Format::R16G16B16A16_UNORM,
-    vk::Format::R16G16B16A16_SNORM,
-    vk::Format::R16G16B16A16_UINT,
-    vk::Format::R16G16B16A16_SINT,
-    vk::Format::R16G16B16A16_SFLOAT,
-    vk::Format::R32G32_UINT,
-    vk::Format::R32G32_SINT,
-    vk::Format::R32G32_SFLOAT,
-    vk::Format::R32G32B32A32_UINT,
-    vk::Format::R32G32B32A32_SINT,
-    vk::Format::R32G32B32A32_SFLOAT,
-];
+/// the colour formats of [`PROVEN_SAMPLED`] but [`UNBLITTED`]. Depth blits (nearest, into the
+/// same format) are not implemented.
+pub fn proven_blit_src(format: vk::Format) -> bool {
+    let depth = info(format).is_some_and(FormatInfo::is_depth_stencil);
+    PROVEN_SAMPLED.contains(&format) && !UNBLITTED.contains(&format) && !depth
+}
 
 /// Formats whose multisampled images (2, 4 and 8 samples) are proven end to end by
 /// `tests/tests/msaa.rs`: colour formats with rendering, resolves (commands and attachments),
@@ -363,7 +316,7 @@ pub fn proven(format: vk::Format) -> Caps {
     let filter = if depth { Caps(0) } else { Caps::FILTER };
     add(PROVEN_SAMPLED.contains(&format), Caps::SAMPLE | filter | Caps::FETCH);
     add(PROVEN_BLIT.contains(&format), Caps::BLIT | Caps::BLIT_DST);
-    add(PROVEN_BLIT_SRC.contains(&format), Caps::BLIT);
+    add(proven_blit_src(format), Caps::BLIT);
     add(PROVEN_TRANSFER.contains(&format), Caps::TRANSFER);
     add(PROVEN_VERTEX.contains(&format), Caps::VERTEX);
     // Storage texel buffers: every storage-image format of `image_shaders.rs` through an
