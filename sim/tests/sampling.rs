@@ -542,13 +542,9 @@ fn explicit_gradients_in_32_and_16_bits() {
     assert_eq!(f32::from_bits(got[1][0]), value(2, 2, 0));
 }
 
-/// Implicit LOD on a cube quad that straddles the +Z/+X edge: each lane differentiates the
-/// direction field on its own face (the neighbour carried onto that face's plane), not the
-/// jump between the two faces' unrelated coordinates.
-#[test]
-fn cube_quad_derivatives_across_a_face_edge() {
-    let rig = Rig::new(0);
-    // An 8x8 cube with 4 levels, R32_FLOAT, linear: every texel of face f, level m is 100 m + f.
+/// An 8x8 cube with 4 levels, R32_FLOAT, linear, in `rig`'s image: every texel of face f,
+/// level m is 100 m + f, so a sample shows the face and level it read.
+fn face_level_cube(rig: &Rig) -> T {
     let desc = SurfaceDesc {
         sw_mode: 0,
         dim: Dim::D2,
@@ -571,13 +567,16 @@ fn cube_quad_derivatives_across_a_face_edge() {
             }
         }
     }
-    let t = T {
-        ty: 11,
-        max_mip: 3,
-        last_level: 3,
-        dst_sel: 4 | 1 << 9,
-        ..T::new(rig.image.va, 22, 8, 8)
-    };
+    T { ty: 11, max_mip: 3, last_level: 3, dst_sel: 4 | 1 << 9, ..T::new(rig.image.va, 22, 8, 8) }
+}
+
+/// Implicit LOD on a cube quad that straddles the +Z/+X edge: each lane differentiates the
+/// direction field on its own face (the neighbour carried onto that face's plane), not the
+/// jump between the two faces' unrelated coordinates.
+#[test]
+fn cube_quad_derivatives_across_a_face_edge() {
+    let rig = Rig::new(0);
+    let t = face_level_cube(&rig);
     // Lanes 0 and 2 on +Z at s = 15/16, lanes 1 and 3 on +X at s = 1/16 (the same distance
     // from the shared edge); rows 1 and 3 are 1/16 lower. Carried onto +Z, lane 1's
     // direction (1, 0, 7/8) lands at s = (8/7 + 1) / 2, so ds = 15/14 − 15/16 ≈ 0.134: about
@@ -599,35 +598,7 @@ fn cube_quad_derivatives_across_a_face_edge() {
 #[test]
 fn cube_explicit_gradients_are_two_dimensional() {
     let rig = Rig::new(0);
-    let desc = SurfaceDesc {
-        sw_mode: 0,
-        dim: Dim::D2,
-        bpe_log2: 2,
-        width: 8,
-        height: 8,
-        slices: 6,
-        mips: 4,
-        samples_log2: 0,
-        pitch: None,
-        pipe_bank_xor: 0,
-    };
-    for m in 0..4 {
-        for face in 0..6 {
-            for y in 0..8 >> m {
-                for x in 0..8 >> m {
-                    let o = texel_offset(&desc, x, y, face, m, 0).unwrap() as usize;
-                    rig.image.map.write_u32s(o, &[((100 * m + face) as f32).to_bits()]).unwrap();
-                }
-            }
-        }
-    }
-    let t = T {
-        ty: 11,
-        max_mip: 3,
-        last_level: 3,
-        dst_sel: 4 | 1 << 9,
-        ..T::new(rig.image.va, 22, 8, 8)
-    };
+    let t = face_level_cube(&rig);
     // (ds/dx, dt/dx) = (0.5, 0): 4 texels, LOD 2; (0, 0) in y. Face 1 at its centre.
     let grads = [[f(0.5), 0, 0, 0]];
     let coords = [[f(1.5), f(1.5), f(1.0), 0]];
