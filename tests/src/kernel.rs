@@ -196,6 +196,24 @@ impl Drop for SetPool<'_> {
     }
 }
 
+/// Points descriptor 0 of `binding` in `set` at the image `info`.
+pub fn write_image(
+    d: &Device,
+    set: vk::DescriptorSet,
+    binding: u32,
+    ty: vk::DescriptorType,
+    info: vk::DescriptorImageInfo,
+) {
+    let infos = [info];
+    let write = vk::WriteDescriptorSet::default()
+        .dst_set(set)
+        .dst_binding(binding)
+        .descriptor_type(ty)
+        .image_info(&infos);
+    // SAFETY: the set is live and not in use by the GPU while it is written.
+    unsafe { d.update_descriptor_sets(&[write], &[]) };
+}
+
 /// A whole-buffer descriptor range for `buffer`.
 pub fn whole(buffer: vk::Buffer) -> vk::DescriptorBufferInfo {
     vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }

@@ -12,7 +12,8 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::{Gpu, HostBuffer};
-use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
+
+use ferrum_tests::kernel::{binding, whole, write_image, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::texels::{self, Range};
 use ferrum_tests::{entry_with_lavapipe, Harness};
@@ -157,23 +158,6 @@ fn sampler(d: &Device, filter: vk::Filter, compare: Option<vk::CompareOp>) -> vk
         .max_lod(vk::LOD_CLAMP_NONE);
     // SAFETY: a valid create info on a live device.
     unsafe { d.create_sampler(&info, None) }.expect("vkCreateSampler")
-}
-
-fn write_image(
-    d: &Device,
-    set: vk::DescriptorSet,
-    at: u32,
-    ty: vk::DescriptorType,
-    info: vk::DescriptorImageInfo,
-) {
-    let infos = [info];
-    let write = vk::WriteDescriptorSet::default()
-        .dst_set(set)
-        .dst_binding(at)
-        .descriptor_type(ty)
-        .image_info(&infos);
-    // SAFETY: the set is live and not in use.
-    unsafe { d.update_descriptor_sets(&[write], &[]) };
 }
 
 /// A sampled 2-level, 2-layer image of `format` holding `data` (uploaded by a copy), its

@@ -7,7 +7,8 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
+
+use ferrum_tests::kernel::{binding, whole, write_image, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -247,23 +248,6 @@ fn sampler(d: &Device, filter: vk::Filter) -> vk::Sampler {
         .max_lod(vk::LOD_CLAMP_NONE);
     // SAFETY: a valid create info on a live device.
     unsafe { d.create_sampler(&info, None) }.expect("vkCreateSampler")
-}
-
-fn write_image(
-    d: &Device,
-    set: vk::DescriptorSet,
-    at: u32,
-    ty: vk::DescriptorType,
-    info: vk::DescriptorImageInfo,
-) {
-    let infos = [info];
-    let write = vk::WriteDescriptorSet::default()
-        .dst_set(set)
-        .dst_binding(at)
-        .descriptor_type(ty)
-        .image_info(&infos);
-    // SAFETY: the set is live and not in use.
-    unsafe { d.update_descriptor_sets(&[write], &[]) };
 }
 
 /// Runs the writer and the reader for `c` on `gpu`; the reader's output words.
