@@ -12,7 +12,6 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::{Gpu, HostBuffer};
-
 use ferrum_tests::kernel::{binding, whole, write_image, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::texels::{self, Range};
