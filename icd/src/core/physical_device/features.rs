@@ -105,6 +105,12 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // textureGatherOffsets (four gathers): image corpus sim_gather_extended on the
         // simulator against the interpreter.
         shader_image_gather_extended: vk::TRUE,
+        // Storage images and texel buffers without a format qualifier: MIMG and typed buffer
+        // instructions take the format from the T#/V#, never from the shader, so the compiler
+        // ignores the declared format (tests/tests/image_shaders.rs `unformatted_*`: every
+        // storage format's round trip declared without a format, against lavapipe).
+        shader_storage_image_read_without_format: vk::TRUE,
+        shader_storage_image_write_without_format: vk::TRUE,
         // The MinLod image operand: the `_cl` MIMG forms (explicit levels take max(lod, min)
         // in the ALU); sim tests sampling::lod_clamp_raises_the_gradient_level, the image
         // corpus's sample_grad_offset (textureGradClampARB) through every pass.
