@@ -145,6 +145,12 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // (the SampleRateShading and InterpolationFunction capabilities): compiler
         // abi/graphics.rs, tests/tests/msaa_shading.rs against hand-computed values.
         sample_rate_shading: vk::TRUE,
+        // Buffer and image stores and atomics in vertex and fragment shaders: helper lanes
+        // store nothing (exact mode around each store), the PS keeps running where depth
+        // fails unless it declares early fragment tests (DB_SHADER_CONTROL from PsUses).
+        // tests/tests/graphics_side_effects.rs against hand-computed counts, on lavapipe too.
+        vertex_pipeline_stores_and_atomics: vk::TRUE,
+        fragment_stores_and_atomics: vk::TRUE,
         ..Default::default()
     }
 }
