@@ -391,9 +391,16 @@ fn targets() -> Vec<Scene> {
         scene("MRT: RGBA8, RGBA16F, RGBA32F, write mask R|G|A", T::TRIANGLE_LIST, tris.clone());
     mrt.shade = Shade::Mrt;
     mrt.draws = vec![Draw::Direct(6, 1, 0, 0)];
+    let mut blended = scene(
+        "MRT blended three ways: additive, alpha (reverse-subtract alpha), none",
+        T::TRIANGLE_LIST,
+        tris.clone(),
+    );
+    blended.shade = Shade::MrtBlend;
+    blended.draws = vec![Draw::Direct(9, 1, 0, 0)];
     let mut subpasses = scene("three subpasses: A, B, A again", T::TRIANGLE_LIST, tris);
     subpasses.subpasses = 3;
     subpasses.draws =
         vec![Draw::Direct(3, 1, 0, 0), Draw::Direct(3, 1, 3, 0), Draw::Direct(3, 1, 6, 0)];
-    vec![mrt, subpasses]
+    vec![mrt, blended, subpasses]
 }

@@ -93,6 +93,9 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // Buffer V#s bound the access to the descriptor's range (OOB_SELECT raw): reads past
         // it return 0 and writes are dropped.
         robust_buffer_access: vk::TRUE,
+        // Every target has its own CB_BLENDn_CONTROL (gfx/state/blend.rs); the scene corpus's
+        // "MRT blended three ways" draws three blend states at once against lavapipe.
+        independent_blend: vk::TRUE,
         shader_uniform_buffer_array_dynamic_indexing: vk::TRUE,
         shader_storage_buffer_array_dynamic_indexing: vk::TRUE,
         // The T#/S# of the indexed array slot is loaded from set memory (per distinct index
