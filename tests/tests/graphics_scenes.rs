@@ -591,7 +591,9 @@ fn scene_corpus_matches_lavapipe() {
         let mut divisor = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default()
             .vertex_attribute_instance_rate_divisor(true)
             .vertex_attribute_instance_rate_zero_divisor(true);
-        let core = vk::PhysicalDeviceFeatures::default().independent_blend(true);
+        let core = vk::PhysicalDeviceFeatures::default()
+            .independent_blend(true)
+            .full_draw_index_uint32(true);
         let mut f2 = vk::PhysicalDeviceFeatures2::default().features(core).push_next(&mut divisor);
         Gpu::with_feature_chain(&h.instance, pd, 0, &extensions, &mut f2)
     };

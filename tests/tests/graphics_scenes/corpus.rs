@@ -295,6 +295,13 @@ fn draws() -> Vec<Scene> {
             vec![0, 1, 2, 0x7fff_0000],
             Draw::Indexed(3, 3, 0, 3, 0),
         ),
+        // fullDrawIndexUint32: indices far above 2^24, brought back by a negative offset.
+        mk(
+            "indexed 32-bit, indices from 0x7ffffff0, vertexOffset -0x7ffffff0",
+            u32t,
+            vec![0x7fff_fff0, 0x7fff_fff1, 0x7fff_fff2, 0x7fff_fff1, 0x7fff_fff3, 0x7fff_fff2],
+            Draw::Indexed(6, 1, 0, -0x7fff_fff0, 0),
+        ),
         direct,
         first_instance,
         indirect,

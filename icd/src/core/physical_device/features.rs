@@ -96,6 +96,9 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // Every target has its own CB_BLENDn_CONTROL (gfx/state/blend.rs); the scene corpus's
         // "MRT blended three ways" draws three blend states at once against lavapipe.
         independent_blend: vk::TRUE,
+        // Index values up to 2^32 - 2 (GE_MAX_VTX_INDX is 0xffffffff, restart at 0xffffffff):
+        // the scene corpus draws indices from 0x7ffffff0 brought back by vertexOffset.
+        full_draw_index_uint32: vk::TRUE,
         shader_uniform_buffer_array_dynamic_indexing: vk::TRUE,
         shader_storage_buffer_array_dynamic_indexing: vk::TRUE,
         // The T#/S# of the indexed array slot is loaded from set memory (per distinct index
