@@ -189,6 +189,8 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // VK_EXT_shader_demote_to_helper_invocation: shaderDemoteToHelperInvocation
         // (compiler/tests/gfx_fragment.rs; graphics_shaders.rs `discard_demote`).
         | vk::StructureType::PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES
+        // VK_KHR_imageless_framebuffer: imagelessFramebuffer (graphics_imageless.rs).
+        | vk::StructureType::PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES
         // VK_EXT_multi_draw: multiDraw (tests/tests/graphics_multi_draw.rs).
         | vk::StructureType::PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT
         // VK_EXT_non_seamless_cube_map: the S#'s DISABLE_CUBE_WRAP (sim sampling
