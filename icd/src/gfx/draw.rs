@@ -276,7 +276,7 @@ fn viewport_state(
 }
 
 /// Writes a register list, one packet per register.
-fn emit(s: &mut CmdStream, regs: Regs) -> VkResult<()> {
+pub(super) fn emit(s: &mut CmdStream, regs: Regs) -> VkResult<()> {
     for (reg, value) in regs {
         if reg == r::VGT_PRIMITIVE_TYPE {
             // RADV writes it with SET_UCONFIG_REG_INDEX, index 1 (the CP tracks the type).
@@ -525,7 +525,7 @@ fn each_view(
     let view_mask = st.rendering.as_ref().map_or(0, |r| r.view_mask);
     for view in multiview::views(view_mask) {
         if let Some(r) = st.rendering.as_ref().filter(|_| view_mask != 0) {
-            emit(s, multiview::view_targets(r, view))?;
+            super::clear_attachments::view_targets(s, r, view)?;
         }
         set(s, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VIEW_INDEX, &[view])?;
         set(s, r::SPI_SHADER_USER_DATA_PS_0 + 4 * g::PS_USER_DATA_VIEW_INDEX, &[view])?;

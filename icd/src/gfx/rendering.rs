@@ -158,11 +158,8 @@ pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Render
             r
         }
         None => {
-            // A multiview draw reprograms the target slices per view, which a secondary's
-            // draws cannot do without knowing the targets.
-            if sp.view_mask != 0 {
-                return Err(super::refuse("multiview secondary without a framebuffer"));
-            }
+            // Clears and a multiview draw's per-view target slices need the views: they are
+            // deferred to the executing primary (`gfx::clear_attachments`).
             scope.no_views = true;
             Rendering {
                 area: vk::Rect2D::default(),
@@ -183,11 +180,6 @@ pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Render
 /// formats; the views belong to the primary, which programs them at vkCmdExecuteCommands.
 fn inherited_dynamic(info: &vk::CommandBufferInheritanceRenderingInfo<'_>) -> VkResult<Rendering> {
     super::multiview::check_mask(info.view_mask)?;
-    // As for a render pass continued without a framebuffer: a multiview draw reprograms the
-    // target slices per view, which a secondary's draws cannot do without the targets.
-    if info.view_mask != 0 {
-        return Err(super::refuse("multiview secondary of dynamic rendering"));
-    }
     let has = |f: vk::Format, a: vk::ImageAspectFlags| {
         crate::format::info(f).is_some_and(|i| i.aspects().contains(a))
     };
@@ -201,7 +193,7 @@ fn inherited_dynamic(info: &vk::CommandBufferInheritanceRenderingInfo<'_>) -> Vk
     Ok(Rendering {
         area: vk::Rect2D::default(),
         layers: 1,
-        view_mask: 0,
+        view_mask: info.view_mask,
         colors: Vec::new(),
         depth: None,
         inherited: Some(scope),
