@@ -303,3 +303,84 @@ impl CmdStream {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::physical_device::Adapter;
+
+    /// The packets an IB executes, following chain packets, without NOP padding.
+    fn walk(s: &CmdStream, ib: winsys::Ib) -> Vec<u32> {
+        let read = |va: u64| {
+            let c = s
+                .chunks
+                .iter()
+                .find(|c| (c.mem.va()..c.mem.va() + c.mem.size()).contains(&va))
+                .expect("IB inside a chunk");
+            c.mem.read_u32(va - c.mem.va())
+        };
+        let (mut va, mut size, mut out) = (ib.va, ib.size_dw, Vec::new());
+        'ib: loop {
+            let mut at = 0;
+            while at < size {
+                let h = read(va + 4 * u64::from(at));
+                if h == pm4::NOP_HEADER_ONLY {
+                    at += 1;
+                    continue;
+                }
+                let n = (h >> 16 & 0x3fff) + 1;
+                let body: Vec<u32> = (1..=n).map(|k| read(va + 4 * u64::from(at + k))).collect();
+                if (h >> 8) & 0xff == pm4::op::INDIRECT_BUFFER && body[2] & (1 << 20) != 0 {
+                    va = u64::from(body[0]) | u64::from(body[1]) << 32;
+                    size = body[2] & 0xfffff;
+                    continue 'ib;
+                }
+                out.push(h);
+                out.extend(body);
+                at += 1 + n;
+            }
+            return out;
+        }
+    }
+
+    /// Segments split at deferred operations run exactly the packets recorded between them,
+    /// also when a segment starts mid-chunk and continues in a chained chunk.
+    #[test]
+    fn deferred_operations_split_the_stream_into_segments() {
+        let adapter = Arc::new(Adapter::open_simulated().unwrap());
+        let shared = Arc::new(DeviceShared::new(adapter).unwrap());
+        let mut s = CmdStream::new(shared);
+        let packet = |k: u32| [pm4::header(0x79, 2), 0x100, k];
+        // Segment lengths in packets: the second crosses the first chunk's end.
+        let lengths = [5u32, FIRST_CHUNK_DW as u32 / 3, 0, 7];
+        let mut want = Vec::new();
+        let mut k = 0;
+        for (i, &n) in lengths.iter().enumerate() {
+            let mut seg = Vec::new();
+            for _ in 0..n {
+                s.emit(&packet(k)).unwrap();
+                seg.extend(packet(k));
+                k += 1;
+            }
+            want.push(seg);
+            if i + 1 < lengths.len() {
+                s.defer(Deferred::ViewTargets(i as u32)).unwrap();
+            }
+        }
+        s.finish().unwrap();
+        assert!(s.chunks.len() > 1, "the test must cross a chunk boundary");
+        let pieces = s.pieces();
+        assert_eq!(pieces.len(), 2 * lengths.len() - 1);
+        for (i, piece) in pieces.iter().enumerate() {
+            match (i % 2, piece) {
+                (0, Piece::Ib(ib)) => {
+                    assert_eq!(ib.size_dw % pm4::IB_ALIGN_DW as u32, 0);
+                    assert!(ib.size_dw > 0, "an empty segment is still a valid IB");
+                    assert_eq!(walk(&s, *ib), want[i / 2], "segment {}", i / 2);
+                }
+                (1, Piece::Deferred(Deferred::ViewTargets(v))) => assert_eq!(*v as usize, i / 2),
+                _ => panic!("piece {i} out of order: {piece:?}"),
+            }
+        }
+    }
+}
