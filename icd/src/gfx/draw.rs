@@ -127,6 +127,32 @@ pub fn apply_loads(s: &mut CmdStream, rendering: &Rendering) -> VkResult<()> {
         for (base, n) in multiview::clear_layers(rendering.view_mask, 0, layers) {
             clear_depth_region(s, t, aspect, base, n, rendering.area, value)?;
         }
+        if let Some((aspect, value)) = t.resolve.and_then(|r| r.load_clear.map(|c| (r.view, c))) {
+            clear_resolve_target(s, rendering, aspect, value)?;
+        }
+    }
+    Ok(())
+}
+
+/// The load-op clear of the depth/stencil resolve attachment `view` over the render area
+/// and the scope's layers (`aspects`, value).
+fn clear_resolve_target(
+    s: &mut CmdStream,
+    rendering: &Rendering,
+    view: vk::ImageView,
+    (aspects, value): (vk::ImageAspectFlags, vk::ClearDepthStencilValue),
+) -> VkResult<()> {
+    // SAFETY: attachment views outlive the commands that use them (valid usage).
+    let v = unsafe { ImageView::from_handle(view) }
+        .ok_or(VkError::InvalidUsage("null attachment view"))?;
+    let rect = clip(rendering.area, v.target.extent());
+    if rect.extent.width == 0 || rect.extent.height == 0 {
+        return Ok(());
+    }
+    let layers = rendering.layers.min(v.target.layers);
+    let value = ClearValue::DepthStencil(value);
+    for (base, n) in multiview::clear_layers(rendering.view_mask, 0, layers) {
+        clear_view_region(s, v, aspects, base, n, rect, &value)?;
     }
     Ok(())
 }

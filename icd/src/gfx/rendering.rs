@@ -345,6 +345,9 @@ impl PassInstance {
                         .get(r.attachment as usize)
                         .ok_or(VkError::InvalidUsage("missing view"))?;
                     t.resolve = DepthResolve::new(&t, view, (r.depth, r.stencil))?;
+                    if let Some(resolve) = &mut t.resolve {
+                        resolve.load_clear = self.resolve_load_clear(rp, r.attachment)?;
+                    }
                 }
                 Some(t)
             }
@@ -358,6 +361,38 @@ impl PassInstance {
             depth,
             inherited: None,
         })
+    }
+}
+
+impl PassInstance {
+    /// The load-op clear of depth/stencil resolve attachment `a` in the current subpass: the
+    /// aspects of its format whose load op (depth) or stencil load op is CLEAR, if this
+    /// subpass uses it first ("Load operations" apply at an attachment's first use, a
+    /// resolve attachment's included).
+    fn resolve_load_clear(
+        &self,
+        rp: &RenderPass,
+        a: u32,
+    ) -> VkResult<Option<(vk::ImageAspectFlags, vk::ClearDepthStencilValue)>> {
+        let desc = &rp.attachments[a as usize];
+        if rp.first_use[a as usize] != Some(self.subpass) {
+            return Ok(None);
+        }
+        let aspects =
+            crate::format::info(desc.format).map_or(vk::ImageAspectFlags::empty(), |f| f.aspects());
+        let mut clear = vk::ImageAspectFlags::empty();
+        if desc.load_op == vk::AttachmentLoadOp::CLEAR {
+            clear |= aspects & vk::ImageAspectFlags::DEPTH;
+        }
+        if desc.stencil_load_op == vk::AttachmentLoadOp::CLEAR {
+            clear |= aspects & vk::ImageAspectFlags::STENCIL;
+        }
+        if clear.is_empty() {
+            return Ok(None);
+        }
+        let c = self.clears.get(a as usize).ok_or(VkError::InvalidUsage("clear value"))?;
+        // SAFETY: a depth/stencil attachment's clear value is that member.
+        Ok(Some((clear, unsafe { c.depth_stencil })))
     }
 }
 
