@@ -284,9 +284,11 @@ pub unsafe extern "system" fn cmd_set_viewport(
     // SAFETY: a live handle and `count` viewports (valid usage).
     unsafe {
         record("vkCmdSetViewport", cb, |_, _, g| {
-            let v = array(p_viewports, count);
-            if first == 0 && !v.is_empty() {
-                g.viewport = Some(v[0]);
+            // "The sum of firstViewport and viewportCount must be between 1 and
+            // VkPhysicalDeviceLimits::maxViewports, inclusive."
+            let slots = g.viewports.iter_mut().skip(first as usize);
+            for (slot, v) in slots.zip(array(p_viewports, count)) {
+                *slot = Some(*v);
             }
             Ok(())
         })
@@ -302,9 +304,11 @@ pub unsafe extern "system" fn cmd_set_scissor(
     // SAFETY: a live handle and `count` rectangles (valid usage).
     unsafe {
         record("vkCmdSetScissor", cb, |_, _, g| {
-            let r = array(p_scissors, count);
-            if first == 0 && !r.is_empty() {
-                g.scissor = Some(r[0]);
+            // "The sum of firstScissor and scissorCount must be between 1 and
+            // VkPhysicalDeviceLimits::maxViewports, inclusive."
+            let slots = g.scissors.iter_mut().skip(first as usize);
+            for (slot, r) in slots.zip(array(p_scissors, count)) {
+                *slot = Some(*r);
             }
             Ok(())
         })

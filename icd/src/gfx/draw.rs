@@ -57,7 +57,8 @@ const SOURCE_AUTO: u32 = 2;
 pub struct GraphicsState {
     pub pipeline: Option<Arc<GraphicsProgram>>,
     pub sets: [BoundSet; abi::MAX_SETS as usize],
-    pub viewport: Option<vk::Viewport>,
+    /// vkCmdSetViewport, per viewport index.
+    pub viewports: [Option<vk::Viewport>; vp::MAX_VIEWPORTS],
     /// vkCmdSetBlendConstants.
     pub blend_constants: [f32; 4],
     /// vkCmdSetDepthBias.
@@ -66,7 +67,8 @@ pub struct GraphicsState {
     pub depth_bounds: (f32, f32),
     /// vkCmdSetStencilReference/CompareMask/WriteMask, front and back face.
     pub stencil: [StencilFace; 2],
-    pub scissor: Option<vk::Rect2D>,
+    /// vkCmdSetScissor, per viewport index.
+    pub scissors: [Option<vk::Rect2D>; vp::MAX_VIEWPORTS],
     /// Index buffer address, bytes available from it, index type.
     pub index: Option<(u64, u64, vk::IndexType)>,
     /// Vertex buffer address and bytes from it, per binding.
@@ -278,26 +280,62 @@ fn vs_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32]) -> VkResult<()
     set(s, r::PA_CL_UCP_0_X, &[0; 24])
 }
 
+/// The pipeline's `viewportCount` viewports and scissors, static or from the command buffer.
+/// Viewport and scissor 0 must be set; later ones the application left unset are not
+/// programmed (no primitive selects them without a viewport-index output).
+fn viewports(
+    p: &GraphicsProgram,
+    st: &GraphicsState,
+) -> VkResult<(Vec<vk::Viewport>, Vec<vk::Rect2D>)> {
+    fn pick<T: Copy>(n: usize, fixed: Option<&Vec<T>>, set: &[Option<T>]) -> Vec<T> {
+        match fixed {
+            Some(v) => v.iter().take(n).copied().collect(),
+            None => set.iter().take(n).map_while(|v| *v).collect(),
+        }
+    }
+    let n = (p.viewport_count as usize).clamp(1, vp::MAX_VIEWPORTS);
+    let vps = pick(n, p.viewports.as_ref(), &st.viewports);
+    let scs = pick(n, p.scissors.as_ref(), &st.scissors);
+    if vps.is_empty() {
+        return Err(VkError::InvalidUsage("no viewport set"));
+    }
+    if scs.is_empty() {
+        return Err(VkError::InvalidUsage("no scissor set"));
+    }
+    let k = vps.len().min(scs.len());
+    Ok((vps[..k].to_vec(), scs[..k].to_vec()))
+}
+
 fn viewport_state(
     s: &mut CmdStream,
     p: &GraphicsProgram,
-    v: &vk::Viewport,
-    sc: &vk::Rect2D,
+    v: &[vk::Viewport],
+    sc: &[vk::Rect2D],
     area: Option<&vk::Rect2D>,
 ) -> VkResult<()> {
+    use enums::PA_SU_SC_MODE_CNTL__POLYMODE_FRONT_PTYPE as Ptype;
     use enums::VGT_DI_PRIM_TYPE as P;
-    let prim = match p.prim_type {
+    use r::PA_SU_SC_MODE_CNTL as Su;
+    // Polygon modes draw triangles as their edges or vertices, which reach as far as
+    // lines and points do.
+    let su = p.state.get(r::PA_SU_SC_MODE_CNTL).unwrap_or(0);
+    let poly = (Su::POLY_MODE.get(su) != 0).then(|| Su::POLYMODE_FRONT_PTYPE.get(su));
+    let prim = match (p.prim_type, poly) {
         // Points up to the largest size PA_SU_POINT_MINMAX lets through.
-        P::DI_PT_POINTLIST => RastPrim::Points(super::pipeline::MAX_POINT_SIZE),
-        P::DI_PT_LINELIST | P::DI_PT_LINESTRIP => RastPrim::Lines(1.0),
+        (P::DI_PT_POINTLIST, _) | (_, Some(Ptype::X_DRAW_POINTS)) => {
+            RastPrim::Points(super::pipeline::MAX_POINT_SIZE)
+        }
+        (P::DI_PT_LINELIST | P::DI_PT_LINESTRIP, _) | (_, Some(Ptype::X_DRAW_LINES)) => {
+            RastPrim::Lines(1.0)
+        }
         _ => RastPrim::Triangles,
     };
-    let mut regs = vp::viewports(std::slice::from_ref(v));
-    regs.extend(vp::scissors(std::slice::from_ref(v), std::slice::from_ref(sc)));
+    let mut regs = vp::viewports(v);
+    regs.extend(vp::scissors(v, sc));
     if let Some(area) = area {
         regs.extend(vp::render_area(area));
     }
-    regs.extend(vp::guard_band(std::slice::from_ref(v), prim));
+    regs.extend(vp::guard_band(v, prim));
     emit(s, regs)
 }
 
@@ -440,8 +478,7 @@ fn draw_state(
     if p.rasterizer_discard {
         return Ok(None);
     }
-    let viewport = p.viewport.or(st.viewport).ok_or(VkError::InvalidUsage("no viewport set"))?;
-    let scissor = p.scissor.or(st.scissor).ok_or(VkError::InvalidUsage("no scissor set"))?;
+    let (viewport, scissor) = viewports(&p, st)?;
     let table: Vec<u32> = st.sets.iter().flat_map(|b| [b.va as u32, (b.va >> 32) as u32]).collect();
     let table_va = s.embed(&table)?;
     let push_va = s.embed(&push_block(push, &st.sets, &p))?;

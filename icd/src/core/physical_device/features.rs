@@ -157,6 +157,21 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // tests/tests/graphics_side_effects.rs against hand-computed counts, on lavapipe too.
         vertex_pipeline_stores_and_atomics: vk::TRUE,
         fragment_stores_and_atomics: vk::TRUE,
+        // CB_COLOR_CONTROL.ROP3 from the op's truth table; the CB applies it to integer and
+        // normalized targets only (float and sRGB pass the colour through, as the spec
+        // says). Dual-source blending: the Index 1 output is exported as MRT1 in target 0's
+        // format and the CB reads it for the SRC1 factors. tests/tests/graphics_state.rs
+        // against lavapipe.
+        logic_op: vk::TRUE,
+        dual_src_blend: vk::TRUE,
+        // Polygon modes LINE and POINT: PA_SU_SC_MODE_CNTL.POLY_MODE dual mode with the
+        // per-face primitive type; the setup unit draws the culled polygon's edges or
+        // vertices (graphics_state.rs). Depth bias with them is still refused.
+        fill_mode_non_solid: vk::TRUE,
+        // All viewportCount viewports and scissors are programmed (PA_CL_VPORT_*_n,
+        // PA_SC_VPORT_SCISSOR_n, PA_SC_VPORT_ZMIN/ZMAX_n); without a viewport-index output
+        // every primitive uses viewport 0 (graphics_state.rs).
+        multi_viewport: vk::TRUE,
         ..Default::default()
     }
 }
