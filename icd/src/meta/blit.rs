@@ -8,7 +8,9 @@
 //! offsets (d1 < d0 or s1 < s0) mirror with the same formula. The host folds it into
 //! `a + (d + 0.5) * b` in normalised coordinates. Array layers are not filtered: destination
 //! layer `i` of the region reads source layer `i` (3D slices are filtered like x and y).
-//! Colour formats only; sRGB destinations and depth/stencil are refused (not advertised).
+//! Colour formats, and depth-only formats (D16, D32) into the same format with NEAREST: the
+//! depth plane is sampled and stored like a one-channel colour image (Ferrum's depth images
+//! carry no HTILE). sRGB destinations, stencil and D32S8 are refused (not advertised).
 
 use ash::vk;
 use ferrum_compiler::amd::abi::BindingLayout;
@@ -145,6 +147,13 @@ fn compatible(src: Numeric, dst: Numeric) -> bool {
     )
 }
 
+/// The aspect a blit of `image` reads or writes: colour, or the depth of a depth-only format
+/// (the kernel moves one plane; stencil blits are not implemented).
+fn blit_aspect(image: &Image) -> Option<vk::ImageAspectFlags> {
+    let a = image.format.aspects();
+    (a == vk::ImageAspectFlags::COLOR || a == vk::ImageAspectFlags::DEPTH).then_some(a)
+}
+
 /// One side of a blit region: the level's extent, low corner and size per axis, and the
 /// layer range for arrays.
 struct Region {
@@ -163,7 +172,7 @@ fn region(
     let level = sub.mip_level;
     let layers_ok = sub.layer_count != 0
         && sub.base_array_layer.checked_add(sub.layer_count).is_some_and(|e| e <= image.layers);
-    if level >= image.levels || !layers_ok || sub.aspect_mask != vk::ImageAspectFlags::COLOR {
+    if level >= image.levels || !layers_ok || Some(sub.aspect_mask) != blit_aspect(image) {
         return Err(bad);
     }
     let e = image.extent;
@@ -208,7 +217,14 @@ pub fn blit(
         return Err(VkError::InvalidUsage("vkCmdBlitImage of a multisampled image"));
     }
     let (sf, df) = (src.format, dst.format);
-    if !compatible(sf.numeric, df.numeric) || sf.is_compressed() || df.is_compressed() {
+    if sf.is_depth_stencil() || df.is_depth_stencil() {
+        // VUID-vkCmdBlitImage-srcImage-00231: "If either of srcImage or dstImage was created
+        // with a depth/stencil format, the other must have exactly the same format";
+        // -00232: "... filter must be VK_FILTER_NEAREST".
+        if sf.format != df.format || filter != vk::Filter::NEAREST {
+            return Err(VkError::FormatNotSupported);
+        }
+    } else if !compatible(sf.numeric, df.numeric) || sf.is_compressed() || df.is_compressed() {
         return Err(VkError::FormatNotSupported);
     }
     if filter != vk::Filter::NEAREST && filter != vk::Filter::LINEAR {
