@@ -153,6 +153,19 @@ impl FormatInfo {
         self.numeric == Numeric::DepthStencil
     }
 
+    /// The UNORM format of the same memory as this sRGB format (R8G8B8A8_UNORM for
+    /// R8G8B8A8_SRGB and A8B8G8R8_SRGB): the first UNORM row of its compatibility class with
+    /// the same channel selects (the table lists the 8-bit-channel formats of a class before
+    /// the 10-bit ones). `None` for other formats.
+    pub fn unorm_twin(&self) -> Option<&'static FormatInfo> {
+        if self.numeric != Numeric::Srgb || self.is_compressed() {
+            return None;
+        }
+        FORMATS.iter().find(|g| {
+            g.numeric == Numeric::Unorm && g.class == self.class && g.swizzle == self.swizzle
+        })
+    }
+
     /// Bytes per texel of the separate stencil plane (S8 alongside a depth plane), 0 if none.
     pub fn stencil_bytes(&self) -> u8 {
         u8::from(self.format == vk::Format::D32_SFLOAT_S8_UINT)

@@ -178,18 +178,19 @@ pub fn proven_blit_src(format: vk::Format) -> bool {
 
 /// Whether `format` is proven as a blit destination (`BLIT_DST`) by `meta_blit.rs`
 /// (`every_colour_format_blits_as_destination`: the blits of `blits_match_lavapipe` from the
-/// same format, nearest, bit-exact, and for non-integer formats linear from RGBA32F, against
+/// same format, nearest, and for non-integer formats linear from RGBA32F, against
 /// lavapipe): the colour targets of [`PROVEN_COLOR`] that are blit sources and that the blit
-/// kernel can store, through a typed storage T# (the hardware stores them: [`Caps::STORAGE`]).
-/// The kernel does not encode sRGB, and packed 16-bit and BGRA formats have no typed stores,
-/// so those are not blit destinations yet. Depth: [`PROVEN_DEPTH_BLIT`].
+/// kernel can store, through a typed storage T# (the hardware stores them: [`Caps::STORAGE`];
+/// an sRGB format through its UNORM twin, the kernel encoding sRGB). Packed 16-bit and BGRA
+/// formats have no typed stores, so those are not blit destinations yet. Depth:
+/// [`PROVEN_DEPTH_BLIT`].
 pub fn proven_blit_dst(format: vk::Format) -> bool {
     let Some(f) = info(format) else { return false };
+    let stored = if f.numeric == Numeric::Srgb { f.unorm_twin() } else { Some(f) };
     PROVEN_DEPTH_BLIT.contains(&format)
         || PROVEN_COLOR.contains(&format)
             && proven_blit_src(format)
-            && f.caps.contains(Caps::STORAGE)
-            && f.numeric != Numeric::Srgb
+            && stored.is_some_and(|s| s.caps.contains(Caps::STORAGE))
 }
 
 /// Formats whose multisampled images (2, 4 and 8 samples) are proven end to end by

@@ -330,3 +330,19 @@ fn extended_usage_takes_the_usage_of_the_compatibility_class() {
     q.flags |= C::BLOCK_TEXEL_VIEW_COMPATIBLE;
     assert!(image_format_properties(&q).is_err());
 }
+
+#[test]
+fn srgb_formats_store_through_their_unorm_twin() {
+    use vk::Format as Fm;
+    let twin = |f| info(f).unwrap().unorm_twin().map(|t| t.format);
+    assert_eq!(twin(Fm::R8G8B8A8_SRGB), Some(Fm::R8G8B8A8_UNORM));
+    assert_eq!(twin(Fm::A8B8G8R8_SRGB_PACK32), Some(Fm::R8G8B8A8_UNORM));
+    assert_eq!(twin(Fm::B8G8R8A8_SRGB), Some(Fm::B8G8R8A8_UNORM));
+    assert_eq!(twin(Fm::R8_SRGB), Some(Fm::R8_UNORM));
+    assert_eq!(twin(Fm::R8G8_SRGB), Some(Fm::R8G8_UNORM));
+    assert_eq!(twin(Fm::R8G8B8A8_UNORM), None);
+    assert_eq!(twin(Fm::BC7_SRGB_BLOCK), None);
+    // BGRA has no typed stores, so its sRGB twin is no blit destination.
+    assert!(proven_blit_dst(Fm::R8G8B8A8_SRGB));
+    assert!(!proven_blit_dst(Fm::B8G8R8A8_SRGB));
+}

@@ -10,7 +10,9 @@
 //! layer `i` of the region reads source layer `i` (3D slices are filtered like x and y).
 //! Colour formats, and depth-only formats (D16, D32) into the same format with NEAREST: the
 //! depth plane is sampled and stored like a one-channel colour image (Ferrum's depth images
-//! carry no HTILE). sRGB destinations, stencil and D32S8 are refused (not advertised).
+//! carry no HTILE). An sRGB destination has no typed stores: the kernel encodes R, G and B
+//! with the spec's sRGB curve and stores through a T# of the UNORM format of the same
+//! memory. Stencil and D32S8 are refused (not advertised).
 
 use ash::vk;
 use ferrum_compiler::amd::abi::BindingLayout;
@@ -35,7 +37,7 @@ const GROUP: [u32; 3] = [8, 8, 1];
 /// destination region's low corner (x, y, first layer or slice), 4..7 `a` (x, y, z), 8..11
 /// `b`, 12 width, 13 height of the region, 14 the source's first layer (arrays).
 /// Binding 0: source T# (byte 0), binding 1: S# (byte 32), binding 2: destination T# (byte 48).
-pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
+pub(super) fn kernel(dim: Dim, srgb: bool) -> (Shader, ResourceLayout) {
     let mut k = KernelBuilder::new("ferrum_meta_blit", GROUP);
     let g = k.global_id();
     let id = [k.component(g, 0), k.component(g, 1), k.component(g, 2)];
@@ -87,7 +89,10 @@ pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
         let image = k.descriptor(0, 0, None);
         let sampler = k.descriptor(0, 1, None);
         let lod = k.imm(0);
-        let texel = k.image_sample_lod(image, Some(sampler), dim.shape(), coord, lod);
+        let mut texel = k.image_sample_lod(image, Some(sampler), dim.shape(), coord, lod);
+        if srgb {
+            texel = srgb_encode(k, texel);
+        }
         let out = k.descriptor(0, 2, None);
         let at = match dim {
             Dim::D1 => k.vec(&[dst[0], dst[2]]),
@@ -101,6 +106,30 @@ pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
     layout.bindings.insert((0, 1), b(DescriptorKind::Sampler, 32));
     layout.bindings.insert((0, 2), b(DescriptorKind::StorageImage, 48));
     (k.finish(), layout)
+}
+
+/// The spec's linear-to-sRGB encoding ("sRGB EOTF" inverse) of R, G and B of `texel`, alpha
+/// unchanged: 12.92 c below 0.0031308, else 1.055 c^(1/2.4) - 0.055, c clamped to [0, 1].
+fn srgb_encode(k: &mut KernelBuilder, texel: Value) -> Value {
+    let f = |k: &mut KernelBuilder, x: f32| k.imm(x.to_bits());
+    let (zero, one) = (f(k, 0.0), f(k, 1.0));
+    let mut out = Vec::with_capacity(4);
+    for i in 0..3 {
+        let c = k.component(texel, i);
+        let c = k.op(AluOp::Fmax, &[c, zero]);
+        let c = k.op(AluOp::Fmin, &[c, one]);
+        let slope = f(k, 12.92);
+        let low = k.op(AluOp::Fmul, &[c, slope]);
+        let exponent = f(k, 1.0 / 2.4);
+        let p = k.op(AluOp::Fpow, &[c, exponent]);
+        let (scale, offset) = (f(k, 1.055), f(k, -0.055));
+        let high = k.op(AluOp::Ffma, &[p, scale, offset]);
+        let knee = f(k, 0.003_130_8);
+        let is_low = k.cmp(AluOp::Flt, c, knee);
+        out.push(k.alu(AluOp::Bcsel, 32, 1, &[is_low, low, high]));
+    }
+    out.push(k.component(texel, 3));
+    k.vec(&out)
 }
 
 /// A typed T# of format `f` (the image's or one of its class) over `level`, every layer
@@ -143,7 +172,7 @@ fn compatible(src: Numeric, dst: Numeric) -> bool {
     use Numeric::*;
     matches!(
         (src, dst),
-        (Uint, Uint) | (Sint, Sint) | (Unorm | Snorm | Float | Srgb, Unorm | Snorm | Float)
+        (Uint, Uint) | (Sint, Sint) | (Unorm | Snorm | Float | Srgb, Unorm | Snorm | Float | Srgb)
     )
 }
 
@@ -257,7 +286,9 @@ pub fn blit(
     let z = if dim == Dim::D3 { b.lo[2] } else { b.base_layer };
     let mut set = typed_level(src, src.format, r.src_subresource.mip_level)?.words().to_vec();
     set.extend(sampler_words(filter)?);
-    set.extend(typed_level(dst, dst.format, r.dst_subresource.mip_level)?.words());
+    let srgb = df.numeric == Numeric::Srgb;
+    let store = if srgb { df.unorm_twin().ok_or(VkError::FormatNotSupported)? } else { df };
+    set.extend(typed_level(dst, store, r.dst_subresource.mip_level)?.words());
     let f = |x: f32| x.to_bits();
     let push = [
         b.lo[0],
@@ -277,5 +308,5 @@ pub fn blit(
         a.base_layer,
     ];
     let groups = [b.size[0].div_ceil(GROUP[0]), b.size[1].div_ceil(GROUP[1]), count];
-    super::run(s, Kernel::Blit(dim), &set, &push, groups)
+    super::run(s, Kernel::Blit(dim, srgb), &set, &push, groups)
 }

@@ -43,8 +43,9 @@ pub enum Kernel {
     Clear(surface::Dim),
     /// Move raw texel blocks between images and buffers.
     Copy(copy::Copy),
-    /// Sample one image and store the filtered, converted texels into another.
-    Blit(surface::Dim),
+    /// Sample one image and store the filtered, converted texels into another (sRGB-encoding
+    /// them first for an sRGB destination, stored through its UNORM twin).
+    Blit(surface::Dim, bool),
     /// Combine the samples (this many) of a multisampled image into a single-sampled one.
     Resolve(u32, resolve::Combine),
     /// Resolve query slots into `vkCmdCopyQueryPoolResults` results.
@@ -56,7 +57,7 @@ impl Kernel {
         match self {
             Kernel::Clear(dim) => clear::kernel(dim),
             Kernel::Copy(c) => copy::kernel(c),
-            Kernel::Blit(dim) => blit::kernel(dim),
+            Kernel::Blit(dim, srgb) => blit::kernel(dim, srgb),
             Kernel::Resolve(samples, c) => resolve::kernel(samples, c),
             Kernel::Query(l) => query::kernel(l),
         }
