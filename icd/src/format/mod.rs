@@ -166,6 +166,28 @@ impl FormatInfo {
         })
     }
 
+    /// How a blit kernel writes this colour format through a typed storage T# (`None`: it
+    /// cannot). The format itself when the hardware stores it; an sRGB format through its
+    /// UNORM twin, encoded by the kernel; a BGRA-ordered format through the RGBA-ordered
+    /// format of the same hardware layout (same `img_format`), R and B swapped by the kernel.
+    pub fn blit_store(&'static self) -> Option<BlitStore> {
+        let srgb = self.numeric == Numeric::Srgb;
+        let plain = if srgb { self.unorm_twin()? } else { self };
+        if plain.caps.contains(Caps::STORAGE) {
+            return Some(BlitStore { via: plain, srgb, swap_rb: false });
+        }
+        if plain.swizzle != [Sel::Z, Sel::Y, Sel::X, Sel::W] {
+            return None;
+        }
+        let via = FORMATS.iter().find(|g| {
+            g.img_format == plain.img_format
+                && g.numeric == plain.numeric
+                && g.swizzle == [Sel::X, Sel::Y, Sel::Z, Sel::W]
+                && g.caps.contains(Caps::STORAGE)
+        })?;
+        Some(BlitStore { via, srgb, swap_rb: true })
+    }
+
     /// Bytes per texel of the separate stencil plane (S8 alongside a depth plane), 0 if none.
     pub fn stencil_bytes(&self) -> u8 {
         u8::from(self.format == vk::Format::D32_SFLOAT_S8_UINT)
@@ -179,6 +201,17 @@ impl FormatInfo {
             self.block_bytes
         }
     }
+}
+
+/// How a blit stores a colour format ([`FormatInfo::blit_store`]).
+#[derive(Debug, Clone, Copy)]
+pub struct BlitStore {
+    /// The format of the storage T#.
+    pub via: &'static FormatInfo,
+    /// Encode R, G and B with the sRGB curve before storing.
+    pub srgb: bool,
+    /// Swap R and B before storing (BGRA memory through an RGBA T#).
+    pub swap_rb: bool,
 }
 
 /// The table row of `format`; `None` for formats Ferrum does not support at all.

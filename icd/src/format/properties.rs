@@ -180,17 +180,14 @@ pub fn proven_blit_src(format: vk::Format) -> bool {
 /// (`every_colour_format_blits_as_destination`: the blits of `blits_match_lavapipe` from the
 /// same format, nearest, and for non-integer formats linear from RGBA32F, against
 /// lavapipe): the colour targets of [`PROVEN_COLOR`] that are blit sources and that the blit
-/// kernel can store, through a typed storage T# (the hardware stores them: [`Caps::STORAGE`];
-/// an sRGB format through its UNORM twin, the kernel encoding sRGB). Packed 16-bit and BGRA
-/// formats have no typed stores, so those are not blit destinations yet. Depth:
-/// [`PROVEN_DEPTH_BLIT`].
+/// kernel can store, through a typed storage T# ([`FormatInfo::blit_store`]: the format, or
+/// for sRGB its UNORM twin with the kernel encoding sRGB, and for BGRA the RGBA format of the
+/// same layout with R and B swapped). Packed 16-bit formats have no typed stores, so those are
+/// not blit destinations yet. Depth: [`PROVEN_DEPTH_BLIT`].
 pub fn proven_blit_dst(format: vk::Format) -> bool {
     let Some(f) = info(format) else { return false };
-    let stored = if f.numeric == Numeric::Srgb { f.unorm_twin() } else { Some(f) };
     PROVEN_DEPTH_BLIT.contains(&format)
-        || PROVEN_COLOR.contains(&format)
-            && proven_blit_src(format)
-            && stored.is_some_and(|s| s.caps.contains(Caps::STORAGE))
+        || PROVEN_COLOR.contains(&format) && proven_blit_src(format) && f.blit_store().is_some()
 }
 
 /// Formats whose multisampled images (2, 4 and 8 samples) are proven end to end by

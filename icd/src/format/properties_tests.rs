@@ -135,11 +135,17 @@ fn nothing_unproven_is_advertised() {
         | blit;
     assert_eq!(p.optimal_tiling_features, want);
     assert_eq!(p.buffer_features, texel | F::VERTEX_BUFFER);
-    // A colour target the blit kernel cannot store (no typed stores of BGRA): rendered and
+    // A colour target the blit kernel cannot store (no typed stores of 5_6_5): rendered and
     // blended, a blit source, not a blit destination.
-    let p = format_properties_for(vk::Format::B8G8R8A8_UNORM, proven(vk::Format::B8G8R8A8_UNORM));
+    let p = format_properties_for(
+        vk::Format::R5G6B5_UNORM_PACK16,
+        proven(vk::Format::R5G6B5_UNORM_PACK16),
+    );
     assert!(p.optimal_tiling_features.contains(F::COLOR_ATTACHMENT | F::COLOR_ATTACHMENT_BLEND));
     assert!(!p.optimal_tiling_features.contains(F::BLIT_DST));
+    // BGRA is stored through RGBA with R and B swapped: a blit destination.
+    let p = format_properties_for(vk::Format::B8G8R8A8_UNORM, proven(vk::Format::B8G8R8A8_UNORM));
+    assert!(p.optimal_tiling_features.contains(F::BLIT_DST | F::COLOR_ATTACHMENT_BLEND));
     // Integer formats are sampled, never filtered nor blended.
     let p = format_properties_for(vk::Format::R16G16_SINT, proven(vk::Format::R16G16_SINT));
     let want = transfer | F::SAMPLED_IMAGE | F::COLOR_ATTACHMENT | blit;
@@ -342,7 +348,23 @@ fn srgb_formats_store_through_their_unorm_twin() {
     assert_eq!(twin(Fm::R8G8_SRGB), Some(Fm::R8G8_UNORM));
     assert_eq!(twin(Fm::R8G8B8A8_UNORM), None);
     assert_eq!(twin(Fm::BC7_SRGB_BLOCK), None);
-    // BGRA has no typed stores, so its sRGB twin is no blit destination.
     assert!(proven_blit_dst(Fm::R8G8B8A8_SRGB));
-    assert!(!proven_blit_dst(Fm::B8G8R8A8_SRGB));
+    assert!(proven_blit_dst(Fm::B8G8R8A8_SRGB));
+}
+
+#[test]
+fn blits_store_through_a_format_of_the_same_memory() {
+    use vk::Format as Fm;
+    let plan = |f| info(f).unwrap().blit_store().map(|s| (s.via.format, s.srgb, s.swap_rb));
+    assert_eq!(plan(Fm::R16G16_SFLOAT), Some((Fm::R16G16_SFLOAT, false, false)));
+    assert_eq!(plan(Fm::R8G8B8A8_SRGB), Some((Fm::R8G8B8A8_UNORM, true, false)));
+    assert_eq!(plan(Fm::B8G8R8A8_UNORM), Some((Fm::R8G8B8A8_UNORM, false, true)));
+    assert_eq!(plan(Fm::B8G8R8A8_SRGB), Some((Fm::R8G8B8A8_UNORM, true, true)));
+    // Same channel order reversed, but 10-bit channels: A2B10G10R10, not RGBA8.
+    assert_eq!(
+        plan(Fm::A2R10G10B10_UNORM_PACK32),
+        Some((Fm::A2B10G10R10_UNORM_PACK32, false, true))
+    );
+    assert_eq!(plan(Fm::R5G6B5_UNORM_PACK16), None);
+    assert_eq!(plan(Fm::A1R5G5B5_UNORM_PACK16), None);
 }

@@ -10,9 +10,10 @@
 //! layer `i` of the region reads source layer `i` (3D slices are filtered like x and y).
 //! Colour formats, and depth-only formats (D16, D32) into the same format with NEAREST: the
 //! depth plane is sampled and stored like a one-channel colour image (Ferrum's depth images
-//! carry no HTILE). An sRGB destination has no typed stores: the kernel encodes R, G and B
-//! with the spec's sRGB curve and stores through a T# of the UNORM format of the same
-//! memory. Stencil and D32S8 are refused (not advertised).
+//! carry no HTILE). Destinations without typed stores of their own go through another format
+//! of the same memory (`FormatInfo::blit_store`): sRGB through its UNORM twin, the kernel
+//! encoding R, G and B with the spec's sRGB curve; BGRA through RGBA, R and B swapped.
+//! Packed 16-bit destinations, stencil and D32S8 are refused (not advertised).
 
 use ash::vk;
 use ferrum_compiler::amd::abi::BindingLayout;
@@ -26,7 +27,7 @@ use crate::cmd::stream::CmdStream;
 use crate::descriptor::ssharp;
 use crate::descriptor::tsharp::{ImageDescriptor, ImgType};
 use crate::error::{VkError, VkResult};
-use crate::format::{FormatInfo, Numeric};
+use crate::format::{BlitStore, FormatInfo, Numeric};
 use crate::image::layout::mip_extent;
 use crate::image::Image;
 
@@ -37,7 +38,7 @@ const GROUP: [u32; 3] = [8, 8, 1];
 /// destination region's low corner (x, y, first layer or slice), 4..7 `a` (x, y, z), 8..11
 /// `b`, 12 width, 13 height of the region, 14 the source's first layer (arrays).
 /// Binding 0: source T# (byte 0), binding 1: S# (byte 32), binding 2: destination T# (byte 48).
-pub(super) fn kernel(dim: Dim, srgb: bool) -> (Shader, ResourceLayout) {
+pub(super) fn kernel(dim: Dim, srgb: bool, swap_rb: bool) -> (Shader, ResourceLayout) {
     let mut k = KernelBuilder::new("ferrum_meta_blit", GROUP);
     let g = k.global_id();
     let id = [k.component(g, 0), k.component(g, 1), k.component(g, 2)];
@@ -92,6 +93,10 @@ pub(super) fn kernel(dim: Dim, srgb: bool) -> (Shader, ResourceLayout) {
         let mut texel = k.image_sample_lod(image, Some(sampler), dim.shape(), coord, lod);
         if srgb {
             texel = srgb_encode(k, texel);
+        }
+        if swap_rb {
+            let c: Vec<Value> = [2, 1, 0, 3].iter().map(|&i| k.component(texel, i)).collect();
+            texel = k.vec(&c);
         }
         let out = k.descriptor(0, 2, None);
         let at = match dim {
@@ -286,9 +291,13 @@ pub fn blit(
     let z = if dim == Dim::D3 { b.lo[2] } else { b.base_layer };
     let mut set = typed_level(src, src.format, r.src_subresource.mip_level)?.words().to_vec();
     set.extend(sampler_words(filter)?);
-    let srgb = df.numeric == Numeric::Srgb;
-    let store = if srgb { df.unorm_twin().ok_or(VkError::FormatNotSupported)? } else { df };
-    set.extend(typed_level(dst, store, r.dst_subresource.mip_level)?.words());
+    // Depth planes are stored as themselves (their table rows have no storage caps).
+    let store = if df.is_depth_stencil() {
+        BlitStore { via: df, srgb: false, swap_rb: false }
+    } else {
+        df.blit_store().ok_or(VkError::FormatNotSupported)?
+    };
+    set.extend(typed_level(dst, store.via, r.dst_subresource.mip_level)?.words());
     let f = |x: f32| x.to_bits();
     let push = [
         b.lo[0],
@@ -308,5 +317,5 @@ pub fn blit(
         a.base_layer,
     ];
     let groups = [b.size[0].div_ceil(GROUP[0]), b.size[1].div_ceil(GROUP[1]), count];
-    super::run(s, Kernel::Blit(dim, srgb), &set, &push, groups)
+    super::run(s, Kernel::Blit(dim, store.srgb, store.swap_rb), &set, &push, groups)
 }
