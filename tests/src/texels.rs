@@ -1,8 +1,10 @@
 //! Deterministic texel data for format tests: pseudo-random bytes made valid for the
 //! format (no NaN, infinity or denormal in float formats, depth in [0, 1]), so that two
-//! drivers convert, sample and filter the same numbers.
+//! drivers convert, sample and filter the same numbers; and the decoding of texels read back
+//! (where each channel lies, what its bits mean).
 
 use ash_loaded::vk;
+use vulkan_ferrum::format::Numeric;
 
 /// How large float texels may be.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -71,4 +73,93 @@ pub fn pattern(format: vk::Format, bytes: usize, range: Range) -> Vec<u8> {
         _ => {}
     }
     raw
+}
+
+/// Where one channel of an uncompressed colour texel lies: its lowest bit and its width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub shift: u32,
+    pub bits: u32,
+}
+
+/// The R, G, B and A fields of an uncompressed colour format (absent channels `None`), read
+/// from the format's name as the spec defines it: `_PACKnn` formats list their channels from
+/// the most significant bit down, the others from the first byte up (so, read as one
+/// little-endian number, from bit 0 up).
+pub fn fields(format: vk::Format) -> [Option<Field>; 4] {
+    let name = format!("{format:?}");
+    let packed = name.contains("_PACK");
+    let layout = name.split('_').next().unwrap_or("");
+    let mut parsed: Vec<(char, u32)> = Vec::new();
+    for c in layout.chars() {
+        match (c.to_digit(10), parsed.last_mut()) {
+            (Some(d), Some(last)) => last.1 = last.1 * 10 + d,
+            _ => parsed.push((c, 0)),
+        }
+    }
+    let total: u32 = parsed.iter().map(|p| p.1).sum();
+    let mut at = if packed { total } else { 0 };
+    let mut out = [None; 4];
+    for (letter, bits) in parsed {
+        let shift = if packed {
+            at -= bits;
+            at
+        } else {
+            at += bits;
+            at - bits
+        };
+        if let Some(i) = "RGBA".find(letter) {
+            out[i] = Some(Field { shift, bits });
+        }
+    }
+    out
+}
+
+/// The bits of `field` in a texel stored as `bytes` (little-endian, at most 16 bytes).
+pub fn field_bits(bytes: &[u8], field: Field) -> u64 {
+    let mut word = [0u8; 16];
+    word[..bytes.len()].copy_from_slice(bytes);
+    let texel = u128::from_le_bytes(word);
+    (texel >> field.shift) as u64 & (u64::MAX >> (64 - field.bits))
+}
+
+/// A half, single or unsigned 11/10-bit float field (`bits` wide) as a number.
+pub fn float_value(raw: u64, bits: u32) -> f64 {
+    match bits {
+        32 => f64::from(f32::from_bits(raw as u32)),
+        16 => {
+            let (e, m) = ((raw >> 10 & 31) as i32, (raw & 1023) as f64);
+            let v =
+                if e == 0 { m * 2f64.powi(-24) } else { (1.0 + m / 1024.0) * 2f64.powi(e - 15) };
+            if raw >> 15 == 1 {
+                -v
+            } else {
+                v
+            }
+        }
+        // Unsigned 11- and 10-bit floats: 5 exponent bits over the mantissa.
+        _ => {
+            let mb = bits - 5;
+            let (e, m) = ((raw >> mb) as i32, (raw & ((1 << mb) - 1)) as f64);
+            let scale = f64::from(1u32 << mb);
+            if e == 0 {
+                m / scale * 2f64.powi(-14)
+            } else {
+                (1.0 + m / scale) * 2f64.powi(e - 15)
+            }
+        }
+    }
+}
+
+/// The value a field of a normalized or float format stands for (integers as themselves).
+pub fn field_value(raw: u64, field: Field, numeric: Numeric) -> f64 {
+    let max = ((1u64 << (field.bits - 1)) - 1) as f64;
+    let signed = (raw << (64 - field.bits)) as i64 >> (64 - field.bits);
+    match numeric {
+        Numeric::Unorm | Numeric::Srgb => raw as f64 / (2.0 * max + 1.0),
+        Numeric::Snorm => (signed as f64 / max).max(-1.0),
+        Numeric::Sint => signed as f64,
+        Numeric::Float => float_value(raw, field.bits),
+        _ => raw as f64,
+    }
 }

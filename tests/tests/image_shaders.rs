@@ -30,7 +30,7 @@ struct Case {
     filterable: bool,
 }
 
-const CASES: [Case; 15] = [
+const CASES: [Case; 20] = [
     Case {
         format: vk::Format::R8G8B8A8_UNORM,
         qualifier: "rgba8",
@@ -141,7 +141,57 @@ const CASES: [Case; 15] = [
                 -float(p.x) / 3.0, 20000.0 * float(p.y - 3))",
         filterable: true,
     },
+    // Values beyond [-1, 1] are clamped by the store.
+    Case {
+        format: vk::Format::R8G8B8A8_SNORM,
+        qualifier: "rgba8_snorm",
+        prefix: "",
+        value: "vec4(float(p.x * 19 % 256) / 127.0 - 1.0, -float(p.y * 41) / 127.0, \
+                float(p.z * 7 + p.w * 3) / 127.0 - 0.5, 1.5 - float(p.x) / 4.0)",
+        filterable: false,
+    },
+    // A8B8G8R8 packs R in the low byte: RGBA8's memory, through the same shader formats.
+    Case {
+        format: vk::Format::A8B8G8R8_UNORM_PACK32,
+        qualifier: "rgba8",
+        prefix: "",
+        value: "vec4(float(p.x * 23 % 256) / 255.0, float(p.y * 37) / 255.0, \
+                1.2 - float(p.x * 40 + p.z * 7 + p.w * 3) / 255.0, float(p.x * p.y) / 64.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::A8B8G8R8_SNORM_PACK32,
+        qualifier: "rgba8_snorm",
+        prefix: "",
+        value: "vec4(-float(p.x * 23 % 256) / 127.0, float(p.y * 37) / 127.0 - 0.5, \
+                float(p.z - p.w) * 0.3, -1.25 + float(p.x) / 5.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::A8B8G8R8_UINT_PACK32,
+        qualifier: "rgba8ui",
+        prefix: "u",
+        value: "uvec4(255 - p.x * 19 % 256, p.y * 29, p.z * 5 + p.w * 11, (p.x * 31 + p.y) % 256)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::A8B8G8R8_SINT_PACK32,
+        qualifier: "rgba8i",
+        prefix: "i",
+        value: "ivec4(127 - p.x * 19 % 256, -p.y * 18, p.z * 9 - p.w * 5, (p.x * 31 + p.y) % 256 - 128)",
+        filterable: false,
+    },
 ];
+
+/// The store's step for the 8-bit normalized formats (255 UNORM, 127 SNORM), 0 for others.
+fn norm8_step(format: vk::Format) -> f32 {
+    use vk::Format as F;
+    match format {
+        F::R8G8B8A8_UNORM | F::A8B8G8R8_UNORM_PACK32 => 1.0 / 255.0,
+        F::R8G8B8A8_SNORM | F::A8B8G8R8_SNORM_PACK32 => 1.0 / 127.0,
+        _ => 0.0,
+    }
+}
 
 /// How the shaders declare the storage images: with the case's format qualifier, or without
 /// one (shaderStorageImageRead/WriteWithoutFormat: the hardware takes the format from the
@@ -413,7 +463,8 @@ fn footprint_spread(lvp: &[u32], t: usize, k: usize) -> f32 {
 /// 8-bit value; a float stored to a 16-bit float may round either way (lavapipe truncates,
 /// the hardware rounds to nearest even), so one f16 step; the linear sample may differ by the
 /// filter's sub-texel precision (the hardware quantises weights to 8 fractional bits, lavapipe
-/// does not): two 1/256 weight steps of the footprint's spread.
+/// does not): two 1/256 weight steps of the footprint's spread; a float stored to the other
+/// 8-bit normalized formats (A8B8G8R8_UNORM, the SNORM8s) may round either way: one step.
 fn matches(c: &Case, i: usize, ours: &[u32], lvp: &[u32]) -> bool {
     if ours[i] == lvp[i] {
         return true;
@@ -421,6 +472,7 @@ fn matches(c: &Case, i: usize, ours: &[u32], lvp: &[u32]) -> bool {
     let (a, b) = (f32::from_bits(ours[i]), f32::from_bits(lvp[i]));
     let unorm = c.format == vk::Format::R8G8B8A8_UNORM;
     let half = c.format == vk::Format::R16G16B16A16_SFLOAT;
+    let step = norm8_step(c.format);
     let linear = (i / 4) % 4 == 3;
     if linear && c.filterable {
         let spread = footprint_spread(lvp, i / WORDS as usize, i % 4);
@@ -430,7 +482,11 @@ fn matches(c: &Case, i: usize, ours: &[u32], lvp: &[u32]) -> bool {
     if half {
         return (a - b).abs() <= b.abs() / 1024.0;
     }
-    unorm && (a * 255.0).round() == (b * 255.0).round() && (a - b).abs() <= b.abs() * 3e-7
+    if unorm {
+        return (a * 255.0).round() == (b * 255.0).round() && (a - b).abs() <= b.abs() * 3e-7;
+    }
+    // The other 8-bit normalized stores: the conversion may round either way (one step).
+    step != 0.0 && (a - b).abs() <= step * 1.001
 }
 
 /// A device of `pd` with the unformatted storage image features when `decl` needs them.
@@ -604,8 +660,7 @@ fn texel_buffers_match_lavapipe(decl: Decl) {
             b[at] = lvp[i];
             !matches(c, at, &a, &b)
         });
-        let rounding =
-            c.format == vk::Format::R8G8B8A8_UNORM || c.format == vk::Format::R16G16B16A16_SFLOAT;
+        let rounding = norm8_step(c.format) != 0.0 || c.format == vk::Format::R16G16B16A16_SFLOAT;
         let bad_bytes = !rounding && our_bytes != lvp_bytes;
         if let Some(i) = bad_load {
             failures.push(format!(

@@ -1,7 +1,7 @@
 //! `vkCmdBlitImage` differential against lavapipe, validation on: scaling up and down, flipped
 //! offsets on either side, layers, the last mip level as source and destination, nearest and
 //! linear filters, and format conversion (UNORM → SFLOAT, sRGB → UNORM); every sampled
-//! colour format as a source.
+//! colour format as a source, every colour target that the blit kernel stores as a destination.
 //!
 //! Nearest results without a format conversion must be bit-exact; conversions may differ by
 //! one LSB of the destination (see the comparison). The region sizes are chosen so no destination texel
@@ -309,7 +309,11 @@ fn every_sampled_format_blits_as_source() {
     let ours = Gpu::new(&h.instance, ours_pd, 0, 1, &[]);
     let mut failures = Vec::new();
     let sources = vulkan_ferrum::format::properties::PROVEN_SAMPLED.iter().copied();
-    for sf in sources.filter(|&f| vulkan_ferrum::format::properties::proven_blit_src(f)) {
+    // Depth formats blit only into themselves (`depth_blits_match_lavapipe`).
+    let colour = |f: &vk::Format| aspect(*f) == vk::ImageAspectFlags::COLOR;
+    for sf in
+        sources.filter(|&f| vulkan_ferrum::format::properties::proven_blit_src(f)).filter(colour)
+    {
         let df = wide_destination(sf);
         let float = df == vk::Format::R32G32B32A32_SFLOAT;
         let filters: &[vk::Filter] =
@@ -335,6 +339,85 @@ fn every_sampled_format_blits_as_source() {
             if let Some(b) = bad {
                 failures.push(format!("{sf:?} -> {df:?} {filter:?}: {b}"));
             }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    h.assert_clean();
+}
+
+/// Every colour format the driver proves as a blit destination (`BLIT_DST`,
+/// `proven_blit_dst`): the blits of [`blits`] from the same format with a nearest filter
+/// (each texel sampled and stored back: bit-exact, as lavapipe's), and for non-integer
+/// formats from RGBA32F (values in [0, 1)) with a linear filter, compared channel by channel
+/// as values: within the filter's weight precision (1/256 per axis) plus one step of the
+/// destination's rounding (float destinations: 2^-10 relative).
+#[test]
+fn every_colour_format_blits_as_destination() {
+    use ferrum_tests::texels::{field_bits, field_value, fields};
+    use vulkan_ferrum::format::{info, properties, Numeric};
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let lvp = Gpu::new(&h.instance, h.physical_device_named("llvmpipe"), 0, 1, &[]);
+    let ours = Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 0, 1, &[]);
+    let mut failures = Vec::new();
+    let targets = properties::PROVEN_COLOR.iter().copied();
+    for df in targets.filter(|&f| properties::proven_blit_dst(f)) {
+        let want = round(&lvp, (df, df), vk::Filter::NEAREST);
+        let got = round(&ours, (df, df), vk::Filter::NEAREST);
+        if let Some(i) = got.iter().zip(&want).position(|(a, b)| a != b) {
+            failures.push(format!("{df:?} nearest: byte {i}: {:#x}, {:#x}", got[i], want[i]));
+        }
+        let numeric = info(df).unwrap().numeric;
+        if matches!(numeric, Numeric::Uint | Numeric::Sint) {
+            continue;
+        }
+        let sf = vk::Format::R32G32B32A32_SFLOAT;
+        let want = round(&lvp, (sf, df), vk::Filter::LINEAR);
+        let got = round(&ours, (sf, df), vk::Filter::LINEAR);
+        let size = bpe(df) as usize;
+        let texels = got.chunks(size).zip(want.chunks(size)).enumerate();
+        let bad = texels.flat_map(|(t, (a, b))| {
+            fields(df).into_iter().flatten().filter_map(move |f| {
+                let (x, y) = (
+                    field_value(field_bits(a, f), f, numeric),
+                    field_value(field_bits(b, f), f, numeric),
+                );
+                let step = match numeric {
+                    Numeric::Float => y.abs() / 1024.0,
+                    Numeric::Snorm => 1.0 / ((1u64 << (f.bits - 1)) - 1) as f64,
+                    _ => 1.0 / ((1u64 << f.bits) - 1) as f64,
+                };
+                ((x - y).abs() > 2.0 / 256.0 + step + 1e-9)
+                    .then(|| format!("texel {t}: ferrum {x}, lavapipe {y}"))
+            })
+        });
+        if let Some(b) = bad.take(4).reduce(|a, b| a + "; " + &b) {
+            failures.push(format!("{sf:?} -> {df:?} linear: {b}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    h.assert_clean();
+}
+
+/// Depth blits (nearest, into the same format: the only depth blits Vulkan allows) of the
+/// depth formats the driver proves them for, with the blits of [`blits`]: each depth is
+/// sampled and stored back, so the result must equal lavapipe's bit for bit.
+#[test]
+fn depth_blits_match_lavapipe() {
+    use vulkan_ferrum::format::properties;
+    let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
+    let lvp = Gpu::new(&h.instance, h.physical_device_named("llvmpipe"), 0, 1, &[]);
+    let ours = Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 0, 1, &[]);
+    let mut failures = Vec::new();
+    let depth = [vk::Format::D16_UNORM, vk::Format::D32_SFLOAT];
+    for f in depth.into_iter().filter(|&f| properties::proven_blit_dst(f)) {
+        assert!(properties::proven_blit_src(f), "{f:?}");
+        let want = round(&lvp, (f, f), vk::Filter::NEAREST);
+        let got = round(&ours, (f, f), vk::Filter::NEAREST);
+        // Sanity: lavapipe's blits wrote something other than the zeros they replaced.
+        assert!(want.iter().any(|&b| b != 0 && b != 0xcd), "{f:?}");
+        if let Some(i) = got.iter().zip(&want).position(|(a, b)| a != b) {
+            failures
+                .push(format!("{f:?}: byte {i}: ferrum {:#x}, lavapipe {:#x}", got[i], want[i]));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -118,10 +118,33 @@ pub fn cb_format(f: &FormatInfo) -> Option<CbFormat> {
     })
 }
 
+/// `ex` widened to carry alpha: a blend factor (SRC_ALPHA ...) or alpha to coverage reads
+/// the shader's alpha even for a target without an alpha channel, so the one- and
+/// two-channel 32-bit exports gain it (RADV's "alpha" and "blend_alpha" formats); the
+/// others carry it already. ZERO (no target) becomes 32_AR.
+pub fn with_alpha(ex: u32) -> u32 {
+    match ex {
+        Ex::SPI_SHADER_ZERO | Ex::SPI_SHADER_32_R => Ex::SPI_SHADER_32_AR,
+        Ex::SPI_SHADER_32_GR => Ex::SPI_SHADER_32_ABGR,
+        f => f,
+    }
+}
+
 /// The pixel shader's export format (SPI_SHADER_EX_FORMAT) for a colour target of format `f`
-/// with blending on or off; SPI_SHADER_ZERO when `f` is not renderable.
+/// with blending on or off (blending exports alpha, see [`with_alpha`]); SPI_SHADER_ZERO
+/// when `f` is not renderable.
 pub fn export_format(f: &FormatInfo, blend: bool) -> u32 {
     let Some(cb) = cb_format(f) else { return Ex::SPI_SHADER_ZERO };
+    let ex = export_without_alpha(cb, blend);
+    if blend {
+        with_alpha(ex)
+    } else {
+        ex
+    }
+}
+
+/// The export of `cb`'s channels alone.
+fn export_without_alpha(cb: CbFormat, blend: bool) -> u32 {
     let int16 = |fp: u32| match cb.number {
         N::NUMBER_UINT => Ex::SPI_SHADER_UINT16_ABGR,
         N::NUMBER_SINT => Ex::SPI_SHADER_SINT16_ABGR,

@@ -47,7 +47,7 @@ fn encodings_from_the_register_database() {
 fn export_formats_as_radv_chooses() {
     use vk::Format as F;
     let ex = |f, blend| export_format(info(f).unwrap(), blend);
-    // SPI_SHADER_EX_FORMAT: 1 32_R, 2 32_GR, 4 FP16_ABGR, 5 UNORM16, 6 SNORM16, 7 UINT16,
+    // SPI_SHADER_EX_FORMAT: 1 32_R, 2 32_GR, 3 32_AR, 4 FP16_ABGR, 5 UNORM16, 6 SNORM16, 7 UINT16,
     // 8 SINT16, 9 32_ABGR.
     assert_eq!(ex(F::R8G8B8A8_UNORM, false), 4);
     assert_eq!(ex(F::R8G8B8A8_UINT, false), 7);
@@ -56,10 +56,13 @@ fn export_formats_as_radv_chooses() {
     assert_eq!(ex(F::R16G16B16A16_UNORM, false), 5);
     assert_eq!(ex(F::R16G16B16A16_UNORM, true), 9);
     assert_eq!(ex(F::R16_SNORM, false), 6);
-    assert_eq!(ex(F::R16_SNORM, true), 1);
-    assert_eq!(ex(F::R16G16_UNORM, true), 2);
+    // Blending exports alpha too (a SRC_ALPHA factor reads it, whatever the target has).
+    assert_eq!(ex(F::R16_SNORM, true), 3);
+    assert_eq!(ex(F::R16G16_UNORM, true), 9);
     assert_eq!(ex(F::R16_SFLOAT, false), 4);
-    assert_eq!(ex(F::R32_SFLOAT, true), 1);
+    assert_eq!(ex(F::R32_SFLOAT, true), 3);
+    assert_eq!(ex(F::R32_SFLOAT, false), 1);
+    assert_eq!(ex(F::R32G32_SFLOAT, true), 9);
     assert_eq!(ex(F::R32G32_UINT, false), 2);
     assert_eq!(ex(F::R32G32B32A32_SINT, false), 9);
 }

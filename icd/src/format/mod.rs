@@ -154,6 +154,41 @@ impl FormatInfo {
         self.numeric == Numeric::DepthStencil
     }
 
+    /// The UNORM format of the same memory as this sRGB format (R8G8B8A8_UNORM for
+    /// R8G8B8A8_SRGB and A8B8G8R8_SRGB): the first UNORM row of its compatibility class with
+    /// the same channel selects (the table lists the 8-bit-channel formats of a class before
+    /// the 10-bit ones). `None` for other formats.
+    pub fn unorm_twin(&self) -> Option<&'static FormatInfo> {
+        if self.numeric != Numeric::Srgb || self.is_compressed() {
+            return None;
+        }
+        FORMATS.iter().find(|g| {
+            g.numeric == Numeric::Unorm && g.class == self.class && g.swizzle == self.swizzle
+        })
+    }
+
+    /// How a blit kernel writes this colour format through a typed storage T# (`None`: it
+    /// cannot). The format itself when the hardware stores it; an sRGB format through its
+    /// UNORM twin, encoded by the kernel; a BGRA-ordered format through the RGBA-ordered
+    /// format of the same hardware layout (same `img_format`), R and B swapped by the kernel.
+    pub fn blit_store(&'static self) -> Option<BlitStore> {
+        let srgb = self.numeric == Numeric::Srgb;
+        let plain = if srgb { self.unorm_twin()? } else { self };
+        if plain.caps.contains(Caps::STORAGE) {
+            return Some(BlitStore { via: plain, srgb, swap_rb: false });
+        }
+        if plain.swizzle != [Sel::Z, Sel::Y, Sel::X, Sel::W] {
+            return None;
+        }
+        let via = FORMATS.iter().find(|g| {
+            g.img_format == plain.img_format
+                && g.numeric == plain.numeric
+                && g.swizzle == [Sel::X, Sel::Y, Sel::Z, Sel::W]
+                && g.caps.contains(Caps::STORAGE)
+        })?;
+        Some(BlitStore { via, srgb, swap_rb: true })
+    }
+
     /// Bytes per texel of the separate stencil plane (S8 alongside a depth plane), 0 if none.
     pub fn stencil_bytes(&self) -> u8 {
         u8::from(self.format == vk::Format::D32_SFLOAT_S8_UINT)
@@ -167,6 +202,17 @@ impl FormatInfo {
             self.block_bytes
         }
     }
+}
+
+/// How a blit stores a colour format ([`FormatInfo::blit_store`]).
+#[derive(Debug, Clone, Copy)]
+pub struct BlitStore {
+    /// The format of the storage T#.
+    pub via: &'static FormatInfo,
+    /// Encode R, G and B with the sRGB curve before storing.
+    pub srgb: bool,
+    /// Swap R and B before storing (BGRA memory through an RGBA T#).
+    pub swap_rb: bool,
 }
 
 /// The table row of `format`; `None` for formats Ferrum does not support at all.

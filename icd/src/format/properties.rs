@@ -3,7 +3,7 @@
 
 use ash::vk;
 
-use super::{info, Caps, FormatInfo};
+use super::{info, Caps, FormatInfo, Numeric};
 use crate::core::physical_device::limits::MAX_MEMORY_ALLOCATION_SIZE;
 use crate::error::{VkError, VkResult};
 
@@ -16,29 +16,24 @@ type F = vk::FormatFeatureFlags;
 /// (STORAGE of the integer and 32-bit float formats listed with it alone too)
 /// (a shader's imageStore to a swizzled 2-level, 2-layer image, read back through imageLoad,
 /// texelFetch and nearest/linear textureLod, differential against lavapipe; FILTER only for
-/// the float formats there); COLOR and BLEND (colour attachment, with blending) by
-/// `tests/tests/graphics.rs` (render passes with clears, draws and blend scenes for RGBA8,
-/// BGRA8, RGBA16F and RGBA32F targets, differential against lavapipe); DEPTH_STENCIL (depth/stencil
+/// the float formats there); DEPTH_STENCIL (depth/stencil
 /// attachment) by `tests/tests/graphics_depth.rs` (depth and stencil tests, ops, clears, load
 /// ops, bias, clamp and bounds on D16, D32, S8 and D32S8, read back by copies, differential
 /// against lavapipe). TRANSFER is [`PROVEN_TRANSFER`], BLIT [`PROVEN_BLIT`], sampling of the
 /// other formats and uniform texel buffers (FETCH) [`PROVEN_SAMPLED`], vertex input
-/// [`PROVEN_VERTEX`]; ATOMIC image atomics, BUFFER_STORAGE storage texel buffers.
+/// [`PROVEN_VERTEX`], COLOR and BLEND (colour attachments, with blending) [`PROVEN_COLOR`]; ATOMIC and BUFFER_ATOMIC image and texel-buffer atomics
+/// ([`PROVEN_ATOMICS`]), BUFFER_STORAGE storage texel buffers.
 pub const PROVEN: &[(vk::Format, Caps)] = &[
-    (
-        vk::Format::R8G8B8A8_UNORM,
-        Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
-    ),
-    (
-        vk::Format::R16G16B16A16_SFLOAT,
-        Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
-    ),
-    (
-        vk::Format::R32G32B32A32_SFLOAT,
-        Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE).union(Caps::COLOR).union(Caps::BLEND),
-    ),
-    (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE)),
-    (vk::Format::R32_SINT, Caps::SAMPLE.union(Caps::STORAGE)),
+    (vk::Format::R8G8B8A8_UNORM, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
+    (vk::Format::R16G16B16A16_SFLOAT, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
+    (vk::Format::R32G32B32A32_SFLOAT, Caps::SAMPLE.union(Caps::FILTER).union(Caps::STORAGE)),
+    (vk::Format::R32_UINT, Caps::SAMPLE.union(Caps::STORAGE).union(PROVEN_ATOMICS)),
+    (vk::Format::R32_SINT, Caps::SAMPLE.union(Caps::STORAGE).union(PROVEN_ATOMICS)),
+    (vk::Format::R8G8B8A8_SNORM, Caps::STORAGE),
+    (vk::Format::A8B8G8R8_UNORM_PACK32, Caps::STORAGE),
+    (vk::Format::A8B8G8R8_SNORM_PACK32, Caps::STORAGE),
+    (vk::Format::A8B8G8R8_UINT_PACK32, Caps::STORAGE),
+    (vk::Format::A8B8G8R8_SINT_PACK32, Caps::STORAGE),
     (vk::Format::R8G8B8A8_UINT, Caps::STORAGE),
     (vk::Format::R8G8B8A8_SINT, Caps::STORAGE),
     (vk::Format::R16G16B16A16_UINT, Caps::STORAGE),
@@ -53,13 +48,13 @@ pub const PROVEN: &[(vk::Format, Caps)] = &[
     (vk::Format::D32_SFLOAT, Caps::DEPTH_STENCIL),
     (vk::Format::S8_UINT, Caps::DEPTH_STENCIL),
     (vk::Format::D32_SFLOAT_S8_UINT, Caps::DEPTH_STENCIL),
-    // A format every implementation must render to (amber's default framebuffer, used even
-    // by compute-only CTS scripts); its samplers and storage views are not proven yet.
-    (vk::Format::B8G8R8A8_UNORM, Caps::COLOR.union(Caps::BLEND)),
-    // Rendered and blended (tests/tests/graphics.rs 'B10G11R11 target' scenes against
-    // lavapipe, read back by copies and compared bit for bit after conversion).
-    (vk::Format::B10G11R11_UFLOAT_PACK32, Caps::COLOR.union(Caps::BLEND)),
 ];
+
+/// Image and texel-buffer atomics (every GLSL atomic on a 2D-array storage image and an
+/// imageBuffer, colliding and owned texels, returned and final values), proven for R32_UINT
+/// and R32_SINT by `tests/tests/image_atomics.rs` (`r32_atomics_match_lavapipe`,
+/// differential against lavapipe).
+const PROVEN_ATOMICS: Caps = Caps::ATOMIC.union(Caps::BUFFER_ATOMIC);
 
 /// Formats whose transfers (copies with buffers and images, and clears for the formats
 /// that have them) are proven with OPTIMAL tiling by `tests/tests/meta_transfer.rs`: uploads
@@ -166,14 +161,33 @@ pub const PROVEN_BLIT: &[vk::Format] = &[
 const UNBLITTED: &[vk::Format] =
     &[vk::Format::B5G6R5_UNORM_PACK16, vk::Format::A2R10G10B10_UNORM_PACK32];
 
+/// The depth formats whose depth plane is proven blitted (nearest, into the same format:
+/// `BLIT_SRC` and `BLIT_DST`) by `meta_blit.rs` (`depth_blits_match_lavapipe`: the blits of
+/// `blits_match_lavapipe`, bit-exact against lavapipe).
+const PROVEN_DEPTH_BLIT: &[vk::Format] = &[vk::Format::D16_UNORM, vk::Format::D32_SFLOAT];
+
 /// Whether `format` is proven as a blit source (`BLIT_SRC`) by `meta_blit.rs`
 /// (`every_sampled_format_blits_as_source`: the blits of `blits_match_lavapipe` into RGBA32F,
 /// R32_UINT or R32_SINT, nearest and, non-integer, linear, differential against lavapipe):
-/// the colour formats of [`PROVEN_SAMPLED`] but [`UNBLITTED`]. Depth blits (nearest, into the
-/// same format) are not implemented.
+/// the colour formats of [`PROVEN_SAMPLED`] but [`UNBLITTED`]; and [`PROVEN_DEPTH_BLIT`].
 pub fn proven_blit_src(format: vk::Format) -> bool {
     let depth = info(format).is_some_and(FormatInfo::is_depth_stencil);
     PROVEN_SAMPLED.contains(&format) && !UNBLITTED.contains(&format) && !depth
+        || PROVEN_DEPTH_BLIT.contains(&format)
+}
+
+/// Whether `format` is proven as a blit destination (`BLIT_DST`) by `meta_blit.rs`
+/// (`every_colour_format_blits_as_destination`: the blits of `blits_match_lavapipe` from the
+/// same format, nearest, and for non-integer formats linear from RGBA32F, against
+/// lavapipe): the colour targets of [`PROVEN_COLOR`] that are blit sources and that the blit
+/// kernel can store, through a typed storage T# ([`FormatInfo::blit_store`]: the format, or
+/// for sRGB its UNORM twin with the kernel encoding sRGB, and for BGRA the RGBA format of the
+/// same layout with R and B swapped). Packed 16-bit formats have no typed stores, so those are
+/// not blit destinations yet. Depth: [`PROVEN_DEPTH_BLIT`].
+pub fn proven_blit_dst(format: vk::Format) -> bool {
+    let Some(f) = info(format) else { return false };
+    PROVEN_DEPTH_BLIT.contains(&format)
+        || PROVEN_COLOR.contains(&format) && proven_blit_src(format) && f.blit_store().is_some()
 }
 
 /// Formats whose multisampled images (2, 4 and 8 samples) are proven end to end by
@@ -207,16 +221,157 @@ pub const MSAA_SAMPLE_COUNTS: vk::SampleCountFlags = vk::SampleCountFlags::from_
         | vk::SampleCountFlags::TYPE_8.as_raw(),
 );
 
-/// Formats whose vertex-buffer fetch (`VERTEX_BUFFER`) is proven, by `tests/tests/graphics.rs`
-/// (vertex attributes with per-vertex and per-instance rates, differential against lavapipe),
-/// `tests/tests/graphics_scenes.rs` (RGBA32F positions with w, colours) and `tests/tests/cube.rs`
-/// (RGB32F positions and normals).
+/// Formats whose vertex-buffer fetch (`VERTEX_BUFFER`) is proven by `tests/tests/format_render.rs`
+/// (`every_vertex_format_fetches_like_lavapipe`: one point per vertex of a buffer read at an
+/// offset and a stride wider than the format, every component's value and the defaults of the
+/// missing ones written out bit for bit, differential against lavapipe), besides
+/// `tests/tests/graphics.rs` (per-vertex and per-instance rates) and `tests/tests/cube.rs`:
+/// every format the hardware fetches that lavapipe fetches too (not A2B10G10R10_SINT).
 pub const PROVEN_VERTEX: &[vk::Format] = &[
-    vk::Format::R32G32_SFLOAT,
-    vk::Format::R32G32B32_SFLOAT,
-    vk::Format::R32G32B32A32_SFLOAT,
+    vk::Format::R8_UNORM,
+    vk::Format::R8_SNORM,
+    vk::Format::R8_USCALED,
+    vk::Format::R8_SSCALED,
+    vk::Format::R8_UINT,
+    vk::Format::R8_SINT,
+    vk::Format::R8G8_UNORM,
+    vk::Format::R8G8_SNORM,
+    vk::Format::R8G8_USCALED,
+    vk::Format::R8G8_SSCALED,
+    vk::Format::R8G8_UINT,
+    vk::Format::R8G8_SINT,
+    vk::Format::R16_UNORM,
+    vk::Format::R16_SNORM,
+    vk::Format::R16_USCALED,
+    vk::Format::R16_SSCALED,
+    vk::Format::R16_UINT,
+    vk::Format::R16_SINT,
+    vk::Format::R16_SFLOAT,
     vk::Format::R8G8B8A8_UNORM,
+    vk::Format::R8G8B8A8_SNORM,
+    vk::Format::R8G8B8A8_USCALED,
+    vk::Format::R8G8B8A8_SSCALED,
+    vk::Format::R8G8B8A8_UINT,
+    vk::Format::R8G8B8A8_SINT,
+    vk::Format::B8G8R8A8_UNORM,
+    vk::Format::A8B8G8R8_UNORM_PACK32,
+    vk::Format::A8B8G8R8_SNORM_PACK32,
+    vk::Format::A8B8G8R8_USCALED_PACK32,
+    vk::Format::A8B8G8R8_SSCALED_PACK32,
+    vk::Format::A8B8G8R8_UINT_PACK32,
+    vk::Format::A8B8G8R8_SINT_PACK32,
+    vk::Format::A2R10G10B10_UNORM_PACK32,
+    vk::Format::A2B10G10R10_UNORM_PACK32,
+    vk::Format::A2B10G10R10_SNORM_PACK32,
+    vk::Format::A2B10G10R10_USCALED_PACK32,
+    vk::Format::A2B10G10R10_SSCALED_PACK32,
+    vk::Format::A2B10G10R10_UINT_PACK32,
+    vk::Format::R16G16_UNORM,
+    vk::Format::R16G16_SNORM,
+    vk::Format::R16G16_USCALED,
+    vk::Format::R16G16_SSCALED,
+    vk::Format::R16G16_UINT,
+    vk::Format::R16G16_SINT,
+    vk::Format::R16G16_SFLOAT,
+    vk::Format::R32_UINT,
+    vk::Format::R32_SINT,
+    vk::Format::R32_SFLOAT,
+    vk::Format::B10G11R11_UFLOAT_PACK32,
+    vk::Format::R16G16B16A16_UNORM,
+    vk::Format::R16G16B16A16_SNORM,
+    vk::Format::R16G16B16A16_USCALED,
+    vk::Format::R16G16B16A16_SSCALED,
+    vk::Format::R16G16B16A16_UINT,
+    vk::Format::R16G16B16A16_SINT,
+    vk::Format::R16G16B16A16_SFLOAT,
+    vk::Format::R32G32_UINT,
+    vk::Format::R32G32_SINT,
+    vk::Format::R32G32_SFLOAT,
+    vk::Format::R32G32B32_UINT,
+    vk::Format::R32G32B32_SINT,
+    vk::Format::R32G32B32_SFLOAT,
+    vk::Format::R32G32B32A32_UINT,
+    vk::Format::R32G32B32A32_SINT,
+    vk::Format::R32G32B32A32_SFLOAT,
 ];
+
+/// Formats whose colour attachments (`COLOR_ATTACHMENT`, and `COLOR_ATTACHMENT_BLEND` for the
+/// formats [`blends`]) are proven by `tests/tests/format_render.rs`
+/// (`every_colour_format_renders_like_lavapipe`: a load-op clear, pixel-exact rectangles whose
+/// values cover each channel's range and beyond (clamping), an overwrite, and two blended
+/// draws (alpha blending; reverse subtract with MAX alpha) over each other; the texels read
+/// back by copies and compared channel by channel with lavapipe's), besides the scenes of
+/// `tests/tests/graphics.rs`. Formats lavapipe does not copy (R4G4B4A4, R8_SRGB, R8G8_SRGB)
+/// are not listed.
+pub const PROVEN_COLOR: &[vk::Format] = &[
+    vk::Format::B4G4R4A4_UNORM_PACK16,
+    vk::Format::R5G6B5_UNORM_PACK16,
+    vk::Format::B5G6R5_UNORM_PACK16,
+    vk::Format::R5G5B5A1_UNORM_PACK16,
+    vk::Format::B5G5R5A1_UNORM_PACK16,
+    vk::Format::A1R5G5B5_UNORM_PACK16,
+    vk::Format::R8_UNORM,
+    vk::Format::R8_SNORM,
+    vk::Format::R8_UINT,
+    vk::Format::R8_SINT,
+    vk::Format::R8G8_UNORM,
+    vk::Format::R8G8_SNORM,
+    vk::Format::R8G8_UINT,
+    vk::Format::R8G8_SINT,
+    vk::Format::R16_UNORM,
+    vk::Format::R16_SNORM,
+    vk::Format::R16_UINT,
+    vk::Format::R16_SINT,
+    vk::Format::R16_SFLOAT,
+    vk::Format::R8G8B8A8_UNORM,
+    vk::Format::R8G8B8A8_SNORM,
+    vk::Format::R8G8B8A8_UINT,
+    vk::Format::R8G8B8A8_SINT,
+    vk::Format::R8G8B8A8_SRGB,
+    vk::Format::B8G8R8A8_UNORM,
+    vk::Format::B8G8R8A8_SNORM,
+    vk::Format::B8G8R8A8_UINT,
+    vk::Format::B8G8R8A8_SINT,
+    vk::Format::B8G8R8A8_SRGB,
+    vk::Format::A8B8G8R8_UNORM_PACK32,
+    vk::Format::A8B8G8R8_SNORM_PACK32,
+    vk::Format::A8B8G8R8_UINT_PACK32,
+    vk::Format::A8B8G8R8_SINT_PACK32,
+    vk::Format::A8B8G8R8_SRGB_PACK32,
+    vk::Format::A2R10G10B10_UNORM_PACK32,
+    vk::Format::A2R10G10B10_UINT_PACK32,
+    vk::Format::A2B10G10R10_UNORM_PACK32,
+    vk::Format::A2B10G10R10_UINT_PACK32,
+    vk::Format::R16G16_UNORM,
+    vk::Format::R16G16_SNORM,
+    vk::Format::R16G16_UINT,
+    vk::Format::R16G16_SINT,
+    vk::Format::R16G16_SFLOAT,
+    vk::Format::R32_UINT,
+    vk::Format::R32_SINT,
+    vk::Format::R32_SFLOAT,
+    vk::Format::B10G11R11_UFLOAT_PACK32,
+    vk::Format::R16G16B16A16_UNORM,
+    vk::Format::R16G16B16A16_SNORM,
+    vk::Format::R16G16B16A16_UINT,
+    vk::Format::R16G16B16A16_SINT,
+    vk::Format::R16G16B16A16_SFLOAT,
+    vk::Format::R32G32_UINT,
+    vk::Format::R32G32_SINT,
+    vk::Format::R32G32_SFLOAT,
+    vk::Format::R32G32B32A32_UINT,
+    vk::Format::R32G32B32A32_SINT,
+    vk::Format::R32G32B32A32_SFLOAT,
+];
+
+/// Whether a colour attachment of `format` is proven with blending: the UNORM, sRGB and
+/// float formats of [`PROVEN_COLOR`] (integer formats are never blended; lavapipe, the
+/// oracle, does not blend SNORM targets).
+pub fn blends(format: vk::Format) -> bool {
+    let blendable = info(format)
+        .is_some_and(|f| matches!(f.numeric, Numeric::Unorm | Numeric::Srgb | Numeric::Float));
+    PROVEN_COLOR.contains(&format) && blendable
+}
 
 /// Formats whose storage texel buffers (imageStore and imageLoad through an imageBuffer, the
 /// buffer's bytes and the loaded values) are proven by `tests/tests/image_shaders.rs`
@@ -224,6 +379,11 @@ pub const PROVEN_VERTEX: &[vk::Format] = &[
 /// atomics are not proven.
 pub const PROVEN_STORAGE_TEXEL: &[vk::Format] = &[
     vk::Format::R8G8B8A8_UNORM,
+    vk::Format::R8G8B8A8_SNORM,
+    vk::Format::A8B8G8R8_UNORM_PACK32,
+    vk::Format::A8B8G8R8_SNORM_PACK32,
+    vk::Format::A8B8G8R8_UINT_PACK32,
+    vk::Format::A8B8G8R8_SINT_PACK32,
     vk::Format::R8G8B8A8_UINT,
     vk::Format::R8G8B8A8_SINT,
     vk::Format::R16G16B16A16_UINT,
@@ -321,8 +481,11 @@ pub fn proven(format: vk::Format) -> Caps {
     add(PROVEN_SAMPLED.contains(&format), Caps::SAMPLE | filter | Caps::FETCH);
     add(PROVEN_BLIT.contains(&format), Caps::BLIT | Caps::BLIT_DST);
     add(proven_blit_src(format), Caps::BLIT);
+    add(proven_blit_dst(format), Caps::BLIT_DST);
     add(PROVEN_TRANSFER.contains(&format), Caps::TRANSFER);
     add(PROVEN_VERTEX.contains(&format), Caps::VERTEX);
+    add(PROVEN_COLOR.contains(&format), Caps::COLOR);
+    add(blends(format), Caps::BLEND);
     // Storage texel buffers: every storage-image format of `image_shaders.rs` through an
     // imageBuffer as well (`storage_texel_buffers_match_lavapipe`).
     add(PROVEN_STORAGE_TEXEL.contains(&format), Caps::BUFFER_STORAGE);
@@ -357,8 +520,10 @@ fn image_features(f: &FormatInfo, caps: Caps) -> vk::FormatFeatureFlags {
     set(has(Caps::STORAGE | Caps::ATOMIC), F::STORAGE_IMAGE_ATOMIC);
     set(has(Caps::COLOR), F::COLOR_ATTACHMENT);
     set(has(Caps::COLOR | Caps::BLEND), F::COLOR_ATTACHMENT_BLEND);
-    // Blits store through a storage view; a colour target can take one as well.
-    set(has(Caps::BLIT_DST) && (has(Caps::COLOR) || has(Caps::STORAGE)), F::BLIT_DST);
+    // Blits store through a storage view; a colour target can take one as well, and so can
+    // the plane of a depth-only format (stored like one colour channel).
+    let depth_only = has(Caps::DEPTH_STENCIL) && f.aspects() == vk::ImageAspectFlags::DEPTH;
+    set(has(Caps::BLIT_DST) && (has(Caps::COLOR) || has(Caps::STORAGE) || depth_only), F::BLIT_DST);
     set(has(Caps::DEPTH_STENCIL), F::DEPTH_STENCIL_ATTACHMENT);
     if f.img_format != 0 && has(Caps::TRANSFER) {
         out |= F::TRANSFER_SRC | F::TRANSFER_DST;

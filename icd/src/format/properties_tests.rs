@@ -115,8 +115,16 @@ fn nothing_unproven_is_advertised() {
     let transfer = F::TRANSFER_SRC | F::TRANSFER_DST;
     let blit = F::BLIT_SRC | F::BLIT_DST;
     let p = format_properties_for(vk::Format::R32_UINT, proven(vk::Format::R32_UINT));
-    assert_eq!(p.optimal_tiling_features, F::SAMPLED_IMAGE | F::STORAGE_IMAGE | transfer | blit);
-    assert_eq!(p.buffer_features, F::UNIFORM_TEXEL_BUFFER | F::STORAGE_TEXEL_BUFFER);
+    let want = F::SAMPLED_IMAGE
+        | F::STORAGE_IMAGE
+        | F::STORAGE_IMAGE_ATOMIC
+        | F::COLOR_ATTACHMENT
+        | transfer
+        | blit;
+    assert_eq!(p.optimal_tiling_features, want);
+    let texel = F::UNIFORM_TEXEL_BUFFER | F::STORAGE_TEXEL_BUFFER;
+    let atomic = F::STORAGE_TEXEL_BUFFER_ATOMIC;
+    assert_eq!(p.buffer_features, texel | atomic | F::VERTEX_BUFFER);
     let p = format_properties_for(vk::Format::R8G8B8A8_UNORM, proven(vk::Format::R8G8B8A8_UNORM));
     let want = F::SAMPLED_IMAGE
         | F::SAMPLED_IMAGE_FILTER_LINEAR
@@ -126,24 +134,41 @@ fn nothing_unproven_is_advertised() {
         | transfer
         | blit;
     assert_eq!(p.optimal_tiling_features, want);
-    let texel = F::UNIFORM_TEXEL_BUFFER | F::STORAGE_TEXEL_BUFFER;
     assert_eq!(p.buffer_features, texel | F::VERTEX_BUFFER);
-    // Sampled, transferred and a blit source; a blit destination only once rendered to or
-    // stored to and proven as one.
-    let p = format_properties_for(vk::Format::R8_UNORM, proven(vk::Format::R8_UNORM));
+    // A colour target the blit kernel cannot store (no typed stores of 5_6_5): rendered and
+    // blended, a blit source, not a blit destination.
+    let p = format_properties_for(
+        vk::Format::R5G6B5_UNORM_PACK16,
+        proven(vk::Format::R5G6B5_UNORM_PACK16),
+    );
+    assert!(p.optimal_tiling_features.contains(F::COLOR_ATTACHMENT | F::COLOR_ATTACHMENT_BLEND));
+    assert!(!p.optimal_tiling_features.contains(F::BLIT_DST));
+    // BGRA is stored through RGBA with R and B swapped: a blit destination.
+    let p = format_properties_for(vk::Format::B8G8R8A8_UNORM, proven(vk::Format::B8G8R8A8_UNORM));
+    assert!(p.optimal_tiling_features.contains(F::BLIT_DST | F::COLOR_ATTACHMENT_BLEND));
+    // Integer formats are sampled, never filtered nor blended.
+    let p = format_properties_for(vk::Format::R16G16_SINT, proven(vk::Format::R16G16_SINT));
+    let want = transfer | F::SAMPLED_IMAGE | F::COLOR_ATTACHMENT | blit;
+    assert_eq!(p.optimal_tiling_features, want);
+    // A format no colour, storage or vertex test covers: sampled, transferred, a blit source.
+    let p = format_properties_for(
+        vk::Format::E5B9G9R9_UFLOAT_PACK32,
+        proven(vk::Format::E5B9G9R9_UFLOAT_PACK32),
+    );
     let sampled = F::SAMPLED_IMAGE | F::SAMPLED_IMAGE_FILTER_LINEAR | F::BLIT_SRC;
     assert_eq!(p.optimal_tiling_features, transfer | sampled);
-    let p = format_properties_for(vk::Format::B8G8R8A8_UNORM, proven(vk::Format::B8G8R8A8_UNORM));
-    assert!(!p.optimal_tiling_features.contains(F::BLIT_DST));
-    // Integer formats are sampled, never filtered.
-    let p = format_properties_for(vk::Format::R16G16_SINT, proven(vk::Format::R16G16_SINT));
-    assert_eq!(p.optimal_tiling_features, transfer | F::SAMPLED_IMAGE | F::BLIT_SRC);
-    // Depth formats: sampled (also with compare) but not filtered, and the depth/stencil
-    // attachment (graphics_depth.rs); no buffer features.
+    // Depth formats: sampled (also with compare) but not filtered, blitted (nearest, into
+    // the same format) and the depth/stencil attachment (graphics_depth.rs); no buffer
+    // features. D32S8 is no blit source or destination (the kernel moves one plane).
     let p = format_properties_for(vk::Format::D16_UNORM, proven(vk::Format::D16_UNORM));
-    let depth = transfer | F::SAMPLED_IMAGE | F::DEPTH_STENCIL_ATTACHMENT;
+    let depth = transfer | F::SAMPLED_IMAGE | F::DEPTH_STENCIL_ATTACHMENT | blit;
     assert_eq!(p.optimal_tiling_features, depth);
     assert!(p.buffer_features.is_empty());
+    let d32s8 = vk::Format::D32_SFLOAT_S8_UINT;
+    let p = format_properties_for(d32s8, proven(d32s8));
+    assert!(!p.optimal_tiling_features.intersects(blit));
+    let p = format_properties_for(d32s8, ALL);
+    assert!(!p.optimal_tiling_features.contains(F::BLIT_DST));
     // A vertex format without an image: vertex input only.
     let p =
         format_properties_for(vk::Format::R32G32B32_SFLOAT, proven(vk::Format::R32G32B32_SFLOAT));
@@ -344,4 +369,36 @@ fn attachment_formats_offer_the_framebuffer_sample_counts() {
         let got = image_format_properties(&q).unwrap().sample_counts;
         assert!(got.contains(want), "{:?}: sampleCounts {got:?}, must include {want:?}", f.format);
     }
+}
+
+#[test]
+fn srgb_formats_store_through_their_unorm_twin() {
+    use vk::Format as Fm;
+    let twin = |f| info(f).unwrap().unorm_twin().map(|t| t.format);
+    assert_eq!(twin(Fm::R8G8B8A8_SRGB), Some(Fm::R8G8B8A8_UNORM));
+    assert_eq!(twin(Fm::A8B8G8R8_SRGB_PACK32), Some(Fm::R8G8B8A8_UNORM));
+    assert_eq!(twin(Fm::B8G8R8A8_SRGB), Some(Fm::B8G8R8A8_UNORM));
+    assert_eq!(twin(Fm::R8_SRGB), Some(Fm::R8_UNORM));
+    assert_eq!(twin(Fm::R8G8_SRGB), Some(Fm::R8G8_UNORM));
+    assert_eq!(twin(Fm::R8G8B8A8_UNORM), None);
+    assert_eq!(twin(Fm::BC7_SRGB_BLOCK), None);
+    assert!(proven_blit_dst(Fm::R8G8B8A8_SRGB));
+    assert!(proven_blit_dst(Fm::B8G8R8A8_SRGB));
+}
+
+#[test]
+fn blits_store_through_a_format_of_the_same_memory() {
+    use vk::Format as Fm;
+    let plan = |f| info(f).unwrap().blit_store().map(|s| (s.via.format, s.srgb, s.swap_rb));
+    assert_eq!(plan(Fm::R16G16_SFLOAT), Some((Fm::R16G16_SFLOAT, false, false)));
+    assert_eq!(plan(Fm::R8G8B8A8_SRGB), Some((Fm::R8G8B8A8_UNORM, true, false)));
+    assert_eq!(plan(Fm::B8G8R8A8_UNORM), Some((Fm::R8G8B8A8_UNORM, false, true)));
+    assert_eq!(plan(Fm::B8G8R8A8_SRGB), Some((Fm::R8G8B8A8_UNORM, true, true)));
+    // Same channel order reversed, but 10-bit channels: A2B10G10R10, not RGBA8.
+    assert_eq!(
+        plan(Fm::A2R10G10B10_UNORM_PACK32),
+        Some((Fm::A2B10G10R10_UNORM_PACK32, false, true))
+    );
+    assert_eq!(plan(Fm::R5G6B5_UNORM_PACK16), None);
+    assert_eq!(plan(Fm::A1R5G5B5_UNORM_PACK16), None);
 }

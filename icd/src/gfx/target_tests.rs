@@ -127,8 +127,10 @@ fn ps_key_and_col_format() {
         ],
         &[false, false, true],
     );
-    assert_eq!(key.color_formats, [4, 0, 1, 2, 0, 0, 0, 0]);
-    assert_eq!(col_format(&key), 4 | 1 << 8 | 2 << 12);
+    // A blended R16_UNORM target exports 32-bit R and the alpha its blend factors may read
+    // (32_AR).
+    assert_eq!(key.color_formats, [4, 0, 3, 2, 0, 0, 0, 0]);
+    assert_eq!(col_format(&key), 4 | 3 << 8 | 2 << 12);
 }
 
 #[test]

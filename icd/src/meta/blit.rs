@@ -8,7 +8,12 @@
 //! offsets (d1 < d0 or s1 < s0) mirror with the same formula. The host folds it into
 //! `a + (d + 0.5) * b` in normalised coordinates. Array layers are not filtered: destination
 //! layer `i` of the region reads source layer `i` (3D slices are filtered like x and y).
-//! Colour formats only; sRGB destinations and depth/stencil are refused (not advertised).
+//! Colour formats, and depth-only formats (D16, D32) into the same format with NEAREST: the
+//! depth plane is sampled and stored like a one-channel colour image (Ferrum's depth images
+//! carry no HTILE). Destinations without typed stores of their own go through another format
+//! of the same memory (`FormatInfo::blit_store`): sRGB through its UNORM twin, the kernel
+//! encoding R, G and B with the spec's sRGB curve; BGRA through RGBA, R and B swapped.
+//! Packed 16-bit destinations, stencil and D32S8 are refused (not advertised).
 
 use ash::vk;
 use ferrum_compiler::amd::abi::BindingLayout;
@@ -22,7 +27,7 @@ use crate::cmd::stream::CmdStream;
 use crate::descriptor::ssharp;
 use crate::descriptor::tsharp::{ImageDescriptor, ImgType};
 use crate::error::{VkError, VkResult};
-use crate::format::{FormatInfo, Numeric};
+use crate::format::{BlitStore, FormatInfo, Numeric};
 use crate::image::layout::mip_extent;
 use crate::image::Image;
 
@@ -33,7 +38,7 @@ const GROUP: [u32; 3] = [8, 8, 1];
 /// destination region's low corner (x, y, first layer or slice), 4..7 `a` (x, y, z), 8..11
 /// `b`, 12 width, 13 height of the region, 14 the source's first layer (arrays).
 /// Binding 0: source T# (byte 0), binding 1: S# (byte 32), binding 2: destination T# (byte 48).
-pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
+pub(super) fn kernel(dim: Dim, srgb: bool, swap_rb: bool) -> (Shader, ResourceLayout) {
     let mut k = KernelBuilder::new("ferrum_meta_blit", GROUP);
     let g = k.global_id();
     let id = [k.component(g, 0), k.component(g, 1), k.component(g, 2)];
@@ -85,7 +90,14 @@ pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
         let image = k.descriptor(0, 0, None);
         let sampler = k.descriptor(0, 1, None);
         let lod = k.imm(0);
-        let texel = k.image_sample_lod(image, Some(sampler), dim.shape(), coord, lod);
+        let mut texel = k.image_sample_lod(image, Some(sampler), dim.shape(), coord, lod);
+        if srgb {
+            texel = srgb_encode(k, texel);
+        }
+        if swap_rb {
+            let c: Vec<Value> = [2, 1, 0, 3].iter().map(|&i| k.component(texel, i)).collect();
+            texel = k.vec(&c);
+        }
         let out = k.descriptor(0, 2, None);
         let at = match dim {
             Dim::D1 => k.vec(&[dst[0], dst[2]]),
@@ -99,6 +111,30 @@ pub(super) fn kernel(dim: Dim) -> (Shader, ResourceLayout) {
     layout.bindings.insert((0, 1), b(DescriptorKind::Sampler, 32));
     layout.bindings.insert((0, 2), b(DescriptorKind::StorageImage, 48));
     (k.finish(), layout)
+}
+
+/// The spec's linear-to-sRGB encoding ("sRGB EOTF" inverse) of R, G and B of `texel`, alpha
+/// unchanged: 12.92 c below 0.0031308, else 1.055 c^(1/2.4) - 0.055, c clamped to [0, 1].
+fn srgb_encode(k: &mut KernelBuilder, texel: Value) -> Value {
+    let f = |k: &mut KernelBuilder, x: f32| k.imm(x.to_bits());
+    let (zero, one) = (f(k, 0.0), f(k, 1.0));
+    let mut out = Vec::with_capacity(4);
+    for i in 0..3 {
+        let c = k.component(texel, i);
+        let c = k.op(AluOp::Fmax, &[c, zero]);
+        let c = k.op(AluOp::Fmin, &[c, one]);
+        let slope = f(k, 12.92);
+        let low = k.op(AluOp::Fmul, &[c, slope]);
+        let exponent = f(k, 1.0 / 2.4);
+        let p = k.op(AluOp::Fpow, &[c, exponent]);
+        let (scale, offset) = (f(k, 1.055), f(k, -0.055));
+        let high = k.op(AluOp::Ffma, &[p, scale, offset]);
+        let knee = f(k, 0.003_130_8);
+        let is_low = k.cmp(AluOp::Flt, c, knee);
+        out.push(k.alu(AluOp::Bcsel, 32, 1, &[is_low, low, high]));
+    }
+    out.push(k.component(texel, 3));
+    k.vec(&out)
 }
 
 /// A typed T# of format `f` (the image's or one of its class) over `level`, every layer
@@ -142,8 +178,15 @@ fn compatible(src: Numeric, dst: Numeric) -> bool {
     use Numeric::*;
     matches!(
         (src, dst),
-        (Uint, Uint) | (Sint, Sint) | (Unorm | Snorm | Float | Srgb, Unorm | Snorm | Float)
+        (Uint, Uint) | (Sint, Sint) | (Unorm | Snorm | Float | Srgb, Unorm | Snorm | Float | Srgb)
     )
+}
+
+/// The aspect a blit of `image` reads or writes: colour, or the depth of a depth-only format
+/// (the kernel moves one plane; stencil blits are not implemented).
+fn blit_aspect(image: &Image) -> Option<vk::ImageAspectFlags> {
+    let a = image.format.aspects();
+    (a == vk::ImageAspectFlags::COLOR || a == vk::ImageAspectFlags::DEPTH).then_some(a)
 }
 
 /// One side of a blit region: the level's extent, low corner and size per axis, and the
@@ -164,7 +207,7 @@ fn region(
     let level = sub.mip_level;
     let layers_ok = sub.layer_count != 0
         && sub.base_array_layer.checked_add(sub.layer_count).is_some_and(|e| e <= image.layers);
-    if level >= image.levels || !layers_ok || sub.aspect_mask != vk::ImageAspectFlags::COLOR {
+    if level >= image.levels || !layers_ok || Some(sub.aspect_mask) != blit_aspect(image) {
         return Err(bad);
     }
     let e = image.extent;
@@ -209,7 +252,14 @@ pub fn blit(
         return Err(VkError::InvalidUsage("vkCmdBlitImage of a multisampled image"));
     }
     let (sf, df) = (src.format, dst.format);
-    if !compatible(sf.numeric, df.numeric) || sf.is_compressed() || df.is_compressed() {
+    if sf.is_depth_stencil() || df.is_depth_stencil() {
+        // VUID-vkCmdBlitImage-srcImage-00231: "If either of srcImage or dstImage was created
+        // with a depth/stencil format, the other must have exactly the same format";
+        // -00232: "... filter must be VK_FILTER_NEAREST".
+        if sf.format != df.format || filter != vk::Filter::NEAREST {
+            return Err(VkError::FormatNotSupported);
+        }
+    } else if !compatible(sf.numeric, df.numeric) || sf.is_compressed() || df.is_compressed() {
         return Err(VkError::FormatNotSupported);
     }
     if filter != vk::Filter::NEAREST && filter != vk::Filter::LINEAR {
@@ -242,7 +292,13 @@ pub fn blit(
     let z = if dim == Dim::D3 { b.lo[2] } else { b.base_layer };
     let mut set = typed_level(src, src.format, r.src_subresource.mip_level)?.words().to_vec();
     set.extend(sampler_words(filter)?);
-    set.extend(typed_level(dst, dst.format, r.dst_subresource.mip_level)?.words());
+    // Depth planes are stored as themselves (their table rows have no storage caps).
+    let store = if df.is_depth_stencil() {
+        BlitStore { via: df, srgb: false, swap_rb: false }
+    } else {
+        df.blit_store().ok_or(VkError::FormatNotSupported)?
+    };
+    set.extend(typed_level(dst, store.via, r.dst_subresource.mip_level)?.words());
     let f = |x: f32| x.to_bits();
     let push = [
         b.lo[0],
@@ -262,5 +318,5 @@ pub fn blit(
         a.base_layer,
     ];
     let groups = [b.size[0].div_ceil(GROUP[0]), b.size[1].div_ceil(GROUP[1]), count];
-    super::run(s, Kernel::Blit(dim), &set, &push, groups)
+    super::run(s, Kernel::Blit(dim, store.srgb, store.swap_rb), &set, &push, groups)
 }

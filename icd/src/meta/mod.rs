@@ -43,8 +43,9 @@ pub enum Kernel {
     Clear(surface::Dim),
     /// Move raw texel blocks between images and buffers.
     Copy(copy::Copy),
-    /// Sample one image and store the filtered, converted texels into another.
-    Blit(surface::Dim),
+    /// Sample one image and store the filtered, converted texels into another; the flags:
+    /// sRGB-encode, swap R and B (see `FormatInfo::blit_store`).
+    Blit(surface::Dim, bool, bool),
     /// Combine the samples (this many) of a multisampled image into a single-sampled one.
     Resolve(u32, resolve::Combine),
     /// Resolve query slots into `vkCmdCopyQueryPoolResults` results.
@@ -56,7 +57,7 @@ impl Kernel {
         match self {
             Kernel::Clear(dim) => clear::kernel(dim),
             Kernel::Copy(c) => copy::kernel(c),
-            Kernel::Blit(dim) => blit::kernel(dim),
+            Kernel::Blit(dim, srgb, swap_rb) => blit::kernel(dim, srgb, swap_rb),
             Kernel::Resolve(samples, c) => resolve::kernel(samples, c),
             Kernel::Query(l) => query::kernel(l),
         }

@@ -156,12 +156,7 @@ pub fn db_alpha_to_mask(enable: bool) -> u32 {
 /// The `mrt0` export format with alpha to coverage: the alpha must reach the DB, so a
 /// location without attachment (ZERO) or a format dropping alpha exports it too.
 pub fn alpha_export_format(fmt: u32) -> u32 {
-    use r::enums::SPI_SHADER_EX_FORMAT as EX;
-    match fmt {
-        EX::SPI_SHADER_ZERO | EX::SPI_SHADER_32_R => EX::SPI_SHADER_32_AR,
-        EX::SPI_SHADER_32_GR => EX::SPI_SHADER_32_ABGR,
-        f => f,
-    }
+    crate::format::cb::with_alpha(fmt)
 }
 
 /// PA_SC_AA_MASK_X0Y0_X1Y0 and _X0Y1_X1Y1: the sample mask (pipeline or vkCmdSetSampleMaskEXT)
