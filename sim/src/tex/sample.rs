@@ -335,9 +335,13 @@ fn slice(img: &Image, layer: Option<f32>, level: u32) -> u32 {
     let (z0, z1) = img.slice_range(level);
     let Some(l) = layer else { return z0 };
     if img.t.ty == ty::CUBE {
+        // The face id is 8 × cube + face; the cube index is clamped to the view's last cube
+        // (the T#'s DEPTH counts cubes for this type), keeping the face, as Vulkan's array
+        // layer clamp of cube arrays requires.
         let id = if l.is_nan() { 0 } else { l.max(0.0).round_ties_even() as u32 };
         let face = (id % 8).min(5);
-        return (z0 + 6 * (id / 8) + face).min(z1);
+        let last_cube = ((z1 + 1).saturating_sub(z0) / 6).saturating_sub(1);
+        return (z0 + 6 * (id / 8).min(last_cube) + face).min(z1);
     }
     let l = if l.is_nan() { 0.0 } else { (l as f64 + 0.5).floor() };
     (z0 as f64 + l).min(z1 as f64).max(z0 as f64) as u32

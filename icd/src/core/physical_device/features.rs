@@ -117,6 +117,11 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // storage format's round trip declared without a format, against lavapipe).
         shader_storage_image_read_without_format: vk::TRUE,
         shader_storage_image_write_without_format: vk::TRUE,
+        // CUBE_ARRAY views (T# type CUBE with the cube index in the layer coordinate, scaled
+        // by 8 in the face id as the hardware expects): tests/tests/cube_array.rs samples
+        // every face of two cubes, with rounded and clamped cube indices, against the spec's
+        // face selection on Ferrum and lavapipe.
+        image_cube_array: vk::TRUE,
         // The MinLod image operand: the `_cl` MIMG forms (explicit levels take max(lod, min)
         // in the ALU); sim tests sampling::lod_clamp_raises_the_gradient_level, the image
         // corpus's sample_grad_offset (textureGradClampARB) through every pass.
