@@ -224,6 +224,7 @@ impl<'m> ModuleCtx<'m> {
                 shared_size: 0,
                 scratch_size: 0,
                 frag_modes: Vec::new(),
+                early_fragment_tests: false,
                 float_controls: Default::default(),
             },
             dec: Decorations::collect(spv)?,
@@ -641,6 +642,7 @@ impl<'m> ModuleCtx<'m> {
                     let width = lit(em, 2)?;
                     super::float_controls::apply(&mut self.shader.float_controls, *mode, width)?;
                 }
+                spirv::ExecutionMode::EarlyFragmentTests => self.shader.early_fragment_tests = true,
                 other => self.shader.frag_modes.push(format!("{other:?}")),
             }
         }

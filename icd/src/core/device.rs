@@ -103,6 +103,14 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // f32 flush-to-zero and round-toward-zero per shader, everything else at the defaults
     // (properties.rs says which); tests/tests/float_controls.rs.
     (c"VK_KHR_shader_float_controls", 4),
+    // VkFormatProperties3 derived from the legacy flags (format/flags2.rs): storage without a
+    // format and depth comparison, as the device features and 1.0 rules already imply.
+    (c"VK_KHR_format_feature_flags2", 2),
+    // View format lists are hints Ferrum does not need (every view of a MUTABLE_FORMAT image
+    // reads the same swizzle mode); imageless framebuffers take their views at
+    // vkCmdBeginRenderPass (gfx/rendering.rs; tests/tests/graphics_imageless.rs).
+    (c"VK_KHR_image_format_list", 1),
+    (c"VK_KHR_imageless_framebuffer", 1),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.

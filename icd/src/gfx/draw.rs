@@ -129,6 +129,32 @@ pub fn apply_loads(s: &mut CmdStream, rendering: &Rendering) -> VkResult<()> {
         for (base, n) in multiview::clear_layers(rendering.view_mask, 0, layers) {
             clear_depth_region(s, t, aspect, base, n, rendering.area, value)?;
         }
+        if let Some((aspect, value)) = t.resolve.and_then(|r| r.load_clear.map(|c| (r.view, c))) {
+            clear_resolve_target(s, rendering, aspect, value)?;
+        }
+    }
+    Ok(())
+}
+
+/// The load-op clear of the depth/stencil resolve attachment `view` over the render area
+/// and the scope's layers (`aspects`, value).
+fn clear_resolve_target(
+    s: &mut CmdStream,
+    rendering: &Rendering,
+    view: vk::ImageView,
+    (aspects, value): (vk::ImageAspectFlags, vk::ClearDepthStencilValue),
+) -> VkResult<()> {
+    // SAFETY: attachment views outlive the commands that use them (valid usage).
+    let v = unsafe { ImageView::from_handle(view) }
+        .ok_or(VkError::InvalidUsage("null attachment view"))?;
+    let rect = clip(rendering.area, v.target.extent());
+    if rect.extent.width == 0 || rect.extent.height == 0 {
+        return Ok(());
+    }
+    let layers = rendering.layers.min(v.target.layers);
+    let value = ClearValue::DepthStencil(value);
+    for (base, n) in multiview::clear_layers(rendering.view_mask, 0, layers) {
+        clear_view_region(s, v, aspects, base, n, rect, &value)?;
     }
     Ok(())
 }
@@ -314,7 +340,7 @@ fn viewport_state(
 }
 
 /// Writes a register list, one packet per register.
-fn emit(s: &mut CmdStream, regs: Regs) -> VkResult<()> {
+pub(super) fn emit(s: &mut CmdStream, regs: Regs) -> VkResult<()> {
     for (reg, value) in regs {
         if reg == r::VGT_PRIMITIVE_TYPE {
             // RADV writes it with SET_UCONFIG_REG_INDEX, index 1 (the CP tracks the type).
@@ -562,7 +588,7 @@ fn each_view(
     let view_mask = st.rendering.as_ref().map_or(0, |r| r.view_mask);
     for view in multiview::views(view_mask) {
         if let Some(r) = st.rendering.as_ref().filter(|_| view_mask != 0) {
-            emit(s, multiview::view_targets(r, view))?;
+            super::clear_attachments::view_targets(s, r, view)?;
         }
         set(s, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VIEW_INDEX, &[view])?;
         set(s, r::SPI_SHADER_USER_DATA_PS_0 + 4 * g::PS_USER_DATA_VIEW_INDEX, &[view])?;

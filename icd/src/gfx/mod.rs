@@ -17,6 +17,7 @@ pub mod target;
 // Objects and recording (gfx-icd): render passes and framebuffers, the one internal "begin
 // rendering" description that render passes and dynamic rendering both lower to, graphics
 // pipelines (which keep their state as `state` register lists) and draws.
+pub mod clear_attachments;
 pub mod draw;
 pub mod input_attachment;
 pub mod multiview;

@@ -93,6 +93,12 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // Buffer V#s bound the access to the descriptor's range (OOB_SELECT raw): reads past
         // it return 0 and writes are dropped.
         robust_buffer_access: vk::TRUE,
+        // Every target has its own CB_BLENDn_CONTROL (gfx/state/blend.rs); the scene corpus's
+        // "MRT blended three ways" draws three blend states at once against lavapipe.
+        independent_blend: vk::TRUE,
+        // Index values up to 2^32 - 2 (GE_MAX_VTX_INDX is 0xffffffff, restart at 0xffffffff):
+        // the scene corpus draws indices from 0x7ffffff0 brought back by vertexOffset.
+        full_draw_index_uint32: vk::TRUE,
         shader_uniform_buffer_array_dynamic_indexing: vk::TRUE,
         shader_storage_buffer_array_dynamic_indexing: vk::TRUE,
         // The T#/S# of the indexed array slot is loaded from set memory (per distinct index
@@ -105,6 +111,12 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // textureGatherOffsets (four gathers): image corpus sim_gather_extended on the
         // simulator against the interpreter.
         shader_image_gather_extended: vk::TRUE,
+        // Storage images and texel buffers without a format qualifier: MIMG and typed buffer
+        // instructions take the format from the T#/V#, never from the shader, so the compiler
+        // ignores the declared format (tests/tests/image_shaders.rs `unformatted_*`: every
+        // storage format's round trip declared without a format, against lavapipe).
+        shader_storage_image_read_without_format: vk::TRUE,
+        shader_storage_image_write_without_format: vk::TRUE,
         // The MinLod image operand: the `_cl` MIMG forms (explicit levels take max(lod, min)
         // in the ALU); sim tests sampling::lod_clamp_raises_the_gradient_level, the image
         // corpus's sample_grad_offset (textureGradClampARB) through every pass.
@@ -139,6 +151,12 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // (the SampleRateShading and InterpolationFunction capabilities): compiler
         // abi/graphics.rs, tests/tests/msaa_shading.rs against hand-computed values.
         sample_rate_shading: vk::TRUE,
+        // Buffer and image stores and atomics in vertex and fragment shaders: helper lanes
+        // store nothing (exact mode around each store), the PS keeps running where depth
+        // fails unless it declares early fragment tests (DB_SHADER_CONTROL from PsUses).
+        // tests/tests/graphics_side_effects.rs against hand-computed counts, on lavapipe too.
+        vertex_pipeline_stores_and_atomics: vk::TRUE,
+        fragment_stores_and_atomics: vk::TRUE,
         // CB_COLOR_CONTROL.ROP3 from the op's truth table; the CB applies it to integer and
         // normalized targets only (float and sRGB pass the colour through, as the spec
         // says). Dual-source blending: the Index 1 output is exported as MRT1 in target 0's
@@ -186,6 +204,8 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // VK_EXT_shader_demote_to_helper_invocation: shaderDemoteToHelperInvocation
         // (compiler/tests/gfx_fragment.rs; graphics_shaders.rs `discard_demote`).
         | vk::StructureType::PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES
+        // VK_KHR_imageless_framebuffer: imagelessFramebuffer (graphics_imageless.rs).
+        | vk::StructureType::PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES
         // VK_EXT_multi_draw: multiDraw (tests/tests/graphics_multi_draw.rs).
         | vk::StructureType::PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT
         // VK_EXT_non_seamless_cube_map: the S#'s DISABLE_CUBE_WRAP (sim sampling
