@@ -162,14 +162,44 @@ fn back_faces_use_their_own_enable_and_registers() {
     assert_eq!(depth_at(&s, 5, 5).to_bits(), 0.5f32.to_bits() + 5);
 }
 
+/// A line-mode edge (0, 32.5)-(64, 32.5) of the polygon z = 0.25 + x / 128 (slope 1/128),
+/// whose vertices' largest |z| is 0.75.
+fn polygon_edge() -> SetupPrim {
+    let z = |x: f32| 0.25 + x / 128.0;
+    let mut line = tri2([[0.0, 32.5], [64.0, 32.5], [0.0, 0.0]], 0.0);
+    for v in &mut line.v {
+        v.z = z(v.x);
+    }
+    line.polygon = Some(line.v.iter().map(|v| [v.x, v.y, v.z, v.inv_w]).collect());
+    line.kind = ferrum_sim::gfx::PrimKind::Line;
+    line.v.truncate(2);
+    line.line_width = 1.0;
+    line
+}
+
 #[test]
-fn offset_with_polygon_modes_or_on_lines_is_refused() {
+fn polygon_mode_lines_carry_their_polygons_offset() {
+    let mut s = scene();
+    s.set(PA_SU_POLY_OFFSET_DB_FMT_CNTL, FMT_D32F);
+    // Slope factor 2 (SCALE 32) on m = 1/128: 1/64, plus 3 units of r = 2^(-1 - 23) (the
+    // polygon's largest |z|, 0.75, has exponent -1), at the centre (10.5, 32.5).
+    offset(&mut s, 32.0, 3.0, 0.0, false);
+    let su = s.regs.get(PA_SU_SC_MODE_CNTL);
+    let para = PA_SU_SC_MODE_CNTL::POLY_OFFSET_PARA_ENABLE.val(1);
+    s.set(PA_SU_SC_MODE_CNTL, su | PA_SU_SC_MODE_CNTL::POLY_MODE.val(1) | para);
+    s.draw(vec![polygon_edge()]).unwrap();
+    let want = 0.25 + 10.5 / 128.0 + 1.0 / 64.0 + 3.0 * 2f64.powi(-24);
+    assert!((depth_at(&s, 10, 32) as f64 - want).abs() < 1e-6, "{}", depth_at(&s, 10, 32));
+    // Without PARA_ENABLE what the face enable does to the edges is unknown: refused.
+    s.set(PA_SU_SC_MODE_CNTL, su | PA_SU_SC_MODE_CNTL::POLY_MODE.val(1));
+    assert!(matches!(s.draw(vec![polygon_edge()]), Err(GpuError::Unsupported(_))));
+}
+
+#[test]
+fn offset_of_line_primitives_is_refused() {
     let mut s = scene();
     s.set(PA_SU_POLY_OFFSET_DB_FMT_CNTL, FMT_D32F);
     offset(&mut s, 0.0, 3.0, 0.0, false);
-    let su = s.regs.get(PA_SU_SC_MODE_CNTL);
-    s.set(PA_SU_SC_MODE_CNTL, su | PA_SU_SC_MODE_CNTL::POLY_MODE.val(1));
-    assert!(matches!(s.draw(plane(|_, _| 0.5)), Err(GpuError::Unsupported(_))));
     s.set(PA_SU_SC_MODE_CNTL, PA_SU_SC_MODE_CNTL::POLY_OFFSET_PARA_ENABLE.val(1));
     let mut line = tri2([[0.0, 0.0], [64.0, 0.0], [0.0, 64.0]], 0.5);
     line.kind = ferrum_sim::gfx::PrimKind::Line;

@@ -8,7 +8,7 @@
 //! clear values 0 and 1; the seven stencil ops besides KEEP, on the pass, fail and depth-fail
 //! paths, from stencil 0 and 255 (wrap and clamp at both ends); compare and write masks;
 //! separate front/back stencil state; dynamic reference/compare/write masks; depth bias
-//! (constant, slope, clamp, dynamic) on D16 and D32; depth clamp with geometry beyond near
+//! (constant, slope, clamp, dynamic) on D16 and D32, also of polygons drawn as points and lines; depth clamp with geometry beyond near
 //! and far (and clipping without it); depth bounds; vkCmdClearAttachments of depth and of
 //! stencil; LOAD of a previous pass's depth/stencil, DONT_CARE stencil load.
 //!
@@ -157,6 +157,7 @@ unsafe fn pipeline(
     desc.rasterization = desc
         .rasterization
         .cull_mode(st.cull)
+        .polygon_mode(st.polygon)
         .depth_clamp_enable(st.depth_clamp)
         .depth_bias_enable(st.bias.is_some())
         .depth_bias_constant_factor(bc)
@@ -778,7 +779,10 @@ fn depth_stencil_scenes_match_lavapipe() {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
     let lvp_pd = h.physical_device_named("llvmpipe");
     let ours_pd = h.physical_device_named("Ferrum");
-    let features = vk::PhysicalDeviceFeatures::default().depth_clamp(true).depth_bias_clamp(true);
+    let features = vk::PhysicalDeviceFeatures::default()
+        .depth_clamp(true)
+        .depth_bias_clamp(true)
+        .fill_mode_non_solid(true);
     // Lavapipe has no depthBounds (see `Step::Bounds`).
     let lvp_gpu = Gpu::with_features(&h.instance, lvp_pd, 0, &features);
     let ours_gpu = Gpu::with_features(&h.instance, ours_pd, 0, &features.depth_bounds(true));

@@ -508,10 +508,12 @@ pub fn create(
     let formats = color_formats(info)?;
     // SAFETY: a null or valid pointer (valid usage).
     let cb = unsafe { info.p_color_blend_state.as_ref() };
+    // A logic op turns blending off (`state::blend::color_blend`).
+    let logic_op = cb.is_some_and(|c| c.logic_op_enable != 0);
     let blending: Vec<bool> = (0..formats.len())
         .map(|i| {
             cb.and_then(|c| crate::api::array(c.p_attachments, c.attachment_count).get(i).copied())
-                .is_some_and(|a| a.blend_enable != 0)
+                .is_some_and(|a| a.blend_enable != 0 && !logic_op)
         })
         .collect();
     let present = formats
@@ -532,7 +534,7 @@ pub fn create(
     let ms = unsafe { info.p_multisample_state.as_ref() }.unwrap_or(&one);
     let mut ps_key = ps_key(&formats, &blending, ms.alpha_to_coverage_enable != 0)?;
     ps_key.samples = ms.rasterization_samples.as_raw().max(1);
-    if cb.is_some_and(dual_source) && present & 1 != 0 {
+    if cb.is_some_and(dual_source) && present & 1 != 0 && !logic_op {
         // The second source (Index 1, compiled as location 1) is exported to MRT1 in
         // target 0's format: the CB reads it as SRC1 (RADV's col_format for dual source).
         ps_key.color_formats[1] = ps_key.color_formats[0];

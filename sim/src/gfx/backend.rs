@@ -400,7 +400,6 @@ impl Ctx<'_> {
 /// State that changes what a draw produces and that the back end does not model yet: refused
 /// rather than ignored.
 fn refuse_unmodelled(regs: &RegisterFile) -> Result<(), GpuError> {
-    let su = regs.get(r::PA_SU_SC_MODE_CNTL);
     let checks = [
         (
             regs.get(r::DB_RENDER_CONTROL) & 0x101f != 0,
@@ -409,10 +408,6 @@ fn refuse_unmodelled(regs: &RegisterFile) -> Result<(), GpuError> {
         (
             regs.get(r::PA_SC_CONSERVATIVE_RASTERIZATION_CNTL) & 0x21 != 0,
             "conservative rasterization",
-        ),
-        (
-            r::PA_SU_SC_MODE_CNTL::POLY_MODE.get(su) != 0 && su & 0x1800 != 0,
-            "polygon offset with polygon modes (POLY_MODE)",
         ),
         (
             r::PA_SC_MODE_CNTL_0::LINE_STIPPLE_ENABLE.is_set(regs.get(r::PA_SC_MODE_CNTL_0)),

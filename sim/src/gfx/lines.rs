@@ -32,12 +32,18 @@ pub fn to_triangles<'a>(
                 p.v.len()
             )));
         }
-        if offset.para && p.kind != PrimKind::Triangle {
-            return Err(GpuError::Unsupported(format!(
-                "polygon offset of {:?} primitives (POLY_OFFSET_PARA_ENABLE) is not modelled",
-                p.kind
-            )));
-        }
+        let z_bias = match (&p.polygon, p.kind) {
+            (_, PrimKind::Triangle) => 0.0,
+            (Some(polygon), _) => offset.polygon_mode_bias(polygon, p.front_facing)?,
+            (None, _) if offset.para => {
+                return Err(GpuError::Unsupported(format!(
+                    "polygon offset of {:?} primitives (POLY_OFFSET_PARA_ENABLE) is not \
+                     modelled",
+                    p.kind
+                )));
+            }
+            (None, _) => 0.0,
+        };
         match p.kind {
             PrimKind::Triangle => {
                 let pos = [0, 1, 2].map(|i| pos(&p.v[i]));
@@ -53,8 +59,8 @@ pub fn to_triangles<'a>(
                     z_bias: offset.bias(&pos, p.front_facing),
                 })
             }
-            PrimKind::Point => point(p, batch.param_slots, &mut out),
-            PrimKind::Line => line(p, &mut out),
+            PrimKind::Point => point(p, batch.param_slots, z_bias, &mut out),
+            PrimKind::Line => line(p, z_bias, &mut out),
         }
     }
     Ok(out)
@@ -76,6 +82,7 @@ fn quad<'a>(
     c: [[f32; 4]; 4],
     params: [Cow<'a, [[u32; 4]]>; 4],
     slot: usize,
+    z_bias: f64,
     out: &mut Vec<Primitive<'a>>,
 ) {
     for tri in [[0usize, 1, 2], [2, 1, 3]] {
@@ -88,12 +95,12 @@ fn quad<'a>(
             flat: Cow::Borrowed(&p.flat_params[..]),
             viewport: p.viewport,
             layer: p.layer,
-            z_bias: 0.0,
+            z_bias,
         });
     }
 }
 
-fn point<'a>(p: &'a SetupPrim, slots: usize, out: &mut Vec<Primitive<'a>>) {
+fn point<'a>(p: &'a SetupPrim, slots: usize, z_bias: f64, out: &mut Vec<Primitive<'a>>) {
     let v = &p.v[0];
     let h = p.point_size / 2.0;
     let corner = |dx: f32, dy: f32, s: f32, t: f32| {
@@ -110,10 +117,10 @@ fn point<'a>(p: &'a SetupPrim, slots: usize, out: &mut Vec<Primitive<'a>>) {
     ];
     let pos = core::array::from_fn(|i| cs[i].0);
     let params = cs.map(|c| Cow::Owned(c.1));
-    quad(p, pos, params, slots, out);
+    quad(p, pos, params, slots, z_bias, out);
 }
 
-fn line<'a>(p: &'a SetupPrim, out: &mut Vec<Primitive<'a>>) {
+fn line<'a>(p: &'a SetupPrim, z_bias: f64, out: &mut Vec<Primitive<'a>>) {
     let (a, b) = (&p.v[0], &p.v[1]);
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let len = (dx * dx + dy * dy).sqrt();
@@ -141,7 +148,7 @@ fn line<'a>(p: &'a SetupPrim, out: &mut Vec<Primitive<'a>>) {
             flat: Cow::Borrowed(&p.flat_params[..]),
             viewport: p.viewport,
             layer: p.layer,
-            z_bias: 0.0,
+            z_bias,
         });
     }
 }

@@ -17,14 +17,17 @@
 //! * CLAMP = 0 (or NaN) does not clamp; a positive CLAMP bounds the bias from above, a
 //!   negative one from below.
 //!
-//! The bias applies to triangles drawn filled, per face by FRONT/BACK_ENABLE; the depth the
-//! pixel shader exports (mrtz) is not biased. What the hardware does for points and lines
-//! (POLY_OFFSET_PARA_ENABLE) and for polygon modes is not documented where we can read it,
-//! so those combinations are refused rather than guessed.
+//! The bias applies to triangles drawn filled, per face by FRONT/BACK_ENABLE, and to the
+//! points and lines a polygon mode draws for a polygon, with the polygon's bias, when
+//! POLY_OFFSET_PARA_ENABLE is set too (RADV and radeonsi set PARA_ENABLE exactly when point-
+//! or line-mode polygons are offset; Vulkan biases polygons in every polygon mode). The depth
+//! the pixel shader exports (mrtz) is not biased. What PARA_ENABLE does to point and line
+//! primitives themselves is not documented where we can read it, so that is refused.
 
 use ferrum_regs::gfx103 as r;
 
 use crate::cp::regs::RegisterFile;
+use crate::error::GpuError;
 use r::PA_SU_POLY_OFFSET_DB_FMT_CNTL as FMT;
 use r::PA_SU_SC_MODE_CNTL as SU;
 
@@ -94,9 +97,14 @@ impl PolyOffset {
     /// The bias added to the depth of every sample of the triangle with window-space
     /// vertices `pos` (x, y, z), facing `front`. 0 when that face is not offset.
     pub fn bias(&self, pos: &[[f32; 4]; 3], front: bool) -> f64 {
+        self.bias_with_max_z(pos, front, pos.iter().map(|p| p[2].abs()).fold(0.0, f32::max))
+    }
+
+    /// [`PolyOffset::bias`] of the plane through `pos` with the resolvable difference taken
+    /// at `max_z` (the largest |z| of the polygon the plane belongs to).
+    fn bias_with_max_z(&self, pos: &[[f32; 4]; 3], front: bool, max_z: f32) -> f64 {
         let Some(f) = (if front { self.front } else { self.back }) else { return 0.0 };
-        let o = f.scale as f64 / 16.0 * max_slope(pos)
-            + f.offset as f64 * self.resolvable(pos.iter().map(|p| p[2].abs()).fold(0.0, f32::max));
+        let o = f.scale as f64 / 16.0 * max_slope(pos) + f.offset as f64 * self.resolvable(max_z);
         let c = self.clamp as f64;
         if c > 0.0 {
             o.min(c)
@@ -104,6 +112,30 @@ impl PolyOffset {
             o.max(c)
         } else {
             o
+        }
+    }
+}
+
+impl PolyOffset {
+    /// The bias of the points or lines a polygon mode draws for `polygon` (window positions,
+    /// at least three), facing `front`: the polygon's own bias (its plane's slope, its
+    /// largest |z|), as Vulkan applies depth bias to polygons in every polygon mode. The
+    /// hardware offsets them when the face's enable and POLY_OFFSET_PARA_ENABLE are both set
+    /// (how RADV and radeonsi program polygon offset of point- and line-mode polygons); a
+    /// face enable without PARA_ENABLE is refused as not modelled.
+    pub fn polygon_mode_bias(&self, polygon: &[[f32; 4]], front: bool) -> Result<f64, GpuError> {
+        let face = if front { self.front } else { self.back };
+        match (face.is_some(), self.para) {
+            (false, _) => Ok(0.0),
+            (true, false) => Err(GpuError::Unsupported(
+                "polygon offset of point/line polygon modes without POLY_OFFSET_PARA_ENABLE".into(),
+            )),
+            (true, true) if polygon.len() < 3 => Ok(0.0),
+            (true, true) => {
+                let max_z = polygon.iter().map(|p| p[2].abs()).fold(0.0, f32::max);
+                let plane = [polygon[0], polygon[1], polygon[2]];
+                Ok(self.bias_with_max_z(&plane, front, max_z))
+            }
         }
     }
 }

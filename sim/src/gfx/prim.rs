@@ -99,6 +99,10 @@ pub struct SetupPrim {
     /// The render-target array layer (the provoking vertex's when
     /// PA_CL_VS_OUT_CNTL.USE_VTX_RENDER_TARGET_INDX, else 0).
     pub layer: u32,
+    /// Points and lines drawn for a polygon mode (PA_SU_SC_MODE_CNTL.POLY_MODE): the window
+    /// positions (x, y, z, 1/w) of the polygon they come from, whose plane gives their
+    /// polygon offset. `None` for triangles and for point and line primitives.
+    pub polygon: Option<Vec<[f32; 4]>>,
 }
 
 /// The primitives one draw produced, in rasterisation order.

@@ -85,6 +85,7 @@ impl Setup<'_> {
             line_strip_start: false,
             prim_id: a.id,
             instance: self.instance,
+            polygon: None,
         }
     }
 
@@ -161,6 +162,7 @@ impl Setup<'_> {
             SU::POLYMODE_BACK_PTYPE.get(su)
         };
         let provoking = if unclipped { a.provoking } else { 0 };
+        let polygon: Vec<[f32; 4]> = win.iter().map(|v| [v.x, v.y, v.z, v.inv_w]).collect();
         let first = out.len();
         let mut sizes = Vec::new();
         let mut emit = |kind: PrimKind, v: Vec<SetupVertex>, provoking: usize, strip_start| {
@@ -168,6 +170,9 @@ impl Setup<'_> {
             p.front_facing = front;
             p.provoking = provoking;
             p.line_strip_start = strip_start;
+            if kind != PrimKind::Triangle {
+                p.polygon = Some(polygon.clone());
+            }
             if kind == PrimKind::Line {
                 p.line_width = self.pa.line_width;
             }

@@ -250,6 +250,7 @@ pub fn tri(v: [SetupVertex; 3]) -> SetupPrim {
         line_strip_start: false,
         prim_id: 0,
         instance: 0,
+        polygon: None,
     }
 }
 

@@ -44,6 +44,8 @@ pub struct State {
     pub dynamic_stencil: Option<[(u32, u32, u32); 2]>,
     pub depth_clamp: bool,
     pub cull: vk::CullModeFlags,
+    /// fillModeNonSolid: polygons drawn as their edges or vertices.
+    pub polygon: vk::PolygonMode,
     /// No fragment stage (a depth-only pipeline).
     pub no_fs: bool,
 }
@@ -84,6 +86,7 @@ pub const DEPTH: State = State {
     dynamic_stencil: None,
     depth_clamp: false,
     cull: vk::CullModeFlags::NONE,
+    polygon: vk::PolygonMode::FILL,
     no_fs: false,
 };
 
@@ -416,6 +419,22 @@ pub fn bias_scenes(out: &mut Vec<Scene>) {
             format!("depth bias dynamic, {format:?}"),
             format,
             vec![Step::Draw(draw(slope(0.3, 0.7), RED, dynamic))],
+        ));
+    }
+    // Polygons drawn as points and lines carry the polygon's bias. Points: the sloped
+    // triangle's vertices lie 0.1 pixel from pixel centres (exact coverage), and their depth
+    // shows the constant and the slope term. Lines: a flat triangle, because the depth along
+    // a sloped non-strict line may be interpolated across the line differently (lavapipe
+    // keeps it constant along the minor axis) by more than D32's tolerance.
+    let as_points = State { polygon: vk::PolygonMode::POINT, ..biased((2000.0, 0.0, 2.5)) };
+    let as_lines = State { polygon: vk::PolygonMode::LINE, ..biased((2000.0, 0.0, 2.5)) };
+    for (name, tris, st) in
+        [("points", slope(0.3, 0.7), as_points), ("lines", small(0.4, true, 0.0), as_lines)]
+    {
+        out.push(scene(
+            format!("depth bias of a polygon drawn as {name}, D32_SFLOAT"),
+            D32,
+            vec![Step::Draw(draw(quad(0.5), GREY, ALWAYS)), Step::Draw(draw(tris, RED, st))],
         ));
     }
     // Bias decides a coplanar overlap: the second triangle at the same depth wins with a

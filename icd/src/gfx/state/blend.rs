@@ -190,9 +190,14 @@ pub fn color_blend(
         return Err(refuse("more than 8 colour attachments"));
     }
     let mut regs = Regs::new();
+    // With a logic op blending is off on every attachment, also on float and sRGB ones
+    // where the op itself does not apply (the colour is written as is): the CTS's
+    // logic_op_na_formats "_blend" cases expect exactly that ("with logicOp enabled,
+    // blendEnable is ignored").
+    let logic_op = info.logic_op_enable != 0;
     for i in 0..MAX_TARGETS {
         let control = match attachments.get(i) {
-            Some(a) if present >> i & 1 != 0 => blend_control(a)?,
+            Some(a) if present >> i & 1 != 0 && !logic_op => blend_control(a)?,
             _ => 0,
         };
         regs.push(r::CB_BLEND0_CONTROL + 4 * i as u32, control);
@@ -200,7 +205,7 @@ pub fn color_blend(
     let masks: Vec<_> = attachments.iter().map(|a| a.color_write_mask).collect();
     regs.push(r::CB_TARGET_MASK, target_mask(&masks, present));
     let logic = (info.logic_op_enable != 0).then_some(info.logic_op);
-    let dual = present & 1 != 0 && attachments.first().is_some_and(uses_dual_source);
+    let dual = !logic_op && present & 1 != 0 && attachments.first().is_some_and(uses_dual_source);
     let mask = regs.get(r::CB_TARGET_MASK).unwrap_or(0);
     regs.push(r::CB_COLOR_CONTROL, color_control(mask != 0, logic, dual)?);
     regs.extend(blend_constants(info.blend_constants));

@@ -69,17 +69,14 @@ fn poly_type(mode: vk::PolygonMode) -> VkResult<u32> {
 /// PA_SU_SC_MODE_CNTL (also the value for the dynamic cull mode, front face, polygon mode and
 /// depth bias enable: the register holds all of them).
 ///
-/// Depth bias enables polygon offset for front and back faces and for triangles
-/// (POLY_OFFSET_PARA_ENABLE, "parallelogram": the triangles the PA rasterizes). Vulkan biases
-/// polygons only, so the caller clears `depth_bias` for point and line topologies (the
-/// simulator refuses PARA_ENABLE on points and lines as not modelled). Bias with a polygon
-/// mode other than fill is refused: it applies to the polygon's edges or vertices there, which
-/// the simulator does not model.
+/// Depth bias enables polygon offset for front and back faces and POLY_OFFSET_PARA_ENABLE,
+/// which extends it to the points and lines a polygon mode draws for a polygon (each with
+/// the polygon's bias, as Vulkan biases polygons in every polygon mode; radeonsi sets PARA
+/// exactly when point- or line-mode polygons are offset). Vulkan biases polygons only, so
+/// the caller clears `depth_bias` for point and line topologies (the simulator refuses
+/// PARA_ENABLE on point and line primitives as not modelled).
 pub fn su_sc_mode_cntl(s: &Raster) -> VkResult<u32> {
     use r::PA_SU_SC_MODE_CNTL as F;
-    if s.depth_bias && s.polygon_mode != vk::PolygonMode::FILL {
-        return Err(refuse("depth bias with a polygon mode other than fill (not modelled)"));
-    }
     let fill = s.polygon_mode == vk::PolygonMode::FILL;
     let ptype = poly_type(s.polygon_mode)?;
     let clockwise = s.front_face == vk::FrontFace::CLOCKWISE;

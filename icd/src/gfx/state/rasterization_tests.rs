@@ -57,9 +57,9 @@ fn depth_bias_enables_and_registers() {
     // POLY_OFFSET_FRONT_ENABLE, _BACK_ENABLE, _PARA_ENABLE: bits 11, 12, 13.
     assert_eq!(mode(s) >> 11 & 7, 7);
     assert_eq!(mode(Raster { depth_bias: false, ..s }) >> 11 & 7, 0);
-    // Bias with polygon modes is not modelled by the simulator: refused.
+    // Polygon modes keep all three enables: the edges and vertices carry the polygon's bias.
     let line = Raster { polygon_mode: vk::PolygonMode::LINE, ..s };
-    assert!(matches!(su_sc_mode_cntl(&line), Err(crate::error::VkError::FeatureNotPresent(_))));
+    assert_eq!(mode(line) >> 11 & 7, 7);
     let b = DepthBias { constant: 2.0, clamp: -0.5, slope: 1.5 };
     let d16 = depth_bias(b, Some(vk::Format::D16_UNORM));
     // POLY_OFFSET_NEG_NUM_DB_BITS = -16 as an 8-bit field.
