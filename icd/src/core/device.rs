@@ -103,6 +103,14 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // f32 flush-to-zero and round-toward-zero per shader, everything else at the defaults
     // (properties.rs says which); tests/tests/float_controls.rs.
     (c"VK_KHR_shader_float_controls", 4),
+    // Cull mode, front face, topology, viewport and scissor with count, vertex strides, the
+    // depth/stencil enables, compare and stencil ops from the command buffer (gfx::dynamic);
+    // tests/tests/graphics_dynamic_state.rs and graphics_depth.rs's dynamic variant against
+    // lavapipe and against the same state baked into pipelines.
+    (c"VK_EXT_extended_dynamic_state", 1),
+    // Rasterizer discard, depth bias and primitive restart enables; no logic op and no patch
+    // control points (features off). Same tests.
+    (c"VK_EXT_extended_dynamic_state2", 1),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.

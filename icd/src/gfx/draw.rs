@@ -16,6 +16,7 @@ use ferrum_compiler::amd::abi;
 use ferrum_compiler::amd::abi::graphics as g;
 use ferrum_regs::gfx103::{self as r, enums};
 
+use super::dynamic::{self, Extended, Resolved};
 use super::pipeline::GraphicsProgram;
 use super::rendering::{DepthTarget, Load, Rendering};
 use super::state::depth::{self, StencilFace};
@@ -71,6 +72,11 @@ pub struct GraphicsState {
     pub index: Option<(u64, u64, vk::IndexType)>,
     /// Vertex buffer address and bytes from it, per binding.
     pub vertex_buffers: [(u64, u64); 32],
+    /// Per binding, the stride vkCmdBindVertexBuffers2EXT gave (read when the pipeline's
+    /// stride is dynamic).
+    pub vertex_strides: [u32; 32],
+    /// vkCmdSet*EXT of extended dynamic state 1 and 2.
+    pub extended: Extended,
     pub rendering: Option<Rendering>,
     pub pass: Option<super::rendering::PassInstance>,
 }
@@ -211,10 +217,14 @@ fn vertex_table(st: &GraphicsState, p: &GraphicsProgram) -> Vec<u32> {
     let mut words = vec![0u32; 4 * n];
     for a in &p.attributes {
         let (va, size) = st.vertex_buffers.get(a.binding as usize).copied().unwrap_or((0, 0));
+        let stride = match p.dynamic.vertex_stride {
+            true => st.vertex_strides.get(a.binding as usize).copied().unwrap_or(0),
+            false => a.stride,
+        };
         let bytes = u64::from(a.format.block_bytes);
         let avail = size.saturating_sub(u64::from(a.offset));
         // Whole elements inside the bound range; a zero stride reads element 0 every time.
-        let records = match (a.stride, avail >= bytes && va != 0) {
+        let records = match (stride, avail >= bytes && va != 0) {
             (_, false) => 0,
             (0, true) => u32::MAX,
             (s, true) => ((avail - bytes) / u64::from(s) + 1).min(u64::from(u32::MAX)) as u32,
@@ -222,7 +232,7 @@ fn vertex_table(st: &GraphicsState, p: &GraphicsProgram) -> Vec<u32> {
         let mut v = vsharp::typed(
             va + u64::from(a.offset),
             records,
-            a.stride,
+            stride,
             a.format.buf_format,
             a.format.swizzle,
         );
@@ -254,13 +264,13 @@ fn vs_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32]) -> VkResult<()
 
 fn viewport_state(
     s: &mut CmdStream,
-    p: &GraphicsProgram,
+    topology: vk::PrimitiveTopology,
     v: &vk::Viewport,
     sc: &vk::Rect2D,
     area: Option<&vk::Rect2D>,
 ) -> VkResult<()> {
     use enums::VGT_DI_PRIM_TYPE as P;
-    let prim = match p.prim_type {
+    let prim = match state::input_assembly::prim_type(topology)? {
         // Points up to the largest size PA_SU_POINT_MINMAX lets through.
         P::DI_PT_POINTLIST => RastPrim::Points(super::pipeline::MAX_POINT_SIZE),
         P::DI_PT_LINELIST | P::DI_PT_LINESTRIP => RastPrim::Lines(1.0),
@@ -365,7 +375,12 @@ pub fn scope_targets(s: &mut CmdStream, rendering: &Rendering) -> VkResult<()> {
 /// The depth/stencil target and the DB state of a draw: the pipeline's depth/stencil state
 /// against the aspects the scope attaches, with the command buffer's values for the states
 /// the pipeline made dynamic, and the depth bias in units of the attached depth format.
-fn depth_state(p: &GraphicsProgram, st: &GraphicsState, rendering: &Rendering) -> Regs {
+fn depth_state(
+    p: &GraphicsProgram,
+    st: &GraphicsState,
+    rendering: &Rendering,
+    resolved: &Resolved,
+) -> Regs {
     let t = rendering.depth.as_ref();
     let (has_depth, has_stencil, depth_format, mut regs) = match rendering.inherited {
         Some(i) => (i.depth, i.stencil, i.depth_format, Regs::new()),
@@ -376,7 +391,7 @@ fn depth_state(p: &GraphicsProgram, st: &GraphicsState, rendering: &Rendering) -
             depth_target_regs(rendering),
         ),
     };
-    let ds = &p.depth_stencil;
+    let ds = &resolved.depth_stencil;
     regs.push(r::DB_DEPTH_CONTROL, depth::depth_control(ds, has_depth, has_stencil));
     regs.push(r::DB_STENCIL_CONTROL, depth::stencil_control(&ds.front, &ds.back));
     let d = &p.dynamic;
@@ -394,8 +409,8 @@ fn depth_state(p: &GraphicsProgram, st: &GraphicsState, rendering: &Rendering) -
     ));
     let (lo, hi) = if d.depth_bounds { st.depth_bounds } else { p.depth_bounds };
     regs.extend(depth::depth_bounds(lo, hi));
-    if let Some(bias) = p.depth_bias {
-        let bias = if d.depth_bias { st.depth_bias } else { bias };
+    if resolved.raster.depth_bias {
+        let bias = if d.depth_bias { st.depth_bias } else { p.depth_bias };
         regs.extend(raster::depth_bias(bias, depth_format));
     }
     regs
@@ -411,7 +426,8 @@ fn draw_state(
     let p = st.pipeline.clone().ok_or(VkError::InvalidUsage("draw without a graphics pipeline"))?;
     let rendering =
         st.rendering.as_ref().ok_or(VkError::InvalidUsage("draw outside a render pass"))?;
-    if p.rasterizer_discard {
+    let resolved = dynamic::resolve(&p.dynamic, &p.fixed, &st.extended);
+    if resolved.raster.discard {
         return Ok(None);
     }
     let viewport = p.viewport.or(st.viewport).ok_or(VkError::InvalidUsage("no viewport set"))?;
@@ -422,6 +438,7 @@ fn draw_state(
     let inputs_va = s.embed(&vertex_table(st, &p))?;
     let user = [table_va as u32, (table_va >> 32) as u32, push_va as u32, (push_va >> 32) as u32];
     vs_state(s, &p, &user)?;
+    emit(s, resolved.regs()?)?;
     emit(s, p.state.clone())?;
     set(
         s,
@@ -429,9 +446,9 @@ fn draw_state(
         &[inputs_va as u32, (inputs_va >> 32) as u32],
     )?;
     let area = rendering.inherited.is_none().then_some(&rendering.area);
-    viewport_state(s, &p, &viewport, &scissor, area)?;
+    viewport_state(s, resolved.topology, &viewport, &scissor, area)?;
     ps_state(s, &p, &user, rendering, st.blend_constants)?;
-    emit(s, depth_state(&p, st, rendering))?;
+    emit(s, depth_state(&p, st, rendering, &resolved))?;
     set(s, r::GE_INDX_OFFSET, &[0])?;
     set(s, r::GE_MIN_VTX_INDX, &[0])?;
     set(s, r::GE_MAX_VTX_INDX, &[u32::MAX])?;
