@@ -111,6 +111,12 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // Rasterizer discard, depth bias and primitive restart enables; no logic op and no patch
     // control points (features off). Same tests.
     (c"VK_EXT_extended_dynamic_state2", 1),
+    // DEPTH_/STENCIL_ATTACHMENT_OPTIMAL and the read-only variants in render passes 2, barriers
+    // and dynamic rendering: no layout changes what Ferrum does (no compression or metadata
+    // follows layouts; render passes and barriers read none), so the per-aspect layouts need
+    // nothing. tests/tests/graphics_resolve_ds.rs runs every case with them on Ferrum and
+    // lavapipe.
+    (c"VK_KHR_separate_depth_stencil_layouts", 1),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.

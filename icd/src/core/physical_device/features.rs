@@ -180,7 +180,10 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         | vk::StructureType::PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT
         // VK_EXT_extended_dynamic_state: extendedDynamicState (gfx::dynamic;
         // tests/tests/graphics_dynamic_state.rs, graphics_depth.rs against lavapipe).
-        | vk::StructureType::PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT => &[T],
+        | vk::StructureType::PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT
+        // VK_KHR_separate_depth_stencil_layouts: separateDepthStencilLayouts (layouts change
+        // nothing in Ferrum; graphics_resolve_ds.rs with per-aspect layouts).
+        | vk::StructureType::PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES => &[T],
         // VK_EXT_extended_dynamic_state2: extendedDynamicState2 (rasterizer discard, depth
         // bias and primitive restart enables); no logic op (vkCmdSetLogicOpEXT) and no patch
         // control points (no tessellation).
