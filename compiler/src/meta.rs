@@ -35,6 +35,7 @@ impl KernelBuilder {
             shared_size: 0,
             scratch_size: 0,
             frag_modes: Vec::new(),
+            early_fragment_tests: false,
             float_controls: Default::default(),
         };
         KernelBuilder { shader, block: BlockId(0) }

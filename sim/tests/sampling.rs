@@ -324,9 +324,9 @@ fn integer_border_colours_and_one_d_arrays() {
     let got = rig.run(&t, s_sharp(6, 0, 0, 0, 2), mimg(Op::IMAGE_SAMPLE_LZ, 0xf, 4), &c);
     assert_eq!(got[0], [102, 0, 0, 1]);
     assert_eq!(got[1], [202, 0, 0, 1]);
-    // Border texel of an integer format: opaque white is (1, 1, 1, 1) as integers; DST_SEL
-    // still applies to the fetched texel, not to the border colour.
-    assert_eq!(got[2], [1, 1, 1, 1]);
+    // Border texel of an integer format: opaque white is (1, 1, 1, 1) as integers, then
+    // DST_SEL (X, 0, 0, 1) of the one-channel format applies to it as to a texel.
+    assert_eq!(got[2], [1, 0, 0, 1]);
 }
 
 /// Seamless cube filtering: every texel just outside a face maps to an edge texel of
@@ -510,10 +510,67 @@ fn border_colour_from_the_table() {
         .extend([(0x30e00, (table >> 8) as u32), (0x30e04, (table >> 40) as u32)]);
     let mut s = s_sharp(6, 0, 0, 0, 3);
     s[3] |= 3;
-    let got =
-        rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_LZ, 0xf, 1), &st(&[(1.5, 0.5), (0.1, 0.1)], 0.0));
+    let coords = st(&[(1.5, 0.5), (0.1, 0.1)], 0.0);
+    let xyzw = T { dst_sel: 0xfac, ..t };
+    let got = rig.run(&xyzw, s, mimg(Op::IMAGE_SAMPLE_LZ, 0xf, 1), &coords);
     assert_eq!(got[0], rgba);
     assert_eq!(got[1], [f(0.0), 0, 0, f(1.0)]);
+    // The one-channel format's own selects (X, 0, 0, 1) apply to the border colour too.
+    let got = rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_LZ, 0xf, 1), &coords);
+    assert_eq!(got[0], [rgba[0], 0, 0, f(1.0)]);
+}
+
+/// The border colour is placed into the format's channels by BC_SWIZZLE and then read
+/// through DST_SEL like a texel: a format stored B, G, R, A (DST_SEL Z, Y, X, W with
+/// BC_SWIZZLE ZYXW) returns the colour unchanged, a view swizzle on top of the format's
+/// selects swizzles it, and the fixed colours take the selects' constants.
+#[test]
+fn border_colour_goes_through_bc_swizzle_and_dst_sel() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 1);
+    let table = rig.image.va + 0x8000;
+    let rgba = [f(0.25), f(-2.0), f(7.0), f(0.5)];
+    rig.image.map.write_u32s(0x8000, &rgba).unwrap();
+    rig.uconfig
+        .borrow_mut()
+        .extend([(0x30e00, (table >> 8) as u32), (0x30e04, (table >> 40) as u32)]);
+    let sel = |s: [u32; 4]| s[0] | s[1] << 3 | s[2] << 6 | s[3] << 9;
+    let (zero, one, x, y, z, w) = (0, 1, 4, 5, 6, 7);
+    let outside = st(&[(1.5, 0.5)], 0.0);
+    let border = |dst: [u32; 4], bc: u32, s: [u32; 4]| {
+        let t = T { dst_sel: sel(dst), bc_swizzle: bc, ..t };
+        rig.run(&t, s, mimg(Op::IMAGE_SAMPLE_LZ, 0xf, 1), &outside)[0]
+    };
+    let table_s = s_sharp(6, 0, 0, 0, 3); // BORDER_COLOR_PTR 0: the entry written above
+                                          // BGRA storage: BC_SWIZZLE ZYXW undoes the format's selects.
+    assert_eq!(border([z, y, x, w], 4, table_s), rgba);
+    // ARGB storage (A in X): BC_SWIZZLE WXYZ.
+    assert_eq!(border([y, z, w, x], 3, table_s), rgba);
+    // ABGR storage: WZYX; RAGB: XWYZ; GRAB: YXWZ.
+    assert_eq!(border([w, z, y, x], 2, table_s), rgba);
+    assert_eq!(border([x, z, w, y], 1, table_s), rgba);
+    assert_eq!(border([y, x, w, z], 5, table_s), rgba);
+    // An RGBA format viewed with the swizzle (A, B, G, R): the view swizzle applies.
+    assert_eq!(border([w, z, y, x], 0, table_s), [rgba[3], rgba[2], rgba[1], rgba[0]]);
+    // Transparent black through "rgb1" is opaque black; opaque white through "r0ba" keeps
+    // a zero in green.
+    assert_eq!(border([x, y, z, one], 0, s_sharp(6, 0, 0, 0, 0)), [0, 0, 0, f(1.0)]);
+    let white = f(1.0);
+    assert_eq!(border([x, zero, z, w], 0, s_sharp(6, 0, 0, 0, 2)), [white, 0, white, white]);
+}
+
+/// Texel replacement comes before the depth comparison: a border texel is compared like a
+/// texel (opaque white is depth 1.0, transparent black 0.0).
+#[test]
+fn depth_compare_applies_to_the_border_colour() {
+    let rig = Rig::new(0);
+    let t = r32f(&rig, 1);
+    // image_sample_c_lz: (reference, s, t); LESS passes when reference < texel.
+    let c = [[f(0.5), f(1.5), f(0.5), 0], [f(0.5), f(-0.5), f(0.5), 0]];
+    let white = rig.run(&t, s_sharp(6, 0, 0, 1, 2), mimg(Op::IMAGE_SAMPLE_C_LZ, 1, 1), &c);
+    assert_eq!([white[0][0], white[1][0]], [f(1.0), f(1.0)]);
+    let black = rig.run(&t, s_sharp(6, 0, 0, 1, 0), mimg(Op::IMAGE_SAMPLE_C_LZ, 1, 1), &c);
+    assert_eq!([black[0][0], black[1][0]], [0, 0]);
 }
 
 /// Explicit gradients (`_d`, 32-bit; `_d_g16`, 16-bit packed per direction) select the LOD;

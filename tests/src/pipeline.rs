@@ -41,12 +41,17 @@ pub struct GraphicsDesc<'a> {
     pub restart: bool,
     /// A static viewport (its scissor covers it); None: both are dynamic state.
     pub viewport: Option<vk::Viewport>,
+    /// Viewports after the first (multiViewport): static like `viewport`, or only counted
+    /// in viewportCount/scissorCount when the viewport is dynamic.
+    pub more_viewports: Vec<vk::Viewport>,
     pub rasterization: vk::PipelineRasterizationStateCreateInfo<'static>,
     pub samples: vk::SampleCountFlags,
     pub sample_mask: Option<u32>,
     pub depth_stencil: Option<vk::PipelineDepthStencilStateCreateInfo<'static>>,
     pub blend: Vec<vk::PipelineColorBlendAttachmentState>,
     pub blend_constants: [f32; 4],
+    /// logicOpEnable with this op (the logicOp feature).
+    pub logic_op: Option<vk::LogicOp>,
     /// Dynamic state beyond the viewport and scissor.
     pub dynamic: Vec<vk::DynamicState>,
     pub flags: vk::PipelineCreateFlags,
@@ -89,6 +94,7 @@ impl<'a> GraphicsDesc<'a> {
             topology: vk::PrimitiveTopology::TRIANGLE_LIST,
             restart: false,
             viewport: None,
+            more_viewports: Vec::new(),
             rasterization: vk::PipelineRasterizationStateCreateInfo::default()
                 .polygon_mode(vk::PolygonMode::FILL)
                 .cull_mode(vk::CullModeFlags::NONE)
@@ -99,6 +105,7 @@ impl<'a> GraphicsDesc<'a> {
             depth_stencil: None,
             blend: vec![opaque()],
             blend_constants: [0.0; 4],
+            logic_op: None,
             dynamic: Vec::new(),
             flags: vk::PipelineCreateFlags::empty(),
             cache: vk::PipelineCache::null(),
@@ -142,7 +149,8 @@ impl<'a> GraphicsDesc<'a> {
         let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
             .topology(self.topology)
             .primitive_restart_enable(self.restart);
-        let viewports: Vec<vk::Viewport> = self.viewport.into_iter().collect();
+        let viewports: Vec<vk::Viewport> =
+            self.viewport.into_iter().chain(self.more_viewports.iter().copied()).collect();
         let scissors: Vec<vk::Rect2D> = viewports
             .iter()
             .map(|v| vk::Rect2D {
@@ -159,7 +167,10 @@ impl<'a> GraphicsDesc<'a> {
             vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors)
         } else {
             dynamic.extend([vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR]);
-            vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1)
+            let count = 1 + self.more_viewports.len() as u32;
+            vk::PipelineViewportStateCreateInfo::default()
+                .viewport_count(count)
+                .scissor_count(count)
         };
         let mask = [self.sample_mask.unwrap_or(u32::MAX)];
         let mut ms =
@@ -169,7 +180,9 @@ impl<'a> GraphicsDesc<'a> {
         }
         let cb = vk::PipelineColorBlendStateCreateInfo::default()
             .attachments(&self.blend)
-            .blend_constants(self.blend_constants);
+            .blend_constants(self.blend_constants)
+            .logic_op_enable(self.logic_op.is_some())
+            .logic_op(self.logic_op.unwrap_or(vk::LogicOp::COPY));
         let ds = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic);
         let mut info = vk::GraphicsPipelineCreateInfo::default()
             .flags(self.flags)

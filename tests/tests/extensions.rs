@@ -6,7 +6,7 @@
 use std::ffi::{c_void, CStr};
 use std::sync::Mutex;
 
-use ash_loaded::vk;
+use ash_loaded::{khr, vk};
 use ferrum_tests::gpu::{transfer_to_host, Gpu};
 use ferrum_tests::kernel::{binding, compute_to_host, whole, Kernel, KernelOptions};
 use ferrum_tests::shaders::compute_spirv;
@@ -528,5 +528,42 @@ fn allocation_callbacks_hold_object_storage() {
     }
     assert!(rec.live.lock().unwrap().is_empty());
     drop(g);
+    h.assert_clean();
+}
+
+/// VK_KHR_format_feature_flags2 through the loader: VkFormatProperties3 chained to
+/// vkGetPhysicalDeviceFormatProperties2 repeats the legacy flags and adds storage without a
+/// format (storage formats) and depth comparison (sampled depth formats), nothing else.
+#[test]
+fn format_properties3_extend_the_legacy_flags() {
+    let h = Harness::new(true, &[khr::get_physical_device_properties2::NAME]);
+    let p2_ext = khr::get_physical_device_properties2::Instance::new(&h.entry, &h.instance);
+    let pd = h.physical_device();
+    let f2 = vk::FormatFeatureFlags2::from_raw;
+    let unformatted = vk::FormatFeatureFlags2::STORAGE_READ_WITHOUT_FORMAT
+        | vk::FormatFeatureFlags2::STORAGE_WRITE_WITHOUT_FORMAT;
+    for format in [vk::Format::R8G8B8A8_UNORM, vk::Format::R32_UINT, vk::Format::D32_SFLOAT] {
+        let mut p3 = vk::FormatProperties3::default();
+        let mut p2 = vk::FormatProperties2::default().push_next(&mut p3);
+        // SAFETY: a live physical device and valid output structures.
+        unsafe { p2_ext.get_physical_device_format_properties2(pd, format, &mut p2) };
+        let legacy = p2.format_properties;
+        let optimal = f2(u64::from(legacy.optimal_tiling_features.as_raw()));
+        let buffer = f2(u64::from(legacy.buffer_features.as_raw()));
+        let mut want = optimal;
+        if optimal.contains(vk::FormatFeatureFlags2::STORAGE_IMAGE) {
+            want |= unformatted;
+        }
+        if format == vk::Format::D32_SFLOAT {
+            want |= vk::FormatFeatureFlags2::SAMPLED_IMAGE_DEPTH_COMPARISON;
+        }
+        assert_eq!(p3.optimal_tiling_features, want, "{format:?}");
+        let mut want = buffer;
+        if buffer.contains(vk::FormatFeatureFlags2::STORAGE_TEXEL_BUFFER) {
+            want |= unformatted;
+        }
+        assert_eq!(p3.buffer_features, want, "{format:?}");
+        assert!(optimal.contains(vk::FormatFeatureFlags2::SAMPLED_IMAGE), "{format:?}");
+    }
     h.assert_clean();
 }

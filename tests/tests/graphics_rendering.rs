@@ -6,7 +6,10 @@
 //!   scope suspended in one command buffer and resumed in the next (the resumed scope's clear
 //!   must not apply again); a view mask of two views (each view's rectangle in its layer);
 //!   the draws in a secondary command buffer inheriting the scope
-//!   (VkCommandBufferInheritanceRenderingInfo);
+//!   (VkCommandBufferInheritanceRenderingInfo), and a secondary inheriting a two-view scope
+//!   that draws, clears a rectangle with vkCmdClearAttachments and draws again (the
+//!   secondary knows no attachment view: the clear and the per-view targets are left to the
+//!   executing primary, in order);
 //! - render pass 2: two subpasses, each rendering into its own layer with a subpass
 //!   dependency between them (the second attachment's clear happens in its first subpass), and
 //!   a subpass with a view mask.
@@ -53,17 +56,32 @@ layout(location = 0) out vec4 o;
 void main() { o = vec4(float(gl_ViewIndex) / 4.0, 1.0, inst / 2.0, 1.0); }
 ";
 
+/// The rectangle (x0, y0, x1, y1) and colour vkCmdClearAttachments clears between the draws
+/// of instance 0 and instance 1 in `Case::SecondaryMultiviewClear`: over the right part of
+/// instance 0's rectangle and the left part of instance 1's, in both views.
+const MID_CLEAR: ([i32; 4], [f32; 4]) = ([4, 5, 20, 8], [1.0, 0.0, 0.0, 1.0]);
+
 /// The expected texels of a layer showing view `v` with the rectangles of `instances`.
 fn expected(v: i32, instances: &[i32]) -> Vec<u8> {
+    expected_with(v, instances, None)
+}
+
+/// As [`expected`], with `clear` applied after the first instance's rectangle.
+fn expected_with(v: i32, instances: &[i32], clear: Option<([i32; 4], [f32; 4])>) -> Vec<u8> {
     let unorm = |c: [f32; 4]| c.map(|x| (x * 255.0).round() as u8);
     let mut img = Vec::new();
     for y in 0..H as i32 {
         for x in 0..W as i32 {
             let mut c = CLEAR;
-            for &i in instances {
+            for (k, &i) in instances.iter().enumerate() {
                 let x0 = 2 + 14 * i + 5 * v;
                 if x >= x0 && x < x0 + 10 && y >= 3 && y < 10 + 3 * v {
                     c = [v as f32 / 4.0, 1.0, i as f32 / 2.0, 1.0];
+                }
+                if let Some((r, colour)) = clear.filter(|_| k == 0) {
+                    if x >= r[0] && x < r[2] && y >= r[1] && y < r[3] {
+                        c = colour;
+                    }
                 }
             }
             img.extend(unorm(c));
@@ -83,6 +101,8 @@ enum Case {
     DynamicMultiview,
     /// The draws in a secondary command buffer.
     Secondary,
+    /// View mask 0b11; a secondary draws instance 0, clears `MID_CLEAR`, draws instance 1.
+    SecondaryMultiviewClear,
     /// Render pass 2: subpass 0 draws instance 0 into layer 0, subpass 1 instance 1 into
     /// layer 1.
     Subpasses,
@@ -99,12 +119,15 @@ impl Case {
                 [Some(expected(0, &[0])), Some(expected(1, &[0]))]
             }
             Case::Subpasses => [Some(expected(0, &[0])), Some(expected(0, &[1]))],
+            Case::SecondaryMultiviewClear => {
+                [0, 1].map(|v| Some(expected_with(v, &[0, 1], Some(MID_CLEAR))))
+            }
         }
     }
 
     fn view_mask(self) -> u32 {
         match self {
-            Case::DynamicMultiview | Case::PassMultiview => 0b11,
+            Case::DynamicMultiview | Case::PassMultiview | Case::SecondaryMultiviewClear => 0b11,
             _ => 0,
         }
     }
@@ -393,11 +416,12 @@ unsafe fn run_dynamic(
                 gpu.submit_wait(&[first, second]);
                 d.free_command_buffers(gpu.pool, &[first, second]);
             }
-            Case::Secondary => {
+            Case::Secondary | Case::SecondaryMultiviewClear => {
                 let secondary = gpu.command_buffers(vk::CommandBufferLevel::SECONDARY, 1)[0];
                 let formats = [FORMAT];
                 let mut inherit_rendering = vk::CommandBufferInheritanceRenderingInfo::default()
                     .color_attachment_formats(&formats)
+                    .view_mask(case.view_mask())
                     .rasterization_samples(vk::SampleCountFlags::TYPE_1);
                 let inherit =
                     vk::CommandBufferInheritanceInfo::default().push_next(&mut inherit_rendering);
@@ -406,7 +430,33 @@ unsafe fn run_dynamic(
                     .inheritance_info(&inherit);
                 d.begin_command_buffer(secondary, &begin).expect("vkBeginCommandBuffer");
                 d.cmd_bind_pipeline(secondary, graphics, pipe);
-                d.cmd_draw(secondary, 6, 2, 0, 0);
+                if case == Case::Secondary {
+                    d.cmd_draw(secondary, 6, 2, 0, 0);
+                } else {
+                    let ([x0, y0, x1, y1], colour) = MID_CLEAR;
+                    let clear = vk::ClearAttachment {
+                        aspect_mask: vk::ImageAspectFlags::COLOR,
+                        color_attachment: 0,
+                        clear_value: vk::ClearValue {
+                            color: vk::ClearColorValue { float32: colour },
+                        },
+                    };
+                    // With a view mask the rectangle's layers are 0..1: every view is cleared.
+                    let rect = vk::ClearRect {
+                        rect: vk::Rect2D {
+                            offset: vk::Offset2D { x: x0, y: y0 },
+                            extent: vk::Extent2D {
+                                width: (x1 - x0) as u32,
+                                height: (y1 - y0) as u32,
+                            },
+                        },
+                        base_array_layer: 0,
+                        layer_count: 1,
+                    };
+                    d.cmd_draw(secondary, 6, 1, 0, 0);
+                    d.cmd_clear_attachments(secondary, &[clear], &[rect]);
+                    d.cmd_draw(secondary, 6, 1, 0, 1);
+                }
                 d.end_command_buffer(secondary).expect("vkEndCommandBuffer");
                 gpu.run(|d, cb| {
                     to_attachment(d, cb, image);
@@ -576,6 +626,11 @@ fn dynamic_rendering_with_a_view_mask() {
 #[test]
 fn dynamic_rendering_in_a_secondary() {
     check(Case::Secondary);
+}
+
+#[test]
+fn dynamic_rendering_multiview_secondary_clears_between_draws() {
+    check(Case::SecondaryMultiviewClear);
 }
 
 #[test]

@@ -109,6 +109,8 @@ enum Shade {
     Texture(Sampler),
     /// Three targets of different formats, write mask R|G|A.
     Mrt,
+    /// The MRT targets blended three ways (independentBlend): additive, alpha, none.
+    MrtBlend,
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -157,7 +159,7 @@ mod corpus;
 /// The target formats of `s`.
 fn formats(s: &Scene) -> Vec<vk::Format> {
     match s.shade {
-        Shade::Mrt => vec![
+        Shade::Mrt | Shade::MrtBlend => vec![
             vk::Format::R8G8B8A8_UNORM,
             vk::Format::R16G16B16A16_SFLOAT,
             vk::Format::R32G32B32A32_SFLOAT,
@@ -283,6 +285,26 @@ fn pipeline(
     }
     let n = if s.shade == Shade::Mrt { 3 } else { 1 };
     desc.blend = vec![att; n];
+    if s.shade == Shade::MrtBlend {
+        use vk::BlendFactor as B;
+        let additive = opaque()
+            .blend_enable(true)
+            .src_color_blend_factor(B::ONE)
+            .dst_color_blend_factor(B::ONE)
+            .color_blend_op(vk::BlendOp::ADD)
+            .src_alpha_blend_factor(B::ONE)
+            .dst_alpha_blend_factor(B::ZERO)
+            .alpha_blend_op(vk::BlendOp::ADD);
+        let alpha = opaque()
+            .blend_enable(true)
+            .src_color_blend_factor(B::SRC_ALPHA)
+            .dst_color_blend_factor(B::ONE_MINUS_SRC_ALPHA)
+            .color_blend_op(vk::BlendOp::ADD)
+            .src_alpha_blend_factor(B::ONE)
+            .dst_alpha_blend_factor(B::ONE_MINUS_SRC_ALPHA)
+            .alpha_blend_op(vk::BlendOp::REVERSE_SUBTRACT);
+        desc.blend = vec![additive, alpha, opaque()];
+    }
     // SAFETY: a valid description on a live device.
     unsafe { desc.create(d) }
 }
@@ -409,10 +431,11 @@ fn render(gpu: &Gpu, s: &Scene) -> Vec<Vec<u32>> {
     let fs = match s.shade {
         Shade::Color | Shade::Additive => FS_COLOR,
         Shade::Texture(_) => FS_TEXTURE,
-        Shade::Mrt => FS_MRT,
+        Shade::Mrt | Shade::MrtBlend => FS_MRT,
     };
     let modules = [module(d, VS, "vert"), module(d, fs, "frag")];
-    let pass = render_pass(d, &formats, s.subpasses, s.shade == Shade::Mrt);
+    let pass =
+        render_pass(d, &formats, s.subpasses, matches!(s.shade, Shade::Mrt | Shade::MrtBlend));
     // SAFETY: valid create infos and commands on live objects, all destroyed after the
     // submission finished.
     unsafe {
@@ -568,7 +591,10 @@ fn scene_corpus_matches_lavapipe() {
         let mut divisor = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default()
             .vertex_attribute_instance_rate_divisor(true)
             .vertex_attribute_instance_rate_zero_divisor(true);
-        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut divisor);
+        let core = vk::PhysicalDeviceFeatures::default()
+            .independent_blend(true)
+            .full_draw_index_uint32(true);
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().features(core).push_next(&mut divisor);
         Gpu::with_feature_chain(&h.instance, pd, 0, &extensions, &mut f2)
     };
     let lvp_gpu = device(lvp_pd);

@@ -143,13 +143,34 @@ const CASES: [Case; 15] = [
     },
 ];
 
-fn writer_source(c: &Case) -> String {
-    let (q, p, v) = (c.qualifier, c.prefix, c.value);
+/// How the shaders declare the storage images: with the case's format qualifier, or without
+/// one (shaderStorageImageRead/WriteWithoutFormat: the hardware takes the format from the
+/// descriptor either way).
+#[derive(Clone, Copy, PartialEq)]
+enum Decl {
+    Formatted,
+    Unformatted,
+}
+
+/// The layout qualifier suffix of `c`'s storage images and the extension line reads need
+/// when they carry no format.
+fn storage_decl(c: &Case, decl: Decl) -> (String, &'static str) {
+    match decl {
+        Decl::Formatted => (format!(", {}", c.qualifier), ""),
+        Decl::Unformatted => {
+            (String::new(), "#extension GL_EXT_shader_image_load_formatted : require\n")
+        }
+    }
+}
+
+fn writer_source(c: &Case, decl: Decl) -> String {
+    let (p, v) = (c.prefix, c.value);
+    let (q, _) = storage_decl(c, decl);
     format!(
         "#version 450
 layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0, {q}) uniform writeonly {p}image2DArray level0;
-layout(set = 0, binding = 1, {q}) uniform writeonly {p}image2DArray level1;
+layout(set = 0, binding = 0{q}) uniform writeonly {p}image2DArray level0;
+layout(set = 0, binding = 1{q}) uniform writeonly {p}image2DArray level1;
 void main() {{
     ivec3 g = ivec3(gl_GlobalInvocationID);
     if (g.x < {W} && g.y < {H}) {{
@@ -167,8 +188,9 @@ void main() {{
     )
 }
 
-fn reader_source(c: &Case) -> String {
-    let (q, p) = (c.qualifier, c.prefix);
+fn reader_source(c: &Case, decl: Decl) -> String {
+    let p = c.prefix;
+    let (q, ext) = storage_decl(c, decl);
     let bits = match p {
         "u" => "",
         "i" => "uvec4",
@@ -183,9 +205,9 @@ fn reader_source(c: &Case) -> String {
     };
     format!(
         "#version 450
-layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0, {q}) uniform readonly {p}image2DArray level0;
-layout(set = 0, binding = 1, {q}) uniform readonly {p}image2DArray level1;
+{ext}layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0{q}) uniform readonly {p}image2DArray level0;
+layout(set = 0, binding = 1{q}) uniform readonly {p}image2DArray level1;
 layout(set = 0, binding = 2) uniform {p}texture2DArray tex;
 layout(set = 0, binding = 3) uniform sampler nearest_smp;
 layout(set = 0, binding = 4) uniform sampler linear_smp;
@@ -250,7 +272,7 @@ fn sampler(d: &Device, filter: vk::Filter) -> vk::Sampler {
 }
 
 /// Runs the writer and the reader for `c` on `gpu`; the reader's output words.
-fn round_trip(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, c: &Case) -> Vec<u32> {
+fn round_trip(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, c: &Case, decl: Decl) -> Vec<u32> {
     let d = &gpu.device;
     let general = vk::ImageLayout::GENERAL;
     let storage = vk::DescriptorType::STORAGE_IMAGE;
@@ -262,8 +284,8 @@ fn round_trip(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, c: &Case) -> Vec<u
         binding(4, vk::DescriptorType::SAMPLER, 1),
         binding(5, vk::DescriptorType::STORAGE_BUFFER, 1),
     ];
-    let writer = Kernel::new(d, &compute_spirv(&writer_source(c)), &[&bindings[..2]], 0);
-    let reader = Kernel::new(d, &compute_spirv(&reader_source(c)), &[&bindings], 0);
+    let writer = Kernel::new(d, &compute_spirv(&writer_source(c, decl)), &[&bindings[..2]], 0);
+    let reader = Kernel::new(d, &compute_spirv(&reader_source(c, decl)), &[&bindings], 0);
     let out = gpu.host_buffer(u64::from(OUT_WORDS) * 4);
     out.write(0, &vec![0xcd; OUT_WORDS as usize * 4]);
     // SAFETY: valid create infos and commands on live handles; everything is destroyed after
@@ -411,14 +433,37 @@ fn matches(c: &Case, i: usize, ours: &[u32], lvp: &[u32]) -> bool {
     unorm && (a * 255.0).round() == (b * 255.0).round() && (a - b).abs() <= b.abs() * 3e-7
 }
 
+/// A device of `pd` with the unformatted storage image features when `decl` needs them.
+fn gpu_for(h: &Harness, pd: vk::PhysicalDevice, decl: Decl) -> Gpu {
+    let on = decl == Decl::Unformatted;
+    let features = vk::PhysicalDeviceFeatures::default()
+        .shader_storage_image_read_without_format(on)
+        .shader_storage_image_write_without_format(on);
+    Gpu::with_features(&h.instance, pd, 0, &features)
+}
+
 #[test]
 fn storage_fetch_and_sampling_match_lavapipe() {
+    storage_images_match_lavapipe(Decl::Formatted);
+}
+
+/// The same round trip with storage images declared without a format (writeonly without
+/// qualifier, reads through GL_EXT_shader_image_load_formatted), every case's format.
+#[test]
+fn unformatted_storage_images_match_lavapipe() {
+    storage_images_match_lavapipe(Decl::Unformatted);
+}
+
+fn storage_images_match_lavapipe(decl: Decl) {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
     let lvp_pd = h.physical_device_named("llvmpipe");
     let ours_pd = h.physical_device_named("Ferrum");
     let mut failures = Vec::new();
     for c in &CASES {
-        let lvp = round_trip(&h, lvp_pd, &Gpu::new(&h.instance, lvp_pd, 0, 1, &[]), c);
+        // The reference declares formats: lavapipe has no shaderStorageImageReadWithoutFormat,
+        // and the spec gives both declarations the same results.
+        let formatted = Decl::Formatted;
+        let lvp = round_trip(&h, lvp_pd, &gpu_for(&h, lvp_pd, formatted), c, formatted);
         // Sanity: lavapipe wrote every texel of every level and layer (no 0xcdcdcdcd left at
         // a texel's imageLoad words).
         for lv in 0..LEVELS {
@@ -431,7 +476,7 @@ fn storage_fetch_and_sampling_match_lavapipe() {
                 );
             }
         }
-        let ours = round_trip(&h, ours_pd, &Gpu::new(&h.instance, ours_pd, 0, 1, &[]), c);
+        let ours = round_trip(&h, ours_pd, &gpu_for(&h, ours_pd, decl), c, decl);
         let bad: Vec<String> = (0..OUT_WORDS as usize)
             .filter(|&i| !matches(c, i, &ours, &lvp))
             .take(8)
@@ -459,8 +504,9 @@ const TEXELS: u32 = W * H * 2;
 
 /// A kernel storing each case's value at every texel of a storage texel buffer and loading
 /// it back.
-fn texel_buffer_source(c: &Case) -> String {
-    let (q, p, v) = (c.qualifier, c.prefix, c.value);
+fn texel_buffer_source(c: &Case, decl: Decl) -> String {
+    let (p, v) = (c.prefix, c.value);
+    let (q, ext) = storage_decl(c, decl);
     let bits = match p {
         "u" => "",
         "i" => "uvec4",
@@ -468,8 +514,8 @@ fn texel_buffer_source(c: &Case) -> String {
     };
     format!(
         "#version 450
-layout(local_size_x = 64) in;
-layout(set = 0, binding = 0, {q}) uniform {p}imageBuffer texels;
+{ext}layout(local_size_x = 64) in;
+layout(set = 0, binding = 0{q}) uniform {p}imageBuffer texels;
 layout(set = 0, binding = 1) buffer Out {{ uvec4 o[]; }};
 void main() {{
     int i = int(gl_GlobalInvocationID.x);
@@ -484,13 +530,13 @@ void main() {{
 }
 
 /// The texel buffer's bytes and the loaded words for `c` on `gpu`.
-fn texel_buffer_round_trip(gpu: &Gpu, c: &Case) -> (Vec<u8>, Vec<u32>) {
+fn texel_buffer_round_trip(gpu: &Gpu, c: &Case, decl: Decl) -> (Vec<u8>, Vec<u32>) {
     let d = &gpu.device;
     let bindings = [
         binding(0, vk::DescriptorType::STORAGE_TEXEL_BUFFER, 1),
         binding(1, vk::DescriptorType::STORAGE_BUFFER, 1),
     ];
-    let kernel = Kernel::new(d, &compute_spirv(&texel_buffer_source(c)), &[&bindings], 0);
+    let kernel = Kernel::new(d, &compute_spirv(&texel_buffer_source(c, decl)), &[&bindings], 0);
     let bytes = u64::from(TEXELS) * 16;
     let texels = gpu.storage_texel_buffer(bytes);
     texels.write(0, &vec![0xcd; bytes as usize]);
@@ -531,13 +577,24 @@ fn texel_buffer_round_trip(gpu: &Gpu, c: &Case) -> (Vec<u8>, Vec<u32>) {
 /// but for the rounding `matches` allows in stores to UNORM8 and half floats).
 #[test]
 fn storage_texel_buffers_match_lavapipe() {
+    texel_buffers_match_lavapipe(Decl::Formatted);
+}
+
+/// The texel buffer round trip with an imageBuffer declared without a format.
+#[test]
+fn unformatted_storage_texel_buffers_match_lavapipe() {
+    texel_buffers_match_lavapipe(Decl::Unformatted);
+}
+
+fn texel_buffers_match_lavapipe(decl: Decl) {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
-    let lvp_gpu = Gpu::new(&h.instance, h.physical_device_named("llvmpipe"), 0, 1, &[]);
-    let ours_gpu = Gpu::new(&h.instance, h.physical_device_named("Ferrum"), 0, 1, &[]);
+    // Formats in the reference, as in storage_images_match_lavapipe.
+    let lvp_gpu = gpu_for(&h, h.physical_device_named("llvmpipe"), Decl::Formatted);
+    let ours_gpu = gpu_for(&h, h.physical_device_named("Ferrum"), decl);
     let mut failures = Vec::new();
     for c in &CASES {
-        let (lvp_bytes, lvp) = texel_buffer_round_trip(&lvp_gpu, c);
-        let (our_bytes, ours) = texel_buffer_round_trip(&ours_gpu, c);
+        let (lvp_bytes, lvp) = texel_buffer_round_trip(&lvp_gpu, c, Decl::Formatted);
+        let (our_bytes, ours) = texel_buffer_round_trip(&ours_gpu, c, decl);
         // imageLoad words sit in slot 0 of `matches`' layout (not linear).
         let bad_load = (0..ours.len()).find(|&i| {
             let at = i / 4 * WORDS as usize + i % 4;

@@ -1,7 +1,7 @@
 //! Multisampling through the loader, differential against lavapipe (validation layer on).
 //!
 //! - `msaa_transfers_match_lavapipe`: multisampled images (2, 4 and 8 samples, two layers) of
-//!   every format in `PROVEN_MSAA` are cleared (`vkCmdClearColorImage`, per layer), copied
+//!   every colour format in `PROVEN_MSAA` are cleared (`vkCmdClearColorImage`, per layer), copied
 //!   into another multisampled image at an offset (`vkCmdCopyImage`, every sample), and
 //!   resolved (`vkCmdResolveImage`, a sub-rectangle at an offset, and the whole image) into
 //!   single-sampled images read back with `vkCmdCopyImageToBuffer`. Every sample of a pixel
@@ -120,8 +120,15 @@ fn barrier(
 /// that round-trip: 0, 1 and 0.5 in float formats; UNORM values whose conversion is exact).
 fn clear_value(f: vk::Format, layer: u32) -> vk::ClearColorValue {
     let v = match (f, layer) {
-        (vk::Format::R8G8B8A8_UNORM, 0) => [51.0 / 255.0, 1.0, 0.0, 204.0 / 255.0],
-        (vk::Format::R8G8B8A8_UNORM, _) => [0.0, 102.0 / 255.0, 1.0, 1.0],
+        (vk::Format::R8G8B8A8_UNORM | vk::Format::B8G8R8A8_UNORM, 0) => {
+            [51.0 / 255.0, 1.0, 0.0, 204.0 / 255.0]
+        }
+        (vk::Format::R8G8B8A8_UNORM | vk::Format::B8G8R8A8_UNORM, _) => {
+            [0.0, 102.0 / 255.0, 1.0, 1.0]
+        }
+        // Unsigned small floats: no negative values (5- and 6-bit mantissas hold these).
+        (vk::Format::B10G11R11_UFLOAT_PACK32, 0) => [0.25, 2.5, 0.75, 1.0],
+        (vk::Format::B10G11R11_UFLOAT_PACK32, _) => [8.0, 0.5, 0.125, 0.0],
         (_, 0) => [0.25, -2.5, 0.75, 1.0],
         _ => [8.0, 0.5, -0.125, 0.0],
     };
@@ -212,8 +219,13 @@ fn transfer_round(
     down.bytes().to_vec()
 }
 
-const FORMATS: [vk::Format; 3] =
-    [vk::Format::R8G8B8A8_UNORM, vk::Format::R16G16B16A16_SFLOAT, vk::Format::R32G32B32A32_SFLOAT];
+const FORMATS: [vk::Format; 5] = [
+    vk::Format::R8G8B8A8_UNORM,
+    vk::Format::B8G8R8A8_UNORM,
+    vk::Format::B10G11R11_UFLOAT_PACK32,
+    vk::Format::R16G16B16A16_SFLOAT,
+    vk::Format::R32G32B32A32_SFLOAT,
+];
 
 const COUNTS: [vk::SampleCountFlags; 3] =
     [vk::SampleCountFlags::TYPE_2, vk::SampleCountFlags::TYPE_4, vk::SampleCountFlags::TYPE_8];

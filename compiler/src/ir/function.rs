@@ -246,8 +246,11 @@ pub struct Shader {
     pub shared_size: u32,
     /// Bytes of per-invocation scratch (set by `lower_explicit_io`).
     pub scratch_size: u32,
-    /// Fragment origin is upper-left, early tests, depth replacing ... (fragment modes).
+    /// Fragment origin is upper-left, depth replacing ... (fragment modes not acted on).
     pub frag_modes: Vec<String>,
+    /// The EarlyFragmentTests execution mode: depth/stencil tests (and their writes) before
+    /// the fragment shader runs, so failed fragments have no side effects.
+    pub early_fragment_tests: bool,
     /// Float execution modes (SPV_KHR_float_controls) other than the defaults.
     pub float_controls: FloatControls,
 }

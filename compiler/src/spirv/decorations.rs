@@ -33,6 +33,8 @@ pub struct Decor {
     pub location: Option<u32>,
     /// `Component`.
     pub component: Option<u32>,
+    /// `Index` (the dual-source blending index of a fragment output).
+    pub index: Option<u32>,
     /// `SpecId`.
     pub spec_id: Option<u32>,
     /// `Flat`.
@@ -94,6 +96,7 @@ impl Decorations {
                 Decoration::Binding => slot.binding = Some(arg()?),
                 Decoration::Location => slot.location = Some(arg()?),
                 Decoration::Component => slot.component = Some(arg()?),
+                Decoration::Index => slot.index = Some(arg()?),
                 Decoration::SpecId => slot.spec_id = Some(arg()?),
                 Decoration::Flat => slot.flat = true,
                 Decoration::NoPerspective => slot.noperspective = true,

@@ -224,6 +224,7 @@ impl<'m> ModuleCtx<'m> {
                 shared_size: 0,
                 scratch_size: 0,
                 frag_modes: Vec::new(),
+                early_fragment_tests: false,
                 float_controls: Default::default(),
             },
             dec: Decorations::collect(spv)?,
@@ -459,7 +460,9 @@ impl<'m> ModuleCtx<'m> {
         } else if d.binding.is_some() {
             v.binding = Some((0, d.binding.unwrap_or(0)));
         }
-        v.location = d.location.map(|l| (l, d.component.unwrap_or(0)));
+        v.location = dual_source_location(d.location, d.index)
+            .map_err(|why| CompileError::unsupported(opname(inst), why))?
+            .map(|l| (l, d.component.unwrap_or(0)));
         v.flat = d.flat;
         v.noperspective = d.noperspective;
         v.interp = d.interp;
@@ -639,6 +642,7 @@ impl<'m> ModuleCtx<'m> {
                     let width = lit(em, 2)?;
                     super::float_controls::apply(&mut self.shader.float_controls, *mode, width)?;
                 }
+                spirv::ExecutionMode::EarlyFragmentTests => self.shader.early_fragment_tests = true,
                 other => self.shader.frag_modes.push(format!("{other:?}")),
             }
         }
@@ -693,6 +697,21 @@ pub fn leaf_type(types: &ir::TypeTable, t: TypeId) -> Option<ValueType> {
     }
 }
 
+/// The location a fragment output is exported at: `Index` 1 (dual-source blending's second
+/// colour, only at location 0 since maxFragmentDualSrcAttachments is 1) takes location 1, the
+/// MRT1 export the colour backend reads as the blend's second source when target 0 uses SRC1
+/// factors (as ACO/RADV export it). Index 0 (or none) keeps the location.
+fn dual_source_location(
+    location: Option<u32>,
+    index: Option<u32>,
+) -> Result<Option<u32>, &'static str> {
+    match (location, index.unwrap_or(0)) {
+        (l, 0) => Ok(l),
+        (Some(0), 1) => Ok(Some(1)),
+        _ => Err("an Index other than 0, or Index 1 at a location other than 0"),
+    }
+}
+
 fn sysval(b: spirv::BuiltIn) -> Option<SysVal> {
     use spirv::BuiltIn as B;
     Some(match b {
@@ -738,5 +757,20 @@ fn builtin_out(b: spirv::BuiltIn) -> ir::BuiltinOut {
         spirv::BuiltIn::PointCoord => ir::BuiltinOut::PointCoord,
         spirv::BuiltIn::ViewportIndex => ir::BuiltinOut::ViewportIndex,
         other => ir::BuiltinOut::Other(other as u32),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dual_source_location;
+
+    #[test]
+    fn dual_source_index_one_takes_location_one() {
+        assert_eq!(dual_source_location(Some(0), Some(1)), Ok(Some(1)));
+        assert_eq!(dual_source_location(Some(0), Some(0)), Ok(Some(0)));
+        assert_eq!(dual_source_location(Some(3), None), Ok(Some(3)));
+        assert_eq!(dual_source_location(None, None), Ok(None));
+        assert!(dual_source_location(Some(1), Some(1)).is_err());
+        assert!(dual_source_location(Some(0), Some(2)).is_err());
     }
 }

@@ -9,6 +9,7 @@ use ash::vk;
 
 use super::obj;
 use crate::cmd::barrier::{self, access2, stages2, Dependency};
+use crate::cmd::stream::Piece;
 use crate::cmd::{copy, pm4, query, CommandBuffer};
 use crate::core::buffer::Buffer;
 use crate::core::query::{Event, QueryPool};
@@ -429,8 +430,16 @@ pub unsafe extern "system" fn cmd_execute_commands(
                 if secondary.level != vk::CommandBufferLevel::SECONDARY {
                     return Err(VkError::InvalidUsage("vkCmdExecuteCommands of a primary"));
                 }
-                if let Some(ib) = secondary.submit_ib()? {
-                    s.emit(&pm4::indirect_buffer(ib.va, ib.size_dw, false))?;
+                for piece in secondary.pieces()? {
+                    match piece {
+                        Piece::Ib(ib) => s.emit(&pm4::indirect_buffer(ib.va, ib.size_dw, false))?,
+                        Piece::Deferred(op) => {
+                            let r = g.rendering.as_ref().ok_or(VkError::InvalidUsage(
+                                "a secondary continuing a scope executed outside one",
+                            ))?;
+                            crate::gfx::clear_attachments::run_deferred(s, r, &op)?;
+                        }
+                    }
                 }
             }
             Ok(())

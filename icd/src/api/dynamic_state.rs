@@ -50,12 +50,15 @@ pub unsafe extern "system" fn cmd_set_viewport_with_count(
     // SAFETY: a live handle and `count` viewports (valid usage).
     unsafe {
         record("vkCmdSetViewportWithCountEXT", cb, |_, _, g| {
-            // VUID-vkCmdSetViewportWithCount-viewportCount-03395: one viewport without the
-            // multiViewport feature, which Ferrum does not offer.
-            match array(p_viewports, count) {
-                [v] => g.viewport = Some(*v),
-                _ => return Err(VkError::InvalidUsage("viewportCount other than 1")),
+            // VUID-vkCmdSetViewportWithCount-viewportCount-03394: 1 to maxViewports.
+            let v = array(p_viewports, count);
+            if v.is_empty() || v.len() > g.viewports.len() {
+                return Err(VkError::InvalidUsage("viewportCount outside 1..=maxViewports"));
             }
+            for (slot, v) in g.viewports.iter_mut().zip(v) {
+                *slot = Some(*v);
+            }
+            g.extended.viewport_count = count;
             Ok(())
         })
     }
@@ -69,11 +72,15 @@ pub unsafe extern "system" fn cmd_set_scissor_with_count(
     // SAFETY: a live handle and `count` rectangles (valid usage).
     unsafe {
         record("vkCmdSetScissorWithCountEXT", cb, |_, _, g| {
-            // VUID-vkCmdSetScissorWithCount-scissorCount-03398: one scissor, as above.
-            match array(p_scissors, count) {
-                [r] => g.scissor = Some(*r),
-                _ => return Err(VkError::InvalidUsage("scissorCount other than 1")),
+            // VUID-vkCmdSetScissorWithCount-scissorCount-03397: 1 to maxViewports.
+            let r = array(p_scissors, count);
+            if r.is_empty() || r.len() > g.scissors.len() {
+                return Err(VkError::InvalidUsage("scissorCount outside 1..=maxViewports"));
             }
+            for (slot, r) in g.scissors.iter_mut().zip(r) {
+                *slot = Some(*r);
+            }
+            g.extended.scissor_count = count;
             Ok(())
         })
     }
@@ -173,27 +180,17 @@ pub unsafe extern "system" fn cmd_set_primitive_restart_enable(
     unsafe { set(name, cb, |g| g.extended.primitive_restart = on != 0) }
 }
 
-/// The two commands of extended dynamic state 2 whose features Ferrum does not offer
-/// (extendedDynamicState2LogicOp, extendedDynamicState2PatchControlPoints): they have no
-/// valid use, so recording one fails the command buffer with a log line.
-///
-/// # Safety
-/// `cb` must be a live command buffer handle.
-unsafe fn unsupported(name: &'static str, cb: vk::CommandBuffer, feature: &'static str) {
-    // SAFETY: forwarded to the caller.
-    unsafe {
-        record(name, cb, |_, _, _| Err(VkError::FeatureNotPresent(format!("{name}: {feature}"))))
-    }
-}
-
-pub unsafe extern "system" fn cmd_set_logic_op(cb: vk::CommandBuffer, _op: vk::LogicOp) {
-    let feature = "extendedDynamicState2LogicOp is not supported";
+pub unsafe extern "system" fn cmd_set_logic_op(cb: vk::CommandBuffer, op: vk::LogicOp) {
     // SAFETY: a live handle (valid usage).
-    unsafe { unsupported("vkCmdSetLogicOpEXT", cb, feature) }
+    unsafe { set("vkCmdSetLogicOpEXT", cb, |g| g.extended.logic_op = op) }
 }
 
+/// vkCmdSetPatchControlPointsEXT: extendedDynamicState2PatchControlPoints is not offered
+/// (there is no tessellation), so the command has no valid use and recording it fails the
+/// command buffer with a log line.
 pub unsafe extern "system" fn cmd_set_patch_control_points(cb: vk::CommandBuffer, _n: u32) {
-    let feature = "extendedDynamicState2PatchControlPoints is not supported (no tessellation)";
+    let name = "vkCmdSetPatchControlPointsEXT";
+    let why = "extendedDynamicState2PatchControlPoints is not supported (no tessellation)";
     // SAFETY: a live handle (valid usage).
-    unsafe { unsupported("vkCmdSetPatchControlPointsEXT", cb, feature) }
+    unsafe { record(name, cb, |_, _, _| Err(VkError::FeatureNotPresent(format!("{name}: {why}")))) }
 }

@@ -11,7 +11,6 @@ use crate::core::object::VkObject;
 use crate::entry::{guard, guard_value, guard_void};
 use crate::error::{VkError, VkResult};
 use crate::gfx::draw::{self, Draw, GraphicsState};
-use crate::gfx::multiview;
 use crate::gfx::render_pass::{Framebuffer, RenderPass};
 use crate::gfx::rendering::{self, PassInstance};
 use crate::gfx::state::depth::StencilFace;
@@ -285,9 +284,11 @@ pub unsafe extern "system" fn cmd_set_viewport(
     // SAFETY: a live handle and `count` viewports (valid usage).
     unsafe {
         record("vkCmdSetViewport", cb, |_, _, g| {
-            let v = array(p_viewports, count);
-            if first == 0 && !v.is_empty() {
-                g.viewport = Some(v[0]);
+            // "The sum of firstViewport and viewportCount must be between 1 and
+            // VkPhysicalDeviceLimits::maxViewports, inclusive."
+            let slots = g.viewports.iter_mut().skip(first as usize);
+            for (slot, v) in slots.zip(array(p_viewports, count)) {
+                *slot = Some(*v);
             }
             Ok(())
         })
@@ -303,9 +304,11 @@ pub unsafe extern "system" fn cmd_set_scissor(
     // SAFETY: a live handle and `count` rectangles (valid usage).
     unsafe {
         record("vkCmdSetScissor", cb, |_, _, g| {
-            let r = array(p_scissors, count);
-            if first == 0 && !r.is_empty() {
-                g.scissor = Some(r[0]);
+            // "The sum of firstScissor and scissorCount must be between 1 and
+            // VkPhysicalDeviceLimits::maxViewports, inclusive."
+            let slots = g.scissors.iter_mut().skip(first as usize);
+            for (slot, r) in slots.zip(array(p_scissors, count)) {
+                *slot = Some(*r);
             }
             Ok(())
         })
@@ -644,64 +647,8 @@ pub unsafe extern "system" fn cmd_clear_attachments(
     unsafe {
         record("vkCmdClearAttachments", cb, |s, _, g| {
             let r = g.rendering.as_ref().ok_or(VkError::InvalidUsage("clear outside rendering"))?;
-            // The meta clear writes through the attachment views, which a secondary whose
-            // inheritance info names no framebuffer does not know.
-            if r.inherited.is_some_and(|i| i.no_views) {
-                log::warn!("vkCmdClearAttachments in a secondary without a framebuffer: refused");
-                return Err(VkError::FeatureNotPresent(
-                    "vkCmdClearAttachments in a secondary command buffer without a framebuffer"
-                        .into(),
-                ));
-            }
-            for a in array(p_attachments, count) {
-                if a.aspect_mask != vk::ImageAspectFlags::COLOR {
-                    // Aspects the scope does not attach are not cleared (no attachment: none).
-                    let Some(t) = &r.depth else { continue };
-                    for rect in array(p_rects, rect_count) {
-                        let layers = multiview::clear_layers(
-                            r.view_mask,
-                            rect.base_array_layer,
-                            rect.layer_count,
-                        );
-                        for (base, n) in layers {
-                            let value = a.clear_value.depth_stencil;
-                            draw::clear_depth_region(
-                                s,
-                                t,
-                                a.aspect_mask,
-                                base,
-                                n,
-                                rect.rect,
-                                value,
-                            )?;
-                        }
-                    }
-                    continue;
-                }
-                // "If colorAttachment is VK_ATTACHMENT_UNUSED the clear has no effect."
-                let Some(Some(t)) = r.colors.get(a.color_attachment as usize) else { continue };
-                let view = crate::image::view::ImageView::from_handle(t.view)
-                    .ok_or(VkError::InvalidUsage("null attachment view"))?;
-                let value = crate::meta::clear::ClearValue::Color(a.clear_value.color);
-                for rect in array(p_rects, rect_count) {
-                    let area = draw::clip(rect.rect, t.target.extent());
-                    if area.extent.width == 0 || area.extent.height == 0 {
-                        continue;
-                    }
-                    let layers = multiview::clear_layers(
-                        r.view_mask,
-                        rect.base_array_layer,
-                        rect.layer_count,
-                    );
-                    for (base, n) in layers {
-                        let color = vk::ImageAspectFlags::COLOR;
-                        crate::meta::clear::clear_view_region(
-                            s, view, color, base, n, area, &value,
-                        )?;
-                    }
-                }
-            }
-            Ok(())
+            let (attachments, rects) = (array(p_attachments, count), array(p_rects, rect_count));
+            crate::gfx::clear_attachments::clear_attachments(s, r, attachments, rects)
         })
     }
 }

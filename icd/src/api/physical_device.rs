@@ -157,7 +157,17 @@ pub unsafe extern "system" fn get_physical_device_format_properties2(
         // SAFETY: a live handle and a valid output structure.
         unsafe { obj::<PhysicalDevice>(pd)? };
         // SAFETY: the application passes a writable output pointer.
-        unsafe { output(p_properties)? }.format_properties = formats::format_properties(format);
+        let out = unsafe { output(p_properties)? };
+        out.format_properties = formats::format_properties(format);
+        // SAFETY: the output chain is the application's valid, writable pNext chain.
+        for s in unsafe { chain::iter_out(out.p_next) } {
+            // SAFETY: `s` is a live structure of the chain; its sType names its type.
+            if unsafe { (*s).s_type } == vk::StructureType::FORMAT_PROPERTIES_3 {
+                let value = crate::format::flags2::format_properties3(format);
+                // SAFETY: the sType says `s` is a VkFormatProperties3.
+                unsafe { chain::write_body(s, value) };
+            }
+        }
         Ok(())
     })
 }

@@ -11,7 +11,7 @@ use ferrum_winsys as winsys;
 use parking_lot::Mutex;
 
 use super::dispatch::ComputeState;
-use super::stream::CmdStream;
+use super::stream::{CmdStream, Piece};
 use crate::core::device::DeviceShared;
 use crate::core::object::{vk_object, ObjectBase};
 use crate::error::{VkError, VkResult};
@@ -198,11 +198,29 @@ impl CommandBuffer {
         }
     }
 
-    /// The IB to submit (primary) or call (secondary). A one-time-submit buffer becomes
-    /// invalid: it may not run again without being recorded anew.
+    /// The IB to submit (a primary). A one-time-submit buffer becomes invalid: it may not run
+    /// again without being recorded anew.
     pub fn submit_ib(&self) -> VkResult<Option<winsys::Ib>> {
+        let inner = self.take_executable()?;
+        // Only secondaries continuing a scope without its views defer work.
+        if inner.stream.has_deferred() {
+            return Err(VkError::InvalidUsage("a primary with work deferred to a primary"));
+        }
+        Ok(Some(inner.stream.ib()))
+    }
+
+    /// What a primary executing this secondary calls and records, in order: its IB segments
+    /// and the operations deferred between them (`cmd::stream`).
+    pub fn pieces(&self) -> VkResult<Vec<Piece>> {
+        Ok(self.take_executable()?.stream.pieces())
+    }
+
+    /// The locked state of an executable buffer about to run (a one-time-submit buffer
+    /// becomes invalid).
+    fn take_executable(&self) -> VkResult<parking_lot::MutexGuard<'_, Inner>> {
         let mut inner = self.inner.lock();
-        // VUID-VkSubmitInfo-pCommandBuffers-00072 (via 00070): each element must be in the
+        // VUID-VkSubmitInfo-pCommandBuffers-00072 (via 00070) and
+        // VUID-vkCmdExecuteCommands-pCommandBuffers-00089: each element must be in the
         // pending or executable state.
         if inner.state != State::Executable {
             return Err(VkError::InvalidUsage("command buffer is not executable"));
@@ -210,7 +228,7 @@ impl CommandBuffer {
         if inner.one_time {
             inner.state = State::Invalid;
         }
-        Ok(Some(inner.stream.ib()))
+        Ok(inner)
     }
 
     /// Dwords recorded so far (tests).

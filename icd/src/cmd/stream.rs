@@ -5,9 +5,17 @@
 //! packet to a new chunk; the chain's size is patched once the next chunk is finished, so the
 //! whole stream is one IB from the kernel's point of view. Chunks are kept across resets and
 //! reused by the next recording.
+//!
+//! A secondary command buffer may need work only the primary that executes it can record
+//! (vkCmdClearAttachments and multiview target slices in a scope whose attachment views the
+//! secondary does not know): [`CmdStream::defer`] ends the current IB *segment* there and
+//! notes the operation; `vkCmdExecuteCommands` calls the segments in order and records each
+//! deferred operation between them against its own scope, as a fix-up RADV does in the
+//! secondary with a draw through the bound targets.
 
 use std::sync::Arc;
 
+use ash::vk;
 use ferrum_winsys as winsys;
 
 use super::pm4;
@@ -22,6 +30,23 @@ const MAX_CHUNK_DW: usize = 256 * 1024;
 struct Chunk {
     mem: GpuAlloc,
     cap_dw: usize,
+}
+
+/// Work a secondary command buffer leaves to the primary that executes it, because it needs
+/// the attachment views of the scope it continues.
+#[derive(Debug, Clone)]
+pub enum Deferred {
+    /// `vkCmdClearAttachments` with its attachments and rectangles.
+    ClearAttachments(Vec<vk::ClearAttachment>, Vec<vk::ClearRect>),
+    /// The scope's targets narrowed to the layer of this view (a multiview draw follows).
+    ViewTargets(u32),
+}
+
+/// One step of executing a stream: an IB to call, or a deferred operation to record.
+#[derive(Debug, Clone)]
+pub enum Piece {
+    Ib(winsys::Ib),
+    Deferred(Deferred),
 }
 
 /// Where a chain packet's IB_CONTROL dword waits for the next chunk's final size.
@@ -40,6 +65,9 @@ pub struct CmdStream {
     /// Dwords used by each finished chunk before `cur`.
     finished: Vec<usize>,
     pending: Option<PendingChain>,
+    /// Each later segment's first (chunk, dword) and the operation deferred before it
+    /// (the first segment starts the stream).
+    segments: Vec<((usize, usize), Deferred)>,
     /// A pipeline-statistics query is active: internal (meta) dispatches pause the counters
     /// so that they count only the application's work.
     pub stats_query_active: bool,
@@ -54,6 +82,7 @@ impl CmdStream {
             used: 0,
             finished: Vec::new(),
             pending: None,
+            segments: Vec::new(),
             stats_query_active: false,
         }
     }
@@ -69,6 +98,7 @@ impl CmdStream {
         self.used = 0;
         self.finished.clear();
         self.pending = None;
+        self.segments.clear();
         self.stats_query_active = false;
     }
 
@@ -182,11 +212,16 @@ impl CmdStream {
 
     /// Pads the last chunk and patches the open chain; the stream can then be executed.
     pub fn finish(&mut self) -> VkResult<()> {
+        self.end_segment()
+    }
+
+    /// Ends the segment being written: pads it to a whole IB (an empty IB is not allowed: at
+    /// least one aligned block of NOPs) and patches the open chain.
+    fn end_segment(&mut self) -> VkResult<()> {
         if self.chunks.is_empty() {
             self.ensure_chunk(0, FIRST_CHUNK_DW)?;
         }
-        // An empty IB is not allowed: at least one aligned block of NOPs.
-        if self.used == 0 {
+        if (self.cur, self.used) == self.segment_start(self.segments.len()) {
             self.put(pm4::NOP_HEADER_ONLY);
         }
         while self.used % pm4::IB_ALIGN_DW != 0 {
@@ -196,10 +231,60 @@ impl CmdStream {
         Ok(())
     }
 
-    /// The first chunk as an IB (valid after [`CmdStream::finish`]).
+    /// Ends the current segment and notes `op` to run before the next one (see the module
+    /// documentation); the next segment starts in the same chunk.
+    pub fn defer(&mut self, op: Deferred) -> VkResult<()> {
+        // Room for the padding, so that the chain packet a later chunk switch writes still
+        // fits behind it.
+        self.reserve(pm4::IB_ALIGN_DW)?;
+        self.end_segment()?;
+        self.segments.push(((self.cur, self.used), op));
+        Ok(())
+    }
+
+    /// Whether operations were deferred (a stream with them can only run through
+    /// [`CmdStream::pieces`]).
+    pub fn has_deferred(&self) -> bool {
+        !self.segments.is_empty()
+    }
+
+    /// (chunk, dword) where segment `i` starts.
+    fn segment_start(&self, i: usize) -> (usize, usize) {
+        if i == 0 {
+            (0, 0)
+        } else {
+            self.segments[i - 1].0
+        }
+    }
+
+    /// Segment `i` as an IB: it runs from its start to the end of its first chunk, or to the
+    /// next segment's start in the same chunk; later chunks are reached by chain packets.
+    fn segment_ib(&self, i: usize) -> winsys::Ib {
+        let (chunk, start) = self.segment_start(i);
+        let end = match self.segments.get(i) {
+            Some(&((c, at), _)) if c == chunk => at,
+            _ if chunk < self.cur => self.finished[chunk],
+            _ => self.used,
+        };
+        let va = self.chunks[chunk].mem.va() + 4 * start as u64;
+        winsys::Ib { va, size_dw: (end - start) as u32, flags: 0 }
+    }
+
+    /// The stream as an IB (valid after [`CmdStream::finish`], without deferred operations).
     pub fn ib(&self) -> winsys::Ib {
-        let size_dw = self.finished.first().copied().unwrap_or(self.used) as u32;
-        winsys::Ib { va: self.chunks[0].mem.va(), size_dw, flags: 0 }
+        debug_assert!(self.segments.is_empty(), "a stream with deferred operations");
+        self.segment_ib(0)
+    }
+
+    /// The segments' IBs with the deferred operations between them, in execution order
+    /// (valid after [`CmdStream::finish`]).
+    pub fn pieces(&self) -> Vec<Piece> {
+        let mut out = vec![Piece::Ib(self.segment_ib(0))];
+        for (i, (_, op)) in self.segments.iter().enumerate() {
+            out.push(Piece::Deferred(op.clone()));
+            out.push(Piece::Ib(self.segment_ib(i + 1)));
+        }
+        out
     }
 
     /// Dwords recorded so far, over all chunks.
@@ -216,5 +301,86 @@ impl CmdStream {
             .enumerate()
             .map(|(i, &n)| (0..n).map(|d| self.chunks[i].mem.read_u32(4 * d as u64)).collect())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::physical_device::Adapter;
+
+    /// The packets an IB executes, following chain packets, without NOP padding.
+    fn walk(s: &CmdStream, ib: winsys::Ib) -> Vec<u32> {
+        let read = |va: u64| {
+            let c = s
+                .chunks
+                .iter()
+                .find(|c| (c.mem.va()..c.mem.va() + c.mem.size()).contains(&va))
+                .expect("IB inside a chunk");
+            c.mem.read_u32(va - c.mem.va())
+        };
+        let (mut va, mut size, mut out) = (ib.va, ib.size_dw, Vec::new());
+        'ib: loop {
+            let mut at = 0;
+            while at < size {
+                let h = read(va + 4 * u64::from(at));
+                if h == pm4::NOP_HEADER_ONLY {
+                    at += 1;
+                    continue;
+                }
+                let n = (h >> 16 & 0x3fff) + 1;
+                let body: Vec<u32> = (1..=n).map(|k| read(va + 4 * u64::from(at + k))).collect();
+                if (h >> 8) & 0xff == pm4::op::INDIRECT_BUFFER && body[2] & (1 << 20) != 0 {
+                    va = u64::from(body[0]) | u64::from(body[1]) << 32;
+                    size = body[2] & 0xfffff;
+                    continue 'ib;
+                }
+                out.push(h);
+                out.extend(body);
+                at += 1 + n;
+            }
+            return out;
+        }
+    }
+
+    /// Segments split at deferred operations run exactly the packets recorded between them,
+    /// also when a segment starts mid-chunk and continues in a chained chunk.
+    #[test]
+    fn deferred_operations_split_the_stream_into_segments() {
+        let adapter = Arc::new(Adapter::open_simulated().unwrap());
+        let shared = Arc::new(DeviceShared::new(adapter).unwrap());
+        let mut s = CmdStream::new(shared);
+        let packet = |k: u32| [pm4::header(0x79, 2), 0x100, k];
+        // Segment lengths in packets: the second crosses the first chunk's end.
+        let lengths = [5u32, FIRST_CHUNK_DW as u32 / 3, 0, 7];
+        let mut want = Vec::new();
+        let mut k = 0;
+        for (i, &n) in lengths.iter().enumerate() {
+            let mut seg = Vec::new();
+            for _ in 0..n {
+                s.emit(&packet(k)).unwrap();
+                seg.extend(packet(k));
+                k += 1;
+            }
+            want.push(seg);
+            if i + 1 < lengths.len() {
+                s.defer(Deferred::ViewTargets(i as u32)).unwrap();
+            }
+        }
+        s.finish().unwrap();
+        assert!(s.chunks.len() > 1, "the test must cross a chunk boundary");
+        let pieces = s.pieces();
+        assert_eq!(pieces.len(), 2 * lengths.len() - 1);
+        for (i, piece) in pieces.iter().enumerate() {
+            match (i % 2, piece) {
+                (0, Piece::Ib(ib)) => {
+                    assert_eq!(ib.size_dw % pm4::IB_ALIGN_DW as u32, 0);
+                    assert!(ib.size_dw > 0, "an empty segment is still a valid IB");
+                    assert_eq!(walk(&s, *ib), want[i / 2], "segment {}", i / 2);
+                }
+                (1, Piece::Deferred(Deferred::ViewTargets(v))) => assert_eq!(*v as usize, i / 2),
+                _ => panic!("piece {i} out of order: {piece:?}"),
+            }
+        }
     }
 }

@@ -103,13 +103,21 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // f32 flush-to-zero and round-toward-zero per shader, everything else at the defaults
     // (properties.rs says which); tests/tests/float_controls.rs.
     (c"VK_KHR_shader_float_controls", 4),
+    // VkFormatProperties3 derived from the legacy flags (format/flags2.rs): storage without a
+    // format and depth comparison, as the device features and 1.0 rules already imply.
+    (c"VK_KHR_format_feature_flags2", 2),
+    // View format lists are hints Ferrum does not need (every view of a MUTABLE_FORMAT image
+    // reads the same swizzle mode); imageless framebuffers take their views at
+    // vkCmdBeginRenderPass (gfx/rendering.rs; tests/tests/graphics_imageless.rs).
+    (c"VK_KHR_image_format_list", 1),
+    (c"VK_KHR_imageless_framebuffer", 1),
     // Cull mode, front face, topology, viewport and scissor with count, vertex strides, the
     // depth/stencil enables, compare and stencil ops from the command buffer (gfx::dynamic);
     // tests/tests/graphics_dynamic_state.rs and graphics_depth.rs's dynamic variant against
     // lavapipe and against the same state baked into pipelines.
     (c"VK_EXT_extended_dynamic_state", 1),
-    // Rasterizer discard, depth bias and primitive restart enables; no logic op and no patch
-    // control points (features off). Same tests.
+    // Rasterizer discard, depth bias and primitive restart enables, the logic op; no patch
+    // control points (feature off: no tessellation). Same tests.
     (c"VK_EXT_extended_dynamic_state2", 1),
     // DEPTH_/STENCIL_ATTACHMENT_OPTIMAL and the read-only variants in render passes 2, barriers
     // and dynamic rendering: no layout changes what Ferrum does (no compression or metadata

@@ -48,8 +48,10 @@ pub struct ImageDescriptor {
     pub width: u32,
     pub height: u32,
     pub depth: u32,
-    /// DST_SEL X, Y, Z, W.
+    /// DST_SEL X, Y, Z, W: the format's selects composed with the view's swizzle.
     pub swizzle: [Sel; 4],
+    /// The format's own selects (before any view swizzle), from which BC_SWIZZLE is derived.
+    pub format_swizzle: [Sel; 4],
     /// BASE_LEVEL and LAST_LEVEL (multisampled: 0 and log2(samples), descriptors-gfx103 §2).
     pub base_level: u32,
     pub last_level: u32,
@@ -63,7 +65,11 @@ pub struct ImageDescriptor {
     pub last_array: u32,
 }
 
-/// BC_SWIZZLE: where the border colour's alpha lands given the channel selects.
+/// BC_SWIZZLE: which border-colour component each hardware channel receives, so that the
+/// format's selects `s` read the colour back in API order. The texture unit sends the border
+/// colour through DST_SEL like a texel, so this is taken from the format alone (as Mesa's
+/// `ac_border_color_swizzle` does): the view's swizzle then applies to the border colour as
+/// Vulkan orders it (texel replacement before the component swizzle).
 fn bc_swizzle(s: [Sel; 4]) -> u32 {
     match s {
         [_, _, Sel::Y, Sel::X] => 2, // WZYX
@@ -114,7 +120,7 @@ impl ImageDescriptor {
                 | (self.base_level << 12)
                 | (self.last_level << 16)
                 | (u32::from(self.sw_mode) << 20)
-                | (bc_swizzle(self.swizzle) << 25)
+                | (bc_swizzle(self.format_swizzle) << 25)
                 | ((self.ty as u32) << 28),
             (depth & 0x1fff) | ((self.base_array & 0x1fff) << 16),
             ((self.levels - 1) << 4) | (PERF_MOD << 20),
@@ -138,6 +144,7 @@ mod tests {
             height: 128,
             depth: 1,
             swizzle: [Sel::X, Sel::Y, Sel::Z, Sel::W],
+            format_swizzle: [Sel::X, Sel::Y, Sel::Z, Sel::W],
             base_level: 0,
             last_level: 0,
             levels: 1,
@@ -161,6 +168,7 @@ mod tests {
             height: 1,
             depth: 2048,
             swizzle: [Sel::Z, Sel::Y, Sel::X, Sel::W],
+            format_swizzle: [Sel::Z, Sel::Y, Sel::X, Sel::W],
             base_level: 2,
             last_level: 13,
             levels: 15,
@@ -179,5 +187,39 @@ mod tests {
         assert_eq!((w[3] >> 25 & 7, w[3] >> 28), (4, 10), "ZYXW border swizzle, 3D");
         assert_eq!(w[4] & 0x1fff, 2047);
         assert_eq!(w[5] >> 4 & 0xf, 14);
+    }
+
+    /// BC_SWIZZLE comes from the format's own selects: a view swizzle leaves it alone (the
+    /// hardware applies DST_SEL to the border colour afterwards, which swizzles it as Vulkan
+    /// requires), and a B, G, R, A format gets ZYXW whatever the view does.
+    #[test]
+    fn border_swizzle_follows_the_format_not_the_view() {
+        let rgba = [Sel::X, Sel::Y, Sel::Z, Sel::W];
+        let bgra = [Sel::Z, Sel::Y, Sel::X, Sel::W];
+        let d = ImageDescriptor {
+            va: 0x1_0000,
+            format: 56,
+            width: 4,
+            height: 4,
+            depth: 1,
+            swizzle: [Sel::W, Sel::Z, Sel::Y, Sel::X],
+            format_swizzle: rgba,
+            base_level: 0,
+            last_level: 0,
+            levels: 1,
+            sw_mode: 0,
+            ty: ImgType::D2,
+            base_array: 0,
+            last_array: 0,
+        };
+        assert_eq!(d.words()[3] >> 25 & 7, 0, "XYZW for an RGBA format under any view");
+        let d = ImageDescriptor {
+            swizzle: [Sel::One, Sel::Y, Sel::X, Sel::Zero],
+            format_swizzle: bgra,
+            ..d
+        };
+        assert_eq!(d.words()[3] >> 25 & 7, 4, "ZYXW for a BGRA format under any view");
+        let argb = [Sel::Y, Sel::Z, Sel::W, Sel::X];
+        assert_eq!(ImageDescriptor { format_swizzle: argb, ..d }.words()[3] >> 25 & 7, 3, "WXYZ");
     }
 }

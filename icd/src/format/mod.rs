@@ -9,6 +9,7 @@
 //! on for a format when a test proves its path (sampling, storage, copies, rendering...) there.
 
 pub mod cb;
+pub mod flags2;
 pub mod properties;
 mod table;
 

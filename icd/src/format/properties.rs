@@ -184,9 +184,13 @@ pub fn proven_blit_src(format: vk::Format) -> bool {
 /// stencil tests are proven by the conformance suite's
 /// `pipeline.monolithic.multisample.raster_samples.*.stencil` / `depth_stencil` and
 /// `std_sample_locations.draw.stencil.*` (all pass), D32S8's depth plane by `msaa.rs`. Their `sampleCounts` are 1|2|4|8;
-/// every other format's is 1.
+/// every other format's is 1. Every colour-attachment format that is not an integer format
+/// must be here: `sampleCounts` must include framebufferColorSampleCounts for them (the
+/// spec's "Supported Sample Counts"; `properties_tests` checks it).
 pub const PROVEN_MSAA: &[vk::Format] = &[
     vk::Format::R8G8B8A8_UNORM,
+    vk::Format::B8G8R8A8_UNORM,
+    vk::Format::B10G11R11_UFLOAT_PACK32,
     vk::Format::R16G16B16A16_SFLOAT,
     vk::Format::R32G32B32A32_SFLOAT,
     vk::Format::D16_UNORM,

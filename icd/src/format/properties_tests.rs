@@ -311,3 +311,37 @@ fn extended_usage_takes_the_usage_of_the_compatibility_class() {
     q.flags |= C::BLOCK_TEXEL_VIEW_COMPATIBLE;
     assert!(image_format_properties(&q).is_err());
 }
+
+/// The spec's "Supported Sample Counts": a 2D optimal image of an advertised colour-attachment
+/// format that is not an integer format, with COLOR_ATTACHMENT usage, offers at least
+/// framebufferColorSampleCounts (integer formats framebufferIntegerColorSampleCounts, 1); a
+/// depth/stencil attachment framebufferDepthSampleCounts. The conformance suite relies on it
+/// (api.info.image_format_properties, rasterization_order_attachment_access creating 8-sample
+/// R32G32_SFLOAT targets from the limits alone): a format gaining COLOR_ATTACHMENT needs its
+/// multisampled proof (`PROVEN_MSAA`, tests/tests/msaa.rs) too.
+#[test]
+fn attachment_formats_offer_the_framebuffer_sample_counts() {
+    let limits = crate::core::physical_device::limits::navi21_limits();
+    for f in FORMATS {
+        let features = format_properties(f.format).optimal_tiling_features;
+        let (usage, want) = if features.contains(F::COLOR_ATTACHMENT) {
+            let integer = matches!(f.numeric, Numeric::Uint | Numeric::Sint);
+            let want = if integer {
+                vk::SampleCountFlags::TYPE_1
+            } else {
+                limits.framebuffer_color_sample_counts
+            };
+            (vk::ImageUsageFlags::COLOR_ATTACHMENT, want)
+        } else if features.contains(F::DEPTH_STENCIL_ATTACHMENT) {
+            (vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT, limits.framebuffer_depth_sample_counts)
+        } else {
+            continue;
+        };
+        let q = ImageQuery {
+            usage,
+            ..query(f.format, vk::ImageType::TYPE_2D, vk::ImageTiling::OPTIMAL)
+        };
+        let got = image_format_properties(&q).unwrap().sample_counts;
+        assert!(got.contains(want), "{:?}: sampleCounts {got:?}, must include {want:?}", f.format);
+    }
+}

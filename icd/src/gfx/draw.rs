@@ -58,7 +58,8 @@ const SOURCE_AUTO: u32 = 2;
 pub struct GraphicsState {
     pub pipeline: Option<Arc<GraphicsProgram>>,
     pub sets: [BoundSet; abi::MAX_SETS as usize],
-    pub viewport: Option<vk::Viewport>,
+    /// vkCmdSetViewport, per viewport index.
+    pub viewports: [Option<vk::Viewport>; vp::MAX_VIEWPORTS],
     /// vkCmdSetBlendConstants.
     pub blend_constants: [f32; 4],
     /// vkCmdSetDepthBias.
@@ -67,7 +68,8 @@ pub struct GraphicsState {
     pub depth_bounds: (f32, f32),
     /// vkCmdSetStencilReference/CompareMask/WriteMask, front and back face.
     pub stencil: [StencilFace; 2],
-    pub scissor: Option<vk::Rect2D>,
+    /// vkCmdSetScissor, per viewport index.
+    pub scissors: [Option<vk::Rect2D>; vp::MAX_VIEWPORTS],
     /// Index buffer address, bytes available from it, index type.
     pub index: Option<(u64, u64, vk::IndexType)>,
     /// Vertex buffer address and bytes from it, per binding.
@@ -133,6 +135,32 @@ pub fn apply_loads(s: &mut CmdStream, rendering: &Rendering) -> VkResult<()> {
         for (base, n) in multiview::clear_layers(rendering.view_mask, 0, layers) {
             clear_depth_region(s, t, aspect, base, n, rendering.area, value)?;
         }
+        if let Some((aspect, value)) = t.resolve.and_then(|r| r.load_clear.map(|c| (r.view, c))) {
+            clear_resolve_target(s, rendering, aspect, value)?;
+        }
+    }
+    Ok(())
+}
+
+/// The load-op clear of the depth/stencil resolve attachment `view` over the render area
+/// and the scope's layers (`aspects`, value).
+fn clear_resolve_target(
+    s: &mut CmdStream,
+    rendering: &Rendering,
+    view: vk::ImageView,
+    (aspects, value): (vk::ImageAspectFlags, vk::ClearDepthStencilValue),
+) -> VkResult<()> {
+    // SAFETY: attachment views outlive the commands that use them (valid usage).
+    let v = unsafe { ImageView::from_handle(view) }
+        .ok_or(VkError::InvalidUsage("null attachment view"))?;
+    let rect = clip(rendering.area, v.target.extent());
+    if rect.extent.width == 0 || rect.extent.height == 0 {
+        return Ok(());
+    }
+    let layers = rendering.layers.min(v.target.layers);
+    let value = ClearValue::DepthStencil(value);
+    for (base, n) in multiview::clear_layers(rendering.view_mask, 0, layers) {
+        clear_view_region(s, v, aspects, base, n, rect, &value)?;
     }
     Ok(())
 }
@@ -262,31 +290,73 @@ fn vs_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32]) -> VkResult<()
     set(s, r::PA_CL_UCP_0_X, &[0; 24])
 }
 
+/// The pipeline's `viewportCount` viewports and scissors, static or from the command buffer.
+/// Viewport and scissor 0 must be set; later ones the application left unset are not
+/// programmed (no primitive selects them without a viewport-index output).
+fn viewports(
+    p: &GraphicsProgram,
+    st: &GraphicsState,
+) -> VkResult<(Vec<vk::Viewport>, Vec<vk::Rect2D>)> {
+    fn pick<T: Copy>(n: usize, fixed: Option<&Vec<T>>, set: &[Option<T>]) -> Vec<T> {
+        match fixed {
+            Some(v) => v.iter().take(n).copied().collect(),
+            None => set.iter().take(n).map_while(|v| *v).collect(),
+        }
+    }
+    // With VIEWPORT/SCISSOR_WITH_COUNT the counts are the command buffer's.
+    let d = &p.dynamic;
+    let nv = if d.viewport_with_count { st.extended.viewport_count } else { p.viewport_count };
+    let ns = match (d.scissor_with_count, &p.scissors) {
+        (true, _) => st.extended.scissor_count,
+        (false, Some(fixed)) => fixed.len() as u32,
+        (false, None) => nv,
+    };
+    let clamp = |n: u32| (n as usize).clamp(1, vp::MAX_VIEWPORTS);
+    let vps = pick(clamp(nv), p.viewports.as_ref(), &st.viewports);
+    let scs = pick(clamp(ns), p.scissors.as_ref(), &st.scissors);
+    if vps.is_empty() {
+        return Err(VkError::InvalidUsage("no viewport set"));
+    }
+    if scs.is_empty() {
+        return Err(VkError::InvalidUsage("no scissor set"));
+    }
+    let k = vps.len().min(scs.len());
+    Ok((vps[..k].to_vec(), scs[..k].to_vec()))
+}
+
 fn viewport_state(
     s: &mut CmdStream,
-    topology: vk::PrimitiveTopology,
-    v: &vk::Viewport,
-    sc: &vk::Rect2D,
+    resolved: &Resolved,
+    v: &[vk::Viewport],
+    sc: &[vk::Rect2D],
     area: Option<&vk::Rect2D>,
 ) -> VkResult<()> {
     use enums::VGT_DI_PRIM_TYPE as P;
-    let prim = match state::input_assembly::prim_type(topology)? {
+    use vk::PolygonMode as Mode;
+    // Polygon modes draw triangles as their edges or vertices, which reach as far as
+    // lines and points do.
+    let prim = match (
+        state::input_assembly::prim_type(resolved.topology)?,
+        resolved.raster.polygon_mode,
+    ) {
         // Points up to the largest size PA_SU_POINT_MINMAX lets through.
-        P::DI_PT_POINTLIST => RastPrim::Points(super::pipeline::MAX_POINT_SIZE),
-        P::DI_PT_LINELIST | P::DI_PT_LINESTRIP => RastPrim::Lines(1.0),
+        (P::DI_PT_POINTLIST, _) | (_, Mode::POINT) => {
+            RastPrim::Points(super::pipeline::MAX_POINT_SIZE)
+        }
+        (P::DI_PT_LINELIST | P::DI_PT_LINESTRIP, _) | (_, Mode::LINE) => RastPrim::Lines(1.0),
         _ => RastPrim::Triangles,
     };
-    let mut regs = vp::viewports(std::slice::from_ref(v));
-    regs.extend(vp::scissors(std::slice::from_ref(v), std::slice::from_ref(sc)));
+    let mut regs = vp::viewports(v);
+    regs.extend(vp::scissors(v, sc));
     if let Some(area) = area {
         regs.extend(vp::render_area(area));
     }
-    regs.extend(vp::guard_band(std::slice::from_ref(v), prim));
+    regs.extend(vp::guard_band(v, prim));
     emit(s, regs)
 }
 
 /// Writes a register list, one packet per register.
-fn emit(s: &mut CmdStream, regs: Regs) -> VkResult<()> {
+pub(super) fn emit(s: &mut CmdStream, regs: Regs) -> VkResult<()> {
     for (reg, value) in regs {
         if reg == r::VGT_PRIMITIVE_TYPE {
             // RADV writes it with SET_UCONFIG_REG_INDEX, index 1 (the CP tracks the type).
@@ -308,7 +378,7 @@ fn ps_state(
     p: &GraphicsProgram,
     user: &[u32],
     rendering: &Rendering,
-    blend_constants: [f32; 4],
+    (blend_constants, logic_op): ([f32; 4], vk::LogicOp),
 ) -> VkResult<()> {
     let pm = &p.ps;
     set(s, r::SPI_BARYC_CNTL, &[p.baryc_cntl])?;
@@ -339,6 +409,10 @@ fn ps_state(
         return set(s, r::CB_COLOR_CONTROL, &[C::MODE.val(1) | C::ROP3.val(0xcc)]);
     }
     emit(s, p.blend.clone())?;
+    if p.dynamic.logic_op && p.logic_op_enable {
+        let cc = p.blend.get(r::CB_COLOR_CONTROL).unwrap_or(0);
+        set(s, r::CB_COLOR_CONTROL, &[state::blend::with_logic_op(cc, logic_op)?])?;
+    }
     if p.dynamic.blend_constants {
         emit(s, state::blend::blend_constants(blend_constants))?;
     }
@@ -430,8 +504,7 @@ fn draw_state(
     if resolved.raster.discard {
         return Ok(None);
     }
-    let viewport = p.viewport.or(st.viewport).ok_or(VkError::InvalidUsage("no viewport set"))?;
-    let scissor = p.scissor.or(st.scissor).ok_or(VkError::InvalidUsage("no scissor set"))?;
+    let (viewport, scissor) = viewports(&p, st)?;
     let table: Vec<u32> = st.sets.iter().flat_map(|b| [b.va as u32, (b.va >> 32) as u32]).collect();
     let table_va = s.embed(&table)?;
     let push_va = s.embed(&push_block(push, &st.sets, &p))?;
@@ -446,8 +519,8 @@ fn draw_state(
         &[inputs_va as u32, (inputs_va >> 32) as u32],
     )?;
     let area = rendering.inherited.is_none().then_some(&rendering.area);
-    viewport_state(s, resolved.topology, &viewport, &scissor, area)?;
-    ps_state(s, &p, &user, rendering, st.blend_constants)?;
+    viewport_state(s, &resolved, &viewport, &scissor, area)?;
+    ps_state(s, &p, &user, rendering, (st.blend_constants, st.extended.logic_op))?;
     emit(s, depth_state(&p, st, rendering, &resolved))?;
     set(s, r::GE_INDX_OFFSET, &[0])?;
     set(s, r::GE_MIN_VTX_INDX, &[0])?;
@@ -542,7 +615,7 @@ fn each_view(
     let view_mask = st.rendering.as_ref().map_or(0, |r| r.view_mask);
     for view in multiview::views(view_mask) {
         if let Some(r) = st.rendering.as_ref().filter(|_| view_mask != 0) {
-            emit(s, multiview::view_targets(r, view))?;
+            super::clear_attachments::view_targets(s, r, view)?;
         }
         set(s, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VIEW_INDEX, &[view])?;
         set(s, r::SPI_SHADER_USER_DATA_PS_0 + 4 * g::PS_USER_DATA_VIEW_INDEX, &[view])?;

@@ -8,8 +8,8 @@
 //! the `state` translators turn the resolved values into registers (the draw path programs the
 //! whole state per draw, so there is nothing to mark dirty). The 1.0 values (viewport,
 //! scissor, blend constants, depth bias, depth bounds, stencil faces) sit in `GraphicsState`
-//! beside `Extended`; with one viewport (multiViewport is not supported) the `_WITH_COUNT`
-//! viewport and scissor commands set the same values as vkCmdSetViewport/Scissor.
+//! beside `Extended`; the `_WITH_COUNT` viewport and scissor commands set the same viewports
+//! and scissors as vkCmdSetViewport/Scissor, and their counts here.
 
 use ash::vk;
 
@@ -50,12 +50,13 @@ pub struct Dynamic {
     pub rasterizer_discard: bool,
     pub depth_bias_enable: bool,
     pub primitive_restart: bool,
+    /// extendedDynamicState2LogicOp: the logic op of a pipeline with logicOpEnable.
+    pub logic_op: bool,
 }
 
 impl Dynamic {
-    /// The dynamic states of `info`; states whose feature Ferrum does not offer (logic op and
-    /// patch control points of extended dynamic state 2, the states of later extensions) are
-    /// refused.
+    /// The dynamic states of `info`; states whose feature Ferrum does not offer (patch control
+    /// points of extended dynamic state 2, the states of later extensions) are refused.
     pub fn from_info(info: Option<&vk::PipelineDynamicStateCreateInfo<'_>>) -> VkResult<Dynamic> {
         use vk::DynamicState as S;
         let mut d = Dynamic::default();
@@ -85,6 +86,7 @@ impl Dynamic {
                 S::RASTERIZER_DISCARD_ENABLE => &mut d.rasterizer_discard,
                 S::DEPTH_BIAS_ENABLE => &mut d.depth_bias_enable,
                 S::PRIMITIVE_RESTART_ENABLE => &mut d.primitive_restart,
+                S::LOGIC_OP_EXT => &mut d.logic_op,
                 S::LINE_WIDTH => &mut d.line_width,
                 other => {
                     log::warn!("graphics pipeline with dynamic state {other:?}: refused");
@@ -120,6 +122,11 @@ pub struct StencilOps {
 /// the states the bound pipeline made dynamic (valid usage: they are set before the draw).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Extended {
+    /// vkCmdSetViewportWithCountEXT and vkCmdSetScissorWithCountEXT: how many of the
+    /// command buffer's viewports and scissors a draw programs (the values themselves are
+    /// `GraphicsState::viewports` and `scissors`, which vkCmdSetViewport/Scissor also set).
+    pub viewport_count: u32,
+    pub scissor_count: u32,
     pub cull_mode: vk::CullModeFlags,
     pub front_face: vk::FrontFace,
     pub topology: vk::PrimitiveTopology,
@@ -133,6 +140,8 @@ pub struct Extended {
     pub rasterizer_discard: bool,
     pub depth_bias: bool,
     pub primitive_restart: bool,
+    /// vkCmdSetLogicOpEXT.
+    pub logic_op: vk::LogicOp,
 }
 
 /// The pipeline's values of the states `Dynamic` can take from the command buffer.

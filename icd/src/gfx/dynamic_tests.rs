@@ -41,6 +41,8 @@ fn commands() -> Extended {
         compare: vk::CompareOp::GREATER,
     };
     Extended {
+        viewport_count: 1,
+        scissor_count: 1,
         cull_mode: vk::CullModeFlags::FRONT,
         front_face: vk::FrontFace::COUNTER_CLOCKWISE,
         topology: vk::PrimitiveTopology::TRIANGLE_LIST,
@@ -53,6 +55,7 @@ fn commands() -> Extended {
         rasterizer_discard: true,
         depth_bias: false,
         primitive_restart: false,
+        logic_op: vk::LogicOp::XOR,
     }
 }
 
@@ -179,10 +182,11 @@ fn dynamic_topology_is_checked_at_the_draw() {
 #[test]
 fn unsupported_dynamic_states_are_refused() {
     use vk::DynamicState as S;
-    for s in [S::LOGIC_OP_EXT, S::PATCH_CONTROL_POINTS_EXT, S::VERTEX_INPUT_EXT] {
+    for s in [S::PATCH_CONTROL_POINTS_EXT, S::VERTEX_INPUT_EXT] {
         assert!(matches!(dynamic_info(&[s]), Err(VkError::FeatureNotPresent(_))), "{s:?}");
     }
     let d = dynamic_info(&[S::VIEWPORT_WITH_COUNT, S::SCISSOR_WITH_COUNT, S::LINE_WIDTH]).unwrap();
     assert!(d.any_viewport() && d.any_scissor() && d.line_width && !d.viewport);
+    assert!(dynamic_info(&[S::LOGIC_OP_EXT]).unwrap().logic_op);
     assert_eq!(Dynamic::from_info(None).unwrap(), Dynamic::default());
 }

@@ -70,15 +70,21 @@ pub struct GraphicsProgram {
     /// CB_BLENDn_CONTROL, CB_TARGET_MASK, CB_COLOR_CONTROL and the blend constants
     /// (`state::blend::color_blend`); empty without a colour blend state.
     pub blend: Regs,
+    /// logicOpEnable: the command buffer's logic op replaces CB_COLOR_CONTROL.ROP3 when the
+    /// op is dynamic.
+    pub logic_op_enable: bool,
     /// Which states come from the command buffer.
     pub dynamic: Dynamic,
     /// Static depth bounds (min, max).
     pub depth_bounds: (f32, f32),
     /// Static depth bias values (applied when the resolved state enables the bias).
     pub depth_bias: state::rasterization::DepthBias,
-    /// Static viewport 0 and scissor 0 (`None` when dynamic).
-    pub viewport: Option<vk::Viewport>,
-    pub scissor: Option<vk::Rect2D>,
+    /// Static viewports and scissors, `viewport_count` of each (`None` when dynamic).
+    pub viewports: Option<Vec<vk::Viewport>>,
+    pub scissors: Option<Vec<vk::Rect2D>>,
+    /// `VkPipelineViewportStateCreateInfo::viewportCount`: the viewports every draw programs
+    /// (0 under rasterizer discard without a viewport state, or when the count is dynamic).
+    pub viewport_count: u32,
     /// Per set: index of its first dynamic buffer in the push block, and how many it has.
     pub dynamic_sets: Vec<(u32, u32)>,
     pub dynamic_count: u32,
@@ -270,16 +276,60 @@ fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
     // Sample counts, masks, locations and alpha to coverage are `state::multisample`'s.
     if let Some(cb) = cb {
         let blends = crate::api::array(cb.p_attachments, cb.attachment_count);
-        // Dual-source blending needs a second export of location 0 the PS key has no
-        // place for; logic ops have no draw test yet (the logicOp feature is off).
-        if cb.logic_op_enable != 0 || blends.iter().any(state::blend::uses_dual_source) {
-            return Err(VkError::FeatureNotPresent("logic ops and dual-source blending".into()));
+        // maxFragmentDualSrcAttachments is 1: the second source is the MRT1 export.
+        if blends.iter().skip(1).any(state::blend::uses_dual_source) {
+            return Err(VkError::InvalidUsage("dual-source blending beyond attachment 0"));
         }
     }
     if !info.p_tessellation_state.is_null() && info.stage_count > 2 {
         return Err(VkError::FeatureNotPresent("tessellation".into()));
     }
     Ok(())
+}
+
+/// The static viewports and scissors (`None` where dynamic) and the viewport count.
+///
+/// "viewportCount must be less than or equal to VkPhysicalDeviceLimits::maxViewports" and
+/// "scissorCount and viewportCount must be identical" (VUIDs of
+/// VkPipelineViewportStateCreateInfo); every viewport is programmed, though without a
+/// viewport-index output (no geometry shader) primitives use viewport 0.
+#[allow(clippy::type_complexity)]
+fn viewport_state(
+    vp: Option<&vk::PipelineViewportStateCreateInfo<'_>>,
+    dynamic: &Dynamic,
+    discard: bool,
+) -> VkResult<(Option<Vec<vk::Viewport>>, Option<Vec<vk::Rect2D>>, u32)> {
+    let Some(vp) = vp else {
+        return if discard || (dynamic.any_viewport() && dynamic.any_scissor()) {
+            Ok((None, None, 1))
+        } else {
+            Err(VkError::InvalidUsage("no viewport state"))
+        };
+    };
+    let (count, scissor_count) = (vp.viewport_count, vp.scissor_count);
+    // With VIEWPORT/SCISSOR_WITH_COUNT the count is the command buffer's and the pipeline's
+    // is 0 (VUID-VkPipelineViewportStateCreateInfo-viewportCount-04135, scissorCount-04136);
+    // otherwise both counts agree (scissorCount-04134).
+    let with_count = dynamic.viewport_with_count || dynamic.scissor_with_count;
+    if count.max(scissor_count) as usize > state::viewport::MAX_VIEWPORTS
+        || (!with_count && scissor_count != count)
+    {
+        return Err(VkError::InvalidUsage("viewport and scissor counts differ or exceed 16"));
+    }
+    // pViewports and pScissors are ignored (and may dangle) when the state is dynamic.
+    let viewports =
+        (!dynamic.any_viewport()).then(|| crate::api::array(vp.p_viewports, count).to_vec());
+    let scissors =
+        (!dynamic.any_scissor()).then(|| crate::api::array(vp.p_scissors, scissor_count).to_vec());
+    let short = |n: Option<usize>, want: u32| n.is_some_and(|n| n < want as usize);
+    if !discard
+        && ((count == 0 && !dynamic.viewport_with_count)
+            || short(viewports.as_ref().map(Vec::len), count)
+            || short(scissors.as_ref().map(Vec::len), scissor_count))
+    {
+        return Err(VkError::InvalidUsage("no viewport or scissor"));
+    }
+    Ok((viewports, scissors, count))
 }
 
 /// The vertex input state as the VS key and the attributes the draw path fetches.
@@ -352,6 +402,12 @@ fn ps_key(formats: &[vk::Format], blending: &[bool], alpha_to_coverage: bool) ->
         key.color_formats[0] = state::multisample::alpha_export_format(key.color_formats[0]);
     }
     Ok(key)
+}
+
+/// Whether attachment 0 blends with the second source colour (dual-source blending).
+fn dual_source(cb: &vk::PipelineColorBlendStateCreateInfo<'_>) -> bool {
+    let blends = crate::api::array(cb.p_attachments, cb.attachment_count);
+    blends.first().is_some_and(state::blend::uses_dual_source)
 }
 
 /// The largest point size the registers clamp to (PA_SU_POINT_MINMAX.MAX_SIZE all ones, in
@@ -446,6 +502,11 @@ pub fn create(
     let ms = unsafe { info.p_multisample_state.as_ref() }.unwrap_or(&one);
     let mut ps_key = ps_key(&formats, &blending, ms.alpha_to_coverage_enable != 0)?;
     ps_key.samples = ms.rasterization_samples.as_raw().max(1);
+    if cb.is_some_and(dual_source) && present & 1 != 0 {
+        // The second source (Index 1, compiled as location 1) is exported to MRT1 in
+        // target 0's format: the CB reads it as SRC1 (RADV's col_format for dual source).
+        ps_key.color_formats[1] = ps_key.color_formats[0];
+    }
     let key = GfxKey { vs: vs_key, ps: ps_key };
     let resources = resource_layout(layout);
     let f = info.flags;
@@ -468,9 +529,6 @@ pub fn create(
     };
     let ia = ia.ok_or(VkError::InvalidUsage("no input assembly state"))?;
     let rs = rs.ok_or(VkError::InvalidUsage("no rasterization state"))?;
-    if rs.polygon_mode != vk::PolygonMode::FILL {
-        return Err(VkError::FeatureNotPresent("polygon modes".into()));
-    }
     let depth_bias = state::rasterization::DepthBias {
         constant: rs.depth_bias_constant_factor,
         clamp: rs.depth_bias_clamp,
@@ -481,19 +539,7 @@ pub fn create(
     let discard = fixed.raster.discard && !dynamic.rasterizer_discard;
     let state = fixed_function(ms, pm.per_sample())?;
     let baryc_cntl = state::multisample::Multisample::from_info(ms, pm.per_sample())?.baryc_cntl();
-    let first = |p: *const vk::Viewport, n: u32| crate::api::array(p, n).first().copied();
-    let viewport = vp.and_then(|v| first(v.p_viewports, v.viewport_count));
-    let scissor =
-        vp.and_then(|v| crate::api::array(v.p_scissors, v.scissor_count).first().copied());
-    if !discard
-        && ((!dynamic.any_viewport() && viewport.is_none())
-            || (!dynamic.any_scissor() && scissor.is_none()))
-    {
-        return Err(VkError::InvalidUsage("no viewport or scissor"));
-    }
-    if vp.is_some_and(|v| v.viewport_count > 1 || v.scissor_count > 1) {
-        return Err(VkError::FeatureNotPresent("multiple viewports".into()));
-    }
+    let (viewports, scissors, viewport_count) = viewport_state(vp, &dynamic, discard)?;
     let dynamic_sets = layout
         .sets
         .iter()
@@ -517,11 +563,13 @@ pub fn create(
         fixed,
         baryc_cntl,
         blend,
+        logic_op_enable: cb.is_some_and(|c| c.logic_op_enable != 0),
         dynamic,
         depth_bounds,
         depth_bias,
-        viewport: if dynamic.any_viewport() { None } else { viewport },
-        scissor: if dynamic.any_scissor() { None } else { scissor },
+        viewports,
+        scissors,
+        viewport_count,
         dynamic_sets,
         dynamic_count: layout.dynamic_count,
     })

@@ -158,11 +158,8 @@ pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Render
             r
         }
         None => {
-            // A multiview draw reprograms the target slices per view, which a secondary's
-            // draws cannot do without knowing the targets.
-            if sp.view_mask != 0 {
-                return Err(super::refuse("multiview secondary without a framebuffer"));
-            }
+            // Clears and a multiview draw's per-view target slices need the views: they are
+            // deferred to the executing primary (`gfx::clear_attachments`).
             scope.no_views = true;
             Rendering {
                 area: vk::Rect2D::default(),
@@ -183,11 +180,6 @@ pub fn inherited(info: &vk::CommandBufferInheritanceInfo<'_>) -> VkResult<Render
 /// formats; the views belong to the primary, which programs them at vkCmdExecuteCommands.
 fn inherited_dynamic(info: &vk::CommandBufferInheritanceRenderingInfo<'_>) -> VkResult<Rendering> {
     super::multiview::check_mask(info.view_mask)?;
-    // As for a render pass continued without a framebuffer: a multiview draw reprograms the
-    // target slices per view, which a secondary's draws cannot do without the targets.
-    if info.view_mask != 0 {
-        return Err(super::refuse("multiview secondary of dynamic rendering"));
-    }
     let has = |f: vk::Format, a: vk::ImageAspectFlags| {
         crate::format::info(f).is_some_and(|i| i.aspects().contains(a))
     };
@@ -201,7 +193,7 @@ fn inherited_dynamic(info: &vk::CommandBufferInheritanceRenderingInfo<'_>) -> Vk
     Ok(Rendering {
         area: vk::Rect2D::default(),
         layers: 1,
-        view_mask: 0,
+        view_mask: info.view_mask,
         colors: Vec::new(),
         depth: None,
         inherited: Some(scope),
@@ -353,6 +345,9 @@ impl PassInstance {
                         .get(r.attachment as usize)
                         .ok_or(VkError::InvalidUsage("missing view"))?;
                     t.resolve = DepthResolve::new(&t, view, (r.depth, r.stencil))?;
+                    if let Some(resolve) = &mut t.resolve {
+                        resolve.load_clear = self.resolve_load_clear(rp, r.attachment)?;
+                    }
                 }
                 Some(t)
             }
@@ -366,6 +361,38 @@ impl PassInstance {
             depth,
             inherited: None,
         })
+    }
+}
+
+impl PassInstance {
+    /// The load-op clear of depth/stencil resolve attachment `a` in the current subpass: the
+    /// aspects of its format whose load op (depth) or stencil load op is CLEAR, if this
+    /// subpass uses it first ("Load operations" apply at an attachment's first use, a
+    /// resolve attachment's included).
+    fn resolve_load_clear(
+        &self,
+        rp: &RenderPass,
+        a: u32,
+    ) -> VkResult<Option<(vk::ImageAspectFlags, vk::ClearDepthStencilValue)>> {
+        let desc = &rp.attachments[a as usize];
+        if rp.first_use[a as usize] != Some(self.subpass) {
+            return Ok(None);
+        }
+        let aspects =
+            crate::format::info(desc.format).map_or(vk::ImageAspectFlags::empty(), |f| f.aspects());
+        let mut clear = vk::ImageAspectFlags::empty();
+        if desc.load_op == vk::AttachmentLoadOp::CLEAR {
+            clear |= aspects & vk::ImageAspectFlags::DEPTH;
+        }
+        if desc.stencil_load_op == vk::AttachmentLoadOp::CLEAR {
+            clear |= aspects & vk::ImageAspectFlags::STENCIL;
+        }
+        if clear.is_empty() {
+            return Ok(None);
+        }
+        let c = self.clears.get(a as usize).ok_or(VkError::InvalidUsage("clear value"))?;
+        // SAFETY: a depth/stencil attachment's clear value is that member.
+        Ok(Some((clear, unsafe { c.depth_stencil })))
     }
 }
 

@@ -34,6 +34,10 @@ pub struct DepthResolve {
     pub view: vk::ImageView,
     pub depth: Option<Mode>,
     pub stencil: Option<Mode>,
+    /// The resolve attachment's own load-op clear (render passes: the aspects whose load op
+    /// is CLEAR in the subpass that first uses it), applied when the subpass begins. An
+    /// aspect the resolve leaves alone (mode NONE) keeps that value.
+    pub load_clear: Option<(vk::ImageAspectFlags, vk::ClearDepthStencilValue)>,
 }
 
 impl DepthResolve {
@@ -50,7 +54,8 @@ impl DepthResolve {
             .filter(|_| target.has_depth() && has(vk::ImageAspectFlags::DEPTH));
         let stencil = Mode::from_vk_depth_stencil(stencil)?
             .filter(|_| target.has_stencil() && has(vk::ImageAspectFlags::STENCIL));
-        Ok((depth.is_some() || stencil.is_some()).then_some(DepthResolve { view, depth, stencil }))
+        let resolve = DepthResolve { view, depth, stencil, load_clear: None };
+        Ok((depth.is_some() || stencil.is_some()).then_some(resolve))
     }
 }
 

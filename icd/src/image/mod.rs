@@ -132,11 +132,12 @@ fn validate(info: &vk::ImageCreateInfo<'_>) -> VkResult<&'static FormatInfo> {
     if info.array_layers > limits.max_array_layers {
         return Err(VkError::InvalidUsage("too many array layers"));
     }
-    // VUID-VkImageCreateInfo-flags-08866: cube-compatible images are square with 6n layers.
+    // VUID-VkImageCreateInfo-flags-08865/08866: cube-compatible images are square with at least
+    // six layers (any count: only cube *views* take layers in sixes).
     if info.flags.contains(vk::ImageCreateFlags::CUBE_COMPATIBLE)
-        && (e.width != e.height || info.array_layers % 6 != 0)
+        && (e.width != e.height || info.array_layers < 6)
     {
-        return Err(VkError::InvalidUsage("cube-compatible image not square or not 6n layers"));
+        return Err(VkError::InvalidUsage("cube-compatible image not square or under 6 layers"));
     }
     Ok(f)
 }

@@ -147,6 +147,7 @@ pub(crate) fn describe(
         height: image.extent.height,
         depth: image.extent.depth,
         swizzle: compose(sel, info.components),
+        format_swizzle: sel,
         base_level: range.base_mip_level,
         last_level: range.base_mip_level + range.level_count - 1,
         levels: image.levels,

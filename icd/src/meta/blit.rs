@@ -121,6 +121,7 @@ pub(super) fn typed_level(image: &Image, f: &FormatInfo, level: u32) -> VkResult
         height: d.height,
         depth: d.depth,
         swizzle: f.swizzle,
+        format_swizzle: f.swizzle,
         base_level: level,
         last_level: level,
         levels: d.levels,

@@ -107,6 +107,7 @@ pub fn level_descriptor_at(
         height,
         depth: d.depth,
         swizzle,
+        format_swizzle: swizzle,
         base_level: level,
         last_level: level,
         levels: d.levels,

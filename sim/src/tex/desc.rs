@@ -31,6 +31,8 @@ pub struct Tsharp {
     pub base_level: u32,
     pub last_level: u32,
     pub sw_mode: u32,
+    /// BC_SWIZZLE (TEX_BC_SWIZZLE: 0 XYZW, 1 XWYZ, 2 WZYX, 3 WXYZ, 4 ZYXW, 5 YXWZ): which
+    /// border-colour component (X = R ... W = A) each channel X, Y, Z, W receives.
     pub bc_swizzle: u32,
     pub ty: u32,
     /// DEPTH field: 3D depth − 1, last array layer, or (linear 1D/2D) pitch − 1 low bits.
@@ -104,6 +106,9 @@ impl Tsharp {
         }
         if t.dst_sel.iter().any(|&s| s == 2 || s == 3) {
             return Err(format!("T# DST_SEL {:?} uses reserved selects", t.dst_sel));
+        }
+        if t.bc_swizzle > 5 {
+            return Err(format!("T# BC_SWIZZLE {} is reserved", t.bc_swizzle));
         }
         Ok(t)
     }

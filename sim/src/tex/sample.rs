@@ -121,6 +121,20 @@ pub fn cube_neighbour(face: u32, x: i64, y: i64, n: u32) -> (u32, i64, i64) {
     (f, texel(s), texel(t))
 }
 
+/// The channels X, Y, Z, W a border colour `rgba` fills under BC_SWIZZLE `bc` (each letter of
+/// the enum's name says which component, X = R ... W = A, lands in that channel).
+pub fn bc_channels(bc: u32, rgba: [u32; 4]) -> [u32; 4] {
+    let from: [usize; 4] = match bc {
+        1 => [0, 3, 1, 2], // XWYZ
+        2 => [3, 2, 1, 0], // WZYX
+        3 => [3, 0, 1, 2], // WXYZ
+        4 => [2, 1, 0, 3], // ZYXW
+        5 => [1, 0, 3, 2], // YXWZ
+        _ => [0, 1, 2, 3], // XYZW (the T# parser refuses 6 and 7)
+    };
+    from.map(|k| rgba[k])
+}
+
 /// Compares `reference` with a texel value as SQ_TEX_DEPTH_COMPARE `func` does.
 fn compare(func: u32, reference: f32, texel: f32) -> f32 {
     let pass = match func {
@@ -149,16 +163,23 @@ struct Ctx<'a, M: Memory> {
 }
 
 impl<M: Memory> Ctx<'_, M> {
+    /// The border colour as the texture unit returns it. The S#'s colour (API order R, G, B,
+    /// A) is first placed into the format's channels by the T#'s BC_SWIZZLE and then goes
+    /// through DST_SEL like a texel read from memory. Drivers program BC_SWIZZLE from the
+    /// format's own channel order (Mesa's `ac_border_color_swizzle` of the format description,
+    /// PAL's and ROCr's `GetBcSwizzle`), which only makes sense because DST_SEL follows: the
+    /// border colour therefore takes the view's component swizzle and the format's missing
+    /// channels (0, 0, 1), as Vulkan's texel replacement before conversion to RGBA and
+    /// swizzle requires, and RADV relies on that to report borderColorSwizzleFromImage.
     fn border(&self) -> [u32; 4] {
         let (one, zero) = if self.integer { (1, 0) } else { (1f32.to_bits(), 0) };
-        if let (3, Some(b)) = (self.s.border_color_type, self.r.border) {
-            return b;
-        }
-        match self.s.border_color_type {
-            0 => [zero; 4],
-            1 => [zero, zero, zero, one],
+        let rgba = match (self.s.border_color_type, self.r.border) {
+            (3, Some(b)) => b,
+            (0, _) => [zero; 4],
+            (1, _) => [zero, zero, zero, one],
             _ => [one; 4],
-        }
+        };
+        self.img.swizzle(bc_channels(self.img.t.bc_swizzle, rgba))
     }
 
     /// A texel (after DST_SEL) or the border colour, at absolute level and slice.
@@ -193,16 +214,21 @@ impl<M: Memory> Ctx<'_, M> {
             wrap(modes[1], y, size.1),
             if is3d { wrap(modes[2], z, size.2) } else { Some(z as u32) },
         ) else {
-            return Ok(self.border());
+            // Texel replacement comes before the depth comparison.
+            return Ok(self.compared(self.border()));
         };
         let p = Texel { x, y, z, level, sample: 0 };
         let v = self.img.read(self.mem, &p)?;
-        let mut v = self.img.swizzle(v);
+        Ok(self.compared(self.img.swizzle(v)))
+    }
+
+    /// `v`, or with a depth-compare request the comparison result in every component.
+    fn compared(&self, mut v: [u32; 4]) -> [u32; 4] {
         if let Some(reference) = self.r.compare {
             let c = compare(self.s.depth_compare, reference, f32::from_bits(v[0]));
             v = [c.to_bits(); 4];
         }
-        Ok(v)
+        v
     }
 
     /// Texel-space coordinate of axis `a` at a level of `n` texels.

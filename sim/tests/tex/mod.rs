@@ -23,6 +23,8 @@ pub struct T {
     pub base_level: u32,
     pub last_level: u32,
     pub dst_sel: u32,
+    /// BC_SWIZZLE (word 3 bits 27:25).
+    pub bc_swizzle: u32,
     pub base_array: u32,
 }
 
@@ -40,6 +42,7 @@ impl T {
             base_level: 0,
             last_level: 0,
             dst_sel: 0xfac,
+            bc_swizzle: 0,
             base_array: 0,
         }
     }
@@ -54,6 +57,7 @@ impl T {
                 | self.base_level << 12
                 | self.last_level << 16
                 | self.sw_mode << 20
+                | self.bc_swizzle << 25
                 | self.ty << 28,
             self.depth | self.base_array << 16,
             self.max_mip << 4 | 4 << 20,

@@ -295,6 +295,13 @@ fn draws() -> Vec<Scene> {
             vec![0, 1, 2, 0x7fff_0000],
             Draw::Indexed(3, 3, 0, 3, 0),
         ),
+        // fullDrawIndexUint32: indices far above 2^24, brought back by a negative offset.
+        mk(
+            "indexed 32-bit, indices from 0x7ffffff0, vertexOffset -0x7ffffff0",
+            u32t,
+            vec![0x7fff_fff0, 0x7fff_fff1, 0x7fff_fff2, 0x7fff_fff1, 0x7fff_fff3, 0x7fff_fff2],
+            Draw::Indexed(6, 1, 0, -0x7fff_fff0, 0),
+        ),
         direct,
         first_instance,
         indirect,
@@ -391,9 +398,16 @@ fn targets() -> Vec<Scene> {
         scene("MRT: RGBA8, RGBA16F, RGBA32F, write mask R|G|A", T::TRIANGLE_LIST, tris.clone());
     mrt.shade = Shade::Mrt;
     mrt.draws = vec![Draw::Direct(6, 1, 0, 0)];
+    let mut blended = scene(
+        "MRT blended three ways: additive, alpha (reverse-subtract alpha), none",
+        T::TRIANGLE_LIST,
+        tris.clone(),
+    );
+    blended.shade = Shade::MrtBlend;
+    blended.draws = vec![Draw::Direct(9, 1, 0, 0)];
     let mut subpasses = scene("three subpasses: A, B, A again", T::TRIANGLE_LIST, tris);
     subpasses.subpasses = 3;
     subpasses.draws =
         vec![Draw::Direct(3, 1, 0, 0), Draw::Direct(3, 1, 3, 0), Draw::Direct(3, 1, 6, 0)];
-    vec![mrt, subpasses]
+    vec![mrt, blended, subpasses]
 }

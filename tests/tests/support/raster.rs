@@ -62,7 +62,19 @@ pub fn full() -> vk::Rect2D {
 
 impl Target {
     pub fn new(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu) -> Target {
+        Target::create(h, pd, gpu, false)
+    }
+
+    /// A target whose image lists its one view format (VkImageFormatListCreateInfo; the
+    /// device must have VK_KHR_image_format_list), as imageless framebuffers require.
+    pub fn with_format_list(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu) -> Target {
+        Target::create(h, pd, gpu, true)
+    }
+
+    fn create(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, listed: bool) -> Target {
         let d = &gpu.device;
+        let formats = [vk::Format::R8G8B8A8_UNORM];
+        let mut list = vk::ImageFormatListCreateInfo::default().view_formats(&formats);
         // SAFETY: valid create infos on live handles.
         unsafe {
             let info = vk::ImageCreateInfo::default()
@@ -74,6 +86,7 @@ impl Target {
                 .samples(vk::SampleCountFlags::TYPE_1)
                 .tiling(vk::ImageTiling::OPTIMAL)
                 .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC);
+            let info = if listed { info.push_next(&mut list) } else { info };
             let image = d.create_image(&info, None).expect("vkCreateImage");
             let req = d.get_image_memory_requirements(image);
             let alloc = vk::MemoryAllocateInfo::default()
@@ -318,4 +331,28 @@ unsafe fn render_pass(d: &Device) -> vk::RenderPass {
         vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
     // SAFETY: forwarded to the caller.
     unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
+}
+
+/// The image `draws` paint over the clear colour, in order (UNORM8 of their colours).
+pub fn painted(draws: &[(Rect, [f32; 4])]) -> Vec<u8> {
+    let unorm = |v: f32| (v * 255.0).round() as u8;
+    let mut img = Vec::with_capacity((W * H * 4) as usize);
+    for y in 0..H as i32 {
+        for x in 0..W as i32 {
+            let mut c = CLEAR;
+            for (r, col) in draws {
+                if x >= r[0] && x < r[2] && y >= r[1] && y < r[3] {
+                    c = *col;
+                }
+            }
+            img.extend(c.map(unorm));
+        }
+    }
+    img
+}
+
+/// Whether two images are equal within 1 per channel: the clear colour's 0.3 × 255 = 76.5 may
+/// round either way; rectangles of 0/1 colours are exact either way.
+pub fn close(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(p, q)| p.abs_diff(*q) <= 1)
 }

@@ -379,6 +379,12 @@ pub struct PsUses {
     /// Writes gl_SampleMask: `exp mrtz` with the mask in the third register (Z_FORMAT
     /// 32_ABGR, MASK_EXPORT_ENABLE), as RADV formats it.
     pub sample_mask: bool,
+    /// Stores to or atomics on buffers or images: the PS must run even where the depth test
+    /// (hierarchical or not) fails or nothing is exported (EXEC_ON_HIER_FAIL, EXEC_ON_NOOP).
+    pub writes_memory: bool,
+    /// EarlyFragmentTests: the DB tests before the shader (DEPTH_BEFORE_SHADER,
+    /// EARLY_Z_THEN_LATE_Z), so fragments that fail never run it.
+    pub early_tests: bool,
 }
 
 impl PsUses {
@@ -441,6 +447,22 @@ impl PsUses {
     /// The first VGPR after the inputs.
     pub fn first_free_vgpr(&self) -> u8 {
         self.input_vgpr(16)
+    }
+
+    /// The DB_SHADER_CONTROL bits the shader decides. Side effects keep the shader running
+    /// where the hierarchical test fails or nothing is exported; with early fragment tests
+    /// the DB tests first (as RADV programs both), else Z_ORDER stays LATE_Z.
+    pub fn db_shader_control(&self) -> u32 {
+        use r::DB_SHADER_CONTROL as C;
+        let (writes, early) = (u32::from(self.writes_memory), u32::from(self.early_tests));
+        let z_order = if self.early_tests { r::enums::ZOrder::EARLY_Z_THEN_LATE_Z } else { 0 };
+        C::KILL_ENABLE.val(u32::from(self.kills))
+            | C::Z_EXPORT_ENABLE.val(u32::from(self.frag_depth))
+            | C::MASK_EXPORT_ENABLE.val(u32::from(self.sample_mask))
+            | C::EXEC_ON_HIER_FAIL.val(writes)
+            | C::EXEC_ON_NOOP.val(writes)
+            | C::DEPTH_BEFORE_SHADER.val(early)
+            | C::Z_ORDER.val(z_order)
     }
 
     /// `SPI_SHADER_Z_FORMAT`'s export format: 32_ABGR when the sample mask is exported
@@ -534,9 +556,7 @@ impl PsMetadata {
             col_format,
             z_format: r::SPI_SHADER_Z_FORMAT::Z_EXPORT_FORMAT.val(uses.z_format()),
             cb_shader_mask,
-            db_shader_control: r::DB_SHADER_CONTROL::KILL_ENABLE.val(u32::from(uses.kills))
-                | r::DB_SHADER_CONTROL::Z_EXPORT_ENABLE.val(u32::from(uses.frag_depth))
-                | r::DB_SHADER_CONTROL::MASK_EXPORT_ENABLE.val(u32::from(uses.sample_mask)),
+            db_shader_control: uses.db_shader_control(),
             input_locations: inputs.iter().map(|i| i.0).collect(),
             input_flat: inputs.iter().map(|i| i.1).collect(),
             vgprs,

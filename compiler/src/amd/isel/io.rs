@@ -158,6 +158,18 @@ fn needs_helpers(f: &crate::ir::Function) -> bool {
     })
 }
 
+/// Whether `f` stores to or does atomics on memory other invocations can see (buffers,
+/// global memory, images).
+fn writes_memory(f: &crate::ir::Function) -> bool {
+    f.blocks.iter().flat_map(|b| &b.insts).any(|i| match &i.kind {
+        InstKind::MemStore { space, .. } | InstKind::MemAtomic { space, .. } => {
+            matches!(space, Space::Buffer | Space::Global)
+        }
+        InstKind::Image(im) => matches!(im.op, ImageOp::Write | ImageOp::Atomic(_)),
+        _ => false,
+    })
+}
+
 /// Locations of the PS's `centroid` and `sample` (not flat) inputs.
 fn interp_inputs(s: &Shader) -> BTreeMap<u32, Interp> {
     let mut m = BTreeMap::new();
@@ -223,6 +235,8 @@ impl GfxIo {
                     bary: io.bary_bits(shader.entry_fn()),
                     ancillary: reads(SysVal::SampleId) || reads(SysVal::SamplePosition),
                     sample_coverage: reads(SysVal::SampleMaskIn),
+                    writes_memory: writes_memory(shader.entry_fn()),
+                    early_tests: shader.early_fragment_tests,
                     ..Default::default()
                 };
                 io.ps_uses = uses;

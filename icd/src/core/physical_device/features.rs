@@ -95,6 +95,12 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // Buffer V#s bound the access to the descriptor's range (OOB_SELECT raw): reads past
         // it return 0 and writes are dropped.
         robust_buffer_access: vk::TRUE,
+        // Every target has its own CB_BLENDn_CONTROL (gfx/state/blend.rs); the scene corpus's
+        // "MRT blended three ways" draws three blend states at once against lavapipe.
+        independent_blend: vk::TRUE,
+        // Index values up to 2^32 - 2 (GE_MAX_VTX_INDX is 0xffffffff, restart at 0xffffffff):
+        // the scene corpus draws indices from 0x7ffffff0 brought back by vertexOffset.
+        full_draw_index_uint32: vk::TRUE,
         shader_uniform_buffer_array_dynamic_indexing: vk::TRUE,
         shader_storage_buffer_array_dynamic_indexing: vk::TRUE,
         // The T#/S# of the indexed array slot is loaded from set memory (per distinct index
@@ -107,6 +113,12 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // textureGatherOffsets (four gathers): image corpus sim_gather_extended on the
         // simulator against the interpreter.
         shader_image_gather_extended: vk::TRUE,
+        // Storage images and texel buffers without a format qualifier: MIMG and typed buffer
+        // instructions take the format from the T#/V#, never from the shader, so the compiler
+        // ignores the declared format (tests/tests/image_shaders.rs `unformatted_*`: every
+        // storage format's round trip declared without a format, against lavapipe).
+        shader_storage_image_read_without_format: vk::TRUE,
+        shader_storage_image_write_without_format: vk::TRUE,
         // The MinLod image operand: the `_cl` MIMG forms (explicit levels take max(lod, min)
         // in the ALU); sim tests sampling::lod_clamp_raises_the_gradient_level, the image
         // corpus's sample_grad_offset (textureGradClampARB) through every pass.
@@ -141,6 +153,27 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // (the SampleRateShading and InterpolationFunction capabilities): compiler
         // abi/graphics.rs, tests/tests/msaa_shading.rs against hand-computed values.
         sample_rate_shading: vk::TRUE,
+        // Buffer and image stores and atomics in vertex and fragment shaders: helper lanes
+        // store nothing (exact mode around each store), the PS keeps running where depth
+        // fails unless it declares early fragment tests (DB_SHADER_CONTROL from PsUses).
+        // tests/tests/graphics_side_effects.rs against hand-computed counts, on lavapipe too.
+        vertex_pipeline_stores_and_atomics: vk::TRUE,
+        fragment_stores_and_atomics: vk::TRUE,
+        // CB_COLOR_CONTROL.ROP3 from the op's truth table; the CB applies it to integer and
+        // normalized targets only (float and sRGB pass the colour through, as the spec
+        // says). Dual-source blending: the Index 1 output is exported as MRT1 in target 0's
+        // format and the CB reads it for the SRC1 factors. tests/tests/graphics_state.rs
+        // against lavapipe.
+        logic_op: vk::TRUE,
+        dual_src_blend: vk::TRUE,
+        // Polygon modes LINE and POINT: PA_SU_SC_MODE_CNTL.POLY_MODE dual mode with the
+        // per-face primitive type; the setup unit draws the culled polygon's edges or
+        // vertices (graphics_state.rs). Depth bias with them is still refused.
+        fill_mode_non_solid: vk::TRUE,
+        // All viewportCount viewports and scissors are programmed (PA_CL_VPORT_*_n,
+        // PA_SC_VPORT_SCISSOR_n, PA_SC_VPORT_ZMIN/ZMAX_n); without a viewport-index output
+        // every primitive uses viewport 0 (graphics_state.rs).
+        multi_viewport: vk::TRUE,
         ..Default::default()
     }
 }
@@ -173,6 +206,8 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // VK_EXT_shader_demote_to_helper_invocation: shaderDemoteToHelperInvocation
         // (compiler/tests/gfx_fragment.rs; graphics_shaders.rs `discard_demote`).
         | vk::StructureType::PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES
+        // VK_KHR_imageless_framebuffer: imagelessFramebuffer (graphics_imageless.rs).
+        | vk::StructureType::PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES
         // VK_EXT_multi_draw: multiDraw (tests/tests/graphics_multi_draw.rs).
         | vk::StructureType::PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT
         // VK_EXT_non_seamless_cube_map: the S#'s DISABLE_CUBE_WRAP (sim sampling
@@ -185,9 +220,9 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // nothing in Ferrum; graphics_resolve_ds.rs with per-aspect layouts).
         | vk::StructureType::PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES => &[T],
         // VK_EXT_extended_dynamic_state2: extendedDynamicState2 (rasterizer discard, depth
-        // bias and primitive restart enables); no logic op (vkCmdSetLogicOpEXT) and no patch
-        // control points (no tessellation).
-        vk::StructureType::PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT => &[T, F, F],
+        // bias and primitive restart enables) and extendedDynamicState2LogicOp (the ROP3 of
+        // CB_COLOR_CONTROL); no patch control points (no tessellation).
+        vk::StructureType::PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT => &[T, T, F],
         // VK_KHR_16bit_storage: storage and uniform buffers and push constants (the corpus
         // exercises each); stage inputs and outputs belong to graphics.
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],
