@@ -2,7 +2,8 @@
 //! only the state its scene varies. What a test leaves alone: a vertex and a fragment stage
 //! named `main`, no vertex input, a triangle list, filled polygons with no culling and
 //! counter-clockwise front faces, single-sampled, no depth/stencil state, one RGBA attachment
-//! without blending, and dynamic viewport and scissor (unless a static viewport is given).
+//! without blending, and dynamic viewport and scissor (unless a static viewport is given, or
+//! `dynamic` names VIEWPORT_WITH_COUNT: then their counts are dynamic too).
 
 use ash_loaded::{vk, Device};
 
@@ -158,7 +159,11 @@ impl<'a> GraphicsDesc<'a> {
             })
             .collect();
         let mut dynamic = self.dynamic.clone();
-        let vp = if self.viewport.is_some() {
+        let with_count = dynamic.contains(&vk::DynamicState::VIEWPORT_WITH_COUNT);
+        let vp = if with_count {
+            // Extended dynamic state: the counts come from the command buffer too.
+            vk::PipelineViewportStateCreateInfo::default()
+        } else if self.viewport.is_some() {
             vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors)
         } else {
             dynamic.extend([vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR]);

@@ -12,6 +12,10 @@
 //! and far (and clipping without it); depth bounds; vkCmdClearAttachments of depth and of
 //! stencil; LOAD of a previous pass's depth/stencil, DONT_CARE stencil load.
 //!
+//! Every scene is drawn a second time on Ferrum with the state set by extended dynamic state
+//! (`graphics_depth/dynamic.rs`: decoys baked into the pipelines, the real values from
+//! vkCmdSet*EXT) and must give exactly the bytes of the static pipelines.
+//!
 //! Tolerances: colours are flat, so they must match exactly. Depth: D16 within 1 LSB
 //! (Vulkan's depth interpolation and conversion to fixed point may round either way),
 //! D32_SFLOAT within 2^-20 (interpolation of z from the vertices is not exact; the spec
@@ -47,6 +51,9 @@ void main() { o = pc.color; }
 #[path = "graphics_depth/scenes.rs"]
 mod scenes;
 use scenes::*;
+#[path = "graphics_depth/dynamic.rs"]
+mod dynamic;
+use dynamic::Eds;
 
 /// Which aspects a scene's result is compared on (an aspect loaded with DONT_CARE and never
 /// written has undefined contents).
@@ -136,8 +143,9 @@ unsafe fn pipeline(
     modules: [vk::ShaderModule; 2],
     s: &Scene,
     st: &State,
+    eds: bool,
 ) -> vk::Pipeline {
-    let bindings = [binding(0, 16, false)];
+    let bindings = [binding(0, if eds { dynamic::DECOY_STRIDE } else { 16 }, false)];
     let attributes = [
         attribute(0, 0, vk::Format::R32G32_SFLOAT, 0),
         attribute(1, 0, vk::Format::R32G32_SFLOAT, 8),
@@ -148,11 +156,7 @@ unsafe fn pipeline(
     }
     desc.bindings = &bindings;
     desc.attributes = &attributes;
-    desc.viewport = Some(vk::Viewport {
-        min_depth: s.depth_range.0,
-        max_depth: s.depth_range.1,
-        ..viewport(W, H)
-    });
+    desc.viewport = Some(scene_viewport(s));
     let (bc, bclamp, bs) = st.bias.unwrap_or((0.0, 0.0, 0.0));
     desc.rasterization = desc
         .rasterization
@@ -186,8 +190,16 @@ unsafe fn pipeline(
             vk::DynamicState::STENCIL_WRITE_MASK,
         ]);
     }
+    if eds {
+        dynamic::decoy(&mut desc, st);
+    }
     // SAFETY: forwarded to the caller.
     unsafe { desc.create(d) }
+}
+
+/// The scene's viewport.
+fn scene_viewport(s: &Scene) -> vk::Viewport {
+    vk::Viewport { min_depth: s.depth_range.0, max_depth: s.depth_range.1, ..viewport(W, H) }
 }
 
 /// An image with its memory and a view.
@@ -271,8 +283,15 @@ fn set_dynamic(d: &Device, cb: vk::CommandBuffer, st: &State) {
     }
 }
 
-/// Renders `s` on `gpu`.
-fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene, bounds: bool) -> Result {
+/// Renders `s` on `gpu`, with its state set by extended dynamic state when `eds` is given.
+fn render(
+    h: &Harness,
+    pd: vk::PhysicalDevice,
+    gpu: &Gpu,
+    s: &Scene,
+    bounds: bool,
+    eds: Option<&Eds>,
+) -> Result {
     let mut steps = s.steps.clone();
     for step in &mut steps {
         if let Step::Bounds(lo, hi, z, color) = *step {
@@ -349,7 +368,9 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene, bounds: boo
             .steps
             .iter()
             .map(|st| match st {
-                Step::Draw(dr) => Some(pipeline(d, passes[0], layout, modules, s, &dr.state)),
+                Step::Draw(dr) => {
+                    Some(pipeline(d, passes[0], layout, modules, s, &dr.state, eds.is_some()))
+                }
                 _ => None,
             })
             .collect();
@@ -374,7 +395,10 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene, bounds: boo
                     .render_area(full)
                     .clear_values(&clears);
                 d.cmd_begin_render_pass(cb, &info, vk::SubpassContents::INLINE);
-                d.cmd_bind_vertex_buffers(cb, 0, &[vbuf.buffer], &[0]);
+                match eds {
+                    Some(e) => dynamic::bind_vertices(e, cb, vbuf.buffer, verts.len() as u64),
+                    None => d.cmd_bind_vertex_buffers(cb, 0, &[vbuf.buffer], &[0]),
+                }
             };
             if s.transfer_clear {
                 transfer_clear(d, cb, &color, &depth, aspects, &clears);
@@ -386,6 +410,9 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene, bounds: boo
                     Step::Draw(dr) => {
                         d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe.unwrap());
                         set_dynamic(d, cb, &dr.state);
+                        if let Some(e) = eds {
+                            dynamic::set(e, cb, &dr.state, scene_viewport(s));
+                        }
                         let bytes: Vec<u8> =
                             dr.color.iter().flat_map(|c| c.to_le_bytes()).collect();
                         d.cmd_push_constants(cb, layout, vk::ShaderStageFlags::FRAGMENT, 0, &bytes);
@@ -785,7 +812,16 @@ fn depth_stencil_scenes_match_lavapipe() {
         .fill_mode_non_solid(true);
     // Lavapipe has no depthBounds (see `Step::Bounds`).
     let lvp_gpu = Gpu::with_features(&h.instance, lvp_pd, 0, &features);
-    let ours_gpu = Gpu::with_features(&h.instance, ours_pd, 0, &features.depth_bounds(true));
+    let mut eds1 =
+        vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default().extended_dynamic_state(true);
+    let mut eds2 =
+        vk::PhysicalDeviceExtendedDynamicState2FeaturesEXT::default().extended_dynamic_state2(true);
+    let mut f2 = vk::PhysicalDeviceFeatures2::default()
+        .features(features.depth_bounds(true))
+        .push_next(&mut eds1)
+        .push_next(&mut eds2);
+    let ours_gpu = Gpu::with_feature_chain(&h.instance, ours_pd, 0, &dynamic::EXTENSIONS, &mut f2);
+    let eds = Eds::new(&h.instance, &ours_gpu.device);
     let only = std::env::var("FERRUM_DEPTH_SCENE").ok();
     let mut failures = Vec::new();
     let mut ran = 0;
@@ -793,13 +829,18 @@ fn depth_stencil_scenes_match_lavapipe() {
         if only.as_ref().is_some_and(|o| !s.name.contains(o.as_str())) {
             continue;
         }
-        let mut lvp = render(&h, lvp_pd, &lvp_gpu, &s, false);
+        let mut lvp = render(&h, lvp_pd, &lvp_gpu, &s, false, None);
         // Sanity: lavapipe drew something over the clear colour.
         assert!(lvp.color.iter().any(|&c| c != 0xff00_0000), "{}: lavapipe drew nothing", s.name);
         host_bounds(&s, &mut lvp);
-        let ours = render(&h, ours_pd, &ours_gpu, &s, true);
+        let ours = render(&h, ours_pd, &ours_gpu, &s, true, None);
         if let Err(e) = compare(&s, &ours, &lvp) {
             failures.push(e);
+        }
+        // The same state from the command buffer draws the very same image.
+        let dynamic = render(&h, ours_pd, &ours_gpu, &s, true, Some(&eds));
+        if let Some(e) = dynamic::identical(&ours, &dynamic) {
+            failures.push(format!("{} with extended dynamic state: {e}", s.name));
         }
         ran += 1;
     }

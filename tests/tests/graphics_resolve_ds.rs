@@ -12,11 +12,16 @@
 //! answers per aspect, and the depth and stencil modes differ per case (independentResolve).
 //! In the render pass, one aspect may also be left unresolved (mode NONE): it keeps the
 //! resolve attachment's own load-op clear (depth 1.0, stencil 9).
+//!
+//! Every case runs twice: with the combined DEPTH_STENCIL_ATTACHMENT_OPTIMAL layout, and with
+//! VK_KHR_separate_depth_stencil_layouts (DEPTH_ATTACHMENT_OPTIMAL and
+//! STENCIL_ATTACHMENT_OPTIMAL through VkAttachmentDescriptionStencilLayout,
+//! VkAttachmentReferenceStencilLayout and the rendering attachments).
 
 use ash_loaded::khr::{create_renderpass2, dynamic_rendering};
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::{transfer_to_host, Gpu};
-use ferrum_tests::scene::{module, rendering_gpu};
+use ferrum_tests::scene::{module, rendering_gpu, RENDERING_EXTENSIONS};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
 const W: u32 = 13;
@@ -84,6 +89,9 @@ struct Case {
     depth: vk::ResolveModeFlags,
     stencil: vk::ResolveModeFlags,
     dynamic: bool,
+    /// VK_KHR_separate_depth_stencil_layouts: depth and stencil in their own layouts (the
+    /// stencil layout of render pass attachments and references chained, barriers per aspect).
+    separate: bool,
 }
 
 /// A pipeline of `VS` alone at `samples` samples with `sample_mask`: writing depth (ALWAYS)
@@ -180,6 +188,13 @@ fn clear_value() -> vk::ClearValue {
 /// # Safety
 /// A device with VK_KHR_create_renderpass2 and VK_KHR_depth_stencil_resolve.
 unsafe fn render_pass(rp2: &create_renderpass2::Device, c: &Case) -> vk::RenderPass {
+    let (depth_layout, stencil_layout) = layouts(c);
+    let mut ms_stencil = vk::AttachmentDescriptionStencilLayout::default()
+        .stencil_initial_layout(vk::ImageLayout::UNDEFINED)
+        .stencil_final_layout(stencil_layout);
+    let mut one_stencil = vk::AttachmentDescriptionStencilLayout::default()
+        .stencil_initial_layout(vk::ImageLayout::UNDEFINED)
+        .stencil_final_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL);
     let attachment = |samples, final_layout| {
         vk::AttachmentDescription2::default()
             .format(FORMAT)
@@ -191,17 +206,21 @@ unsafe fn render_pass(rp2: &create_renderpass2::Device, c: &Case) -> vk::RenderP
             .initial_layout(vk::ImageLayout::UNDEFINED)
             .final_layout(final_layout)
     };
-    let attachments = [
-        attachment(c.samples, vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
-        attachment(1, vk::ImageLayout::TRANSFER_SRC_OPTIMAL),
-    ];
+    let mut attachments =
+        [attachment(c.samples, depth_layout), attachment(1, vk::ImageLayout::TRANSFER_SRC_OPTIMAL)];
     let aspects = vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL;
-    let refs = [0, 1].map(|a| {
-        vk::AttachmentReference2::default()
-            .attachment(a)
-            .layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL)
-            .aspect_mask(aspects)
+    let mut ref_stencil =
+        [vk::AttachmentReferenceStencilLayout::default().stencil_layout(stencil_layout); 2];
+    let mut refs = [0, 1].map(|a| {
+        vk::AttachmentReference2::default().attachment(a).layout(depth_layout).aspect_mask(aspects)
     });
+    if c.separate {
+        attachments[0] = attachments[0].push_next(&mut ms_stencil);
+        attachments[1] = attachments[1].push_next(&mut one_stencil);
+        let [r0, r1] = &mut ref_stencil;
+        refs[0] = refs[0].push_next(r0);
+        refs[1] = refs[1].push_next(r1);
+    }
     let mut resolve = vk::SubpassDescriptionDepthStencilResolve::default()
         .depth_resolve_mode(c.depth)
         .stencil_resolve_mode(c.stencil)
@@ -213,6 +232,19 @@ unsafe fn render_pass(rp2: &create_renderpass2::Device, c: &Case) -> vk::RenderP
     let info = vk::RenderPassCreateInfo2::default().attachments(&attachments).subpasses(&subpasses);
     // SAFETY: forwarded to the caller.
     unsafe { rp2.create_render_pass2(&info, None) }.expect("vkCreateRenderPass2")
+}
+
+/// The attachment layouts of depth and stencil: one combined layout, or one per aspect.
+fn layouts(c: &Case) -> (vk::ImageLayout, vk::ImageLayout) {
+    match c.separate {
+        true => {
+            (vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL, vk::ImageLayout::STENCIL_ATTACHMENT_OPTIMAL)
+        }
+        false => (
+            vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+            vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+        ),
+    }
 }
 
 /// A D32S8 image of `samples` samples with both aspects viewed.
@@ -277,7 +309,7 @@ unsafe fn barrier(
 /// Renders `c`; the resolved depth (f32) and stencil bytes.
 fn render(h: &Harness, pd: vk::PhysicalDevice, c: &Case) -> (Vec<f32>, Vec<u8>) {
     use ash_loaded::vk::Handle;
-    let gpu = rendering_gpu(&h.instance, pd);
+    let gpu = if c.separate { separate_layouts_gpu(h, pd) } else { rendering_gpu(&h.instance, pd) };
     let d = &gpu.device;
     let texels = W * H;
     let out = gpu.host_buffer(u64::from(texels * 5));
@@ -314,25 +346,30 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, c: &Case) -> (Vec<f32>, Vec<u8>) 
             d.create_framebuffer(&info, None).expect("vkCreateFramebuffer")
         };
         let dr = dynamic_rendering::Device::new(&h.instance, d);
-        let attach = vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+        let (depth_layout, stencil_layout) = layouts(c);
         let src = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
+        // Barriers move both aspects at once in the combined layout, which the spec makes
+        // equivalent to DEPTH_ATTACHMENT_OPTIMAL for depth and STENCIL_ATTACHMENT_OPTIMAL for
+        // stencil: the installed validation layer (1.3.239) reports one-aspect barriers as
+        // VUID-VkImageMemoryBarrier-image-01207 although separateDepthStencilLayouts is on.
+        let attach = vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
         gpu.run(|d, cb| {
             let clears = [clear_value(); 2];
             if c.dynamic {
                 barrier(d, cb, vk::Image::from_raw(ms[0]), (vk::ImageLayout::UNDEFINED, attach));
                 barrier(d, cb, one_image, (vk::ImageLayout::UNDEFINED, attach));
-                let a = |mode| {
+                let a = |mode, layout| {
                     vk::RenderingAttachmentInfo::default()
                         .image_view(ms_view)
-                        .image_layout(attach)
+                        .image_layout(layout)
                         .resolve_mode(mode)
                         .resolve_image_view(one_view)
-                        .resolve_image_layout(attach)
+                        .resolve_image_layout(layout)
                         .load_op(vk::AttachmentLoadOp::CLEAR)
                         .store_op(vk::AttachmentStoreOp::DONT_CARE)
                         .clear_value(clear_value())
                 };
-                let (depth, stencil) = (a(c.depth), a(c.stencil));
+                let (depth, stencil) = (a(c.depth, depth_layout), a(c.stencil, stencil_layout));
                 let info = vk::RenderingInfo::default()
                     .render_area(full())
                     .layer_count(1)
@@ -399,6 +436,22 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, c: &Case) -> (Vec<f32>, Vec<u8>) 
     (depth, stencil)
 }
 
+/// A device of `pd` as `rendering_gpu` makes it, with VK_KHR_separate_depth_stencil_layouts
+/// and its feature too.
+fn separate_layouts_gpu(h: &Harness, pd: vk::PhysicalDevice) -> Gpu {
+    let mut mv = vk::PhysicalDeviceMultiviewFeatures::default().multiview(true);
+    let mut dr = vk::PhysicalDeviceDynamicRenderingFeatures::default().dynamic_rendering(true);
+    let mut sep = vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures::default()
+        .separate_depth_stencil_layouts(true);
+    let mut f2 = vk::PhysicalDeviceFeatures2::default()
+        .push_next(&mut mv)
+        .push_next(&mut dr)
+        .push_next(&mut sep);
+    let mut extensions = RENDERING_EXTENSIONS.to_vec();
+    extensions.push(c"VK_KHR_separate_depth_stencil_layouts");
+    Gpu::with_feature_chain(&h.instance, pd, 0, &extensions, &mut f2)
+}
+
 /// Every pixel's resolved depth and stencil against `expected`; the first mismatches.
 fn compare(c: &Case, depth: &[f32], stencil: &[u8]) -> Result<(), String> {
     let mut bad = Vec::new();
@@ -460,10 +513,12 @@ fn check(dynamic: bool) {
                 {
                     continue;
                 }
-                let c = Case { samples, depth, stencil, dynamic };
-                let (d, s) = render(&h, pd, &c);
-                if let Err(e) = compare(&c, &d, &s) {
-                    failures.push(format!("{name} {c:?}: {e}"));
+                for separate in [false, true] {
+                    let c = Case { samples, depth, stencil, dynamic, separate };
+                    let (d, s) = render(&h, pd, &c);
+                    if let Err(e) = compare(&c, &d, &s) {
+                        failures.push(format!("{name} {c:?}: {e}"));
+                    }
                 }
             }
         }

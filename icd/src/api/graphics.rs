@@ -422,6 +422,44 @@ pub unsafe extern "system" fn cmd_bind_index_buffer(
     }
 }
 
+/// Binds `buffers` from binding `first` at `offsets`, each `sizes[i]` bytes (to the buffer's
+/// end without sizes, or for VK_WHOLE_SIZE), with `strides` when given
+/// (vkCmdBindVertexBuffers2EXT; a pipeline with a dynamic stride reads them).
+pub(crate) fn bind_vertex_buffers(
+    g: &mut GraphicsState,
+    first: u32,
+    buffers: &[vk::Buffer],
+    offsets: &[vk::DeviceSize],
+    sizes: Option<&[vk::DeviceSize]>,
+    strides: Option<&[vk::DeviceSize]>,
+) -> VkResult<()> {
+    for (i, &h) in buffers.iter().enumerate() {
+        let slot = first as usize + i;
+        if slot >= g.vertex_buffers.len() {
+            return Err(VkError::InvalidUsage("vertex binding beyond maxVertexInputBindings"));
+        }
+        // SAFETY: a null or live buffer (valid usage; null needs the nullDescriptor feature,
+        // and binds nothing).
+        g.vertex_buffers[slot] = match unsafe { Buffer::from_handle(h) } {
+            Some(b) => {
+                let avail = b.size.saturating_sub(offsets[i]);
+                let size = match sizes.map(|s| s[i]) {
+                    None | Some(vk::WHOLE_SIZE) => avail,
+                    Some(n) => n.min(avail),
+                };
+                (crate::cmd::copy::buffer_address(b, offsets[i])?, size)
+            }
+            None => (0, 0),
+        };
+        if let Some(strides) = strides {
+            // VUID-vkCmdBindVertexBuffers2-pStrides-03362: at most maxVertexInputBindingStride.
+            g.vertex_strides[slot] = u32::try_from(strides[i])
+                .map_err(|_| VkError::InvalidUsage("vertex stride beyond the limit"))?;
+        }
+    }
+    Ok(())
+}
+
 pub unsafe extern "system" fn cmd_bind_vertex_buffers(
     cb: vk::CommandBuffer,
     first: u32,
@@ -432,21 +470,8 @@ pub unsafe extern "system" fn cmd_bind_vertex_buffers(
     // SAFETY: live handles and arrays of `count` (valid usage).
     unsafe {
         record("vkCmdBindVertexBuffers", cb, |_, _, g| {
-            let offsets = array(p_offsets, count);
-            for (i, &h) in array(p_buffers, count).iter().enumerate() {
-                let slot = g
-                    .vertex_buffers
-                    .get_mut(first as usize + i)
-                    .ok_or(VkError::InvalidUsage("vertex binding beyond maxVertexInputBindings"))?;
-                *slot = match Buffer::from_handle(h) {
-                    Some(b) => (
-                        crate::cmd::copy::buffer_address(b, offsets[i])?,
-                        b.size.saturating_sub(offsets[i]),
-                    ),
-                    None => (0, 0),
-                };
-            }
-            Ok(())
+            let (buffers, offsets) = (array(p_buffers, count), array(p_offsets, count));
+            bind_vertex_buffers(g, first, buffers, offsets, None, None)
         })
     }
 }

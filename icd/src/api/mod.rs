@@ -18,6 +18,7 @@ pub mod descriptor;
 pub mod device;
 pub mod device_address;
 pub mod device_group;
+pub mod dynamic_state;
 pub mod executable;
 pub mod graphics;
 pub mod graphics_pending;

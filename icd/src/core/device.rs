@@ -111,6 +111,20 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // vkCmdBeginRenderPass (gfx/rendering.rs; tests/tests/graphics_imageless.rs).
     (c"VK_KHR_image_format_list", 1),
     (c"VK_KHR_imageless_framebuffer", 1),
+    // Cull mode, front face, topology, viewport and scissor with count, vertex strides, the
+    // depth/stencil enables, compare and stencil ops from the command buffer (gfx::dynamic);
+    // tests/tests/graphics_dynamic_state.rs and graphics_depth.rs's dynamic variant against
+    // lavapipe and against the same state baked into pipelines.
+    (c"VK_EXT_extended_dynamic_state", 1),
+    // Rasterizer discard, depth bias and primitive restart enables, the logic op; no patch
+    // control points (feature off: no tessellation). Same tests.
+    (c"VK_EXT_extended_dynamic_state2", 1),
+    // DEPTH_/STENCIL_ATTACHMENT_OPTIMAL and the read-only variants in render passes 2, barriers
+    // and dynamic rendering: no layout changes what Ferrum does (no compression or metadata
+    // follows layouts; render passes and barriers read none), so the per-aspect layouts need
+    // nothing. tests/tests/graphics_resolve_ds.rs runs every case with them on Ferrum and
+    // lavapipe.
+    (c"VK_KHR_separate_depth_stencil_layouts", 1),
 ];
 
 /// What a device's children (queues, pools, command buffers) need from it.

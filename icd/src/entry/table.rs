@@ -9,9 +9,9 @@ use ash::vk;
 
 use crate::api::{
     buffer, command_pool as pool, commands as cmd, compute, descriptor as desc, device,
-    device_address as bda, device_group as group, executable as exe, graphics as g3d,
-    graphics_pending as gfx, image as img, instance, memory, multi_draw, physical_device as pd,
-    pipeline, query, queue, sync, transfer as xfer, transfer2 as xfer2,
+    device_address as bda, device_group as group, dynamic_state as dyn_state, executable as exe,
+    graphics as g3d, graphics_pending as gfx, image as img, instance, memory, multi_draw,
+    physical_device as pd, pipeline, query, queue, sync, transfer as xfer, transfer2 as xfer2,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -270,6 +270,25 @@ entries! {
     Device c"vkCmdDrawMultiEXT" in c"VK_EXT_multi_draw": vk::PFN_vkCmdDrawMultiEXT => multi_draw::cmd_draw_multi_ext;
     Device c"vkCmdDrawMultiIndexedEXT" in c"VK_EXT_multi_draw": vk::PFN_vkCmdDrawMultiIndexedEXT => multi_draw::cmd_draw_multi_indexed_ext;
     Device c"vkCmdClearAttachments": vk::PFN_vkCmdClearAttachments => g3d::cmd_clear_attachments;
+
+    // VK_EXT_extended_dynamic_state and _state2 (gfx::dynamic).
+    Device c"vkCmdSetCullModeEXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdSetCullMode => dyn_state::cmd_set_cull_mode;
+    Device c"vkCmdSetFrontFaceEXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdSetFrontFace => dyn_state::cmd_set_front_face;
+    Device c"vkCmdSetPrimitiveTopologyEXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdSetPrimitiveTopology => dyn_state::cmd_set_primitive_topology;
+    Device c"vkCmdSetViewportWithCountEXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdSetViewportWithCount => dyn_state::cmd_set_viewport_with_count;
+    Device c"vkCmdSetScissorWithCountEXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdSetScissorWithCount => dyn_state::cmd_set_scissor_with_count;
+    Device c"vkCmdBindVertexBuffers2EXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdBindVertexBuffers2 => dyn_state::cmd_bind_vertex_buffers2;
+    Device c"vkCmdSetDepthTestEnableEXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdSetDepthTestEnable => dyn_state::cmd_set_depth_test_enable;
+    Device c"vkCmdSetDepthWriteEnableEXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdSetDepthWriteEnable => dyn_state::cmd_set_depth_write_enable;
+    Device c"vkCmdSetDepthCompareOpEXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdSetDepthCompareOp => dyn_state::cmd_set_depth_compare_op;
+    Device c"vkCmdSetDepthBoundsTestEnableEXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdSetDepthBoundsTestEnable => dyn_state::cmd_set_depth_bounds_test_enable;
+    Device c"vkCmdSetStencilTestEnableEXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdSetStencilTestEnable => dyn_state::cmd_set_stencil_test_enable;
+    Device c"vkCmdSetStencilOpEXT" in c"VK_EXT_extended_dynamic_state": vk::PFN_vkCmdSetStencilOp => dyn_state::cmd_set_stencil_op;
+    Device c"vkCmdSetRasterizerDiscardEnableEXT" in c"VK_EXT_extended_dynamic_state2": vk::PFN_vkCmdSetRasterizerDiscardEnable => dyn_state::cmd_set_rasterizer_discard_enable;
+    Device c"vkCmdSetDepthBiasEnableEXT" in c"VK_EXT_extended_dynamic_state2": vk::PFN_vkCmdSetDepthBiasEnable => dyn_state::cmd_set_depth_bias_enable;
+    Device c"vkCmdSetPrimitiveRestartEnableEXT" in c"VK_EXT_extended_dynamic_state2": vk::PFN_vkCmdSetPrimitiveRestartEnable => dyn_state::cmd_set_primitive_restart_enable;
+    Device c"vkCmdSetLogicOpEXT" in c"VK_EXT_extended_dynamic_state2": vk::PFN_vkCmdSetLogicOpEXT => dyn_state::cmd_set_logic_op;
+    Device c"vkCmdSetPatchControlPointsEXT" in c"VK_EXT_extended_dynamic_state2": vk::PFN_vkCmdSetPatchControlPointsEXT => dyn_state::cmd_set_patch_control_points;
     Device c"vkCmdResolveImage": vk::PFN_vkCmdResolveImage => xfer::cmd_resolve_image;
     Device c"vkCmdBeginQuery": vk::PFN_vkCmdBeginQuery => cmd::cmd_begin_query;
     Device c"vkCmdEndQuery": vk::PFN_vkCmdEndQuery => cmd::cmd_end_query;

@@ -16,6 +16,7 @@ use ferrum_compiler::amd::abi;
 use ferrum_compiler::amd::abi::graphics as g;
 use ferrum_regs::gfx103::{self as r, enums};
 
+use super::dynamic::{self, Extended, Resolved};
 use super::pipeline::GraphicsProgram;
 use super::rendering::{DepthTarget, Load, Rendering};
 use super::state::depth::{self, StencilFace};
@@ -73,6 +74,11 @@ pub struct GraphicsState {
     pub index: Option<(u64, u64, vk::IndexType)>,
     /// Vertex buffer address and bytes from it, per binding.
     pub vertex_buffers: [(u64, u64); 32],
+    /// Per binding, the stride vkCmdBindVertexBuffers2EXT gave (read when the pipeline's
+    /// stride is dynamic).
+    pub vertex_strides: [u32; 32],
+    /// vkCmdSet*EXT of extended dynamic state 1 and 2.
+    pub extended: Extended,
     pub rendering: Option<Rendering>,
     pub pass: Option<super::rendering::PassInstance>,
 }
@@ -239,10 +245,14 @@ fn vertex_table(st: &GraphicsState, p: &GraphicsProgram) -> Vec<u32> {
     let mut words = vec![0u32; 4 * n];
     for a in &p.attributes {
         let (va, size) = st.vertex_buffers.get(a.binding as usize).copied().unwrap_or((0, 0));
+        let stride = match p.dynamic.vertex_stride {
+            true => st.vertex_strides.get(a.binding as usize).copied().unwrap_or(0),
+            false => a.stride,
+        };
         let bytes = u64::from(a.format.block_bytes);
         let avail = size.saturating_sub(u64::from(a.offset));
         // Whole elements inside the bound range; a zero stride reads element 0 every time.
-        let records = match (a.stride, avail >= bytes && va != 0) {
+        let records = match (stride, avail >= bytes && va != 0) {
             (_, false) => 0,
             (0, true) => u32::MAX,
             (s, true) => ((avail - bytes) / u64::from(s) + 1).min(u64::from(u32::MAX)) as u32,
@@ -250,7 +260,7 @@ fn vertex_table(st: &GraphicsState, p: &GraphicsProgram) -> Vec<u32> {
         let mut v = vsharp::typed(
             va + u64::from(a.offset),
             records,
-            a.stride,
+            stride,
             a.format.buf_format,
             a.format.swizzle,
         );
@@ -293,9 +303,17 @@ fn viewports(
             None => set.iter().take(n).map_while(|v| *v).collect(),
         }
     }
-    let n = (p.viewport_count as usize).clamp(1, vp::MAX_VIEWPORTS);
-    let vps = pick(n, p.viewports.as_ref(), &st.viewports);
-    let scs = pick(n, p.scissors.as_ref(), &st.scissors);
+    // With VIEWPORT/SCISSOR_WITH_COUNT the counts are the command buffer's.
+    let d = &p.dynamic;
+    let nv = if d.viewport_with_count { st.extended.viewport_count } else { p.viewport_count };
+    let ns = match (d.scissor_with_count, &p.scissors) {
+        (true, _) => st.extended.scissor_count,
+        (false, Some(fixed)) => fixed.len() as u32,
+        (false, None) => nv,
+    };
+    let clamp = |n: u32| (n as usize).clamp(1, vp::MAX_VIEWPORTS);
+    let vps = pick(clamp(nv), p.viewports.as_ref(), &st.viewports);
+    let scs = pick(clamp(ns), p.scissors.as_ref(), &st.scissors);
     if vps.is_empty() {
         return Err(VkError::InvalidUsage("no viewport set"));
     }
@@ -308,26 +326,24 @@ fn viewports(
 
 fn viewport_state(
     s: &mut CmdStream,
-    p: &GraphicsProgram,
+    resolved: &Resolved,
     v: &[vk::Viewport],
     sc: &[vk::Rect2D],
     area: Option<&vk::Rect2D>,
 ) -> VkResult<()> {
-    use enums::PA_SU_SC_MODE_CNTL__POLYMODE_FRONT_PTYPE as Ptype;
     use enums::VGT_DI_PRIM_TYPE as P;
-    use r::PA_SU_SC_MODE_CNTL as Su;
+    use vk::PolygonMode as Mode;
     // Polygon modes draw triangles as their edges or vertices, which reach as far as
     // lines and points do.
-    let su = p.state.get(r::PA_SU_SC_MODE_CNTL).unwrap_or(0);
-    let poly = (Su::POLY_MODE.get(su) != 0).then(|| Su::POLYMODE_FRONT_PTYPE.get(su));
-    let prim = match (p.prim_type, poly) {
+    let prim = match (
+        state::input_assembly::prim_type(resolved.topology)?,
+        resolved.raster.polygon_mode,
+    ) {
         // Points up to the largest size PA_SU_POINT_MINMAX lets through.
-        (P::DI_PT_POINTLIST, _) | (_, Some(Ptype::X_DRAW_POINTS)) => {
+        (P::DI_PT_POINTLIST, _) | (_, Mode::POINT) => {
             RastPrim::Points(super::pipeline::MAX_POINT_SIZE)
         }
-        (P::DI_PT_LINELIST | P::DI_PT_LINESTRIP, _) | (_, Some(Ptype::X_DRAW_LINES)) => {
-            RastPrim::Lines(1.0)
-        }
+        (P::DI_PT_LINELIST | P::DI_PT_LINESTRIP, _) | (_, Mode::LINE) => RastPrim::Lines(1.0),
         _ => RastPrim::Triangles,
     };
     let mut regs = vp::viewports(v);
@@ -362,7 +378,7 @@ fn ps_state(
     p: &GraphicsProgram,
     user: &[u32],
     rendering: &Rendering,
-    blend_constants: [f32; 4],
+    (blend_constants, logic_op): ([f32; 4], vk::LogicOp),
 ) -> VkResult<()> {
     let pm = &p.ps;
     set(s, r::SPI_BARYC_CNTL, &[p.baryc_cntl])?;
@@ -393,6 +409,10 @@ fn ps_state(
         return set(s, r::CB_COLOR_CONTROL, &[C::MODE.val(1) | C::ROP3.val(0xcc)]);
     }
     emit(s, p.blend.clone())?;
+    if p.dynamic.logic_op && p.logic_op_enable {
+        let cc = p.blend.get(r::CB_COLOR_CONTROL).unwrap_or(0);
+        set(s, r::CB_COLOR_CONTROL, &[state::blend::with_logic_op(cc, logic_op)?])?;
+    }
     if p.dynamic.blend_constants {
         emit(s, state::blend::blend_constants(blend_constants))?;
     }
@@ -429,7 +449,12 @@ pub fn scope_targets(s: &mut CmdStream, rendering: &Rendering) -> VkResult<()> {
 /// The depth/stencil target and the DB state of a draw: the pipeline's depth/stencil state
 /// against the aspects the scope attaches, with the command buffer's values for the states
 /// the pipeline made dynamic, and the depth bias in units of the attached depth format.
-fn depth_state(p: &GraphicsProgram, st: &GraphicsState, rendering: &Rendering) -> Regs {
+fn depth_state(
+    p: &GraphicsProgram,
+    st: &GraphicsState,
+    rendering: &Rendering,
+    resolved: &Resolved,
+) -> Regs {
     let t = rendering.depth.as_ref();
     let (has_depth, has_stencil, depth_format, mut regs) = match rendering.inherited {
         Some(i) => (i.depth, i.stencil, i.depth_format, Regs::new()),
@@ -440,7 +465,7 @@ fn depth_state(p: &GraphicsProgram, st: &GraphicsState, rendering: &Rendering) -
             depth_target_regs(rendering),
         ),
     };
-    let ds = &p.depth_stencil;
+    let ds = &resolved.depth_stencil;
     regs.push(r::DB_DEPTH_CONTROL, depth::depth_control(ds, has_depth, has_stencil));
     regs.push(r::DB_STENCIL_CONTROL, depth::stencil_control(&ds.front, &ds.back));
     let d = &p.dynamic;
@@ -458,8 +483,8 @@ fn depth_state(p: &GraphicsProgram, st: &GraphicsState, rendering: &Rendering) -
     ));
     let (lo, hi) = if d.depth_bounds { st.depth_bounds } else { p.depth_bounds };
     regs.extend(depth::depth_bounds(lo, hi));
-    if let Some(bias) = p.depth_bias {
-        let bias = if d.depth_bias { st.depth_bias } else { bias };
+    if resolved.raster.depth_bias {
+        let bias = if d.depth_bias { st.depth_bias } else { p.depth_bias };
         regs.extend(raster::depth_bias(bias, depth_format));
     }
     regs
@@ -475,7 +500,8 @@ fn draw_state(
     let p = st.pipeline.clone().ok_or(VkError::InvalidUsage("draw without a graphics pipeline"))?;
     let rendering =
         st.rendering.as_ref().ok_or(VkError::InvalidUsage("draw outside a render pass"))?;
-    if p.rasterizer_discard {
+    let resolved = dynamic::resolve(&p.dynamic, &p.fixed, &st.extended);
+    if resolved.raster.discard {
         return Ok(None);
     }
     let (viewport, scissor) = viewports(&p, st)?;
@@ -485,6 +511,7 @@ fn draw_state(
     let inputs_va = s.embed(&vertex_table(st, &p))?;
     let user = [table_va as u32, (table_va >> 32) as u32, push_va as u32, (push_va >> 32) as u32];
     vs_state(s, &p, &user)?;
+    emit(s, resolved.regs()?)?;
     emit(s, p.state.clone())?;
     set(
         s,
@@ -492,9 +519,9 @@ fn draw_state(
         &[inputs_va as u32, (inputs_va >> 32) as u32],
     )?;
     let area = rendering.inherited.is_none().then_some(&rendering.area);
-    viewport_state(s, &p, &viewport, &scissor, area)?;
-    ps_state(s, &p, &user, rendering, st.blend_constants)?;
-    emit(s, depth_state(&p, st, rendering))?;
+    viewport_state(s, &resolved, &viewport, &scissor, area)?;
+    ps_state(s, &p, &user, rendering, (st.blend_constants, st.extended.logic_op))?;
+    emit(s, depth_state(&p, st, rendering, &resolved))?;
     set(s, r::GE_INDX_OFFSET, &[0])?;
     set(s, r::GE_MIN_VTX_INDX, &[0])?;
     set(s, r::GE_MAX_VTX_INDX, &[u32::MAX])?;

@@ -16,9 +16,10 @@ pub mod target;
 
 // Objects and recording (gfx-icd): render passes and framebuffers, the one internal "begin
 // rendering" description that render passes and dynamic rendering both lower to, graphics
-// pipelines (which keep their state as `state` register lists) and draws.
+// pipelines (which keep their state as `state` register lists and `dynamic` values) and draws.
 pub mod clear_attachments;
 pub mod draw;
+pub mod dynamic;
 pub mod input_attachment;
 pub mod multiview;
 pub mod pipeline;

@@ -7,11 +7,12 @@
 //! what the draw path needs to build the location's V# (binding, format, offset).
 //!
 //! Colour blending is `state::blend::color_blend`'s register list, emitted by every draw;
-//! depth/stencil state, depth bounds and depth bias are kept as values because draws combine
-//! them with the attached aspects and the command buffer's dynamic state. State the draw path
-//! cannot honour yet is refused at creation with a log line (logic ops, dual-source blending,
-//! polygon modes other than fill, alpha to coverage, dynamic states beyond those of Vulkan
-//! 1.0), so a pipeline that exists draws what Vulkan says. Compiled stages go through the
+//! input assembly, rasterization, depth/stencil state, depth bounds and depth bias are kept as
+//! values because draws combine them with the attached aspects and the command buffer's
+//! dynamic state (`gfx::dynamic`). State the draw path cannot honour yet is refused at
+//! creation with a log line (logic ops, dual-source blending, polygon modes other than fill,
+//! dynamic states of extensions Ferrum does not offer), so a pipeline that exists draws what
+//! Vulkan says. Compiled stages go through the
 //! pipeline cache (`pipeline::gfx_cache`).
 
 use std::ffi::CStr;
@@ -26,6 +27,7 @@ use ferrum_compiler::ir::Stage;
 use ferrum_regs::gfx103 as r;
 use ferrum_regs::gfx103::enums::SPI_SHADER_EX_FORMAT as EX;
 
+use super::dynamic::{self, Dynamic};
 use super::render_pass::RenderPass;
 use super::{state, Regs};
 use crate::core::device::DeviceShared;
@@ -56,34 +58,32 @@ pub struct GraphicsProgram {
     pub ps_input_cntl: Vec<u32>,
     pub stats: [amd::Stats; 2],
     pub isa_text: [String; 2],
-    /// DI_PT_* of the topology (the guard band depends on the primitive kind).
-    pub prim_type: u32,
-    /// The fixed-function state every draw emits, translated once by `gfx::state`:
-    /// input assembly (VGT_PRIMITIVE_TYPE, GE_MULTI_PRIM_IB_RESET_EN), rasterization
-    /// (PA_SU_SC_MODE_CNTL with MULTI_PRIM_IB_ENA for primitive restart, PA_CL_CLIP_CNTL,
-    /// PA_SU_LINE_CNTL, PA_SU_VTX_CNTL), PA_CL_VTE_CNTL, point size and its clamp,
-    /// multisample (PA_SC_MODE_CNTL_0, PA_SC_AA_CONFIG, DB_EQAA, sample mask and locations).
+    /// The fixed-function state every draw emits that no dynamic state changes, translated
+    /// once by `gfx::state`: PA_CL_VTE_CNTL, point size and its clamp, multisample
+    /// (PA_SC_MODE_CNTL_0, PA_SC_AA_CONFIG, DB_EQAA, sample mask and locations).
     pub state: Regs,
+    /// The input-assembly, rasterization and depth/stencil values dynamic state can replace
+    /// (`gfx::dynamic::resolve` combines them with the command buffer's per draw).
+    pub fixed: dynamic::Static,
     /// SPI_BARYC_CNTL (gl_FragCoord at the sample when the pixel shader runs per sample).
     pub baryc_cntl: u32,
-    pub rasterizer_discard: bool,
     /// CB_BLENDn_CONTROL, CB_TARGET_MASK, CB_COLOR_CONTROL and the blend constants
     /// (`state::blend::color_blend`); empty without a colour blend state.
     pub blend: Regs,
-    /// Which Vulkan 1.0 dynamic states come from the command buffer.
+    /// logicOpEnable: the command buffer's logic op replaces CB_COLOR_CONTROL.ROP3 when the
+    /// op is dynamic.
+    pub logic_op_enable: bool,
+    /// Which states come from the command buffer.
     pub dynamic: Dynamic,
-    /// Depth/stencil state (all tests off without `pDepthStencilState`); DB_DEPTH_CONTROL is
-    /// computed per draw against the aspects the rendering scope attaches.
-    pub depth_stencil: state::depth::DepthStencil,
     /// Static depth bounds (min, max).
     pub depth_bounds: (f32, f32),
-    /// Static depth bias when enabled for this pipeline's triangles (`None`: off).
-    pub depth_bias: Option<state::rasterization::DepthBias>,
+    /// Static depth bias values (applied when the resolved state enables the bias).
+    pub depth_bias: state::rasterization::DepthBias,
     /// Static viewports and scissors, `viewport_count` of each (`None` when dynamic).
     pub viewports: Option<Vec<vk::Viewport>>,
     pub scissors: Option<Vec<vk::Rect2D>>,
     /// `VkPipelineViewportStateCreateInfo::viewportCount`: the viewports every draw programs
-    /// (0 under rasterizer discard without a viewport state).
+    /// (0 under rasterizer discard without a viewport state, or when the count is dynamic).
     pub viewport_count: u32,
     /// Per set: index of its first dynamic buffer in the push block, and how many it has.
     pub dynamic_sets: Vec<(u32, u32)>,
@@ -269,42 +269,6 @@ fn upload(shared: &DeviceShared, code: &[u8]) -> VkResult<GpuAlloc> {
     Ok(mem)
 }
 
-/// The Vulkan 1.0 dynamic states a pipeline takes from the command buffer.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Dynamic {
-    pub viewport: bool,
-    pub scissor: bool,
-    pub blend_constants: bool,
-    pub depth_bias: bool,
-    pub depth_bounds: bool,
-    pub stencil_compare_mask: bool,
-    pub stencil_write_mask: bool,
-    pub stencil_reference: bool,
-}
-
-/// The dynamic states; LINE_WIDTH changes nothing drawn (lines are 1 wide: wideLines is not
-/// supported), the others are refused.
-fn check_dynamic(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Dynamic> {
-    let mut d = Dynamic::default();
-    // SAFETY: a null or valid pointer (valid usage).
-    let Some(ds) = (unsafe { info.p_dynamic_state.as_ref() }) else { return Ok(d) };
-    for &s in crate::api::array(ds.p_dynamic_states, ds.dynamic_state_count) {
-        match s {
-            vk::DynamicState::VIEWPORT => d.viewport = true,
-            vk::DynamicState::SCISSOR => d.scissor = true,
-            vk::DynamicState::BLEND_CONSTANTS => d.blend_constants = true,
-            vk::DynamicState::DEPTH_BIAS => d.depth_bias = true,
-            vk::DynamicState::DEPTH_BOUNDS => d.depth_bounds = true,
-            vk::DynamicState::STENCIL_COMPARE_MASK => d.stencil_compare_mask = true,
-            vk::DynamicState::STENCIL_WRITE_MASK => d.stencil_write_mask = true,
-            vk::DynamicState::STENCIL_REFERENCE => d.stencil_reference = true,
-            vk::DynamicState::LINE_WIDTH => {}
-            other => return Err(VkError::FeatureNotPresent(format!("dynamic state {other:?}"))),
-        }
-    }
-    Ok(d)
-}
-
 /// Checks the fixed-function state against what the draw path does.
 fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
     // SAFETY: a null or valid pointer (valid usage).
@@ -336,24 +300,32 @@ fn viewport_state(
     discard: bool,
 ) -> VkResult<(Option<Vec<vk::Viewport>>, Option<Vec<vk::Rect2D>>, u32)> {
     let Some(vp) = vp else {
-        return if discard || (dynamic.viewport && dynamic.scissor) {
+        return if discard || (dynamic.any_viewport() && dynamic.any_scissor()) {
             Ok((None, None, 1))
         } else {
             Err(VkError::InvalidUsage("no viewport state"))
         };
     };
-    let count = vp.viewport_count;
-    if count as usize > state::viewport::MAX_VIEWPORTS || vp.scissor_count != count {
+    let (count, scissor_count) = (vp.viewport_count, vp.scissor_count);
+    // With VIEWPORT/SCISSOR_WITH_COUNT the count is the command buffer's and the pipeline's
+    // is 0 (VUID-VkPipelineViewportStateCreateInfo-viewportCount-04135, scissorCount-04136);
+    // otherwise both counts agree (scissorCount-04134).
+    let with_count = dynamic.viewport_with_count || dynamic.scissor_with_count;
+    if count.max(scissor_count) as usize > state::viewport::MAX_VIEWPORTS
+        || (!with_count && scissor_count != count)
+    {
         return Err(VkError::InvalidUsage("viewport and scissor counts differ or exceed 16"));
     }
     // pViewports and pScissors are ignored (and may dangle) when the state is dynamic.
-    let viewports = (!dynamic.viewport).then(|| crate::api::array(vp.p_viewports, count).to_vec());
-    let scissors = (!dynamic.scissor).then(|| crate::api::array(vp.p_scissors, count).to_vec());
-    let short = |n: Option<usize>| n.is_some_and(|n| n < count as usize);
+    let viewports =
+        (!dynamic.any_viewport()).then(|| crate::api::array(vp.p_viewports, count).to_vec());
+    let scissors =
+        (!dynamic.any_scissor()).then(|| crate::api::array(vp.p_scissors, scissor_count).to_vec());
+    let short = |n: Option<usize>, want: u32| n.is_some_and(|n| n < want as usize);
     if !discard
-        && (count == 0
-            || short(viewports.as_ref().map(Vec::len))
-            || short(scissors.as_ref().map(Vec::len)))
+        && ((count == 0 && !dynamic.viewport_with_count)
+            || short(viewports.as_ref().map(Vec::len), count)
+            || short(scissors.as_ref().map(Vec::len), scissor_count))
     {
         return Err(VkError::InvalidUsage("no viewport or scissor"));
     }
@@ -442,44 +414,41 @@ fn dual_source(cb: &vk::PipelineColorBlendStateCreateInfo<'_>) -> bool {
 /// 12.4 fixed point of the half size): the `pointSizeRange` the device reports.
 pub const MAX_POINT_SIZE: f32 = 8191.875;
 
-/// Whether depth bias applies: Vulkan biases polygons only, so point and line topologies
-/// draw without it.
-fn biases(
-    ia: &vk::PipelineInputAssemblyStateCreateInfo<'_>,
-    rs: &vk::PipelineRasterizationStateCreateInfo<'_>,
-) -> bool {
-    use vk::PrimitiveTopology as T;
-    let polygons = !matches!(
-        ia.topology,
-        T::POINT_LIST
-            | T::LINE_LIST
-            | T::LINE_STRIP
-            | T::LINE_LIST_WITH_ADJACENCY
-            | T::LINE_STRIP_WITH_ADJACENCY
-    );
-    rs.depth_bias_enable != 0 && polygons
-}
-
 /// The pipeline's fixed-function registers (see [`GraphicsProgram::state`]).
 fn fixed_function(
-    ia: &vk::PipelineInputAssemblyStateCreateInfo<'_>,
-    rs: &vk::PipelineRasterizationStateCreateInfo<'_>,
     ms: &vk::PipelineMultisampleStateCreateInfo<'_>,
     ps_per_sample: bool,
 ) -> VkResult<Regs> {
-    let mut regs = state::input_assembly::input_assembly(ia)?;
-    let mut rs = *rs;
-    rs.depth_bias_enable = biases(ia, &rs).into();
-    for (reg, mut value) in state::rasterization::rasterization(&rs)? {
-        if reg == r::PA_SU_SC_MODE_CNTL && ia.primitive_restart_enable != 0 {
-            value |= r::PA_SU_SC_MODE_CNTL::MULTI_PRIM_IB_ENA.val(1);
-        }
-        regs.push(reg, value);
-    }
+    let mut regs = Regs::new();
     regs.push(r::PA_CL_VTE_CNTL, state::viewport::vte_cntl());
     regs.extend(state::rasterization::points(MAX_POINT_SIZE));
     regs.extend(state::multisample::multisample(ms, ps_per_sample)?);
     Ok(regs)
+}
+
+/// The pipeline's values of the state dynamic state can replace, checked as far as they are
+/// static: a topology Ferrum cannot draw fails creation unless the command buffer sets it.
+fn fixed_state(
+    ia: &vk::PipelineInputAssemblyStateCreateInfo<'_>,
+    rs: &vk::PipelineRasterizationStateCreateInfo<'_>,
+    dynamic: &Dynamic,
+    depth_stencil: state::depth::DepthStencil,
+) -> VkResult<dynamic::Static> {
+    if !dynamic.topology {
+        state::input_assembly::prim_type(ia.topology)?;
+    }
+    let mut raster = state::rasterization::Raster::from_info(rs);
+    if dynamic.line_width {
+        raster.line_width = 1.0;
+    }
+    // What the registers cannot express fails here rather than at a draw.
+    state::rasterization::raster_regs(&raster)?;
+    Ok(dynamic::Static {
+        raster,
+        topology: ia.topology,
+        restart: ia.primitive_restart_enable != 0,
+        depth_stencil,
+    })
 }
 
 /// Creates the program of a graphics pipeline.
@@ -503,7 +472,8 @@ pub fn create(
         .ok_or(VkError::InvalidUsage("graphics pipeline without a vertex stage"))?;
     let ps_stage = find(vk::ShaderStageFlags::FRAGMENT);
     check_state(info)?;
-    let dynamic = check_dynamic(info)?;
+    // SAFETY: a null or valid pointer (valid usage).
+    let dynamic = Dynamic::from_info(unsafe { info.p_dynamic_state.as_ref() })?;
     let (depth_stencil, depth_bounds) = depth_stencil(info)?;
     let formats = color_formats(info)?;
     // SAFETY: a null or valid pointer (valid usage).
@@ -561,13 +531,15 @@ pub fn create(
     };
     let ia = ia.ok_or(VkError::InvalidUsage("no input assembly state"))?;
     let rs = rs.ok_or(VkError::InvalidUsage("no rasterization state"))?;
-    let depth_bias = biases(ia, rs).then_some(state::rasterization::DepthBias {
+    let depth_bias = state::rasterization::DepthBias {
         constant: rs.depth_bias_constant_factor,
         clamp: rs.depth_bias_clamp,
         slope: rs.depth_bias_slope_factor,
-    });
-    let discard = rs.rasterizer_discard_enable != 0;
-    let state = fixed_function(ia, rs, ms, pm.per_sample())?;
+    };
+    let fixed = fixed_state(ia, rs, &dynamic, depth_stencil)?;
+    // Rasterizer discard known at creation: the pipeline needs no viewport.
+    let discard = fixed.raster.discard && !dynamic.rasterizer_discard;
+    let state = fixed_function(ms, pm.per_sample())?;
     let baryc_cntl = state::multisample::Multisample::from_info(ms, pm.per_sample())?.baryc_cntl();
     let (viewports, scissors, viewport_count) = viewport_state(vp, &dynamic, discard)?;
     let dynamic_sets = layout
@@ -589,13 +561,12 @@ pub fn create(
         ps: pm.clone(),
         stats: [vs.stats.clone(), ps.stats.clone()],
         isa_text: [vs.isa_text.clone(), ps.isa_text.clone()],
-        prim_type: state::input_assembly::prim_type(ia.topology)?,
         state,
+        fixed,
         baryc_cntl,
-        rasterizer_discard: discard,
         blend,
+        logic_op_enable: cb.is_some_and(|c| c.logic_op_enable != 0),
         dynamic,
-        depth_stencil,
         depth_bounds,
         depth_bias,
         viewports,

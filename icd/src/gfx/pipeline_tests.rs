@@ -32,17 +32,3 @@ fn empty_fragment_shader_exports_nothing() {
     assert_eq!(pm.cb_shader_mask, 0);
     assert_eq!(pm.z_format, EX::SPI_SHADER_ZERO);
 }
-
-#[test]
-fn depth_bias_applies_to_polygons_only() {
-    use vk::PrimitiveTopology as T;
-    let rs = vk::PipelineRasterizationStateCreateInfo::default().depth_bias_enable(true);
-    let ia = |t| vk::PipelineInputAssemblyStateCreateInfo::default().topology(t);
-    for t in [T::TRIANGLE_LIST, T::TRIANGLE_STRIP, T::TRIANGLE_FAN] {
-        assert!(biases(&ia(t), &rs), "{t:?}");
-    }
-    for t in [T::POINT_LIST, T::LINE_LIST, T::LINE_STRIP] {
-        assert!(!biases(&ia(t), &rs), "{t:?}");
-    }
-    assert!(!biases(&ia(T::TRIANGLE_LIST), &rs.depth_bias_enable(false)));
-}

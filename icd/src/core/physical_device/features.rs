@@ -77,6 +77,8 @@ feature_structs!(
     PhysicalDeviceMultiDrawFeaturesEXT = 1,
     PhysicalDeviceVertexAttributeDivisorFeaturesKHR = 2,
     PhysicalDeviceNonSeamlessCubeMapFeaturesEXT = 1,
+    PhysicalDeviceExtendedDynamicStateFeaturesEXT = 1,
+    PhysicalDeviceExtendedDynamicState2FeaturesEXT = 3,
 );
 
 fn lookup(s_type: vk::StructureType) -> Option<(usize, &'static str)> {
@@ -215,7 +217,17 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         | vk::StructureType::PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT
         // VK_EXT_non_seamless_cube_map: the S#'s DISABLE_CUBE_WRAP (sim sampling
         // seamless_cube_filtering_at_a_face_edge).
-        | vk::StructureType::PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT => &[T],
+        | vk::StructureType::PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT
+        // VK_EXT_extended_dynamic_state: extendedDynamicState (gfx::dynamic;
+        // tests/tests/graphics_dynamic_state.rs, graphics_depth.rs against lavapipe).
+        | vk::StructureType::PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT
+        // VK_KHR_separate_depth_stencil_layouts: separateDepthStencilLayouts (layouts change
+        // nothing in Ferrum; graphics_resolve_ds.rs with per-aspect layouts).
+        | vk::StructureType::PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES => &[T],
+        // VK_EXT_extended_dynamic_state2: extendedDynamicState2 (rasterizer discard, depth
+        // bias and primitive restart enables) and extendedDynamicState2LogicOp (the ROP3 of
+        // CB_COLOR_CONTROL); no patch control points (no tessellation).
+        vk::StructureType::PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT => &[T, T, F],
         // VK_KHR_16bit_storage: storage and uniform buffers and push constants (the corpus
         // exercises each); stage inputs and outputs belong to graphics.
         vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],

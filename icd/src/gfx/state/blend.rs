@@ -145,6 +145,12 @@ pub fn target_mask(masks: &[vk::ColorComponentFlags], present: u32) -> u32 {
     })
 }
 
+/// `cc` (a CB_COLOR_CONTROL of a pipeline with logicOpEnable) with the logic op `op`
+/// (vkCmdSetLogicOpEXT).
+pub fn with_logic_op(cc: u32, op: vk::LogicOp) -> VkResult<u32> {
+    Ok(r::CB_COLOR_CONTROL::ROP3.set(cc, rop3(op)?))
+}
+
 /// CB_COLOR_CONTROL: normal rendering when any colour target is written (the CB is disabled
 /// otherwise), with the logic op as ROP3 (COPY when off). navi21's RB+ dual-quad mode does not
 /// work with a logic op or dual-source blending on target 0 (RADV), so those disable it.

@@ -35,6 +35,19 @@ pub fn prim_type(t: vk::PrimitiveTopology) -> VkResult<u32> {
     })
 }
 
+/// Whether `t` draws polygons (triangles), the primitives Vulkan applies depth bias to.
+pub fn is_polygon(t: vk::PrimitiveTopology) -> bool {
+    use vk::PrimitiveTopology as T;
+    !matches!(
+        t,
+        T::POINT_LIST
+            | T::LINE_LIST
+            | T::LINE_STRIP
+            | T::LINE_LIST_WITH_ADJACENCY
+            | T::LINE_STRIP_WITH_ADJACENCY
+    )
+}
+
 /// VGT_PRIMITIVE_TYPE (pipeline or vkCmdSetPrimitiveTopology).
 pub fn topology(t: vk::PrimitiveTopology) -> VkResult<Regs> {
     let mut regs = Regs::new();

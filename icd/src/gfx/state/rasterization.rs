@@ -48,9 +48,14 @@ impl Raster {
 
 /// All registers of the rasterization state block.
 pub fn rasterization(info: &vk::PipelineRasterizationStateCreateInfo<'_>) -> VkResult<Regs> {
-    let s = Raster::from_info(info);
+    raster_regs(&Raster::from_info(info))
+}
+
+/// The registers of the rasterization state block from its values (the pipeline's, or
+/// combined with the command buffer's dynamic state).
+pub fn raster_regs(s: &Raster) -> VkResult<Regs> {
     let mut regs = Regs::new();
-    regs.push(r::PA_SU_SC_MODE_CNTL, su_sc_mode_cntl(&s)?);
+    regs.push(r::PA_SU_SC_MODE_CNTL, su_sc_mode_cntl(s)?);
     regs.push(r::PA_CL_CLIP_CNTL, clip_cntl(s.depth_clamp, s.discard, 0));
     regs.push(r::PA_SU_LINE_CNTL, line_cntl(s.line_width));
     regs.push(r::PA_SU_VTX_CNTL, vtx_cntl());
