@@ -1,15 +1,20 @@
 //! The versions Ferrum reports, in one place.
 //!
-//! The device API version is honest: the highest version whose core commands and required
-//! features are all implemented. Device-level Vulkan 1.0 is itself incomplete (no images,
-//! command buffers or pipelines yet), so 1.0 is reported as the floor the loader needs. The
-//! instance version is 1.1: every instance-level command of 1.1 (the `...2` queries, device
-//! groups, external capability queries) is implemented.
+//! The device API version is honest: the highest version whose core commands, required
+//! features and required limits are all implemented. For 1.1 that is every 1.1 command under
+//! its core name (`entry::table`, test `core_1_1`), the multiview feature, the subgroup
+//! properties of what the compiler implements (BASIC among them, in compute), and the promoted
+//! extensions' rules without enabling them. 1.2 is not reported: its required features include
+//! imagelessFramebuffer, separateDepthStencilLayouts, shaderSubgroupExtendedTypes and
+//! subgroupBroadcastDynamicId, and its shaders may be SPIR-V 1.4 and 1.5, none of which is
+//! done. The instance version is 1.1:
+//! every instance-level command of 1.1 (the `...2` queries, device groups, external capability
+//! queries) is implemented.
 
 use ash::vk;
 
 pub fn device_api_version() -> u32 {
-    vk::make_api_version(0, 1, 0, vk::HEADER_VERSION)
+    vk::make_api_version(0, 1, 1, vk::HEADER_VERSION)
 }
 
 pub fn instance_api_version() -> u32 {

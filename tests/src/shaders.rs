@@ -13,9 +13,15 @@ pub fn compute_spirv(source: &str) -> Vec<u32> {
 /// SPIR-V words for GLSL of the stage named by glslangValidator's file extension `stage`
 /// ("comp", "vert", "frag").
 pub fn glsl_spirv(source: &str, stage: &str) -> Vec<u32> {
+    glsl_spirv_for(source, stage, "vulkan1.0")
+}
+
+/// As [`glsl_spirv`], for glslangValidator's target environment `env` ("vulkan1.1" gives
+/// SPIR-V 1.3, which subgroup operations need).
+pub fn glsl_spirv_for(source: &str, stage: &str, env: &str) -> Vec<u32> {
     static CACHE: OnceLock<Mutex<HashMap<String, Vec<u32>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    let key = format!("{stage}\n{source}");
+    let key = format!("{stage} {env}\n{source}");
     if let Some(words) = cache.lock().unwrap().get(&key) {
         return words.clone();
     }
@@ -26,7 +32,7 @@ pub fn glsl_spirv(source: &str, stage: &str) -> Vec<u32> {
     let (src, out) = (dir.join(format!("s.{stage}")), dir.join("s.spv"));
     std::fs::write(&src, source).unwrap();
     let run = Command::new("glslangValidator")
-        .args(["-V", "--target-env", "vulkan1.0", "-o"])
+        .args(["-V", "--target-env", env, "-o"])
         .arg(&out)
         .arg(&src)
         .output()

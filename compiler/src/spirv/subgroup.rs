@@ -266,10 +266,14 @@ impl FnCtx<'_, '_> {
             GroupOperation::ExclusiveScan => SubgroupOp::ExclusiveScan(a),
             GroupOperation::ClusteredReduce => {
                 let n = self.constant_u64(inst, 3)?;
-                if !n.is_power_of_two() || n > 32 {
-                    return Err(bad(inst, "cluster size must be a power of two up to 32"));
+                if !n.is_power_of_two() {
+                    return Err(bad(inst, "cluster size must be a power of two"));
                 }
-                if n == 32 {
+                // "If ClusterSize is greater than the size of the group, executing this
+                // instruction results in undefined behavior": such a cluster is valid SPIR-V
+                // (shaders written for any subgroup size guard it with gl_SubgroupSize), so
+                // it compiles, as the whole wave.
+                if n >= 32 {
                     SubgroupOp::Reduce(a)
                 } else {
                     SubgroupOp::ClusteredReduce(a, n as u8)

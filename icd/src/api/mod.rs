@@ -34,6 +34,7 @@ pub mod queue;
 pub mod sync;
 pub mod transfer;
 pub mod transfer2;
+pub mod ycbcr;
 
 use ash::vk;
 

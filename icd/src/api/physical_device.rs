@@ -210,8 +210,10 @@ pub unsafe extern "system" fn get_physical_device_image_format_properties2(
         // SAFETY: the application passes a writable output structure.
         let out = unsafe { output(p_properties)? };
         out.image_format_properties = vk::ImageFormatProperties::default();
-        // Chained inputs (external memory, stencil usage, view formats...) belong to
-        // extensions Ferrum does not expose, so the plain query answers.
+        // SAFETY: the application passes a valid input chain and a writable output chain.
+        unsafe { image_format_chain(info.p_next, out.p_next)? };
+        // Other chained inputs (stencil usage, view formats...) belong to extensions Ferrum
+        // does not expose, so the plain query answers.
         let query = ImageQuery {
             format: info.format,
             ty: info.ty,
@@ -222,6 +224,50 @@ pub unsafe extern "system" fn get_physical_device_image_format_properties2(
         out.image_format_properties = formats::image_format_properties(&query)?;
         Ok(())
     })
+}
+
+/// The Vulkan 1.1 structures of `vkGetPhysicalDeviceImageFormatProperties2`'s chains.
+///
+/// No external memory handle type is supported: "If handleType is not compatible with the
+/// format, type, tiling, usage, and flags specified in VkPhysicalDeviceImageFormatInfo2, then
+/// vkGetPhysicalDeviceImageFormatProperties2 returns VK_ERROR_FORMAT_NOT_SUPPORTED" (a zero
+/// handleType asks nothing). Every supported format is single-plane and sampled without
+/// Y'CbCr conversion, through one combined image sampler descriptor.
+///
+/// # Safety
+/// `info_next` must be a valid input chain, `out_next` a valid writable output chain.
+unsafe fn image_format_chain(
+    info_next: *const std::ffi::c_void,
+    out_next: *mut std::ffi::c_void,
+) -> VkResult<()> {
+    // SAFETY: forwarded to the caller.
+    let external =
+        unsafe { chain::find_in::<vk::PhysicalDeviceExternalImageFormatInfo<'_>>(info_next) };
+    // SAFETY: forwarded to the caller.
+    for s in unsafe { chain::iter_out(out_next) } {
+        // SAFETY: each link is a writable structure of the type its sType names.
+        unsafe {
+            match (*s).s_type {
+                vk::StructureType::EXTERNAL_IMAGE_FORMAT_PROPERTIES => {
+                    chain::write_body(s, vk::ExternalImageFormatProperties::default())
+                }
+                vk::StructureType::SAMPLER_YCBCR_CONVERSION_IMAGE_FORMAT_PROPERTIES => {
+                    chain::write_body(
+                        s,
+                        vk::SamplerYcbcrConversionImageFormatProperties {
+                            combined_image_sampler_descriptor_count: 1,
+                            ..Default::default()
+                        },
+                    )
+                }
+                _ => {}
+            }
+        }
+    }
+    match external {
+        Some(e) if !e.handle_type.is_empty() => Err(VkError::FormatNotSupported),
+        _ => Ok(()),
+    }
 }
 
 pub unsafe extern "system" fn get_physical_device_sparse_image_format_properties(

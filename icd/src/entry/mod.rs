@@ -13,9 +13,10 @@ use ash::vk::{self, Handle};
 
 use crate::core::device::Device;
 use crate::core::object::VkObject;
+use crate::version::device_api_version;
 
 pub use guard::{guard, guard_status, guard_value, guard_void};
-pub use table::{Level, ENTRIES};
+pub use table::{Level, Provider, ENTRIES};
 
 fn lookup(p_name: *const c_char, accept: impl Fn(Level) -> bool) -> vk::PFN_vkVoidFunction {
     if p_name.is_null() {
@@ -42,10 +43,13 @@ pub unsafe fn instance_proc_addr(
     lookup(p_name, |level| level == Level::Global || !instance.is_null())
 }
 
-/// `vkGetDeviceProcAddr`: device-level commands only, as the spec requires since 1.2.193, and
-/// an extension's command only if `device` enabled that extension (the spec's table for
-/// `vkGetDeviceProcAddr`: "enabled extension device-level dispatchable command", any other
-/// case NULL).
+/// `vkGetDeviceProcAddr`: device-level commands only, as the spec requires since 1.2.193; a
+/// core command only if the device's API version includes it, and an extension's name of a
+/// command only if `device` enabled that extension (the spec's table for
+/// `vkGetDeviceProcAddr`: "requested core version device-level dispatchable command",
+/// "enabled extension device-level dispatchable command", any other case NULL). Core
+/// commands of versions between the application's `apiVersion` and the device's are
+/// answered, which the spec allows without VK_KHR_maintenance5.
 ///
 /// # Safety
 /// `p_name` must be null or a valid C string; `device` null or a live device.
@@ -61,13 +65,18 @@ pub unsafe fn device_proc_addr(
     // SAFETY: a valid NUL-terminated name (checked non-null above).
     let name = unsafe { CStr::from_ptr(p_name) };
     let entry = ENTRIES.iter().find(|e| e.name == name && e.level == Level::Device);
-    match entry {
-        Some(e) if e.extension.is_none_or(|ext| device.has_extension(ext)) => Some(e.func),
-        Some(e) => {
+    match entry.map(|e| (e, e.provider)) {
+        Some((e, Provider::Core(version))) if version <= device_api_version() => Some(e.func),
+        Some((e, Provider::Extension(ext))) if device.has_extension(ext) => Some(e.func),
+        Some((_, Provider::Core(_))) => {
+            log::trace!("{} is core in a newer version than the device's", name.to_string_lossy());
+            None
+        }
+        Some((_, Provider::Extension(ext))) => {
             log::trace!(
                 "{} needs {}, which the device did not enable",
                 name.to_string_lossy(),
-                e.extension.map_or(Default::default(), CStr::to_string_lossy)
+                ext.to_string_lossy()
             );
             None
         }

@@ -12,6 +12,7 @@ use crate::api::{
     device_address as bda, device_group as group, dynamic_state as dyn_state, executable as exe,
     graphics as g3d, graphics_pending as gfx, image as img, instance, memory, multi_draw,
     physical_device as pd, pipeline, query, queue, sync, transfer as xfer, transfer2 as xfer2,
+    ycbcr,
 };
 
 /// How a command is dispatched, which decides which `GetProcAddr` may return it.
@@ -31,10 +32,33 @@ pub struct Entry {
     pub name: &'static CStr,
     pub level: Level,
     pub func: VoidFn,
-    /// The device extension that brings the command when its name is not a core one
-    /// (`vkTrimCommandPoolKHR`): `vkGetDeviceProcAddr` answers it only on devices that enabled
-    /// the extension.
-    pub extension: Option<&'static CStr>,
+    /// The core version or the extension that brings the command under this name.
+    pub provider: Provider,
+}
+
+/// What brings a command under one of its names. A promoted command has a row per name:
+/// `vkTrimCommandPool` (core 1.1) and `vkTrimCommandPoolKHR` (VK_KHR_maintenance1) are found
+/// under different conditions, as the spec says of aliases ("a function pointer for a given
+/// alias can only be retrieved if the extension or version that introduced that alias is
+/// supported and enabled").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provider {
+    /// A core command of this API version (`vk::API_VERSION_1_x`): `vkGetDeviceProcAddr`
+    /// answers it on devices whose API version includes it.
+    Core(u32),
+    /// A device extension's name for the command (`vkTrimCommandPoolKHR`):
+    /// `vkGetDeviceProcAddr` answers it only on devices that enabled the extension.
+    Extension(&'static CStr),
+}
+
+impl Provider {
+    /// The extension, for an extension's name of a command.
+    pub fn extension(self) -> Option<&'static CStr> {
+        match self {
+            Provider::Extension(ext) => Some(ext),
+            Provider::Core(_) => None,
+        }
+    }
 }
 
 /// `vk_icdNegotiateLoaderICDInterfaceVersion` (no ash type: it is not a Vulkan command).
@@ -43,22 +67,27 @@ pub type PfnNegotiate = unsafe extern "system" fn(*mut u32) -> vk::Result;
 pub type PfnGetPhysicalDeviceProcAddr =
     unsafe extern "system" fn(vk::Instance, *const std::ffi::c_char) -> vk::PFN_vkVoidFunction;
 
-macro_rules! extension {
+/// A row's provider: `in c"VK_..."` for an extension's name, `since API_VERSION_1_x` for a
+/// core command newer than 1.0, nothing for Vulkan 1.0.
+macro_rules! provider {
     () => {
-        None
+        Provider::Core(vk::API_VERSION_1_0)
     };
-    ($ext:literal) => {
-        Some($ext)
+    (in $ext:literal) => {
+        Provider::Extension($ext)
+    };
+    (since $version:ident) => {
+        Provider::Core(vk::$version)
     };
 }
 
 macro_rules! entries {
-    ($($level:ident $name:literal $(in $ext:literal)? : $pfn:ty => $f:path;)*) => {
+    ($($level:ident $name:literal $($how:ident $what:tt)? : $pfn:ty => $f:path;)*) => {
         pub static ENTRIES: &[Entry] = &[$(
             Entry {
                 name: $name,
                 level: Level::$level,
-                extension: extension!($($ext)?),
+                provider: provider!($($how $what)?),
                 func: {
                     const F: $pfn = $f;
                     // SAFETY: the loader casts the pointer back to the command's own type,
@@ -73,51 +102,51 @@ macro_rules! entries {
 entries! {
     Global c"vkGetInstanceProcAddr": vk::PFN_vkGetInstanceProcAddr => instance::get_instance_proc_addr;
     Global c"vkCreateInstance": vk::PFN_vkCreateInstance => instance::create_instance;
-    Global c"vkEnumerateInstanceVersion": vk::PFN_vkEnumerateInstanceVersion => instance::enumerate_instance_version;
+    Global c"vkEnumerateInstanceVersion" since API_VERSION_1_1: vk::PFN_vkEnumerateInstanceVersion => instance::enumerate_instance_version;
     Global c"vkEnumerateInstanceExtensionProperties": vk::PFN_vkEnumerateInstanceExtensionProperties => instance::enumerate_instance_extension_properties;
     Global c"vk_icdNegotiateLoaderICDInterfaceVersion": PfnNegotiate => crate::vk_icdNegotiateLoaderICDInterfaceVersion;
     Global c"vk_icdGetPhysicalDeviceProcAddr": PfnGetPhysicalDeviceProcAddr => crate::vk_icdGetPhysicalDeviceProcAddr;
 
     Instance c"vkDestroyInstance": vk::PFN_vkDestroyInstance => instance::destroy_instance;
     Instance c"vkEnumeratePhysicalDevices": vk::PFN_vkEnumeratePhysicalDevices => instance::enumerate_physical_devices;
-    Instance c"vkEnumeratePhysicalDeviceGroups": vk::PFN_vkEnumeratePhysicalDeviceGroups => instance::enumerate_physical_device_groups;
-    Instance c"vkEnumeratePhysicalDeviceGroupsKHR": vk::PFN_vkEnumeratePhysicalDeviceGroups => instance::enumerate_physical_device_groups;
+    Instance c"vkEnumeratePhysicalDeviceGroups" since API_VERSION_1_1: vk::PFN_vkEnumeratePhysicalDeviceGroups => instance::enumerate_physical_device_groups;
+    Instance c"vkEnumeratePhysicalDeviceGroupsKHR" in c"VK_KHR_device_group_creation": vk::PFN_vkEnumeratePhysicalDeviceGroups => instance::enumerate_physical_device_groups;
 
     PhysicalDevice c"vkGetPhysicalDeviceFeatures": vk::PFN_vkGetPhysicalDeviceFeatures => pd::get_physical_device_features;
-    PhysicalDevice c"vkGetPhysicalDeviceFeatures2": vk::PFN_vkGetPhysicalDeviceFeatures2 => pd::get_physical_device_features2;
-    PhysicalDevice c"vkGetPhysicalDeviceFeatures2KHR": vk::PFN_vkGetPhysicalDeviceFeatures2 => pd::get_physical_device_features2;
+    PhysicalDevice c"vkGetPhysicalDeviceFeatures2" since API_VERSION_1_1: vk::PFN_vkGetPhysicalDeviceFeatures2 => pd::get_physical_device_features2;
+    PhysicalDevice c"vkGetPhysicalDeviceFeatures2KHR" in c"VK_KHR_get_physical_device_properties2": vk::PFN_vkGetPhysicalDeviceFeatures2 => pd::get_physical_device_features2;
     PhysicalDevice c"vkGetPhysicalDeviceProperties": vk::PFN_vkGetPhysicalDeviceProperties => pd::get_physical_device_properties;
-    PhysicalDevice c"vkGetPhysicalDeviceProperties2": vk::PFN_vkGetPhysicalDeviceProperties2 => pd::get_physical_device_properties2;
-    PhysicalDevice c"vkGetPhysicalDeviceProperties2KHR": vk::PFN_vkGetPhysicalDeviceProperties2 => pd::get_physical_device_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceProperties2" since API_VERSION_1_1: vk::PFN_vkGetPhysicalDeviceProperties2 => pd::get_physical_device_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceProperties2KHR" in c"VK_KHR_get_physical_device_properties2": vk::PFN_vkGetPhysicalDeviceProperties2 => pd::get_physical_device_properties2;
     PhysicalDevice c"vkGetPhysicalDeviceQueueFamilyProperties": vk::PFN_vkGetPhysicalDeviceQueueFamilyProperties => pd::get_physical_device_queue_family_properties;
-    PhysicalDevice c"vkGetPhysicalDeviceQueueFamilyProperties2": vk::PFN_vkGetPhysicalDeviceQueueFamilyProperties2 => pd::get_physical_device_queue_family_properties2;
-    PhysicalDevice c"vkGetPhysicalDeviceQueueFamilyProperties2KHR": vk::PFN_vkGetPhysicalDeviceQueueFamilyProperties2 => pd::get_physical_device_queue_family_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceQueueFamilyProperties2" since API_VERSION_1_1: vk::PFN_vkGetPhysicalDeviceQueueFamilyProperties2 => pd::get_physical_device_queue_family_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceQueueFamilyProperties2KHR" in c"VK_KHR_get_physical_device_properties2": vk::PFN_vkGetPhysicalDeviceQueueFamilyProperties2 => pd::get_physical_device_queue_family_properties2;
     PhysicalDevice c"vkGetPhysicalDeviceMemoryProperties": vk::PFN_vkGetPhysicalDeviceMemoryProperties => pd::get_physical_device_memory_properties;
-    PhysicalDevice c"vkGetPhysicalDeviceMemoryProperties2": vk::PFN_vkGetPhysicalDeviceMemoryProperties2 => pd::get_physical_device_memory_properties2;
-    PhysicalDevice c"vkGetPhysicalDeviceMemoryProperties2KHR": vk::PFN_vkGetPhysicalDeviceMemoryProperties2 => pd::get_physical_device_memory_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceMemoryProperties2" since API_VERSION_1_1: vk::PFN_vkGetPhysicalDeviceMemoryProperties2 => pd::get_physical_device_memory_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceMemoryProperties2KHR" in c"VK_KHR_get_physical_device_properties2": vk::PFN_vkGetPhysicalDeviceMemoryProperties2 => pd::get_physical_device_memory_properties2;
     PhysicalDevice c"vkGetPhysicalDeviceFormatProperties": vk::PFN_vkGetPhysicalDeviceFormatProperties => pd::get_physical_device_format_properties;
-    PhysicalDevice c"vkGetPhysicalDeviceFormatProperties2": vk::PFN_vkGetPhysicalDeviceFormatProperties2 => pd::get_physical_device_format_properties2;
-    PhysicalDevice c"vkGetPhysicalDeviceFormatProperties2KHR": vk::PFN_vkGetPhysicalDeviceFormatProperties2 => pd::get_physical_device_format_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceFormatProperties2" since API_VERSION_1_1: vk::PFN_vkGetPhysicalDeviceFormatProperties2 => pd::get_physical_device_format_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceFormatProperties2KHR" in c"VK_KHR_get_physical_device_properties2": vk::PFN_vkGetPhysicalDeviceFormatProperties2 => pd::get_physical_device_format_properties2;
     PhysicalDevice c"vkGetPhysicalDeviceImageFormatProperties": vk::PFN_vkGetPhysicalDeviceImageFormatProperties => pd::get_physical_device_image_format_properties;
-    PhysicalDevice c"vkGetPhysicalDeviceImageFormatProperties2": vk::PFN_vkGetPhysicalDeviceImageFormatProperties2 => pd::get_physical_device_image_format_properties2;
-    PhysicalDevice c"vkGetPhysicalDeviceImageFormatProperties2KHR": vk::PFN_vkGetPhysicalDeviceImageFormatProperties2 => pd::get_physical_device_image_format_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceImageFormatProperties2" since API_VERSION_1_1: vk::PFN_vkGetPhysicalDeviceImageFormatProperties2 => pd::get_physical_device_image_format_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceImageFormatProperties2KHR" in c"VK_KHR_get_physical_device_properties2": vk::PFN_vkGetPhysicalDeviceImageFormatProperties2 => pd::get_physical_device_image_format_properties2;
     PhysicalDevice c"vkGetPhysicalDeviceSparseImageFormatProperties": vk::PFN_vkGetPhysicalDeviceSparseImageFormatProperties => pd::get_physical_device_sparse_image_format_properties;
-    PhysicalDevice c"vkGetPhysicalDeviceSparseImageFormatProperties2": vk::PFN_vkGetPhysicalDeviceSparseImageFormatProperties2 => pd::get_physical_device_sparse_image_format_properties2;
-    PhysicalDevice c"vkGetPhysicalDeviceSparseImageFormatProperties2KHR": vk::PFN_vkGetPhysicalDeviceSparseImageFormatProperties2 => pd::get_physical_device_sparse_image_format_properties2;
-    PhysicalDevice c"vkGetPhysicalDeviceExternalBufferProperties": vk::PFN_vkGetPhysicalDeviceExternalBufferProperties => pd::get_physical_device_external_buffer_properties;
-    PhysicalDevice c"vkGetPhysicalDeviceExternalFenceProperties": vk::PFN_vkGetPhysicalDeviceExternalFenceProperties => pd::get_physical_device_external_fence_properties;
-    PhysicalDevice c"vkGetPhysicalDeviceExternalSemaphoreProperties": vk::PFN_vkGetPhysicalDeviceExternalSemaphoreProperties => pd::get_physical_device_external_semaphore_properties;
+    PhysicalDevice c"vkGetPhysicalDeviceSparseImageFormatProperties2" since API_VERSION_1_1: vk::PFN_vkGetPhysicalDeviceSparseImageFormatProperties2 => pd::get_physical_device_sparse_image_format_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceSparseImageFormatProperties2KHR" in c"VK_KHR_get_physical_device_properties2": vk::PFN_vkGetPhysicalDeviceSparseImageFormatProperties2 => pd::get_physical_device_sparse_image_format_properties2;
+    PhysicalDevice c"vkGetPhysicalDeviceExternalBufferProperties" since API_VERSION_1_1: vk::PFN_vkGetPhysicalDeviceExternalBufferProperties => pd::get_physical_device_external_buffer_properties;
+    PhysicalDevice c"vkGetPhysicalDeviceExternalFenceProperties" since API_VERSION_1_1: vk::PFN_vkGetPhysicalDeviceExternalFenceProperties => pd::get_physical_device_external_fence_properties;
+    PhysicalDevice c"vkGetPhysicalDeviceExternalSemaphoreProperties" since API_VERSION_1_1: vk::PFN_vkGetPhysicalDeviceExternalSemaphoreProperties => pd::get_physical_device_external_semaphore_properties;
     PhysicalDevice c"vkEnumerateDeviceExtensionProperties": vk::PFN_vkEnumerateDeviceExtensionProperties => pd::enumerate_device_extension_properties;
     PhysicalDevice c"vkCreateDevice": vk::PFN_vkCreateDevice => pd::create_device;
 
     Device c"vkGetDeviceProcAddr": vk::PFN_vkGetDeviceProcAddr => device::get_device_proc_addr;
     Device c"vkDestroyDevice": vk::PFN_vkDestroyDevice => device::destroy_device;
     Device c"vkGetDeviceQueue": vk::PFN_vkGetDeviceQueue => device::get_device_queue;
-    Device c"vkGetDeviceQueue2": vk::PFN_vkGetDeviceQueue2 => device::get_device_queue2;
+    Device c"vkGetDeviceQueue2" since API_VERSION_1_1: vk::PFN_vkGetDeviceQueue2 => device::get_device_queue2;
     Device c"vkDeviceWaitIdle": vk::PFN_vkDeviceWaitIdle => device::device_wait_idle;
     Device c"vkQueueWaitIdle": vk::PFN_vkQueueWaitIdle => queue::queue_wait_idle;
     Device c"vkQueueSubmit": vk::PFN_vkQueueSubmit => queue::queue_submit;
-    Device c"vkQueueSubmit2": vk::PFN_vkQueueSubmit2 => queue::queue_submit2;
+    Device c"vkQueueSubmit2" since API_VERSION_1_3: vk::PFN_vkQueueSubmit2 => queue::queue_submit2;
     Device c"vkQueueSubmit2KHR" in c"VK_KHR_synchronization2": vk::PFN_vkQueueSubmit2 => queue::queue_submit2;
     Device c"vkAllocateMemory": vk::PFN_vkAllocateMemory => memory::allocate_memory;
     Device c"vkFreeMemory": vk::PFN_vkFreeMemory => memory::free_memory;
@@ -126,11 +155,11 @@ entries! {
     Device c"vkFlushMappedMemoryRanges": vk::PFN_vkFlushMappedMemoryRanges => memory::flush_mapped_memory_ranges;
     Device c"vkInvalidateMappedMemoryRanges": vk::PFN_vkInvalidateMappedMemoryRanges => memory::invalidate_mapped_memory_ranges;
     Device c"vkBindBufferMemory": vk::PFN_vkBindBufferMemory => buffer::bind_buffer_memory;
-    Device c"vkBindBufferMemory2": vk::PFN_vkBindBufferMemory2 => buffer::bind_buffer_memory2;
+    Device c"vkBindBufferMemory2" since API_VERSION_1_1: vk::PFN_vkBindBufferMemory2 => buffer::bind_buffer_memory2;
     Device c"vkCreateBuffer": vk::PFN_vkCreateBuffer => buffer::create_buffer;
     Device c"vkDestroyBuffer": vk::PFN_vkDestroyBuffer => buffer::destroy_buffer;
     Device c"vkGetBufferMemoryRequirements": vk::PFN_vkGetBufferMemoryRequirements => buffer::get_buffer_memory_requirements;
-    Device c"vkGetBufferMemoryRequirements2": vk::PFN_vkGetBufferMemoryRequirements2 => buffer::get_buffer_memory_requirements2;
+    Device c"vkGetBufferMemoryRequirements2" since API_VERSION_1_1: vk::PFN_vkGetBufferMemoryRequirements2 => buffer::get_buffer_memory_requirements2;
     Device c"vkGetBufferDeviceAddressKHR" in c"VK_KHR_buffer_device_address": vk::PFN_vkGetBufferDeviceAddress => bda::get_buffer_device_address;
     Device c"vkGetBufferOpaqueCaptureAddressKHR" in c"VK_KHR_buffer_device_address": vk::PFN_vkGetBufferOpaqueCaptureAddress => bda::get_buffer_opaque_capture_address;
     Device c"vkGetDeviceMemoryOpaqueCaptureAddressKHR" in c"VK_KHR_buffer_device_address": vk::PFN_vkGetDeviceMemoryOpaqueCaptureAddress => bda::get_device_memory_opaque_capture_address;
@@ -308,6 +337,22 @@ entries! {
     Device c"vkDestroyDescriptorUpdateTemplateKHR" in c"VK_KHR_descriptor_update_template": vk::PFN_vkDestroyDescriptorUpdateTemplate => desc::destroy_descriptor_update_template;
     Device c"vkUpdateDescriptorSetWithTemplateKHR" in c"VK_KHR_descriptor_update_template": vk::PFN_vkUpdateDescriptorSetWithTemplate => desc::update_descriptor_set_with_template;
     Device c"vkGetDescriptorSetLayoutSupportKHR" in c"VK_KHR_maintenance3": vk::PFN_vkGetDescriptorSetLayoutSupport => desc::get_descriptor_set_layout_support;
+
+    // The core names of Vulkan 1.1 (the extensions above and VK_KHR_device_group, promoted);
+    // vkGetDeviceQueue2, vkBindBufferMemory2 and vkGetBufferMemoryRequirements2 are above.
+    Device c"vkTrimCommandPool" since API_VERSION_1_1: vk::PFN_vkTrimCommandPool => pool::trim_command_pool;
+    Device c"vkGetImageMemoryRequirements2" since API_VERSION_1_1: vk::PFN_vkGetImageMemoryRequirements2 => img::get_image_memory_requirements2;
+    Device c"vkGetImageSparseMemoryRequirements2" since API_VERSION_1_1: vk::PFN_vkGetImageSparseMemoryRequirements2 => img::get_image_sparse_memory_requirements2;
+    Device c"vkBindImageMemory2" since API_VERSION_1_1: vk::PFN_vkBindImageMemory2 => img::bind_image_memory2;
+    Device c"vkCreateDescriptorUpdateTemplate" since API_VERSION_1_1: vk::PFN_vkCreateDescriptorUpdateTemplate => desc::create_descriptor_update_template;
+    Device c"vkDestroyDescriptorUpdateTemplate" since API_VERSION_1_1: vk::PFN_vkDestroyDescriptorUpdateTemplate => desc::destroy_descriptor_update_template;
+    Device c"vkUpdateDescriptorSetWithTemplate" since API_VERSION_1_1: vk::PFN_vkUpdateDescriptorSetWithTemplate => desc::update_descriptor_set_with_template;
+    Device c"vkGetDescriptorSetLayoutSupport" since API_VERSION_1_1: vk::PFN_vkGetDescriptorSetLayoutSupport => desc::get_descriptor_set_layout_support;
+    Device c"vkCmdDispatchBase" since API_VERSION_1_1: vk::PFN_vkCmdDispatchBase => group::cmd_dispatch_base;
+    Device c"vkCmdSetDeviceMask" since API_VERSION_1_1: vk::PFN_vkCmdSetDeviceMask => group::cmd_set_device_mask;
+    Device c"vkGetDeviceGroupPeerMemoryFeatures" since API_VERSION_1_1: vk::PFN_vkGetDeviceGroupPeerMemoryFeatures => group::get_device_group_peer_memory_features;
+    Device c"vkCreateSamplerYcbcrConversion" since API_VERSION_1_1: vk::PFN_vkCreateSamplerYcbcrConversion => ycbcr::create_sampler_ycbcr_conversion;
+    Device c"vkDestroySamplerYcbcrConversion" since API_VERSION_1_1: vk::PFN_vkDestroySamplerYcbcrConversion => ycbcr::destroy_sampler_ycbcr_conversion;
 }
 
 #[cfg(test)]
@@ -329,7 +374,7 @@ mod tests {
         for e in ENTRIES.iter().filter(|e| e.level == Level::Device) {
             let bytes = e.name.to_bytes();
             let suffixed = bytes.ends_with(b"KHR") || bytes.ends_with(b"EXT");
-            assert_eq!(suffixed, e.extension.is_some(), "{:?}", e.name);
+            assert_eq!(suffixed, e.provider.extension().is_some(), "{:?}", e.name);
         }
     }
 }
@@ -399,6 +444,73 @@ mod core_1_0 {
         assert_eq!(device.len(), 121, "137 commands in 1.0, 16 above device level");
         for name in &device {
             assert!(has(Level::Device, name), "{name} missing");
+        }
+    }
+}
+
+#[cfg(test)]
+mod core_1_1 {
+    use super::*;
+
+    /// The commands Vulkan 1.1 added to the core (the spec's `VK_VERSION_1_1` command list),
+    /// with their dispatch levels.
+    const VULKAN_1_1: &[(Level, &str)] = &[
+        (Level::Global, "vkEnumerateInstanceVersion"),
+        (Level::Instance, "vkEnumeratePhysicalDeviceGroups"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceFeatures2"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceProperties2"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceFormatProperties2"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceImageFormatProperties2"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceQueueFamilyProperties2"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceMemoryProperties2"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceSparseImageFormatProperties2"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceExternalBufferProperties"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceExternalFenceProperties"),
+        (Level::PhysicalDevice, "vkGetPhysicalDeviceExternalSemaphoreProperties"),
+        (Level::Device, "vkBindBufferMemory2"),
+        (Level::Device, "vkBindImageMemory2"),
+        (Level::Device, "vkGetDeviceGroupPeerMemoryFeatures"),
+        (Level::Device, "vkCmdSetDeviceMask"),
+        (Level::Device, "vkCmdDispatchBase"),
+        (Level::Device, "vkGetImageMemoryRequirements2"),
+        (Level::Device, "vkGetBufferMemoryRequirements2"),
+        (Level::Device, "vkGetImageSparseMemoryRequirements2"),
+        (Level::Device, "vkTrimCommandPool"),
+        (Level::Device, "vkGetDeviceQueue2"),
+        (Level::Device, "vkCreateSamplerYcbcrConversion"),
+        (Level::Device, "vkDestroySamplerYcbcrConversion"),
+        (Level::Device, "vkCreateDescriptorUpdateTemplate"),
+        (Level::Device, "vkDestroyDescriptorUpdateTemplate"),
+        (Level::Device, "vkUpdateDescriptorSetWithTemplate"),
+        (Level::Device, "vkGetDescriptorSetLayoutSupport"),
+    ];
+
+    #[test]
+    fn every_vulkan_1_1_command_is_listed_as_core_1_1() {
+        assert_eq!(VULKAN_1_1.len(), 28);
+        for &(level, name) in VULKAN_1_1 {
+            let e = ENTRIES.iter().find(|e| e.name.to_str() == Ok(name));
+            let e = e.unwrap_or_else(|| panic!("{name} missing"));
+            assert_eq!(e.level, level, "{name}");
+            assert_eq!(e.provider, Provider::Core(vk::API_VERSION_1_1), "{name}");
+        }
+    }
+
+    /// A core row newer than 1.0 is one of the 1.1 list, or vkQueueSubmit2 of 1.3 (which
+    /// `vkGetDeviceProcAddr` hides until the device reports 1.3).
+    #[test]
+    fn newer_core_rows_are_accounted_for() {
+        for e in ENTRIES {
+            let name = e.name.to_str().unwrap();
+            match e.provider {
+                Provider::Core(vk::API_VERSION_1_0) | Provider::Extension(_) => {}
+                Provider::Core(vk::API_VERSION_1_1) => {
+                    assert!(VULKAN_1_1.iter().any(|&(_, n)| n == name), "{name}")
+                }
+                Provider::Core(v) => {
+                    assert_eq!((name, v), ("vkQueueSubmit2", vk::API_VERSION_1_3))
+                }
+            }
         }
     }
 }

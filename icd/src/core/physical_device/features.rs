@@ -183,11 +183,38 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
     }
 }
 
+/// `VkPhysicalDeviceVulkan11Features` in member order, the single source of the 1.1
+/// per-topic structures (16-bit storage, multiview, variable pointers, protected memory,
+/// Y'CbCr conversion, draw parameters) that [`write_supported`] slices out of it.
+const VULKAN_1_1: [u32; 12] = {
+    const T: u32 = vk::TRUE;
+    const F: u32 = vk::FALSE;
+    [
+        // storageBuffer16BitAccess, uniformAndStorageBuffer16BitAccess, storagePushConstant16
+        // (the corpus exercises each); storageInputOutput16 belongs to graphics I/O, which
+        // has no 16-bit lowering yet.
+        T, T, T, F,
+        // multiview (tests/tests/graphics_multiview.rs, required by 1.1); no geometry or
+        // tessellation shaders to combine it with.
+        T, F, F,
+        // variablePointersStorageBuffer (variable_pointers.spvasm); variablePointers
+        // (pointers to workgroup memory and more) is untested.
+        T, F, // protectedMemory: no protected queues or memory.
+        F, // samplerYcbcrConversion: no multi-planar formats (api/ycbcr.rs).
+        F,
+        // shaderDrawParameters: implemented, but its conformance cases index local arrays in
+        // vertex shaders, which needs VS scratch memory (not done).
+        F,
+    ]
+};
+
 /// Writes the supported value of every `VkBool32` member of one known feature structure
 /// (excluding `VkPhysicalDeviceFeatures2`'s embedded 1.0 features, handled by the caller).
 ///
-/// Only the structures of the device extensions Ferrum exposes report anything; the
-/// 1.1/1.2/1.3 aggregate structures belong to API versions the device does not claim.
+/// Only the structures of the device extensions Ferrum exposes and of Vulkan 1.1 report
+/// anything; the 1.2/1.3 aggregate structures belong to API versions the device does not
+/// claim. (`VkPhysicalDeviceVulkan11Features` itself comes with 1.2, but it describes 1.1's
+/// features, so it reports what its per-topic structures report.)
 fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
     const T: u32 = vk::TRUE;
     const F: u32 = vk::FALSE;
@@ -228,16 +255,18 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // bias and primitive restart enables) and extendedDynamicState2LogicOp (the ROP3 of
         // CB_COLOR_CONTROL); no patch control points (no tessellation).
         vk::StructureType::PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT => &[T, T, F],
-        // VK_KHR_16bit_storage: storage and uniform buffers and push constants (the corpus
-        // exercises each); stage inputs and outputs belong to graphics.
-        vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &[T, T, T, F],
+        // The Vulkan 1.1 features, and the per-topic structures that hold parts of them.
+        vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_1_FEATURES => &VULKAN_1_1[..],
+        vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => &VULKAN_1_1[0..4],
+        vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => &VULKAN_1_1[4..7],
+        vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES => &VULKAN_1_1[7..9],
+        vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES => &VULKAN_1_1[9..10],
+        vk::StructureType::PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES => &VULKAN_1_1[10..11],
+        vk::StructureType::PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES => &VULKAN_1_1[11..12],
         // VK_EXT/KHR_vertex_attribute_divisor (one structure type): instance-rate divisors,
         // zero included (firstInstance's element for every instance), as the VS key's
         // InputRate (tests/tests/graphics_divisor.rs against lavapipe).
         vk::StructureType::PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_KHR => &[T, T],
-        // VK_KHR_multiview: multiview (tests/tests/graphics_multiview.rs); no geometry or
-        // tessellation shaders to combine it with.
-        vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => &[T, F, F],
         // VK_KHR_8bit_storage: storage and uniform buffers and push constants (the corpus's
         // storage_8bit and narrow_vectors).
         vk::StructureType::PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES => &[T, T, T],
@@ -249,16 +278,12 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // VK_KHR_buffer_device_address: bufferDeviceAddress (the corpus's buffer_reference
         // shaders); no capture/replay and no multi-device addresses.
         vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => &[T, F, F],
-        // VK_KHR_variable_pointers: variablePointersStorageBuffer (variable_pointers.spvasm);
-        // variablePointers (pointers to workgroup memory and more) is untested.
-        vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES => &[T, F],
         // VK_KHR_shader_subgroup_extended_types: the compiler does implement subgroup
         // operations on 8/16/64-bit integers and f16
         // (`ferrum_compiler::amd::SUBGROUP_FEATURES.extended_types`, run by the compiler's
-        // subgroup corpus), but the extension requires Vulkan 1.1 and the device reports 1.0
-        // (1.1 requires multiview, i.e. graphics), so it cannot be exposed and its
-        // shaderSubgroupExtendedTypes stays false, like every other member of a structure
-        // whose extension the device does not list.
+        // subgroup corpus), but the extension is not exposed yet (its conformance cases have
+        // not been run), so shaderSubgroupExtendedTypes stays false, like every other member
+        // of a structure whose extension the device does not list.
         vk::StructureType::PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES => &[F],
         _ => &[],
     };
@@ -409,6 +434,60 @@ mod tests {
         let info = vk::DeviceCreateInfo::default().push_next(&mut push8);
         // SAFETY: as above.
         assert!(unsafe { check_requested(&info) }.is_ok());
+    }
+
+    /// The 1.1 aggregate and its per-topic structures report the same, multiview (required
+    /// by Vulkan 1.1) among it.
+    #[test]
+    fn vulkan_1_1_aggregate_and_topic_structs_agree() {
+        let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
+        let mut s16 = vk::PhysicalDevice16BitStorageFeatures::default();
+        let mut mv = vk::PhysicalDeviceMultiviewFeatures::default();
+        let mut vp = vk::PhysicalDeviceVariablePointersFeatures::default();
+        let mut pm = vk::PhysicalDeviceProtectedMemoryFeatures::default();
+        let mut yc = vk::PhysicalDeviceSamplerYcbcrConversionFeatures::default();
+        let mut dp = vk::PhysicalDeviceShaderDrawParametersFeatures::default();
+        let f2 = vk::PhysicalDeviceFeatures2::default()
+            .push_next(&mut v11)
+            .push_next(&mut s16)
+            .push_next(&mut mv)
+            .push_next(&mut vp)
+            .push_next(&mut pm)
+            .push_next(&mut yc)
+            .push_next(&mut dp);
+        // SAFETY: a valid output chain.
+        unsafe { fill_chain(f2.p_next) };
+        assert_eq!(v11.multiview, vk::TRUE);
+        let topic = [
+            s16.storage_buffer16_bit_access,
+            s16.uniform_and_storage_buffer16_bit_access,
+            s16.storage_push_constant16,
+            s16.storage_input_output16,
+            mv.multiview,
+            mv.multiview_geometry_shader,
+            mv.multiview_tessellation_shader,
+            vp.variable_pointers_storage_buffer,
+            vp.variable_pointers,
+            pm.protected_memory,
+            yc.sampler_ycbcr_conversion,
+            dp.shader_draw_parameters,
+        ];
+        let aggregate = [
+            v11.storage_buffer16_bit_access,
+            v11.uniform_and_storage_buffer16_bit_access,
+            v11.storage_push_constant16,
+            v11.storage_input_output16,
+            v11.multiview,
+            v11.multiview_geometry_shader,
+            v11.multiview_tessellation_shader,
+            v11.variable_pointers_storage_buffer,
+            v11.variable_pointers,
+            v11.protected_memory,
+            v11.sampler_ycbcr_conversion,
+            v11.shader_draw_parameters,
+        ];
+        assert_eq!(topic, aggregate);
+        assert_eq!(aggregate, VULKAN_1_1);
     }
 
     #[test]
