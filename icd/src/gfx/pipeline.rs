@@ -315,9 +315,6 @@ fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
             return Err(VkError::FeatureNotPresent("logic ops and dual-source blending".into()));
         }
     }
-    if !info.p_tessellation_state.is_null() && info.stage_count > 2 {
-        return Err(VkError::FeatureNotPresent("tessellation".into()));
-    }
     Ok(())
 }
 
@@ -437,12 +434,48 @@ fn fixed_function(
     Ok(regs)
 }
 
+/// `info` with the state pointers Vulkan says are ignored set to null, since an application
+/// may leave anything there (dEQP-VK.api.pipeline.pipeline_invalid_pointers_unused_structs
+/// passes `~0`): with rasterization disabled the viewport, multisample, depth/stencil and
+/// colour blend states; the depth/stencil state when the rendering has neither aspect, the
+/// colour blend state when it has no colour attachment; the tessellation state without
+/// tessellation stages.
+fn without_ignored_state<'a>(
+    info: &vk::GraphicsPipelineCreateInfo<'a>,
+) -> VkResult<vk::GraphicsPipelineCreateInfo<'a>> {
+    let mut info = *info;
+    // SAFETY: a null or valid pointer (valid usage; rasterizer discard is never dynamic here).
+    let rs = unsafe { info.p_rasterization_state.as_ref() };
+    if rs.is_some_and(|rs| rs.rasterizer_discard_enable != 0) {
+        info.p_viewport_state = std::ptr::null();
+        info.p_multisample_state = std::ptr::null();
+        info.p_depth_stencil_state = std::ptr::null();
+        info.p_color_blend_state = std::ptr::null();
+    }
+    if depth_aspects(&info)? == (false, false) {
+        info.p_depth_stencil_state = std::ptr::null();
+    }
+    if color_formats(&info)?.iter().all(|&f| f == vk::Format::UNDEFINED) {
+        info.p_color_blend_state = std::ptr::null();
+    }
+    let tessellation =
+        vk::ShaderStageFlags::TESSELLATION_CONTROL | vk::ShaderStageFlags::TESSELLATION_EVALUATION;
+    if !crate::api::array(info.p_stages, info.stage_count)
+        .iter()
+        .any(|s| s.stage.intersects(tessellation))
+    {
+        info.p_tessellation_state = std::ptr::null();
+    }
+    Ok(info)
+}
+
 /// Creates the program of a graphics pipeline.
 pub fn create(
     shared: &DeviceShared,
     cache: Option<&PipelineCache>,
     info: &vk::GraphicsPipelineCreateInfo<'_>,
 ) -> VkResult<GraphicsProgram> {
+    let info = &without_ignored_state(info)?;
     // SAFETY: the application passes a live layout (valid usage).
     let layout = unsafe { PipelineLayout::from_handle(info.layout) }
         .ok_or(VkError::InvalidUsage("null pipeline layout"))?;
