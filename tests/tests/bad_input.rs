@@ -188,3 +188,106 @@ fn bad_spirv_fails_pipeline_creation_cleanly() {
         }
     }
 }
+
+/// State Vulkan says is ignored is never read (dEQP-VK.api.pipeline.
+/// pipeline_invalid_pointers_unused_structs): with rasterization discarded, the viewport,
+/// multisample, depth/stencil and colour blend pointers; in a subpass without attachments,
+/// the depth/stencil and colour blend pointers; arrays of count 0 anywhere. They all point at
+/// `~0` here, which faults if read. The pipelines draw, and the queue finishes.
+#[test]
+fn ignored_graphics_state_is_never_read() {
+    let h = Harness::plain();
+    let gpu = ferrum_tests::gpu::Gpu::new(&h.instance, h.physical_device(), 0, 1, &[]);
+    let d = &gpu.device;
+    let bad = usize::MAX as *const std::ffi::c_void;
+    // SAFETY: live handles; the dangling pointers sit only where Vulkan ignores them.
+    unsafe {
+        let mut sub =
+            [vk::SubpassDescription::default()
+                .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)];
+        sub[0].p_input_attachments = bad.cast();
+        sub[0].p_color_attachments = bad.cast();
+        sub[0].p_preserve_attachments = bad.cast();
+        let mut rp = vk::RenderPassCreateInfo::default().subpasses(&sub);
+        rp.p_attachments = bad.cast();
+        rp.p_dependencies = bad.cast();
+        let pass = d.create_render_pass(&rp, None).expect("vkCreateRenderPass");
+        let mut fb =
+            vk::FramebufferCreateInfo::default().render_pass(pass).width(64).height(64).layers(1);
+        fb.p_attachments = bad.cast();
+        let fb = d.create_framebuffer(&fb, None).expect("vkCreateFramebuffer");
+        let pl = vk::PipelineLayoutCreateInfo {
+            p_set_layouts: bad.cast(),
+            p_push_constant_ranges: bad.cast(),
+            ..Default::default()
+        };
+        let layout = d.create_pipeline_layout(&pl, None).expect("vkCreatePipelineLayout");
+        let vs = ferrum_tests::scene::module(
+            d,
+            "#version 450\nvoid main() { gl_Position = vec4(0.0, 0.0, 0.5, 1.0); gl_PointSize = 1.0; }\n",
+            "vert",
+        );
+        let stages = [vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::VERTEX)
+            .module(vs)
+            .name(c"main")];
+        let vi = vk::PipelineVertexInputStateCreateInfo {
+            p_vertex_attribute_descriptions: bad.cast(),
+            ..Default::default()
+        };
+        let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(vk::PrimitiveTopology::POINT_LIST);
+        let viewports =
+            [vk::Viewport { width: 64.0, height: 64.0, max_depth: 1.0, ..Default::default() }];
+        let scissors =
+            [vk::Rect2D { extent: vk::Extent2D { width: 64, height: 64 }, ..Default::default() }];
+        let vp = vk::PipelineViewportStateCreateInfo::default()
+            .viewports(&viewports)
+            .scissors(&scissors);
+        let ms = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let mut pipelines = Vec::new();
+        for discard in [true, false] {
+            let rs = vk::PipelineRasterizationStateCreateInfo::default()
+                .rasterizer_discard_enable(discard)
+                .line_width(1.0);
+            let mut info = vk::GraphicsPipelineCreateInfo::default()
+                .stages(&stages)
+                .vertex_input_state(&vi)
+                .input_assembly_state(&ia)
+                .rasterization_state(&rs)
+                .layout(layout)
+                .render_pass(pass);
+            info.p_depth_stencil_state = bad.cast();
+            info.p_color_blend_state = bad.cast();
+            if discard {
+                info.p_viewport_state = bad.cast();
+                info.p_multisample_state = bad.cast();
+            } else {
+                info.p_viewport_state = &vp;
+                info.p_multisample_state = &ms;
+            }
+            let p = d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None);
+            pipelines.push(p.map_err(|(_, e)| e).expect("vkCreateGraphicsPipelines")[0]);
+        }
+        gpu.run(|d, cb| {
+            let begin = vk::RenderPassBeginInfo::default()
+                .render_pass(pass)
+                .framebuffer(fb)
+                .render_area(scissors[0]);
+            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
+            for &p in &pipelines {
+                d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, p);
+                d.cmd_draw(cb, 1, 1, 0, 0);
+            }
+            d.cmd_end_render_pass(cb);
+        });
+        for p in pipelines {
+            d.destroy_pipeline(p, None);
+        }
+        d.destroy_shader_module(vs, None);
+        d.destroy_pipeline_layout(layout, None);
+        d.destroy_framebuffer(fb, None);
+        d.destroy_render_pass(pass, None);
+    }
+}

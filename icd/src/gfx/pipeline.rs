@@ -281,9 +281,6 @@ fn check_state(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<()> {
             return Err(VkError::InvalidUsage("dual-source blending beyond attachment 0"));
         }
     }
-    if !info.p_tessellation_state.is_null() && info.stage_count > 2 {
-        return Err(VkError::FeatureNotPresent("tessellation".into()));
-    }
     Ok(())
 }
 
@@ -451,12 +448,50 @@ fn fixed_state(
     })
 }
 
+/// `info` with the state pointers Vulkan says are ignored set to null, since an application
+/// may leave anything there (dEQP-VK.api.pipeline.pipeline_invalid_pointers_unused_structs
+/// passes `~0`): with rasterization disabled the viewport, multisample, depth/stencil and
+/// colour blend states; the depth/stencil state when the rendering has neither aspect, the
+/// colour blend state when it has no colour attachment; the tessellation state without
+/// tessellation stages.
+fn without_ignored_state<'a>(
+    info: &vk::GraphicsPipelineCreateInfo<'a>,
+) -> VkResult<vk::GraphicsPipelineCreateInfo<'a>> {
+    let mut info = *info;
+    // SAFETY: null or valid pointers (valid usage).
+    let (rs, ds) = unsafe { (info.p_rasterization_state.as_ref(), info.p_dynamic_state.as_ref()) };
+    // A dynamic rasterizer discard (VK_EXT_extended_dynamic_state2) keeps every state.
+    let discard_dynamic = Dynamic::from_info(ds)?.rasterizer_discard;
+    if !discard_dynamic && rs.is_some_and(|rs| rs.rasterizer_discard_enable != 0) {
+        info.p_viewport_state = std::ptr::null();
+        info.p_multisample_state = std::ptr::null();
+        info.p_depth_stencil_state = std::ptr::null();
+        info.p_color_blend_state = std::ptr::null();
+    }
+    if depth_aspects(&info)? == (false, false) {
+        info.p_depth_stencil_state = std::ptr::null();
+    }
+    if color_formats(&info)?.iter().all(|&f| f == vk::Format::UNDEFINED) {
+        info.p_color_blend_state = std::ptr::null();
+    }
+    let tessellation =
+        vk::ShaderStageFlags::TESSELLATION_CONTROL | vk::ShaderStageFlags::TESSELLATION_EVALUATION;
+    if !crate::api::array(info.p_stages, info.stage_count)
+        .iter()
+        .any(|s| s.stage.intersects(tessellation))
+    {
+        info.p_tessellation_state = std::ptr::null();
+    }
+    Ok(info)
+}
+
 /// Creates the program of a graphics pipeline.
 pub fn create(
     shared: &DeviceShared,
     cache: Option<&PipelineCache>,
     info: &vk::GraphicsPipelineCreateInfo<'_>,
 ) -> VkResult<GraphicsProgram> {
+    let info = &without_ignored_state(info)?;
     // SAFETY: the application passes a live layout (valid usage).
     let layout = unsafe { PipelineLayout::from_handle(info.layout) }
         .ok_or(VkError::InvalidUsage("null pipeline layout"))?;

@@ -5,7 +5,7 @@
 use ferrum_isa::Opcode as O;
 
 use super::alu_int::split;
-use super::build::{self, Src};
+use super::build::{self, Src, EXEC};
 use super::{Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::RegClass;
@@ -528,7 +528,11 @@ impl Isel<'_> {
         Ok(MVal::Reg(r, RegClass::V))
     }
 
-    /// Boolean (lane-mask) logic.
+    /// Boolean (lane-mask) logic. A mask's bits for lanes outside EXEC must stay clear unless
+    /// the value is uniform and they match the active lanes (a scalar compare's all-ones):
+    /// uniform consumers test the whole mask against zero. Not, xor, xnor and select can set
+    /// such bits from clear ones (`!false` as `~0`, `true ^ v_cmp`), so their results are
+    /// ANDed with EXEC, as ACO negates with `s_andn2 exec`.
     pub(super) fn bool_op(&mut self, op: AluOp, a: &[MVal]) -> Result<MVal, BackendError> {
         let m = |v: MVal| match v {
             MVal::Const(x) => Src::I(if x & 1 != 0 { u32::MAX } else { 0 }),
@@ -542,26 +546,27 @@ impl Isel<'_> {
             AluOp::Ixor | AluOp::Ine => O::S_XOR_B32,
             AluOp::Ieq => O::S_XNOR_B32,
             AluOp::Inot => {
-                self.emit(build::sop1(O::S_NOT_B32, r, m(a[0]), 1));
+                self.emit(build::sop2(O::S_ANDN2_B32, Some(r), EXEC, m(a[0]), 1));
                 return Ok(MVal::Reg(r, RegClass::S));
             }
             AluOp::Mov => return Ok(a[0]),
             AluOp::Bcsel => {
-                let t = self.vreg(RegClass::S, 1);
+                let [t, u, v] = [(); 3].map(|_| self.vreg(RegClass::S, 1));
                 self.emit(build::sop2(O::S_AND_B32, Some(t), m(a[0]), m(a[1]), 1));
-                self.emit(build::sop2(O::S_ANDN2_B32, Some(r), m(a[2]), m(a[0]), 1));
-                self.emit(build::sop2(
-                    O::S_OR_B32,
-                    Some(r),
-                    Src::R(r, RegClass::S),
-                    Src::R(t, RegClass::S),
-                    1,
-                ));
+                self.emit(build::sop2(O::S_ANDN2_B32, Some(u), m(a[2]), m(a[0]), 1));
+                self.emit(build::sop2(O::S_AND_B32, Some(v), Src::R(u, RegClass::S), EXEC, 1));
+                let (t, v) = (Src::R(t, RegClass::S), Src::R(v, RegClass::S));
+                self.emit(build::sop2(O::S_OR_B32, Some(r), t, v, 1));
                 return Ok(MVal::Reg(r, RegClass::S));
             }
             _ => return Err(unsupported(format!("{} on booleans", op.name()))),
         };
         self.emit(build::sop2(s, Some(r), m(a[0]), m(a[1]), 1));
+        if matches!(op, AluOp::Ixor | AluOp::Ine | AluOp::Ieq) {
+            let k = self.vreg(RegClass::S, 1);
+            self.emit(build::sop2(O::S_AND_B32, Some(k), Src::R(r, RegClass::S), EXEC, 1));
+            return Ok(MVal::Reg(k, RegClass::S));
+        }
         Ok(MVal::Reg(r, RegClass::S))
     }
 
