@@ -115,7 +115,7 @@ pub(super) fn kernel(dim: Dim, srgb: bool, swap_rb: bool) -> (Shader, ResourceLa
 
 /// The spec's linear-to-sRGB encoding ("sRGB EOTF" inverse) of R, G and B of `texel`, alpha
 /// unchanged: 12.92 c below 0.0031308, else 1.055 c^(1/2.4) - 0.055, c clamped to [0, 1].
-fn srgb_encode(k: &mut KernelBuilder, texel: Value) -> Value {
+pub(super) fn srgb_encode(k: &mut KernelBuilder, texel: Value) -> Value {
     let f = |k: &mut KernelBuilder, x: f32| k.imm(x.to_bits());
     let (zero, one) = (f(k, 0.0), f(k, 1.0));
     let mut out = Vec::with_capacity(4);

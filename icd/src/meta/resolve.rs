@@ -9,8 +9,9 @@
 //! `vkCmdResolveImage` for them: "a single sample is selected"): that is a raw copy of sample
 //! 0 into the single-sampled image, the copy kernel with a multisampled source.
 //!
-//! sRGB formats are refused: the average would have to be taken of linear values and
-//! re-encoded, and a typed store to an sRGB format does not exist on GFX10.
+//! sRGB formats average the linear values the sRGB T# decodes, encode the mean with the spec's
+//! curve in the kernel and store it through the UNORM twin (a typed store to an sRGB format
+//! does not exist on GFX10), as blits to sRGB destinations do.
 
 use ash::vk;
 use ferrum_compiler::amd::abi::BindingLayout;
@@ -47,6 +48,8 @@ pub enum Mode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Combine {
     Average,
+    /// The mean of linear values, sRGB-encoded (stored through the UNORM twin).
+    AverageSrgb,
     Fmin,
     Fmax,
     Umin,
@@ -120,7 +123,7 @@ pub(super) fn kernel(samples: u32, combine: Combine) -> (Shader, ResourceLayout)
         let src = k.descriptor(0, 0, None);
         let from = at(k, 0);
         let op = match combine {
-            Combine::Average => AluOp::Fadd,
+            Combine::Average | Combine::AverageSrgb => AluOp::Fadd,
             Combine::Fmin => AluOp::Fmin,
             Combine::Fmax => AluOp::Fmax,
             Combine::Umin => AluOp::Umin,
@@ -136,9 +139,12 @@ pub(super) fn kernel(samples: u32, combine: Combine) -> (Shader, ResourceLayout)
             });
         }
         let mut value = acc.expect("at least one sample");
-        if combine == Combine::Average {
+        if matches!(combine, Combine::Average | Combine::AverageSrgb) {
             let scale = k.imm_vec(&[(1.0 / samples as f32).to_bits(); 4]);
             value = k.op(AluOp::Fmul, &[value, scale]);
+        }
+        if combine == Combine::AverageSrgb {
+            value = super::blit::srgb_encode(k, value);
         }
         let dst = k.descriptor(0, 1, None);
         let to = at(k, 16);
@@ -215,15 +221,24 @@ pub fn resolve_region(
             super::run(s, kernel, &set, &push, groups)
         }
         Mode::Average => {
-            if matches!(format.numeric, Numeric::Uint | Numeric::Sint | Numeric::Srgb) {
+            if matches!(format.numeric, Numeric::Uint | Numeric::Sint) {
                 log::warn!("averaging resolve of {:?} is not supported", format.format);
                 return Err(VkError::FormatNotSupported);
             }
+            let (store, combine) = if format.numeric == Numeric::Srgb {
+                let twin = format.unorm_twin().ok_or_else(|| {
+                    log::warn!("averaging resolve of {:?}: no UNORM twin", format.format);
+                    VkError::FormatNotSupported
+                })?;
+                (twin, Combine::AverageSrgb)
+            } else {
+                (format, Combine::Average)
+            };
             let mut set = super::blit::typed_level(src, format, r.src_level)?.words().to_vec();
-            set.extend(super::blit::typed_level(dst, format, r.dst_level)?.words());
+            set.extend(super::blit::typed_level(dst, store, r.dst_level)?.words());
             let (p, q) = (r.src, r.dst);
             let push = [p[0], p[1], p[2], 0, q[0], q[1], q[2], 0, r.extent[0], r.extent[1]];
-            super::run(s, Kernel::Resolve(src.samples, Combine::Average), &set, &push, groups)
+            super::run(s, Kernel::Resolve(src.samples, combine), &set, &push, groups)
         }
         Mode::Min | Mode::Max => {
             Err(VkError::FeatureNotPresent("minimum/maximum resolve of colour".into()))
