@@ -1,6 +1,7 @@
 //! The shape of the code control flow becomes: uniform constructs branch on SCC and leave EXEC
 //! alone, divergent ones narrow EXEC. (That the code is *right* is sim_corpus's business; these
-//! tests fail when a uniform construct silently falls back to lane masks.)
+//! tests fail when a uniform construct silently falls back to lane masks.) An arm that stores
+//! keeps its construct a branch; opt_if_convert turns arms of plain arithmetic into selects.
 
 mod common;
 
@@ -20,7 +21,7 @@ fn uniform_loop_with_break_continue_and_if_never_touches_exec() {
         "{HEAD}void main() {{\n uint i = gl_LocalInvocationID.x;\n uint acc = d[i];\n\
          for (uint k = 0u; k < pc.n; k++) {{\n acc = acc * 3u + k;\n\
          if (k == pc.m) break;\n if ((k & 1u) == 0u) continue;\n\
-         if (k > 7u) {{ acc ^= i; }} else {{ acc += 5u; }}\n }}\n d[i] = acc;\n}}\n"
+         if (k > 7u) {{ d[k] = acc; }} else {{ acc += 5u; }}\n }}\n d[i] = acc;\n}}\n"
     );
     let text = listing("uloop", &src);
     assert_eq!(count(&text, "exec_lo"), 0, "a uniform loop wrote EXEC:\n{text}");
@@ -31,7 +32,7 @@ fn uniform_loop_with_break_continue_and_if_never_touches_exec() {
 fn divergent_if_narrows_exec_and_restores_it_at_the_join() {
     let src = format!(
         "{HEAD}void main() {{\n uint i = gl_LocalInvocationID.x;\n uint v = d[i];\n\
-         if (v > 10u) {{ v = v * 7u; }} else {{ v = v + 1u; }}\n d[i] = v;\n}}\n"
+         if (v > 10u) {{ d[i + 64u] = v * 7u; }} else {{ v = v + 1u; }}\n d[i] = v;\n}}\n"
     );
     let text = listing("divif", &src);
     // Save, then side, other side, restore: no accumulated masks.

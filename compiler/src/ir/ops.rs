@@ -254,6 +254,14 @@ fn fl(op: AluOp, a: f64, b: f64, c: f64) -> f64 {
 /// Float op evaluated at the precision of `bits` (32-bit ops round through f32 so the
 /// result is what single-precision hardware gives for the basic arithmetic ops).
 fn float_op(op: AluOp, bits: u8, a: u64, b: u64, c: u64) -> u64 {
+    // Negation and absolute value are sign-bit operations in IEEE 754: they keep a NaN's
+    // payload (signalling ones stay signalling), as the hardware's modifiers do.
+    let sign = 1u64 << (bits - 1);
+    match op {
+        AluOp::Fneg => return (a ^ sign) & mask(bits),
+        AluOp::Fabs => return a & !sign & mask(bits),
+        _ => {}
+    }
     if bits == 32 {
         let (x, y, z) =
             (f32::from_bits(a as u32), f32::from_bits(b as u32), f32::from_bits(c as u32));
@@ -446,13 +454,14 @@ fn eval_whole(
         }
         Fdot => {
             let (a, b) = (&srcs[0], &srcs[1]);
-            if a.comps.len() != b.comps.len() {
+            if a.comps.len() != b.comps.len() || a.comps.is_empty() {
                 return Err(err("component count mismatch"));
             }
-            let mut acc = from_f64(0.0, a.bits);
-            for i in 0..a.comps.len() {
-                let p = float_op(Fmul, a.bits, a.comps[i], b.comps[i], 0);
-                acc = float_op(Fadd, a.bits, acc, p, 0);
+            // The first product, then one fused multiply-add per further component (what
+            // contraction allows; NoContraction dots are separate multiplies and adds).
+            let mut acc = float_op(Fmul, a.bits, a.comps[0], b.comps[0], 0);
+            for i in 1..a.comps.len() {
+                acc = float_op(Ffma, a.bits, a.comps[i], b.comps[i], acc);
             }
             return Ok(Some(vec![acc]));
         }

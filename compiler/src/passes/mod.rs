@@ -56,6 +56,7 @@ pub mod opt_copy_prop;
 pub mod opt_cse;
 pub mod opt_dce;
 pub mod opt_dead_cf;
+pub mod opt_if_convert;
 pub mod opt_licm;
 pub mod opt_memory_forward;
 pub mod opt_split_offsets;

@@ -93,7 +93,10 @@ impl FnCtx<'_, '_> {
                 srcs.swap(0, 1);
             }
             let rt = self.rtype(inst)?;
-            let t = if map.op == AluOp::Bcsel {
+            let t = if map.op == AluOp::Fdot && !self.contracts(inst) {
+                let (a, b) = (srcs[0].leaves()[0], srcs[1].leaves()[0]);
+                Tree::Leaf(self.dot_uncontracted(a, b))
+            } else if map.op == AluOp::Bcsel {
                 self.map_trees(map.op, None, &srcs)?
             } else if !map.op.is_componentwise() {
                 let vt = self.rvt(inst)?;
@@ -201,23 +204,29 @@ impl FnCtx<'_, '_> {
             Op::MatrixTimesVector => {
                 let m = self.value(id(inst, 0)?)?.leaves();
                 let v = self.leaf(inst, 1)?;
-                Tree::Leaf(self.mat_vec(&m, v))
+                let fuse = self.contracts(inst);
+                Tree::Leaf(self.mat_vec(&m, v, fuse))
             }
             Op::VectorTimesMatrix => {
                 let v = self.leaf(inst, 0)?;
                 let m = self.value(id(inst, 1)?)?.leaves();
                 let vt = self.rvt(inst)?;
                 let bits = vt.shape().0;
+                let fuse = self.contracts(inst);
                 let dots: Vec<Value> = m
                     .iter()
-                    .map(|c| self.alu(AluOp::Fdot, ValueType::data(bits, 1), vec![v, *c]))
+                    .map(|c| match fuse {
+                        true => self.alu(AluOp::Fdot, ValueType::data(bits, 1), vec![v, *c]),
+                        false => self.dot_uncontracted(v, *c),
+                    })
                     .collect();
                 Tree::Leaf(self.alu(AluOp::Vec, vt, dots))
             }
             Op::MatrixTimesMatrix => {
                 let a = self.value(id(inst, 0)?)?.leaves();
                 let b = self.value(id(inst, 1)?)?.leaves();
-                Tree::Node(b.iter().map(|c| Tree::Leaf(self.mat_vec(&a, *c))).collect())
+                let fuse = self.contracts(inst);
+                Tree::Node(b.iter().map(|c| Tree::Leaf(self.mat_vec(&a, *c, fuse))).collect())
             }
             Op::OuterProduct => {
                 let (a, b) = (self.leaf(inst, 0)?, self.leaf(inst, 1)?);
@@ -286,7 +295,15 @@ impl FnCtx<'_, '_> {
         })
     }
 
-    fn mat_vec(&mut self, cols: &[Value], v: Value) -> Value {
+    /// Whether SPIR-V lets the products and sums of `inst` be fused (it is not decorated
+    /// `NoContraction`).
+    fn contracts(&self, inst: &Instruction) -> bool {
+        inst.result_id.is_none_or(|r| !self.m.dec.of(r).no_contraction)
+    }
+
+    /// Matrix (columns) times vector: the first column's product, then each further column
+    /// multiplied and added, fused into one multiply-add when `fuse` (contraction allowed).
+    fn mat_vec(&mut self, cols: &[Value], v: Value, fuse: bool) -> Value {
         let (bits, n) = self.shape(cols[0]);
         let vt = ValueType::data(bits, n);
         let mut acc: Option<Value> = None;
@@ -295,6 +312,7 @@ impl FnCtx<'_, '_> {
             let sv = self.splat(s, n);
             acc = Some(match acc {
                 None => self.alu(AluOp::Fmul, vt, vec![*c, sv]),
+                Some(a) if fuse => self.alu(AluOp::Ffma, vt, vec![*c, sv, a]),
                 Some(a) => {
                     let p = self.alu(AluOp::Fmul, vt, vec![*c, sv]);
                     self.alu(AluOp::Fadd, vt, vec![a, p])
@@ -302,6 +320,18 @@ impl FnCtx<'_, '_> {
             });
         }
         acc.unwrap_or(v)
+    }
+
+    /// A dot product rounded after every multiply and add (`Fdot` fuses them).
+    fn dot_uncontracted(&mut self, a: Value, b: Value) -> Value {
+        let (bits, n) = self.shape(a);
+        let p = self.alu(AluOp::Fmul, ValueType::data(bits, n), vec![a, b]);
+        let mut acc = self.comp(p, 0);
+        for i in 1..u32::from(n) {
+            let c = self.comp(p, i);
+            acc = self.alu(AluOp::Fadd, ValueType::data(bits, 1), vec![acc, c]);
+        }
+        acc
     }
 
     fn construct(&mut self, inst: &Instruction) -> Result<Tree, CompileError> {

@@ -43,6 +43,8 @@ pub struct Decor {
     pub noperspective: bool,
     /// `Centroid` / `Sample`.
     pub interp: crate::ir::Interp,
+    /// `NoContraction`: the result's products and sums are rounded one by one.
+    pub no_contraction: bool,
 }
 
 /// All decorations of a module.
@@ -100,6 +102,7 @@ impl Decorations {
                 Decoration::SpecId => slot.spec_id = Some(arg()?),
                 Decoration::Flat => slot.flat = true,
                 Decoration::NoPerspective => slot.noperspective = true,
+                Decoration::NoContraction => slot.no_contraction = true,
                 Decoration::Centroid => slot.interp = crate::ir::Interp::Centroid,
                 Decoration::Sample => slot.interp = crate::ir::Interp::Sample,
                 Decoration::BuiltIn => match inst.operands.get(rest + 1) {

@@ -724,10 +724,10 @@ impl Isel<'_> {
     fn select_fdot(&mut self, d: Value, srcs: &[Value]) -> Result<(), BackendError> {
         let bits = self.shape(d).0;
         let (a, b) = (self.get(srcs[0])?, self.get(srcs[1])?);
-        let mut acc = MVal::Const(0);
-        for i in 0..a.len() {
-            let p = self.alu_comp(AluOp::Fmul, bits, bits, &[a[i], b[i]], false)?;
-            acc = self.alu_comp(AluOp::Fadd, bits, bits, &[acc, p], false)?;
+        // The IR's fused definition: the first product, then a multiply-add per component.
+        let mut acc = self.alu_comp(AluOp::Fmul, bits, bits, &[a[0], b[0]], false)?;
+        for i in 1..a.len() {
+            acc = self.alu_comp(AluOp::Ffma, bits, bits, &[a[i], b[i], acc], false)?;
         }
         self.set(d, vec![acc]);
         Ok(())
