@@ -115,7 +115,7 @@ impl Isel<'_> {
     }
 
     /// A VOP3 op on 64-bit sources producing a 64-bit result.
-    fn v3_64(&mut self, op: O, a: &[MVal], neg: u8) -> Result<MVal, BackendError> {
+    pub(super) fn v3_64(&mut self, op: O, a: &[MVal], neg: u8) -> Result<MVal, BackendError> {
         let mut srcs = Vec::new();
         for (i, &x) in a.iter().enumerate() {
             // A negated constant goes through a register (see `v3`).
@@ -188,6 +188,7 @@ impl Isel<'_> {
             (F2f, 32, 64) => self.cvt(O::V_CVT_F32_F64, a[0], 2, 1)?,
             (I2f, 64, 32) => self.cvt(O::V_CVT_F64_I32, a[0], 1, 2)?,
             (U2f, 64, 32) => self.cvt(O::V_CVT_F64_U32, a[0], 1, 2)?,
+            (U2f | I2f, _, 64) => self.int64_to_float(op == I2f, bits, a[0])?,
             (F2i, 32, 64) => self.cvt(O::V_CVT_I32_F64, a[0], 2, 1)?,
             (F2u, 32, 64) => self.cvt(O::V_CVT_U32_F64, a[0], 2, 1)?,
             (Ffloor, 64, 64) => self.cvt(O::V_FLOOR_F64, a[0], 2, 2)?,
