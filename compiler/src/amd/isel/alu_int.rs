@@ -567,6 +567,16 @@ impl Isel<'_> {
                 let y = self.extend(a[1], bits, signed, scalar)?;
                 self.alu_comp(op, 32, 32, &[x, y], uniform)?
             }
+            // The full product of two extended 8- or 16-bit values fits in 32 bits; its high
+            // half is the product shifted down by the width.
+            UmulHigh | ImulHigh if narrow(bits) => {
+                let signed = op == ImulHigh;
+                let x = self.extend(a[0], bits, signed, scalar)?;
+                let y = self.extend(a[1], bits, signed, scalar)?;
+                let p = self.alu_comp(Imul, 32, 32, &[x, y], uniform)?;
+                let sh = if signed { Ishr } else { Ushr };
+                self.alu_comp(sh, 32, 32, &[p, MVal::Const(u64::from(bits))], uniform)?
+            }
             Ieq | Ine | Ult | Uge | Ilt | Ige if narrow(sbits) => {
                 let signed = matches!(op, Ilt | Ige);
                 let x = self.extend(a[0], sbits, signed, scalar)?;
@@ -603,9 +613,9 @@ impl Isel<'_> {
                     self.bin(None, O::V_MIN_U32, false, i, MVal::Const((1u64 << b) - 1))?
                 }
             }
-            U2f | I2f if narrow(sbits) && bits == 32 => {
+            U2f | I2f if narrow(sbits) && bits >= 32 => {
                 let x = self.extend(a[0], sbits, op == I2f, false)?;
-                self.alu_comp(op, 32, 32, &[x], uniform)?
+                self.alu_comp(op, bits, 32, &[x], uniform)?
             }
             U2f | I2f if narrow(sbits) && bits == 16 => {
                 // v_cvt_f16_[iu]16 reads the low 16 bits, so 8-bit sources are widened first.
