@@ -81,6 +81,10 @@ impl Isel<'_> {
         let q0 = self.bin(None, O::V_MUL_F32, false, x, r)?;
         let e2 = self.v3(O::V_FMA_F32, &[y, q0, x], NEG0)?;
         let q = self.v3(O::V_FMA_F32, &[e2, r, q0], 0)?;
+        // A quotient that overflows makes q0 infinite and the correction inf - inf: the
+        // overflowed q0 is the rounded result then (div_fixup only sees finite operands).
+        let over = self.alu_comp(AluOp::IsInf, 1, 32, &[q0], false)?;
+        let q = self.select(&[over, q0, q], false)?;
         self.v3(O::V_DIV_FIXUP_F32, &[q, y, x], 0)
     }
 
