@@ -1,6 +1,6 @@
 //! Edges of three instructions the conformance suite caught: OpConvertSToF/OpConvertUToF from
 //! 64-bit (and 8/16-bit) integers to every float width, f16 and f32 OpFDiv with zero and
-//! infinite operands and denormal results, and 8/16-bit OpSMulExtended/OpUMulExtended. The
+//! infinite operands and denormal results, and 8/16/64-bit OpSMulExtended/OpUMulExtended. The
 //! expected values are computed here (Rust's integer-to-float casts round once to nearest
 //! even; products in i128) or written out by hand; the interpreter and the simulator must both
 //! give them, with divergent and uniform operands.
@@ -234,14 +234,14 @@ fn f32_division_by_zero_and_infinity() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
-/// Both halves of OpSMulExtended and OpUMulExtended on 8- and 16-bit integers.
+/// Both halves of OpSMulExtended and OpUMulExtended on 8-, 16- and 64-bit integers.
 #[test]
-fn narrow_mul_extended_halves() {
+fn mul_extended_halves() {
     let gpu = Gpu::new();
     let mut bad = Vec::new();
-    for bits in [8u8, 16] {
+    for bits in [8u8, 16, 64] {
         let m = mask(bits);
-        let vals = [0, 1, m, 1 << (bits - 1), m >> 1, 0x5a & m, 0xa5c3 & m, 3];
+        let vals = [0, 1, m, 1 << (bits - 1), m >> 1, 0x5a & m, 0xa5c3_0123_4567_89ab & m, 3];
         let inputs: Vec<Vec<u64>> =
             vals.iter().flat_map(|&x| vals.iter().map(move |&y| vec![x, y])).collect();
         for (op, signed) in [("SMulExtended", true), ("UMulExtended", false)] {
@@ -254,7 +254,7 @@ fn narrow_mul_extended_halves() {
                 let want: Vec<u64> = inputs
                     .iter()
                     .map(|v| {
-                        let p = value(v[0], bits, signed) * value(v[1], bits, signed);
+                        let p = value(v[0], bits, signed).wrapping_mul(value(v[1], bits, signed));
                         ((p >> (u32::from(bits) * member)) as u64) & m
                     })
                     .collect();

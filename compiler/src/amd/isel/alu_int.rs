@@ -327,6 +327,21 @@ impl Isel<'_> {
                 MVal::Const(c) => self.sdiv64_const(op, a[0], c as i64),
                 _ => self.sdivmod64(op, a[0], a[1], uniform),
             },
+            (UmulHigh, 64, 64) => self.mulhi64(a[0], a[1], true),
+            // The signed high half is the unsigned one less y where x is negative and less x
+            // where y is negative (x reads as x + 2^64 unsigned, and likewise y).
+            (ImulHigh, 64, 64) => {
+                let u = self.mulhi64(a[0], a[1], true)?;
+                let sign = |s: &mut Self, v: MVal| {
+                    let hi = s.bin(None, O::V_ASHRREV_I32, true, split(v).1, MVal::Const(31))?;
+                    s.pair(hi, hi)
+                };
+                let (sx, sy) = (sign(self, a[0])?, sign(self, a[1])?);
+                let cx = self.alu_wide(Iand, 64, 64, &[a[1], sx], false)?;
+                let cy = self.alu_wide(Iand, 64, 64, &[a[0], sy], false)?;
+                let u = self.alu_wide(Isub, 64, 64, &[u, cx], false)?;
+                self.alu_wide(Isub, 64, 64, &[u, cy], false)
+            }
             (Bcsel, 64, 1) => self.select_wide(a, uniform, 64),
             (B2i, 64, 1) => {
                 let lo = self.select(&[a[0], MVal::Const(1), MVal::Const(0)], uniform)?;
