@@ -265,3 +265,76 @@ fn mul_extended_halves() {
     bad.truncate(30);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// OpConvertFToS/OpConvertFToU to 64 bits from f64 and f32 against Rust's casts (which
+/// truncate, saturate out-of-range values and give 0 for NaN, as the IR's reference does), and
+/// from f16 by hand.
+#[test]
+fn float_to_int64_conversions_truncate_and_saturate() {
+    let gpu = Gpu::new();
+    let f64s = [
+        0.0,
+        -0.0,
+        0.999,
+        -0.999,
+        -1.5,
+        1234.75,
+        4294967295.5,
+        4294967296.0,
+        -4294967297.0,
+        9007199254740993.0,
+        9.223372036854775e18,
+        -9.223372036854776e18,
+        1.8446744073709550e19,
+        1.8446744073709552e19,
+        1e30,
+        -1e30,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ];
+    let mut bad = Vec::new();
+    for (op, signed) in [("ConvertFToS", true), ("ConvertFToU", false)] {
+        for sbits in [64u8, 32] {
+            let case = OpCase {
+                form: Form::Core(op),
+                result: Ty::Int(64),
+                operands: vec![Ty::Float(sbits)],
+            };
+            let inputs: Vec<Vec<u64>> = f64s
+                .iter()
+                .map(|&f| {
+                    vec![if sbits == 64 { f.to_bits() } else { u64::from((f as f32).to_bits()) }]
+                })
+                .collect();
+            let want: Vec<u64> = f64s
+                .iter()
+                .map(|&f| {
+                    let f = if sbits == 64 { f } else { f64::from(f as f32) };
+                    if signed {
+                        f as i64 as u64
+                    } else {
+                        f as u64
+                    }
+                })
+                .collect();
+            bad.extend(check(&gpu, &case, &inputs, &want));
+        }
+        // f16: 65504, -65504, 1234 (0x64d2), -0.5, inf, NaN.
+        let table: [(u64, u64, u64); 6] = [
+            (0x7bff, 65504, 65504),
+            (0xfbff, (-65504i64) as u64, 0),
+            (0x64d2, 1234, 1234),
+            (0xb800, 0, 0),
+            (0x7c00, i64::MAX as u64, u64::MAX),
+            (0x7e00, 0, 0),
+        ];
+        let case =
+            OpCase { form: Form::Core(op), result: Ty::Int(64), operands: vec![Ty::Float(16)] };
+        let inputs: Vec<Vec<u64>> = table.iter().map(|t| vec![t.0]).collect();
+        let want: Vec<u64> = table.iter().map(|t| if signed { t.1 } else { t.2 }).collect();
+        bad.extend(check(&gpu, &case, &inputs, &want));
+    }
+    bad.truncate(30);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -193,6 +193,7 @@ impl Isel<'_> {
             (I2f, 64, 32) => self.cvt(O::V_CVT_F64_I32, a[0], 1, 2)?,
             (U2f, 64, 32) => self.cvt(O::V_CVT_F64_U32, a[0], 1, 2)?,
             (U2f | I2f, _, 64) => self.int64_to_float(op == I2f, bits, a[0])?,
+            (F2i | F2u, 64, _) => self.float_to_int64(op == F2i, sbits, a[0])?,
             (F2i, 32, 64) => self.cvt(O::V_CVT_I32_F64, a[0], 2, 1)?,
             (F2u, 32, 64) => self.cvt(O::V_CVT_U32_F64, a[0], 2, 1)?,
             (Ffloor, 64, 64) => self.cvt(O::V_FLOOR_F64, a[0], 2, 2)?,
