@@ -393,6 +393,17 @@ fn compare(op: AluOp, bits: u8, a: u64, b: u64) -> bool {
     }
 }
 
+/// An integer rounded once to nearest even into a float of `bits` bits. (Going through f64
+/// would round 64-bit values twice; f16 goes through f32, which is exact below 2^24 and
+/// overflows f16 above it either way.)
+fn int_to_float(v: i128, bits: u8) -> u64 {
+    match bits {
+        64 => (v as f64).to_bits(),
+        32 => u64::from((v as f32).to_bits()),
+        _ => u64::from(f32_to_f16(v as f32)),
+    }
+}
+
 fn convert(op: AluOp, sbits: u8, dbits: u8, a: u64) -> u64 {
     use AluOp::*;
     let f = to_f64(a, sbits);
@@ -413,8 +424,8 @@ fn convert(op: AluOp, sbits: u8, dbits: u8, a: u64) -> u64 {
                 (f.trunc() as i128).clamp(lo, hi) as u64
             }
         }
-        U2f => from_f64((a & mask(sbits)) as f64, dbits),
-        I2f => from_f64(sext(a, sbits) as f64, dbits),
+        U2f => int_to_float(i128::from(a & mask(sbits)), dbits),
+        I2f => int_to_float(i128::from(sext(a, sbits)), dbits),
         U2u => a & mask(sbits),
         I2i => sext(a, sbits) as u64,
         F2f => from_f64(f, dbits),

@@ -45,6 +45,9 @@ pub enum Form {
     Core(&'static str),
     /// A GLSL.std.450 instruction (`SSign`).
     Glsl(&'static str),
+    /// One member of a core opcode's two-member struct result (`SMulExtended`, member 1: the
+    /// high half).
+    Member(&'static str, u32),
 }
 
 /// One instruction with its operand and result types.
@@ -150,6 +153,10 @@ pub fn module(case: &OpCase, src: Source, n: usize) -> String {
     for &b in &floats {
         s += &format!("%f{b} = OpTypeFloat {b}\n");
     }
+    if matches!(case.form, Form::Member(..)) {
+        let rt = case.result.name();
+        s += &format!("%rs = OpTypeStruct {rt} {rt}\n");
+    }
     let arr = match in_len {
         Some(len) => format!("%nin = OpConstant %u32 {len}\n%ain = OpTypeArray %u64 %nin\n"),
         None => "%ain = OpTypeRuntimeArray %u64\n".into(),
@@ -184,6 +191,9 @@ pub fn module(case: &OpCase, src: Source, n: usize) -> String {
     s += &match case.form {
         Form::Core(op) => format!("%r = Op{op} {rt} {}\n", args.join(" ")),
         Form::Glsl(op) => format!("%r = OpExtInst {rt} %glsl {op} {}\n", args.join(" ")),
+        Form::Member(op, k) => {
+            format!("%rr = Op{op} %rs {}\n%r = OpCompositeExtract {rt} %rr {k}\n", args.join(" "))
+        }
     };
     s += &to_word(case.result, "%r");
     s += "%po = OpAccessChain %pout %out %c0 %i\nOpStore %po %rw\nOpReturn\nOpFunctionEnd\n";
@@ -192,7 +202,12 @@ pub fn module(case: &OpCase, src: Source, n: usize) -> String {
 
 /// Assembles SPIR-V text with spirv-as.
 pub fn assemble(text: &str, tag: &str) -> Vec<u32> {
-    let p = std::env::temp_dir().join(format!("ferrum-spvgen-{}-{tag}.spvasm", std::process::id()));
+    // Tests run in parallel threads, and one tag can name different modules (one opcode on
+    // several types): a per-call number keeps their files apart.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let p = std::env::temp_dir()
+        .join(format!("ferrum-spvgen-{}-{call}-{tag}.spvasm", std::process::id()));
     std::fs::write(&p, text).unwrap();
     let w = super::spvasm_to_spirv(&p);
     let _ = std::fs::remove_file(&p);

@@ -96,7 +96,13 @@ pub unsafe extern "system" fn create_compute_pipelines(
                 // SAFETY: as above.
                 Ok(handle) => unsafe { p_pipelines.add(i).write(handle) },
                 Err(e) => {
-                    log::info!("vkCreateComputePipelines: pipeline {i}: {e}");
+                    // A refused shader is a driver limitation the user must be able to see;
+                    // a compile-required answer is an expected outcome, not a failure.
+                    if e == crate::error::VkError::PipelineCompileRequired {
+                        log::info!("vkCreateComputePipelines: pipeline {i}: {e}");
+                    } else {
+                        log::warn!("vkCreateComputePipelines: pipeline {i}: {e}");
+                    }
                     first_error.get_or_insert(e);
                     // VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT: return at the first
                     // failure, leaving the later entries null.

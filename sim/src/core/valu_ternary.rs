@@ -33,11 +33,14 @@ pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Opt
             *out = *a;
             Ok(Out::Vector { carry: Some(0) })
         }
+        // The ISA's special cases: a zero or infinite denominator or an infinite numerator
+        // decides the result alone (x/0 = ±inf, x/±inf = ±0, 0/0 and inf/inf = NaN), which is
+        // what the host's division of n by d gives for those operands.
         O::V_DIV_FIXUP_F32 => map3(out, a, b, c, |q, d, n| {
             let (q, d, n) = (f.get(q), f.get(d), f.get(n));
             f.put(if d.is_nan() || n.is_nan() {
                 f32::NAN
-            } else if d == 0.0 || n.is_infinite() {
+            } else if d == 0.0 || d.is_infinite() || n.is_infinite() {
                 n / d
             } else {
                 // The quotient takes the sign of n / d (a zero numerator gives a signed zero).
@@ -52,7 +55,7 @@ pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Opt
             let (q, d, n) = (f64v(q), f64v(d), f64v(n));
             f64r(if d.is_nan() || n.is_nan() {
                 f64::NAN
-            } else if d == 0.0 || n.is_infinite() {
+            } else if d == 0.0 || d.is_infinite() || n.is_infinite() {
                 n / d
             } else {
                 if d.is_sign_negative() != n.is_sign_negative() {

@@ -218,7 +218,7 @@ impl Isel<'_> {
     }
 
     /// An f16 value widened to f32 (exact).
-    fn f16_to_f32(&mut self, v: MVal) -> Result<MVal, BackendError> {
+    pub(super) fn f16_to_f32(&mut self, v: MVal) -> Result<MVal, BackendError> {
         match v {
             MVal::Const(c) => Ok(MVal::Const(u64::from(ops::f16_to_f32(c as u16).to_bits()))),
             other => self.v1_16(O::V_CVT_F32_F16, other),

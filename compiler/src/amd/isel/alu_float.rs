@@ -81,6 +81,10 @@ impl Isel<'_> {
         let q0 = self.bin(None, O::V_MUL_F32, false, x, r)?;
         let e2 = self.v3(O::V_FMA_F32, &[y, q0, x], NEG0)?;
         let q = self.v3(O::V_FMA_F32, &[e2, r, q0], 0)?;
+        // A quotient that overflows makes q0 infinite and the correction inf - inf: the
+        // overflowed q0 is the rounded result then (div_fixup only sees finite operands).
+        let over = self.alu_comp(AluOp::IsInf, 1, 32, &[q0], false)?;
+        let q = self.select(&[over, q0, q], false)?;
         self.v3(O::V_DIV_FIXUP_F32, &[q, y, x], 0)
     }
 
@@ -115,7 +119,7 @@ impl Isel<'_> {
     }
 
     /// A VOP3 op on 64-bit sources producing a 64-bit result.
-    fn v3_64(&mut self, op: O, a: &[MVal], neg: u8) -> Result<MVal, BackendError> {
+    pub(super) fn v3_64(&mut self, op: O, a: &[MVal], neg: u8) -> Result<MVal, BackendError> {
         let mut srcs = Vec::new();
         for (i, &x) in a.iter().enumerate() {
             // A negated constant goes through a register (see `v3`).
@@ -188,6 +192,8 @@ impl Isel<'_> {
             (F2f, 32, 64) => self.cvt(O::V_CVT_F32_F64, a[0], 2, 1)?,
             (I2f, 64, 32) => self.cvt(O::V_CVT_F64_I32, a[0], 1, 2)?,
             (U2f, 64, 32) => self.cvt(O::V_CVT_F64_U32, a[0], 1, 2)?,
+            (U2f | I2f, _, 64) => self.int64_to_float(op == I2f, bits, a[0])?,
+            (F2i | F2u, 64, _) => self.float_to_int64(op == F2i, sbits, a[0])?,
             (F2i, 32, 64) => self.cvt(O::V_CVT_I32_F64, a[0], 2, 1)?,
             (F2u, 32, 64) => self.cvt(O::V_CVT_U32_F64, a[0], 2, 1)?,
             (Ffloor, 64, 64) => self.cvt(O::V_FLOOR_F64, a[0], 2, 2)?,

@@ -327,6 +327,21 @@ impl Isel<'_> {
                 MVal::Const(c) => self.sdiv64_const(op, a[0], c as i64),
                 _ => self.sdivmod64(op, a[0], a[1], uniform),
             },
+            (UmulHigh, 64, 64) => self.mulhi64(a[0], a[1], true),
+            // The signed high half is the unsigned one less y where x is negative and less x
+            // where y is negative (x reads as x + 2^64 unsigned, and likewise y).
+            (ImulHigh, 64, 64) => {
+                let u = self.mulhi64(a[0], a[1], true)?;
+                let sign = |s: &mut Self, v: MVal| {
+                    let hi = s.bin(None, O::V_ASHRREV_I32, true, split(v).1, MVal::Const(31))?;
+                    s.pair(hi, hi)
+                };
+                let (sx, sy) = (sign(self, a[0])?, sign(self, a[1])?);
+                let cx = self.alu_wide(Iand, 64, 64, &[a[1], sx], false)?;
+                let cy = self.alu_wide(Iand, 64, 64, &[a[0], sy], false)?;
+                let u = self.alu_wide(Isub, 64, 64, &[u, cx], false)?;
+                self.alu_wide(Isub, 64, 64, &[u, cy], false)
+            }
             (Bcsel, 64, 1) => self.select_wide(a, uniform, 64),
             (B2i, 64, 1) => {
                 let lo = self.select(&[a[0], MVal::Const(1), MVal::Const(0)], uniform)?;
@@ -567,6 +582,16 @@ impl Isel<'_> {
                 let y = self.extend(a[1], bits, signed, scalar)?;
                 self.alu_comp(op, 32, 32, &[x, y], uniform)?
             }
+            // The full product of two extended 8- or 16-bit values fits in 32 bits; its high
+            // half is the product shifted down by the width.
+            UmulHigh | ImulHigh if narrow(bits) => {
+                let signed = op == ImulHigh;
+                let x = self.extend(a[0], bits, signed, scalar)?;
+                let y = self.extend(a[1], bits, signed, scalar)?;
+                let p = self.alu_comp(Imul, 32, 32, &[x, y], uniform)?;
+                let sh = if signed { Ishr } else { Ushr };
+                self.alu_comp(sh, 32, 32, &[p, MVal::Const(u64::from(bits))], uniform)?
+            }
             Ieq | Ine | Ult | Uge | Ilt | Ige if narrow(sbits) => {
                 let signed = matches!(op, Ilt | Ige);
                 let x = self.extend(a[0], sbits, signed, scalar)?;
@@ -603,9 +628,9 @@ impl Isel<'_> {
                     self.bin(None, O::V_MIN_U32, false, i, MVal::Const((1u64 << b) - 1))?
                 }
             }
-            U2f | I2f if narrow(sbits) && bits == 32 => {
+            U2f | I2f if narrow(sbits) && bits >= 32 => {
                 let x = self.extend(a[0], sbits, op == I2f, false)?;
-                self.alu_comp(op, 32, 32, &[x], uniform)?
+                self.alu_comp(op, bits, 32, &[x], uniform)?
             }
             U2f | I2f if narrow(sbits) && bits == 16 => {
                 // v_cvt_f16_[iu]16 reads the low 16 bits, so 8-bit sources are widened first.

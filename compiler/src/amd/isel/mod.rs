@@ -31,6 +31,7 @@ mod arith64;
 pub(crate) mod build;
 mod cf;
 mod cf_plan;
+mod cvt64;
 mod div64;
 mod div_const;
 mod image;
