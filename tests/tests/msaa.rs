@@ -123,6 +123,14 @@ fn clear_value(f: vk::Format, layer: u32) -> vk::ClearColorValue {
     let numeric = vulkan_ferrum::format::info(f).unwrap().numeric;
     // Values every format of its kind holds exactly (0 and 1 in any UNORM/sRGB width, -1
     // too in SNORM), so both drivers store the same bits.
+    // Integers every integer format holds (2-bit alpha included; signed ones take -1).
+    match (numeric, layer) {
+        (Numeric::Uint, 0) => return vk::ClearColorValue { uint32: [1, 3, 0, 2] },
+        (Numeric::Uint, _) => return vk::ClearColorValue { uint32: [3, 0, 2, 1] },
+        (Numeric::Sint, 0) => return vk::ClearColorValue { int32: [-1, 1, 0, -2] },
+        (Numeric::Sint, _) => return vk::ClearColorValue { int32: [1, -1, -2, 0] },
+        _ => {}
+    }
     let exact = match (numeric, layer) {
         (Numeric::Unorm | Numeric::Srgb, 0) => Some([0.0, 1.0, 1.0, 0.0]),
         (Numeric::Unorm | Numeric::Srgb, _) => Some([1.0, 0.0, 1.0, 1.0]),

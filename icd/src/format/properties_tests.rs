@@ -339,8 +339,8 @@ fn extended_usage_takes_the_usage_of_the_compatibility_class() {
 }
 
 /// The spec's "Supported Sample Counts": a 2D optimal image of an advertised colour-attachment
-/// format that is not an integer format, with COLOR_ATTACHMENT usage, offers at least
-/// framebufferColorSampleCounts (integer formats framebufferIntegerColorSampleCounts, 1); a
+/// format, with COLOR_ATTACHMENT usage, offers at least framebufferColorSampleCounts (integer
+/// formats too: framebufferIntegerColorSampleCounts only exists from Vulkan 1.2); a
 /// depth/stencil attachment framebufferDepthSampleCounts. The conformance suite relies on it
 /// (api.info.image_format_properties, rasterization_order_attachment_access creating 8-sample
 /// R32G32_SFLOAT targets from the limits alone): a format gaining COLOR_ATTACHMENT needs its
@@ -350,14 +350,9 @@ fn attachment_formats_offer_the_framebuffer_sample_counts() {
     let limits = crate::core::physical_device::limits::navi21_limits();
     for f in FORMATS {
         let features = format_properties(f.format).optimal_tiling_features;
+        // Below Vulkan 1.2 integer formats are held to framebufferColorSampleCounts too.
         let (usage, want) = if features.contains(F::COLOR_ATTACHMENT) {
-            let integer = matches!(f.numeric, Numeric::Uint | Numeric::Sint);
-            let want = if integer {
-                vk::SampleCountFlags::TYPE_1
-            } else {
-                limits.framebuffer_color_sample_counts
-            };
-            (vk::ImageUsageFlags::COLOR_ATTACHMENT, want)
+            (vk::ImageUsageFlags::COLOR_ATTACHMENT, limits.framebuffer_color_sample_counts)
         } else if features.contains(F::DEPTH_STENCIL_ATTACHMENT) {
             (vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT, limits.framebuffer_depth_sample_counts)
         } else {

@@ -57,8 +57,9 @@ fn image_limits(l: vk::PhysicalDeviceLimits) -> vk::PhysicalDeviceLimits {
         framebuffer_no_attachments_sample_counts: SAMPLE_COUNTS,
         max_color_attachments: 8,
         sampled_image_color_sample_counts: SAMPLE_COUNTS,
-        // No integer colour format offers multisampled images (format::properties::PROVEN_MSAA),
-        // and shaderStorageImageMultisample is off: one sample, the spec's minimum.
+        // Integer colour formats offer multisampled attachments (format::properties::
+        // PROVEN_MSAA: clears, copies, sample-0 resolves), but no test samples them in a
+        // shader yet: the spec's minimum, one sample. shaderStorageImageMultisample is off.
         sampled_image_integer_sample_counts: vk::SampleCountFlags::TYPE_1,
         sampled_image_depth_sample_counts: SAMPLE_COUNTS,
         sampled_image_stencil_sample_counts: SAMPLE_COUNTS,
