@@ -410,16 +410,9 @@ fn alpha_to_coverage_counts_samples_by_alpha() {
 
 #[test]
 fn unmodelled_state_is_refused_not_ignored() {
-    for (reg, v) in [
-        (DB_EQAA, DB_EQAA::PS_ITER_SAMPLES.val(2)),
-        (
-            PA_SU_SC_MODE_CNTL,
-            PA_SU_SC_MODE_CNTL::POLY_OFFSET_FRONT_ENABLE.val(1)
-                | PA_SU_SC_MODE_CNTL::POLY_MODE.val(1)
-                | PA_SU_SC_MODE_CNTL::POLYMODE_FRONT_PTYPE.val(2)
-                | PA_SU_SC_MODE_CNTL::POLYMODE_BACK_PTYPE.val(2),
-        ),
-    ] {
+    // (Polygon offset of point/line polygon modes without PARA_ENABLE is refused by the
+    // front end's polygon-mode path: gfx_offset_layers.rs.)
+    for (reg, v) in [(DB_EQAA, DB_EQAA::PS_ITER_SAMPLES.val(2))] {
         let mut s = Scene::new();
         let mut p = Asm::new();
         export_const(&mut p, [0; 4]).endpgm();

@@ -128,7 +128,9 @@ impl PolyOffset {
         match (face.is_some(), self.para) {
             (false, _) => Ok(0.0),
             (true, false) => Err(GpuError::Unsupported(
-                "polygon offset of point/line polygon modes without POLY_OFFSET_PARA_ENABLE".into(),
+                "polygon offset of point/line polygon modes without POLY_OFFSET_PARA_ENABLE is not \
+                 modelled"
+                    .into(),
             )),
             (true, true) if polygon.len() < 3 => Ok(0.0),
             (true, true) => {
