@@ -178,6 +178,7 @@ fn render(gpu: &Gpu, format: vk::Format) -> Vec<u8> {
     let target = Attachment::new(gpu, format, (W, H), vk::SampleCountFlags::TYPE_1, 1, usage);
     let bytes = u64::from(W * H * u32::from(info(format).unwrap().block_bytes));
     let out = gpu.host_buffer(bytes);
+    // SAFETY: the harness's live device.
     let pass =
         unsafe { cleared_pass(&gpu.device, format, None, vk::ImageLayout::TRANSFER_SRC_OPTIMAL) };
     let vs = module(d, RECT_VS, "vert");
@@ -439,6 +440,7 @@ fn fetch(gpu: &Gpu, format: vk::Format) -> Vec<u32> {
     let target =
         Attachment::new(gpu, target_format, (W, H), vk::SampleCountFlags::TYPE_1, 1, usage);
     let out = gpu.host_buffer(u64::from(W * H * 16));
+    // SAFETY: the harness's live device.
     let pass = unsafe {
         cleared_pass(&gpu.device, target_format, None, vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
     };
