@@ -73,17 +73,27 @@ pub struct Invocation {
     private: Vec<u8>,
     scratch: Vec<u8>,
     ids: Ids,
+    /// Graphics inputs and outputs (vertex and fragment stages).
+    pub(super) io: Option<super::gfx::LaneIo>,
 }
 
 /// The ids that define an invocation's system values.
 #[derive(Clone, Copy)]
-struct Ids {
+pub(super) struct Ids {
     local: [u32; 3],
     group: [u32; 3],
     groups: [u32; 3],
+    /// Local invocation index (graphics: the lane's position in the draw's waves).
+    lane: u32,
+    /// Vertex and fragment built-ins.
+    gfx: super::gfx::GfxSys,
 }
 
-fn pointee(s: &Shader, f: &Function, v: Value) -> Result<(TypeId, Option<u32>), InterpError> {
+pub(super) fn pointee(
+    s: &Shader,
+    f: &Function,
+    v: Value,
+) -> Result<(TypeId, Option<u32>), InterpError> {
     if let ValueType::Deref(pt) = f.ty(v) {
         if let Type::Pointer { pointee, stride, .. } = s.types.get(pt) {
             return Ok((*pointee, *stride));
@@ -101,11 +111,36 @@ impl Invocation {
         group: [u32; 3],
         groups: [u32; 3],
     ) -> Result<Self, InterpError> {
+        let w = s.workgroup_size;
+        let lane = local[2] * w[0] * w[1] + local[1] * w[0] + local[0];
+        let gfx = super::gfx::GfxSys::default();
+        Self::start(s, l, Ids { local, group, groups, lane, gfx }, None)
+    }
+
+    /// A fresh vertex or fragment invocation: lane `lane` of the draw's waves.
+    pub(super) fn graphics(
+        s: &Shader,
+        l: &VarLayout,
+        lane: u32,
+        gfx: super::gfx::GfxSys,
+        io: super::gfx::LaneIo,
+    ) -> Result<Self, InterpError> {
+        let ids = Ids { local: [lane, 0, 0], group: [0; 3], groups: [1; 3], lane, gfx };
+        Self::start(s, l, ids, Some(io))
+    }
+
+    fn start(
+        s: &Shader,
+        l: &VarLayout,
+        ids: Ids,
+        io: Option<super::gfx::LaneIo>,
+    ) -> Result<Self, InterpError> {
         let mut inv = Invocation {
             frames: Vec::new(),
             private: vec![0; l.private_size as usize],
             scratch: vec![0; s.scratch_size as usize],
-            ids: Ids { local, group, groups },
+            ids,
+            io,
         };
         inv.enter(s, s.entry.0 as usize, &[], Vec::new())?;
         Ok(inv)
@@ -184,6 +219,7 @@ impl Invocation {
                             shared,
                             private: &mut self.private,
                             scratch: &mut self.scratch,
+                            io: self.io.as_mut(),
                         };
                         let ctx = Ctx { s, f, l, fr, ids: self.ids };
                         let r = ctx.exec(&inst.kind, inst.dst, &mut mem)?;
@@ -219,7 +255,12 @@ impl Invocation {
                         }
                     }
                 }
-                Terminator::Kill => self.frames.clear(),
+                Terminator::Kill => {
+                    self.frames.clear();
+                    if let Some(io) = &mut self.io {
+                        io.killed = true;
+                    }
+                }
                 Terminator::Unreachable => {
                     return Err(InterpError::Invalid("reached unreachable".into()))
                 }
@@ -254,9 +295,8 @@ impl Invocation {
     }
 
     /// Local invocation index (which wave and lane the invocation is).
-    pub fn local_index(&self, s: &Shader) -> u32 {
-        let (w, l) = (s.workgroup_size, self.ids.local);
-        l[2] * w[0] * w[1] + l[1] * w[0] + l[0]
+    pub fn local_index(&self, _s: &Shader) -> u32 {
+        self.ids.lane
     }
 
     fn goto(&mut self, s: &Shader, target: crate::ir::BlockId) -> Result<(), InterpError> {
@@ -344,7 +384,11 @@ impl Ids {
                 };
                 vec![m, 0, 0, 0]
             }
-            other => return Err(InterpError::Unsupported(format!("system value {other:?}"))),
+            other => {
+                return self.gfx.get(other).ok_or_else(|| {
+                    InterpError::Unsupported(format!("system value {other:?} in this stage"))
+                })
+            }
         })
     }
 }
@@ -354,7 +398,7 @@ pub(super) struct Ctx<'a> {
     pub(super) f: &'a Function,
     l: &'a VarLayout,
     fr: &'a Frame,
-    ids: Ids,
+    pub(super) ids: Ids,
 }
 
 impl Ctx<'_> {
@@ -374,7 +418,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn ptr(&self, v: Value) -> Result<Ptr, InterpError> {
+    pub(super) fn ptr(&self, v: Value) -> Result<Ptr, InterpError> {
         match self.val(v)? {
             IVal::Ptr(p) => Ok(p),
             IVal::Data(_) => Err(InterpError::Invalid(format!("%{} is not a pointer", v.0))),
@@ -445,16 +489,14 @@ impl Ctx<'_> {
                 IVal::Data(vec![mem.buffer_size(self.data(*index)?[0] as u32)?])
             }
             InstKind::SysVal(sv) => IVal::Data(self.ids.sysval(self.s, *sv)?),
-            InstKind::Barrier { .. } | InstKind::Demote => return Ok(None),
-            InstKind::IsHelper => {
-                return Err(InterpError::Invalid("helper invocations need a fragment quad".into()))
-            }
+            InstKind::Barrier { .. } => return Ok(None),
+            InstKind::Demote | InstKind::IsHelper => return self.helper_op(kind, mem),
             InstKind::Subgroup { .. } => {
                 return Err(InterpError::Invalid("subgroup op outside its wave".into()))
             }
             InstKind::Image(i) => return self.image(i, dst, mem),
             InstKind::IoLoad { .. } | InstKind::IoStore { .. } | InstKind::InterpolateAt { .. } => {
-                return Err(InterpError::Unsupported("graphics inputs and outputs".into()))
+                return self.io_inst(kind, shape, mem)
             }
             InstKind::Call { .. } => {
                 return Err(InterpError::Invalid("call dispatched as plain op".into()))
@@ -561,7 +603,8 @@ impl Ctx<'_> {
                     .ok_or_else(|| InterpError::Invalid(format!("{} has no binding", var.name)))?;
                 PSpace::Handle(set, b)
             }
-            Mode::Input | Mode::Output | Mode::Global => {
+            Mode::Input | Mode::Output => return self.io_root(v),
+            Mode::Global => {
                 return Err(InterpError::Unsupported(format!("{} variables", var.mode.name())))
             }
         };
@@ -590,6 +633,9 @@ impl Ctx<'_> {
                     parent.ok_or_else(|| InterpError::Invalid("deref without parent".into()))?;
                 let (pt, _) = pointee(self.s, self.f, p)?;
                 let base = self.ptr(p)?;
+                if super::gfx_io::is_io(base) {
+                    return self.io_deref(base, pt, Some(m), 0);
+                }
                 Ok(Ptr { addr: base.addr + u64::from(layout::member_offset(t, pt, m)), ..base })
             }
             DerefKind::Index(i) => {
@@ -598,6 +644,9 @@ impl Ctx<'_> {
                 let (pt, _) = pointee(self.s, self.f, p)?;
                 let base = self.ptr(p)?;
                 let idx = ops::sext(self.data(i)?[0], self.f.ty(i).shape().0);
+                if super::gfx_io::is_io(base) {
+                    return self.io_deref(base, pt, None, idx);
+                }
                 if let PSpace::Handle(..) = base.space {
                     let n = super::image_exec::flat_len(self.s, pt);
                     return Ok(Ptr {
@@ -637,6 +686,12 @@ impl Ctx<'_> {
 
     fn load(&self, mem: &mut Mem<'_>, p: Ptr, ty: TypeId) -> Result<IVal, InterpError> {
         let t = &self.s.types;
+        if super::gfx_io::is_io(p) {
+            return self.io_load_ptr(mem, p, ty, crate::ir::InterpAt::Default);
+        }
+        if p.space == PSpace::SysVal(crate::ir::SysVal::HelperInvocation) {
+            return Ok(IVal::Data(vec![u64::from(mem.is_helper())]));
+        }
         if let PSpace::SysVal(sv) = p.space {
             let v = self.ids.sysval(self.s, sv)?;
             let first = (p.addr / 4) as usize;
@@ -674,6 +729,9 @@ impl Ctx<'_> {
 
     fn store(&self, mem: &mut Mem<'_>, p: Ptr, ty: TypeId, v: &IVal) -> Result<(), InterpError> {
         let t = &self.s.types;
+        if super::gfx_io::is_io(p) {
+            return self.io_store_ptr(mem, p, ty, v);
+        }
         match (t.get(ty), v) {
             (Type::Pointer { .. }, IVal::Ptr(x)) => mem.write(p, 8, x.addr),
             (Type::Vector { elem, .. }, IVal::Data(c)) => {

@@ -99,6 +99,10 @@ impl Ctx<'_> {
         if ik & IMAGE_TAG == 0 {
             return Err(InterpError::Invalid("image operation on a non-image descriptor".into()));
         }
+        if mem.is_helper() && matches!(i.op, ImageOp::Write | ImageOp::Atomic(_)) {
+            // Helper invocations write no memory; their atomics return undefined values.
+            return Ok(dst.map(|d| IVal::Data(vec![0; usize::from(self.f.ty(d).shape().1)])));
+        }
         let img = mem
             .res
             .images

@@ -2,7 +2,7 @@
 //! allocations, push constants, workgroup memory and per-invocation private memory.
 
 use super::InterpError;
-use crate::ir::SysVal;
+use crate::ir::{IoSlot, SysVal};
 
 /// A descriptor-bound buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,6 +87,20 @@ pub enum PSpace {
     /// Descriptors of an image/sampler binding (set, binding); the address is the flattened
     /// array element.
     Handle(u32, u32),
+    /// A graphics input or output slot; the address is the component within it.
+    Io {
+        /// The vec4 slot.
+        slot: IoSlot,
+        /// An output (read back) rather than an input.
+        output: bool,
+    },
+    /// A built-in block variable (`gl_PerVertex`) before its member is chosen.
+    IoBlock {
+        /// The variable.
+        var: u32,
+        /// An output block rather than an input one.
+        output: bool,
+    },
 }
 
 /// An interpreter pointer.
@@ -108,6 +122,8 @@ pub struct Mem<'a> {
     pub private: &'a mut Vec<u8>,
     /// This invocation's scratch.
     pub scratch: &'a mut Vec<u8>,
+    /// This invocation's graphics inputs and outputs (vertex and fragment stages).
+    pub io: Option<&'a mut super::gfx::LaneIo>,
 }
 
 fn slice<'b>(
@@ -143,7 +159,11 @@ impl Mem<'_> {
             PSpace::Shared => slice(self.shared, p.addr, len, "shared"),
             PSpace::Private => slice(self.private, p.addr, len, "private"),
             PSpace::Scratch => slice(self.scratch, p.addr, len, "scratch"),
-            PSpace::SysVal(_) | PSpace::DescArray(..) | PSpace::Handle(..) => {
+            PSpace::SysVal(_)
+            | PSpace::DescArray(..)
+            | PSpace::Handle(..)
+            | PSpace::Io { .. }
+            | PSpace::IoBlock { .. } => {
                 Err(InterpError::Invalid("memory access to a non-memory pointer".into()))
             }
         }
@@ -157,11 +177,20 @@ impl Mem<'_> {
         Ok(u64::from_le_bytes(w))
     }
 
-    /// Writes a `size`-byte little-endian value.
+    /// Writes a `size`-byte little-endian value. A helper invocation's writes to memory other
+    /// invocations see have no effect (Vulkan "Helper Invocations").
     pub fn write(&mut self, p: Ptr, size: usize, v: u64) -> Result<(), InterpError> {
+        if self.is_helper() && matches!(p.space, PSpace::Buffer(_) | PSpace::Global) {
+            return Ok(());
+        }
         let b = self.bytes(p, size)?;
         b.copy_from_slice(&v.to_le_bytes()[..size]);
         Ok(())
+    }
+
+    /// Whether this invocation is a fragment helper (no memory side effects).
+    pub fn is_helper(&self) -> bool {
+        self.io.as_ref().is_some_and(|io| io.helper)
     }
 
     /// Size of the buffer behind a resource index.

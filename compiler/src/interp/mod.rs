@@ -17,8 +17,14 @@
 //! before inlining, frames of different calls are ordered by their call sites. Layout questions are answered by
 //! [`crate::ir::layout`], the same facts the lowering encodes, but computed directly here rather
 //! than through emitted address arithmetic.
+//!
+//! Vertex and fragment shaders run through [`gfx`]: vertex lanes in waves of 32, fragment
+//! invocations a 2x2 quad at a time (so derivatives and helper invocations are defined), with
+//! their inputs given and their outputs returned per slot and component.
 
 mod exec;
+pub mod gfx;
+mod gfx_io;
 pub mod image;
 mod image_exec;
 mod image_filter;
@@ -27,6 +33,7 @@ pub mod subgroup;
 
 use thiserror::Error;
 
+pub use gfx::{run_fragment, run_vertex, Fragment, Outputs, Quad, Triangle, VertexLane};
 pub use image::{Address, Image, Sampler, TexelKind};
 pub use memory::{Buffer, GlobalBuffer, Resources};
 

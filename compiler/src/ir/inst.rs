@@ -122,7 +122,7 @@ pub enum SysVal {
 }
 
 /// Built-in outputs (kept on output variables for `lower_io`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BuiltinOut {
     /// gl_Position.
     Position,
@@ -294,7 +294,7 @@ impl InterpAt {
 }
 
 /// A shader input/output slot after `lower_io`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IoSlot {
     /// A vec4 slot at this location.
     Location(u32),

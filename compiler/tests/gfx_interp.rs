@@ -1,0 +1,390 @@
+//! The interpreter on vertex and fragment shaders: hand-computed expectations from the
+//! Vulkan spec for a few shaders, and the per-pass check on the whole graphics corpus (every
+//! pass leaves each shader's outputs on random inputs unchanged, bit for bit).
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use ferrum_compiler::interp::{self, Fragment, Outputs, Quad, Resources, Triangle, VertexLane};
+use ferrum_compiler::ir::validate::{validate, Expect};
+use ferrum_compiler::ir::{print, BuiltinOut, IoSlot, Mode, Shader, Stage, SysVal};
+use ferrum_compiler::passes::*;
+use ferrum_compiler::pipeline::optimize;
+
+fn stage_of(file: &str) -> Stage {
+    if file.ends_with(".vert") {
+        Stage::Vertex
+    } else {
+        Stage::Fragment
+    }
+}
+
+fn front_end(file: &str) -> Shader {
+    let path = common::corpus_dir().join("../graphics/draw").join(file);
+    let words = common::glsl_to_spirv(&path);
+    ferrum_compiler::spirv::to_ir(&words, "main", stage_of(file), &Default::default())
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn loc(l: u32, c: u8) -> (IoSlot, u8) {
+    (IoSlot::Location(l), c)
+}
+
+fn f(x: f32) -> u64 {
+    u64::from(x.to_bits())
+}
+
+fn fv(o: &Outputs, l: u32, c: u8) -> f32 {
+    f32::from_bits(o[&loc(l, c)] as u32)
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    /// A float in [lo, hi) rounded to a multiple of 1/64 (exact sums stay exact).
+    fn float(&mut self, lo: f64, hi: f64) -> f32 {
+        ((lo + (hi - lo) * self.unit()) * 64.0).floor() as f32 / 64.0
+    }
+}
+
+#[test]
+fn a_vertex_shader_stores_its_position_varyings_and_flat_id() {
+    let s = front_end("color.vert");
+    let lane = VertexLane { vertex_index: 1, instance_index: 2, ..Default::default() };
+    let out = interp::run_vertex(&s, &[lane], &mut Resources::default()).unwrap();
+    let pos = IoSlot::Builtin(BuiltinOut::Position);
+    // i = 1: x = 0.9, y = -0.6, w = 2; id = 1 + 10 * 2 + 7.
+    let want_pos = [0.9f32 * 2.0, -0.6 * 2.0, 0.5 * 2.0, 2.0];
+    for (c, w) in want_pos.iter().enumerate() {
+        assert_eq!(out[0][&(pos, c as u8)], f(*w), "position {c}");
+    }
+    assert_eq!([0, 1, 2].map(|c| fv(&out[0], 0, c)), [0.0, 1.0, 0.0]);
+    assert_eq!(out[0][&loc(1, 0)], 28);
+}
+
+/// The triangle (0,0), (4,0), (0,4) with w = 1, 2, 4; red, green, blue and flat ids 5, 9, 11.
+fn rgb_triangle() -> Triangle {
+    let mut vertices: [Outputs; 3] = Default::default();
+    for (v, o) in vertices.iter_mut().enumerate() {
+        for c in 0..3u8 {
+            o.insert(loc(0, c), f(if usize::from(c) == v { 1.0 } else { 0.0 }));
+        }
+        o.insert(loc(1, 0), [5, 9, 11][v]);
+    }
+    Triangle {
+        window: [[0.0, 0.0, 0.25], [4.0, 0.0, 0.5], [0.0, 4.0, 1.0]],
+        w: [1.0, 2.0, 4.0],
+        vertices,
+        samples: 1,
+        front_facing: true,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn fragment_inputs_interpolate_with_perspective_and_flat_takes_the_provoking_vertex() {
+    let s = front_end("color.frag");
+    let quad = Quad { x: 0, y: 0, coverage: [1, 1, 1, 0], sample: None };
+    let r = interp::run_fragment(&s, &rgb_triangle(), &quad, &mut Resources::default()).unwrap();
+    // Pixel (0, 0), centre (0.5, 0.5): screen barycentrics (0.75, 0.125, 0.125); divided by
+    // w: (0.75, 0.0625, 0.03125), sum 0.84375.
+    let want = [0.75 / 0.84375, 0.0625 / 0.84375, 0.03125 / 0.84375];
+    for (c, w) in want.iter().enumerate() {
+        assert_eq!(fv(&r[0].outputs, 0, c as u8), *w as f32, "channel {c}");
+    }
+    assert_eq!(fv(&r[0].outputs, 0, 3), 5.0);
+    assert!(r.iter().take(3).all(Fragment::live));
+    assert!(r[3].helper && !r[3].killed, "lane 3 covers no sample");
+}
+
+#[test]
+fn noperspective_centroid_inputs_and_frag_coord() {
+    let s = front_end("centroid.frag");
+    let mut tri = rgb_triangle();
+    tri.samples = 4;
+    // Lane 0 covers every sample (centroid = centre); lane 1 only sample 2 at (0.125, 0.625).
+    let quad = Quad { x: 0, y: 0, coverage: [0xf, 0b0100, 0xf, 0xf], sample: None };
+    let r = interp::run_fragment(&s, &tri, &quad, &mut Resources::default()).unwrap();
+    // Linear in screen space: barycentrics (1 - (x + y) / 4, x / 4, y / 4).
+    let at = |x: f64, y: f64| [1.0 - (x + y) / 4.0, x / 4.0, y / 4.0].map(|v| v as f32);
+    let o = |l: usize| [0, 1, 2].map(|c| fv(&r[l].outputs, 0, c));
+    assert_eq!(o(0), at(0.5, 0.5));
+    assert_eq!(o(1), at(1.125, 0.625));
+    assert_eq!(fv(&r[1].outputs, 0, 3), 1.5, "FragCoord.x is the pixel centre");
+}
+
+#[test]
+fn derivatives_take_quad_differences_fine_and_coarse() {
+    let s = front_end("deriv_quad.frag");
+    let quad = Quad { x: 2, y: 4, coverage: [1, 0, 1, 1], sample: None };
+    let mut tri = rgb_triangle();
+    tri.window = [[0.0, 0.0, 0.0], [64.0, 0.0, 0.0], [0.0, 64.0, 0.0]];
+    let r = interp::run_fragment(&s, &tri, &quad, &mut Resources::default()).unwrap();
+    // p = x * y at centres x in {2.5, 3.5}, y in {4.5, 5.5}: fine d/dx is the row's y, fine
+    // d/dy the column's x; coarse ones take the top row and left column.
+    let want =
+        [[4.5, 2.5, 4.5, 2.5], [4.5, 3.5, 4.5, 2.5], [5.5, 2.5, 4.5, 2.5], [5.5, 3.5, 4.5, 2.5]];
+    for lane in 0..4 {
+        let got = [0, 1, 2, 3].map(|c| fv(&r[lane].outputs, 0, c));
+        assert_eq!(got, want[lane], "lane {lane}");
+    }
+    assert!(r[1].helper, "the uncovered lane still ran as a helper");
+}
+
+#[test]
+fn discard_kills_and_demote_makes_helpers() {
+    let s = front_end("discard.frag");
+    let mut tri = rgb_triangle();
+    tri.window = [[0.0, 0.0, 0.0], [64.0, 0.0, 0.0], [0.0, 64.0, 0.0]];
+    tri.w = [1.0; 3];
+    let quad = Quad { x: 30, y: 0, coverage: [1; 4], sample: None };
+    let r = interp::run_fragment(&s, &tri, &quad, &mut Resources::default()).unwrap();
+    // Red falls and green rises with x: at x = 30.5 red is 33/64 > green 30.5/64, killed.
+    for (lane, frag) in r.iter().enumerate() {
+        let x = 30.5 + (lane & 1) as f64;
+        let y = 0.5 + (lane >> 1) as f64;
+        let (red, green) = (1.0 - (x + y) / 64.0, x / 64.0);
+        assert_eq!(frag.killed, red > green, "lane {lane}");
+    }
+    let s = front_end("demote.frag");
+    let quad = Quad { x: 0, y: 0, coverage: [1; 4], sample: None };
+    let r = interp::run_fragment(&s, &tri, &quad, &mut Resources::default()).unwrap();
+    // (x + 2y) % 3 == 0 demotes pixels (0, 0) and (1, 1) of this quad.
+    assert_eq!(r.each_ref().map(|f| f.helper), [true, false, false, true]);
+    assert!(r.iter().all(|f| !f.killed));
+    // Lane 1: d/dx of the helper flag is 0 - 1 along the row; lane 2: d/dy of it likewise.
+    assert_eq!(fv(&r[1].outputs, 0, 2), -1.0);
+    assert_eq!(fv(&r[2].outputs, 0, 3), -1.0);
+}
+
+#[test]
+fn helper_lanes_write_no_memory() {
+    let s = front_end("deriv_store.frag");
+    let mut res = Resources::default();
+    res.buffers.push(interp::Buffer { set: 0, binding: 0, index: 0, data: vec![0; 4] });
+    let quad = Quad { x: 0, y: 0, coverage: [1, 0, 0, 1], sample: None };
+    let mut tri = rgb_triangle();
+    tri.window = [[0.0, 0.0, 0.0], [64.0, 0.0, 0.0], [0.0, 64.0, 0.0]];
+    interp::run_fragment(&s, &tri, &quad, &mut res).unwrap();
+    assert_eq!(res.buffers[0].data, 2u32.to_le_bytes(), "two live lanes add 1 each");
+}
+
+/// Whether the shader runs per sample (SampleId, SamplePosition or a `sample` input).
+fn per_sample(s: &Shader) -> bool {
+    s.vars.iter().any(|v| {
+        matches!(v.sysval, Some(SysVal::SampleId | SysVal::SamplePosition))
+            || (v.mode == Mode::Input && v.interp == ferrum_compiler::ir::Interp::Sample)
+    })
+}
+
+fn reads_point_coord(s: &Shader) -> bool {
+    s.vars.iter().any(|v| v.builtin_out.contains(&Some(BuiltinOut::PointCoord)))
+}
+
+/// Random inputs for one run of a corpus shader.
+struct Inputs {
+    res: Resources,
+    vertex: Vec<VertexLane>,
+    quads: Vec<(Triangle, Quad)>,
+}
+
+fn random_outputs(rng: &mut Rng) -> Outputs {
+    let mut o = BTreeMap::new();
+    for l in 0..8 {
+        for c in 0..4 {
+            o.insert(loc(l, c), f(rng.float(-2.0, 2.0)));
+        }
+    }
+    for b in [BuiltinOut::ClipDistance, BuiltinOut::CullDistance] {
+        for c in 0..8 {
+            o.insert((IoSlot::Builtin(b), c), f(rng.float(-2.0, 2.0)));
+        }
+    }
+    o
+}
+
+fn random_inputs(s: &Shader, seed: u64) -> Inputs {
+    let mut rng = Rng(seed | 1);
+    let mut res =
+        Resources { push: (0..256).map(|_| rng.next() as u8).collect(), ..Default::default() };
+    for v in s.vars.iter().filter(|v| matches!(v.mode, Mode::Uniform | Mode::Storage)) {
+        if let Some((set, binding)) = v.binding {
+            let data = (0..4096).map(|_| rng.next() as u8 & 0x3f).collect();
+            res.buffers.push(interp::Buffer { set, binding, index: 0, data });
+        }
+    }
+    let vertex = (0..40)
+        .map(|i| VertexLane {
+            attributes: (0..8)
+                .flat_map(|l| (0..4).map(move |c| (l, c)))
+                .map(|k| (k, f(rng.float(-3.0, 3.0))))
+                .collect(),
+            vertex_index: i,
+            instance_index: (rng.next() % 3) as u32,
+            base_vertex: (rng.next() % 5) as u32,
+            base_instance: (rng.next() % 2) as u32,
+            draw_index: (rng.next() % 2) as u32,
+            view_index: 0,
+        })
+        .collect();
+    let samples = 4;
+    let mut quads = Vec::new();
+    for _ in 0..6 {
+        let win = |r: &mut Rng| [r.float(0.0, 48.0) as f64, r.float(0.0, 48.0) as f64, r.unit()];
+        let tri = Triangle {
+            window: [win(&mut rng), win(&mut rng), win(&mut rng)],
+            w: [0, 1, 2].map(|_| f64::from(rng.float(0.5, 4.0))),
+            vertices: [
+                random_outputs(&mut rng),
+                random_outputs(&mut rng),
+                random_outputs(&mut rng),
+            ],
+            front_facing: rng.next() & 1 == 1,
+            samples,
+            view_index: 0,
+            point: reads_point_coord(s).then(|| ([20.0, 20.0], 16.0)),
+        };
+        let quad = Quad {
+            x: (rng.next() % 46) as u32 & !1,
+            y: (rng.next() % 46) as u32 & !1,
+            coverage: [0, 1, 2, 3].map(|_| (rng.next() % 20).min(15) as u32),
+            sample: per_sample(s).then(|| (rng.next() % 4) as u32),
+        };
+        quads.push((tri, quad));
+    }
+    Inputs { res, vertex, quads }
+}
+
+/// Everything a run produced: memory, and per lane the outputs that reach the framebuffer.
+#[derive(Debug, PartialEq)]
+struct Results {
+    res: Resources,
+    vertex: Vec<Outputs>,
+    fragments: Vec<(bool, bool, Option<Outputs>)>,
+}
+
+fn run(s: &Shader, inp: &Inputs) -> Result<Results, interp::InterpError> {
+    let mut res = inp.res.clone();
+    let (mut vertex, mut fragments) = (Vec::new(), Vec::new());
+    match s.stage {
+        Stage::Vertex => vertex = interp::run_vertex(s, &inp.vertex, &mut res)?,
+        _ => {
+            for (tri, quad) in &inp.quads {
+                for frag in interp::run_fragment(s, tri, quad, &mut res)? {
+                    let live = frag.live().then_some(frag.outputs);
+                    fragments.push((frag.killed, frag.helper, live));
+                }
+            }
+        }
+    }
+    Ok(Results { res, vertex, fragments })
+}
+
+fn check(file: &str, stage: &str, s: &Shader, ex: Expect, inp: &Inputs, want: &Results) {
+    validate(s, ex).unwrap_or_else(|e| panic!("{file} after {stage}: {e}"));
+    let got = run(s, inp)
+        .unwrap_or_else(|e| panic!("{file} after {stage}: {e}\n{}", print::shader_text(s)));
+    assert!(got == *want, "{file}: results differ after {stage}\n{}", print::shader_text(s));
+}
+
+fn each_opt(file: &str, s: &Shader, ex: Expect, inp: &Inputs, want: &Results, at: &str) {
+    type P = fn(&mut Shader) -> bool;
+    let passes: [(&str, P); 7] = [
+        ("opt_copy_prop", opt_copy_prop::opt_copy_prop),
+        ("opt_constant_fold", opt_constant_fold::opt_constant_fold),
+        ("opt_dead_cf", opt_dead_cf::opt_dead_cf),
+        ("opt_if_convert", opt_if_convert::opt_if_convert),
+        ("opt_cse", opt_cse::opt_cse),
+        ("opt_dce", opt_dce::opt_dce),
+        ("opt_licm", opt_licm::opt_licm),
+    ];
+    for (name, p) in passes {
+        let mut t = s.clone();
+        p(&mut t);
+        check(file, &format!("{name} ({at})"), &t, ex, inp, want);
+    }
+}
+
+/// Runs every pass of the pipeline on `file`, checking the results after each.
+fn every_pass(file: &str) -> Result<(), interp::InterpError> {
+    let mut s = front_end(file);
+    let inp = random_inputs(&s, 0x9e37_79b9_7f4a_7c15 ^ file.len() as u64);
+    let want = run(&s, &inp)?;
+    let mut ex = Expect::default();
+    let chk = |stage: &str, s: &Shader, ex: Expect| check(file, stage, s, ex, &inp, &want);
+    inline_functions::inline_functions(&mut s).unwrap();
+    ex.inlined = true;
+    chk("inline_functions", &s, ex);
+    lower_vars_to_ssa::lower_vars_to_ssa(&mut s);
+    chk("lower_vars_to_ssa", &s, ex);
+    each_opt(file, &s, ex, &inp, &want, "before lowering");
+    optimize(&mut s, ex).unwrap();
+    chk("optimize", &s, ex);
+    opt_memory_forward::opt_memory_forward(&mut s);
+    chk("opt_memory_forward", &s, ex);
+    lower_system_values::lower_system_values(&mut s);
+    chk("lower_system_values", &s, ex);
+    lower_io::lower_io(&mut s).unwrap();
+    chk("lower_io", &s, ex);
+    lower_explicit_io::lower_explicit_io(&mut s);
+    ex.explicit_io_lowered = true;
+    chk("lower_explicit_io", &s, ex);
+    lower_image_handles::lower_image_handles(&mut s);
+    chk("lower_image_handles", &s, ex);
+    opt_split_offsets::opt_split_offsets(&mut s);
+    chk("opt_split_offsets", &s, ex);
+    each_opt(file, &s, ex, &inp, &want, "after lowering");
+    optimize(&mut s, ex).unwrap();
+    chk("optimize (lowered)", &s, ex);
+    let path = common::corpus_dir().join("../graphics/draw").join(file);
+    let words = common::glsl_to_spirv(&path);
+    let full = ferrum_compiler::compile_to_ir(&words, "main", stage_of(file), &Default::default())
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    chk("compile_to_ir", &full, ex);
+    Ok(())
+}
+
+/// Corpus shaders the interpreter does not run, and why (checked to still refuse, so the
+/// list shrinks as the interpreter grows).
+const NOT_RUN: &[(&str, &str)] = &[
+    ("attribute.vert", "64-bit vertex attributes"),
+    ("query_lod.frag", "images"),
+    ("query_lod_array.frag", "images"),
+    ("sample_implicit.frag", "images"),
+    ("sample_mag.frag", "images"),
+    ("subpass.frag", "images"),
+    ("subpass_ms.frag", "images"),
+];
+
+#[test]
+fn every_pass_preserves_results_on_the_graphics_corpus() {
+    let dir = common::corpus_dir().join("../graphics/draw");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".vert") || n.ends_with(".frag"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 28, "graphics corpus has {} shaders", files.len());
+    let mut refused = Vec::new();
+    for file in &files {
+        match every_pass(file) {
+            Ok(()) => {}
+            Err(e) => refused.push((file.clone(), e.to_string())),
+        }
+    }
+    let names: Vec<&str> = refused.iter().map(|r| r.0.as_str()).collect();
+    let want: Vec<&str> = NOT_RUN.iter().map(|r| r.0).collect();
+    assert_eq!(names, want, "refused: {refused:#?}");
+}
