@@ -573,21 +573,26 @@ fn every_bc_format_blits_like_lavapipe() {
         let lvp = blit_all(&lvp_gpu, format);
         let ours = blit_all(&ours_gpu, format);
         // The nearest blit is a texel-for-texel decode; the linear one blends up to four
-        // texels of values within [min, max] of the whole level: the weight precision
-        // allowance of `matches` over the largest spread.
+        // texels of values within [min, max] of their channel over the whole level (the
+        // nearest blit's words): the weight precision allowance of `matches` over that
+        // spread, and lavapipe's 8-bit filtering path.
         let nearest = (BLITS[0].1 * BLITS[0].2 * 4) as usize;
-        let range = lvp[..nearest]
-            .iter()
-            .map(|&v| f32::from_bits(v))
-            .fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let spread = |k: usize| {
+            let values = lvp[..nearest].iter().skip(k).step_by(4).map(|&v| f32::from_bits(v));
+            let (lo, hi) = values.fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+            hi - lo
+        };
+        let eight_bit =
+            if info(format).unwrap().numeric == Numeric::Float { 0.0 } else { 1.0 / 255.0 };
         let bad: Vec<String> = (0..lvp.len())
             .filter(|&i| {
                 let (a, b) = (f32::from_bits(ours[i]), f32::from_bits(lvp[i]));
                 let mut allowed = decode_tolerance(format, b);
                 if i >= nearest {
-                    allowed += (range.1 - range.0) / 128.0 + b.abs() / 65536.0;
+                    allowed += spread(i % 4) / 128.0 + b.abs() / 65536.0 + eight_bit;
                 }
-                !((a - b).abs() <= allowed)
+                let within = (a - b).abs() <= allowed;
+                !within
             })
             .take(6)
             .map(|i| {
