@@ -308,3 +308,32 @@ fn bc7_mode4_rotation_and_index_selection() {
     assert_eq!(texel(181, &block, 1), n([84, 183, 132, 72]));
     assert_eq!(texel(181, &block, 2), n([255, 0, 132, 255]));
 }
+
+/// BC7 mode 0: three subsets (partition 0: rows 0011 0011 0221 2222, anchors 0, 3 and 15),
+/// 4-bit RGB endpoints with per-endpoint p-bits (5 bits, expanded by bit replication),
+/// 3-bit indices (2 for the three anchors).
+#[test]
+fn bc7_mode0_three_subsets_and_anchors() {
+    let mut f = vec![(1, 1), (0, 4)];
+    f.extend([15, 0, 8, 8, 0, 0].map(|v| (v, 4))); // R of s0 e0, s0 e1, s1 e0, s1 e1, s2 ...
+    f.extend([0, 15, 8, 8, 0, 0].map(|v| (v, 4))); // G
+    f.extend([0, 0, 8, 8, 15, 0].map(|v| (v, 4))); // B
+    f.extend([1, 0, 0, 1, 1, 0].map(|p| (p, 1)));
+    f.extend([(3, 2), (0, 3), (7, 3), (1, 2)]); // texels 0 (anchor), 1, 2, 3 (anchor)
+    f.extend(std::iter::repeat_n((0, 3), 5));
+    f.push((4, 3)); // texel 9
+    f.extend(std::iter::repeat_n((0, 3), 5));
+    f.push((2, 2)); // texel 15 (anchor)
+    let block = pack(&f);
+    let n = |v: [u32; 4]| v.map(|c| c as f32 / 255.0);
+    // Endpoints: s0 (255, 8, 8)-(0, 247, 0); s1 132-140 grey; s2 (8, 8, 255)-(0, 0, 0).
+    assert_eq!(texel(181, &block, 1), n([255, 8, 8, 255]));
+    // Texel 0, weight 27: (37 * 255 + 32) >> 6 = 147, (37 * 8 + 27 * 247 + 32) >> 6 = 109.
+    assert_eq!(texel(181, &block, 0), n([147, 109, 5, 255]));
+    assert_eq!(texel(181, &block, 2), n([140, 140, 140, 255]));
+    // Texel 3, subset 1's anchor, 2-bit index 1 (weight 9): (55 * 132 + 9 * 140 + 32) >> 6.
+    assert_eq!(texel(181, &block, 3), n([133, 133, 133, 255]));
+    assert_eq!(texel(181, &block, 9), n([3, 3, 108, 255]));
+    // Texel 15, subset 2's anchor, 2-bit index 2 (weight 18).
+    assert_eq!(texel(181, &block, 15), n([6, 6, 183, 255]));
+}
