@@ -219,3 +219,121 @@ fn bc6h_unsigned_and_signed_endpoints() {
     r[0] = 0b10011;
     assert_eq!(texel(179, &r, 0), [0.0, 0.0, 0.0, 1.0]);
 }
+
+/// BC2's explicit 4-bit alpha and BC3's interpolated alpha in its six-value mode (a0 <= a1:
+/// indices 6 and 7 are 0 and 1); their colour blocks always use four colours, even with
+/// color0 <= color1 (the punch-through mode is BC1's alone).
+#[test]
+fn bc2_bc3_alpha_and_four_colour_blocks() {
+    // color0 = blue (0x001F) < color1 = red (0xF800); texel 0 has index 2: (2 c0 + c1) / 3.
+    let colour = [0x1f, 0x00, 0x00, 0xf8, 0b10, 0, 0, 0];
+    let mut bc2 = [0u8; 16];
+    bc2[0] = 0xf0; // texel 0 alpha 0, texel 1 alpha 15
+    bc2[1] = 0x07; // texel 2 alpha 7
+    bc2[8..].copy_from_slice(&colour);
+    assert_eq!(texel(171, &bc2, 0), [1.0 / 3.0, 0.0, 2.0 / 3.0, 0.0]);
+    assert_eq!(texel(171, &bc2, 1)[3], 1.0);
+    assert_eq!(texel(171, &bc2, 2)[3], 7.0 / 15.0);
+    // BC3: a0 = 0, a1 = 255; texels 0, 1, 2 have indices 2, 7, 6: (4 a0 + a1) / 5, 1, 0.
+    let mut bc3 = [0u8; 16];
+    bc3[1] = 255;
+    bc3[2] = 0xba; // 0b110_111_010
+    bc3[3] = 0x01;
+    bc3[8..].copy_from_slice(&colour);
+    assert_eq!(texel(173, &bc3, 0), [1.0 / 3.0, 0.0, 2.0 / 3.0, 0.2]);
+    assert_eq!(texel(173, &bc3, 1)[3], 1.0);
+    assert_eq!(texel(173, &bc3, 2)[3], 0.0);
+    // BC3 sRGB: colour through the transfer function, alpha linear.
+    let s = texel(174, &bc3, 0);
+    assert_eq!(s[3], 0.2);
+    assert_eq!(s[0], (((f64::from(1.0f32 / 3.0) + 0.055) / 1.055).powf(2.4)) as f32);
+}
+
+/// An f16 value, decoded by hand (normal and denormal; no infinities here).
+fn half(bits: u16) -> f32 {
+    let (e, m) = (i32::from(bits >> 10 & 31), f32::from(bits & 1023));
+    let v = if e == 0 { m * 2f32.powi(-24) } else { 2f32.powi(e - 15) * (1.0 + m / 1024.0) };
+    if bits & 0x8000 != 0 {
+        -v
+    } else {
+        v
+    }
+}
+
+/// BC6H mode 00111: one region, 11-bit base endpoint, the second endpoint a 9-bit signed
+/// delta from it (wrapped to 11 bits), 4-bit indices. Base R = 0x7ff, delta -1; base G =
+/// 512, delta 0x100 (-256). Unsigned: unquantise ((v << 16) + 0x8000) >> 11 (0x7ff -> 0xffff),
+/// finish (v * 31) >> 6. Signed: endpoints sign-extended from 11 bits (R: -1 and -2),
+/// unquantise ((|v| << 15) + 0x4000) >> 10 with the sign put back, finish (|v| * 31) >> 5.
+#[test]
+fn bc6h_transformed_endpoints_sign_extend() {
+    let mut f = vec![(0b00111, 5), (0x7ff & 1023, 10), (512, 10), (0, 10)];
+    f.extend([(0x1ff, 9), (1, 1), (0x100, 9), (0, 1), (0, 9), (0, 1)]);
+    f.push((0, 3)); // texel 0: endpoint 0
+    f.push((15, 4)); // texel 1: endpoint 1
+    f.push((8, 4)); // texel 2: weight 34
+    f.extend(std::iter::repeat_n((0, 4), 13));
+    let block = pack(&f);
+    // Unsigned: R 0xffff, 65488 -> 0x7bff, 0x7be8; G 16400, 8208 -> 0x1f07, 0x0f87; texel 2
+    // R (30 * 65535 + 34 * 65488 + 32) >> 6 = 65510 -> 0x7bf3, G 12048 -> 0x16cb.
+    assert_eq!(texel(179, &block, 0), [half(0x7bff), half(0x1f07), 0.0, 1.0]);
+    assert_eq!(texel(179, &block, 1), [half(0x7be8), half(0x0f87), 0.0, 1.0]);
+    assert_eq!(texel(179, &block, 2), [half(0x7bf3), half(0x16cb), 0.0, 1.0]);
+    // Signed: R -1 -> -48 -> -46, -2 -> -80 -> -77 (f16 denormals); G 512 -> 16400 -> 15887
+    // (0x3e0f), 256 -> 8208 -> 7951 (0x1f0f); texel 2 G (30 * 16400 + 34 * 8208 + 32) >> 6 =
+    // 12048 -> 11671 (0x2d97), R (30 * -48 + 34 * -80 + 32) >> 6 = -65 -> -62.
+    assert_eq!(texel(180, &block, 0), [half(0x8000 | 46), half(0x3e0f), 0.0, 1.0]);
+    assert_eq!(texel(180, &block, 1), [half(0x8000 | 77), half(0x1f0f), 0.0, 1.0]);
+    assert_eq!(texel(180, &block, 2), [half(0x8000 | 62), half(0x2d97), 0.0, 1.0]);
+}
+
+/// BC7 mode 4: one subset, 5-bit colour and 6-bit alpha endpoints, a 2-bit and a 3-bit
+/// index set; index selection 1 gives colour the 3-bit indices and alpha the 2-bit ones,
+/// rotation 1 swaps R and A after interpolation. Endpoints R 31/0, G 0/31, B 16/16 (5-bit
+/// 16 expands to 132), A 63/0.
+#[test]
+fn bc7_mode4_rotation_and_index_selection() {
+    let mut f = vec![(1 << 4, 5), (1, 2), (1, 1)];
+    f.extend([(31, 5), (0, 5), (0, 5), (31, 5), (16, 5), (16, 5), (63, 6), (0, 6)]);
+    f.extend([(0, 1), (2, 2)]); // 2-bit indices: texel 0 (anchor, 1 bit), texel 1
+    f.extend(std::iter::repeat_n((0, 2), 14));
+    f.extend([(3, 2), (5, 3)]); // 3-bit indices: texel 0 (anchor, 2 bits), texel 1
+    f.extend(std::iter::repeat_n((0, 3), 14));
+    let block = pack(&f);
+    let n = |v: [u32; 4]| v.map(|c| c as f32 / 255.0);
+    // Texel 0: colour index 3 (w 27): R (37 * 255 + 32) >> 6 = 147, G 108; alpha index 0:
+    // 255. Rotated: R 255, A 147.
+    assert_eq!(texel(181, &block, 0), n([255, 108, 132, 147]));
+    // Texel 1: colour index 5 (w 46): R 72, G 183; alpha index 2 (w 43): 84. Rotated.
+    assert_eq!(texel(181, &block, 1), n([84, 183, 132, 72]));
+    assert_eq!(texel(181, &block, 2), n([255, 0, 132, 255]));
+}
+
+/// BC7 mode 0: three subsets (partition 0: rows 0011 0011 0221 2222, anchors 0, 3 and 15),
+/// 4-bit RGB endpoints with per-endpoint p-bits (5 bits, expanded by bit replication),
+/// 3-bit indices (2 for the three anchors).
+#[test]
+fn bc7_mode0_three_subsets_and_anchors() {
+    let mut f = vec![(1, 1), (0, 4)];
+    f.extend([15, 0, 8, 8, 0, 0].map(|v| (v, 4))); // R of s0 e0, s0 e1, s1 e0, s1 e1, s2 ...
+    f.extend([0, 15, 8, 8, 0, 0].map(|v| (v, 4))); // G
+    f.extend([0, 0, 8, 8, 15, 0].map(|v| (v, 4))); // B
+    f.extend([1, 0, 0, 1, 1, 0].map(|p| (p, 1)));
+    f.extend([(3, 2), (0, 3), (7, 3), (1, 2)]); // texels 0 (anchor), 1, 2, 3 (anchor)
+    f.extend(std::iter::repeat_n((0, 3), 5));
+    f.push((4, 3)); // texel 9
+    f.extend(std::iter::repeat_n((0, 3), 5));
+    f.push((2, 2)); // texel 15 (anchor)
+    let block = pack(&f);
+    let n = |v: [u32; 4]| v.map(|c| c as f32 / 255.0);
+    // Endpoints: s0 (255, 8, 8)-(0, 247, 0); s1 132-140 grey; s2 (8, 8, 255)-(0, 0, 0).
+    assert_eq!(texel(181, &block, 1), n([255, 8, 8, 255]));
+    // Texel 0, weight 27: (37 * 255 + 32) >> 6 = 147, (37 * 8 + 27 * 247 + 32) >> 6 = 109.
+    assert_eq!(texel(181, &block, 0), n([147, 109, 5, 255]));
+    assert_eq!(texel(181, &block, 2), n([140, 140, 140, 255]));
+    // Texel 3, subset 1's anchor, 2-bit index 1 (weight 9): (55 * 132 + 9 * 140 + 32) >> 6.
+    assert_eq!(texel(181, &block, 3), n([133, 133, 133, 255]));
+    assert_eq!(texel(181, &block, 9), n([3, 3, 108, 255]));
+    // Texel 15, subset 2's anchor, 2-bit index 2 (weight 18).
+    assert_eq!(texel(181, &block, 15), n([6, 6, 183, 255]));
+}

@@ -468,6 +468,32 @@ pub const PROVEN_SAMPLED: &[vk::Format] = &[
     vk::Format::D32_SFLOAT,
 ];
 
+/// Block-compressed formats whose sampling and blits as a source are proven by
+/// `tests/tests/bc_sampling.rs`: blocks covering every mode (BC6H's 14, BC7's 8, both BC1/
+/// BC4/BC5 endpoint orders) uploaded into a 3-level, 2-layer image of a size no multiple of
+/// the block, read back through texelFetch, nearest, linear and trilinear textureLod
+/// (SAMPLE, FILTER), and blitted into RGBA32F nearest and scaled linear (BLIT_SRC), all
+/// differential against lavapipe. Their copies are [`PROVEN_TRANSFER`]'s. Nothing else:
+/// the hardware neither renders nor stores blocks, and there is no buffer format for them.
+pub const PROVEN_BC: &[vk::Format] = &[
+    vk::Format::BC1_RGB_UNORM_BLOCK,
+    vk::Format::BC1_RGB_SRGB_BLOCK,
+    vk::Format::BC1_RGBA_UNORM_BLOCK,
+    vk::Format::BC1_RGBA_SRGB_BLOCK,
+    vk::Format::BC2_UNORM_BLOCK,
+    vk::Format::BC2_SRGB_BLOCK,
+    vk::Format::BC3_UNORM_BLOCK,
+    vk::Format::BC3_SRGB_BLOCK,
+    vk::Format::BC4_UNORM_BLOCK,
+    vk::Format::BC4_SNORM_BLOCK,
+    vk::Format::BC5_UNORM_BLOCK,
+    vk::Format::BC5_SNORM_BLOCK,
+    vk::Format::BC6H_UFLOAT_BLOCK,
+    vk::Format::BC6H_SFLOAT_BLOCK,
+    vk::Format::BC7_UNORM_BLOCK,
+    vk::Format::BC7_SRGB_BLOCK,
+];
+
 /// The paths proven for `format` (OPTIMAL tiling for the image paths); none for formats not
 /// listed in any table.
 pub fn proven(format: vk::Format) -> Caps {
@@ -481,6 +507,7 @@ pub fn proven(format: vk::Format) -> Caps {
     let depth = info(format).is_some_and(FormatInfo::is_depth_stencil);
     let filter = if depth { Caps(0) } else { Caps::FILTER };
     add(PROVEN_SAMPLED.contains(&format), Caps::SAMPLE | filter | Caps::FETCH);
+    add(PROVEN_BC.contains(&format), Caps::SAMPLE | Caps::FILTER | Caps::BLIT);
     add(PROVEN_BLIT.contains(&format), Caps::BLIT | Caps::BLIT_DST);
     add(proven_blit_src(format), Caps::BLIT);
     add(proven_blit_dst(format), Caps::BLIT_DST);

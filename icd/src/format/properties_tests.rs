@@ -173,9 +173,14 @@ fn nothing_unproven_is_advertised() {
     let p =
         format_properties_for(vk::Format::R32G32B32_SFLOAT, proven(vk::Format::R32G32B32_SFLOAT));
     assert_eq!(p.buffer_features, F::VERTEX_BUFFER);
-    // Transfers alone are a format's features when nothing else is proven yet.
-    let p = format_properties_for(vk::Format::BC7_SRGB_BLOCK, proven(vk::Format::BC7_SRGB_BLOCK));
-    assert_eq!(p.optimal_tiling_features, transfer);
+    // Block-compressed formats: what textureCompressionBC requires (sampled, filtered, blit
+    // source) and copies; never a blit destination, storage or attachment.
+    for &bc in PROVEN_BC {
+        let p = format_properties_for(bc, proven(bc));
+        let sampled = F::SAMPLED_IMAGE | F::SAMPLED_IMAGE_FILTER_LINEAR | F::BLIT_SRC;
+        assert_eq!(p.optimal_tiling_features, transfer | sampled, "{bc:?}");
+        assert!(p.linear_tiling_features.is_empty() && p.buffer_features.is_empty());
+    }
 }
 
 #[test]

@@ -150,11 +150,18 @@ pub(super) fn typed_level(image: &Image, f: &FormatInfo, level: u32) -> VkResult
         Dim::D2 | Dim::D2Ms => ImgType::D2Array,
         Dim::D3 => ImgType::D3,
     };
+    // A block-compressed T# is sized in texels (the texture unit finds the blocks), like an
+    // image view's; the surface counts elements (blocks).
+    let (width, height) = if f.is_compressed() {
+        (image.extent.width, image.extent.height)
+    } else {
+        (d.width, d.height)
+    };
     let t = ImageDescriptor {
         va: image.address()?,
         format: f.img_format,
-        width: d.width,
-        height: d.height,
+        width,
+        height,
         depth: d.depth,
         swizzle: f.swizzle,
         format_swizzle: f.swizzle,
@@ -259,7 +266,9 @@ pub fn blit(
         if sf.format != df.format || filter != vk::Filter::NEAREST {
             return Err(VkError::FormatNotSupported);
         }
-    } else if !compatible(sf.numeric, df.numeric) || sf.is_compressed() || df.is_compressed() {
+    } else if !compatible(sf.numeric, df.numeric) || df.is_compressed() {
+        // A compressed source is sampled like any other (its T# decodes the blocks); a
+        // compressed destination has no BLIT_DST (VUID-vkCmdBlitImage-dstImage-02000).
         return Err(VkError::FormatNotSupported);
     }
     if filter != vk::Filter::NEAREST && filter != vk::Filter::LINEAR {

@@ -124,6 +124,11 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // every face of two cubes, with rounded and clamped cube indices, against the spec's
         // face selection on Ferrum and lavapipe.
         image_cube_array: vk::TRUE,
+        // BC1–BC7: the texture unit decodes the blocks (sim/src/tex/bc*.rs, hand-computed
+        // blocks in sim/tests/formats.rs); tests/tests/bc_sampling.rs samples (texelFetch,
+        // nearest, linear, trilinear) and blits every BC format against lavapipe, and
+        // meta_transfer.rs copies them byte-exact (format/properties.rs `PROVEN_BC`).
+        texture_compression_bc: vk::TRUE,
         // The MinLod image operand: the `_cl` MIMG forms (explicit levels take max(lod, min)
         // in the ALU); sim tests sampling::lod_clamp_raises_the_gradient_level, the image
         // corpus's sample_grad_offset (textureGradClampARB) through every pass.
