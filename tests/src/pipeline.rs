@@ -131,6 +131,16 @@ impl<'a> GraphicsDesc<'a> {
     /// # Safety
     /// The handles are live objects of `d`.
     pub unsafe fn try_create(&self, d: &Device) -> Result<vk::Pipeline, vk::Result> {
+        // SAFETY: forwarded to the caller.
+        self.with_info(|info| unsafe { d.create_graphics_pipelines(self.cache, &[info], None) })
+            .map_err(|(_, e)| e)
+            .map(|p| p[0])
+    }
+
+    /// Calls `f` with the create info this description makes (valid while `f` runs), so
+    /// several descriptions can go into one vkCreateGraphicsPipelines call (derivatives by
+    /// index, for example).
+    pub fn with_info<R>(&self, f: impl FnOnce(vk::GraphicsPipelineCreateInfo<'_>) -> R) -> R {
         let mut stages = vec![vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::VERTEX)
             .module(self.vs)
@@ -207,9 +217,6 @@ impl<'a> GraphicsDesc<'a> {
         if let Some(dss) = &self.depth_stencil {
             info = info.depth_stencil_state(dss);
         }
-        // SAFETY: forwarded to the caller.
-        unsafe { d.create_graphics_pipelines(self.cache, &[info], None) }
-            .map_err(|(_, e)| e)
-            .map(|p| p[0])
+        f(info)
     }
 }
