@@ -92,7 +92,7 @@ fn a_triangle_with_smooth_colour_and_a_flat_id_lands_in_the_colour_buffer() {
 #[test]
 fn frag_coord_and_a_half_float_export() {
     let vs = compile("color.vert", Stage::Vertex, PsKey::default());
-    let key = PsKey { color_formats: [EX::SPI_SHADER_FP16_ABGR; 8], samples: 1 };
+    let key = PsKey { color_formats: [EX::SPI_SHADER_FP16_ABGR; 8], ..PsKey::default() };
     let ps = compile("coord.frag", Stage::Fragment, key);
     let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!() };
     assert_eq!(pm.col_format, EX::SPI_SHADER_FP16_ABGR);
@@ -154,7 +154,7 @@ fn graphics_code_reassembles_with_llvm_mc() {
     ] {
         let mut key = GfxKey::default();
         if file == "coord.frag" {
-            key.ps = PsKey { color_formats: [EX::SPI_SHADER_FP16_ABGR; 8], samples: 1 };
+            key.ps = PsKey { color_formats: [EX::SPI_SHADER_FP16_ABGR; 8], ..PsKey::default() };
         }
         if file == "fetch.vert" {
             // Per-instance inputs with divisors 1, 2 and 0 (a division, an SGPR copy).
@@ -250,9 +250,12 @@ fn unimplemented_graphics_features_are_refused_not_miscompiled() {
     let words = common::glsl_to_spirv(&path);
     let ir = ferrum_compiler::compile_to_ir(&words, "main", Stage::Fragment, &Default::default())
         .unwrap();
-    let err =
-        compile_graphics(&ir, &default_layout(&ir), PsKey { color_formats: [10; 8], samples: 1 })
-            .unwrap_err();
+    let err = compile_graphics(
+        &ir,
+        &default_layout(&ir),
+        PsKey { color_formats: [10; 8], ..PsKey::default() },
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("export format"), "{err}");
 }
 

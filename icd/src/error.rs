@@ -51,6 +51,12 @@ pub enum VkError {
     /// advertised makes it valid to call.
     #[error("not implemented yet: {0}")]
     NotImplemented(&'static str),
+    /// A refusal (what would be [`VkError::FeatureNotPresent`] elsewhere) from a command whose
+    /// error codes do not include VK_ERROR_FEATURE_NOT_PRESENT: pipeline creation may return
+    /// only OUT_OF_HOST/DEVICE_MEMORY, INVALID_SHADER_NV and VK_ERROR_UNKNOWN, which the spec
+    /// lets any command return for an implementation failure.
+    #[error("not supported: {0}")]
+    Unsupported(String),
 }
 
 impl VkError {
@@ -75,6 +81,48 @@ impl VkError {
             // spec offers for "something went wrong that no other code describes".
             VkError::InvalidUsage(_) => vk::Result::ERROR_UNKNOWN,
             VkError::NotImplemented(_) => vk::Result::ERROR_UNKNOWN,
+            VkError::Unsupported(_) => vk::Result::ERROR_UNKNOWN,
+        }
+    }
+
+    /// This error as vkCreateGraphicsPipelines and vkCreateComputePipelines may report it:
+    /// refusals become [`VkError::Unsupported`] (VK_ERROR_UNKNOWN); every other variant
+    /// already maps to a code those commands may return (or is a detected misuse, also
+    /// VK_ERROR_UNKNOWN). A shader the compiler cannot compile is
+    /// [`VkError::InvalidShader`], VK_ERROR_UNKNOWN on both.
+    pub fn in_pipeline_creation(self) -> VkError {
+        match self {
+            VkError::FeatureNotPresent(what) => VkError::Unsupported(what),
+            VkError::FormatNotSupported => VkError::Unsupported("format".into()),
+            other => other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pipeline_creation_reports_only_its_codes() {
+        let legal = [
+            vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+            vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
+            vk::Result::ERROR_UNKNOWN,
+            vk::Result::PIPELINE_COMPILE_REQUIRED,
+        ];
+        let errors = [
+            VkError::FeatureNotPresent("x".into()),
+            VkError::FormatNotSupported,
+            VkError::InvalidShader("x".into()),
+            VkError::OutOfHostMemory,
+            VkError::OutOfDeviceMemory,
+            VkError::PipelineCompileRequired,
+            VkError::InvalidUsage("x"),
+        ];
+        for e in errors {
+            let r = e.clone().in_pipeline_creation().result();
+            assert!(legal.contains(&r), "{e:?} → {r:?}");
         }
     }
 }

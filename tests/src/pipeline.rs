@@ -47,6 +47,9 @@ pub struct GraphicsDesc<'a> {
     pub rasterization: vk::PipelineRasterizationStateCreateInfo<'static>,
     pub samples: vk::SampleCountFlags,
     pub sample_mask: Option<u32>,
+    /// alphaToCoverageEnable and alphaToOneEnable (the alphaToOne feature).
+    pub alpha_to_coverage: bool,
+    pub alpha_to_one: bool,
     pub depth_stencil: Option<vk::PipelineDepthStencilStateCreateInfo<'static>>,
     pub blend: Vec<vk::PipelineColorBlendAttachmentState>,
     pub blend_constants: [f32; 4],
@@ -102,6 +105,8 @@ impl<'a> GraphicsDesc<'a> {
                 .line_width(1.0),
             samples: vk::SampleCountFlags::TYPE_1,
             sample_mask: None,
+            alpha_to_coverage: false,
+            alpha_to_one: false,
             depth_stencil: None,
             blend: vec![opaque()],
             blend_constants: [0.0; 4],
@@ -126,6 +131,16 @@ impl<'a> GraphicsDesc<'a> {
     /// # Safety
     /// The handles are live objects of `d`.
     pub unsafe fn try_create(&self, d: &Device) -> Result<vk::Pipeline, vk::Result> {
+        // SAFETY: forwarded to the caller.
+        self.with_info(|info| unsafe { d.create_graphics_pipelines(self.cache, &[info], None) })
+            .map_err(|(_, e)| e)
+            .map(|p| p[0])
+    }
+
+    /// Calls `f` with the create info this description makes (valid while `f` runs), so
+    /// several descriptions can go into one vkCreateGraphicsPipelines call (derivatives by
+    /// index, for example).
+    pub fn with_info<R>(&self, f: impl FnOnce(vk::GraphicsPipelineCreateInfo<'_>) -> R) -> R {
         let mut stages = vec![vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::VERTEX)
             .module(self.vs)
@@ -173,8 +188,10 @@ impl<'a> GraphicsDesc<'a> {
                 .scissor_count(count)
         };
         let mask = [self.sample_mask.unwrap_or(u32::MAX)];
-        let mut ms =
-            vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(self.samples);
+        let mut ms = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(self.samples)
+            .alpha_to_coverage_enable(self.alpha_to_coverage)
+            .alpha_to_one_enable(self.alpha_to_one);
         if self.sample_mask.is_some() {
             ms = ms.sample_mask(&mask);
         }
@@ -200,9 +217,6 @@ impl<'a> GraphicsDesc<'a> {
         if let Some(dss) = &self.depth_stencil {
             info = info.depth_stencil_state(dss);
         }
-        // SAFETY: forwarded to the caller.
-        unsafe { d.create_graphics_pipelines(self.cache, &[info], None) }
-            .map_err(|(_, e)| e)
-            .map(|p| p[0])
+        f(info)
     }
 }

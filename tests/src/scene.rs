@@ -85,23 +85,38 @@ impl ColorTarget {
 
     /// A `width` x `height` target.
     pub fn sized(gpu: &Gpu, format: vk::Format, width: u32, height: u32) -> ColorTarget {
+        ColorTarget::with_samples(gpu, format, width, height, vk::SampleCountFlags::TYPE_1)
+    }
+
+    /// A W x H multisampled target, only an attachment (resolved by [`resolve_render_pass`]).
+    pub fn multisampled(gpu: &Gpu, format: vk::Format, samples: vk::SampleCountFlags) -> Self {
+        ColorTarget::with_samples(gpu, format, W, H, samples)
+    }
+
+    fn with_samples(
+        gpu: &Gpu,
+        format: vk::Format,
+        width: u32,
+        height: u32,
+        samples: vk::SampleCountFlags,
+    ) -> ColorTarget {
         let d = &gpu.device;
+        let read = if samples != vk::SampleCountFlags::TYPE_1 {
+            vk::ImageUsageFlags::empty()
+        } else if read_by_copy(format) {
+            vk::ImageUsageFlags::TRANSFER_SRC
+        } else {
+            vk::ImageUsageFlags::SAMPLED
+        };
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
             .format(format)
             .extent(vk::Extent3D { width, height, depth: 1 })
             .mip_levels(1)
             .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
+            .samples(samples)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(
-                vk::ImageUsageFlags::COLOR_ATTACHMENT
-                    | if read_by_copy(format) {
-                        vk::ImageUsageFlags::TRANSFER_SRC
-                    } else {
-                        vk::ImageUsageFlags::SAMPLED
-                    },
-            );
+            .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | read);
         // SAFETY: valid create infos on a live device; destroyed in `destroy`.
         unsafe {
             let image = d.create_image(&info, None).expect("vkCreateImage");
@@ -356,7 +371,61 @@ pub unsafe fn render_pass(
     let sub = [vk::SubpassDescription::default()
         .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
         .color_attachments(&refs)];
-    let deps = [
+    let deps = dependencies();
+    let info =
+        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
+    // SAFETY: forwarded to the caller.
+    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
+}
+
+/// A one-subpass render pass drawing into a cleared `samples` attachment 0 (not stored) and
+/// resolving it into the single-sample attachment 1, left ready for the [`Reader`].
+///
+/// # Safety
+/// `d` is a live device.
+pub unsafe fn resolve_render_pass(
+    d: &Device,
+    format: vk::Format,
+    samples: vk::SampleCountFlags,
+) -> vk::RenderPass {
+    let layout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
+    let rest = if read_by_copy(format) {
+        vk::ImageLayout::TRANSFER_SRC_OPTIMAL
+    } else {
+        vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+    };
+    let base = vk::AttachmentDescription::default()
+        .format(format)
+        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
+        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
+        .initial_layout(vk::ImageLayout::UNDEFINED);
+    let att = [
+        base.samples(samples)
+            .load_op(vk::AttachmentLoadOp::CLEAR)
+            .store_op(vk::AttachmentStoreOp::DONT_CARE)
+            .final_layout(layout),
+        base.samples(vk::SampleCountFlags::TYPE_1)
+            .load_op(vk::AttachmentLoadOp::DONT_CARE)
+            .store_op(vk::AttachmentStoreOp::STORE)
+            .final_layout(rest),
+    ];
+    let refs = [vk::AttachmentReference { attachment: 0, layout }];
+    let resolves = [vk::AttachmentReference { attachment: 1, layout }];
+    let sub = [vk::SubpassDescription::default()
+        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+        .color_attachments(&refs)
+        .resolve_attachments(&resolves)];
+    let deps = dependencies();
+    let info =
+        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
+    // SAFETY: forwarded to the caller.
+    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
+}
+
+/// The scene passes' external dependencies: colour writes before and after, and the
+/// reader's compute shader after.
+fn dependencies() -> [vk::SubpassDependency; 2] {
+    [
         vk::SubpassDependency::default()
             .src_subpass(vk::SUBPASS_EXTERNAL)
             .dst_subpass(0)
@@ -378,11 +447,7 @@ pub unsafe fn render_pass(
             .dst_access_mask(
                 vk::AccessFlags::SHADER_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
             ),
-    ];
-    let info =
-        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
-    // SAFETY: forwarded to the caller.
-    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
+    ]
 }
 
 /// A one-subpass render pass over one colour attachment of `color` (cleared, stored, left in

@@ -9,9 +9,13 @@
 //! keeps the first instance's colour); with EarlyFragmentTests the hidden instance never runs
 //! (once per pixel). A third scene draws a small triangle whose shader takes derivatives (so
 //! helper lanes run beside it at its edges): exactly the pixels it colours count once, and
-//! helpers store nothing.
+//! helpers store nothing. Two more draw the covering instances under rasterizer discard,
+//! static and dynamic (VK_EXT_extended_dynamic_state2): the vertex shader still runs (its
+//! stores land) and the pipeline statistics count 6 input-assembly vertices, 2 primitives and
+//! 6 vertex shader invocations, while no fragment shader runs and the target keeps its clear
+//! colour.
 
-use ash_loaded::vk;
+use ash_loaded::{ext, vk};
 use ferrum_tests::gpu::Gpu;
 use ferrum_tests::kernel::{binding, whole, SetPool};
 use ferrum_tests::pipeline::{viewport, GraphicsDesc};
@@ -79,21 +83,47 @@ enum Scene {
     Early,
     /// One small triangle with derivatives.
     Helpers,
+    /// The two instances with rasterizerDiscardEnable in the pipeline.
+    Discard,
+    /// The same with the discard set by vkCmdSetRasterizerDiscardEnableEXT.
+    DiscardDynamic,
+}
+
+impl Scene {
+    fn discards(self) -> bool {
+        matches!(self, Scene::Discard | Scene::DiscardDynamic)
+    }
+}
+
+/// Pipeline statistics queried: IA vertices, IA primitives, VS and FS invocations.
+fn statistics() -> vk::QueryPipelineStatisticFlags {
+    use vk::QueryPipelineStatisticFlags as S;
+    S::INPUT_ASSEMBLY_VERTICES
+        | S::INPUT_ASSEMBLY_PRIMITIVES
+        | S::VERTEX_SHADER_INVOCATIONS
+        | S::FRAGMENT_SHADER_INVOCATIONS
 }
 
 struct Outcome {
     words: Vec<u32>,
     colors: Vec<u32>,
+    /// The [`statistics`] of the draw, in bit order.
+    stats: [u64; 4],
 }
 
 fn device(h: &Harness, pd: vk::PhysicalDevice) -> Gpu {
     let features = vk::PhysicalDeviceFeatures::default()
         .fragment_stores_and_atomics(true)
-        .vertex_pipeline_stores_and_atomics(true);
-    Gpu::with_features(&h.instance, pd, 0, &features)
+        .vertex_pipeline_stores_and_atomics(true)
+        .pipeline_statistics_query(true);
+    let mut eds2 =
+        vk::PhysicalDeviceExtendedDynamicState2FeaturesEXT::default().extended_dynamic_state2(true);
+    let mut f2 = vk::PhysicalDeviceFeatures2::default().features(features).push_next(&mut eds2);
+    let ext = [c"VK_EXT_extended_dynamic_state2"];
+    Gpu::with_feature_chain(&h.instance, pd, 0, &ext, &mut f2)
 }
 
-fn render(gpu: &Gpu, scene: Scene) -> Outcome {
+fn render(gpu: &Gpu, eds2: &ext::extended_dynamic_state2::Device, scene: Scene) -> Outcome {
     let d = &gpu.device;
     let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
     let bindings = [binding(0, vk::DescriptorType::STORAGE_BUFFER, 1).stage_flags(stages)];
@@ -139,6 +169,16 @@ fn render(gpu: &Gpu, scene: Scene) -> Outcome {
         let modules = [module(d, &vs, "vert"), module(d, &fs, "frag")];
         let mut desc = GraphicsDesc::new(pass, layout, modules);
         desc.viewport = Some(viewport(W, H));
+        match scene {
+            Scene::Discard => desc.rasterization.rasterizer_discard_enable = vk::TRUE,
+            Scene::DiscardDynamic => desc.dynamic.push(vk::DynamicState::RASTERIZER_DISCARD_ENABLE),
+            _ => {}
+        }
+        let stats_info = vk::QueryPoolCreateInfo::default()
+            .query_type(vk::QueryType::PIPELINE_STATISTICS)
+            .query_count(1)
+            .pipeline_statistics(statistics());
+        let stats = d.create_query_pool(&stats_info, None).unwrap();
         desc.depth_stencil = Some(
             vk::PipelineDepthStencilStateCreateInfo::default()
                 .depth_test_enable(true)
@@ -156,6 +196,8 @@ fn render(gpu: &Gpu, scene: Scene) -> Outcome {
         };
         let instances = if scene == Scene::Helpers { 1 } else { 2 };
         gpu.run(|d, cb| {
+            d.cmd_reset_query_pool(cb, stats, 0, 1);
+            d.cmd_begin_query(cb, stats, 0, vk::QueryControlFlags::empty());
             let begin = vk::RenderPassBeginInfo::default()
                 .render_pass(pass)
                 .framebuffer(fb)
@@ -171,8 +213,12 @@ fn render(gpu: &Gpu, scene: Scene) -> Outcome {
                 &[set.set],
                 &[],
             );
+            if scene == Scene::DiscardDynamic {
+                eds2.cmd_set_rasterizer_discard_enable(cb, true);
+            }
             d.cmd_draw(cb, 3, instances, 0, 0);
             d.cmd_end_render_pass(cb);
+            d.cmd_end_query(cb, stats, 0);
             // The stores to the host and the colour target to the reader's compute pass.
             let visible = vk::MemoryBarrier::default()
                 .src_access_mask(
@@ -192,7 +238,12 @@ fn render(gpu: &Gpu, scene: Scene) -> Outcome {
             );
             reader.record(d, cb);
         });
-        let outcome = Outcome { words: out.u32s(), colors: reader.texels() };
+        // One query of four 64-bit counters.
+        let mut counts = [[0u64; 4]];
+        let wait = vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT;
+        d.get_query_pool_results(stats, 0, &mut counts, wait).unwrap();
+        d.destroy_query_pool(stats, None);
+        let outcome = Outcome { words: out.u32s(), colors: reader.texels(), stats: counts[0] };
         drop(reader);
         drop(set);
         d.destroy_pipeline(pipe, None);
@@ -227,16 +278,28 @@ fn check(scene: Scene, o: &Outcome) -> Result<(), String> {
         }
         return Ok(());
     }
-    let per_pixel = if scene == Scene::Late { 2 } else { 1 };
+    let per_pixel = match scene {
+        Scene::Late => 2,
+        Scene::Discard | Scene::DiscardDynamic => 0,
+        _ => 1,
+    };
     if let Some(i) = hits.iter().position(|&h| h != per_pixel) {
         return err(format!("pixel {i}: {} invocations, want {per_pixel}", hits[i]));
     }
     if total != per_pixel * W * H {
         return err(format!("total {total}, want {}", per_pixel * W * H));
     }
-    // The nearer instance's colour: depth 0.25 in red (64 of 255, rounded either way).
-    if let Some(i) = o.colors.iter().position(|&c| !(63..=64).contains(&(c & 0xff))) {
+    // The nearer instance's colour: depth 0.25 in red (64 of 255, rounded either way); the
+    // clear colour under discard.
+    let red = if scene.discards() { 0..=0 } else { 63..=64 };
+    if let Some(i) = o.colors.iter().position(|&c| !red.contains(&(c & 0xff))) {
         return err(format!("pixel {i} colour {:#x}", o.colors[i]));
+    }
+    // 2 instances of 3 vertices, no vertex reuse in a non-indexed draw; under discard no
+    // fragment shader runs (elsewhere helper invocations may count: not checked).
+    let fs = if scene.discards() { 0 } else { o.stats[3] };
+    if o.stats != [6, 2, 6, fs] {
+        return err(format!("statistics {:?}, want [6, 2, 6, {fs}]", o.stats));
     }
     // Every vertex of both instances stored its clip position.
     for inst in 0..2 {
@@ -262,13 +325,16 @@ fn vertex_and_fragment_side_effects_follow_the_depth_test_order() {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
     let lvp = device(&h, h.physical_device_named("llvmpipe"));
     let ours = device(&h, h.physical_device_named("Ferrum"));
+    let lvp_eds2 = ext::extended_dynamic_state2::Device::new(&h.instance, &lvp.device);
+    let ours_eds2 = ext::extended_dynamic_state2::Device::new(&h.instance, &ours.device);
     let mut failures = Vec::new();
-    for scene in [Scene::Late, Scene::Early, Scene::Helpers] {
-        let reference = render(&lvp, scene);
+    let scenes = [Scene::Late, Scene::Early, Scene::Helpers, Scene::Discard, Scene::DiscardDynamic];
+    for scene in scenes {
+        let reference = render(&lvp, &lvp_eds2, scene);
         if let Err(e) = check(scene, &reference) {
             failures.push(format!("lavapipe {e}"));
         }
-        let result = render(&ours, scene);
+        let result = render(&ours, &ours_eds2, scene);
         if let Err(e) = check(scene, &result) {
             failures.push(format!("ferrum {e}"));
         }

@@ -135,7 +135,8 @@ pub unsafe extern "system" fn create_graphics_pipelines(
         let mut first_error = None;
         for (i, info) in infos.iter().enumerate() {
             let made = crate::gfx::pipeline::create(&device.shared, cache, info)
-                .and_then(|p| Pipeline::graphics(p).into_handle_in(host));
+                .and_then(|p| Pipeline::graphics(p).into_handle_in(host))
+                .map_err(VkError::in_pipeline_creation);
             match made {
                 // SAFETY: as above.
                 Ok(h) => *unsafe { output(p_pipelines.add(i))? } = h,

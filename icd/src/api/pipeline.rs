@@ -92,7 +92,8 @@ pub unsafe extern "system" fn create_compute_pipelines(
         let mut first_error = None;
         for (i, info) in infos.iter().enumerate() {
             let created = Pipeline::create(&device.shared, cache, info);
-            match created.and_then(|p| p.into_handle_in(host)) {
+            let made = created.and_then(|p| p.into_handle_in(host));
+            match made.map_err(crate::error::VkError::in_pipeline_creation) {
                 // SAFETY: as above.
                 Ok(handle) => unsafe { p_pipelines.add(i).write(handle) },
                 Err(e) => {

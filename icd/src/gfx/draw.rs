@@ -490,21 +490,25 @@ fn depth_state(
     regs
 }
 
-/// Programs everything a draw needs but its parameters; `None` when nothing is drawn
-/// (rasterizer discard).
-fn draw_state(
-    s: &mut CmdStream,
-    st: &GraphicsState,
-    push: &[u8],
-) -> VkResult<Option<Arc<GraphicsProgram>>> {
+/// Programs everything a draw needs but its parameters. Under rasterizer discard the draw
+/// still runs (the vertex shader's stores and the vertex and primitive statistics happen):
+/// PA_CL_CLIP_CNTL.DX_RASTERIZATION_KILL stops the primitives after the vertex shader.
+fn draw_state(s: &mut CmdStream, st: &GraphicsState, push: &[u8]) -> VkResult<()> {
     let p = st.pipeline.clone().ok_or(VkError::InvalidUsage("draw without a graphics pipeline"))?;
     let rendering =
         st.rendering.as_ref().ok_or(VkError::InvalidUsage("draw outside a render pass"))?;
     let resolved = dynamic::resolve(&p.dynamic, &p.fixed, &st.extended);
-    if resolved.raster.discard {
-        return Ok(None);
-    }
-    let (viewport, scissor) = viewports(&p, st)?;
+    let (viewport, scissor) = match viewports(&p, st) {
+        Ok(v) => v,
+        // A discarding pipeline may have no viewport state: nothing reaches the viewport
+        // transform, so any valid viewport and scissor do.
+        Err(_) if resolved.raster.discard => {
+            let one = vk::Extent2D { width: 1, height: 1 };
+            let vp = vk::Viewport { width: 1.0, height: 1.0, max_depth: 1.0, ..Default::default() };
+            (vec![vp], vec![vk::Rect2D { extent: one, ..Default::default() }])
+        }
+        Err(e) => return Err(e),
+    };
     let table: Vec<u32> = st.sets.iter().flat_map(|b| [b.va as u32, (b.va >> 32) as u32]).collect();
     let table_va = s.embed(&table)?;
     let push_va = s.embed(&push_block(push, &st.sets, &p))?;
@@ -533,7 +537,7 @@ fn draw_state(
     };
     // VGT_INDEX_TYPE with SET_UCONFIG_REG_INDEX, index 2, as RADV writes it.
     s.emit(&[pm4::header(SET_UCONFIG_REG_INDEX, 2), uconfig_index(r::VGT_INDEX_TYPE, 2), hw_type])?;
-    Ok(Some(p))
+    Ok(())
 }
 
 /// Bytes per index of the bound index type.
@@ -569,9 +573,10 @@ pub fn draw(s: &mut CmdStream, st: &GraphicsState, push: &[u8], d: Draw) -> VkRe
         Draw::Indirect { draws, .. } => draws == 0,
         Draw::IndirectCount { max_draws, .. } => max_draws == 0,
     };
-    if empty || draw_state(s, st, push)?.is_none() {
+    if empty {
         return Ok(());
     }
+    draw_state(s, st, push)?;
     each_view(s, st, |s| draw_packets(s, st, d, 0))
 }
 
@@ -586,9 +591,10 @@ pub fn draw_multi(
     if draws.iter().any(|d| matches!(d, Draw::Indirect { .. } | Draw::IndirectCount { .. })) {
         return Err(VkError::InvalidUsage("an indirect draw in a multi-draw"));
     }
-    if draws.is_empty() || draw_state(s, st, push)?.is_none() {
+    if draws.is_empty() {
         return Ok(());
     }
+    draw_state(s, st, push)?;
     each_view(s, st, |s| {
         for (i, d) in draws.iter().enumerate() {
             let empty = match *d {

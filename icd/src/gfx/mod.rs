@@ -75,7 +75,8 @@ impl IntoIterator for Regs {
 
 /// Refuses state Ferrum cannot run (the simulator does not model it, or it needs a feature
 /// Ferrum does not advertise): a log line for the developer, `VK_ERROR_FEATURE_NOT_PRESENT`
-/// for the application.
+/// for the application, or VK_ERROR_UNKNOWN from pipeline creation, which may not return
+/// the former ([`VkError::in_pipeline_creation`]).
 pub fn refuse(what: &str) -> VkError {
     log::warn!("graphics state refused: {what}");
     VkError::FeatureNotPresent(what.to_string())

@@ -34,6 +34,7 @@ use crate::core::device::DeviceShared;
 use crate::core::gpu_alloc::GpuAlloc;
 use crate::core::object::VkObject;
 use crate::error::{VkError, VkResult};
+use crate::format::Numeric;
 use crate::pipeline::compute::{resource_layout, specialization, PREFETCH_SLOP};
 use crate::pipeline::{PipelineCache, PipelineLayout, ShaderModule};
 
@@ -380,9 +381,17 @@ fn vertex_input(
 }
 
 /// The PS key: the export format of each location's attachment (`mrt0` always with alpha
-/// under alpha to coverage).
-fn ps_key(formats: &[vk::Format], blending: &[bool], alpha_to_coverage: bool) -> VkResult<PsKey> {
-    let mut key = PsKey { color_formats: [EX::SPI_SHADER_ZERO; 8], samples: 1 };
+/// under alpha to coverage), and alpha to one on every non-integer attachment (the spec's
+/// "each alpha value"; integer attachments have no alpha to coverage or to one), with the
+/// shader's `mrt0` alpha kept for coverage in `mrtz` when both are on.
+fn ps_key(
+    formats: &[vk::Format],
+    blending: &[bool],
+    ms: &vk::PipelineMultisampleStateCreateInfo<'_>,
+) -> VkResult<PsKey> {
+    let alpha_to_coverage = ms.alpha_to_coverage_enable != 0;
+    let alpha_to_one = ms.alpha_to_one_enable != 0;
+    let mut key = PsKey { color_formats: [EX::SPI_SHADER_ZERO; 8], ..PsKey::default() };
     if formats.len() > 8 {
         return Err(VkError::InvalidUsage("more than 8 colour attachments"));
     }
@@ -394,9 +403,12 @@ fn ps_key(formats: &[vk::Format], blending: &[bool], alpha_to_coverage: bool) ->
             .filter(|i| crate::format::cb::cb_format(i).is_some())
             .ok_or_else(|| VkError::FeatureNotPresent(format!("colour attachments of {f:?}")))?;
         key.color_formats[i] = crate::format::cb::export_format(info, blending[i]);
+        let integer = matches!(info.numeric, Numeric::Uint | Numeric::Sint);
+        key.alpha_to_one |= u8::from(alpha_to_one && !integer) << i;
     }
     if alpha_to_coverage {
         key.color_formats[0] = state::multisample::alpha_export_format(key.color_formats[0]);
+        key.alpha_to_coverage_via_mrtz = alpha_to_one;
     }
     Ok(key)
 }
@@ -537,7 +549,7 @@ pub fn create(
         .rasterization_samples(vk::SampleCountFlags::TYPE_1);
     // SAFETY: a null or valid pointer (valid usage).
     let ms = unsafe { info.p_multisample_state.as_ref() }.unwrap_or(&one);
-    let mut ps_key = ps_key(&formats, &blending, ms.alpha_to_coverage_enable != 0)?;
+    let mut ps_key = ps_key(&formats, &blending, ms)?;
     ps_key.samples = ms.rasterization_samples.as_raw().max(1);
     if cb.is_some_and(dual_source) && present & 1 != 0 && !logic_op {
         // The second source (Index 1, compiled as location 1) is exported to MRT1 in

@@ -259,7 +259,7 @@ pub fn no_depth_target() -> Regs {
 /// index) with blending enabled per `blend` (missing entries: off).
 pub fn ps_key(formats: &[Option<&FormatInfo>], blend: &[bool]) -> PsKey {
     use r::enums::SPI_SHADER_EX_FORMAT as Ex;
-    let mut key = PsKey { color_formats: [Ex::SPI_SHADER_ZERO; 8], samples: 1 };
+    let mut key = PsKey { color_formats: [Ex::SPI_SHADER_ZERO; 8], ..PsKey::default() };
     for (i, f) in formats.iter().take(8).enumerate() {
         if let Some(f) = f {
             key.color_formats[i] = export_format(f, blend.get(i).copied().unwrap_or(false));

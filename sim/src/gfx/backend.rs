@@ -368,9 +368,15 @@ impl Ctx<'_> {
         }
     }
 
-    /// The alpha of `mrt0` for alpha to coverage: none when the shader did not export it or
-    /// exported integers (UINT16/SINT16), which have no coverage meaning.
+    /// The alpha for alpha to coverage: MRTZ's when the shader exported one there (how a
+    /// driver keeps the shader's alpha for coverage while alpha to one replaces MRT0's:
+    /// RADV/radeonsi, LLPC's "the Alpha value must be copied from MRT 0 to MRT Z"), else
+    /// `mrt0`'s; none when the shader exported neither, or integers (UINT16/SINT16), which
+    /// have no coverage meaning.
     fn alpha(&self, out: &PsOutput, lane: usize) -> Option<f32> {
+        if let Some(a) = &out.alpha {
+            return Some(f32::from_bits(a[lane]));
+        }
         let integer = matches!(self.ps.col_format & 0xf, 7 | 8);
         let c = out.color[0].as_ref().filter(|_| !integer)?;
         Some(f32::from_bits(c[lane][3]))

@@ -153,16 +153,19 @@ impl GraphicsEngine {
                     other => other,
                 })?;
             let setup = setup::Setup { pa: &pa, clip: clip::Clipper::new(&pa), instance };
-            let mut batch = PrimBatch { param_slots: vs.param_slots, prims: Vec::new() };
-            if !r::PA_CL_CLIP_CNTL::DX_RASTERIZATION_KILL.is_set(pa.clip_cntl) {
-                for a in &remapped {
-                    setup.run(topo, a, &outs, &mut batch.prims)?;
-                }
-            }
             counts.ia_vertices += ia_vertices;
             counts.ia_primitives += prims.len() as u64;
             counts.vs_invocations += inputs.len() as u64;
             counts.c_invocations += prims.len() as u64;
+            // Rasterization kill: the primitives end after the vertex shader; nothing reaches
+            // setup or the back end (whose state need not be valid then).
+            if r::PA_CL_CLIP_CNTL::DX_RASTERIZATION_KILL.is_set(pa.clip_cntl) {
+                continue;
+            }
+            let mut batch = PrimBatch { param_slots: vs.param_slots, prims: Vec::new() };
+            for a in &remapped {
+                setup.run(topo, a, &outs, &mut batch.prims)?;
+            }
             let back = self.backend.lock().rasterize(&batch, regs, env)?;
             counts.back.zpass_samples += back.zpass_samples;
             counts.back.ps_invocations += back.ps_invocations;

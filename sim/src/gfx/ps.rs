@@ -138,6 +138,9 @@ pub struct PsOutput {
     pub depth: Option<[u32; LANES]>,
     pub stencil: Option<[u32; LANES]>,
     pub mask: Option<[u32; LANES]>,
+    /// MRTZ's alpha (fourth register, Z_FORMAT 32_ABGR), which alpha to mask reads instead
+    /// of MRT0's when the shader exports it.
+    pub alpha: Option<[u32; LANES]>,
 }
 
 /// Runs one wave over `quads` (at most 8).
@@ -243,8 +246,14 @@ fn collect(ps: &PsState, w: &Wave, quads: &[PsQuad], launched: u32) -> Result<Ps
             }
         }
     }
-    let mut out =
-        PsOutput { valid, color: Default::default(), depth: None, stencil: None, mask: None };
+    let mut out = PsOutput {
+        valid,
+        color: Default::default(),
+        depth: None,
+        stencil: None,
+        mask: None,
+        alpha: None,
+    };
     for e in exports {
         match e.target {
             t @ 0..=7 => {
@@ -263,6 +272,11 @@ fn collect(ps: &PsState, w: &Wave, quads: &[PsQuad], launched: u32) -> Result<Ps
                 }
                 if ps.shader_control >> 8 & 1 != 0 {
                     out.mask = Some(get(if ps.z_format == 3 { 3 } else { 2 }));
+                }
+                // 32_ABGR carries an alpha in the fourth register when the export enables it
+                // (Mesa's ac_nir_lower_ps: alpha to coverage "via MRTZ").
+                if ps.z_format == 9 && e.en & 8 != 0 {
+                    out.alpha = Some(get(3));
                 }
             }
             _ => {}

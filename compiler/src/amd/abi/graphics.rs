@@ -61,6 +61,9 @@
 //! * `gl_FragDepth` is exported to `mrtz` (first register) before the colours, with
 //!   `SPI_SHADER_Z_FORMAT` = 32_R and `DB_SHADER_CONTROL.Z_EXPORT_ENABLE`; gl_SampleMask
 //!   goes in the third register, with 32_ABGR and MASK_EXPORT_ENABLE.
+//! * Alpha to one ([`PsKey::alpha_to_one`]) exports 1.0 as the alpha of the targets it
+//!   names; with alpha to coverage too, the shader's own `mrt0` alpha goes to `mrtz`'s fourth
+//!   register (32_ABGR) first, as RADV and radeonsi order them, for the DB's alpha to mask.
 //! * `discard` clears the lanes from EXEC and from a live mask saved at launch; the exports
 //!   run with the live mask (so `vm` tells the DB which pixels survive), and
 //!   [`PsMetadata::db_shader_control`] sets KILL_ENABLE.
@@ -162,11 +165,23 @@ pub struct PsKey {
     /// rasterizationSamples: which standard locations gl_SamplePosition and
     /// interpolateAtSample read.
     pub samples: u32,
+    /// alphaToOneEnable: the colour targets (bit per target) whose exported alpha is 1.0
+    /// instead of the shader's (the driver leaves integer targets out).
+    pub alpha_to_one: u8,
+    /// Alpha to coverage together with alpha to one: the shader's `mrt0` alpha goes to
+    /// `mrtz`'s fourth register (Z_FORMAT 32_ABGR), where the DB takes the alpha-to-mask
+    /// alpha from, while `mrt0` carries the 1.0 (RADV: "alpha to MRTZ.a and one to MRT0.a").
+    pub alpha_to_coverage_via_mrtz: bool,
 }
 
 impl Default for PsKey {
     fn default() -> Self {
-        PsKey { color_formats: [EX::SPI_SHADER_32_ABGR; 8], samples: 1 }
+        PsKey {
+            color_formats: [EX::SPI_SHADER_32_ABGR; 8],
+            samples: 1,
+            alpha_to_one: 0,
+            alpha_to_coverage_via_mrtz: false,
+        }
     }
 }
 
@@ -379,6 +394,9 @@ pub struct PsUses {
     /// Writes gl_SampleMask: `exp mrtz` with the mask in the third register (Z_FORMAT
     /// 32_ABGR, MASK_EXPORT_ENABLE), as RADV formats it.
     pub sample_mask: bool,
+    /// Exports `mrt0`'s alpha in `mrtz`'s fourth register for alpha to coverage
+    /// ([`PsKey::alpha_to_coverage_via_mrtz`]; Z_FORMAT 32_ABGR).
+    pub mrtz_alpha: bool,
     /// Stores to or atomics on buffers or images: the PS must run even where the depth test
     /// (hierarchical or not) fails or nothing is exported (EXEC_ON_HIER_FAIL, EXEC_ON_NOOP).
     pub writes_memory: bool,
@@ -465,10 +483,11 @@ impl PsUses {
             | C::Z_ORDER.val(z_order)
     }
 
-    /// `SPI_SHADER_Z_FORMAT`'s export format: 32_ABGR when the sample mask is exported
-    /// (it travels in the third register), 32_R for depth alone, else ZERO.
+    /// `SPI_SHADER_Z_FORMAT`'s export format: 32_ABGR when the sample mask or the
+    /// alpha-to-coverage alpha is exported (third and fourth registers), 32_R for depth
+    /// alone, else ZERO (as Mesa's ac_get_spi_shader_z_format chooses).
     pub fn z_format(&self) -> u32 {
-        if self.sample_mask {
+        if self.sample_mask || self.mrtz_alpha {
             EX::SPI_SHADER_32_ABGR
         } else if self.frag_depth {
             EX::SPI_SHADER_32_R
@@ -614,7 +633,7 @@ mod tests {
 
     #[test]
     fn ps_registers_match_the_register_database() {
-        let key = PsKey { color_formats: [9, 4, 0, 9, 9, 9, 9, 9], samples: 1 };
+        let key = PsKey { color_formats: [9, 4, 0, 9, 9, 9, 9, 9], ..PsKey::default() };
         let uses = PsUses { frag_coord: true, kills: true, ..Default::default() };
         let m = PsMetadata::new(
             3,

@@ -789,13 +789,25 @@ impl Isel<'_> {
             return Err(unsupported(format!("fragment output {k:?} beyond 8 colour targets")));
         }
         let mut color = [0u8; 8];
+        let key = self.gfx.key.ps;
+        // Alpha to coverage reads the shader's alpha: taken before alpha to one replaces it.
+        let mrtz_alpha = if key.alpha_to_coverage_via_mrtz {
+            self.gfx.outputs.get(&(SlotKey::Location(0), 3)).copied()
+        } else {
+            None
+        };
+        let mut one = None;
         // Conversions first, so no register an export reads is overwritten after it.
         let mut exports = Vec::new();
         for t in 0..8u8 {
-            let (en, regs) = self.slot_regs(SlotKey::Location(u32::from(t)));
-            let fmt = self.gfx.key.ps.color_formats[usize::from(t)];
+            let (mut en, mut regs) = self.slot_regs(SlotKey::Location(u32::from(t)));
+            let fmt = key.color_formats[usize::from(t)];
             if en == 0 || fmt == EX::SPI_SHADER_ZERO {
                 continue;
+            }
+            if key.alpha_to_one >> t & 1 != 0 {
+                regs[3] = Some(*one.get_or_insert_with(|| self.float_one()));
+                en |= 8;
             }
             color[usize::from(t)] = en;
             exports.push(self.mrt(g::EXP_MRT0 + t, fmt, en, regs)?);
@@ -803,10 +815,11 @@ impl Isel<'_> {
         // Depth first (as ACO orders them); it ends the program when there is no colour.
         let frag_depth = self.gfx.outputs.contains_key(&(SlotKey::Depth, 0));
         let sample_mask = self.gfx.outputs.contains_key(&(SlotKey::Depth, 2));
-        if frag_depth || sample_mask {
+        if frag_depth || sample_mask || mrtz_alpha.is_some() {
             let (_, regs) = self.slot_regs(SlotKey::Depth);
             let en = u8::from(frag_depth) | u8::from(sample_mask) << 2;
-            exports.insert(0, (g::EXP_MRTZ, en, [regs[0], None, regs[2], None], false));
+            let en = en | u8::from(mrtz_alpha.is_some()) << 3;
+            exports.insert(0, (g::EXP_MRTZ, en, [regs[0], None, regs[2], mrtz_alpha], false));
         }
         if exports.is_empty() {
             exports.push((g::EXP_NULL, 0, [None; 4], false));
@@ -823,10 +836,18 @@ impl Isel<'_> {
                 kills: self.gfx.kills || self.gfx.demotes,
                 frag_depth,
                 sample_mask,
+                mrtz_alpha: mrtz_alpha.is_some(),
                 ..self.gfx.ps_uses
             },
             ..Default::default()
         })
+    }
+
+    /// A VGPR holding 1.0 (the alpha that alpha to one exports).
+    fn float_one(&mut self) -> RegRef {
+        let r = self.vreg(RegClass::V, 1);
+        self.emit(build::vop1(Opcode::V_MOV_B32, r, Src::I(0x3f80_0000)));
+        r
     }
 
     /// The export of one colour target in `fmt` (SPI_SHADER_EX_FORMAT), converting 16-bit

@@ -184,6 +184,10 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // PA_SC_VPORT_SCISSOR_n, PA_SC_VPORT_ZMIN/ZMAX_n); without a viewport-index output
         // every primitive uses viewport 0 (graphics_state.rs).
         multi_viewport: vk::TRUE,
+        // Alpha to one: the pixel shader exports 1.0 as every non-integer target's alpha;
+        // with alpha to coverage the shader's own mrt0 alpha goes to mrtz for the DB (as
+        // RADV orders them). tests/tests/graphics_alpha_to_one.rs against lavapipe.
+        alpha_to_one: vk::TRUE,
         ..Default::default()
     }
 }

@@ -10,8 +10,8 @@
 //!
 //! Sample shading: Vulkan asks for at least ceil(minSampleShading * samples) invocations; the
 //! simulator runs one per pixel or one per sample, so any request above one becomes one per
-//! sample (allowed: the count is a minimum). Alpha to one needs the alphaToOne feature, which
-//! is therefore not advertised.
+//! sample (allowed: the count is a minimum). Alpha to one is the pixel shader's: its exports
+//! carry 1.0 as alpha (the compiler's `PsKey::alpha_to_one`, from the pipeline's key).
 //!
 //! Alpha to coverage (core Vulkan, no feature bit): DB_ALPHA_TO_MASK as RADV programs it by
 //! default, ALPHA_TO_MASK_ENABLE with the dithered per-pixel offsets (3, 1, 0, 2) and
@@ -65,9 +65,6 @@ impl Multisample {
         info: &vk::PipelineMultisampleStateCreateInfo<'_>,
         shader_per_sample: bool,
     ) -> VkResult<Multisample> {
-        if info.alpha_to_one_enable != 0 {
-            return Err(refuse("alpha to one (the alphaToOne feature is not supported)"));
-        }
         let log2 = log2_samples(info.rasterization_samples)?;
         // At least ceil(minSampleShading * samples) invocations per pixel.
         let wanted = (info.min_sample_shading * (1u32 << log2) as f32).ceil();
