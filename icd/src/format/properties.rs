@@ -182,8 +182,9 @@ pub fn proven_blit_src(format: vk::Format) -> bool {
 /// lavapipe): the colour targets of [`PROVEN_COLOR`] that are blit sources and that the blit
 /// kernel can store, through a typed storage T# ([`FormatInfo::blit_store`]: the format, or
 /// for sRGB its UNORM twin with the kernel encoding sRGB, and for BGRA the RGBA format of the
-/// same layout with R and B swapped). Packed 16-bit formats have no typed stores, so those are
-/// not blit destinations yet. Depth: [`PROVEN_DEPTH_BLIT`].
+/// same layout with R and B swapped; for packed 16-bit UNORM formats R16_UINT, the kernel
+/// packing the channels: also `meta_blit_edges.rs`, hand-computed edges). Depth:
+/// [`PROVEN_DEPTH_BLIT`].
 pub fn proven_blit_dst(format: vk::Format) -> bool {
     let Some(f) = info(format) else { return false };
     PROVEN_DEPTH_BLIT.contains(&format)
