@@ -460,6 +460,37 @@ pub const PROVEN_STORAGE_TEXEL: &[vk::Format] = &[
     vk::Format::R32G32B32A32_SFLOAT,
 ];
 
+/// The formats of the spec's `shaderStorageImageExtendedFormats` feature ("Features",
+/// the list under the feature), whose storage images (STORAGE) are proven by
+/// `tests/tests/image_shaders.rs` (`storage_fetch_and_sampling_match_lavapipe` and the
+/// unformatted variant: imageStore to a swizzled 2-level, 2-layer image, read back through
+/// imageLoad, texelFetch and nearest textureLod, differential against lavapipe).
+pub const PROVEN_STORAGE_EXTENDED: &[vk::Format] = &[
+    vk::Format::R16G16_SFLOAT,
+    vk::Format::B10G11R11_UFLOAT_PACK32,
+    vk::Format::R16_SFLOAT,
+    vk::Format::R16G16B16A16_UNORM,
+    vk::Format::A2B10G10R10_UNORM_PACK32,
+    vk::Format::R16G16_UNORM,
+    vk::Format::R8G8_UNORM,
+    vk::Format::R16_UNORM,
+    vk::Format::R8_UNORM,
+    vk::Format::R16G16B16A16_SNORM,
+    vk::Format::R16G16_SNORM,
+    vk::Format::R8G8_SNORM,
+    vk::Format::R16_SNORM,
+    vk::Format::R8_SNORM,
+    vk::Format::R16G16_SINT,
+    vk::Format::R8G8_SINT,
+    vk::Format::R16_SINT,
+    vk::Format::R8_SINT,
+    vk::Format::A2B10G10R10_UINT_PACK32,
+    vk::Format::R16G16_UINT,
+    vk::Format::R8G8_UINT,
+    vk::Format::R16_UINT,
+    vk::Format::R8_UINT,
+];
+
 /// Formats whose sampling is proven by `tests/tests/format_sampling.rs`: a copy-uploaded
 /// 2-level, 2-layer image read back through texelFetch and nearest textureLod (SAMPLE), linear
 /// textureLod for the non-integer colour formats (FILTER, where the hardware filters), and the same
@@ -549,6 +580,7 @@ pub fn proven(format: vk::Format) -> Caps {
     // Storage texel buffers: every storage-image format of `image_shaders.rs` through an
     // imageBuffer as well (`storage_texel_buffers_match_lavapipe`).
     add(PROVEN_STORAGE_TEXEL.contains(&format), Caps::BUFFER_STORAGE);
+    add(PROVEN_STORAGE_EXTENDED.contains(&format), Caps::STORAGE);
     caps
 }
 

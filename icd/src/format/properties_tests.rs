@@ -150,9 +150,10 @@ fn nothing_unproven_is_advertised() {
     // BGRA is stored through RGBA with R and B swapped: a blit destination.
     let p = format_properties_for(vk::Format::B8G8R8A8_UNORM, proven(vk::Format::B8G8R8A8_UNORM));
     assert!(p.optimal_tiling_features.contains(F::BLIT_DST | F::COLOR_ATTACHMENT_BLEND));
-    // Integer formats are sampled, never filtered nor blended.
+    // Integer formats are sampled, never filtered nor blended (R16G16_SINT is a storage
+    // format of shaderStorageImageExtendedFormats).
     let p = format_properties_for(vk::Format::R16G16_SINT, proven(vk::Format::R16G16_SINT));
-    let want = transfer | F::SAMPLED_IMAGE | F::COLOR_ATTACHMENT | blit;
+    let want = transfer | F::SAMPLED_IMAGE | F::STORAGE_IMAGE | F::COLOR_ATTACHMENT | blit;
     assert_eq!(p.optimal_tiling_features, want);
     // A format no colour, storage or vertex test covers: sampled, transferred, a blit source.
     let p = format_properties_for(
@@ -414,4 +415,16 @@ fn blits_store_through_a_format_of_the_same_memory() {
     }
     assert_eq!(packed(Fm::R16_UNORM), Some((Fm::R16_UNORM, false)));
     assert_eq!(packed(Fm::R8G8_UNORM), Some((Fm::R8G8_UNORM, false)));
+}
+
+#[test]
+fn every_extended_storage_format_is_a_storage_image() {
+    // shaderStorageImageExtendedFormats is on: each format of its list must have
+    // STORAGE_IMAGE with optimal tiling (and a hardware table row that stores it).
+    assert_eq!(PROVEN_STORAGE_EXTENDED.len(), 23);
+    for &f in PROVEN_STORAGE_EXTENDED {
+        assert!(info(f).unwrap().caps.contains(Caps::STORAGE), "{f:?}");
+        let p = format_properties_for(f, proven(f));
+        assert!(p.optimal_tiling_features.contains(F::STORAGE_IMAGE), "{f:?}");
+    }
 }
