@@ -188,8 +188,15 @@ pub fn proven_blit_src(format: vk::Format) -> bool {
 pub fn proven_blit_dst(format: vk::Format) -> bool {
     let Some(f) = info(format) else { return false };
     PROVEN_DEPTH_BLIT.contains(&format)
-        || PROVEN_COLOR.contains(&format) && proven_blit_src(format) && f.blit_store().is_some()
+        || PROVEN_COLOR.contains(&format)
+            && proven_blit_src(format)
+            && !UNBLITTED_DST.contains(&format)
+            && f.blit_store().is_some()
 }
+
+/// Colour targets lavapipe does not blit into (no `BLIT_DST`), so no blit into them is
+/// proven (B10G11R11: the kernel would store it directly, typed).
+const UNBLITTED_DST: &[vk::Format] = &[vk::Format::B10G11R11_UFLOAT_PACK32];
 
 /// Formats whose multisampled images (2, 4 and 8 samples) are proven end to end by
 /// `tests/tests/msaa.rs`: colour formats with rendering, resolves (commands and attachments),
