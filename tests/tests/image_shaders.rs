@@ -180,6 +180,170 @@ const CASES: [Case; 20] = [
         prefix: "i",
         value: "ivec4(127 - p.x * 19 % 256, -p.y * 18, p.z * 9 - p.w * 5, (p.x * 31 + p.y) % 256 - 128)",
         filterable: false,
+    },];
+
+/// The formats of shaderStorageImageExtendedFormats (storage images only).
+const EXTENDED: [Case; 23] = [
+    Case {
+        format: vk::Format::R16G16_SFLOAT,
+        qualifier: "rg16f",
+        prefix: "",
+        value: "vec4(float(p.x) * 0.5 - float(p.y) * 0.25, float(p.z) * 16.0 - float(p.w) * 64.0 + 0.1, 0.0, 0.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::B10G11R11_UFLOAT_PACK32,
+        qualifier: "r11f_g11f_b10f",
+        prefix: "",
+        value: "vec4(float(p.x) * 0.75 + float(p.w), float(p.y) * 3.5 + float(p.z) * 100.0, float(p.x * p.y) / 8.0, 0.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16_SFLOAT,
+        qualifier: "r16f",
+        prefix: "",
+        value: "vec4(float(p.x) * 1.25 - float(p.y) * 30.0 + float(p.z) * 0.5 + float(p.w) * 1000.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16G16B16A16_UNORM,
+        qualifier: "rgba16",
+        prefix: "",
+        value: "vec4(float(p.x * 4099 % 65536) / 65535.0, float(p.y) / 7.0, float(p.z + p.w) * 0.3 - 0.1, 1.25 - float(p.x) / 10.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::A2B10G10R10_UNORM_PACK32,
+        qualifier: "rgb10_a2",
+        prefix: "",
+        value: "vec4(float(p.x * 77 % 1024) / 1023.0, float(p.y) / 6.0, float(p.z + p.w) * 0.4 - 0.2, float(p.x % 4) / 3.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16G16_UNORM,
+        qualifier: "rg16",
+        prefix: "",
+        value: "vec4(float(p.x * 5003 % 65536) / 65535.0, 1.1 - float(p.y + p.z + p.w) / 5.0, 0.0, 0.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R8G8_UNORM,
+        qualifier: "rg8",
+        prefix: "",
+        value: "vec4(float(p.x * 19 % 256) / 255.0, float(p.y * 41 + p.z * 7 + p.w) / 255.0 - 0.1, 0.0, 0.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16_UNORM,
+        qualifier: "r16",
+        prefix: "",
+        value: "vec4(float(p.x * 3001 + p.y * 17 + p.z * 5 + p.w) / 65535.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R8_UNORM,
+        qualifier: "r8",
+        prefix: "",
+        value: "vec4(float(p.x * 23 + p.y * 3 + p.z * 101 + p.w * 50) / 255.0 - 0.05)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16G16B16A16_SNORM,
+        qualifier: "rgba16_snorm",
+        prefix: "",
+        value: "vec4(float(p.x * 4099 % 65536) / 32767.0 - 1.0, -float(p.y) / 7.0, float(p.z - p.w) * 0.6, 1.25 - float(p.x) / 5.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16G16_SNORM,
+        qualifier: "rg16_snorm",
+        prefix: "",
+        value: "vec4(-float(p.x * 5003 % 32768) / 32767.0, float(p.y + p.z - p.w) / 4.0 - 0.3, 0.0, 0.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R8G8_SNORM,
+        qualifier: "rg8_snorm",
+        prefix: "",
+        value: "vec4(float(p.x * 19 % 256) / 127.0 - 1.0, -float(p.y * 17 + p.z * 3 + p.w) / 127.0, 0.0, 0.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16_SNORM,
+        qualifier: "r16_snorm",
+        prefix: "",
+        value: "vec4(float(p.x * 3001 - p.y * 1717 + p.z * 5 - p.w * 9) / 32767.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R8_SNORM,
+        qualifier: "r8_snorm",
+        prefix: "",
+        value: "vec4(float(p.x * 23 - p.y * 11 + p.z * 40 - p.w * 50) / 127.0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16G16_SINT,
+        qualifier: "rg16i",
+        prefix: "i",
+        value: "ivec4(p.x * 4099 % 65536 - 32768, -p.y * 4000 + p.z * 77 - p.w, 0, 0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R8G8_SINT,
+        qualifier: "rg8i",
+        prefix: "i",
+        value: "ivec4(p.x * 19 % 256 - 128, -p.y * 17 + p.z * 7 - p.w * 3, 0, 0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16_SINT,
+        qualifier: "r16i",
+        prefix: "i",
+        value: "ivec4(p.x * 4099 % 65536 - 32760 + p.y - p.z * 3 + p.w * 5)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R8_SINT,
+        qualifier: "r8i",
+        prefix: "i",
+        value: "ivec4(p.x * 19 % 200 - 100 + p.y - p.z * 3 + p.w * 5)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::A2B10G10R10_UINT_PACK32,
+        qualifier: "rgb10_a2ui",
+        prefix: "u",
+        value: "uvec4(p.x * 77 % 1024, p.y * 140, p.z * 500 + p.w, (p.x + p.y) % 4)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16G16_UINT,
+        qualifier: "rg16ui",
+        prefix: "u",
+        value: "uvec4(p.x * 4099 % 65536, p.y * 9000 + p.z * 77 + p.w, 0, 0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R8G8_UINT,
+        qualifier: "rg8ui",
+        prefix: "u",
+        value: "uvec4(p.x * 19 % 256, p.y * 29 + p.z * 5 + p.w * 11, 0, 0)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R16_UINT,
+        qualifier: "r16ui",
+        prefix: "u",
+        value: "uvec4(p.x * 4099 % 65536 + p.y * 3 + p.z + p.w * 7)",
+        filterable: false,
+    },
+    Case {
+        format: vk::Format::R8_UINT,
+        qualifier: "r8ui",
+        prefix: "u",
+        value: "uvec4(p.x * 19 % 200 + p.y * 3 + p.z * 17 + p.w * 7)",
+        filterable: false,
     },
 ];
 
@@ -485,14 +649,34 @@ fn matches(c: &Case, i: usize, ours: &[u32], lvp: &[u32]) -> bool {
     if unorm {
         return (a * 255.0).round() == (b * 255.0).round() && (a - b).abs() <= b.abs() * 3e-7;
     }
-    // The other 8-bit normalized stores: the conversion may round either way (one step).
-    step != 0.0 && (a - b).abs() <= step * 1.001
+    // The other normalized and small-float stores: the conversion may round either way.
+    let (abs, rel) = if step != 0.0 { (step, 0.0) } else { extended_step(c.format, i % 4) };
+    (abs != 0.0 || rel != 0.0) && (a - b).abs() <= abs * 1.001 + b.abs() * rel
+}
+
+/// One step of the stored value of component `k` for the formats of [`EXTENDED`]: absolute
+/// for normalized formats (the float-to-fixed conversion may round either way), relative for
+/// the small floats (16-bit: 10 mantissa bits; B10G11R11: 6 and 5); (0, 0) compares exactly.
+fn extended_step(format: vk::Format, k: usize) -> (f32, f32) {
+    use vk::Format as F;
+    match format {
+        F::R8_UNORM | F::R8G8_UNORM => (1.0 / 255.0, 0.0),
+        F::R8_SNORM | F::R8G8_SNORM => (1.0 / 127.0, 0.0),
+        F::R16_UNORM | F::R16G16_UNORM | F::R16G16B16A16_UNORM => (1.0 / 65535.0, 0.0),
+        F::R16_SNORM | F::R16G16_SNORM | F::R16G16B16A16_SNORM => (1.0 / 32767.0, 0.0),
+        F::A2B10G10R10_UNORM_PACK32 if k == 3 => (1.0 / 3.0, 0.0),
+        F::A2B10G10R10_UNORM_PACK32 => (1.0 / 1023.0, 0.0),
+        F::R16_SFLOAT | F::R16G16_SFLOAT => (0.0, 1.0 / 1024.0),
+        F::B10G11R11_UFLOAT_PACK32 => (0.0, 1.0 / 32.0),
+        _ => (0.0, 0.0),
+    }
 }
 
 /// A device of `pd` with the unformatted storage image features when `decl` needs them.
 fn gpu_for(h: &Harness, pd: vk::PhysicalDevice, decl: Decl) -> Gpu {
     let on = decl == Decl::Unformatted;
     let features = vk::PhysicalDeviceFeatures::default()
+        .shader_storage_image_extended_formats(true)
         .shader_storage_image_read_without_format(on)
         .shader_storage_image_write_without_format(on);
     Gpu::with_features(&h.instance, pd, 0, &features)
@@ -515,7 +699,7 @@ fn storage_images_match_lavapipe(decl: Decl) {
     let lvp_pd = h.physical_device_named("llvmpipe");
     let ours_pd = h.physical_device_named("Ferrum");
     let mut failures = Vec::new();
-    for c in &CASES {
+    for c in CASES.iter().chain(&EXTENDED) {
         // The reference declares formats: lavapipe has no shaderStorageImageReadWithoutFormat,
         // and the spec gives both declarations the same results.
         let formatted = Decl::Formatted;

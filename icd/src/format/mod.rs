@@ -170,12 +170,18 @@ impl FormatInfo {
     /// How a blit kernel writes this colour format through a typed storage T# (`None`: it
     /// cannot). The format itself when the hardware stores it; an sRGB format through its
     /// UNORM twin, encoded by the kernel; a BGRA-ordered format through the RGBA-ordered
-    /// format of the same hardware layout (same `img_format`), R and B swapped by the kernel.
+    /// format of the same hardware layout (same `img_format`), R and B swapped by the kernel;
+    /// a packed 16-bit UNORM format (5_6_5, 1_5_5_5, 5_5_5_1, 4_4_4_4: navi21 has no typed
+    /// stores for them) through R16_UINT, converted and packed by the kernel.
     pub fn blit_store(&'static self) -> Option<BlitStore> {
         let srgb = self.numeric == Numeric::Srgb;
         let plain = if srgb { self.unorm_twin()? } else { self };
+        let store = |via, swap_rb, pack16| Some(BlitStore { via, srgb, swap_rb, pack16 });
         if plain.caps.contains(Caps::STORAGE) {
-            return Some(BlitStore { via: plain, srgb, swap_rb: false });
+            return store(plain, false, false);
+        }
+        if matches!(plain.img_format, 133..=136) && plain.numeric == Numeric::Unorm {
+            return store(info(vk::Format::R16_UINT)?, false, true);
         }
         if plain.swizzle != [Sel::Z, Sel::Y, Sel::X, Sel::W] {
             return None;
@@ -186,7 +192,7 @@ impl FormatInfo {
                 && g.swizzle == [Sel::X, Sel::Y, Sel::Z, Sel::W]
                 && g.caps.contains(Caps::STORAGE)
         })?;
-        Some(BlitStore { via, srgb, swap_rb: true })
+        store(via, true, false)
     }
 
     /// Bytes per texel of the separate stencil plane (S8 alongside a depth plane), 0 if none.
@@ -213,6 +219,9 @@ pub struct BlitStore {
     pub srgb: bool,
     /// Swap R and B before storing (BGRA memory through an RGBA T#).
     pub swap_rb: bool,
+    /// Convert to UNORM and pack the channels by the format's layout into one 16-bit word,
+    /// stored through `via` (R16_UINT).
+    pub pack16: bool,
 }
 
 /// The table row of `format`; `None` for formats Ferrum does not support at all.

@@ -182,13 +182,21 @@ pub fn proven_blit_src(format: vk::Format) -> bool {
 /// lavapipe): the colour targets of [`PROVEN_COLOR`] that are blit sources and that the blit
 /// kernel can store, through a typed storage T# ([`FormatInfo::blit_store`]: the format, or
 /// for sRGB its UNORM twin with the kernel encoding sRGB, and for BGRA the RGBA format of the
-/// same layout with R and B swapped). Packed 16-bit formats have no typed stores, so those are
-/// not blit destinations yet. Depth: [`PROVEN_DEPTH_BLIT`].
+/// same layout with R and B swapped; for packed 16-bit UNORM formats R16_UINT, the kernel
+/// packing the channels: also `meta_blit_edges.rs`, hand-computed edges). Depth:
+/// [`PROVEN_DEPTH_BLIT`].
 pub fn proven_blit_dst(format: vk::Format) -> bool {
     let Some(f) = info(format) else { return false };
     PROVEN_DEPTH_BLIT.contains(&format)
-        || PROVEN_COLOR.contains(&format) && proven_blit_src(format) && f.blit_store().is_some()
+        || PROVEN_COLOR.contains(&format)
+            && proven_blit_src(format)
+            && !UNBLITTED_DST.contains(&format)
+            && f.blit_store().is_some()
 }
+
+/// Colour targets lavapipe does not blit into (no `BLIT_DST`), so no blit into them is
+/// proven (B10G11R11: the kernel would store it directly, typed).
+const UNBLITTED_DST: &[vk::Format] = &[vk::Format::B10G11R11_UFLOAT_PACK32];
 
 /// Whether multisampled images (2, 4 and 8 samples) of `format` are proven end to end by
 /// `tests/tests/msaa.rs`: every colour format of [`PROVEN_COLOR`] (rendering per sample is
@@ -402,6 +410,37 @@ pub const PROVEN_STORAGE_TEXEL: &[vk::Format] = &[
     vk::Format::R32G32B32A32_SFLOAT,
 ];
 
+/// The formats of the spec's `shaderStorageImageExtendedFormats` feature ("Features",
+/// the list under the feature), whose storage images (STORAGE) are proven by
+/// `tests/tests/image_shaders.rs` (`storage_fetch_and_sampling_match_lavapipe` and the
+/// unformatted variant: imageStore to a swizzled 2-level, 2-layer image, read back through
+/// imageLoad, texelFetch and nearest textureLod, differential against lavapipe).
+pub const PROVEN_STORAGE_EXTENDED: &[vk::Format] = &[
+    vk::Format::R16G16_SFLOAT,
+    vk::Format::B10G11R11_UFLOAT_PACK32,
+    vk::Format::R16_SFLOAT,
+    vk::Format::R16G16B16A16_UNORM,
+    vk::Format::A2B10G10R10_UNORM_PACK32,
+    vk::Format::R16G16_UNORM,
+    vk::Format::R8G8_UNORM,
+    vk::Format::R16_UNORM,
+    vk::Format::R8_UNORM,
+    vk::Format::R16G16B16A16_SNORM,
+    vk::Format::R16G16_SNORM,
+    vk::Format::R8G8_SNORM,
+    vk::Format::R16_SNORM,
+    vk::Format::R8_SNORM,
+    vk::Format::R16G16_SINT,
+    vk::Format::R8G8_SINT,
+    vk::Format::R16_SINT,
+    vk::Format::R8_SINT,
+    vk::Format::A2B10G10R10_UINT_PACK32,
+    vk::Format::R16G16_UINT,
+    vk::Format::R8G8_UINT,
+    vk::Format::R16_UINT,
+    vk::Format::R8_UINT,
+];
+
 /// Formats whose sampling is proven by `tests/tests/format_sampling.rs`: a copy-uploaded
 /// 2-level, 2-layer image read back through texelFetch and nearest textureLod (SAMPLE), linear
 /// textureLod for the non-integer colour formats (FILTER, where the hardware filters), and the same
@@ -518,6 +557,7 @@ pub fn proven(format: vk::Format) -> Caps {
     // Storage texel buffers: every storage-image format of `image_shaders.rs` through an
     // imageBuffer as well (`storage_texel_buffers_match_lavapipe`).
     add(PROVEN_STORAGE_TEXEL.contains(&format), Caps::BUFFER_STORAGE);
+    add(PROVEN_STORAGE_EXTENDED.contains(&format), Caps::STORAGE);
     caps
 }
 

@@ -135,20 +135,25 @@ fn nothing_unproven_is_advertised() {
         | blit;
     assert_eq!(p.optimal_tiling_features, want);
     assert_eq!(p.buffer_features, texel | F::VERTEX_BUFFER);
-    // A colour target the blit kernel cannot store (no typed stores of 5_6_5): rendered and
-    // blended, a blit source, not a blit destination.
+    // Packed 16-bit targets are blit destinations through R16_UINT (the kernel packs);
+    // B5G6R5, which lavapipe does not blit (no proof as a source), is neither.
     let p = format_properties_for(
         vk::Format::R5G6B5_UNORM_PACK16,
         proven(vk::Format::R5G6B5_UNORM_PACK16),
     );
     assert!(p.optimal_tiling_features.contains(F::COLOR_ATTACHMENT | F::COLOR_ATTACHMENT_BLEND));
-    assert!(!p.optimal_tiling_features.contains(F::BLIT_DST));
+    assert!(p.optimal_tiling_features.contains(F::BLIT_SRC | F::BLIT_DST));
+    let b = vk::Format::B5G6R5_UNORM_PACK16;
+    let p = format_properties_for(b, proven(b));
+    assert!(p.optimal_tiling_features.contains(F::COLOR_ATTACHMENT));
+    assert!(!p.optimal_tiling_features.intersects(F::BLIT_SRC | F::BLIT_DST));
     // BGRA is stored through RGBA with R and B swapped: a blit destination.
     let p = format_properties_for(vk::Format::B8G8R8A8_UNORM, proven(vk::Format::B8G8R8A8_UNORM));
     assert!(p.optimal_tiling_features.contains(F::BLIT_DST | F::COLOR_ATTACHMENT_BLEND));
-    // Integer formats are sampled, never filtered nor blended.
+    // Integer formats are sampled, never filtered nor blended (R16G16_SINT is a storage
+    // format of shaderStorageImageExtendedFormats).
     let p = format_properties_for(vk::Format::R16G16_SINT, proven(vk::Format::R16G16_SINT));
-    let want = transfer | F::SAMPLED_IMAGE | F::COLOR_ATTACHMENT | blit;
+    let want = transfer | F::SAMPLED_IMAGE | F::STORAGE_IMAGE | F::COLOR_ATTACHMENT | blit;
     assert_eq!(p.optimal_tiling_features, want);
     // A format no colour, storage or vertex test covers: sampled, transferred, a blit source.
     let p = format_properties_for(
@@ -400,6 +405,31 @@ fn blits_store_through_a_format_of_the_same_memory() {
         plan(Fm::A2R10G10B10_UNORM_PACK32),
         Some((Fm::A2B10G10R10_UNORM_PACK32, false, true))
     );
-    assert_eq!(plan(Fm::R5G6B5_UNORM_PACK16), None);
-    assert_eq!(plan(Fm::A1R5G5B5_UNORM_PACK16), None);
+    // Packed 16-bit UNORM: through R16_UINT, packed by the kernel.
+    let packed = |f| info(f).unwrap().blit_store().map(|s| (s.via.format, s.pack16));
+    for f in [
+        Fm::R5G6B5_UNORM_PACK16,
+        Fm::B5G6R5_UNORM_PACK16,
+        Fm::A1R5G5B5_UNORM_PACK16,
+        Fm::R5G5B5A1_UNORM_PACK16,
+        Fm::B5G5R5A1_UNORM_PACK16,
+        Fm::R4G4B4A4_UNORM_PACK16,
+        Fm::B4G4R4A4_UNORM_PACK16,
+    ] {
+        assert_eq!(packed(f), Some((Fm::R16_UINT, true)), "{f:?}");
+    }
+    assert_eq!(packed(Fm::R16_UNORM), Some((Fm::R16_UNORM, false)));
+    assert_eq!(packed(Fm::R8G8_UNORM), Some((Fm::R8G8_UNORM, false)));
+}
+
+#[test]
+fn every_extended_storage_format_is_a_storage_image() {
+    // shaderStorageImageExtendedFormats is on: each format of its list must have
+    // STORAGE_IMAGE with optimal tiling (and a hardware table row that stores it).
+    assert_eq!(PROVEN_STORAGE_EXTENDED.len(), 23);
+    for &f in PROVEN_STORAGE_EXTENDED {
+        assert!(info(f).unwrap().caps.contains(Caps::STORAGE), "{f:?}");
+        let p = format_properties_for(f, proven(f));
+        assert!(p.optimal_tiling_features.contains(F::STORAGE_IMAGE), "{f:?}");
+    }
 }

@@ -171,7 +171,17 @@ pub static FORMATS: &[FormatInfo] = &[
     c(F::R32_UINT, 4, Uint, 20, 20, X001, INT32),
     c(F::R32_SINT, 4, Sint, 21, 21, X001, INT32),
     c(F::R32_SFLOAT, 4, Float, 22, 22, X001, FULL),
-    c(F::B10G11R11_UFLOAT_PACK32, 4, Float, 36, 36, XYZ1, RENDER.union(Caps::FETCH)),
+    // Stored by MIMG like the other 32-bit formats (RADV's storage-image data formats, taken
+    // from AMD's GCN3 ISA guide, include 10_11_11).
+    c(
+        F::B10G11R11_UFLOAT_PACK32,
+        4,
+        Float,
+        36,
+        36,
+        XYZ1,
+        RENDER.union(Caps::FETCH).union(Caps::STORAGE),
+    ),
     c(F::E5B9G9R9_UFLOAT_PACK32, 4, Float, 132, 0, XYZ1, FILTER),
     // 64 bits.
     c(F::R16G16B16A16_UNORM, 8, Unorm, 65, 65, XYZW, FULL),

@@ -12,8 +12,12 @@
 //! depth plane is sampled and stored like a one-channel colour image (Ferrum's depth images
 //! carry no HTILE). Destinations without typed stores of their own go through another format
 //! of the same memory (`FormatInfo::blit_store`): sRGB through its UNORM twin, the kernel
-//! encoding R, G and B with the spec's sRGB curve; BGRA through RGBA, R and B swapped.
-//! Packed 16-bit destinations, stencil and D32S8 are refused (not advertised).
+//! encoding R, G and B with the spec's sRGB curve; BGRA through RGBA, R and B swapped;
+//! packed 16-bit UNORM formats (navi21 has no typed stores for them) through R16_UINT, the
+//! kernel converting each channel to UNORM (the spec's float -> normalized fixed-point
+//! conversion: clamp to [0, 1], scale by 2^b - 1, round to nearest even) and packing the
+//! bits itself. Integer destinations saturate to their channel range in the kernel (the
+//! typed store would keep the low bits). Stencil and D32S8 are refused (not advertised).
 
 use ash::vk;
 use ferrum_compiler::amd::abi::BindingLayout;
@@ -38,7 +42,8 @@ const GROUP: [u32; 3] = [8, 8, 1];
 /// destination region's low corner (x, y, first layer or slice), 4..7 `a` (x, y, z), 8..11
 /// `b`, 12 width, 13 height of the region, 14 the source's first layer (arrays).
 /// Binding 0: source T# (byte 0), binding 1: S# (byte 32), binding 2: destination T# (byte 48).
-pub(super) fn kernel(dim: Dim, srgb: bool, swap_rb: bool) -> (Shader, ResourceLayout) {
+/// The texel is converted as `encode` says before the store.
+pub(super) fn kernel(dim: Dim, encode: Encode) -> (Shader, ResourceLayout) {
     let mut k = KernelBuilder::new("ferrum_meta_blit", GROUP);
     let g = k.global_id();
     let id = [k.component(g, 0), k.component(g, 1), k.component(g, 2)];
@@ -90,14 +95,8 @@ pub(super) fn kernel(dim: Dim, srgb: bool, swap_rb: bool) -> (Shader, ResourceLa
         let image = k.descriptor(0, 0, None);
         let sampler = k.descriptor(0, 1, None);
         let lod = k.imm(0);
-        let mut texel = k.image_sample_lod(image, Some(sampler), dim.shape(), coord, lod);
-        if srgb {
-            texel = srgb_encode(k, texel);
-        }
-        if swap_rb {
-            let c: Vec<Value> = [2, 1, 0, 3].iter().map(|&i| k.component(texel, i)).collect();
-            texel = k.vec(&c);
-        }
+        let texel = k.image_sample_lod(image, Some(sampler), dim.shape(), coord, lod);
+        let texel = encode_texel(k, texel, encode);
         let out = k.descriptor(0, 2, None);
         let at = match dim {
             Dim::D1 => k.vec(&[dst[0], dst[2]]),
@@ -111,6 +110,115 @@ pub(super) fn kernel(dim: Dim, srgb: bool, swap_rb: bool) -> (Shader, ResourceLa
     layout.bindings.insert((0, 1), b(DescriptorKind::Sampler, 32));
     layout.bindings.insert((0, 2), b(DescriptorKind::StorageImage, 48));
     (k.finish(), layout)
+}
+
+/// The conversions the kernel applies to a texel (API channels R, G, B, A) before its typed
+/// store, in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Encode {
+    /// Saturate integer channels to the destination's range: per API channel its width (0,
+    /// or 32: left alone), and whether signed. The CTS' reference converts integer blits
+    /// with saturation (`intNearestBlitCompare`: "clamped to max. representable value");
+    /// the typed store of an out-of-range integer would keep its low bits.
+    saturate: Option<([u8; 4], bool)>,
+    /// Encode R, G and B with the sRGB curve.
+    srgb: bool,
+    /// Swap R and B (BGRA memory through an RGBA T#).
+    swap_rb: bool,
+    /// Convert to UNORM and pack into one 16-bit word (an R16_UINT store): per API channel
+    /// its lowest bit and width (0: absent).
+    pack16: Option<[(u8, u8); 4]>,
+}
+
+impl Encode {
+    /// The conversions for storing colour format `df` as `store` plans, the channel layouts
+    /// from the spec's format definitions (`pack::channels`). `None` if a layout is unknown.
+    pub(super) fn of(df: &FormatInfo, store: &BlitStore) -> Option<Encode> {
+        let layout = || {
+            let mut fields = [(0u8, 0u8); 4];
+            for (c, low, width) in super::pack::channels(df.format)? {
+                fields[c] = (u8::try_from(low).ok()?, u8::try_from(width).ok()?);
+            }
+            Some(fields)
+        };
+        let saturate = match df.numeric {
+            Numeric::Uint | Numeric::Sint => {
+                Some((layout()?.map(|(_, w)| w), df.numeric == Numeric::Sint))
+            }
+            _ => None,
+        };
+        let pack16 = if store.pack16 { Some(layout()?) } else { None };
+        Some(Encode { saturate, srgb: store.srgb, swap_rb: store.swap_rb, pack16 })
+    }
+}
+
+/// Applies `encode`'s conversions to `texel`, in [`Encode`]'s order.
+fn encode_texel(k: &mut KernelBuilder, mut texel: Value, encode: Encode) -> Value {
+    if let Some((bits, signed)) = encode.saturate {
+        texel = saturate_int(k, texel, bits, signed);
+    }
+    if encode.srgb {
+        texel = srgb_encode(k, texel);
+    }
+    if encode.swap_rb {
+        let c: Vec<Value> = [2, 1, 0, 3].iter().map(|&i| k.component(texel, i)).collect();
+        texel = k.vec(&c);
+    }
+    if let Some(fields) = encode.pack16 {
+        texel = pack16(k, texel, fields);
+    }
+    texel
+}
+
+/// Clamps each integer channel of `texel` to the range of a `bits[c]`-bit integer (signed
+/// or not); channels of width 0 or 32 are left alone.
+fn saturate_int(k: &mut KernelBuilder, texel: Value, bits: [u8; 4], signed: bool) -> Value {
+    let out: Vec<Value> = (0..4)
+        .map(|c| {
+            let v = k.component(texel, c);
+            let n = u32::from(bits[c as usize]);
+            if n == 0 || n >= 32 {
+                return v;
+            }
+            if signed {
+                let hi = k.imm((1u32 << (n - 1)) - 1);
+                let lo = k.imm((-(1i32 << (n - 1))) as u32);
+                let v = k.op(AluOp::Imin, &[v, hi]);
+                k.op(AluOp::Imax, &[v, lo])
+            } else {
+                let hi = k.imm((1u32 << n) - 1);
+                k.op(AluOp::Umin, &[v, hi])
+            }
+        })
+        .collect();
+    k.vec(&out)
+}
+
+/// Converts R, G, B and A of `texel` to UNORM of the widths in `fields` and packs them at
+/// their offsets into the low 16 bits of the first component (the others 0), for an
+/// R16_UINT store. The spec's conversion: clamp to [0, 1] (a NaN becomes 0: the max against
+/// 0 comes first and returns the number), multiply by 2^b - 1, round to nearest even.
+fn pack16(k: &mut KernelBuilder, texel: Value, fields: [(u8, u8); 4]) -> Value {
+    let f = |k: &mut KernelBuilder, x: f32| k.imm(x.to_bits());
+    let (zero, one) = (f(k, 0.0), f(k, 1.0));
+    let mut packed = k.imm(0);
+    for (c, &(offset, width)) in fields.iter().enumerate() {
+        if width == 0 {
+            continue;
+        }
+        let v = k.component(texel, c as u32);
+        let v = k.op(AluOp::Fmax, &[v, zero]);
+        let v = k.op(AluOp::Fmin, &[v, one]);
+        let scale = f(k, ((1u32 << width) - 1) as f32);
+        let v = k.op(AluOp::Fmul, &[v, scale]);
+        let v = k.op(AluOp::FroundEven, &[v]);
+        let v = k.op(AluOp::F2u, &[v]);
+        let shift = k.imm(u32::from(offset));
+        let v = k.op(AluOp::Ishl, &[v, shift]);
+        packed = k.op(AluOp::Ior, &[packed, v]);
+    }
+    let zero = k.imm(0);
+    k.vec(&[packed, zero, zero, zero])
 }
 
 /// The spec's linear-to-sRGB encoding ("sRGB EOTF" inverse) of R, G and B of `texel`, alpha
@@ -303,9 +411,14 @@ pub fn blit(
     set.extend(sampler_words(filter)?);
     // Depth planes are stored as themselves (their table rows have no storage caps).
     let store = if df.is_depth_stencil() {
-        BlitStore { via: df, srgb: false, swap_rb: false }
+        BlitStore { via: df, srgb: false, swap_rb: false, pack16: false }
     } else {
         df.blit_store().ok_or(VkError::FormatNotSupported)?
+    };
+    let encode = if df.is_depth_stencil() {
+        Encode::default()
+    } else {
+        Encode::of(df, &store).ok_or(VkError::FormatNotSupported)?
     };
     set.extend(typed_level(dst, store.via, r.dst_subresource.mip_level)?.words());
     let f = |x: f32| x.to_bits();
@@ -327,5 +440,5 @@ pub fn blit(
         a.base_layer,
     ];
     let groups = [b.size[0].div_ceil(GROUP[0]), b.size[1].div_ceil(GROUP[1]), count];
-    super::run(s, Kernel::Blit(dim, store.srgb, store.swap_rb), &set, &push, groups)
+    super::run(s, Kernel::Blit(dim, encode), &set, &push, groups)
 }

@@ -43,9 +43,9 @@ pub enum Kernel {
     Clear(surface::Dim),
     /// Move raw texel blocks between images and buffers.
     Copy(copy::Copy),
-    /// Sample one image and store the filtered, converted texels into another; the flags:
-    /// sRGB-encode, swap R and B (see `FormatInfo::blit_store`).
-    Blit(surface::Dim, bool, bool),
+    /// Sample one image and store the filtered, converted texels into another, encoded as
+    /// `FormatInfo::blit_store` plans.
+    Blit(surface::Dim, blit::Encode),
     /// Combine the samples (this many) of a multisampled image into a single-sampled one.
     Resolve(u32, resolve::Combine),
     /// Resolve query slots into `vkCmdCopyQueryPoolResults` results.
@@ -57,7 +57,7 @@ impl Kernel {
         match self {
             Kernel::Clear(dim) => clear::kernel(dim),
             Kernel::Copy(c) => copy::kernel(c),
-            Kernel::Blit(dim, srgb, swap_rb) => blit::kernel(dim, srgb, swap_rb),
+            Kernel::Blit(dim, encode) => blit::kernel(dim, encode),
             Kernel::Resolve(samples, c) => resolve::kernel(samples, c),
             Kernel::Query(l) => query::kernel(l),
         }

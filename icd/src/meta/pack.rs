@@ -20,7 +20,7 @@ const fn rgba(n: u32) -> [Chan; 4] {
 
 /// Where each channel lives in the texel (bit 0 = the lowest bit of the first byte). Array
 /// formats hold R in the first bytes; `_PACK` formats name channels from the top bit down.
-fn channels(format: F) -> Option<Vec<Chan>> {
+pub(super) fn channels(format: F) -> Option<Vec<Chan>> {
     let name = format!("{format:?}");
     let v: Vec<Chan> = match format {
         F::R4G4_UNORM_PACK8 => vec![(0, 4, 4), (1, 0, 4)],

@@ -117,6 +117,9 @@ pub fn supported_features() -> vk::PhysicalDeviceFeatures {
         // instructions take the format from the T#/V#, never from the shader, so the compiler
         // ignores the declared format (tests/tests/image_shaders.rs `unformatted_*`: every
         // storage format's round trip declared without a format, against lavapipe).
+        // Storage images of every format of the feature's list
+        // (`format::properties::PROVEN_STORAGE_EXTENDED`, proven by image_shaders.rs).
+        shader_storage_image_extended_formats: vk::TRUE,
         shader_storage_image_read_without_format: vk::TRUE,
         shader_storage_image_write_without_format: vk::TRUE,
         // CUBE_ARRAY views (T# type CUBE with the cube index in the layer coordinate, scaled
