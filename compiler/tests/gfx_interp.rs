@@ -6,9 +6,11 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use ferrum_compiler::interp::{self, Fragment, Outputs, Quad, Resources, Triangle, VertexLane};
+use ferrum_compiler::interp::{
+    self, Fragment, Outputs, Quad, Resources, TexelKind, Triangle, VertexLane,
+};
 use ferrum_compiler::ir::validate::{validate, Expect};
-use ferrum_compiler::ir::{print, BuiltinOut, IoSlot, Mode, Shader, Stage, SysVal};
+use ferrum_compiler::ir::{print, BuiltinOut, IoSlot, Mode, Shader, Stage, SysVal, Type, TypeId};
 use ferrum_compiler::passes::*;
 use ferrum_compiler::pipeline::optimize;
 
@@ -180,6 +182,23 @@ fn helper_lanes_write_no_memory() {
     assert_eq!(res.buffers[0].data, 2u32.to_le_bytes(), "two live lanes add 1 each");
 }
 
+#[test]
+fn implicit_lod_comes_from_the_quads_coordinate_derivatives() {
+    let s = front_end("query_lod.frag");
+    let mut res = Resources::default();
+    let mut rng = Rng(7);
+    let ty = s.vars.iter().find(|v| v.mode == Mode::Handle).unwrap().ty;
+    res.images.push(random_image(&s, ty, (0, 1), &mut rng));
+    let quad = Quad { x: 8, y: 8, coverage: [1, 0, 0, 0], sample: None };
+    let mut tri = rgb_triangle();
+    tri.window = [[0.0, 0.0, 0.0], [64.0, 0.0, 0.0], [0.0, 64.0, 0.0]];
+    let r = interp::run_fragment(&s, &tri, &quad, &mut res).unwrap();
+    // xy * 2 moves 2 per pixel (128 texels of 64): lambda = 7, level clamped to 6 of 7; xy /
+    // 256 moves 1/4 texel per pixel: lambda = -2, level 0.
+    let got = [0, 1, 2, 3].map(|c| fv(&r[0].outputs, 0, c));
+    assert_eq!(got, [6.0, 7.0, 0.0, -2.0]);
+}
+
 /// Whether the shader runs per sample (SampleId, SamplePosition or a `sample` input).
 fn per_sample(s: &Shader) -> bool {
     s.vars.iter().any(|v| {
@@ -214,6 +233,48 @@ fn random_outputs(rng: &mut Rng) -> Outputs {
     o
 }
 
+/// A 64x64 image (7 levels, or 4 samples) of random texels for a handle of type `ty`, with a
+/// linear repeating sampler if it is a combined image/sampler.
+fn random_image(s: &Shader, ty: TypeId, key: (u32, u32), rng: &mut Rng) -> interp::Image {
+    let (image, combined) = match s.types.get(ty) {
+        Type::SampledImage { image } => (*image, true),
+        _ => (ty, false),
+    };
+    let Type::Image { ms, arrayed, sampled_ty, .. } = s.types.get(image).clone() else {
+        panic!("handle of type {:?}", s.types.get(image));
+    };
+    let kind = match s.types.get(sampled_ty) {
+        Type::Float { .. } => TexelKind::Float,
+        Type::Int { signed: true, .. } => TexelKind::Sint,
+        _ => TexelKind::Uint,
+    };
+    let levels = if ms { 1 } else { 7 };
+    let mut img =
+        interp::Image::new((key.0, key.1, 0), [64, 64, 1], 1 + u32::from(arrayed), levels, kind);
+    if ms {
+        img.samples = 4;
+        img.texels = vec![[0; 4]; img.texels.len() * 4];
+    }
+    for t in &mut img.texels {
+        *t = [0; 4].map(|_| match kind {
+            TexelKind::Float => rng.float(0.0, 1.0).to_bits(),
+            _ => (rng.next() % 100) as u32,
+        });
+    }
+    img.sampler = combined.then(|| interp::Sampler {
+        set: key.0,
+        binding: key.1,
+        index: 0,
+        linear: true,
+        mip_linear: true,
+        address: [interp::Address::Repeat; 3],
+        compare: None,
+        unnormalized: false,
+        border: [0; 4],
+    });
+    img
+}
+
 fn random_inputs(s: &Shader, seed: u64) -> Inputs {
     let mut rng = Rng(seed | 1);
     let mut res =
@@ -222,6 +283,11 @@ fn random_inputs(s: &Shader, seed: u64) -> Inputs {
         if let Some((set, binding)) = v.binding {
             let data = (0..4096).map(|_| rng.next() as u8 & 0x3f).collect();
             res.buffers.push(interp::Buffer { set, binding, index: 0, data });
+        }
+    }
+    for v in s.vars.iter().filter(|v| v.mode == Mode::Handle) {
+        if let Some((set, binding)) = v.binding {
+            res.images.push(random_image(s, v.ty, (set, binding), &mut rng));
         }
     }
     let vertex = (0..40)
@@ -357,15 +423,7 @@ fn every_pass(file: &str) -> Result<(), interp::InterpError> {
 
 /// Corpus shaders the interpreter does not run, and why (checked to still refuse, so the
 /// list shrinks as the interpreter grows).
-const NOT_RUN: &[(&str, &str)] = &[
-    ("attribute.vert", "64-bit vertex attributes"),
-    ("query_lod.frag", "images"),
-    ("query_lod_array.frag", "images"),
-    ("sample_implicit.frag", "images"),
-    ("sample_mag.frag", "images"),
-    ("subpass.frag", "images"),
-    ("subpass_ms.frag", "images"),
-];
+const NOT_RUN: &[(&str, &str)] = &[("attribute.vert", "64-bit vertex attributes")];
 
 #[test]
 fn every_pass_preserves_results_on_the_graphics_corpus() {
