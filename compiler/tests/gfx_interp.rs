@@ -261,7 +261,7 @@ fn random_image(s: &Shader, ty: TypeId, key: (u32, u32), rng: &mut Rng) -> inter
             _ => (rng.next() % 100) as u32,
         });
     }
-    img.sampler = combined.then(|| interp::Sampler {
+    img.sampler = combined.then_some(interp::Sampler {
         set: key.0,
         binding: key.1,
         index: 0,
@@ -319,7 +319,7 @@ fn random_inputs(s: &Shader, seed: u64) -> Inputs {
             front_facing: rng.next() & 1 == 1,
             samples,
             view_index: 0,
-            point: reads_point_coord(s).then(|| ([20.0, 20.0], 16.0)),
+            point: reads_point_coord(s).then_some(([20.0, 20.0], 16.0)),
         };
         let quad = Quad {
             x: (rng.next() % 46) as u32 & !1,

@@ -33,15 +33,15 @@ fn triangle(outs: &[Outputs]) -> Triangle {
         f64::from(f32::from_bits(o[&(IoSlot::Builtin(BuiltinOut::Position), c)] as u32))
     };
     let mut tri = Triangle { samples: 1, ..Default::default() };
-    for v in 0..3 {
-        let w = pos(&outs[v], 3);
+    for (v, out) in outs.iter().enumerate().take(3) {
+        let w = pos(out, 3);
         tri.w[v] = w;
         tri.window[v] = [
-            (pos(&outs[v], 0) / w + 1.0) * f64::from(W) / 2.0,
-            (pos(&outs[v], 1) / w + 1.0) * f64::from(H) / 2.0,
-            pos(&outs[v], 2) / w,
+            (pos(out, 0) / w + 1.0) * f64::from(W) / 2.0,
+            (pos(out, 1) / w + 1.0) * f64::from(H) / 2.0,
+            pos(out, 2) / w,
         ];
-        tri.vertices[v] = outs[v].clone();
+        tri.vertices[v] = out.clone();
     }
     // Vulkan's facing ("Basic Polygon Rasterization"): a = -1/2 sum(x_i y_i+1 - x_i+1 y_i)
     // in framebuffer coordinates, front when positive for VK_FRONT_FACE_COUNTER_CLOCKWISE
