@@ -385,6 +385,69 @@ pub unsafe fn render_pass(
     unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
 }
 
+/// A one-subpass render pass over one colour attachment of `color` (cleared, stored, left in
+/// `color_final` with its writes made visible to the transfers or shaders that layout serves)
+/// and, when given, a depth/stencil attachment (cleared, not stored).
+///
+/// # Safety
+/// `d` is a live device.
+pub unsafe fn cleared_pass(
+    d: &Device,
+    color: vk::Format,
+    depth: Option<vk::Format>,
+    color_final: vk::ImageLayout,
+) -> vk::RenderPass {
+    let cleared = |format| {
+        vk::AttachmentDescription::default()
+            .format(format)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .load_op(vk::AttachmentLoadOp::CLEAR)
+            .stencil_load_op(vk::AttachmentLoadOp::CLEAR)
+            .initial_layout(vk::ImageLayout::UNDEFINED)
+    };
+    let mut atts =
+        vec![cleared(color).store_op(vk::AttachmentStoreOp::STORE).final_layout(color_final)];
+    atts.extend(depth.map(|f| {
+        cleared(f)
+            .store_op(vk::AttachmentStoreOp::DONT_CARE)
+            .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
+            .final_layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL)
+    }));
+    let color_ref = [vk::AttachmentReference {
+        attachment: 0,
+        layout: vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+    }];
+    let depth_ref = vk::AttachmentReference {
+        attachment: 1,
+        layout: vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+    };
+    let mut sub = vk::SubpassDescription::default()
+        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+        .color_attachments(&color_ref);
+    if depth.is_some() {
+        sub = sub.depth_stencil_attachment(&depth_ref);
+    }
+    let (dst_stage, dst_access) = if color_final == vk::ImageLayout::TRANSFER_SRC_OPTIMAL {
+        (vk::PipelineStageFlags::TRANSFER, vk::AccessFlags::TRANSFER_READ)
+    } else {
+        let shaders =
+            vk::PipelineStageFlags::FRAGMENT_SHADER | vk::PipelineStageFlags::COMPUTE_SHADER;
+        (shaders, vk::AccessFlags::SHADER_READ)
+    };
+    let deps = [vk::SubpassDependency::default()
+        .src_subpass(0)
+        .dst_subpass(vk::SUBPASS_EXTERNAL)
+        .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+        .dst_stage_mask(dst_stage)
+        .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+        .dst_access_mask(dst_access)];
+    let subs = [sub];
+    let info =
+        vk::RenderPassCreateInfo::default().attachments(&atts).subpasses(&subs).dependencies(&deps);
+    // SAFETY: forwarded to the caller.
+    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
+}
+
 /// A shader module from GLSL of `stage` ("vert", "frag").
 pub fn module(d: &Device, src: &str, stage: &str) -> vk::ShaderModule {
     let code = glsl_spirv(src, stage);

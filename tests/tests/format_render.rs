@@ -26,7 +26,7 @@
 use ash_loaded::vk;
 use ferrum_tests::gpu::Gpu;
 use ferrum_tests::pipeline::{attribute, binding, viewport, GraphicsDesc};
-use ferrum_tests::scene::{copy_layers, module, Attachment};
+use ferrum_tests::scene::{cleared_pass, copy_layers, module, Attachment};
 use ferrum_tests::texels::{self, field_bits, fields, float_value, Field, Range};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 use vulkan_ferrum::format::properties::{blends, PROVEN_COLOR, PROVEN_VERTEX};
@@ -134,38 +134,6 @@ fn clear_value(numeric: Numeric) -> vk::ClearColorValue {
     }
 }
 
-/// A one-subpass render pass over a colour attachment of `format`, cleared, left in
-/// TRANSFER_SRC_OPTIMAL with its writes visible to transfers.
-fn render_pass(gpu: &Gpu, format: vk::Format) -> vk::RenderPass {
-    let att = [vk::AttachmentDescription::default()
-        .format(format)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .load_op(vk::AttachmentLoadOp::CLEAR)
-        .store_op(vk::AttachmentStoreOp::STORE)
-        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
-        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
-        .initial_layout(vk::ImageLayout::UNDEFINED)
-        .final_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)];
-    let refs = [vk::AttachmentReference {
-        attachment: 0,
-        layout: vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
-    }];
-    let sub = [vk::SubpassDescription::default()
-        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-        .color_attachments(&refs)];
-    let deps = [vk::SubpassDependency::default()
-        .src_subpass(0)
-        .dst_subpass(vk::SUBPASS_EXTERNAL)
-        .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-        .dst_stage_mask(vk::PipelineStageFlags::TRANSFER)
-        .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-        .dst_access_mask(vk::AccessFlags::TRANSFER_READ)];
-    let info =
-        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
-    // SAFETY: a valid create info on a live device.
-    unsafe { gpu.device.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
-}
-
 /// A draw of the scene: the pipeline's blend state, the pattern's shift and the
 /// rectangle's pixel columns.
 struct Draw {
@@ -210,7 +178,9 @@ fn render(gpu: &Gpu, format: vk::Format) -> Vec<u8> {
     let target = Attachment::new(gpu, format, (W, H), vk::SampleCountFlags::TYPE_1, 1, usage);
     let bytes = u64::from(W * H * u32::from(info(format).unwrap().block_bytes));
     let out = gpu.host_buffer(bytes);
-    let pass = render_pass(gpu, format);
+    // SAFETY: the harness's live device.
+    let pass =
+        unsafe { cleared_pass(&gpu.device, format, None, vk::ImageLayout::TRANSFER_SRC_OPTIMAL) };
     let vs = module(d, RECT_VS, "vert");
     let range = [vk::PushConstantRange {
         stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
@@ -470,7 +440,10 @@ fn fetch(gpu: &Gpu, format: vk::Format) -> Vec<u32> {
     let target =
         Attachment::new(gpu, target_format, (W, H), vk::SampleCountFlags::TYPE_1, 1, usage);
     let out = gpu.host_buffer(u64::from(W * H * 16));
-    let pass = render_pass(gpu, target_format);
+    // SAFETY: the harness's live device.
+    let pass = unsafe {
+        cleared_pass(&gpu.device, target_format, None, vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+    };
     let (vs, fs) = vertex_shaders(format);
     let (vs, fs) = (module(d, &vs, "vert"), module(d, &fs, "frag"));
     // SAFETY: valid create infos and commands on live objects; all destroyed after the

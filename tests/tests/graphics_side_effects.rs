@@ -11,11 +11,11 @@
 //! helper lanes run beside it at its edges): exactly the pixels it colours count once, and
 //! helpers store nothing.
 
-use ash_loaded::{vk, Device};
+use ash_loaded::vk;
 use ferrum_tests::gpu::Gpu;
 use ferrum_tests::kernel::{binding, whole, SetPool};
 use ferrum_tests::pipeline::{viewport, GraphicsDesc};
-use ferrum_tests::scene::{module, Attachment, ColorTarget, Reader};
+use ferrum_tests::scene::{cleared_pass, module, Attachment, ColorTarget, Reader};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
 const W: u32 = 24;
@@ -93,41 +93,6 @@ fn device(h: &Harness, pd: vk::PhysicalDevice) -> Gpu {
     Gpu::with_features(&h.instance, pd, 0, &features)
 }
 
-/// A render pass with one colour attachment (cleared, stored, then sampled by the reader) and
-/// one depth attachment cleared to 1.0.
-unsafe fn render_pass(d: &Device) -> vk::RenderPass {
-    let color = vk::AttachmentDescription::default()
-        .format(COLOR)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .load_op(vk::AttachmentLoadOp::CLEAR)
-        .store_op(vk::AttachmentStoreOp::STORE)
-        .initial_layout(vk::ImageLayout::UNDEFINED)
-        .final_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
-    let depth = vk::AttachmentDescription::default()
-        .format(DEPTH)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .load_op(vk::AttachmentLoadOp::CLEAR)
-        .store_op(vk::AttachmentStoreOp::DONT_CARE)
-        .initial_layout(vk::ImageLayout::UNDEFINED)
-        .final_layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
-    let color_ref = [vk::AttachmentReference {
-        attachment: 0,
-        layout: vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
-    }];
-    let depth_ref = vk::AttachmentReference {
-        attachment: 1,
-        layout: vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-    };
-    let subpass = [vk::SubpassDescription::default()
-        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-        .color_attachments(&color_ref)
-        .depth_stencil_attachment(&depth_ref)];
-    let attachments = [color, depth];
-    let info = vk::RenderPassCreateInfo::default().attachments(&attachments).subpasses(&subpass);
-    // SAFETY: a valid create info on a live device.
-    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
-}
-
 fn render(gpu: &Gpu, scene: Scene) -> Outcome {
     let d = &gpu.device;
     let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
@@ -162,7 +127,7 @@ fn render(gpu: &Gpu, scene: Scene) -> Outcome {
             .unwrap();
         let set = SetPool::new(d, set_layout, &bindings);
         set.write_buffers(0, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
-        let pass = render_pass(d);
+        let pass = cleared_pass(d, COLOR, Some(DEPTH), vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
         let views = [color.view, depth.view];
         let fb_info = vk::FramebufferCreateInfo::default()
             .render_pass(pass)

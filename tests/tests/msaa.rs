@@ -1,7 +1,7 @@
 //! Multisampling through the loader, differential against lavapipe (validation layer on).
 //!
 //! - `msaa_transfers_match_lavapipe`: multisampled images (2, 4 and 8 samples, two layers) of
-//!   every colour format in `PROVEN_MSAA` are cleared (`vkCmdClearColorImage`, per layer), copied
+//!   every colour format of `proven_msaa` (`PROVEN_COLOR`) are cleared (`vkCmdClearColorImage`, per layer), copied
 //!   into another multisampled image at an offset (`vkCmdCopyImage`, every sample), and
 //!   resolved (`vkCmdResolveImage`, a sub-rectangle at an offset, and the whole image) into
 //!   single-sampled images read back with `vkCmdCopyImageToBuffer`. Every sample of a pixel
@@ -240,12 +240,9 @@ fn transfer_round(
     down.bytes().to_vec()
 }
 
-/// The colour formats of `PROVEN_MSAA`.
+/// The colour formats of `proven_msaa`.
 fn formats() -> impl Iterator<Item = vk::Format> {
-    vulkan_ferrum::format::properties::PROVEN_MSAA
-        .iter()
-        .copied()
-        .filter(|&f| !vulkan_ferrum::format::info(f).unwrap().is_depth_stencil())
+    vulkan_ferrum::format::properties::PROVEN_COLOR.iter().copied()
 }
 
 const COUNTS: [vk::SampleCountFlags; 3] =
@@ -391,6 +388,19 @@ const SCENES: &[Scene] = &[
         name: "4x sRGB, smooth, vkCmdResolveImage (linear mean, encoded)",
         format: vk::Format::R8G8B8A8_SRGB,
         smooth: true,
+        resolve: Resolve::Command,
+        ..BASE
+    },
+    Scene {
+        name: "4x sRGB, flat, resolve attachment (edge pixels: linear mean, encoded)",
+        format: vk::Format::R8G8B8A8_SRGB,
+        ..BASE
+    },
+    Scene {
+        name: "8x sRGB, flat, sample mask 0x0f, vkCmdResolveImage",
+        format: vk::Format::R8G8B8A8_SRGB,
+        samples: vk::SampleCountFlags::TYPE_8,
+        mask: Some(0x0f),
         resolve: Resolve::Command,
         ..BASE
     },
@@ -793,6 +803,15 @@ fn sample_colours(s: &Scene, tris: &[[[f64; 3]; 3]], bit: usize, x: f64, y: f64)
     out
 }
 
+/// The spec's sRGB transfer function (linear to encoded, before quantization).
+fn srgb_encode(l: f32) -> f32 {
+    if l <= 0.003_130_8 {
+        l * 12.92
+    } else {
+        1.055 * l.powf(1.0 / 2.4) - 0.055
+    }
+}
+
 /// Compares a flat-coloured scene with the spec's expectation: each channel of a pixel is the
 /// mean of its samples' colours, so it lies between the means of the per-sample least and
 /// greatest possible values (exactly one value where nothing is ambiguous), within one LSB of
@@ -818,6 +837,13 @@ fn compare_with_coverage(s: &Scene, ours: &[u8]) -> Result<(), String> {
                 }
             }
             ambiguous += usize::from(!exact);
+            if s.format == vk::Format::R8G8B8A8_SRGB {
+                // The mean is taken of linear values, then encoded (the spec's resolve of
+                // sRGB); the encoding is monotonic, so the bounds stay bounds.
+                for c in 0..3 {
+                    (lo[c], hi[c]) = (srgb_encode(lo[c]), srgb_encode(hi[c]));
+                }
+            }
             let p = (py * W + px) as usize;
             let got = &a[4 * p..4 * p + 4];
             let tol = lsb + 1e-6;

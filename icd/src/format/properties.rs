@@ -190,82 +190,25 @@ pub fn proven_blit_dst(format: vk::Format) -> bool {
         || PROVEN_COLOR.contains(&format) && proven_blit_src(format) && f.blit_store().is_some()
 }
 
-/// Formats whose multisampled images (2, 4 and 8 samples) are proven end to end by
-/// `tests/tests/msaa.rs`: colour formats with rendering, resolves (commands and attachments),
-/// copies and clears; depth formats as per-sample depth-tested attachments with load-op
-/// clears (depth/stencil resolves are not offered); differential against lavapipe (4x) and
-/// coverage computed at the standard sample locations. The stencil formats' per-sample
-/// stencil tests are proven by the conformance suite's
+/// Whether multisampled images (2, 4 and 8 samples) of `format` are proven end to end by
+/// `tests/tests/msaa.rs`: every colour format of [`PROVEN_COLOR`] (rendering per sample is
+/// the colour back end's format-independent path, proven by rendering on RGBA8, BGRA8,
+/// B10G11R11, RGBA16F and RGBA32F; every listed format is cleared, copied and resolved at
+/// 2/4/8 samples against lavapipe; integer formats resolve sample 0) and the depth/stencil
+/// formats of [`PROVEN_MSAA_DEPTH_STENCIL`]. Below Vulkan 1.2 every colour-attachment format,
+/// integer formats included, must offer framebufferColorSampleCounts (the spec's "Supported
+/// Sample Counts"; `properties_tests` checks it), so a format gaining COLOR_ATTACHMENT gains
+/// its multisampled proof here by construction.
+pub fn proven_msaa(format: vk::Format) -> bool {
+    PROVEN_COLOR.contains(&format) || PROVEN_MSAA_DEPTH_STENCIL.contains(&format)
+}
+
+/// Depth/stencil formats of [`proven_msaa`]: per-sample depth-tested attachments with
+/// load-op clears in `msaa.rs` (depth/stencil resolves are not offered); the stencil
+/// formats' per-sample stencil tests are proven by the conformance suite's
 /// `pipeline.monolithic.multisample.raster_samples.*.stencil` / `depth_stencil` and
-/// `std_sample_locations.draw.stencil.*` (all pass), D32S8's depth plane by `msaa.rs`. Their `sampleCounts` are 1|2|4|8;
-/// every other format's is 1. Every colour-attachment format that is not an integer format
-/// must be here: `sampleCounts` must include framebufferColorSampleCounts for them (the
-/// spec's "Supported Sample Counts"; `properties_tests` checks it).
-pub const PROVEN_MSAA: &[vk::Format] = &[
-    vk::Format::R8G8B8A8_UNORM,
-    vk::Format::B8G8R8A8_UNORM,
-    vk::Format::B10G11R11_UFLOAT_PACK32,
-    vk::Format::R16G16B16A16_SFLOAT,
-    vk::Format::R32G32B32A32_SFLOAT,
-    // The rest of PROVEN_COLOR's non-integer formats: clears, copies and resolves of every
-    // sample count in `msaa_transfers_match_lavapipe` (rendering is per-sample colour
-    // backend work the formats above prove).
-    vk::Format::B4G4R4A4_UNORM_PACK16,
-    vk::Format::R5G6B5_UNORM_PACK16,
-    vk::Format::B5G6R5_UNORM_PACK16,
-    vk::Format::R5G5B5A1_UNORM_PACK16,
-    vk::Format::B5G5R5A1_UNORM_PACK16,
-    vk::Format::A1R5G5B5_UNORM_PACK16,
-    vk::Format::R8_UNORM,
-    vk::Format::R8_SNORM,
-    vk::Format::R8G8_UNORM,
-    vk::Format::R8G8_SNORM,
-    vk::Format::R16_UNORM,
-    vk::Format::R16_SNORM,
-    vk::Format::R16_SFLOAT,
-    vk::Format::R8G8B8A8_SNORM,
-    vk::Format::R8G8B8A8_SRGB,
-    vk::Format::B8G8R8A8_SNORM,
-    vk::Format::B8G8R8A8_SRGB,
-    vk::Format::A8B8G8R8_UNORM_PACK32,
-    vk::Format::A8B8G8R8_SNORM_PACK32,
-    vk::Format::A8B8G8R8_SRGB_PACK32,
-    vk::Format::A2R10G10B10_UNORM_PACK32,
-    vk::Format::A2B10G10R10_UNORM_PACK32,
-    vk::Format::R16G16_UNORM,
-    vk::Format::R16G16_SNORM,
-    vk::Format::R16G16_SFLOAT,
-    vk::Format::R32_SFLOAT,
-    vk::Format::R16G16B16A16_UNORM,
-    vk::Format::R16G16B16A16_SNORM,
-    vk::Format::R32G32_SFLOAT,
-    // Integer colour formats too: below Vulkan 1.2 (no framebufferIntegerColorSampleCounts)
-    // every colour-attachment format offers framebufferColorSampleCounts. Their resolves
-    // take sample 0.
-    vk::Format::R8_UINT,
-    vk::Format::R8_SINT,
-    vk::Format::R8G8_UINT,
-    vk::Format::R8G8_SINT,
-    vk::Format::R16_UINT,
-    vk::Format::R16_SINT,
-    vk::Format::R8G8B8A8_UINT,
-    vk::Format::R8G8B8A8_SINT,
-    vk::Format::B8G8R8A8_UINT,
-    vk::Format::B8G8R8A8_SINT,
-    vk::Format::A8B8G8R8_UINT_PACK32,
-    vk::Format::A8B8G8R8_SINT_PACK32,
-    vk::Format::A2R10G10B10_UINT_PACK32,
-    vk::Format::A2B10G10R10_UINT_PACK32,
-    vk::Format::R16G16_UINT,
-    vk::Format::R16G16_SINT,
-    vk::Format::R32_UINT,
-    vk::Format::R32_SINT,
-    vk::Format::R16G16B16A16_UINT,
-    vk::Format::R16G16B16A16_SINT,
-    vk::Format::R32G32_UINT,
-    vk::Format::R32G32_SINT,
-    vk::Format::R32G32B32A32_UINT,
-    vk::Format::R32G32B32A32_SINT,
+/// `std_sample_locations.draw.stencil.*` (all pass), D32S8's depth plane by `msaa.rs`.
+pub const PROVEN_MSAA_DEPTH_STENCIL: &[vk::Format] = &[
     vk::Format::D16_UNORM,
     vk::Format::D32_SFLOAT,
     vk::Format::S8_UINT,
@@ -785,7 +728,7 @@ pub fn image_format_properties_for(
         && !q.flags.contains(C::CUBE_COMPATIBLE)
         && features.intersects(F::COLOR_ATTACHMENT | F::DEPTH_STENCIL_ATTACHMENT)
         && !q.usage.contains(vk::ImageUsageFlags::STORAGE)
-        && PROVEN_MSAA.contains(&q.format);
+        && proven_msaa(q.format);
     let max_dim = extent.0.max(extent.1).max(extent.2);
     Ok(vk::ImageFormatProperties {
         max_extent: vk::Extent3D { width: extent.0, height: extent.1, depth: extent.2 },

@@ -344,7 +344,7 @@ fn extended_usage_takes_the_usage_of_the_compatibility_class() {
 /// depth/stencil attachment framebufferDepthSampleCounts. The conformance suite relies on it
 /// (api.info.image_format_properties, rasterization_order_attachment_access creating 8-sample
 /// R32G32_SFLOAT targets from the limits alone): a format gaining COLOR_ATTACHMENT needs its
-/// multisampled proof (`PROVEN_MSAA`, tests/tests/msaa.rs) too.
+/// multisampled proof (`proven_msaa`, tests/tests/msaa.rs) too.
 #[test]
 fn attachment_formats_offer_the_framebuffer_sample_counts() {
     let limits = crate::core::physical_device::limits::navi21_limits();

@@ -144,11 +144,11 @@ fn validate(info: &vk::ImageCreateInfo<'_>) -> VkResult<&'static FormatInfo> {
 
 impl Image {
     /// `vkCreateImage`. Multisampled images are offered for the formats whose multisampled
-    /// rendering, resolves, copies and clears are proven (`PROVEN_MSAA`, which image format
+    /// rendering, resolves, copies and clears are proven (`proven_msaa`, which image format
     /// properties report); a request for more samples of another format is refused.
     pub fn create(info: &vk::ImageCreateInfo<'_>) -> VkResult<Box<Self>> {
         if info.samples != vk::SampleCountFlags::TYPE_1
-            && !crate::format::properties::PROVEN_MSAA.contains(&info.format)
+            && !crate::format::properties::proven_msaa(info.format)
         {
             log::warn!(
                 "vkCreateImage: {:?} samples of {:?}: not offered for this format",

@@ -18,6 +18,7 @@ pub(crate) mod salu;
 mod smem;
 pub(crate) mod valu;
 mod valu_binary;
+mod valu_div;
 pub(crate) mod valu_ops;
 mod valu_ternary;
 mod valu_unary;

@@ -10,61 +10,24 @@ use super::wave::{Wave, Wide, R};
 pub(super) fn eval(w: &mut Wave, v: &Valu, s: &[Wide; 3], out: &mut Wide) -> Option<R<Out>> {
     let (a, b, c) = (&s[0], &s[1], &s[2]);
     let f = F32 { ftz: w.flush_f32(), round: w.round_f32() };
+    if let Some(r) = super::valu_div::eval(v.op, f, w.vcc(), s, out) {
+        return Some(r);
+    }
     let u = |x: u64| x as u32;
     let i = |x: u64| x as u32 as i32;
     let r32 = |x: u32| x as u64;
     Some(match v.op {
-        O::V_FMA_F32 | O::V_FMAC_F32 | O::V_FMAMK_F32 | O::V_FMAAK_F32 | O::V_DIV_FMAS_F32 => {
+        O::V_FMA_F32 | O::V_FMAC_F32 | O::V_FMAMK_F32 | O::V_FMAAK_F32 => {
             map3(out, a, b, c, |x, y, z| f.fma(x, y, z))
         }
         O::V_FMA_LEGACY_F32 | O::V_FMAC_LEGACY_F32 => map3(out, a, b, c, |x, y, z| {
             let (p, q) = (f.get(x), f.get(y));
             f.put(if p == 0.0 || q == 0.0 { f.get(z) } else { p.mul_add(q, f.get(z)) })
         }),
-        O::V_FMA_F64 | O::V_DIV_FMAS_F64 => {
-            map3(out, a, b, c, |x, y, z| f64r(f64v(x).mul_add(f64v(y), f64v(z))))
-        }
+        O::V_FMA_F64 => map3(out, a, b, c, |x, y, z| f64r(f64v(x).mul_add(f64v(y), f64v(z)))),
         O::V_FMA_F16 | O::V_FMAC_F16 | O::V_FMAMK_F16 | O::V_FMAAK_F16 => {
             map3(out, a, b, c, |x, y, z| hr((h(x) as f64 * h(y) as f64 + h(z) as f64) as f32))
         }
-        // Without denormal/overflow scaling, div_scale passes the operand through and
-        // div_fixup only has to resolve the special cases.
-        O::V_DIV_SCALE_F32 | O::V_DIV_SCALE_F64 => {
-            *out = *a;
-            Ok(Out::Vector { carry: Some(0) })
-        }
-        // The ISA's special cases: a zero or infinite denominator or an infinite numerator
-        // decides the result alone (x/0 = ±inf, x/±inf = ±0, 0/0 and inf/inf = NaN), which is
-        // what the host's division of n by d gives for those operands.
-        O::V_DIV_FIXUP_F32 => map3(out, a, b, c, |q, d, n| {
-            let (q, d, n) = (f.get(q), f.get(d), f.get(n));
-            f.put(if d.is_nan() || n.is_nan() {
-                f32::NAN
-            } else if d == 0.0 || d.is_infinite() || n.is_infinite() {
-                n / d
-            } else {
-                // The quotient takes the sign of n / d (a zero numerator gives a signed zero).
-                if d.is_sign_negative() != n.is_sign_negative() {
-                    -q.abs()
-                } else {
-                    q.abs()
-                }
-            })
-        }),
-        O::V_DIV_FIXUP_F64 => map3(out, a, b, c, |q, d, n| {
-            let (q, d, n) = (f64v(q), f64v(d), f64v(n));
-            f64r(if d.is_nan() || n.is_nan() {
-                f64::NAN
-            } else if d == 0.0 || d.is_infinite() || n.is_infinite() {
-                n / d
-            } else {
-                if d.is_sign_negative() != n.is_sign_negative() {
-                    -q.abs()
-                } else {
-                    q.abs()
-                }
-            })
-        }),
         O::V_MAD_U32_U24 => map3(out, a, b, c, |x, y, z| {
             r32(((u(x) & 0xff_ffff).wrapping_mul(u(y) & 0xff_ffff)).wrapping_add(u(z)))
         }),

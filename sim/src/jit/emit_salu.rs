@@ -7,7 +7,8 @@ use cranelift_frontend::FunctionBuilder;
 use ferrum_isa::tables::{Field, Form};
 use ferrum_isa::{Inst, Opcode as O, Operand, Special};
 
-use super::translate::{Env, Regs, FLAGS};
+use super::regcache::RegCache;
+use super::translate::{Env, Regs};
 use crate::core::wave::{f32_const, f64_const, EXEC_LO, M0, VCC_LO};
 
 /// A 32-bit scalar source the translated code reads directly.
@@ -221,54 +222,62 @@ fn cmp_cond(op: O) -> Option<IntCC> {
     })
 }
 
-pub(super) fn read(b: &mut FunctionBuilder, env: &Env, s: SSrc) -> Value {
-    match s {
-        SSrc::Reg(r) => b.ins().load(types::I32, FLAGS, env.s, 4 * r as i32),
-        SSrc::Const(c) => b.ins().iconst(types::I32, i64::from(c as i32)),
+/// The emitting state every native instruction works with.
+pub(super) struct Em<'a, 'b> {
+    pub b: &'a mut FunctionBuilder<'b>,
+    pub env: &'a Env,
+    pub rc: &'a mut RegCache,
+    /// The float mode flushes f32 denormals.
+    pub ftz: bool,
+}
+
+impl Em<'_, '_> {
+    pub fn read(&mut self, s: SSrc) -> Value {
+        match s {
+            SSrc::Reg(r) => self.rc.sget(self.b, self.env, r),
+            SSrc::Const(c) => self.b.ins().iconst(types::I32, i64::from(c as i32)),
+        }
+    }
+
+    pub fn write(&mut self, d: Option<usize>, v: Value) {
+        if let Some(r) = d {
+            self.rc.sset(r, v);
+        }
+    }
+
+    fn read_scc(&mut self) -> Value {
+        self.rc.scc(self.b, self.env)
     }
 }
 
-pub(super) fn write(b: &mut FunctionBuilder, env: &Env, d: Option<usize>, v: Value) {
-    if let Some(r) = d {
-        b.ins().store(FLAGS, v, env.s, 4 * r as i32);
-    }
-}
-
-fn write_scc(b: &mut FunctionBuilder, env: &Env, bit: Value) {
-    // `bit` is an i8 0/1 from icmp, stored as the wave's `bool`.
-    b.ins().store(FLAGS, bit, env.scc, 0);
-}
-
-fn read_scc(b: &mut FunctionBuilder, env: &Env) -> Value {
-    b.ins().load(types::I8, FLAGS, env.scc, 0)
-}
-
-pub(super) fn emit(b: &mut FunctionBuilder, env: &Env, s: &Salu) {
+pub(super) fn emit(e: &mut Em, s: &Salu) {
     match *s {
         Salu::Mov64 { d, lo, hi } => {
-            let (l, h) = (read(b, env, lo), read(b, env, hi));
-            write(b, env, d, l);
-            write(b, env, d.map(|r| r + 1), h);
+            let (l, h) = (e.read(lo), e.read(hi));
+            e.write(d, l);
+            e.write(d.map(|r| r + 1), h);
         }
         Salu::Cmp { op, a, b: c } => {
-            let (x, y) = (read(b, env, a), read(b, env, c));
+            let (x, y) = (e.read(a), e.read(c));
             let cc = cmp_cond(op).expect("planned compare");
-            let t = b.ins().icmp(cc, x, y);
-            write_scc(b, env, t);
+            let t = e.b.ins().icmp(cc, x, y);
+            e.rc.set_scc(t);
         }
         Salu::Op2 { op, d, a, b: c } => {
-            let (x, y) = (read(b, env, a), read(b, env, c));
-            let (r, scc) = op2(b, env, op, x, y);
-            write(b, env, d, r);
+            let (x, y) = (e.read(a), e.read(c));
+            let scc = matches!(op, O::S_ADDC_U32 | O::S_CSELECT_B32).then(|| e.read_scc());
+            let (r, scc) = op2(e.b, scc, op, x, y);
+            e.write(d, r);
             if let Some(t) = scc {
-                write_scc(b, env, t);
+                e.rc.set_scc(t);
             }
         }
     }
 }
 
-/// Result and new SCC (an i8 0/1) of a two-source operation.
-fn op2(b: &mut FunctionBuilder, env: &Env, op: O, x: Value, y: Value) -> (Value, Option<Value>) {
+/// Result and new SCC (an i8 0/1) of a two-source operation; `scc`: the old SCC for the
+/// operations that read it.
+fn op2(b: &mut FunctionBuilder, scc: Option<Value>, op: O, x: Value, y: Value) -> (Value, Option<Value>) {
     let nz = |b: &mut FunctionBuilder, r: Value| (r, Some(b.ins().icmp_imm(IntCC::NotEqual, r, 0)));
     match op {
         O::S_MOV_B32 => (x, None),
@@ -293,7 +302,7 @@ fn op2(b: &mut FunctionBuilder, env: &Env, op: O, x: Value, y: Value) -> (Value,
             (r, Some(o))
         }
         O::S_ADDC_U32 => {
-            let c = read_scc(b, env);
+            let c = scc.expect("read for S_ADDC_U32");
             let c = b.ins().uextend(types::I64, c);
             let (x64, y64) = (b.ins().uextend(types::I64, x), b.ins().uextend(types::I64, y));
             let s = b.ins().iadd(x64, y64);
@@ -307,7 +316,7 @@ fn op2(b: &mut FunctionBuilder, env: &Env, op: O, x: Value, y: Value) -> (Value,
         O::S_MAX_I32 => (b.ins().smax(x, y), Some(b.ins().icmp(IntCC::SignedGreaterThan, x, y))),
         O::S_MAX_U32 => (b.ins().umax(x, y), Some(b.ins().icmp(IntCC::UnsignedGreaterThan, x, y))),
         O::S_CSELECT_B32 => {
-            let c = read_scc(b, env);
+            let c = scc.expect("read for S_CSELECT_B32");
             (b.ins().select(c, x, y), None)
         }
         O::S_AND_B32 => {
@@ -399,22 +408,22 @@ pub(super) fn branch_cond(op: O) -> Option<Cond> {
 }
 
 /// The branch condition as an integer (nonzero: taken).
-pub(super) fn branch_test(b: &mut FunctionBuilder, env: &Env, c: Cond) -> Value {
-    let zero_test = |b: &mut FunctionBuilder, reg: usize, zero: bool| {
-        let v = b.ins().load(types::I32, FLAGS, env.s, 4 * reg as i32);
+pub(super) fn branch_test(e: &mut Em, c: Cond) -> Value {
+    let zero_test = |e: &mut Em, reg: usize, zero: bool| {
+        let v = e.rc.sget(e.b, e.env, reg);
         let cc = if zero { IntCC::Equal } else { IntCC::NotEqual };
-        b.ins().icmp_imm(cc, v, 0)
+        e.b.ins().icmp_imm(cc, v, 0)
     };
     match c {
         Cond::Scc(set) => {
-            let v = read_scc(b, env);
+            let v = e.read_scc();
             if set {
                 v
             } else {
-                b.ins().icmp_imm(IntCC::Equal, v, 0)
+                e.b.ins().icmp_imm(IntCC::Equal, v, 0)
             }
         }
-        Cond::VccZero(z) => zero_test(b, VCC_LO, z),
-        Cond::ExecZero(z) => zero_test(b, EXEC_LO, z),
+        Cond::VccZero(z) => zero_test(e, VCC_LO, z),
+        Cond::ExecZero(z) => zero_test(e, EXEC_LO, z),
     }
 }

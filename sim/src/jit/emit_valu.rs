@@ -6,22 +6,19 @@
 //! flushing the interpreter applies to f32 inputs and results (`F32::get`/`F32::put`).
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, ConstantData, Endianness, InstBuilder, MemFlags, Type, Value};
+use cranelift_codegen::ir::{types, BlockArg, Endianness, InstBuilder, MemFlags, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 use ferrum_isa::{Ext, Opcode as O, Operand};
 
 use super::cache::Key;
-use super::emit_salu::{self, SSrc};
-use super::translate::{Env, Regs, FLAGS};
+use super::emit_salu::{self, Em, SSrc};
+use super::regcache::{lane_mask, Row, CHUNKS, I32X4};
+use super::translate::Regs;
 use crate::core::valu::{Ty, Valu};
 use crate::core::valu_ops::Cond;
 use crate::core::wave::{EXEC_LO, VCC_LO};
 
-const I32X4: Type = types::I32X4;
 const F32X4: Type = types::F32X4;
-const CHUNKS: usize = 8;
-/// Bytes per VGPR row (32 lanes of 4 bytes).
-const ROW: i32 = 128;
 
 #[derive(Debug, Clone, Copy)]
 pub(super) enum VSrc {
@@ -212,15 +209,6 @@ pub(super) fn regs(p: &VPlan) -> Regs {
     m
 }
 
-/// Eight chunks of four lanes.
-type Row = [Value; CHUNKS];
-
-struct Em<'a, 'b> {
-    b: &'a mut FunctionBuilder<'b>,
-    env: &'a Env,
-    ftz: bool,
-}
-
 impl Em<'_, '_> {
     fn splat(&mut self, x: Value) -> Row {
         let v = self.b.ins().splat(I32X4, x);
@@ -234,11 +222,33 @@ impl Em<'_, '_> {
 
     fn load(&mut self, s: VSrc) -> Row {
         match s {
-            VSrc::V(r) => std::array::from_fn(|c| {
-                self.b.ins().load(I32X4, FLAGS, self.env.v, r as i32 * ROW + 16 * c as i32)
-            }),
+            VSrc::V(r) => self.rc.vget(self.b, self.env, r).0,
             VSrc::S(s) => {
-                let x = emit_salu::read(self.b, self.env, s);
+                let x = self.read(s);
+                self.splat(x)
+            }
+        }
+    }
+
+    /// A source as f32 input: denormals flushed when the mode flushes, unless the value is
+    /// known to be flushed already (a constant, or the result of a flushing operation).
+    fn fload(&mut self, s: VSrc) -> Row {
+        let ftz = self.ftz;
+        match s {
+            VSrc::V(r) => {
+                let (row, flushed) = self.rc.vget(self.b, self.env, r);
+                if flushed || !ftz {
+                    return row;
+                }
+                self.map1(&row, |b, x| flush(b, true, x))
+            }
+            VSrc::S(SSrc::Const(c)) => {
+                let c = if ftz && c & 0x7f80_0000 == 0 { c & 0x8000_0000 } else { c };
+                self.konst(c)
+            }
+            VSrc::S(s) => {
+                let x = self.read(s);
+                let x = if ftz { flush_scalar(self.b, x) } else { x };
                 self.splat(x)
             }
         }
@@ -247,22 +257,9 @@ impl Em<'_, '_> {
     /// The scalar value of a scalar source (shift amounts, lane masks).
     fn scalar(&mut self, s: VSrc) -> Value {
         match s {
-            VSrc::S(s) => emit_salu::read(self.b, self.env, s),
+            VSrc::S(s) => self.read(s),
             VSrc::V(_) => unreachable!("planned as a scalar"),
         }
-    }
-
-    /// Per chunk, all-ones lanes where bit `lane` of `mask` is set.
-    fn lane_mask(&mut self, mask: Value) -> Row {
-        let m = self.b.ins().splat(I32X4, mask);
-        std::array::from_fn(|c| {
-            let bits: Vec<u8> = (0..4).flat_map(|l| (1u32 << (4 * c + l)).to_le_bytes()).collect();
-            let k = self.b.func.dfg.constants.insert(ConstantData::from(bits));
-            let k = self.b.ins().vconst(I32X4, k);
-            let x = self.b.ins().band(m, k);
-            let zero = zero_vec(self.b);
-            self.b.ins().icmp(IntCC::NotEqual, x, zero)
-        })
     }
 
     fn map1(&mut self, a: &Row, f: impl Fn(&mut FunctionBuilder, Value) -> Value) -> Row {
@@ -300,32 +297,49 @@ impl Em<'_, '_> {
     }
 
     fn exec(&mut self) -> Value {
-        self.b.ins().load(types::I32, FLAGS, self.env.s, 4 * EXEC_LO as i32)
+        self.rc.exec(self.b, self.env)
     }
 
-    /// Writes the lanes of `row` that EXEC enables. With every lane enabled (the common case
-    /// outside divergent code) the row is stored whole, without the per-lane blend.
-    fn store_row(&mut self, r: u32, row: &Row) {
-        let exec = self.exec();
-        let (whole, blend, done) =
-            (self.b.create_block(), self.b.create_block(), self.b.create_block());
-        let full = self.b.ins().icmp_imm(IntCC::Equal, exec, -1);
-        self.b.ins().brif(full, whole, &[], blend, &[]);
-        self.b.switch_to_block(whole);
-        for (c, v) in row.iter().enumerate() {
-            self.b.ins().store(FLAGS, *v, self.env.v, r as i32 * ROW + 16 * c as i32);
+    /// An f32 operation on flushed operand rows: the host operation per chunk, the NaN
+    /// operand rule (on a cold path taken only when some lane's result is NaN), then the
+    /// output flush.
+    fn float_op(
+        &mut self,
+        ops: &[Row],
+        f: impl Fn(&mut FunctionBuilder, &[Value]) -> Value,
+    ) -> Row {
+        let b = &mut *self.b;
+        let mut nan_any = None;
+        let r: Row = std::array::from_fn(|c| {
+            let args: Vec<Value> = ops.iter().map(|o| cast(b, F32X4, o[c])).collect();
+            let rf = f(b, &args);
+            let nan = b.ins().fcmp(FloatCC::Unordered, rf, rf);
+            nan_any = Some(match nan_any {
+                Some(a) => b.ins().bor(a, nan),
+                None => nan,
+            });
+            cast(b, I32X4, rf)
+        });
+        let any = b.ins().vany_true(nan_any.expect("eight chunks"));
+        let (fix, join) = (b.create_block(), b.create_block());
+        for _ in 0..CHUNKS {
+            b.append_block_param(join, I32X4);
         }
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(blend);
-        let m = self.lane_mask(exec);
-        for c in 0..CHUNKS {
-            let off = r as i32 * ROW + 16 * c as i32;
-            let old = self.b.ins().load(I32X4, FLAGS, self.env.v, off);
-            let new = self.b.ins().bitselect(m[c], row[c], old);
-            self.b.ins().store(FLAGS, new, self.env.v, off);
-        }
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
+        let args: Vec<BlockArg> = r.iter().map(|v| BlockArg::Value(*v)).collect();
+        b.set_cold_block(fix);
+        b.ins().brif(any, fix, &[], join, &args);
+        b.switch_to_block(fix);
+        let fixed: Vec<BlockArg> = (0..CHUNKS)
+            .map(|c| {
+                let x: Vec<Value> = ops.iter().map(|o| o[c]).collect();
+                BlockArg::Value(nan_operand(b, r[c], &x))
+            })
+            .collect();
+        b.ins().jump(join, &fixed);
+        b.switch_to_block(join);
+        let params = b.block_params(join).to_vec();
+        let ftz = self.ftz;
+        std::array::from_fn(|c| flush(self.b, ftz, params[c]))
     }
 }
 
@@ -355,14 +369,12 @@ fn flush(b: &mut FunctionBuilder, ftz: bool, x: Value) -> Value {
     b.ins().bitselect(den, sign, x)
 }
 
-/// f32 operation on raw lane bits with input and output flushing.
-fn fop2(b: &mut FunctionBuilder, ftz: bool, x: Value, y: Value, mul: bool) -> Value {
-    let (x, y) = (flush(b, ftz, x), flush(b, ftz, y));
-    let (xf, yf) = (cast(b, F32X4, x), cast(b, F32X4, y));
-    let r = if mul { b.ins().fmul(xf, yf) } else { b.ins().fadd(xf, yf) };
-    let r = cast(b, I32X4, r);
-    let r = nan_operand(b, r, &[x, y]);
-    flush(b, ftz, r)
+/// [`flush`] of one scalar.
+fn flush_scalar(b: &mut FunctionBuilder, x: Value) -> Value {
+    let exp = b.ins().band_imm(x, 0x7f80_0000);
+    let den = b.ins().icmp_imm(IntCC::Equal, exp, 0);
+    let sign = b.ins().band_imm(x, 0x8000_0000u32 as i32 as i64);
+    b.ins().select(den, sign, x)
 }
 
 /// `valu_ops::nan_operand`: lanes with a NaN operand take the first one, quieted, in place
@@ -385,43 +397,57 @@ fn sign_flip(b: &mut FunctionBuilder, x: Value) -> Value {
     b.ins().bxor(x, s)
 }
 
-pub(super) fn emit(b: &mut FunctionBuilder, env: &Env, p: &VPlan, key: Key) {
-    let ftz = key.mode & 0x30 == 0;
-    let mut e = Em { b, env, ftz };
+pub(super) fn emit(e: &mut Em, p: &VPlan) {
     if let VDst::Mask { to_exec, d } = p.dst {
-        let mask = compare(&mut e, p);
+        let mask = compare(e, p);
         let exec = e.exec();
         let mask = e.b.ins().band(mask, exec);
         if to_exec {
             let zero = e.b.ins().iconst(types::I32, 0);
-            emit_salu::write(e.b, env, Some(EXEC_LO), mask);
-            emit_salu::write(e.b, env, Some(EXEC_LO + 1), zero);
+            e.write(Some(EXEC_LO), mask);
+            e.write(Some(EXEC_LO + 1), zero);
         } else {
-            emit_salu::write(e.b, env, d, mask);
+            e.write(d, mask);
         }
         return;
     }
     let VDst::Vgpr(d, carry) = p.dst else { unreachable!() };
-    let (row, cmask) = compute(&mut e, p);
+    let (row, cmask) = compute(e, p);
     if let (Some(dst), Some(m)) = (carry, cmask) {
         let bits = e.bits(&m);
         let exec = e.exec();
         let bits = e.b.ins().band(bits, exec);
-        emit_salu::write(e.b, env, dst, bits);
+        e.write(dst, bits);
     }
-    e.store_row(d, &row);
+    let flushed = e.ftz && is_float(p.op);
+    e.rc.vset(e.b, e.env, d, &row, flushed);
+}
+
+/// Operations whose result went through the output flush.
+fn is_float(op: O) -> bool {
+    matches!(
+        op,
+        O::V_CVT_F32_U32
+            | O::V_CVT_F32_I32
+            | O::V_ADD_F32
+            | O::V_SUB_F32
+            | O::V_SUBREV_F32
+            | O::V_MUL_F32
+            | O::V_FMA_F32
+            | O::V_FMAC_F32
+            | O::V_FMAMK_F32
+            | O::V_FMAAK_F32
+    )
 }
 
 /// The compare mask (before EXEC).
 fn compare(e: &mut Em, p: &VPlan) -> Value {
     let (cond, ty) = p.cmp.expect("planned compare");
-    let (a, b) = (e.load(p.src[0]), e.load(p.src[1]));
-    let ftz = e.ftz;
     let m: Row = match ty {
         Ty::F32 => {
+            let (a, b) = (e.fload(p.src[0]), e.fload(p.src[1]));
             let cc = float_cc(cond).expect("planned");
             e.map2(&a, &b, |b, x, y| {
-                let (x, y) = (flush(b, ftz, x), flush(b, ftz, y));
                 let (x, y) = (cast(b, F32X4, x), cast(b, F32X4, y));
                 if cc == FloatCC::OrderedNotEqual {
                     // x64 has no vector `one`: ordered and not equal.
@@ -434,6 +460,7 @@ fn compare(e: &mut Em, p: &VPlan) -> Value {
             })
         }
         ty => {
+            let (a, b) = (e.load(p.src[0]), e.load(p.src[1]));
             let cc = int_cc(cond, ty == Ty::I32).expect("planned");
             e.map2(&a, &b, |b, x, y| b.ins().icmp(cc, x, y))
         }
@@ -444,28 +471,35 @@ fn compare(e: &mut Em, p: &VPlan) -> Value {
 /// The result row, and for carry-out operations the per-lane carry as a lane mask.
 fn compute(e: &mut Em, p: &VPlan) -> (Row, Option<Row>) {
     let ftz = e.ftz;
-    let a = e.load(p.src[0]);
     let r = match p.op {
-        O::V_MOV_B32 => a,
-        O::V_NOT_B32 => e.map1(&a, |b, x| b.ins().bnot(x)),
-        O::V_CVT_F32_U32 | O::V_CVT_F32_I32 => e.map1(&a, |b, x| {
-            let f = if p.op == O::V_CVT_F32_U32 {
-                b.ins().fcvt_from_uint(F32X4, x)
-            } else {
-                b.ins().fcvt_from_sint(F32X4, x)
-            };
-            let r = cast(b, I32X4, f);
-            flush(b, ftz, r)
-        }),
-        O::V_CVT_U32_F32 | O::V_CVT_I32_F32 => e.map1(&a, |b, x| {
-            let x = flush(b, ftz, x);
-            let f = cast(b, F32X4, x);
-            if p.op == O::V_CVT_U32_F32 {
-                b.ins().fcvt_to_uint_sat(I32X4, f)
-            } else {
-                b.ins().fcvt_to_sint_sat(I32X4, f)
-            }
-        }),
+        O::V_MOV_B32 => e.load(p.src[0]),
+        O::V_NOT_B32 => {
+            let a = e.load(p.src[0]);
+            e.map1(&a, |b, x| b.ins().bnot(x))
+        }
+        O::V_CVT_F32_U32 | O::V_CVT_F32_I32 => {
+            let a = e.load(p.src[0]);
+            e.map1(&a, |b, x| {
+                let f = if p.op == O::V_CVT_F32_U32 {
+                    b.ins().fcvt_from_uint(F32X4, x)
+                } else {
+                    b.ins().fcvt_from_sint(F32X4, x)
+                };
+                let r = cast(b, I32X4, f);
+                flush(b, ftz, r)
+            })
+        }
+        O::V_CVT_U32_F32 | O::V_CVT_I32_F32 => {
+            let a = e.fload(p.src[0]);
+            e.map1(&a, |b, x| {
+                let f = cast(b, F32X4, x);
+                if p.op == O::V_CVT_U32_F32 {
+                    b.ins().fcvt_to_uint_sat(I32X4, f)
+                } else {
+                    b.ins().fcvt_to_sint_sat(I32X4, f)
+                }
+            })
+        }
         O::V_LSHLREV_B32 | O::V_LSHRREV_B32 | O::V_ASHRREV_I32 => {
             let amount = e.scalar(p.src[0]);
             let y = e.load(p.src[1]);
@@ -475,18 +509,32 @@ fn compute(e: &mut Em, p: &VPlan) -> (Row, Option<Row>) {
                 _ => b.ins().sshr(x, amount),
             })
         }
-        O::V_ADD_CO_U32 | O::V_ADD_CO_CI_U32 => return add_carry(e, p, &a),
+        O::V_ADD_CO_U32 | O::V_ADD_CO_CI_U32 => return add_carry(e, p),
+        O::V_ADD_F32 | O::V_SUB_F32 | O::V_SUBREV_F32 | O::V_MUL_F32 => float2(e, p),
         op if arity(op, true) == Some(2) => {
-            let y = e.load(p.src[1]);
+            let (a, y) = (e.load(p.src[0]), e.load(p.src[1]));
             binary(e, op, &a, &y)
         }
-        op => return (ternary(e, op, p, &a), None),
+        op => return (ternary(e, op, p), None),
     };
     (r, None)
 }
 
+/// f32 add, subtract and multiply.
+fn float2(e: &mut Em, p: &VPlan) -> Row {
+    let (x, y) = (e.fload(p.src[0]), e.fload(p.src[1]));
+    // Subtraction adds the negated operand; the NaN rule sees the operands as written.
+    let (x2, y2) = match p.op {
+        O::V_SUB_F32 => (x, e.map1(&y, sign_flip)),
+        O::V_SUBREV_F32 => (e.map1(&x, sign_flip), y),
+        _ => (x, y),
+    };
+    let (first, second) = if p.op == O::V_SUBREV_F32 { (y2, x2) } else { (x2, y2) };
+    let mul = p.op == O::V_MUL_F32;
+    e.float_op(&[first, second], |b, a| if mul { b.ins().fmul(a[0], a[1]) } else { b.ins().fadd(a[0], a[1]) })
+}
+
 fn binary(e: &mut Em, op: O, a: &Row, y: &Row) -> Row {
-    let ftz = e.ftz;
     match op {
         O::V_ADD_NC_U32 => e.map2(a, y, |b, x, y| b.ins().iadd(x, y)),
         O::V_SUB_NC_U32 => e.map2(a, y, |b, x, y| b.ins().isub(x, y)),
@@ -511,33 +559,23 @@ fn binary(e: &mut Em, op: O, a: &Row, y: &Row) -> Row {
         O::V_MAX_I32 => e.map2(a, y, |b, x, y| b.ins().smax(x, y)),
         O::V_MIN_U32 => e.map2(a, y, |b, x, y| b.ins().umin(x, y)),
         O::V_MAX_U32 => e.map2(a, y, |b, x, y| b.ins().umax(x, y)),
-        O::V_ADD_F32 => e.map2(a, y, |b, x, y| fop2(b, ftz, x, y, false)),
-        O::V_SUB_F32 => e.map2(a, y, |b, x, y| {
-            let y = sign_flip(b, y);
-            fop2(b, ftz, x, y, false)
-        }),
-        O::V_SUBREV_F32 => e.map2(a, y, |b, x, y| {
-            let x = sign_flip(b, x);
-            fop2(b, ftz, y, x, false)
-        }),
-        O::V_MUL_F32 => e.map2(a, y, |b, x, y| fop2(b, ftz, x, y, true)),
         _ => unreachable!("arity admitted {op:?}"),
     }
 }
 
-fn ternary(e: &mut Em, op: O, p: &VPlan, a: &Row) -> Row {
-    let ftz = e.ftz;
+fn ternary(e: &mut Em, op: O, p: &VPlan) -> Row {
     match op {
         O::V_CNDMASK_B32 => {
-            let y = e.load(p.src[1]);
+            let (a, y) = (e.load(p.src[0]), e.load(p.src[1]));
             let s = e.scalar(p.src[2]);
-            let m = e.lane_mask(s);
+            let m = lane_mask(e.b, s);
             std::array::from_fn(|c| e.b.ins().bitselect(m[c], y[c], a[c]))
         }
         O::V_LSHL_ADD_U32 | O::V_LSHL_OR_B32 => {
+            let a = e.load(p.src[0]);
             let amount = e.scalar(p.src[1]);
             let z = e.load(p.src[2]);
-            e.map2(a, &z, |b, x, z| {
+            e.map2(&a, &z, |b, x, z| {
                 let s = b.ins().ishl(x, amount);
                 if op == O::V_LSHL_ADD_U32 {
                     b.ins().iadd(s, z)
@@ -546,58 +584,57 @@ fn ternary(e: &mut Em, op: O, p: &VPlan, a: &Row) -> Row {
                 }
             })
         }
+        // V_FMA_F32 and the FMAC/FMAMK/FMAAK forms the prep normalised to it.
+        O::V_FMA_F32 | O::V_FMAC_F32 | O::V_FMAMK_F32 | O::V_FMAAK_F32 => {
+            let (x, y, z) = (e.fload(p.src[0]), e.fload(p.src[1]), e.fload(p.src[2]));
+            e.float_op(&[x, y, z], |b, a| b.ins().fma(a[0], a[1], a[2]))
+        }
         _ => {
+            let a = e.load(p.src[0]);
             let (y, z) = (e.load(p.src[1]), e.load(p.src[2]));
             let m24 = e.konst(0xff_ffff);
             match op {
                 O::V_MAD_U32_U24 => {
-                    let x = e.map2(a, &m24, |b, x, m| b.ins().band(x, m));
+                    let x = e.map2(&a, &m24, |b, x, m| b.ins().band(x, m));
                     let y = e.map2(&y, &m24, |b, x, m| b.ins().band(x, m));
                     e.map3(&x, &y, &z, |b, x, y, z| {
                         let m = b.ins().imul(x, y);
                         b.ins().iadd(m, z)
                     })
                 }
-                O::V_ADD3_U32 => e.map3(a, &y, &z, |b, x, y, z| {
+                O::V_ADD3_U32 => e.map3(&a, &y, &z, |b, x, y, z| {
                     let s = b.ins().iadd(x, y);
                     b.ins().iadd(s, z)
                 }),
-                O::V_AND_OR_B32 => e.map3(a, &y, &z, |b, x, y, z| {
+                O::V_AND_OR_B32 => e.map3(&a, &y, &z, |b, x, y, z| {
                     let s = b.ins().band(x, y);
                     b.ins().bor(s, z)
                 }),
-                O::V_OR3_B32 => e.map3(a, &y, &z, |b, x, y, z| {
+                O::V_OR3_B32 => e.map3(&a, &y, &z, |b, x, y, z| {
                     let s = b.ins().bor(x, y);
                     b.ins().bor(s, z)
                 }),
-                O::V_XAD_U32 => e.map3(a, &y, &z, |b, x, y, z| {
+                O::V_XAD_U32 => e.map3(&a, &y, &z, |b, x, y, z| {
                     let s = b.ins().bxor(x, y);
                     b.ins().iadd(s, z)
                 }),
-                // V_FMA_F32 and the FMAC/FMAMK/FMAAK forms the prep normalised to it.
-                _ => e.map3(a, &y, &z, |b, x, y, z| {
-                    let (x, y, z) = (flush(b, ftz, x), flush(b, ftz, y), flush(b, ftz, z));
-                    let (xf, yf, zf) = (cast(b, F32X4, x), cast(b, F32X4, y), cast(b, F32X4, z));
-                    let r = b.ins().fma(xf, yf, zf);
-                    let r = cast(b, I32X4, r);
-                    let r = nan_operand(b, r, &[x, y, z]);
-                    flush(b, ftz, r)
-                }),
+                _ => unreachable!("arity admitted {op:?}"),
             }
         }
     }
 }
 
 /// `v_add_co_u32` / `v_add_co_ci_u32`: sum and per-lane carry out.
-fn add_carry(e: &mut Em, p: &VPlan, a: &Row) -> (Row, Option<Row>) {
+fn add_carry(e: &mut Em, p: &VPlan) -> (Row, Option<Row>) {
+    let a = e.load(p.src[0]);
     let y = e.load(p.src[1]);
-    let t = e.map2(a, &y, |b, x, y| b.ins().iadd(x, y));
-    let c1 = e.map2(&t, a, |b, t, x| b.ins().icmp(IntCC::UnsignedLessThan, t, x));
+    let t = e.map2(&a, &y, |b, x, y| b.ins().iadd(x, y));
+    let c1 = e.map2(&t, &a, |b, t, x| b.ins().icmp(IntCC::UnsignedLessThan, t, x));
     if p.op == O::V_ADD_CO_U32 {
         return (t, Some(c1));
     }
     let s = e.scalar(p.src[2]);
-    let cin = e.lane_mask(s);
+    let cin = lane_mask(e.b, s);
     // A set lane mask is -1: subtracting it adds the carry.
     let r = e.map2(&t, &cin, |b, t, c| b.ins().isub(t, c));
     let c2 = e.map2(&r, &t, |b, r, t| b.ins().icmp(IntCC::UnsignedLessThan, r, t));

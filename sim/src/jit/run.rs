@@ -28,6 +28,9 @@ pub(super) mod status {
     pub const FAULT: u32 = 5;
     /// Execution falls through to the wave's PC, which was not translated (no jump taken).
     pub const CONTINUE: u32 = 6;
+    /// Strict mode has loads outstanding into registers the segment at the wave's PC
+    /// touches: the interpreter runs from there (to the next entry) and performs its checks.
+    pub const SLOW: u32 = 7;
 }
 
 /// What translated code reads and writes. The layout is `repr(C)` because the code addresses
@@ -94,6 +97,33 @@ fn mirror_pending(ctx: &mut Ctx, w: &Wave) {
     ctx.pmask = if ctx.pending == 0 { [0; 6] } else { w.pending_masks() };
 }
 
+/// One interpreter step on the run's counts; `None` when the wave ended or reached a barrier,
+/// else whether it jumped.
+fn interpret_one(
+    d: &Exec<'_>,
+    ctx: &mut Ctx,
+    w: &mut Wave,
+    lds: &mut Lds<'_>,
+) -> Result<Option<bool>, Fault> {
+    ctx.insts += 1;
+    ctx.helper_calls += 1;
+    ctx.lanes += u64::from(w.exec().count_ones());
+    let flow = d.step(w, lds);
+    mirror_pending(ctx, w);
+    match flow? {
+        Flow::End => {
+            w.done = true;
+            Ok(None)
+        }
+        Flow::Barrier => {
+            w.at_barrier = true;
+            Ok(None)
+        }
+        Flow::Jump(_) => Ok(Some(true)),
+        _ => Ok(Some(false)),
+    }
+}
+
 /// Runs a wave on translated code until it ends, reaches a barrier or faults (the
 /// interpreter's `run_wave` contract: same statistics, and the watchdog stops the wave at the
 /// same jump with the same message).
@@ -126,48 +156,39 @@ pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> R
     let result = loop {
         // SAFETY: reading the PC between calls; nothing else holds the wave now.
         let pc = unsafe { (*wp).pc };
-        let jumped = if let Some(entry) = code.entry(pc) {
+        let entered = match code.entry(pc) {
             // SAFETY: `code.func` was translated for this dispatch's key; the context points
             // at this wave, its LDS and the dispatch, all live for the call.
-            match unsafe { (code.func)(&mut ctx, entry) } {
-                status::END => {
-                    // SAFETY: the call returned; the wave is ours again.
-                    unsafe { (*wp).done = true };
-                    break Ok(());
-                }
-                status::BARRIER => {
-                    // SAFETY: as above.
-                    unsafe { (*wp).at_barrier = true };
-                    break Ok(());
-                }
-                status::FAULT => {
-                    break Err(ctx.fault.take().unwrap_or_else(|| Fault::Shader("fault".into())))
-                }
-                status::CONTINUE => false,
-                _ => true,
+            Some(entry) => unsafe { (code.func)(&mut ctx, entry) },
+            None => status::SLOW,
+        };
+        let jumped = match entered {
+            status::END => {
+                // SAFETY: the call returned; the wave is ours again.
+                unsafe { (*wp).done = true };
+                break Ok(());
             }
-        } else {
-            // Code the static walk did not reach (an indirect jump): interpret one instruction.
-            // SAFETY: no translated code runs; the wave and LDS are borrowed for this step.
-            let (w, lds) = unsafe { (&mut *wp, &mut *lp) };
-            ctx.insts += 1;
-            ctx.helper_calls += 1;
-            ctx.lanes += u64::from(w.exec().count_ones());
-            let flow = d.step(w, lds);
-            mirror_pending(&mut ctx, w);
-            match flow {
-                Ok(Flow::End) => {
-                    w.done = true;
-                    break Ok(());
-                }
-                Ok(Flow::Barrier) => {
-                    w.at_barrier = true;
-                    break Ok(());
-                }
-                Ok(Flow::Jump(_)) => true,
-                Ok(_) => false,
-                Err(f) => break Err(f),
+            status::BARRIER => {
+                // SAFETY: as above.
+                unsafe { (*wp).at_barrier = true };
+                break Ok(());
             }
+            status::FAULT => {
+                break Err(ctx.fault.take().unwrap_or_else(|| Fault::Shader("fault".into())))
+            }
+            status::CONTINUE => false,
+            // Code the static walk did not reach (an indirect jump), or a segment strict mode
+            // must check: interpret one instruction.
+            status::SLOW => {
+                // SAFETY: no translated code runs; the wave and LDS are borrowed for this step.
+                let (w, lds) = unsafe { (&mut *wp, &mut *lp) };
+                match interpret_one(d, &mut ctx, w, lds) {
+                    Ok(Some(jumped)) => jumped,
+                    Ok(None) => break Ok(()),
+                    Err(f) => break Err(f),
+                }
+            }
+            _ => true,
         };
         // After a taken jump: the interpreter's watchdog check.
         if jumped && ctx.insts > ctx.limit {

@@ -1,13 +1,15 @@
 //! Program discovery and function construction: which instructions a program reaches, and
 //! one Cranelift block per instruction joined by the program's own control flow.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 use std::ops::Range;
 use std::sync::OnceLock;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlags, SigRef, Signature, Value};
+use cranelift_codegen::ir::{
+    types, AbiParam, Block, InstBuilder, MemFlags, SigRef, Signature, Value,
+};
 use cranelift_codegen::isa::{OwnedTargetIsa, TargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
@@ -16,8 +18,9 @@ use cranelift_module::{Linkage, Module};
 use ferrum_isa::{Inst, Opcode as O};
 
 use super::cache::{Code, Entry, Key};
-use super::emit_salu::{self, Salu};
+use super::emit_salu::{self, Em, Salu};
 use super::emit_valu::{self, VPlan};
+use super::regcache::RegCache;
 use super::run::{status, step_helper, Ctx};
 use crate::core::program::{Decoded, Prep, Program};
 
@@ -232,12 +235,12 @@ fn build(program: &Program, key: Key, walk: &Walk, isa: OwnedTargetIsa) -> Resul
     let mut fctx = module.make_context();
     fctx.func.signature = sig;
     let mut fbctx = FunctionBuilderContext::new();
-    let counts = {
+    let (starts, counts) = {
         let mut b = FunctionBuilder::new(&mut fctx.func, &mut fbctx);
-        let counts = body(&mut b, program, key, walk, &*isa);
+        let out = body(&mut b, key, walk, &*isa);
         b.seal_all_blocks();
         b.finalize();
-        counts
+        out
     };
     module.define_function(id, &mut fctx).map_err(|e| format!("{e:?}"))?;
     module.finalize_definitions().map_err(|e| e.to_string())?;
@@ -247,20 +250,62 @@ fn build(program: &Program, key: Key, walk: &Walk, isa: OwnedTargetIsa) -> Resul
     let func: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(raw) };
     let words = program.words().len();
     let mut entries = vec![u32::MAX; words];
-    for (n, pc) in walk.insts.keys().enumerate() {
+    for (n, pc) in starts.iter().enumerate() {
         entries[((pc - program.base) / 4) as usize] = n as u32;
     }
     Ok(Code::new(func, program.base, entries, counts, module))
 }
 
-/// Emits the whole function; returns (native, helper) instruction counts.
+/// Where segments start (see [`super::regcache`]): the entry, branch targets, and the
+/// instructions after a branch or an exit; interpreter calls are segments of their own.
+/// These are also the only places the function can be entered.
+fn segment_starts(base: u64, plans: &[(u64, u64, Plan)]) -> BTreeSet<u64> {
+    let mut starts = BTreeSet::from([base]);
+    for (pc, next, plan) in plans {
+        match plan {
+            Plan::Helper | Plan::Nothing | Plan::End | Plan::Barrier => {
+                starts.insert(*pc);
+                starts.insert(*next);
+            }
+            Plan::Branch(_, target) => {
+                starts.insert(*target);
+                starts.insert(*next);
+            }
+            Plan::Salu(_) | Plan::Valu(_) => {}
+        }
+    }
+    let known: BTreeSet<u64> = plans.iter().map(|p| p.0).collect();
+    starts.retain(|pc| known.contains(pc));
+    starts
+}
+
+/// The registers the native instructions of the segment starting at `plans[0]` touch.
+fn segment_regs(plans: &[(u64, u64, Plan)], starts: &BTreeSet<u64>) -> Regs {
+    let mut m = Regs::default();
+    for (k, (pc, _, plan)) in plans.iter().enumerate() {
+        if k > 0 && starts.contains(pc) {
+            break;
+        }
+        let r = match plan {
+            Plan::Salu(s) => emit_salu::regs(s),
+            Plan::Valu(v) => emit_valu::regs(v),
+            _ => continue,
+        };
+        for (a, b) in m.0.iter_mut().zip(r.0) {
+            *a |= b;
+        }
+    }
+    m
+}
+
+/// Emits the whole function; returns the segment starts (in entry-index order) and the
+/// (native, helper) instruction counts.
 fn body(
     b: &mut FunctionBuilder,
-    program: &Program,
     key: Key,
     walk: &Walk,
     isa: &dyn TargetIsa,
-) -> (usize, usize) {
+) -> (Vec<u64>, (usize, usize)) {
     let ptr = isa.pointer_type();
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
@@ -281,7 +326,11 @@ fn body(
         helper: b.ins().iconst(ptr, helper_fn as usize as i64),
         helper_sig,
     };
-    let blocks: BTreeMap<u64, _> = walk.insts.keys().map(|&pc| (pc, b.create_block())).collect();
+    let floats = !walk.changes_mode && key.mode & 3 == 0;
+    let plans: Vec<(u64, u64, Plan)> =
+        walk.insts.iter().map(|(pc, (d, next))| (*pc, *next, plan(d, *next, key, floats))).collect();
+    let starts = segment_starts(walk.insts.keys().next().copied().unwrap_or(0), &plans);
+    let blocks: BTreeMap<u64, _> = starts.iter().map(|&pc| (pc, b.create_block())).collect();
     let bad = b.create_block();
     let mut switch = Switch::new();
     for (n, block) in blocks.values().enumerate() {
@@ -292,37 +341,54 @@ fn body(
     let r = b.ins().iconst(types::I32, i64::from(status::FAULT));
     b.ins().return_(&[r]);
 
-    let floats = !walk.changes_mode && key.mode & 3 == 0;
-    let (mut native, mut helper) = (0, 0);
-    for (pc, (d, next)) in &walk.insts {
-        b.switch_to_block(blocks[pc]);
-        count(b, &env, ctx);
-        let plan = plan(d, *next, key, floats);
-        let fall = blocks.get(next).copied();
-        if matches!(plan, Plan::Helper) {
-            helper += 1;
-        } else {
-            native += 1;
+    let mut rc = RegCache::default();
+    let ftz = key.mode & 0x30 == 0;
+    let mut open = false;
+    for (k, (pc, next, plan)) in plans.iter().enumerate() {
+        if let Some(&block) = blocks.get(pc) {
+            if open {
+                rc.flush(b, &env);
+                b.ins().jump(block, &[]);
+            }
+            b.switch_to_block(block);
+            rc.clear();
+            open = true;
+            hazard_check(b, &env, *pc, segment_regs(&plans[k..], &starts));
         }
-        emit(b, &env, &plan, *pc, *next, fall, &blocks, key);
+        rc.count(b, &env);
+        let mut e = Em { b: &mut *b, env: &env, rc: &mut rc, ftz };
+        match plan {
+            Plan::Salu(s) => emit_salu::emit(&mut e, s),
+            Plan::Valu(v) => emit_valu::emit(&mut e, v),
+            _ => {
+                emit_exit(&mut e, plan, *pc, *next, &blocks);
+                open = false;
+                continue;
+            }
+        }
+        if !walk.insts.contains_key(next) {
+            rc.flush(b, &env);
+            leave(b, &env, *next, status::CONTINUE);
+            open = false;
+        }
     }
-    let _ = program;
-    (native, helper)
+    let native = plans.iter().filter(|p| !matches!(p.2, Plan::Helper)).count();
+    (starts.into_iter().collect(), (native, plans.len() - native))
 }
 
-/// insts += 1; lanes += popcount(EXEC).
-fn count(b: &mut FunctionBuilder, env: &Env, ctx: Value) {
-    let insts = std::mem::offset_of!(Ctx, insts) as i32;
-    let lanes = std::mem::offset_of!(Ctx, lanes) as i32;
-    let n = b.ins().load(types::I64, FLAGS, ctx, insts);
-    let n = b.ins().iadd_imm(n, 1);
-    b.ins().store(FLAGS, n, ctx, insts);
-    let exec = b.ins().load(types::I32, FLAGS, env.s, 4 * crate::core::wave::EXEC_LO as i32);
-    let pop = b.ins().popcnt(exec);
-    let pop = b.ins().uextend(types::I64, pop);
-    let l = b.ins().load(types::I64, FLAGS, ctx, lanes);
-    let l = b.ins().iadd(l, pop);
-    b.ins().store(FLAGS, l, ctx, lanes);
+/// In strict mode with loads outstanding into registers the segment's native instructions
+/// touch, the interpreter runs the segment instead (status SLOW) and performs the
+/// missing-`s_waitcnt` check. Segments touch no registers a load outstanding at their start
+/// writes in the common case, so the check is one test per segment.
+fn hazard_check(b: &mut FunctionBuilder, env: &Env, pc: u64, regs: Regs) {
+    let Some(hazard) = pending_overlap(b, env, regs) else { return };
+    let slow = b.create_block();
+    let fast = b.create_block();
+    b.set_cold_block(slow);
+    b.ins().brif(hazard, slow, &[], fast, &[]);
+    b.switch_to_block(slow);
+    leave(b, env, pc, status::SLOW);
+    b.switch_to_block(fast);
 }
 
 /// Non-zero when an outstanding load writes one of `regs`; `None` when `regs` is empty.
@@ -350,7 +416,7 @@ fn leave(b: &mut FunctionBuilder, env: &Env, pc: u64, code: u32) {
 }
 
 /// Continues at `fall`, or leaves with the PC at `next` when it was not translated.
-fn goto(b: &mut FunctionBuilder, env: &Env, next: u64, fall: Option<cranelift_codegen::ir::Block>) {
+fn goto(b: &mut FunctionBuilder, env: &Env, next: u64, fall: Option<Block>) {
     match fall {
         Some(block) => {
             b.ins().jump(block, &[]);
@@ -365,7 +431,7 @@ fn call_helper(
     env: &Env,
     pc: u64,
     next: u64,
-    fall: Option<cranelift_codegen::ir::Block>,
+    fall: Option<Block>,
 ) {
     let pcv = b.ins().iconst(types::I64, pc as i64);
     let call = b.ins().call_indirect(env.helper_sig, env.helper, &[env.ctx, pcv]);
@@ -379,25 +445,37 @@ fn call_helper(
     goto(b, env, next, fall);
 }
 
-#[allow(clippy::too_many_arguments)]
-fn emit(
-    b: &mut FunctionBuilder,
-    env: &Env,
-    plan: &Plan,
-    pc: u64,
-    next: u64,
-    fall: Option<cranelift_codegen::ir::Block>,
-    blocks: &BTreeMap<u64, cranelift_codegen::ir::Block>,
-    key: Key,
-) {
+/// Emits an instruction that ends its segment: interpreter calls, exits and branches. The
+/// cache is stored first, since what follows starts from the wave's memory copy.
+fn emit_exit(e: &mut Em, plan: &Plan, pc: u64, next: u64, blocks: &BTreeMap<u64, Block>) {
+    let fall = blocks.get(&next).copied();
+    // A branch's condition reads the cache; everything else reads the wave.
+    let test = match plan {
+        Plan::Branch(Some(c), _) => Some(emit_salu::branch_test(e, *c)),
+        _ => None,
+    };
+    e.rc.flush(e.b, e.env);
+    let (b, env) = (&mut *e.b, e.env);
     match plan {
         Plan::Helper => call_helper(b, env, pc, next, fall),
         Plan::End => leave(b, env, next, status::END),
         Plan::Barrier => leave(b, env, next, status::BARRIER),
-        Plan::Branch(cond, target) => {
+        // `s_waitcnt` and hints: the interpreter runs them only while loads are outstanding
+        // (retiring them, or reporting what strict mode reports).
+        Plan::Nothing => {
+            let off = std::mem::offset_of!(Ctx, pending) as i32;
+            let pending = b.ins().load(types::I64, FLAGS, env.ctx, off);
+            let slow = b.create_block();
+            let fast = b.create_block();
+            b.ins().brif(pending, slow, &[], fast, &[]);
+            b.switch_to_block(slow);
+            call_helper(b, env, pc, next, fall);
+            b.switch_to_block(fast);
+            goto(b, env, next, fall);
+        }
+        Plan::Branch(_, target) => {
             let taken = b.create_block();
-            if let Some(c) = cond {
-                let t = emit_salu::branch_test(b, env, *c);
+            if let Some(t) = test {
                 let not_taken = b.create_block();
                 b.ins().brif(t, taken, &[], not_taken, &[]);
                 b.switch_to_block(not_taken);
@@ -423,32 +501,6 @@ fn emit(
                 None => leave(b, env, *target, status::JUMP),
             }
         }
-        Plan::Nothing | Plan::Salu(_) | Plan::Valu(_) => {
-            // Strict mode with loads outstanding into registers this instruction touches (any
-            // outstanding load for `s_waitcnt`, which retires them): the interpreter runs it
-            // and performs the missing-`s_waitcnt` check.
-            let hazard = match plan {
-                Plan::Salu(s) => pending_overlap(b, env, emit_salu::regs(s)),
-                Plan::Valu(v) => pending_overlap(b, env, emit_valu::regs(v)),
-                _ => {
-                    let off = std::mem::offset_of!(Ctx, pending) as i32;
-                    Some(b.ins().load(types::I64, FLAGS, env.ctx, off))
-                }
-            };
-            if let Some(hazard) = hazard {
-                let slow = b.create_block();
-                let fast = b.create_block();
-                b.ins().brif(hazard, slow, &[], fast, &[]);
-                b.switch_to_block(slow);
-                call_helper(b, env, pc, next, fall);
-                b.switch_to_block(fast);
-            }
-            match plan {
-                Plan::Salu(s) => emit_salu::emit(b, env, s),
-                Plan::Valu(v) => emit_valu::emit(b, env, v, key),
-                _ => {}
-            }
-            goto(b, env, next, fall);
-        }
+        Plan::Salu(_) | Plan::Valu(_) => unreachable!("native instructions do not end segments"),
     }
 }

@@ -9,6 +9,7 @@
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::{Gpu, HostBuffer};
 use ferrum_tests::pipeline::GraphicsDesc;
+use ferrum_tests::scene::cleared_pass;
 use ferrum_tests::shaders::glsl_spirv;
 use ferrum_tests::Harness;
 
@@ -107,7 +108,12 @@ impl Target {
                 .format(vk::Format::R8G8B8A8_UNORM)
                 .subresource_range(range);
             let view = d.create_image_view(&vinfo, None).unwrap();
-            let pass = render_pass(d);
+            let pass = cleared_pass(
+                d,
+                vk::Format::R8G8B8A8_UNORM,
+                None,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            );
             let views = [view];
             let framebuffer = d
                 .create_framebuffer(
@@ -301,36 +307,6 @@ impl Target {
             d.free_memory(self.memory, None);
         }
     }
-}
-
-unsafe fn render_pass(d: &Device) -> vk::RenderPass {
-    let att = [vk::AttachmentDescription::default()
-        .format(vk::Format::R8G8B8A8_UNORM)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .load_op(vk::AttachmentLoadOp::CLEAR)
-        .store_op(vk::AttachmentStoreOp::STORE)
-        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
-        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
-        .initial_layout(vk::ImageLayout::UNDEFINED)
-        .final_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)];
-    let refs = [vk::AttachmentReference {
-        attachment: 0,
-        layout: vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
-    }];
-    let sub = [vk::SubpassDescription::default()
-        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-        .color_attachments(&refs)];
-    let deps = [vk::SubpassDependency::default()
-        .src_subpass(0)
-        .dst_subpass(vk::SUBPASS_EXTERNAL)
-        .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-        .dst_stage_mask(vk::PipelineStageFlags::TRANSFER)
-        .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-        .dst_access_mask(vk::AccessFlags::TRANSFER_READ)];
-    let info =
-        vk::RenderPassCreateInfo::default().attachments(&att).subpasses(&sub).dependencies(&deps);
-    // SAFETY: forwarded to the caller.
-    unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
 }
 
 /// The image `draws` paint over the clear colour, in order (UNORM8 of their colours).

@@ -58,7 +58,7 @@ fn image_limits(l: vk::PhysicalDeviceLimits) -> vk::PhysicalDeviceLimits {
         max_color_attachments: 8,
         sampled_image_color_sample_counts: SAMPLE_COUNTS,
         // Integer colour formats offer multisampled attachments (format::properties::
-        // PROVEN_MSAA: clears, copies, sample-0 resolves), but no test samples them in a
+        // proven_msaa: clears, copies, sample-0 resolves), but no test samples them in a
         // shader yet: the spec's minimum, one sample. shaderStorageImageMultisample is off.
         sampled_image_integer_sample_counts: vk::SampleCountFlags::TYPE_1,
         sampled_image_depth_sample_counts: SAMPLE_COUNTS,
