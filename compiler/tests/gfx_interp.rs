@@ -199,6 +199,28 @@ fn implicit_lod_comes_from_the_quads_coordinate_derivatives() {
     assert_eq!(got, [6.0, 7.0, 0.0, -2.0]);
 }
 
+#[test]
+fn point_coord_sample_id_and_sample_position() {
+    // A point of size 4 centred on (20, 20): pixel (18, 18)'s centre is 1/8 of the way in.
+    let s = front_end("point_coord.frag");
+    let mut tri = rgb_triangle();
+    tri.point = Some(([20.0, 20.0], 4.0));
+    tri.vertices[0].insert(loc(0, 1), f(3.0));
+    let quad = Quad { x: 18, y: 18, coverage: [1; 4], sample: None };
+    let r = interp::run_fragment(&s, &tri, &quad, &mut Resources::default()).unwrap();
+    assert_eq!([0, 1, 2].map(|c| fv(&r[0].outputs, 0, c)), [0.125, 0.125, 3.0]);
+    assert_eq!([0, 1].map(|c| fv(&r[3].outputs, 0, c)), [0.375, 0.375]);
+    // Per-sample shading of sample 2 of 4, at (0.125, 0.625) in the pixel (Vulkan's standard
+    // locations); FragCoord is then at the sample.
+    let s = front_end("sample_id.frag");
+    let mut tri = rgb_triangle();
+    tri.samples = 4;
+    let quad = Quad { x: 0, y: 0, coverage: [0xf, 0b0100, 0b1011, 0xf], sample: Some(2) };
+    let r = interp::run_fragment(&s, &tri, &quad, &mut Resources::default()).unwrap();
+    assert_eq!([0, 1, 2, 3].map(|c| fv(&r[1].outputs, 0, c)), [2.0, 0.125, 0.625, 1.125]);
+    assert!(r[2].helper, "lane 2 does not cover the shaded sample");
+}
+
 /// Whether the shader runs per sample (SampleId, SamplePosition or a `sample` input).
 fn per_sample(s: &Shader) -> bool {
     s.vars.iter().any(|v| {
