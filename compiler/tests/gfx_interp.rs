@@ -10,7 +10,9 @@ use ferrum_compiler::interp::{
     self, Fragment, Outputs, Quad, Resources, TexelKind, Triangle, VertexLane,
 };
 use ferrum_compiler::ir::validate::{validate, Expect};
-use ferrum_compiler::ir::{print, BuiltinOut, IoSlot, Mode, Shader, Stage, SysVal, Type, TypeId};
+use ferrum_compiler::ir::{
+    print, BuiltinOut, InstKind, IoSlot, Mode, Shader, Stage, SysVal, Terminator, Type, TypeId,
+};
 use ferrum_compiler::passes::*;
 use ferrum_compiler::pipeline::optimize;
 
@@ -219,6 +221,41 @@ fn point_coord_sample_id_and_sample_position() {
     let r = interp::run_fragment(&s, &tri, &quad, &mut Resources::default()).unwrap();
     assert_eq!([0, 1, 2, 3].map(|c| fv(&r[1].outputs, 0, c)), [2.0, 0.125, 0.625, 1.125]);
     assert!(r[2].helper, "lane 2 does not cover the shaded sample");
+}
+
+/// The per-pass check can fail: moving one output store a component up, or turning a kill
+/// into a return, changes the results it compares.
+#[test]
+fn the_check_sees_a_misplaced_component_and_a_lost_kill() {
+    let lowered = |file: &str| {
+        let path = common::corpus_dir().join("../graphics/draw").join(file);
+        let words = common::glsl_to_spirv(&path);
+        ferrum_compiler::compile_to_ir(&words, "main", stage_of(file), &Default::default()).unwrap()
+    };
+    let s = lowered("varyings.vert");
+    let inp = random_inputs(&s, 5);
+    let want = run(&s, &inp).unwrap();
+    let mut bad = s.clone();
+    let store =
+        bad.funcs[0].blocks.iter_mut().flat_map(|b| b.insts.iter_mut()).find_map(|i| match &mut i
+            .kind
+        {
+            InstKind::IoStore { slot: IoSlot::Location(0), comp, .. } if *comp == 0 => Some(comp),
+            _ => None,
+        });
+    *store.expect("a store to location 0, component 0") += 3;
+    assert_ne!(run(&bad, &inp).unwrap(), want, "misplaced component unnoticed");
+    let s = lowered("discard.frag");
+    let inp = random_inputs(&s, 6);
+    let want = run(&s, &inp).unwrap();
+    assert!(want.fragments.iter().any(|f| f.0), "some fragment is killed");
+    let mut bad = s.clone();
+    for b in &mut bad.funcs[0].blocks {
+        if b.term == Terminator::Kill {
+            b.term = Terminator::Return(Vec::new());
+        }
+    }
+    assert_ne!(run(&bad, &inp).unwrap(), want, "lost kill unnoticed");
 }
 
 /// Whether the shader runs per sample (SampleId, SamplePosition or a `sample` input).
