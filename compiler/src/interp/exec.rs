@@ -204,6 +204,14 @@ impl Invocation {
                         }
                         return Ok(Status::Subgroup);
                     }
+                    InstKind::Image(i)
+                        if self.io.as_ref().is_some_and(|io| io.waits_for_quad(i)) =>
+                    {
+                        if let Some(fr) = self.frames.last_mut() {
+                            fr.ip -= 1;
+                        }
+                        return Ok(Status::Subgroup);
+                    }
                     InstKind::Call { func, args, rets } => {
                         let a: Vec<IVal> =
                             args.iter().map(|v| self.val(*v)).collect::<Result<_, _>>()?;
@@ -292,6 +300,11 @@ impl Invocation {
         if let Some(fr) = self.frames.last_mut() {
             fr.ip += 1;
         }
+    }
+
+    /// Lane id in the wave.
+    pub fn lane_id(&self) -> u32 {
+        self.ids.lane % 32
     }
 
     /// Local invocation index (which wave and lane the invocation is).

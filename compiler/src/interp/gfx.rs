@@ -106,6 +106,52 @@ pub struct LaneIo {
     pub(super) outputs: Outputs,
     pub(super) helper: bool,
     pub(super) killed: bool,
+    /// The coordinate derivatives of the implicit-LOD image instruction the lane waits at.
+    pub(super) grad: Option<(Vec<u64>, Vec<u64>)>,
+}
+
+impl LaneIo {
+    /// Whether `i` is an image instruction that takes its level of detail from the quad's
+    /// coordinate derivatives and has not been given them yet.
+    pub(super) fn waits_for_quad(&self, i: &crate::ir::ImageInst) -> bool {
+        use crate::ir::{ImageArgs, ImageOp};
+        matches!(self.inputs, Inputs::Fragment(..))
+            && self.grad.is_none()
+            && matches!(i.op, ImageOp::Sample | ImageOp::QueryLod)
+            && !i.args.has(ImageArgs::LOD)
+            && !i.args.has(ImageArgs::GRAD)
+    }
+}
+
+/// Gives the lanes waiting together at implicit-LOD image instruction `inst` their coarse
+/// coordinate derivatives (d/dx from the quad's top row, d/dy from its left column, as the
+/// hardware's sampler takes them); they then execute it.
+pub(super) fn implicit_lod(
+    inst: &crate::ir::ImageInst,
+    f: &crate::ir::Function,
+    invs: &mut [Invocation],
+    group: &[usize],
+) -> Result<(), InterpError> {
+    let coord = inst.sources().coord.ok_or_else(|| InterpError::Invalid("no coordinate".into()))?;
+    let (bits, comps) = f.ty(coord).shape();
+    let lanes = group
+        .iter()
+        .map(|&i| {
+            let srcs = vec![invs[i].components(coord)?];
+            Ok(super::subgroup::Lane { id: invs[i].lane_id(), srcs })
+        })
+        .collect::<Result<Vec<_>, InterpError>>()?;
+    let d = |y| {
+        let op = crate::ir::SubgroupOp::Derivative { y, fine: false };
+        super::subgroup::eval(op, bits, usize::from(comps), &lanes)
+    };
+    let (ddx, ddy) = (d(false)?, d(true)?);
+    for ((&i, dx), dy) in group.iter().zip(ddx).zip(ddy) {
+        if let Some(io) = invs[i].io.as_mut() {
+            io.grad = Some((dx, dy));
+        }
+    }
+    Ok(())
 }
 
 /// The values of the vertex and fragment built-ins of one invocation.
@@ -197,6 +243,7 @@ pub fn run_vertex(
             outputs: Outputs::new(),
             helper: false,
             killed: false,
+            grad: None,
         };
         invs.push(Invocation::graphics(s, &layout, i as u32, sys, io)?);
     }
@@ -247,6 +294,7 @@ pub fn run_fragment(
             outputs: Outputs::new(),
             helper: mask == 0,
             killed: false,
+            grad: None,
         };
         invs.push(Invocation::graphics(s, &layout, u32::from(lane), sys, io)?);
     }

@@ -25,7 +25,8 @@ fn invalid(what: impl Into<String>) -> InterpError {
     InterpError::Invalid(what.into())
 }
 
-/// Locations a value of type `ty` takes (64-bit types are not executed).
+/// Locations a value of type `ty` takes: a 64-bit component takes two 32-bit ones, so 64-bit
+/// vectors of three or four take two locations.
 fn locations(t: &TypeTable, ty: TypeId) -> Result<u32, InterpError> {
     Ok(match t.get(ty) {
         Type::Array { elem, len, .. } => len.saturating_mul(locations(t, *elem)?),
@@ -38,7 +39,7 @@ fn locations(t: &TypeTable, ty: TypeId) -> Result<u32, InterpError> {
             n
         }
         _ => match t.value_shape(ty) {
-            Some((64, _)) => return Err(InterpError::Unsupported("64-bit shader I/O".into())),
+            Some((64, n)) if n > 2 => 2,
             _ => 1,
         },
     })
@@ -121,7 +122,11 @@ impl Ctx<'_> {
                     InterpError::OutOfBounds { space: "shader I/O array", addr: idx as u64 },
                 )?;
                 match (ty, slot) {
-                    (Type::Vector { .. }, _) | (Type::Array { .. }, IoSlot::Builtin(_)) => {
+                    (Type::Vector { elem, .. }, _) => {
+                        let step = t.value_shape(*elem).map_or(1, |s| u32::from(s.0 / 32).max(1));
+                        Ok(io(slot, output, base.addr + u64::from(k * step)))
+                    }
+                    (Type::Array { .. }, IoSlot::Builtin(_)) => {
                         Ok(io(slot, output, base.addr + u64::from(k)))
                     }
                     (Type::Matrix { .. }, IoSlot::Location(l)) => {
@@ -236,10 +241,22 @@ impl Ctx<'_> {
         output: bool,
         at: InterpAt,
     ) -> Result<IVal, InterpError> {
+        let io = mem.io.as_deref().ok_or_else(|| invalid("shader I/O outside graphics"))?;
+        if let (64, false, Inputs::Vertex(a), IoSlot::Location(l)) =
+            (bits, output, &io.inputs, slot)
+        {
+            // Element k is 32-bit components comp + 2k and the next, continuing into the
+            // following location (Vulkan "Vertex Input Interface").
+            let half = |c: u32| a.get(&(l + c / 4, (c % 4) as u8)).copied().unwrap_or(0);
+            let elem = |k: u32| {
+                let c = u32::from(comp) + 2 * k;
+                half(c) | half(c + 1) << 32
+            };
+            return Ok(IVal::Data((0..u32::from(n)).map(elem).collect()));
+        }
         if bits != 32 {
             return Err(InterpError::Unsupported(format!("{bits}-bit shader inputs/outputs")));
         }
-        let io = mem.io.as_deref().ok_or_else(|| invalid("shader I/O outside graphics"))?;
         let comps = comp..comp + n;
         if output {
             return Ok(IVal::Data(

@@ -173,10 +173,6 @@ pub struct Args {
     pub(crate) cmp: Option<u64>,
 }
 
-fn unsupported(what: impl Into<String>) -> InterpError {
-    InterpError::Unsupported(what.into())
-}
-
 /// Runs image operation `op` on `img` (and `smp`); returns the result channels.
 pub fn run(
     op: ImageOp,
@@ -208,7 +204,7 @@ pub fn run(
             let s = smp.ok_or_else(|| InterpError::Invalid("sampling without a sampler".into()))?;
             super::image_filter::sample(op, shape, img, s, a)?
         }
-        ImageOp::QueryLod => return Err(unsupported("level-of-detail queries need derivatives")),
+        ImageOp::QueryLod => super::image_filter::query_lod(shape, img, a)?,
         ImageOp::Combine => return Err(InterpError::Invalid("combine executed as an op".into())),
     };
     Ok(out.into_iter().chain(std::iter::repeat(0)).take(comps).collect())

@@ -91,6 +91,10 @@ impl Ctx<'_> {
             (None, None) => [0; 3],
         };
         a.offset = off;
+        if let Some((ddx, ddy)) = mem.io.as_deref_mut().and_then(|io| io.grad.take()) {
+            // Implicit level of detail: the coordinates' quad differences (see `gfx`).
+            (a.ddx, a.ddy) = (ddx, ddy);
+        }
         let sampler = if matches!(i.op, ImageOp::Sample | ImageOp::Gather) {
             Some(self.sampler(sk, mem)?)
         } else {

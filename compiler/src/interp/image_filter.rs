@@ -230,6 +230,14 @@ fn lambda(img: &Image, shape: ImageShape, t: &Target, a: &Args) -> Result<f32, I
     Ok(l)
 }
 
+/// `OpImageQueryLod`: (the level the sample would read, clamped to the image's levels; the
+/// unclamped level of detail), both relative to the base level.
+pub fn query_lod(shape: ImageShape, img: &Image, a: &Args) -> Result<Vec<u64>, InterpError> {
+    let l = lambda(img, shape, &target(shape, img, a), a)?;
+    let q = (img.levels - 1) as f32;
+    Ok(vec![u64::from(l.clamp(0.0, q).to_bits()), u64::from(l.to_bits())])
+}
+
 /// Sample or gather.
 pub fn sample(
     op: ImageOp,

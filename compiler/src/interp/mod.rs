@@ -203,10 +203,15 @@ fn run_subgroup_ops(
         let inst = invs[group[0]]
             .pending(shader)
             .ok_or_else(|| InterpError::Invalid("no pending subgroup op".into()))?;
+        let f = &shader.funcs[invs[group[0]].location().last().map_or(0, |l| l.0)];
+        if let InstKind::Image(i) = &inst.kind {
+            gfx::implicit_lod(i, f, invs, &group)?;
+            group.iter().for_each(|&i| state[i] = State::Ready);
+            continue;
+        }
         let InstKind::Subgroup { op, srcs } = &inst.kind else {
             return Err(InterpError::Invalid("waiting at a non-subgroup op".into()));
         };
-        let f = &shader.funcs[invs[group[0]].location().last().map_or(0, |l| l.0)];
         let (bits, comps) = srcs.first().map_or((1, 1), |v| f.ty(*v).shape());
         let lanes = group
             .iter()
