@@ -277,7 +277,13 @@ pub(super) fn emit(e: &mut Em, s: &Salu) {
 
 /// Result and new SCC (an i8 0/1) of a two-source operation; `scc`: the old SCC for the
 /// operations that read it.
-fn op2(b: &mut FunctionBuilder, scc: Option<Value>, op: O, x: Value, y: Value) -> (Value, Option<Value>) {
+fn op2(
+    b: &mut FunctionBuilder,
+    scc: Option<Value>,
+    op: O,
+    x: Value,
+    y: Value,
+) -> (Value, Option<Value>) {
     let nz = |b: &mut FunctionBuilder, r: Value| (r, Some(b.ins().icmp_imm(IntCC::NotEqual, r, 0)));
     match op {
         O::S_MOV_B32 => (x, None),

@@ -531,7 +531,13 @@ fn float2(e: &mut Em, p: &VPlan) -> Row {
     };
     let (first, second) = if p.op == O::V_SUBREV_F32 { (y2, x2) } else { (x2, y2) };
     let mul = p.op == O::V_MUL_F32;
-    e.float_op(&[first, second], |b, a| if mul { b.ins().fmul(a[0], a[1]) } else { b.ins().fadd(a[0], a[1]) })
+    e.float_op(&[first, second], |b, a| {
+        if mul {
+            b.ins().fmul(a[0], a[1])
+        } else {
+            b.ins().fadd(a[0], a[1])
+        }
+    })
 }
 
 fn binary(e: &mut Em, op: O, a: &Row, y: &Row) -> Row {

@@ -327,8 +327,11 @@ fn body(
         helper_sig,
     };
     let floats = !walk.changes_mode && key.mode & 3 == 0;
-    let plans: Vec<(u64, u64, Plan)> =
-        walk.insts.iter().map(|(pc, (d, next))| (*pc, *next, plan(d, *next, key, floats))).collect();
+    let plans: Vec<(u64, u64, Plan)> = walk
+        .insts
+        .iter()
+        .map(|(pc, (d, next))| (*pc, *next, plan(d, *next, key, floats)))
+        .collect();
     let starts = segment_starts(walk.insts.keys().next().copied().unwrap_or(0), &plans);
     let blocks: BTreeMap<u64, _> = starts.iter().map(|&pc| (pc, b.create_block())).collect();
     let bad = b.create_block();
@@ -426,13 +429,7 @@ fn goto(b: &mut FunctionBuilder, env: &Env, next: u64, fall: Option<Block>) {
 }
 
 /// Calls the interpreter for the instruction at `pc`; continues on NEXT, returns otherwise.
-fn call_helper(
-    b: &mut FunctionBuilder,
-    env: &Env,
-    pc: u64,
-    next: u64,
-    fall: Option<Block>,
-) {
+fn call_helper(b: &mut FunctionBuilder, env: &Env, pc: u64, next: u64, fall: Option<Block>) {
     let pcv = b.ins().iconst(types::I64, pc as i64);
     let call = b.ins().call_indirect(env.helper_sig, env.helper, &[env.ctx, pcv]);
     let r = b.inst_results(call)[0];
