@@ -151,6 +151,8 @@ fn graphics_code_reassembles_with_llvm_mc() {
         ("clip.vert", Stage::Vertex),
         ("subpass.frag", Stage::Fragment),
         ("subpass_ms.frag", Stage::Fragment),
+        ("scratch.vert", Stage::Vertex),
+        ("scratch.frag", Stage::Fragment),
     ] {
         let mut key = GfxKey::default();
         if file == "coord.frag" {

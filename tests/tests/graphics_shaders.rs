@@ -6,7 +6,8 @@
 //! `discard` of whole quads and `demote` of single pixels followed by derivatives that need
 //! the demoted lanes, and the helper status seen through a neighbour's derivative; clip
 //! distances (one written through a loop's dynamic index, one exactly 0 at every vertex) and
-//! a cull distance that drops one instance.
+//! a cull distance that drops one instance; private arrays indexed dynamically in both stages
+//! (the scratch ring).
 //!
 //! Comparison: within 2/255 per channel (interpolated and level-of-detail values carry both
 //! implementations' rounding; trilinear colours change by at most 48/255 per level, so 2/255
@@ -117,6 +118,40 @@ layout(location = 0) out vec4 o;
 void main() { o = vec4(uv, 0.5, 1.0); }
 ";
 
+/// Two triangles (one per instance) whose corners come from a constant table indexed by
+/// vertex and instance, and whose `uv` comes from an array written in a loop: each array is
+/// 24 dwords, too big for VGPRs, so both live in the scratch ring.
+const VS_SCRATCH: &str = "#version 450
+layout(location = 0) out vec2 uv;
+const vec4 P[6] = vec4[](
+    vec4(-0.9, -0.85, 0.25, 1.0), vec4(-0.05, -0.6, 0.25, 1.0), vec4(-0.6, 0.9, 0.25, 1.0),
+    vec4(0.05, -0.9, 0.5, 1.0), vec4(0.95, 0.7, 0.5, 1.0), vec4(0.1, 0.85, 0.5, 1.0));
+void main() {
+    int i = gl_VertexIndex + 3 * gl_InstanceIndex;
+    float k[24];
+    for (int j = 0; j < 24; j++) {
+        k[j] = float(j) / 24.0;
+    }
+    gl_Position = P[i];
+    uv = vec2(k[(i * 7 + 3) % 24], k[(i * 5) % 24]);
+}
+";
+
+/// A per-pixel array of eight vec4 (scratch), filled from the pixel's row and `uv`, read at
+/// indices from its position.
+const FS_SCRATCH: &str = "#version 450
+layout(location = 0) in vec2 uv;
+layout(location = 0) out vec4 o;
+void main() {
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    vec4 t[8];
+    for (int j = 0; j < 8; j++) {
+        t[j] = vec4(float(j) / 8.0, float(p.y % 16) / 16.0, uv);
+    }
+    o = t[(p.x + p.y) % 8] * vec4(1.0, 1.0, 0.5, 0.5) + vec4(0.0, 0.0, t[p.x % 8].x * 0.5, 0.25);
+}
+";
+
 struct Scene {
     name: &'static str,
     vs: &'static str,
@@ -143,6 +178,7 @@ const SCENES: &[Scene] = &[
     },
     Scene { name: "discard_demote", vs: VS_TRIANGLE, fs: FS_DEMOTE, textured: false, instances: 1 },
     Scene { name: "clip_cull", vs: VS_CLIP, fs: FS_UV, textured: false, instances: 2 },
+    Scene { name: "scratch", vs: VS_SCRATCH, fs: FS_SCRATCH, textured: false, instances: 2 },
 ];
 
 /// The uniform colour of mip level `l` (channels step by at most 48/255 per level).

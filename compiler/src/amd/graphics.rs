@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use super::abi::graphics::{GfxKey, PsMetadata, VsMetadata, PS_USER_SGPRS, VS_USER_SGPRS};
+use super::abi::graphics::{GfxKey, GfxSgprs, PsMetadata, VsMetadata};
 use super::error::{unsupported, BackendError};
 use super::{emit, hazards, regalloc, regalloc_check, spill, waitcnt, ResourceLayout, Stats};
 use crate::ir::{Shader, Stage};
@@ -46,9 +46,13 @@ pub fn compile_graphics(
     }
     let spill::Allocated { mut mf, alloc, spilled_vgprs, spilled_sgprs } =
         spill::select_and_allocate_keyed(shader, layout, key)?;
-    if mf.scratch_inputs || shader.shared_size > 0 {
-        return Err(unsupported("scratch or LDS memory in a vertex or pixel shader"));
+    if shader.shared_size > 0 {
+        return Err(unsupported("LDS memory in a vertex or pixel shader"));
     }
+    // As for compute, a nonzero size selects the scratch ABI whenever the code expects it.
+    let scratch = if mf.scratch_inputs { mf.scratch_bytes.max(4) } else { 0 };
+    let pixel = shader.stage == Stage::Fragment;
+    let user = GfxSgprs { pixel, scratch: scratch > 0 };
     if alloc.sgprs > u32::from(emit::LONG_BRANCH_SGPR) {
         return Err(BackendError::OutOfRegisters("scalar"));
     }
@@ -59,14 +63,13 @@ pub fn compile_graphics(
     hazards::fix_hazards(&mut mf);
     let code = emit::emit(&mf)?;
     let bytes: Vec<u8> = code.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    // User SGPRs (and the PS's PRIM_MASK) hold inputs whether or not the program reads them.
-    let sgprs = match shader.stage {
-        Stage::Vertex => alloc.sgprs.max(VS_USER_SGPRS),
-        _ => alloc.sgprs.max(PS_USER_SGPRS + 1),
-    };
+    // User SGPRs (the PS's PRIM_MASK, the scratch wave offset) hold inputs whether or not
+    // the program reads them.
+    let sgprs = alloc.sgprs.max(user.initialised());
     let exported = std::mem::take(&mut mf.gfx);
     let (metadata, vgprs) = if shader.stage == Stage::Vertex {
-        let mut m = VsMetadata::new(alloc.vgprs, sgprs, exported.params, exported.extras);
+        let mut m = VsMetadata::new(alloc.vgprs, sgprs, exported.params, exported.extras)
+            .with_scratch(scratch);
         m.rsrc1 = super::abi::with_float_mode(m.rsrc1, shader.float_controls);
         let v = m.vgprs;
         (GfxMetadata::Vertex(m), v)
@@ -78,7 +81,8 @@ pub fn compile_graphics(
             exported.inputs,
             exported.color,
             &key.ps,
-        );
+        )
+        .with_scratch(scratch);
         m.rsrc1 = super::abi::with_float_mode(m.rsrc1, shader.float_controls);
         let v = m.vgprs;
         (GfxMetadata::Fragment(m), v)
@@ -91,7 +95,7 @@ pub fn compile_graphics(
         spilled_vgprs,
         spilled_sgprs,
         lds_size: 0,
-        scratch_size: 0,
+        scratch_size: scratch,
         compile_ms: t0.elapsed().as_secs_f64() * 1000.0,
     };
     let isa_text = emit::listing(&code.words);

@@ -237,6 +237,20 @@ pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Dr
     if setup.depth {
         depth_state(&mut pm4, zbuf.va);
     }
+    // One scratch ring for both stages, its address after each stage's user SGPRs.
+    let (tmpring, ring_bytes) =
+        g::gfx_tmpring_size([vm.scratch_bytes_per_lane, pm.scratch_bytes_per_lane]);
+    let ring = (ring_bytes > 0).then(|| mem(&dev, ring_bytes));
+    if let Some(ring) = &ring {
+        set(&mut pm4, r::SPI_TMPRING_SIZE, &[tmpring]);
+        let addr = [ring.va as u32, (ring.va >> 32) as u32];
+        if let Some(at) = vm.user_sgprs().scratch_ring() {
+            set(&mut pm4, r::SPI_SHADER_USER_DATA_VS_0 + 4 * u32::from(at), &addr);
+        }
+        if let Some(at) = pm.user_sgprs().scratch_ring() {
+            set(&mut pm4, r::SPI_SHADER_USER_DATA_PS_0 + 4 * u32::from(at), &addr);
+        }
+    }
     packet(&mut pm4, 0x2f, &[setup.instances]); // NUM_INSTANCES
     packet(&mut pm4, 0x2d, &[setup.vertices, 2]); // DRAW_INDEX_AUTO, auto-index source
     let ib = mem(&dev, (pm4.len() * 4) as u64);
@@ -246,7 +260,7 @@ pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Dr
             .iter()
             .map(|m| m.bo.handle())
             .collect();
-    handles.extend(tex.iter().map(|m| m.bo.handle()));
+    handles.extend(tex.iter().chain(&ring).map(|m| m.bo.handle()));
     let ctx = dev.create_context(Priority::Normal).unwrap();
     let ibs = [Ib { va: ib.va, size_dw: pm4.len() as u32, flags: 0 }];
     let fence = ctx.submit(&Submission::new(Ip::Gfx, &ibs, &handles)).map_err(|e| e.to_string())?;

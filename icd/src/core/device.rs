@@ -86,9 +86,11 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // against lavapipe).
     (c"VK_KHR_sampler_mirror_clamp_to_edge", 3),
     // Direct draws in a batch, each one's index in the VS's draw-index user SGPR
-    // (tests/tests/graphics_multi_draw.rs against lavapipe). VK_KHR_shader_draw_parameters
-    // waits for scratch memory in vertex shaders: its conformance cases index local arrays.
+    // (tests/tests/graphics_multi_draw.rs against lavapipe).
     (c"VK_EXT_multi_draw", 1),
+    // gl_BaseVertex, gl_BaseInstance and gl_DrawIndex (shaderDrawParameters;
+    // tests/tests/graphics_draw_parameters.rs against lavapipe).
+    (c"VK_KHR_shader_draw_parameters", 1),
     // Instance-rate divisors (zero included) from the VS key (tests/tests/graphics_divisor.rs
     // against lavapipe).
     (c"VK_EXT_vertex_attribute_divisor", 3),

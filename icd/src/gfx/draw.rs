@@ -272,6 +272,20 @@ fn vertex_table(st: &GraphicsState, p: &GraphicsProgram) -> Vec<u32> {
     words
 }
 
+/// SPI_TMPRING_SIZE and the ring address after the user SGPRs of each stage with scratch.
+fn scratch_state(s: &mut CmdStream, p: &GraphicsProgram) -> VkResult<()> {
+    let Some((ring, tmpring)) = p.scratch() else { return Ok(()) };
+    set(s, r::SPI_TMPRING_SIZE, &[tmpring])?;
+    let addr = [ring as u32, (ring >> 32) as u32];
+    if let Some(at) = p.vs.user_sgprs().scratch_ring() {
+        set(s, r::SPI_SHADER_USER_DATA_VS_0 + 4 * u32::from(at), &addr)?;
+    }
+    if let Some(at) = p.ps.user_sgprs().scratch_ring() {
+        set(s, r::SPI_SHADER_USER_DATA_PS_0 + 4 * u32::from(at), &addr)?;
+    }
+    Ok(())
+}
+
 fn vs_state(s: &mut CmdStream, p: &GraphicsProgram, user: &[u32]) -> VkResult<()> {
     let vm = &p.vs;
     use r::VGT_SHADER_STAGES_EN as S;
@@ -525,6 +539,7 @@ fn draw_state(s: &mut CmdStream, st: &GraphicsState, push: &[u8]) -> VkResult<()
     let area = rendering.inherited.is_none().then_some(&rendering.area);
     viewport_state(s, &resolved, &viewport, &scissor, area)?;
     ps_state(s, &p, &user, rendering, (st.blend_constants, st.extended.logic_op))?;
+    scratch_state(s, &p)?;
     emit(s, depth_state(&p, st, rendering, &resolved))?;
     set(s, r::GE_INDX_OFFSET, &[0])?;
     set(s, r::GE_MIN_VTX_INDX, &[0])?;

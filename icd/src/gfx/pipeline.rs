@@ -54,6 +54,9 @@ pub struct GraphicsProgram {
     pub attributes: Vec<VertexAttribute>,
     vs_code: GpuAlloc,
     ps_code: GpuAlloc,
+    /// The scratch ring both stages share (`abi::graphics::gfx_tmpring_size`) and its
+    /// SPI_TMPRING_SIZE, when either stage has private memory in it.
+    scratch: Option<(GpuAlloc, u32)>,
     pub vs: VsMetadata,
     pub ps: PsMetadata,
     pub ps_input_cntl: Vec<u32>,
@@ -99,6 +102,25 @@ impl GraphicsProgram {
     pub fn ps_va(&self) -> u64 {
         self.ps_code.va()
     }
+
+    /// The scratch ring's address and SPI_TMPRING_SIZE, if a stage uses scratch.
+    pub fn scratch(&self) -> Option<(u64, u32)> {
+        self.scratch.as_ref().map(|(ring, tmpring)| (ring.va(), *tmpring))
+    }
+}
+
+/// The scratch ring for a VS and PS with these private sizes per lane, if either has any.
+fn scratch_ring(
+    shared: &DeviceShared,
+    vm: &VsMetadata,
+    pm: &PsMetadata,
+) -> VkResult<Option<(GpuAlloc, u32)>> {
+    let (tmpring, bytes) =
+        g::gfx_tmpring_size([vm.scratch_bytes_per_lane, pm.scratch_bytes_per_lane]);
+    if bytes == 0 {
+        return Ok(None);
+    }
+    Ok(Some((GpuAlloc::new(shared.winsys(), bytes)?, tmpring)))
 }
 
 /// The colour formats per location the pipeline renders to.
@@ -603,6 +625,7 @@ pub fn create(
         attributes,
         vs_code: upload(shared, &vs.code)?,
         ps_code: upload(shared, &ps.code)?,
+        scratch: scratch_ring(shared, vm, pm)?,
         ps_input_cntl: g::ps_input_cntl(vm, pm),
         vs: vm.clone(),
         ps: pm.clone(),

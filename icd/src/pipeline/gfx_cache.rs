@@ -81,11 +81,12 @@ pub(super) fn encode(b: &GfxBinary, out: &mut Vec<u8>) {
                 extras,
                 vgprs,
                 sgprs,
+                scratch_bytes_per_lane,
             } = m;
             let VsExtras { point_size, layer, viewport_index, clip_mask, cull_mask } = *extras;
             put(out, &[0, *rsrc1, *rsrc2, *vs_out_config, *pos_format, *pa_cl_vs_out_cntl]);
             put(out, &[*vgprs, *sgprs, point_size.into(), layer.into(), viewport_index.into()]);
-            put(out, &[clip_mask.into(), cull_mask.into()]);
+            put(out, &[clip_mask.into(), cull_mask.into(), *scratch_bytes_per_lane]);
             put_vec(out, param_locations.iter().copied());
         }
         GfxMetadata::Fragment(m) => {
@@ -102,9 +103,13 @@ pub(super) fn encode(b: &GfxBinary, out: &mut Vec<u8>) {
                 input_flat,
                 vgprs,
                 sgprs,
+                scratch_bytes_per_lane,
             } = m;
             put(out, &[1, *rsrc1, *rsrc2, *input_ena, *ps_in_control, *col_format, *z_format]);
-            put(out, &[*cb_shader_mask, *db_shader_control, *vgprs, *sgprs]);
+            put(
+                out,
+                &[*cb_shader_mask, *db_shader_control, *vgprs, *sgprs, *scratch_bytes_per_lane],
+            );
             put_vec(out, input_locations.iter().copied());
             put_vec(out, input_flat.iter().map(|&f| u32::from(f)));
         }
@@ -117,7 +122,7 @@ pub(super) fn decode(r: &mut Reader<'_>) -> Option<GfxBinary> {
     let metadata = match r.u32()? {
         0 => {
             let [rsrc1, rsrc2, vs_out_config, pos_format, pa_cl_vs_out_cntl] = words(r)?;
-            let [vgprs, sgprs, point_size, layer, viewport_index, clip, cull] = words(r)?;
+            let [vgprs, sgprs, point_size, layer, viewport_index, clip, cull, scratch] = words(r)?;
             let extras = VsExtras {
                 point_size: point_size != 0,
                 layer: layer != 0,
@@ -135,11 +140,12 @@ pub(super) fn decode(r: &mut Reader<'_>) -> Option<GfxBinary> {
                 extras,
                 vgprs,
                 sgprs,
+                scratch_bytes_per_lane: scratch,
             })
         }
         1 => {
             let [rsrc1, rsrc2, input_ena, ps_in_control, col_format, z_format] = words(r)?;
-            let [cb_shader_mask, db_shader_control, vgprs, sgprs] = words(r)?;
+            let [cb_shader_mask, db_shader_control, vgprs, sgprs, scratch] = words(r)?;
             GfxMetadata::Fragment(PsMetadata {
                 rsrc1,
                 rsrc2,
@@ -153,6 +159,7 @@ pub(super) fn decode(r: &mut Reader<'_>) -> Option<GfxBinary> {
                 input_flat: get_vec(r)?.into_iter().map(|f| f != 0).collect(),
                 vgprs,
                 sgprs,
+                scratch_bytes_per_lane: scratch,
             })
         }
         _ => return None,

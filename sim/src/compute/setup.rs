@@ -60,6 +60,21 @@ pub struct ScratchRing {
     pub wave_bytes: u32,
 }
 
+impl ScratchRing {
+    /// The ring a `*_TMPRING_SIZE` value (`reg` names it in errors) describes for a stage
+    /// with SCRATCH_EN: WAVES in bits 11:0, WAVESIZE in 1 KiB units in bits 24:12.
+    pub fn from_tmpring(tmpring: u32, reg: &str) -> Result<ScratchRing, GpuError> {
+        let ring =
+            ScratchRing { waves: field(tmpring, 0, 11), wave_bytes: field(tmpring, 12, 24) * 1024 };
+        if ring.waves == 0 || ring.wave_bytes == 0 {
+            return Err(unsupported(format!(
+                "SCRATCH_EN with {reg} = {tmpring:#x} (no scratch slots)"
+            )));
+        }
+        Ok(ring)
+    }
+}
+
 /// One workgroup to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Workgroup {
@@ -100,16 +115,7 @@ impl DispatchSetup {
         let rsrc2 = r.get(regs::COMPUTE_PGM_RSRC2);
         let scratch = if rsrc2 & 1 != 0 {
             let tmpring = r.get(regs::COMPUTE_TMPRING_SIZE);
-            let ring = ScratchRing {
-                waves: field(tmpring, 0, 11),
-                wave_bytes: field(tmpring, 12, 24) * 1024,
-            };
-            if ring.waves == 0 || ring.wave_bytes == 0 {
-                return Err(unsupported(format!(
-                    "SCRATCH_EN with COMPUTE_TMPRING_SIZE = {tmpring:#x} (no scratch slots)"
-                )));
-            }
-            Some(ring)
+            Some(ScratchRing::from_tmpring(tmpring, "COMPUTE_TMPRING_SIZE")?)
         } else {
             None
         };

@@ -560,7 +560,8 @@ pub fn flat(
                 Operand::Special(Special::ExecHi) => [0; LANES],
                 s => [w.ssrc(s)?; LANES],
             };
-            for (lane, a) in addrs.iter_mut().enumerate() {
+            // Inactive lanes hold anything: only active ones are addressed (and checked).
+            for (lane, a) in addrs.iter_mut().enumerate().filter(|(l, _)| exec >> l & 1 != 0) {
                 let off = row[lane].wrapping_add(i.offset as i32 as u32);
                 *a = address::private_dwords(w.flat_scratch, lane, off, bytes)?;
             }
@@ -584,9 +585,10 @@ pub fn flat(
                 };
                 *a = match place {
                     Aperture::Global(addr) => address::linear_dwords(addr, bytes),
-                    Aperture::Private(off) => {
+                    Aperture::Private(off) if exec >> lane & 1 != 0 => {
                         address::private_dwords(w.flat_scratch, lane, off, bytes)?
                     }
+                    Aperture::Private(_) => [None; 4],
                     Aperture::Lds(off) => {
                         lds_mask |= 1 << lane;
                         lds_offsets[lane] = off;

@@ -138,7 +138,7 @@ pub fn draw(
     refuse_unmodelled(regs)?;
     let rs = raster_state(regs).map_err(unsupported)?;
     let ds = depth_state(regs);
-    let ps = PsState::from_regs(regs)?;
+    let ps = PsState::from_regs(regs, env.strict)?;
     let cb = ColorState::from_regs(regs, env.space)?;
     let db = if ds.active() || ps.z_export() {
         Some(DepthTarget::from_regs(regs, env.space)?)
@@ -260,16 +260,21 @@ impl Ctx<'_> {
         env: &BackEndEnv<'_>,
         waves: &[&[PsQuad]],
     ) -> Result<Vec<PsOutput>, GpuError> {
-        let run = |w: &[PsQuad]| run_wave(exec, env.strict, &self.ps, &self.rs, &self.prims, w);
-        let threads = env.threads.clamp(1, waves.len().max(1));
+        // Each host thread's waves use one scratch slot, so threads never outnumber slots.
+        let run = |w: &[PsQuad], slot: usize| {
+            run_wave(exec, env.strict, &self.ps, &self.rs, &self.prims, w, slot as u32)
+        };
+        let slots = self.ps.scratch.map_or(usize::MAX, |ring| ring.waves as usize);
+        let threads = env.threads.clamp(1, waves.len().max(1)).min(slots);
         if threads == 1 {
-            return waves.iter().map(|w| run(w)).collect();
+            return waves.iter().map(|w| run(w, 0)).collect();
         }
         let per = waves.len().div_ceil(threads);
         let results: Vec<Result<Vec<PsOutput>, GpuError>> = std::thread::scope(|s| {
             let handles: Vec<_> = waves
                 .chunks(per)
-                .map(|chunk| s.spawn(move || chunk.iter().map(|w| run(w)).collect()))
+                .enumerate()
+                .map(|(t, chunk)| s.spawn(move || chunk.iter().map(|w| run(w, t)).collect()))
                 .collect();
             handles
                 .into_iter()

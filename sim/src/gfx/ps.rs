@@ -8,6 +8,8 @@
 use super::addr::*;
 use super::ps_inputs::{lane_inputs, param_block, PsPrim, INPUT_VGPRS};
 use super::raster::{Quad, RasterState};
+use super::state::graphics_scratch;
+use crate::compute::setup::ScratchRing;
 use crate::core::export::ExportRecord as Export;
 use crate::core::interp::ATTR_BYTES;
 use crate::core::lds::Lds;
@@ -30,6 +32,9 @@ pub struct PsState {
     pub col_format: u32,
     pub z_format: u32,
     pub shader_control: u32,
+    /// The graphics scratch ring when RSRC2_PS.SCRATCH_EN: the SPI loads the wave's byte
+    /// offset into it in the SGPR after PRIM_MASK.
+    pub scratch: Option<ScratchRing>,
 }
 
 fn bad(what: String) -> GpuError {
@@ -37,14 +42,12 @@ fn bad(what: String) -> GpuError {
 }
 
 impl PsState {
-    pub fn from_regs(regs: &RegisterFile) -> Result<PsState, GpuError> {
+    pub fn from_regs(regs: &RegisterFile, strict: bool) -> Result<PsState, GpuError> {
         let lo = regs.get(SPI_SHADER_PGM_LO_PS) as u64;
         let hi = regs.get(SPI_SHADER_PGM_HI_PS) as u64;
         let rsrc1 = regs.get(SPI_SHADER_PGM_RSRC1_PS);
         let rsrc2 = regs.get(SPI_SHADER_PGM_RSRC2_PS);
-        if rsrc2 & 1 != 0 {
-            return Err(bad("pixel-shader scratch (RSRC2_PS.SCRATCH_EN) is not modelled".into()));
-        }
+        let scratch = (rsrc2 & 1 != 0).then(|| graphics_scratch(regs, strict)).transpose()?;
         let user = field(rsrc2, 1, 5) + (field(rsrc2, 27, 27) << 5);
         if user > 32 {
             return Err(bad(format!("RSRC2_PS.USER_SGPR = {user} exceeds 32")));
@@ -102,6 +105,7 @@ impl PsState {
             col_format: regs.get(SPI_SHADER_COL_FORMAT),
             z_format: regs.get(SPI_SHADER_Z_FORMAT) & 0xf,
             shader_control: regs.get(DB_SHADER_CONTROL),
+            scratch,
         })
     }
 
@@ -143,7 +147,7 @@ pub struct PsOutput {
     pub alpha: Option<[u32; LANES]>,
 }
 
-/// Runs one wave over `quads` (at most 8).
+/// Runs one wave over `quads` (at most 8), owning scratch ring slot `slot` while it runs.
 pub fn run_wave(
     exec: &Exec<'_>,
     strict: bool,
@@ -151,6 +155,7 @@ pub fn run_wave(
     rs: &RasterState,
     prims: &[PsPrim<'_>],
     quads: &[PsQuad],
+    slot: u32,
 ) -> Result<PsOutput, GpuError> {
     debug_assert!(!quads.is_empty() && quads.len() <= LANES / 4);
     let mut w = Wave::new(ps.vgprs, strict);
@@ -169,6 +174,9 @@ pub fn run_wave(
     let user = ps.user_data.len();
     w.s[..user].copy_from_slice(&ps.user_data);
     w.s[user] = new_prim << 16; // PRIM_MASK: LDS parameter offset 0
+    if let Some(ring) = ps.scratch {
+        w.s[user + 1] = slot * ring.wave_bytes;
+    }
     w.param_stride = ps.param_stride();
     w.mode = ps.mode;
     w.pc = exec.program.base;

@@ -3,6 +3,7 @@
 
 use ferrum_regs::gfx103 as r;
 
+use crate::compute::setup::ScratchRing;
 use crate::cp::RegisterFile;
 use crate::error::GpuError;
 
@@ -47,6 +48,17 @@ pub struct VsState {
     pub pos_slots: u32,
     /// Parameter export slots (SPI_VS_OUT_CONFIG), 0 with NO_PC_EXPORT.
     pub param_slots: usize,
+    /// The graphics scratch ring (SPI_TMPRING_SIZE) when RSRC2_VS.SCRATCH_EN: the SPI loads
+    /// the wave's byte offset into it in the SGPR after the user SGPRs.
+    pub scratch: Option<ScratchRing>,
+}
+
+/// The graphics stages' scratch ring, for a stage whose RSRC2 has SCRATCH_EN.
+pub fn graphics_scratch(regs: &RegisterFile, strict: bool) -> Result<ScratchRing, GpuError> {
+    if strict {
+        require(regs, &[r::SPI_TMPRING_SIZE], "a shader with SCRATCH_EN")?;
+    }
+    ScratchRing::from_tmpring(regs.get(r::SPI_TMPRING_SIZE), "SPI_TMPRING_SIZE")
 }
 
 impl VsState {
@@ -77,9 +89,8 @@ impl VsState {
         let rsrc2 = regs.get(r::SPI_SHADER_PGM_RSRC2_VS);
         use r::SPI_SHADER_PGM_RSRC1_VS as R1;
         use r::SPI_SHADER_PGM_RSRC2_VS as R2;
-        if R2::SCRATCH_EN.is_set(rsrc2) {
-            return Err(unsupported("VS scratch (SPI_SHADER_PGM_RSRC2_VS.SCRATCH_EN)"));
-        }
+        let scratch =
+            R2::SCRATCH_EN.is_set(rsrc2).then(|| graphics_scratch(regs, strict)).transpose()?;
         if R2::SO_EN.is_set(rsrc2) || rsrc2 & (0xf << 8) != 0 {
             return Err(unsupported("streamout (SPI_SHADER_PGM_RSRC2_VS.SO_EN / SO_BASEn_EN)"));
         }
@@ -142,6 +153,7 @@ impl VsState {
                 | (R1::IEEE_MODE.get(rsrc1) << 9),
             pos_slots,
             param_slots,
+            scratch,
         })
     }
 }

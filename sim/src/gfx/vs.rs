@@ -77,12 +77,16 @@ pub fn run(
     // Waves are independent: contiguous runs of them go to host threads, and the outputs are
     // joined in order.
     let waves = inputs.len().div_ceil(WAVE);
-    let threads = threads.clamp(1, waves.div_ceil(MIN_WAVES_PER_THREAD).max(1));
+    // One scratch slot per host thread: no more waves run at once than the ring has slots.
+    let slots = vs.scratch.map_or(usize::MAX, |ring| ring.waves as usize);
+    let threads = threads.clamp(1, waves.div_ceil(MIN_WAVES_PER_THREAD).max(1)).min(slots);
     let per_thread = waves.div_ceil(threads) * WAVE;
     let run_range = |first_wave: usize, ids: &[(u32, u32)]| -> Result<Vec<VertexOut>, GpuError> {
         let mut out = Vec::with_capacity(ids.len());
+        let slot = (first_wave * WAVE / per_thread) as u32;
         for (k, chunk) in ids.chunks(WAVE).enumerate() {
-            let wave = Launch { vs, lay: &lay, instance, strict, wave_id: (first_wave + k) as u32 };
+            let wave_id = (first_wave + k) as u32;
+            let wave = Launch { vs, lay: &lay, instance, strict, wave_id, slot };
             wave.run(exec, chunk, &mut out)?;
         }
         Ok(out)
@@ -118,6 +122,8 @@ struct Launch<'a> {
     instance: u32,
     strict: bool,
     wave_id: u32,
+    /// The scratch ring slot this wave owns while it runs.
+    slot: u32,
 }
 
 impl Launch<'_> {
@@ -138,6 +144,10 @@ impl Launch<'_> {
         }
         let mut w = Wave::new(vs.vgprs, self.strict);
         w.s[..vs.user_data.len()].copy_from_slice(&vs.user_data);
+        if let Some(ring) = vs.scratch {
+            // No streamout SGPRs (SO_EN is refused): the wave offset follows the user SGPRs.
+            w.s[vs.user_data.len()] = self.slot * ring.wave_bytes;
+        }
         for (lane, &(id, prim)) in ids.iter().enumerate() {
             w.v[0][lane] = id;
             if vs.vgpr_comp_cnt >= 2 {

@@ -35,10 +35,21 @@
 //!   `exp paramN` for every written location in increasing location order
 //!   ([`VsMetadata::param_locations`]), with exactly the written components enabled.
 //!
+//! * A VS with private memory in the scratch ring (`RSRC2_VS.SCRATCH_EN`) takes the ring's
+//!   64-bit address in two more user SGPRs (`s[10:11]`, USER_SGPR = 12), and the SPI loads the
+//!   wave's byte offset into the ring in the next SGPR (`s12`: no streamout SGPRs come
+//!   between, as RADV declares the legacy VS's scratch offset) ([`GfxSgprs`]).
+//!
 //! # Pixel shader (wave32, `SPI_PS_IN_CONTROL.PS_W32_EN`)
 //! * User SGPRs `s[0:1]` sets, `s[2:3]` push, `s4` the view index ([`PS_SGPR_VIEW_INDEX`],
 //!   as the VS's `s9`) ([`PS_USER_SGPRS`]), then the PRIM_MASK SGPR (`s5`), which the program
 //!   moves to M0 before `v_interp_*`.
+//! * With scratch (`RSRC2_PS.SCRATCH_EN`) the ring address takes `s[5:6]` (USER_SGPR = 7),
+//!   PRIM_MASK moves to `s7` and the wave's ring offset follows it in `s8` (RADV's order:
+//!   user SGPRs, PRIM_MASK, scratch offset) ([`GfxSgprs`]).
+//! * Both stages share one ring (`SPI_TMPRING_SIZE`, a context register: WAVES slots of the
+//!   larger stage's WAVESIZE, [`gfx_tmpring_size`]); the SPI gives every graphics wave with
+//!   scratch its own slot.
 //! * `SPI_PS_INPUT_ENA` = `SPI_PS_INPUT_ADDR`: PERSP_CENTER always (the hardware needs one
 //!   barycentric input), the PERSP/LINEAR SAMPLE, CENTER and CENTROID pairs the inputs'
 //!   interpolation reads (`noperspective`, `centroid`, `sample`, interpolateAtCentroid),
@@ -112,8 +123,6 @@ pub const VS_USER_DATA_DRAW_INDEX: u32 = VS_SGPR_DRAW_INDEX as u32;
 pub const VERTEX_INPUT_DESCRIPTOR_SIZE: u32 = 16;
 /// Vertex input locations the table and [`VsKey`] cover.
 pub const MAX_VERTEX_INPUTS: usize = 32;
-/// The PS SGPR holding PRIM_MASK (right after the user SGPRs).
-pub const PS_SGPR_PRIM_MASK: u8 = PS_USER_SGPRS as u8;
 /// The VS VGPR holding the vertex index.
 pub const VS_VGPR_VERTEX_INDEX: u8 = 0;
 /// The VS VGPR holding the instance id.
@@ -139,6 +148,56 @@ pub const CLIP_DIST_LOCATION: u32 = MAX_PARAMS;
 /// primitives read the default 0). Real hardware also needs SPI_INTERP_CONTROL_0's
 /// PNT_SPRITE_ENA with OVRD_X/Y = S/T (the driver's, as RADV programs it).
 pub const POINT_COORD_LOCATION: u32 = CLIP_DIST_LOCATION + 2;
+
+/// Where a graphics stage's SGPR inputs land, with or without scratch (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GfxSgprs {
+    /// A pixel shader (else a hardware VS).
+    pub pixel: bool,
+    /// The shader has private memory in the scratch ring.
+    pub scratch: bool,
+}
+
+impl GfxSgprs {
+    /// RSRC2.USER_SGPR: the stage's user SGPRs, then the ring address with scratch.
+    pub fn user_count(self) -> u32 {
+        let base = if self.pixel { PS_USER_SGPRS } else { VS_USER_SGPRS };
+        base + 2 * u32::from(self.scratch)
+    }
+
+    /// First SGPR of the scratch ring address (the `SPI_SHADER_USER_DATA_*` index as well).
+    pub fn scratch_ring(self) -> Option<u8> {
+        self.scratch.then(|| (self.user_count() - 2) as u8)
+    }
+
+    /// The PS's PRIM_MASK SGPR (right after the user SGPRs).
+    pub fn prim_mask(self) -> u8 {
+        self.user_count() as u8
+    }
+
+    /// The SGPR the SPI loads with the wave's byte offset into the scratch ring.
+    pub fn scratch_wave_offset(self) -> Option<u8> {
+        self.scratch.then(|| self.user_count() as u8 + u8::from(self.pixel))
+    }
+
+    /// SGPRs the SPI initialises (user SGPRs, PRIM_MASK, the scratch wave offset).
+    pub fn initialised(self) -> u32 {
+        self.user_count() + u32::from(self.pixel) + u32::from(self.scratch)
+    }
+}
+
+/// `SPI_TMPRING_SIZE` and the ring's size in bytes for a pipeline whose stages need
+/// `bytes_per_lane` each (0: none): [`super::SCRATCH_RING_WAVES`] slots of the larger stage's
+/// wave size, as every graphics wave with scratch takes one slot of the same ring.
+pub fn gfx_tmpring_size(bytes_per_lane: [u32; 2]) -> (u32, u64) {
+    let lane = bytes_per_lane[0].max(bytes_per_lane[1]);
+    if lane == 0 {
+        return (0, 0);
+    }
+    let wave = super::scratch_wave_bytes(lane);
+    let ring = u64::from(super::SCRATCH_RING_WAVES) * u64::from(wave);
+    (super::tmpring_size(super::SCRATCH_RING_WAVES, wave), ring)
+}
 
 /// Vulkan's standard sample locations (`standardSampleLocations`), in 1/16 pixel from the
 /// pixel's top-left corner, by log2 of the sample count: the one table the driver programs
@@ -306,9 +365,32 @@ pub struct VsMetadata {
     pub vgprs: u32,
     /// SGPRs used.
     pub sgprs: u32,
+    /// Scratch bytes per lane (0: none; then RSRC2.SCRATCH_EN and the ring-address user
+    /// SGPRs of [`GfxSgprs`]).
+    pub scratch_bytes_per_lane: u32,
+}
+
+/// RSRC2 (VS or PS: SCRATCH_EN and USER_SGPR sit at the same bits) with `scratch` bytes per
+/// lane of private memory: SCRATCH_EN and the ring address's two user SGPRs.
+fn rsrc2_with_scratch(rsrc2: u32, sgprs: GfxSgprs) -> u32 {
+    use r::SPI_SHADER_PGM_RSRC2_VS as R2;
+    let cleared = rsrc2 & !(R2::USER_SGPR.val(0x1f) | R2::SCRATCH_EN.val(1));
+    cleared | R2::USER_SGPR.val(sgprs.user_count()) | R2::SCRATCH_EN.val(u32::from(sgprs.scratch))
 }
 
 impl VsMetadata {
+    /// These registers for a shader with `bytes` of private memory per lane in the ring.
+    pub fn with_scratch(mut self, bytes: u32) -> Self {
+        self.scratch_bytes_per_lane = bytes;
+        self.rsrc2 = rsrc2_with_scratch(self.rsrc2, self.user_sgprs());
+        self
+    }
+
+    /// The SGPR layout these registers select.
+    pub fn user_sgprs(&self) -> GfxSgprs {
+        GfxSgprs { pixel: false, scratch: self.scratch_bytes_per_lane > 0 }
+    }
+
     /// Register values for a VS using `vgprs`/`sgprs` that exports `param_locations` and
     /// the misc vector and distances `extras` says.
     pub fn new(vgprs: u32, sgprs: u32, param_locations: Vec<u32>, extras: VsExtras) -> Self {
@@ -344,6 +426,7 @@ impl VsMetadata {
             extras,
             vgprs,
             sgprs,
+            scratch_bytes_per_lane: 0,
         }
     }
 
@@ -525,9 +608,23 @@ pub struct PsMetadata {
     pub vgprs: u32,
     /// SGPRs used.
     pub sgprs: u32,
+    /// Scratch bytes per lane (0: none), as [`VsMetadata::scratch_bytes_per_lane`].
+    pub scratch_bytes_per_lane: u32,
 }
 
 impl PsMetadata {
+    /// These registers for a shader with `bytes` of private memory per lane in the ring.
+    pub fn with_scratch(mut self, bytes: u32) -> Self {
+        self.scratch_bytes_per_lane = bytes;
+        self.rsrc2 = rsrc2_with_scratch(self.rsrc2, self.user_sgprs());
+        self
+    }
+
+    /// The SGPR layout these registers select.
+    pub fn user_sgprs(&self) -> GfxSgprs {
+        GfxSgprs { pixel: true, scratch: self.scratch_bytes_per_lane > 0 }
+    }
+
     /// Whether the shader must run once per covered sample (Vulkan's sample shading with
     /// minSampleShading 1.0): it reads gl_SampleID or gl_SamplePosition (ANCILLARY) or has
     /// `sample`-interpolated inputs (PERSP_SAMPLE or LINEAR_SAMPLE). The driver then sets
@@ -580,6 +677,7 @@ impl PsMetadata {
             input_flat: inputs.iter().map(|i| i.1).collect(),
             vgprs,
             sgprs,
+            scratch_bytes_per_lane: 0,
         }
     }
 }
@@ -651,5 +749,34 @@ mod tests {
         assert_eq!(m.rsrc1 & 0x3f, 0, "6 input VGPRs fit one granule");
         let vs = VsMetadata::new(4, 4, vec![0, 1], VsExtras::default());
         assert_eq!(ps_input_cntl(&vs, &m), vec![0x20, 1 << 10]);
+    }
+
+    #[test]
+    fn scratch_adds_the_ring_address_after_each_stages_user_sgprs() {
+        let vs = VsMetadata::new(4, 12, vec![], VsExtras::default()).with_scratch(48);
+        assert_eq!(vs.rsrc2 & 1, 1, "SCRATCH_EN");
+        assert_eq!(vs.rsrc2 >> 1 & 0x1f, 12, "USER_SGPR: s[0:9] and the ring in s[10:11]");
+        let u = vs.user_sgprs();
+        assert_eq!(
+            (u.scratch_ring(), u.scratch_wave_offset(), u.initialised()),
+            (Some(10), Some(12), 13)
+        );
+        let key = PsKey::default();
+        let ps = PsMetadata::new(3, 9, PsUses::default(), vec![], [0xf, 0, 0, 0, 0, 0, 0, 0], &key)
+            .with_scratch(100);
+        assert_eq!(ps.rsrc2 & 0x3f, 1 | 7 << 1, "SCRATCH_EN, USER_SGPR = 7");
+        let u = ps.user_sgprs();
+        assert_eq!(
+            (u.scratch_ring(), u.prim_mask(), u.scratch_wave_offset()),
+            (Some(5), 7, Some(8))
+        );
+        let plain = GfxSgprs { pixel: true, scratch: false };
+        assert_eq!(
+            (plain.prim_mask(), plain.scratch_wave_offset(), plain.initialised()),
+            (5, None, 6)
+        );
+        // 100 bytes x 32 lanes = 3200 -> four 1 KiB granules per wave, 128 slots.
+        assert_eq!(gfx_tmpring_size([48, 100]), (128 | 4 << 12, 128 * 4096));
+        assert_eq!(gfx_tmpring_size([0, 0]), (0, 0));
     }
 }

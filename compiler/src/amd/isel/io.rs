@@ -212,7 +212,7 @@ fn reads_sysval(shader: &Shader, sv: SysVal) -> bool {
 
 impl GfxIo {
     /// The pinned input registers of `shader`'s stage.
-    pub fn new(shader: &Shader, mf: &mut MFunc, key: g::GfxKey) -> Self {
+    pub fn new(shader: &Shader, mf: &mut MFunc, key: g::GfxKey, scratch: bool) -> Self {
         let mut io = GfxIo { key, ..Default::default() };
         match shader.stage {
             Stage::Vertex => {
@@ -258,7 +258,7 @@ impl GfxIo {
                 };
                 io.pixel = Some((
                     io.bary[&g::bary_bit(false, Interp::Center)],
-                    pinned(mf, RegClass::S, 1, g::PS_SGPR_PRIM_MASK),
+                    pinned(mf, RegClass::S, 1, g::GfxSgprs { pixel: true, scratch }.prim_mask()),
                     pos,
                 ));
             }

@@ -56,7 +56,7 @@ use super::abi::{self, ResourceLayout};
 use super::error::{unsupported, BackendError};
 use super::mir::{MFunc, MInst, RegClass, RegRef, VRegInfo};
 use crate::analysis::divergence::Divergence;
-use crate::ir::{Function, Inst, InstKind, Shader, Value};
+use crate::ir::{Function, Inst, InstKind, Shader, Stage, Value};
 
 /// Run-time value of a resource index that is chosen per lane or through a φ (variable
 /// pointers): this tag plus the resource's position in the selector's list.
@@ -136,19 +136,28 @@ impl<'a> Isel<'a> {
     ) -> Self {
         let f = shader.entry_fn();
         let mut mf = MFunc::default();
-        let user = abi::UserSgprs { scratch: scratch || scratch::in_memory(shader) };
+        let scratch = scratch || scratch::in_memory(shader);
+        let user = abi::UserSgprs { scratch };
+        // Graphics stages find the ring address and wave offset after their own SGPRs.
+        let (ring_sgpr, wave_off_sgpr) = match shader.stage {
+            Stage::Vertex | Stage::Fragment => {
+                let g = abi::graphics::GfxSgprs { pixel: shader.stage == Stage::Fragment, scratch };
+                (g.scratch_ring(), g.scratch_wave_offset())
+            }
+            _ => (scratch.then_some(abi::SGPR_SCRATCH_RING), user.scratch_wave_offset()),
+        };
         let inputs = Inputs {
             set_table: pinned(&mut mf, RegClass::S, 2, abi::SGPR_SET_TABLE),
             push: pinned(&mut mf, RegClass::S, 2, abi::SGPR_PUSH_BLOCK),
             num_groups: pinned(&mut mf, RegClass::S, 2, abi::SGPR_NUM_WORKGROUPS),
             group_id: user.workgroup_id().map(|r| pinned(&mut mf, RegClass::S, 1, r)),
             local_id: abi::VGPR_LOCAL_ID.map(|r| pinned(&mut mf, RegClass::V, 1, r)),
-            scratch: user.scratch_wave_offset().map(|off| {
-                let ring = pinned(&mut mf, RegClass::S, 2, abi::SGPR_SCRATCH_RING);
+            scratch: ring_sgpr.zip(wave_off_sgpr).map(|(ring, off)| {
+                let ring = pinned(&mut mf, RegClass::S, 2, ring);
                 (ring, pinned(&mut mf, RegClass::S, 1, off))
             }),
         };
-        let gfx = io::GfxIo::new(shader, &mut mf, key);
+        let gfx = io::GfxIo::new(shader, &mut mf, key, scratch);
         Isel {
             gfx,
             shader,

@@ -214,9 +214,10 @@ const VULKAN_1_1: [u32; 12] = {
         T, F, // protectedMemory: no protected queues or memory.
         F, // samplerYcbcrConversion: no multi-planar formats (api/ycbcr.rs).
         F,
-        // shaderDrawParameters: implemented, but its conformance cases index local arrays in
-        // vertex shaders, which needs VS scratch memory (not done).
-        F,
+        // shaderDrawParameters: gl_BaseVertex/BaseInstance/DrawIndex from the VS's user
+        // SGPRs (tests/tests/graphics_draw_parameters.rs against lavapipe; the conformance
+        // cases index local arrays, which vertex shaders keep in the scratch ring).
+        T,
     ]
 };
 
