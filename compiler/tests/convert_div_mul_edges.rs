@@ -234,6 +234,77 @@ fn f32_division_by_zero_and_infinity() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// Division at the ends of the exponent range against the host's IEEE division, f32 and f64:
+/// denormal denominators (whose reciprocal overflows), denominators whose reciprocal is
+/// denormal, tiny numerators, quotients that overflow or are denormal or round to zero.
+#[test]
+fn division_at_the_exponent_ends() {
+    let gpu = Gpu::new();
+    let mut bad = Vec::new();
+    let f32s = [
+        1.0f32,
+        -3.0,
+        0.1,
+        1e-30,
+        -1e30,
+        2f32.powi(-110),
+        2f32.powi(127),
+        f32::MAX,
+        f32::MIN_POSITIVE,
+        f32::from_bits(1),
+        f32::from_bits(0x8000_0003),
+        f32::from_bits(0x007f_ffff),
+        f32::from_bits(0x0040_0001),
+        0.0,
+        f32::INFINITY,
+    ];
+    let f64s = [
+        1.0f64,
+        -3.0,
+        0.1,
+        1e-300,
+        -1e300,
+        2f64.powi(-1000),
+        2f64.powi(1023),
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        f64::from_bits(1),
+        f64::from_bits(0x8000_0000_0000_0003),
+        f64::from_bits(0x000f_ffff_ffff_ffff),
+        0.0,
+        f64::NEG_INFINITY,
+    ];
+    let grid = |vals: &[u64], div: &dyn Fn(u64, u64) -> u64| {
+        let mut inputs = Vec::new();
+        let mut want = Vec::new();
+        for &x in vals {
+            for &y in vals {
+                inputs.push(vec![x, y]);
+                want.push(div(x, y));
+            }
+        }
+        (inputs, want)
+    };
+    let b32: Vec<u64> = f32s.iter().map(|x| u64::from(x.to_bits())).collect();
+    let b64: Vec<u64> = f64s.iter().map(|x| x.to_bits()).collect();
+    let div32 = |x: u64, y: u64| {
+        let q = f32::from_bits(x as u32) / f32::from_bits(y as u32);
+        u64::from(q.to_bits())
+    };
+    let div64 = |x: u64, y: u64| (f64::from_bits(x) / f64::from_bits(y)).to_bits();
+    for (bits, vals, div) in [(32u8, &b32, &div32 as &dyn Fn(u64, u64) -> u64), (64, &b64, &div64)]
+    {
+        let (inputs, want) = grid(vals, div);
+        let case = OpCase {
+            form: Form::Core("FDiv"),
+            result: Ty::Float(bits),
+            operands: vec![Ty::Float(bits), Ty::Float(bits)],
+        };
+        bad.extend(check(&gpu, &case, &inputs, &want));
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
 /// Both halves of OpSMulExtended and OpUMulExtended on 8-, 16- and 64-bit integers.
 #[test]
 fn mul_extended_halves() {

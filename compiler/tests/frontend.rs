@@ -126,6 +126,19 @@ fn int64_atomics_match_hand_computation() {
 }
 
 #[test]
+fn atomic_increment_and_decrement_add_one_and_minus_one() {
+    let (_, res) = run_named("atomic_inc_dec.spvasm");
+    let d = &res.buffers[0].data;
+    // The words start as a ramp 0, 1, 2, 3; 32 invocations each add +1 to word 0 and -1 to
+    // word 1, and the old values they saw (0..32 and 1, 0, ..., -30) to words 2 and 3.
+    assert_eq!(common::u32_at(d, 0), 32);
+    assert_eq!(common::u32_at(d, 1), 1u32.wrapping_sub(32));
+    assert_eq!(common::u32_at(d, 2), 2 + (0..32).sum::<u32>());
+    let dec_sum = (0..32u32).fold(0u32, |s, k| s.wrapping_add(1u32.wrapping_sub(k)));
+    assert_eq!(common::u32_at(d, 3), 3u32.wrapping_add(dec_sum));
+}
+
+#[test]
 fn kernels_compute_what_they_claim() {
     // Exclusive prefix sum per 64-element workgroup block.
     let (case, res) = run_named("kernel_prefix_sum.comp");

@@ -33,6 +33,23 @@ fn truncations_of_every_corpus_shader_are_errors() {
 }
 
 #[test]
+fn debug_names_that_are_not_utf8_are_ignored() {
+    // OpName %1 and OpMemberName %1 0 with an overlong encoding of '/' (0xc0 0xaf) and a
+    // stray continuation byte, inserted after the memory model of a real module (where the
+    // debug section starts; %1 need not be a struct for the module to compile).
+    let mut words = corpus()[0].clone();
+    let mut at = 5;
+    while words[at] & 0xffff != 14 {
+        at += (words[at] >> 16) as usize;
+    }
+    at += (words[at] >> 16) as usize;
+    let name = u32::from_le_bytes([b'x', 0xc0, 0xaf, 0]);
+    let member = u32::from_le_bytes([0x80, b'y', 0, 0]);
+    words.splice(at..at, [(3 << 16) | 5, 1, name, (4 << 16) | 6, 1, 0, member]);
+    compile(&words).expect("names are debug information only");
+}
+
+#[test]
 fn unsupported_capability_names_it() {
     // OpCapability Geometry (2) appended to the capability section of a real module.
     let mut words = corpus()[0].clone();

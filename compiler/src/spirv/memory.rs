@@ -161,9 +161,9 @@ impl FnCtx<'_, '_> {
             Op::AtomicStore => (AtomicOp::Store, &[3]),
             Op::AtomicExchange => (AtomicOp::Xchg, &[3]),
             Op::AtomicCompareExchange => (AtomicOp::CmpXchg, &[4, 5]),
-            Op::AtomicIIncrement | Op::AtomicIDecrement | Op::AtomicISub | Op::AtomicIAdd => {
-                (AtomicOp::Add, &[3])
-            }
+            // Increment and decrement have no value operand: the ±1 is added below.
+            Op::AtomicIIncrement | Op::AtomicIDecrement => (AtomicOp::Add, &[]),
+            Op::AtomicISub | Op::AtomicIAdd => (AtomicOp::Add, &[3]),
             Op::AtomicSMin => (AtomicOp::Imin, &[3]),
             Op::AtomicUMin => (AtomicOp::Umin, &[3]),
             Op::AtomicSMax => (AtomicOp::Imax, &[3]),

@@ -30,6 +30,7 @@ pub fn load(words: &[u32]) -> Result<rspirv::dr::Module, CompileError> {
         return Err(CompileError::Malformed(format!("bad magic number 0x{:08x}", words[0])));
     }
     // rspirv trusts word counts when decoding strings; check the instruction stream first.
+    let mut names_not_utf8 = Vec::new();
     let mut at = 5;
     while at < words.len() {
         let wc = (words[at] >> 16) as usize;
@@ -49,9 +50,39 @@ pub fn load(words: &[u32]) -> Result<rspirv::dr::Module, CompileError> {
                 )));
             }
         }
+        if debug_name_not_utf8(&words[at..at + wc]) {
+            names_not_utf8.push(at..at + wc);
+        }
         at += wc;
     }
-    rspirv::dr::load_words(words).map_err(|e| CompileError::Malformed(e.to_string()))
+    let load =
+        |w: &[u32]| rspirv::dr::load_words(w).map_err(|e| CompileError::Malformed(e.to_string()));
+    if names_not_utf8.is_empty() {
+        return load(words);
+    }
+    // A debug name is any string of bytes to SPIR-V's consumers (nothing refers to it), but
+    // rspirv decodes it as UTF-8: such names are dropped rather than the module refused.
+    log::debug!("spirv: {} debug names that are not UTF-8 dropped", names_not_utf8.len());
+    let mut kept = words[..5].to_vec();
+    let mut from = 5;
+    for r in names_not_utf8 {
+        kept.extend_from_slice(&words[from..r.start]);
+        from = r.end;
+    }
+    kept.extend_from_slice(&words[from..]);
+    load(&kept)
+}
+
+/// An OpName or OpMemberName whose name is not valid UTF-8 (up to its terminating NUL).
+fn debug_name_not_utf8(inst: &[u32]) -> bool {
+    let first = match inst[0] & 0xffff {
+        x if x == spirv::Op::Name as u32 => 2,
+        x if x == spirv::Op::MemberName as u32 => 3,
+        _ => return false,
+    };
+    let bytes: Vec<u8> = inst.iter().skip(first).flat_map(|w| w.to_le_bytes()).collect();
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    std::str::from_utf8(&bytes[..end]).is_err()
 }
 
 /// Opcodes SPIR-V allows inside OpSpecConstantOp (for shaders).

@@ -1,5 +1,5 @@
-//! Float selection beyond single instructions: correctly rounded division (reciprocal, two
-//! Newton–Raphson refinements and `v_div_fixup` for the special cases), transcendentals with
+//! Float selection beyond single instructions: correctly rounded division (`v_div_scale`d
+//! operands, a reciprocal, Newton–Raphson refinements, `v_div_fmas` and `v_div_fixup`), transcendentals with
 //! their range reduction (`v_sin`/`v_cos` take revolutions), sign, and the f64 forms.
 
 use ferrum_isa::Opcode as O;
@@ -7,8 +7,10 @@ use ferrum_isa::Opcode as O;
 use super::build;
 use super::{Isel, MVal};
 use crate::amd::error::BackendError;
-use crate::amd::mir::RegClass;
+use crate::amd::isel_build::Src;
+use crate::amd::mir::{RegClass, RegRef};
 use crate::ir::ops::AluOp;
+use ferrum_isa::{Operand, Special};
 
 /// log2(e) and ln(2) as f32 bit patterns.
 const LOG2_E: u64 = 0x3fb8_aa3b;
@@ -67,25 +69,60 @@ impl Isel<'_> {
         }))
     }
 
-    /// x / y, correctly rounded for normal operands; `v_div_fixup_f32` supplies the IEEE
+    /// x / y, correctly rounded (a denormal quotient too); `v_div_scale` scales the operands
+    /// so that every step stays normal and finite (a denormal or huge denominator, a tiny
+    /// numerator, a quotient that overflows or is denormal), `v_div_fmas` makes the last
+    /// correction and undoes a one-sided scaling, and `v_div_fixup_f32` supplies the IEEE
     /// results for zeros, infinities and NaNs.
     pub(super) fn fdiv32(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
         if let Some(r) = exact_reciprocal32(y) {
             // x / 2^k and x * 2^-k round the same real number: identical for every x.
             return self.bin(None, O::V_MUL_F32, false, x, MVal::Const(u64::from(r)));
         }
-        let r0 = self.v1(O::V_RCP_F32, y)?;
-        // e = 1 - y*r; r = r + e*r
-        let e = self.v3(O::V_FMA_F32, &[y, r0, MVal::Const(0x3f80_0000)], NEG0)?;
+        let (d, _) = self.div_scale(false, y, y, x)?;
+        let (n, scaled) = self.div_scale(false, x, y, x)?;
+        let r0 = self.v1(O::V_RCP_F32, d)?;
+        // e = 1 - d*r; r = r + e*r
+        let e = self.v3(O::V_FMA_F32, &[d, r0, MVal::Const(0x3f80_0000)], NEG0)?;
         let r = self.v3(O::V_FMA_F32, &[e, r0, r0], 0)?;
-        let q0 = self.bin(None, O::V_MUL_F32, false, x, r)?;
-        let e2 = self.v3(O::V_FMA_F32, &[y, q0, x], NEG0)?;
-        let q = self.v3(O::V_FMA_F32, &[e2, r, q0], 0)?;
-        // A quotient that overflows makes q0 infinite and the correction inf - inf: the
-        // overflowed q0 is the rounded result then (div_fixup only sees finite operands).
-        let over = self.alu_comp(AluOp::IsInf, 1, 32, &[q0], false)?;
-        let q = self.select(&[over, q0, q], false)?;
+        let q0 = self.bin(None, O::V_MUL_F32, false, n, r)?;
+        let e2 = self.v3(O::V_FMA_F32, &[d, q0, n], NEG0)?;
+        let q = self.div_fmas(false, [e2, r, q0], scaled)?;
         self.v3(O::V_DIV_FIXUP_F32, &[q, y, x], 0)
+    }
+
+    /// `v_div_scale` of `s0` for the division n / d: the scaled value and the lane mask that
+    /// tells `v_div_fmas` to scale the quotient back.
+    fn div_scale(
+        &mut self,
+        wide: bool,
+        s0: MVal,
+        d: MVal,
+        n: MVal,
+    ) -> Result<(MVal, RegRef), BackendError> {
+        let (op, dw) = if wide { (O::V_DIV_SCALE_F64, 2) } else { (O::V_DIV_SCALE_F32, 1) };
+        let mut srcs = Vec::with_capacity(3);
+        for x in [s0, d, n] {
+            srcs.push(if wide { self.src64(x)? } else { self.src(x)? });
+        }
+        let r = self.vreg(RegClass::V, dw);
+        let mask = self.vreg(RegClass::S, 1);
+        self.emit(build::vop3w(op, Some((r, dw)), Some(mask), &srcs, dw, 0));
+        Ok((MVal::Reg(r, RegClass::V), mask))
+    }
+
+    /// `v_div_fmas(a, b, c)` = a*b + c, scaled back where `mask` (from `div_scale`) is set.
+    /// The instruction reads the mask from VCC, which the allocator never hands out: it is
+    /// written right before, and nothing placed between the two (reloads, legalization's
+    /// `v_mov`s, hazard `s_nop`s) writes VCC.
+    fn div_fmas(&mut self, wide: bool, a: [MVal; 3], mask: RegRef) -> Result<MVal, BackendError> {
+        let vcc = Operand::Special(Special::VccLo);
+        self.emit(build::sop1_fixed(O::S_MOV_B32, vcc, Src::R(mask, RegClass::S)));
+        if wide {
+            self.v3_64(O::V_DIV_FMAS_F64, &a, 0)
+        } else {
+            self.v3(O::V_DIV_FMAS_F32, &a, 0)
+        }
     }
 
     /// mod(x, y) = x - y * floor(x / y) on f64 operands, each step rounded as f64. The f32 and
@@ -176,16 +213,19 @@ impl Isel<'_> {
                 self.pair(lo, hi)?
             }
             (Fdiv, 64, 64) => {
+                // As `fdiv32`, with one more refinement of the reciprocal.
                 let (x, y) = (a[0], a[1]);
+                let (d, _) = self.div_scale(true, y, y, x)?;
+                let (n, scaled) = self.div_scale(true, x, y, x)?;
                 let one = MVal::Const(0x3ff0_0000_0000_0000);
-                let mut r = self.cvt(O::V_RCP_F64, y, 2, 2)?;
+                let mut r = self.cvt(O::V_RCP_F64, d, 2, 2)?;
                 for _ in 0..2 {
-                    let e = self.v3_64(O::V_FMA_F64, &[y, r, one], NEG0)?;
+                    let e = self.v3_64(O::V_FMA_F64, &[d, r, one], NEG0)?;
                     r = self.v3_64(O::V_FMA_F64, &[e, r, r], 0)?;
                 }
-                let q0 = self.v3_64(O::V_MUL_F64, &[x, r], 0)?;
-                let e2 = self.v3_64(O::V_FMA_F64, &[y, q0, x], NEG0)?;
-                let q = self.v3_64(O::V_FMA_F64, &[e2, r, q0], 0)?;
+                let q0 = self.v3_64(O::V_MUL_F64, &[n, r], 0)?;
+                let e2 = self.v3_64(O::V_FMA_F64, &[d, q0, n], NEG0)?;
+                let q = self.div_fmas(true, [e2, r, q0], scaled)?;
                 self.v3_64(O::V_DIV_FIXUP_F64, &[q, y, x], 0)?
             }
             (F2f, 64, 32) => self.cvt(O::V_CVT_F64_F32, a[0], 1, 2)?,
