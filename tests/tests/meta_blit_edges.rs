@@ -131,8 +131,7 @@ fn float_to_packed_16_bit_blits_round_and_clamp() {
     // Texel i holds VALUES[i + c] in channel c (wrapping), so each value meets each channel.
     let n = VALUES.len();
     let texel = |i: usize| [0, 1, 2, 3].map(|c| VALUES[(i + c * 5) % n]);
-    let src: Vec<u8> =
-        (0..n).flat_map(|i| texel(i)).flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
+    let src: Vec<u8> = (0..n).flat_map(texel).flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
     let mut failures = Vec::new();
     for &(df, fields) in PACKED {
         let got = blit_row(&gpu, vk::Format::R32G32B32A32_SFLOAT, df, &src);
