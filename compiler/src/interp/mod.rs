@@ -230,8 +230,9 @@ fn run_subgroup_ops(
     Ok(())
 }
 
-/// True if the shader is a compute shader without graphics I/O, which the interpreter runs
-/// (images need their contents in [`Resources::images`]).
+/// True if the shader is a compute shader without graphics I/O, which [`run`] runs (images
+/// need their contents in [`Resources::images`]); vertex and fragment shaders run through
+/// [`run_vertex`] and [`run_fragment`].
 pub fn is_interpretable(shader: &Shader) -> bool {
     shader.stage == crate::ir::Stage::Compute
         && !shader.vars.iter().any(|v| matches!(v.mode, Mode::Input | Mode::Output))
