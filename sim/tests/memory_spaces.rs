@@ -394,3 +394,46 @@ fn d16_loads_and_high_half_stores() {
         assert_eq!(got[96 + lane], 0xdead_be22, "byte_d16_hi store, lane {lane}");
     }
 }
+
+/// Inactive lanes' address VGPRs hold anything: a scratch load and a FLAT-private load
+/// address only the active lanes (an odd offset in an inactive lane would fault as a
+/// misaligned swizzled access). Odd lanes read private dword 1, written by a full-EXEC store.
+#[test]
+fn private_accesses_ignore_inactive_lanes_addresses() {
+    let gpu = Gpu::new();
+    let ring = gpu.buffer(4096);
+    let out = gpu.buffer(4096);
+    let mut p = Asm::new();
+    init_flat_scratch(&mut p);
+    p.vop2(Op::V_ADD_NC_U32, 1, Literal(500), 0).vop1(Op::V_MOV_B32, V(2), Int(4));
+    flat(&mut p, Op::SCRATCH_STORE_DWORD, Seg::Scratch, 0, 2, 1, NULL);
+    p.waitcnt(63, 0);
+    // Even lanes get a misaligned offset (3) in v2, then leave EXEC.
+    p.vop2(Op::V_AND_B32, 6, Int(1), 0)
+        .vopc(Op::V_CMP_NE_U32, Int(0), 6)
+        .vop2(Op::V_CNDMASK_B32, 2, Int(3), 2)
+        .sop1(Op::S_AND_SAVEEXEC_B32, S(20), common::asm::VCC);
+    flat(&mut p, Op::SCRATCH_LOAD_DWORD, Seg::Scratch, 3, 2, 0, NULL);
+    // The same through the private aperture: v[7:8] = PRIVATE_BASE + v2.
+    p.sop1(Op::S_MOV_B64, S(16), PRIVATE_BASE).vop1(Op::V_MOV_B32, V(7), V(2)).vop1(
+        Op::V_MOV_B32,
+        V(8),
+        S(17),
+    );
+    flat(&mut p, Op::FLAT_LOAD_DWORD, Seg::Flat, 4, 7, 0, NULL);
+    p.waitcnt(0, 0)
+        .vop2(Op::V_LSHLREV_B32, 5, Int(3), 0)
+        .mubuf(Op::BUFFER_STORE_DWORD, 3, 5, 4, false)
+        .vop2(Op::V_ADD_NC_U32, 5, Int(4), 5)
+        .mubuf(Op::BUFFER_STORE_DWORD, 4, 5, 4, false)
+        .endpgm();
+    let prog = gpu.program(&p.finish());
+    let mut ud = scratch_vsharp(ring.va, 4096).to_vec();
+    ud.extend(raw_vsharp(out.va, 4096));
+    let d = scratch_dispatch(&prog, &ud, 32, 1);
+    assert!(run_scratch(&gpu, &d, 1 | 1 << 12, &[&ring, &out, &prog]));
+    let got = out.map.read_u32s(0, 64).unwrap();
+    for lane in (1..32).step_by(2) {
+        assert_eq!(got[2 * lane..2 * lane + 2], [500 + lane as u32; 2], "lane {lane}");
+    }
+}
