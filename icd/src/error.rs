@@ -99,6 +99,9 @@ impl VkError {
     }
 }
 
+/// Result type of every internal driver function.
+pub type VkResult<T> = Result<T, VkError>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +129,3 @@ mod tests {
         }
     }
 }
-
-/// Result type of every internal driver function.
-pub type VkResult<T> = Result<T, VkError>;
