@@ -33,6 +33,8 @@ pub struct GraphicsDesc<'a> {
     pub vs: vk::ShaderModule,
     /// None: a pipeline without a fragment stage.
     pub fs: Option<vk::ShaderModule>,
+    /// Specialization of the vertex and the fragment stage.
+    pub specialization: [Option<&'a vk::SpecializationInfo<'a>>; 2],
     pub bindings: &'a [vk::VertexInputBindingDescription],
     pub attributes: &'a [vk::VertexInputAttributeDescription],
     /// Instance-rate divisors (VK_KHR_vertex_attribute_divisor); none when empty.
@@ -91,6 +93,7 @@ impl<'a> GraphicsDesc<'a> {
             layout,
             vs: modules[0],
             fs: Some(modules[1]),
+            specialization: [None; 2],
             bindings: &[],
             attributes: &[],
             divisors: &[],
@@ -141,17 +144,19 @@ impl<'a> GraphicsDesc<'a> {
     /// several descriptions can go into one vkCreateGraphicsPipelines call (derivatives by
     /// index, for example).
     pub fn with_info<R>(&self, f: impl FnOnce(vk::GraphicsPipelineCreateInfo<'_>) -> R) -> R {
-        let mut stages = vec![vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(self.vs)
-            .name(c"main")];
+        let stage = |stage, module, spec: Option<&'a vk::SpecializationInfo<'a>>| {
+            let s = vk::PipelineShaderStageCreateInfo::default()
+                .stage(stage)
+                .module(module)
+                .name(c"main");
+            match spec {
+                Some(spec) => s.specialization_info(spec),
+                None => s,
+            }
+        };
+        let mut stages = vec![stage(vk::ShaderStageFlags::VERTEX, self.vs, self.specialization[0])];
         if let Some(fs) = self.fs {
-            stages.push(
-                vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::FRAGMENT)
-                    .module(fs)
-                    .name(c"main"),
-            );
+            stages.push(stage(vk::ShaderStageFlags::FRAGMENT, fs, self.specialization[1]));
         }
         let mut divisors = vk::PipelineVertexInputDivisorStateCreateInfoKHR::default()
             .vertex_binding_divisors(self.divisors);
