@@ -33,15 +33,29 @@ impl Lds<'_> {
         if !self.check(addr, size)? {
             return Ok(0);
         }
-        let mut b = [0u8; 8];
-        b[..size as usize].copy_from_slice(&self.bytes[addr as usize..(addr + size) as usize]);
-        Ok(u64::from_le_bytes(b))
+        let at = addr as usize;
+        // Fixed-size copies for the common sizes (a variable-length copy is a memmove call,
+        // which dominated LDS-heavy kernels).
+        Ok(match size {
+            4 => u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("4 bytes")) as u64,
+            8 => u64::from_le_bytes(self.bytes[at..at + 8].try_into().expect("8 bytes")),
+            _ => {
+                let mut b = [0u8; 8];
+                b[..size as usize].copy_from_slice(&self.bytes[at..at + size as usize]);
+                u64::from_le_bytes(b)
+            }
+        })
     }
 
     pub fn write(&mut self, addr: u32, size: u32, value: u64) -> R<()> {
         if self.check(addr, size)? {
-            self.bytes[addr as usize..(addr + size) as usize]
-                .copy_from_slice(&value.to_le_bytes()[..size as usize]);
+            let at = addr as usize;
+            match size {
+                4 => self.bytes[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes()),
+                8 => self.bytes[at..at + 8].copy_from_slice(&value.to_le_bytes()),
+                _ => self.bytes[at..at + size as usize]
+                    .copy_from_slice(&value.to_le_bytes()[..size as usize]),
+            }
         }
         Ok(())
     }
