@@ -75,6 +75,7 @@ pub fn lower_and_optimize(mut s: Shader) -> Result<Shader, CompileError> {
     pass!(&s, expect, "lower_explicit_io", lower_explicit_io::lower_explicit_io(&mut s));
     pass!(&s, expect, "lower_image_handles", lower_image_handles::lower_image_handles(&mut s));
     pass!(&s, expect, "opt_split_offsets", opt_split_offsets::opt_split_offsets(&mut s));
+    pass!(&s, expect, "opt_scalarize_inputs", opt_scalarize_inputs::opt_scalarize_inputs(&mut s));
     optimize(&mut s, expect)?;
     if pass!(&s, expect, "opt_licm", opt_licm::opt_licm(&mut s)) {
         optimize(&mut s, expect)?;

@@ -109,3 +109,79 @@ fn products_fuse_unless_precise() {
     }
     assert!(differ, "no input tells fused from separate rounding");
 }
+
+/// Source-level sums of products: the front end fuses `x * y + z` (either order), `x * y - k`
+/// and `z - k * x` for a constant `k`, and vector-times-scalar products; `z - x * y` (a
+/// negated variable product) and `precise` ones keep separate roundings, and so does a product
+/// stored in a local variable first (`p`: the front end sees a load, not the product; the
+/// contraction is decided before variables become SSA values).
+const SUMS: &str = "#version 450\nlayout(local_size_x = 1) in;\n\
+    layout(std430, binding = 0) readonly buffer I { float x; float y; float z; } i;\n\
+    layout(std430, binding = 1) writeonly buffer O { float o[]; };\n\
+    void main() {\n\
+     float p = i.x * i.y;\n o[0] = p + i.z;\n o[1] = i.z + i.x * i.y;\n\
+     o[2] = i.x * i.y - 0.5;\n o[3] = i.z - i.x * 3.0;\n o[4] = i.z - i.x * i.y;\n\
+     precise float q = i.x * i.y + i.z;\n o[5] = q;\n\
+     vec2 v = vec2(i.x, i.z) * 1.5 - 0.25;\n o[6] = v.x; o[7] = v.y;\n}\n";
+
+fn expected_sums(x: f32, y: f32, z: f32) -> [f32; 8] {
+    [
+        x * y + z,
+        x.mul_add(y, z),
+        x.mul_add(y, -0.5),
+        (-3f32).mul_add(x, z),
+        z - x * y,
+        x * y + z,
+        x.mul_add(1.5, -0.25),
+        z.mul_add(1.5, -0.25),
+    ]
+}
+
+#[test]
+fn sums_of_products_fuse_unless_precise() {
+    let path = std::env::temp_dir().join(format!("ferrum-sum-fma-{}.comp", std::process::id()));
+    std::fs::write(&path, SUMS).unwrap();
+    let words = common::glsl_to_spirv(&path);
+    std::fs::remove_file(&path).ok();
+    let e = 1.0 + 2f32.powi(-12);
+    let cases = [
+        (e, e, -1.0),
+        (-e, e, 1.0),
+        (f32::MAX, 2.0, -f32::MAX),
+        (0.0, -0.0, -0.0),
+        (f32::MIN_POSITIVE, 0.5, 0.0),
+        (f32::INFINITY, 0.0, 1.0),
+        (f32::NEG_INFINITY, -1.0, f32::NAN),
+    ];
+    let ir = ferrum_compiler::compile_to_ir(&words, "main", Stage::Compute, &Default::default())
+        .unwrap();
+    let layout = amd::default_layout(&ir);
+    let bin = amd::compile(&ir, &layout).unwrap();
+    let gpu = Gpu::new();
+    let mut differ = false;
+    for (x, y, z) in cases {
+        let input: Vec<u8> = [x, y, z].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let res = Resources {
+            buffers: vec![
+                Buffer { set: 0, binding: 0, index: 0, data: input },
+                Buffer { set: 0, binding: 1, index: 0, data: vec![0; 32] },
+            ],
+            ..Default::default()
+        };
+        let want = expected_sums(x, y, z);
+        differ |= want[1].to_bits() != want[5].to_bits() && !want[1].is_nan();
+        let mut interp_res = res.clone();
+        interp::run(&ir, [1, 1, 1], &mut interp_res).unwrap();
+        let sim = gpu.run(&bin, &layout, [1, 1, 1], &res).unwrap();
+        for (who, out) in [("interpreter", &interp_res), ("simulator", &sim)] {
+            let got: Vec<f32> = (0..8).map(|k| common::f32_at(&out.buffers[1].data, k)).collect();
+            // NaN results: any NaN (the host's default NaN has another sign than the GPU's).
+            let same = got
+                .iter()
+                .zip(&want)
+                .all(|(g, w)| g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()));
+            assert!(same, "{who} on {x:?} {y:?} {z:?}: got {got:?}, want {want:?}");
+        }
+    }
+    assert!(differ, "no input tells fused from separate rounding");
+}

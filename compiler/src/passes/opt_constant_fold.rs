@@ -1,13 +1,15 @@
 //! `opt_constant_fold`: evaluates ALU ops whose sources are all constants, with the same
 //! reference semantics the interpreter uses (`ir::ops::eval`), and applies algebraic
 //! identities (`x + 0`, `x * 1`, `x * 0`, `x - 0`, `x | 0`, `x ^ 0`, `x << 0`, selects on a
-//! constant condition).
+//! constant condition). A float division by a constant power of two becomes a multiply by its
+//! reciprocal: both round the same real number, so the result is identical for every input in
+//! every rounding and denormal mode, and later passes (if-conversion, CSE) see a cheap op.
 //!
 //! Afterwards no ALU op has only constant sources, except f32 float ops in a shader whose
 //! float controls (flush-to-zero, round-toward-zero) differ from the host's arithmetic: those
 //! are left to the hardware, which honours the mode.
 
-use crate::ir::{ops, AluOp, Function, InstKind, Shader, Value, ValueType};
+use crate::ir::{ops, AluOp, Function, Inst, InstKind, Shader, Value, ValueType};
 
 /// Folds constants in every function; returns true if anything changed.
 pub fn opt_constant_fold(s: &mut Shader) -> bool {
@@ -31,6 +33,8 @@ fn run(f: &mut Function, keep_f32: bool) -> bool {
     }
     let mut map: Vec<Option<Value>> = vec![None; f.values.len()];
     let mut changed = false;
+    // (block, index, reciprocal): divisions that become multiplies once the loop is done.
+    let mut recips: Vec<(crate::ir::BlockId, usize, Vec<u64>)> = Vec::new();
     let cfg = crate::analysis::cfg::Cfg::new(f);
     for &b in &cfg.rpo {
         for ii in 0..f.block(b).insts.len() {
@@ -89,11 +93,48 @@ fn run(f: &mut Function, keep_f32: bool) -> bool {
             if let Some(x) = fwd {
                 map[d.0 as usize] = Some(x);
                 changed = true;
+            } else if let (AluOp::Fdiv, [_, y]) = (op, srcs.as_slice()) {
+                let r = consts[y.0 as usize].as_ref().and_then(|c| exact_reciprocals(bits, c));
+                if let Some(r) = r {
+                    recips.push((b, ii, r));
+                }
             }
         }
+    }
+    changed |= !recips.is_empty();
+    // Back to front, so earlier indices in a block stay valid.
+    for (b, ii, r) in recips.into_iter().rev() {
+        let InstKind::Alu(_, srcs) = &f.block(b).insts[ii].kind else { unreachable!() };
+        let (x, y) = (srcs[0], srcs[1]);
+        let rv = f.new_value(f.ty(y));
+        let insts = &mut f.block_mut(b).insts;
+        insts[ii].kind = InstKind::Alu(AluOp::Fmul, vec![x, rv]);
+        insts.insert(ii, Inst { dst: Some(rv), kind: InstKind::Const(r) });
     }
     if changed {
         f.rewrite_uses(&map);
     }
     changed
+}
+
+/// The bits of `1 / y` per component when every component of the `bits`-wide float constant
+/// `y` is ±2^k with both 2^k and 2^-k normal (a denormal or flushed reciprocal would not be
+/// exact in every denormal mode).
+fn exact_reciprocals(bits: u8, y: &[u64]) -> Option<Vec<u64>> {
+    let (exp_bits, man_bits) = match bits {
+        16 => (5, 10),
+        32 => (8, 23),
+        64 => (11, 52),
+        _ => return None,
+    };
+    let max = (1u64 << exp_bits) - 1; // the all-ones exponent (inf/NaN)
+    let bias2 = max - 1; // 2 * bias: the exponent field of 1/2^k is bias2 - field
+    y.iter()
+        .map(|&c| {
+            let exp = (c >> man_bits) & max;
+            let sign = c & (1u64 << (bits - 1));
+            (c & ((1u64 << man_bits) - 1) == 0 && (1..bias2).contains(&exp))
+                .then(|| sign | ((bias2 - exp) << man_bits))
+        })
+        .collect()
 }

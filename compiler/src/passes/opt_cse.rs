@@ -1,5 +1,5 @@
 //! `opt_cse`: common-subexpression elimination over the dominator tree for pure
-//! instructions and push-constant loads, derefs included (two identical deref chains are one
+//! instructions, push-constant and stage-input loads, derefs included (two identical deref chains are one
 //! pointer). Commutative ops are keyed with sorted operands.
 //!
 //! Afterwards no pure instruction is dominated by an identical one.
@@ -33,8 +33,11 @@ fn key(kind: &InstKind) -> Option<InstKind> {
         | InstKind::BufferSize { .. }
         | InstKind::SysVal(_)
         | InstKind::ArrayLength { .. } => Some(kind.clone()),
-        // Push constants cannot change during a dispatch.
-        InstKind::MemLoad { space: Space::Push, .. } => Some(kind.clone()),
+        // Push constants cannot change during a dispatch, nor a stage's inputs during an
+        // invocation (outputs read back can).
+        InstKind::MemLoad { space: Space::Push, .. } | InstKind::IoLoad { output: false, .. } => {
+            Some(kind.clone())
+        }
         _ => None,
     }
 }

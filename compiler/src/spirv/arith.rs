@@ -84,6 +84,12 @@ impl FnCtx<'_, '_> {
     /// Translates arithmetic/composite instructions; `false` if `inst` is not one.
     pub fn alu_inst(&mut self, inst: &Instruction) -> Result<bool, CompileError> {
         let op = inst.class.opcode;
+        if matches!(op, Op::FAdd | Op::FSub) && self.contracts(inst) {
+            if let Some(t) = self.fused_sum(inst)? {
+                self.set(inst, t)?;
+                return Ok(true);
+            }
+        }
         if let Some(map) = alu_map(op) {
             let mut srcs = Vec::new();
             for i in 0..inst.operands.len() {
@@ -106,6 +112,13 @@ impl FnCtx<'_, '_> {
                 let bits = self.leaf_vt(rt).map(|v| v.shape().0);
                 self.map_trees(map.op, bits, &srcs)?
             };
+            if let (Op::FMul, Tree::Leaf(p), [Tree::Leaf(x), Tree::Leaf(y)]) =
+                (op, &t, srcs.as_slice())
+            {
+                if self.contracts(inst) {
+                    self.record_product(*p, *x, *y, [id(inst, 0)?, id(inst, 1)?]);
+                }
+            }
             self.set(inst, t)?;
             return Ok(true);
         }
@@ -184,7 +197,11 @@ impl FnCtx<'_, '_> {
                 let (v, s) = (self.leaf(inst, 0)?, self.leaf(inst, 1)?);
                 let (bits, n) = self.shape(v);
                 let sv = self.splat(s, n);
-                Tree::Leaf(self.alu(AluOp::Fmul, ValueType::data(bits, n), vec![v, sv]))
+                let p = self.alu(AluOp::Fmul, ValueType::data(bits, n), vec![v, sv]);
+                if self.contracts(inst) {
+                    self.record_product(p, v, sv, [id(inst, 0)?, id(inst, 1)?]);
+                }
+                Tree::Leaf(p)
             }
             Op::MatrixTimesScalar => {
                 let m = self.value(id(inst, 0)?)?;
@@ -337,8 +354,13 @@ impl FnCtx<'_, '_> {
     fn construct(&mut self, inst: &Instruction) -> Result<Tree, CompileError> {
         let rt = self.rtype(inst)?;
         let mut parts = Vec::new();
+        let mut all_const = true;
         for i in 0..inst.operands.len() {
+            all_const &= self.is_const_id(id(inst, i)?);
             parts.push(self.value(id(inst, i)?)?);
+        }
+        if let (true, Some(r)) = (all_const, inst.result_id) {
+            self.const_composites.insert(r);
         }
         match self.leaf_vt(rt) {
             Some(vt @ ValueType::Data { .. }) => {

@@ -74,6 +74,11 @@ pub struct FnCtx<'a, 'm> {
     phis: Vec<PendingPhi>,
     /// Image texel pointers: id → (image handle, coordinate, sample).
     pub texel_ptrs: HashMap<u32, (Value, Value, Value)>,
+    /// Contractible products by value (see [`super::contract`]).
+    pub products: HashMap<Value, super::contract::Product>,
+    /// OpCompositeConstruct results built from constants only (glslang splats a scalar
+    /// constant that way).
+    pub const_composites: std::collections::HashSet<u32>,
 }
 
 /// Translates one SPIR-V function into `m.shader.funcs[fid]`.
@@ -94,6 +99,8 @@ pub fn translate_function(
         prefix: Vec::new(),
         phis: Vec::new(),
         texel_ptrs: HashMap::new(),
+        products: HashMap::new(),
+        const_composites: Default::default(),
     };
     let ret_ty = cx.m.ty(result_type(def)?)?;
     cx.f.ret_types = cx.leaf_types(ret_ty)?;

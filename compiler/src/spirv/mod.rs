@@ -3,6 +3,7 @@
 
 mod alu;
 mod arith;
+mod contract;
 mod decorations;
 mod float_controls;
 pub mod function;
