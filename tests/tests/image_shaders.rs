@@ -377,6 +377,8 @@ fn storage_decl(c: &Case, decl: Decl) -> (String, &'static str) {
     }
 }
 
+/// The values are `precise` (NoContraction): Vulkan lets a driver fuse `a * b - c * d` into one
+/// fma or not, and the comparison with lavapipe is exact.
 fn writer_source(c: &Case, decl: Decl) -> String {
     let (p, v) = (c.prefix, c.value);
     let (q, _) = storage_decl(c, decl);
@@ -389,11 +391,13 @@ void main() {{
     ivec3 g = ivec3(gl_GlobalInvocationID);
     if (g.x < {W} && g.y < {H}) {{
         ivec4 p = ivec4(g, 0);
-        imageStore(level0, g, {v});
+        precise {p}vec4 v = {v};
+        imageStore(level0, g, v);
     }}
     if (g.x < {w1} && g.y < {h1}) {{
         ivec4 p = ivec4(g, 1);
-        imageStore(level1, g, {v});
+        precise {p}vec4 v = {v};
+        imageStore(level1, g, v);
     }}
 }}
 ",
@@ -761,7 +765,8 @@ void main() {{
     int i = int(gl_GlobalInvocationID.x);
     if (i >= {TEXELS}) return;
     ivec4 p = ivec4(i % {W}, i / {W} % {H}, i / ({W} * {H}), 0);
-    imageStore(texels, i, {v});
+    precise {p}vec4 v = {v};
+    imageStore(texels, i, v);
     memoryBarrierImage();
     o[i] = {bits}(imageLoad(texels, i));
 }}
