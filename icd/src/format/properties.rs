@@ -10,8 +10,8 @@ use crate::error::{VkError, VkResult};
 type F = vk::FormatFeatureFlags;
 
 /// The paths that work end to end today, per format (each a [`Caps`] bit that the format's
-/// hardware capability is masked with), for OPTIMAL tiling only: LINEAR tiling is proven for
-/// no format yet. A format and bit are added here only together with
+/// hardware capability is masked with), for OPTIMAL tiling only (LINEAR: [`proven_linear`]).
+/// A format and bit are added here only together with
 /// the tests that prove them: SAMPLE, FILTER and STORAGE by `tests/tests/image_shaders.rs`
 /// (STORAGE of the integer and 32-bit float formats listed with it alone too)
 /// (a shader's imageStore to a swizzled 2-level, 2-layer image, read back through imageLoad,
@@ -561,15 +561,29 @@ pub fn proven(format: vk::Format) -> Caps {
     caps
 }
 
-/// What is advertised for `format`: [`proven`] (OPTIMAL tiling only), or everything the
-/// hardware has when `FERRUM_DEBUG=unproven_formats` asks for it (for bringing up paths in
-/// other branches; it advertises features that may not work). Returns the OPTIMAL-tiling
-/// capabilities and whether LINEAR tiling gets the same.
-pub fn advertised(format: vk::Format) -> (Caps, bool) {
+/// What is advertised for `format`: [`proven`] for OPTIMAL tiling and [`proven_linear`] for
+/// LINEAR tiling, or everything the hardware has when `FERRUM_DEBUG=unproven_formats` asks
+/// for it (for bringing up paths in other branches; it advertises features that may not
+/// work). Returns the OPTIMAL- and the LINEAR-tiling capabilities.
+pub fn advertised(format: vk::Format) -> (Caps, Caps) {
     if crate::debug::flags().unproven_formats {
-        (Caps(u16::MAX), true)
+        (Caps(u16::MAX), Caps(u16::MAX))
     } else {
-        (proven(format), false)
+        (proven(format), proven_linear(format))
+    }
+}
+
+/// What works end to end on LINEAR images (one 2D level and layer, the only linear images
+/// [`image_format_properties_for`] offers): copies and clears (TRANSFER) of the formats
+/// whose OPTIMAL copies are proven, proven by `tests/tests/image_transfer.rs` (host writes
+/// through `vkGetImageSubresourceLayout`'s row pitch, buffer↔linear, linear↔linear,
+/// linear↔optimal copies and clears of linear images, differential against lavapipe and the
+/// spec's addressing). Sampling, storage and attachments of linear images are not proven.
+pub fn proven_linear(format: vk::Format) -> Caps {
+    if proven(format).contains(Caps::TRANSFER) {
+        Caps::TRANSFER
+    } else {
+        Caps(0)
     }
 }
 
@@ -654,9 +668,7 @@ pub fn format_properties_for(format: vk::Format, allowed: Caps) -> vk::FormatPro
 pub fn format_properties(format: vk::Format) -> vk::FormatProperties {
     let (caps, linear) = advertised(format);
     let mut p = format_properties_for(format, caps);
-    if !linear {
-        p.linear_tiling_features = F::empty();
-    }
+    p.linear_tiling_features = format_properties_for(format, linear).linear_tiling_features;
     p
 }
 
@@ -713,10 +725,16 @@ fn class_features(
 ) -> vk::FormatFeatureFlags {
     let all = allowed.contains(Caps(u16::MAX));
     super::FORMATS.iter().filter(|g| super::view_compatible(f, g)).fold(F::empty(), |acc, g| {
-        let p = format_properties_for(g.format, if all { allowed } else { advertised(g.format).0 });
-        acc | match tiling {
-            vk::ImageTiling::LINEAR => p.linear_tiling_features,
-            _ => p.optimal_tiling_features,
+        let (optimal, linear) = advertised(g.format);
+        match tiling {
+            vk::ImageTiling::LINEAR => {
+                let p = format_properties_for(g.format, if all { allowed } else { linear });
+                acc | p.linear_tiling_features
+            }
+            _ => {
+                let p = format_properties_for(g.format, if all { allowed } else { optimal });
+                acc | p.optimal_tiling_features
+            }
         }
     })
 }
@@ -728,10 +746,11 @@ pub fn view_usage_supported(
     tiling: vk::ImageTiling,
     usage: vk::ImageUsageFlags,
 ) -> bool {
-    let p = format_properties_for(format, advertised(format).0);
     let features = match tiling {
-        vk::ImageTiling::LINEAR => p.linear_tiling_features,
-        _ => p.optimal_tiling_features,
+        vk::ImageTiling::LINEAR => {
+            format_properties_for(format, advertised(format).1).linear_tiling_features
+        }
+        _ => format_properties_for(format, advertised(format).0).optimal_tiling_features,
     };
     usage_supported(usage, features)
 }
@@ -808,10 +827,8 @@ pub fn image_format_properties_for(
 
 /// `vkGetPhysicalDeviceImageFormatProperties`.
 pub fn image_format_properties(q: &ImageQuery) -> VkResult<vk::ImageFormatProperties> {
-    let (caps, linear) = advertised(q.format);
-    if q.tiling == vk::ImageTiling::LINEAR && !linear {
-        return Err(VkError::FormatNotSupported);
-    }
+    let (optimal, linear) = advertised(q.format);
+    let caps = if q.tiling == vk::ImageTiling::LINEAR { linear } else { optimal };
     image_format_properties_for(q, caps)
 }
 

@@ -433,3 +433,43 @@ fn every_extended_storage_format_is_a_storage_image() {
         assert!(p.optimal_tiling_features.contains(F::STORAGE_IMAGE), "{f:?}");
     }
 }
+
+/// LINEAR tiling advertises copies and clears of the formats whose copies are proven, for one
+/// 2D level and layer, and nothing else: no sampling, storage or attachment of linear images.
+#[test]
+fn linear_tiling_advertises_transfer_only() {
+    use vk::{ImageTiling as Ti, ImageType as Ty, ImageUsageFlags as U};
+    let transfer = F::TRANSFER_SRC | F::TRANSFER_DST;
+    for &format in PROVEN_TRANSFER {
+        let p = format_properties_for(format, proven_linear(format));
+        let want = if info(format).is_some_and(linear_allowed) { transfer } else { F::empty() };
+        assert_eq!(p.linear_tiling_features, want, "{format:?}");
+    }
+    let rgba8 = vk::Format::R8G8B8A8_UNORM;
+    let caps = proven_linear(rgba8);
+    let copies = ImageQuery {
+        usage: U::TRANSFER_SRC | U::TRANSFER_DST,
+        ..query(rgba8, Ty::TYPE_2D, Ti::LINEAR)
+    };
+    let p = image_format_properties_for(&copies, caps).unwrap();
+    assert_eq!(
+        (p.max_mip_levels, p.max_array_layers, p.sample_counts),
+        (1, 1, vk::SampleCountFlags::TYPE_1)
+    );
+    let refused = |q: ImageQuery, caps| {
+        assert_eq!(
+            image_format_properties_for(&q, caps).err(),
+            Some(VkError::FormatNotSupported),
+            "{q:?}"
+        );
+    };
+    for usage in [U::SAMPLED, U::STORAGE, U::COLOR_ATTACHMENT, U::INPUT_ATTACHMENT] {
+        refused(ImageQuery { usage: usage | U::TRANSFER_DST, ..copies }, caps);
+    }
+    refused(ImageQuery { ty: Ty::TYPE_3D, ..copies }, caps);
+    refused(ImageQuery { ty: Ty::TYPE_1D, ..copies }, caps);
+    // A format with no proven copies has no linear images at all.
+    let r4g4 = vk::Format::R4G4_UNORM_PACK8;
+    assert_eq!(proven_linear(r4g4), Caps(0));
+    refused(ImageQuery { format: r4g4, ..copies }, proven_linear(r4g4));
+}

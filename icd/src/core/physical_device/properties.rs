@@ -321,6 +321,13 @@ unsafe fn fill_one(
                     ..Default::default()
                 },
             ),
+            S::PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES => chain::write_body(
+                s,
+                vk::PhysicalDeviceProtectedMemoryProperties {
+                    protected_no_fault: v11.protected_no_fault,
+                    ..Default::default()
+                },
+            ),
             S::PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES => chain::write_body(
                 s,
                 vk::PhysicalDeviceMaintenance4Properties {
@@ -399,6 +406,27 @@ fn float_controls_properties(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Vulkan 1.1 topic structure is written even where the aggregate is not chained
+    /// (dEQP-VK.api.info.get_physical_device_properties2.properties.basic fills the caller's
+    /// structures with garbage and compares two queries).
+    #[test]
+    fn protected_memory_properties_are_written() {
+        let a = Adapter::open_simulated().unwrap();
+        let mut pm = vk::PhysicalDeviceProtectedMemoryProperties {
+            protected_no_fault: vk::TRUE,
+            ..Default::default()
+        };
+        let mut v11 = vk::PhysicalDeviceVulkan11Properties::default();
+        let p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut pm);
+        // SAFETY: a valid output chain built by ash.
+        unsafe { a.fill_properties_chain(p2.p_next) };
+        let p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut v11);
+        // SAFETY: as above.
+        unsafe { a.fill_properties_chain(p2.p_next) };
+        assert_eq!(pm.protected_no_fault, v11.protected_no_fault);
+        assert_eq!(pm.protected_no_fault, vk::FALSE, "protectedMemory is not offered");
+    }
 
     #[test]
     fn aggregate_and_topic_structs_agree() {
