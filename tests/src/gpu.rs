@@ -49,6 +49,8 @@ pub struct Gpu {
     pub family: u32,
     pub pool: vk::CommandPool,
     memory: vk::PhysicalDeviceMemoryProperties,
+    /// Images `transfer_image` made, destroyed with their memory before the device.
+    owned_images: std::sync::Mutex<Vec<(vk::Image, vk::DeviceMemory)>>,
 }
 
 impl Gpu {
@@ -160,7 +162,7 @@ impl Gpu {
                 .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
             let pool = device.create_command_pool(&pool_info, None).expect("vkCreateCommandPool");
             let memory = instance.get_physical_device_memory_properties(pd);
-            Gpu { device, queue, family, pool, memory }
+            Gpu { device, queue, family, pool, memory, owned_images: Default::default() }
         }
     }
 
@@ -267,7 +269,7 @@ impl Gpu {
     }
 
     /// An optimally tiled, single-sampled image usable as transfer source and destination,
-    /// bound to fresh memory that lives as long as the device.
+    /// bound to fresh memory; both live as long as this `Gpu` (destroyed before the device).
     pub fn transfer_image(
         &self,
         ty: vk::ImageType,
@@ -287,7 +289,8 @@ impl Gpu {
             .usage(vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST);
         // SAFETY: a valid create info on this live device.
         let image = unsafe { self.device.create_image(&info, None) }.expect("vkCreateImage");
-        self.bind_image_memory(image);
+        let memory = self.bind_image_memory(image);
+        self.owned_images.lock().unwrap().push((image, memory));
         image
     }
 
@@ -350,6 +353,10 @@ impl Drop for Gpu {
         // SAFETY: children before the device; the device is idle after the wait.
         unsafe {
             let _ = self.device.device_wait_idle();
+            for (image, memory) in self.owned_images.get_mut().unwrap().drain(..) {
+                self.device.destroy_image(image, None);
+                self.device.free_memory(memory, None);
+            }
             self.device.destroy_command_pool(self.pool, None);
             let _loader = crate::loader_lock();
             self.device.destroy_device(None);
