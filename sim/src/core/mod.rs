@@ -19,6 +19,7 @@ mod smem;
 pub(crate) mod valu;
 mod valu_binary;
 mod valu_div;
+mod valu_ldexp;
 pub(crate) mod valu_ops;
 mod valu_ternary;
 mod valu_unary;

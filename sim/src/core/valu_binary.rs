@@ -3,6 +3,7 @@
 use ferrum_isa::Opcode as O;
 
 use super::valu::Valu;
+use super::valu_ldexp::{ldexp_f32, ldexp_f64};
 use super::valu_ops::*;
 use super::wave::{f16_to_f32, f32_to_f16, fault, Wave, Wide, LANES, R};
 
@@ -31,9 +32,7 @@ pub(super) fn eval(
         }),
         O::V_MIN_F32 => map2(out, a, b, |x, y| f.put(fmin(f.get(x), f.get(y)))),
         O::V_MAX_F32 => map2(out, a, b, |x, y| f.put(fmax(f.get(x), f.get(y)))),
-        O::V_LDEXP_F32 => {
-            map2(out, a, b, |x, y| f.put(f.get(x) * 2f32.powi(i(y).clamp(-300, 300))))
-        }
+        O::V_LDEXP_F32 => map2(out, a, b, |x, y| f.put(ldexp_f32(f.get(x), i(y)))),
         O::V_MIN_I32 => map2(out, a, b, |x, y| r32(i(x).min(i(y)) as u32)),
         O::V_MAX_I32 => map2(out, a, b, |x, y| r32(i(x).max(i(y)) as u32)),
         O::V_MIN_U32 => map2(out, a, b, |x, y| r32(u(x).min(u(y)))),
@@ -124,9 +123,7 @@ pub(super) fn eval(
         O::V_MUL_F64 => map2(out, a, b, |x, y| f64r(f64v(x) * f64v(y))),
         O::V_MIN_F64 => map2(out, a, b, |x, y| f64r(f64v(x).min(f64v(y)))),
         O::V_MAX_F64 => map2(out, a, b, |x, y| f64r(f64v(x).max(f64v(y)))),
-        O::V_LDEXP_F64 => {
-            map2(out, a, b, |x, y| f64r(f64v(x) * 2f64.powi(i(y).clamp(-2200, 2200))))
-        }
+        O::V_LDEXP_F64 => map2(out, a, b, |x, y| f64r(ldexp_f64(f64v(x), i(y)))),
         O::V_LSHLREV_B64 => map2(out, a, b, |x, y| y << (u(x) & 63)),
         O::V_LSHRREV_B64 => map2(out, a, b, |x, y| y >> (u(x) & 63)),
         O::V_ASHRREV_I64 => map2(out, a, b, |x, y| ((y as i64) >> (u(x) & 63)) as u64),
