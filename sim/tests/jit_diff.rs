@@ -363,6 +363,23 @@ fn cases() -> Vec<(Opcode, Enc, bool)> {
     v.extend(native(&[Op::S_MOV_B32, Op::S_NOT_B32, Op::S_MOV_B64], Sop1));
     v.extend(native(
         &[
+            Op::S_AND_SAVEEXEC_B32,
+            Op::S_OR_SAVEEXEC_B32,
+            Op::S_XOR_SAVEEXEC_B32,
+            Op::S_ANDN2_SAVEEXEC_B32,
+            Op::S_ORN2_SAVEEXEC_B32,
+            Op::S_NAND_SAVEEXEC_B32,
+            Op::S_NOR_SAVEEXEC_B32,
+            Op::S_XNOR_SAVEEXEC_B32,
+            Op::S_ANDN1_SAVEEXEC_B32,
+            Op::S_ORN1_SAVEEXEC_B32,
+            Op::S_ANDN1_WREXEC_B32,
+            Op::S_ANDN2_WREXEC_B32,
+        ],
+        Sop1,
+    ));
+    v.extend(native(
+        &[
             Op::S_ADD_U32,
             Op::S_SUB_U32,
             Op::S_ADD_I32,
@@ -415,7 +432,7 @@ fn cases() -> Vec<(Opcode, Enc, bool)> {
         (Op::V_MAX_F32, Vop2),
         (Op::V_RCP_F32, Vop1),
         (Op::V_BFE_U32, Vop3),
-        (Op::S_AND_SAVEEXEC_B32, Sop1),
+        (Op::S_BCNT1_I32_B32, Sop1),
         (Op::S_BFE_U32, Sop2),
     ];
     v.extend(helper.iter().map(|&(o, e)| (o, e, false)));

@@ -139,6 +139,30 @@ impl Vsharp {
         }
         Ok(out)
     }
+
+    /// The start address of `lane`'s access of `bytes` in an unswizzled buffer when every
+    /// dword of it is in range (the per-dword rule of [`Vsharp::addresses`] holding for its
+    /// last dword, hence for all), else `None`.
+    pub fn whole_in_range(
+        &self,
+        soffset: u64,
+        lane: usize,
+        index: u64,
+        offset: u64,
+        bytes: u32,
+    ) -> Option<u64> {
+        debug_assert!(!self.swizzle, "swizzled accesses take the exact path");
+        let index = index + if self.add_tid { lane as u64 } else { 0 };
+        let rel = index * self.stride + offset;
+        let last = offset + 4 * (u64::from(bytes.div_ceil(4)) - 1);
+        let in_range = match self.oob_select {
+            0 => index < self.num_records && last < self.stride.max(1),
+            1 => index < self.num_records,
+            2 => self.num_records != 0,
+            _ => soffset + rel + u64::from(bytes) <= self.num_records,
+        };
+        in_range.then(|| self.base.wrapping_add(soffset).wrapping_add(rel))
+    }
 }
 
 /// Address of byte `offset` of `lane`'s private memory in the wave's scratch at
@@ -199,6 +223,44 @@ mod tests {
         assert_eq!(a[0], [Some(0x2010), Some(0x2014), None, None]);
         let a = v.addresses(0, &[0; LANES], &[22; LANES], 2).unwrap();
         assert_eq!(a[0][0], Some(0x2016), "a short at the last two bytes is in range");
+    }
+
+    /// `whole_in_range` gives an address exactly when every dword of the per-dword rule is in
+    /// range, and then the same, consecutive addresses.
+    #[test]
+    fn whole_in_range_agrees_with_the_per_dword_rule() {
+        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let (mut whole, mut partial) = (0, 0);
+        for _ in 0..20_000 {
+            let stride = [0, 4, 12, 16, 100][next(5) as usize];
+            let words = [0x1000, (stride as u32) << 16, next(300) as u32, (next(4) as u32) << 28];
+            let mut v = Vsharp::parse(&words);
+            v.add_tid = next(2) == 0;
+            let bytes = [1, 2, 4, 8, 12, 16][next(6) as usize];
+            let (soffset, lane) = (next(40), next(32) as usize);
+            let index = [next(8); LANES];
+            let offset = [next(260); LANES];
+            let rule = v.addresses(soffset, &index, &offset, bytes).unwrap()[lane];
+            let got = v.whole_in_range(soffset, lane, index[lane], offset[lane], bytes);
+            let n = bytes.div_ceil(4) as usize;
+            match got {
+                Some(a) => {
+                    whole += 1;
+                    assert_eq!(rule, linear_dwords(a, bytes), "{v:?} {bytes} bytes");
+                }
+                None => {
+                    partial += 1;
+                    assert!(rule[..n].iter().any(Option::is_none), "{v:?} {bytes} bytes: {rule:?}");
+                }
+            }
+        }
+        assert!(whole > 2000 && partial > 2000, "{whole} whole, {partial} not");
     }
 
     #[test]

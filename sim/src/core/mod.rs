@@ -24,6 +24,7 @@ pub(crate) mod valu_ops;
 mod valu_ternary;
 mod valu_unary;
 mod vmem;
+mod vmem_fast;
 mod vop3p;
 mod watchdog;
 pub mod wave;

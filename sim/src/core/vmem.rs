@@ -11,6 +11,7 @@ use ferrum_isa::{Buffer, Flat, Operand, Seg, Special};
 
 use super::address::{self, pieces, Addrs, Aperture, Vsharp};
 use super::lds::Lds;
+use super::vmem_fast::{self, Span};
 use super::wave::{fault, Counter, Wave, LANES, R};
 use super::Mem;
 use crate::kernel::{Access, Translator};
@@ -217,9 +218,9 @@ fn access(
         Kind::StoreD16Hi { bytes } => store_d16_hi(w, mem, addrs, exec, vdata, bytes),
         Kind::Atomic { op, wide } => {
             w.vreadable(vdata, data_dwords)?;
-            let data = w.v[vdata as usize..(vdata + data_dwords) as usize].to_vec();
+            let data = data_rows(w, vdata, data_dwords);
             // Buffer atomics return into the data registers.
-            atomic_lanes(w, mem, addrs, exec, &data, vdata, op, wide, glc)
+            atomic_lanes(w, mem, addrs, exec, &data[..data_dwords as usize], vdata, op, wide, glc)
         }
         Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => {
             fault("typed access needs a buffer descriptor")
@@ -239,7 +240,8 @@ fn load(
     let mut tr = Translator::new(mem.space);
     let dwords = bytes.div_ceil(4);
     w.vwritable(vdata, dwords)?;
-    let mut rows = vec![[0u32; LANES]; dwords as usize];
+    let mut all = [[0u32; LANES]; 4];
+    let rows = &mut all[..dwords as usize];
     for lane in (0..LANES).filter(|l| exec >> l & 1 != 0) {
         // Out-of-range dwords read as zero.
         let mut buf = [0u8; 16];
@@ -341,6 +343,17 @@ fn store(w: &mut Wave, mem: &Mem<'_>, addrs: &Addrs, exec: u32, vdata: u32, byte
     Ok(())
 }
 
+/// Copies of up to four data registers from `first` (checked readable by the caller).
+fn data_rows(w: &Wave, first: u32, count: u32) -> [[u32; LANES]; 4] {
+    std::array::from_fn(|j| {
+        if (j as u32) < count {
+            w.v[(first + j as u32) as usize]
+        } else {
+            [0; LANES]
+        }
+    })
+}
+
 /// Atomics of the lanes in `exec` with operands from `data` (rows of the data registers);
 /// with `glc` the old values go to `ret` (and the following register for 64-bit atomics).
 #[allow(clippy::too_many_arguments)]
@@ -356,7 +369,8 @@ fn atomic_lanes(
     glc: bool,
 ) -> R<()> {
     let per = if wide { 2 } else { 1 };
-    let mut rets = vec![[0u32; LANES]; per];
+    let mut all = [[0u32; LANES]; 2];
+    let rets = &mut all[..per];
     for (lane, dwords) in addrs.iter().enumerate().filter(|(l, _)| exec >> l & 1 != 0) {
         let Some(addr) = atomic_address(dwords, wide)? else { continue };
         let reg = |k: usize| data[k][lane] as u64;
@@ -378,6 +392,29 @@ fn atomic_lanes(
         w.add_pending(Counter::Vm, true, ret, per as u32);
     }
     Ok(())
+}
+
+/// Untyped loads and stores on the fast path ([`vmem_fast`]) when every active lane's access
+/// starts at `addr(lane)` wholly in range; `Ok(false)`: the exact path must run.
+fn try_fast(
+    w: &mut Wave,
+    mem: &Mem<'_>,
+    kind: Kind,
+    exec: u32,
+    vdata: u32,
+    addr: impl FnMut(usize) -> Option<u64>,
+) -> R<bool> {
+    match kind {
+        Kind::Load { bytes, signed } => match Span::gather(exec, bytes, addr) {
+            Some(s) => vmem_fast::load(w, mem.space, &s, exec, vdata, (bytes, signed)),
+            None => Ok(false),
+        },
+        Kind::Store { bytes } => match Span::gather(exec, bytes, addr) {
+            Some(s) => vmem_fast::store(w, mem.space, &s, exec, vdata, bytes),
+            None => Ok(false),
+        },
+        _ => Ok(false),
+    }
 }
 
 /// The start address when every dword of the access is in range and they are consecutive
@@ -487,6 +524,14 @@ pub fn buffer(
         }
         Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => typed.map_or(4, |f| f.bytes()),
     };
+    let lane_index = |l: usize| idx_row.map_or(0, |r| r[l] as u64);
+    let lane_offset = |l: usize| i.offset as u64 + off_row.map_or(0, |r| r[l] as u64);
+    if typed.is_none() && !vs.swizzle {
+        let at = |l| vs.whole_in_range(soffset, l, lane_index(l), lane_offset(l), bytes);
+        if try_fast(w, mem, k, w.exec(), i.vdata as u32, at)? {
+            return Ok(());
+        }
+    }
     let index: [u64; LANES] = std::array::from_fn(|l| idx_row.map_or(0, |r| r[l] as u64));
     let offset: [u64; LANES] =
         std::array::from_fn(|l| i.offset as u64 + off_row.map_or(0, |r| r[l] as u64));
@@ -571,13 +616,26 @@ pub fn flat(
             let base = if saddr { Some(w.ssrc64(i.saddr)?) } else { None };
             let lo = *w.vrow(i.addr as u32)?;
             let hi = if base.is_none() { Some(*w.vrow(i.addr as u32 + 1)?) } else { None };
-            for (lane, a) in addrs.iter_mut().enumerate() {
-                let addr = match (base, hi) {
+            let lane_addr = |lane: usize| {
+                match (base, hi) {
                     (Some(b), _) => b.wrapping_add(lo[lane] as u64),
                     (None, Some(h)) => lo[lane] as u64 | (h[lane] as u64) << 32,
                     (None, None) => 0,
                 }
-                .wrapping_add(i.offset as i64 as u64);
+                .wrapping_add(i.offset as i64 as u64)
+            };
+            // Only accesses whose active lanes all reach the VM take the fast path.
+            let global = |lane| {
+                let a = lane_addr(lane);
+                (i.seg == Seg::Global || address::classify_flat(a) == Aperture::Global(a))
+                    .then_some(a)
+            };
+            let vdata = if matches!(k, Kind::Load { .. }) { i.vdst } else { i.data };
+            if try_fast(w, mem, k, exec, vdata as u32, global)? {
+                return Ok(());
+            }
+            for (lane, a) in addrs.iter_mut().enumerate() {
+                let addr = lane_addr(lane);
                 let place = if i.seg == Seg::Flat {
                     address::classify_flat(addr)
                 } else {
@@ -702,8 +760,8 @@ fn flat_atomic(
     wide: bool,
 ) -> R<()> {
     w.vreadable(i.data as u32, dd)?;
-    let data = w.v[i.data as usize..(i.data as u32 + dd) as usize].to_vec();
-    atomic_lanes(w, mem, addrs, exec, &data, i.vdst as u32, op, wide, i.glc)
+    let data = data_rows(w, i.data as u32, dd);
+    atomic_lanes(w, mem, addrs, exec, &data[..dd as usize], i.vdst as u32, op, wide, i.glc)
 }
 
 /// Packs component rows two per register as 16-bit values (floats converted to f16).
@@ -801,3 +859,7 @@ fn typed_access(
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "vmem_tests.rs"]
+mod tests;

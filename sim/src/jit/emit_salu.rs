@@ -103,6 +103,13 @@ pub(super) enum Salu {
         a: SSrc,
         b: SSrc,
     },
+    /// `s_*_saveexec_b32` / `s_*_wrexec_b32`: EXEC becomes `op(a, EXEC)`, SCC whether it is
+    /// non-zero, `d` the old EXEC (saveexec) or the new one (wrexec).
+    SaveExec {
+        op: O,
+        d: Option<usize>,
+        a: SSrc,
+    },
 }
 
 pub(super) fn plan(inst: &Inst, form: &Form) -> Option<Salu> {
@@ -117,6 +124,9 @@ pub(super) fn plan(inst: &Inst, form: &Form) -> Option<Salu> {
             O::S_MOV_B64 => {
                 let (lo, hi) = ssrc64(i.ssrc0)?;
                 Some(Salu::Mov64 { d: sdst64(i.sdst)?, lo, hi })
+            }
+            op if save_exec_op(op).is_some() => {
+                Some(Salu::SaveExec { op, d: sdst(i.sdst)?, a: ssrc(i.ssrc0)? })
             }
             _ => None,
         },
@@ -169,8 +179,66 @@ pub(super) fn regs(s: &Salu) -> Regs {
             src(&mut m, a);
             src(&mut m, b);
         }
+        Salu::SaveExec { d, a, .. } => {
+            src(&mut m, a);
+            m.sgpr(EXEC_LO);
+            m.sgpr(EXEC_LO + 1);
+            if let Some(d) = d {
+                m.sgpr(d);
+            }
+        }
     }
     m
+}
+
+/// The operation of an EXEC-mask instruction on (source, EXEC) as (invert source, invert
+/// EXEC, combine, invert result), and whether sdst receives the new EXEC (`core::salu`'s
+/// `saveexec` table).
+#[derive(Clone, Copy)]
+enum Combine {
+    And,
+    Or,
+    Xor,
+}
+
+fn save_exec_op(op: O) -> Option<(bool, bool, Combine, bool, bool)> {
+    use Combine::*;
+    Some(match op {
+        O::S_AND_SAVEEXEC_B32 => (false, false, And, false, false),
+        O::S_OR_SAVEEXEC_B32 => (false, false, Or, false, false),
+        O::S_XOR_SAVEEXEC_B32 => (false, false, Xor, false, false),
+        O::S_ANDN2_SAVEEXEC_B32 => (false, true, And, false, false),
+        O::S_ORN2_SAVEEXEC_B32 => (false, true, Or, false, false),
+        O::S_NAND_SAVEEXEC_B32 => (false, false, And, true, false),
+        O::S_NOR_SAVEEXEC_B32 => (false, false, Or, true, false),
+        O::S_XNOR_SAVEEXEC_B32 => (false, false, Xor, true, false),
+        O::S_ANDN1_SAVEEXEC_B32 => (true, false, And, false, false),
+        O::S_ORN1_SAVEEXEC_B32 => (true, false, Or, false, false),
+        O::S_ANDN1_WREXEC_B32 => (true, false, And, false, true),
+        O::S_ANDN2_WREXEC_B32 => (false, true, And, false, true),
+        _ => return None,
+    })
+}
+
+fn emit_save_exec(e: &mut Em, op: O, d: Option<usize>, a: SSrc) {
+    let (not_a, not_exec, combine, not_r, wr) = save_exec_op(op).expect("planned saveexec");
+    let x = e.read(a);
+    let exec = e.rc.exec(e.b, e.env);
+    let x = if not_a { e.b.ins().bnot(x) } else { x };
+    let y = if not_exec { e.b.ins().bnot(exec) } else { exec };
+    let r = match combine {
+        Combine::And => e.b.ins().band(x, y),
+        Combine::Or => e.b.ins().bor(x, y),
+        Combine::Xor => e.b.ins().bxor(x, y),
+    };
+    let new = if not_r { e.b.ins().bnot(r) } else { r };
+    // `Wave::set_exec`: the high half of a wave32 EXEC reads as zero.
+    let zero = e.b.ins().iconst(types::I32, 0);
+    e.rc.sset(EXEC_LO, new);
+    e.rc.sset(EXEC_LO + 1, zero);
+    let nz = e.b.ins().icmp_imm(IntCC::NotEqual, new, 0);
+    e.rc.set_scc(nz);
+    e.write(d, if wr { new } else { exec });
 }
 
 fn op2_native(op: O) -> bool {
@@ -263,6 +331,7 @@ pub(super) fn emit(e: &mut Em, s: &Salu) {
             let t = e.b.ins().icmp(cc, x, y);
             e.rc.set_scc(t);
         }
+        Salu::SaveExec { op, d, a } => emit_save_exec(e, op, d, a),
         Salu::Op2 { op, d, a, b: c } => {
             let (x, y) = (e.read(a), e.read(c));
             let scc = matches!(op, O::S_ADDC_U32 | O::S_CSELECT_B32).then(|| e.read_scc());

@@ -29,6 +29,8 @@ use parking_lot::Mutex;
 pub use ctx::SimContext;
 pub use fence::{Fence, Notifier};
 pub use gem::{GemObject, MemoryAccounting, PAGE_SIZE};
+#[cfg(test)]
+pub(crate) use vm::Vm;
 pub use vm::{Access, AddressSpace, Translator, VmFault, VmMapping, VA_MASK};
 
 use crate::chip::Chip;
