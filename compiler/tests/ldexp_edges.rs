@@ -29,7 +29,8 @@ fn check(gpu: &Gpu, fbits: u8, ebits: u8, rows: &[(u64, i64, u64)]) -> Vec<Strin
     let inputs: Vec<Vec<u64>> = rows.iter().map(|&(x, e, _)| vec![x, e as u64]).collect();
     let mut bad = Vec::new();
     for src in [Source::Divergent, Source::Uniform] {
-        let (interp, sim) = run(gpu, &case, src, &inputs).unwrap_or_else(|e| panic!("{case:?}: {e}"));
+        let (interp, sim) =
+            run(gpu, &case, src, &inputs).unwrap_or_else(|e| panic!("{case:?}: {e}"));
         for (k, &(x, e, want)) in rows.iter().enumerate() {
             for (who, got) in [("interpreter", interp[k]), ("simulator", sim[k])] {
                 if got != want && !(is_nan(fbits, want) && is_nan(fbits, got)) {
@@ -107,13 +108,21 @@ fn ldexp_f32_edges() {
         &gpu,
         32,
         8,
-        &[(0x3f80_0000, -128, 0x0020_0000), (0x3f80_0000, 127, 0x7f00_0000), (0x4000_0000, -1, 0x3f80_0000)],
+        &[
+            (0x3f80_0000, -128, 0x0020_0000),
+            (0x3f80_0000, 127, 0x7f00_0000),
+            (0x4000_0000, -1, 0x3f80_0000),
+        ],
     ));
     bad.extend(check(
         &gpu,
         32,
         16,
-        &[(0x3f80_0000, -32768, 0), (0x3f80_0000, 32767, 0x7f80_0000), (0x3f80_0000, -3, 0x3e00_0000)],
+        &[
+            (0x3f80_0000, -32768, 0),
+            (0x3f80_0000, 32767, 0x7f80_0000),
+            (0x3f80_0000, -3, 0x3e00_0000),
+        ],
     ));
     assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
 }

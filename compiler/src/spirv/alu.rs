@@ -97,9 +97,8 @@ pub fn with_rounding(op: AluOp, mode: Option<FPRoundingMode>) -> Result<AluOp, C
     match (mode, op) {
         (None | Some(FPRoundingMode::RTE), _) => Ok(op),
         (Some(FPRoundingMode::RTZ), AluOp::F2f) => Ok(AluOp::F2fRtz),
-        (Some(m), _) => Err(CompileError::unsupported(
-            "FPRoundingMode",
-            format!("{m:?} on {}", op.name()),
-        )),
+        (Some(m), _) => {
+            Err(CompileError::unsupported("FPRoundingMode", format!("{m:?} on {}", op.name())))
+        }
     }
 }

@@ -114,7 +114,9 @@ impl Isel<'_> {
                 // v_ldexp_f16 reads a 16-bit exponent: saturate the 32-bit one to i16 (every
                 // exponent beyond ±2^15 gives ±0 or ±inf, as the saturated one does).
                 let e = match a[1] {
-                    MVal::Const(c) => MVal::Const(u64::from((c as i32).clamp(-0x8000, 0x7fff) as u32)),
+                    MVal::Const(c) => {
+                        MVal::Const(u64::from((c as i32).clamp(-0x8000, 0x7fff) as u32))
+                    }
                     other => self.v3(O::V_CVT_PK_I16_I32, &[other, MVal::Const(0)], 0)?,
                 };
                 let (x, e) = (self.half_src(a[0])?, self.src(e)?);
