@@ -192,3 +192,12 @@ fn uvec2_buffer_reference_reads_global_memory() {
         assert_eq!(common::u32_at(&res.buffers[1].data, i), 16 - i as u32);
     }
 }
+
+#[test]
+fn spec_constant_ops_with_literal_lists_evaluate_every_literal() {
+    let (_, res) = run_named("spec_op_composites.spvasm");
+    let want = [4, 11, 20, 3, 20, 20, 3, 4, 3, 7, 11];
+    for (i, w) in want.iter().enumerate() {
+        assert_eq!(common::u32_at(&res.buffers[0].data, i), *w, "word {i}");
+    }
+}

@@ -12,7 +12,9 @@ use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 
 use ash_loaded::{ext, vk, Entry, Instance};
 
+pub mod app;
 pub mod cube;
+pub mod draw;
 pub mod gpu;
 pub mod kernel;
 pub mod mandelbrot;

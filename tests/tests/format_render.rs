@@ -24,9 +24,10 @@
 //! values exact, normalized conversions within two f32 ulps.
 
 use ash_loaded::vk;
+use ferrum_tests::draw::{DrawSetup, SetupDesc};
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::pipeline::{attribute, binding, viewport, GraphicsDesc};
-use ferrum_tests::scene::{cleared_pass, copy_layers, module, Attachment};
+use ferrum_tests::pipeline::{attribute, binding, viewport};
+use ferrum_tests::scene::{cleared_pass, copy_layers, Attachment};
 use ferrum_tests::texels::{self, field_bits, fields, float_value, Field, Range};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 use vulkan_ferrum::format::properties::{blends, PROVEN_COLOR, PROVEN_VERTEX};
@@ -181,80 +182,54 @@ fn render(gpu: &Gpu, format: vk::Format) -> Vec<u8> {
     // SAFETY: the harness's live device.
     let pass =
         unsafe { cleared_pass(&gpu.device, format, None, vk::ImageLayout::TRANSFER_SRC_OPTIMAL) };
-    let vs = module(d, RECT_VS, "vert");
     let range = [vk::PushConstantRange {
         stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
         offset: 0,
         size: 12,
     }];
     let draws = draws(format);
-    // SAFETY: valid create infos and commands on live objects; all destroyed after the
-    // GPU is idle.
-    unsafe {
-        let layout = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&range),
-                None,
-            )
-            .expect("vkCreatePipelineLayout");
-        let views = [target.view];
-        let fb_info = vk::FramebufferCreateInfo::default()
-            .render_pass(pass)
-            .attachments(&views)
-            .width(W)
-            .height(H)
-            .layers(1);
-        let framebuffer = d.create_framebuffer(&fb_info, None).expect("vkCreateFramebuffer");
-        let mut modules = vec![vs];
-        let pipelines: Vec<vk::Pipeline> = draws
-            .iter()
-            .map(|draw| {
-                let fs = module(d, &rect_fs(format, draw.blend.blend_enable != 0), "frag");
-                modules.push(fs);
-                let mut desc = GraphicsDesc::new(pass, layout, [vs, fs]);
-                desc.viewport = Some(viewport(W, H));
-                desc.blend = vec![draw.blend];
-                desc.create(d)
-            })
-            .collect();
-        let clears = [vk::ClearValue { color: clear_value(numeric) }];
-        let area = vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: vk::Extent2D { width: W, height: H },
-        };
-        let begin = vk::RenderPassBeginInfo::default()
-            .render_pass(pass)
-            .framebuffer(framebuffer)
-            .render_area(area)
-            .clear_values(&clears);
-        gpu.run(|d, cb| {
-            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-            for (draw, &pipeline) in draws.iter().zip(&pipelines) {
-                d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
-                let x = |c: u32| (c as f32 * 2.0 / W as f32 - 1.0).to_bits();
-                let push = [draw.shift as u32, x(draw.columns.0), x(draw.columns.1)];
-                let push: Vec<u8> = push.iter().flat_map(|w| w.to_le_bytes()).collect();
-                let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
-                d.cmd_push_constants(cb, layout, stages, 0, &push);
-                d.cmd_draw(cb, 6, 1, 0, 0);
+    let views = [target.view];
+    let opaque_fs = rect_fs(format, false);
+    let mut desc = SetupDesc::new(pass, &views, (W, H), [RECT_VS, &opaque_fs]);
+    desc.push = &range;
+    let mut setup = DrawSetup::new(d, &desc);
+    // The blending draws' fragment shader (made once, when a draw blends).
+    let mut blend_fs = None;
+    let pipelines: Vec<vk::Pipeline> = draws
+        .iter()
+        .map(|draw| {
+            let mut desc = setup.desc();
+            if draw.blend.blend_enable != 0 {
+                let fs =
+                    *blend_fs.get_or_insert_with(|| setup.module(&rect_fs(format, true), "frag"));
+                desc.fs = Some(fs);
             }
-            d.cmd_end_render_pass(cb);
-            copy_layers(d, cb, target.image, (W, H, 1), out.buffer);
-        });
-        let texels = out.bytes().to_vec();
-        for p in pipelines {
-            d.destroy_pipeline(p, None);
+            desc.viewport = Some(viewport(W, H));
+            desc.blend = vec![draw.blend];
+            setup.pipeline(&desc)
+        })
+        .collect();
+    let clears = [vk::ClearValue { color: clear_value(numeric) }];
+    // SAFETY: commands on live handles, recorded in order.
+    gpu.run(|d, cb| unsafe {
+        setup.begin(cb, &clears);
+        for (draw, &pipeline) in draws.iter().zip(&pipelines) {
+            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
+            let x = |c: u32| (c as f32 * 2.0 / W as f32 - 1.0).to_bits();
+            let push = [draw.shift as u32, x(draw.columns.0), x(draw.columns.1)];
+            let push: Vec<u8> = push.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
+            d.cmd_push_constants(cb, setup.layout, stages, 0, &push);
+            d.cmd_draw(cb, 6, 1, 0, 0);
         }
-        for m in modules {
-            d.destroy_shader_module(m, None);
-        }
-        d.destroy_framebuffer(framebuffer, None);
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_render_pass(pass, None);
-        target.destroy(d);
-        gpu.destroy_buffer(out);
-        texels
-    }
+        d.cmd_end_render_pass(cb);
+        copy_layers(d, cb, target.image, (W, H, 1), out.buffer);
+    });
+    let texels = out.bytes().to_vec();
+    drop(setup);
+    target.destroy(d);
+    gpu.destroy_buffer(out);
+    texels
 }
 
 /// A float field's position on the number line in steps of its own precision: the
@@ -445,60 +420,33 @@ fn fetch(gpu: &Gpu, format: vk::Format) -> Vec<u32> {
         cleared_pass(&gpu.device, target_format, None, vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
     };
     let (vs, fs) = vertex_shaders(format);
-    let (vs, fs) = (module(d, &vs, "vert"), module(d, &fs, "frag"));
-    // SAFETY: valid create infos and commands on live objects; all destroyed after the
-    // GPU is idle.
-    unsafe {
-        let layout = d
-            .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
-            .expect("vkCreatePipelineLayout");
-        let views = [target.view];
-        let fb_info = vk::FramebufferCreateInfo::default()
-            .render_pass(pass)
-            .attachments(&views)
-            .width(W)
-            .height(H)
-            .layers(1);
-        let framebuffer = d.create_framebuffer(&fb_info, None).expect("vkCreateFramebuffer");
-        let bindings = [binding(0, stride, false)];
-        let attributes = [attribute(0, 0, format, GAP)];
-        let mut desc = GraphicsDesc::new(pass, layout, [vs, fs]);
-        desc.viewport = Some(viewport(W, H));
-        desc.topology = vk::PrimitiveTopology::POINT_LIST;
-        desc.bindings = &bindings;
-        desc.attributes = &attributes;
-        let pipeline = desc.create(d);
-        // A value no vertex writes: pixels no point reached keep it.
-        let clears = [vk::ClearValue { color: vk::ClearColorValue { uint32: [0xcdcd_cdcd; 4] } }];
-        let area = vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: vk::Extent2D { width: W, height: H },
-        };
-        let begin = vk::RenderPassBeginInfo::default()
-            .render_pass(pass)
-            .framebuffer(framebuffer)
-            .render_area(area)
-            .clear_values(&clears);
-        gpu.run(|d, cb| {
-            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
-            d.cmd_bind_vertex_buffers(cb, 0, &[vertices.buffer], &[0]);
-            d.cmd_draw(cb, W * H, 1, 0, 0);
-            d.cmd_end_render_pass(cb);
-            copy_layers(d, cb, target.image, (W, H, 1), out.buffer);
-        });
-        let words = out.u32s();
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_shader_module(vs, None);
-        d.destroy_shader_module(fs, None);
-        d.destroy_framebuffer(framebuffer, None);
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_render_pass(pass, None);
-        target.destroy(d);
-        gpu.destroy_buffer(out);
-        gpu.destroy_buffer(vertices);
-        words
-    }
+    let views = [target.view];
+    let mut setup = DrawSetup::new(d, &SetupDesc::new(pass, &views, (W, H), [&vs, &fs]));
+    let bindings = [binding(0, stride, false)];
+    let attributes = [attribute(0, 0, format, GAP)];
+    let mut desc = setup.desc();
+    desc.viewport = Some(viewport(W, H));
+    desc.topology = vk::PrimitiveTopology::POINT_LIST;
+    desc.bindings = &bindings;
+    desc.attributes = &attributes;
+    let pipeline = setup.pipeline(&desc);
+    // A value no vertex writes: pixels no point reached keep it.
+    let clears = [vk::ClearValue { color: vk::ClearColorValue { uint32: [0xcdcd_cdcd; 4] } }];
+    // SAFETY: commands on live handles, recorded in order.
+    gpu.run(|d, cb| unsafe {
+        setup.begin(cb, &clears);
+        d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        d.cmd_bind_vertex_buffers(cb, 0, &[vertices.buffer], &[0]);
+        d.cmd_draw(cb, W * H, 1, 0, 0);
+        d.cmd_end_render_pass(cb);
+        copy_layers(d, cb, target.image, (W, H, 1), out.buffer);
+    });
+    let words = out.u32s();
+    drop(setup);
+    target.destroy(d);
+    gpu.destroy_buffer(out);
+    gpu.destroy_buffer(vertices);
+    words
 }
 
 /// Whether our fetched word matches lavapipe's: exact, but normalized conversions (which

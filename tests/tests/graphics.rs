@@ -17,12 +17,12 @@
 //! most `EDGE_SLACK` such pixels per scene, all next to a pixel of the other value).
 
 use ash_loaded::{vk, Device};
+use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::pipeline::{attribute, binding, opaque, GraphicsDesc};
+use ferrum_tests::pipeline::{attribute, binding, opaque};
 use ferrum_tests::scene::{
     close, compare, render_pass, ColorTarget, Reader, Tolerance, DEFAULT_TOLERANCE, H, W,
 };
-use ferrum_tests::shaders::glsl_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
 /// Positions and colours computed from gl_VertexIndex (fract of golden-ratio steps).
@@ -248,21 +248,15 @@ fn vertex_data() -> Vec<u8> {
 /// 16-bit indices (first index 1 skips the leading sentinel).
 const INDICES: [u16; 7] = [0xdead, 0, 1, 2, 2, 1, 3];
 
-/// Graphics pipeline of `scene` for `pass` (dynamic viewport/scissor).
-unsafe fn pipeline(
-    d: &Device,
-    pass: vk::RenderPass,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-    s: &Scene,
-) -> vk::Pipeline {
+/// Graphics pipeline of `scene` for the set-up's pass (dynamic viewport/scissor).
+fn pipeline(setup: &mut DrawSetup<'_>, s: &Scene) -> vk::Pipeline {
     let bindings = [binding(0, 12, false), binding(1, 8, true)];
     let attributes = [
         attribute(0, 0, vk::Format::R32G32_SFLOAT, 0),
         attribute(1, 0, vk::Format::R8G8B8A8_UNORM, 8),
         attribute(2, 1, vk::Format::R32G32_SFLOAT, 0),
     ];
-    let mut desc = GraphicsDesc::new(pass, layout, modules);
+    let mut desc = setup.desc();
     if s.inputs {
         desc.bindings = &bindings;
         desc.attributes = &attributes;
@@ -307,8 +301,7 @@ unsafe fn pipeline(
     }];
     desc.blend_constants = [9.0; 4];
     desc.dynamic = vec![vk::DynamicState::BLEND_CONSTANTS];
-    // SAFETY: forwarded to the caller.
-    unsafe { desc.create(d) }
+    setup.pipeline(&desc)
 }
 
 fn record_draw(d: &Device, cb: vk::CommandBuffer, k: DrawKind, args: vk::Buffer) {
@@ -337,106 +330,68 @@ fn render(gpu: &Gpu, s: &Scene) -> Vec<u32> {
     args.write(0, &arg_bytes);
     let target = ColorTarget::new(gpu, s.format);
     let reader = Reader::of(gpu, &target);
-    // SAFETY: valid create infos and commands on live handles; all destroyed after the GPU
-    // is idle.
-    unsafe {
-        let passes = [
+    // SAFETY: valid render pass create infos on a live device; the set-up takes them over.
+    let passes = unsafe {
+        [
             render_pass(d, s.format, vk::AttachmentLoadOp::CLEAR),
             render_pass(d, s.format, vk::AttachmentLoadOp::LOAD),
-        ];
-        let views = [target.view];
-        let fb = d
-            .create_framebuffer(
-                &vk::FramebufferCreateInfo::default()
-                    .render_pass(passes[0])
-                    .attachments(&views)
-                    .width(W)
-                    .height(H)
-                    .layers(1),
-                None,
-            )
-            .unwrap();
-        let layout =
-            d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None).unwrap();
-        let module = |src: &str, stage: &str| {
-            let code = glsl_spirv(src, stage);
-            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-                .unwrap()
-        };
-        let modules = [
-            module(if s.inputs { VS_INPUTS } else { VS }, "vert"),
-            module(if s.smooth { FS_SMOOTH } else { FS_FLAT }, "frag"),
-        ];
-        let pipe = pipeline(d, passes[0], layout, modules, s);
-        let full = vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: vk::Extent2D { width: W, height: H },
-        };
-        let [vx, vy, vw, vh] = s.viewport.unwrap_or([0.0, 0.0, W as f32, H as f32]);
-        let viewport =
-            vk::Viewport { x: vx, y: vy, width: vw, height: vh, min_depth: 0.0, max_depth: 1.0 };
-        let scissor = s.scissor.map_or(full, |[x, y, w, h]| vk::Rect2D {
-            offset: vk::Offset2D { x, y },
-            extent: vk::Extent2D { width: w as u32, height: h as u32 },
-        });
-        let clear =
-            [vk::ClearValue { color: vk::ClearColorValue { float32: [0.1, 0.2, 0.3, 1.0] } }];
-        gpu.run(|d, cb| {
-            for (i, k) in std::iter::once(s.draw).chain(s.second).enumerate() {
-                let begin = vk::RenderPassBeginInfo::default()
-                    .render_pass(passes[i.min(1)])
-                    .framebuffer(fb)
-                    .render_area(full)
-                    .clear_values(&clear);
-                d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-                d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
-                d.cmd_set_viewport(cb, 0, &[viewport]);
-                d.cmd_set_scissor(cb, 0, &[scissor]);
-                d.cmd_set_blend_constants(cb, &CONSTANTS);
-                d.cmd_bind_index_buffer(cb, index.buffer, 0, vk::IndexType::UINT16);
-                if s.inputs {
-                    d.cmd_bind_vertex_buffers(cb, 0, &[vertices.buffer; 2], &[0, 128]);
-                }
-                record_draw(d, cb, k, args.buffer);
-                if let Some([x, y, w, h]) = s.clear_rect {
-                    let a = [vk::ClearAttachment {
-                        aspect_mask: vk::ImageAspectFlags::COLOR,
-                        color_attachment: 0,
-                        clear_value: vk::ClearValue {
-                            color: vk::ClearColorValue { float32: [0.9, 0.6, 0.0, 1.0] },
-                        },
-                    }];
-                    let r = [vk::ClearRect {
-                        rect: vk::Rect2D {
-                            offset: vk::Offset2D { x, y },
-                            extent: vk::Extent2D { width: w as u32, height: h as u32 },
-                        },
-                        base_array_layer: 0,
-                        layer_count: 1,
-                    }];
-                    d.cmd_clear_attachments(cb, &a, &r);
-                }
-                d.cmd_end_render_pass(cb);
+        ]
+    };
+    let views = [target.view];
+    let vs = if s.inputs { VS_INPUTS } else { VS };
+    let fs = if s.smooth { FS_SMOOTH } else { FS_FLAT };
+    let mut setup = DrawSetup::new(d, &SetupDesc::new(passes[0], &views, (W, H), [vs, fs]));
+    setup.own_pass(passes[1]);
+    let pipe = pipeline(&mut setup, s);
+    let full = setup.area();
+    let [vx, vy, vw, vh] = s.viewport.unwrap_or([0.0, 0.0, W as f32, H as f32]);
+    let viewport =
+        vk::Viewport { x: vx, y: vy, width: vw, height: vh, min_depth: 0.0, max_depth: 1.0 };
+    let scissor = s.scissor.map_or(full, |[x, y, w, h]| vk::Rect2D {
+        offset: vk::Offset2D { x, y },
+        extent: vk::Extent2D { width: w as u32, height: h as u32 },
+    });
+    let clear = [clear_color([0.1, 0.2, 0.3, 1.0])];
+    // SAFETY: commands on live handles, recorded in order.
+    gpu.run(|d, cb| unsafe {
+        for (i, k) in std::iter::once(s.draw).chain(s.second).enumerate() {
+            setup.begin_pass(cb, passes[i.min(1)], &clear, vk::SubpassContents::INLINE);
+            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
+            d.cmd_set_viewport(cb, 0, &[viewport]);
+            d.cmd_set_scissor(cb, 0, &[scissor]);
+            d.cmd_set_blend_constants(cb, &CONSTANTS);
+            d.cmd_bind_index_buffer(cb, index.buffer, 0, vk::IndexType::UINT16);
+            if s.inputs {
+                d.cmd_bind_vertex_buffers(cb, 0, &[vertices.buffer; 2], &[0, 128]);
             }
-            reader.record(d, cb);
-        });
-        let texels = reader.texels();
-        drop(reader);
-        d.destroy_pipeline(pipe, None);
-        for m in modules {
-            d.destroy_shader_module(m, None);
+            record_draw(d, cb, k, args.buffer);
+            if let Some([x, y, w, h]) = s.clear_rect {
+                let a = [vk::ClearAttachment {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    color_attachment: 0,
+                    clear_value: clear_color([0.9, 0.6, 0.0, 1.0]),
+                }];
+                let r = [vk::ClearRect {
+                    rect: vk::Rect2D {
+                        offset: vk::Offset2D { x, y },
+                        extent: vk::Extent2D { width: w as u32, height: h as u32 },
+                    },
+                    base_array_layer: 0,
+                    layer_count: 1,
+                }];
+                d.cmd_clear_attachments(cb, &a, &r);
+            }
+            d.cmd_end_render_pass(cb);
         }
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_framebuffer(fb, None);
-        for p in passes {
-            d.destroy_render_pass(p, None);
-        }
-        target.destroy(d);
-        gpu.destroy_buffer(index);
-        gpu.destroy_buffer(vertices);
-        gpu.destroy_buffer(args);
-        texels
-    }
+        reader.record(d, cb);
+    });
+    let texels = reader.texels();
+    drop((reader, setup));
+    target.destroy(d);
+    gpu.destroy_buffer(index);
+    gpu.destroy_buffer(vertices);
+    gpu.destroy_buffer(args);
+    texels
 }
 
 #[test]

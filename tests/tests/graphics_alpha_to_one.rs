@@ -19,11 +19,11 @@
 //! columns 0..24 with it).
 
 use ash_loaded::vk;
+use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::pipeline::{opaque, GraphicsDesc};
+use ferrum_tests::pipeline::opaque;
 use ferrum_tests::scene::{
-    compare, full_rect, module, render_pass, resolve_render_pass, ColorTarget, Reader, Tolerance,
-    H, W,
+    compare, render_pass, resolve_render_pass, ColorTarget, Reader, Tolerance, H, W,
 };
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -86,67 +86,45 @@ fn render(gpu: &Gpu, c: &Case) -> Vec<u32> {
     let msaa = c.samples != vk::SampleCountFlags::TYPE_1;
     let ms = msaa.then(|| ColorTarget::multisampled(gpu, FORMAT, c.samples));
     let reader = Reader::of(gpu, &target);
-    // SAFETY: valid create infos and commands on live handles; all destroyed after the GPU
-    // is idle.
-    unsafe {
-        let pass = match &ms {
+    // SAFETY: valid render pass create infos on a live device; the set-up takes the pass over.
+    let pass = unsafe {
+        match &ms {
             Some(_) => resolve_render_pass(d, FORMAT, c.samples),
             None => render_pass(d, FORMAT, vk::AttachmentLoadOp::CLEAR),
-        };
-        let views: Vec<vk::ImageView> = ms.iter().map(|m| m.view).chain([target.view]).collect();
-        let fb_info = vk::FramebufferCreateInfo::default()
-            .render_pass(pass)
-            .attachments(&views)
-            .width(W)
-            .height(H)
-            .layers(1);
-        let fb = d.create_framebuffer(&fb_info, None).unwrap();
-        let layout =
-            d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None).unwrap();
-        let modules = [module(d, VS, "vert"), module(d, FS, "frag")];
-        let mut desc = GraphicsDesc::new(pass, layout, modules);
-        desc.viewport = Some(ferrum_tests::pipeline::viewport(W, H));
-        desc.samples = c.samples;
-        desc.alpha_to_coverage = c.alpha_to_coverage;
-        desc.alpha_to_one = c.alpha_to_one;
-        desc.blend = vec![{
-            use vk::BlendFactor as F;
-            opaque()
-                .blend_enable(true)
-                .src_color_blend_factor(F::SRC_ALPHA)
-                .dst_color_blend_factor(F::ONE_MINUS_SRC_ALPHA)
-                .src_alpha_blend_factor(F::ONE)
-                .dst_alpha_blend_factor(F::ZERO)
-        }];
-        let pipe = desc.create(d);
-        let clear = [vk::ClearValue { color: vk::ClearColorValue { float32: CLEAR } }; 2];
-        gpu.run(|d, cb| {
-            let begin = vk::RenderPassBeginInfo::default()
-                .render_pass(pass)
-                .framebuffer(fb)
-                .render_area(full_rect())
-                .clear_values(&clear);
-            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
-            d.cmd_draw(cb, 3, 1, 0, 0);
-            d.cmd_end_render_pass(cb);
-            reader.record(d, cb);
-        });
-        let texels = reader.texels();
-        drop(reader);
-        d.destroy_pipeline(pipe, None);
-        for m in modules {
-            d.destroy_shader_module(m, None);
         }
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_framebuffer(fb, None);
-        d.destroy_render_pass(pass, None);
-        target.destroy(d);
-        if let Some(m) = ms {
-            m.destroy(d);
-        }
-        texels
+    };
+    let views: Vec<vk::ImageView> = ms.iter().map(|m| m.view).chain([target.view]).collect();
+    let mut setup = DrawSetup::new(d, &SetupDesc::new(pass, &views, (W, H), [VS, FS]));
+    let mut desc = setup.desc();
+    desc.viewport = Some(ferrum_tests::pipeline::viewport(W, H));
+    desc.samples = c.samples;
+    desc.alpha_to_coverage = c.alpha_to_coverage;
+    desc.alpha_to_one = c.alpha_to_one;
+    desc.blend = vec![{
+        use vk::BlendFactor as F;
+        opaque()
+            .blend_enable(true)
+            .src_color_blend_factor(F::SRC_ALPHA)
+            .dst_color_blend_factor(F::ONE_MINUS_SRC_ALPHA)
+            .src_alpha_blend_factor(F::ONE)
+            .dst_alpha_blend_factor(F::ZERO)
+    }];
+    let pipe = setup.pipeline(&desc);
+    // SAFETY: commands on live handles, recorded in order.
+    gpu.run(|d, cb| unsafe {
+        setup.begin(cb, &[clear_color(CLEAR); 2]);
+        d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
+        d.cmd_draw(cb, 3, 1, 0, 0);
+        d.cmd_end_render_pass(cb);
+        reader.record(d, cb);
+    });
+    let texels = reader.texels();
+    drop((reader, setup));
+    target.destroy(d);
+    if let Some(m) = ms {
+        m.destroy(d);
     }
+    texels
 }
 
 /// The expected texel of column `x` where the spec makes it exact; `None` where alpha to

@@ -26,9 +26,9 @@
 //! `EDGE_SLACK` such pixels per image, each next to a pixel with the other side's value.
 
 use ash_loaded::{vk, Device};
+use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::pipeline::{attribute, binding, viewport, GraphicsDesc};
-use ferrum_tests::shaders::glsl_spirv;
+use ferrum_tests::pipeline::{attribute, binding, viewport};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
 const W: u32 = 32;
@@ -144,21 +144,13 @@ unsafe fn render_pass(d: &Device, s: &Scene, load: bool) -> vk::RenderPass {
     unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
 }
 
-unsafe fn pipeline(
-    d: &Device,
-    pass: vk::RenderPass,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-    s: &Scene,
-    st: &State,
-    eds: bool,
-) -> vk::Pipeline {
+fn pipeline(setup: &mut DrawSetup<'_>, s: &Scene, st: &State, eds: bool) -> vk::Pipeline {
     let bindings = [binding(0, if eds { dynamic::DECOY_STRIDE } else { 16 }, false)];
     let attributes = [
         attribute(0, 0, vk::Format::R32G32_SFLOAT, 0),
         attribute(1, 0, vk::Format::R32G32_SFLOAT, 8),
     ];
-    let mut desc = GraphicsDesc::new(pass, layout, modules);
+    let mut desc = setup.desc();
     if st.no_fs {
         desc.fs = None;
     }
@@ -201,8 +193,7 @@ unsafe fn pipeline(
     if eds {
         dynamic::decoy(&mut desc, st);
     }
-    // SAFETY: forwarded to the caller.
-    unsafe { desc.create(d) }
+    setup.pipeline(&desc)
 }
 
 /// The scene's viewport.
@@ -344,50 +335,25 @@ fn render(
             target(h, pd, d, s.format, vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT, aspects);
         let passes = [render_pass(d, s, false), render_pass(d, s, true)];
         let views = [color.view, depth.view];
-        let fb = d
-            .create_framebuffer(
-                &vk::FramebufferCreateInfo::default()
-                    .render_pass(passes[0])
-                    .attachments(&views)
-                    .width(W)
-                    .height(H)
-                    .layers(1),
-                None,
-            )
-            .unwrap();
-        let range = vk::PushConstantRange {
+        let range = [vk::PushConstantRange {
             stage_flags: vk::ShaderStageFlags::FRAGMENT,
             offset: 0,
             size: 16,
-        };
-        let layout = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&[range]),
-                None,
-            )
-            .unwrap();
-        let module = |src: &str, stage: &str| {
-            let code = glsl_spirv(src, stage);
-            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-                .unwrap()
-        };
-        let modules = [module(VS, "vert"), module(FS, "frag")];
+        }];
+        let mut desc = SetupDesc::new(passes[0], &views, (W, H), [VS, FS]);
+        desc.push = &range;
+        let mut setup = DrawSetup::new(d, &desc);
+        setup.own_pass(passes[1]);
         let pipes: Vec<Option<vk::Pipeline>> = s
             .steps
             .iter()
             .map(|st| match st {
-                Step::Draw(dr) => {
-                    Some(pipeline(d, passes[0], layout, modules, s, &dr.state, eds.is_some()))
-                }
+                Step::Draw(dr) => Some(pipeline(&mut setup, s, &dr.state, eds.is_some())),
                 _ => None,
             })
             .collect();
-        let full = vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: vk::Extent2D { width: W, height: H },
-        };
         let clears = [
-            vk::ClearValue { color: vk::ClearColorValue { float32: CLEAR_COLOR } },
+            clear_color(CLEAR_COLOR),
             vk::ClearValue {
                 depth_stencil: vk::ClearDepthStencilValue {
                     depth: s.clear_depth,
@@ -397,12 +363,7 @@ fn render(
         ];
         gpu.run(|d, cb| {
             let begin = |pass: vk::RenderPass| {
-                let info = vk::RenderPassBeginInfo::default()
-                    .render_pass(pass)
-                    .framebuffer(fb)
-                    .render_area(full)
-                    .clear_values(&clears);
-                d.cmd_begin_render_pass(cb, &info, vk::SubpassContents::INLINE);
+                setup.begin_pass(cb, pass, &clears, vk::SubpassContents::INLINE);
                 match eds {
                     Some(e) => dynamic::bind_vertices(e, cb, vbuf.buffer, verts.len() as u64),
                     None => d.cmd_bind_vertex_buffers(cb, 0, &[vbuf.buffer], &[0]),
@@ -423,7 +384,8 @@ fn render(
                         }
                         let bytes: Vec<u8> =
                             dr.color.iter().flat_map(|c| c.to_le_bytes()).collect();
-                        d.cmd_push_constants(cb, layout, vk::ShaderStageFlags::FRAGMENT, 0, &bytes);
+                        let stage = vk::ShaderStageFlags::FRAGMENT;
+                        d.cmd_push_constants(cb, setup.layout, stage, 0, &bytes);
                         let n = 3 * dr.tris.len() as u32;
                         if n > 0 {
                             d.cmd_draw(cb, n, 1, first, 0);
@@ -478,17 +440,7 @@ fn render(
         } else {
             vec![0; (W * H) as usize]
         };
-        for p in pipes.into_iter().flatten() {
-            d.destroy_pipeline(p, None);
-        }
-        for m in modules {
-            d.destroy_shader_module(m, None);
-        }
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_framebuffer(fb, None);
-        for p in passes {
-            d.destroy_render_pass(p, None);
-        }
+        drop(setup);
         for t in [color, depth] {
             d.destroy_image_view(t.view, None);
             d.destroy_image(t.image, None);

@@ -12,11 +12,12 @@
 //! edges: lines and points rasterize within Vulkan's implementation-dependent rules).
 //! Lavapipe's own dynamic image is not the reference: its dynamic logic op is applied late.
 
-use ash_loaded::{ext, vk, Device};
+use ash_loaded::{ext, vk};
+use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::pipeline::{attribute, binding, GraphicsDesc};
+use ferrum_tests::pipeline::{attribute, binding};
 use ferrum_tests::scene::{
-    compare, full_rect, full_viewport, module, render_pass, ColorTarget, Reader, Tolerance, H, W,
+    compare, full_rect, full_viewport, render_pass, ColorTarget, Reader, Tolerance, H, W,
 };
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -166,21 +167,14 @@ const DECOY_TOPOLOGY: [(vk::PrimitiveTopology, bool); 3] = [
 ];
 
 /// The pipeline of `d` (static) or of `d`'s topology class with decoys (dynamic).
-unsafe fn pipeline(
-    dev: &Device,
-    pass: vk::RenderPass,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-    d: &Draw,
-    dynamic: bool,
-) -> vk::Pipeline {
+fn pipeline(setup: &mut DrawSetup<'_>, d: &Draw, dynamic: bool) -> vk::Pipeline {
     let stride = if dynamic { 16 } else { STRIDES[d.buffer] };
     let bindings = [binding(0, stride, false)];
     let attributes = [
         attribute(0, 0, vk::Format::R32G32_SFLOAT, 0),
         attribute(1, 0, vk::Format::R32G32B32A32_SFLOAT, 8),
     ];
-    let mut desc = GraphicsDesc::new(pass, layout, modules);
+    let mut desc = setup.desc();
     desc.bindings = &bindings;
     desc.attributes = &attributes;
     if dynamic {
@@ -215,8 +209,7 @@ unsafe fn pipeline(
             .rasterizer_discard_enable(d.discard);
         desc.logic_op = Some(d.logic);
     }
-    // SAFETY: forwarded to the caller.
-    unsafe { desc.create(dev) }
+    setup.pipeline(&desc)
 }
 
 /// The vertices of every draw, in draw order, laid out `stride` bytes apart.
@@ -272,94 +265,68 @@ fn render(h: &Harness, gpu: &Gpu, dynamic: bool) -> Vec<u32> {
     let reader = Reader::of(gpu, &target);
     let one = ext::extended_dynamic_state::Device::new(&h.instance, dev);
     let two = ext::extended_dynamic_state2::Device::new(&h.instance, dev);
-    // SAFETY: valid create infos and commands on live handles; all destroyed after the GPU
-    // is idle.
-    unsafe {
-        let pass = render_pass(dev, format, vk::AttachmentLoadOp::CLEAR);
-        let views = [target.view];
-        let fb_info = vk::FramebufferCreateInfo::default()
-            .render_pass(pass)
-            .attachments(&views)
-            .width(W)
-            .height(H)
-            .layers(1);
-        let fb = dev.create_framebuffer(&fb_info, None).unwrap();
-        let layout =
-            dev.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None).unwrap();
-        let modules = [module(dev, VS, "vert"), module(dev, FS, "frag")];
-        // Dynamic: one pipeline per topology class, shared by the class's draws.
-        let pipes: Vec<vk::Pipeline> = match dynamic {
-            true => (0..3)
-                .map(|c| draws.iter().find(|d| class(d.topology) == c).unwrap())
-                .map(|d| pipeline(dev, pass, layout, modules, d, true))
-                .collect(),
-            false => draws.iter().map(|d| pipeline(dev, pass, layout, modules, d, false)).collect(),
-        };
-        let pipe_of = |i: usize| pipes[if dynamic { class(draws[i].topology) } else { i }];
-        let clear = [vk::ClearValue { color: vk::ClearColorValue { float32: CLEAR } }];
-        gpu.run(|dev, cb| {
-            let begin = vk::RenderPassBeginInfo::default()
-                .render_pass(pass)
-                .framebuffer(fb)
-                .render_area(full_rect())
-                .clear_values(&clear);
-            dev.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-            dev.cmd_bind_index_buffer(cb, index.buffer, 0, vk::IndexType::UINT16);
-            let (mut first_vertex, mut first_index) = (0u32, 0u32);
-            let mut bound = vk::Pipeline::null();
-            for (i, d) in draws.iter().enumerate() {
-                if pipe_of(i) != bound {
-                    bound = pipe_of(i);
-                    dev.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, bound);
-                }
-                let (b, size) = &buffers[d.buffer];
-                if dynamic {
-                    set_state(&one, &two, cb, d);
-                    let stride = [u64::from(STRIDES[d.buffer])];
-                    one.cmd_bind_vertex_buffers2(
-                        cb,
-                        0,
-                        &[b.buffer],
-                        &[0],
-                        Some(&[*size]),
-                        Some(&stride),
-                    );
-                } else {
-                    dev.cmd_set_viewport(cb, 0, &[full_viewport()]);
-                    dev.cmd_set_scissor(cb, 0, &[d.scissor]);
-                    dev.cmd_bind_vertex_buffers(cb, 0, &[b.buffer], &[0]);
-                }
-                match &d.indices {
-                    Some(i) => {
-                        let n = i.len() as u32;
-                        dev.cmd_draw_indexed(cb, n, 1, first_index, first_vertex as i32, 0);
-                        first_index += n;
-                    }
-                    None => dev.cmd_draw(cb, d.points.len() as u32, 1, first_vertex, 0),
-                }
-                first_vertex += d.points.len() as u32;
+    // SAFETY: a valid render pass create info on a live device; the set-up takes it over.
+    let pass = unsafe { render_pass(dev, format, vk::AttachmentLoadOp::CLEAR) };
+    let views = [target.view];
+    let mut setup = DrawSetup::new(dev, &SetupDesc::new(pass, &views, (W, H), [VS, FS]));
+    // Dynamic: one pipeline per topology class, shared by the class's draws.
+    let pipes: Vec<vk::Pipeline> = match dynamic {
+        true => (0..3)
+            .map(|c| draws.iter().find(|d| class(d.topology) == c).unwrap())
+            .map(|d| pipeline(&mut setup, d, true))
+            .collect(),
+        false => draws.iter().map(|d| pipeline(&mut setup, d, false)).collect(),
+    };
+    let pipe_of = |i: usize| pipes[if dynamic { class(draws[i].topology) } else { i }];
+    // SAFETY: commands on live handles, recorded in order.
+    gpu.run(|dev, cb| unsafe {
+        setup.begin(cb, &[clear_color(CLEAR)]);
+        dev.cmd_bind_index_buffer(cb, index.buffer, 0, vk::IndexType::UINT16);
+        let (mut first_vertex, mut first_index) = (0u32, 0u32);
+        let mut bound = vk::Pipeline::null();
+        for (i, d) in draws.iter().enumerate() {
+            if pipe_of(i) != bound {
+                bound = pipe_of(i);
+                dev.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, bound);
             }
-            dev.cmd_end_render_pass(cb);
-            reader.record(dev, cb);
-        });
-        let texels = reader.texels();
-        drop(reader);
-        for p in pipes {
-            dev.destroy_pipeline(p, None);
+            let (b, size) = &buffers[d.buffer];
+            if dynamic {
+                set_state(&one, &two, cb, d);
+                let stride = [u64::from(STRIDES[d.buffer])];
+                one.cmd_bind_vertex_buffers2(
+                    cb,
+                    0,
+                    &[b.buffer],
+                    &[0],
+                    Some(&[*size]),
+                    Some(&stride),
+                );
+            } else {
+                dev.cmd_set_viewport(cb, 0, &[full_viewport()]);
+                dev.cmd_set_scissor(cb, 0, &[d.scissor]);
+                dev.cmd_bind_vertex_buffers(cb, 0, &[b.buffer], &[0]);
+            }
+            match &d.indices {
+                Some(i) => {
+                    let n = i.len() as u32;
+                    dev.cmd_draw_indexed(cb, n, 1, first_index, first_vertex as i32, 0);
+                    first_index += n;
+                }
+                None => dev.cmd_draw(cb, d.points.len() as u32, 1, first_vertex, 0),
+            }
+            first_vertex += d.points.len() as u32;
         }
-        for m in modules {
-            dev.destroy_shader_module(m, None);
-        }
-        dev.destroy_pipeline_layout(layout, None);
-        dev.destroy_framebuffer(fb, None);
-        dev.destroy_render_pass(pass, None);
-        target.destroy(dev);
-        for (b, _) in buffers {
-            gpu.destroy_buffer(b);
-        }
-        gpu.destroy_buffer(index);
-        texels
+        dev.cmd_end_render_pass(cb);
+        reader.record(dev, cb);
+    });
+    let texels = reader.texels();
+    drop((reader, setup));
+    target.destroy(dev);
+    for (b, _) in buffers {
+        gpu.destroy_buffer(b);
     }
+    gpu.destroy_buffer(index);
+    texels
 }
 
 /// A device on `pd` with both extensions and their features.

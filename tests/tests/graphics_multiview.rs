@@ -7,9 +7,10 @@
 //! on Ferrum and on lavapipe (pixel-aligned rectangles of exactly representable colours).
 
 use ash_loaded::{vk, Device};
+use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::pipeline::{viewport, GraphicsDesc};
-use ferrum_tests::shaders::glsl_spirv;
+use ferrum_tests::pipeline::viewport;
+use ferrum_tests::scene::copy_layers;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
 const W: u32 = 37;
@@ -97,20 +98,10 @@ unsafe fn render_pass(d: &Device, view_mask: u32) -> vk::RenderPass {
     unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass (multiview)")
 }
 
-unsafe fn pipeline(
-    d: &Device,
-    pass: vk::RenderPass,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-) -> vk::Pipeline {
-    let mut desc = GraphicsDesc::new(pass, layout, modules);
+fn pipeline(setup: &mut DrawSetup<'_>) -> vk::Pipeline {
+    let mut desc = setup.desc();
     desc.viewport = Some(viewport(W, H));
-    // SAFETY: forwarded to the caller.
-    unsafe { desc.create(d) }
-}
-
-fn full() -> vk::Rect2D {
-    vk::Rect2D { offset: vk::Offset2D::default(), extent: vk::Extent2D { width: W, height: H } }
+    setup.pipeline(&desc)
 }
 
 /// Renders the scene with `views` views into a `views`-layer image; the layers' texels.
@@ -150,38 +141,18 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, views: u32) -> Vec<u8> {
         let view = d.create_image_view(&vinfo, None).expect("vkCreateImageView");
         let pass = render_pass(d, (1 << views) - 1);
         let attachments = [view];
-        let fb_info = vk::FramebufferCreateInfo::default()
-            .render_pass(pass)
-            .attachments(&attachments)
-            .width(W)
-            .height(H)
-            .layers(1);
-        let framebuffer = d.create_framebuffer(&fb_info, None).expect("vkCreateFramebuffer");
-        let layout = d
-            .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
-            .expect("vkCreatePipelineLayout");
-        let module = |src: &str, stage: &str| {
-            let code = glsl_spirv(src, stage);
-            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-                .expect("vkCreateShaderModule")
-        };
-        let modules = [module(VS, "vert"), module(FS, "frag")];
-        let pipe = pipeline(d, pass, layout, modules);
+        let desc = SetupDesc::new(pass, &attachments, (W, H), [VS, FS]);
+        let mut setup = DrawSetup::new(d, &desc);
+        let pipe = pipeline(&mut setup);
         gpu.run(|d, cb| {
-            let clear = [vk::ClearValue { color: vk::ClearColorValue { float32: CLEAR } }];
-            let begin = vk::RenderPassBeginInfo::default()
-                .render_pass(pass)
-                .framebuffer(framebuffer)
-                .render_area(full())
-                .clear_values(&clear);
-            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
+            setup.begin(cb, &[clear_color(CLEAR)]);
             d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
             d.cmd_draw(cb, 6, 1, 0, 0);
             // With multiview, baseArrayLayer 0 and layerCount 1 clear every view's layer.
             let ca = [vk::ClearAttachment {
                 aspect_mask: vk::ImageAspectFlags::COLOR,
                 color_attachment: 0,
-                clear_value: vk::ClearValue { color: vk::ClearColorValue { float32: CLEAR_COLOR } },
+                clear_value: clear_color(CLEAR_COLOR),
             }];
             let r = CLEAR_RECT;
             let rect = [vk::ClearRect {
@@ -197,30 +168,9 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, views: u32) -> Vec<u8> {
             }];
             d.cmd_clear_attachments(cb, &ca, &rect);
             d.cmd_end_render_pass(cb);
-            let region = vk::BufferImageCopy {
-                image_subresource: vk::ImageSubresourceLayers {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
-                    mip_level: 0,
-                    base_array_layer: 0,
-                    layer_count: views,
-                },
-                image_extent: vk::Extent3D { width: W, height: H, depth: 1 },
-                ..Default::default()
-            };
-            d.cmd_copy_image_to_buffer(
-                cb,
-                image,
-                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                out.buffer,
-                &[region],
-            );
-            ferrum_tests::gpu::transfer_to_host(d, cb);
+            copy_layers(d, cb, image, (W, H, views), out.buffer);
         });
-        d.destroy_pipeline(pipe, None);
-        modules.iter().for_each(|&m| d.destroy_shader_module(m, None));
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_framebuffer(framebuffer, None);
-        d.destroy_render_pass(pass, None);
+        drop(setup);
         d.destroy_image_view(view, None);
         d.destroy_image(image, None);
         d.free_memory(memory, None);

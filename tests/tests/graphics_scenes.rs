@@ -18,11 +18,11 @@
 //! Each scene states its tolerance (`Tolerance`) and why, from the spec's precision rules.
 
 use ash_loaded::{vk, Device};
+use ferrum_tests::draw::{DrawSetup, SetupDesc};
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::pipeline::{attribute, binding, opaque, GraphicsDesc};
+use ferrum_tests::pipeline::{attribute, binding, opaque};
 use ferrum_tests::scene::{
-    compare, full_rect, full_viewport, module, ColorTarget, Reader, Texture, Tolerance,
-    DEFAULT_TOLERANCE, H, W,
+    compare, full_viewport, ColorTarget, Reader, Texture, Tolerance, DEFAULT_TOLERANCE, H, W,
 };
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -240,15 +240,8 @@ fn render_pass(d: &Device, formats: &[vk::Format], subpasses: u32, mrt: bool) ->
     unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
 }
 
-/// The scene's pipeline for `subpass` of `pass`.
-fn pipeline(
-    d: &Device,
-    s: &Scene,
-    pass: vk::RenderPass,
-    subpass: u32,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-) -> vk::Pipeline {
+/// The scene's pipeline for `subpass` of the set-up's pass.
+fn pipeline(setup: &mut DrawSetup<'_>, s: &Scene, subpass: u32) -> vk::Pipeline {
     let bindings = [binding(0, 32, false), binding(1, 8, true)];
     let attributes = [
         attribute(0, 0, vk::Format::R32G32B32A32_SFLOAT, 0),
@@ -260,7 +253,7 @@ fn pipeline(
         .map(|divisor| vk::VertexInputBindingDivisorDescriptionKHR { binding: 1, divisor })
         .into_iter()
         .collect();
-    let mut desc = GraphicsDesc::new(pass, layout, modules);
+    let mut desc = setup.desc();
     desc.subpass = subpass;
     desc.bindings = &bindings;
     desc.attributes = &attributes;
@@ -305,8 +298,7 @@ fn pipeline(
             .alpha_blend_op(vk::BlendOp::REVERSE_SUBTRACT);
         desc.blend = vec![additive, alpha, opaque()];
     }
-    // SAFETY: a valid description on a live device.
-    unsafe { desc.create(d) }
+    setup.pipeline(&desc)
 }
 
 /// The scenes' texture: 16 x 16 with 5 levels. Level 0 is 4 x 4 blocks of 4 x 4 texels in 16
@@ -433,42 +425,25 @@ fn render(gpu: &Gpu, s: &Scene) -> Vec<Vec<u32>> {
         Shade::Texture(_) => FS_TEXTURE,
         Shade::Mrt | Shade::MrtBlend => FS_MRT,
     };
-    let modules = [module(d, VS, "vert"), module(d, fs, "frag")];
     let pass =
         render_pass(d, &formats, s.subpasses, matches!(s.shade, Shade::Mrt | Shade::MrtBlend));
+    let bindings = [vk::DescriptorSetLayoutBinding::default()
+        .binding(0)
+        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+        .descriptor_count(1)
+        .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
+    let set_info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+    // SAFETY: a valid create info on a live device; destroyed below.
+    let set_layout = unsafe { d.create_descriptor_set_layout(&set_info, None) }
+        .expect("vkCreateDescriptorSetLayout");
+    let set_layouts = [set_layout];
+    let views: Vec<_> = targets.iter().map(|t| t.view).collect();
+    let mut desc = SetupDesc::new(pass, &views, (W, H), [VS, fs]);
+    desc.set_layouts = &set_layouts;
+    let mut setup = DrawSetup::new(d, &desc);
     // SAFETY: valid create infos and commands on live objects, all destroyed after the
     // submission finished.
     unsafe {
-        let views: Vec<_> = targets.iter().map(|t| t.view).collect();
-        let fb = d
-            .create_framebuffer(
-                &vk::FramebufferCreateInfo::default()
-                    .render_pass(pass)
-                    .attachments(&views)
-                    .width(W)
-                    .height(H)
-                    .layers(1),
-                None,
-            )
-            .expect("vkCreateFramebuffer");
-        let bindings = [vk::DescriptorSetLayoutBinding::default()
-            .binding(0)
-            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-            .descriptor_count(1)
-            .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
-        let set_layout = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
-                None,
-            )
-            .expect("vkCreateDescriptorSetLayout");
-        let set_layouts = [set_layout];
-        let layout = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
-                None,
-            )
-            .expect("vkCreatePipelineLayout");
         let sizes = [vk::DescriptorPoolSize {
             ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
             descriptor_count: 1,
@@ -522,39 +497,24 @@ fn render(gpu: &Gpu, s: &Scene) -> Vec<Vec<u32>> {
             d.update_descriptor_sets(&[write], &[]);
             set = Some(s0);
         }
-        let pipes: Vec<_> =
-            (0..s.subpasses).map(|i| pipeline(d, s, pass, i, layout, modules)).collect();
+        let pipes: Vec<_> = (0..s.subpasses).map(|i| pipeline(&mut setup, s, i)).collect();
         let clears: Vec<_> = formats
             .iter()
             .map(|_| vk::ClearValue { color: vk::ClearColorValue { float32: clear_color(s) } })
             .collect();
         gpu.run(|d, cb| {
-            let begin = vk::RenderPassBeginInfo::default()
-                .render_pass(pass)
-                .framebuffer(fb)
-                .render_area(full_rect())
-                .clear_values(&clears);
-            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-            record(d, cb, s, &pipes, layout, set, buffer.buffer);
+            setup.begin(cb, &clears);
+            record(d, cb, s, &pipes, setup.layout, set, buffer.buffer);
             d.cmd_end_render_pass(cb);
             for r in &readers {
                 r.record(d, cb);
             }
         });
         let texels = readers.iter().map(Reader::texels).collect();
-        drop(readers);
-        for p in pipes {
-            d.destroy_pipeline(p, None);
-        }
+        drop((readers, setup));
         d.destroy_sampler(sampler, None);
         d.destroy_descriptor_pool(pool, None);
-        d.destroy_pipeline_layout(layout, None);
         d.destroy_descriptor_set_layout(set_layout, None);
-        d.destroy_framebuffer(fb, None);
-        d.destroy_render_pass(pass, None);
-        for m in modules {
-            d.destroy_shader_module(m, None);
-        }
         for t in targets {
             t.destroy(d);
         }

@@ -14,11 +14,11 @@
 //! is a LOD difference of 1/24) and at most `EDGE_SLACK` edge-coverage pixels.
 
 use ash_loaded::vk;
+use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
 use ferrum_tests::gpu::Gpu;
 use ferrum_tests::kernel::SetPool;
-use ferrum_tests::pipeline::{viewport, GraphicsDesc};
+use ferrum_tests::pipeline::viewport;
 use ferrum_tests::scene::{compare_sized, render_pass, ColorTarget, Reader, Tolerance};
-use ferrum_tests::shaders::glsl_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
 const W: u32 = 64;
@@ -279,19 +279,10 @@ unsafe fn texture(gpu: &Gpu) -> (vk::Image, vk::DeviceMemory, vk::ImageView) {
 }
 
 /// The scene's pipeline (full-target viewport and scissor, no blending).
-///
-/// # Safety
-/// Live handles of `d`.
-unsafe fn pipeline(
-    d: &ash_loaded::Device,
-    pass: vk::RenderPass,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-) -> vk::Pipeline {
-    let mut desc = GraphicsDesc::new(pass, layout, modules);
+fn pipeline(setup: &mut DrawSetup<'_>) -> vk::Pipeline {
+    let mut desc = setup.desc();
     desc.viewport = Some(viewport(W, H));
-    // SAFETY: forwarded to the caller.
-    unsafe { desc.create(d) }
+    setup.pipeline(&desc)
 }
 
 /// Renders `s` on `gpu`; the target's texels as packed RGBA8.
@@ -304,107 +295,71 @@ fn render(gpu: &Gpu, s: &Scene) -> Vec<u32> {
         .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
         .descriptor_count(1)
         .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
-    // SAFETY: valid create infos and commands on live handles; all destroyed after the GPU
-    // is idle.
-    unsafe {
-        let pass = render_pass(d, FORMAT, vk::AttachmentLoadOp::CLEAR);
-        let views = [target.view];
-        let fb_info = vk::FramebufferCreateInfo::default()
-            .render_pass(pass)
-            .attachments(&views)
-            .width(W)
-            .height(H)
-            .layers(1);
-        let fb = d.create_framebuffer(&fb_info, None).unwrap();
-        let tex_layout = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&tex_bindings),
-                None,
-            )
-            .unwrap();
-        let set_layouts = [tex_layout];
-        let layout_info = if s.textured {
-            vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts)
-        } else {
-            vk::PipelineLayoutCreateInfo::default()
-        };
-        let layout = d.create_pipeline_layout(&layout_info, None).unwrap();
-        let module = |src: &str, stage: &str| {
-            let code = glsl_spirv(src, stage);
-            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-                .unwrap()
-        };
-        let modules = [module(s.vs, "vert"), module(s.fs, "frag")];
-        let pipe = pipeline(d, pass, layout, modules);
-        let tex = s.textured.then(|| texture(gpu));
-        let linear = vk::SamplerCreateInfo::default()
-            .mag_filter(vk::Filter::LINEAR)
-            .min_filter(vk::Filter::LINEAR)
-            .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
-            .max_lod(vk::LOD_CLAMP_NONE);
-        let tex_smp = d.create_sampler(&linear, None).unwrap();
-        let tex_set = SetPool::new(d, tex_layout, &tex_bindings);
-        if let Some((_, _, tview)) = tex {
-            let info = [vk::DescriptorImageInfo {
-                sampler: tex_smp,
-                image_view: tview,
-                image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-            }];
-            let write = vk::WriteDescriptorSet::default()
-                .dst_set(tex_set.set)
-                .dst_binding(0)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                .image_info(&info);
-            d.update_descriptor_sets(&[write], &[]);
+    // SAFETY: valid create infos on a live device; the set-up takes the pass over, the
+    // set layout is destroyed below.
+    let (pass, tex_layout) = unsafe {
+        let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&tex_bindings);
+        let tex_layout = d.create_descriptor_set_layout(&info, None).unwrap();
+        (render_pass(d, FORMAT, vk::AttachmentLoadOp::CLEAR), tex_layout)
+    };
+    let views = [target.view];
+    let set_layouts = [tex_layout];
+    let mut desc = SetupDesc::new(pass, &views, (W, H), [s.vs, s.fs]);
+    if s.textured {
+        desc.set_layouts = &set_layouts;
+    }
+    let mut setup = DrawSetup::new(d, &desc);
+    let pipe = pipeline(&mut setup);
+    // SAFETY: records into a command buffer of `gpu`.
+    let tex = s.textured.then(|| unsafe { texture(gpu) });
+    let linear = vk::SamplerCreateInfo::default()
+        .mag_filter(vk::Filter::LINEAR)
+        .min_filter(vk::Filter::LINEAR)
+        .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
+        .max_lod(vk::LOD_CLAMP_NONE);
+    // SAFETY: a valid create info on a live device; destroyed below.
+    let tex_smp = unsafe { d.create_sampler(&linear, None) }.unwrap();
+    let tex_set = SetPool::new(d, tex_layout, &tex_bindings);
+    if let Some((_, _, tview)) = tex {
+        let info = [vk::DescriptorImageInfo {
+            sampler: tex_smp,
+            image_view: tview,
+            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+        }];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(tex_set.set)
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+            .image_info(&info);
+        // SAFETY: a valid write of a live set.
+        unsafe { d.update_descriptor_sets(&[write], &[]) };
+    }
+    // SAFETY: commands on live handles, recorded in order.
+    gpu.run(|d, cb| unsafe {
+        setup.begin(cb, &[clear_color([0.1, 0.2, 0.3, 1.0])]);
+        d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
+        if s.textured {
+            let bind = vk::PipelineBindPoint::GRAPHICS;
+            d.cmd_bind_descriptor_sets(cb, bind, setup.layout, 0, &[tex_set.set], &[]);
         }
-        let full = vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: vk::Extent2D { width: W, height: H },
-        };
-        let clear =
-            [vk::ClearValue { color: vk::ClearColorValue { float32: [0.1, 0.2, 0.3, 1.0] } }];
-        gpu.run(|d, cb| {
-            let begin = vk::RenderPassBeginInfo::default()
-                .render_pass(pass)
-                .framebuffer(fb)
-                .render_area(full)
-                .clear_values(&clear);
-            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
-            if s.textured {
-                d.cmd_bind_descriptor_sets(
-                    cb,
-                    vk::PipelineBindPoint::GRAPHICS,
-                    layout,
-                    0,
-                    &[tex_set.set],
-                    &[],
-                );
-            }
-            d.cmd_draw(cb, 3, s.instances, 0, 0);
-            d.cmd_end_render_pass(cb);
-            reader.record(d, cb);
-        });
-        let texels = reader.texels();
-        drop(reader);
-        drop(tex_set);
+        d.cmd_draw(cb, 3, s.instances, 0, 0);
+        d.cmd_end_render_pass(cb);
+        reader.record(d, cb);
+    });
+    let texels = reader.texels();
+    drop((reader, tex_set, setup));
+    // SAFETY: the GPU is done with them.
+    unsafe {
         d.destroy_sampler(tex_smp, None);
         if let Some((timage, tmem, tview)) = tex {
             d.destroy_image_view(tview, None);
             d.destroy_image(timage, None);
             d.free_memory(tmem, None);
         }
-        d.destroy_pipeline(pipe, None);
-        for m in modules {
-            d.destroy_shader_module(m, None);
-        }
-        d.destroy_pipeline_layout(layout, None);
         d.destroy_descriptor_set_layout(tex_layout, None);
-        d.destroy_framebuffer(fb, None);
-        d.destroy_render_pass(pass, None);
-        target.destroy(d);
-        texels
     }
+    target.destroy(d);
+    texels
 }
 
 #[test]

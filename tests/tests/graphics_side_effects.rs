@@ -16,10 +16,11 @@
 //! colour.
 
 use ash_loaded::{ext, vk};
+use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
 use ferrum_tests::gpu::Gpu;
 use ferrum_tests::kernel::{binding, whole, SetPool};
-use ferrum_tests::pipeline::{viewport, GraphicsDesc};
-use ferrum_tests::scene::{cleared_pass, module, Attachment, ColorTarget, Reader};
+use ferrum_tests::pipeline::viewport;
+use ferrum_tests::scene::{cleared_pass, Attachment, ColorTarget, Reader};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
 const W: u32 = 24;
@@ -139,126 +140,94 @@ fn render(gpu: &Gpu, eds2: &ext::extended_dynamic_state2::Device, scene: Scene) 
         Scene::Helpers => (VS_SMALL.to_string(), FS_SMALL.to_string()),
         _ => (VS_COVER.to_string(), FS_COUNT.replace("{early}", early)),
     };
-    // SAFETY: valid create infos and commands on live handles; all destroyed after the GPU
-    // is idle.
-    unsafe {
-        let set_layout = d
-            .create_descriptor_set_layout(
-                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
-                None,
-            )
-            .unwrap();
-        let set_layouts = [set_layout];
-        let layout = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
-                None,
-            )
-            .unwrap();
-        let set = SetPool::new(d, set_layout, &bindings);
-        set.write_buffers(0, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
+    // SAFETY: valid create infos on a live device; the set-up takes the pass over, the rest
+    // is destroyed below.
+    let (set_layout, pass, stats) = unsafe {
+        let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+        let set_layout = d.create_descriptor_set_layout(&info, None).unwrap();
         let pass = cleared_pass(d, COLOR, Some(DEPTH), vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
-        let views = [color.view, depth.view];
-        let fb_info = vk::FramebufferCreateInfo::default()
-            .render_pass(pass)
-            .attachments(&views)
-            .width(W)
-            .height(H)
-            .layers(1);
-        let fb = d.create_framebuffer(&fb_info, None).unwrap();
-        let modules = [module(d, &vs, "vert"), module(d, &fs, "frag")];
-        let mut desc = GraphicsDesc::new(pass, layout, modules);
-        desc.viewport = Some(viewport(W, H));
-        match scene {
-            Scene::Discard => desc.rasterization.rasterizer_discard_enable = vk::TRUE,
-            Scene::DiscardDynamic => desc.dynamic.push(vk::DynamicState::RASTERIZER_DISCARD_ENABLE),
-            _ => {}
-        }
         let stats_info = vk::QueryPoolCreateInfo::default()
             .query_type(vk::QueryType::PIPELINE_STATISTICS)
             .query_count(1)
             .pipeline_statistics(statistics());
-        let stats = d.create_query_pool(&stats_info, None).unwrap();
-        desc.depth_stencil = Some(
-            vk::PipelineDepthStencilStateCreateInfo::default()
-                .depth_test_enable(true)
-                .depth_write_enable(true)
-                .depth_compare_op(vk::CompareOp::LESS),
+        (set_layout, pass, d.create_query_pool(&stats_info, None).unwrap())
+    };
+    let set_layouts = [set_layout];
+    let views = [color.view, depth.view];
+    let mut setup_desc = SetupDesc::new(pass, &views, (W, H), [&vs, &fs]);
+    setup_desc.set_layouts = &set_layouts;
+    let mut setup = DrawSetup::new(d, &setup_desc);
+    let set = SetPool::new(d, set_layout, &bindings);
+    set.write_buffers(0, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
+    let mut desc = setup.desc();
+    desc.viewport = Some(viewport(W, H));
+    match scene {
+        Scene::Discard => desc.rasterization.rasterizer_discard_enable = vk::TRUE,
+        Scene::DiscardDynamic => desc.dynamic.push(vk::DynamicState::RASTERIZER_DISCARD_ENABLE),
+        _ => {}
+    }
+    desc.depth_stencil = Some(
+        vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(true)
+            .depth_write_enable(true)
+            .depth_compare_op(vk::CompareOp::LESS),
+    );
+    let pipe = setup.pipeline(&desc);
+    let clear = [
+        clear_color([0.0; 4]),
+        vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: 1.0, stencil: 0 } },
+    ];
+    let instances = if scene == Scene::Helpers { 1 } else { 2 };
+    // SAFETY: commands on live handles, recorded in order.
+    gpu.run(|d, cb| unsafe {
+        d.cmd_reset_query_pool(cb, stats, 0, 1);
+        d.cmd_begin_query(cb, stats, 0, vk::QueryControlFlags::empty());
+        setup.begin(cb, &clear);
+        d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
+        let bind = vk::PipelineBindPoint::GRAPHICS;
+        d.cmd_bind_descriptor_sets(cb, bind, setup.layout, 0, &[set.set], &[]);
+        if scene == Scene::DiscardDynamic {
+            eds2.cmd_set_rasterizer_discard_enable(cb, true);
+        }
+        d.cmd_draw(cb, 3, instances, 0, 0);
+        d.cmd_end_render_pass(cb);
+        d.cmd_end_query(cb, stats, 0);
+        // The stores to the host and the colour target to the reader's compute pass.
+        let visible = vk::MemoryBarrier::default()
+            .src_access_mask(
+                vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+            )
+            .dst_access_mask(vk::AccessFlags::HOST_READ | vk::AccessFlags::SHADER_READ);
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::VERTEX_SHADER
+                | vk::PipelineStageFlags::FRAGMENT_SHADER
+                | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            vk::PipelineStageFlags::HOST | vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::DependencyFlags::empty(),
+            &[visible],
+            &[],
+            &[],
         );
-        let pipe = desc.create(d);
-        let clear = [
-            vk::ClearValue { color: vk::ClearColorValue { float32: [0.0; 4] } },
-            vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: 1.0, stencil: 0 } },
-        ];
-        let area = vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: vk::Extent2D { width: W, height: H },
-        };
-        let instances = if scene == Scene::Helpers { 1 } else { 2 };
-        gpu.run(|d, cb| {
-            d.cmd_reset_query_pool(cb, stats, 0, 1);
-            d.cmd_begin_query(cb, stats, 0, vk::QueryControlFlags::empty());
-            let begin = vk::RenderPassBeginInfo::default()
-                .render_pass(pass)
-                .framebuffer(fb)
-                .render_area(area)
-                .clear_values(&clear);
-            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
-            d.cmd_bind_descriptor_sets(
-                cb,
-                vk::PipelineBindPoint::GRAPHICS,
-                layout,
-                0,
-                &[set.set],
-                &[],
-            );
-            if scene == Scene::DiscardDynamic {
-                eds2.cmd_set_rasterizer_discard_enable(cb, true);
-            }
-            d.cmd_draw(cb, 3, instances, 0, 0);
-            d.cmd_end_render_pass(cb);
-            d.cmd_end_query(cb, stats, 0);
-            // The stores to the host and the colour target to the reader's compute pass.
-            let visible = vk::MemoryBarrier::default()
-                .src_access_mask(
-                    vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
-                )
-                .dst_access_mask(vk::AccessFlags::HOST_READ | vk::AccessFlags::SHADER_READ);
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::VERTEX_SHADER
-                    | vk::PipelineStageFlags::FRAGMENT_SHADER
-                    | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
-                vk::PipelineStageFlags::HOST | vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::DependencyFlags::empty(),
-                &[visible],
-                &[],
-                &[],
-            );
-            reader.record(d, cb);
-        });
-        // One query of four 64-bit counters.
-        let mut counts = [[0u64; 4]];
-        let wait = vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT;
+        reader.record(d, cb);
+    });
+    // One query of four 64-bit counters.
+    let mut counts = [[0u64; 4]];
+    let wait = vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT;
+    // SAFETY: the query finished (the submission was waited for); then nothing uses the pool
+    // or the set layout any more.
+    unsafe {
         d.get_query_pool_results(stats, 0, &mut counts, wait).unwrap();
         d.destroy_query_pool(stats, None);
-        let outcome = Outcome { words: out.u32s(), colors: reader.texels(), stats: counts[0] };
-        drop(reader);
-        drop(set);
-        d.destroy_pipeline(pipe, None);
-        for m in modules {
-            d.destroy_shader_module(m, None);
-        }
-        d.destroy_framebuffer(fb, None);
-        d.destroy_render_pass(pass, None);
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_descriptor_set_layout(set_layout, None);
-        color.destroy(d);
-        depth.destroy(d);
-        gpu.destroy_buffer(out);
-        outcome
     }
+    let outcome = Outcome { words: out.u32s(), colors: reader.texels(), stats: counts[0] };
+    drop((reader, set, setup));
+    // SAFETY: as above.
+    unsafe { d.destroy_descriptor_set_layout(set_layout, None) };
+    color.destroy(d);
+    depth.destroy(d);
+    gpu.destroy_buffer(out);
+    outcome
 }
 
 /// What the spec fixes for `scene`, checked on either driver.

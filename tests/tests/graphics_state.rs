@@ -11,11 +11,12 @@
 //! so a UNORM target holds them exactly and the logic ops see the same bits on both drivers.
 
 use ash_loaded::vk;
+use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::pipeline::{opaque, GraphicsDesc};
+use ferrum_tests::pipeline::opaque;
 use ferrum_tests::scene::{
-    compare, full_rect, module, render_pass, ColorTarget, Reader, Tolerance, DEFAULT_TOLERANCE,
-    EDGE_SLACK, H, W,
+    compare, full_rect, render_pass, ColorTarget, Reader, Tolerance, DEFAULT_TOLERANCE, EDGE_SLACK,
+    H, W,
 };
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -204,68 +205,44 @@ fn render(gpu: &Gpu, c: &Case) -> Vec<u32> {
     let d = &gpu.device;
     let target = ColorTarget::new(gpu, c.format);
     let reader = Reader::of(gpu, &target);
-    // SAFETY: valid create infos and commands on live handles; all destroyed after the GPU
-    // is idle.
-    unsafe {
-        let pass = render_pass(d, c.format, vk::AttachmentLoadOp::CLEAR);
-        let views = [target.view];
-        let fb_info = vk::FramebufferCreateInfo::default()
-            .render_pass(pass)
-            .attachments(&views)
-            .width(W)
-            .height(H)
-            .layers(1);
-        let fb = d.create_framebuffer(&fb_info, None).unwrap();
-        let layout =
-            d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None).unwrap();
-        let modules = [module(d, VS, "vert"), module(d, c.fs, "frag")];
-        let mut desc = GraphicsDesc::new(pass, layout, modules);
-        desc.rasterization = desc.rasterization.polygon_mode(c.polygon).cull_mode(c.cull);
-        desc.blend = vec![c.blend];
-        desc.logic_op = c.logic_op;
-        let [v0, v1, v2] = three_viewports();
-        match c.viewports {
-            Viewports::One => desc.viewport = Some(viewport(0.0, 0.0, W as f32, H as f32)),
-            Viewports::Static => {
-                desc.viewport = Some(v0);
-                desc.more_viewports = vec![v1, v2];
-            }
-            Viewports::Dynamic => desc.more_viewports = vec![v1, v2],
+    // SAFETY: a valid render pass create info on a live device; the set-up takes it over.
+    let pass = unsafe { render_pass(d, c.format, vk::AttachmentLoadOp::CLEAR) };
+    let views = [target.view];
+    let mut setup = DrawSetup::new(d, &SetupDesc::new(pass, &views, (W, H), [VS, c.fs]));
+    let mut desc = setup.desc();
+    desc.rasterization = desc.rasterization.polygon_mode(c.polygon).cull_mode(c.cull);
+    desc.blend = vec![c.blend];
+    desc.logic_op = c.logic_op;
+    let [v0, v1, v2] = three_viewports();
+    match c.viewports {
+        Viewports::One => desc.viewport = Some(viewport(0.0, 0.0, W as f32, H as f32)),
+        Viewports::Static => {
+            desc.viewport = Some(v0);
+            desc.more_viewports = vec![v1, v2];
         }
-        let pipe = desc.create(d);
-        let clear = [vk::ClearValue { color: vk::ClearColorValue { float32: CLEAR } }];
-        gpu.run(|d, cb| {
-            let begin = vk::RenderPassBeginInfo::default()
-                .render_pass(pass)
-                .framebuffer(fb)
-                .render_area(full_rect())
-                .clear_values(&clear);
-            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
-            if let Viewports::Dynamic = c.viewports {
-                // Viewport 0 is v0 scissored to its left part; the later calls change only
-                // viewports and scissors 1 and 2.
-                d.cmd_set_viewport(cb, 0, &[v0, v0, v0]);
-                d.cmd_set_scissor(cb, 0, &[rect(2, 1, 20, 18), full_rect(), full_rect()]);
-                d.cmd_set_viewport(cb, 1, &[v1, v2]);
-                d.cmd_set_scissor(cb, 2, &[rect(25, 0, 12, 23)]);
-            }
-            d.cmd_draw(cb, 6, 1, 0, 0);
-            d.cmd_end_render_pass(cb);
-            reader.record(d, cb);
-        });
-        let texels = reader.texels();
-        drop(reader);
-        d.destroy_pipeline(pipe, None);
-        for m in modules {
-            d.destroy_shader_module(m, None);
-        }
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_framebuffer(fb, None);
-        d.destroy_render_pass(pass, None);
-        target.destroy(d);
-        texels
+        Viewports::Dynamic => desc.more_viewports = vec![v1, v2],
     }
+    let pipe = setup.pipeline(&desc);
+    // SAFETY: commands on live handles, recorded in order.
+    gpu.run(|d, cb| unsafe {
+        setup.begin(cb, &[clear_color(CLEAR)]);
+        d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
+        if let Viewports::Dynamic = c.viewports {
+            // Viewport 0 is v0 scissored to its left part; the later calls change only
+            // viewports and scissors 1 and 2.
+            d.cmd_set_viewport(cb, 0, &[v0, v0, v0]);
+            d.cmd_set_scissor(cb, 0, &[rect(2, 1, 20, 18), full_rect(), full_rect()]);
+            d.cmd_set_viewport(cb, 1, &[v1, v2]);
+            d.cmd_set_scissor(cb, 2, &[rect(25, 0, 12, 23)]);
+        }
+        d.cmd_draw(cb, 6, 1, 0, 0);
+        d.cmd_end_render_pass(cb);
+        reader.record(d, cb);
+    });
+    let texels = reader.texels();
+    drop((reader, setup));
+    target.destroy(d);
+    texels
 }
 
 /// The features the cases use, which both drivers report.

@@ -13,9 +13,9 @@
 //!   coverage this test computes at Vulkan's standard sample locations (see the comparisons).
 
 use ash_loaded::{vk, Device};
+use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
 use ferrum_tests::gpu::{transfer_to_host, transfer_to_transfer, Gpu};
-use ferrum_tests::pipeline::{viewport, GraphicsDesc};
-use ferrum_tests::shaders::glsl_spirv;
+use ferrum_tests::pipeline::viewport;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
 const W: u32 = 19;
@@ -488,14 +488,8 @@ unsafe fn scene_pass(d: &Device, s: &Scene) -> vk::RenderPass {
     unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
 }
 
-unsafe fn scene_pipeline(
-    d: &Device,
-    pass: vk::RenderPass,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-    s: &Scene,
-) -> vk::Pipeline {
-    let mut desc = GraphicsDesc::new(pass, layout, modules);
+fn scene_pipeline(setup: &mut DrawSetup<'_>, s: &Scene) -> vk::Pipeline {
+    let mut desc = setup.desc();
     desc.viewport = Some(viewport(W, H));
     desc.samples = s.samples;
     desc.sample_mask = s.mask;
@@ -508,8 +502,7 @@ unsafe fn scene_pipeline(
                 .max_depth_bounds(1.0),
         );
     }
-    // SAFETY: forwarded to the caller.
-    unsafe { desc.create(d) }
+    setup.pipeline(&desc)
 }
 
 fn view(d: &Device, image: vk::Image, f: vk::Format) -> vk::ImageView {
@@ -561,40 +554,14 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u8> 
             let usage = U::DEPTH_STENCIL_ATTACHMENT;
             views.push(view(d, image(gpu, h, pd, f, s.samples, 1, usage), f));
         }
-        let fb = d
-            .create_framebuffer(
-                &vk::FramebufferCreateInfo::default()
-                    .render_pass(pass)
-                    .attachments(&views)
-                    .width(W)
-                    .height(H)
-                    .layers(1),
-                None,
-            )
-            .unwrap();
-        let layout =
-            d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None).unwrap();
-        let module = |src: &str, stage: &str| {
-            let code = glsl_spirv(src, stage);
-            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-                .unwrap()
-        };
         let fs = match (s.depth, s.smooth) {
             (Some(_), _) => FS_TRI,
             (None, true) => FS_SMOOTH,
             (None, false) => FS_FLAT,
         };
-        let modules = [module(VS, "vert"), module(fs, "frag")];
-        let pipe = scene_pipeline(d, pass, layout, modules, s);
-        let full = vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: vk::Extent2D { width: W, height: H },
-        };
-        let mut clear =
-            vec![
-                vk::ClearValue { color: vk::ClearColorValue { float32: [0.1, 0.2, 0.3, 1.0] } };
-                2
-            ];
+        let mut setup = DrawSetup::new(d, &SetupDesc::new(pass, &views, (W, H), [VS, fs]));
+        let pipe = scene_pipeline(&mut setup, s);
+        let mut clear = vec![clear_color([0.1, 0.2, 0.3, 1.0]); 2];
         clear.truncate(views.len() - usize::from(s.depth.is_some()));
         if s.depth.is_some() {
             let depth = vk::ClearDepthStencilValue { depth: 1.0, stencil: 0 };
@@ -603,12 +570,7 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u8> 
         let (dst, src) =
             (vk::ImageLayout::TRANSFER_DST_OPTIMAL, vk::ImageLayout::TRANSFER_SRC_OPTIMAL);
         gpu.run(|d, cb| {
-            let begin = vk::RenderPassBeginInfo::default()
-                .render_pass(pass)
-                .framebuffer(fb)
-                .render_area(full)
-                .clear_values(&clear);
-            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
+            setup.begin(cb, &clear);
             d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
             d.cmd_draw(cb, s.vertices, 1, 0, 0);
             d.cmd_end_render_pass(cb);
@@ -647,16 +609,10 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, s: &Scene) -> Vec<u8> 
             d.cmd_copy_image_to_buffer(cb, resolved, src, down.buffer, &[region]);
             transfer_to_host(d, cb);
         });
-        d.destroy_pipeline(pipe, None);
-        for m in modules {
-            d.destroy_shader_module(m, None);
-        }
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_framebuffer(fb, None);
+        drop(setup);
         for v in views {
             d.destroy_image_view(v, None);
         }
-        d.destroy_render_pass(pass, None);
     }
     down.bytes().to_vec()
 }

@@ -14,8 +14,10 @@
 //! is checked the same way: the resolved alpha is the covered fraction of each pixel.
 
 use ash_loaded::{vk, Device};
-use ferrum_tests::gpu::{transfer_to_host, Gpu};
-use ferrum_tests::scene::module;
+use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
+use ferrum_tests::gpu::Gpu;
+use ferrum_tests::pipeline::viewport;
+use ferrum_tests::scene::copy_layers;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
 const W: u32 = 8;
@@ -169,68 +171,15 @@ unsafe fn pass(d: &Device) -> vk::RenderPass {
     unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
 }
 
-unsafe fn pipeline(
-    d: &Device,
-    rp: vk::RenderPass,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-    mask: u32,
-    alpha_to_coverage: bool,
-) -> vk::Pipeline {
-    let stages = [
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(modules[0])
-            .name(c"main"),
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::FRAGMENT)
-            .module(modules[1])
-            .name(c"main"),
-    ];
-    let vi = vk::PipelineVertexInputStateCreateInfo::default();
-    let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
-        .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-    let viewports = [vk::Viewport {
-        x: 0.0,
-        y: 0.0,
-        width: W as f32,
-        height: H as f32,
-        min_depth: 0.0,
-        max_depth: 1.0,
-    }];
-    let scissors = [vk::Rect2D {
-        offset: vk::Offset2D::default(),
-        extent: vk::Extent2D { width: W, height: H },
-    }];
-    let vp =
-        vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors);
-    let rs = vk::PipelineRasterizationStateCreateInfo::default()
-        .polygon_mode(vk::PolygonMode::FILL)
-        .cull_mode(vk::CullModeFlags::NONE)
-        .line_width(1.0);
-    let masks = [mask];
-    let ms = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(SAMPLES)
-        .sample_mask(&masks)
-        .alpha_to_coverage_enable(alpha_to_coverage);
-    let att = [vk::PipelineColorBlendAttachmentState::default()
-        .color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
-    let info = vk::GraphicsPipelineCreateInfo::default()
-        .stages(&stages)
-        .vertex_input_state(&vi)
-        .input_assembly_state(&ia)
-        .viewport_state(&vp)
-        .rasterization_state(&rs)
-        .multisample_state(&ms)
-        .color_blend_state(&cb)
-        .layout(layout)
-        .render_pass(rp)
-        .subpass(0);
-    // SAFETY: forwarded to the caller.
-    unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
-        .map_err(|(_, e)| e)
-        .expect("vkCreateGraphicsPipelines")[0]
+/// The pipeline of `setup` with sample mask `mask` (static full-target viewport, SAMPLES
+/// samples, no blending).
+fn pipeline(setup: &mut DrawSetup<'_>, mask: u32, alpha_to_coverage: bool) -> vk::Pipeline {
+    let mut desc = setup.desc();
+    desc.viewport = Some(viewport(W, H));
+    desc.samples = SAMPLES;
+    desc.sample_mask = Some(mask);
+    desc.alpha_to_coverage = alpha_to_coverage;
+    setup.pipeline(&desc)
 }
 
 fn image(gpu: &Gpu, samples: vk::SampleCountFlags) -> (vk::Image, vk::ImageView, vk::DeviceMemory) {
@@ -265,56 +214,23 @@ fn render(gpu: &Gpu, c: &Case, k: usize) -> Vec<[f32; 4]> {
     let (resolved, resolved_view, resolved_mem) = image(gpu, vk::SampleCountFlags::TYPE_1);
     let size = u64::from(W * H * 16);
     let down = gpu.host_buffer(size);
-    // SAFETY: valid create infos and commands on live handles; destroyed after the GPU is idle.
+    // SAFETY: a valid create info on a live device; the set-up takes the pass over.
+    let rp = unsafe { pass(d) };
+    let views = [ms_view, resolved_view];
+    let fs = fs(c.body);
+    let mut setup = DrawSetup::new(d, &SetupDesc::new(rp, &views, (W, H), [VS2, &fs]));
+    let pipe = pipeline(&mut setup, 1 << k, c.alpha_to_coverage);
+    // SAFETY: commands on live handles, recorded in order.
+    gpu.run(|d, cb| unsafe {
+        setup.begin(cb, &[clear_color([0.0; 4]); 2]);
+        d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
+        d.cmd_draw(cb, 3, 1, 0, 0);
+        d.cmd_end_render_pass(cb);
+        copy_layers(d, cb, resolved, (W, H, 1), down.buffer);
+    });
+    drop(setup);
+    // SAFETY: the GPU is done with the images.
     unsafe {
-        let rp = pass(d);
-        let views = [ms_view, resolved_view];
-        let fb_info = vk::FramebufferCreateInfo::default()
-            .render_pass(rp)
-            .attachments(&views)
-            .width(W)
-            .height(H)
-            .layers(1);
-        let fb = d.create_framebuffer(&fb_info, None).unwrap();
-        let layout =
-            d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None).unwrap();
-        let modules = [module(d, VS2, "vert"), module(d, &fs(c.body), "frag")];
-        let pipe = pipeline(d, rp, layout, modules, 1 << k, c.alpha_to_coverage);
-        let clear = [vk::ClearValue { color: vk::ClearColorValue { float32: [0.0; 4] } }; 2];
-        gpu.run(|d, cb| {
-            let begin = vk::RenderPassBeginInfo::default()
-                .render_pass(rp)
-                .framebuffer(fb)
-                .render_area(vk::Rect2D {
-                    offset: vk::Offset2D::default(),
-                    extent: vk::Extent2D { width: W, height: H },
-                })
-                .clear_values(&clear);
-            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
-            d.cmd_draw(cb, 3, 1, 0, 0);
-            d.cmd_end_render_pass(cb);
-            let region = vk::BufferImageCopy {
-                image_subresource: vk::ImageSubresourceLayers {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
-                    mip_level: 0,
-                    base_array_layer: 0,
-                    layer_count: 1,
-                },
-                image_extent: vk::Extent3D { width: W, height: H, depth: 1 },
-                ..Default::default()
-            };
-            let src = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
-            d.cmd_copy_image_to_buffer(cb, resolved, src, down.buffer, &[region]);
-            transfer_to_host(d, cb);
-        });
-        d.destroy_pipeline(pipe, None);
-        for m in modules {
-            d.destroy_shader_module(m, None);
-        }
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_framebuffer(fb, None);
-        d.destroy_render_pass(rp, None);
         for (i, v, m) in [(ms, ms_view, ms_mem), (resolved, resolved_view, resolved_mem)] {
             d.destroy_image_view(v, None);
             d.destroy_image(i, None);

@@ -50,12 +50,12 @@ alu_ops! {
     Fround "fround" 1, Ftrunc "ftrunc" 1, Fsqrt "fsqrt" 1, Frsq "frsq" 1, Fexp2 "fexp2" 1,
     Flog2 "flog2" 1, Fexp "fexp" 1, Flog "flog" 1, Fpow "fpow" 2, Fsin "fsin" 1, Fcos "fcos" 1,
     Ftan "ftan" 1, Fasin "fasin" 1, Facos "facos" 1, Fatan "fatan" 1, Fatan2 "fatan2" 2,
-    Ffma "ffma" 3, IsNan "fisnan" 1, IsInf "fisinf" 1,
+    Ffma "ffma" 3, Fldexp "fldexp" 2, IsNan "fisnan" 1, IsInf "fisinf" 1,
     Ieq "ieq" 2, Ine "ine" 2, Ult "ult" 2, Uge "uge" 2, Ilt "ilt" 2, Ige "ige" 2,
     Feq "feq" 2, Fneu "fneu" 2, Flt "flt" 2, Fge "fge" 2, Fltu "fltu" 2, Fgeu "fgeu" 2,
     Fequ "fequ" 2, Fneo "fneo" 2,
     Bcsel "bcsel" 3, F2u "f2u" 1, F2i "f2i" 1, U2f "u2f" 1, I2f "i2f" 1, U2u "u2u" 1,
-    I2i "i2i" 1, F2f "f2f" 1, B2i "b2i" 1, I2b "i2b" 1, B2f "b2f" 1,
+    I2i "i2i" 1, F2f "f2f" 1, F2fRtz "f2f_rtz" 1, B2i "b2i" 1, I2b "i2b" 1, B2f "b2f" 1,
     Fdot "fdot" 2, Ball "ball" 1, Bany "bany" 1, ExtractDyn "extract_dyn" 2,
     InsertDyn "insert_dyn" 3, Bitcast "bitcast" 1,
 }
@@ -146,12 +146,47 @@ pub fn to_f64(v: u64, bits: u8) -> f64 {
     }
 }
 
-/// Writes an f64 as a float of width `bits`, rounding to nearest even.
+/// Writes an f64 as a float of width `bits`, rounding to nearest even (once).
 pub fn from_f64(f: f64, bits: u8) -> u64 {
     match bits {
-        16 => u64::from(f32_to_f16(f as f32)),
+        16 => u64::from(f32_to_f16(f64_to_f32_odd(f))),
         32 => u64::from((f as f32).to_bits()),
         _ => f.to_bits(),
+    }
+}
+
+/// f64 to f32 rounded to odd: truncated, with the lowest bit set when anything was cut off.
+/// Rounding that once more to a format at least two bits narrower (f16) gives the correctly
+/// rounded result, where rounding f64 to f32 to nearest first could round twice (a value just
+/// above an f16 tie would land on it and then go to even).
+pub fn f64_to_f32_odd(f: f64) -> f32 {
+    let t = f64_to_f32_rtz(f);
+    if f64::from(t) == f || f.is_nan() {
+        t
+    } else {
+        f32::from_bits(t.to_bits() | 1)
+    }
+}
+
+/// f64 to f32 rounded toward zero (finite values saturate at ±FLT_MAX).
+pub fn f64_to_f32_rtz(f: f64) -> f32 {
+    let r = f as f32;
+    if f64::from(r).abs() > f.abs() {
+        // Rounded away from zero: the neighbour toward zero (an overflow to ±inf steps back
+        // to ±FLT_MAX).
+        f32::from_bits(r.to_bits() - 1)
+    } else {
+        r
+    }
+}
+
+/// f32 to f16 rounded toward zero (finite values saturate at ±65504).
+pub fn f32_to_f16_rtz(f: f32) -> u16 {
+    let h = f32_to_f16(f);
+    if f16_to_f32(h).abs() > f.abs() {
+        h - 1
+    } else {
+        h
     }
 }
 
@@ -277,6 +312,43 @@ fn float_op(op: AluOp, bits: u8, a: u64, b: u64, c: u64) -> u64 {
         return u64::from(r.to_bits());
     }
     from_f64(fl(op, to_f64(a, bits), to_f64(b, bits), to_f64(c, bits)), bits)
+}
+
+/// `x * 2^e` for a float `x` of `bits` bits and a signed exponent of any size: the exact
+/// product rounded once to nearest even (GLSL.std.450 Ldexp; SPIR-V leaves exponents outside
+/// the normal range undefined or flushable, and the exact product is what `v_ldexp` gives).
+fn ldexp(bits: u8, x: u64, e: i64) -> u64 {
+    // f16 and f32 values times 2^e are exact in f64 for every e that does not overflow or
+    // underflow f64, which only happens where the narrow result is ±inf or ±0 anyway.
+    from_f64(ldexp_f64(to_f64(x, bits), e), bits)
+}
+
+/// `x * 2^e` rounded once to f64.
+pub fn ldexp_f64(x: f64, e: i64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        // Zeros and infinities unchanged, NaNs quieted (as arithmetic does).
+        return x + x;
+    }
+    // Every finite non-zero f64 is within 2^-1074..2^1024: beyond ±2200 the result saturates.
+    let mut e = e.clamp(-2200, 2200);
+    let mut b = x.to_bits();
+    if (b >> 52) & 0x7ff == 0 {
+        // A denormal: normalise exactly first.
+        b = (x * 2f64.powi(64)).to_bits();
+        e -= 64;
+    }
+    let exp_mask = 0x7ffu64 << 52;
+    // The result's exponent; x's sign and significand bits carry over unchanged.
+    let t = ((b & exp_mask) >> 52) as i64 - 1023 + e;
+    match t {
+        1024.. => f64::INFINITY.copysign(x),
+        -1022..=1023 => f64::from_bits((b & !exp_mask) | (((t + 1023) as u64) << 52)),
+        // Below half the smallest denormal (2^-1075): rounds to zero.
+        ..=-1100 => 0f64.copysign(x),
+        // A denormal result: m * 2^(t + 100) is an exact normal number, and the one
+        // multiplication by 2^-100 rounds it once.
+        _ => f64::from_bits((b & !exp_mask) | (((t + 100 + 1023) as u64) << 52)) * 2f64.powi(-100),
+    }
 }
 
 fn int_op(op: AluOp, bits: u8, a: u64, b: u64, c: u64, d: u64) -> u64 {
@@ -429,6 +501,13 @@ fn convert(op: AluOp, sbits: u8, dbits: u8, a: u64) -> u64 {
         U2u => a & mask(sbits),
         I2i => sext(a, sbits) as u64,
         F2f => from_f64(f, dbits),
+        // Toward zero through f32 (truncating twice truncates once: f16's values are f32's).
+        F2fRtz => match dbits {
+            16 if sbits == 64 => u64::from(f32_to_f16_rtz(f64_to_f32_rtz(f))),
+            16 => u64::from(f32_to_f16_rtz(f as f32)),
+            32 => u64::from(f64_to_f32_rtz(f).to_bits()),
+            _ => from_f64(f, dbits),
+        },
         B2i => a & 1,
         B2f => from_f64((a & 1) as f64, dbits),
         I2b => u64::from(a & mask(sbits) != 0),
@@ -551,13 +630,14 @@ pub fn eval(
             }
             Ieq | Ine | Ult | Uge | Ilt | Ige | Feq | Fneu | Flt | Fge | Fltu | Fgeu | Fequ
             | Fneo | IsNan | IsInf => u64::from(compare(op, sb, a, b)),
-            F2u | F2i | U2f | I2f | U2u | I2i | F2f | B2i | I2b | B2f => {
+            F2u | F2i | U2f | I2f | U2u | I2i | F2f | F2fRtz | B2i | I2b | B2f => {
                 convert(op, sb, dst_bits, a)
             }
             Fadd | Fsub | Fmul | Fdiv | Frem | Fmod | Fneg | Fabs | Fsign | Fmin | Fmax
             | Ffloor | Fceil | Ffract | FroundEven | Fround | Ftrunc | Fsqrt | Frsq | Fexp2
             | Flog2 | Fexp | Flog | Fpow | Fsin | Fcos | Ftan | Fasin | Facos | Fatan | Fatan2
             | Ffma => float_op(op, dst_bits, a, b, c),
+            Fldexp => ldexp(dst_bits, a, sext(b, srcs[1].bits)),
             _ => int_op(op, dst_bits, a, b, c, d),
         };
         out.push(r & m);

@@ -1,8 +1,9 @@
 //! The table from SPIR-V arithmetic opcodes to IR ALU ops (shared by function bodies and
 //! `OpSpecConstantOp`).
 
-use spirv::Op;
+use spirv::{FPRoundingMode, Op};
 
+use crate::error::CompileError;
 use crate::ir::AluOp;
 
 /// How a SPIR-V opcode maps onto an [`AluOp`].
@@ -86,4 +87,18 @@ pub fn alu_map(op: Op) -> Option<AluMap> {
         _ => return None,
     };
     Some(AluMap { op: a, swap })
+}
+
+/// `op` with its result's `FPRoundingMode` decoration applied. Round to nearest even is every
+/// conversion's default; toward zero is honoured on float narrowing (`F2fRtz`); other modes,
+/// or toward zero elsewhere, are refused (Vulkan allows only RTE and RTZ, on the conversions
+/// to 16-bit floats of 16-bit storage).
+pub fn with_rounding(op: AluOp, mode: Option<FPRoundingMode>) -> Result<AluOp, CompileError> {
+    match (mode, op) {
+        (None | Some(FPRoundingMode::RTE), _) => Ok(op),
+        (Some(FPRoundingMode::RTZ), AluOp::F2f) => Ok(AluOp::F2fRtz),
+        (Some(m), _) => {
+            Err(CompileError::unsupported("FPRoundingMode", format!("{m:?} on {}", op.name())))
+        }
+    }
 }

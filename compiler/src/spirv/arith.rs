@@ -4,7 +4,7 @@
 use rspirv::dr::Instruction;
 use spirv::Op;
 
-use super::alu::alu_map;
+use super::alu::{alu_map, with_rounding};
 use super::function::{FnCtx, Tree};
 use super::operands::{bad, id, lit};
 use crate::error::CompileError;
@@ -90,7 +90,10 @@ impl FnCtx<'_, '_> {
                 return Ok(true);
             }
         }
-        if let Some(map) = alu_map(op) {
+        if let Some(mut map) = alu_map(op) {
+            if let Some(r) = inst.result_id {
+                map.op = with_rounding(map.op, self.m.dec.of(r).fp_rounding)?;
+            }
             let mut srcs = Vec::new();
             for i in 0..inst.operands.len() {
                 srcs.push(self.value(id(inst, i)?)?);

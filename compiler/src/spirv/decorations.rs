@@ -45,6 +45,8 @@ pub struct Decor {
     pub interp: crate::ir::Interp,
     /// `NoContraction`: the result's products and sums are rounded one by one.
     pub no_contraction: bool,
+    /// `FPRoundingMode` of a conversion's result.
+    pub fp_rounding: Option<spirv::FPRoundingMode>,
 }
 
 /// All decorations of a module.
@@ -105,6 +107,10 @@ impl Decorations {
                 Decoration::NoContraction => slot.no_contraction = true,
                 Decoration::Centroid => slot.interp = crate::ir::Interp::Centroid,
                 Decoration::Sample => slot.interp = crate::ir::Interp::Sample,
+                Decoration::FPRoundingMode => match inst.operands.get(rest + 1) {
+                    Some(Operand::FPRoundingMode(m)) => slot.fp_rounding = Some(*m),
+                    _ => return Err(bad(inst, "FPRoundingMode without a mode")),
+                },
                 Decoration::BuiltIn => match inst.operands.get(rest + 1) {
                     Some(Operand::BuiltIn(b)) => slot.builtin = Some(*b),
                     _ => return Err(bad(inst, "BuiltIn without a built-in")),

@@ -134,6 +134,28 @@ impl FnCtx<'_, '_> {
         }
     }
 
+    /// ldexp's exponent as the 32-bit integer the IR op takes: narrower ones sign-extended,
+    /// 64-bit ones clamped to i32 first (beyond ±2^31 every finite result is already ±0 or
+    /// ±inf, so the clamp keeps the exact product).
+    fn ldexp_exponent(&mut self, e: Value) -> Value {
+        let (bits, n) = self.f.ty(e).shape();
+        if bits == 32 {
+            return e;
+        }
+        let e = if bits == 64 {
+            let vt = ValueType::data(64, n);
+            let lo = self.imm(64, i64::from(i32::MIN) as u64);
+            let lo = self.splat(lo, n);
+            let hi = self.imm(64, i32::MAX as u64);
+            let hi = self.splat(hi, n);
+            let t = self.alu(AluOp::Imax, vt, vec![e, lo]);
+            self.alu(AluOp::Imin, vt, vec![t, hi])
+        } else {
+            e
+        };
+        self.alu(AluOp::I2i, ValueType::data(32, n), vec![e])
+    }
+
     /// GLSL.std.450 53..=65 (ldexp and the pack/unpack family); `None` for other numbers.
     pub fn glsl_pack(
         &mut self,
@@ -167,11 +189,8 @@ impl FnCtx<'_, '_> {
         }
         Ok(Some(match n {
             53 => {
-                // ldexp(x, e) = x * 2^e; exact for results in the normal range.
-                let (bits, comps) = vt.shape();
-                let e = self.alu(AluOp::I2f, vt, vec![arg(1)?]);
-                let p = self.alu(AluOp::Fexp2, ValueType::data(bits, comps), vec![e]);
-                self.alu(AluOp::Fmul, vt, vec![arg(0)?, p])
+                let e = self.ldexp_exponent(arg(1)?);
+                self.alu(AluOp::Fldexp, vt, vec![arg(0)?, e])
             }
             54 | 56 => self.pack(arg(0)?, true),
             55 | 57 => self.pack(arg(0)?, false),

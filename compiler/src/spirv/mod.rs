@@ -32,6 +32,7 @@ pub fn load(words: &[u32]) -> Result<rspirv::dr::Module, CompileError> {
     }
     // rspirv trusts word counts when decoding strings; check the instruction stream first.
     let mut names_not_utf8 = Vec::new();
+    let mut literal_lists = Vec::new();
     let mut at = 5;
     while at < words.len() {
         let wc = (words[at] >> 16) as usize;
@@ -50,6 +51,9 @@ pub fn load(words: &[u32]) -> Result<rspirv::dr::Module, CompileError> {
                     "OpSpecConstantOp with opcode {inner}"
                 )));
             }
+            if let Some(list) = SpecLiteralList::read(&words[at..at + wc]) {
+                literal_lists.push((at, list));
+            }
         }
         if debug_name_not_utf8(&words[at..at + wc]) {
             names_not_utf8.push(at..at + wc);
@@ -58,20 +62,90 @@ pub fn load(words: &[u32]) -> Result<rspirv::dr::Module, CompileError> {
     }
     let load =
         |w: &[u32]| rspirv::dr::load_words(w).map_err(|e| CompileError::Malformed(e.to_string()));
-    if names_not_utf8.is_empty() {
+    if names_not_utf8.is_empty() && literal_lists.is_empty() {
         return load(words);
     }
     // A debug name is any string of bytes to SPIR-V's consumers (nothing refers to it), but
     // rspirv decodes it as UTF-8: such names are dropped rather than the module refused.
+    // Spec-constant ops with literal lists are shortened to their first literal, which rspirv
+    // decodes, and get their whole list back after decoding.
     log::debug!("spirv: {} debug names that are not UTF-8 dropped", names_not_utf8.len());
+    let mut edits: Vec<(std::ops::Range<usize>, Option<usize>)> =
+        names_not_utf8.into_iter().map(|r| (r, None)).collect();
+    for (k, (at, list)) in literal_lists.iter().enumerate() {
+        edits.push((*at..*at + list.words, Some(k)));
+    }
+    edits.sort_by_key(|(r, _)| r.start);
     let mut kept = words[..5].to_vec();
     let mut from = 5;
-    for r in names_not_utf8 {
+    for (r, list) in edits {
         kept.extend_from_slice(&words[from..r.start]);
+        if let Some(k) = list {
+            let head = &words[r.start..r.start + literal_lists[k].1.keep];
+            kept.push((head.len() as u32) << 16 | (head[0] & 0xffff));
+            kept.extend_from_slice(&head[1..]);
+        }
         from = r.end;
     }
     kept.extend_from_slice(&words[from..]);
-    load(&kept)
+    let mut module = load(&kept)?;
+    for (_, list) in literal_lists {
+        list.restore(&mut module);
+    }
+    Ok(module)
+}
+
+/// An `OpSpecConstantOp` wrapping `OpVectorShuffle`, `OpCompositeExtract` or
+/// `OpCompositeInsert`. rspirv 0.12 decodes the wrapped opcode's operands one per grammar
+/// entry, ignoring the `LiteralInteger*` quantifier of those three, so any second literal is
+/// reported as an extra operand and the module refused.
+struct SpecLiteralList {
+    /// Result id.
+    id: u32,
+    /// Every literal, in order.
+    literals: Vec<u32>,
+    /// Word count of the whole instruction.
+    words: usize,
+    /// Words kept for rspirv: up to the first literal.
+    keep: usize,
+}
+
+impl SpecLiteralList {
+    /// The list of `inst` if it is one of the three with more than one literal.
+    fn read(inst: &[u32]) -> Option<Self> {
+        use spirv::Op as O;
+        let inner = O::from_u32(*inst.get(3)?)?;
+        // VectorShuffle: vector, vector, components; CompositeInsert: object, composite,
+        // indexes; CompositeExtract: composite, indexes.
+        let first = match inner {
+            O::VectorShuffle | O::CompositeInsert => 6,
+            O::CompositeExtract => 5,
+            _ => return None,
+        };
+        // With one literal (or none: malformed) rspirv decodes it as it is.
+        if inst.len() <= first + 1 {
+            return None;
+        }
+        Some(SpecLiteralList {
+            id: inst[2],
+            literals: inst[first..].to_vec(),
+            words: inst.len(),
+            keep: first + 1,
+        })
+    }
+
+    /// Puts the whole list back on the decoded instruction.
+    fn restore(self, m: &mut rspirv::dr::Module) {
+        use rspirv::dr::Operand;
+        let Some(inst) = m.types_global_values.iter_mut().find(|i| i.result_id == Some(self.id))
+        else {
+            return;
+        };
+        let ids = inst.operands.iter().take_while(|o| !matches!(o, Operand::LiteralBit32(_)));
+        let mut ops: Vec<Operand> = ids.cloned().collect();
+        ops.extend(self.literals.into_iter().map(Operand::LiteralBit32));
+        inst.operands = ops;
+    }
 }
 
 /// An OpName or OpMemberName whose name is not valid UTF-8 (up to its terminating NUL).
@@ -161,6 +235,7 @@ pub fn to_ir(
     let spv = load(words)?;
     let mut m = module::ModuleCtx::new(&spv, stage)?;
     let entry_id = module::find_entry(&spv, entry, stage)?;
+    m.float_controls(entry_id)?;
     m.translate_globals(spec)?;
     m.execution_modes(entry_id)?;
     // Every function is translated (unreachable ones are dropped by inlining); the entry

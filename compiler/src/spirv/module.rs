@@ -613,6 +613,28 @@ impl<'m> ModuleCtx<'m> {
         })
     }
 
+    /// Applies the entry point's float-control execution modes; before the globals are
+    /// translated, because specialization-constant operations fold under them.
+    pub fn float_controls(&mut self, entry: u32) -> Result<(), CompileError> {
+        for em in &self.spv.execution_modes {
+            if id(em, 0)? != entry {
+                continue;
+            }
+            if let Some(Operand::ExecutionMode(
+                mode @ (spirv::ExecutionMode::DenormPreserve
+                | spirv::ExecutionMode::DenormFlushToZero
+                | spirv::ExecutionMode::RoundingModeRTE
+                | spirv::ExecutionMode::RoundingModeRTZ
+                | spirv::ExecutionMode::SignedZeroInfNanPreserve),
+            )) = em.operands.get(1)
+            {
+                let width = lit(em, 2)?;
+                super::float_controls::apply(&mut self.shader.float_controls, *mode, width)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Applies the entry point's execution modes.
     pub fn execution_modes(&mut self, entry: u32) -> Result<(), CompileError> {
         for em in &self.spv.execution_modes {
@@ -634,14 +656,12 @@ impl<'m> ModuleCtx<'m> {
                         }
                     }
                 }
+                // Applied before the constants are translated ([`Self::float_controls`]).
                 spirv::ExecutionMode::DenormPreserve
                 | spirv::ExecutionMode::DenormFlushToZero
                 | spirv::ExecutionMode::RoundingModeRTE
                 | spirv::ExecutionMode::RoundingModeRTZ
-                | spirv::ExecutionMode::SignedZeroInfNanPreserve => {
-                    let width = lit(em, 2)?;
-                    super::float_controls::apply(&mut self.shader.float_controls, *mode, width)?;
-                }
+                | spirv::ExecutionMode::SignedZeroInfNanPreserve => {}
                 spirv::ExecutionMode::EarlyFragmentTests => self.shader.early_fragment_tests = true,
                 other => self.shader.frag_modes.push(format!("{other:?}")),
             }

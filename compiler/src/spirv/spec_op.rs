@@ -4,11 +4,11 @@
 use rspirv::dr::{Instruction, Operand};
 use spirv::Op;
 
-use super::alu::alu_map;
+use super::alu::{alu_map, with_rounding};
 use super::module::{leaf_type, CTree, ModuleCtx};
 use super::operands::{bad, id, lit};
 use crate::error::CompileError;
-use crate::ir::{ops, TypeId};
+use crate::ir::{ops, AluOp, TypeId};
 
 /// Evaluates a specialization-constant operation of result type `t`.
 pub fn eval(m: &ModuleCtx<'_>, inst: &Instruction, t: TypeId) -> Result<CTree, CompileError> {
@@ -34,6 +34,14 @@ pub fn eval(m: &ModuleCtx<'_>, inst: &Instruction, t: TypeId) -> Result<CTree, C
             }
             return Ok(c);
         }
+        Op::CompositeInsert => {
+            let mut c = arg(2)?;
+            let path = (3..inst.operands.len())
+                .map(|i| lit(inst, i).map(|v| v as usize))
+                .collect::<Result<Vec<_>, _>>()?;
+            insert(&mut c, &path, arg(1)?).ok_or_else(|| bad(inst, "index"))?;
+            return Ok(c);
+        }
         Op::VectorShuffle => {
             let (CTree::Leaf(b, x), CTree::Leaf(_, y)) = (arg(1)?, arg(2)?) else {
                 return Err(bad(inst, "shuffle of non-vectors"));
@@ -47,10 +55,16 @@ pub fn eval(m: &ModuleCtx<'_>, inst: &Instruction, t: TypeId) -> Result<CTree, C
         }
         _ => {}
     }
-    let map = alu_map(*op)
+    let mut map = alu_map(*op)
         .ok_or_else(|| CompileError::unsupported("OpSpecConstantOp", format!("opcode {op:?}")))?;
     let (dbits, dcomps) =
         leaf_type(&m.shader.types, t).ok_or_else(|| bad(inst, "aggregate result"))?.shape();
+    map.op = with_rounding(map.op, m.dec.of(super::operands::result(inst)?).fp_rounding)?;
+    // The entry point's f32 rounding mode applies to a conversion folded here as it would
+    // on the hardware.
+    if map.op == AluOp::F2f && dbits == 32 && m.shader.float_controls.round_toward_zero_32 {
+        map.op = AluOp::F2fRtz;
+    }
     let mut srcs = Vec::new();
     for i in 1..inst.operands.len() {
         match arg(i)? {
@@ -65,4 +79,29 @@ pub fn eval(m: &ModuleCtx<'_>, inst: &Instruction, t: TypeId) -> Result<CTree, C
         srcs.iter().map(|(b, v)| ops::Src { bits: *b, comps: v }).collect();
     let v = ops::eval(map.op, dbits, dcomps, &refs).map_err(|e| bad(inst, &e.to_string()))?;
     Ok(CTree::Leaf(dbits, v))
+}
+
+/// Replaces the part of `c` at `path` by `obj`; `None` if the path leaves the tree. An
+/// undefined vector becomes zeros around the inserted component (any value is allowed).
+fn insert(c: &mut CTree, path: &[usize], obj: CTree) -> Option<()> {
+    let Some((&i, rest)) = path.split_first() else {
+        *c = obj;
+        return Some(());
+    };
+    if let CTree::Undef(vt) = c {
+        let (bits, n) = vt.shape();
+        *c = CTree::Leaf(bits, vec![0; usize::from(n)]);
+    }
+    match c {
+        CTree::Node(k) => insert(k.get_mut(i)?, rest, obj),
+        CTree::Leaf(_, v) if rest.is_empty() => {
+            let part = match obj {
+                CTree::Leaf(_, o) => *o.first()?,
+                _ => 0,
+            };
+            *v.get_mut(i)? = part;
+            Some(())
+        }
+        _ => None,
+    }
 }

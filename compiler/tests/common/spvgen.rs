@@ -48,6 +48,8 @@ pub enum Form {
     /// One member of a core opcode's two-member struct result (`SMulExtended`, member 1: the
     /// high half).
     Member(&'static str, u32),
+    /// A core opcode whose result is decorated `FPRoundingMode` (`FConvert`, `RTZ`).
+    Rounded(&'static str, &'static str),
 }
 
 /// One instruction with its operand and result types.
@@ -137,6 +139,10 @@ pub fn module(case: &OpCase, src: Source, n: usize) -> String {
         Source::Divergent => (8, "StorageBuffer", None),
         Source::Uniform => (16, "Uniform", Some(n * arity)),
     };
+    let rounding = match case.form {
+        Form::Rounded(_, mode) => format!("OpDecorate %r FPRoundingMode {mode}\n"),
+        _ => String::new(),
+    };
     s += &format!(
         "OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\" {var}\n\
          OpExecutionMode %main LocalSize {local} 1 1\nOpDecorate {var} BuiltIn {builtin}\n\
@@ -144,7 +150,7 @@ pub fn module(case: &OpCase, src: Source, n: usize) -> String {
          OpMemberDecorate %Sin 0 Offset 0\nOpMemberDecorate %Sout 0 Offset 0\n\
          OpDecorate %Sin Block\nOpDecorate %Sout Block\n\
          OpDecorate %in DescriptorSet 0\nOpDecorate %in Binding 0\n\
-         OpDecorate %out DescriptorSet 0\nOpDecorate %out Binding 1\n\
+         OpDecorate %out DescriptorSet 0\nOpDecorate %out Binding 1\n{rounding}\
          %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%bool = OpTypeBool\n"
     );
     for &b in &ints {
@@ -189,7 +195,7 @@ pub fn module(case: &OpCase, src: Source, n: usize) -> String {
     }
     let rt = case.result.name();
     s += &match case.form {
-        Form::Core(op) => format!("%r = Op{op} {rt} {}\n", args.join(" ")),
+        Form::Core(op) | Form::Rounded(op, _) => format!("%r = Op{op} {rt} {}\n", args.join(" ")),
         Form::Glsl(op) => format!("%r = OpExtInst {rt} %glsl {op} {}\n", args.join(" ")),
         Form::Member(op, k) => {
             format!("%rr = Op{op} %rs {}\n%r = OpCompositeExtract {rt} %rr {k}\n", args.join(" "))

@@ -220,6 +220,9 @@ impl Isel<'_> {
             (AluOp::Bcsel, [_, MVal::Res(x), MVal::Res(y)]) if x == y => return Ok(MVal::Res(*x)),
             _ => {}
         }
+        if op == AluOp::F2fRtz {
+            return self.f2f_rtz(bits, sbits, a[0]);
+        }
         if matches!(op, AluOp::Isign | AluOp::Ubfe | AluOp::Ibfe | AluOp::BfiInsert) {
             return self.alu_bits(op, bits, a, uniform);
         }
@@ -750,7 +753,12 @@ fn fold(op: AluOp, bits: u8, sbits: u8, a: &[MVal]) -> Option<u64> {
         .iter()
         .enumerate()
         .map(|(i, c)| ops::Src {
-            bits: if op == AluOp::Bcsel && i == 0 { 1 } else { sbits },
+            bits: match (op, i) {
+                (AluOp::Bcsel, 0) => 1,
+                // ldexp's exponent is a 32-bit integer whatever the float's width.
+                (AluOp::Fldexp, 1) => 32,
+                _ => sbits,
+            },
             comps: c,
         })
         .collect();

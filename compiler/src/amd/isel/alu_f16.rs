@@ -110,17 +110,27 @@ impl Isel<'_> {
                 self.v1(O::V_CVT_F16_F32, r)?
             }
             (Fsign, 16, 16) => self.fsign(a[0], 16)?,
+            (Fldexp, 16, 16) => {
+                // v_ldexp_f16 reads a 16-bit exponent: saturate the 32-bit one to i16 (every
+                // exponent beyond ±2^15 gives ±0 or ±inf, as the saturated one does).
+                let e = match a[1] {
+                    MVal::Const(c) => {
+                        MVal::Const(u64::from((c as i32).clamp(-0x8000, 0x7fff) as u32))
+                    }
+                    other => self.v3(O::V_CVT_PK_I16_I32, &[other, MVal::Const(0)], 0)?,
+                };
+                let (x, e) = (self.half_src(a[0])?, self.src(e)?);
+                let r = self.vreg(RegClass::V, 1);
+                self.emit(build::vop2(O::V_LDEXP_F16, r, x, e));
+                MVal::Reg(r, RegClass::V)
+            }
             (_, 16, 16) if unary16(op).is_some() => {
                 let vop = unary16(op).expect("checked");
                 self.v1_16(vop, a[0])?
             }
             (F2f, 16, 32) => self.v1(O::V_CVT_F16_F32, a[0])?,
             (F2f, 32, 16) => self.f16_to_f32(a[0])?,
-            (F2f, 16, 64) => {
-                // Through f32, as the IR's reference conversion rounds.
-                let f = self.float64(F2f, 32, 64, a)?.ok_or_else(|| unsupported("f64 to f32"))?;
-                self.v1(O::V_CVT_F16_F32, f)?
-            }
+            (F2f, 16, 64) => self.f64_to_f16(a[0])?,
             (F2f, 64, 16) => {
                 let f = self.f16_to_f32(a[0])?;
                 self.float64(F2f, 64, 32, &[f])?.ok_or_else(|| unsupported("f32 to f64"))?

@@ -8,7 +8,7 @@ use super::build;
 use super::{Isel, MVal};
 use crate::amd::error::BackendError;
 use crate::amd::isel_build::Src;
-use crate::amd::mir::{RegClass, RegRef};
+use crate::amd::mir::{RegClass, RegRef, Slot};
 use crate::ir::ops::AluOp;
 use ferrum_isa::{Operand, Special};
 
@@ -31,6 +31,7 @@ impl Isel<'_> {
             Fexp2 => self.v1(O::V_EXP_F32, a[0])?,
             Flog2 => self.v1(O::V_LOG_F32, a[0])?,
             Ffract => self.v1(O::V_FRACT_F32, a[0])?,
+            Fldexp => self.v3(O::V_LDEXP_F32, a, 0)?,
             Fexp => {
                 let t = self.bin(None, O::V_MUL_F32, false, a[0], MVal::Const(LOG2_E))?;
                 self.v1(O::V_EXP_F32, t)?
@@ -173,6 +174,20 @@ impl Isel<'_> {
         Ok(MVal::Reg(r, RegClass::V))
     }
 
+    /// `v_ldexp_f64`: a 64-bit float scaled by a 32-bit exponent, rounded once. Only the
+    /// first source is a register pair; a literal can only be the exponent (`src64` puts
+    /// other 64-bit constants in registers), so the constant-bus limit always holds.
+    fn ldexp64(&mut self, x: MVal, e: MVal) -> Result<MVal, BackendError> {
+        let srcs = [self.src64(x)?, self.src(e)?];
+        let r = self.vreg(RegClass::V, 2);
+        let mut mi = build::vop3w(O::V_LDEXP_F64, Some((r, 2)), None, &srcs, 2, 0);
+        for u in mi.uses.iter_mut().filter(|u| u.slot == Slot::Src1) {
+            u.dwords = 1;
+        }
+        self.emit(mi);
+        Ok(MVal::Reg(r, RegClass::V))
+    }
+
     /// A 32-bit-source conversion producing a 64-bit result, or the reverse.
     pub(super) fn cvt(
         &mut self,
@@ -238,6 +253,7 @@ impl Isel<'_> {
             (F2u, 32, 64) => self.cvt(O::V_CVT_U32_F64, a[0], 2, 1)?,
             (Ffloor, 64, 64) => self.cvt(O::V_FLOOR_F64, a[0], 2, 2)?,
             (Fmod, 64, 64) => self.fmod64(a[0], a[1])?,
+            (Fldexp, 64, 64) => self.ldexp64(a[0], a[1])?,
             (Fsqrt, 64, 64) => self.cvt(O::V_SQRT_F64, a[0], 2, 2)?,
             (Frsq, 64, 64) => self.cvt(O::V_RSQ_F64, a[0], 2, 2)?,
             (Fsign, 64, 64) => self.fsign(a[0], 64)?,

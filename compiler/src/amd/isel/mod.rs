@@ -32,6 +32,7 @@ pub(crate) mod build;
 mod cf;
 mod cf_plan;
 mod cvt64;
+mod cvt_round;
 mod div64;
 mod div_const;
 mod image;
