@@ -34,6 +34,7 @@ mod cf_plan;
 mod cvt64;
 mod div64;
 mod div_const;
+mod export_values;
 mod image;
 mod image_desc;
 mod image_sample;
