@@ -184,6 +184,11 @@ pub(super) fn plan(v: &Valu, key: Key, floats: bool) -> Option<VPlan> {
     Some(VPlan { op: v.op, cmp: v.cmp, src, dst })
 }
 
+/// Whether the instruction writes a VGPR (under EXEC).
+pub(super) fn writes_vgpr(p: &VPlan) -> bool {
+    matches!(p.dst, VDst::Vgpr(..))
+}
+
 /// The registers a planned instruction reads and writes (sources beyond its arity are
 /// constants, so all three slots can be visited).
 pub(super) fn regs(p: &VPlan) -> Regs {
@@ -419,8 +424,20 @@ pub(super) fn emit(e: &mut Em, p: &VPlan) {
         let bits = e.b.ins().band(bits, exec);
         e.write(dst, bits);
     }
-    let flushed = e.ftz && is_float(p.op);
+    let flushed = e.ftz && (is_float(p.op) || p.op == O::V_MOV_B32 && e.flushed(p.src[0]));
     e.rc.vset(e.b, e.env, d, &row, flushed);
+}
+
+impl Em<'_, '_> {
+    /// Whether a source's active lanes hold f32 values that flushing leaves unchanged (so a
+    /// move passes the knowledge on).
+    fn flushed(&mut self, s: VSrc) -> bool {
+        match s {
+            VSrc::V(r) => self.rc.vget(self.b, self.env, r).1,
+            VSrc::S(SSrc::Const(c)) => c & 0x7f80_0000 != 0 || c & 0x7fff_ffff == 0,
+            VSrc::S(SSrc::Reg(_)) => false,
+        }
+    }
 }
 
 /// Operations whose result went through the output flush.

@@ -52,6 +52,9 @@ pub(super) struct RegCache {
     /// Lanes of those instructions: a sum so far and a run of `k` instructions under `exec`.
     lanes: Option<Value>,
     run: Option<(Value, i64)>,
+    /// EXEC is known to enable every lane (tested at the segment start, and not written
+    /// since): VGPR writes replace the whole row, with no blend.
+    full: bool,
 }
 
 impl RegCache {
@@ -59,6 +62,12 @@ impl RegCache {
     pub fn clear(&mut self) {
         debug_assert!(self.insts == 0, "counters not flushed");
         *self = RegCache::default();
+    }
+
+    /// Starts a segment whose EXEC was loaded as `exec` and, with `full`, tested all ones.
+    pub fn start(&mut self, exec: Value, full: bool) {
+        self.s.insert(EXEC_LO, (exec, false));
+        self.full = full;
     }
 
     pub fn sget(&mut self, b: &mut FunctionBuilder, env: &Env, r: usize) -> Value {
@@ -74,6 +83,7 @@ impl RegCache {
         if r == EXEC_LO {
             // Which lanes hold flushed floats was decided under the old EXEC.
             self.v.values_mut().for_each(|e| e.flushed = false);
+            self.full = false;
         }
         self.s.insert(r, (v, true));
     }
@@ -110,6 +120,10 @@ impl RegCache {
 
     /// Writes the lanes of `row` that EXEC enables (the others keep the register's value).
     pub fn vset(&mut self, b: &mut FunctionBuilder, env: &Env, r: u32, row: &Row, flushed: bool) {
+        if self.full {
+            self.v.insert(r, VEntry { row: *row, dirty: true, flushed });
+            return;
+        }
         let (old, _) = self.vget(b, env, r);
         let m = self.lane_masks(b, env);
         let row = std::array::from_fn(|c| b.ins().bitselect(m[c], row[c], old[c]));

@@ -23,6 +23,7 @@ use super::emit_valu::{self, VPlan};
 use super::regcache::RegCache;
 use super::run::{status, step_helper, Ctx};
 use crate::core::program::{Decoded, Prep, Program};
+use crate::core::wave::EXEC_LO;
 
 /// Instructions translated per program at most: translation time grows faster than linearly
 /// with the size of the one function a program becomes (a 4800-instruction spill test took
@@ -346,37 +347,81 @@ fn body(
 
     let mut rc = RegCache::default();
     let ftz = key.mode & 0x30 == 0;
-    let mut open = false;
-    for (k, (pc, next, plan)) in plans.iter().enumerate() {
-        if let Some(&block) = blocks.get(pc) {
-            if open {
-                rc.flush(b, &env);
-                b.ins().jump(block, &[]);
+    let mut k = 0;
+    while k < plans.len() {
+        let pc = plans[k].0;
+        let end =
+            (k + 1..plans.len()).find(|&j| starts.contains(&plans[j].0)).unwrap_or(plans.len());
+        let seg = Segment { plans: &plans[k..end], walk, blocks: &blocks, ftz };
+        // Code after an exit is always a segment start; were it not, it would be unreachable
+        // and gets a block of its own.
+        let block = blocks.get(&pc).copied().unwrap_or_else(|| b.create_block());
+        b.switch_to_block(block);
+        hazard_check(b, &env, pc, segment_regs(&plans[k..], &starts));
+        if writes_vgprs(seg.plans) {
+            // A version without EXEC blends for the common full EXEC, and the general one.
+            let exec = b.ins().load(types::I32, FLAGS, env.s, 4 * EXEC_LO as i32);
+            let full = b.ins().icmp_imm(IntCC::Equal, exec, -1);
+            let (fast, general) = (b.create_block(), b.create_block());
+            b.ins().brif(full, fast, &[], general, &[]);
+            for (block, full) in [(fast, true), (general, false)] {
+                b.switch_to_block(block);
+                rc.clear();
+                rc.start(exec, full);
+                emit_segment(b, &env, &mut rc, &seg);
             }
-            b.switch_to_block(block);
+        } else {
             rc.clear();
-            open = true;
-            hazard_check(b, &env, *pc, segment_regs(&plans[k..], &starts));
+            emit_segment(b, &env, &mut rc, &seg);
         }
-        rc.count(b, &env);
-        let mut e = Em { b: &mut *b, env: &env, rc: &mut rc, ftz };
+        k = end;
+    }
+    let native = plans.iter().filter(|p| !matches!(p.2, Plan::Helper)).count();
+    (starts.into_iter().collect(), (native, plans.len() - native))
+}
+
+/// One segment's instructions and what their emission refers to.
+struct Segment<'a> {
+    plans: &'a [(u64, u64, Plan)],
+    walk: &'a Walk,
+    blocks: &'a BTreeMap<u64, Block>,
+    ftz: bool,
+}
+
+/// Whether native instructions of the segment write VGPRs (and so blend under EXEC).
+fn writes_vgprs(plans: &[(u64, u64, Plan)]) -> bool {
+    plans.iter().any(|p| matches!(&p.2, Plan::Valu(v) if emit_valu::writes_vgpr(v)))
+}
+
+/// Emits a segment from its first instruction (the current block) to its exit, or to a jump
+/// into the next segment.
+fn emit_segment(b: &mut FunctionBuilder, env: &Env, rc: &mut RegCache, seg: &Segment) {
+    for (pc, next, plan) in seg.plans {
+        rc.count(b, env);
+        let mut e = Em { b: &mut *b, env, rc: &mut *rc, ftz: seg.ftz };
         match plan {
             Plan::Salu(s) => emit_salu::emit(&mut e, s),
             Plan::Valu(v) => emit_valu::emit(&mut e, v),
             _ => {
-                emit_exit(&mut e, plan, *pc, *next, &blocks);
-                open = false;
-                continue;
+                emit_exit(&mut e, plan, *pc, *next, seg.blocks);
+                return;
             }
         }
-        if !walk.insts.contains_key(next) {
-            rc.flush(b, &env);
-            leave(b, &env, *next, status::CONTINUE);
-            open = false;
+        if !seg.walk.insts.contains_key(next) {
+            rc.flush(b, env);
+            leave(b, env, *next, status::CONTINUE);
+            return;
         }
     }
-    let native = plans.iter().filter(|p| !matches!(p.2, Plan::Helper)).count();
-    (starts.into_iter().collect(), (native, plans.len() - native))
+    // Falls into the next segment, which starts from the wave's memory copy.
+    let next = seg.plans.last().map(|p| p.1);
+    rc.flush(b, env);
+    match next.and_then(|n| seg.blocks.get(&n)) {
+        Some(block) => {
+            b.ins().jump(*block, &[]);
+        }
+        None => leave(b, env, next.unwrap_or(0), status::CONTINUE),
+    }
 }
 
 /// In strict mode with loads outstanding into registers the segment's native instructions
