@@ -56,7 +56,7 @@ pub fn compile_graphics(
     if alloc.sgprs > u32::from(emit::LONG_BRANCH_SGPR) {
         return Err(BackendError::OutOfRegisters("scalar"));
     }
-    regalloc_check::check(&mf, &alloc)?;
+    regalloc_check::check_when_validating(&mf, &alloc)?;
     waitcnt::insert_waits(&mut mf, &alloc);
     regalloc::rewrite(&mut mf, &alloc);
     emit::drop_branches_to_next(&mut mf);

@@ -49,6 +49,18 @@ fn cell_index(class: RegClass, r: u8) -> usize {
     }
 }
 
+/// [`check`] where the compiler validates its work: in debug builds (so in every test) and
+/// with `FERRUM_DEBUG=validate`, as for the IR validator after each pass. Release pipeline
+/// creation skips it (as release builds of Mesa's ACO skip their register-allocation
+/// validator): it costs a data-flow over every register and slot of the program.
+pub fn check_when_validating(mf: &MFunc, a: &Assignment) -> Result<(), BackendError> {
+    if cfg!(debug_assertions) || crate::debug::DebugFlags::get().validate {
+        check(mf, a)
+    } else {
+        Ok(())
+    }
+}
+
 /// Checks the allocation of `mf` (before rewriting; operands still name virtual registers).
 pub fn check(mf: &MFunc, a: &Assignment) -> Result<(), BackendError> {
     let nb = mf.blocks.len();

@@ -18,7 +18,9 @@
 //! - Destinations are fresh virtual registers of [`MFunc::vreg`], which gives SGPR pairs even
 //!   and larger tuples 4-aligned first registers, as SDATA requires.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ferrum_isa::{Inst, Opcode as O, Operand, Special};
 
@@ -85,10 +87,10 @@ fn def_counts(mf: &MFunc) -> Vec<u32> {
 
 /// The mergeable loads of block `b`, by base.
 fn candidates(mf: &MFunc, b: usize, defs: &[u32]) -> HashMap<Key, Vec<Load>> {
-    let mut out: HashMap<Key, Vec<Load>> = HashMap::new();
+    let mut out: HashMap<Key, Vec<Load>> = HashMap::default();
     // Registers read so far in the block: a load whose result was already read here (a value
     // from the previous loop iteration) must stay where it is.
-    let mut read = HashSet::new();
+    let mut read = HashSet::default();
     for (idx, mi) in mf.blocks[b].insts.iter().enumerate() {
         if let Some((key, load)) = candidate(mf, mi, idx, defs) {
             if !read.contains(&load.dst) {
@@ -178,7 +180,7 @@ fn plan(loads: &[Load], buffer: bool) -> Vec<Group> {
 pub fn merge_scalar_loads(mf: &mut MFunc) -> usize {
     let defs = def_counts(mf);
     // Old destination → (merged register, dword offset in it).
-    let mut moved: HashMap<VReg, RegRef> = HashMap::new();
+    let mut moved: HashMap<VReg, RegRef> = HashMap::default();
     let mut removed = 0;
     for b in 0..mf.blocks.len() {
         // Sorted by base so that the fresh registers come out in a deterministic order.
@@ -186,7 +188,7 @@ pub fn merge_scalar_loads(mf: &mut MFunc) -> usize {
             .into_iter()
             .map(|(k, v)| ((k.base.vreg, k.base.off, k.buffer), (k, v)))
             .collect();
-        let mut dead = HashSet::new();
+        let mut dead = HashSet::default();
         for (key, mut loads) in groups.into_values() {
             loads.sort_by_key(|l| (l.start, std::cmp::Reverse(l.dwords), l.idx));
             for g in plan(&loads, key.buffer) {

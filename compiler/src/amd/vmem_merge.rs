@@ -25,7 +25,7 @@
 //!   the same way when each member's data is a whole register defined once, and copied into the
 //!   fresh range otherwise (a merge is taken only when it does not add instructions).
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ferrum_isa::{Inst, Opcode as O, Operand, Special};
 
@@ -266,7 +266,7 @@ struct Group {
 fn plan(mf: &MFunc, b: usize, key: &Key, accs: &[Access], defs: &[u32]) -> Vec<Group> {
     let mut sorted: Vec<Access> = accs.to_vec();
     sorted.sort_by_key(|a| (a.offset, a.idx));
-    let mut taken = HashSet::new();
+    let mut taken = HashSet::default();
     let mut out = Vec::new();
     for i in 0..sorted.len() {
         if taken.contains(&sorted[i].idx) {
@@ -318,9 +318,9 @@ pub fn merge_vector_accesses(mf: &mut MFunc) -> usize {
     // Loads first: their merged results may then be stored as they are.
     for load in [true, false] {
         let defs = def_counts(mf);
-        let mut renamed: HashMap<VReg, RegRef> = HashMap::new();
+        let mut renamed: HashMap<VReg, RegRef> = HashMap::default();
         for b in 0..mf.blocks.len() {
-            let mut dead = HashSet::new();
+            let mut dead = HashSet::default();
             let mut before: Vec<(usize, MInst)> = Vec::new();
             for (key, accs) in candidates(mf, b, &defs) {
                 if key.load != load || accs.len() < 2 {
@@ -431,7 +431,7 @@ fn store_data(
     let mut copies = Vec::new();
     let mut names = Vec::new();
     let mut at = 0u8;
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for m in members {
         let r = m.data.reg;
         let info = mf.info(r.vreg);

@@ -6,7 +6,7 @@
 //! member or constant index proves they do not. Distinct buffer bindings may alias (Vulkan lets
 //! descriptors share memory); distinct workgroup, private and function variables never do.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{DerefKind, Function, InstKind, Mode, Shader, Type, Value, ValueType, VarRef};
 
@@ -54,8 +54,8 @@ pub struct Path {
 
 /// Paths of every deref value of a function.
 pub fn paths(s: &Shader, f: &Function) -> HashMap<Value, Path> {
-    let mut consts: HashMap<Value, u64> = HashMap::new();
-    let mut out: HashMap<Value, Path> = HashMap::new();
+    let mut consts: HashMap<Value, u64> = HashMap::default();
+    let mut out: HashMap<Value, Path> = HashMap::default();
     let cfg = crate::analysis::cfg::Cfg::new(f);
     for b in &cfg.rpo {
         for inst in &f.block(*b).insts {

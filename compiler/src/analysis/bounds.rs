@@ -10,8 +10,8 @@
 //! `maxComputeWorkGroupCount` the driver reports for every dimension (a larger dispatch is
 //! invalid API usage). φs (loop counters) are not followed; their bound is unknown.
 
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use crate::ir::ops::mask;
 use crate::ir::{AluOp, BlockId, Function, InstKind, Shader, SysVal, Value, ValueType};
@@ -35,7 +35,7 @@ pub struct Bounds<'a> {
 impl<'a> Bounds<'a> {
     /// Bounds for `f` of `shader`.
     pub fn new(shader: &'a Shader, f: &'a Function) -> Self {
-        Bounds { shader, f, defs: f.def_map(), memo: RefCell::new(HashMap::new()) }
+        Bounds { shader, f, defs: f.def_map(), memo: RefCell::new(HashMap::default()) }
     }
 
     /// The instruction defining `v`, if any.

@@ -6,7 +6,7 @@
 //! layouts honest. `None` strides/offsets mean "no explicit layout": such types are laid out
 //! with the natural (scalar-aligned) layout of [`super::layout`].
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Index into a shader's [`TypeTable`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

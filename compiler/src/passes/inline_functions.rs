@@ -4,7 +4,7 @@
 //! Afterwards the shader has exactly one function and no `call` instructions. A callee with
 //! several `return`s feeds its results to the continuation block through φs.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::error::CompileError;
 use crate::ir::{BlockId, FuncId, Function, Inst, InstKind, Shader, Terminator, Value, VarId};
@@ -14,7 +14,7 @@ pub const MAX_SIZE: usize = 1 << 20;
 
 /// Inlines all calls into the entry function (callees first, so each is inlined fully once).
 pub fn inline_functions(s: &mut Shader) -> Result<(), CompileError> {
-    let mut done: HashMap<u32, Function> = HashMap::new();
+    let mut done: HashMap<u32, Function> = HashMap::default();
     let entry = flatten(s, s.entry, &mut done, &mut Vec::new())?;
     s.funcs = vec![entry];
     s.entry = FuncId(0);

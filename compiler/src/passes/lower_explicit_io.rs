@@ -12,7 +12,7 @@
 //! address value, so φs and selects of pointers (variable pointers) simply become φs and
 //! selects of addresses.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::Emitter;
 use crate::ir::{
@@ -64,7 +64,7 @@ impl Ctx<'_> {
 
 /// Lowers explicit-I/O derefs in every function and sets the shader's LDS and scratch sizes.
 pub fn lower_explicit_io(s: &mut Shader) {
-    let mut global_off = HashMap::new();
+    let mut global_off = HashMap::default();
     let (mut shared, mut scratch) = (0u32, 0u32);
     for (i, v) in s.vars.iter().enumerate() {
         let slot = match v.mode {
@@ -79,7 +79,7 @@ pub fn lower_explicit_io(s: &mut Shader) {
     }
     for fi in 0..s.funcs.len() {
         let mut f = std::mem::replace(&mut s.funcs[fi], Function::new(""));
-        let mut local_off = HashMap::new();
+        let mut local_off = HashMap::default();
         let used = used_locals(&f);
         for (i, v) in f.locals.iter().enumerate().filter(|(i, _)| used.contains(&(*i as u32))) {
             let (size, align) = layout::size_align(&s.types, v.ty);
@@ -114,7 +114,7 @@ fn analyze<'s>(
     global_off: HashMap<u32, u32>,
     local_off: HashMap<u32, u32>,
 ) -> Ctx<'s> {
-    let mut ptr_ty = HashMap::new();
+    let mut ptr_ty = HashMap::default();
     for (v, t) in f.values.iter().enumerate() {
         if let ValueType::Deref(pt) = t {
             if let Type::Pointer { mode, .. } = s.types.get(*pt) {
@@ -124,7 +124,7 @@ fn analyze<'s>(
             }
         }
     }
-    let mut desc = HashMap::new();
+    let mut desc = HashMap::default();
     for b in &f.blocks {
         for i in &b.insts {
             if let (InstKind::Deref { kind: DerefKind::Var(VarRef::Global(g)), .. }, Some(d)) =

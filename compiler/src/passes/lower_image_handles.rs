@@ -9,7 +9,7 @@
 //! (offset and stride in set memory) is the backend's business: it knows the binding's kind
 //! from the pipeline's resource layout.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::Emitter;
 use crate::ir::{
@@ -68,7 +68,7 @@ fn handle_pointee(s: &Shader, f: &Function, v: Value) -> Option<TypeId> {
 }
 
 fn lower_function(s: &Shader, f: &mut Function) -> bool {
-    let mut partial: HashMap<Value, Partial> = HashMap::new();
+    let mut partial: HashMap<Value, Partial> = HashMap::default();
     let mut changed = false;
     for bi in 0..f.blocks.len() {
         let insts = std::mem::take(&mut f.blocks[bi].insts);

@@ -12,7 +12,7 @@
 //! flow is needed (NIR's `lower_indirect_derefs` makes if-ladders instead). Afterwards no
 //! deref of `in`/`out` mode is loaded or stored.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::Emitter;
 use crate::error::CompileError;
@@ -95,7 +95,7 @@ fn const_of(f: &Function, defs: &[Option<(BlockId, usize)>], v: Value) -> Option
 
 fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileError> {
     let defs = f.def_map();
-    let mut m: HashMap<Value, Place> = HashMap::new();
+    let mut m: HashMap<Value, Place> = HashMap::default();
     let cfg = crate::analysis::cfg::Cfg::new(f);
     let unsupported = |what: &str| {
         CompileError::unsupported("OpAccessChain", format!("{what} into a shader input/output"))

@@ -5,7 +5,7 @@
 //!
 //! Afterwards no instruction loads through a deref of a `SystemValue` variable.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::Emitter;
 use crate::ir::{
@@ -23,7 +23,7 @@ pub fn lower_system_values(s: &mut Shader) {
 
 /// Derefs rooted at system-value variables: value → (system value, component index).
 fn roots(s: &Shader, f: &Function) -> HashMap<Value, (SysVal, Option<Value>, ValueType)> {
-    let mut m: HashMap<Value, (SysVal, Option<Value>, ValueType)> = HashMap::new();
+    let mut m: HashMap<Value, (SysVal, Option<Value>, ValueType)> = HashMap::default();
     let cfg = crate::analysis::cfg::Cfg::new(f);
     for b in &cfg.rpo {
         for inst in &f.block(*b).insts {

@@ -6,7 +6,7 @@
 //! indirectly (dynamic array index, pointer escaping into a φ, select or call) are left for
 //! `lower_explicit_io`, which puts them in scratch memory.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis::dominance::Dominance;
 use crate::ir::{
@@ -55,9 +55,9 @@ fn promote(s: &Shader, f: &mut Function) {
         return;
     }
     // Slots: one per (variable, leaf path).
-    let mut slots: HashMap<(VarRef, Vec<u32>), usize> = HashMap::new();
+    let mut slots: HashMap<(VarRef, Vec<u32>), usize> = HashMap::default();
     let mut slot_ty: Vec<ValueType> = Vec::new();
-    let mut acc: HashMap<Value, Access> = HashMap::new();
+    let mut acc: HashMap<Value, Access> = HashMap::default();
     // Sorted, so slot (and value) numbering is deterministic.
     let mut sorted: Vec<_> = access.iter().collect();
     sorted.sort_by_key(|(d, _)| **d);
@@ -87,7 +87,7 @@ fn promote(s: &Shader, f: &mut Function) {
 fn classify(s: &Shader, f: &Function) -> (AccessMap, Vec<VarRef>) {
     let defs = f.def_map();
     // Classify every deref rooted at a candidate variable.
-    let mut access: AccessMap = HashMap::new();
+    let mut access: AccessMap = HashMap::default();
     let mut bad: Vec<VarRef> = Vec::new();
     let cfg = crate::analysis::cfg::Cfg::new(f);
     for b in cfg.rpo.iter().map(|b| f.block(*b)) {
@@ -244,7 +244,7 @@ fn rename(f: &mut Function, acc: &HashMap<Value, Access>, slot_ty: &[ValueType])
         stacks.push(vec![v]);
     }
     let mut map: Vec<Option<Value>> = vec![None; f.values.len()];
-    let mut phi_srcs: HashMap<Value, Vec<(BlockId, Value)>> = HashMap::new();
+    let mut phi_srcs: HashMap<Value, Vec<(BlockId, Value)>> = HashMap::default();
     // Iterative dominator-tree walk: (block, entering?).
     let mut work = vec![(BlockId(0), true)];
     let mut heights: Vec<Vec<usize>> = vec![Vec::new(); f.blocks.len()];

@@ -4,7 +4,7 @@
 //!
 //! Afterwards no pure instruction is dominated by an identical one.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis::dominance::Dominance;
 use crate::ir::{BlockId, Function, InstKind, Shader, Space, Value, ValueType};
@@ -45,7 +45,7 @@ fn key(kind: &InstKind) -> Option<InstKind> {
 fn run(f: &mut Function) -> bool {
     let dom = Dominance::new(f);
     let mut map: Vec<Option<Value>> = vec![None; f.values.len()];
-    let mut table: HashMap<(InstKind, ValueType), Value> = HashMap::new();
+    let mut table: HashMap<(InstKind, ValueType), Value> = HashMap::default();
     let mut changed = false;
     // (block, None) enters a block; (block, Some(keys)) leaves it and forgets its keys.
     type Step = (BlockId, Option<Vec<(InstKind, ValueType)>>);

@@ -8,7 +8,7 @@
 //! write it); atomics count as both a read and a write. Afterwards no such redundant load or
 //! store remains within a block.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis::alias::{alias, paths, Alias, Path};
 use crate::ir::{Function, InstKind, Shader, Value, ValueType};

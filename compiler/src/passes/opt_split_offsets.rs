@@ -20,7 +20,7 @@
 //! Afterwards every access whose address had a constant part anywhere in that arithmetic reads
 //! its address from `iadd(base, const)` where `base` has no constant part left.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::ops::{self, eval, mask};
 use crate::ir::{AluOp, Function, Inst, InstKind, Shader, Space, Value, ValueType};
@@ -255,8 +255,11 @@ fn run(f: &mut Function) -> bool {
     let mut changed = false;
     for bi in 0..f.blocks.len() {
         let insts = std::mem::take(&mut f.blocks[bi].insts);
-        let mut sp =
-            Splitter { defs: &defs, out: Vec::with_capacity(insts.len()), memo: HashMap::new() };
+        let mut sp = Splitter {
+            defs: &defs,
+            out: Vec::with_capacity(insts.len()),
+            memo: HashMap::default(),
+        };
         for mut inst in insts {
             let addr = match &mut inst.kind {
                 InstKind::MemLoad { space, addr, .. }

@@ -1,6 +1,6 @@
 //! Decorations collected per id and per struct member before types are translated.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Module, Operand};
 use spirv::{BuiltIn, Decoration};

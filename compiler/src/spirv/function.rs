@@ -5,7 +5,7 @@
 //! load per leaf through member derefs, so values never carry layout and a whole-struct copy
 //! between two layouts is a load tree from one deref chain stored through another.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Function as SpvFunction, Instruction};
 use spirv::Op;
@@ -93,13 +93,13 @@ pub fn translate_function(
     let mut cx = FnCtx {
         m,
         f: Function::new(name),
-        vals: HashMap::new(),
-        blocks: HashMap::new(),
+        vals: HashMap::default(),
+        blocks: HashMap::default(),
         cur: BlockId(0),
         prefix: Vec::new(),
         phis: Vec::new(),
-        texel_ptrs: HashMap::new(),
-        products: HashMap::new(),
+        texel_ptrs: HashMap::default(),
+        products: HashMap::default(),
         const_composites: Default::default(),
     };
     let ret_ty = cx.m.ty(result_type(def)?)?;

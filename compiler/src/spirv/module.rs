@@ -1,7 +1,7 @@
 //! Module-level translation: capabilities, types, constants (specialization included) and
 //! global variables. Functions are translated by [`super::function`].
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Instruction, Module as SpvModule, Operand};
 use spirv::{Capability, Op, StorageClass};
@@ -196,7 +196,7 @@ impl<'m> ModuleCtx<'m> {
     /// Starts translating `spv` for `stage`.
     pub fn new(spv: &'m SpvModule, stage: Stage) -> Result<Self, CompileError> {
         let (glsl_ext, ignored_ext) = check_module(spv)?;
-        let mut names = HashMap::new();
+        let mut names = HashMap::default();
         for n in &spv.debug_names {
             if n.class.opcode == Op::Name {
                 if let (Ok(t), Some(Operand::LiteralString(s))) = (id(n, 0), n.operands.get(1)) {
@@ -204,7 +204,7 @@ impl<'m> ModuleCtx<'m> {
                 }
             }
         }
-        let mut spv_funcs = HashMap::new();
+        let mut spv_funcs = HashMap::default();
         for f in &spv.functions {
             let def = f
                 .def
@@ -228,10 +228,10 @@ impl<'m> ModuleCtx<'m> {
                 float_controls: Default::default(),
             },
             dec: Decorations::collect(spv)?,
-            types: HashMap::new(),
-            consts: HashMap::new(),
-            globals: HashMap::new(),
-            funcs: HashMap::new(),
+            types: HashMap::default(),
+            consts: HashMap::default(),
+            globals: HashMap::default(),
+            funcs: HashMap::default(),
             glsl_ext,
             ignored_ext,
             spv_funcs,
@@ -248,8 +248,11 @@ impl<'m> ModuleCtx<'m> {
     }
 
     /// Translates all types, constants and global variables in declaration order.
-    pub fn translate_globals(&mut self, spec: &HashMap<u32, u64>) -> Result<(), CompileError> {
-        let mut forward: HashMap<u32, TypeId> = HashMap::new();
+    pub fn translate_globals(
+        &mut self,
+        spec: &std::collections::HashMap<u32, u64>,
+    ) -> Result<(), CompileError> {
+        let mut forward: HashMap<u32, TypeId> = HashMap::default();
         for inst in &self.spv.types_global_values {
             match inst.class.opcode {
                 Op::TypeForwardPointer => {
@@ -564,7 +567,7 @@ impl<'m> ModuleCtx<'m> {
     fn translate_constant(
         &mut self,
         inst: &Instruction,
-        spec: &HashMap<u32, u64>,
+        spec: &std::collections::HashMap<u32, u64>,
     ) -> Result<CTree, CompileError> {
         let r = result(inst)?;
         let t = self.ty(result_type(inst)?)?;

@@ -47,7 +47,7 @@ mod subgroup;
 mod subgroup_scan;
 mod vertex_fetch;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ferrum_isa::Opcode;
 
@@ -170,9 +170,9 @@ impl<'a> Isel<'a> {
             cur: 0,
             vals: vec![None; f.values.len()],
             res: Vec::new(),
-            vsharp: HashMap::new(),
-            image_desc: HashMap::new(),
-            set_base: HashMap::new(),
+            vsharp: HashMap::default(),
+            image_desc: HashMap::default(),
+            set_base: HashMap::default(),
             inputs,
             scratch: Vec::new(),
             div_cache: Vec::new(),
