@@ -196,7 +196,7 @@ fn uvec2_buffer_reference_reads_global_memory() {
 #[test]
 fn spec_constant_ops_with_literal_lists_evaluate_every_literal() {
     let (_, res) = run_named("spec_op_composites.spvasm");
-    let want = [4, 11, 20, 3, 20, 20, 3, 4, 3, 7, 11];
+    let want = [4, 11, 20, 3, 20, 20, 3, 4, 3, 7, 11, 11, 4, 20];
     for (i, w) in want.iter().enumerate() {
         assert_eq!(common::u32_at(&res.buffers[0].data, i), *w, "word {i}");
     }

@@ -525,7 +525,15 @@ impl<'m> ModuleCtx<'m> {
     pub fn undef(&self, t: TypeId) -> Result<CTree, CompileError> {
         // A runtime array has no elements a value could hold (it is only ever reached through
         // memory), so its undefined value is empty.
-        if matches!(self.shader.types.get(t), Type::RuntimeArray { .. }) {
+        // Neither does a sampler or image handle: a shader may declare one undefined (unused,
+        // as dEQP's opundef.sampler does); any use of it fails where a handle is needed.
+        if matches!(
+            self.shader.types.get(t),
+            Type::RuntimeArray { .. }
+                | Type::Sampler
+                | Type::Image { .. }
+                | Type::SampledImage { .. }
+        ) {
             return Ok(CTree::Node(Vec::new()));
         }
         self.fill(t, &CTree::Undef)

@@ -29,7 +29,8 @@ pub fn eval(m: &ModuleCtx<'_>, inst: &Instruction, t: TypeId) -> Result<CTree, C
                     CTree::Leaf(b, v) => {
                         CTree::Leaf(b, vec![*v.get(ix).ok_or_else(|| bad(inst, "index"))?])
                     }
-                    u @ CTree::Undef(_) => u,
+                    // A component of an undefined vector is an undefined scalar.
+                    CTree::Undef(vt) => CTree::Undef(crate::ir::ValueType::data(vt.shape().0, 1)),
                 };
             }
             return Ok(c);
@@ -43,7 +44,7 @@ pub fn eval(m: &ModuleCtx<'_>, inst: &Instruction, t: TypeId) -> Result<CTree, C
             return Ok(c);
         }
         Op::VectorShuffle => {
-            let (CTree::Leaf(b, x), CTree::Leaf(_, y)) = (arg(1)?, arg(2)?) else {
+            let (Some((b, x)), Some((_, y))) = (defined(arg(1)?), defined(arg(2)?)) else {
                 return Err(bad(inst, "shuffle of non-vectors"));
             };
             let all: Vec<u64> = x.iter().chain(y.iter()).copied().collect();
@@ -67,9 +68,9 @@ pub fn eval(m: &ModuleCtx<'_>, inst: &Instruction, t: TypeId) -> Result<CTree, C
     }
     let mut srcs = Vec::new();
     for i in 1..inst.operands.len() {
-        match arg(i)? {
-            CTree::Leaf(b, v) => srcs.push((b, v)),
-            _ => return Err(bad(inst, "aggregate or undefined operand")),
+        match defined(arg(i)?) {
+            Some(leaf) => srcs.push(leaf),
+            None => return Err(bad(inst, "aggregate operand")),
         }
     }
     if map.swap && srcs.len() == 2 {
@@ -79,6 +80,19 @@ pub fn eval(m: &ModuleCtx<'_>, inst: &Instruction, t: TypeId) -> Result<CTree, C
         srcs.iter().map(|(b, v)| ops::Src { bits: *b, comps: v }).collect();
     let v = ops::eval(map.op, dbits, dcomps, &refs).map_err(|e| bad(inst, &e.to_string()))?;
     Ok(CTree::Leaf(dbits, v))
+}
+
+/// A scalar or vector constant as (bits, components); an undefined one reads as zeros (any
+/// value is allowed, and the folded result must be one value). `None` for aggregates.
+fn defined(c: CTree) -> Option<(u8, Vec<u64>)> {
+    match c {
+        CTree::Leaf(b, v) => Some((b, v)),
+        CTree::Undef(vt) => {
+            let (bits, n) = vt.shape();
+            Some((bits, vec![0; usize::from(n)]))
+        }
+        CTree::Node(_) => None,
+    }
 }
 
 /// Replaces the part of `c` at `path` by `obj`; `None` if the path leaves the tree. An

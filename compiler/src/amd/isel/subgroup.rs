@@ -112,10 +112,7 @@ pub const SUBGROUP_FEATURES: SubgroupFeatures = SubgroupFeatures {
         SubgroupClass::Ballot,
         SubgroupClass::Shuffle,
         SubgroupClass::ShuffleRelative,
-        // Clustered reductions are implemented and pass the corpus, but with the device at
-        // Vulkan 1.1 dEQP-VK.subgroups.clustered.compute.* runs them: integer types and `and`
-        // pass, float/double add/mul/min/max and bool or/xor fail one cluster size of seven
-        // ("6 / 7 values passed"), so the class is not claimed until that is found.
+        SubgroupClass::Clustered,
         SubgroupClass::Quad,
     ],
     extended_types: true,
