@@ -64,7 +64,7 @@ pub struct GfxIo {
     /// The PS reads gl_FrontFacing.
     pub front_facing: bool,
     /// Output component registers by (slot, component).
-    outputs: BTreeMap<(SlotKey, u8), RegRef>,
+    pub(super) outputs: BTreeMap<(SlotKey, u8), RegRef>,
     /// The launch EXEC minus the killed lanes, for shaders that end in several places (kill,
     /// early returns): the exports run with it.
     live: Option<RegRef>,
@@ -85,11 +85,18 @@ pub struct GfxIo {
     pub in_entry: bool,
     /// Output registers written in the entry block: their prologue zeroing is dead.
     written_in_entry: std::collections::HashSet<RegRef>,
+    /// PS: the value of each output component stored only in the entry block
+    /// ([`super::export_values`]).
+    pub(super) entry_values: BTreeMap<(SlotKey, u8), Src>,
+    /// PS: output components stored outside the entry block (or from a read-back).
+    pub(super) stored_late: std::collections::HashSet<(SlotKey, u8)>,
+    /// PS: the VGPR each export value not already in one was moved into.
+    pub(super) export_moves: Vec<(Src, RegRef)>,
 }
 
 /// Output slots in export order: position first, then locations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum SlotKey {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(super) enum SlotKey {
     Position,
     Location(u32),
     /// gl_FragDepth.
@@ -404,6 +411,9 @@ impl Isel<'_> {
             }
             let v = self.comp(value, usize::from(i))?;
             let s = self.src(v)?;
+            if fragment {
+                self.note_output_store(key, c, s);
+            }
             self.emit(build::vop1(Opcode::V_MOV_B32, r, s));
         }
         Ok(())
@@ -792,34 +802,38 @@ impl Isel<'_> {
         let key = self.gfx.key.ps;
         // Alpha to coverage reads the shader's alpha: taken before alpha to one replaces it.
         let mrtz_alpha = if key.alpha_to_coverage_via_mrtz {
-            self.gfx.outputs.get(&(SlotKey::Location(0), 3)).copied()
+            self.export_src(SlotKey::Location(0), 3)
         } else {
             None
         };
-        let mut one = None;
         // Conversions first, so no register an export reads is overwritten after it.
         let mut exports = Vec::new();
         for t in 0..8u8 {
-            let (mut en, mut regs) = self.slot_regs(SlotKey::Location(u32::from(t)));
+            let mut srcs: [Option<Src>; 4] =
+                std::array::from_fn(|c| self.export_src(SlotKey::Location(u32::from(t)), c as u8));
+            let mut en = (0..4).filter(|&c| srcs[c].is_some()).fold(0u8, |m, c| m | 1 << c);
             let fmt = key.color_formats[usize::from(t)];
             if en == 0 || fmt == EX::SPI_SHADER_ZERO {
                 continue;
             }
             if key.alpha_to_one >> t & 1 != 0 {
-                regs[3] = Some(*one.get_or_insert_with(|| self.float_one()));
+                srcs[3] = Some(Src::I(1f32.to_bits()));
                 en |= 8;
             }
             color[usize::from(t)] = en;
-            exports.push(self.mrt(g::EXP_MRT0 + t, fmt, en, regs)?);
+            exports.push(self.mrt(g::EXP_MRT0 + t, fmt, en, srcs)?);
         }
         // Depth first (as ACO orders them); it ends the program when there is no colour.
         let frag_depth = self.gfx.outputs.contains_key(&(SlotKey::Depth, 0));
         let sample_mask = self.gfx.outputs.contains_key(&(SlotKey::Depth, 2));
         if frag_depth || sample_mask || mrtz_alpha.is_some() {
-            let (_, regs) = self.slot_regs(SlotKey::Depth);
+            let vgpr = |io: &mut Self, s: Option<Src>| s.map(|s| io.export_vgpr(s));
+            let depth = vgpr(self, self.export_src(SlotKey::Depth, 0));
+            let mask = vgpr(self, self.export_src(SlotKey::Depth, 2));
+            let alpha = vgpr(self, mrtz_alpha);
             let en = u8::from(frag_depth) | u8::from(sample_mask) << 2;
             let en = en | u8::from(mrtz_alpha.is_some()) << 3;
-            exports.insert(0, (g::EXP_MRTZ, en, [regs[0], None, regs[2], mrtz_alpha], false));
+            exports.insert(0, (g::EXP_MRTZ, en, [depth, None, mask, alpha], false));
         }
         if exports.is_empty() {
             exports.push((g::EXP_NULL, 0, [None; 4], false));
@@ -843,21 +857,14 @@ impl Isel<'_> {
         })
     }
 
-    /// A VGPR holding 1.0 (the alpha that alpha to one exports).
-    fn float_one(&mut self) -> RegRef {
-        let r = self.vreg(RegClass::V, 1);
-        self.emit(build::vop1(Opcode::V_MOV_B32, r, Src::I(0x3f80_0000)));
-        r
-    }
-
-    /// The export of one colour target in `fmt` (SPI_SHADER_EX_FORMAT), converting 16-bit
-    /// formats into packed registers: (target, EN, sources, compr).
+    /// The export of one colour target in `fmt` (SPI_SHADER_EX_FORMAT) reading `srcs`,
+    /// converting 16-bit formats into packed registers: (target, EN, sources, `compr`).
     fn mrt(
         &mut self,
         target: u8,
         fmt: u32,
         en: u8,
-        regs: [Option<RegRef>; 4],
+        srcs: [Option<Src>; 4],
     ) -> Result<ExpArgs, BackendError> {
         let pack = match fmt {
             EX::SPI_SHADER_32_R
@@ -870,7 +877,11 @@ impl Isel<'_> {
                     EX::SPI_SHADER_32_AR => 9,
                     _ => 0xf,
                 };
-                return Ok((target, en & mask, regs, false));
+                let en = en & mask;
+                let regs = std::array::from_fn(|c| {
+                    srcs[c].filter(|_| en >> c & 1 != 0).map(|s| self.export_vgpr(s))
+                });
+                return Ok((target, en, regs, false));
             }
             EX::SPI_SHADER_FP16_ABGR => Opcode::V_CVT_PKRTZ_F16_F32,
             EX::SPI_SHADER_UNORM16_ABGR => Opcode::V_CVT_PKNORM_U16_F32,
@@ -879,17 +890,15 @@ impl Isel<'_> {
             EX::SPI_SHADER_SINT16_ABGR => Opcode::V_CVT_PK_I16_I32,
             f => return Err(unsupported(format!("colour export format {f}"))),
         };
-        let src = |r: Option<RegRef>| r.map_or(Src::I(0), |r| Src::R(r, RegClass::V));
         let mut packed = [None; 4];
         let mut pen = 0u8;
         for h in 0..2 {
             if en >> (2 * h) & 3 == 0 {
                 continue;
             }
-            let d = self.vreg(RegClass::V, 1);
-            let (a, b) = (src(regs[2 * h]), src(regs[2 * h + 1]));
-            self.emit(build::vop3(pack, Some(d), None, &[a, b], 0));
-            packed[h] = Some(d);
+            // An unwritten half of a written pair packs 0 (its value is undefined).
+            let (a, b) = (srcs[2 * h].unwrap_or(Src::I(0)), srcs[2 * h + 1].unwrap_or(Src::I(0)));
+            packed[h] = Some(self.export_pair(pack, a, b));
             pen |= 3 << (2 * h);
         }
         Ok((target, pen, packed, true))

@@ -35,6 +35,7 @@ mod cvt64;
 mod cvt_round;
 mod div64;
 mod div_const;
+mod export_values;
 mod image;
 mod image_desc;
 mod image_sample;
