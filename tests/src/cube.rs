@@ -10,10 +10,10 @@
 
 use ash_loaded::{vk, Device, Instance};
 
+use crate::draw::{DrawSetup, SetupDesc};
 use crate::gpu::{Gpu, HostBuffer};
-use crate::pipeline::{attribute, binding, viewport, GraphicsDesc};
-use crate::scene::Texture;
-use crate::shaders::glsl_spirv;
+use crate::pipeline::{attribute, binding, viewport};
+use crate::scene::{copy_layers, Texture};
 
 const VS: &str = "#version 450
 layout(set = 0, binding = 0) uniform Frame { mat4 mvp; mat4 model; vec4 light; } f;
@@ -276,10 +276,9 @@ pub struct Cube<'g> {
     set_layout: vk::DescriptorSetLayout,
     pool: vk::DescriptorPool,
     set: vk::DescriptorSet,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-    pass: vk::RenderPass,
-    framebuffer: vk::Framebuffer,
+    /// The pass, framebuffer, layout, modules and pipeline; `None` only while dropping (they
+    /// go before the images their framebuffer views).
+    setup: Option<DrawSetup<'g>>,
     pipeline: vk::Pipeline,
 }
 
@@ -377,33 +376,12 @@ impl<'g> Cube<'g> {
                     .image_info(&img),
             ];
             d.update_descriptor_sets(&writes, &[]);
-            let layout = d
-                .create_pipeline_layout(
-                    &vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts),
-                    None,
-                )
-                .expect("vkCreatePipelineLayout");
-            let module = |src: &str, stage: &str| {
-                let code = glsl_spirv(src, stage);
-                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-                    .expect("vkCreateShaderModule")
-            };
-            let modules = [module(VS, "vert"), module(FS, "frag")];
-            let pass = render_pass(d, depth);
             let mut views = vec![target.view];
             views.extend(depth_image.as_ref().map(|i| i.view));
-            let framebuffer = d
-                .create_framebuffer(
-                    &vk::FramebufferCreateInfo::default()
-                        .render_pass(pass)
-                        .attachments(&views)
-                        .width(width)
-                        .height(height)
-                        .layers(1),
-                    None,
-                )
-                .expect("vkCreateFramebuffer");
-            let pipeline = pipeline(d, pass, layout, modules, depth.is_some(), [width, height]);
+            let mut desc = SetupDesc::new(render_pass(d, depth), &views, (width, height), [VS, FS]);
+            desc.set_layouts = &layouts;
+            let mut setup = DrawSetup::new(d, &desc);
+            let pipeline = pipeline(&mut setup, depth.is_some(), [width, height]);
             Cube {
                 gpu,
                 width,
@@ -419,10 +397,7 @@ impl<'g> Cube<'g> {
                 set_layout,
                 pool,
                 set,
-                layout,
-                modules,
-                pass,
-                framebuffer,
+                setup: Some(setup),
                 pipeline,
             }
         }
@@ -432,38 +407,9 @@ impl<'g> Cube<'g> {
     /// the readback buffer; the uniforms must have been written by [`Cube::set_angle`].
     pub fn record(&self, d: &Device, cb: vk::CommandBuffer) {
         self.record_pass(d, cb, 1);
-        let copy = vk::BufferImageCopy {
-            image_subresource: vk::ImageSubresourceLayers {
-                aspect_mask: vk::ImageAspectFlags::COLOR,
-                mip_level: 0,
-                base_array_layer: 0,
-                layer_count: 1,
-            },
-            image_extent: vk::Extent3D { width: self.width, height: self.height, depth: 1 },
-            ..Default::default()
-        };
-        let to_host = vk::MemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .dst_access_mask(vk::AccessFlags::HOST_READ);
+        let extent = (self.width, self.height, 1);
         // SAFETY: a recording command buffer; the pass left the image in TRANSFER_SRC_OPTIMAL.
-        unsafe {
-            d.cmd_copy_image_to_buffer(
-                cb,
-                self.target.image,
-                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                self.readback.buffer,
-                &[copy],
-            );
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &[to_host],
-                &[],
-                &[],
-            );
-        }
+        unsafe { copy_layers(d, cb, self.target.image, extent, self.readback.buffer) };
     }
 
     /// Records the render pass with `draws` draws of the cube (the benchmark records many).
@@ -473,19 +419,10 @@ impl<'g> Cube<'g> {
             vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: 1.0, stencil: 0 } },
         ];
         let n = if self.depth.is_some() { 2 } else { 1 };
-        let area = vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: vk::Extent2D { width: self.width, height: self.height },
-        };
-        let begin = vk::RenderPassBeginInfo::default()
-            .render_pass(self.pass)
-            .framebuffer(self.framebuffer)
-            .render_area(area)
-            .clear_values(&clear[..n]);
         let gfx = vk::PipelineBindPoint::GRAPHICS;
         // SAFETY: a recording command buffer and live objects.
         unsafe {
-            d.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
+            self.setup().begin(cb, &clear[..n]);
             for _ in 0..draws {
                 self.record_draw(d, cb, gfx);
             }
@@ -501,10 +438,14 @@ impl<'g> Cube<'g> {
         // SAFETY: as the caller promises.
         unsafe {
             d.cmd_bind_pipeline(cb, gfx, self.pipeline);
-            d.cmd_bind_descriptor_sets(cb, gfx, self.layout, 0, &[self.set], &[]);
+            d.cmd_bind_descriptor_sets(cb, gfx, self.setup().layout, 0, &[self.set], &[]);
             d.cmd_bind_vertex_buffers(cb, 0, &[self.vertex.buffer], &[0]);
             d.cmd_draw(cb, 36, 1, 0, 0);
         }
+    }
+
+    fn setup(&self) -> &DrawSetup<'g> {
+        self.setup.as_ref().expect("the cube's set-up lives until it drops")
     }
 
     /// Writes the uniforms of the frame at `angle` radians about the vertical axis.
@@ -526,13 +467,7 @@ impl Drop for Cube<'_> {
         // SAFETY: children before parents, after the GPU is idle.
         unsafe {
             let _ = d.device_wait_idle();
-            d.destroy_pipeline(self.pipeline, None);
-            d.destroy_framebuffer(self.framebuffer, None);
-            d.destroy_render_pass(self.pass, None);
-            for m in self.modules {
-                d.destroy_shader_module(m, None);
-            }
-            d.destroy_pipeline_layout(self.layout, None);
+            drop(self.setup.take());
             d.destroy_descriptor_pool(self.pool, None);
             d.destroy_descriptor_set_layout(self.set_layout, None);
             d.destroy_sampler(self.sampler, None);
@@ -627,21 +562,14 @@ fn render_pass(d: &Device, depth: Option<vk::Format>) -> vk::RenderPass {
 /// front: the projection flips y into Vulkan's downward framebuffer y, so the image is not
 /// mirrored and outside faces stay counter-clockwise on screen), depth test LESS
 /// when there is a depth buffer, static viewport and scissor covering `size`.
-fn pipeline(
-    d: &Device,
-    pass: vk::RenderPass,
-    layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
-    depth: bool,
-    [w, h]: [u32; 2],
-) -> vk::Pipeline {
+fn pipeline(setup: &mut DrawSetup<'_>, depth: bool, [w, h]: [u32; 2]) -> vk::Pipeline {
     let bindings = [binding(0, STRIDE, false)];
     let attributes = [
         attribute(0, 0, vk::Format::R32G32B32_SFLOAT, 0),
         attribute(1, 0, vk::Format::R32G32B32_SFLOAT, 12),
         attribute(2, 0, vk::Format::R32G32_SFLOAT, 24),
     ];
-    let mut desc = GraphicsDesc::new(pass, layout, modules);
+    let mut desc = setup.desc();
     desc.bindings = &bindings;
     desc.attributes = &attributes;
     desc.viewport = Some(viewport(w, h));
@@ -654,6 +582,5 @@ fn pipeline(
                 .depth_compare_op(vk::CompareOp::LESS),
         );
     }
-    // SAFETY: a valid description on a live device.
-    unsafe { desc.create(d) }
+    setup.pipeline(&desc)
 }

@@ -42,6 +42,25 @@ impl HostBuffer {
     }
 }
 
+/// An image bound to its own memory, with one view (see [`Gpu::viewed_image`]).
+pub struct ViewedImage {
+    pub image: vk::Image,
+    pub memory: vk::DeviceMemory,
+    pub view: vk::ImageView,
+}
+
+impl ViewedImage {
+    /// Destroys the view, the image and its memory.
+    pub fn destroy(self, device: &Device) {
+        // SAFETY: the GPU is done with the image (callers wait first); each object once.
+        unsafe {
+            device.destroy_image_view(self.view, None);
+            device.destroy_image(self.image, None);
+            device.free_memory(self.memory, None);
+        }
+    }
+}
+
 /// A device with one queue of `family` and a resettable command pool.
 pub struct Gpu {
     pub device: Device,
@@ -268,6 +287,28 @@ impl Gpu {
         }
     }
 
+    /// The image `info` describes, bound to fresh memory ([`Gpu::bind_image_memory`]), and a
+    /// view of `view_type` over `range` in the image's format; the caller destroys it.
+    pub fn viewed_image(
+        &self,
+        info: &vk::ImageCreateInfo<'_>,
+        view_type: vk::ImageViewType,
+        range: vk::ImageSubresourceRange,
+    ) -> ViewedImage {
+        // SAFETY: a valid create info on this live device.
+        let image = unsafe { self.device.create_image(info, None) }.expect("vkCreateImage");
+        let memory = self.bind_image_memory(image);
+        let view_info = vk::ImageViewCreateInfo::default()
+            .image(image)
+            .view_type(view_type)
+            .format(info.format)
+            .subresource_range(range);
+        // SAFETY: a view of a live image bound to memory.
+        let view =
+            unsafe { self.device.create_image_view(&view_info, None) }.expect("vkCreateImageView");
+        ViewedImage { image, memory, view }
+    }
+
     /// An optimally tiled, single-sampled image usable as transfer source and destination,
     /// bound to fresh memory; both live as long as this `Gpu` (destroyed before the device).
     pub fn transfer_image(
@@ -364,41 +405,75 @@ impl Drop for Gpu {
     }
 }
 
+/// A global memory barrier: `access.0` of `stages.0` before `access.1` of `stages.1`.
+pub fn memory_barrier(
+    device: &Device,
+    cb: vk::CommandBuffer,
+    stages: (vk::PipelineStageFlags, vk::PipelineStageFlags),
+    access: (vk::AccessFlags, vk::AccessFlags),
+) {
+    let barrier = vk::MemoryBarrier::default().src_access_mask(access.0).dst_access_mask(access.1);
+    let none = vk::DependencyFlags::empty();
+    // SAFETY: a command buffer in the recording state.
+    unsafe { device.cmd_pipeline_barrier(cb, stages.0, stages.1, none, &[barrier], &[], &[]) };
+}
+
 /// A memory barrier from transfer writes to host reads (what an application needs before
 /// mapping results).
 pub fn transfer_to_host(device: &Device, cb: vk::CommandBuffer) {
-    let barrier = vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-        .dst_access_mask(vk::AccessFlags::HOST_READ);
-    // SAFETY: a command buffer in the recording state.
-    unsafe {
-        device.cmd_pipeline_barrier(
-            cb,
-            vk::PipelineStageFlags::TRANSFER,
-            vk::PipelineStageFlags::HOST,
-            vk::DependencyFlags::empty(),
-            &[barrier],
-            &[],
-            &[],
-        );
-    }
+    let stages = (vk::PipelineStageFlags::TRANSFER, vk::PipelineStageFlags::HOST);
+    memory_barrier(
+        device,
+        cb,
+        stages,
+        (vk::AccessFlags::TRANSFER_WRITE, vk::AccessFlags::HOST_READ),
+    );
 }
 
 /// A transfer-to-transfer barrier (write after write / read after write between copies).
 pub fn transfer_to_transfer(device: &Device, cb: vk::CommandBuffer) {
-    let barrier = vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-        .dst_access_mask(vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE);
-    // SAFETY: a command buffer in the recording state.
+    let transfer = vk::PipelineStageFlags::TRANSFER;
+    let access = (
+        vk::AccessFlags::TRANSFER_WRITE,
+        vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE,
+    );
+    memory_barrier(device, cb, (transfer, transfer), access);
+}
+
+/// Moves `range` of each of `images` from layout `old` to `new`, after earlier transfer
+/// writes and before later transfer reads and writes (the transition between the steps of a
+/// copy, blit or clear test).
+pub fn transfer_transition(
+    device: &Device,
+    cb: vk::CommandBuffer,
+    images: &[vk::Image],
+    range: vk::ImageSubresourceRange,
+    (old, new): (vk::ImageLayout, vk::ImageLayout),
+) {
+    let barriers: Vec<_> = images
+        .iter()
+        .map(|&image| {
+            vk::ImageMemoryBarrier::default()
+                .old_layout(old)
+                .new_layout(new)
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(image)
+                .subresource_range(range)
+        })
+        .collect();
+    // SAFETY: a command buffer in the recording state; live images of its device.
     unsafe {
         device.cmd_pipeline_barrier(
             cb,
             vk::PipelineStageFlags::TRANSFER,
             vk::PipelineStageFlags::TRANSFER,
             vk::DependencyFlags::empty(),
-            &[barrier],
             &[],
             &[],
+            &barriers,
         );
     }
 }

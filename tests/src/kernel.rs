@@ -222,19 +222,7 @@ pub fn whole(buffer: vk::Buffer) -> vk::DescriptorBufferInfo {
 /// A barrier from compute-shader writes to host reads (what an application needs before
 /// reading results through a mapping).
 pub fn compute_to_host(device: &Device, cb: vk::CommandBuffer) {
-    let barrier = vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-        .dst_access_mask(vk::AccessFlags::HOST_READ);
-    // SAFETY: a command buffer in the recording state.
-    unsafe {
-        device.cmd_pipeline_barrier(
-            cb,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::PipelineStageFlags::HOST,
-            vk::DependencyFlags::empty(),
-            &[barrier],
-            &[],
-            &[],
-        );
-    }
+    let stages = (vk::PipelineStageFlags::COMPUTE_SHADER, vk::PipelineStageFlags::HOST);
+    let access = (vk::AccessFlags::SHADER_WRITE, vk::AccessFlags::HOST_READ);
+    crate::gpu::memory_barrier(device, cb, stages, access);
 }

@@ -13,7 +13,7 @@
 //! own test binary.
 
 use ash_loaded::{vk, Device};
-use ferrum_tests::gpu::{Gpu, HostBuffer};
+use ferrum_tests::gpu::{Gpu, HostBuffer, ViewedImage};
 use ferrum_tests::kernel::{binding, whole, write_image, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
@@ -193,83 +193,63 @@ fn barrier(
 
 /// A 3-level, 2-layer image of `format` holding `data` (uploaded by a copy, tightly packed
 /// rows: bufferRowLength 0), left in `layout`, its array view and memory.
-struct Compressed {
-    image: vk::Image,
-    memory: vk::DeviceMemory,
-    view: vk::ImageView,
-}
-
-impl Compressed {
-    fn new(gpu: &Gpu, format: vk::Format, data: &HostBuffer, layout: vk::ImageLayout) -> Self {
-        let d = &gpu.device;
-        let range = colour_range(LEVELS);
-        let usage = vk::ImageUsageFlags::SAMPLED
-            | vk::ImageUsageFlags::TRANSFER_DST
-            | vk::ImageUsageFlags::TRANSFER_SRC;
-        // SAFETY: valid create infos and commands on live handles.
-        unsafe {
-            let info = vk::ImageCreateInfo::default()
-                .image_type(vk::ImageType::TYPE_2D)
-                .format(format)
-                .extent(vk::Extent3D { width: W, height: H, depth: 1 })
-                .mip_levels(LEVELS)
-                .array_layers(LAYERS)
-                .samples(vk::SampleCountFlags::TYPE_1)
-                .tiling(vk::ImageTiling::OPTIMAL)
-                .usage(usage);
-            let image = d.create_image(&info, None).expect("vkCreateImage");
-            let memory = gpu.bind_image_memory(image);
-            let info = vk::ImageViewCreateInfo::default()
-                .image(image)
-                .view_type(vk::ImageViewType::TYPE_2D_ARRAY)
-                .format(format)
-                .subresource_range(range);
-            let view = d.create_image_view(&info, None).expect("vkCreateImageView");
-            let regions: Vec<_> = (0..LEVELS)
-                .map(|level| vk::BufferImageCopy {
-                    buffer_offset: level_offset(format, level),
-                    image_subresource: vk::ImageSubresourceLayers {
-                        aspect_mask: vk::ImageAspectFlags::COLOR,
-                        mip_level: level,
-                        base_array_layer: 0,
-                        layer_count: LAYERS,
-                    },
-                    // The level's texel extent (a partial block at the right and bottom).
-                    image_extent: vk::Extent3D {
-                        width: (W >> level).max(1),
-                        height: (H >> level).max(1),
-                        depth: 1,
-                    },
-                    ..Default::default()
-                })
-                .collect();
-            let dst = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
-            let write = vk::AccessFlags::TRANSFER_WRITE;
-            gpu.run(|d, cb| {
-                let none = vk::AccessFlags::empty();
-                let to_dst =
-                    barrier(image, range, (vk::ImageLayout::UNDEFINED, dst), (none, write));
-                let flags = vk::DependencyFlags::empty();
-                let (top, transfer) =
-                    (vk::PipelineStageFlags::TOP_OF_PIPE, vk::PipelineStageFlags::TRANSFER);
-                d.cmd_pipeline_barrier(cb, top, transfer, flags, &[], &[], &[to_dst]);
-                d.cmd_copy_buffer_to_image(cb, data.buffer, image, dst, &regions);
-                let read = vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_READ;
-                let to_read = barrier(image, range, (dst, layout), (write, read));
-                let all = vk::PipelineStageFlags::COMPUTE_SHADER | transfer;
-                d.cmd_pipeline_barrier(cb, transfer, all, flags, &[], &[], &[to_read]);
-            });
-            Compressed { image, memory, view }
-        }
-    }
-
-    fn destroy(self, d: &Device) {
-        // SAFETY: the GPU is idle.
-        unsafe {
-            d.destroy_image_view(self.view, None);
-            d.destroy_image(self.image, None);
-            d.free_memory(self.memory, None);
-        }
+fn compressed(
+    gpu: &Gpu,
+    format: vk::Format,
+    data: &HostBuffer,
+    layout: vk::ImageLayout,
+) -> ViewedImage {
+    let range = colour_range(LEVELS);
+    let usage = vk::ImageUsageFlags::SAMPLED
+        | vk::ImageUsageFlags::TRANSFER_DST
+        | vk::ImageUsageFlags::TRANSFER_SRC;
+    // SAFETY: valid create infos and commands on live handles.
+    unsafe {
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D { width: W, height: H, depth: 1 })
+            .mip_levels(LEVELS)
+            .array_layers(LAYERS)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage);
+        let target = gpu.viewed_image(&info, vk::ImageViewType::TYPE_2D_ARRAY, range);
+        let image = target.image;
+        let regions: Vec<_> = (0..LEVELS)
+            .map(|level| vk::BufferImageCopy {
+                buffer_offset: level_offset(format, level),
+                image_subresource: vk::ImageSubresourceLayers {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: level,
+                    base_array_layer: 0,
+                    layer_count: LAYERS,
+                },
+                // The level's texel extent (a partial block at the right and bottom).
+                image_extent: vk::Extent3D {
+                    width: (W >> level).max(1),
+                    height: (H >> level).max(1),
+                    depth: 1,
+                },
+                ..Default::default()
+            })
+            .collect();
+        let dst = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
+        let write = vk::AccessFlags::TRANSFER_WRITE;
+        gpu.run(|d, cb| {
+            let none = vk::AccessFlags::empty();
+            let to_dst = barrier(image, range, (vk::ImageLayout::UNDEFINED, dst), (none, write));
+            let flags = vk::DependencyFlags::empty();
+            let (top, transfer) =
+                (vk::PipelineStageFlags::TOP_OF_PIPE, vk::PipelineStageFlags::TRANSFER);
+            d.cmd_pipeline_barrier(cb, top, transfer, flags, &[], &[], &[to_dst]);
+            d.cmd_copy_buffer_to_image(cb, data.buffer, image, dst, &regions);
+            let read = vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_READ;
+            let to_read = barrier(image, range, (dst, layout), (write, read));
+            let all = vk::PipelineStageFlags::COMPUTE_SHADER | transfer;
+            d.cmd_pipeline_barrier(cb, transfer, all, flags, &[], &[], &[to_read]);
+        });
+        target
     }
 }
 
@@ -294,7 +274,7 @@ fn sample_all(gpu: &Gpu, format: vk::Format) -> Vec<u32> {
     let out = gpu.host_buffer(OUT_WORDS as u64 * 4);
     out.write(0, &vec![0xcd; OUT_WORDS * 4]);
     let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
-    let image = Compressed::new(gpu, format, &data, read);
+    let image = compressed(gpu, format, &data, read);
     let samplers = [sampler(d, vk::Filter::NEAREST), sampler(d, vk::Filter::LINEAR)];
     let set = SetPool::new(d, reader.set_layouts[0], &bindings);
     let sampled = vk::DescriptorImageInfo {
@@ -499,7 +479,7 @@ fn blit_all(gpu: &Gpu, format: vk::Format) -> Vec<u32> {
     let d = &gpu.device;
     let data = upload_buffer(gpu, format);
     let src_layout = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
-    let src = Compressed::new(gpu, format, &data, src_layout);
+    let src = compressed(gpu, format, &data, src_layout);
     let total: u32 = BLITS.iter().map(|b| b.1 * b.2).sum();
     let out = gpu.host_buffer(u64::from(total) * 16);
     let one_layer = vk::ImageSubresourceLayers {
@@ -634,7 +614,7 @@ fn copy_round(gpu: &Gpu, format: vk::Format) -> Vec<u8> {
     let data = upload_buffer(gpu, format);
     let (src_layout, dst_layout) =
         (vk::ImageLayout::TRANSFER_SRC_OPTIMAL, vk::ImageLayout::TRANSFER_DST_OPTIMAL);
-    let src = Compressed::new(gpu, format, &data, src_layout);
+    let src = compressed(gpu, format, &data, src_layout);
     let (ew, eh) = ELEMS;
     let u = transfer_image(gpu, element_format(format), ew, eh);
     let back = transfer_image(gpu, format, W, H);

@@ -11,7 +11,7 @@
 //! configuration, so this runs in its own test binary.
 
 use ash_loaded::{vk, Device};
-use ferrum_tests::gpu::{Gpu, HostBuffer};
+use ferrum_tests::gpu::{Gpu, HostBuffer, ViewedImage};
 use ferrum_tests::kernel::{binding, whole, write_image, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::texels::{self, Range};
@@ -161,106 +161,78 @@ fn sampler(d: &Device, filter: vk::Filter, compare: Option<vk::CompareOp>) -> vk
 
 /// A sampled 2-level, 2-layer image of `format` holding `data` (uploaded by a copy), its
 /// array view and memory.
-struct Sampled {
-    image: vk::Image,
-    memory: vk::DeviceMemory,
-    view: vk::ImageView,
-}
-
-impl Sampled {
-    fn new(gpu: &Gpu, format: vk::Format, data: &HostBuffer) -> Sampled {
-        let d = &gpu.device;
-        let range = vk::ImageSubresourceRange {
-            aspect_mask: aspect(format),
-            base_mip_level: 0,
-            level_count: LEVELS,
-            base_array_layer: 0,
-            layer_count: LAYERS,
-        };
-        // SAFETY: valid create infos and commands on live handles.
-        unsafe {
-            let info = vk::ImageCreateInfo::default()
-                .image_type(vk::ImageType::TYPE_2D)
-                .format(format)
-                .extent(vk::Extent3D { width: W, height: H, depth: 1 })
-                .mip_levels(LEVELS)
-                .array_layers(LAYERS)
-                .samples(vk::SampleCountFlags::TYPE_1)
-                .tiling(vk::ImageTiling::OPTIMAL)
-                .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST);
-            let image = d.create_image(&info, None).expect("vkCreateImage");
-            let memory = gpu.bind_image_memory(image);
-            let info = vk::ImageViewCreateInfo::default()
+fn sampled(gpu: &Gpu, format: vk::Format, data: &HostBuffer) -> ViewedImage {
+    let range = vk::ImageSubresourceRange {
+        aspect_mask: aspect(format),
+        base_mip_level: 0,
+        level_count: LEVELS,
+        base_array_layer: 0,
+        layer_count: LAYERS,
+    };
+    // SAFETY: valid create infos and commands on live handles.
+    unsafe {
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D { width: W, height: H, depth: 1 })
+            .mip_levels(LEVELS)
+            .array_layers(LAYERS)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST);
+        let target = gpu.viewed_image(&info, vk::ImageViewType::TYPE_2D_ARRAY, range);
+        let image = target.image;
+        let regions: Vec<_> = (0..LEVELS)
+            .map(|level| vk::BufferImageCopy {
+                buffer_offset: level_offset(format, level),
+                image_subresource: vk::ImageSubresourceLayers {
+                    aspect_mask: aspect(format),
+                    mip_level: level,
+                    base_array_layer: 0,
+                    layer_count: LAYERS,
+                },
+                image_extent: vk::Extent3D { width: W >> level, height: H >> level, depth: 1 },
+                ..Default::default()
+            })
+            .collect();
+        let barrier = |old, new, src, dst| {
+            vk::ImageMemoryBarrier::default()
                 .image(image)
-                .view_type(vk::ImageViewType::TYPE_2D_ARRAY)
-                .format(format)
-                .subresource_range(range);
-            let view = d.create_image_view(&info, None).expect("vkCreateImageView");
-            let regions: Vec<_> = (0..LEVELS)
-                .map(|level| vk::BufferImageCopy {
-                    buffer_offset: level_offset(format, level),
-                    image_subresource: vk::ImageSubresourceLayers {
-                        aspect_mask: aspect(format),
-                        mip_level: level,
-                        base_array_layer: 0,
-                        layer_count: LAYERS,
-                    },
-                    image_extent: vk::Extent3D { width: W >> level, height: H >> level, depth: 1 },
-                    ..Default::default()
-                })
-                .collect();
-            let barrier = |old, new, src, dst| {
-                vk::ImageMemoryBarrier::default()
-                    .image(image)
-                    .old_layout(old)
-                    .new_layout(new)
-                    .src_access_mask(src)
-                    .dst_access_mask(dst)
-                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                    .subresource_range(range)
-            };
-            let dst = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
-            let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
-            gpu.run(|d, cb| {
-                let stage = vk::PipelineStageFlags::TRANSFER;
-                let to_dst = barrier(
-                    vk::ImageLayout::UNDEFINED,
-                    dst,
-                    vk::AccessFlags::empty(),
-                    vk::AccessFlags::TRANSFER_WRITE,
-                );
-                let flags = vk::DependencyFlags::empty();
-                d.cmd_pipeline_barrier(
-                    cb,
-                    vk::PipelineStageFlags::TOP_OF_PIPE,
-                    stage,
-                    flags,
-                    &[],
-                    &[],
-                    &[to_dst],
-                );
-                d.cmd_copy_buffer_to_image(cb, data.buffer, image, dst, &regions);
-                let to_read = barrier(
-                    dst,
-                    read,
-                    vk::AccessFlags::TRANSFER_WRITE,
-                    vk::AccessFlags::SHADER_READ,
-                );
-                let cs = vk::PipelineStageFlags::COMPUTE_SHADER;
-                d.cmd_pipeline_barrier(cb, stage, cs, flags, &[], &[], &[to_read]);
-            });
-            Sampled { image, memory, view }
-        }
-    }
-
-    fn destroy(self, d: &Device) {
-        // SAFETY: the GPU is idle.
-        unsafe {
-            d.destroy_image_view(self.view, None);
-            d.destroy_image(self.image, None);
-            d.free_memory(self.memory, None);
-        }
+                .old_layout(old)
+                .new_layout(new)
+                .src_access_mask(src)
+                .dst_access_mask(dst)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .subresource_range(range)
+        };
+        let dst = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
+        let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+        gpu.run(|d, cb| {
+            let stage = vk::PipelineStageFlags::TRANSFER;
+            let to_dst = barrier(
+                vk::ImageLayout::UNDEFINED,
+                dst,
+                vk::AccessFlags::empty(),
+                vk::AccessFlags::TRANSFER_WRITE,
+            );
+            let flags = vk::DependencyFlags::empty();
+            d.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::TOP_OF_PIPE,
+                stage,
+                flags,
+                &[],
+                &[],
+                &[to_dst],
+            );
+            d.cmd_copy_buffer_to_image(cb, data.buffer, image, dst, &regions);
+            let to_read =
+                barrier(dst, read, vk::AccessFlags::TRANSFER_WRITE, vk::AccessFlags::SHADER_READ);
+            let cs = vk::PipelineStageFlags::COMPUTE_SHADER;
+            d.cmd_pipeline_barrier(cb, stage, cs, flags, &[], &[], &[to_read]);
+        });
+        target
     }
 }
 
@@ -292,7 +264,7 @@ fn sample_all(gpu: &Gpu, format: vk::Format) -> Vec<u32> {
     let reader = Kernel::new(d, &compute_spirv(&reader_source(format)), &[&bindings], 0);
     let out = gpu.host_buffer(u64::from(OUT_WORDS) * 4);
     out.write(0, &vec![0xcd; OUT_WORDS as usize * 4]);
-    let image = Sampled::new(gpu, format, &data);
+    let image = sampled(gpu, format, &data);
     // A buffer view of a format without one is never read (the shader's branch is constant).
     let view_format = if has_buffer_view(format) { format } else { vk::Format::R8G8B8A8_UNORM };
     let texels = texel_view(d, view_format, &data);
@@ -484,7 +456,7 @@ fn compare_all(gpu: &Gpu, format: vk::Format, filter: vk::Filter) -> Vec<Vec<f32
     let upload = level_offset(format, LEVELS);
     let data = gpu.host_buffer(upload);
     data.write(0, &pattern(format, upload as usize));
-    let image = Sampled::new(gpu, format, &data);
+    let image = sampled(gpu, format, &data);
     let bindings = [
         binding(0, vk::DescriptorType::SAMPLED_IMAGE, 1),
         binding(1, vk::DescriptorType::SAMPLER, 1),

@@ -14,7 +14,7 @@
 mod raster;
 
 use ash_loaded::vk;
-use ferrum_tests::gpu::Gpu;
+use ferrum_tests::gpu::{memory_barrier, Gpu};
 use ferrum_tests::kernel::{binding, whole, SetPool};
 use ferrum_tests::pipeline::GraphicsDesc;
 use ferrum_tests::scene::module;
@@ -252,17 +252,12 @@ fn run(h: &Harness, pd: vk::PhysicalDevice) -> Vec<[u32; 4]> {
             let n = multi_indexed.len() as u32;
             draw_multi_indexed(cb, n, multi_indexed.as_ptr(), 1, 5, stride, std::ptr::null());
             d.cmd_end_render_pass(cb);
-            let visible = vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ);
-            d.cmd_pipeline_barrier(
+            let stages = (vk::PipelineStageFlags::VERTEX_SHADER, vk::PipelineStageFlags::HOST);
+            memory_barrier(
+                d,
                 cb,
-                vk::PipelineStageFlags::VERTEX_SHADER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &[visible],
-                &[],
-                &[],
+                stages,
+                (vk::AccessFlags::SHADER_WRITE, vk::AccessFlags::HOST_READ),
             );
         });
         let words = out.u32s();

@@ -14,7 +14,7 @@
 mod raster;
 
 use ash_loaded::{vk, Device};
-use ferrum_tests::gpu::Gpu;
+use ferrum_tests::gpu::{transfer_to_host, Gpu};
 use ferrum_tests::kernel::Kernel;
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
@@ -154,18 +154,7 @@ fn run(h: &Harness, pd: vk::PhysicalDevice) -> Results {
             let partial = vk::QueryResultFlags::PARTIAL | avail;
             d.cmd_copy_query_pool_results(cb, occ, 4, 1, b, 512, 8, partial);
             d.cmd_copy_query_pool_results(cb, st, 0, 1, b, 1024, 0, wide | avail | wait);
-            let barrier = vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ);
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &[barrier],
-                &[],
-                &[],
-            );
+            transfer_to_host(d, cb);
         });
         let mut host64 = vec![[0u64; 2]; OCCLUSION];
         let r = d.get_query_pool_results(

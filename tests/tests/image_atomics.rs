@@ -10,8 +10,8 @@
 //! so the atomics really collide; the final values do not depend on their order). The
 //! returned values of the owned texels and every final texel must equal lavapipe's exactly.
 
-use ash_loaded::{vk, Device};
-use ferrum_tests::gpu::{transfer_to_host, Gpu};
+use ash_loaded::vk;
+use ferrum_tests::gpu::{transfer_to_host, Gpu, ViewedImage};
 use ferrum_tests::kernel::{binding, whole, write_image, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
@@ -69,13 +69,6 @@ fn format(signed: bool) -> vk::Format {
     }
 }
 
-/// The 2-level, 2-layer storage image and its view of level 0 (both layers).
-struct Storage {
-    image: vk::Image,
-    memory: vk::DeviceMemory,
-    view: vk::ImageView,
-}
-
 fn layers(level: u32, levels: u32) -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange {
         aspect_mask: vk::ImageAspectFlags::COLOR,
@@ -86,44 +79,22 @@ fn layers(level: u32, levels: u32) -> vk::ImageSubresourceRange {
     }
 }
 
-impl Storage {
-    fn new(gpu: &Gpu, format: vk::Format) -> Storage {
-        let d = &gpu.device;
-        let info = vk::ImageCreateInfo::default()
-            .image_type(vk::ImageType::TYPE_2D)
-            .format(format)
-            .extent(vk::Extent3D { width: W, height: H, depth: 1 })
-            .mip_levels(2)
-            .array_layers(LAYERS)
-            .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(
-                vk::ImageUsageFlags::STORAGE
-                    | vk::ImageUsageFlags::TRANSFER_SRC
-                    | vk::ImageUsageFlags::TRANSFER_DST,
-            );
-        // SAFETY: valid create infos on a live device; destroyed in `destroy`.
-        unsafe {
-            let image = d.create_image(&info, None).expect("vkCreateImage");
-            let memory = gpu.bind_image_memory(image);
-            let vinfo = vk::ImageViewCreateInfo::default()
-                .image(image)
-                .view_type(vk::ImageViewType::TYPE_2D_ARRAY)
-                .format(format)
-                .subresource_range(layers(0, 1));
-            let view = d.create_image_view(&vinfo, None).expect("vkCreateImageView");
-            Storage { image, memory, view }
-        }
-    }
-
-    fn destroy(self, d: &Device) {
-        // SAFETY: the GPU is idle.
-        unsafe {
-            d.destroy_image_view(self.view, None);
-            d.destroy_image(self.image, None);
-            d.free_memory(self.memory, None);
-        }
-    }
+/// The 2-level, 2-layer storage image and its view of level 0 (both layers).
+fn storage(gpu: &Gpu, format: vk::Format) -> ViewedImage {
+    let info = vk::ImageCreateInfo::default()
+        .image_type(vk::ImageType::TYPE_2D)
+        .format(format)
+        .extent(vk::Extent3D { width: W, height: H, depth: 1 })
+        .mip_levels(2)
+        .array_layers(LAYERS)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .tiling(vk::ImageTiling::OPTIMAL)
+        .usage(
+            vk::ImageUsageFlags::STORAGE
+                | vk::ImageUsageFlags::TRANSFER_SRC
+                | vk::ImageUsageFlags::TRANSFER_DST,
+        );
+    gpu.viewed_image(&info, vk::ImageViewType::TYPE_2D_ARRAY, layers(0, 1))
 }
 
 /// A barrier over every level and layer of `image` (a layout transition when `old` and `new`
@@ -187,7 +158,7 @@ fn run(gpu: &Gpu, signed: bool, buffer: bool) -> (Vec<u32>, Vec<u32>) {
             });
             d.destroy_buffer_view(view, None);
         } else {
-            let image = Storage::new(gpu, format(signed));
+            let image = storage(gpu, format(signed));
             let general = vk::ImageLayout::GENERAL;
             let info = vk::DescriptorImageInfo {
                 image_view: image.view,

@@ -77,9 +77,6 @@ fn linear_copy_round(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu) -> Vec<u8> 
             image_extent: vk::Extent3D { width: 20, height: 6, depth: 1 },
         };
         let out = vk::BufferImageCopy { buffer_offset: 8, buffer_row_length: W + 3, ..full };
-        let barrier = vk::MemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .dst_access_mask(vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE);
         let to_general = vk::ImageMemoryBarrier::default()
             .image(image)
             .old_layout(vk::ImageLayout::UNDEFINED)
@@ -116,26 +113,15 @@ fn linear_copy_round(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu) -> Vec<u8> 
             );
             d.cmd_copy_buffer_to_image(cb, a.buffer, image, general, &[full]);
             d.cmd_copy_buffer_to_image(cb, a.buffer, image2, general, &[full]);
-            d.cmd_pipeline_barrier(cb, transfer, transfer, dep, &[barrier], &[], &[]);
+            transfer_to_transfer(d, cb);
             d.cmd_copy_buffer_to_image(cb, b.buffer, image, vk::ImageLayout::GENERAL, &[part]);
-            d.cmd_pipeline_barrier(cb, transfer, transfer, dep, &[barrier], &[], &[]);
+            transfer_to_transfer(d, cb);
             d.cmd_copy_image(cb, image, general, image2, general, &[image_copy]);
-            d.cmd_pipeline_barrier(cb, transfer, transfer, dep, &[barrier], &[], &[]);
+            transfer_to_transfer(d, cb);
             d.cmd_copy_image_to_buffer(cb, image, general, c.buffer, &[out]);
             let out2 = vk::BufferImageCopy { buffer_offset: 4096, ..out };
             d.cmd_copy_image_to_buffer(cb, image2, general, c.buffer, &[out2]);
-            let host = vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ);
-            d.cmd_pipeline_barrier(
-                cb,
-                transfer,
-                vk::PipelineStageFlags::HOST,
-                dep,
-                &[host],
-                &[],
-                &[],
-            );
+            transfer_to_host(d, cb);
         });
         let result = c.bytes().to_vec();
         d.destroy_image(image, None);

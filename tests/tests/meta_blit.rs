@@ -12,7 +12,7 @@
 //! values in [0, 1] and two axes that is 2/256, plus one LSB of the destination's rounding.
 
 use ash_loaded::vk;
-use ferrum_tests::gpu::{transfer_to_host, transfer_to_transfer, Gpu};
+use ferrum_tests::gpu::{transfer_to_host, transfer_to_transfer, transfer_transition, Gpu};
 use ferrum_tests::texels::{self, Range};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -178,33 +178,14 @@ fn round(gpu: &Gpu, (sf, df): (vk::Format, vk::Format), filter: vk::Filter) -> V
     );
     gpu.run(|d, cb| {
         let barrier = |image, old, new, f| {
-            let b = vk::ImageMemoryBarrier::default()
-                .old_layout(old)
-                .new_layout(new)
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .image(image)
-                .subresource_range(vk::ImageSubresourceRange {
-                    aspect_mask: aspect(f),
-                    base_mip_level: 0,
-                    level_count: LEVELS,
-                    base_array_layer: 0,
-                    layer_count: LAYERS,
-                });
-            // SAFETY: a command buffer in the recording state; live images.
-            unsafe {
-                d.cmd_pipeline_barrier(
-                    cb,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &[b],
-                );
-            }
+            let range = vk::ImageSubresourceRange {
+                aspect_mask: aspect(f),
+                base_mip_level: 0,
+                level_count: LEVELS,
+                base_array_layer: 0,
+                layer_count: LAYERS,
+            };
+            transfer_transition(d, cb, &[image], range, (old, new));
         };
         let (undef, dst, src) = (
             vk::ImageLayout::UNDEFINED,

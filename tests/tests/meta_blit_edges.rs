@@ -6,7 +6,7 @@
 //! one-row image, so every destination texel is exactly one source texel converted.
 
 use ash_loaded::vk;
-use ferrum_tests::gpu::{transfer_to_host, transfer_to_transfer, Gpu};
+use ferrum_tests::gpu::{transfer_to_host, transfer_to_transfer, transfer_transition, Gpu};
 use ferrum_tests::Harness;
 
 fn bpe(f: vk::Format) -> usize {
@@ -38,30 +38,7 @@ fn blit_row(gpu: &Gpu, sf: vk::Format, df: vk::Format, src: &[u8]) -> Vec<u8> {
         dst_offsets: [vk::Offset3D::default(), corner],
     };
     gpu.run(|d, cb| {
-        let barrier = |image, old, new| {
-            let b = vk::ImageMemoryBarrier::default()
-                .old_layout(old)
-                .new_layout(new)
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .image(image)
-                .subresource_range(range);
-            let stage = vk::PipelineStageFlags::TRANSFER;
-            // SAFETY: a command buffer in the recording state; a live image.
-            unsafe {
-                d.cmd_pipeline_barrier(
-                    cb,
-                    stage,
-                    stage,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &[b],
-                )
-            };
-        };
+        let barrier = |image, old, new| transfer_transition(d, cb, &[image], range, (old, new));
         let (undef, dst, src_l) = (
             vk::ImageLayout::UNDEFINED,
             vk::ImageLayout::TRANSFER_DST_OPTIMAL,

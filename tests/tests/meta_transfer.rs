@@ -7,7 +7,9 @@
 //! be equal. Lavapipe shares the process's loader configuration, so this is its own binary.
 
 use ash_loaded::vk;
-use ferrum_tests::gpu::{transfer_to_host, transfer_to_transfer, Gpu, HostBuffer};
+use ferrum_tests::gpu::{
+    transfer_to_host, transfer_to_transfer, transfer_transition, Gpu, HostBuffer,
+};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
 const W: u32 = 13;
@@ -91,38 +93,14 @@ fn transition(
     old: vk::ImageLayout,
     new: vk::ImageLayout,
 ) {
-    let barriers: Vec<_> = images
-        .iter()
-        .map(|&image| {
-            vk::ImageMemoryBarrier::default()
-                .old_layout(old)
-                .new_layout(new)
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .image(image)
-                .subresource_range(vk::ImageSubresourceRange {
-                    aspect_mask: all,
-                    base_mip_level: 0,
-                    level_count: LEVELS,
-                    base_array_layer: 0,
-                    layer_count: LAYERS,
-                })
-        })
-        .collect();
-    // SAFETY: a recording command buffer and live images.
-    unsafe {
-        d.cmd_pipeline_barrier(
-            cb,
-            vk::PipelineStageFlags::TRANSFER,
-            vk::PipelineStageFlags::TRANSFER,
-            vk::DependencyFlags::empty(),
-            &[],
-            &[],
-            &barriers,
-        );
-    }
+    let range = vk::ImageSubresourceRange {
+        aspect_mask: all,
+        base_mip_level: 0,
+        level_count: LEVELS,
+        base_array_layer: 0,
+        layer_count: LAYERS,
+    };
+    transfer_transition(d, cb, images, range, (old, new));
 }
 
 const CLEAR_COLOR: [f32; 4] = [1.0, 0.0, 0.25, 1.0];
@@ -328,33 +306,14 @@ fn shaped_round(gpu: &Gpu, format: vk::Format, ty: vk::ImageType) -> Vec<u8> {
     let color = vk::ImageAspectFlags::COLOR;
     gpu.run(|d, cb| {
         let barrier = |d: &ash_loaded::Device, old, new| {
-            let b = vk::ImageMemoryBarrier::default()
-                .old_layout(old)
-                .new_layout(new)
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .image(a)
-                .subresource_range(vk::ImageSubresourceRange {
-                    aspect_mask: color,
-                    base_mip_level: 0,
-                    level_count: 2,
-                    base_array_layer: 0,
-                    layer_count: layers,
-                });
-            // SAFETY: a recording command buffer and a live image.
-            unsafe {
-                d.cmd_pipeline_barrier(
-                    cb,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &[b],
-                );
-            }
+            let range = vk::ImageSubresourceRange {
+                aspect_mask: color,
+                base_mip_level: 0,
+                level_count: 2,
+                base_array_layer: 0,
+                layer_count: layers,
+            };
+            transfer_transition(d, cb, &[a], range, (old, new));
         };
         let general = vk::ImageLayout::GENERAL;
         barrier(d, vk::ImageLayout::UNDEFINED, general);

@@ -15,7 +15,7 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
-use ferrum_tests::gpu::Gpu;
+use ferrum_tests::gpu::{Gpu, ViewedImage};
 use ferrum_tests::pipeline::viewport;
 use ferrum_tests::scene::copy_layers;
 use ferrum_tests::{entry_with_lavapipe, Harness};
@@ -182,7 +182,7 @@ fn pipeline(setup: &mut DrawSetup<'_>, mask: u32, alpha_to_coverage: bool) -> vk
     setup.pipeline(&desc)
 }
 
-fn image(gpu: &Gpu, samples: vk::SampleCountFlags) -> (vk::Image, vk::ImageView, vk::DeviceMemory) {
+fn image(gpu: &Gpu, samples: vk::SampleCountFlags) -> ViewedImage {
     use vk::ImageUsageFlags as U;
     let info = vk::ImageCreateInfo::default()
         .image_type(vk::ImageType::TYPE_2D)
@@ -193,30 +193,19 @@ fn image(gpu: &Gpu, samples: vk::SampleCountFlags) -> (vk::Image, vk::ImageView,
         .samples(samples)
         .tiling(vk::ImageTiling::OPTIMAL)
         .usage(U::COLOR_ATTACHMENT | U::TRANSFER_SRC);
-    let d = &gpu.device;
-    // SAFETY: a live device; the image gets memory before its view.
-    unsafe {
-        let image = d.create_image(&info, None).expect("vkCreateImage");
-        let memory = gpu.bind_image_memory(image);
-        let view = vk::ImageViewCreateInfo::default()
-            .image(image)
-            .view_type(vk::ImageViewType::TYPE_2D)
-            .format(FORMAT)
-            .subresource_range(ferrum_tests::scene::color_range(1));
-        (image, d.create_image_view(&view, None).unwrap(), memory)
-    }
+    gpu.viewed_image(&info, vk::ImageViewType::TYPE_2D, ferrum_tests::scene::color_range(1))
 }
 
 /// Renders case `c` with pipeline sample mask `1 << k`; returns the resolved texels.
 fn render(gpu: &Gpu, c: &Case, k: usize) -> Vec<[f32; 4]> {
     let d = &gpu.device;
-    let (ms, ms_view, ms_mem) = image(gpu, SAMPLES);
-    let (resolved, resolved_view, resolved_mem) = image(gpu, vk::SampleCountFlags::TYPE_1);
+    let ms = image(gpu, SAMPLES);
+    let resolved = image(gpu, vk::SampleCountFlags::TYPE_1);
     let size = u64::from(W * H * 16);
     let down = gpu.host_buffer(size);
     // SAFETY: a valid create info on a live device; the set-up takes the pass over.
     let rp = unsafe { pass(d) };
-    let views = [ms_view, resolved_view];
+    let views = [ms.view, resolved.view];
     let fs = fs(c.body);
     let mut setup = DrawSetup::new(d, &SetupDesc::new(rp, &views, (W, H), [VS2, &fs]));
     let pipe = pipeline(&mut setup, 1 << k, c.alpha_to_coverage);
@@ -226,17 +215,11 @@ fn render(gpu: &Gpu, c: &Case, k: usize) -> Vec<[f32; 4]> {
         d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
         d.cmd_draw(cb, 3, 1, 0, 0);
         d.cmd_end_render_pass(cb);
-        copy_layers(d, cb, resolved, (W, H, 1), down.buffer);
+        copy_layers(d, cb, resolved.image, (W, H, 1), down.buffer);
     });
     drop(setup);
-    // SAFETY: the GPU is done with the images.
-    unsafe {
-        for (i, v, m) in [(ms, ms_view, ms_mem), (resolved, resolved_view, resolved_mem)] {
-            d.destroy_image_view(v, None);
-            d.destroy_image(i, None);
-            d.free_memory(m, None);
-        }
-    }
+    ms.destroy(d);
+    resolved.destroy(d);
     let b = down.bytes().to_vec();
     gpu.destroy_buffer(down);
     (0..(W * H) as usize)

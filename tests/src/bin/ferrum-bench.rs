@@ -16,7 +16,8 @@
 
 use std::time::{Duration, Instant};
 
-use ash_loaded::{vk, Device, Entry};
+use ash_loaded::{vk, Device};
+use ferrum_tests::app::App;
 use ferrum_tests::cube::Cube;
 use ferrum_tests::gpu::{Gpu, HostBuffer};
 use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
@@ -291,23 +292,15 @@ fn graphics(instance: &ash_loaded::Instance, pd: vk::PhysicalDevice) {
 fn main() {
     let mode = std::env::args().nth(1);
     let compute_only = mode.as_deref() == Some("compute");
-    // SAFETY: loading the system loader, as every Vulkan application does.
-    let entry = unsafe { Entry::load() }.expect("libvulkan.so.1");
-    let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_0);
-    // SAFETY: valid create infos; destroyed at the end.
-    let instance = unsafe {
-        entry.create_instance(&vk::InstanceCreateInfo::default().application_info(&app), None)
-    }
-    .expect("vkCreateInstance");
-    // SAFETY: a live instance.
-    let pd = unsafe { instance.enumerate_physical_devices() }.unwrap()[0];
+    let app = App::new(c"ferrum-bench", vk::API_VERSION_1_0).expect("a Vulkan instance");
+    let (instance, pd) = (&app.instance, app.pd);
     if mode.as_deref() == Some("graphics") {
-        graphics(&instance, pd);
+        graphics(instance, pd);
     } else if compute_only {
-        let gpu = Gpu::new(&instance, pd, 1, 1, &[]);
+        let gpu = Gpu::new(instance, pd, 1, 1, &[]);
         compute_kernels(&gpu);
     } else {
-        let gpu = Gpu::new(&instance, pd, 1, 1, &[]);
+        let gpu = Gpu::new(instance, pd, 1, 1, &[]);
         const N: u32 = 1 << 16;
         let (a, b) = (gpu.host_buffer(16 * u64::from(N)), gpu.host_buffer(16 * u64::from(N)));
         let copy = Job::new(&gpu.device, COPY, &a, &b);
@@ -330,6 +323,4 @@ fn main() {
         gpu.destroy_buffer(a);
         gpu.destroy_buffer(b);
     }
-    // SAFETY: every child was destroyed.
-    unsafe { instance.destroy_instance(None) };
 }

@@ -7,7 +7,8 @@
 
 use std::time::Instant;
 
-use ash_loaded::{vk, Entry};
+use ash_loaded::vk;
+use ferrum_tests::app::{save_png, App};
 use ferrum_tests::cube::Cube;
 use ferrum_tests::gpu::Gpu;
 
@@ -16,53 +17,25 @@ fn angle(i: u32, frames: u32) -> f32 {
     0.6 + std::f32::consts::FRAC_PI_2 * i as f32 / frames.max(1) as f32
 }
 
-fn save(
-    path: &str,
-    width: u32,
-    height: u32,
-    rgba: &[u8],
-) -> Result<(), Box<dyn std::error::Error>> {
-    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
-    let mut encoder = png::Encoder::new(file, width, height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.write_header()?.write_image_data(rgba)?;
-    Ok(())
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let out = args.get(1).ok_or("usage: ferrum-cube OUT.png [WIDTH HEIGHT [FRAMES]]")?;
     let width: u32 = args.get(2).map_or(Ok(256), |s| s.parse())?;
     let height: u32 = args.get(3).map_or(Ok(256), |s| s.parse())?;
     let frames: u32 = args.get(4).map_or(Ok(4), |s| s.parse())?;
-    // SAFETY: loading the system loader, as every Vulkan application does.
-    let entry = unsafe { Entry::load()? };
-    let app = vk::ApplicationInfo::default()
-        .application_name(c"ferrum-cube")
-        .api_version(vk::API_VERSION_1_0);
-    // SAFETY: valid create infos; objects are destroyed before the program ends.
-    let instance = unsafe {
-        entry.create_instance(&vk::InstanceCreateInfo::default().application_info(&app), None)?
-    };
-    // SAFETY: a live instance.
-    let pd =
-        *unsafe { instance.enumerate_physical_devices()? }.first().ok_or("no Vulkan device")?;
-    // SAFETY: a live physical device.
-    let props = unsafe { instance.get_physical_device_properties(pd) };
-    let name = props.device_name_as_c_str()?.to_string_lossy().into_owned();
+    let app = App::new(c"ferrum-cube", vk::API_VERSION_1_0)?;
     let start = Instant::now();
     let (images, depth) = {
-        let gpu = Gpu::new(&instance, pd, 0, 1, &[]);
-        let cube = Cube::new(&instance, pd, &gpu, width, height);
+        let gpu = Gpu::new(&app.instance, app.pd, 0, 1, &[]);
+        let cube = Cube::new(&app.instance, app.pd, &gpu, width, height);
         let images: Vec<Vec<u8>> =
             (0..frames.max(1)).map(|i| cube.frame(angle(i, frames))).collect();
         (images, cube.depth)
     };
     let elapsed = start.elapsed();
-    // SAFETY: every child object was destroyed with `gpu`.
-    unsafe { instance.destroy_instance(None) };
-    save(out, width, height, &images[0])?;
+    let name = app.name.clone();
+    drop(app);
+    save_png(out, width, height, &images[0])?;
     let hidden = match depth {
         Some(f) => format!("depth-tested ({f:?}) and back faces culled"),
         None => "back faces culled (no depth attachment format on this device)".to_string(),
@@ -86,7 +59,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Some((stem, ext)) => format!("{stem}-frames.{ext}"),
             None => format!("{out}-frames"),
         };
-        save(&path, width * n as u32, height, &strip)?;
+        save_png(&path, width * n as u32, height, &strip)?;
         println!("{n} frames at different angles -> {path}");
     }
     Ok(())

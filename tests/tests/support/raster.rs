@@ -7,10 +7,9 @@
 #![allow(dead_code)]
 
 use ash_loaded::{vk, Device};
+use ferrum_tests::draw::{DrawSetup, SetupDesc};
 use ferrum_tests::gpu::{Gpu, HostBuffer};
-use ferrum_tests::pipeline::GraphicsDesc;
-use ferrum_tests::scene::cleared_pass;
-use ferrum_tests::shaders::glsl_spirv;
+use ferrum_tests::scene::{cleared_pass, copy_layers};
 use ferrum_tests::Harness;
 
 pub const W: u32 = 37;
@@ -40,14 +39,16 @@ void main() { o = pc.color; }
 /// The clear colour of every test target.
 pub const CLEAR: [f32; 4] = [0.1, 0.2, 0.3, 1.0];
 
-pub struct Target {
+pub struct Target<'d> {
     pub image: vk::Image,
     memory: vk::DeviceMemory,
     pub view: vk::ImageView,
+    /// The pass, framebuffer, layout, modules and pipeline (`pass`, `framebuffer`, `layout`
+    /// and `pipeline` below name them for the tests).
+    setup: DrawSetup<'d>,
     pub pass: vk::RenderPass,
     pub framebuffer: vk::Framebuffer,
     pub layout: vk::PipelineLayout,
-    modules: [vk::ShaderModule; 2],
     pub pipeline: vk::Pipeline,
 }
 
@@ -61,18 +62,18 @@ pub fn full() -> vk::Rect2D {
     vk::Rect2D { offset: vk::Offset2D::default(), extent: vk::Extent2D { width: W, height: H } }
 }
 
-impl Target {
-    pub fn new(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu) -> Target {
+impl<'d> Target<'d> {
+    pub fn new(h: &Harness, pd: vk::PhysicalDevice, gpu: &'d Gpu) -> Target<'d> {
         Target::create(h, pd, gpu, false)
     }
 
     /// A target whose image lists its one view format (VkImageFormatListCreateInfo; the
     /// device must have VK_KHR_image_format_list), as imageless framebuffers require.
-    pub fn with_format_list(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu) -> Target {
+    pub fn with_format_list(h: &Harness, pd: vk::PhysicalDevice, gpu: &'d Gpu) -> Target<'d> {
         Target::create(h, pd, gpu, true)
     }
 
-    fn create(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, listed: bool) -> Target {
+    fn create(h: &Harness, pd: vk::PhysicalDevice, gpu: &'d Gpu, listed: bool) -> Target<'d> {
         let d = &gpu.device;
         let formats = [vk::Format::R8G8B8A8_UNORM];
         let mut list = vk::ImageFormatListCreateInfo::default().view_formats(&formats);
@@ -115,36 +116,17 @@ impl Target {
                 vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
             );
             let views = [view];
-            let framebuffer = d
-                .create_framebuffer(
-                    &vk::FramebufferCreateInfo::default()
-                        .render_pass(pass)
-                        .attachments(&views)
-                        .width(W)
-                        .height(H)
-                        .layers(1),
-                    None,
-                )
-                .unwrap();
             let push = [vk::PushConstantRange {
                 stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
                 offset: 0,
                 size: 32,
             }];
-            let layout = d
-                .create_pipeline_layout(
-                    &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&push),
-                    None,
-                )
-                .unwrap();
-            let module = |src: &str, stage: &str| {
-                let code = glsl_spirv(src, stage);
-                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
-                    .unwrap()
-            };
-            let modules = [module(VS, "vert"), module(FS, "frag")];
-            let pipeline = GraphicsDesc::new(pass, layout, modules).create(d);
-            Target { image, memory, view, pass, framebuffer, layout, modules, pipeline }
+            let mut desc = SetupDesc::new(pass, &views, (W, H), [VS, FS]);
+            desc.push = &push;
+            let mut setup = DrawSetup::new(d, &desc);
+            let pipeline = setup.pipeline(&setup.desc());
+            let (pass, framebuffer, layout) = (setup.pass, setup.framebuffer, setup.layout);
+            Target { image, memory, view, setup, pass, framebuffer, layout, pipeline }
         }
     }
 
@@ -155,7 +137,7 @@ impl Target {
         cache: vk::PipelineCache,
         flags: vk::PipelineCreateFlags,
     ) -> Result<vk::Pipeline, vk::Result> {
-        let mut desc = GraphicsDesc::new(self.pass, self.layout, self.modules);
+        let mut desc = self.setup.desc();
         desc.cache = cache;
         desc.flags = flags;
         // SAFETY: live handles.
@@ -258,53 +240,19 @@ impl Target {
     /// `cb` must be recording outside a render pass; the image is in TRANSFER_SRC_OPTIMAL
     /// (the render pass's final layout).
     pub unsafe fn read_back(&self, d: &Device, cb: vk::CommandBuffer, out: &HostBuffer) {
-        let region = vk::BufferImageCopy {
-            image_subresource: vk::ImageSubresourceLayers {
-                aspect_mask: vk::ImageAspectFlags::COLOR,
-                mip_level: 0,
-                base_array_layer: 0,
-                layer_count: 1,
-            },
-            image_extent: vk::Extent3D { width: W, height: H, depth: 1 },
-            ..Default::default()
-        };
-        let barrier = vk::MemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .dst_access_mask(vk::AccessFlags::HOST_READ);
         // SAFETY: forwarded to the caller.
-        unsafe {
-            d.cmd_copy_image_to_buffer(
-                cb,
-                self.image,
-                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                out.buffer,
-                &[region],
-            );
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &[barrier],
-                &[],
-                &[],
-            );
-        }
+        unsafe { copy_layers(d, cb, self.image, (W, H, 1), out.buffer) };
     }
 
     pub fn destroy(self, d: &Device) {
+        let Target { image, memory, view, setup, .. } = self;
+        // The framebuffer goes before the view it holds.
+        drop(setup);
         // SAFETY: the GPU is done with every object (callers wait first).
         unsafe {
-            d.destroy_pipeline(self.pipeline, None);
-            for m in self.modules {
-                d.destroy_shader_module(m, None);
-            }
-            d.destroy_pipeline_layout(self.layout, None);
-            d.destroy_framebuffer(self.framebuffer, None);
-            d.destroy_render_pass(self.pass, None);
-            d.destroy_image_view(self.view, None);
-            d.destroy_image(self.image, None);
-            d.free_memory(self.memory, None);
+            d.destroy_image_view(view, None);
+            d.destroy_image(image, None);
+            d.free_memory(memory, None);
         }
     }
 }
