@@ -166,7 +166,7 @@ impl Ctx<'_> {
         };
         let (bits, n) =
             self.s.types.value_shape(ty).ok_or_else(|| invalid("aggregate I/O load"))?;
-        let Some(float) = lower_io::narrow16(&self.s.types, ty) else {
+        let Some(widen) = lower_io::narrow16(&self.s.types, ty) else {
             return self.io_read(mem, slot, p.addr as u8, (bits, n), output, at);
         };
         // A 16-bit value in a 32-bit component, narrowed as `lower_io` narrows it.
@@ -174,7 +174,7 @@ impl Ctx<'_> {
             return Err(invalid("aggregate I/O load"));
         };
         let src = ops::Src { bits: 32, comps: &w };
-        let op = lower_io::io16_convert(float);
+        let op = lower_io::io16_narrow(widen);
         Ok(IVal::Data(ops::eval(op, 16, n, &[src]).map_err(|e| invalid(e.to_string()))?))
     }
 
@@ -190,13 +190,12 @@ impl Ctx<'_> {
             return Err(invalid("store to a shader input"));
         };
         let bits = self.s.types.value_shape(ty).map_or(0, |s| s.0);
-        let Some(float) = lower_io::narrow16(&self.s.types, ty) else {
+        let Some(widen) = lower_io::narrow16(&self.s.types, ty) else {
             return self.io_write(mem, slot, p.addr as u8, bits, c);
         };
         // Widened into 32-bit components as `lower_io` widens it.
         let src = ops::Src { bits: 16, comps: c };
-        let op = lower_io::io16_convert(float);
-        let w = ops::eval(op, 32, c.len() as u8, &[src]).map_err(|e| invalid(e.to_string()))?;
+        let w = ops::eval(widen, 32, c.len() as u8, &[src]).map_err(|e| invalid(e.to_string()))?;
         self.io_write(mem, slot, p.addr as u8, 32, &w)
     }
 

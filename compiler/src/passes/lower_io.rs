@@ -291,26 +291,29 @@ fn lower(s: &Shader, f: &mut Function) -> Result<(), CompileError> {
     Ok(())
 }
 
-/// Whether `ty` is a 16-bit scalar or vector (`Some(true)`: floats). Such inputs and
-/// outputs take whole 32-bit components, unpacked (as RADV places 16-bit varyings unless it
-/// packs them): a store widens the value (f16 → f32 exactly, integers zero-extended), a load
-/// narrows what it reads (an interpolated f32 rounds once to f16, integers truncate), so
-/// interpolation runs in f32 and both stages agree by construction.
-pub fn narrow16(t: &TypeTable, ty: TypeId) -> Option<bool> {
+/// For a 16-bit scalar or vector `ty`, the conversion that widens it into 32-bit
+/// components. Such inputs and outputs take whole 32-bit components, unpacked (as RADV
+/// places 16-bit varyings unless it packs them): a store widens the value (f16 → f32
+/// exactly, integers extended by their signedness, so a colour export's conversion to a
+/// 16-bit integer format sees the value), a load narrows what it reads ([`io16_narrow`]:
+/// an interpolated f32 rounds once to f16, integers truncate), so interpolation runs in
+/// f32 and both stages agree by construction.
+pub fn narrow16(t: &TypeTable, ty: TypeId) -> Option<AluOp> {
     let elem = match t.get(ty) {
         Type::Vector { elem, .. } => *elem,
         _ => ty,
     };
     match t.get(elem) {
-        Type::Float { bits: 16 } => Some(true),
-        Type::Int { bits: 16, .. } => Some(false),
+        Type::Float { bits: 16 } => Some(AluOp::F2f),
+        Type::Int { bits: 16, signed: true } => Some(AluOp::I2i),
+        Type::Int { bits: 16, signed: false } => Some(AluOp::U2u),
         _ => None,
     }
 }
 
-/// The conversion between a 16-bit I/O value and its 32-bit component ([`narrow16`]).
-pub fn io16_convert(float: bool) -> AluOp {
-    if float {
+/// The conversion back to 16 bits of a value [`narrow16`] widened with `widen`.
+pub fn io16_narrow(widen: AluOp) -> AluOp {
+    if widen == AluOp::F2f {
         AluOp::F2f
     } else {
         AluOp::U2u
@@ -341,19 +344,19 @@ fn lower_inst(
             };
             let p = places[ptr];
             let ty = e.f.ty(dst);
-            let Some(float) = narrow16(types, p.ty) else {
+            let Some(widen) = narrow16(types, p.ty) else {
                 return load_place(e, p, at, dst, ty);
             };
             let w = e.f.new_value(wide(ty));
             load_place(e, p, at, w, wide(ty))?;
-            e.emit_to(dst, InstKind::Alu(io16_convert(float), vec![w]), ty);
+            e.emit_to(dst, InstKind::Alu(io16_narrow(widen), vec![w]), ty);
         }
         (InstKind::Store { ptr, value }, _) if places.contains_key(ptr) => {
             let p = places[ptr];
             let value = &match narrow16(types, p.ty) {
-                Some(float) => {
+                Some(widen) => {
                     let ty = wide(e.f.ty(*value));
-                    e.emit(InstKind::Alu(io16_convert(float), vec![*value]), ty)
+                    e.emit(InstKind::Alu(widen, vec![*value]), ty)
                 }
                 None => *value,
             };

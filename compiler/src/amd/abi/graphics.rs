@@ -759,6 +759,32 @@ mod tests {
         assert_eq!(ps_input_cntl(&vs, &m), vec![0x20, 1 << 10]);
     }
 
+    /// SPI_SHADER_Z_FORMAT and DB_SHADER_CONTROL for every mrtz combination, values from the
+    /// register database (enum SPI_SHADER_EX_FORMAT: ZERO 0, 32_R 1, 32_GR 2, 32_ABGR 9;
+    /// DB_SHADER_CONTROL Z_EXPORT_ENABLE bit 0, STENCIL_TEST_VAL_EXPORT_ENABLE bit 1,
+    /// MASK_EXPORT_ENABLE bit 8).
+    #[test]
+    fn mrtz_formats_follow_what_the_shader_exports() {
+        let u = |frag_depth, stencil, sample_mask| PsUses {
+            frag_depth,
+            stencil,
+            sample_mask,
+            ..Default::default()
+        };
+        let cases = [
+            (u(false, false, false), 0, 0),
+            (u(true, false, false), 1, 1),
+            (u(false, true, false), 2, 2),
+            (u(true, true, false), 2, 3),
+            (u(true, true, true), 9, 3 | 1 << 8),
+            (u(false, false, true), 9, 1 << 8),
+        ];
+        for (uses, z_format, control) in cases {
+            assert_eq!(uses.z_format(), z_format, "{uses:?}");
+            assert_eq!(uses.db_shader_control(), control, "{uses:?}");
+        }
+    }
+
     #[test]
     fn scratch_adds_the_ring_address_after_each_stages_user_sgprs() {
         let vs = VsMetadata::new(4, 12, vec![], VsExtras::default()).with_scratch(48);
