@@ -69,6 +69,18 @@ fn inside(tri: &Triangle, x: u32, y: u32) -> Option<bool> {
     Some(sign.iter().all(|&s| s) || sign.iter().all(|&s| !s))
 }
 
+/// How far the simulator's colour channel may be from the interpreter's `want`: the
+/// interpreter interpolates exactly (f64) and the hardware with f32 barycentrics; where the
+/// shader rounds an interpolated input to f16 (`half*`), that difference may move it by one
+/// f16 step (2^-10 relative, up to 2^-8 absolute for the inputs of half.frag, |x| < 4).
+fn tolerance(ps_file: &str, want: f32) -> f32 {
+    if ps_file.starts_with("half") {
+        4e-3 + want.abs() / 512.0
+    } else {
+        2e-4 + 1e-5 * want.abs()
+    }
+}
+
 /// Draws `vs` + `ps` (one triangle, one instance, from vertex `first[0]` and instance
 /// `first[1]`) on the simulator and checks every pixel clearly inside against the
 /// interpreter; returns the number of pixels compared.
@@ -134,7 +146,7 @@ fn compare(vs_file: &str, ps_file: &str, first: [u32; 2]) -> usize {
                     }
                 });
                 for c in 0..4 {
-                    let tol = 2e-4 + 1e-5 * want[c].abs();
+                    let tol = tolerance(ps_file, want[c]);
                     assert!(
                         (got[c] - want[c]).abs() <= tol,
                         "{vs_file} + {ps_file}: pixel ({x}, {y}) channel {c}: simulator {} vs \
@@ -174,9 +186,12 @@ fn the_simulator_draws_what_the_interpreter_computes() {
         let n = compare("color.vert", ps, [0, 0]);
         assert!(n > 1000, "{ps}: only {n} pixels compared");
     }
-    for (vs, ps, first) in
-        [("varyings.vert", "varyings.frag", [0, 0]), ("draw_params.vert", "flat.frag", [5, 3])]
-    {
+    for (vs, ps, first) in [
+        ("varyings.vert", "varyings.frag", [0, 0]),
+        ("block_members.vert", "block_members.frag", [0, 0]),
+        ("half.vert", "half.frag", [0, 0]),
+        ("draw_params.vert", "flat.frag", [5, 3]),
+    ] {
         let n = compare(vs, ps, first);
         assert!(n > 1000, "{vs} + {ps}: only {n} pixels compared");
     }
@@ -237,7 +252,5 @@ fn every_graphics_corpus_shader_reassembles_with_llvm_mc() {
             bin.isa_text
         );
     }
-    // The backend refuses 64-bit vertex attributes (gfx_draw checks the refusal).
-    let names: Vec<&str> = refused.iter().map(|r| r.0).collect();
-    assert_eq!(names, ["attribute.vert"], "{refused:?}");
+    assert!(refused.is_empty(), "{refused:?}");
 }

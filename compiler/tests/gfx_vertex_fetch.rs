@@ -26,6 +26,8 @@ const F_16_16_16_16_USCALED: u32 = 67;
 const F_32_UINT: u32 = 20;
 const F_32_32_FLOAT: u32 = 64;
 const F_32_32_32_32_FLOAT: u32 = 77;
+const F_32_32_UINT: u32 = 62;
+const F_32_32_32_32_UINT: u32 = 75;
 const XYZW: [u32; 4] = [4, 5, 6, 7];
 const XY01: [u32; 4] = [4, 5, 0, 1];
 const X001: [u32; 4] = [4, 0, 0, 1];
@@ -310,5 +312,57 @@ fn point_coord_runs_across_each_point_from_its_top_left_corner() {
                 }
             }
         }
+    }
+}
+
+/// 64-bit attributes as the driver describes them (as RADV does): 32-bit UINT channels, two
+/// per component, a dvec3's z at the next location 16 bytes on. Vertex `a` holds
+/// p = (1 + a 2^-40, 3 + a 2^-35, a - 2^40), q = a + 0.25, so double_attr.vert's flat colour
+/// is (a, a, a, 2a + 0.5) exactly, from the provoking (first) vertex of each triangle.
+#[test]
+fn double_attributes_take_two_channels_per_component_across_locations() {
+    let n = 9u32;
+    let mut d = Data::default();
+    let f64s = |v: &[f64]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let p: Vec<Vec<u8>> = (0..n)
+        .map(|a| {
+            let a = f64::from(a);
+            f64s(&[1.0 + a * 2f64.powi(-40), 3.0 + a * 2f64.powi(-35), a - 2f64.powi(40)])
+        })
+        .collect();
+    d.add(&p, 24, n, F_32_32_32_32_UINT, XYZW);
+    let z = VertexInput {
+        offset: d.inputs[0].offset + 16,
+        format: F_32_32_UINT,
+        dst_sel: XY01,
+        ..d.inputs[0]
+    };
+    d.inputs.push(z);
+    let q: Vec<Vec<u8>> = (0..n).map(|a| f64s(&[f64::from(a) + 0.25])).collect();
+    d.add(&q, 8, n, F_32_32_UINT, XY01);
+    let ndc = |p: u32| p as f32 * 2.0 / W as f32 - 1.0;
+    let pos: Vec<Vec<u8>> = (0..n)
+        .map(|a| {
+            let (c, j) = (a / 3, a % 3);
+            let px = [(1, 1), (9, 1), (1, 9)][j as usize];
+            f32s(&[ndc(10 * c + px.0), ndc(px.1)])
+        })
+        .collect();
+    d.add(&pos, 8, n, F_32_32_FLOAT, XY01);
+    let setup = DrawSetup {
+        vertices: n,
+        instances: 1,
+        data: d.bytes,
+        inputs: d.inputs,
+        ..Default::default()
+    };
+    let vs = compile("double_attr.vert", Stage::Vertex, VsKey::default());
+    let ps = compile("flat.frag", Stage::Fragment, g::PsKey::default());
+    let pixels =
+        draw_with(&vs, &ps, &setup).unwrap_or_else(|e| panic!("{e}\nVS:\n{}", vs.isa_text));
+    for c in 0..n / 3 {
+        let a = (3 * c) as f32;
+        let got = pixels[(3 * W + 10 * c + 3) as usize];
+        assert_eq!(got, [a, a, a, 2.0 * a + 0.5], "triangle {c}\nVS:\n{}", vs.isa_text);
     }
 }

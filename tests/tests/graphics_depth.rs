@@ -48,6 +48,21 @@ layout(location = 0) out vec4 o;
 void main() { o = pc.color; }
 ";
 
+/// `FS` with a stencil reference per pixel ([`scenes::exported_stencil`]).
+const FS_STENCIL: &str = "#version 450
+#extension GL_ARB_shader_stencil_export : require
+layout(push_constant) uniform P { vec4 color; } pc;
+layout(location = 0) out vec4 o;
+void main() {
+    o = pc.color;
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    gl_FragStencilRefARB = p.x * 11 + p.y;
+}
+";
+
+/// The device extension the stencil-export scenes need on both drivers.
+const STENCIL_EXPORT: &std::ffi::CStr = c"VK_EXT_shader_stencil_export";
+
 #[path = "graphics_depth/scenes.rs"]
 mod scenes;
 use scenes::*;
@@ -144,13 +159,22 @@ unsafe fn render_pass(d: &Device, s: &Scene, load: bool) -> vk::RenderPass {
     unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass")
 }
 
-fn pipeline(setup: &mut DrawSetup<'_>, s: &Scene, st: &State, eds: bool) -> vk::Pipeline {
+fn pipeline(
+    setup: &mut DrawSetup<'_>,
+    s: &Scene,
+    st: &State,
+    fs: Option<vk::ShaderModule>,
+    eds: bool,
+) -> vk::Pipeline {
     let bindings = [binding(0, if eds { dynamic::DECOY_STRIDE } else { 16 }, false)];
     let attributes = [
         attribute(0, 0, vk::Format::R32G32_SFLOAT, 0),
         attribute(1, 0, vk::Format::R32G32_SFLOAT, 8),
     ];
     let mut desc = setup.desc();
+    if let Some(fs) = fs {
+        desc.fs = Some(fs);
+    }
     if st.no_fs {
         desc.fs = None;
     }
@@ -344,11 +368,15 @@ fn render(
         desc.push = &range;
         let mut setup = DrawSetup::new(d, &desc);
         setup.own_pass(passes[1]);
+        let fs_stencil = setup.module(FS_STENCIL, "frag");
         let pipes: Vec<Option<vk::Pipeline>> = s
             .steps
             .iter()
             .map(|st| match st {
-                Step::Draw(dr) => Some(pipeline(&mut setup, s, &dr.state, eds.is_some())),
+                Step::Draw(dr) => {
+                    let stencil_fs = dr.state.export_stencil.then_some(fs_stencil);
+                    Some(pipeline(&mut setup, s, &dr.state, stencil_fs, eds.is_some()))
+                }
                 _ => None,
             })
             .collect();
@@ -462,7 +490,8 @@ fn depth_stencil_scenes_match_lavapipe() {
         .depth_bias_clamp(true)
         .fill_mode_non_solid(true);
     // Lavapipe has no depthBounds (see `Step::Bounds`).
-    let lvp_gpu = Gpu::with_features(&h.instance, lvp_pd, 0, &features);
+    let mut lvp_f2 = vk::PhysicalDeviceFeatures2::default().features(features);
+    let lvp_gpu = Gpu::with_feature_chain(&h.instance, lvp_pd, 0, &[STENCIL_EXPORT], &mut lvp_f2);
     let mut eds1 =
         vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default().extended_dynamic_state(true);
     let mut eds2 =
@@ -471,7 +500,8 @@ fn depth_stencil_scenes_match_lavapipe() {
         .features(features.depth_bounds(true))
         .push_next(&mut eds1)
         .push_next(&mut eds2);
-    let ours_gpu = Gpu::with_feature_chain(&h.instance, ours_pd, 0, &dynamic::EXTENSIONS, &mut f2);
+    let extensions = [dynamic::EXTENSIONS[0], dynamic::EXTENSIONS[1], STENCIL_EXPORT];
+    let ours_gpu = Gpu::with_feature_chain(&h.instance, ours_pd, 0, &extensions, &mut f2);
     let eds = Eds::new(&h.instance, &ours_gpu.device);
     let only = std::env::var("FERRUM_DEPTH_SCENE").ok();
     let mut failures = Vec::new();

@@ -12,9 +12,11 @@ use super::exec::{pointee, Ctx, IVal};
 use super::gfx::{sample_locations, Inputs, Quad, Triangle};
 use super::memory::{Mem, PSpace, Ptr};
 use super::InterpError;
+use crate::ir::ops;
 use crate::ir::{
     BuiltinOut, InstKind, Interp, InterpAt, IoSlot, Mode, Type, TypeId, TypeTable, VarId,
 };
+use crate::passes::lower_io;
 
 /// Whether `p` points at a shader input or output.
 pub(super) fn is_io(p: Ptr) -> bool {
@@ -67,6 +69,10 @@ impl Ctx<'_> {
     pub(super) fn io_root(&self, v: VarId) -> Result<Ptr, InterpError> {
         let var = &self.s.vars[v.0 as usize];
         let output = var.mode == Mode::Output;
+        if !var.members.is_empty() {
+            // Each member has its own location ([`Variable::members`]).
+            return Ok(Ptr { space: PSpace::IoBlock { var: v.0, output }, addr: 0 });
+        }
         if let Some((l, c)) = var.location {
             return Ok(Ptr {
                 space: PSpace::Io { slot: IoSlot::Location(l), output },
@@ -95,6 +101,10 @@ impl Ctx<'_> {
         match (base.space, member, t.get(pt)) {
             (PSpace::IoBlock { var, output }, Some(m), _) => {
                 let v = &self.s.vars[var as usize];
+                if let Some(mi) = v.members.get(m as usize) {
+                    let (l, c) = mi.location;
+                    return Ok(io(IoSlot::Location(l), output, c.into()));
+                }
                 let b = v.builtin_out.get(m as usize).copied().flatten();
                 let b =
                     b.ok_or_else(|| invalid(format!("member {m} of {} is no built-in", v.name)))?;
@@ -156,7 +166,16 @@ impl Ctx<'_> {
         };
         let (bits, n) =
             self.s.types.value_shape(ty).ok_or_else(|| invalid("aggregate I/O load"))?;
-        self.io_read(mem, slot, p.addr as u8, (bits, n), output, at)
+        let Some(widen) = lower_io::narrow16(&self.s.types, ty) else {
+            return self.io_read(mem, slot, p.addr as u8, (bits, n), output, at);
+        };
+        // A 16-bit value in a 32-bit component, narrowed as `lower_io` narrows it.
+        let IVal::Data(w) = self.io_read(mem, slot, p.addr as u8, (32, n), output, at)? else {
+            return Err(invalid("aggregate I/O load"));
+        };
+        let src = ops::Src { bits: 32, comps: &w };
+        let op = lower_io::io16_narrow(widen);
+        Ok(IVal::Data(ops::eval(op, 16, n, &[src]).map_err(|e| invalid(e.to_string()))?))
     }
 
     /// A store of a scalar or vector through an I/O pointer.
@@ -171,7 +190,13 @@ impl Ctx<'_> {
             return Err(invalid("store to a shader input"));
         };
         let bits = self.s.types.value_shape(ty).map_or(0, |s| s.0);
-        self.io_write(mem, slot, p.addr as u8, bits, c)
+        let Some(widen) = lower_io::narrow16(&self.s.types, ty) else {
+            return self.io_write(mem, slot, p.addr as u8, bits, c);
+        };
+        // Widened into 32-bit components as `lower_io` widens it.
+        let src = ops::Src { bits: 16, comps: c };
+        let w = ops::eval(widen, 32, c.len() as u8, &[src]).map_err(|e| invalid(e.to_string()))?;
+        self.io_write(mem, slot, p.addr as u8, 32, &w)
     }
 
     /// `IoLoad`, `IoStore` and `InterpolateAt`.
@@ -300,9 +325,10 @@ impl Ctx<'_> {
     fn decoration(&self, slot: IoSlot) -> Result<(bool, bool, Interp), InterpError> {
         let IoSlot::Location(l) = slot else { return Ok((false, false, Interp::Center)) };
         for v in self.s.vars.iter().filter(|v| v.mode == Mode::Input) {
-            let Some((first, _)) = v.location else { continue };
-            if l >= first && l - first < locations(&self.s.types, v.ty)? {
-                return Ok((v.flat, v.noperspective, v.interp));
+            for r in crate::passes::lower_io::slot_ranges(&self.s.types, v) {
+                if l >= r.first && l - r.first < r.count {
+                    return Ok((r.flat, r.noperspective, r.interp));
+                }
             }
         }
         Ok((false, false, Interp::Center))

@@ -130,6 +130,9 @@ pub enum BuiltinOut {
     PointSize,
     /// gl_FragDepth.
     FragDepth,
+    /// gl_FragStencilRefEXT (an int: the stencil reference the depth/stencil test uses for
+    /// this fragment instead of the state's).
+    FragStencilRef,
     /// gl_ClipDistance (component = array index).
     ClipDistance,
     /// gl_CullDistance (component = array index).
@@ -171,6 +174,25 @@ pub struct Variable {
     pub noperspective: bool,
     /// `Centroid` / `Sample` interpolation.
     pub interp: Interp,
+    /// Per member of a struct (or block) input or output: where it lives and how it is
+    /// interpolated, so members may carry their own `Location`, `Component` and
+    /// interpolation decorations. Empty for other variables.
+    pub members: Vec<MemberIo>,
+}
+
+/// The interface of one member of a struct input or output, resolved by the front end with
+/// the spec's "Location Assignment" rule: a member without a `Location` takes the location
+/// after the previous member's last one (the first takes the variable's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemberIo {
+    /// (location, component).
+    pub location: (u32, u32),
+    /// `Flat` (on the member or the variable).
+    pub flat: bool,
+    /// `NoPerspective` (on the member or the variable).
+    pub noperspective: bool,
+    /// `Centroid` / `Sample` (the member's, else the variable's).
+    pub interp: Interp,
 }
 
 impl Variable {
@@ -187,6 +209,7 @@ impl Variable {
             flat: false,
             noperspective: false,
             interp: Interp::Center,
+            members: Vec::new(),
         }
     }
 }

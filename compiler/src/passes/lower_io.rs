@@ -2,7 +2,9 @@
 //! `load_input`/`store_output` on vec4 slots (location, component).
 //!
 //! Arrays take one slot per element, matrices one per column, structs one per member (in
-//! order); a vector component index moves the first component. Each store writes exactly
+//! order, or at the members' own locations); a vector component index moves the first
+//! component (by two for 64-bit elements, whose 3- and 4-vectors take two slots). 16-bit
+//! values take whole 32-bit components ([`narrow16`]). Each store writes exactly
 //! the components of the stored value, so two outputs packed into one location with
 //! `Component` decorations never clobber each other. Built-in outputs (`gl_Position`, ...)
 //! get their own slots; the elements of the clip and cull distance arrays are components of
@@ -17,8 +19,8 @@ use rustc_hash::FxHashMap as HashMap;
 use super::Emitter;
 use crate::error::CompileError;
 use crate::ir::{
-    AluOp, BlockId, BuiltinOut, DerefKind, Function, Inst, InstKind, InterpAt, IoSlot, Mode,
-    Shader, Type, TypeId, TypeTable, Value, ValueType, VarRef,
+    AluOp, BlockId, BuiltinOut, DerefKind, Function, Inst, InstKind, Interp, InterpAt, IoSlot,
+    Mode, Shader, Type, TypeId, TypeTable, Value, ValueType, VarRef, Variable,
 };
 
 /// Where a deref into an I/O variable points (element 0 of a dynamically indexed array).
@@ -36,7 +38,8 @@ struct Place {
 struct Dynamic {
     index: Value,
     len: u32,
-    /// What one element step adds: locations, or components of a built-in array's slot.
+    /// What one element step adds: locations, or components (of a built-in array's slot,
+    /// or of a vector: two for 64-bit elements).
     step: u32,
     /// The index selects a component of a vector (each step adds a component, whatever the
     /// slot).
@@ -48,7 +51,7 @@ impl Place {
     fn at(&self, k: u32) -> (IoSlot, u8) {
         let Some(d) = self.dynamic else { return (self.slot, self.comp as u8) };
         if d.component {
-            return (self.slot, (self.comp + k) as u8);
+            return (self.slot, (self.comp + k * d.step) as u8);
         }
         match self.slot {
             IoSlot::Location(l) => (IoSlot::Location(l.wrapping_add(k * d.step)), self.comp as u8),
@@ -70,7 +73,11 @@ pub(crate) fn slots(t: &TypeTable, ty: TypeId) -> u32 {
         Type::Struct { members, .. } => {
             members.iter().fold(0u32, |a, m| a.wrapping_add(slots(t, m.ty)))
         }
-        _ => 1,
+        // 64-bit vectors of three or four components take two locations.
+        _ => match t.value_shape(ty) {
+            Some((64, n)) if n > 2 => 2,
+            _ => 1,
+        },
     }
 }
 
@@ -122,8 +129,17 @@ fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileErro
                 (DerefKind::Member(i), Some(p)) => {
                     let Type::Struct { members, .. } = s.types.get(p.ty) else { continue };
                     let ty = members.get(*i as usize).map_or(p.ty, |x| x.ty);
-                    // Built-in blocks (gl_PerVertex) map members to built-in slots.
-                    let var_builtin = root_builtin(s, f, &defs, *parent, *i);
+                    // Built-in blocks (gl_PerVertex) map members to built-in slots; members
+                    // of a struct variable have their own locations.
+                    let root = root_var(s, f, &defs, *parent);
+                    let var_builtin = root
+                        .filter(|v| v.builtin_out.len() > 1)
+                        .and_then(|v| v.builtin_out.get(*i as usize).copied().flatten());
+                    if let Some(io) = root.and_then(|v| v.members.get(*i as usize)) {
+                        let (l, comp) = io.location;
+                        m.insert(d, Place { slot: IoSlot::Location(l), comp, ty, ..p });
+                        continue;
+                    }
                     let slot = match (var_builtin, p.slot) {
                         (Some(b), _) => IoSlot::Builtin(b),
                         (None, IoSlot::Location(l)) => {
@@ -140,14 +156,20 @@ fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileErro
                 (DerefKind::Index(ix), Some(p)) => {
                     let (elem, len, step) = match (s.types.get(p.ty).clone(), p.slot) {
                         (Type::Vector { elem, count, .. }, _) => {
+                            // A 64-bit element takes two 32-bit components.
+                            let w = s.types.value_shape(elem).map_or(1, |(b, _)| b / 32).max(1);
+                            let w = u32::from(w);
                             let place = match const_of(f, &defs, *ix) {
-                                Some(c) => Place { comp: p.comp.wrapping_add(c), ty: elem, ..p },
+                                Some(c) => {
+                                    let comp = p.comp.wrapping_add(c.wrapping_mul(w));
+                                    Place { comp, ty: elem, ..p }
+                                }
                                 None if p.dynamic.is_some() => {
                                     return Err(unsupported("two dynamic indices"));
                                 }
                                 None => {
                                     let len = u32::from(count);
-                                    let (index, step) = (*ix, 1);
+                                    let (index, step) = (*ix, w);
                                     let dynamic = Dynamic { index, len, step, component: true };
                                     Place { ty: elem, dynamic: Some(dynamic), ..p }
                                 }
@@ -156,7 +178,7 @@ fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileErro
                             continue;
                         }
                         (Type::Matrix { column, columns, .. }, IoSlot::Location(_)) => {
-                            (column, u32::from(columns), 1)
+                            (column, u32::from(columns), slots(&s.types, column))
                         }
                         (Type::Array { elem, len, .. }, IoSlot::Location(_)) => {
                             (elem, len, slots(&s.types, elem))
@@ -198,24 +220,58 @@ fn places(s: &Shader, f: &Function) -> Result<HashMap<Value, Place>, CompileErro
     Ok(m)
 }
 
-fn root_builtin(
-    s: &Shader,
+/// The variable `parent` derefs directly, if it is a global one.
+fn root_var<'s>(
+    s: &'s Shader,
     f: &Function,
     defs: &[Option<(BlockId, usize)>],
     parent: Option<Value>,
-    member: u32,
-) -> Option<crate::ir::BuiltinOut> {
+) -> Option<&'s Variable> {
     let (b, i) = defs.get(parent?.0 as usize).copied().flatten()?;
     let InstKind::Deref { kind: DerefKind::Var(VarRef::Global(g)), .. } = f.block(b).insts[i].kind
     else {
         return None;
     };
-    let v = &s.vars[g.0 as usize];
-    if v.builtin_out.len() > 1 {
-        v.builtin_out.get(member as usize).copied().flatten()
-    } else {
-        None
+    s.vars.get(g.0 as usize)
+}
+
+/// A run of consecutive locations of an input or output with one interpolation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SlotRange {
+    pub first: u32,
+    pub count: u32,
+    pub flat: bool,
+    pub noperspective: bool,
+    pub interp: Interp,
+}
+
+/// The locations variable `v` covers: one range per member of a struct with member
+/// interfaces ([`Variable::members`]), else one from its location (none without).
+pub(crate) fn slot_ranges(t: &TypeTable, v: &Variable) -> Vec<SlotRange> {
+    if !v.members.is_empty() {
+        let Type::Struct { members, .. } = t.get(v.ty) else { return Vec::new() };
+        return members
+            .iter()
+            .zip(&v.members)
+            .map(|(m, io)| SlotRange {
+                first: io.location.0,
+                count: slots(t, m.ty),
+                flat: io.flat,
+                noperspective: io.noperspective,
+                interp: io.interp,
+            })
+            .collect();
     }
+    v.location
+        .map(|(first, _)| SlotRange {
+            first,
+            count: slots(t, v.ty),
+            flat: v.flat,
+            noperspective: v.noperspective,
+            interp: v.interp,
+        })
+        .into_iter()
+        .collect()
 }
 
 fn lower(s: &Shader, f: &mut Function) -> Result<(), CompileError> {
@@ -227,7 +283,7 @@ fn lower(s: &Shader, f: &mut Function) -> Result<(), CompileError> {
         let insts = std::mem::take(&mut f.blocks[bi].insts);
         let mut e = Emitter::new(f);
         for inst in insts {
-            lower_inst(&mut e, &places, inst)?;
+            lower_inst(&mut e, &s.types, &places, inst)?;
         }
         let out = std::mem::take(&mut e.out);
         f.blocks[bi].insts = out;
@@ -235,8 +291,46 @@ fn lower(s: &Shader, f: &mut Function) -> Result<(), CompileError> {
     Ok(())
 }
 
+/// For a 16-bit scalar or vector `ty`, the conversion that widens it into 32-bit
+/// components. Such inputs and outputs take whole 32-bit components, unpacked (as RADV
+/// places 16-bit varyings unless it packs them): a store widens the value (f16 → f32
+/// exactly, integers extended by their signedness, so a colour export's conversion to a
+/// 16-bit integer format sees the value), a load narrows what it reads ([`io16_narrow`]:
+/// an interpolated f32 rounds once to f16, integers truncate), so interpolation runs in
+/// f32 and both stages agree by construction.
+pub fn narrow16(t: &TypeTable, ty: TypeId) -> Option<AluOp> {
+    let elem = match t.get(ty) {
+        Type::Vector { elem, .. } => *elem,
+        _ => ty,
+    };
+    match t.get(elem) {
+        Type::Float { bits: 16 } => Some(AluOp::F2f),
+        Type::Int { bits: 16, signed: true } => Some(AluOp::I2i),
+        Type::Int { bits: 16, signed: false } => Some(AluOp::U2u),
+        _ => None,
+    }
+}
+
+/// The conversion back to 16 bits of a value [`narrow16`] widened with `widen`.
+pub fn io16_narrow(widen: AluOp) -> AluOp {
+    if widen == AluOp::F2f {
+        AluOp::F2f
+    } else {
+        AluOp::U2u
+    }
+}
+
+/// `ty` with 32-bit components.
+fn wide(ty: ValueType) -> ValueType {
+    match ty {
+        ValueType::Data { comps, .. } => ValueType::Data { bits: 32, comps },
+        other => other,
+    }
+}
+
 fn lower_inst(
     e: &mut Emitter<'_>,
+    types: &TypeTable,
     places: &HashMap<Value, Place>,
     inst: Inst,
 ) -> Result<(), CompileError> {
@@ -250,29 +344,22 @@ fn lower_inst(
             };
             let p = places[ptr];
             let ty = e.f.ty(dst);
-            let output = p.output;
-            let Some(d) = p.dynamic else {
-                let (slot, comp) = p.at(0);
-                e.emit_to(dst, InstKind::IoLoad { slot, comp, output, at }, ty);
-                return Ok(());
+            let Some(widen) = narrow16(types, p.ty) else {
+                return load_place(e, p, at, dst, ty);
             };
-            let mut acc = None;
-            for k in 0..d.len {
-                let (slot, comp) = p.at(k);
-                let v = e.emit(InstKind::IoLoad { slot, comp, output, at }, ty);
-                acc = Some(match acc {
-                    None => v,
-                    Some(prev) => {
-                        let is_k = is_index(e, d.index, k, ty);
-                        e.emit(InstKind::Alu(AluOp::Bcsel, vec![is_k, v, prev]), ty)
-                    }
-                });
-            }
-            let v = acc.ok_or_else(|| CompileError::invalid("OpLoad", "empty I/O array"))?;
-            e.emit_to(dst, InstKind::Alu(AluOp::Mov, vec![v]), ty);
+            let w = e.f.new_value(wide(ty));
+            load_place(e, p, at, w, wide(ty))?;
+            e.emit_to(dst, InstKind::Alu(io16_narrow(widen), vec![w]), ty);
         }
         (InstKind::Store { ptr, value }, _) if places.contains_key(ptr) => {
             let p = places[ptr];
+            let value = &match narrow16(types, p.ty) {
+                Some(widen) => {
+                    let ty = wide(e.f.ty(*value));
+                    e.emit(InstKind::Alu(widen, vec![*value]), ty)
+                }
+                None => *value,
+            };
             let Some(d) = p.dynamic else {
                 let (slot, comp) = p.at(0);
                 e.emit_void(InstKind::IoStore { slot, comp, value: *value });
@@ -300,6 +387,37 @@ fn lower_inst(
 }
 
 /// `index == k`, as a boolean of `ty`'s component count (a select takes one per component).
+/// The input or output at `p` into `dst` (of type `ty`).
+fn load_place(
+    e: &mut Emitter<'_>,
+    p: Place,
+    at: InterpAt,
+    dst: Value,
+    ty: ValueType,
+) -> Result<(), CompileError> {
+    let output = p.output;
+    let Some(d) = p.dynamic else {
+        let (slot, comp) = p.at(0);
+        e.emit_to(dst, InstKind::IoLoad { slot, comp, output, at }, ty);
+        return Ok(());
+    };
+    let mut acc = None;
+    for k in 0..d.len {
+        let (slot, comp) = p.at(k);
+        let v = e.emit(InstKind::IoLoad { slot, comp, output, at }, ty);
+        acc = Some(match acc {
+            None => v,
+            Some(prev) => {
+                let is_k = is_index(e, d.index, k, ty);
+                e.emit(InstKind::Alu(AluOp::Bcsel, vec![is_k, v, prev]), ty)
+            }
+        });
+    }
+    let v = acc.ok_or_else(|| CompileError::invalid("OpLoad", "empty I/O array"))?;
+    e.emit_to(dst, InstKind::Alu(AluOp::Mov, vec![v]), ty);
+    Ok(())
+}
+
 fn is_index(e: &mut Emitter<'_>, index: Value, k: u32, ty: ValueType) -> Value {
     let bits = match e.f.ty(index) {
         ValueType::Data { bits, .. } => bits,

@@ -38,6 +38,8 @@ const CAPABILITIES: &[Capability] = &[
     Capability::StorageBuffer16BitAccess,
     Capability::UniformAndStorageBuffer16BitAccess,
     Capability::StoragePushConstant16,
+    // 16-bit inputs and outputs in 32-bit components (passes/lower_io.rs `narrow16`).
+    Capability::StorageInputOutput16,
     Capability::PhysicalStorageBufferAddresses,
     Capability::VariablePointers,
     Capability::VariablePointersStorageBuffer,
@@ -72,6 +74,7 @@ const CAPABILITIES: &[Capability] = &[
     Capability::StorageImageMultisample,
     Capability::InputAttachment,
     Capability::SampleRateShading,
+    Capability::StencilExportEXT,
     Capability::InterpolationFunction,
     Capability::ShaderNonUniform,
     Capability::RuntimeDescriptorArray,
@@ -103,6 +106,7 @@ const EXTENSIONS: &[&str] = &[
     "SPV_KHR_multiview",
     "SPV_EXT_descriptor_indexing",
     "SPV_KHR_float_controls",
+    "SPV_EXT_shader_stencil_export",
 ];
 
 /// Module-level state of the translation.
@@ -499,12 +503,47 @@ impl<'m> ModuleCtx<'m> {
                     return Err(CompileError::unsupported(opname(inst), "built-in input blocks"));
                 }
                 v.builtin_out = outs;
+            } else if matches!(mode, Mode::Input | Mode::Output) && n > 0 {
+                v.members = self
+                    .member_io(spv_struct, &v)
+                    .map_err(|why| CompileError::unsupported(opname(inst), why))?;
             }
         }
         let idx = VarId(self.shader.vars.len() as u32);
         self.shader.vars.push(v);
         self.globals.insert(r, idx);
         Ok(())
+    }
+
+    /// The members' interfaces of struct input/output `v` (SPIR-V struct `spv_struct`) by
+    /// "Location Assignment": an explicit member `Location` (and `Component`) wins, else
+    /// the location after the previous member's. Empty when the first member has neither
+    /// its own location nor the variable's (then nothing reaches the interface).
+    fn member_io(&self, spv_struct: u32, v: &Variable) -> Result<Vec<ir::MemberIo>, String> {
+        let Type::Struct { members, .. } = self.shader.types.get(v.ty) else {
+            return Ok(Vec::new());
+        };
+        let mut next = v.location;
+        let mut out = Vec::with_capacity(members.len());
+        for (i, m) in members.iter().enumerate() {
+            let d = self.dec.member(spv_struct, i as u32);
+            let location = match (d.location, next) {
+                (Some(l), _) => (l, d.component.unwrap_or(0)),
+                (None, Some(l)) => l,
+                (None, None) if i == 0 => return Ok(Vec::new()),
+                (None, None) => return Err(format!("member {i} of a block without a location")),
+            };
+            let n = crate::passes::lower_io::slots(&self.shader.types, m.ty);
+            next = Some((location.0.saturating_add(n), 0));
+            let interp = if d.interp == ir::Interp::Center { v.interp } else { d.interp };
+            out.push(ir::MemberIo {
+                location,
+                flat: d.flat || v.flat,
+                noperspective: d.noperspective || v.noperspective,
+                interp,
+            });
+        }
+        Ok(out)
     }
 
     fn pointee_spv(&self, var: &Instruction) -> Option<u32> {
@@ -781,6 +820,7 @@ fn builtin_out(b: spirv::BuiltIn) -> ir::BuiltinOut {
         spirv::BuiltIn::Position => ir::BuiltinOut::Position,
         spirv::BuiltIn::PointSize => ir::BuiltinOut::PointSize,
         spirv::BuiltIn::FragDepth => ir::BuiltinOut::FragDepth,
+        spirv::BuiltIn::FragStencilRefEXT => ir::BuiltinOut::FragStencilRef,
         spirv::BuiltIn::ClipDistance => ir::BuiltinOut::ClipDistance,
         spirv::BuiltIn::CullDistance => ir::BuiltinOut::CullDistance,
         spirv::BuiltIn::Layer => ir::BuiltinOut::Layer,

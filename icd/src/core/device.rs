@@ -121,6 +121,10 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // Rasterizer discard, depth bias and primitive restart enables, the logic op; no patch
     // control points (feature off: no tessellation). Same tests.
     (c"VK_EXT_extended_dynamic_state2", 1),
+    // gl_FragStencilRefEXT exported in MRTZ's second register (SPI_SHADER_Z_FORMAT 32_GR,
+    // DB_SHADER_CONTROL.STENCIL_TEST_VAL_EXPORT_ENABLE; the DB tests and REPLACEs with it):
+    // tests/tests/graphics_depth.rs's stencil-export scenes against lavapipe.
+    (c"VK_EXT_shader_stencil_export", 1),
     // DEPTH_/STENCIL_ATTACHMENT_OPTIMAL and the read-only variants in render passes 2, barriers
     // and dynamic rendering: no layout changes what Ferrum does (no compression or metadata
     // follows layouts; render passes and barriers read none), so the per-aspect layouts need

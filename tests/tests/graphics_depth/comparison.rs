@@ -113,6 +113,18 @@ pub fn compare(s: &Scene, ours: &Result, lvp: &Result) -> std::result::Result<()
     if stencil {
         errors.extend(differences("stencil", &ours.stencil, &lvp.stencil, |a, b| a == b));
     }
+    if let Some(f) = s.expect_stencil {
+        let bad: Vec<usize> = (0..ours.stencil.len())
+            .filter(|&i| ours.stencil[i] != f(i as u32 % W, i as u32 / W))
+            .collect();
+        if let Some(&i) = bad.first() {
+            errors.push(format!(
+                "  stencil: {} differ from the hand-computed values, e.g. {} at {i}",
+                bad.len(),
+                ours.stencil[i]
+            ));
+        }
+    }
     if errors.is_empty() {
         Ok(())
     } else {

@@ -48,6 +48,9 @@ pub struct State {
     pub polygon: vk::PolygonMode,
     /// No fragment stage (a depth-only pipeline).
     pub no_fs: bool,
+    /// The fragment shader exports a stencil reference per pixel (`FS_STENCIL`:
+    /// VK_EXT_shader_stencil_export), which replaces the state's in the test and in REPLACE.
+    pub export_stencil: bool,
 }
 
 pub fn stencil(op: vk::StencilOp, compare: vk::CompareOp, reference: u32) -> vk::StencilOpState {
@@ -88,6 +91,7 @@ pub const DEPTH: State = State {
     cull: vk::CullModeFlags::NONE,
     polygon: vk::PolygonMode::FILL,
     no_fs: false,
+    export_stencil: false,
 };
 
 /// Writes depth everywhere it draws.
@@ -144,6 +148,8 @@ pub struct Scene {
     pub steps: Vec<Step>,
     /// Depth every pixel must hold, computed by hand (instead of lavapipe's depth).
     pub expect_depth: Option<f32>,
+    /// Stencil every pixel must hold, computed by hand (besides lavapipe's stencil).
+    pub expect_stencil: Option<fn(u32, u32) -> u8>,
     /// The clear values are applied by vkCmdClearColorImage/ClearDepthStencilImage before the
     /// first pass, which then loads both attachments.
     pub transfer_clear: bool,
@@ -160,6 +166,7 @@ pub fn scene(name: impl Into<String>, format: vk::Format, steps: Vec<Step>) -> S
         depth_range: (0.0, 1.0),
         steps,
         expect_depth: None,
+        expect_stencil: None,
         transfer_clear: false,
     }
 }
@@ -273,6 +280,7 @@ pub fn stencil_scenes(out: &mut Vec<Scene>) {
             out.push(sc);
         }
     }
+    export_scenes(out);
     // Fail op (compare NEVER), depth-fail op, pass op, each distinct.
     let paths = vk::StencilOpState {
         fail_op: O::INCREMENT_AND_CLAMP,
@@ -374,6 +382,60 @@ pub fn stencil_scenes(out: &mut Vec<Scene>) {
     );
     sc.clear_stencil = 0x3c;
     out.push(sc);
+}
+
+/// The stencil reference a stencil-exporting fragment shader (`FS_STENCIL`) writes at pixel
+/// (x, y): past 255 at the right, where only its low 8 bits count (the spec's "masked to
+/// s bits").
+pub fn exported_stencil(x: u32, y: u32) -> u32 {
+    x * 11 + y
+}
+
+/// VK_EXT_shader_stencil_export: the exported reference REPLACEs the stored value (on both
+/// stencil formats, with and without a depth test), and it is what the compare tests.
+fn export_scenes(out: &mut Vec<Scene>) {
+    use vk::StencilOp as O;
+    let export = |s: vk::StencilOpState| State { export_stencil: true, ..stencil_state(s) };
+    for format in [S8, D32S8] {
+        let replace = export(stencil(O::REPLACE, vk::CompareOp::ALWAYS, 0x35));
+        let mut sc = scene(
+            format!("stencil export REPLACE, {format:?}"),
+            format,
+            vec![Step::Draw(draw(quad(0.5), GREEN, replace))],
+        );
+        sc.expect_stencil = Some(|x, y| exported_stencil(x, y) as u8);
+        out.push(sc);
+    }
+    // Stored 100 everywhere, then the exported reference LESS than it passes (INCREMENT:
+    // 101) and the rest fails (ZERO), drawn under a depth test that passes only on the left.
+    let compare = vk::StencilOpState {
+        fail_op: O::ZERO,
+        pass_op: O::INCREMENT_AND_CLAMP,
+        depth_fail_op: O::INVERT,
+        compare_op: vk::CompareOp::LESS,
+        compare_mask: 0xff,
+        write_mask: 0xff,
+        reference: 0,
+    };
+    let fill =
+        State { stencil: true, ..stencil_state(stencil(O::REPLACE, vk::CompareOp::ALWAYS, 100)) };
+    let test = State {
+        depth_test: true,
+        compare: vk::CompareOp::LESS,
+        export_stencil: true,
+        stencil: true,
+        front: compare,
+        back: compare,
+        ..DEPTH
+    };
+    out.push(scene(
+        "stencil export compared LESS, depth-fail on the right",
+        D32S8,
+        vec![
+            Step::Draw(draw(slope(0.9, 0.1), GREY, State { depth_write: true, ..fill })),
+            Step::Draw(draw(quad(0.5), GREEN, test)),
+        ],
+    ));
 }
 
 pub fn bias_scenes(out: &mut Vec<Scene>) {

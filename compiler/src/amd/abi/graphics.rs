@@ -472,6 +472,9 @@ pub struct PsUses {
     /// Writes gl_FragDepth: `exp mrtz` with the depth in the first register (Z_FORMAT
     /// 32_R, Z_EXPORT_ENABLE).
     pub frag_depth: bool,
+    /// Writes gl_FragStencilRefEXT: `exp mrtz` with the reference in the second register
+    /// (Z_FORMAT 32_GR, STENCIL_TEST_VAL_EXPORT_ENABLE: the DB compares and REPLACEs with it).
+    pub stencil: bool,
     /// Reads gl_SampleMaskIn: SAMPLE_COVERAGE.
     pub sample_coverage: bool,
     /// Writes gl_SampleMask: `exp mrtz` with the mask in the third register (Z_FORMAT
@@ -559,6 +562,7 @@ impl PsUses {
         let z_order = if self.early_tests { r::enums::ZOrder::EARLY_Z_THEN_LATE_Z } else { 0 };
         C::KILL_ENABLE.val(u32::from(self.kills))
             | C::Z_EXPORT_ENABLE.val(u32::from(self.frag_depth))
+            | C::STENCIL_TEST_VAL_EXPORT_ENABLE.val(u32::from(self.stencil))
             | C::MASK_EXPORT_ENABLE.val(u32::from(self.sample_mask))
             | C::EXEC_ON_HIER_FAIL.val(writes)
             | C::EXEC_ON_NOOP.val(writes)
@@ -567,11 +571,15 @@ impl PsUses {
     }
 
     /// `SPI_SHADER_Z_FORMAT`'s export format: 32_ABGR when the sample mask or the
-    /// alpha-to-coverage alpha is exported (third and fourth registers), 32_R for depth
-    /// alone, else ZERO (as Mesa's ac_get_spi_shader_z_format chooses).
+    /// alpha-to-coverage alpha is exported (third and fourth registers), 32_GR with a
+    /// stencil reference (second register), 32_R for depth alone, else ZERO (as Mesa's
+    /// ac_get_spi_shader_z_format chooses when depth is written; without depth Mesa packs
+    /// stencil and mask into UINT16_ABGR, which only saves export bandwidth).
     pub fn z_format(&self) -> u32 {
         if self.sample_mask || self.mrtz_alpha {
             EX::SPI_SHADER_32_ABGR
+        } else if self.stencil {
+            EX::SPI_SHADER_32_GR
         } else if self.frag_depth {
             EX::SPI_SHADER_32_R
         } else {
@@ -749,6 +757,32 @@ mod tests {
         assert_eq!(m.rsrc1 & 0x3f, 0, "6 input VGPRs fit one granule");
         let vs = VsMetadata::new(4, 4, vec![0, 1], VsExtras::default());
         assert_eq!(ps_input_cntl(&vs, &m), vec![0x20, 1 << 10]);
+    }
+
+    /// SPI_SHADER_Z_FORMAT and DB_SHADER_CONTROL for every mrtz combination, values from the
+    /// register database (enum SPI_SHADER_EX_FORMAT: ZERO 0, 32_R 1, 32_GR 2, 32_ABGR 9;
+    /// DB_SHADER_CONTROL Z_EXPORT_ENABLE bit 0, STENCIL_TEST_VAL_EXPORT_ENABLE bit 1,
+    /// MASK_EXPORT_ENABLE bit 8).
+    #[test]
+    fn mrtz_formats_follow_what_the_shader_exports() {
+        let u = |frag_depth, stencil, sample_mask| PsUses {
+            frag_depth,
+            stencil,
+            sample_mask,
+            ..Default::default()
+        };
+        let cases = [
+            (u(false, false, false), 0, 0),
+            (u(true, false, false), 1, 1),
+            (u(false, true, false), 2, 2),
+            (u(true, true, false), 2, 3),
+            (u(true, true, true), 9, 3 | 1 << 8),
+            (u(false, false, true), 9, 1 << 8),
+        ];
+        for (uses, z_format, control) in cases {
+            assert_eq!(uses.z_format(), z_format, "{uses:?}");
+            assert_eq!(uses.db_shader_control(), control, "{uses:?}");
+        }
     }
 
     #[test]

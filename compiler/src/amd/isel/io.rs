@@ -138,12 +138,9 @@ fn fragment_inputs(s: &Shader) -> Vec<(u32, bool)> {
     if s.vars.iter().any(|v| v.mode == Mode::Input && v.builtin_out.first() == Some(&point_coord)) {
         m.insert(g::POINT_COORD_LOCATION, false);
     }
-    for v in &s.vars {
-        if let (Mode::Input, Some((loc, _))) = (v.mode, v.location) {
-            for k in 0..crate::passes::lower_io::slots(&s.types, v.ty).min(g::MAX_PARAMS) {
-                let e = m.entry(loc.saturating_add(k)).or_insert(false);
-                *e |= v.flat;
-            }
+    for r in input_ranges(s) {
+        for k in 0..r.count.min(g::MAX_PARAMS) {
+            *m.entry(r.first.saturating_add(k)).or_insert(false) |= r.flat;
         }
     }
     m.into_iter().collect()
@@ -177,16 +174,20 @@ fn writes_memory(f: &crate::ir::Function) -> bool {
     })
 }
 
+/// The location ranges of the PS's input variables (struct members each their own).
+fn input_ranges(s: &Shader) -> impl Iterator<Item = crate::passes::lower_io::SlotRange> + '_ {
+    s.vars
+        .iter()
+        .filter(|v| v.mode == Mode::Input)
+        .flat_map(|v| crate::passes::lower_io::slot_ranges(&s.types, v))
+}
+
 /// Locations of the PS's `centroid` and `sample` (not flat) inputs.
 fn interp_inputs(s: &Shader) -> BTreeMap<u32, Interp> {
     let mut m = BTreeMap::new();
-    for v in &s.vars {
-        if let (Mode::Input, Some((loc, _)), false) = (v.mode, v.location, v.flat) {
-            if v.interp != Interp::Center {
-                let n = crate::passes::lower_io::slots(&s.types, v.ty).min(g::MAX_PARAMS);
-                m.extend((0..n).map(|k| (loc.saturating_add(k), v.interp)));
-            }
-        }
+    for r in input_ranges(s).filter(|r| !r.flat && r.interp != Interp::Center) {
+        let n = r.count.min(g::MAX_PARAMS);
+        m.extend((0..n).map(|k| (r.first.saturating_add(k), r.interp)));
     }
     m
 }
@@ -194,13 +195,9 @@ fn interp_inputs(s: &Shader) -> BTreeMap<u32, Interp> {
 /// Locations of the PS's `noperspective` (and not flat) inputs.
 fn linear_inputs(s: &Shader) -> std::collections::BTreeSet<u32> {
     let mut set = std::collections::BTreeSet::new();
-    for v in &s.vars {
-        if let (Mode::Input, Some((loc, _)), true, false) =
-            (v.mode, v.location, v.noperspective, v.flat)
-        {
-            let n = crate::passes::lower_io::slots(&s.types, v.ty).min(g::MAX_PARAMS);
-            set.extend((0..n).map(|k| loc.saturating_add(k)));
-        }
+    for r in input_ranges(s).filter(|r| r.noperspective && !r.flat) {
+        let n = r.count.min(g::MAX_PARAMS);
+        set.extend((0..n).map(|k| r.first.saturating_add(k)));
     }
     set
 }
@@ -347,7 +344,9 @@ impl GfxIo {
             IoSlot::Location(l) if l < g::MAX_PARAMS => (SlotKey::Location(l), 0),
             IoSlot::Builtin(BuiltinOut::Position) => (SlotKey::Position, 0),
             IoSlot::Builtin(BuiltinOut::FragDepth) => (SlotKey::Depth, 0),
-            // mrtz: depth in x, the sample mask in z (Z_FORMAT 32_ABGR).
+            // mrtz: depth in x, the stencil reference in y (Z_FORMAT 32_GR or 32_ABGR), the
+            // sample mask in z (32_ABGR).
+            IoSlot::Builtin(BuiltinOut::FragStencilRef) => (SlotKey::Depth, 1),
             IoSlot::Builtin(BuiltinOut::SampleMask) => (SlotKey::Depth, 2),
             IoSlot::Builtin(BuiltinOut::PointSize) => (SlotKey::Misc, 0),
             IoSlot::Builtin(BuiltinOut::Layer) => (SlotKey::Misc, 2),
@@ -429,6 +428,9 @@ impl Isel<'_> {
         at: InterpAt,
     ) -> Result<(), BackendError> {
         let (bits, n) = self.shape(d);
+        if let (64, Some(_), IoSlot::Location(loc), false) = (bits, self.gfx.vertex, slot, output) {
+            return self.select_vertex_input64(d, loc, comp);
+        }
         if bits != 32 {
             return Err(unsupported(format!("{bits}-bit shader inputs/outputs")));
         }
@@ -825,15 +827,17 @@ impl Isel<'_> {
         }
         // Depth first (as ACO orders them); it ends the program when there is no colour.
         let frag_depth = self.gfx.outputs.contains_key(&(SlotKey::Depth, 0));
+        let stencil = self.gfx.outputs.contains_key(&(SlotKey::Depth, 1));
         let sample_mask = self.gfx.outputs.contains_key(&(SlotKey::Depth, 2));
-        if frag_depth || sample_mask || mrtz_alpha.is_some() {
+        if frag_depth || stencil || sample_mask || mrtz_alpha.is_some() {
             let vgpr = |io: &mut Self, s: Option<Src>| s.map(|s| io.export_vgpr(s));
             let depth = vgpr(self, self.export_src(SlotKey::Depth, 0));
+            let stencil_ref = vgpr(self, self.export_src(SlotKey::Depth, 1));
             let mask = vgpr(self, self.export_src(SlotKey::Depth, 2));
             let alpha = vgpr(self, mrtz_alpha);
-            let en = u8::from(frag_depth) | u8::from(sample_mask) << 2;
+            let en = u8::from(frag_depth) | u8::from(stencil) << 1 | u8::from(sample_mask) << 2;
             let en = en | u8::from(mrtz_alpha.is_some()) << 3;
-            exports.insert(0, (g::EXP_MRTZ, en, [depth, None, mask, alpha], false));
+            exports.insert(0, (g::EXP_MRTZ, en, [depth, stencil_ref, mask, alpha], false));
         }
         if exports.is_empty() {
             exports.push((g::EXP_NULL, 0, [None; 4], false));
@@ -849,6 +853,7 @@ impl Isel<'_> {
             uses: g::PsUses {
                 kills: self.gfx.kills || self.gfx.demotes,
                 frag_depth,
+                stencil,
                 sample_mask,
                 mrtz_alpha: mrtz_alpha.is_some(),
                 ..self.gfx.ps_uses

@@ -137,12 +137,53 @@ impl Isel<'_> {
         comp: u8,
     ) -> Result<(), BackendError> {
         let n = self.shape(d).1;
-        if loc as usize >= g::MAX_VERTEX_INPUTS {
-            return Err(unsupported(format!("vertex input location {loc}")));
-        }
         let end = comp + n;
         if end > 4 {
             return Err(unsupported("a vertex input beyond its vec4 slot"));
+        }
+        let r = self.fetch_location(loc, end)?;
+        let out = (comp..end).map(|c| MVal::Reg(r.at(c), RegClass::V)).collect();
+        self.set(d, out);
+        Ok(())
+    }
+
+    /// `load_input` of a 64-bit vertex attribute (`n` elements from 32-bit component
+    /// `comp`): element k is the 32-bit channels comp + 2k (low) and comp + 2k + 1 (high),
+    /// continuing into the next location (Vulkan's "Vertex Input Interface": a dvec3 or
+    /// dvec4 takes two). The driver describes a 64-bit format as 32-bit UINT channels, two
+    /// per component, the part past 16 bytes at the next location, as RADV does.
+    pub(super) fn select_vertex_input64(
+        &mut self,
+        d: Value,
+        loc: u32,
+        comp: u8,
+    ) -> Result<(), BackendError> {
+        let n = u32::from(self.shape(d).1);
+        let end = u32::from(comp) + 2 * n;
+        if end > 8 {
+            return Err(unsupported("a 64-bit vertex input beyond two locations"));
+        }
+        let first = u32::from(comp) / 4;
+        let mut regs = Vec::new();
+        for l in first..end.div_ceil(4) {
+            let chans = (end - 4 * l).min(4) as u8;
+            regs.push(self.fetch_location(loc + l, chans)?);
+        }
+        let chan =
+            |c: u32| MVal::Reg(regs[(c / 4 - first) as usize].at((c % 4) as u8), RegClass::V);
+        let mut out = Vec::new();
+        for k in 0..n {
+            let c = u32::from(comp) + 2 * k;
+            out.push(self.pair(chan(c), chan(c + 1))?);
+        }
+        self.set(d, out);
+        Ok(())
+    }
+
+    /// Channels `0..end` of location `loc`, fetched through its V# with its format.
+    fn fetch_location(&mut self, loc: u32, end: u8) -> Result<RegRef, BackendError> {
+        if loc as usize >= g::MAX_VERTEX_INPUTS {
+            return Err(unsupported(format!("vertex input location {loc}")));
         }
         let vsharp = self.vertex_input_vsharp(loc)?;
         let idx = self.rate_index(self.gfx.key.vs.rates[loc as usize])?;
@@ -154,8 +195,6 @@ impl Isel<'_> {
         ][usize::from(end - 1)];
         let r = self.vreg(RegClass::V, end);
         self.emit(super::image_sample::typed_buffer(op, idx, vsharp, None, Some((r, end)), false));
-        let out = (comp..end).map(|c| MVal::Reg(r.at(c), RegClass::V)).collect();
-        self.set(d, out);
-        Ok(())
+        Ok(r)
     }
 }
