@@ -34,6 +34,7 @@ mod cf_plan;
 mod cvt64;
 mod div64;
 mod div_const;
+mod div_const32;
 mod image;
 mod image_desc;
 mod image_sample;
@@ -115,6 +116,8 @@ pub struct Isel<'a> {
     /// 64-bit divisions done in the current machine block, so that `x / d` and `x % d` share
     /// one (see [`div64`]).
     div_cache: Vec<div64::CachedDivision>,
+    /// 32-bit quotients by constants in the current machine block (see [`div_const32`]).
+    quotients: Vec<div_const32::CachedQuotient>,
     /// Definitions and value bounds, for folding address constants (see [`mem`]).
     pub(crate) bounds: crate::analysis::bounds::Bounds<'a>,
     /// Vertex/pixel shader inputs and outputs.
@@ -174,6 +177,7 @@ impl<'a> Isel<'a> {
             inputs,
             scratch: Vec::new(),
             div_cache: Vec::new(),
+            quotients: Vec::new(),
             bounds: crate::analysis::bounds::Bounds::new(shader, f),
         }
     }
