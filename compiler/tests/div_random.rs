@@ -60,6 +60,52 @@ const SIGNED32: &[(&str, i32)] = &[
     ("-1000000007", -1_000_000_007),
     ("0x7fffffff", i32::MAX),
     ("int(0x80000000u)", i32::MIN),
+    ("5", 5),
+    ("-5", -5),
+    ("6", 6),
+    ("-9", -9),
+    ("25", 25),
+    ("0x40000001", 0x4000_0001),
+    ("-0x7fffffff", -i32::MAX),
+    ("-0x40000000", -0x4000_0000),
+];
+
+/// 32-bit divisions of dividends with a known range (masked, shifted, the local invocation
+/// index), which select shorter sequences: (GLSL expression of `x32`, `ul` and the index; its
+/// value from the same inputs, with `srem` when `%` on signed integers is OpSRem).
+type Bounded = fn(u32, u32, u32, bool) -> u32;
+const BOUNDED32: &[(&str, Bounded)] = &[
+    ("uint(int(x32 & 0xffffu) / 7) | uint(int(x32 & 0xffffu) % 7) << 16", |x, _, _, _| {
+        ((x & 0xffff) / 7) | (((x & 0xffff) % 7) << 16)
+    }),
+    ("uint(int(x32 >> 1) / 9) ^ uint(int(x32 >> 1) % 9)", |x, _, _, _| {
+        ((x >> 1) / 9) ^ ((x >> 1) % 9)
+    }),
+    ("uint(int(x32 >> 1) / -7)", |x, _, _, _| ((x >> 1) as i32 / -7) as u32),
+    ("uint(int(x32 & 1023u) % -3)", |x, _, _, srem| {
+        let r = (x & 1023) as i32 % 3;
+        (if srem || r == 0 { r } else { r - 3 }) as u32
+    }),
+    ("uint(int(x32 & 1023u) % -4)", |x, _, _, srem| {
+        let r = (x & 1023) as i32 % 4;
+        (if srem || r == 0 { r } else { r - 4 }) as u32
+    }),
+    ("(x32 & 0xfffu) / 641u | (x32 & 0xfffu) % 641u << 16", |x, _, _, _| {
+        ((x & 0xfff) / 641) | (((x & 0xfff) % 641) << 16)
+    }),
+    ("(x32 >> 1) / 7u", |x, _, _, _| (x >> 1) / 7),
+    ("(x32 >> 1) % 0x7ffffffdu", |x, _, _, _| (x >> 1) % 0x7fff_fffd),
+    ("(x32 & 7u) / 9u | (x32 & 7u) % 9u << 8", |x, _, _, _| ((x & 7) / 9) | (((x & 7) % 9) << 8)),
+    (
+        "uint(int(gl_LocalInvocationIndex) % 3) | uint(int(gl_LocalInvocationIndex) / 3) << 8",
+        |_, _, l, _| (l % 3) | ((l / 3) << 8),
+    ),
+    ("uint(int(ul & 0xffffu) / 10) | uint(int(ul & 0xffffu) % 10) << 16", |_, u, _, _| {
+        ((u & 0xffff) / 10) | (((u & 0xffff) % 10) << 16)
+    }),
+    ("uint(int(ul >> 1) / 3) ^ uint(int(ul >> 1) % 3)", |_, u, _, _| {
+        ((u >> 1) / 3) ^ ((u >> 1) % 3)
+    }),
 ];
 
 /// Unsigned 32-bit constant divisors (one divergent slot each: quotient | remainder << 32):
@@ -76,6 +122,7 @@ fn slots() -> usize {
         + CONST_DIVIDEND
         + 2 * SIGNED32.len()
         + UNSIGNED32.len()
+        + BOUNDED32.len()
 }
 
 /// Slots at the end with constant dividends (a literal in every partial product).
@@ -142,6 +189,10 @@ fn shader() -> String {
             "o[b + {}u] = uint64_t(x32 / {c}u) | (uint64_t(x32 % {c}u) << 32);\n",
             at + k
         ));
+    }
+    let at = at + UNSIGNED32.len();
+    for (k, (expr, _)) in BOUNDED32.iter().enumerate() {
+        s.push_str(&format!("o[b + {}u] = uint64_t({expr});\n", at + k));
     }
     s.push_str("}\n");
     s
@@ -303,6 +354,9 @@ fn expected(n: &[u64], d: &[u64], i: usize, srem: bool) -> Vec<u64> {
     for &c in UNSIGNED32 {
         out.push(div32(fold(x), c, c, false, srem));
     }
+    for (_, value) in BOUNDED32 {
+        out.push(u64::from(value(fold(x), ux as u32, (i % LOCAL as usize) as u32, srem)));
+    }
     out
 }
 
@@ -340,8 +394,12 @@ fn slot_name(k: usize) -> String {
                 [k - BASE - 2 * SIGNED.len() - UNSIGNED.len()]
             .to_string()
         }
-        _ if k >= slots() - UNSIGNED32.len() => {
-            format!("32-bit udiv | urem by {}", UNSIGNED32[k + UNSIGNED32.len() - slots()])
+        _ if k >= slots() - BOUNDED32.len() => {
+            format!("bounded {}", BOUNDED32[k + BOUNDED32.len() - slots()].0)
+        }
+        _ if k >= slots() - BOUNDED32.len() - UNSIGNED32.len() => {
+            let j = k + BOUNDED32.len() + UNSIGNED32.len() - slots();
+            format!("32-bit udiv | urem by {}", UNSIGNED32[j])
         }
         _ => {
             let j = k - BASE - 2 * SIGNED.len() - UNSIGNED.len() - CONST_DIVIDEND;

@@ -101,7 +101,18 @@ impl Isel<'_> {
         let mut out = Vec::with_capacity(n as usize);
         for i in 0..n as usize {
             let a: Vec<MVal> = srcs.iter().map(|&s| self.comp(s, i)).collect::<Result<_, _>>()?;
-            out.push(self.alu_comp(op, bits, sbits, &a, uniform)?);
+            let division =
+                matches!(op, AluOp::Udiv | AluOp::Umod | AluOp::Idiv | AluOp::Irem | AluOp::Imod)
+                    && bits == 32;
+            out.push(match &a[..] {
+                // A division by a constant picks its sequence from the dividend's bound.
+                &[n @ MVal::Reg(..), MVal::Const(d)] if division => {
+                    let bound = self.bounds.max(srcs[0], i);
+                    let sc = uniform && all_scalar(&a);
+                    self.div_const32(op, n, d as u32, bound, sc)?
+                }
+                _ => self.alu_comp(op, bits, sbits, &a, uniform)?,
+            });
         }
         self.set(d, out);
         Ok(())
@@ -332,12 +343,9 @@ impl Isel<'_> {
                 self.select(&[a[0], MVal::Const(one), MVal::Const(0)], uniform)
             }
             U2u | I2i | F2f => Ok(a[0]),
-            Udiv | Umod if matches!(a[1], MVal::Const(_)) => {
-                self.udiv_const(op, a[0], a[1], scalar)
-            }
-            Idiv | Irem | Imod if matches!(a[1], MVal::Const(c) if c as u32 != 0) => {
+            Udiv | Umod | Idiv | Irem | Imod if matches!(a[1], MVal::Const(_)) => {
                 let MVal::Const(d) = a[1] else { unreachable!("matched above") };
-                self.sdiv_const(op, a[0], d as u32 as i32, scalar)
+                self.div_const32(op, a[0], d as u32, None, scalar)
             }
             Udiv | Umod | Idiv | Irem | Imod => self.divmod(op, a[0], a[1]),
             UfindMsb | IfindMsb => {
@@ -444,20 +452,8 @@ impl Isel<'_> {
         // VOP2 wants the VGPR second; commutative ops can swap.
         let commutes = !rev && !matches!(vop, O::V_SUB_NC_U32 | O::V_SUB_F32 | O::V_SUB_F16);
         let (x, y) = if !y.is_v() && x.is_v() && commutes { (y, x) } else { (x, y) };
-        let (x, y) = self.const_bus(x, y)?;
         self.emit(build::vop2(vop, r, x, y));
         Ok(MVal::Reg(r, RegClass::V))
-    }
-
-    /// At most one scalar operand among two when both are scalar and distinct (keeps every
-    /// form within the constant-bus limit, VOP2 literals included).
-    fn const_bus(&mut self, x: Src, y: Src) -> Result<(Src, Src), BackendError> {
-        if x.uses_const_bus() && y.uses_const_bus() && x != y {
-            let r = self.vreg(RegClass::V, 1);
-            self.emit(build::vop1(O::V_MOV_B32, r, y));
-            return Ok((x, Src::R(r, RegClass::V)));
-        }
-        Ok((x, y))
     }
 
     /// A VOP3 op with up to three 32-bit sources.
@@ -473,32 +469,10 @@ impl Isel<'_> {
                 }
             }
         }
-        let mut srcs: Vec<Src> = a.iter().map(|&x| self.src(x)).collect::<Result<_, _>>()?;
-        self.limit_bus(&mut srcs);
+        let srcs: Vec<Src> = a.iter().map(|&x| self.src(x)).collect::<Result<_, _>>()?;
         let r = self.vreg(RegClass::V, 1);
         self.emit(build::vop3(op, Some(r), None, &srcs, neg));
         Ok(MVal::Reg(r, RegClass::V))
-    }
-
-    /// Moves scalar operands to VGPRs until at most two distinct scalar values (one literal)
-    /// remain, gfx10's constant-bus limit.
-    pub(super) fn limit_bus(&mut self, srcs: &mut [Src]) {
-        let mut seen: Vec<Src> = Vec::new();
-        let mut lits = 0;
-        for s in srcs.iter_mut() {
-            if !s.uses_const_bus() || seen.contains(s) {
-                continue;
-            }
-            let is_lit = matches!(*s, Src::I(_));
-            if seen.len() < 2 && !(is_lit && lits > 0) {
-                seen.push(*s);
-                lits += usize::from(is_lit);
-                continue;
-            }
-            let r = self.vreg(RegClass::V, 1);
-            self.emit(build::vop1(O::V_MOV_B32, r, *s));
-            *s = Src::R(r, RegClass::V);
-        }
     }
 
     pub(super) fn select(&mut self, a: &[MVal], uniform: bool) -> Result<MVal, BackendError> {
@@ -621,8 +595,7 @@ impl Isel<'_> {
                 self.emit(build::sop2(O::S_CSELECT_B32, Some(r), Src::I(u32::MAX), Src::I(0), 1));
             }
             None => {
-                let mut srcs = [x, y];
-                self.limit_bus(&mut srcs);
+                let srcs = [x, y];
                 self.emit(build::vcmp(vop, r, srcs[0], srcs[1], 1));
             }
         }

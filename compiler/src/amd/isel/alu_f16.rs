@@ -175,8 +175,7 @@ impl Isel<'_> {
                 (vop, self.half_src(a[1])?)
             }
         };
-        let mut srcs = [x, y];
-        self.limit_bus(&mut srcs);
+        let srcs = [x, y];
         self.emit(build::vcmp(vop, r, srcs[0], srcs[1], 1));
         Ok(MVal::Reg(r, RegClass::S))
     }
@@ -197,8 +196,7 @@ impl Isel<'_> {
     }
 
     fn v3_16(&mut self, op: O, a: &[MVal]) -> Result<MVal, BackendError> {
-        let mut srcs: Vec<Src> = a.iter().map(|&x| self.half_src(x)).collect::<Result<_, _>>()?;
-        self.limit_bus(&mut srcs);
+        let srcs: Vec<Src> = a.iter().map(|&x| self.half_src(x)).collect::<Result<_, _>>()?;
         let r = self.vreg(RegClass::V, 1);
         self.emit(build::vop3(op, Some(r), None, &srcs, 0));
         Ok(MVal::Reg(r, RegClass::V))
@@ -220,8 +218,7 @@ impl Isel<'_> {
         } else {
             (vop, x, y)
         };
-        let mut srcs = [x, y];
-        self.limit_bus(&mut srcs);
+        let srcs = [x, y];
         let r = self.vreg(RegClass::V, 1);
         self.emit(build::vop2(vop, r, srcs[0], srcs[1]));
         Ok(MVal::Reg(r, RegClass::V))
@@ -254,8 +251,7 @@ impl Isel<'_> {
         let d = self.alu_comp(sub, bits, bits, &[x, t], false)?;
         let mag = self.bin(None, O::V_AND_B32, false, d, MVal::Const(u64::from(sign - 1)))?;
         let far = self.vreg(RegClass::S, 1);
-        let mut srcs = [self.src(mag)?, half];
-        self.limit_bus(&mut srcs);
+        let srcs = [self.src(mag)?, half];
         self.emit(build::vcmp(cmp, far, srcs[0], srcs[1], 1));
         // ±1 with x's sign: v_bfi(mask, one, x) takes the magnitude bits from `one`.
         let step =

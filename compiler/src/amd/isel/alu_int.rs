@@ -1,5 +1,5 @@
-//! Integer selection that needs sequences: 32-bit division and remainder (by constants
-//! through multiply-high, by registers through a refined float reciprocal), and 64-bit
+//! Integer selection that needs sequences: 32-bit division and remainder by registers
+//! (through a refined float reciprocal; by constants see [`super::div_const32`]), and 64-bit
 //! integer arithmetic, logic, shifts and compares built from 32-bit halves. 64-bit division
 //! lives in [`super::div64`] (by registers) and [`super::div_const`] (by constants).
 
@@ -13,158 +13,6 @@ use crate::amd::mir::{RegClass, RegRef};
 use crate::ir::ops::AluOp;
 
 impl Isel<'_> {
-    /// Unsigned division and remainder by a constant: multiply by a rounded reciprocal
-    /// (Granlund and Montgomery), or a shift for powers of two.
-    pub(super) fn udiv_const(
-        &mut self,
-        op: AluOp,
-        a: MVal,
-        d: MVal,
-        scalar: bool,
-    ) -> Result<MVal, BackendError> {
-        let MVal::Const(d) = d else { unreachable!("checked by the caller") };
-        let d = d as u32;
-        if d == 0 {
-            // The IR's reference semantics: all ones, and the dividend as the remainder.
-            return Ok(if op == AluOp::Udiv { MVal::Const(u64::from(u32::MAX)) } else { a });
-        }
-        let pick = |s: O, v: O| (Some(s).filter(|_| scalar), v);
-        if d.is_power_of_two() {
-            let k = d.trailing_zeros();
-            return if op == AluOp::Udiv {
-                let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
-                self.bin(s, v, true, a, MVal::Const(u64::from(k)))
-            } else {
-                let (s, v) = pick(O::S_AND_B32, O::V_AND_B32);
-                self.bin(s, v, false, a, MVal::Const(u64::from(d - 1)))
-            };
-        }
-        let l = 32 - (d - 1).leading_zeros();
-        let q = if let Some((m, p)) = simple_magic32(d) {
-            // q = mulhi(a, m) >> p; a shift of 0 is no instruction.
-            let (s, v) = pick(O::S_MUL_HI_U32, O::V_MUL_HI_U32);
-            let t = self.bin(s, v, false, a, MVal::Const(u64::from(m)))?;
-            if p == 0 {
-                t
-            } else {
-                let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
-                self.bin(s, v, true, t, MVal::Const(u64::from(p)))?
-            }
-        } else {
-            self.udiv_addback(a, d, l, scalar)?
-        };
-        if op == AluOp::Udiv {
-            return Ok(q);
-        }
-        let (s, v) = pick(O::S_MUL_I32, O::V_MUL_LO_U32);
-        let qd = self.bin(s, v, false, q, MVal::Const(u64::from(d)))?;
-        let (s, v) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
-        self.bin(s, v, false, a, qd)
-    }
-
-    /// `a / d` for a divisor whose 33-bit reciprocal needs its top bit added back:
-    /// `t = mulhi(a, m); q = (t + ((a - t) >> 1)) >> (l - 1)`.
-    fn udiv_addback(
-        &mut self,
-        a: MVal,
-        d: u32,
-        l: u32,
-        scalar: bool,
-    ) -> Result<MVal, BackendError> {
-        let pick = |s: O, v: O| (Some(s).filter(|_| scalar), v);
-        let m = ((1u64 << 32) * ((1u64 << l) - u64::from(d)) / u64::from(d) + 1) as u32;
-        let (s, v) = pick(O::S_MUL_HI_U32, O::V_MUL_HI_U32);
-        let t1 = self.bin(s, v, false, a, MVal::Const(u64::from(m)))?;
-        let (s, v) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
-        let t2 = self.bin(s, v, false, a, t1)?;
-        let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
-        let t3 = self.bin(s, v, true, t2, MVal::Const(1))?;
-        let (s, v) = pick(O::S_ADD_U32, O::V_ADD_NC_U32);
-        let t4 = self.bin(s, v, false, t1, t3)?;
-        let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
-        self.bin(s, v, true, t4, MVal::Const(u64::from(l - 1)))
-    }
-    /// Signed division, remainder and modulo by a nonzero constant `d`: the dividend's
-    /// magnitude divided by `|d|` through [`Self::udiv_const`], then the signs fixed as
-    /// [`Self::divmod`] fixes them, with every test on `d` decided here. Equal to
-    /// [`Self::divmod`] for every dividend (`i32::MIN / -1` included: the magnitude
-    /// 2^31 stays unnegated).
-    pub(super) fn sdiv_const(
-        &mut self,
-        op: AluOp,
-        a: MVal,
-        d: i32,
-        sc: bool,
-    ) -> Result<MVal, BackendError> {
-        use AluOp::*;
-        let pick = |s: O, v: O| (Some(s).filter(|_| sc), v);
-        let ad = d.unsigned_abs();
-        if ad.is_power_of_two() && (op == Idiv || (op == Imod && d > 0)) {
-            return self.sdiv_pow2(op, a, d, sc);
-        }
-        let abs_a = if sc {
-            self.sop1v(O::S_ABS_I32, a)?
-        } else {
-            let na = self.bin(None, O::V_SUB_NC_U32, false, MVal::Const(0), a)?;
-            self.bin(None, O::V_MAX_I32, false, a, na)?
-        };
-        let ud = MVal::Const(u64::from(d.unsigned_abs()));
-        let uop = if op == Idiv { Udiv } else { Umod };
-        let u = self.udiv_const(uop, abs_a, ud, sc)?;
-        let (s_sub, v_sub) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
-        let neg_u = self.bin(s_sub, v_sub, false, MVal::Const(0), u)?;
-        // The quotient is negative when exactly one operand is; the remainder takes the
-        // dividend's sign.
-        let a_neg = if op == Idiv && d < 0 {
-            self.compare(Ilt, 32, &[MVal::Const(u64::from(u32::MAX)), a], sc)?
-        } else {
-            self.compare(Ilt, 32, &[a, MVal::Const(0)], sc)?
-        };
-        let r = self.select(&[a_neg, neg_u, u], sc)?;
-        if op != Imod {
-            return Ok(r);
-        }
-        // Modulo takes the divisor's sign: a nonzero remainder of the other sign moves by d.
-        let fix = if d > 0 {
-            self.compare(Ilt, 32, &[r, MVal::Const(0)], sc)?
-        } else {
-            self.compare(Ilt, 32, &[MVal::Const(0), r], sc)?
-        };
-        let (s_add, v_add) = pick(O::S_ADD_U32, O::V_ADD_NC_U32);
-        let sum = self.bin(s_add, v_add, false, r, MVal::Const(u64::from(d as u32)))?;
-        self.select(&[fix, sum, r], sc)
-    }
-
-    /// [`Self::sdiv_const`] by `±2^k`: modulo by a positive power of two is the low bits
-    /// (two's complement already gives the divisor's sign); the quotient rounds toward zero
-    /// by adding `2^k - 1` to negative dividends before the arithmetic shift, then takes
-    /// the divisor's sign.
-    fn sdiv_pow2(&mut self, op: AluOp, a: MVal, d: i32, sc: bool) -> Result<MVal, BackendError> {
-        let pick = |s: O, v: O| (Some(s).filter(|_| sc), v);
-        let ad = d.unsigned_abs();
-        if op == AluOp::Imod {
-            let (s, v) = pick(O::S_AND_B32, O::V_AND_B32);
-            return self.bin(s, v, false, a, MVal::Const(u64::from(ad - 1)));
-        }
-        let k = ad.trailing_zeros();
-        let q = if k == 0 {
-            a
-        } else {
-            let (s_ashr, v_ashr) = pick(O::S_ASHR_I32, O::V_ASHRREV_I32);
-            let sign = self.bin(s_ashr, v_ashr, true, a, MVal::Const(31))?;
-            let (s, v) = pick(O::S_LSHR_B32, O::V_LSHRREV_B32);
-            let bias = self.bin(s, v, true, sign, MVal::Const(u64::from(32 - k)))?;
-            let (s, v) = pick(O::S_ADD_U32, O::V_ADD_NC_U32);
-            let t = self.bin(s, v, false, a, bias)?;
-            self.bin(s_ashr, v_ashr, true, t, MVal::Const(u64::from(k)))?
-        };
-        if d > 0 {
-            return Ok(q);
-        }
-        let (s, v) = pick(O::S_SUB_U32, O::V_SUB_NC_U32);
-        self.bin(s, v, false, MVal::Const(0), q)
-    }
-
     /// Unsigned 32-bit division with remainder by a register: reciprocal estimate refined by
     /// one Newton step, then two corrections (the classic AMDGPU expansion). Division by zero
     /// gives all ones and the dividend, as the IR's reference semantics define.
@@ -185,8 +33,7 @@ impl Isel<'_> {
             // adds one otherwise.
             let t = self.vreg(RegClass::V, 1);
             let borrow = self.vreg(RegClass::S, 1);
-            let mut srcs = [self.src(r)?, self.src(y)?];
-            self.limit_bus(&mut srcs);
+            let srcs = [self.src(r)?, self.src(y)?];
             self.emit(build::vop3(O::V_SUB_CO_U32, Some(t), Some(borrow), &srcs, 0));
             let b = MVal::Reg(borrow, RegClass::S);
             r = self.select(&[b, r, MVal::Reg(t, RegClass::V)], false)?;
@@ -452,8 +299,7 @@ impl Isel<'_> {
     pub(super) fn mul64(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
         let (xl, xh) = split(x);
         let (yl, yh) = split(y);
-        let mut srcs = [self.src(xl)?, self.src(yl)?];
-        self.limit_bus(&mut srcs);
+        let srcs = [self.src(xl)?, self.src(yl)?];
         let r = self.vreg(RegClass::V, 2);
         let carry = self.vreg(RegClass::S, 1);
         let mi = build::vop3w(
@@ -489,8 +335,7 @@ impl Isel<'_> {
         }
         let r = self.vreg(RegClass::V, 2);
         let carry = self.vreg(RegClass::S, 1);
-        let mut lo = [xl, yl];
-        self.limit_bus(&mut lo);
+        let lo = [xl, yl];
         self.emit(build::vop3(O::V_ADD_CO_U32, Some(r), Some(carry), &lo, 0));
         let mut hi = [xh, yh, Src::R(carry, RegClass::S)];
         // The carry takes one constant-bus slot.
@@ -641,17 +486,4 @@ impl Isel<'_> {
             _ => return Ok(None),
         }))
     }
-}
-
-/// The multiplier `m` and shift `p` with `a / d == mulhi(a, m) >> p` for every 32-bit `a`,
-/// when one fits in 32 bits: `m = ceil(2^(32+p) / d)` with a rounding error `m*d - 2^(32+p)`
-/// of at most `2^p` keeps the floor exact (Granlund and Montgomery; as `div_const::magic`).
-fn simple_magic32(d: u32) -> Option<(u32, u32)> {
-    let l = 32 - (d - 1).leading_zeros();
-    let d = u64::from(d);
-    (0..l).find_map(|p| {
-        let m = (1u64 << (32 + p)).div_ceil(d);
-        let e = m * d - (1u64 << (32 + p));
-        (m >> 32 == 0 && e <= 1u64 << p).then_some((m as u32, p))
-    })
 }

@@ -29,8 +29,7 @@ impl Isel<'_> {
     ) -> Result<MVal, BackendError> {
         let r = self.vreg(RegClass::V, 2);
         let (c0, c1) = (self.vreg(RegClass::S, 1), self.vreg(RegClass::S, 1));
-        let mut lo = [self.src(xl)?, self.src(yl)?];
-        self.limit_bus(&mut lo);
+        let lo = [self.src(xl)?, self.src(yl)?];
         self.emit(build::vop3(O::V_ADD_CO_U32, Some(r), Some(c0), &lo, 0));
         let hi = self.with_carry(xh, yh, c0)?;
         self.emit(build::vop3(O::V_ADD_CO_CI_U32, Some(r.at(1)), Some(c1), &hi, 0));
@@ -45,8 +44,7 @@ impl Isel<'_> {
     ) -> Result<(MVal, RegRef), BackendError> {
         let r = self.vreg(RegClass::V, 2);
         let b0 = self.vreg(RegClass::S, 1);
-        let mut lo = [self.src(xl)?, self.src(yl)?];
-        self.limit_bus(&mut lo);
+        let lo = [self.src(xl)?, self.src(yl)?];
         self.emit(build::vop3(O::V_SUB_CO_U32, Some(r), Some(b0), &lo, 0));
         let b1 = self.vreg(RegClass::S, 1);
         let hi = self.with_carry(xh, yh, b0)?;
@@ -184,7 +182,6 @@ impl Isel<'_> {
         c: Src,
     ) -> Result<RegRef, BackendError> {
         let mut srcs = [self.src(a)?, self.src(b)?, c];
-        self.limit_bus(&mut srcs[..2]);
         if c.uses_const_bus() && srcs[0].uses_const_bus() && srcs[1].uses_const_bus() {
             let t = self.vreg(RegClass::V, 1);
             self.emit(build::vop1(O::V_MOV_B32, t, srcs[1]));
@@ -217,7 +214,6 @@ impl Isel<'_> {
             2 => O::V_ADD_NC_U32,
             _ => O::V_ADD3_U32,
         };
-        self.limit_bus(&mut srcs);
         self.emit(build::vop3(op, Some(r.at(1)), None, &srcs, 0));
         Ok(MVal::Reg(r, RegClass::V))
     }
@@ -251,8 +247,7 @@ impl Isel<'_> {
         let a = self.vreg(RegClass::V, 2);
         let a_in = if exact {
             let p = self.vreg(RegClass::V, 2);
-            let mut srcs = [self.src(x0)?, self.src(y0)?];
-            self.limit_bus(&mut srcs);
+            let srcs = [self.src(x0)?, self.src(y0)?];
             self.emit(build::vop3(O::V_MUL_HI_U32, Some(p), None, &srcs, 0));
             self.emit(build::vop1(O::V_MOV_B32, p.at(1), Src::I(0)));
             Src::R(p, RegClass::V)

@@ -35,6 +35,7 @@ mod cvt64;
 mod cvt_round;
 mod div64;
 mod div_const;
+mod div_const32;
 mod export_values;
 mod image;
 mod image_desc;
@@ -117,6 +118,8 @@ pub struct Isel<'a> {
     /// 64-bit divisions done in the current machine block, so that `x / d` and `x % d` share
     /// one (see [`div64`]).
     div_cache: Vec<div64::CachedDivision>,
+    /// 32-bit quotients by constants in the current machine block (see [`div_const32`]).
+    quotients: Vec<div_const32::CachedQuotient>,
     /// Definitions and value bounds, for folding address constants (see [`mem`]).
     pub(crate) bounds: crate::analysis::bounds::Bounds<'a>,
     /// Vertex/pixel shader inputs and outputs.
@@ -176,6 +179,7 @@ impl<'a> Isel<'a> {
             inputs,
             scratch: Vec::new(),
             div_cache: Vec::new(),
+            quotients: Vec::new(),
             bounds: crate::analysis::bounds::Bounds::new(shader, f),
         }
     }

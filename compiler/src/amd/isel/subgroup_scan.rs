@@ -160,8 +160,7 @@ impl Isel<'_> {
             // The identity as an inline constant or literal; the mask is the other
             // constant-bus read.
             let id = Src::I((p.identity >> (32 * u32::from(k))) as u32);
-            let mut srcs = [id, Src::R(xv.at(k), RegClass::V), ss];
-            self.limit_bus(&mut srcs);
+            let srcs = [id, Src::R(xv.at(k), RegClass::V), ss];
             self.emit(build::vop3(O::V_CNDMASK_B32, Some(t.at(k)), None, &srcs, 0));
         }
         let result = match op {

@@ -84,7 +84,7 @@ impl Isel<'_> {
             InputRate::Instance { divisor: 1 } => Ok(self.add_vs(vs.instance_id, vs.base_instance)),
             InputRate::Instance { divisor } => {
                 let iid = MVal::Reg(vs.instance_id, RegClass::V);
-                self.udiv_const(AluOp::Udiv, iid, MVal::Const(divisor.into()), false)
+                self.udiv_const(AluOp::Udiv, iid, divisor, u64::from(u32::MAX), false)
                     .and_then(|q| self.in_vgpr(q, 1))
                     .map(|q| self.add_vs(q, vs.base_instance))
             }
