@@ -201,3 +201,15 @@ fn spec_constant_ops_with_literal_lists_evaluate_every_literal() {
         assert_eq!(common::u32_at(&res.buffers[0].data, i), *w, "word {i}");
     }
 }
+
+#[test]
+fn private_initializers_start_every_invocation() {
+    let (_, res) = run_named("private_initializers.spvasm");
+    for i in 0..4u32 {
+        let want = [7, 7 + i, i, 5];
+        for (k, w) in want.iter().enumerate() {
+            let got = common::u32_at(&res.buffers[0].data, (4 * i) as usize + k);
+            assert_eq!(got, *w, "invocation {i} word {k}");
+        }
+    }
+}

@@ -118,6 +118,9 @@ pub fn translate_function(
         let bid = if i == 0 { BlockId(0) } else { cx.f.new_block() };
         cx.blocks.insert(result(label)?, bid);
     }
+    if fid == cx.m.shader.entry {
+        cx.init_globals()?;
+    }
     for b in &sf.blocks {
         let label = b.label.as_ref().map(result).transpose()?.unwrap_or(0);
         cx.cur = cx.blocks[&label];
@@ -134,6 +137,18 @@ pub fn translate_function(
 }
 
 impl FnCtx<'_, '_> {
+    /// Stores the Private globals' initializers at the top of the entry block.
+    fn init_globals(&mut self) -> Result<(), CompileError> {
+        for (var, init) in self.m.global_inits.clone() {
+            let Tree::Leaf(ptr) = self.value(var)? else {
+                return Err(CompileError::invalid("OpVariable", "variable is an aggregate"));
+            };
+            let v = self.value(init)?;
+            self.store_tree(ptr, &v)?;
+        }
+        Ok(())
+    }
+
     /// Value type of leaves of IR type `t` (handles are derefs of `Handle` mode).
     pub fn leaf_vt(&mut self, t: TypeId) -> Option<ValueType> {
         match self.m.shader.types.get(t) {

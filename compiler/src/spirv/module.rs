@@ -133,6 +133,10 @@ pub struct ModuleCtx<'m> {
     pub spv_funcs: HashMap<u32, &'m rspirv::dr::Function>,
     /// OpName names.
     pub names: HashMap<u32, String>,
+    /// Private globals with an initializer: (variable id, initializer id), stored at the
+    /// start of the entry function (a Private variable is per invocation, so that store is
+    /// its initialization).
+    pub global_inits: Vec<(u32, u32)>,
 }
 
 /// Checks the header, capabilities, extensions and imports.
@@ -240,6 +244,7 @@ impl<'m> ModuleCtx<'m> {
             ignored_ext,
             spv_funcs,
             names,
+            global_inits: Vec::new(),
         })
     }
 
@@ -450,7 +455,13 @@ impl<'m> ModuleCtx<'m> {
             return Err(bad(inst, "variable type is not a pointer"));
         };
         if inst.operands.len() > 1 {
-            return Err(CompileError::unsupported(opname(inst), "global initializers"));
+            if mode != Mode::Private {
+                return Err(CompileError::unsupported(
+                    opname(inst),
+                    format!("initializers of {mode:?} variables"),
+                ));
+            }
+            self.global_inits.push((r, id(inst, 1)?));
         }
         let d = self.dec.of(r);
         let base =
