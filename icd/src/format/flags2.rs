@@ -65,7 +65,11 @@ mod tests {
         assert!(d32.optimal_tiling_features.contains(F2::SAMPLED_IMAGE_DEPTH_COMPARISON));
         assert!(!d32.optimal_tiling_features.contains(F2::STORAGE_READ_WITHOUT_FORMAT));
         // Formats Ferrum does not know report nothing.
-        let none = format_properties3(vk::Format::R64G64B64A64_SFLOAT);
+        let none = format_properties3(vk::Format::B8G8R8_SRGB);
         assert!(none.optimal_tiling_features.is_empty() && none.buffer_features.is_empty());
+        // 64-bit formats are vertex input only.
+        let r64 = format_properties3(vk::Format::R64G64B64A64_SFLOAT);
+        assert!(r64.optimal_tiling_features.is_empty() && r64.linear_tiling_features.is_empty());
+        assert_eq!(r64.buffer_features, F2::VERTEX_BUFFER);
     }
 }

@@ -12,6 +12,7 @@ pub mod cb;
 pub mod flags2;
 pub mod properties;
 mod table;
+pub mod vertex64;
 
 use ash::vk;
 

@@ -666,6 +666,10 @@ pub fn format_properties_for(format: vk::Format, allowed: Caps) -> vk::FormatPro
 
 /// `vkGetPhysicalDeviceFormatProperties`.
 pub fn format_properties(format: vk::Format) -> vk::FormatProperties {
+    if super::vertex64::components(format).is_some() {
+        // Vertex input only, read as 32-bit dwords (see `vertex64`), as RADV offers them.
+        return vk::FormatProperties { buffer_features: F::VERTEX_BUFFER, ..Default::default() };
+    }
     let (caps, linear) = advertised(format);
     let mut p = format_properties_for(format, caps);
     p.linear_tiling_features = format_properties_for(format, linear).linear_tiling_features;

@@ -378,25 +378,35 @@ fn vertex_input(
             .iter()
             .find(|b| b.binding == a.binding)
             .ok_or(VkError::InvalidUsage("vertex attribute of an undescribed binding"))?;
-        let format = crate::format::info(a.format)
-            .filter(|f| f.buf_format != 0)
-            .ok_or_else(|| VkError::FeatureNotPresent(format!("vertex format {:?}", a.format)))?;
-        if a.location as usize >= MAX_VERTEX_INPUTS {
-            return Err(VkError::InvalidUsage("vertex input location beyond the limit"));
-        }
-        key.rates[a.location as usize] = match b.input_rate {
+        let rate = match b.input_rate {
             vk::VertexInputRate::INSTANCE => InputRate::Instance {
                 divisor: divisors.iter().find(|d| d.binding == b.binding).map_or(1, |d| d.divisor),
             },
             _ => InputRate::Vertex,
         };
-        out.push(VertexAttribute {
-            location: a.location,
-            binding: a.binding,
-            offset: a.offset,
-            stride: b.stride,
-            format,
-        });
+        let parts = crate::format::vertex64::parts(a.format);
+        let fetches = if parts.is_empty() {
+            vec![(a.location, a.offset, a.format)]
+        } else {
+            parts.iter().map(|p| (a.location + p.location, a.offset + p.offset, p.format)).collect()
+        };
+        for (location, offset, vk_format) in fetches {
+            let format =
+                crate::format::info(vk_format).filter(|f| f.buf_format != 0).ok_or_else(|| {
+                    VkError::FeatureNotPresent(format!("vertex format {:?}", a.format))
+                })?;
+            if location as usize >= MAX_VERTEX_INPUTS {
+                return Err(VkError::InvalidUsage("vertex input location beyond the limit"));
+            }
+            key.rates[location as usize] = rate;
+            out.push(VertexAttribute {
+                location,
+                binding: a.binding,
+                offset,
+                stride: b.stride,
+                format,
+            });
+        }
     }
     out.sort_by_key(|a| a.location);
     Ok((key, out))
