@@ -246,7 +246,8 @@ fn fl(op: AluOp, a: f64, b: f64, c: f64) -> f64 {
         Fsub => a - b,
         Fmul => a * b,
         Fdiv => a / b,
-        Frem => a % b,
+        // Vulkan's OpFRem is x - y * trunc(x / y) (its precision is inherited from that).
+        Frem => a - b * (a / b).trunc(),
         Fmod => a - b * (a / b).floor(),
         Fneg => -a,
         Fabs => a.abs(),

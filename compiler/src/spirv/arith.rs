@@ -140,10 +140,29 @@ impl FnCtx<'_, '_> {
             Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => {
                 self.extended_inst(inst)?
             }
+            Op::QuantizeToF16 => {
+                let x = self.leaf(inst, 0)?;
+                Tree::Leaf(self.quantize_to_f16(x))
+            }
             _ => return Ok(false),
         };
         self.set(inst, t)?;
         Ok(true)
+    }
+
+    /// OpQuantizeToF16: `x` rounded to f16 and back (nearest even; a magnitude beyond f16's
+    /// range becomes infinity, NaN stays NaN), and a value below f16's smallest normal,
+    /// which the spec lets be ±0 only, becomes +0 (the conversion keeps f16 denormals).
+    fn quantize_to_f16(&mut self, x: Value) -> Value {
+        let (_, n) = self.shape(x);
+        let vt = ValueType::data(32, n);
+        let half = self.alu(AluOp::F2f, ValueType::data(16, n), vec![x]);
+        let back = self.alu(AluOp::F2f, vt, vec![half]);
+        let mag = self.alu(AluOp::Fabs, vt, vec![back]);
+        let smallest_normal = self.fconst(32, n, 2f64.powi(-14));
+        let tiny = self.alu(AluOp::Flt, ValueType::data(1, n), vec![mag, smallest_normal]);
+        let zero = self.fconst(32, n, 0.0);
+        self.alu(AluOp::Bcsel, vt, vec![tiny, zero, back])
     }
 
     /// Composite construction, extraction, insertion and shuffles.

@@ -8,7 +8,7 @@ use crate::error::CompileError;
 use crate::ir::{ops, AluOp, InstKind, InterpAt, Value, ValueType};
 
 impl FnCtx<'_, '_> {
-    fn fconst(&mut self, bits: u8, n: u8, f: f64) -> Value {
+    pub(super) fn fconst(&mut self, bits: u8, n: u8, f: f64) -> Value {
         let c = self.imm(bits, ops::from_f64(f, bits));
         self.splat(c, n)
     }

@@ -101,11 +101,11 @@ impl Isel<'_> {
                 self.v1(O::V_CVT_F16_F32, r)?
             }
             (Fround, 16, 16) => self.fround(a[0], 16)?,
-            (Fmod, 16, 16) => {
+            (Fmod | Frem, 16, 16) => {
                 let (x, y) = (self.f16_to_f32(a[0])?, self.f16_to_f32(a[1])?);
                 let (x, y) =
                     (self.cvt(O::V_CVT_F64_F32, x, 1, 2)?, self.cvt(O::V_CVT_F64_F32, y, 1, 2)?);
-                let r = self.fmod64(x, y)?;
+                let r = self.fmod64(x, y, op == Frem)?;
                 let r = self.cvt(O::V_CVT_F32_F64, r, 2, 1)?;
                 self.v1(O::V_CVT_F16_F32, r)?
             }

@@ -58,10 +58,10 @@ impl Isel<'_> {
             }
             Fdiv => self.fdiv32(a[0], a[1])?,
             Fsign => self.fsign(a[0], 32)?,
-            Fmod => {
+            Fmod | Frem => {
                 let x = self.cvt(O::V_CVT_F64_F32, a[0], 1, 2)?;
                 let y = self.cvt(O::V_CVT_F64_F32, a[1], 1, 2)?;
-                let r = self.fmod64(x, y)?;
+                let r = self.fmod64(x, y, op == Frem)?;
                 self.cvt(O::V_CVT_F32_F64, r, 2, 1)?
             }
             Fround => self.fround(a[0], 32)?,
@@ -129,13 +129,15 @@ impl Isel<'_> {
     /// mod(x, y) = x - y * floor(x / y) on f64 operands, each step rounded as f64. The f32 and
     /// f16 forms widen to f64 and round the result back: that is the IR's reference semantics
     /// for every width, and an f32 evaluation would round the quotient too early to match it.
-    pub(super) fn fmod64(&mut self, x: MVal, y: MVal) -> Result<MVal, BackendError> {
+    pub(super) fn fmod64(&mut self, x: MVal, y: MVal, rem: bool) -> Result<MVal, BackendError> {
         use AluOp::*;
         let step = |s: &mut Self, op: AluOp, a: &[MVal]| {
             s.float64(op, 64, 64, a)?.ok_or_else(|| crate::amd::error::unsupported(op.name()))
         };
         let q = step(self, Fdiv, &[x, y])?;
-        let f = step(self, Ffloor, &[q])?;
+        // OpFMod rounds the quotient down, OpFRem toward zero (x - y * trunc(x / y), whose
+        // precision Vulkan's OpFRem inherits).
+        let f = step(self, if rem { Ftrunc } else { Ffloor }, &[q])?;
         let p = step(self, Fmul, &[y, f])?;
         step(self, Fsub, &[x, p])
     }
@@ -252,7 +254,8 @@ impl Isel<'_> {
             (F2i, 32, 64) => self.cvt(O::V_CVT_I32_F64, a[0], 2, 1)?,
             (F2u, 32, 64) => self.cvt(O::V_CVT_U32_F64, a[0], 2, 1)?,
             (Ffloor, 64, 64) => self.cvt(O::V_FLOOR_F64, a[0], 2, 2)?,
-            (Fmod, 64, 64) => self.fmod64(a[0], a[1])?,
+            (Fmod, 64, 64) => self.fmod64(a[0], a[1], false)?,
+            (Frem, 64, 64) => self.fmod64(a[0], a[1], true)?,
             (Fldexp, 64, 64) => self.ldexp64(a[0], a[1])?,
             (Fsqrt, 64, 64) => self.cvt(O::V_SQRT_F64, a[0], 2, 2)?,
             (Frsq, 64, 64) => self.cvt(O::V_RSQ_F64, a[0], 2, 2)?,
