@@ -51,7 +51,12 @@ fn module(modes: &[&str]) -> String {
 
 /// FLOAT_MODE and the four results on the simulator; inputs a = 2^-126, b = -2^-127.
 fn run(modes: &[&str]) -> (u32, [u32; 4]) {
-    let words = assemble(&module(modes), &modes.join("-"));
+    run_module(&module(modes), modes)
+}
+
+/// [`run`] of module text `text`.
+fn run_module(text: &str, modes: &[&str]) -> (u32, [u32; 4]) {
+    let words = assemble(text, &modes.join("-"));
     let ir = ferrum_compiler::compile_to_ir(&words, "main", Stage::Compute, &HashMap::new())
         .expect("front end");
     let layout = amd::default_layout(&ir);
@@ -112,4 +117,22 @@ fn modes_not_advertised_are_refused() {
             .expect_err(bad);
         assert!(err.to_string().contains("not advertised"), "{bad}: {err}");
     }
+}
+
+/// `module` with out[2] = -b and out[3] = |b| (b = -2^-127, a denormal) instead of a + b
+/// and a * b.
+fn sign_module(modes: &[&str]) -> String {
+    module(modes)
+        .replace("OpMemoryModel", "%glsl = OpExtInstImport \"GLSL.std.450\"\nOpMemoryModel")
+        .replace("%ab = OpFAdd %f32 %a %b\n", "%ab = OpFNegate %f32 %b\n")
+        .replace("%mb = OpFMul %f32 %a %b\n", "%mb = OpExtInst %f32 %glsl FAbs %b\n")
+}
+
+#[test]
+fn negate_and_abs_flush_a_denormal_only_under_flush_to_zero() {
+    let modes = ["DenormFlushToZero"];
+    let (_, out) = run_module(&sign_module(&modes), &modes);
+    assert_eq!([out[2] & 0x7fff_ffff, out[3] & 0x7fff_ffff], [0, 0], "flushed: {out:x?}");
+    let (_, out) = run_module(&sign_module(&[]), &[]);
+    assert_eq!([out[2], out[3]], [0x0040_0000, 0x0040_0000], "kept: {out:x?}");
 }

@@ -213,3 +213,12 @@ fn private_initializers_start_every_invocation() {
         }
     }
 }
+
+#[test]
+fn decoration_groups_decorate_every_target() {
+    let (_, res) = run_named("decoration_groups.spvasm");
+    for i in 0..8u32 {
+        let want = if i < 4 { 2 * i + 1 } else { 0 };
+        assert_eq!(common::u32_at(&res.buffers[1].data, i as usize), want, "out[{i}]");
+    }
+}

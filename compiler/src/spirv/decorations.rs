@@ -2,7 +2,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use rspirv::dr::{Module, Operand};
+use rspirv::dr::{Instruction, Module, Operand};
 use spirv::{BuiltIn, Decoration};
 
 use super::operands::{bad, id, lit};
@@ -59,63 +59,48 @@ pub struct Decorations {
 }
 
 impl Decorations {
-    /// Collects `OpDecorate` and `OpMemberDecorate`.
+    /// Collects `OpDecorate` and `OpMemberDecorate`, and the decorations of decoration groups
+    /// (`OpGroupDecorate`/`OpGroupMemberDecorate`) on each of their targets.
     pub fn collect(m: &Module) -> Result<Self, CompileError> {
         let mut d = Decorations::default();
+        // Each id's OpDecorate instructions, for the groups among them.
+        let mut by_target: HashMap<u32, Vec<&Instruction>> = HashMap::default();
         for inst in &m.annotations {
-            let (target, rest, slot) = match inst.class.opcode {
+            match inst.class.opcode {
                 spirv::Op::Decorate | spirv::Op::DecorateId => {
                     let t = id(inst, 0)?;
-                    (t, 1, d.ids.entry(t).or_default())
+                    apply(d.ids.entry(t).or_default(), inst, 1)?;
+                    by_target.entry(t).or_default().push(inst);
                 }
                 spirv::Op::MemberDecorate => {
                     let t = id(inst, 0)?;
                     let mi = lit(inst, 1)?;
-                    (t, 2, d.members.entry((t, mi)).or_default())
+                    apply(d.members.entry((t, mi)).or_default(), inst, 2)?;
                 }
-                spirv::Op::DecorationGroup
-                | spirv::Op::GroupDecorate
-                | spirv::Op::GroupMemberDecorate => {
-                    return Err(CompileError::unsupported(
-                        super::operands::opname(inst),
-                        "decoration groups",
-                    ));
-                }
+                _ => {}
+            }
+        }
+        for inst in &m.annotations {
+            let group = match inst.class.opcode {
+                spirv::Op::GroupDecorate | spirv::Op::GroupMemberDecorate => id(inst, 0)?,
                 _ => continue,
             };
-            let _ = target;
-            let Some(Operand::Decoration(dec)) = inst.operands.get(rest) else {
-                return Err(bad(inst, "missing decoration"));
-            };
-            let arg = || lit(inst, rest + 1);
-            match dec {
-                Decoration::Offset => slot.offset = Some(arg()?),
-                Decoration::ArrayStride => slot.array_stride = Some(arg()?),
-                Decoration::MatrixStride => slot.matrix_stride = Some(arg()?),
-                Decoration::RowMajor => slot.row_major = true,
-                Decoration::ColMajor => slot.row_major = false,
-                Decoration::Block => slot.block = true,
-                Decoration::BufferBlock => slot.buffer_block = true,
-                Decoration::DescriptorSet => slot.set = Some(arg()?),
-                Decoration::Binding => slot.binding = Some(arg()?),
-                Decoration::Location => slot.location = Some(arg()?),
-                Decoration::Component => slot.component = Some(arg()?),
-                Decoration::Index => slot.index = Some(arg()?),
-                Decoration::SpecId => slot.spec_id = Some(arg()?),
-                Decoration::Flat => slot.flat = true,
-                Decoration::NoPerspective => slot.noperspective = true,
-                Decoration::NoContraction => slot.no_contraction = true,
-                Decoration::Centroid => slot.interp = crate::ir::Interp::Centroid,
-                Decoration::Sample => slot.interp = crate::ir::Interp::Sample,
-                Decoration::FPRoundingMode => match inst.operands.get(rest + 1) {
-                    Some(Operand::FPRoundingMode(m)) => slot.fp_rounding = Some(*m),
-                    _ => return Err(bad(inst, "FPRoundingMode without a mode")),
-                },
-                Decoration::BuiltIn => match inst.operands.get(rest + 1) {
-                    Some(Operand::BuiltIn(b)) => slot.builtin = Some(*b),
-                    _ => return Err(bad(inst, "BuiltIn without a built-in")),
-                },
-                _ => {}
+            let decorations = by_target.get(&group).map_or(&[][..], Vec::as_slice);
+            if inst.class.opcode == spirv::Op::GroupDecorate {
+                for i in 1..inst.operands.len() {
+                    let slot = d.ids.entry(id(inst, i)?).or_default();
+                    for dec in decorations {
+                        apply(slot, dec, 1)?;
+                    }
+                }
+            } else {
+                for i in (1..inst.operands.len()).step_by(2) {
+                    let key = (id(inst, i)?, lit(inst, i + 1)?);
+                    let slot = d.members.entry(key).or_default();
+                    for dec in decorations {
+                        apply(slot, dec, 1)?;
+                    }
+                }
             }
         }
         Ok(d)
@@ -130,4 +115,42 @@ impl Decorations {
     pub fn member(&self, id: u32, m: u32) -> Decor {
         self.members.get(&(id, m)).cloned().unwrap_or_default()
     }
+}
+
+/// Records on `slot` the decoration that operand `rest` of `inst` names (with its arguments).
+fn apply(slot: &mut Decor, inst: &Instruction, rest: usize) -> Result<(), CompileError> {
+    let Some(Operand::Decoration(dec)) = inst.operands.get(rest) else {
+        return Err(bad(inst, "missing decoration"));
+    };
+    let arg = || lit(inst, rest + 1);
+    match dec {
+        Decoration::Offset => slot.offset = Some(arg()?),
+        Decoration::ArrayStride => slot.array_stride = Some(arg()?),
+        Decoration::MatrixStride => slot.matrix_stride = Some(arg()?),
+        Decoration::RowMajor => slot.row_major = true,
+        Decoration::ColMajor => slot.row_major = false,
+        Decoration::Block => slot.block = true,
+        Decoration::BufferBlock => slot.buffer_block = true,
+        Decoration::DescriptorSet => slot.set = Some(arg()?),
+        Decoration::Binding => slot.binding = Some(arg()?),
+        Decoration::Location => slot.location = Some(arg()?),
+        Decoration::Component => slot.component = Some(arg()?),
+        Decoration::Index => slot.index = Some(arg()?),
+        Decoration::SpecId => slot.spec_id = Some(arg()?),
+        Decoration::Flat => slot.flat = true,
+        Decoration::NoPerspective => slot.noperspective = true,
+        Decoration::NoContraction => slot.no_contraction = true,
+        Decoration::Centroid => slot.interp = crate::ir::Interp::Centroid,
+        Decoration::Sample => slot.interp = crate::ir::Interp::Sample,
+        Decoration::FPRoundingMode => match inst.operands.get(rest + 1) {
+            Some(Operand::FPRoundingMode(m)) => slot.fp_rounding = Some(*m),
+            _ => return Err(bad(inst, "FPRoundingMode without a mode")),
+        },
+        Decoration::BuiltIn => match inst.operands.get(rest + 1) {
+            Some(Operand::BuiltIn(b)) => slot.builtin = Some(*b),
+            _ => return Err(bad(inst, "BuiltIn without a built-in")),
+        },
+        _ => {}
+    }
+    Ok(())
 }

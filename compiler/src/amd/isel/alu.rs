@@ -322,6 +322,15 @@ impl Isel<'_> {
             }
             BitCount if scalar => self.sop1v(O::S_BCNT1_I32_B32, a[0]),
             BitCount => self.v3(O::V_BCNT_U32_B32, &[a[0], MVal::Const(0)], 0),
+            // Under DenormFlushToZero a sign-bit operation would pass a denormal through; a
+            // multiply by ±1 flushes it as every other f32 operation does (as ACO selects).
+            Fneg if self.shader.float_controls.flush_denorms_32 => {
+                self.bin(None, O::V_MUL_F32, false, a[0], MVal::Const(0xbf80_0000))
+            }
+            Fabs if self.shader.float_controls.flush_denorms_32 => {
+                let m = self.bin(None, O::V_AND_B32, false, a[0], MVal::Const(0x7fff_ffff))?;
+                self.bin(None, O::V_MUL_F32, false, m, MVal::Const(0x3f80_0000))
+            }
             Fneg => self.bin(
                 Some(O::S_XOR_B32).filter(|_| scalar),
                 O::V_XOR_B32,
