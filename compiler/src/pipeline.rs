@@ -46,6 +46,51 @@ pub fn optimize(s: &mut Shader, expect: Expect) -> Result<(), CompileError> {
     Ok(())
 }
 
+/// Specializes lowered IR of a vertex or fragment shader for its pipeline
+/// ([`link_stages`]): a VS's stores to the location components in `unread_outputs` go, and
+/// with `single_view` gl_ViewIndex is 0; then the cleanups run again. Returns whether the
+/// shader changed.
+pub fn link_graphics(
+    s: &mut Shader,
+    unread_outputs: u128,
+    single_view: bool,
+) -> Result<bool, CompileError> {
+    let expect = Expect { explicit_io_lowered: true, inlined: true };
+    let mut changed = false;
+    if s.stage == Stage::Vertex {
+        changed |= link_unread_outputs(s, unread_outputs)?;
+    }
+    if single_view {
+        changed |= pass!(s, expect, "link_view_index", link_stages::zero_view_index(s));
+    }
+    if changed {
+        optimize(s, expect)?;
+    }
+    Ok(changed)
+}
+
+/// Removes a VS's stores to `unread` components (cleaned up). A location read back (a
+/// dynamically indexed output array keeps its other elements that way) must keep its stores
+/// when the read-back still feeds something after the cleanups: such locations leave
+/// `unread` and the removal starts again.
+fn link_unread_outputs(s: &mut Shader, mut unread: u128) -> Result<bool, CompileError> {
+    let expect = Expect { explicit_io_lowered: true, inlined: true };
+    loop {
+        let mut t = s.clone();
+        let r = link_stages::remove_unread_outputs(&mut t, unread);
+        if !pass!(&t, expect, "link_unread_outputs", r) {
+            return Ok(false);
+        }
+        optimize(&mut t, expect)?;
+        let kept = link_stages::location_bits(link_stages::read_back_locations(&t)) & unread;
+        if kept == 0 {
+            *s = t;
+            return Ok(true);
+        }
+        unread &= !kept;
+    }
+}
+
 /// SPIR-V words → lowered, optimized IR. See the crate documentation for what "lowered" means.
 pub fn compile_to_ir(
     words: &[u32],

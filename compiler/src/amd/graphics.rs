@@ -44,6 +44,8 @@ pub fn compile_graphics(
     if !matches!(shader.stage, Stage::Vertex | Stage::Fragment) {
         return Err(unsupported(format!("{:?} shaders on the graphics path", shader.stage)));
     }
+    let linked = link(shader, &key)?;
+    let shader = linked.as_ref().unwrap_or(shader);
     let spill::Allocated { mut mf, alloc, spilled_vgprs, spilled_sgprs } =
         spill::select_and_allocate_keyed(shader, layout, key)?;
     if shader.shared_size > 0 {
@@ -84,6 +86,7 @@ pub fn compile_graphics(
         )
         .with_scratch(scratch);
         m.rsrc1 = super::abi::with_float_mode(m.rsrc1, shader.float_controls);
+        m.input_reads = crate::passes::link_stages::fragment_input_reads(shader);
         let v = m.vgprs;
         (GfxMetadata::Fragment(m), v)
     };
@@ -104,4 +107,18 @@ pub fn compile_graphics(
         eprintln!("=== {} ({stage})\n{isa_text}; {}", shader.entry_fn().name, stats.to_json());
     }
     Ok(GfxBinary { code: bytes, metadata, stats, isa_text })
+}
+
+/// `shader` specialized for the pipeline state in `key` that lets code go
+/// ([`crate::pipeline::link_graphics`]: outputs the fragment shader does not read, the view
+/// index without multiview), or `None` when nothing changes.
+fn link(shader: &Shader, key: &GfxKey) -> Result<Option<Shader>, BackendError> {
+    let unread = if shader.stage == Stage::Vertex { key.vs.unread_outputs } else { 0 };
+    if unread == 0 && !key.single_view {
+        return Ok(None);
+    }
+    let mut s = shader.clone();
+    let changed = crate::pipeline::link_graphics(&mut s, unread, key.single_view)
+        .map_err(|e| unsupported(format!("linking the stages: {e}")))?;
+    Ok(changed.then_some(s))
 }

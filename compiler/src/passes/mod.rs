@@ -1,6 +1,7 @@
 //! Passes, one per file, each named for what it does. [`crate::pipeline`] lists their order.
 
 pub mod inline_functions;
+pub mod link_stages;
 pub mod lower_explicit_io;
 pub mod lower_io;
 pub mod lower_system_values;

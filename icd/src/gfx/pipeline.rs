@@ -4,7 +4,10 @@
 //! state the draw path programs.
 //!
 //! Vertex input becomes the compiler's `VsKey` (input rate per location) and, per location,
-//! what the draw path needs to build the location's V# (binding, format, offset).
+//! what the draw path needs to build the location's V# (binding, format, offset). The stages
+//! are linked as RADV links them: the fragment shader is compiled first, and the input
+//! components it reads decide which VS outputs are stored at all (`VsKey::unread_outputs`);
+//! without multiview (view mask 0) gl_ViewIndex is a constant 0 in both (`GfxKey::single_view`).
 //!
 //! Colour blending is `state::blend::color_blend`'s register list, emitted by every draw;
 //! input assembly, rasterization, depth/stencil state, depth bounds and depth bias are kept as
@@ -133,9 +136,25 @@ fn color_formats(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<Vec<vk::
     let rendering =
         unsafe { crate::core::chain::find_in::<vk::PipelineRenderingCreateInfo<'_>>(info.p_next) };
     let Some(r) = rendering else { return Ok(Vec::new()) };
-    // The view mask needs nothing of the pipeline: draws pass gl_ViewIndex in user SGPRs.
+    // Draws pass gl_ViewIndex in user SGPRs; the pipeline only needs to know whether the
+    // mask is 0 ([`view_mask`]).
     super::multiview::check_mask(r.view_mask)?;
     Ok(crate::api::array(r.p_color_attachment_formats, r.color_attachment_count).to_vec())
+}
+
+/// The view mask the pipeline renders with (0: no multiview).
+fn view_mask(info: &vk::GraphicsPipelineCreateInfo<'_>) -> VkResult<u32> {
+    // SAFETY: a null or live render pass (valid usage).
+    if let Some(rp) = unsafe { RenderPass::from_handle(info.render_pass) } {
+        let sp = rp.subpasses.get(info.subpass as usize);
+        return sp
+            .map(|sp| sp.view_mask)
+            .ok_or(VkError::InvalidUsage("subpass index out of range"));
+    }
+    // SAFETY: a valid pNext chain (valid usage).
+    let rendering =
+        unsafe { crate::core::chain::find_in::<vk::PipelineRenderingCreateInfo<'_>>(info.p_next) };
+    Ok(rendering.map_or(0, |r| r.view_mask))
 }
 
 /// Whether the pipeline's rendering has a depth aspect and a stencil aspect.
@@ -588,15 +607,23 @@ pub fn create(
         // target 0's format: the CB reads it as SRC1 (RADV's col_format for dual source).
         ps_key.color_formats[1] = ps_key.color_formats[0];
     }
-    let key = GfxKey { vs: vs_key, ps: ps_key };
+    let single_view = view_mask(info)? == 0;
+    let key = GfxKey { vs: vs_key, ps: ps_key, single_view };
     let resources = resource_layout(layout);
     let f = info.flags;
-    let vs = cached_stage(cache, f, &stage_info(vs_stage)?, Stage::Vertex, &resources, key)?;
     let ps_info = match ps_stage {
         Some(st) => stage_info(st)?,
         None => StageInfo { words: &EMPTY_FS, entry: "main", spec: Default::default() },
     };
     let ps = cached_stage(cache, f, &ps_info, Stage::Fragment, &resources, key)?;
+    // The stages are linked: the VS is compiled knowing what the PS reads, and its key (so
+    // its cache entry) says so.
+    let GfxMetadata::Fragment(read) = &ps.metadata else {
+        return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));
+    };
+    let mut vs_key = key;
+    vs_key.vs.unread_outputs = !read.input_reads;
+    let vs = cached_stage(cache, f, &stage_info(vs_stage)?, Stage::Vertex, &resources, vs_key)?;
     let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));
     };

@@ -22,7 +22,7 @@ fn empty_fragment_shader_exports_nothing() {
         ferrum_compiler::compile_to_ir(&EMPTY_FS, "main", Stage::Fragment, &Default::default())
             .expect("front end");
     // Even with every colour target present, a shader that writes none enables none.
-    let key = GfxKey { vs: VsKey::default(), ps: PsKey::default() };
+    let key = GfxKey { vs: VsKey::default(), ps: PsKey::default(), single_view: false };
     let bin = amd::compile_graphics(&ir, &amd::ResourceLayout::default(), key).expect("compile");
     let GfxMetadata::Fragment(pm) = bin.metadata else { panic!("not a fragment shader") };
     assert_eq!(pm.col_format, 0);

@@ -20,8 +20,9 @@ use crate::core::physical_device::Adapter;
 
 const HEADER_SIZE: usize = 16 + vk::UUID_SIZE;
 const MAGIC: &[u8; 4] = b"FRPC";
-/// 2: graphics stages follow the compute entries; 3: graphics stages record their scratch size.
-const FORMAT_VERSION: u32 = 3;
+/// 2: graphics stages follow the compute entries; 3: graphics stages record their scratch size;
+/// 4: pixel shaders record the input components they read.
+const FORMAT_VERSION: u32 = 4;
 
 /// What compiling one shader produced.
 #[derive(Debug, Clone, PartialEq)]

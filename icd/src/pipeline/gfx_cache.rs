@@ -2,8 +2,8 @@
 //! its serialized form.
 //!
 //! A stage's code depends on its SPIR-V, entry point, specialization, resource layout, stage
-//! and the pipeline state in its [`GfxKey`] (input rates, export formats); the key hashes all
-//! of them. The metadata structs are destructured field by field, so a field added to them
+//! and the pipeline state in its [`GfxKey`] (input rates, the outputs the fragment shader does
+//! not read, export formats, multiview); the key hashes all of them. The metadata structs are destructured field by field, so a field added to them
 //! fails to compile here instead of being silently dropped from the cache.
 
 use std::collections::HashMap;
@@ -100,6 +100,7 @@ pub(super) fn encode(b: &GfxBinary, out: &mut Vec<u8>) {
                 cb_shader_mask,
                 db_shader_control,
                 input_locations,
+                input_reads,
                 input_flat,
                 vgprs,
                 sgprs,
@@ -112,6 +113,7 @@ pub(super) fn encode(b: &GfxBinary, out: &mut Vec<u8>) {
             );
             put_vec(out, input_locations.iter().copied());
             put_vec(out, input_flat.iter().map(|&f| u32::from(f)));
+            put(out, &std::array::from_fn::<u32, 4, _>(|i| (input_reads >> (32 * i)) as u32));
         }
     }
     super::cache::encode_common(&b.code, &b.stats, &b.isa_text, out);
@@ -146,6 +148,10 @@ pub(super) fn decode(r: &mut Reader<'_>) -> Option<GfxBinary> {
         1 => {
             let [rsrc1, rsrc2, input_ena, ps_in_control, col_format, z_format] = words(r)?;
             let [cb_shader_mask, db_shader_control, vgprs, sgprs, scratch] = words(r)?;
+            let input_locations = get_vec(r)?;
+            let input_flat = get_vec(r)?.into_iter().map(|f| f != 0).collect();
+            let reads: [u32; 4] = words(r)?;
+            let input_reads = (0..4).fold(0u128, |m, i| m | u128::from(reads[i]) << (32 * i));
             GfxMetadata::Fragment(PsMetadata {
                 rsrc1,
                 rsrc2,
@@ -155,8 +161,9 @@ pub(super) fn decode(r: &mut Reader<'_>) -> Option<GfxBinary> {
                 z_format,
                 cb_shader_mask,
                 db_shader_control,
-                input_locations: get_vec(r)?,
-                input_flat: get_vec(r)?.into_iter().map(|f| f != 0).collect(),
+                input_locations,
+                input_reads,
+                input_flat,
                 vgprs,
                 sgprs,
                 scratch_bytes_per_lane: scratch,

@@ -258,21 +258,30 @@ pub enum InputRate {
     },
 }
 
-/// Pipeline state a vertex shader's code depends on: the input rate of each location.
+/// Pipeline state a vertex shader's code depends on: the input rate of each location and
+/// the outputs the pipeline's fragment shader never reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct VsKey {
     /// Rate of input location `l` (index = location).
     pub rates: [InputRate; MAX_VERTEX_INPUTS],
+    /// Output location components (bit `4 * location + component`, locations 0..31) the
+    /// pipeline's fragment shader does not read ([`PsMetadata::input_reads`]): the VS's
+    /// stores to them are removed, and a location left without stores gets no parameter
+    /// slot. 0 (the default) keeps every output.
+    pub unread_outputs: u128,
 }
 
 /// The pipeline state a graphics stage's code depends on ([`VsKey`] for a VS, [`PsKey`] for
-/// a PS; the other half is ignored).
+/// a PS; the other half is ignored) and what both depend on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GfxKey {
     /// Vertex-stage state.
     pub vs: VsKey,
     /// Pixel-stage state.
     pub ps: PsKey,
+    /// The pipeline renders without multiview (view mask 0): gl_ViewIndex is the constant
+    /// 0 in either stage instead of the view-index user SGPR.
+    pub single_view: bool,
 }
 
 impl From<PsKey> for GfxKey {
@@ -610,6 +619,10 @@ pub struct PsMetadata {
     pub db_shader_control: u32,
     /// Location of each interpolated input (attribute index = position).
     pub input_locations: Vec<u32>,
+    /// The input location components the shader reads (bit `4 * location + component`,
+    /// locations 0..31): the pipeline's VS need not write the others
+    /// ([`VsKey::unread_outputs`]).
+    pub input_reads: u128,
     /// Which of [`PsMetadata::input_locations`] are flat-shaded.
     pub input_flat: Vec<bool>,
     /// VGPRs used per lane.
@@ -682,6 +695,8 @@ impl PsMetadata {
             cb_shader_mask,
             db_shader_control: uses.db_shader_control(),
             input_locations: inputs.iter().map(|i| i.0).collect(),
+            // Every component until the compiler says which it reads.
+            input_reads: u128::MAX,
             input_flat: inputs.iter().map(|i| i.1).collect(),
             vgprs,
             sgprs,

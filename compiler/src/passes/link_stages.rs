@@ -1,0 +1,125 @@
+//! `link_stages`: specializes lowered vertex and fragment shaders for the pipeline they are
+//! linked into, as RADV does when it links a pipeline's stages (the caller runs the cleanups
+//! afterwards, so what only fed a removed store or a constant folds away):
+//!
+//! * [`remove_unread_outputs`]: a VS's `store_output`s to location components the
+//!   pipeline's fragment shader never reads ([`fragment_input_reads`]) are deleted. Their
+//!   parameter slots then disappear with them (the backend exports exactly the locations
+//!   stored), and `SPI_PS_INPUT_CNTL` maps every PS input by location, so the two stages'
+//!   packing still agrees. Built-in outputs (position, point size, clip and cull distances)
+//!   always stay.
+//! * [`zero_view_index`]: without multiview (view mask 0) gl_ViewIndex is 0 (Vulkan: "the
+//!   index of the view ... 0 if multiview is not enabled").
+
+use crate::ir::{InstKind, IoSlot, Shader, SysVal, ValueType};
+
+/// Locations a read mask covers: bit `4 * location + component`.
+pub const MASK_LOCATIONS: u32 = 32;
+
+/// The bits of `n` components of `bits` width from component `comp` of `loc`: a 64-bit
+/// component takes two, and components past 4 spill into the next locations.
+fn component_bits(loc: u32, comp: u8, bits: u8, n: u8) -> u128 {
+    let width = if bits == 64 { 2 } else { 1 };
+    let first = 4 * loc + u32::from(comp);
+    let count = u32::from(n) * width;
+    (first..first + count).filter(|&b| b < 4 * MASK_LOCATIONS).fold(0u128, |m, b| m | 1u128 << b)
+}
+
+/// The location components a fragment shader reads (bit `4 * location + component`):
+/// interpolated loads, flat ones and interpolateAt* included. Every bit is set when the
+/// shader reads an input some other way (conservatively: nothing may be removed then).
+pub fn fragment_input_reads(s: &Shader) -> u128 {
+    let mut mask = 0u128;
+    for f in &s.funcs {
+        for i in f.blocks.iter().flat_map(|b| &b.insts) {
+            match &i.kind {
+                InstKind::IoLoad { slot: IoSlot::Location(l), comp, output: false, .. } => {
+                    let Some(d) = i.dst else { continue };
+                    let (bits, n) = f.values[d.0 as usize].shape();
+                    mask |= component_bits(*l, *comp, bits, n);
+                }
+                InstKind::InterpolateAt { .. } => return u128::MAX,
+                _ => {}
+            }
+        }
+    }
+    mask
+}
+
+/// Locations whose output the shader reads back (bit per location), e.g. a dynamically
+/// indexed output array's elements that a store keeps.
+pub fn read_back_locations(s: &Shader) -> u64 {
+    let loads = s.funcs.iter().flat_map(|f| f.blocks.iter().flat_map(|b| &b.insts));
+    loads.fold(0u64, |m, i| match i.kind {
+        InstKind::IoLoad { slot: IoSlot::Location(l), output: true, .. } if l < 64 => m | 1 << l,
+        _ => m,
+    })
+}
+
+/// The mask bits of the locations in `locations` (bit per location).
+pub fn location_bits(locations: u64) -> u128 {
+    (0..MASK_LOCATIONS).filter(|l| locations >> l & 1 != 0).fold(0u128, |m, l| m | 0xf << (4 * l))
+}
+
+/// Deletes the VS's stores to location components in `unread` (bit `4 * location +
+/// component`); a store some of whose components are read stays whole. Returns whether
+/// anything was deleted. A read-back of a location whose stores went would read 0: the
+/// caller checks that none survives the cleanups ([`read_back_locations`]).
+pub fn remove_unread_outputs(s: &mut Shader, unread: u128) -> bool {
+    if unread == 0 {
+        return false;
+    }
+    let mut changed = false;
+    for f in &mut s.funcs {
+        let types = &f.values;
+        for b in &mut f.blocks {
+            let before = b.insts.len();
+            b.insts.retain(|i| match i.kind {
+                InstKind::IoStore { slot: IoSlot::Location(l), comp, value } => {
+                    let (bits, n) = types[value.0 as usize].shape();
+                    let written = component_bits(l, comp, bits, n);
+                    l >= MASK_LOCATIONS || written & !unread != 0
+                }
+                _ => true,
+            });
+            changed |= b.insts.len() != before;
+        }
+    }
+    changed
+}
+
+/// Replaces every read of gl_ViewIndex by the constant 0 (a pipeline without multiview).
+/// Returns whether anything changed.
+pub fn zero_view_index(s: &mut Shader) -> bool {
+    let mut changed = false;
+    for f in &mut s.funcs {
+        let types = &f.values;
+        for i in f.blocks.iter_mut().flat_map(|b| &mut b.insts) {
+            let scalar = i.dst.is_some_and(|d| {
+                matches!(types[d.0 as usize], ValueType::Data { bits: 32, comps: 1 })
+            });
+            if scalar && matches!(i.kind, InstKind::SysVal(SysVal::ViewIndex)) {
+                i.kind = InstKind::Const(vec![0]);
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn component_bits_cover_64_bit_components_across_locations() {
+        assert_eq!(component_bits(0, 0, 32, 4), 0xf);
+        assert_eq!(component_bits(2, 1, 32, 2), 0b0110 << 8);
+        // A dvec3 at location 1 from component 0: six 32-bit halves, locations 1 and 2.
+        assert_eq!(component_bits(1, 0, 64, 3), 0x3f << 4);
+        // Location 31's last component is the mask's last bit; nothing past it.
+        assert_eq!(component_bits(31, 3, 64, 1), 1u128 << 127);
+        assert_eq!(component_bits(40, 0, 32, 4), 0);
+        assert_eq!(location_bits(1 << 1 | 1 << 31 | 1 << 40), 0xf0 | 0xf << 124);
+    }
+}

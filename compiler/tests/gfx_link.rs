@@ -1,0 +1,102 @@
+//! Linked graphics stages (`VsKey::unread_outputs`, `GfxKey::single_view`): a vertex shader
+//! compiled knowing which input components its fragment shader reads stores and exports
+//! only those, in fewer instructions, and the simulated pipeline draws the same pixels bit
+//! for bit; without multiview gl_ViewIndex folds to 0.
+
+mod common;
+
+use common::draw::draw;
+use ferrum_compiler::amd::abi::graphics::{self as g, GfxKey, PsKey, VsKey};
+use ferrum_compiler::amd::{compile_graphics, default_layout, GfxBinary, GfxMetadata};
+use ferrum_compiler::ir::Stage;
+
+fn compile(file: &str, stage: Stage, key: impl Into<GfxKey>) -> GfxBinary {
+    let path = common::corpus_dir().join("../graphics/draw").join(file);
+    let words = common::glsl_to_spirv(&path);
+    let ir = ferrum_compiler::compile_to_ir(&words, "main", stage, &Default::default())
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    compile_graphics(&ir, &default_layout(&ir), key).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn params(b: &GfxBinary) -> Vec<u32> {
+    let GfxMetadata::Vertex(m) = &b.metadata else { panic!("not a vertex shader") };
+    m.param_locations.clone()
+}
+
+/// How many pixels of `a` and `b` differ in any bit.
+fn differing(a: &[[f32; 4]], b: &[[f32; 4]]) -> usize {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).filter(|(p, q)| p.map(f32::to_bits) != q.map(f32::to_bits)).count()
+}
+
+#[test]
+fn outputs_the_fragment_shader_does_not_read_are_not_written() {
+    let ps = compile("link_partial.frag", Stage::Fragment, PsKey::default());
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!("not a pixel shader") };
+    // u: location 1 component 2; s.q: location 5 component 0 (each member starts a
+    // location; s.p takes 4); np.x and np.z: location 8 components 0 and 2.
+    let want = 1u128 << 6 | 1 << 20 | 1 << 32 | 1 << 34;
+    assert_eq!(pm.input_reads, want, "{:#x}", pm.input_reads);
+    let full = compile("varyings.vert", Stage::Vertex, VsKey::default());
+    let key = VsKey { unread_outputs: !pm.input_reads, ..Default::default() };
+    let linked = compile("varyings.vert", Stage::Vertex, key);
+    assert_eq!(params(&full), (0..=8).collect::<Vec<_>>());
+    assert_eq!(params(&linked), vec![1, 5, 8]);
+    let (n, m) = (linked.stats.instructions, full.stats.instructions);
+    assert!(n + 10 < m, "linked VS {n} instructions, unlinked {m}\n{}", linked.isa_text);
+    let a = draw(&full, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\n{}", full.isa_text));
+    let b = draw(&linked, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\n{}", linked.isa_text));
+    assert!(a.iter().any(|p| p[3] != 0.0), "the triangle is drawn");
+    assert_eq!(differing(&a, &b), 0, "pixels the linked VS draws differently");
+}
+
+#[test]
+fn a_vertex_shader_without_a_reader_exports_no_parameters() {
+    // A pipeline whose fragment shader reads nothing (or has none): every location goes,
+    // gl_Position stays.
+    let all = VsKey { unread_outputs: u128::MAX, ..Default::default() };
+    let linked = compile("color.vert", Stage::Vertex, all);
+    assert!(params(&linked).is_empty());
+    let GfxMetadata::Vertex(m) = &linked.metadata else { unreachable!() };
+    assert_eq!(m.vs_out_config, 1 << 7, "NO_PC_EXPORT");
+    assert!(linked.isa_text.contains("exp pos0"), "{}", linked.isa_text);
+    // Unread bits of locations the shader does not write change nothing.
+    let key = VsKey { unread_outputs: !0xffu128, ..Default::default() };
+    let kept = compile("color.vert", Stage::Vertex, key);
+    assert_eq!(params(&kept), vec![0, 1]);
+    assert_eq!(kept.code, compile("color.vert", Stage::Vertex, VsKey::default()).code);
+}
+
+#[test]
+fn without_multiview_the_view_index_is_zero() {
+    let vs = compile("color.vert", Stage::Vertex, VsKey::default());
+    let multi = compile("view_index.frag", Stage::Fragment, PsKey::default());
+    let single_key = GfxKey { single_view: true, ..Default::default() };
+    let single = compile("view_index.frag", Stage::Fragment, single_key);
+    // Multiview reads the view-index user SGPR; a single view reads the constant.
+    let sgpr = format!(", s{}", g::PS_SGPR_VIEW_INDEX);
+    assert!(multi.isa_text.contains(&sgpr), "{}", multi.isa_text);
+    assert!(!single.isa_text.contains(&sgpr), "{}", single.isa_text);
+    assert!(single.stats.instructions <= multi.stats.instructions);
+    // The harness passes view index 0, which is what the folded constant says.
+    let a = draw(&vs, &multi, 3, 1).unwrap_or_else(|e| panic!("{e}"));
+    let b = draw(&vs, &single, 3, 1).unwrap_or_else(|e| panic!("{e}"));
+    assert!(a.iter().any(|p| p[3] == 1.0), "the triangle is drawn");
+    assert_eq!(differing(&a, &b), 0, "pixels the single-view PS draws differently");
+}
+
+#[test]
+fn outputs_read_back_into_read_outputs_keep_their_values() {
+    let ps = compile("readback.frag", Stage::Fragment, PsKey::default());
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!("not a pixel shader") };
+    assert_eq!(pm.input_reads, 0xf << 8);
+    let full = compile("readback.vert", Stage::Vertex, VsKey::default());
+    let key = VsKey { unread_outputs: !pm.input_reads, ..Default::default() };
+    let linked = compile("readback.vert", Stage::Vertex, key);
+    assert!(params(&linked).contains(&2), "{:?}", params(&linked));
+    assert!(linked.stats.instructions <= full.stats.instructions);
+    let a = draw(&full, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\n{}", full.isa_text));
+    let b = draw(&linked, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\n{}", linked.isa_text));
+    assert!(a.iter().any(|p| p[3] != 0.0), "the triangle is drawn");
+    assert_eq!(differing(&a, &b), 0, "pixels the linked VS draws differently");
+}
