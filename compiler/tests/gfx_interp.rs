@@ -6,6 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use fastrand::Rng;
 use ferrum_compiler::interp::{
     self, Fragment, Outputs, Quad, Resources, TexelKind, Triangle, VertexLane,
 };
@@ -43,23 +44,22 @@ fn fv(o: &Outputs, l: u32, c: u8) -> f32 {
     f32::from_bits(o[&loc(l, c)] as u32)
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
+/// Window positions of a triangle with an area of at least one pixel: the interpreter
+/// refuses degenerate ones, which a rasterizer never hands to a pixel shader.
+fn random_window(rng: &mut Rng) -> [[f64; 3]; 3] {
+    loop {
+        let mut win = || [float(rng, 0.0, 48.0) as f64, float(rng, 0.0, 48.0) as f64, rng.f64()];
+        let [a, b, c] = [win(), win(), win()];
+        let area = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]);
+        if area.abs() >= 2.0 {
+            return [a, b, c];
+        }
+    }
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// A float in [lo, hi) rounded to a multiple of 1/64 (exact sums stay exact).
-    fn float(&mut self, lo: f64, hi: f64) -> f32 {
-        ((lo + (hi - lo) * self.unit()) * 64.0).floor() as f32 / 64.0
-    }
+/// A float in [lo, hi) rounded to a multiple of 1/64 (exact sums stay exact).
+fn float(rng: &mut Rng, lo: f64, hi: f64) -> f32 {
+    ((lo + (hi - lo) * rng.f64()) * 64.0).floor() as f32 / 64.0
 }
 
 #[test]
@@ -188,7 +188,7 @@ fn helper_lanes_write_no_memory() {
 fn implicit_lod_comes_from_the_quads_coordinate_derivatives() {
     let s = front_end("query_lod.frag");
     let mut res = Resources::default();
-    let mut rng = Rng(7);
+    let mut rng = Rng::with_seed(7);
     let ty = s.vars.iter().find(|v| v.mode == Mode::Handle).unwrap().ty;
     res.images.push(random_image(&s, ty, (0, 1), &mut rng));
     let quad = Quad { x: 8, y: 8, coverage: [1, 0, 0, 0], sample: None };
@@ -281,12 +281,12 @@ fn random_outputs(rng: &mut Rng) -> Outputs {
     let mut o = BTreeMap::new();
     for l in 0..8 {
         for c in 0..4 {
-            o.insert(loc(l, c), f(rng.float(-2.0, 2.0)));
+            o.insert(loc(l, c), f(float(rng, -2.0, 2.0)));
         }
     }
     for b in [BuiltinOut::ClipDistance, BuiltinOut::CullDistance] {
         for c in 0..8 {
-            o.insert((IoSlot::Builtin(b), c), f(rng.float(-2.0, 2.0)));
+            o.insert((IoSlot::Builtin(b), c), f(float(rng, -2.0, 2.0)));
         }
     }
     o
@@ -316,8 +316,8 @@ fn random_image(s: &Shader, ty: TypeId, key: (u32, u32), rng: &mut Rng) -> inter
     }
     for t in &mut img.texels {
         *t = [0; 4].map(|_| match kind {
-            TexelKind::Float => rng.float(0.0, 1.0).to_bits(),
-            _ => (rng.next() % 100) as u32,
+            TexelKind::Float => float(rng, 0.0, 1.0).to_bits(),
+            _ => (rng.u64(..) % 100) as u32,
         });
     }
     img.sampler = combined.then_some(interp::Sampler {
@@ -335,12 +335,12 @@ fn random_image(s: &Shader, ty: TypeId, key: (u32, u32), rng: &mut Rng) -> inter
 }
 
 fn random_inputs(s: &Shader, seed: u64) -> Inputs {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::with_seed(seed | 1);
     let mut res =
-        Resources { push: (0..256).map(|_| rng.next() as u8).collect(), ..Default::default() };
+        Resources { push: (0..256).map(|_| rng.u64(..) as u8).collect(), ..Default::default() };
     for v in s.vars.iter().filter(|v| matches!(v.mode, Mode::Uniform | Mode::Storage)) {
         if let Some((set, binding)) = v.binding {
-            let data = (0..4096).map(|_| rng.next() as u8 & 0x3f).collect();
+            let data = (0..4096).map(|_| rng.u64(..) as u8 & 0x3f).collect();
             res.buffers.push(interp::Buffer { set, binding, index: 0, data });
         }
     }
@@ -353,38 +353,37 @@ fn random_inputs(s: &Shader, seed: u64) -> Inputs {
         .map(|i| VertexLane {
             attributes: (0..8)
                 .flat_map(|l| (0..4).map(move |c| (l, c)))
-                .map(|k| (k, f(rng.float(-3.0, 3.0))))
+                .map(|k| (k, f(float(&mut rng, -3.0, 3.0))))
                 .collect(),
             vertex_index: i,
-            instance_index: (rng.next() % 3) as u32,
-            base_vertex: (rng.next() % 5) as u32,
-            base_instance: (rng.next() % 2) as u32,
-            draw_index: (rng.next() % 2) as u32,
+            instance_index: (rng.u64(..) % 3) as u32,
+            base_vertex: (rng.u64(..) % 5) as u32,
+            base_instance: (rng.u64(..) % 2) as u32,
+            draw_index: (rng.u64(..) % 2) as u32,
             view_index: 0,
         })
         .collect();
     let samples = 4;
     let mut quads = Vec::new();
     for _ in 0..6 {
-        let win = |r: &mut Rng| [r.float(0.0, 48.0) as f64, r.float(0.0, 48.0) as f64, r.unit()];
         let tri = Triangle {
-            window: [win(&mut rng), win(&mut rng), win(&mut rng)],
-            w: [0, 1, 2].map(|_| f64::from(rng.float(0.5, 4.0))),
+            window: random_window(&mut rng),
+            w: [0, 1, 2].map(|_| f64::from(float(&mut rng, 0.5, 4.0))),
             vertices: [
                 random_outputs(&mut rng),
                 random_outputs(&mut rng),
                 random_outputs(&mut rng),
             ],
-            front_facing: rng.next() & 1 == 1,
+            front_facing: rng.u64(..) & 1 == 1,
             samples,
             view_index: 0,
             point: reads_point_coord(s).then_some(([20.0, 20.0], 16.0)),
         };
         let quad = Quad {
-            x: (rng.next() % 46) as u32 & !1,
-            y: (rng.next() % 46) as u32 & !1,
-            coverage: [0, 1, 2, 3].map(|_| (rng.next() % 20).min(15) as u32),
-            sample: per_sample(s).then(|| (rng.next() % 4) as u32),
+            x: (rng.u64(..) % 46) as u32 & !1,
+            y: (rng.u64(..) % 46) as u32 & !1,
+            coverage: [0, 1, 2, 3].map(|_| (rng.u64(..) % 20).min(15) as u32),
+            sample: per_sample(s).then(|| (rng.u64(..) % 4) as u32),
         };
         quads.push((tri, quad));
     }

@@ -8,26 +8,10 @@ mod common;
 
 use common::asm::{Asm, Int, Literal, Op, EXEC, NULL, S, V, VCC};
 use common::{raw_vsharp, Buffer, Dispatch, Gpu};
+use fastrand::Rng;
 use ferrum_isa::{encode, Ext, FloatConst, Inst, Opcode, Operand, Special, Vop1, Vop2, Vop3, Vopc};
 use ferrum_sim::jit::Engine;
 use ferrum_sim::SimConfig;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        self.u32() % n
-    }
-}
 
 const EDGES: [u32; 18] = [
     0,
@@ -51,10 +35,10 @@ const EDGES: [u32; 18] = [
 ];
 
 fn value(r: &mut Rng) -> u32 {
-    match r.below(3) {
-        0 => EDGES[r.below(EDGES.len() as u32) as usize],
-        1 => r.u32() % 1024,
-        _ => r.u32(),
+    match r.u32(..3) {
+        0 => EDGES[r.u32(..EDGES.len() as u32) as usize],
+        1 => r.u32(..) % 1024,
+        _ => r.u32(..),
     }
 }
 
@@ -67,18 +51,18 @@ const OUT_ROW: u32 = 10;
 const SCALARS: u32 = SREGS as u32 + 4;
 
 fn vreg(r: &mut Rng) -> Operand {
-    V(r.below(u32::from(VREGS)) as u8)
+    V(r.u32(..u32::from(VREGS)) as u8)
 }
 
 fn sreg(r: &mut Rng) -> Operand {
-    S(SREG0 + r.below(u32::from(SREGS)) as u8)
+    S(SREG0 + r.u32(..u32::from(SREGS)) as u8)
 }
 
 fn scalar_src(r: &mut Rng) -> Operand {
-    match r.below(8) {
-        0 => Int(r.below(81) as i8 - 16),
+    match r.u32(..8) {
+        0 => Int(r.u32(..81) as i8 - 16),
         1 => Operand::Float(
-            [FloatConst::Half, FloatConst::NegOne, FloatConst::Four][r.below(3) as usize],
+            [FloatConst::Half, FloatConst::NegOne, FloatConst::Four][r.u32(..3) as usize],
         ),
         2 => Literal(value(r)),
         3 => VCC,
@@ -88,7 +72,7 @@ fn scalar_src(r: &mut Rng) -> Operand {
 }
 
 fn src(r: &mut Rng) -> Operand {
-    if r.below(2) == 0 {
+    if r.u32(..2) == 0 {
         vreg(r)
     } else {
         scalar_src(r)
@@ -96,7 +80,7 @@ fn src(r: &mut Rng) -> Operand {
 }
 
 fn sdst(r: &mut Rng) -> Operand {
-    match r.below(6) {
+    match r.u32(..6) {
         0 => VCC,
         1 => NULL,
         _ => sreg(r),
@@ -105,21 +89,21 @@ fn sdst(r: &mut Rng) -> Operand {
 
 /// A random instance of `op` in encoding `enc`.
 fn instance(r: &mut Rng, op: Opcode, enc: Enc) -> Inst {
-    let vdst = r.below(u32::from(VREGS)) as u8;
+    let vdst = r.u32(..u32::from(VREGS)) as u8;
     match enc {
         Enc::Vop1 => Inst::Vop1(Vop1 { op, vdst: V(vdst), src0: src(r), ext: Ext::None }),
         Enc::Vop2 => Inst::Vop2(Vop2 {
             op,
             vdst,
             src0: src(r),
-            vsrc1: r.below(u32::from(VREGS)) as u8,
+            vsrc1: r.u32(..u32::from(VREGS)) as u8,
             k: value(r),
             ext: Ext::None,
         }),
         Enc::Vopc => Inst::Vopc(Vopc {
             op,
             src0: src(r),
-            vsrc1: r.below(u32::from(VREGS)) as u8,
+            vsrc1: r.u32(..u32::from(VREGS)) as u8,
             ext: Ext::None,
         }),
         Enc::Vop3 | Enc::Vop3b | Enc::Vop3c => Inst::Vop3(Vop3 {
@@ -152,7 +136,7 @@ fn instance(r: &mut Rng, op: Opcode, enc: Enc) -> Inst {
 }
 
 fn sreg_or_special(r: &mut Rng) -> Operand {
-    match r.below(8) {
+    match r.u32(..8) {
         0 => VCC,
         1 => Operand::Special(Special::M0),
         2 => NULL,
@@ -443,7 +427,7 @@ fn cases() -> Vec<(Opcode, Enc, bool)> {
 fn single_instructions_match_the_interpreter() {
     install_capture();
     let e = Engines { gpus: [gpu(Engine::Interp), gpu(Engine::Jit)] };
-    let mut r = Rng(0x1234_5678_9abc_def1);
+    let mut r = Rng::with_seed(0x1234_5678_9abc_def1);
     let blank: Vec<u32> = vec![0; (BYTES * GROUPS / 4) as usize];
     let scalars = vec![0u32; SREGS as usize];
     let (_, base_native) = run(&e, &program(None), &blank, &scalars);
@@ -466,7 +450,7 @@ fn single_instructions_match_the_interpreter() {
             }
             let mut scalars: Vec<u32> = (0..SREGS).map(|_| value(&mut r)).collect();
             // EXEC: all lanes half of the time.
-            if r.below(2) == 0 {
+            if r.u32(..2) == 0 {
                 scalars[usize::from(SREGS) - 4] = u32::MAX;
             }
             let (out, native) = run(&e, &program(Some(&words)), &input, &scalars);
@@ -625,7 +609,7 @@ fn strict_mode_keeps_unrelated_instructions_native() {
 fn native_sequences_match_the_interpreter() {
     install_capture();
     let e = Engines { gpus: [gpu(Engine::Interp), gpu(Engine::Jit)] };
-    let mut r = Rng(0x0dd5_eed5_1234_5678);
+    let mut r = Rng::with_seed(0x0dd5_eed5_1234_5678);
     let native: Vec<(Opcode, Enc)> =
         cases().into_iter().filter(|c| c.2).map(|(o, enc, _)| (o, enc)).collect();
     let mut mismatches = Vec::new();
@@ -633,7 +617,7 @@ fn native_sequences_match_the_interpreter() {
         let mut words = Vec::new();
         let mut text = Vec::new();
         while text.len() < 12 {
-            let (op, enc) = native[r.below(native.len() as u32) as usize];
+            let (op, enc) = native[r.u32(..native.len() as u32) as usize];
             let inst = instance(&mut r, op, enc);
             let Ok(w) = encode(&inst) else { continue };
             words.extend_from_slice(&w);
@@ -643,7 +627,7 @@ fn native_sequences_match_the_interpreter() {
             .map(|k| if k % (BYTES / 4) >= OUT_ROW * 32 { 0 } else { value(&mut r) })
             .collect();
         let mut scalars: Vec<u32> = (0..SREGS).map(|_| value(&mut r)).collect();
-        if r.below(2) == 0 {
+        if r.u32(..2) == 0 {
             scalars[usize::from(SREGS) - 4] = u32::MAX;
         }
         let (out, _) = run(&e, &program(Some(&words)), &input, &scalars);
