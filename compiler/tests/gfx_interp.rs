@@ -223,6 +223,85 @@ fn point_coord_sample_id_and_sample_position() {
     assert!(r[2].helper, "lane 2 does not cover the shaded sample");
 }
 
+/// The 64-bit values double_varyings.vert writes for vertex `i`, in the order
+/// double_varyings.frag lists them (without the last, a sum), as (low, high) dwords.
+fn double_varyings(i: u32) -> [(u32, u32); 14] {
+    let halves = |x: f64| (x.to_bits() as u32, (x.to_bits() >> 32) as u32);
+    let mut arr = [f64::from(i + 1) * 0.1, 1.0 / 3.0];
+    arr[(i & 1) as usize] *= -3.0;
+    [
+        (i, 0x8000_0000),
+        (1 + i, 0),
+        (!i, 0x000f_ffff),
+        (0, 0xfff0_0000 - (i << 20)),
+        (1 + i, 0x7ff0_0000),
+        (0x9abc_def0 ^ i, 0xfff8_1234),
+        (i, 0x8000_0000),
+        (!i, 0xffff_ffff),
+        (0xffff_ffff, 0x7fef_ffff - i),
+        (!i, 0xffef_ffff),
+        (1 + i, 0x3ff0_0000),
+        (i, 0x7ff0_0000),
+        halves(arr[0]),
+        halves(arr[1]),
+    ]
+}
+
+#[test]
+fn double_varyings_take_two_components_each_across_locations() {
+    let s = front_end("double_varyings.vert");
+    let lanes: Vec<VertexLane> =
+        (0..3).map(|i| VertexLane { vertex_index: i, ..Default::default() }).collect();
+    let out = interp::run_vertex(&s, &lanes, &mut Resources::default()).unwrap();
+    // Vulkan "Location Assignment": a 64-bit component takes two 32-bit ones (low first), a
+    // dvec3/dvec4 continues into the next location, an array element takes one location.
+    let places: [(u32, u8); 14] = [(0, 0), (0, 2), (1, 0), (1, 2), (2, 0), (2, 2), (3, 0), (3, 2)]
+        .into_iter()
+        .chain([(4, 0), (4, 2), (5, 0), (5, 2), (6, 0), (7, 0)])
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    for (i, o) in out.iter().enumerate() {
+        for (k, (&(l, c), (lo, hi))) in places.iter().zip(double_varyings(i as u32)).enumerate() {
+            let got = (o[&loc(l, c)], o[&loc(l, c + 1)]);
+            assert_eq!(got, (u64::from(lo), u64::from(hi)), "vertex {i}, value {k}");
+        }
+    }
+    // The fragment shader shows value (x + 4y) % 15 of the provoking vertex (flat) as four
+    // 16-bit pieces; y's parity picks the dynamically indexed array element.
+    let s = front_end("double_varyings.frag");
+    let tri = Triangle {
+        window: [[0.0, 0.0, 0.5], [64.0, 0.0, 0.5], [0.0, 64.0, 0.5]],
+        w: [1.0; 3],
+        vertices: [out[0].clone(), out[1].clone(), out[2].clone()],
+        samples: 1,
+        front_facing: true,
+        ..Default::default()
+    };
+    let v = double_varyings(0);
+    let sum = f64::from_bits(u64::from(v[12].0) | u64::from(v[12].1) << 32)
+        + f64::from_bits(u64::from(v[13].0) | u64::from(v[13].1) << 32);
+    let sum = (sum.to_bits() as u32, (sum.to_bits() >> 32) as u32);
+    let mut seen = [false; 15];
+    for (qx, qy) in (0..8).step_by(2).flat_map(|y| (0..8).step_by(2).map(move |x| (x, y))) {
+        let quad = Quad { x: qx, y: qy, coverage: [1; 4], sample: None };
+        let r = interp::run_fragment(&s, &tri, &quad, &mut Resources::default()).unwrap();
+        for (lane, frag) in r.iter().enumerate() {
+            let (x, y) = (qx + lane as u32 % 2, qy + lane as u32 / 2);
+            let k = ((x + 4 * y) % 15) as usize;
+            let (lo, hi) = match k {
+                12 | 13 if y % 2 == 1 => v[25 - k],
+                14 => sum,
+                _ => v[k],
+            };
+            let want = [lo & 0xffff, lo >> 16, hi & 0xffff, hi >> 16].map(|p| p as f32);
+            assert_eq!([0, 1, 2, 3].map(|c| fv(&frag.outputs, 0, c)), want, "pixel ({x}, {y})");
+            seen[k] = true;
+        }
+    }
+    assert!(seen.iter().all(|&b| b));
+}
+
 /// The per-pass check can fail: moving one output store a component up, or turning a kill
 /// into a return, changes the results it compares.
 #[test]

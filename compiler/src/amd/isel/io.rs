@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use ferrum_isa::Opcode;
 
 use super::build::{self, Src};
-use super::{pinned, Isel};
+use super::{pinned, Isel, MVal};
 use crate::amd::abi::graphics as g;
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{MFunc, RegClass, RegRef};
@@ -384,7 +384,8 @@ impl Isel<'_> {
         r
     }
 
-    /// `store_output`: each component of `value` into its output register.
+    /// `store_output`: each component of `value` into its output register; a 64-bit element
+    /// into two ([`dword_place`]).
     pub(super) fn select_io_store(
         &mut self,
         slot: IoSlot,
@@ -392,34 +393,63 @@ impl Isel<'_> {
         value: Value,
     ) -> Result<(), BackendError> {
         let (bits, n) = self.shape(value);
-        if bits != 32 {
-            return Err(unsupported(format!("{bits}-bit shader outputs")));
+        if slot == IoSlot::Builtin(BuiltinOut::SampleMask) && comp + n > 1 {
+            return Err(unsupported("gl_SampleMask beyond element 0 (more than 32 samples)"));
         }
+        let fragment = self.shader.stage == Stage::Fragment;
+        for i in 0..n {
+            let v = self.comp(value, usize::from(i))?;
+            match bits {
+                32 => self.store_dword(slot, comp + i, v)?,
+                // No colour attachment format has 64-bit channels.
+                64 if !fragment => {
+                    let (lo, hi) = super::alu_int::split(v);
+                    for (h, half) in [lo, hi].into_iter().enumerate() {
+                        let (s, c) = dword_place(slot, comp, 2 * u32::from(i) + h as u32)?;
+                        self.store_dword(s, c, half)?;
+                    }
+                }
+                _ => {
+                    return Err(unsupported(format!("{bits}-bit {:?} outputs", self.shader.stage)))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One 32-bit component `comp` of output `slot`.
+    fn store_dword(&mut self, slot: IoSlot, comp: u8, v: MVal) -> Result<(), BackendError> {
         let (key, base) = self.gfx.slot_key(slot)?;
         let fragment = self.shader.stage == Stage::Fragment;
         let vertex_only = matches!(key, SlotKey::Position | SlotKey::Misc | SlotKey::ClipCull);
         if (fragment && vertex_only) || (!fragment && key == SlotKey::Depth) {
             return Err(unsupported(format!("{:?} output {slot:?}", self.shader.stage)));
         }
-        if slot == IoSlot::Builtin(BuiltinOut::SampleMask) && comp + n > 1 {
-            return Err(unsupported("gl_SampleMask beyond element 0 (more than 32 samples)"));
+        let c = base + comp;
+        if c >= slot_width(key) {
+            return Err(unsupported(format!("output component {c} of {slot:?}")));
         }
-        for i in 0..n {
-            let c = base + comp + i;
-            if c >= slot_width(key) {
-                return Err(unsupported(format!("output component {c} of {slot:?}")));
-            }
-            let r = self.output_reg(key, c);
-            if self.gfx.in_entry {
-                self.gfx.written_in_entry.insert(r);
-            }
-            let v = self.comp(value, usize::from(i))?;
-            let s = self.src(v)?;
-            if fragment {
-                self.note_output_store(key, c, s);
-            }
-            self.emit(build::vop1(Opcode::V_MOV_B32, r, s));
+        let r = self.output_reg(key, c);
+        if self.gfx.in_entry {
+            self.gfx.written_in_entry.insert(r);
         }
+        let s = self.src(v)?;
+        if fragment {
+            self.note_output_store(key, c, s);
+        }
+        self.emit(build::vop1(Opcode::V_MOV_B32, r, s));
         Ok(())
     }
+}
+
+/// The location and 32-bit component of dword `k` of a 64-bit input or output at (`slot`,
+/// `comp`): element j takes dwords 2j (low) and 2j + 1 (high), counted on into the next
+/// location as `lower_io` places them (a dvec3 or dvec4 takes two; Vulkan "Location
+/// Assignment").
+fn dword_place(slot: IoSlot, comp: u8, k: u32) -> Result<(IoSlot, u8), BackendError> {
+    let IoSlot::Location(l) = slot else {
+        return Err(unsupported(format!("64-bit built-in {slot:?}")));
+    };
+    let c = u32::from(comp) + k;
+    Ok((IoSlot::Location(l.saturating_add(c / 4)), (c % 4) as u8))
 }

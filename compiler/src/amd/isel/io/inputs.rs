@@ -22,8 +22,8 @@ impl Isel<'_> {
         at: InterpAt,
     ) -> Result<(), BackendError> {
         let (bits, n) = self.shape(d);
-        if let (64, Some(_), IoSlot::Location(loc), false) = (bits, self.gfx.vertex, slot, output) {
-            return self.select_vertex_input64(d, loc, comp);
+        if bits == 64 {
+            return self.select_io_load64(d, slot, comp, output);
         }
         if bits != 32 {
             return Err(unsupported(format!("{bits}-bit shader inputs/outputs")));
@@ -56,6 +56,17 @@ impl Isel<'_> {
         if comp + n > 4 {
             return Err(unsupported(format!("input components {comp}..{} of {slot:?}", comp + n)));
         }
+        self.set_m0(prim_mask);
+        for c in comp..comp + n {
+            let r = self.interp_channel(attr as u8, c.min(3), (!flat).then_some(bary));
+            out.push(MVal::Reg(r, RegClass::V));
+        }
+        self.set(d, out);
+        Ok(())
+    }
+
+    /// M0 = PRIM_MASK, which the `v_interp_*` instructions read.
+    fn set_m0(&mut self, prim_mask: RegRef) {
         if !self.gfx.m0_set {
             // Nothing else the backend selects writes M0, so once at the start is enough.
             let m0 = Operand::Special(Special::M0);
@@ -63,29 +74,82 @@ impl Isel<'_> {
             self.emit_prologue(mov);
             self.gfx.m0_set = true;
         }
-        for c in comp..comp + n {
-            let r = self.vreg(RegClass::V, 1);
-            let vintrp = |op, vsrc| {
-                Inst::Vintrp(Vintrp { op, vdst: 0, vsrc, attr: attr as u8, chan: c.min(3) })
-            };
-            if flat {
-                let mi = B::new(vintrp(Opcode::V_INTERP_MOV_F32, 2)).def(Slot::Vdst, r, 1);
-                self.emit(mi.done());
-            } else {
-                let p1 = B::new(vintrp(Opcode::V_INTERP_P1_F32, 0))
-                    .use_(Slot::Vsrc1, bary[0], 1)
-                    .def(Slot::Vdst, r, 1);
-                self.emit(p1.done());
-                let p2 = B::new(vintrp(Opcode::V_INTERP_P2_F32, 0))
-                    .use_(Slot::Vsrc1, bary[1], 1)
-                    .use_(Slot::Vdst, r, 1)
-                    .def(Slot::Vdst, r, 1);
-                self.emit(p2.done());
+    }
+
+    /// Channel `chan` of attribute `attr`: interpolated with barycentrics `bary`, or the
+    /// provoking vertex's value (`v_interp_mov_f32 p0`) when `bary` is `None` (flat).
+    fn interp_channel(&mut self, attr: u8, chan: u8, bary: Option<[RegRef; 2]>) -> RegRef {
+        let r = self.vreg(RegClass::V, 1);
+        let vintrp = |op, vsrc| Inst::Vintrp(Vintrp { op, vdst: 0, vsrc, attr, chan });
+        let Some(bary) = bary else {
+            let mi = B::new(vintrp(Opcode::V_INTERP_MOV_F32, 2)).def(Slot::Vdst, r, 1);
+            self.emit(mi.done());
+            return r;
+        };
+        let p1 = B::new(vintrp(Opcode::V_INTERP_P1_F32, 0)).use_(Slot::Vsrc1, bary[0], 1).def(
+            Slot::Vdst,
+            r,
+            1,
+        );
+        self.emit(p1.done());
+        let p2 = B::new(vintrp(Opcode::V_INTERP_P2_F32, 0))
+            .use_(Slot::Vsrc1, bary[1], 1)
+            .use_(Slot::Vdst, r, 1)
+            .def(Slot::Vdst, r, 1);
+        self.emit(p2.done());
+        r
+    }
+
+    /// A 64-bit load: element k from 32-bit components k * 2 (low) and k * 2 + 1 (high)
+    /// after `comp` ([`super::dword_place`]). Vertex attributes go through
+    /// `select_vertex_input64`; fragment inputs are flat (Vulkan requires `Flat` on 64-bit
+    /// fragment inputs), each half the provoking vertex's dword.
+    fn select_io_load64(
+        &mut self,
+        d: Value,
+        slot: IoSlot,
+        comp: u8,
+        output: bool,
+    ) -> Result<(), BackendError> {
+        if let (Some(_), IoSlot::Location(loc), false) = (self.gfx.vertex, slot, output) {
+            return self.select_vertex_input64(d, loc, comp);
+        }
+        let n = self.shape(d).1;
+        let mut out = Vec::new();
+        for k in 0..u32::from(n) {
+            let mut half = [MVal::Const(0); 2];
+            for (h, x) in half.iter_mut().enumerate() {
+                let (s, c) = super::dword_place(slot, comp, 2 * k + h as u32)?;
+                *x = if output { self.output_dword(s, c)? } else { self.flat_dword(s, c)? };
             }
-            out.push(MVal::Reg(r, RegClass::V));
+            out.push(self.pair(half[0], half[1])?);
         }
         self.set(d, out);
         Ok(())
+    }
+
+    /// The register of 32-bit output component `c` of `slot`, for a read-back.
+    fn output_dword(&mut self, slot: IoSlot, c: u8) -> Result<MVal, BackendError> {
+        let (key, base) = self.gfx.slot_key(slot)?;
+        if base + c >= slot_width(key) {
+            return Err(unsupported(format!("output component {c} of {slot:?}")));
+        }
+        Ok(MVal::Reg(self.output_reg(key, base + c), RegClass::V))
+    }
+
+    /// Channel `c` of flat fragment input `slot` (one half of a 64-bit value).
+    fn flat_dword(&mut self, slot: IoSlot, c: u8) -> Result<MVal, BackendError> {
+        let (Some((_, prim_mask, _)), IoSlot::Location(loc)) = (self.gfx.pixel, slot) else {
+            return Err(unsupported(format!("64-bit shader input {slot:?}")));
+        };
+        let Some(attr) = self.gfx.inputs.iter().position(|i| i.0 == loc) else {
+            return Err(unsupported(format!("input location {loc} without a variable")));
+        };
+        if !self.gfx.inputs[attr].1 {
+            return Err(unsupported(format!("64-bit fragment input {loc} that is not flat")));
+        }
+        self.set_m0(prim_mask);
+        Ok(MVal::Reg(self.interp_channel(attr as u8, c, None), RegClass::V))
     }
 
     /// interpolateAtSample/AtOffset: the centre barycentrics `ij` moved by the offset along
