@@ -661,7 +661,7 @@ fn native_body(r: &mut Rng, native: &[(Opcode, Enc)], n: usize, exec: bool) -> V
     let mut words = Vec::new();
     let mut k = 0;
     while k < n {
-        let (op, enc) = native[r.below(native.len() as u32) as usize];
+        let (op, enc) = native[r.u32(..native.len() as u32) as usize];
         let Ok(w) = encode(&instance(r, op, enc)) else { continue };
         words.extend_from_slice(&w);
         k += 1;
@@ -703,26 +703,26 @@ fn counted_loop(p: &mut Asm, body: &[u32], n: u32, head_test: bool) {
 fn loops_keeping_registers_match_the_interpreter() {
     install_capture();
     let e = Engines { gpus: [gpu(Engine::Interp), gpu(Engine::Jit)] };
-    let mut r = Rng(0x100b_5eed_c0ff_ee00);
+    let mut r = Rng::with_seed(0x100b_5eed_c0ff_ee00);
     let native: Vec<(Opcode, Enc)> =
         cases().into_iter().filter(|c| c.2).map(|(o, enc, _)| (o, enc)).collect();
     let mut mismatches = Vec::new();
     let trials = 31;
     for trial in 0..trials {
-        let (n, exec) = (3 + r.below(6) as usize, r.below(2) == 0);
+        let (n, exec) = (3 + r.u32(..6) as usize, r.u32(..2) == 0);
         let body = native_body(&mut r, &native, n, exec);
         let mut p = Asm::new();
         // The last trial runs one wave past the watchdog's clock stride (2^20 instructions),
         // on accumulators: a register reloaded stale at the re-entry changes the result.
-        let kind = if trial == trials - 1 { 3 } else { r.below(3) };
+        let kind = if trial == trials - 1 { 3 } else { r.u32(..3) };
         match kind {
-            0 | 1 => counted_loop(&mut p, &body, 1 + r.below(6), kind == 1),
+            0 | 1 => counted_loop(&mut p, &body, 1 + r.u32(..6), kind == 1),
             2 => {
                 p.sop1(Op::S_MOV_B32, S(27), Int(0));
                 let outer = p.label();
                 p.bind(outer);
-                counted_loop(&mut p, &body, 1 + r.below(4), r.below(2) == 0);
-                let k = r.below(u32::from(VREGS)) as u8;
+                counted_loop(&mut p, &body, 1 + r.u32(..4), r.u32(..2) == 0);
+                let k = r.u32(..u32::from(VREGS)) as u8;
                 p.mubuf(Op::BUFFER_LOAD_DWORD, k, 10, 0, false)
                     .waitcnt(0, 63)
                     .sop2(Op::S_ADD_U32, S(27), S(27), Int(1))
@@ -745,7 +745,7 @@ fn loops_keeping_registers_match_the_interpreter() {
             .map(|k| if k % (BYTES / 4) >= OUT_ROW * 32 { 0 } else { value(&mut r) })
             .collect();
         let mut scalars: Vec<u32> = (0..SREGS).map(|_| value(&mut r)).collect();
-        if r.below(2) == 0 {
+        if r.u32(..2) == 0 {
             scalars[usize::from(SREGS) - 4] = u32::MAX;
         }
         let groups = if kind == 3 { 1 } else { GROUPS };
