@@ -9,6 +9,7 @@
 mod common;
 
 use common::gpu::Gpu;
+use fastrand::Rng;
 use ferrum_compiler::amd;
 use ferrum_compiler::interp::{Buffer, Resources};
 use ferrum_compiler::ir::Stage;
@@ -219,50 +220,39 @@ fn spirv(srem: bool) -> Vec<u32> {
     words
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A random value, often shortened, near a power of two or an edge case.
-    fn operand(&mut self) -> u64 {
-        const EDGE: [u64; 12] = [
-            0,
-            1,
-            2,
-            3,
-            u64::MAX,
-            u64::MAX - 1,
-            1 << 63,
-            (1 << 63) + 1,
-            i64::MAX as u64,
-            (1 << 32) - 1,
-            1 << 32,
-            (1 << 32) + 1,
-        ];
-        let r = self.next();
-        let sh = (r >> 58) as u32;
-        match r % 8 {
-            0 | 1 => EDGE[(r >> 8) as usize % EDGE.len()],
-            2 => 1u64 << sh,
-            3 => (1u64 << sh).wrapping_add((r >> 16) % 5).wrapping_sub(2),
-            4 => (self.next() >> sh).wrapping_neg(),
-            _ => self.next() >> sh,
-        }
+/// A random value, often shortened, near a power of two or an edge case.
+fn operand(rng: &mut Rng) -> u64 {
+    const EDGE: [u64; 12] = [
+        0,
+        1,
+        2,
+        3,
+        u64::MAX,
+        u64::MAX - 1,
+        1 << 63,
+        (1 << 63) + 1,
+        i64::MAX as u64,
+        (1 << 32) - 1,
+        1 << 32,
+        (1 << 32) + 1,
+    ];
+    let r = rng.u64(..);
+    let sh = (r >> 58) as u32;
+    match r % 8 {
+        0 | 1 => EDGE[(r >> 8) as usize % EDGE.len()],
+        2 => 1u64 << sh,
+        3 => (1u64 << sh).wrapping_add((r >> 16) % 5).wrapping_sub(2),
+        4 => (rng.u64(..) >> sh).wrapping_neg(),
+        _ => rng.u64(..) >> sh,
     }
 }
 
 /// Operand pairs: random, plus the pairs the IR defines specially and dividends below
 /// their divisors.
 fn operands(seed: u64) -> (Vec<u64>, Vec<u64>) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::with_seed(seed);
     let (mut n, mut d): (Vec<u64>, Vec<u64>) =
-        (0..LANES).map(|_| (rng.operand(), rng.operand())).unzip();
+        (0..LANES).map(|_| (operand(&mut rng), operand(&mut rng))).unzip();
     let special = [(1 << 63, u64::MAX), (5, 0), (u64::MAX, 0), (0, 0), (3, 1 << 40), (7, 8)];
     for (k, (a, b)) in special.into_iter().enumerate() {
         n[100 + 3 * k] = a;

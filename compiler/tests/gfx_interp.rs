@@ -6,6 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use fastrand::Rng;
 use ferrum_compiler::interp::{
     self, Fragment, Outputs, Quad, Resources, TexelKind, Triangle, VertexLane,
 };
@@ -43,23 +44,22 @@ fn fv(o: &Outputs, l: u32, c: u8) -> f32 {
     f32::from_bits(o[&loc(l, c)] as u32)
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
+/// Window positions of a triangle with an area of at least one pixel: the interpreter
+/// refuses degenerate ones, which a rasterizer never hands to a pixel shader.
+fn random_window(rng: &mut Rng) -> [[f64; 3]; 3] {
+    loop {
+        let mut win = || [float(rng, 0.0, 48.0) as f64, float(rng, 0.0, 48.0) as f64, rng.f64()];
+        let [a, b, c] = [win(), win(), win()];
+        let area = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]);
+        if area.abs() >= 2.0 {
+            return [a, b, c];
+        }
+    }
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// A float in [lo, hi) rounded to a multiple of 1/64 (exact sums stay exact).
-    fn float(&mut self, lo: f64, hi: f64) -> f32 {
-        ((lo + (hi - lo) * self.unit()) * 64.0).floor() as f32 / 64.0
-    }
+/// A float in [lo, hi) rounded to a multiple of 1/64 (exact sums stay exact).
+fn float(rng: &mut Rng, lo: f64, hi: f64) -> f32 {
+    ((lo + (hi - lo) * rng.f64()) * 64.0).floor() as f32 / 64.0
 }
 
 #[test]
@@ -188,7 +188,7 @@ fn helper_lanes_write_no_memory() {
 fn implicit_lod_comes_from_the_quads_coordinate_derivatives() {
     let s = front_end("query_lod.frag");
     let mut res = Resources::default();
-    let mut rng = Rng(7);
+    let mut rng = Rng::with_seed(7);
     let ty = s.vars.iter().find(|v| v.mode == Mode::Handle).unwrap().ty;
     res.images.push(random_image(&s, ty, (0, 1), &mut rng));
     let quad = Quad { x: 8, y: 8, coverage: [1, 0, 0, 0], sample: None };
@@ -221,6 +221,85 @@ fn point_coord_sample_id_and_sample_position() {
     let r = interp::run_fragment(&s, &tri, &quad, &mut Resources::default()).unwrap();
     assert_eq!([0, 1, 2, 3].map(|c| fv(&r[1].outputs, 0, c)), [2.0, 0.125, 0.625, 1.125]);
     assert!(r[2].helper, "lane 2 does not cover the shaded sample");
+}
+
+/// The 64-bit values double_varyings.vert writes for vertex `i`, in the order
+/// double_varyings.frag lists them (without the last, a sum), as (low, high) dwords.
+fn double_varyings(i: u32) -> [(u32, u32); 14] {
+    let halves = |x: f64| (x.to_bits() as u32, (x.to_bits() >> 32) as u32);
+    let mut arr = [f64::from(i + 1) * 0.1, 1.0 / 3.0];
+    arr[(i & 1) as usize] *= -3.0;
+    [
+        (i, 0x8000_0000),
+        (1 + i, 0),
+        (!i, 0x000f_ffff),
+        (0, 0xfff0_0000 - (i << 20)),
+        (1 + i, 0x7ff0_0000),
+        (0x9abc_def0 ^ i, 0xfff8_1234),
+        (i, 0x8000_0000),
+        (!i, 0xffff_ffff),
+        (0xffff_ffff, 0x7fef_ffff - i),
+        (!i, 0xffef_ffff),
+        (1 + i, 0x3ff0_0000),
+        (i, 0x7ff0_0000),
+        halves(arr[0]),
+        halves(arr[1]),
+    ]
+}
+
+#[test]
+fn double_varyings_take_two_components_each_across_locations() {
+    let s = front_end("double_varyings.vert");
+    let lanes: Vec<VertexLane> =
+        (0..3).map(|i| VertexLane { vertex_index: i, ..Default::default() }).collect();
+    let out = interp::run_vertex(&s, &lanes, &mut Resources::default()).unwrap();
+    // Vulkan "Location Assignment": a 64-bit component takes two 32-bit ones (low first), a
+    // dvec3/dvec4 continues into the next location, an array element takes one location.
+    let places: [(u32, u8); 14] = [(0, 0), (0, 2), (1, 0), (1, 2), (2, 0), (2, 2), (3, 0), (3, 2)]
+        .into_iter()
+        .chain([(4, 0), (4, 2), (5, 0), (5, 2), (6, 0), (7, 0)])
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    for (i, o) in out.iter().enumerate() {
+        for (k, (&(l, c), (lo, hi))) in places.iter().zip(double_varyings(i as u32)).enumerate() {
+            let got = (o[&loc(l, c)], o[&loc(l, c + 1)]);
+            assert_eq!(got, (u64::from(lo), u64::from(hi)), "vertex {i}, value {k}");
+        }
+    }
+    // The fragment shader shows value (x + 4y) % 15 of the provoking vertex (flat) as four
+    // 16-bit pieces; y's parity picks the dynamically indexed array element.
+    let s = front_end("double_varyings.frag");
+    let tri = Triangle {
+        window: [[0.0, 0.0, 0.5], [64.0, 0.0, 0.5], [0.0, 64.0, 0.5]],
+        w: [1.0; 3],
+        vertices: [out[0].clone(), out[1].clone(), out[2].clone()],
+        samples: 1,
+        front_facing: true,
+        ..Default::default()
+    };
+    let v = double_varyings(0);
+    let sum = f64::from_bits(u64::from(v[12].0) | u64::from(v[12].1) << 32)
+        + f64::from_bits(u64::from(v[13].0) | u64::from(v[13].1) << 32);
+    let sum = (sum.to_bits() as u32, (sum.to_bits() >> 32) as u32);
+    let mut seen = [false; 15];
+    for (qx, qy) in (0..8).step_by(2).flat_map(|y| (0..8).step_by(2).map(move |x| (x, y))) {
+        let quad = Quad { x: qx, y: qy, coverage: [1; 4], sample: None };
+        let r = interp::run_fragment(&s, &tri, &quad, &mut Resources::default()).unwrap();
+        for (lane, frag) in r.iter().enumerate() {
+            let (x, y) = (qx + lane as u32 % 2, qy + lane as u32 / 2);
+            let k = ((x + 4 * y) % 15) as usize;
+            let (lo, hi) = match k {
+                12 | 13 if y % 2 == 1 => v[25 - k],
+                14 => sum,
+                _ => v[k],
+            };
+            let want = [lo & 0xffff, lo >> 16, hi & 0xffff, hi >> 16].map(|p| p as f32);
+            assert_eq!([0, 1, 2, 3].map(|c| fv(&frag.outputs, 0, c)), want, "pixel ({x}, {y})");
+            seen[k] = true;
+        }
+    }
+    assert!(seen.iter().all(|&b| b));
 }
 
 /// The per-pass check can fail: moving one output store a component up, or turning a kill
@@ -281,12 +360,12 @@ fn random_outputs(rng: &mut Rng) -> Outputs {
     let mut o = BTreeMap::new();
     for l in 0..8 {
         for c in 0..4 {
-            o.insert(loc(l, c), f(rng.float(-2.0, 2.0)));
+            o.insert(loc(l, c), f(float(rng, -2.0, 2.0)));
         }
     }
     for b in [BuiltinOut::ClipDistance, BuiltinOut::CullDistance] {
         for c in 0..8 {
-            o.insert((IoSlot::Builtin(b), c), f(rng.float(-2.0, 2.0)));
+            o.insert((IoSlot::Builtin(b), c), f(float(rng, -2.0, 2.0)));
         }
     }
     o
@@ -316,8 +395,8 @@ fn random_image(s: &Shader, ty: TypeId, key: (u32, u32), rng: &mut Rng) -> inter
     }
     for t in &mut img.texels {
         *t = [0; 4].map(|_| match kind {
-            TexelKind::Float => rng.float(0.0, 1.0).to_bits(),
-            _ => (rng.next() % 100) as u32,
+            TexelKind::Float => float(rng, 0.0, 1.0).to_bits(),
+            _ => (rng.u64(..) % 100) as u32,
         });
     }
     img.sampler = combined.then_some(interp::Sampler {
@@ -335,12 +414,12 @@ fn random_image(s: &Shader, ty: TypeId, key: (u32, u32), rng: &mut Rng) -> inter
 }
 
 fn random_inputs(s: &Shader, seed: u64) -> Inputs {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::with_seed(seed | 1);
     let mut res =
-        Resources { push: (0..256).map(|_| rng.next() as u8).collect(), ..Default::default() };
+        Resources { push: (0..256).map(|_| rng.u64(..) as u8).collect(), ..Default::default() };
     for v in s.vars.iter().filter(|v| matches!(v.mode, Mode::Uniform | Mode::Storage)) {
         if let Some((set, binding)) = v.binding {
-            let data = (0..4096).map(|_| rng.next() as u8 & 0x3f).collect();
+            let data = (0..4096).map(|_| rng.u64(..) as u8 & 0x3f).collect();
             res.buffers.push(interp::Buffer { set, binding, index: 0, data });
         }
     }
@@ -353,38 +432,37 @@ fn random_inputs(s: &Shader, seed: u64) -> Inputs {
         .map(|i| VertexLane {
             attributes: (0..8)
                 .flat_map(|l| (0..4).map(move |c| (l, c)))
-                .map(|k| (k, f(rng.float(-3.0, 3.0))))
+                .map(|k| (k, f(float(&mut rng, -3.0, 3.0))))
                 .collect(),
             vertex_index: i,
-            instance_index: (rng.next() % 3) as u32,
-            base_vertex: (rng.next() % 5) as u32,
-            base_instance: (rng.next() % 2) as u32,
-            draw_index: (rng.next() % 2) as u32,
+            instance_index: (rng.u64(..) % 3) as u32,
+            base_vertex: (rng.u64(..) % 5) as u32,
+            base_instance: (rng.u64(..) % 2) as u32,
+            draw_index: (rng.u64(..) % 2) as u32,
             view_index: 0,
         })
         .collect();
     let samples = 4;
     let mut quads = Vec::new();
     for _ in 0..6 {
-        let win = |r: &mut Rng| [r.float(0.0, 48.0) as f64, r.float(0.0, 48.0) as f64, r.unit()];
         let tri = Triangle {
-            window: [win(&mut rng), win(&mut rng), win(&mut rng)],
-            w: [0, 1, 2].map(|_| f64::from(rng.float(0.5, 4.0))),
+            window: random_window(&mut rng),
+            w: [0, 1, 2].map(|_| f64::from(float(&mut rng, 0.5, 4.0))),
             vertices: [
                 random_outputs(&mut rng),
                 random_outputs(&mut rng),
                 random_outputs(&mut rng),
             ],
-            front_facing: rng.next() & 1 == 1,
+            front_facing: rng.u64(..) & 1 == 1,
             samples,
             view_index: 0,
             point: reads_point_coord(s).then_some(([20.0, 20.0], 16.0)),
         };
         let quad = Quad {
-            x: (rng.next() % 46) as u32 & !1,
-            y: (rng.next() % 46) as u32 & !1,
-            coverage: [0, 1, 2, 3].map(|_| (rng.next() % 20).min(15) as u32),
-            sample: per_sample(s).then(|| (rng.next() % 4) as u32),
+            x: (rng.u64(..) % 46) as u32 & !1,
+            y: (rng.u64(..) % 46) as u32 & !1,
+            coverage: [0, 1, 2, 3].map(|_| (rng.u64(..) % 20).min(15) as u32),
+            sample: per_sample(s).then(|| (rng.u64(..) % 4) as u32),
         };
         quads.push((tri, quad));
     }

@@ -190,6 +190,7 @@ fn the_simulator_draws_what_the_interpreter_computes() {
         ("varyings.vert", "varyings.frag", [0, 0]),
         ("block_members.vert", "block_members.frag", [0, 0]),
         ("half.vert", "half.frag", [0, 0]),
+        ("double_varyings.vert", "double_varyings.frag", [0, 0]),
         ("draw_params.vert", "flat.frag", [5, 3]),
     ] {
         let n = compare(vs, ps, first);

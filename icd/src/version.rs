@@ -5,9 +5,9 @@
 //! its core name (`entry::table`, test `core_1_1`), the multiview feature, the subgroup
 //! properties of what the compiler implements (BASIC among them, in compute), and the promoted
 //! extensions' rules without enabling them. 1.2 is not reported: its required features include
-//! imagelessFramebuffer, separateDepthStencilLayouts, shaderSubgroupExtendedTypes and
-//! subgroupBroadcastDynamicId, and its shaders may be SPIR-V 1.4 and 1.5, none of which is
-//! done. The instance version is 1.1:
+//! separateDepthStencilLayouts and subgroupBroadcastDynamicId, and its shaders may be SPIR-V
+//! 1.4 and 1.5, none of which is done (imagelessFramebuffer and shaderSubgroupExtendedTypes
+//! are, through their extensions). The instance version is 1.1:
 //! every instance-level command of 1.1 (the `...2` queries, device groups, external capability
 //! queries) is implemented.
 

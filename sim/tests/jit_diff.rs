@@ -8,26 +8,10 @@ mod common;
 
 use common::asm::{Asm, Int, Literal, Op, EXEC, NULL, S, V, VCC};
 use common::{raw_vsharp, Buffer, Dispatch, Gpu};
+use fastrand::Rng;
 use ferrum_isa::{encode, Ext, FloatConst, Inst, Opcode, Operand, Special, Vop1, Vop2, Vop3, Vopc};
 use ferrum_sim::jit::Engine;
 use ferrum_sim::SimConfig;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        self.u32() % n
-    }
-}
 
 const EDGES: [u32; 18] = [
     0,
@@ -51,10 +35,10 @@ const EDGES: [u32; 18] = [
 ];
 
 fn value(r: &mut Rng) -> u32 {
-    match r.below(3) {
-        0 => EDGES[r.below(EDGES.len() as u32) as usize],
-        1 => r.u32() % 1024,
-        _ => r.u32(),
+    match r.u32(..3) {
+        0 => EDGES[r.u32(..EDGES.len() as u32) as usize],
+        1 => r.u32(..) % 1024,
+        _ => r.u32(..),
     }
 }
 
@@ -67,18 +51,18 @@ const OUT_ROW: u32 = 10;
 const SCALARS: u32 = SREGS as u32 + 4;
 
 fn vreg(r: &mut Rng) -> Operand {
-    V(r.below(u32::from(VREGS)) as u8)
+    V(r.u32(..u32::from(VREGS)) as u8)
 }
 
 fn sreg(r: &mut Rng) -> Operand {
-    S(SREG0 + r.below(u32::from(SREGS)) as u8)
+    S(SREG0 + r.u32(..u32::from(SREGS)) as u8)
 }
 
 fn scalar_src(r: &mut Rng) -> Operand {
-    match r.below(8) {
-        0 => Int(r.below(81) as i8 - 16),
+    match r.u32(..8) {
+        0 => Int(r.u32(..81) as i8 - 16),
         1 => Operand::Float(
-            [FloatConst::Half, FloatConst::NegOne, FloatConst::Four][r.below(3) as usize],
+            [FloatConst::Half, FloatConst::NegOne, FloatConst::Four][r.u32(..3) as usize],
         ),
         2 => Literal(value(r)),
         3 => VCC,
@@ -88,7 +72,7 @@ fn scalar_src(r: &mut Rng) -> Operand {
 }
 
 fn src(r: &mut Rng) -> Operand {
-    if r.below(2) == 0 {
+    if r.u32(..2) == 0 {
         vreg(r)
     } else {
         scalar_src(r)
@@ -96,7 +80,7 @@ fn src(r: &mut Rng) -> Operand {
 }
 
 fn sdst(r: &mut Rng) -> Operand {
-    match r.below(6) {
+    match r.u32(..6) {
         0 => VCC,
         1 => NULL,
         _ => sreg(r),
@@ -105,21 +89,21 @@ fn sdst(r: &mut Rng) -> Operand {
 
 /// A random instance of `op` in encoding `enc`.
 fn instance(r: &mut Rng, op: Opcode, enc: Enc) -> Inst {
-    let vdst = r.below(u32::from(VREGS)) as u8;
+    let vdst = r.u32(..u32::from(VREGS)) as u8;
     match enc {
         Enc::Vop1 => Inst::Vop1(Vop1 { op, vdst: V(vdst), src0: src(r), ext: Ext::None }),
         Enc::Vop2 => Inst::Vop2(Vop2 {
             op,
             vdst,
             src0: src(r),
-            vsrc1: r.below(u32::from(VREGS)) as u8,
+            vsrc1: r.u32(..u32::from(VREGS)) as u8,
             k: value(r),
             ext: Ext::None,
         }),
         Enc::Vopc => Inst::Vopc(Vopc {
             op,
             src0: src(r),
-            vsrc1: r.below(u32::from(VREGS)) as u8,
+            vsrc1: r.u32(..u32::from(VREGS)) as u8,
             ext: Ext::None,
         }),
         Enc::Vop3 | Enc::Vop3b | Enc::Vop3c => Inst::Vop3(Vop3 {
@@ -152,7 +136,7 @@ fn instance(r: &mut Rng, op: Opcode, enc: Enc) -> Inst {
 }
 
 fn sreg_or_special(r: &mut Rng) -> Operand {
-    match r.below(8) {
+    match r.u32(..8) {
         0 => VCC,
         1 => Operand::Special(Special::M0),
         2 => NULL,
@@ -241,6 +225,17 @@ fn gpu(engine: Engine) -> Gpu {
 /// Runs `words` on both engines with the same inputs; returns both memories and the number
 /// of native instructions the translation had.
 fn run(e: &Engines, words: &[u32], input: &[u32], scalars: &[u32]) -> ([Vec<u32>; 2], u64) {
+    run_groups(e, words, input, scalars, GROUPS)
+}
+
+/// [`run`] on the first `groups` workgroups.
+fn run_groups(
+    e: &Engines,
+    words: &[u32],
+    input: &[u32],
+    scalars: &[u32],
+    groups: u32,
+) -> ([Vec<u32>; 2], u64) {
     let mut out: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
     let mut native = 0;
     for (i, g) in e.gpus.iter().enumerate() {
@@ -252,7 +247,7 @@ fn run(e: &Engines, words: &[u32], input: &[u32], scalars: &[u32]) -> ([Vec<u32>
         let d = Dispatch {
             vgprs: 16,
             tgid_x: true,
-            groups: [GROUPS, 1, 1],
+            groups: [groups, 1, 1],
             ..Dispatch::one_group(prog.va, &ud, [32, 1, 1])
         };
         let before = g.kernel.jit_stats();
@@ -443,7 +438,7 @@ fn cases() -> Vec<(Opcode, Enc, bool)> {
 fn single_instructions_match_the_interpreter() {
     install_capture();
     let e = Engines { gpus: [gpu(Engine::Interp), gpu(Engine::Jit)] };
-    let mut r = Rng(0x1234_5678_9abc_def1);
+    let mut r = Rng::with_seed(0x1234_5678_9abc_def1);
     let blank: Vec<u32> = vec![0; (BYTES * GROUPS / 4) as usize];
     let scalars = vec![0u32; SREGS as usize];
     let (_, base_native) = run(&e, &program(None), &blank, &scalars);
@@ -466,7 +461,7 @@ fn single_instructions_match_the_interpreter() {
             }
             let mut scalars: Vec<u32> = (0..SREGS).map(|_| value(&mut r)).collect();
             // EXEC: all lanes half of the time.
-            if r.below(2) == 0 {
+            if r.u32(..2) == 0 {
                 scalars[usize::from(SREGS) - 4] = u32::MAX;
             }
             let (out, native) = run(&e, &program(Some(&words)), &input, &scalars);
@@ -625,7 +620,7 @@ fn strict_mode_keeps_unrelated_instructions_native() {
 fn native_sequences_match_the_interpreter() {
     install_capture();
     let e = Engines { gpus: [gpu(Engine::Interp), gpu(Engine::Jit)] };
-    let mut r = Rng(0x0dd5_eed5_1234_5678);
+    let mut r = Rng::with_seed(0x0dd5_eed5_1234_5678);
     let native: Vec<(Opcode, Enc)> =
         cases().into_iter().filter(|c| c.2).map(|(o, enc, _)| (o, enc)).collect();
     let mut mismatches = Vec::new();
@@ -633,7 +628,7 @@ fn native_sequences_match_the_interpreter() {
         let mut words = Vec::new();
         let mut text = Vec::new();
         while text.len() < 12 {
-            let (op, enc) = native[r.below(native.len() as u32) as usize];
+            let (op, enc) = native[r.u32(..native.len() as u32) as usize];
             let inst = instance(&mut r, op, enc);
             let Ok(w) = encode(&inst) else { continue };
             words.extend_from_slice(&w);
@@ -643,7 +638,7 @@ fn native_sequences_match_the_interpreter() {
             .map(|k| if k % (BYTES / 4) >= OUT_ROW * 32 { 0 } else { value(&mut r) })
             .collect();
         let mut scalars: Vec<u32> = (0..SREGS).map(|_| value(&mut r)).collect();
-        if r.below(2) == 0 {
+        if r.u32(..2) == 0 {
             scalars[usize::from(SREGS) - 4] = u32::MAX;
         }
         let (out, _) = run(&e, &program(Some(&words)), &input, &scalars);
@@ -658,4 +653,169 @@ fn native_sequences_match_the_interpreter() {
         }
     }
     assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+}
+
+/// `n` random native instructions (registers v0..v9, s4..s15, VCC, EXEC), and with `exec`
+/// an EXEC change among them.
+fn native_body(r: &mut Rng, native: &[(Opcode, Enc)], n: usize, exec: bool) -> Vec<u32> {
+    let mut words = Vec::new();
+    let mut k = 0;
+    while k < n {
+        let (op, enc) = native[r.u32(..native.len() as u32) as usize];
+        let Ok(w) = encode(&instance(r, op, enc)) else { continue };
+        words.extend_from_slice(&w);
+        k += 1;
+    }
+    if exec {
+        let mut p = Asm::new();
+        p.sop2(Op::S_XOR_B32, EXEC, EXEC, sreg(r));
+        words.extend_from_slice(&p.finish());
+    }
+    words
+}
+
+/// A loop of `body` counting s26 to `n`: tested at the bottom, or at the head as compilers
+/// emit `for` loops (`s_cmp; s_cbranch_scc0 out; body; s_branch head`).
+fn counted_loop(p: &mut Asm, body: &[u32], n: u32, head_test: bool) {
+    p.sop1(Op::S_MOV_B32, S(26), Int(0));
+    let (top, out) = (p.label(), p.label());
+    p.bind(top);
+    if head_test {
+        p.sopc(Op::S_CMP_LT_U32, S(26), Literal(n)).branch(Op::S_CBRANCH_SCC0, out);
+    }
+    p.words.extend_from_slice(body);
+    p.sop2(Op::S_ADD_U32, S(26), S(26), Int(1));
+    if head_test {
+        p.branch(Op::S_BRANCH, top);
+    } else {
+        p.sopc(Op::S_CMP_LT_U32, S(26), Literal(n)).branch(Op::S_CBRANCH_SCC1, top);
+    }
+    p.bind(out);
+}
+
+/// Loops whose bodies keep registers in host values across the back edge (see the
+/// translator's `loops`): random native bodies with EXEC changes, loops tested at the head
+/// and at the bottom, a native inner loop inside an outer loop that loads from memory (an
+/// interpreter call between the inner loop's runs), and a loop long enough that the
+/// watchdog's periodic check leaves and re-enters the translated code in the middle of it.
+/// Registers and memory after the loops must be identical to the interpreter's.
+#[test]
+fn loops_keeping_registers_match_the_interpreter() {
+    install_capture();
+    let e = Engines { gpus: [gpu(Engine::Interp), gpu(Engine::Jit)] };
+    let mut r = Rng::with_seed(0x100b_5eed_c0ff_ee00);
+    let native: Vec<(Opcode, Enc)> =
+        cases().into_iter().filter(|c| c.2).map(|(o, enc, _)| (o, enc)).collect();
+    let mut mismatches = Vec::new();
+    let trials = 31;
+    for trial in 0..trials {
+        let (n, exec) = (3 + r.u32(..6) as usize, r.u32(..2) == 0);
+        let body = native_body(&mut r, &native, n, exec);
+        let mut p = Asm::new();
+        // The last trial runs one wave past the watchdog's clock stride (2^20 instructions),
+        // on accumulators: a register reloaded stale at the re-entry changes the result.
+        let kind = if trial == trials - 1 { 3 } else { r.u32(..3) };
+        match kind {
+            0 | 1 => counted_loop(&mut p, &body, 1 + r.u32(..6), kind == 1),
+            2 => {
+                p.sop1(Op::S_MOV_B32, S(27), Int(0));
+                let outer = p.label();
+                p.bind(outer);
+                counted_loop(&mut p, &body, 1 + r.u32(..4), r.u32(..2) == 0);
+                let k = r.u32(..u32::from(VREGS)) as u8;
+                p.mubuf(Op::BUFFER_LOAD_DWORD, k, 10, 0, false)
+                    .waitcnt(0, 63)
+                    .sop2(Op::S_ADD_U32, S(27), S(27), Int(1))
+                    .sopc(Op::S_CMP_LT_U32, S(27), Int(3))
+                    .branch(Op::S_CBRANCH_SCC1, outer);
+            }
+            _ => {
+                let mut acc = Asm::new();
+                acc.vop2(Op::V_ADD_NC_U32, 1, V(0), 1).vop2(Op::V_XOR_B32, 2, V(1), 2).sop2(
+                    Op::S_ADD_U32,
+                    S(5),
+                    S(5),
+                    S(4),
+                );
+                counted_loop(&mut p, &acc.finish(), (1 << 20) / 5, false);
+            }
+        }
+        let words = p.finish();
+        let input: Vec<u32> = (0..BYTES * GROUPS / 4)
+            .map(|k| if k % (BYTES / 4) >= OUT_ROW * 32 { 0 } else { value(&mut r) })
+            .collect();
+        let mut scalars: Vec<u32> = (0..SREGS).map(|_| value(&mut r)).collect();
+        if r.u32(..2) == 0 {
+            scalars[usize::from(SREGS) - 4] = u32::MAX;
+        }
+        let groups = if kind == 3 { 1 } else { GROUPS };
+        let (out, _) = run_groups(&e, &program(Some(&words)), &input, &scalars, groups);
+        assert_ne!(out[0], [0xdead_dead], "trial {trial}: the interpreter's dispatch failed");
+        if out[0] != out[1] {
+            let at = out[0].iter().zip(&out[1]).position(|(a, b)| a != b).unwrap_or(0);
+            mismatches.push(format!(
+                "trial {trial} (kind {kind}): word {at}: interp {:#x} jit {:#x}",
+                out[0].get(at).copied().unwrap_or(0),
+                out[1].get(at).copied().unwrap_or(0)
+            ));
+        }
+    }
+    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+}
+
+/// The watchdog stops a wave inside a native loop nested in a loop that stores to memory:
+/// the same report (PC and instruction count) and the same memory as the interpreter.
+#[test]
+fn watchdog_stop_inside_a_loop_matches_the_interpreter() {
+    install_capture();
+    let mut p = Asm::new();
+    p.vop2(Op::V_LSHLREV_B32, 1, Int(2), 0).vop1(Op::V_MOV_B32, V(2), Int(1));
+    p.sop1(Op::S_MOV_B32, S(27), Int(0));
+    let outer = p.label();
+    p.bind(outer);
+    let mut inner = Asm::new();
+    inner.vop2(Op::V_MUL_U32_U24, 2, Int(3), 2).vop2(Op::V_ADD_NC_U32, 2, V(0), 2).sop2(
+        Op::S_ADD_U32,
+        S(8),
+        S(8),
+        Int(5),
+    );
+    counted_loop(&mut p, &inner.finish(), 7, false);
+    p.mubuf(Op::BUFFER_STORE_DWORD, 2, 1, 0, false)
+        .vop2(Op::V_ADD_NC_U32, 1, Literal(128), 1)
+        .sop2(Op::S_ADD_U32, S(27), S(27), Int(1))
+        .sopc(Op::S_CMP_LT_U32, S(27), Int(30))
+        .branch(Op::S_CBRANCH_SCC1, outer)
+        .endpgm();
+    let words = p.finish();
+    let mut seen = Vec::new();
+    for engine in [Engine::Interp, Engine::Jit] {
+        let g = Gpu::with_config(SimConfig {
+            engine,
+            threads: 1,
+            wave_budget: 700,
+            ..Default::default()
+        });
+        let prog = g.program(&words);
+        let buf = g.buffer(30 * 128);
+        let ud = raw_vsharp(buf.va, 30 * 128);
+        let d = Dispatch::one_group(prog.va, &ud, [32, 1, 1]);
+        LOG.lock().unwrap().clear();
+        assert!(
+            g.dispatch(&d, &prog, &[&buf]).is_err(),
+            "{engine:?}: the watchdog did not stop it"
+        );
+        let lines = std::mem::take(&mut *LOG.lock().unwrap());
+        let report = lines.iter().find(|l| l.contains("watchdog")).cloned().unwrap_or_default();
+        let memory = buf.map.read_u32s(0, 30 * 32).unwrap();
+        seen.push((
+            report.split_once("): ").map_or(report.clone(), |(_, r)| r.to_string()),
+            memory,
+        ));
+    }
+    assert!(seen[0].0.contains("still running"), "interpreter report: {}", seen[0].0);
+    let stored = seen[0].1.iter().filter(|&&x| x != 0).count();
+    assert!(stored > 32 && stored < 29 * 32, "the stop is not in the middle: {stored} dwords");
+    assert_eq!(seen[0].0, seen[1].0, "reports");
+    assert!(seen[0].1 == seen[1].1, "memory differs");
 }

@@ -187,6 +187,24 @@ impl<'d> SetPool<'d> {
         // SAFETY: the set is live and not in use by the GPU while it is written.
         unsafe { self.device.update_descriptor_sets(&[write], &[]) };
     }
+
+    /// Points `binding` at `view` as a sampled image the shader reads in `layout`.
+    pub fn write_sampled_image(&self, binding: u32, view: vk::ImageView, layout: vk::ImageLayout) {
+        let info = vk::DescriptorImageInfo {
+            image_view: view,
+            image_layout: layout,
+            ..Default::default()
+        };
+        write_image(self.device, self.set, binding, vk::DescriptorType::SAMPLED_IMAGE, info);
+    }
+
+    /// Points the SAMPLER bindings `first`, `first + 1`, … at `samplers`, one each.
+    pub fn write_samplers(&self, first: u32, samplers: &[vk::Sampler]) {
+        for (binding, &sampler) in (first..).zip(samplers) {
+            let info = vk::DescriptorImageInfo { sampler, ..Default::default() };
+            write_image(self.device, self.set, binding, vk::DescriptorType::SAMPLER, info);
+        }
+    }
 }
 
 impl Drop for SetPool<'_> {

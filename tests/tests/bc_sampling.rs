@@ -14,7 +14,7 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::{Gpu, HostBuffer, ViewedImage};
-use ferrum_tests::kernel::{binding, whole, write_image, Kernel, SetPool};
+use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 use vulkan_ferrum::format::{info, Numeric};
@@ -72,19 +72,13 @@ const BC6H_MODES: [(u8, u32); 14] = [
     (0b01111, 5),
 ];
 
-/// Block `k` of `format`: random bits (xorshift, seeded by the format and `k`) with the mode
+/// Block `k` of `format`: random bits (seeded by the format and `k`) with the mode
 /// bits set so that block `k` uses BC6H mode `k % 14` or BC7 mode `k % 8` (BC7's mode is the
 /// position of its lowest set bit).
 fn block(format: vk::Format, k: u32) -> Vec<u8> {
-    let mut s = 0x9e37_79b9_7f4a_7c15u64 ^ (u64::from(format.as_raw() as u32) << 20) ^ u64::from(k);
-    let mut out: Vec<u8> = (0..block_bytes(format))
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 24) as u8
-        })
-        .collect();
+    let seed = 0x9e37_79b9_7f4a_7c15u64 ^ (u64::from(format.as_raw() as u32) << 20) ^ u64::from(k);
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut out: Vec<u8> = (0..block_bytes(format)).map(|_| rng.u8(..)).collect();
     match format {
         vk::Format::BC6H_UFLOAT_BLOCK | vk::Format::BC6H_SFLOAT_BLOCK => {
             let (bits, n) = BC6H_MODES[(k % 14) as usize];
@@ -277,16 +271,8 @@ fn sample_all(gpu: &Gpu, format: vk::Format) -> Vec<u32> {
     let image = compressed(gpu, format, &data, read);
     let samplers = [sampler(d, vk::Filter::NEAREST), sampler(d, vk::Filter::LINEAR)];
     let set = SetPool::new(d, reader.set_layouts[0], &bindings);
-    let sampled = vk::DescriptorImageInfo {
-        image_view: image.view,
-        image_layout: read,
-        ..Default::default()
-    };
-    write_image(d, set.set, 0, vk::DescriptorType::SAMPLED_IMAGE, sampled);
-    for (i, &s) in samplers.iter().enumerate() {
-        let info = vk::DescriptorImageInfo { sampler: s, ..Default::default() };
-        write_image(d, set.set, 1 + i as u32, vk::DescriptorType::SAMPLER, info);
-    }
+    set.write_sampled_image(0, image.view, read);
+    set.write_samplers(1, &samplers);
     set.write_buffers(3, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
     // SAFETY: the set is live and not in use; everything is destroyed after the GPU is idle.
     unsafe {

@@ -8,7 +8,7 @@
 
 use ash_loaded::vk;
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::kernel::{binding, whole, write_image, Kernel, SetPool};
+use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -125,12 +125,8 @@ fn sample(h: &Harness, pd: vk::PhysicalDevice) -> Vec<[u32; 4]> {
             .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
             .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE);
         let sampler = d.create_sampler(&nearest, None).expect("vkCreateSampler");
-        let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
-        let image_info =
-            vk::DescriptorImageInfo { image_view: view, image_layout: read, ..Default::default() };
-        write_image(d, set.set, 0, vk::DescriptorType::SAMPLED_IMAGE, image_info);
-        let sampler_info = vk::DescriptorImageInfo { sampler, ..Default::default() };
-        write_image(d, set.set, 1, vk::DescriptorType::SAMPLER, sampler_info);
+        set.write_sampled_image(0, view, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+        set.write_samplers(1, &[sampler]);
         set.write_buffers(2, vk::DescriptorType::STORAGE_BUFFER, &[whole(dir_buf.buffer)]);
         set.write_buffers(3, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
         let barrier = |old, new, src, dst| {

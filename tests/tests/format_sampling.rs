@@ -12,7 +12,7 @@
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::gpu::{Gpu, HostBuffer, ViewedImage};
-use ferrum_tests::kernel::{binding, whole, write_image, Kernel, SetPool};
+use ferrum_tests::kernel::{binding, whole, Kernel, SetPool};
 use ferrum_tests::shaders::compute_spirv;
 use ferrum_tests::texels::{self, Range};
 use ferrum_tests::{entry_with_lavapipe, Harness};
@@ -270,17 +270,8 @@ fn sample_all(gpu: &Gpu, format: vk::Format) -> Vec<u32> {
     let texels = texel_view(d, view_format, &data);
     let samplers = [sampler(d, vk::Filter::NEAREST, None), sampler(d, vk::Filter::LINEAR, None)];
     let set = SetPool::new(d, reader.set_layouts[0], &bindings);
-    let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
-    let sampled = vk::DescriptorImageInfo {
-        image_view: image.view,
-        image_layout: read,
-        ..Default::default()
-    };
-    write_image(d, set.set, 0, vk::DescriptorType::SAMPLED_IMAGE, sampled);
-    for (i, &s) in samplers.iter().enumerate() {
-        let info = vk::DescriptorImageInfo { sampler: s, ..Default::default() };
-        write_image(d, set.set, 1 + i as u32, vk::DescriptorType::SAMPLER, info);
-    }
+    set.write_sampled_image(0, image.view, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+    set.write_samplers(1, &samplers);
     set.write_buffers(3, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
     let views = [texels];
     let write = vk::WriteDescriptorSet::default()
@@ -485,17 +476,8 @@ fn compare_all(gpu: &Gpu, format: vk::Format, filter: vk::Filter) -> Vec<Vec<f32
             let cmp = sampler(d, filter, Some(op));
             let out = gpu.host_buffer(u64::from(W * H * 16));
             let set = SetPool::new(d, reader.set_layouts[0], &bindings);
-            let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
-            let sampled = vk::DescriptorImageInfo {
-                image_view: view,
-                image_layout: read,
-                ..Default::default()
-            };
-            write_image(d, set.set, 0, vk::DescriptorType::SAMPLED_IMAGE, sampled);
-            for (at, s) in [(1, cmp), (2, plain)] {
-                let info = vk::DescriptorImageInfo { sampler: s, ..Default::default() };
-                write_image(d, set.set, at, vk::DescriptorType::SAMPLER, info);
-            }
+            set.write_sampled_image(0, view, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+            set.write_samplers(1, &[cmp, plain]);
             set.write_buffers(3, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
             gpu.run(|d, cb| {
                 reader.bind(cb, &[set.set], &[]);

@@ -5,6 +5,9 @@
 //! shader colours by gl_ViewIndex, so a view rendered into the wrong layer, or a wrong view
 //! index in either stage, changes the image. Each layer must equal the hand-computed image,
 //! on Ferrum and on lavapipe (pixel-aligned rectangles of exactly representable colours).
+//! The image is filled with red before the pass, so a layer the load op missed shows it; a
+//! pass whose subpasses render view 0 and then view 1 must clear each layer in the subpass
+//! that first renders its view (the CTS's `draw.renderpass.multi_draw.*.multiview` shape).
 
 use ash_loaded::{vk, Device};
 use ferrum_tests::draw::{clear_color, DrawSetup, SetupDesc};
@@ -18,6 +21,8 @@ const H: u32 = 23;
 const FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 /// Load-op clear colour (exact in UNORM8).
 const CLEAR: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
+/// What the image holds before the render pass.
+const BEFORE: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
 /// The vkCmdClearAttachments rectangle (x0, y0, x1, y1) and colour.
 const CLEAR_RECT: [i32; 4] = [30, 18, 35, 22];
 const CLEAR_COLOR: [f32; 4] = [1.0, 1.0, 0.0, 1.0];
@@ -65,30 +70,40 @@ fn expected(v: i32) -> Vec<u8> {
     img
 }
 
-unsafe fn render_pass(d: &Device, view_mask: u32) -> vk::RenderPass {
+/// A pass with one subpass per entry of `masks` (its view mask), each rendering the one
+/// colour attachment, which the load op clears.
+unsafe fn render_pass(d: &Device, masks: &[u32]) -> vk::RenderPass {
     let att = [vk::AttachmentDescription::default()
         .format(FORMAT)
         .samples(vk::SampleCountFlags::TYPE_1)
         .load_op(vk::AttachmentLoadOp::CLEAR)
         .store_op(vk::AttachmentStoreOp::STORE)
-        .initial_layout(vk::ImageLayout::UNDEFINED)
+        .initial_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
         .final_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)];
     let refs = [vk::AttachmentReference {
         attachment: 0,
         layout: vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
     }];
-    let sub = [vk::SubpassDescription::default()
-        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-        .color_attachments(&refs)];
-    let deps = [vk::SubpassDependency::default()
-        .src_subpass(0)
-        .dst_subpass(vk::SUBPASS_EXTERNAL)
-        .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-        .dst_stage_mask(vk::PipelineStageFlags::TRANSFER)
-        .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-        .dst_access_mask(vk::AccessFlags::TRANSFER_READ)];
-    let masks = [view_mask];
-    let mut multiview = vk::RenderPassMultiviewCreateInfo::default().view_masks(&masks);
+    let sub = vec![
+        vk::SubpassDescription::default()
+            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+            .color_attachments(&refs);
+        masks.len()
+    ];
+    type S = vk::PipelineStageFlags;
+    type A = vk::AccessFlags;
+    let color = (S::COLOR_ATTACHMENT_OUTPUT, A::COLOR_ATTACHMENT_WRITE);
+    let dep = |src: u32, dst: u32, (ss, sa): (S, A), (ds, da): (S, A)| {
+        let dep = vk::SubpassDependency::default().src_subpass(src).dst_subpass(dst);
+        dep.src_stage_mask(ss).src_access_mask(sa).dst_stage_mask(ds).dst_access_mask(da)
+    };
+    let last = masks.len() as u32 - 1;
+    let mut deps = vec![
+        dep(vk::SUBPASS_EXTERNAL, 0, (S::TRANSFER, A::TRANSFER_WRITE), color),
+        dep(last, vk::SUBPASS_EXTERNAL, color, (S::TRANSFER, A::TRANSFER_READ)),
+    ];
+    deps.extend((1..=last).map(|i| dep(i - 1, i, color, color)));
+    let mut multiview = vk::RenderPassMultiviewCreateInfo::default().view_masks(masks);
     let info = vk::RenderPassCreateInfo::default()
         .attachments(&att)
         .subpasses(&sub)
@@ -98,14 +113,41 @@ unsafe fn render_pass(d: &Device, view_mask: u32) -> vk::RenderPass {
     unsafe { d.create_render_pass(&info, None) }.expect("vkCreateRenderPass (multiview)")
 }
 
-fn pipeline(setup: &mut DrawSetup<'_>) -> vk::Pipeline {
+fn pipeline(setup: &mut DrawSetup<'_>, subpass: u32) -> vk::Pipeline {
     let mut desc = setup.desc();
     desc.viewport = Some(viewport(W, H));
+    desc.subpass = subpass;
     setup.pipeline(&desc)
 }
 
-/// Renders the scene with `views` views into a `views`-layer image; the layers' texels.
-fn render(h: &Harness, pd: vk::PhysicalDevice, views: u32) -> Vec<u8> {
+/// Fills the whole of `image` (`views` layers, TRANSFER_DST_OPTIMAL after) with `BEFORE`.
+unsafe fn fill(
+    d: &Device,
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    range: vk::ImageSubresourceRange,
+) {
+    let barrier = vk::ImageMemoryBarrier::default()
+        .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+        .old_layout(vk::ImageLayout::UNDEFINED)
+        .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(image)
+        .subresource_range(range);
+    let (top, transfer) = (vk::PipelineStageFlags::TOP_OF_PIPE, vk::PipelineStageFlags::TRANSFER);
+    let flags = vk::DependencyFlags::empty();
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        d.cmd_pipeline_barrier(cb, top, transfer, flags, &[], &[], &[barrier]);
+        let c = vk::ClearColorValue { float32: BEFORE };
+        d.cmd_clear_color_image(cb, image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &c, &[range]);
+    }
+}
+
+/// Renders the scene into a `views`-layer image filled with `BEFORE`, in a pass with one
+/// subpass per entry of `masks` (each draws and clears its rectangle); the layers' texels.
+fn render(h: &Harness, pd: vk::PhysicalDevice, views: u32, masks: &[u32]) -> Vec<u8> {
     let mut mv = vk::PhysicalDeviceMultiviewFeatures::default().multiview(true);
     let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut mv);
     let gpu = Gpu::with_feature_chain(&h.instance, pd, 0, &[c"VK_KHR_multiview"], &mut f2);
@@ -123,7 +165,11 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, views: u32) -> Vec<u8> {
             .array_layers(views)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC);
+            .usage(
+                vk::ImageUsageFlags::COLOR_ATTACHMENT
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+                    | vk::ImageUsageFlags::TRANSFER_DST,
+            );
         let image = d.create_image(&info, None).expect("vkCreateImage");
         let memory = gpu.bind_image_memory(image);
         let range = vk::ImageSubresourceRange {
@@ -139,34 +185,20 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, views: u32) -> Vec<u8> {
             .format(FORMAT)
             .subresource_range(range);
         let view = d.create_image_view(&vinfo, None).expect("vkCreateImageView");
-        let pass = render_pass(d, (1 << views) - 1);
+        let pass = render_pass(d, masks);
         let attachments = [view];
         let desc = SetupDesc::new(pass, &attachments, (W, H), [VS, FS]);
         let mut setup = DrawSetup::new(d, &desc);
-        let pipe = pipeline(&mut setup);
+        let pipes: Vec<_> = (0..masks.len() as u32).map(|i| pipeline(&mut setup, i)).collect();
         gpu.run(|d, cb| {
+            fill(d, cb, image, range);
             setup.begin(cb, &[clear_color(CLEAR)]);
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
-            d.cmd_draw(cb, 6, 1, 0, 0);
-            // With multiview, baseArrayLayer 0 and layerCount 1 clear every view's layer.
-            let ca = [vk::ClearAttachment {
-                aspect_mask: vk::ImageAspectFlags::COLOR,
-                color_attachment: 0,
-                clear_value: clear_color(CLEAR_COLOR),
-            }];
-            let r = CLEAR_RECT;
-            let rect = [vk::ClearRect {
-                rect: vk::Rect2D {
-                    offset: vk::Offset2D { x: r[0], y: r[1] },
-                    extent: vk::Extent2D {
-                        width: (r[2] - r[0]) as u32,
-                        height: (r[3] - r[1]) as u32,
-                    },
-                },
-                base_array_layer: 0,
-                layer_count: 1,
-            }];
-            d.cmd_clear_attachments(cb, &ca, &rect);
+            for (i, &pipe) in pipes.iter().enumerate() {
+                if i > 0 {
+                    d.cmd_next_subpass(cb, vk::SubpassContents::INLINE);
+                }
+                draw_and_clear(d, cb, pipe);
+            }
             d.cmd_end_render_pass(cb);
             copy_layers(d, cb, image, (W, H, views), out.buffer);
         });
@@ -180,12 +212,39 @@ fn render(h: &Harness, pd: vk::PhysicalDevice, views: u32) -> Vec<u8> {
     texels
 }
 
-fn check(views: u32) {
+/// Draws the rectangle with `pipe` and clears `CLEAR_RECT` in every view of the subpass.
+unsafe fn draw_and_clear(d: &Device, cb: vk::CommandBuffer, pipe: vk::Pipeline) {
+    // SAFETY: forwarded to the caller.
+    unsafe {
+        d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipe);
+        d.cmd_draw(cb, 6, 1, 0, 0);
+        // With multiview, baseArrayLayer 0 and layerCount 1 clear every view's layer.
+        let ca = [vk::ClearAttachment {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            color_attachment: 0,
+            clear_value: clear_color(CLEAR_COLOR),
+        }];
+        let r = CLEAR_RECT;
+        let rect = [vk::ClearRect {
+            rect: vk::Rect2D {
+                offset: vk::Offset2D { x: r[0], y: r[1] },
+                extent: vk::Extent2D { width: (r[2] - r[0]) as u32, height: (r[3] - r[1]) as u32 },
+            },
+            base_array_layer: 0,
+            layer_count: 1,
+        }];
+        d.cmd_clear_attachments(cb, &ca, &rect);
+    }
+}
+
+/// Renders with one subpass per entry of `masks` into `views` layers and compares every
+/// layer with `expected` on lavapipe and on Ferrum.
+fn check(views: u32, masks: &[u32]) {
     let h = Harness::with_entry(entry_with_lavapipe(), true, &[]);
     let layer = (W * H * 4) as usize;
     for name in ["llvmpipe", "Ferrum"] {
         let pd = h.physical_device_named(name);
-        let got = render(&h, pd, views);
+        let got = render(&h, pd, views, masks);
         for v in 0..views as usize {
             let want = expected(v as i32);
             let bad = got[v * layer..(v + 1) * layer]
@@ -201,10 +260,17 @@ fn check(views: u32) {
 
 #[test]
 fn two_views_render_into_two_layers() {
-    check(2);
+    check(2, &[0b11]);
 }
 
 #[test]
 fn four_views_render_into_four_layers() {
-    check(4);
+    check(4, &[0b1111]);
+}
+
+#[test]
+fn each_subpass_clears_the_layers_of_the_views_it_renders_first() {
+    // Views 0 and 1 in turn, then a subpass that renders both again (its load does not
+    // apply: both views were loaded), as the CTS's multi-draw multiview cases do.
+    check(2, &[0b01, 0b10, 0b11]);
 }

@@ -543,16 +543,8 @@ fn round_trip(h: &Harness, pd: vk::PhysicalDevice, gpu: &Gpu, c: &Case, decl: De
                 write_image(d, set, i as u32, storage, info);
             }
         }
-        let sampled = vk::DescriptorImageInfo {
-            image_view: views[2],
-            image_layout: general,
-            ..Default::default()
-        };
-        write_image(d, rset.set, 2, vk::DescriptorType::SAMPLED_IMAGE, sampled);
-        for (i, &s) in samplers.iter().enumerate() {
-            let info = vk::DescriptorImageInfo { sampler: s, ..Default::default() };
-            write_image(d, rset.set, 3 + i as u32, vk::DescriptorType::SAMPLER, info);
-        }
+        rset.write_sampled_image(2, views[2], general);
+        rset.write_samplers(3, &samplers);
         rset.write_buffers(5, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
         let to_general = vk::ImageMemoryBarrier::default()
             .image(image)

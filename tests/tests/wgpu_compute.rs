@@ -119,17 +119,10 @@ impl Ferrum {
     }
 }
 
-/// A deterministic sequence of test inputs (xorshift).
-fn inputs(n: usize, seed: u32) -> Vec<u32> {
-    let mut x = seed;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        })
-        .collect()
+/// A deterministic sequence of test inputs.
+fn inputs(n: usize, seed: u64) -> Vec<u32> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    (0..n).map(|_| rng.u32(..)).collect()
 }
 
 #[test]

@@ -47,6 +47,17 @@ fn locations(t: &TypeTable, ty: TypeId) -> Result<u32, InterpError> {
     })
 }
 
+/// The location and 32-bit component of dword `k` of a 64-bit input or output at (`slot`,
+/// `comp`): element j takes dwords 2j (low) and 2j + 1 (high), continuing into the next
+/// location (Vulkan "Location Assignment": a dvec3 or dvec4 takes two).
+fn dword_place(slot: IoSlot, comp: u8, k: u32) -> Result<(IoSlot, u8), InterpError> {
+    let IoSlot::Location(l) = slot else {
+        return Err(InterpError::Unsupported(format!("64-bit built-in {slot:?}")));
+    };
+    let c = u32::from(comp) + k;
+    Ok((IoSlot::Location(l.saturating_add(c / 4)), (c % 4) as u8))
+}
+
 /// Screen-space barycentrics of window position `p` in the triangle (edge functions over
 /// the doubled area).
 pub(super) fn barycentrics(tri: &Triangle, p: [f64; 2]) -> Result<[f64; 3], InterpError> {
@@ -247,12 +258,24 @@ impl Ctx<'_> {
         bits: u8,
         c: &[u64],
     ) -> Result<(), InterpError> {
-        if bits != 32 {
-            return Err(InterpError::Unsupported(format!("{bits}-bit shader outputs")));
-        }
+        let fragment = matches!(mem.io.as_deref().map(|io| &io.inputs), Some(Inputs::Fragment(..)));
         let io = mem.io.as_deref_mut().ok_or_else(|| invalid("output store outside graphics"))?;
-        for (k, v) in c.iter().enumerate() {
-            io.outputs.insert((slot, comp + k as u8), v & 0xffff_ffff);
+        match bits {
+            32 => {
+                for (k, v) in c.iter().enumerate() {
+                    io.outputs.insert((slot, comp + k as u8), v & 0xffff_ffff);
+                }
+            }
+            // No colour attachment format has 64-bit channels (as the backend refuses them).
+            64 if !fragment => {
+                for (k, v) in c.iter().enumerate() {
+                    for h in 0..2 {
+                        let at = dword_place(slot, comp, 2 * k as u32 + h)?;
+                        io.outputs.insert(at, v >> (32 * h) & 0xffff_ffff);
+                    }
+                }
+            }
+            _ => return Err(InterpError::Unsupported(format!("{bits}-bit shader outputs"))),
         }
         Ok(())
     }
@@ -267,17 +290,27 @@ impl Ctx<'_> {
         at: InterpAt,
     ) -> Result<IVal, InterpError> {
         let io = mem.io.as_deref().ok_or_else(|| invalid("shader I/O outside graphics"))?;
-        if let (64, false, Inputs::Vertex(a), IoSlot::Location(l)) =
-            (bits, output, &io.inputs, slot)
-        {
-            // Element k is 32-bit components comp + 2k and the next, continuing into the
-            // following location (Vulkan "Vertex Input Interface").
-            let half = |c: u32| a.get(&(l + c / 4, (c % 4) as u8)).copied().unwrap_or(0);
-            let elem = |k: u32| {
-                let c = u32::from(comp) + 2 * k;
-                half(c) | half(c + 1) << 32
-            };
-            return Ok(IVal::Data((0..u32::from(n)).map(elem).collect()));
+        if bits == 64 {
+            // Fragment inputs must be flat (Vulkan "Fragment Input Interface"): both halves
+            // are the provoking vertex's, not interpolated.
+            if let (Inputs::Fragment(..), false) = (&io.inputs, output) {
+                if !self.decoration(slot)?.0 {
+                    return Err(invalid(format!("64-bit fragment input {slot:?} not flat")));
+                }
+            }
+            let mut out = Vec::new();
+            for k in 0..u32::from(n) {
+                let mut v = 0;
+                for h in 0..2 {
+                    let (s, c) = dword_place(slot, comp, 2 * k + h)?;
+                    let IVal::Data(d) = self.io_read(mem, s, c, (32, 1), output, at)? else {
+                        return Err(invalid("aggregate I/O load"));
+                    };
+                    v |= d[0] << (32 * h);
+                }
+                out.push(v);
+            }
+            return Ok(IVal::Data(out));
         }
         if bits != 32 {
             return Err(InterpError::Unsupported(format!("{bits}-bit shader inputs/outputs")));

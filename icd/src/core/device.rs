@@ -17,6 +17,10 @@ use crate::core::physical_device::{features, Adapter};
 use crate::core::queue::Queue;
 use crate::error::{VkError, VkResult};
 
+// The compiler must implement every subgroup class on the extended types for the device to
+// list VK_KHR_shader_subgroup_extended_types.
+const _: () = assert!(ferrum_compiler::amd::SUBGROUP_FEATURES.extended_types);
+
 /// Device extensions Ferrum implements. An extension is listed only once every command and
 /// feature it brings works.
 pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
@@ -105,6 +109,9 @@ pub const DEVICE_EXTENSIONS: &[(&std::ffi::CStr, u32)] = &[
     // f32 flush-to-zero and round-toward-zero per shader, everything else at the defaults
     // (properties.rs says which); tests/tests/float_controls.rs.
     (c"VK_KHR_shader_float_controls", 4),
+    // Subgroup operations on 8/16/64-bit integers and f16 (shaderSubgroupExtendedTypes;
+    // tests/tests/subgroup_extended_types.rs on Ferrum and lavapipe against the spec).
+    (c"VK_KHR_shader_subgroup_extended_types", 1),
     // VkFormatProperties3 derived from the legacy flags (format/flags2.rs): storage without a
     // format and depth comparison, as the device features and 1.0 rules already imply.
     (c"VK_KHR_format_feature_flags2", 2),

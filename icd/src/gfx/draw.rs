@@ -115,7 +115,8 @@ pub fn apply_loads(s: &mut CmdStream, rendering: &Rendering) -> VkResult<()> {
         }
         let layers = rendering.layers.min(t.target.layers);
         let value = ClearValue::Color(c);
-        for (base, n) in multiview::clear_layers(rendering.view_mask, 0, layers) {
+        let views = t.load_views.unwrap_or(rendering.view_mask);
+        for (base, n) in multiview::clear_layers(views, 0, layers) {
             clear_view_region(s, view, vk::ImageAspectFlags::COLOR, base, n, rect, &value)?;
         }
     }
@@ -132,23 +133,24 @@ pub fn apply_loads(s: &mut CmdStream, rendering: &Rendering) -> VkResult<()> {
             stencil: t.clear_stencil.unwrap_or(0),
         };
         let layers = rendering.layers.min(t.target.layers);
-        for (base, n) in multiview::clear_layers(rendering.view_mask, 0, layers) {
+        let views = t.load_views.unwrap_or(rendering.view_mask);
+        for (base, n) in multiview::clear_layers(views, 0, layers) {
             clear_depth_region(s, t, aspect, base, n, rendering.area, value)?;
         }
-        if let Some((aspect, value)) = t.resolve.and_then(|r| r.load_clear.map(|c| (r.view, c))) {
-            clear_resolve_target(s, rendering, aspect, value)?;
+        if let Some((view, clear)) = t.resolve.and_then(|r| r.load_clear.map(|c| (r.view, c))) {
+            clear_resolve_target(s, rendering, view, clear)?;
         }
     }
     Ok(())
 }
 
 /// The load-op clear of the depth/stencil resolve attachment `view` over the render area
-/// and the scope's layers (`aspects`, value).
+/// and the views it loads (`aspects`, value, views).
 fn clear_resolve_target(
     s: &mut CmdStream,
     rendering: &Rendering,
     view: vk::ImageView,
-    (aspects, value): (vk::ImageAspectFlags, vk::ClearDepthStencilValue),
+    (aspects, value, views): super::resolve::LoadClear,
 ) -> VkResult<()> {
     // SAFETY: attachment views outlive the commands that use them (valid usage).
     let v = unsafe { ImageView::from_handle(view) }
@@ -159,7 +161,7 @@ fn clear_resolve_target(
     }
     let layers = rendering.layers.min(v.target.layers);
     let value = ClearValue::DepthStencil(value);
-    for (base, n) in multiview::clear_layers(rendering.view_mask, 0, layers) {
+    for (base, n) in multiview::clear_layers(views, 0, layers) {
         clear_view_region(s, v, aspects, base, n, rect, &value)?;
     }
     Ok(())

@@ -35,7 +35,8 @@ pub fn input_loads(pass: &PassInstance) -> VkResult<Vec<Rendering>> {
     let (mut colors, mut out, mut seen) = (Vec::new(), Vec::new(), Vec::new());
     for &a in sp.inputs.iter().flatten() {
         let bound = sp.colors.contains(&Some(a)) || sp.depth == Some(a);
-        if bound || seen.contains(&a) || rp.first_use[a as usize] != Some(pass.subpass) {
+        let Some(load_views) = rp.load_views(a, pass.subpass) else { continue };
+        if bound || seen.contains(&a) {
             continue;
         }
         seen.push(a);
@@ -58,13 +59,16 @@ pub fn input_loads(pass: &PassInstance) -> VkResult<Vec<Rendering>> {
             // SAFETY: as above.
             let st = clear(desc.stencil_load_op)?.map(|c| unsafe { c.depth_stencil.stencil });
             if d.is_some() || st.is_some() {
-                let t = rendering::depth_target(h, (true, true), d, st)?;
+                let mut t = rendering::depth_target(h, (true, true), d, st)?;
+                t.load_views = Some(load_views);
                 out.push(scope(Vec::new(), Some(t)));
             }
         } else if let Some(c) = clear(desc.load_op)? {
             // SAFETY: a colour attachment's clear value is the colour member.
             let load = Load::Clear(unsafe { c.color });
-            colors.push(Some(rendering::color_target(0, h, load, None)?));
+            let mut t = rendering::color_target(0, h, load, None)?;
+            t.load_views = Some(load_views);
+            colors.push(Some(t));
         }
     }
     if !colors.is_empty() {

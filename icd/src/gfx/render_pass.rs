@@ -1,9 +1,12 @@
 //! `VkRenderPass` (from both create-info versions) and `VkFramebuffer` (imageless included).
 //!
 //! A render pass keeps, per subpass, which attachment feeds each colour location and the
-//! depth/stencil slot, plus the subpass in which each attachment is first used: its load op
-//! applies there (Vulkan: "the load operation ... occurs in the first subpass that uses the
-//! attachment"). Layout transitions need no work (no compression metadata), and subpass
+//! depth/stencil slot. An attachment's load op applies in the first subpass that uses it
+//! (Vulkan: "the load operation ... occurs in the first subpass that uses the attachment");
+//! with multiview, per view: each view of it is loaded in the first subpass whose view mask
+//! has that view ("Multiview ... load and store operations" in VkRenderPassMultiviewCreateInfo),
+//! so a pass whose subpasses render views 0 and 1 in turn clears layer 1 in the second one
+//! (`RenderPass::load_views`). Layout transitions need no work (no compression metadata), and subpass
 //! dependencies are met by the order in which one queue runs the draws plus the barrier at the
 //! end of each subpass (see `gfx::draw`).
 
@@ -40,6 +43,16 @@ pub struct Subpass {
     pub depth_resolve: Option<DepthResolveRef>,
 }
 
+impl Subpass {
+    /// Every attachment the subpass uses: colour, resolve, input, depth/stencil and
+    /// depth/stencil resolve references (with repeats).
+    pub fn attachments(&self) -> impl Iterator<Item = u32> + '_ {
+        let resolve = self.depth_resolve.map(|r| r.attachment);
+        let used = self.colors.iter().chain(&self.resolves).chain(&self.inputs).flatten();
+        used.copied().chain(self.depth).chain(resolve)
+    }
+}
+
 /// Where and how a subpass resolves its depth/stencil attachment (render pass 2).
 #[derive(Debug, Clone, Copy)]
 pub struct DepthResolveRef {
@@ -54,8 +67,6 @@ pub struct RenderPass {
     base: ObjectBase,
     pub attachments: Vec<Attachment>,
     pub subpasses: Vec<Subpass>,
-    /// The first subpass using each attachment (`None`: never used).
-    pub first_use: Vec<Option<u32>>,
 }
 vk_object!(RenderPass, vk::RenderPass, vk::ObjectType::RENDER_PASS);
 
@@ -151,19 +162,10 @@ impl RenderPass {
                 }
             }
         }
-        let mut first_use = vec![None; attachments.len()];
-        for (i, sp) in subpasses.iter().enumerate() {
-            let resolve = sp.depth_resolve.map(|r| r.attachment);
-            let used = sp.colors.iter().chain(&sp.resolves).chain(&sp.inputs).flatten();
-            for &a in used.chain(sp.depth.iter()).chain(&resolve) {
-                first_use[a as usize].get_or_insert(i as u32);
-            }
-        }
         Ok(Box::new(RenderPass {
             base: ObjectBase::new(vk::ObjectType::RENDER_PASS),
             attachments,
             subpasses,
-            first_use,
         }))
     }
 
@@ -275,6 +277,30 @@ impl RenderPass {
         Self::new(attachments, subpasses)
     }
 
+    /// Whether attachment `a`'s load op applies in `subpass`, and to which views: `None` if
+    /// it does not (the subpass does not use `a`, or an earlier one loaded it, or, with
+    /// multiview, earlier subpasses loaded every view of its view mask); otherwise the
+    /// views this subpass loads (those of its view mask no earlier subpass using `a` had;
+    /// 0 without multiview, where the whole attachment loads in its first subpass).
+    pub fn load_views(&self, a: u32, subpass: u32) -> Option<u32> {
+        let mut loaded = 0;
+        for (i, sp) in self.subpasses.iter().enumerate() {
+            if !sp.attachments().any(|u| u == a) {
+                continue;
+            }
+            if i == subpass as usize {
+                let views = sp.view_mask & !loaded;
+                return (views != 0 || (sp.view_mask == 0 && loaded == 0)).then_some(views);
+            }
+            // A subpass without multiview loads all of it (all views, as `loaded` says).
+            loaded |= if sp.view_mask == 0 { u32::MAX } else { sp.view_mask };
+            if i >= subpass as usize {
+                break;
+            }
+        }
+        None
+    }
+
     /// The format of `subpass`'s depth/stencil attachment (UNDEFINED without one).
     pub fn depth_format(&self, subpass: u32) -> VkResult<vk::Format> {
         let sp = self
@@ -371,5 +397,41 @@ mod tests {
         }
         let other = vk::InputAttachmentAspectReference { subpass: 1, ..reference(0, A::DEPTH) };
         assert!(set_input_aspects(&mut subpasses, &attachments, &[other]).is_err());
+    }
+
+    fn multiview_pass(masks: &[u32], uses: &[&[u32]]) -> RenderPass {
+        let subpasses = masks
+            .iter()
+            .zip(uses)
+            .map(|(&view_mask, used)| Subpass {
+                colors: used.iter().map(|&a| Some(a)).collect(),
+                view_mask,
+                ..Default::default()
+            })
+            .collect();
+        let attachments = vec![attachment(vk::Format::R8G8B8A8_UNORM); 2];
+        *RenderPass::new(attachments, subpasses).unwrap()
+    }
+
+    #[test]
+    fn each_view_loads_in_the_first_subpass_that_renders_it() {
+        // Subpasses render views 0, 1, then both; attachment 1 is first used in the second.
+        let rp = multiview_pass(&[0b01, 0b10, 0b11], &[&[0], &[0, 1], &[0, 1]]);
+        assert_eq!(rp.load_views(0, 0), Some(0b01));
+        assert_eq!(rp.load_views(0, 1), Some(0b10));
+        assert_eq!(rp.load_views(0, 2), None);
+        assert_eq!(rp.load_views(1, 0), None);
+        assert_eq!(rp.load_views(1, 1), Some(0b10));
+        assert_eq!(rp.load_views(1, 2), Some(0b01));
+    }
+
+    #[test]
+    fn without_multiview_an_attachment_loads_once_in_its_first_subpass() {
+        let rp = multiview_pass(&[0, 0, 0], &[&[1], &[0, 1], &[0]]);
+        assert_eq!(rp.load_views(1, 0), Some(0));
+        assert_eq!(rp.load_views(1, 1), None);
+        assert_eq!(rp.load_views(0, 0), None);
+        assert_eq!(rp.load_views(0, 1), Some(0));
+        assert_eq!(rp.load_views(0, 2), None);
     }
 }

@@ -39,6 +39,9 @@ pub struct ColorTarget {
     /// Its CB_COLORn_* registers at its location (`target::color_target`).
     pub regs: Regs,
     pub load: Load,
+    /// The views the load op applies to (`None`: the scope's view mask; a multiview subpass
+    /// loads only the views no earlier subpass rendered, `RenderPass::load_views`).
+    pub load_views: Option<u32>,
     /// The single-sampled view this multisampled target is resolved into when the subpass
     /// or rendering scope ends.
     pub resolve: Option<ResolveTarget>,
@@ -56,6 +59,8 @@ pub struct DepthTarget {
     /// LOAD_OP_CLEAR values of the depth and the stencil aspect.
     pub clear_depth: Option<f32>,
     pub clear_stencil: Option<u32>,
+    /// The views the clears apply to (as `ColorTarget::load_views`).
+    pub load_views: Option<u32>,
     /// The single-sampled view the attached aspects are resolved into when the subpass or
     /// rendering scope ends (VK_KHR_depth_stencil_resolve).
     pub resolve: Option<DepthResolve>,
@@ -224,7 +229,16 @@ pub(super) fn depth_target(
     let regs = target::depth_target(&t, (false, false))?;
     let clear_depth = clear_depth.filter(|_| t.main.is_some());
     let clear_stencil = clear_stencil.filter(|_| t.stencil.is_some());
-    Ok(DepthTarget { view: h, target: t, regs, clear_depth, clear_stencil, resolve: None })
+    let load_views = None;
+    Ok(DepthTarget {
+        view: h,
+        target: t,
+        regs,
+        clear_depth,
+        clear_stencil,
+        load_views,
+        resolve: None,
+    })
 }
 
 /// The colour target at `location` showing `h` with load operation `load`, resolved into
@@ -240,7 +254,7 @@ pub(super) fn color_target(
         return Err(VkError::InvalidUsage("colour attachment view without the colour aspect"));
     }
     let regs = target::color_target(location as u32, &v.target)?;
-    Ok(ColorTarget { view: h, target: v.target, regs, load, resolve })
+    Ok(ColorTarget { view: h, target: v.target, regs, load, load_views: None, resolve })
 }
 
 fn view<'a>(h: vk::ImageView) -> VkResult<&'a ImageView> {
@@ -301,8 +315,8 @@ impl PassInstance {
             };
             let h = *self.views.get(a as usize).ok_or(VkError::InvalidUsage("missing view"))?;
             let desc = &rp.attachments[a as usize];
-            let first = rp.first_use[a as usize] == Some(self.subpass);
-            let load = if first && desc.load_op == vk::AttachmentLoadOp::CLEAR {
+            let load_views = rp.load_views(a, self.subpass);
+            let load = if load_views.is_some() && desc.load_op == vk::AttachmentLoadOp::CLEAR {
                 let c = self.clears.get(a as usize).ok_or(VkError::InvalidUsage("clear value"))?;
                 // SAFETY: a colour attachment's clear value is the colour member.
                 Load::Clear(unsafe { c.color })
@@ -317,16 +331,18 @@ impl PassInstance {
                 }
                 None => None,
             };
-            colors.push(Some(color_target(colors.len(), h, load, resolve)?));
+            let mut t = color_target(colors.len(), h, load, resolve)?;
+            t.load_views = load_views;
+            colors.push(Some(t));
         }
         let depth = match sp.depth {
             Some(a) => {
                 let h = *self.views.get(a as usize).ok_or(VkError::InvalidUsage("missing view"))?;
                 let desc = &rp.attachments[a as usize];
-                let first = rp.first_use[a as usize] == Some(self.subpass);
+                let load_views = rp.load_views(a, self.subpass);
                 let clear =
                     |op: vk::AttachmentLoadOp| -> VkResult<Option<vk::ClearDepthStencilValue>> {
-                        if !first || op != vk::AttachmentLoadOp::CLEAR {
+                        if load_views.is_none() || op != vk::AttachmentLoadOp::CLEAR {
                             return Ok(None);
                         }
                         let c = self
@@ -339,6 +355,7 @@ impl PassInstance {
                 let d = clear(desc.load_op)?.map(|c| c.depth);
                 let st = clear(desc.stencil_load_op)?.map(|c| c.stencil);
                 let mut t = depth_target(h, (true, true), d, st)?;
+                t.load_views = load_views;
                 if let Some(r) = sp.depth_resolve {
                     let view = *self
                         .views
@@ -369,15 +386,9 @@ impl PassInstance {
     /// aspects of its format whose load op (depth) or stencil load op is CLEAR, if this
     /// subpass uses it first ("Load operations" apply at an attachment's first use, a
     /// resolve attachment's included).
-    fn resolve_load_clear(
-        &self,
-        rp: &RenderPass,
-        a: u32,
-    ) -> VkResult<Option<(vk::ImageAspectFlags, vk::ClearDepthStencilValue)>> {
+    fn resolve_load_clear(&self, rp: &RenderPass, a: u32) -> VkResult<Option<resolve::LoadClear>> {
         let desc = &rp.attachments[a as usize];
-        if rp.first_use[a as usize] != Some(self.subpass) {
-            return Ok(None);
-        }
+        let Some(views) = rp.load_views(a, self.subpass) else { return Ok(None) };
         let aspects =
             crate::format::info(desc.format).map_or(vk::ImageAspectFlags::empty(), |f| f.aspects());
         let mut clear = vk::ImageAspectFlags::empty();
@@ -392,7 +403,7 @@ impl PassInstance {
         }
         let c = self.clears.get(a as usize).ok_or(VkError::InvalidUsage("clear value"))?;
         // SAFETY: a depth/stencil attachment's clear value is that member.
-        Ok(Some((clear, unsafe { c.depth_stencil })))
+        Ok(Some((clear, unsafe { c.depth_stencil }, views)))
     }
 }
 

@@ -37,8 +37,12 @@ pub struct DepthResolve {
     /// The resolve attachment's own load-op clear (render passes: the aspects whose load op
     /// is CLEAR in the subpass that first uses it), applied when the subpass begins. An
     /// aspect the resolve leaves alone (mode NONE) keeps that value.
-    pub load_clear: Option<(vk::ImageAspectFlags, vk::ClearDepthStencilValue)>,
+    pub load_clear: Option<LoadClear>,
 }
+
+/// A depth/stencil resolve attachment's load-op clear: the aspects, the value and the views
+/// (`RenderPass::load_views`).
+pub type LoadClear = (vk::ImageAspectFlags, vk::ClearDepthStencilValue, u32);
 
 impl DepthResolve {
     /// The resolve of `target`'s attached aspects that the resolve view `view` also has,

@@ -14,71 +14,55 @@ use super::layout::{alloc_extent, Surface, SurfaceDesc, SwizzleMode};
 use super::view::describe;
 use super::Image;
 use crate::format::{FormatInfo, FORMATS};
-
-/// A fixed-seed xorshift generator: the shapes are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Uniform in `0..n`.
-    fn below(&mut self, n: u32) -> u32 {
-        (self.next() % u64::from(n)) as u32
-    }
-
-    /// Log-uniform-ish in `1..=max`: a random bit length, then a random value of that length.
-    fn size(&mut self, max: u32) -> u32 {
-        let bits = 1 + self.below(32 - max.leading_zeros());
-        let v = (1u32 << (bits - 1)) | self.below(1 << (bits - 1)).min((1 << (bits - 1)) - 1);
-        v.clamp(1, max)
-    }
-}
+use fastrand::Rng;
 
 /// Where the surfaces sit in GPU memory for the test (64 KiB aligned, above 4 GiB).
 const VA: u64 = 0x1_2345_0000;
 
+/// Log-uniform-ish in `1..=max`: a random bit length, then a random value of that length.
+fn size(rng: &mut Rng, max: u32) -> u32 {
+    let bits = 1 + rng.u32(..32 - max.leading_zeros());
+    let v = (1u32 << (bits - 1)) | rng.u32(..1 << (bits - 1)).min((1 << (bits - 1)) - 1);
+    v.clamp(1, max)
+}
+
 fn random_info(rng: &mut Rng, f: &FormatInfo) -> vk::ImageCreateInfo<'static> {
     use vk::ImageType as T;
     let plain = !f.is_compressed() && !f.is_depth_stencil();
-    let ty = match rng.below(10) {
+    let ty = match rng.u32(..10) {
         0..=1 if plain => T::TYPE_1D,
         2..=4 if plain => T::TYPE_3D,
         _ => T::TYPE_2D,
     };
-    let linear = ty == T::TYPE_2D && !f.is_depth_stencil() && rng.below(6) == 0;
+    let linear = ty == T::TYPE_2D && !f.is_depth_stencil() && rng.u32(..6) == 0;
     let max = match ty {
         T::TYPE_3D => 300,
         _ => 5000,
     };
-    let mut e = vk::Extent3D { width: rng.size(max), height: 1, depth: 1 };
+    let mut e = vk::Extent3D { width: size(rng, max), height: 1, depth: 1 };
     if ty != T::TYPE_1D {
-        e.height = rng.size(max);
+        e.height = size(rng, max);
     }
     if ty == T::TYPE_3D {
-        e.depth = rng.size(max);
+        e.depth = size(rng, max);
     }
     let mut flags = vk::ImageCreateFlags::empty();
-    let mut layers = match (ty, rng.below(3)) {
+    let mut layers = match (ty, rng.u32(..3)) {
         (T::TYPE_3D, _) | (_, 0) => 1,
-        _ => rng.size(12),
+        _ => size(rng, 12),
     };
-    if ty == T::TYPE_2D && !linear && rng.below(8) == 0 {
+    if ty == T::TYPE_2D && !linear && rng.u32(..8) == 0 {
         flags = vk::ImageCreateFlags::CUBE_COMPATIBLE;
         e.height = e.width;
-        layers = 6 * (1 + rng.below(2));
+        layers = 6 * (1 + rng.u32(..2));
     }
     let full = 32 - e.width.max(e.height).max(e.depth).leading_zeros();
-    let levels = match (linear, rng.below(2)) {
+    let levels = match (linear, rng.u32(..2)) {
         (true, _) => 1,
         (false, 0) => full,
-        _ => 1 + rng.below(full),
+        _ => 1 + rng.u32(..full),
     };
-    let usage = match rng.below(3) {
+    let usage = match rng.u32(..3) {
         0 if f.is_depth_stencil() => vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
         0 => vk::ImageUsageFlags::COLOR_ATTACHMENT,
         _ => vk::ImageUsageFlags::SAMPLED,
@@ -169,7 +153,7 @@ fn texels(rng: &mut Rng, w: u32, h: u32) -> Vec<(u32, u32)> {
     for y in (0..h).step_by((h as usize / 64).max(1)).chain([h - 1]) {
         v.extend([(0, y), (w - 1, y)]);
     }
-    v.extend((0..128).map(|_| (rng.below(w), rng.below(h))));
+    v.extend((0..128).map(|_| (rng.u32(..w), rng.u32(..h))));
     v
 }
 
@@ -243,7 +227,7 @@ fn check_linear(image: &Image, s: &Surface, l: &Layout) {
 #[test]
 fn driver_layout_holds_every_texel_the_simulator_addresses() {
     let formats: Vec<&FormatInfo> = FORMATS.iter().filter(|f| f.img_format != 0).collect();
-    let mut rng = Rng(0x5eed_1a70_u64 << 20 | 0x0ff5e7);
+    let mut rng = Rng::with_seed(0x5eed_1a70_u64 << 20 | 0x0ff5e7);
     let (mut checked, mut modes, mut kinds) = (0, std::collections::HashSet::new(), [0u32; 6]);
     for i in 0..1500 {
         let f = formats[i % formats.len()];

@@ -250,44 +250,87 @@ impl DispatchSetup {
     /// The waves of one workgroup with their initial registers. Threads are numbered X
     /// fastest and packed 32 per wave; wave `w` gets scratch slot `first_slot + w`.
     pub fn waves_in_slots(&self, wg: &Workgroup, first_slot: u32) -> Vec<WaveInit> {
-        let threads = wg.size.iter().product::<u32>();
-        let num_waves = threads.div_ceil(WAVE_SIZE);
-        (0..num_waves)
+        (0..self.waves_of(wg))
             .map(|w| {
-                let mut sgprs = self.user_data.clone();
-                for d in 0..3 {
-                    if self.tgid_en[d] {
-                        sgprs.push(wg.id[d]);
-                    }
-                }
-                if self.tg_size_en {
-                    // [5:0] waves in the group; [11:6] ordered wave id (equal to the wave id
-                    // without ordered append); [24:20] wave id on GFX10.3.
-                    sgprs.push(num_waves | (w << 6) | (w << 20));
-                }
-                if let Some(ring) = self.scratch {
-                    sgprs.push((first_slot + w) * ring.wave_bytes);
-                }
+                let sgprs = self.wave_sgprs(wg, first_slot, w).collect();
                 let mut vgprs = vec![[0u32; WAVE_SIZE as usize]; self.tidig_comp_cnt as usize + 1];
-                let mut exec = 0u32;
-                for lane in 0..WAVE_SIZE {
-                    let t = w * WAVE_SIZE + lane;
-                    if t >= threads {
-                        break;
-                    }
-                    exec |= 1 << lane;
-                    let local = [
-                        t % wg.size[0],
-                        (t / wg.size[0]) % wg.size[1],
-                        t / (wg.size[0] * wg.size[1]),
-                    ];
-                    for (v, reg) in vgprs.iter_mut().enumerate() {
-                        reg[lane as usize] = local[v];
-                    }
-                }
+                let exec = self.wave_local_ids(wg, w, &mut vgprs);
                 WaveInit { sgprs, vgprs, exec, wave_id: w }
             })
             .collect()
+    }
+
+    /// Waves in workgroup `wg`.
+    pub fn waves_of(&self, wg: &Workgroup) -> u32 {
+        wg.size.iter().product::<u32>().div_ceil(WAVE_SIZE)
+    }
+
+    /// The initial SGPRs of wave `w` of `wg`, from s0: user data, the enabled workgroup ids,
+    /// TG_SIZE, the scratch wave offset (slot `first_slot + w`).
+    pub fn wave_sgprs(
+        &self,
+        wg: &Workgroup,
+        first_slot: u32,
+        w: u32,
+    ) -> impl Iterator<Item = u32> + '_ {
+        let id = wg.id;
+        let ids = (0..3).filter(|&d| self.tgid_en[d]).map(move |d| id[d]);
+        // [5:0] waves in the group; [11:6] ordered wave id (equal to the wave id without
+        // ordered append); [24:20] wave id on GFX10.3.
+        let tg_size = self.tg_size_en.then_some(self.waves_of(wg) | (w << 6) | (w << 20));
+        let scratch = self.scratch.map(|ring| (first_slot + w) * ring.wave_bytes);
+        self.user_data.iter().copied().chain(ids).chain(tg_size).chain(scratch)
+    }
+
+    /// Writes the local ids of wave `w`'s threads into `rows` (X, Y, Z: as many rows as given,
+    /// at most TIDIG_COMP_CNT + 1 are meaningful) and returns its EXEC; lanes past the
+    /// workgroup's last thread are left alone.
+    pub fn wave_local_ids(&self, wg: &Workgroup, w: u32, rows: &mut [[u32; 32]]) -> u32 {
+        let threads = wg.size.iter().product::<u32>();
+        let first = w * WAVE_SIZE;
+        let lanes = threads.saturating_sub(first).min(WAVE_SIZE);
+        // The first thread's ids by division, then counted up X fastest (no division per lane).
+        let mut local = [
+            first % wg.size[0],
+            (first / wg.size[0]) % wg.size[1],
+            first / (wg.size[0] * wg.size[1]),
+        ];
+        for lane in 0..lanes as usize {
+            for (row, id) in rows.iter_mut().zip(local) {
+                row[lane] = id;
+            }
+            local[0] += 1;
+            if local[0] == wg.size[0] {
+                local[0] = 0;
+                local[1] += 1;
+                if local[1] == wg.size[1] {
+                    local[1] = 0;
+                    local[2] += 1;
+                }
+            }
+        }
+        match lanes {
+            32 => u32::MAX,
+            n => (1u32 << n) - 1,
+        }
+    }
+
+    /// Initialises a wave in the state [`crate::core::wave::Wave::new`] gives (SGPRs and
+    /// VGPRs zero) as wave `w` of `wg`: its SGPRs from s0 and its local-id VGPRs; returns
+    /// its EXEC.
+    pub fn init_wave(
+        &self,
+        wg: &Workgroup,
+        first_slot: u32,
+        w: u32,
+        s: &mut [u32],
+        v: &mut [[u32; 32]],
+    ) -> u32 {
+        for (reg, value) in s.iter_mut().zip(self.wave_sgprs(wg, first_slot, w)) {
+            *reg = value;
+        }
+        let rows = (self.tidig_comp_cnt as usize + 1).min(v.len());
+        self.wave_local_ids(wg, w, &mut v[..rows])
     }
 }
 

@@ -73,6 +73,17 @@ impl Stats {
     }
 }
 
+/// Statistics of the waves one host thread ran, added to [`Stats`] once
+/// ([`Exec::flush`]).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Tally {
+    pub instructions: u64,
+    pub lanes: u64,
+    pub helper_calls: u64,
+    /// The most instructions one finished wave executed.
+    pub heaviest: u64,
+}
+
 /// Everything the workgroups of one dispatch share.
 pub struct Dispatch<'a> {
     pub setup: &'a DispatchSetup,
@@ -117,10 +128,18 @@ impl Dispatch<'_> {
             }
             threads = threads.min(fit);
         }
+        if self.setup.vgprs < self.setup.tidig_comp_cnt + 1 {
+            return Err(GpuError::Unsupported(format!(
+                "{} VGPRs allocated but TIDIG_COMP_CNT initialises {}",
+                self.setup.vgprs,
+                self.setup.tidig_comp_cnt + 1
+            )));
+        }
         let next = AtomicU64::new(0);
         let failed = AtomicBool::new(false);
         let error: Mutex<Option<GpuError>> = Mutex::new(None);
         let worker = |t: usize| {
+            let mut slots = Slots::default();
             while !failed.load(Ordering::Relaxed) {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= count {
@@ -135,11 +154,13 @@ impl Dispatch<'_> {
                     break;
                 }
                 let first_slot = t as u32 * wpg;
-                if let Err(e) = self.run_workgroup(&self.setup.workgroup(i), first_slot) {
+                let wg = self.setup.workgroup(i);
+                if let Err(e) = self.run_workgroup(&wg, first_slot, &mut slots) {
                     failed.store(true, Ordering::Relaxed);
                     error.lock().get_or_insert(e);
                 }
             }
+            self.exec.flush(&slots.tally);
         };
         if threads == 1 {
             worker(0);
@@ -157,40 +178,38 @@ impl Dispatch<'_> {
         }
     }
 
-    fn run_workgroup(&self, wg: &Workgroup, first_slot: u32) -> Result<(), GpuError> {
-        let mut lds_bytes = vec![0u8; self.setup.lds_bytes as usize];
-        let mut waves: Vec<Wave> = self
-            .setup
-            .waves_in_slots(wg, first_slot)
-            .into_iter()
-            .map(|init| {
-                let mut w = Wave::new(self.setup.vgprs, self.exec.strict);
-                w.s[..init.sgprs.len()].copy_from_slice(&init.sgprs);
-                for (r, row) in init.vgprs.iter().enumerate() {
-                    if r < w.v.len() {
-                        w.v[r] = *row;
-                    }
-                }
-                w.set_exec(init.exec);
-                w.pc = self.exec.program.base;
-                w.wave_id = init.wave_id;
-                w.mode = self.setup.float_mode
-                    | (self.setup.dx10_clamp as u32) << 8
-                    | (self.setup.ieee_mode as u32) << 9;
-                w
-            })
-            .collect();
-        if waves.iter().any(|w| w.v.len() < self.setup.tidig_comp_cnt as usize + 1) {
-            return Err(GpuError::Unsupported(format!(
-                "{} VGPRs allocated but TIDIG_COMP_CNT initialises {}",
-                self.setup.vgprs,
-                self.setup.tidig_comp_cnt + 1
-            )));
+    /// Runs one workgroup on the host thread's reused waves and LDS (`slots`): each wave is
+    /// reset to the state [`Wave::new`] gives, then initialised as the SPI would.
+    fn run_workgroup(
+        &self,
+        wg: &Workgroup,
+        first_slot: u32,
+        slots: &mut Slots,
+    ) -> Result<(), GpuError> {
+        let setup = self.setup;
+        slots.lds.clear();
+        slots.lds.resize(setup.lds_bytes as usize, 0);
+        let n = setup.waves_of(wg) as usize;
+        if slots.waves.len() < n {
+            slots.waves.resize_with(n, || Wave::new(setup.vgprs, self.exec.strict));
+        }
+        let mode =
+            setup.float_mode | (setup.dx10_clamp as u32) << 8 | (setup.ieee_mode as u32) << 9;
+        let waves = &mut slots.waves[..n];
+        for (index, w) in waves.iter_mut().enumerate() {
+            w.reset();
+            let exec = setup.init_wave(wg, first_slot, index as u32, &mut w.s, &mut w.v);
+            w.set_exec(exec);
+            w.pc = self.exec.program.base;
+            w.wave_id = index as u32;
+            w.mode = mode;
         }
         loop {
             for w in waves.iter_mut().filter(|w| !w.done && !w.at_barrier) {
-                let mut lds = lds::Lds { bytes: &mut lds_bytes, strict: self.exec.strict };
-                self.exec.run(w, &mut lds).map_err(|f| self.exec.to_error(w, f))?;
+                let mut lds = lds::Lds { bytes: &mut slots.lds, strict: self.exec.strict };
+                self.exec
+                    .run_counted(w, &mut lds, &mut slots.tally)
+                    .map_err(|f| self.exec.to_error(w, f))?;
             }
             if waves.iter().all(|w| w.done) {
                 return Ok(());
@@ -201,6 +220,15 @@ impl Dispatch<'_> {
             }
         }
     }
+}
+
+/// What one host thread keeps between the workgroups it runs: the waves and LDS it reuses
+/// (no allocation per wave) and its statistics.
+#[derive(Default)]
+struct Slots {
+    waves: Vec<Wave>,
+    lds: Vec<u8>,
+    tally: Tally,
 }
 
 impl Exec<'_> {
@@ -214,18 +242,50 @@ impl Exec<'_> {
     /// Runs the wave on translated code when the program has it, else on the interpreter,
     /// until it ends or reaches a barrier.
     pub fn run(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
+        let mut tally = Tally::default();
+        let r = self.run_counted(w, lds, &mut tally);
+        self.flush(&tally);
+        r
+    }
+
+    /// [`Exec::run`], adding the statistics to `tally` instead of the shared counters (a
+    /// worker flushes once: atomics on lines both host threads write cost more than a short
+    /// wave's whole run).
+    pub fn run_counted(
+        &self,
+        w: &mut Wave,
+        lds: &mut lds::Lds<'_>,
+        tally: &mut Tally,
+    ) -> Result<(), Fault> {
         let r = match self.code {
-            Some(code) => crate::jit::run_wave(self, code, w, lds),
-            None => self.run_wave(w, lds),
+            Some(code) => crate::jit::run_wave(self, code, w, lds, tally),
+            None => self.run_wave(w, lds, tally),
         };
         if w.done {
-            self.record_end(w);
+            tally.heaviest = tally.heaviest.max(w.executed);
         }
         r
     }
 
+    /// Adds a tally to the dispatch statistics and the job's heaviest wave.
+    pub fn flush(&self, t: &Tally) {
+        if t.instructions != 0 || t.lanes != 0 {
+            self.stats.wave_instructions.fetch_add(t.instructions, Ordering::Relaxed);
+            self.stats.lane_operations.fetch_add(t.lanes, Ordering::Relaxed);
+        }
+        if t.helper_calls != 0 {
+            self.stats.helper_calls.fetch_add(t.helper_calls, Ordering::Relaxed);
+        }
+        self.record_end(t.heaviest);
+    }
+
     /// Runs until the wave ends or reaches a barrier (the interpreter).
-    pub fn run_wave(&self, w: &mut Wave, lds: &mut lds::Lds<'_>) -> Result<(), Fault> {
+    pub fn run_wave(
+        &self,
+        w: &mut Wave,
+        lds: &mut lds::Lds<'_>,
+        tally: &mut Tally,
+    ) -> Result<(), Fault> {
         let mut count = 0u64;
         let mut lanes = 0u64;
         let mut limit = self.next_check(w, 0);
@@ -254,14 +314,9 @@ impl Exec<'_> {
             }
         };
         w.executed += count;
-        self.count(count, lanes);
+        tally.instructions += count;
+        tally.lanes += lanes;
         result
-    }
-
-    /// Adds to the dispatch statistics.
-    pub(crate) fn count(&self, instructions: u64, lanes: u64) {
-        self.stats.wave_instructions.fetch_add(instructions, Ordering::Relaxed);
-        self.stats.lane_operations.fetch_add(lanes, Ordering::Relaxed);
     }
 
     /// Executes one instruction and advances the PC.

@@ -29,9 +29,14 @@ pub fn exec(w: &mut Wave, i: &Smem, form: &ferrum_isa::tables::Form, mem: &Mem<'
     };
     let offset = (i.offset as i64).wrapping_add(soffset as i64) as u64;
     let base_reg = i.sbase as usize;
-    let mut values = vec![0u32; count];
+    // At most 16 dwords (s_load_dwordx16), in arrays: a scalar load per wave is common.
+    if count > 16 {
+        return fault(format!("{name} of {count} dwords"));
+    }
+    let mut buf = [0u32; 16];
+    let values = &mut buf[..count];
     if name.starts_with("s_buffer_load") {
-        let v = w.sread_range(base_reg, 4)?;
+        let v = w.sread_n::<4>(base_reg)?;
         let base = v[0] as u64 | ((v[1] & 0xffff) as u64) << 32;
         let stride = (v[1] >> 16) & 0x3fff;
         let limit = if stride == 0 { v[2] as u64 } else { v[2] as u64 * stride as u64 };
@@ -47,14 +52,17 @@ pub fn exec(w: &mut Wave, i: &Smem, form: &ferrum_isa::tables::Form, mem: &Mem<'
         let base = w.sread(base_reg)? as u64 | (w.sread(base_reg + 1)? as u64) << 32;
         // The two low address bits are ignored by scalar loads.
         let addr = base.wrapping_add(offset) & !3;
-        let words = mem.space.read_u32s(addr, count)?;
-        values.copy_from_slice(&words);
+        let mut bytes = [0u8; 64];
+        mem.space.read(addr, &mut bytes[..4 * count])?;
+        for (val, b) in values.iter_mut().zip(bytes.chunks_exact(4)) {
+            *val = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
     }
     let d = Wave::sindex(i.sdata)?;
     if d + count > 106 && d < 106 {
         return fault(format!("{name} destination beyond s105"));
     }
-    for (j, v) in values.into_iter().enumerate() {
+    for (j, &v) in values.iter().enumerate() {
         w.swrite(d + j, v)?;
     }
     w.add_pending(Counter::Smem, false, d as u32, count as u32);

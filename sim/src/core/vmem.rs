@@ -483,7 +483,7 @@ pub fn buffer(
     let dd = data_dwords(form);
     let k =
         kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented MUBUF {name}")))?;
-    let v = w.sread_range(i.srsrc as usize, 4)?;
+    let v = w.sread_n::<4>(i.srsrc as usize)?;
     let vs = Vsharp::parse(&v);
     if w.strict() {
         vsharp_check(v[3])?;

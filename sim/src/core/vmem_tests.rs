@@ -7,21 +7,8 @@ use std::sync::Arc;
 
 use super::*;
 use crate::kernel::{GemObject, MemoryAccounting, Vm, PAGE_SIZE};
+use fastrand::Rng;
 use ferrum_winsys::uapi::{AMDGPU_VM_PAGE_READABLE as RD, AMDGPU_VM_PAGE_WRITEABLE as WR};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// Two adjacent read-write mappings `[0, 3)` pages, a hole at page 3, a read-only page 4.
 struct Memory {
@@ -86,26 +73,26 @@ const KINDS: [Kind; 12] = [
 fn lane_addresses(r: &mut Rng, base: u64, bytes: u32) -> [u64; LANES] {
     let page = PAGE_SIZE;
     let near = [0, 2 * page, 3 * page, 4 * page, 5 * page];
-    let edge = near[r.below(near.len() as u64) as usize];
-    let start = (base + edge).wrapping_sub(r.below(96)) & !u64::from(r.below(2) as u32 * 3);
-    let stride = match r.below(4) {
+    let edge = near[r.u64(..near.len() as u64) as usize];
+    let start = (base + edge).wrapping_sub(r.u64(..96)) & !u64::from(r.u64(..2) as u32 * 3);
+    let stride = match r.u64(..4) {
         0 => 0,
-        1 => u64::from(bytes) + 4 * r.below(3),
+        1 => u64::from(bytes) + 4 * r.u64(..3),
         _ => u64::from(bytes),
     };
-    if r.below(5) == 0 {
-        return std::array::from_fn(|_| base + r.below(5 * page + 64));
+    if r.u64(..5) == 0 {
+        return std::array::from_fn(|_| base + r.u64(..5 * page + 64));
     }
     std::array::from_fn(|l| start + l as u64 * stride)
 }
 
 fn exec_mask(r: &mut Rng) -> u32 {
-    match r.below(6) {
+    match r.u64(..6) {
         0 => u32::MAX,
         1 => 0,
-        2 => 1 << r.below(32),
+        2 => 1 << r.u64(..32),
         3 => 0x8000_0001,
-        _ => r.next() as u32,
+        _ => r.u64(..) as u32,
     }
 }
 
@@ -115,10 +102,10 @@ fn fast_path_matches_the_exact_path() {
     let memory = Memory::new();
     let space = memory.vm.snapshot();
     let mem = Mem { space: &space, timestamp: &|| 0 };
-    let mut r = Rng(0x5eed_f00d_1234_5678);
+    let mut r = Rng::with_seed(0x5eed_f00d_1234_5678);
     let (mut fast, mut faults) = (0, 0);
     for trial in 0..4000 {
-        let kind = KINDS[r.below(KINDS.len() as u64) as usize];
+        let kind = KINDS[r.u64(..KINDS.len() as u64) as usize];
         let bytes = match kind {
             Kind::Load { bytes, .. } | Kind::Store { bytes } => bytes,
             _ => unreachable!(),
@@ -127,8 +114,8 @@ fn fast_path_matches_the_exact_path() {
         let at = lane_addresses(&mut r, memory.base, bytes);
         let addrs: Addrs = std::array::from_fn(|l| address::linear_dwords(at[l], bytes));
         let init: Vec<[u32; LANES]> =
-            (0..12).map(|_| std::array::from_fn(|_| r.next() as u32)).collect();
-        let vdata = 2 + r.below(6) as u32;
+            (0..12).map(|_| std::array::from_fn(|_| r.u64(..) as u32)).collect();
+        let vdata = 2 + r.u64(..6) as u32;
         let dd = bytes.div_ceil(4);
         let mut outcomes = Vec::new();
         for use_fast in [false, true] {

@@ -51,11 +51,17 @@ impl Exec<'_> {
         Ok(self.next_check(w, count))
     }
 
-    /// Records a wave that ended: the heaviest wave of the job and of the device.
-    pub(crate) fn record_end(&self, w: &Wave) {
+    /// Records the instructions of a wave that ended (or the most of several): the heaviest
+    /// wave of the job and of the device.
+    pub(crate) fn record_end(&self, executed: u64) {
         use std::sync::atomic::Ordering::Relaxed;
-        self.heaviest.fetch_max(w.executed, Relaxed);
-        self.stats.heaviest_wave.fetch_max(w.executed, Relaxed);
+        // A plain load first: the maximum rarely grows, and a read leaves the line shared.
+        if self.heaviest.load(Relaxed) < executed {
+            self.heaviest.fetch_max(executed, Relaxed);
+        }
+        if self.stats.heaviest_wave.load(Relaxed) < executed {
+            self.stats.heaviest_wave.fetch_max(executed, Relaxed);
+        }
     }
 
     /// Logs the job's heaviest wave, so that the budget's headroom can be read off a run:

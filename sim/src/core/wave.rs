@@ -104,6 +104,18 @@ impl Wave {
         }
     }
 
+    /// Returns the wave to the state [`Wave::new`] gives (same VGPR allocation and strict
+    /// mode), keeping its heap storage: a host thread reuses its waves for workgroup after
+    /// workgroup.
+    pub fn reset(&mut self) {
+        let mut v = std::mem::take(&mut self.v);
+        let mut pending = std::mem::take(&mut self.pending);
+        v.fill([0; LANES]);
+        pending.clear();
+        // Every other field from `new`, so that a field added later cannot leak between waves.
+        *self = Wave { v, pending, ..Wave::new(0, self.strict) };
+    }
+
     /// Whether strict mode (malformed-programming reports) is on.
     pub fn strict(&self) -> bool {
         self.strict
@@ -284,6 +296,15 @@ impl Wave {
                 self.sread(i)? as u64 | (self.sread(i + 1)? as u64) << 32
             }
         })
+    }
+
+    /// Reads `N` consecutive scalar registers (a descriptor) without allocating.
+    pub fn sread_n<const N: usize>(&self, first: usize) -> R<[u32; N]> {
+        let mut out = [0; N];
+        for (j, o) in out.iter_mut().enumerate() {
+            *o = self.sread(first + j)?;
+        }
+        Ok(out)
     }
 
     /// Reads `count` consecutive scalar registers.

@@ -38,6 +38,7 @@
 mod cache;
 mod emit_salu;
 mod emit_valu;
+mod loops;
 mod regcache;
 mod run;
 mod translate;

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, ConstantData, InstBuilder, Type, Value};
+use cranelift_codegen::ir::{types, BlockArg, ConstantData, InstBuilder, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
 use super::run::Ctx;
@@ -29,6 +29,7 @@ const ROW: i32 = 128;
 /// Eight chunks of four lanes.
 pub(super) type Row = [Value; CHUNKS];
 
+#[derive(Clone)]
 struct VEntry {
     row: Row,
     dirty: bool,
@@ -37,8 +38,30 @@ struct VEntry {
     flushed: bool,
 }
 
+/// A register a loop keeps in host values across segment boundaries (see [`RegCache::enter`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Carried {
+    V(u32),
+    /// An SGPR by [`crate::core::wave::Wave::s`] index.
+    S(usize),
+    Scc,
+}
+
+/// The block parameter types that hold `carry`, in order (a VGPR row is eight vectors).
+pub(super) fn param_types(carry: &[Carried]) -> Vec<Type> {
+    let mut t = Vec::new();
+    for c in carry {
+        match c {
+            Carried::V(_) => t.extend([I32X4; CHUNKS]),
+            Carried::S(_) => t.push(types::I32),
+            Carried::Scc => t.push(types::I8),
+        }
+    }
+    t
+}
+
 /// Cached registers and counters of the segment being emitted.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct RegCache {
     v: BTreeMap<u32, VEntry>,
     /// SGPR index (as [`crate::core::wave::Wave::s`]) to value and dirty flag.
@@ -64,10 +87,68 @@ impl RegCache {
         *self = RegCache::default();
     }
 
-    /// Starts a segment whose EXEC was loaded as `exec` and, with `full`, tested all ones.
-    pub fn start(&mut self, exec: Value, full: bool) {
-        self.s.insert(EXEC_LO, (exec, false));
+    /// Starts a segment entered with the registers `carry` in the block parameters `params`.
+    /// They count as written: the predecessor may not have stored them (the wave's memory
+    /// copy is exact for every other register).
+    pub fn enter(&mut self, carry: &[Carried], params: &[Value]) {
+        self.clear();
+        let mut p = params.iter().copied();
+        for c in carry {
+            match *c {
+                Carried::V(r) => {
+                    let row = std::array::from_fn(|_| p.next().expect("a row's parameters"));
+                    self.v.insert(r, VEntry { row, dirty: true, flushed: false });
+                }
+                Carried::S(r) => {
+                    self.s.insert(r, (p.next().expect("an SGPR parameter"), true));
+                }
+                Carried::Scc => self.scc = Some((p.next().expect("the SCC parameter"), true)),
+            }
+        }
+    }
+
+    /// Marks EXEC as tested all ones (`full`) for the segment now starting.
+    pub fn set_full(&mut self, full: bool) {
         self.full = full;
+    }
+
+    /// Prepares a jump to a segment entered with `carry`: adds the counts, stores the written
+    /// registers the target does not take, and returns the arguments (cached values, or loads
+    /// of the wave's copy, exact for registers not written here).
+    pub fn jump_args(
+        &mut self,
+        b: &mut FunctionBuilder,
+        env: &Env,
+        carry: &[Carried],
+    ) -> Vec<BlockArg> {
+        self.flush_counts(b, env);
+        for (r, e) in self.v.iter_mut().filter(|(_, e)| e.dirty) {
+            if !carry.contains(&Carried::V(*r)) {
+                store_row(b, env, *r, &e.row);
+                e.dirty = false;
+            }
+        }
+        for (r, (v, dirty)) in self.s.iter_mut().filter(|(_, (_, d))| *d) {
+            if !carry.contains(&Carried::S(*r)) {
+                b.ins().store(FLAGS, *v, env.s, 4 * *r as i32);
+                *dirty = false;
+            }
+        }
+        if let Some((v, true)) = self.scc {
+            if !carry.contains(&Carried::Scc) {
+                b.ins().store(FLAGS, v, env.scc, 0);
+                self.scc = Some((v, false));
+            }
+        }
+        let mut args = Vec::new();
+        for c in carry {
+            match *c {
+                Carried::V(r) => args.extend(self.vget(b, env, r).0.map(BlockArg::Value)),
+                Carried::S(r) => args.push(BlockArg::Value(self.sget(b, env, r))),
+                Carried::Scc => args.push(BlockArg::Value(self.scc(b, env))),
+            }
+        }
+        args
     }
 
     pub fn sget(&mut self, b: &mut FunctionBuilder, env: &Env, r: usize) -> Value {
@@ -114,7 +195,7 @@ impl RegCache {
         let row = std::array::from_fn(|c| {
             b.ins().load(I32X4, FLAGS, env.v, r as i32 * ROW + 16 * c as i32)
         });
-        self.v.insert(r, VEntry { row, dirty: false, flushed: false });
+        self.v.insert(r, VEntry { row, dirty: true, flushed: false });
         (row, false)
     }
 
@@ -184,9 +265,7 @@ impl RegCache {
     pub fn flush(&mut self, b: &mut FunctionBuilder, env: &Env) {
         self.flush_counts(b, env);
         for (r, e) in self.v.iter_mut().filter(|(_, e)| e.dirty) {
-            for (c, v) in e.row.iter().enumerate() {
-                b.ins().store(FLAGS, *v, env.v, *r as i32 * ROW + 16 * c as i32);
-            }
+            store_row(b, env, *r, &e.row);
             e.dirty = false;
         }
         for (r, (v, dirty)) in self.s.iter_mut().filter(|(_, (_, d))| *d) {
@@ -197,6 +276,12 @@ impl RegCache {
             b.ins().store(FLAGS, v, env.scc, 0);
             self.scc = Some((v, false));
         }
+    }
+}
+
+fn store_row(b: &mut FunctionBuilder, env: &Env, r: u32, row: &Row) {
+    for (c, v) in row.iter().enumerate() {
+        b.ins().store(FLAGS, *v, env.v, r as i32 * ROW + 16 * c as i32);
     }
 }
 

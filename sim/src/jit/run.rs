@@ -8,7 +8,7 @@ use super::cache::Code;
 use crate::core::lds::Lds;
 use crate::core::salu::Flow;
 use crate::core::wave::{Fault, Wave};
-use crate::core::Exec;
+use crate::core::{Exec, Tally};
 
 /// Statuses a translated program (and [`step_helper`]) returns.
 pub(super) mod status {
@@ -127,7 +127,13 @@ fn interpret_one(
 /// Runs a wave on translated code until it ends, reaches a barrier or faults (the
 /// interpreter's `run_wave` contract: same statistics, and the watchdog stops the wave at the
 /// same jump with the same message).
-pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> Result<(), Fault> {
+pub fn run_wave(
+    d: &Exec<'_>,
+    code: &Code,
+    w: &mut Wave,
+    lds: &mut Lds<'_>,
+    tally: &mut Tally,
+) -> Result<(), Fault> {
     let limit = d.next_check(w, 0);
     let wp: *mut Wave = w;
     let lp: *mut Lds<'_> = lds;
@@ -201,7 +207,8 @@ pub fn run_wave(d: &Exec<'_>, code: &Code, w: &mut Wave, lds: &mut Lds<'_>) -> R
     };
     // SAFETY: as above.
     unsafe { (*wp).executed += ctx.insts };
-    d.count(ctx.insts, ctx.lanes);
-    d.stats.helper_calls.fetch_add(ctx.helper_calls, std::sync::atomic::Ordering::Relaxed);
+    tally.instructions += ctx.insts;
+    tally.lanes += ctx.lanes;
+    tally.helper_calls += ctx.helper_calls;
     result
 }

@@ -20,10 +20,10 @@ use ferrum_isa::{Inst, Opcode as O};
 use super::cache::{Code, Entry, Key};
 use super::emit_salu::{self, Em, Salu};
 use super::emit_valu::{self, VPlan};
-use super::regcache::RegCache;
+use super::loops;
+use super::regcache::{param_types, Carried, RegCache};
 use super::run::{status, step_helper, Ctx};
 use crate::core::program::{Decoded, Prep, Program};
-use crate::core::wave::EXEC_LO;
 
 /// Instructions translated per program at most: translation time grows faster than linearly
 /// with the size of the one function a program becomes (a 4800-instruction spill test took
@@ -31,7 +31,7 @@ use crate::core::wave::EXEC_LO;
 const MAX_INSTRUCTIONS: usize = 1500;
 
 /// How one instruction is emitted.
-enum Plan {
+pub(super) enum Plan {
     Salu(Salu),
     Valu(VPlan),
     /// A branch: condition, target.
@@ -334,44 +334,68 @@ fn body(
         .map(|(pc, (d, next))| (*pc, *next, plan(d, *next, key, floats)))
         .collect();
     let starts = segment_starts(walk.insts.keys().next().copied().unwrap_or(0), &plans);
-    let blocks: BTreeMap<u64, _> = starts.iter().map(|&pc| (pc, b.create_block())).collect();
+    let carry = loops::carry_sets(&plans, &starts);
+    let targets: Targets = starts
+        .iter()
+        .map(|&pc| {
+            let block = b.create_block();
+            let carry = carry.get(&pc).cloned().unwrap_or_default();
+            for ty in param_types(&carry) {
+                b.append_block_param(block, ty);
+            }
+            (pc, Target { block, carry })
+        })
+        .collect();
+    // The jump table enters a segment that carries registers through a block loading them.
+    let entries: Vec<Block> = targets
+        .values()
+        .map(|t| if t.carry.is_empty() { t.block } else { b.create_block() })
+        .collect();
     let bad = b.create_block();
     let mut switch = Switch::new();
-    for (n, block) in blocks.values().enumerate() {
+    for (n, block) in entries.iter().enumerate() {
         switch.set_entry(n as u128, *block);
     }
     switch.emit(b, index, bad);
     b.switch_to_block(bad);
     let r = b.ins().iconst(types::I32, i64::from(status::FAULT));
     b.ins().return_(&[r]);
+    for (t, stub) in targets.values().zip(&entries).filter(|(t, _)| !t.carry.is_empty()) {
+        b.switch_to_block(*stub);
+        jump_to(b, &env, &mut RegCache::default(), t);
+    }
 
-    let mut rc = RegCache::default();
     let ftz = key.mode & 0x30 == 0;
     let mut k = 0;
     while k < plans.len() {
         let pc = plans[k].0;
         let end =
             (k + 1..plans.len()).find(|&j| starts.contains(&plans[j].0)).unwrap_or(plans.len());
-        let seg = Segment { plans: &plans[k..end], walk, blocks: &blocks, ftz };
+        let seg = Segment { plans: &plans[k..end], walk, targets: &targets, ftz };
         // Code after an exit is always a segment start; were it not, it would be unreachable
         // and gets a block of its own.
-        let block = blocks.get(&pc).copied().unwrap_or_else(|| b.create_block());
+        let (block, carry) = match targets.get(&pc) {
+            Some(t) => (t.block, &t.carry[..]),
+            None => (b.create_block(), &[][..]),
+        };
         b.switch_to_block(block);
-        hazard_check(b, &env, pc, segment_regs(&plans[k..], &starts));
+        let params = b.block_params(block).to_vec();
+        let mut rc = RegCache::default();
+        rc.enter(carry, &params);
+        hazard_check(b, &env, &rc, pc, segment_regs(&plans[k..], &starts));
         if writes_vgprs(seg.plans) {
             // A version without EXEC blends for the common full EXEC, and the general one.
-            let exec = b.ins().load(types::I32, FLAGS, env.s, 4 * EXEC_LO as i32);
+            let exec = rc.exec(b, &env);
             let full = b.ins().icmp_imm(IntCC::Equal, exec, -1);
             let (fast, general) = (b.create_block(), b.create_block());
             b.ins().brif(full, fast, &[], general, &[]);
             for (block, full) in [(fast, true), (general, false)] {
                 b.switch_to_block(block);
-                rc.clear();
-                rc.start(exec, full);
+                let mut rc = rc.clone();
+                rc.set_full(full);
                 emit_segment(b, &env, &mut rc, &seg);
             }
         } else {
-            rc.clear();
             emit_segment(b, &env, &mut rc, &seg);
         }
         k = end;
@@ -384,9 +408,17 @@ fn body(
 struct Segment<'a> {
     plans: &'a [(u64, u64, Plan)],
     walk: &'a Walk,
-    blocks: &'a BTreeMap<u64, Block>,
+    targets: &'a Targets,
     ftz: bool,
 }
+
+/// A segment start's block and the registers it is entered with (its block parameters).
+struct Target {
+    block: Block,
+    carry: Vec<Carried>,
+}
+
+type Targets = BTreeMap<u64, Target>;
 
 /// Whether native instructions of the segment write VGPRs (and so blend under EXEC).
 fn writes_vgprs(plans: &[(u64, u64, Plan)]) -> bool {
@@ -403,7 +435,7 @@ fn emit_segment(b: &mut FunctionBuilder, env: &Env, rc: &mut RegCache, seg: &Seg
             Plan::Salu(s) => emit_salu::emit(&mut e, s),
             Plan::Valu(v) => emit_valu::emit(&mut e, v),
             _ => {
-                emit_exit(&mut e, plan, *pc, *next, seg.blocks);
+                emit_exit(b, env, rc, seg, plan, *pc, *next);
                 return;
             }
         }
@@ -413,28 +445,23 @@ fn emit_segment(b: &mut FunctionBuilder, env: &Env, rc: &mut RegCache, seg: &Seg
             return;
         }
     }
-    // Falls into the next segment, which starts from the wave's memory copy.
-    let next = seg.plans.last().map(|p| p.1);
-    rc.flush(b, env);
-    match next.and_then(|n| seg.blocks.get(&n)) {
-        Some(block) => {
-            b.ins().jump(*block, &[]);
-        }
-        None => leave(b, env, next.unwrap_or(0), status::CONTINUE),
-    }
+    // Falls into the next segment.
+    let next = seg.plans.last().map_or(0, |p| p.1);
+    goto(b, env, rc, next, seg.targets.get(&next));
 }
 
 /// In strict mode with loads outstanding into registers the segment's native instructions
 /// touch, the interpreter runs the segment instead (status SLOW) and performs the
 /// missing-`s_waitcnt` check. Segments touch no registers a load outstanding at their start
 /// writes in the common case, so the check is one test per segment.
-fn hazard_check(b: &mut FunctionBuilder, env: &Env, pc: u64, regs: Regs) {
+fn hazard_check(b: &mut FunctionBuilder, env: &Env, rc: &RegCache, pc: u64, regs: Regs) {
     let Some(hazard) = pending_overlap(b, env, regs) else { return };
     let slow = b.create_block();
     let fast = b.create_block();
     b.set_cold_block(slow);
     b.ins().brif(hazard, slow, &[], fast, &[]);
     b.switch_to_block(slow);
+    rc.clone().flush(b, env);
     leave(b, env, pc, status::SLOW);
     b.switch_to_block(fast);
 }
@@ -463,18 +490,26 @@ fn leave(b: &mut FunctionBuilder, env: &Env, pc: u64, code: u32) {
     b.ins().return_(&[r]);
 }
 
+/// Jumps to a segment start, passing the registers it carries.
+fn jump_to(b: &mut FunctionBuilder, env: &Env, rc: &mut RegCache, t: &Target) {
+    let args = rc.jump_args(b, env, &t.carry);
+    b.ins().jump(t.block, &args);
+}
+
 /// Continues at `fall`, or leaves with the PC at `next` when it was not translated.
-fn goto(b: &mut FunctionBuilder, env: &Env, next: u64, fall: Option<Block>) {
+fn goto(b: &mut FunctionBuilder, env: &Env, rc: &mut RegCache, next: u64, fall: Option<&Target>) {
     match fall {
-        Some(block) => {
-            b.ins().jump(block, &[]);
+        Some(t) => jump_to(b, env, rc, t),
+        None => {
+            rc.flush(b, env);
+            leave(b, env, next, status::CONTINUE);
         }
-        None => leave(b, env, next, status::CONTINUE),
     }
 }
 
-/// Calls the interpreter for the instruction at `pc`; continues on NEXT, returns otherwise.
-fn call_helper(b: &mut FunctionBuilder, env: &Env, pc: u64, next: u64, fall: Option<Block>) {
+/// Calls the interpreter for the instruction at `pc` (the cache was stored); continues on
+/// NEXT from the wave's memory copy, which the interpreter may have changed, returns otherwise.
+fn call_helper(b: &mut FunctionBuilder, env: &Env, pc: u64, next: u64, fall: Option<&Target>) {
     let pcv = b.ins().iconst(types::I64, pc as i64);
     let call = b.ins().call_indirect(env.helper_sig, env.helper, &[env.ctx, pcv]);
     let r = b.inst_results(call)[0];
@@ -484,20 +519,25 @@ fn call_helper(b: &mut FunctionBuilder, env: &Env, pc: u64, next: u64, fall: Opt
     b.switch_to_block(out);
     b.ins().return_(&[r]);
     b.switch_to_block(cont);
-    goto(b, env, next, fall);
+    goto(b, env, &mut RegCache::default(), next, fall);
 }
 
-/// Emits an instruction that ends its segment: interpreter calls, exits and branches. The
-/// cache is stored first, since what follows starts from the wave's memory copy.
-fn emit_exit(e: &mut Em, plan: &Plan, pc: u64, next: u64, blocks: &BTreeMap<u64, Block>) {
-    let fall = blocks.get(&next).copied();
-    // A branch's condition reads the cache; everything else reads the wave.
-    let test = match plan {
-        Plan::Branch(Some(c), _) => Some(emit_salu::branch_test(e, *c)),
-        _ => None,
-    };
-    e.rc.flush(e.b, e.env);
-    let (b, env) = (&mut *e.b, e.env);
+/// Emits an instruction that ends its segment: interpreter calls, exits and branches.
+/// Everything but a branch stores the cache first: what follows reads the wave.
+fn emit_exit(
+    b: &mut FunctionBuilder,
+    env: &Env,
+    rc: &mut RegCache,
+    seg: &Segment,
+    plan: &Plan,
+    pc: u64,
+    next: u64,
+) {
+    let fall = seg.targets.get(&next);
+    if let Plan::Branch(cond, target) = plan {
+        return emit_branch(b, env, rc, seg, *cond, next, *target);
+    }
+    rc.flush(b, env);
     match plan {
         Plan::Helper => call_helper(b, env, pc, next, fall),
         Plan::End => leave(b, env, next, status::END),
@@ -513,36 +553,58 @@ fn emit_exit(e: &mut Em, plan: &Plan, pc: u64, next: u64, blocks: &BTreeMap<u64,
             b.switch_to_block(slow);
             call_helper(b, env, pc, next, fall);
             b.switch_to_block(fast);
-            goto(b, env, next, fall);
+            goto(b, env, rc, next, fall);
         }
-        Plan::Branch(_, target) => {
-            let taken = b.create_block();
-            if let Some(t) = test {
-                let not_taken = b.create_block();
-                b.ins().brif(t, taken, &[], not_taken, &[]);
-                b.switch_to_block(not_taken);
-                goto(b, env, next, fall);
-            } else {
-                b.ins().jump(taken, &[]);
-            }
-            b.switch_to_block(taken);
-            // The watchdog: past `limit` instructions, a taken branch leaves for its check.
-            let n = b.ins().load(types::I64, FLAGS, env.ctx, offset_of!(Ctx, insts) as i32);
-            let limit = b.ins().load(types::I64, FLAGS, env.ctx, offset_of!(Ctx, limit) as i32);
-            let over = b.ins().icmp(IntCC::UnsignedGreaterThan, n, limit);
-            let out = b.create_block();
-            let go = b.create_block();
-            b.ins().brif(over, out, &[], go, &[]);
-            b.switch_to_block(out);
-            leave(b, env, *target, status::BUDGET);
-            b.switch_to_block(go);
-            match blocks.get(target) {
-                Some(block) => {
-                    b.ins().jump(*block, &[]);
-                }
-                None => leave(b, env, *target, status::JUMP),
-            }
+        Plan::Branch(..) | Plan::Salu(_) | Plan::Valu(_) => {
+            unreachable!("native instructions do not end segments")
         }
-        Plan::Salu(_) | Plan::Valu(_) => unreachable!("native instructions do not end segments"),
+    }
+}
+
+/// A branch: each way passes the cache on to the segment it reaches (a loop keeps its
+/// registers in host values); leaving for the watchdog stores it.
+fn emit_branch(
+    b: &mut FunctionBuilder,
+    env: &Env,
+    rc: &mut RegCache,
+    seg: &Segment,
+    cond: Option<emit_salu::Cond>,
+    next: u64,
+    target: u64,
+) {
+    let test = cond.map(|c| {
+        let mut e = Em { b: &mut *b, env, rc: &mut *rc, ftz: seg.ftz };
+        emit_salu::branch_test(&mut e, c)
+    });
+    // The watchdog compares the count, which includes this branch.
+    rc.flush_counts(b, env);
+    let taken = b.create_block();
+    if let Some(t) = test {
+        let not_taken = b.create_block();
+        b.ins().brif(t, taken, &[], not_taken, &[]);
+        b.switch_to_block(not_taken);
+        goto(b, env, &mut rc.clone(), next, seg.targets.get(&next));
+    } else {
+        b.ins().jump(taken, &[]);
+    }
+    b.switch_to_block(taken);
+    // The watchdog: past `limit` instructions, a taken branch leaves for its check.
+    let n = b.ins().load(types::I64, FLAGS, env.ctx, offset_of!(Ctx, insts) as i32);
+    let limit = b.ins().load(types::I64, FLAGS, env.ctx, offset_of!(Ctx, limit) as i32);
+    let over = b.ins().icmp(IntCC::UnsignedGreaterThan, n, limit);
+    let out = b.create_block();
+    let go = b.create_block();
+    b.set_cold_block(out);
+    b.ins().brif(over, out, &[], go, &[]);
+    b.switch_to_block(out);
+    rc.clone().flush(b, env);
+    leave(b, env, target, status::BUDGET);
+    b.switch_to_block(go);
+    match seg.targets.get(&target) {
+        Some(t) => jump_to(b, env, rc, t),
+        None => {
+            rc.flush(b, env);
+            leave(b, env, target, status::JUMP);
+        }
     }
 }

@@ -12,7 +12,8 @@
 //! per second (uniform update, record, submit, wait, with the frame copied back to the host),
 //! one `graphics NAME VALUE UNIT` line each.
 //!
-//! Usage: `ferrum-bench [compute|graphics]` (scripts/bench sets up the loader environment).
+//! Usage: `ferrum-bench [compute [KERNEL...]|graphics]` (scripts/bench sets up the loader
+//! environment); naming kernels after `compute` runs only those (fma, copy64MiB, reduce, matmul).
 
 use std::time::{Duration, Instant};
 
@@ -215,36 +216,46 @@ fn best_of_three(gpu: &Gpu, record: impl Fn(&Device, vk::CommandBuffer)) -> f64 
 }
 
 /// The kernels issue #14 compares with lavapipe; one `kernel NAME VALUE UNIT` line each.
-fn compute_kernels(gpu: &Gpu) {
+/// `want(name)` selects which run (a profile of one kernel).
+fn compute_kernels(gpu: &Gpu, want: impl Fn(&str) -> bool) {
     let d = &gpu.device;
     // FMA loop: 65536 invocations x 256 iterations x 4 lanes.
     const N: u32 = 1 << 16;
-    let (a, b) = (gpu.host_buffer(16 * u64::from(N)), gpu.host_buffer(16 * u64::from(N)));
-    let fma = Job::new(d, FMA, &a, &b);
-    let t = best_of_three(gpu, |d, cb| fma.record(d, cb, N, N / 64));
-    println!("kernel fma {:.1} MFMA/s", f64::from(N) * 256.0 * 4.0 / t / 1e6);
-    drop(fma);
-    gpu.destroy_buffer(a);
-    gpu.destroy_buffer(b);
+    if want("fma") {
+        let (a, b) = (gpu.host_buffer(16 * u64::from(N)), gpu.host_buffer(16 * u64::from(N)));
+        let fma = Job::new(d, FMA, &a, &b);
+        let t = best_of_three(gpu, |d, cb| fma.record(d, cb, N, N / 64));
+        println!("kernel fma {:.1} MFMA/s", f64::from(N) * 256.0 * 4.0 / t / 1e6);
+        drop(fma);
+        gpu.destroy_buffer(a);
+        gpu.destroy_buffer(b);
+    }
 
     // 64 MiB copied (64 MiB read, 64 MiB written).
     const M: u32 = 4 << 20;
     let (a, b) = (gpu.host_buffer(16 * u64::from(M)), gpu.host_buffer(16 * u64::from(M)));
-    let copy = Job::new(d, COPY_WIDE, &a, &b);
-    let t = best_of_three(gpu, |d, cb| copy.record(d, cb, M, M / 256));
-    println!("kernel copy64MiB {:.1} MB/s", 16.0 * f64::from(M) / t / 1e6);
-    drop(copy);
+    if want("copy64MiB") {
+        let copy = Job::new(d, COPY_WIDE, &a, &b);
+        let t = best_of_three(gpu, |d, cb| copy.record(d, cb, M, M / 256));
+        println!("kernel copy64MiB {:.1} MB/s", 16.0 * f64::from(M) / t / 1e6);
+        drop(copy);
+    }
     gpu.destroy_buffer(b);
 
     // Reduction of 8M uints (32 MiB) through LDS with barriers: 32768 groups of 256.
-    let r = 8 * M / 4;
-    let total = gpu.host_buffer(4);
-    let reduce = Job::new(d, REDUCE, &a, &total);
-    let t = best_of_three(gpu, |d, cb| reduce.record(d, cb, r, r / 256));
-    println!("kernel reduce {:.1} Melem/s", f64::from(r) / t / 1e6);
-    drop(reduce);
-    gpu.destroy_buffer(total);
+    if want("reduce") {
+        let r = 8 * M / 4;
+        let total = gpu.host_buffer(4);
+        let reduce = Job::new(d, REDUCE, &a, &total);
+        let t = best_of_three(gpu, |d, cb| reduce.record(d, cb, r, r / 256));
+        println!("kernel reduce {:.1} Melem/s", f64::from(r) / t / 1e6);
+        drop(reduce);
+        gpu.destroy_buffer(total);
+    }
     gpu.destroy_buffer(a);
+    if !want("matmul") {
+        return;
+    }
 
     // 256 x 256 matmul with 16 x 16 LDS tiles.
     const S: u32 = 256;
@@ -298,7 +309,8 @@ fn main() {
         graphics(instance, pd);
     } else if compute_only {
         let gpu = Gpu::new(instance, pd, 1, 1, &[]);
-        compute_kernels(&gpu);
+        let only: Vec<String> = std::env::args().skip(2).collect();
+        compute_kernels(&gpu, |name| only.is_empty() || only.iter().any(|o| o == name));
     } else {
         let gpu = Gpu::new(instance, pd, 1, 1, &[]);
         const N: u32 = 1 << 16;

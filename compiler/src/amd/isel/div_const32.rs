@@ -311,16 +311,7 @@ impl Isel<'_> {
 #[cfg(test)]
 mod tests {
     use super::{magic32, signed_magic32};
-
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use fastrand::Rng;
 
     /// The signed sequence as the hardware runs it, for `ad` no power of two.
     fn signed(n: i32, ad: u32) -> i32 {
@@ -355,7 +346,7 @@ mod tests {
             0x8000_0000u32.wrapping_sub((0x8000_0001u64 % u64::from(d)) as u32).wrapping_neg(),
             u32::MAX - ((u64::from(u32::MAX) + 1) % u64::from(d)) as u32,
         ];
-        v.extend((0..400).map(|_| (rng.next() >> (rng.next() % 33)) as u32));
+        v.extend((0..400).map(|_| (rng.u64(..) >> (rng.u64(..) % 33)) as u32));
         v
     }
 
@@ -363,10 +354,10 @@ mod tests {
     /// the dividend range and at random; the signed one rounds toward zero.
     #[test]
     fn magic_numbers_divide_exactly() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::with_seed(0x9e37_79b9_7f4a_7c15);
         let mut divisors = vec![3, 5, 6, 7, 9, 10, 11, 25, 125, 641, 0x7fff_ffff, 0x4000_0001];
         divisors.extend([0xffff_fffe, 0x8000_0001, 1_000_000_007, 0x5555_5556]);
-        divisors.extend((0..300).map(|_| (rng.next() >> (rng.next() % 62)) as u32));
+        divisors.extend((0..300).map(|_| (rng.u64(..) >> (rng.u64(..) % 62)) as u32));
         for d in divisors.into_iter().filter(|d| *d > 2 && !d.is_power_of_two()) {
             let ns = dividends(d, &mut rng);
             for nmax in [u64::from(u32::MAX), 1 << 31, 0xffff, 1023, u64::from(d) * 3 - 1] {

@@ -12,20 +12,28 @@
 //! Fragment inputs are interpolated where they are read: `v_interp_p1_f32`/`p2_f32` from
 //! the perspective centre barycentrics, or `v_interp_mov_f32 p0` for flat inputs, with M0
 //! holding the PRIM_MASK SGPR the SPI loads after the user SGPRs.
+//!
+//! This file holds the per-shader I/O state and the output stores; `inputs` reads inputs,
+//! `live_mask` keeps the lanes that have not been killed or demoted, `exports` and
+//! `ps_exports` emit the exports.
+
+mod exports;
+mod inputs;
+mod live_mask;
+mod ps_exports;
 
 use std::collections::BTreeMap;
 
-use ferrum_isa::{Exp, Inst, Opcode, Operand, Special, Vintrp};
-use ferrum_regs::gfx103::enums::SPI_SHADER_EX_FORMAT as EX;
+use ferrum_isa::Opcode;
 
-use super::build::{self, Src, B};
+use super::build::{self, Src};
 use super::{pinned, Isel, MVal};
 use crate::amd::abi::graphics as g;
 use crate::amd::error::{unsupported, BackendError};
-use crate::amd::mir::{MFunc, RegClass, RegRef, Slot};
+use crate::amd::mir::{MFunc, RegClass, RegRef};
 use crate::ir::{
-    AluOp, BuiltinOut, ImageArgs, ImageOp, InstKind, Interp, InterpAt, IoSlot, Mode, Shader, Space,
-    Stage, SubgroupOp, SysVal, Terminator, Value,
+    BuiltinOut, ImageArgs, ImageOp, InstKind, Interp, InterpAt, IoSlot, Mode, Shader, Space, Stage,
+    SubgroupOp, SysVal, Terminator, Value,
 };
 
 /// Graphics-stage inputs and the output registers.
@@ -106,9 +114,6 @@ pub(super) enum SlotKey {
     /// The clip and cull distances (components 0..8, the CCDIST vectors).
     ClipCull,
 }
-
-/// One export: target, EN, source registers, `compr`.
-type ExpArgs = (u8, u8, [Option<RegRef>; 4], bool);
 
 /// What the exports of a compiled graphics shader need the metadata to say.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -379,7 +384,8 @@ impl Isel<'_> {
         r
     }
 
-    /// `store_output`: each component of `value` into its output register.
+    /// `store_output`: each component of `value` into its output register; a 64-bit element
+    /// into two ([`dword_place`]).
     pub(super) fn select_io_store(
         &mut self,
         slot: IoSlot,
@@ -387,525 +393,63 @@ impl Isel<'_> {
         value: Value,
     ) -> Result<(), BackendError> {
         let (bits, n) = self.shape(value);
-        if bits != 32 {
-            return Err(unsupported(format!("{bits}-bit shader outputs")));
+        if slot == IoSlot::Builtin(BuiltinOut::SampleMask) && comp + n > 1 {
+            return Err(unsupported("gl_SampleMask beyond element 0 (more than 32 samples)"));
         }
+        let fragment = self.shader.stage == Stage::Fragment;
+        for i in 0..n {
+            let v = self.comp(value, usize::from(i))?;
+            match bits {
+                32 => self.store_dword(slot, comp + i, v)?,
+                // No colour attachment format has 64-bit channels.
+                64 if !fragment => {
+                    let (lo, hi) = super::alu_int::split(v);
+                    for (h, half) in [lo, hi].into_iter().enumerate() {
+                        let (s, c) = dword_place(slot, comp, 2 * u32::from(i) + h as u32)?;
+                        self.store_dword(s, c, half)?;
+                    }
+                }
+                _ => {
+                    return Err(unsupported(format!("{bits}-bit {:?} outputs", self.shader.stage)))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One 32-bit component `comp` of output `slot`.
+    fn store_dword(&mut self, slot: IoSlot, comp: u8, v: MVal) -> Result<(), BackendError> {
         let (key, base) = self.gfx.slot_key(slot)?;
         let fragment = self.shader.stage == Stage::Fragment;
         let vertex_only = matches!(key, SlotKey::Position | SlotKey::Misc | SlotKey::ClipCull);
         if (fragment && vertex_only) || (!fragment && key == SlotKey::Depth) {
             return Err(unsupported(format!("{:?} output {slot:?}", self.shader.stage)));
         }
-        if slot == IoSlot::Builtin(BuiltinOut::SampleMask) && comp + n > 1 {
-            return Err(unsupported("gl_SampleMask beyond element 0 (more than 32 samples)"));
+        let c = base + comp;
+        if c >= slot_width(key) {
+            return Err(unsupported(format!("output component {c} of {slot:?}")));
         }
-        for i in 0..n {
-            let c = base + comp + i;
-            if c >= slot_width(key) {
-                return Err(unsupported(format!("output component {c} of {slot:?}")));
-            }
-            let r = self.output_reg(key, c);
-            if self.gfx.in_entry {
-                self.gfx.written_in_entry.insert(r);
-            }
-            let v = self.comp(value, usize::from(i))?;
-            let s = self.src(v)?;
-            if fragment {
-                self.note_output_store(key, c, s);
-            }
-            self.emit(build::vop1(Opcode::V_MOV_B32, r, s));
+        let r = self.output_reg(key, c);
+        if self.gfx.in_entry {
+            self.gfx.written_in_entry.insert(r);
         }
+        let s = self.src(v)?;
+        if fragment {
+            self.note_output_store(key, c, s);
+        }
+        self.emit(build::vop1(Opcode::V_MOV_B32, r, s));
         Ok(())
     }
+}
 
-    /// `load_input` (fragment inputs) or a read-back of an output.
-    pub(super) fn select_io_load(
-        &mut self,
-        d: Value,
-        slot: IoSlot,
-        comp: u8,
-        output: bool,
-        at: InterpAt,
-    ) -> Result<(), BackendError> {
-        let (bits, n) = self.shape(d);
-        if let (64, Some(_), IoSlot::Location(loc), false) = (bits, self.gfx.vertex, slot, output) {
-            return self.select_vertex_input64(d, loc, comp);
-        }
-        if bits != 32 {
-            return Err(unsupported(format!("{bits}-bit shader inputs/outputs")));
-        }
-        let mut out = Vec::new();
-        if output {
-            let (key, base) = self.gfx.slot_key(slot)?;
-            for c in base + comp..base + comp + n {
-                out.push(MVal::Reg(self.output_reg(key, c.min(slot_width(key) - 1)), RegClass::V));
-            }
-            self.set(d, out);
-            return Ok(());
-        }
-        if let (Some(_), IoSlot::Location(loc)) = (self.gfx.vertex, slot) {
-            return self.select_vertex_input(d, loc, comp);
-        }
-        let (Some((bary, prim_mask, _)), Some((loc, comp))) =
-            (self.gfx.pixel, self.input_place(slot, comp))
-        else {
-            return Err(unsupported(format!("shader input {slot:?}")));
-        };
-        let Some(attr) = self.gfx.inputs.iter().position(|i| i.0 == loc) else {
-            return Err(unsupported(format!("input location {loc} without a variable")));
-        };
-        let flat = self.gfx.inputs[attr].1;
-        let bary = match self.gfx.bary.get(&self.gfx.bary_bit_of(loc, at)) {
-            Some(&pair) if !flat => self.moved_bary(pair, at)?,
-            _ => bary,
-        };
-        if comp + n > 4 {
-            return Err(unsupported(format!("input components {comp}..{} of {slot:?}", comp + n)));
-        }
-        if !self.gfx.m0_set {
-            // Nothing else the backend selects writes M0, so once at the start is enough.
-            let m0 = Operand::Special(Special::M0);
-            let mov = build::sop1_fixed(Opcode::S_MOV_B32, m0, Src::R(prim_mask, RegClass::S));
-            self.emit_prologue(mov);
-            self.gfx.m0_set = true;
-        }
-        for c in comp..comp + n {
-            let r = self.vreg(RegClass::V, 1);
-            let vintrp = |op, vsrc| {
-                Inst::Vintrp(Vintrp { op, vdst: 0, vsrc, attr: attr as u8, chan: c.min(3) })
-            };
-            if flat {
-                let mi = B::new(vintrp(Opcode::V_INTERP_MOV_F32, 2)).def(Slot::Vdst, r, 1);
-                self.emit(mi.done());
-            } else {
-                let p1 = B::new(vintrp(Opcode::V_INTERP_P1_F32, 0))
-                    .use_(Slot::Vsrc1, bary[0], 1)
-                    .def(Slot::Vdst, r, 1);
-                self.emit(p1.done());
-                let p2 = B::new(vintrp(Opcode::V_INTERP_P2_F32, 0))
-                    .use_(Slot::Vsrc1, bary[1], 1)
-                    .use_(Slot::Vdst, r, 1)
-                    .def(Slot::Vdst, r, 1);
-                self.emit(p2.done());
-            }
-            out.push(MVal::Reg(r, RegClass::V));
-        }
-        self.set(d, out);
-        Ok(())
-    }
-
-    /// interpolateAtSample/AtOffset: the centre barycentrics `ij` moved by the offset along
-    /// their screen derivatives (as ACO does: I' = I + dI/dx * dx + dI/dy * dy, exact for
-    /// `noperspective` inputs, first order for perspective ones); other loads use `ij`.
-    fn moved_bary(&mut self, ij: [RegRef; 2], at: InterpAt) -> Result<[RegRef; 2], BackendError> {
-        let (dx, dy) = match at {
-            InterpAt::Offset(o) => (self.comp(o, 0)?, self.comp(o, 1)?),
-            InterpAt::Sample(s) => {
-                let s = self.comp(s, 0)?;
-                let [x, y] = self.sample_position(s)?;
-                let half = MVal::Const(u64::from((-0.5f32).to_bits()));
-                (self.alu_comp(AluOp::Fadd, 32, 32, &[x, half], false)?, {
-                    self.alu_comp(AluOp::Fadd, 32, 32, &[y, half], false)?
-                })
-            }
-            _ => return Ok(ij),
-        };
-        let mut out = ij;
-        for (k, r) in ij.iter().enumerate() {
-            let v = MVal::Reg(*r, RegClass::V);
-            let ddx = self.derivative(v, 32, false, true)?;
-            let ddy = self.derivative(v, 32, true, true)?;
-            let a = self.alu_comp(AluOp::Ffma, 32, 32, &[ddx, dx, v], false)?;
-            let b = self.alu_comp(AluOp::Ffma, 32, 32, &[ddy, dy, a], false)?;
-            out[k] = self.in_vgpr(b, 1)?;
-        }
-        Ok(out)
-    }
-
-    /// The standard position (x, y in [0, 1)) of sample `s` for the key's sample count: a
-    /// 4-bit field per sample of a constant ([`g::STANDARD_SAMPLE_LOCATIONS`] in 1/16 pixel).
-    fn sample_position(&mut self, s: MVal) -> Result<[MVal; 2], BackendError> {
-        let locs = g::standard_sample_locations(self.gfx.key.ps.samples);
-        let pack = |f: fn(&(i32, i32)) -> i32| {
-            locs.iter().enumerate().fold(0u64, |w, (i, l)| w | ((f(l) as u64) & 0xf) << (4 * i))
-        };
-        let shift = self.alu_comp(AluOp::Ishl, 32, 32, &[s, MVal::Const(2)], false)?;
-        let sixteenth = MVal::Const(u64::from((1.0f32 / 16.0).to_bits()));
-        let mut out = [MVal::Const(0); 2];
-        for (k, table) in [pack(|l| l.0), pack(|l| l.1)].into_iter().enumerate() {
-            let args = [MVal::Const(table), shift, MVal::Const(4)];
-            let n = self.alu_comp(AluOp::Ubfe, 32, 32, &args, false)?;
-            let f = self.alu_comp(AluOp::U2f, 32, 32, &[n], false)?;
-            out[k] = self.alu_comp(AluOp::Fmul, 32, 32, &[f, sixteenth], false)?;
-        }
-        Ok(out)
-    }
-
-    /// gl_SampleID: ANCILLARY bits 8..11.
-    fn sample_id(&mut self) -> Option<MVal> {
-        let anc = MVal::Reg(self.gfx.ancillary?, RegClass::V);
-        let args = [anc, MVal::Const(8), MVal::Const(4)];
-        self.alu_comp(AluOp::Ubfe, 32, 32, &args, false).ok()
-    }
-
-    /// The PS input location and first component of `slot`: clip/cull distance `d` (cull
-    /// distances after the clip distances) is component `d % 4` of parameter
-    /// [`g::CLIP_DIST_LOCATION`]` + d / 4`.
-    fn input_place(&self, slot: IoSlot, comp: u8) -> Option<(u32, u8)> {
-        let d = match slot {
-            IoSlot::Location(l) => return Some((l, comp)),
-            IoSlot::Builtin(BuiltinOut::ClipDistance) => comp,
-            IoSlot::Builtin(BuiltinOut::CullDistance) => self.gfx.clip_len + comp,
-            IoSlot::Builtin(BuiltinOut::PointCoord) => {
-                return Some((g::POINT_COORD_LOCATION, comp));
-            }
-            IoSlot::Builtin(_) => return None,
-        };
-        Some((g::CLIP_DIST_LOCATION + u32::from(d / 4), d % 4))
-    }
-
-    /// Pixel shader system values: fragment coordinate, front facing, sample mask, view
-    /// index.
-    pub(super) fn select_gfx_sysval(&mut self, sv: SysVal) -> Option<Vec<MVal>> {
-        let v = |r| MVal::Reg(r, RegClass::V);
-        match (sv, self.gfx.pixel) {
-            (SysVal::FragCoord, Some((_, _, pos))) => {
-                // POS_W_FLOAT is the interpolated clip w; gl_FragCoord.w is its reciprocal.
-                let w = self.vreg(RegClass::V, 1);
-                self.emit(build::vop1(Opcode::V_RCP_F32, w, Src::R(pos[3], RegClass::V)));
-                Some(vec![v(pos[0]), v(pos[1]), v(pos[2]), v(w)])
-            }
-            (SysVal::SampleMaskIn, Some(_)) => Some(vec![v(self.gfx.sample_coverage?)]),
-            (SysVal::SampleId, Some(_)) => Some(vec![self.sample_id()?]),
-            (SysVal::SamplePosition, Some(_)) => {
-                let id = self.sample_id()?;
-                Some(self.sample_position(id).ok()?.to_vec())
-            }
-            (SysVal::ViewIndex, Some(_)) => {
-                Some(vec![MVal::Reg(self.gfx.view_index?, RegClass::S)])
-            }
-            (SysVal::FrontFacing, Some(_)) => {
-                let ff = self.gfx.front_face?;
-                let m = self.vreg(RegClass::S, 1);
-                self.emit(build::vcmp(
-                    Opcode::V_CMP_NE_U32,
-                    m,
-                    Src::I(0),
-                    Src::R(ff, RegClass::V),
-                    1,
-                ));
-                Some(vec![MVal::Reg(m, RegClass::S)])
-            }
-            _ => None,
-        }
-    }
-
-    /// The launch mask, saved in the prologue for shaders that end in several places.
-    pub(super) fn save_live_mask(&mut self) {
-        if let Some(live) = self.gfx.live {
-            self.emit_prologue(build::sop1(Opcode::S_MOV_B32, live, build::EXEC, 1));
-        }
-        if self.gfx.wqm {
-            // The wave starts with only the covered pixels in EXEC; helpers join here.
-            let exec = Operand::Special(Special::ExecLo);
-            self.emit_prologue(build::sop1_fixed(Opcode::S_WQM_B32, exec, build::EXEC));
-        }
-    }
-
-    /// Whether `kind` writes memory other invocations can see: helper lanes must not.
-    pub(super) fn needs_exact(&self, kind: &InstKind) -> bool {
-        let visible = |s: &Space| matches!(s, Space::Buffer | Space::Global);
-        (self.gfx.wqm || self.gfx.demotes)
-            && match kind {
-                InstKind::MemStore { space, .. } | InstKind::MemAtomic { space, .. } => {
-                    visible(space)
-                }
-                InstKind::Image(im) => matches!(im.op, ImageOp::Write | ImageOp::Atomic(_)),
-                _ => false,
-            }
-    }
-
-    /// Exact mode: EXEC narrowed to the live lanes; returns the whole-quad EXEC to restore.
-    pub(super) fn enter_exact(&mut self) -> RegRef {
-        let live = self.gfx.live.expect("whole-quad mode and demotion keep the live mask");
-        let saved = self.vreg(RegClass::S, 1);
-        self.emit(build::sop1(Opcode::S_MOV_B32, saved, build::EXEC, 1));
-        let exec = Operand::Special(Special::ExecLo);
-        let l = Src::R(live, RegClass::S);
-        let mut and = build::sop2(Opcode::S_AND_B32, None, build::EXEC, l, 1);
-        if let ferrum_isa::Inst::Sop2(i) = &mut and.inst {
-            i.sdst = exec;
-        }
-        self.emit(and);
-        saved
-    }
-
-    /// Back to whole-quad mode after [`Self::enter_exact`].
-    pub(super) fn leave_exact(&mut self, saved: RegRef) {
-        let exec = Operand::Special(Special::ExecLo);
-        self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(saved, RegClass::S)));
-    }
-
-    /// `OpKill`: the active lanes leave the live mask (and end, as at a return).
-    pub(super) fn select_kill(&mut self) -> Result<(), BackendError> {
-        let Some(live) = self.gfx.live.filter(|_| self.shader.stage == Stage::Fragment) else {
-            return Err(unsupported("OpKill outside a fragment shader"));
-        };
-        let l = Src::R(live, RegClass::S);
-        self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(live), l, build::EXEC, 1));
-        Ok(())
-    }
-
-    /// `OpDemoteToHelperInvocation`: the active lanes leave the live mask but keep running
-    /// (as ACO does: the exact mask loses them, whole-quad EXEC keeps them for derivatives);
-    /// memory writes and the exports only see `live`.
-    pub(super) fn select_demote(&mut self) -> Result<(), BackendError> {
-        let Some(live) = self.gfx.live.filter(|_| self.gfx.demotes) else {
-            return Err(unsupported("OpDemoteToHelperInvocation outside a fragment shader"));
-        };
-        let l = Src::R(live, RegClass::S);
-        self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(live), l, build::EXEC, 1));
-        Ok(())
-    }
-
-    /// `OpIsHelperInvocationEXT` / gl_HelperInvocation: active lanes outside the live mask
-    /// (whole-quad helpers and demoted lanes).
-    pub(super) fn select_is_helper(&mut self, d: Value) -> Result<(), BackendError> {
-        if self.shader.stage != Stage::Fragment {
-            return Err(unsupported("gl_HelperInvocation outside a fragment shader"));
-        }
-        let m = self.vreg(RegClass::S, 1);
-        match self.gfx.live {
-            Some(live) => {
-                let l = Src::R(live, RegClass::S);
-                self.emit(build::sop2(Opcode::S_ANDN2_B32, Some(m), build::EXEC, l, 1));
-                self.set(d, vec![MVal::Reg(m, RegClass::S)]);
-            }
-            // No helpers run and nothing demotes: every lane is live.
-            None => self.set(d, vec![MVal::Const(0)]),
-        }
-        Ok(())
-    }
-
-    /// The exports, at the end of the program.
-    pub(super) fn emit_exports(&mut self) -> Result<Exported, BackendError> {
-        if let Some(live) = self.gfx.live {
-            let exec = Operand::Special(Special::ExecLo);
-            self.emit(build::sop1_fixed(Opcode::S_MOV_B32, exec, Src::R(live, RegClass::S)));
-        }
-        let full = std::mem::take(&mut self.gfx.written_in_entry);
-        self.mf.blocks[0].insts.retain(|mi| {
-            let zeroing = mi.inst.op() == Opcode::V_MOV_B32 && mi.uses.is_empty();
-            !(zeroing && mi.defs.len() == 1 && full.contains(&mi.defs[0].reg))
-        });
-        match self.shader.stage {
-            Stage::Vertex => self.vs_exports(),
-            Stage::Fragment => self.ps_exports(),
-            _ => Ok(Exported::default()),
-        }
-    }
-
-    fn exp(&mut self, target: u8, en: u8, src: [Option<RegRef>; 4], compr: bool) -> usize {
-        let mut b =
-            B::new(Inst::Exp(Exp { target, en, src: [0; 4], compr, done: false, vm: false }));
-        for (k, r) in src.iter().enumerate() {
-            if let Some(r) = r {
-                b = b.use_(Slot::ExpSrc(k as u8), *r, 1);
-            }
-        }
-        self.emit(b.done());
-        self.mf.blocks[self.cur].insts.len() - 1
-    }
-
-    fn set_done(&mut self, at: usize, vm: bool) {
-        if let Inst::Exp(e) = &mut self.mf.blocks[self.cur].insts[at].inst {
-            e.done = true;
-            e.vm = vm;
-        }
-    }
-
-    /// Registers and enable mask of output slot `key`.
-    fn slot_regs(&self, key: SlotKey) -> (u8, [Option<RegRef>; 4]) {
-        let regs: [Option<RegRef>; 4] =
-            std::array::from_fn(|c| self.gfx.outputs.get(&(key, c as u8)).copied());
-        let en = (0..4).filter(|&c| regs[c].is_some()).fold(0u8, |m, c| m | 1 << c);
-        (en, regs)
-    }
-
-    fn vs_exports(&mut self) -> Result<Exported, BackendError> {
-        // Position needs all four components (SPI_SHADER_POS_FORMAT 4COMP).
-        let pos: [Option<RegRef>; 4] =
-            std::array::from_fn(|c| Some(self.output_reg(SlotKey::Position, c as u8)));
-        let mut at = self.exp(g::EXP_POS0, 0xf, pos, false);
-        let written = |io: &GfxIo, key, c: u8| io.outputs.contains_key(&(key, c));
-        let bits = |io: &GfxIo, r: std::ops::Range<u8>| {
-            r.filter(|&c| written(io, SlotKey::ClipCull, c)).fold(0u8, |m, c| m | 1 << c)
-        };
-        let extras = g::VsExtras {
-            point_size: written(&self.gfx, SlotKey::Misc, 0),
-            layer: written(&self.gfx, SlotKey::Misc, 2),
-            viewport_index: written(&self.gfx, SlotKey::Misc, 3),
-            clip_mask: bits(&self.gfx, 0..self.gfx.clip_len),
-            cull_mask: bits(&self.gfx, self.gfx.clip_len..8),
-        };
-        let mut target = g::EXP_POS0 + 1;
-        // 4COMP exports need all four components: unwritten ones (the edge flag in the misc
-        // vector's y, distances past the last) are 0.
-        let mut vectors = Vec::new();
-        if extras.misc() {
-            vectors.push((SlotKey::Misc, 0));
-        }
-        for v in 0..extras.ccdist_vectors() as u8 {
-            vectors.push((SlotKey::ClipCull, 4 * v));
-        }
-        for (key, first) in vectors {
-            let regs: [Option<RegRef>; 4] =
-                std::array::from_fn(|c| Some(self.output_reg(key, first + c as u8)));
-            at = self.exp(target, 0xf, regs, false);
-            target += 1;
-        }
-        self.set_done(at, false);
-        let locations: Vec<u32> = self
-            .gfx
-            .outputs
-            .keys()
-            .filter_map(|k| match k.0 {
-                SlotKey::Location(l) => Some(l),
-                SlotKey::Position | SlotKey::Depth | SlotKey::Misc | SlotKey::ClipCull => None,
-            })
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        for (slot, &loc) in locations.iter().enumerate() {
-            let (en, regs) = self.slot_regs(SlotKey::Location(loc));
-            self.exp(g::EXP_PARAM0 + slot as u8, en, regs, false);
-        }
-        // The distances again as parameters, for a fragment shader that reads them.
-        let mut params = locations;
-        for v in 0..extras.ccdist_vectors() as u8 {
-            let slot = params.len() as u8;
-            if u32::from(slot) >= g::MAX_PARAMS {
-                return Err(unsupported("more than 32 parameters with the clip distances"));
-            }
-            let regs: [Option<RegRef>; 4] =
-                std::array::from_fn(|c| Some(self.output_reg(SlotKey::ClipCull, 4 * v + c as u8)));
-            self.exp(g::EXP_PARAM0 + slot, 0xf, regs, false);
-            params.push(g::CLIP_DIST_LOCATION + u32::from(v));
-        }
-        Ok(Exported { params, extras, ..Default::default() })
-    }
-
-    fn ps_exports(&mut self) -> Result<Exported, BackendError> {
-        let beyond = |k: &&(SlotKey, u8)| matches!(k.0, SlotKey::Location(l) if l > 7);
-        if let Some((k, _)) = self.gfx.outputs.keys().find(beyond) {
-            return Err(unsupported(format!("fragment output {k:?} beyond 8 colour targets")));
-        }
-        let mut color = [0u8; 8];
-        let key = self.gfx.key.ps;
-        // Alpha to coverage reads the shader's alpha: taken before alpha to one replaces it.
-        let mrtz_alpha = if key.alpha_to_coverage_via_mrtz {
-            self.export_src(SlotKey::Location(0), 3)
-        } else {
-            None
-        };
-        // Conversions first, so no register an export reads is overwritten after it.
-        let mut exports = Vec::new();
-        for t in 0..8u8 {
-            let mut srcs: [Option<Src>; 4] =
-                std::array::from_fn(|c| self.export_src(SlotKey::Location(u32::from(t)), c as u8));
-            let mut en = (0..4).filter(|&c| srcs[c].is_some()).fold(0u8, |m, c| m | 1 << c);
-            let fmt = key.color_formats[usize::from(t)];
-            if en == 0 || fmt == EX::SPI_SHADER_ZERO {
-                continue;
-            }
-            if key.alpha_to_one >> t & 1 != 0 {
-                srcs[3] = Some(Src::I(1f32.to_bits()));
-                en |= 8;
-            }
-            color[usize::from(t)] = en;
-            exports.push(self.mrt(g::EXP_MRT0 + t, fmt, en, srcs)?);
-        }
-        // Depth first (as ACO orders them); it ends the program when there is no colour.
-        let frag_depth = self.gfx.outputs.contains_key(&(SlotKey::Depth, 0));
-        let stencil = self.gfx.outputs.contains_key(&(SlotKey::Depth, 1));
-        let sample_mask = self.gfx.outputs.contains_key(&(SlotKey::Depth, 2));
-        if frag_depth || stencil || sample_mask || mrtz_alpha.is_some() {
-            let vgpr = |io: &mut Self, s: Option<Src>| s.map(|s| io.export_vgpr(s));
-            let depth = vgpr(self, self.export_src(SlotKey::Depth, 0));
-            let stencil_ref = vgpr(self, self.export_src(SlotKey::Depth, 1));
-            let mask = vgpr(self, self.export_src(SlotKey::Depth, 2));
-            let alpha = vgpr(self, mrtz_alpha);
-            let en = u8::from(frag_depth) | u8::from(stencil) << 1 | u8::from(sample_mask) << 2;
-            let en = en | u8::from(mrtz_alpha.is_some()) << 3;
-            exports.insert(0, (g::EXP_MRTZ, en, [depth, stencil_ref, mask, alpha], false));
-        }
-        if exports.is_empty() {
-            exports.push((g::EXP_NULL, 0, [None; 4], false));
-        }
-        let mut at = 0;
-        for (target, en, regs, compr) in exports {
-            at = self.exp(target, en, regs, compr);
-        }
-        self.set_done(at, true);
-        Ok(Exported {
-            color,
-            inputs: self.gfx.inputs.clone(),
-            uses: g::PsUses {
-                kills: self.gfx.kills || self.gfx.demotes,
-                frag_depth,
-                stencil,
-                sample_mask,
-                mrtz_alpha: mrtz_alpha.is_some(),
-                ..self.gfx.ps_uses
-            },
-            ..Default::default()
-        })
-    }
-
-    /// The export of one colour target in `fmt` (SPI_SHADER_EX_FORMAT) reading `srcs`,
-    /// converting 16-bit formats into packed registers: (target, EN, sources, `compr`).
-    fn mrt(
-        &mut self,
-        target: u8,
-        fmt: u32,
-        en: u8,
-        srcs: [Option<Src>; 4],
-    ) -> Result<ExpArgs, BackendError> {
-        let pack = match fmt {
-            EX::SPI_SHADER_32_R
-            | EX::SPI_SHADER_32_GR
-            | EX::SPI_SHADER_32_AR
-            | EX::SPI_SHADER_32_ABGR => {
-                let mask = match fmt {
-                    EX::SPI_SHADER_32_R => 1,
-                    EX::SPI_SHADER_32_GR => 3,
-                    EX::SPI_SHADER_32_AR => 9,
-                    _ => 0xf,
-                };
-                let en = en & mask;
-                let regs = std::array::from_fn(|c| {
-                    srcs[c].filter(|_| en >> c & 1 != 0).map(|s| self.export_vgpr(s))
-                });
-                return Ok((target, en, regs, false));
-            }
-            EX::SPI_SHADER_FP16_ABGR => Opcode::V_CVT_PKRTZ_F16_F32,
-            EX::SPI_SHADER_UNORM16_ABGR => Opcode::V_CVT_PKNORM_U16_F32,
-            EX::SPI_SHADER_SNORM16_ABGR => Opcode::V_CVT_PKNORM_I16_F32,
-            EX::SPI_SHADER_UINT16_ABGR => Opcode::V_CVT_PK_U16_U32,
-            EX::SPI_SHADER_SINT16_ABGR => Opcode::V_CVT_PK_I16_I32,
-            f => return Err(unsupported(format!("colour export format {f}"))),
-        };
-        let mut packed = [None; 4];
-        let mut pen = 0u8;
-        for h in 0..2 {
-            if en >> (2 * h) & 3 == 0 {
-                continue;
-            }
-            // An unwritten half of a written pair packs 0 (its value is undefined).
-            let (a, b) = (srcs[2 * h].unwrap_or(Src::I(0)), srcs[2 * h + 1].unwrap_or(Src::I(0)));
-            packed[h] = Some(self.export_pair(pack, a, b));
-            pen |= 3 << (2 * h);
-        }
-        Ok((target, pen, packed, true))
-    }
+/// The location and 32-bit component of dword `k` of a 64-bit input or output at (`slot`,
+/// `comp`): element j takes dwords 2j (low) and 2j + 1 (high), counted on into the next
+/// location as `lower_io` places them (a dvec3 or dvec4 takes two; Vulkan "Location
+/// Assignment").
+fn dword_place(slot: IoSlot, comp: u8, k: u32) -> Result<(IoSlot, u8), BackendError> {
+    let IoSlot::Location(l) = slot else {
+        return Err(unsupported(format!("64-bit built-in {slot:?}")));
+    };
+    let c = u32::from(comp) + k;
+    Ok((IoSlot::Location(l.saturating_add(c / 4)), (c % 4) as u8))
 }

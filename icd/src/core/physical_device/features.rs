@@ -292,13 +292,12 @@ fn write_supported(body: &mut [u32], s_type: vk::StructureType) {
         // VK_KHR_buffer_device_address: bufferDeviceAddress (the corpus's buffer_reference
         // shaders); no capture/replay and no multi-device addresses.
         vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => &[T, F, F],
-        // VK_KHR_shader_subgroup_extended_types: the compiler does implement subgroup
-        // operations on 8/16/64-bit integers and f16
-        // (`ferrum_compiler::amd::SUBGROUP_FEATURES.extended_types`, run by the compiler's
-        // subgroup corpus), but the extension is not exposed yet (its conformance cases have
-        // not been run), so shaderSubgroupExtendedTypes stays false, like every other member
-        // of a structure whose extension the device does not list.
-        vk::StructureType::PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES => &[F],
+        // VK_KHR_shader_subgroup_extended_types: every advertised subgroup class on 8/16/64-bit
+        // integers and f16, scalars and vectors, as the compiler says it implements
+        // (`ferrum_compiler::amd::SUBGROUP_FEATURES.extended_types`: the compiler's subgroup
+        // corpus against its interpreter; tests/tests/subgroup_extended_types.rs against the
+        // spec's definitions on Ferrum and lavapipe; CTS subgroups.* on those types).
+        vk::StructureType::PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES => &[T],
         _ => &[],
     };
     for (i, word) in body.iter_mut().enumerate() {
