@@ -172,6 +172,7 @@ fn the_simulator_draws_what_the_interpreter_computes() {
     for ps in [
         "color.frag",
         "discard.frag",
+        "discard_chain.frag",
         "deriv_quad.frag",
         "deriv_linear.frag",
         "demote.frag",

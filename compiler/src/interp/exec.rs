@@ -212,6 +212,15 @@ impl Invocation {
                         }
                         return Ok(Status::Subgroup);
                     }
+                    // The invocation ends here, as at a `Kill` terminator.
+                    InstKind::KillIf(c) => {
+                        if self.data(*c)?[0] & 1 == 1 {
+                            self.frames.clear();
+                            if let Some(io) = &mut self.io {
+                                io.killed = true;
+                            }
+                        }
+                    }
                     InstKind::Call { func, args, rets } => {
                         let a: Vec<IVal> =
                             args.iter().map(|v| self.val(*v)).collect::<Result<_, _>>()?;
@@ -503,7 +512,9 @@ impl Ctx<'_> {
             }
             InstKind::SysVal(sv) => IVal::Data(self.ids.sysval(self.s, *sv)?),
             InstKind::Barrier { .. } => return Ok(None),
-            InstKind::Demote | InstKind::IsHelper => return self.helper_op(kind, mem),
+            InstKind::Demote | InstKind::DemoteIf(_) | InstKind::IsHelper => {
+                return self.helper_op(kind, mem)
+            }
             InstKind::Subgroup { .. } => {
                 return Err(InterpError::Invalid("subgroup op outside its wave".into()))
             }
@@ -511,8 +522,8 @@ impl Ctx<'_> {
             InstKind::IoLoad { .. } | InstKind::IoStore { .. } | InstKind::InterpolateAt { .. } => {
                 return self.io_inst(kind, shape, mem)
             }
-            InstKind::Call { .. } => {
-                return Err(InterpError::Invalid("call dispatched as plain op".into()))
+            InstKind::Call { .. } | InstKind::KillIf(_) => {
+                return Err(InterpError::Invalid("control op dispatched as plain op".into()))
             }
         }))
     }

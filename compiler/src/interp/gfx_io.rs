@@ -235,7 +235,7 @@ impl Ctx<'_> {
         }
     }
 
-    /// `Demote` and `IsHelper`.
+    /// `Demote`, `DemoteIf` and `IsHelper`.
     pub(super) fn helper_op(
         &self,
         kind: &InstKind,
@@ -243,11 +243,12 @@ impl Ctx<'_> {
     ) -> Result<Option<IVal>, InterpError> {
         let io = mem.io.as_deref_mut().filter(|io| matches!(io.inputs, Inputs::Fragment(..)));
         let io = io.ok_or_else(|| invalid("helper invocations outside a fragment shader"))?;
-        if *kind == InstKind::Demote {
-            io.helper = true;
-            return Ok(None);
+        match kind {
+            InstKind::Demote => io.helper = true,
+            InstKind::DemoteIf(c) => io.helper |= self.data(*c)?[0] & 1 == 1,
+            _ => return Ok(Some(IVal::Data(vec![u64::from(io.helper)]))),
         }
-        Ok(Some(IVal::Data(vec![u64::from(io.helper)])))
+        Ok(None)
     }
 
     fn io_write(

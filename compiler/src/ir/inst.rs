@@ -548,6 +548,12 @@ pub enum InstKind {
     /// Demote the fragment to a helper invocation: it keeps running (for its quad's
     /// derivatives) but writes no memory and no colour, depth or sample mask.
     Demote,
+    /// Ends the invocation as `OpKill`/`OpTerminateInvocation` do when the boolean is true;
+    /// the other invocations go on. `opt_kill_if` makes it from a conditional branch to a
+    /// block that only kills, so the code after it stays in the same block.
+    KillIf(Value),
+    /// `Demote` when the boolean is true (from `if (c) demote;`, by `opt_kill_if`).
+    DemoteIf(Value),
     /// Whether this invocation is a helper (a whole-quad lane that covers no sample, or one
     /// demoted so far): a boolean that changes at every `Demote`, so it is neither CSE'd nor
     /// moved.
@@ -583,7 +589,9 @@ impl Inst {
                 at.src().into_iter().for_each(f);
             }
             InstKind::Barrier { .. } | InstKind::Demote | InstKind::IsHelper => {}
-            InstKind::IoStore { value, .. } => f(*value),
+            InstKind::IoStore { value, .. }
+            | InstKind::KillIf(value)
+            | InstKind::DemoteIf(value) => f(*value),
             InstKind::Alu(_, s) => s.iter().for_each(|v| f(*v)),
             InstKind::Atomic { ptr, srcs, .. } => {
                 f(*ptr);
@@ -628,7 +636,9 @@ impl Inst {
                 f(ptr);
                 at.src_mut().into_iter().for_each(f);
             }
-            InstKind::IoStore { value, .. } => f(value),
+            InstKind::IoStore { value, .. }
+            | InstKind::KillIf(value)
+            | InstKind::DemoteIf(value) => f(value),
             InstKind::Barrier { .. } | InstKind::Demote | InstKind::IsHelper => {}
             InstKind::Alu(_, s) => s.iter_mut().for_each(f),
             InstKind::Atomic { ptr, srcs, .. } => {

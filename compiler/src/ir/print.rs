@@ -117,6 +117,8 @@ pub fn inst_text(s: &Shader, f: &Function, i: &Inst) -> String {
             t
         }
         InstKind::Demote => "demote".into(),
+        InstKind::KillIf(c) => format!("kill_if %{}", c.0),
+        InstKind::DemoteIf(c) => format!("demote_if %{}", c.0),
         InstKind::IsHelper => "is_helper".into(),
         InstKind::Subgroup { op, srcs } => format!("subgroup_{} {}", op.name(), list(srcs)),
         InstKind::Call { func, args, rets } => {

@@ -86,7 +86,9 @@ fn run(s: &Shader, f: &mut Function) -> bool {
                 InstKind::Barrier { .. }
                 | InstKind::Call { .. }
                 | InstKind::Image(_)
-                | InstKind::Demote => {
+                | InstKind::Demote
+                | InstKind::KillIf(_)
+                | InstKind::DemoteIf(_) => {
                     known.clear();
                     pending.clear();
                 }

@@ -75,15 +75,15 @@ pub struct GfxIo {
     pub(super) outputs: BTreeMap<(SlotKey, u8), RegRef>,
     /// The launch EXEC minus the killed lanes, for shaders that end in several places (kill,
     /// early returns): the exports run with it.
-    live: Option<RegRef>,
+    pub(super) live: Option<RegRef>,
     /// The PS kills lanes (DB_SHADER_CONTROL.KILL_ENABLE).
     pub kills: bool,
     /// The PS demotes lanes to helpers: they stay in EXEC (derivatives of their quad stay
     /// defined) but leave `live`, and memory writes run in exact mode as under WQM.
     pub demotes: bool,
     /// The PS runs in whole-quad mode (derivatives, implicit-LOD sampling): EXEC is widened
-    /// to whole quads at entry so helper lanes compute, and narrowed to `live` around stores,
-    /// atomics and the exports (exact mode).
+    /// to whole quads at entry so helper lanes compute, and narrowed to `live` around stores
+    /// and atomics (exact mode) and, when lanes were killed or demoted, for the exports.
     pub wqm: bool,
     /// M0 holds PRIM_MASK (set in the prologue).
     m0_set: bool,
@@ -276,11 +276,27 @@ impl GfxIo {
         let f = shader.entry_fn();
         let ends =
             f.blocks.iter().filter(|b| matches!(b.term, Terminator::Return(_) | Terminator::Kill));
-        io.kills = f.blocks.iter().any(|b| matches!(b.term, Terminator::Kill));
+        let kill_terms = f.blocks.iter().any(|b| matches!(b.term, Terminator::Kill));
+        io.kills = kill_terms
+            || f.blocks
+                .iter()
+                .flat_map(|b| &b.insts)
+                .any(|i| matches!(i.kind, InstKind::KillIf(_)));
         io.wqm = shader.stage == Stage::Fragment && needs_helpers(f);
         io.demotes = shader.stage == Stage::Fragment
-            && f.blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i.kind, InstKind::Demote));
-        let exact = io.kills || io.wqm || io.demotes;
+            && f.blocks
+                .iter()
+                .flat_map(|b| &b.insts)
+                .any(|i| matches!(i.kind, InstKind::Demote | InstKind::DemoteIf(_)));
+        // Whole-quad mode alone needs the launch mask only where helper lanes must not act
+        // (memory writes) or are asked about: the exports may run with the helpers in EXEC,
+        // as ACO's do, since the hardware's valid mask is EXEC and the pixels' coverage.
+        let helpers_matter = io.wqm
+            && (writes_memory(f)
+                || f.blocks.iter().flat_map(|b| &b.insts).any(|i| i.kind == InstKind::IsHelper));
+        // A `KillIf` takes its lanes out of EXEC for good (see `kill_if`): only kills that end
+        // a block need the launch mask kept aside.
+        let exact = kill_terms || io.demotes || helpers_matter;
         if shader.stage != Stage::Compute && (exact || ends.count() > 1) {
             io.live = Some(mf.vreg(RegClass::S, 1));
         }

@@ -41,6 +41,7 @@ mod image;
 mod image_desc;
 mod image_sample;
 pub mod io;
+mod kill_if;
 pub mod layout_order;
 mod mem;
 pub(crate) mod scratch;
@@ -508,6 +509,8 @@ impl<'a> Isel<'a> {
             InstKind::Subgroup { op, srcs } => self.select_subgroup(*op, dst, srcs)?,
             InstKind::Image(im) => self.select_image(im, dst)?,
             InstKind::Demote => self.select_demote()?,
+            InstKind::KillIf(c) => self.select_kill_if(*c)?,
+            InstKind::DemoteIf(c) => self.select_demote_if(*c)?,
             InstKind::IsHelper => {
                 let d = dst.ok_or_else(|| unsupported("is_helper without result"))?;
                 self.select_is_helper(d)?
