@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::draw::{draw_full, DrawSetup, H, W};
+use common::draw::{draw_full, draw_samples, DrawSetup, H, W};
 use ferrum_compiler::amd::abi::graphics::GfxKey;
 use ferrum_compiler::amd::{compile_graphics, default_layout, GfxBinary};
 use ferrum_compiler::interp::{self, Outputs, Quad, Resources, Triangle, VertexLane};
@@ -55,7 +55,11 @@ fn triangle(outs: &[Outputs]) -> Triangle {
 /// Whether pixel (x, y)'s centre is inside the triangle; `None` within 1/64 pixel of an edge
 /// (where the rasterizer's snapping decides).
 fn inside(tri: &Triangle, x: u32, y: u32) -> Option<bool> {
-    let p = [f64::from(x) + 0.5, f64::from(y) + 0.5];
+    inside_at(tri, [f64::from(x) + 0.5, f64::from(y) + 0.5])
+}
+
+/// Whether window position `p` is inside the triangle; `None` within 1/64 pixel of an edge.
+fn inside_at(tri: &Triangle, p: [f64; 2]) -> Option<bool> {
     let v = tri.window;
     let mut sign = Vec::new();
     for (a, b) in [(v[1], v[2]), (v[2], v[0]), (v[0], v[1])] {
@@ -196,6 +200,131 @@ fn the_simulator_draws_what_the_interpreter_computes() {
     ] {
         let n = compare(vs, ps, first);
         assert!(n > 1000, "{vs} + {ps}: only {n} pixels compared");
+    }
+}
+
+/// Samples of pixel (x, y) inside the triangle at Vulkan's standard locations for `n`
+/// samples; `None` when one is within 1/64 pixel of an edge.
+fn sample_coverage(tri: &Triangle, x: u32, y: u32, n: u32) -> Option<u32> {
+    let locs = ferrum_compiler::amd::abi::graphics::standard_sample_locations(n);
+    let mut cov = 0;
+    for (s, &(sx, sy)) in locs.iter().enumerate() {
+        let p = [f64::from(x) + f64::from(sx) / 16.0, f64::from(y) + f64::from(sy) / 16.0];
+        cov |= u32::from(inside_at(tri, p)?) << s;
+    }
+    Some(cov)
+}
+
+/// Draws `vs` + `ps` with `n` samples per pixel (one PS invocation per sample when the
+/// shader asks for it or `shading` is set) and compares every sample of every pixel whose
+/// samples are all clearly inside or outside with the interpreter: a fragment's outputs go
+/// to the samples it covers (only its own sample when it runs per sample) that its
+/// gl_SampleMask keeps; the other samples keep the cleared 0. Returns the samples compared.
+fn compare_ms(vs_file: &str, ps_file: &str, n: u32, shading: bool) -> usize {
+    let (vs_ir, _) = ir(vs_file);
+    let (ps_ir, _) = ir(ps_file);
+    let vs = binary(&vs_ir, vs_file);
+    let mut key = GfxKey::default();
+    key.ps.samples = n;
+    let ps = compile_graphics(&ps_ir, &default_layout(&ps_ir), key)
+        .unwrap_or_else(|e| panic!("{ps_file}: {e}"));
+    let per_sample = shading
+        || matches!(&ps.metadata, ferrum_compiler::amd::GfxMetadata::Fragment(m) if m.per_sample());
+    let setup = DrawSetup {
+        vertices: 3,
+        instances: 1,
+        samples: n,
+        sample_shading: shading,
+        ..Default::default()
+    };
+    let what = format!("{vs_file} + {ps_file}, {n} samples, per sample {per_sample}");
+    let (pixels, _) = draw_samples(&vs, &ps, &setup)
+        .unwrap_or_else(|e| panic!("{what}: {e}\nPS:\n{}", ps.isa_text));
+    let lanes: Vec<VertexLane> =
+        (0..3).map(|i| VertexLane { vertex_index: i, ..Default::default() }).collect();
+    let outs = interp::run_vertex(&vs_ir, &lanes, &mut Resources::default()).unwrap();
+    let mut tri = triangle(&outs);
+    tri.samples = n;
+    let mask_slot = (IoSlot::Builtin(BuiltinOut::SampleMask), 0);
+    let mut compared = 0;
+    for qy in (0..H).step_by(2) {
+        for qx in (0..W).step_by(2) {
+            let at = |l: u32| (qx + (l & 1), qy + (l >> 1));
+            let cov = [0, 1, 2, 3].map(|l| {
+                let (x, y) = at(l);
+                sample_coverage(&tri, x, y, n)
+            });
+            if cov.iter().all(|c| *c == Some(0)) {
+                continue;
+            }
+            // Each run shades the samples in its mask: all of them, or one per run.
+            let runs: Vec<(Option<u32>, u32)> = if per_sample {
+                (0..n).map(|s| (Some(s), 1 << s)).collect()
+            } else {
+                vec![(None, (1 << n) - 1)]
+            };
+            let mut want = [[[0f32; 4]; 8]; 4];
+            for (sample, shaded) in runs {
+                // Uncertain lanes count as covered: their quad neighbours' derivatives see
+                // them compute either way, and they are not compared.
+                let coverage = cov.map(|c| c.unwrap_or((1 << n) - 1));
+                let quad = Quad { x: qx, y: qy, coverage, sample };
+                let frags = interp::run_fragment(&ps_ir, &tri, &quad, &mut Resources::default())
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                for (l, frag) in frags.iter().enumerate() {
+                    if !frag.live() {
+                        continue;
+                    }
+                    let keep = frag.outputs.get(&mask_slot).map_or(u32::MAX, |&m| m as u32);
+                    let written = coverage[l] & shaded & keep;
+                    for s in (0..n).filter(|s| written >> s & 1 != 0) {
+                        want[l][s as usize] = [0u8, 1, 2, 3].map(|c| {
+                            let v = frag.outputs.get(&(IoSlot::Location(0), c));
+                            f32::from_bits(v.copied().unwrap_or(0) as u32)
+                        });
+                    }
+                }
+            }
+            for l in 0..4 {
+                let (x, y) = at(l as u32);
+                if cov[l].is_none() {
+                    continue;
+                }
+                for s in 0..n as usize {
+                    let got = pixels[(y * W + x) as usize][s];
+                    for c in 0..4 {
+                        let w = want[l][s][c];
+                        assert!(
+                            (got[c] - w).abs() <= tolerance(ps_file, w),
+                            "{what}: pixel ({x}, {y}) sample {s} channel {c}: simulator {} vs \
+                             interpreter {w}",
+                            got[c]
+                        );
+                    }
+                    compared += 1;
+                }
+            }
+        }
+    }
+    compared
+}
+
+#[test]
+fn multisampled_draws_match_the_interpreter_per_sample() {
+    for n in [2, 4, 8] {
+        for (ps, shading) in [
+            ("color.frag", false),
+            ("color.frag", true),
+            ("coord.frag", true),
+            ("centroid.frag", false),
+            ("interp_at.frag", false),
+            ("sample_rate.frag", false),
+            ("sample_id.frag", false),
+            ("sample_mask.frag", false),
+        ] {
+            let got = compare_ms("color.vert", ps, n, shading);
+            assert!(got > 1000 * n as usize, "{ps} at {n} samples: only {got} compared");
+        }
     }
 }
 

@@ -139,6 +139,8 @@ fn setup() -> DrawSetup {
         depth: false,
         points: false,
         texture: None,
+        samples: 1,
+        sample_shading: false,
     }
 }
 

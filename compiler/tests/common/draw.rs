@@ -96,6 +96,13 @@ pub struct DrawSetup {
     pub points: bool,
     /// A combined image/sampler in descriptor set 0.
     pub texture: Option<Texture>,
+    /// Samples per pixel (0 or 1: single-sampled). Multisampled draws render to an
+    /// R_64KB_X target (the swizzle mode with MSAA layouts), Vulkan's standard sample
+    /// locations, centroid priority in sample order.
+    pub samples: u32,
+    /// Sample shading: one PS invocation per covered sample (DB_EQAA.PS_ITER_SAMPLES, as
+    /// minSampleShading 1.0 asks), whatever the shader reads.
+    pub sample_shading: bool,
 }
 
 /// A single-level 2D linear 32_32_32_32_FLOAT texture and its sampler, written into set 0.
@@ -184,6 +191,19 @@ pub type Drawn = (Vec<[f32; 4]>, Option<Vec<f32>>);
 
 /// [`draw_with`], also returning the depth target (row-major W x H) when there is one.
 pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Drawn, String> {
+    let (samples, depth) = draw_samples(vs, ps, setup)?;
+    Ok((samples.into_iter().map(|p| p[0]).collect(), depth))
+}
+
+/// Colour texels per pixel (row-major W x H), one per sample, and the depth target.
+pub type DrawnSamples = (Vec<Vec<[f32; 4]>>, Option<Vec<f32>>);
+
+/// [`draw_full`] with every sample of every pixel ([`DrawSetup::samples`]).
+pub fn draw_samples(
+    vs: &GfxBinary,
+    ps: &GfxBinary,
+    setup: &DrawSetup,
+) -> Result<DrawnSamples, String> {
     let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err("need a vertex and a fragment binary".into());
     };
@@ -202,7 +222,9 @@ pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Dr
     let pcode = mem(&dev, ps.code.len() as u64);
     pcode.map.write(0, &ps.code).unwrap();
     let pitch = W.div_ceil(16) * 16;
-    let color = mem(&dev, u64::from(pitch * H * 16));
+    let samples = setup.samples.max(1);
+    let layout = (samples > 1).then(|| msaa_layout(samples)).transpose()?;
+    let color = mem(&dev, layout.as_ref().map_or(u64::from(pitch * H * 16), |l| l.size));
     let table = mem(&dev, 4096);
     let set0 = mem(&dev, 4096);
     table.map.write(0, &set0.va.to_le_bytes()).unwrap();
@@ -234,6 +256,9 @@ pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Dr
     ];
     set(&mut pm4, r::SPI_SHADER_USER_DATA_VS_0 + 4 * g::VS_USER_DATA_VERTEX_INPUTS, &draw_params);
     ps_state(&mut pm4, vm, pm, pcode.va, table.va, color.va);
+    if samples > 1 {
+        msaa_state(&mut pm4, samples, setup.sample_shading || pm.per_sample());
+    }
     if setup.depth {
         depth_state(&mut pm4, zbuf.va);
     }
@@ -268,12 +293,28 @@ pub fn draw_full(vs: &GfxBinary, ps: &GfxBinary, setup: &DrawSetup) -> Result<Dr
         Ok(true) => {}
         other => return Err(format!("draw failed: {other:?}")),
     }
-    let words = color.map.read_u32s(0, (pitch * H * 4) as usize).unwrap();
     let mut out = Vec::with_capacity((W * H) as usize);
-    for y in 0..H {
-        for x in 0..W {
-            let o = ((y * pitch + x) * 4) as usize;
-            out.push(core::array::from_fn(|c| f32::from_bits(words[o + c])));
+    match &layout {
+        None => {
+            let words = color.map.read_u32s(0, (pitch * H * 4) as usize).unwrap();
+            for y in 0..H {
+                for x in 0..W {
+                    let o = ((y * pitch + x) * 4) as usize;
+                    out.push(vec![core::array::from_fn(|c| f32::from_bits(words[o + c]))]);
+                }
+            }
+        }
+        Some(l) => {
+            let words = color.map.read_u32s(0, (l.size / 4) as usize).unwrap();
+            for y in 0..H {
+                for x in 0..W {
+                    let texel = |s| {
+                        let o = (l.offset(x, y, 0, 0, s) / 4) as usize;
+                        core::array::from_fn(|c| f32::from_bits(words[o + c]))
+                    };
+                    out.push((0..samples).map(texel).collect());
+                }
+            }
         }
     }
     let depth = setup.depth.then(|| {
@@ -407,4 +448,77 @@ fn ps_state(
     set(out, r::CB_COLOR0_INFO, &[I::FORMAT.val(14) | I::NUMBER_TYPE.val(7)]);
     use r::CB_COLOR0_ATTRIB2 as A;
     set(out, r::CB_COLOR0_ATTRIB2, &[A::MIP0_WIDTH.val(W - 1) | A::MIP0_HEIGHT.val(H - 1)]);
+}
+
+/// The layout of the multisampled 32_32_32_32 colour target, from the simulator's
+/// implementation of addrlib's equations (R_64KB_X, the mode RADV and our driver give
+/// multisampled colour images).
+fn msaa_layout(samples: u32) -> Result<ferrum_sim::tex::surface::Layout, String> {
+    use ferrum_sim::tex::surface::{Dim, SurfaceDesc};
+    let desc = SurfaceDesc {
+        sw_mode: R_64KB_X,
+        dim: Dim::D2,
+        bpe_log2: 4,
+        width: W,
+        height: H,
+        slices: 1,
+        mips: 1,
+        samples_log2: samples.trailing_zeros(),
+        pitch: None,
+        pipe_bank_xor: 0,
+    };
+    desc.layout().map_err(|e| e.0)
+}
+
+/// SW_64KB_R_X (the register database's SwizzleMode enumeration).
+const R_64KB_X: u32 = 27;
+
+/// The multisample registers for `samples` (2, 4, 8) as the driver's multisample state
+/// programs them (PA_SC_AA_CONFIG, sample locations, DB_EQAA), except the centroid priority:
+/// sample order, the choice the interpreter makes (Vulkan lets the centroid be any covered
+/// sample); the colour target's sample count and swizzle mode.
+fn msaa_state(out: &mut Vec<u32>, samples: u32, per_sample: bool) {
+    let log2 = samples.trailing_zeros();
+    let offs = g::standard_sample_locations(samples);
+    set(out, r::PA_SC_MODE_CNTL_0, &[r::PA_SC_MODE_CNTL_0::MSAA_ENABLE.val(1)]);
+    let max_dist = offs.iter().map(|&(x, y)| (x - 8).abs().max((y - 8).abs())).max().unwrap_or(0);
+    use r::PA_SC_AA_CONFIG as A;
+    let aa = A::MSAA_NUM_SAMPLES.val(log2)
+        | A::MAX_SAMPLE_DIST.val(max_dist as u32)
+        | A::MSAA_EXPOSED_SAMPLES.val(log2)
+        | A::COVERED_CENTROID_IS_CENTER.val(1);
+    set(out, r::PA_SC_AA_CONFIG, &[aa]);
+    // Signed 1/16-pixel offsets from the centre, S_X in bits 8k..8k+3 and S_Y above, the same
+    // for the quad's four pixels.
+    let mut words = [0u32; 4];
+    for (s, &(x, y)) in offs.iter().enumerate() {
+        let (dx, dy) = ((x - 8) as u32 & 0xf, (y - 8) as u32 & 0xf);
+        words[s / 4] |= (dx | dy << 4) << (8 * (s % 4));
+    }
+    for pixel in 0..4u32 {
+        set(out, r::PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0 + 16 * pixel, &words);
+    }
+    let mut prio = [0u32; 2];
+    for i in 0..16u32 {
+        prio[(i / 8) as usize] |= (i % samples) << (4 * (i % 8));
+    }
+    set(out, r::PA_SC_CENTROID_PRIORITY_0, &prio);
+    let iter = if per_sample { log2 } else { 0 };
+    use r::DB_EQAA as E;
+    let eqaa = E::MAX_ANCHOR_SAMPLES.val(log2)
+        | E::PS_ITER_SAMPLES.val(iter)
+        | E::MASK_EXPORT_NUM_SAMPLES.val(log2)
+        | E::ALPHA_TO_MASK_NUM_SAMPLES.val(log2)
+        | E::HIGH_QUALITY_INTERSECTIONS.val(1)
+        | E::INCOHERENT_EQAA_READS.val(1)
+        | E::INTERPOLATE_COMP_Z.val(1)
+        | E::STATIC_ANCHOR_ASSOCIATIONS.val(1);
+    set(out, r::DB_EQAA, &[eqaa]);
+    let pos = if per_sample { 2 } else { 0 };
+    set(out, r::SPI_BARYC_CNTL, &[r::SPI_BARYC_CNTL::POS_FLOAT_LOCATION.val(pos)]);
+    use r::CB_COLOR0_ATTRIB as CA;
+    set(out, r::CB_COLOR0_ATTRIB, &[CA::NUM_SAMPLES.val(log2) | CA::NUM_FRAGMENTS.val(log2)]);
+    use r::CB_COLOR0_ATTRIB3 as A3;
+    let a3 = A3::COLOR_SW_MODE.val(R_64KB_X) | A3::RESOURCE_TYPE.val(1) | A3::RESOURCE_LEVEL.val(1);
+    set(out, r::CB_COLOR0_ATTRIB3, &[a3]);
 }
