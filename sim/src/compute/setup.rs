@@ -289,25 +289,26 @@ impl DispatchSetup {
         let threads = wg.size.iter().product::<u32>();
         let first = w * WAVE_SIZE;
         let lanes = threads.saturating_sub(first).min(WAVE_SIZE);
+        let [sx, sy, _] = wg.size;
         // The first thread's ids by division, then counted up X fastest (no division per lane).
-        let mut local = [
-            first % wg.size[0],
-            (first / wg.size[0]) % wg.size[1],
-            first / (wg.size[0] * wg.size[1]),
-        ];
+        let (mut x, mut y, mut z) = (first % sx, (first / sx) % sy, first / (sx * sy));
+        let mut ids = [[0u32; WAVE_SIZE as usize]; 3];
         for lane in 0..lanes as usize {
-            for (row, id) in rows.iter_mut().zip(local) {
-                row[lane] = id;
-            }
-            local[0] += 1;
-            if local[0] == wg.size[0] {
-                local[0] = 0;
-                local[1] += 1;
-                if local[1] == wg.size[1] {
-                    local[1] = 0;
-                    local[2] += 1;
+            ids[0][lane] = x;
+            ids[1][lane] = y;
+            ids[2][lane] = z;
+            x += 1;
+            if x == sx {
+                x = 0;
+                y += 1;
+                if y == sy {
+                    y = 0;
+                    z += 1;
                 }
             }
+        }
+        for (row, src) in rows.iter_mut().zip(&ids) {
+            row[..lanes as usize].copy_from_slice(&src[..lanes as usize]);
         }
         match lanes {
             32 => u32::MAX,

@@ -19,9 +19,19 @@ pub fn exec(w: &mut Wave, i: &Smem, form: &ferrum_isa::tables::Form, mem: &Mem<'
         _ => {}
     }
     let count = form.dwords(Field::Sdata) as usize;
-    if !name.starts_with("s_load_dword") && !name.starts_with("s_buffer_load_dword") {
-        return fault(format!("unimplemented SMEM {name}"));
-    }
+    let buffer = match i.op {
+        O::S_LOAD_DWORD
+        | O::S_LOAD_DWORDX2
+        | O::S_LOAD_DWORDX4
+        | O::S_LOAD_DWORDX8
+        | O::S_LOAD_DWORDX16 => false,
+        O::S_BUFFER_LOAD_DWORD
+        | O::S_BUFFER_LOAD_DWORDX2
+        | O::S_BUFFER_LOAD_DWORDX4
+        | O::S_BUFFER_LOAD_DWORDX8
+        | O::S_BUFFER_LOAD_DWORDX16 => true,
+        _ => return fault(format!("unimplemented SMEM {name}")),
+    };
     let soffset = if i.soffset == ferrum_isa::Operand::Special(ferrum_isa::Special::Null) {
         0
     } else {
@@ -35,7 +45,7 @@ pub fn exec(w: &mut Wave, i: &Smem, form: &ferrum_isa::tables::Form, mem: &Mem<'
     }
     let mut buf = [0u32; 16];
     let values = &mut buf[..count];
-    if name.starts_with("s_buffer_load") {
+    if buffer {
         let v = w.sread_n::<4>(base_reg)?;
         let base = v[0] as u64 | ((v[1] & 0xffff) as u64) << 32;
         let stride = (v[1] >> 16) & 0x3fff;
