@@ -100,3 +100,19 @@ fn outputs_read_back_into_read_outputs_keep_their_values() {
     assert!(a.iter().any(|p| p[3] != 0.0), "the triangle is drawn");
     assert_eq!(differing(&a, &b), 0, "pixels the linked VS draws differently");
 }
+
+#[test]
+fn linking_keeps_the_64_bit_varyings_the_fragment_shader_reads() {
+    // double_varyings.frag reads every double it declares: each takes two components, the
+    // wider ones continuing into the next location, and linking removes none of them.
+    let ps = compile("double_varyings.frag", Stage::Fragment, PsKey::default());
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!("not a pixel shader") };
+    let full = compile("double_varyings.vert", Stage::Vertex, VsKey::default());
+    let key = VsKey { unread_outputs: !pm.input_reads, ..Default::default() };
+    let linked = compile("double_varyings.vert", Stage::Vertex, key);
+    assert_eq!(params(&linked), params(&full));
+    let a = draw(&full, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\n{}", full.isa_text));
+    let b = draw(&linked, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\n{}", linked.isa_text));
+    assert!(a.iter().any(|p| p[3] != 0.0), "the triangle is drawn");
+    assert_eq!(differing(&a, &b), 0, "pixels the linked VS draws differently");
+}
