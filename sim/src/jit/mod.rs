@@ -8,8 +8,10 @@
 //! Architectural state stays where the interpreter keeps it: the [`Wave`]'s SGPR array,
 //! VGPR rows and SCC. Translated code reads and writes those through raw pointers, one wave's
 //! 32 lanes as eight 4-lane host vectors, EXEC applied as a per-lane blend on every write.
-//! Nothing is cached in host registers across instructions, which is what lets any instruction
-//! hand over to the interpreter and back:
+//! Within a run of native instructions (a segment, see `regcache`) registers are held in host
+//! values, and a loop made only of native instructions keeps them across its back edge (see
+//! `loops`); every way out to the interpreter stores them first, which is what lets any
+//! instruction hand over to the interpreter and back:
 //!
 //! - **native** instructions (the hot integer and f32 VALU and SALU operations, branches)
 //!   are emitted as host code. Whether an instruction is native is decided at translation
