@@ -125,7 +125,8 @@ fn sample(h: &Harness, pd: vk::PhysicalDevice) -> Vec<[u32; 4]> {
             .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
             .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE);
         let sampler = d.create_sampler(&nearest, None).expect("vkCreateSampler");
-        set.write_sampled_image(0, view, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+        let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+        set.write_sampled_image(0, view, read);
         set.write_samplers(1, &[sampler]);
         set.write_buffers(2, vk::DescriptorType::STORAGE_BUFFER, &[whole(dir_buf.buffer)]);
         set.write_buffers(3, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
