@@ -292,11 +292,9 @@ impl DispatchSetup {
         let [sx, sy, _] = wg.size;
         // The first thread's ids by division, then counted up X fastest (no division per lane).
         let (mut x, mut y, mut z) = (first % sx, (first / sx) % sy, first / (sx * sy));
-        let mut ids = [[0u32; WAVE_SIZE as usize]; 3];
-        for lane in 0..lanes as usize {
-            ids[0][lane] = x;
-            ids[1][lane] = y;
-            ids[2][lane] = z;
+        let mut ids = [[0u32; 3]; WAVE_SIZE as usize];
+        for id in ids.iter_mut().take(lanes as usize) {
+            *id = [x, y, z];
             x += 1;
             if x == sx {
                 x = 0;
@@ -307,8 +305,10 @@ impl DispatchSetup {
                 }
             }
         }
-        for (row, src) in rows.iter_mut().zip(&ids) {
-            row[..lanes as usize].copy_from_slice(&src[..lanes as usize]);
+        for (d, row) in rows.iter_mut().enumerate().take(3) {
+            for (dst, id) in row.iter_mut().zip(&ids[..lanes as usize]) {
+                *dst = id[d];
+            }
         }
         match lanes {
             32 => u32::MAX,
