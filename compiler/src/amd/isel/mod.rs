@@ -116,6 +116,8 @@ pub struct Isel<'a> {
     pub(crate) inputs: Inputs,
     /// Per-invocation scratch kept in VGPRs, one per dword (see [`mem`]).
     pub(crate) scratch: Vec<RegRef>,
+    /// Private data lives in the scratch ring, not in VGPRs ([`scratch::in_memory`]).
+    pub(crate) private_in_memory: bool,
     /// 64-bit divisions done in the current machine block, so that `x / d` and `x % d` share
     /// one (see [`div64`]).
     div_cache: Vec<div64::CachedDivision>,
@@ -142,7 +144,8 @@ impl<'a> Isel<'a> {
     ) -> Self {
         let f = shader.entry_fn();
         let mut mf = MFunc::default();
-        let scratch = scratch || scratch::in_memory(shader);
+        let private_in_memory = scratch::in_memory(shader);
+        let scratch = scratch || private_in_memory;
         let user = abi::UserSgprs { scratch };
         // Graphics stages find the ring address and wave offset after their own SGPRs.
         let (ring_sgpr, wave_off_sgpr) = match shader.stage {
@@ -179,6 +182,7 @@ impl<'a> Isel<'a> {
             set_base: HashMap::default(),
             inputs,
             scratch: Vec::new(),
+            private_in_memory,
             div_cache: Vec::new(),
             quotients: Vec::new(),
             bounds: crate::analysis::bounds::Bounds::new(shader, f),

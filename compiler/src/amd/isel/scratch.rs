@@ -15,7 +15,7 @@ use super::{Isel, MVal};
 use crate::amd::error::{unsupported, BackendError};
 use crate::amd::mir::{RegClass, RegRef};
 use crate::ir::ops::AluOp;
-use crate::ir::Shader;
+use crate::ir::{InstKind, Shader, Space};
 
 /// Most private dwords kept in VGPRs; larger private data goes to the scratch ring.
 pub const MAX_VGPR_DWORDS: u32 = 16;
@@ -27,9 +27,25 @@ pub(crate) const MAX_IMM_OFFSET: u32 = 2047;
 const HW_REG_FLAT_SCR_LO: u16 = 20;
 const HW_REG_FLAT_SCR_HI: u16 = 21;
 
-/// True if `shader`'s private data lives in the scratch ring rather than in VGPRs.
+/// True if `shader`'s private data lives in the scratch ring rather than in VGPRs: when it is
+/// large, or when any of it is accessed as 8- or 16-bit values. The VGPR form holds one dword
+/// per register and addresses whole dwords, so a narrow value at a byte offset inside a dword
+/// would read or overwrite its neighbours; memory has byte and short accesses.
 pub fn in_memory(shader: &Shader) -> bool {
-    shader.scratch_size.div_ceil(4) > MAX_VGPR_DWORDS
+    shader.scratch_size.div_ceil(4) > MAX_VGPR_DWORDS || narrow_private(shader)
+}
+
+fn narrow_private(shader: &Shader) -> bool {
+    shader.funcs.iter().any(|f| {
+        f.blocks.iter().flat_map(|b| &b.insts).any(|i| {
+            let v = match i.kind {
+                InstKind::MemLoad { space: Space::Scratch, .. } => i.dst,
+                InstKind::MemStore { space: Space::Scratch, value, .. } => Some(value),
+                _ => None,
+            };
+            v.is_some_and(|v| matches!(f.ty(v).shape().0, 8 | 16))
+        })
+    })
 }
 
 pub(crate) fn load_op(dw: u8) -> O {
@@ -50,13 +66,17 @@ pub(crate) fn store_op(dw: u8) -> O {
     }
 }
 
-/// Private data in memory is accessed in dwords; 8- and 16-bit private values are refused
-/// rather than widened over their neighbours.
-fn narrow_check(bits: u8) -> Result<(), BackendError> {
-    if bits < 32 {
-        return Err(unsupported(format!("{bits}-bit private data in scratch memory")));
-    }
-    Ok(())
+/// The access of one 8- or 16-bit private value in memory (the caller splits narrow vectors
+/// into components, `isel::mem`): a byte or short load (zero-extended) or store, so a store
+/// never writes its neighbours. `None` for 32-bit data and wider.
+fn narrow_op(bits: u8, load: bool) -> Option<O> {
+    Some(match (bits, load) {
+        (8, true) => O::SCRATCH_LOAD_UBYTE,
+        (16, true) => O::SCRATCH_LOAD_USHORT,
+        (8, false) => O::SCRATCH_STORE_BYTE,
+        (16, false) => O::SCRATCH_STORE_SHORT,
+        _ => return None,
+    })
 }
 
 impl Isel<'_> {
@@ -67,7 +87,7 @@ impl Isel<'_> {
         if let Some((ring, wave_off)) = self.inputs.scratch {
             self.init_flat_scratch(ring, wave_off);
         }
-        if !in_memory(self.shader) {
+        if !self.private_in_memory {
             for _ in 0..dwords {
                 let r = self.vreg(RegClass::V, 1);
                 self.mf.blocks[0].insts.push(build::vop1(O::V_MOV_B32, r, Src::I(0)));
@@ -144,10 +164,15 @@ impl Isel<'_> {
         total: u8,
         bits: u8,
     ) -> Result<Vec<MVal>, BackendError> {
-        if !in_memory(self.shader) {
+        if !self.private_in_memory {
             return (0..total).map(|j| self.scratch_read(off, j)).collect();
         }
-        narrow_check(bits)?;
+        if let Some(op) = narrow_op(bits, true) {
+            let r = self.vreg(RegClass::V, 1);
+            let (addr, o) = self.scratch_addr_in(self.cur, off, 0)?;
+            self.emit(build::scratch(op, Some((r, 1)), None, addr, o));
+            return Ok(vec![MVal::Reg(r, RegClass::V)]);
+        }
         let mut out = Vec::new();
         for at in (0..total).step_by(4) {
             let dw = (total - at).min(4);
@@ -168,7 +193,7 @@ impl Isel<'_> {
         dw: u8,
         bits: u8,
     ) -> Result<(), BackendError> {
-        if !in_memory(self.shader) {
+        if !self.private_in_memory {
             let off = match off {
                 MVal::Const(c) => MVal::Const(c + u64::from(byte)),
                 o if byte == 0 => o,
@@ -181,9 +206,9 @@ impl Isel<'_> {
             }
             return Ok(());
         }
-        narrow_check(bits)?;
+        let op = narrow_op(bits, false).unwrap_or(store_op(dw));
         let (addr, o) = self.scratch_addr_in(self.cur, off, byte)?;
-        self.emit(build::scratch(store_op(dw), None, Some((data, dw)), addr, o));
+        self.emit(build::scratch(op, None, Some((data, dw)), addr, o));
         Ok(())
     }
 
