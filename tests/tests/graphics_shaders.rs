@@ -7,7 +7,7 @@
 //! the demoted lanes, and the helper status seen through a neighbour's derivative; clip
 //! distances (one written through a loop's dynamic index, one exactly 0 at every vertex) and
 //! a cull distance that drops one instance; private arrays indexed dynamically in both stages
-//! (the scratch ring).
+//! (the scratch ring); 64-bit flat varyings with values only f64 holds, shown bit for bit.
 //!
 //! Comparison: within 2/255 per channel (interpolated and level-of-detail values carry both
 //! implementations' rounding; trilinear colours change by at most 48/255 per level, so 2/255
@@ -152,6 +152,61 @@ void main() {
 }
 ";
 
+/// 64-bit flat varyings (double, dvec2/3/4 over two locations, int64_t and uint64_t sharing
+/// a location by components) holding bit patterns only f64 holds: ±0, the smallest and
+/// largest denormals, ±inf, NaNs with payloads, ±max, 1 + 2^-52, INT64_MIN, UINT64_MAX, and
+/// a product; every vertex has other bits, so only the provoking vertex's may show.
+const VS_DOUBLES: &str = "#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(location = 0) flat out dvec3 a;
+layout(location = 1, component = 2) flat out double b;
+layout(location = 2) flat out dvec2 c;
+layout(location = 3) flat out int64_t e;
+layout(location = 3, component = 2) flat out uint64_t u;
+layout(location = 4) flat out dvec4 d;
+void main() {
+    int i = gl_VertexIndex;
+    vec2 p = i == 0 ? vec2(-0.9, -0.85) : (i == 1 ? vec2(0.95, -0.6) : vec2(-0.4, 0.9));
+    float w = float(i + 1);
+    gl_Position = vec4(p * w, 0.25 * w, w);
+    uint v = uint(i);
+    a = dvec3(packDouble2x32(uvec2(v, 0x80000000u)), packDouble2x32(uvec2(1u + v, 0u)),
+              packDouble2x32(uvec2(0xffffffffu - v, 0x000fffffu)));
+    b = packDouble2x32(uvec2(0u, 0xfff00000u - (v << 20)));
+    c = dvec2(packDouble2x32(uvec2(1u + v, 0x7ff00000u)),
+              packDouble2x32(uvec2(0x9abcdef0u ^ v, 0xfff81234u)));
+    e = int64_t(0x8000000000000000ul) + int64_t(i);
+    u = 0xfffffffffffffffful - uint64_t(i);
+    d = dvec4(packDouble2x32(uvec2(0xffffffffu, 0x7fefffffu - v)),
+              packDouble2x32(uvec2(0xffffffffu - v, 0xffefffffu)),
+              double(i + 1) * 0.1lf, packDouble2x32(uvec2(v, 0x7ff00000u)));
+}
+";
+
+/// Each pixel shows one of the 24 dwords of VS_DOUBLES's values, byte by byte (exact in
+/// UNORM8), chosen by its position.
+const FS_DOUBLES: &str = "#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(location = 0) flat in dvec3 a;
+layout(location = 1, component = 2) flat in double b;
+layout(location = 2) flat in dvec2 c;
+layout(location = 3) flat in int64_t e;
+layout(location = 3, component = 2) flat in uint64_t u;
+layout(location = 4) flat in dvec4 d;
+layout(location = 0) out vec4 o;
+void main() {
+    uvec2 bits[12] = uvec2[](
+        unpackDouble2x32(a.x), unpackDouble2x32(a.y), unpackDouble2x32(a.z),
+        unpackDouble2x32(b), unpackDouble2x32(c.x), unpackDouble2x32(c.y),
+        unpackUint2x32(uint64_t(e)), unpackUint2x32(u), unpackDouble2x32(d.x),
+        unpackDouble2x32(d.y), unpackDouble2x32(d.z), unpackDouble2x32(d.w));
+    ivec2 q = ivec2(gl_FragCoord.xy);
+    int k = (q.x + 5 * q.y) % 24;
+    uint word = (k & 1) == 0 ? bits[k >> 1].x : bits[k >> 1].y;
+    o = vec4(uvec4(word, word >> 8, word >> 16, word >> 24) & 0xffu) / 255.0;
+}
+";
+
 struct Scene {
     name: &'static str,
     vs: &'static str,
@@ -179,6 +234,13 @@ const SCENES: &[Scene] = &[
     Scene { name: "discard_demote", vs: VS_TRIANGLE, fs: FS_DEMOTE, textured: false, instances: 1 },
     Scene { name: "clip_cull", vs: VS_CLIP, fs: FS_UV, textured: false, instances: 2 },
     Scene { name: "scratch", vs: VS_SCRATCH, fs: FS_SCRATCH, textured: false, instances: 2 },
+    Scene {
+        name: "double_varyings",
+        vs: VS_DOUBLES,
+        fs: FS_DOUBLES,
+        textured: false,
+        instances: 1,
+    },
 ];
 
 /// The uniform colour of mip level `l` (channels step by at most 48/255 per level).
@@ -187,12 +249,16 @@ fn level_color(l: u32) -> [f32; 4] {
     [0.1 + 0.18 * l, 0.9 - 0.12 * l, 0.3 + 0.05 * l, 1.0]
 }
 
-/// The device: clip and cull distances and demote-to-helper enabled.
+/// The device: clip and cull distances, 64-bit floats and integers and demote-to-helper
+/// enabled.
 fn device(h: &Harness, pd: vk::PhysicalDevice) -> Gpu {
     let mut demote = vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures::default()
         .shader_demote_to_helper_invocation(true);
-    let core =
-        vk::PhysicalDeviceFeatures::default().shader_clip_distance(true).shader_cull_distance(true);
+    let core = vk::PhysicalDeviceFeatures::default()
+        .shader_clip_distance(true)
+        .shader_cull_distance(true)
+        .shader_float64(true)
+        .shader_int64(true);
     let mut features = vk::PhysicalDeviceFeatures2::default().features(core).push_next(&mut demote);
     let ext = [c"VK_EXT_shader_demote_to_helper_invocation"];
     Gpu::with_feature_chain(&h.instance, pd, 0, &ext, &mut features)
