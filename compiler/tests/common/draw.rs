@@ -3,8 +3,6 @@
 //! (pm4-gfx103.md §5.3), with every shader-dependent value taken from the compiler's
 //! `abi::graphics` metadata, one linear 32_32_32_32_FLOAT colour target, DRAW_INDEX_AUTO.
 
-use std::time::Duration;
-
 use ferrum_compiler::amd::abi::graphics::{self as g, PsMetadata, VsMetadata};
 use ferrum_compiler::amd::{GfxBinary, GfxMetadata};
 use ferrum_regs::gfx103::{self as r, enums};
@@ -289,7 +287,7 @@ pub fn draw_samples(
     let ctx = dev.create_context(Priority::Normal).unwrap();
     let ibs = [Ib { va: ib.va, size_dw: pm4.len() as u32, flags: 0 }];
     let fence = ctx.submit(&Submission::new(Ip::Gfx, &ibs, &handles)).map_err(|e| e.to_string())?;
-    match ctx.wait(fence, Some(Duration::from_secs(20))) {
+    match ctx.wait(fence, Some(super::gpu::WALL_CLOCK_LIMIT)) {
         Ok(true) => {}
         other => return Err(format!("draw failed: {other:?}")),
     }

@@ -11,6 +11,12 @@ use ferrum_compiler::amd::abi::{self, ResourceLayout};
 use ferrum_compiler::amd::Binary;
 use ferrum_compiler::interp::Resources;
 use ferrum_sim::{SimConfig, SimKernel};
+
+/// How long a test waits for the simulated GPU. Runaway waves end deterministically (the
+/// watchdog's instruction budget, the same on every machine); the wall clock is a last resort
+/// that must not fire because a loaded 2-core machine runs other tests' long dispatches first
+/// (20 s did, for the f16 corpus shaders, with both test threads dispatching).
+pub const WALL_CLOCK_LIMIT: Duration = Duration::from_secs(300);
 use ferrum_winsys::{
     Bo, BoDesc, BoFlags, Context, CpuMapping, Device, Domain, Ib, Ip, Priority, Submission, VaFlags,
 };
@@ -190,8 +196,7 @@ impl Gpu {
             .ctx
             .submit(&Submission::new(Ip::Compute, &ibs, &handles))
             .map_err(|e| e.to_string())?;
-        let done =
-            self.ctx.wait(fence, Some(Duration::from_secs(20))).map_err(|e| e.to_string())?;
+        let done = self.ctx.wait(fence, Some(WALL_CLOCK_LIMIT)).map_err(|e| e.to_string())?;
         if !done {
             return Err("dispatch timed out".into());
         }
