@@ -14,30 +14,9 @@ use ferrum_sim::jit::Engine;
 use ferrum_sim::SimConfig;
 use ferrum_winsys::{Error, LostReason};
 
-/// Error lines the simulator logs (the fault reports), captured for comparison.
-static LOG: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-
-struct Capture;
-
-impl log::Log for Capture {
-    fn enabled(&self, m: &log::Metadata) -> bool {
-        m.level() <= log::Level::Error
-    }
-    fn log(&self, r: &log::Record) {
-        if r.level() <= log::Level::Error {
-            LOG.lock().unwrap().push(r.args().to_string());
-        }
-    }
-    fn flush(&self) {}
-}
-
 /// A device whose only hang detection in reach is `budget` instructions per wave.
 fn gpu(engine: Engine, budget: u64) -> Gpu {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        log::set_logger(&Capture).expect("no logger before the first device of this binary");
-        log::set_max_level(log::LevelFilter::Error);
-    });
+    capture::install();
     Gpu::with_config(SimConfig {
         engine,
         wave_budget: budget,
@@ -54,11 +33,11 @@ fn run(engine: Engine, budget: u64, words: &[u32], threads: u32) -> Result<(), S
     let g = gpu(engine, budget);
     let prog = g.program(words);
     let d = Dispatch::one_group(prog.va, &[], [threads, 1, 1]);
-    LOG.lock().unwrap().clear();
+    capture::clear();
     match g.dispatch(&d, &prog, &[]) {
         Ok(true) => Ok(()),
         Err(Error::ContextLost(LostReason::Guilty)) => {
-            let lines = std::mem::take(&mut *LOG.lock().unwrap());
+            let lines = capture::take();
             let line = lines.iter().find(|l| l.contains("GPU fault")).cloned().unwrap_or_default();
             let report = line.split_once("): ").map_or(line.as_str(), |(_, rest)| rest);
             Err(report.trim_end_matches("; context lost").to_string())
@@ -94,20 +73,6 @@ fn a_runaway_wave_stops_after_its_budget_on_both_engines() {
             "{engine:?}"
         );
     }
-}
-
-/// `s_mov s0, n; top: s_sub s0, 1; s_cmp_lg s0, 0; s_cbranch_scc1 top; s_endpgm`: the last
-/// taken branch comes after instruction 1 + 3 (n - 1).
-fn counted_loop(n: u32) -> Vec<u32> {
-    let mut a = Asm::new();
-    a.sop1(Op::S_MOV_B32, S(0), Literal(n));
-    let top = a.label();
-    a.bind(top);
-    a.sop2(Op::S_SUB_U32, S(0), S(0), Int(1))
-        .sopc(Op::S_CMP_LG_U32, S(0), Int(0))
-        .branch(Op::S_CBRANCH_SCC1, top)
-        .endpgm();
-    a.finish()
 }
 
 #[test]

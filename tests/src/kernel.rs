@@ -244,3 +244,32 @@ pub fn compute_to_host(device: &Device, cb: vk::CommandBuffer) {
     let access = (vk::AccessFlags::SHADER_WRITE, vk::AccessFlags::HOST_READ);
     crate::gpu::memory_barrier(device, cb, stages, access);
 }
+
+/// Dispatches `workgroups` workgroups of `spirv`, whose only binding is a storage buffer of
+/// `bytes` bytes at set 0, binding 0, and returns the buffer's words. The buffer starts as all
+/// ones, so a word the shader should have written and did not stands out.
+pub fn run_with_one_buffer(
+    gpu: &crate::gpu::Gpu,
+    spirv: &[u32],
+    workgroups: u32,
+    bytes: u64,
+) -> Vec<u32> {
+    let d = &gpu.device;
+    let out = gpu.host_buffer(bytes);
+    out.write(0, &vec![0xff; out.size as usize]);
+    let bindings = [binding(0, vk::DescriptorType::STORAGE_BUFFER, 1)];
+    {
+        let kernel = Kernel::new(d, spirv, &[&bindings], 0);
+        let set = SetPool::new(d, kernel.set_layouts[0], &bindings);
+        set.write_buffers(0, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
+        gpu.run(|d, cb| {
+            kernel.bind(cb, &[set.set], &[]);
+            // SAFETY: a recording command buffer.
+            unsafe { d.cmd_dispatch(cb, workgroups, 1, 1) };
+            compute_to_host(d, cb);
+        });
+    }
+    let words = out.u32s();
+    gpu.destroy_buffer(out);
+    words
+}

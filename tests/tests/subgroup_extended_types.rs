@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use ash_loaded::vk;
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::kernel::{binding, compute_to_host, whole, Kernel, SetPool};
+use ferrum_tests::kernel::run_with_one_buffer;
 use ferrum_tests::shaders::glsl_spirv_for;
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -183,25 +183,13 @@ fn run(h: &Harness, pd: vk::PhysicalDevice) -> Vec<u32> {
         .push_next(&mut f16);
     let exts = [c"VK_KHR_shader_subgroup_extended_types", c"VK_KHR_shader_float16_int8"];
     let gpu = Gpu::with_feature_chain(&h.instance, pd, 0, &exts, &mut f2);
-    let d = &gpu.device;
-    let out = gpu.host_buffer(u64::from(WORKGROUP * WORKGROUPS) * WORDS as u64 * 4);
-    out.write(0, &vec![0xff; out.size as usize]);
-    let bindings = [binding(0, vk::DescriptorType::STORAGE_BUFFER, 1)];
     let code = glsl_spirv_for(SHADER, "comp", "vulkan1.1");
-    {
-        let kernel = Kernel::new(d, &code, &[&bindings], 0);
-        let set = SetPool::new(d, kernel.set_layouts[0], &bindings);
-        set.write_buffers(0, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
-        gpu.run(|d, cb| {
-            kernel.bind(cb, &[set.set], &[]);
-            // SAFETY: a recording command buffer.
-            unsafe { d.cmd_dispatch(cb, WORKGROUPS, 1, 1) };
-            compute_to_host(d, cb);
-        });
-    }
-    let words = out.u32s();
-    gpu.destroy_buffer(out);
-    words
+    run_with_one_buffer(
+        &gpu,
+        &code,
+        WORKGROUPS,
+        u64::from(WORKGROUP * WORKGROUPS) * WORDS as u64 * 4,
+    )
 }
 
 /// Compares `words` with the expected values of subgroups of `size` lanes; the number of

@@ -9,7 +9,9 @@ use std::ffi::CStr;
 
 use ash_loaded::vk;
 use ferrum_tests::gpu::Gpu;
-use ferrum_tests::kernel::{binding, compute_to_host, whole, Kernel, KernelOptions, SetPool};
+use ferrum_tests::kernel::{
+    binding, compute_to_host, run_with_one_buffer, whole, Kernel, KernelOptions, SetPool,
+};
 use ferrum_tests::shaders::{compute_spirv, glsl_spirv_for};
 use ferrum_tests::{entry_with_lavapipe, Harness};
 
@@ -297,24 +299,8 @@ void main() {
 
 /// Runs the subgroup shader on a device and returns one uvec4 per invocation.
 fn run_subgroup_shader(gpu: &Gpu) -> Vec<[u32; 4]> {
-    let d = &gpu.device;
-    let out = gpu.host_buffer(u64::from(WORKGROUP * WORKGROUPS) * 16);
-    out.write(0, &vec![0xff; out.size as usize]);
-    let bindings = [binding(0, vk::DescriptorType::STORAGE_BUFFER, 1)];
     let code = glsl_spirv_for(SUBGROUP_SHADER, "comp", "vulkan1.1");
-    {
-        let kernel = Kernel::new(d, &code, &[&bindings], 0);
-        let set = SetPool::new(d, kernel.set_layouts[0], &bindings);
-        set.write_buffers(0, vk::DescriptorType::STORAGE_BUFFER, &[whole(out.buffer)]);
-        gpu.run(|d, cb| {
-            kernel.bind(cb, &[set.set], &[]);
-            // SAFETY: a recording command buffer.
-            unsafe { d.cmd_dispatch(cb, WORKGROUPS, 1, 1) };
-            compute_to_host(d, cb);
-        });
-    }
-    let words = out.u32s();
-    gpu.destroy_buffer(out);
+    let words = run_with_one_buffer(gpu, &code, WORKGROUPS, u64::from(WORKGROUP * WORKGROUPS) * 16);
     words.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect()
 }
 

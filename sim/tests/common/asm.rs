@@ -206,3 +206,18 @@ impl Asm {
         }))
     }
 }
+
+/// `s_mov s0, n; top: s_sub s0, 1; s_cmp_lg s0, 0; s_cbranch_scc1 top; s_endpgm`: the last
+/// taken branch comes after instruction 1 + 3 (n - 1), so a watchdog budget of exactly that
+/// many instructions lets the wave finish and one fewer stops it.
+pub fn counted_loop(n: u32) -> Vec<u32> {
+    let mut a = Asm::new();
+    a.sop1(Op::S_MOV_B32, S(0), Literal(n));
+    let top = a.label();
+    a.bind(top);
+    a.sop2(Op::S_SUB_U32, S(0), S(0), Int(1))
+        .sopc(Op::S_CMP_LG_U32, S(0), Int(0))
+        .branch(Op::S_CBRANCH_SCC1, top)
+        .endpgm();
+    a.finish()
+}

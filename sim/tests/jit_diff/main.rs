@@ -9,7 +9,7 @@ mod common;
 mod loops;
 
 use common::asm::{Asm, Int, Literal, Op, EXEC, NULL, S, V, VCC};
-use common::{raw_vsharp, Buffer, Dispatch, Gpu};
+use common::{capture, raw_vsharp, Buffer, Dispatch, Gpu};
 use fastrand::Rng;
 use ferrum_isa::{encode, Ext, FloatConst, Inst, Opcode, Operand, Special, Vop1, Vop2, Vop3, Vopc};
 use ferrum_sim::jit::Engine;
@@ -220,6 +220,18 @@ struct Engines {
     gpus: [Gpu; 2],
 }
 
+impl Engines {
+    /// The interpreter and the JIT, one host thread each.
+    fn both() -> Engines {
+        Engines { gpus: [gpu(Engine::Interp), gpu(Engine::Jit)] }
+    }
+}
+
+/// The instructions the translator runs as native code, with the encoding to test each in.
+fn native_cases() -> Vec<(Opcode, Enc)> {
+    cases().into_iter().filter(|c| c.2).map(|(o, enc, _)| (o, enc)).collect()
+}
+
 fn gpu(engine: Engine) -> Gpu {
     Gpu::with_config(SimConfig { engine, threads: 1, ..Default::default() })
 }
@@ -259,11 +271,9 @@ fn run_groups(
             assert_eq!(after.0, before.0 + 1, "the JIT engine did not translate the program");
             native = after.1 - before.1;
         }
-        out[i] = if ok {
-            buf.map.read_u32s(0, (BYTES * GROUPS / 4) as usize).unwrap()
-        } else {
-            vec![0xdead_dead]
-        };
+        // Two runs that did not finish would otherwise compare equal.
+        assert!(ok, "engine {i}: the dispatch did not finish within the wait");
+        out[i] = buf.map.read_u32s(0, (BYTES * GROUPS / 4) as usize).unwrap();
     }
     (out, native)
 }
@@ -438,8 +448,8 @@ fn cases() -> Vec<(Opcode, Enc, bool)> {
 
 #[test]
 fn single_instructions_match_the_interpreter() {
-    install_capture();
-    let e = Engines { gpus: [gpu(Engine::Interp), gpu(Engine::Jit)] };
+    capture::install();
+    let e = Engines::both();
     let mut r = Rng::with_seed(0x1234_5678_9abc_def1);
     let blank: Vec<u32> = vec![0; (BYTES * GROUPS / 4) as usize];
     let scalars = vec![0u32; SREGS as usize];
@@ -483,34 +493,6 @@ fn single_instructions_match_the_interpreter() {
     assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
 }
 
-/// Error lines the simulator logs (fault reports), captured for comparison.
-static LOG: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-
-struct Capture;
-
-/// Installs [`Capture`] as the process's logger. Every test of this binary calls it before it
-/// makes a device: the harness would otherwise install its stderr logger first (tests run in
-/// parallel), and the fault reports would never reach [`LOG`].
-fn install_capture() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        log::set_logger(&Capture).expect("no logger before the first test of this binary");
-        log::set_max_level(log::LevelFilter::Error);
-    });
-}
-
-impl log::Log for Capture {
-    fn enabled(&self, m: &log::Metadata) -> bool {
-        m.level() <= log::Level::Error
-    }
-    fn log(&self, r: &log::Record) {
-        if r.level() <= log::Level::Error {
-            LOG.lock().unwrap().push(r.args().to_string());
-        }
-    }
-    fn flush(&self) {}
-}
-
 /// The fault report of one dispatch of `words` on `engine`, without the context numbering.
 /// `mapped`: s[0:3] is a V# of a mapped buffer (otherwise of unmapped memory).
 fn fault_report(engine: Engine, words: &[u32], mapped: bool, vgprs: u32, lds: u32) -> String {
@@ -524,17 +506,17 @@ fn fault_report(engine: Engine, words: &[u32], mapped: bool, vgprs: u32, lds: u3
     let buf = g.buffer(4096);
     let ud = raw_vsharp(if mapped { buf.va } else { 0x1_0000_0000 }, 4096);
     let d = Dispatch { vgprs, lds_bytes: lds, ..Dispatch::one_group(prog.va, &ud, [32, 1, 1]) };
-    LOG.lock().unwrap().clear();
+    capture::clear();
     let r = g.dispatch(&d, &prog, &[&buf]);
     assert!(r.is_err(), "{engine:?}: the program should fault");
-    let lines = std::mem::take(&mut *LOG.lock().unwrap());
+    let lines = capture::take();
     let line = lines.iter().find(|l| l.contains("GPU fault")).cloned().unwrap_or_default();
     line.split_once("): ").map_or(line.clone(), |(_, rest)| rest.to_string())
 }
 
 #[test]
 fn faults_hangs_and_strict_reports_match_the_interpreter() {
-    install_capture();
+    capture::install();
     let mut missing_wait = Asm::new();
     missing_wait
         .vop1(Op::V_MOV_B32, V(1), Int(0))
@@ -571,7 +553,7 @@ fn faults_hangs_and_strict_reports_match_the_interpreter() {
 /// results match the interpreter's. Only the load, the wait and the store call out.
 #[test]
 fn strict_mode_keeps_unrelated_instructions_native() {
-    install_capture();
+    capture::install();
     const ADDS: u32 = 24;
     let mut p = Asm::new();
     p.vop2(Op::V_LSHLREV_B32, 1, Int(2), 0).mubuf(Op::BUFFER_LOAD_DWORD, 5, 1, 0, false).vop1(
@@ -620,11 +602,10 @@ fn strict_mode_keeps_unrelated_instructions_native() {
 /// further f32 operations, carries and compare masks read by later instructions.
 #[test]
 fn native_sequences_match_the_interpreter() {
-    install_capture();
-    let e = Engines { gpus: [gpu(Engine::Interp), gpu(Engine::Jit)] };
+    capture::install();
+    let e = Engines::both();
     let mut r = Rng::with_seed(0x0dd5_eed5_1234_5678);
-    let native: Vec<(Opcode, Enc)> =
-        cases().into_iter().filter(|c| c.2).map(|(o, enc, _)| (o, enc)).collect();
+    let native = native_cases();
     let mut mismatches = Vec::new();
     for _ in 0..40 {
         let mut words = Vec::new();
