@@ -18,10 +18,13 @@ use crate::ir::ops::AluOp;
 use crate::ir::{InstKind, Shader, Space};
 
 /// Most private dwords kept in VGPRs; larger private data goes to the scratch ring. RADV
-/// draws the same line at 256 bytes (`nir_lower_vars_to_scratch` with a 256-byte threshold
-/// in `ac_nir_lower_indirect_derefs`); below it, dynamic indices cost `v_movrels`/`v_movreld`
-/// (see [`super::private_index`]) instead of memory round trips.
-pub const MAX_VGPR_DWORDS: u32 = 64;
+/// draws the line at 256 bytes (`nir_lower_vars_to_scratch` with a 256-byte threshold in
+/// `ac_nir_lower_indirect_derefs`, if-ladders below it), but here 64 dwords in VGPRs cost
+/// more instructions than the ring (measured on FS_DOUBLES, VS_SCRATCH, scratch.vert: +40 to
+/// +80): the prologue zero-fills every dword and constant-index writes copy into the range
+/// (the coalescer does not merge a value into part of a register range). Raise it when those
+/// two are gone.
+pub const MAX_VGPR_DWORDS: u32 = 16;
 
 /// Largest immediate offset of a GFX10 scratch instruction (signed 12 bits).
 pub(crate) const MAX_IMM_OFFSET: u32 = 2047;
