@@ -12,6 +12,7 @@ pub mod export;
 pub mod interp;
 pub mod lds;
 mod mimg;
+mod movrel;
 pub mod program;
 mod rounding;
 pub(crate) mod salu;

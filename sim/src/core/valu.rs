@@ -11,6 +11,7 @@ use ferrum_isa::tables::{Field, Form};
 use ferrum_isa::{Ext, Inst, Opcode, Operand, Special};
 
 use super::dpp;
+use super::movrel;
 use super::valu_ops::{self, Out};
 use super::wave::{fault, Wave, Wide, LANES, R, VCC_LO};
 
@@ -275,6 +276,12 @@ fn modify_src(v: &Valu, k: usize, x: &mut Wide) -> R<()> {
 }
 
 pub fn exec(w: &mut Wave, v: &Valu) -> R<()> {
+    if let Some(rel) = movrel::relocate(w, v)? {
+        return match rel {
+            Some(mov) => exec(w, &mov),
+            None => Ok(()),
+        };
+    }
     let mut srcs = [[0u64; LANES]; 3];
     let mut exec = w.exec();
     for (k, s) in srcs.iter_mut().enumerate() {

@@ -44,6 +44,7 @@ pub mod io;
 mod kill_if;
 pub mod layout_order;
 mod mem;
+mod private_index;
 pub(crate) mod scratch;
 mod subgroup;
 mod subgroup_scan;
@@ -118,6 +119,12 @@ pub struct Isel<'a> {
     pub(crate) scratch: Vec<RegRef>,
     /// Private data lives in the scratch ring, not in VGPRs ([`scratch::in_memory`]).
     pub(crate) private_in_memory: bool,
+    /// Private data lives in VGPRs, where dynamic indices move M0 (see [`private_index`]).
+    pub(crate) indexed_private: bool,
+    /// The block whose code has set M0 to PRIM_MASK with no M0-relative move since.
+    pub(crate) m0_prim: Option<usize>,
+    /// Waterfall loops selected inside blocks, split off by [`private_index::split_waterfalls`].
+    waterfalls: Vec<private_index::Waterfall>,
     /// 64-bit divisions done in the current machine block, so that `x / d` and `x % d` share
     /// one (see [`div64`]).
     div_cache: Vec<div64::CachedDivision>,
@@ -183,6 +190,9 @@ impl<'a> Isel<'a> {
             inputs,
             scratch: Vec::new(),
             private_in_memory,
+            indexed_private: !private_in_memory && shader.scratch_size > 0,
+            m0_prim: None,
+            waterfalls: Vec::new(),
             div_cache: Vec::new(),
             quotients: Vec::new(),
             bounds: crate::analysis::bounds::Bounds::new(shader, f),
@@ -682,6 +692,7 @@ pub fn select_keyed(
 ) -> Result<MFunc, BackendError> {
     let mut isel = Isel::new(shader, layout, scratch, key);
     isel.select_function()?;
+    private_index::split_waterfalls(&mut isel.mf, std::mem::take(&mut isel.waterfalls));
     super::legalize::legalize_operands(&mut isel.mf);
     Ok(isel.mf)
 }

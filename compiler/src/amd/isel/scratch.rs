@@ -17,7 +17,13 @@ use crate::amd::mir::{RegClass, RegRef};
 use crate::ir::ops::AluOp;
 use crate::ir::{InstKind, Shader, Space};
 
-/// Most private dwords kept in VGPRs; larger private data goes to the scratch ring.
+/// Most private dwords kept in VGPRs; larger private data goes to the scratch ring. RADV
+/// draws the line at 256 bytes (`nir_lower_vars_to_scratch` with a 256-byte threshold in
+/// `ac_nir_lower_indirect_derefs`, if-ladders below it), but here 64 dwords in VGPRs cost
+/// more instructions than the ring (measured on FS_DOUBLES, VS_SCRATCH, scratch.vert: +40 to
+/// +80): the prologue zero-fills every dword and constant-index writes copy into the range
+/// (the coalescer does not merge a value into part of a register range). Raise it when those
+/// two are gone.
 pub const MAX_VGPR_DWORDS: u32 = 16;
 
 /// Largest immediate offset of a GFX10 scratch instruction (signed 12 bits).
@@ -88,10 +94,14 @@ impl Isel<'_> {
             self.init_flat_scratch(ring, wave_off);
         }
         if !self.private_in_memory {
-            for _ in 0..dwords {
-                let r = self.vreg(RegClass::V, 1);
-                self.mf.blocks[0].insts.push(build::vop1(O::V_MOV_B32, r, Src::I(0)));
-                self.scratch.push(r);
+            if dwords == 0 {
+                return Ok(());
+            }
+            // One register range, so that `v_movrels`/`v_movreld` can index it.
+            let r = self.vreg(RegClass::V, dwords as u8);
+            for k in 0..dwords as u8 {
+                self.mf.blocks[0].insts.push(build::vop1(O::V_MOV_B32, r.at(k), Src::I(0)));
+                self.scratch.push(r.at(k));
             }
             return Ok(());
         }
@@ -165,6 +175,11 @@ impl Isel<'_> {
         bits: u8,
     ) -> Result<Vec<MVal>, BackendError> {
         if !self.private_in_memory {
+            if !matches!(off, MVal::Const(_)) {
+                if let Some(vals) = self.indexed_read(off, total)? {
+                    return Ok(vals);
+                }
+            }
             return (0..total).map(|j| self.scratch_read(off, j)).collect();
         }
         if let Some(op) = narrow_op(bits, true) {
@@ -194,6 +209,9 @@ impl Isel<'_> {
         bits: u8,
     ) -> Result<(), BackendError> {
         if !self.private_in_memory {
+            if !matches!(off, MVal::Const(_)) && self.indexed_write(off, byte, data, dw)? {
+                return Ok(());
+            }
             let off = match off {
                 MVal::Const(c) => MVal::Const(c + u64::from(byte)),
                 o if byte == 0 => o,

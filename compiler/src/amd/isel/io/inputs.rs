@@ -67,8 +67,19 @@ impl Isel<'_> {
 
     /// M0 = PRIM_MASK, which the `v_interp_*` instructions read.
     fn set_m0(&mut self, prim_mask: RegRef) {
+        if self.indexed_private {
+            // Indexed private VGPRs move M0 (`v_movrels`): set it in each block that
+            // interpolates, unless this block already did with no M0-relative move since.
+            if self.m0_prim != Some(self.cur) {
+                let m0 = Operand::Special(Special::M0);
+                let mov = build::sop1_fixed(Opcode::S_MOV_B32, m0, Src::R(prim_mask, RegClass::S));
+                self.emit(mov);
+                self.m0_prim = Some(self.cur);
+            }
+            return;
+        }
         if !self.gfx.m0_set {
-            // Nothing else the backend selects writes M0, so once at the start is enough.
+            // Nothing else writes M0 (no indexed private VGPRs), so once at the start is enough.
             let m0 = Operand::Special(Special::M0);
             let mov = build::sop1_fixed(Opcode::S_MOV_B32, m0, Src::R(prim_mask, RegClass::S));
             self.emit_prologue(mov);
