@@ -6,6 +6,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod flushed;
 mod loops;
 
 use common::asm::{Asm, Int, Literal, Op, EXEC, NULL, S, V, VCC};
