@@ -39,6 +39,21 @@ pub(super) fn carry_sets(
     sets.into_iter().map(|(pc, set)| (pc, set.into_iter().collect())).collect()
 }
 
+/// The native loops (of `native_loops`; the first 64) that contain `pc`, as bits.
+pub(super) fn mask(loops: &[(Range<u64>, Regs)], pc: u64) -> u64 {
+    let inside = loops.iter().take(64).enumerate().filter(|(_, l)| l.0.contains(&pc));
+    inside.fold(0, |m, (n, _)| m | 1 << n)
+}
+
+/// The registers the loops in `mask` touch.
+pub(super) fn regs(loops: &[(Range<u64>, Regs)], mask: u64) -> Regs {
+    let mut m = Regs::default();
+    for (_, (_, r)) in loops.iter().take(64).enumerate().filter(|(n, _)| mask >> n & 1 != 0) {
+        m.add(*r);
+    }
+    m
+}
+
 /// The loops made only of native instructions: the PCs of each (from the target of a
 /// backward branch to the branch), and the registers its instructions touch.
 pub(super) fn native_loops(plans: &[(u64, u64, Plan)]) -> Vec<(Range<u64>, Regs)> {

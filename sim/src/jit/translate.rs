@@ -229,6 +229,11 @@ impl Regs {
             self.0[bit / 64] |= 1 << (bit % 64);
         }
     }
+    pub fn add(&mut self, other: Regs) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+    }
 }
 
 fn field(b: &mut FunctionBuilder, ctx: Value, offset: usize) -> Value {
@@ -348,12 +353,8 @@ fn body(
         .collect();
     let starts = segment_starts(walk.insts.keys().next().copied().unwrap_or(0), &plans);
     let carry = loops::carry_sets(&plans, &starts);
-    // Loops of native code, as bits of a mask per segment start (the first 64 loops).
     let native_loops = loops::native_loops(&plans);
-    let loops_of = |pc: u64| -> u64 {
-        let inside = native_loops.iter().take(64).enumerate().filter(|(_, l)| l.0.contains(&pc));
-        inside.fold(0, |m, (n, _)| m | 1 << n)
-    };
+    let loops_of = |pc: u64| loops::mask(&native_loops, pc);
     let ftz = key.mode & 0x30 == 0;
     let sees_all_jumps = !walk
         .insts
@@ -405,33 +406,12 @@ fn body(
         let seg = Segment { plans: &plans[k..end], walk, targets: &targets, ftz, loops };
         // Code after an exit is always a segment start; were it not, it would be unreachable
         // and gets a block of its own.
-        let (block, inner, carry) = match targets.get(&pc) {
-            Some(t) => (t.block, t.inner, &t.carry[..]),
-            None => (b.create_block(), None, &[][..]),
-        };
-        b.switch_to_block(block);
-        let params = b.block_params(block).to_vec();
         let known = flushed.get(&pc).cloned().unwrap_or_default();
-        let mut rc = RegCache::default();
-        rc.enter(carry, &params, known.clone());
         // Inside native loops the check covers the registers of the whole loops: no load can
         // be issued or retired in them, so jumps within them skip it (see `jump_to`).
         let mut regs = segment_regs(&plans[k..], &starts);
-        for (_, r) in native_loops.iter().take(64).enumerate().filter(|(n, _)| loops >> n & 1 != 0)
-        {
-            for (a, x) in regs.0.iter_mut().zip(r.1 .0) {
-                *a |= x;
-            }
-        }
-        hazard_check(b, &env, &rc, pc, regs);
-        if let Some(inner) = inner {
-            let args: Vec<BlockArg> = params.iter().map(|v| BlockArg::Value(*v)).collect();
-            b.ins().jump(inner, &args);
-            b.switch_to_block(inner);
-            let params = b.block_params(inner).to_vec();
-            rc = RegCache::default();
-            rc.enter(carry, &params, known);
-        }
+        regs.add(loops::regs(&native_loops, loops));
+        let mut rc = enter_segment(b, &env, pc, targets.get(&pc), known, regs);
         if writes_vgprs(seg.plans) {
             // A version without EXEC blends for the common full EXEC, and the general one.
             let exec = rc.exec(b, &env);
@@ -451,6 +431,37 @@ fn body(
     }
     let native = plans.iter().filter(|p| !matches!(p.2, Plan::Helper)).count();
     (starts.into_iter().collect(), (native, plans.len() - native))
+}
+
+/// Starts emitting the segment at `pc` (the target's block; a block of its own when the
+/// segment is unreachable code after an exit): its registers from the block parameters, the
+/// strict-mode hazard check for `regs`, then the target's inner block when it has one.
+fn enter_segment(
+    b: &mut FunctionBuilder,
+    env: &Env,
+    pc: u64,
+    target: Option<&Target>,
+    known: flushed::Set,
+    regs: Regs,
+) -> RegCache {
+    let (block, inner, carry) = match target {
+        Some(t) => (t.block, t.inner, &t.carry[..]),
+        None => (b.create_block(), None, &[][..]),
+    };
+    b.switch_to_block(block);
+    let params = b.block_params(block).to_vec();
+    let mut rc = RegCache::default();
+    rc.enter(carry, &params, known.clone());
+    hazard_check(b, env, &rc, pc, regs);
+    if let Some(inner) = inner {
+        let args: Vec<BlockArg> = params.iter().map(|v| BlockArg::Value(*v)).collect();
+        b.ins().jump(inner, &args);
+        b.switch_to_block(inner);
+        let params = b.block_params(inner).to_vec();
+        rc = RegCache::default();
+        rc.enter(carry, &params, known);
+    }
+    rc
 }
 
 /// One segment's instructions and what their emission refers to.
