@@ -5,6 +5,8 @@
 //! Each operation mirrors its lane function in `core::valu_*`, including the denormal
 //! flushing the interpreter applies to f32 inputs and results (`F32::get`/`F32::put`).
 
+use std::collections::BTreeSet;
+
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, BlockArg, Endianness, InstBuilder, MemFlags, Type, Value};
 use cranelift_frontend::FunctionBuilder;
@@ -314,17 +316,20 @@ impl Em<'_, '_> {
         f: impl Fn(&mut FunctionBuilder, &[Value]) -> Value,
     ) -> Row {
         let b = &mut *self.b;
-        let mut nan_any = None;
-        let r: Row = std::array::from_fn(|c| {
+        let rf: [Value; CHUNKS] = std::array::from_fn(|c| {
             let args: Vec<Value> = ops.iter().map(|o| cast(b, F32X4, o[c])).collect();
-            let rf = f(b, &args);
-            let nan = b.ins().fcmp(FloatCC::Unordered, rf, rf);
+            f(b, &args)
+        });
+        // One unordered compare tests two chunks: a lane is set when either holds a NaN.
+        let mut nan_any = None;
+        for pair in rf.chunks(2) {
+            let nan = b.ins().fcmp(FloatCC::Unordered, pair[0], pair[1]);
             nan_any = Some(match nan_any {
                 Some(a) => b.ins().bor(a, nan),
                 None => nan,
             });
-            cast(b, I32X4, rf)
-        });
+        }
+        let r: Row = std::array::from_fn(|c| cast(b, I32X4, rf[c]));
         let any = b.ins().vany_true(nan_any.expect("eight chunks"));
         let (fix, join) = (b.create_block(), b.create_block());
         for _ in 0..CHUNKS {
@@ -434,8 +439,44 @@ impl Em<'_, '_> {
     fn flushed(&mut self, s: VSrc) -> bool {
         match s {
             VSrc::V(r) => self.rc.vget(self.b, self.env, r).1,
-            VSrc::S(SSrc::Const(c)) => c & 0x7f80_0000 != 0 || c & 0x7fff_ffff == 0,
-            VSrc::S(SSrc::Reg(_)) => false,
+            VSrc::S(s) => scalar_flushed(s),
+        }
+    }
+}
+
+/// Whether a scalar source is an f32 that flushing leaves unchanged (a constant that is
+/// normal, zero, infinite or NaN; a register is not known).
+fn scalar_flushed(s: SSrc) -> bool {
+    match s {
+        SSrc::Const(c) => c & 0x7f80_0000 != 0 || c & 0x7fff_ffff == 0,
+        SSrc::Reg(_) => false,
+    }
+}
+
+/// What [`emit`] records about flushed VGPRs, on a set of VGPRs known to hold flushed f32
+/// values in the lanes EXEC enables (the dataflow of `super::flushed`): an EXEC write
+/// forgets all, a written VGPR is flushed exactly when `emit` marks it so.
+pub(super) fn flush_transfer(p: &VPlan, ftz: bool, set: &mut BTreeSet<u32>) {
+    match p.dst {
+        VDst::Mask { to_exec, d } => {
+            if to_exec || d == Some(EXEC_LO) {
+                set.clear();
+            }
+        }
+        VDst::Vgpr(d, carry) => {
+            // The carry mask is written first (see `emit`).
+            if carry == Some(Some(EXEC_LO)) {
+                set.clear();
+            }
+            let src = match p.src[0] {
+                VSrc::V(r) => set.contains(&r),
+                VSrc::S(s) => scalar_flushed(s),
+            };
+            if ftz && (is_float(p.op) || p.op == O::V_MOV_B32 && src) {
+                set.insert(d);
+            } else {
+                set.remove(&d);
+            }
         }
     }
 }

@@ -11,6 +11,7 @@
 //! [`RegCache::enter`]: super::regcache::RegCache::enter
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
 use super::emit_salu;
 use super::emit_valu;
@@ -29,21 +30,46 @@ pub(super) fn carry_sets(
     starts: &BTreeSet<u64>,
 ) -> BTreeMap<u64, Vec<Carried>> {
     let mut sets: BTreeMap<u64, BTreeSet<Carried>> = BTreeMap::new();
+    for (range, regs) in native_loops(plans) {
+        let carried = carried(&regs);
+        for start in starts.range(range) {
+            sets.entry(*start).or_default().extend(carried.iter().copied());
+        }
+    }
+    sets.into_iter().map(|(pc, set)| (pc, set.into_iter().collect())).collect()
+}
+
+/// The native loops (of `native_loops`; the first 64) that contain `pc`, as bits.
+pub(super) fn mask(loops: &[(Range<u64>, Regs)], pc: u64) -> u64 {
+    let inside = loops.iter().take(64).enumerate().filter(|(_, l)| l.0.contains(&pc));
+    inside.fold(0, |m, (n, _)| m | 1 << n)
+}
+
+/// The registers the loops in `mask` touch.
+pub(super) fn regs(loops: &[(Range<u64>, Regs)], mask: u64) -> Regs {
+    let mut m = Regs::default();
+    for (_, (_, r)) in loops.iter().take(64).enumerate().filter(|(n, _)| mask >> n & 1 != 0) {
+        m.add(*r);
+    }
+    m
+}
+
+/// The loops made only of native instructions: the PCs of each (from the target of a
+/// backward branch to the branch), and the registers its instructions touch.
+pub(super) fn native_loops(plans: &[(u64, u64, Plan)]) -> Vec<(Range<u64>, Regs)> {
+    let mut out = Vec::new();
     for (pc, next, plan) in plans {
         let Plan::Branch(_, target) = plan else { continue };
         if target > pc {
             continue;
         }
-        // A backward branch: the loop is every instruction from its target to the branch.
         let body: Vec<&(u64, u64, Plan)> =
             plans.iter().filter(|p| (*target..*next).contains(&p.0)).collect();
-        let Some(regs) = native_regs(&body) else { continue };
-        let carried = carried(&regs);
-        for (start, _, _) in body.iter().filter(|p| starts.contains(&p.0)) {
-            sets.entry(*start).or_default().extend(carried.iter().copied());
+        if let Some(regs) = native_regs(&body) {
+            out.push((*target..*next, regs));
         }
     }
-    sets.into_iter().map(|(pc, set)| (pc, set.into_iter().collect())).collect()
+    out
 }
 
 /// The registers the native instructions of `body` touch; `None` when some instruction

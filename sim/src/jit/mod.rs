@@ -40,6 +40,7 @@
 mod cache;
 mod emit_salu;
 mod emit_valu;
+mod flushed;
 mod loops;
 mod regcache;
 mod run;

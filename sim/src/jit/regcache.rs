@@ -17,6 +17,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, BlockArg, ConstantData, InstBuilder, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
+use super::flushed::Set;
 use super::run::Ctx;
 use super::translate::{Env, FLAGS};
 use crate::core::wave::EXEC_LO;
@@ -78,6 +79,9 @@ pub(super) struct RegCache {
     /// EXEC is known to enable every lane (tested at the segment start, and not written
     /// since): VGPR writes replace the whole row, with no blend.
     full: bool,
+    /// VGPRs known to hold flushed f32 values at the segment start (see `super::flushed`),
+    /// for rows loaded later; forgotten when EXEC is written.
+    flushed_in: Set,
 }
 
 impl RegCache {
@@ -90,14 +94,17 @@ impl RegCache {
     /// Starts a segment entered with the registers `carry` in the block parameters `params`.
     /// They count as written: the predecessor may not have stored them (the wave's memory
     /// copy is exact for every other register).
-    pub fn enter(&mut self, carry: &[Carried], params: &[Value]) {
+    /// `flushed`: the VGPRs known to hold flushed f32 values there.
+    pub fn enter(&mut self, carry: &[Carried], params: &[Value], flushed: Set) {
         self.clear();
+        self.flushed_in = flushed;
         let mut p = params.iter().copied();
         for c in carry {
             match *c {
                 Carried::V(r) => {
                     let row = std::array::from_fn(|_| p.next().expect("a row's parameters"));
-                    self.v.insert(r, VEntry { row, dirty: true, flushed: false });
+                    let flushed = self.flushed_in.contains(&r);
+                    self.v.insert(r, VEntry { row, dirty: true, flushed });
                 }
                 Carried::S(r) => {
                     self.s.insert(r, (p.next().expect("an SGPR parameter"), true));
@@ -164,6 +171,7 @@ impl RegCache {
         if r == EXEC_LO {
             // Which lanes hold flushed floats was decided under the old EXEC.
             self.v.values_mut().for_each(|e| e.flushed = false);
+            self.flushed_in.clear();
             self.full = false;
         }
         self.s.insert(r, (v, true));
@@ -195,8 +203,9 @@ impl RegCache {
         let row = std::array::from_fn(|c| {
             b.ins().load(I32X4, FLAGS, env.v, r as i32 * ROW + 16 * c as i32)
         });
-        self.v.insert(r, VEntry { row, dirty: true, flushed: false });
-        (row, false)
+        let flushed = self.flushed_in.contains(&r);
+        self.v.insert(r, VEntry { row, dirty: true, flushed });
+        (row, flushed)
     }
 
     /// Writes the lanes of `row` that EXEC enables (the others keep the register's value).

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, AbiParam, Block, InstBuilder, MemFlags, SigRef, Signature, Value,
+    types, AbiParam, Block, BlockArg, InstBuilder, MemFlags, SigRef, Signature, Value,
 };
 use cranelift_codegen::isa::{OwnedTargetIsa, TargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
@@ -20,6 +20,7 @@ use ferrum_isa::{Inst, Opcode as O};
 use super::cache::{Code, Entry, Key};
 use super::emit_salu::{self, Em, Salu};
 use super::emit_valu::{self, VPlan};
+use super::flushed;
 use super::loops;
 use super::regcache::{param_types, Carried, RegCache};
 use super::run::{status, step_helper, Ctx};
@@ -187,6 +188,18 @@ fn plan(d: &Decoded, next: u64, key: Key, floats: bool) -> Plan {
     }
 }
 
+/// Whether the interpreter may continue somewhere else than the instruction after this one
+/// and the branch targets the walk follows (indirect jumps, calls, traps, branches that are
+/// not native).
+fn may_jump(d: &Decoded) -> bool {
+    match &d.inst {
+        Inst::Sopp(_) => true,
+        Inst::Sopk(i) => i.op == O::S_CALL_B64,
+        Inst::Sop1(i) => matches!(i.op, O::S_SETPC_B64 | O::S_SWAPPC_B64 | O::S_RFE_B64),
+        _ => false,
+    }
+}
+
 /// The values every instruction's code uses.
 pub(super) struct Env {
     pub ctx: Value,
@@ -214,6 +227,11 @@ impl Regs {
         let bit = 128 + r as usize;
         if bit < 384 {
             self.0[bit / 64] |= 1 << (bit % 64);
+        }
+    }
+    pub fn add(&mut self, other: Regs) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
         }
     }
 }
@@ -335,15 +353,29 @@ fn body(
         .collect();
     let starts = segment_starts(walk.insts.keys().next().copied().unwrap_or(0), &plans);
     let carry = loops::carry_sets(&plans, &starts);
+    let native_loops = loops::native_loops(&plans);
+    let loops_of = |pc: u64| loops::mask(&native_loops, pc);
+    let ftz = key.mode & 0x30 == 0;
+    let sees_all_jumps = !walk
+        .insts
+        .values()
+        .zip(&plans)
+        .any(|((d, _), p)| matches!(p.2, Plan::Helper) && may_jump(d));
+    let flushed = flushed::flushed_in(&plans, &starts, ftz && floats && sees_all_jumps);
     let targets: Targets = starts
         .iter()
         .map(|&pc| {
             let block = b.create_block();
             let carry = carry.get(&pc).cloned().unwrap_or_default();
+            let loops = loops_of(pc);
+            let inner = (loops != 0).then(|| b.create_block());
             for ty in param_types(&carry) {
                 b.append_block_param(block, ty);
+                if let Some(inner) = inner {
+                    b.append_block_param(inner, ty);
+                }
             }
-            (pc, Target { block, carry })
+            (pc, Target { block, inner, loops, carry })
         })
         .collect();
     // The jump table enters a segment that carries registers through a block loading them.
@@ -362,27 +394,24 @@ fn body(
     b.ins().return_(&[r]);
     for (t, stub) in targets.values().zip(&entries).filter(|(t, _)| !t.carry.is_empty()) {
         b.switch_to_block(*stub);
-        jump_to(b, &env, &mut RegCache::default(), t);
+        jump_to(b, &env, &mut RegCache::default(), t, 0);
     }
 
-    let ftz = key.mode & 0x30 == 0;
     let mut k = 0;
     while k < plans.len() {
         let pc = plans[k].0;
         let end =
             (k + 1..plans.len()).find(|&j| starts.contains(&plans[j].0)).unwrap_or(plans.len());
-        let seg = Segment { plans: &plans[k..end], walk, targets: &targets, ftz };
+        let loops = loops_of(pc);
+        let seg = Segment { plans: &plans[k..end], walk, targets: &targets, ftz, loops };
         // Code after an exit is always a segment start; were it not, it would be unreachable
         // and gets a block of its own.
-        let (block, carry) = match targets.get(&pc) {
-            Some(t) => (t.block, &t.carry[..]),
-            None => (b.create_block(), &[][..]),
-        };
-        b.switch_to_block(block);
-        let params = b.block_params(block).to_vec();
-        let mut rc = RegCache::default();
-        rc.enter(carry, &params);
-        hazard_check(b, &env, &rc, pc, segment_regs(&plans[k..], &starts));
+        let known = flushed.get(&pc).cloned().unwrap_or_default();
+        // Inside native loops the check covers the registers of the whole loops: no load can
+        // be issued or retired in them, so jumps within them skip it (see `jump_to`).
+        let mut regs = segment_regs(&plans[k..], &starts);
+        regs.add(loops::regs(&native_loops, loops));
+        let mut rc = enter_segment(b, &env, pc, targets.get(&pc), known, regs);
         if writes_vgprs(seg.plans) {
             // A version without EXEC blends for the common full EXEC, and the general one.
             let exec = rc.exec(b, &env);
@@ -404,17 +433,55 @@ fn body(
     (starts.into_iter().collect(), (native, plans.len() - native))
 }
 
+/// Starts emitting the segment at `pc` (the target's block; a block of its own when the
+/// segment is unreachable code after an exit): its registers from the block parameters, the
+/// strict-mode hazard check for `regs`, then the target's inner block when it has one.
+fn enter_segment(
+    b: &mut FunctionBuilder,
+    env: &Env,
+    pc: u64,
+    target: Option<&Target>,
+    known: flushed::Set,
+    regs: Regs,
+) -> RegCache {
+    let (block, inner, carry) = match target {
+        Some(t) => (t.block, t.inner, &t.carry[..]),
+        None => (b.create_block(), None, &[][..]),
+    };
+    b.switch_to_block(block);
+    let params = b.block_params(block).to_vec();
+    let mut rc = RegCache::default();
+    rc.enter(carry, &params, known.clone());
+    hazard_check(b, env, &rc, pc, regs);
+    if let Some(inner) = inner {
+        let args: Vec<BlockArg> = params.iter().map(|v| BlockArg::Value(*v)).collect();
+        b.ins().jump(inner, &args);
+        b.switch_to_block(inner);
+        let params = b.block_params(inner).to_vec();
+        rc = RegCache::default();
+        rc.enter(carry, &params, known);
+    }
+    rc
+}
+
 /// One segment's instructions and what their emission refers to.
 struct Segment<'a> {
     plans: &'a [(u64, u64, Plan)],
     walk: &'a Walk,
     targets: &'a Targets,
     ftz: bool,
+    /// The native loops the segment is in (see [`Target::loops`]).
+    loops: u64,
 }
 
 /// A segment start's block and the registers it is entered with (its block parameters).
 struct Target {
     block: Block,
+    /// Inside native loops: the block after the strict-mode hazard check.
+    inner: Option<Block>,
+    /// The native loops the start is in, as bits (loop index); its hazard check covers the
+    /// registers of all of them.
+    loops: u64,
     carry: Vec<Carried>,
 }
 
@@ -447,7 +514,7 @@ fn emit_segment(b: &mut FunctionBuilder, env: &Env, rc: &mut RegCache, seg: &Seg
     }
     // Falls into the next segment.
     let next = seg.plans.last().map_or(0, |p| p.1);
-    goto(b, env, rc, next, seg.targets.get(&next));
+    goto(b, env, rc, next, seg.targets.get(&next), seg.loops);
 }
 
 /// In strict mode with loads outstanding into registers the segment's native instructions
@@ -490,16 +557,31 @@ fn leave(b: &mut FunctionBuilder, env: &Env, pc: u64, code: u32) {
     b.ins().return_(&[r]);
 }
 
-/// Jumps to a segment start, passing the registers it carries.
-fn jump_to(b: &mut FunctionBuilder, env: &Env, rc: &mut RegCache, t: &Target) {
+/// Jumps to a segment start, passing the registers it carries. `from`: the native loops the
+/// jump is in. Outstanding loads change only in interpreter calls, so since the code entered
+/// those loops (through a start whose check covered all their registers) none has appeared:
+/// a target in no other loop needs no check.
+fn jump_to(b: &mut FunctionBuilder, env: &Env, rc: &mut RegCache, t: &Target, from: u64) {
     let args = rc.jump_args(b, env, &t.carry);
-    b.ins().jump(t.block, &args);
+    let block = match t.inner {
+        Some(inner) if t.loops & !from == 0 => inner,
+        _ => t.block,
+    };
+    b.ins().jump(block, &args);
 }
 
-/// Continues at `fall`, or leaves with the PC at `next` when it was not translated.
-fn goto(b: &mut FunctionBuilder, env: &Env, rc: &mut RegCache, next: u64, fall: Option<&Target>) {
+/// Continues at `fall`, or leaves with the PC at `next` when it was not translated. `from`:
+/// as for [`jump_to`].
+fn goto(
+    b: &mut FunctionBuilder,
+    env: &Env,
+    rc: &mut RegCache,
+    next: u64,
+    fall: Option<&Target>,
+    from: u64,
+) {
     match fall {
-        Some(t) => jump_to(b, env, rc, t),
+        Some(t) => jump_to(b, env, rc, t, from),
         None => {
             rc.flush(b, env);
             leave(b, env, next, status::CONTINUE);
@@ -519,7 +601,7 @@ fn call_helper(b: &mut FunctionBuilder, env: &Env, pc: u64, next: u64, fall: Opt
     b.switch_to_block(out);
     b.ins().return_(&[r]);
     b.switch_to_block(cont);
-    goto(b, env, &mut RegCache::default(), next, fall);
+    goto(b, env, &mut RegCache::default(), next, fall, 0);
 }
 
 /// Emits an instruction that ends its segment: interpreter calls, exits and branches.
@@ -553,7 +635,7 @@ fn emit_exit(
             b.switch_to_block(slow);
             call_helper(b, env, pc, next, fall);
             b.switch_to_block(fast);
-            goto(b, env, rc, next, fall);
+            goto(b, env, rc, next, fall, 0);
         }
         Plan::Branch(..) | Plan::Salu(_) | Plan::Valu(_) => {
             unreachable!("native instructions do not end segments")
@@ -583,7 +665,7 @@ fn emit_branch(
         let not_taken = b.create_block();
         b.ins().brif(t, taken, &[], not_taken, &[]);
         b.switch_to_block(not_taken);
-        goto(b, env, &mut rc.clone(), next, seg.targets.get(&next));
+        goto(b, env, &mut rc.clone(), next, seg.targets.get(&next), seg.loops);
     } else {
         b.ins().jump(taken, &[]);
     }
@@ -601,7 +683,7 @@ fn emit_branch(
     leave(b, env, target, status::BUDGET);
     b.switch_to_block(go);
     match seg.targets.get(&target) {
-        Some(t) => jump_to(b, env, rc, t),
+        Some(t) => jump_to(b, env, rc, t, seg.loops),
         None => {
             rc.flush(b, env);
             leave(b, env, target, status::JUMP);

@@ -6,7 +6,7 @@ use super::*;
 
 /// `n` random native instructions (registers v0..v9, s4..s15, VCC, EXEC), and with `exec`
 /// an EXEC change among them.
-fn native_body(r: &mut Rng, native: &[(Opcode, Enc)], n: usize, exec: bool) -> Vec<u32> {
+pub(super) fn native_body(r: &mut Rng, native: &[(Opcode, Enc)], n: usize, exec: bool) -> Vec<u32> {
     let mut words = Vec::new();
     let mut k = 0;
     while k < n {
@@ -25,7 +25,7 @@ fn native_body(r: &mut Rng, native: &[(Opcode, Enc)], n: usize, exec: bool) -> V
 
 /// A loop of `body` counting s26 to `n`: tested at the bottom, or at the head as compilers
 /// emit `for` loops (`s_cmp; s_cbranch_scc0 out; body; s_branch head`).
-fn counted_loop(p: &mut Asm, body: &[u32], n: u32, head_test: bool) {
+pub(super) fn counted_loop(p: &mut Asm, body: &[u32], n: u32, head_test: bool) {
     p.sop1(Op::S_MOV_B32, S(26), Int(0));
     let (top, out) = (p.label(), p.label());
     p.bind(top);

@@ -6,6 +6,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod flushed;
 mod loops;
 
 use common::asm::{Asm, Int, Literal, Op, EXEC, NULL, S, V, VCC};
@@ -533,8 +534,26 @@ fn faults_hangs_and_strict_reports_match_the_interpreter() {
     hang.branch(Op::S_BRANCH, top).endpgm();
     let mut vm = Asm::new();
     vm.vop1(Op::V_MOV_B32, V(1), Int(0)).mubuf(Op::BUFFER_STORE_DWORD, 1, 1, 0, false).endpgm();
+    // The loaded register is read only in the second segment of a native loop (after the
+    // head's test), whose hazard check is made once at the loop's entry.
+    let mut wait_in_loop = Asm::new();
+    wait_in_loop
+        .vop1(Op::V_MOV_B32, V(1), Int(0))
+        .mubuf(Op::BUFFER_LOAD_DWORD, 2, 1, 0, false)
+        .sop1(Op::S_MOV_B32, S(5), Int(0));
+    let (head, out) = (wait_in_loop.label(), wait_in_loop.label());
+    wait_in_loop.bind(head);
+    wait_in_loop
+        .sopc(Op::S_CMP_LT_U32, S(5), Int(4))
+        .branch(Op::S_CBRANCH_SCC0, out)
+        .vop2(Op::V_ADD_NC_U32, 3, Int(1), 2)
+        .sop2(Op::S_ADD_U32, S(5), S(5), Int(1))
+        .branch(Op::S_BRANCH, head);
+    wait_in_loop.bind(out);
+    wait_in_loop.endpgm();
     let cases = [
         ("missing s_waitcnt", missing_wait.finish(), true, 0),
+        ("missing s_waitcnt in a loop", wait_in_loop.finish(), true, 0),
         ("VGPR beyond the allocation", beyond.finish(), true, 0),
         ("LDS beyond the allocation", lds.finish(), true, 512),
         ("runaway wave", hang.finish(), true, 0),
