@@ -9,7 +9,10 @@ mod common;
 use common::gpu::Gpu;
 use ferrum_compiler::amd;
 use ferrum_compiler::interp::{self, Buffer, Resources};
-use ferrum_compiler::ir::Stage;
+use ferrum_compiler::ir::Value;
+use ferrum_compiler::ir::{AluOp, AtomicOp, Inst, InstKind, Space, Stage, SubgroupOp, Terminator};
+use ferrum_compiler::meta::KernelBuilder;
+use ferrum_compiler::passes::opt_if_convert;
 
 /// Input words: float and integer edges, one per invocation.
 const EDGES: &[u32] = &[
@@ -152,4 +155,127 @@ fn arms_with_effects_or_long_expansions_keep_their_branches() {
     // The store and the division are each skipped by a branch; the subgroup add runs only
     // on the lanes below 20.
     assert!(count(&r.listing, "s_cbranch_execz") >= 3, "{}", r.listing);
+}
+
+/// `i == 0 ? a : i == 1 ? b : ...`: five nested selections of constant vectors convert from
+/// the inside out into one straight-line chain of selects (the graphics_state VS's shape).
+const CHAIN: &str = "void main() {\n uint i = gl_LocalInvocationID.x;\n uint u = x[i];\n\
+    int s = int(u & 7u);\n\
+    vec2 p = s == 0 ? vec2(-0.8, -0.7) : s == 1 ? vec2(0.6, -0.9) : s == 2 ? vec2(-0.2, 0.8)\n\
+        : s == 3 ? vec2(0.9, 0.85) : s == 4 ? vec2(0.7, -0.5) : vec2(-0.6, 0.3);\n\
+    o[i * 10u] = floatBitsToUint(p.x);\n o[i * 10u + 1u] = floatBitsToUint(p.y);\n\
+    uint v = u > 10u ? pc.k * 3u : u;\n o[i * 10u + 2u] = v;\n}\n";
+
+#[test]
+fn nested_chains_and_push_constant_loads_become_selects() {
+    for k in [0, 4] {
+        let r = run_three_ways("chain", CHAIN, k);
+        assert_eq!(count(&r.listing, "s_cbranch"), 0, "{}", r.listing);
+        // Inputs 0 (+0), 1 (-0: s = 0), 6 (1), 13 (5), 14 (20: s = 4), 15 (10.0: s = 0).
+        let p = |i: usize| (common::f32_at(&r.out, i * 10), common::f32_at(&r.out, i * 10 + 1));
+        assert_eq!(p(0), (-0.8, -0.7));
+        assert_eq!(p(1), (-0.8, -0.7));
+        assert_eq!(p(6), (0.6, -0.9));
+        assert_eq!(p(13), (-0.6, 0.3));
+        assert_eq!(p(14), (0.7, -0.5));
+        // The push constant is read only where the input is above 10 (20, not 5).
+        assert_eq!(common::u32_at(&r.out, 142), 3 * k);
+        assert_eq!(common::u32_at(&r.out, 132), 5);
+    }
+}
+
+/// Hand-built IR: one selection whose arm holds `arm`'s instructions; returns whether
+/// `opt_if_convert` removed the branch.
+fn converts(arm: impl FnOnce(&mut KernelBuilder, Value)) -> bool {
+    let mut k = KernelBuilder::new("arm", [16, 1, 1]);
+    let id = k.global_id();
+    let x = k.component(id, 0);
+    let eight = k.imm(8);
+    let c = k.cmp(AluOp::Ult, x, eight);
+    k.if_then(c, |k| arm(k, x));
+    let mut s = k.finish();
+    let changed = opt_if_convert::opt_if_convert(&mut s);
+    let branches = s.funcs[0]
+        .blocks
+        .iter()
+        .filter(|b| matches!(b.term, Terminator::CondBranch { .. }))
+        .count();
+    assert_eq!(changed, branches == 0);
+    changed
+}
+
+#[test]
+fn only_loads_that_cannot_fault_are_speculated() {
+    // Push constants at a constant offset inside the 256-byte push block: speculated.
+    assert!(converts(|k, _| {
+        k.push_constants(8, 2);
+    }));
+    assert!(converts(|k, _| {
+        k.push_constants(252, 1);
+    }));
+    // Past the block, or at an offset computed per invocation: they keep the branch.
+    assert!(!converts(|k, _| {
+        k.push_constants(256, 1);
+    }));
+    assert!(!converts(|k, _| {
+        k.push_constants(248, 3);
+    }));
+    assert!(!converts(|k, x| {
+        let four = k.imm(4);
+        let addr = k.op(AluOp::Imul, &[x, four]);
+        k.emit(InstKind::MemLoad { space: Space::Push, addr, align: 4 }, 32, 1);
+    }));
+    // Buffer loads (their descriptor need not be valid where the arm is not taken), stores,
+    // atomics, demotes and subgroup operations never run speculatively.
+    assert!(!converts(|k, x| {
+        let d = k.descriptor(0, 0, None);
+        k.buffer_load(d, x, 1);
+    }));
+    assert!(!converts(|k, x| {
+        let d = k.descriptor(0, 1, None);
+        k.buffer_store(d, x, x);
+    }));
+    assert!(!converts(|k, x| {
+        let d = k.descriptor(0, 1, None);
+        let addr = k.vec(&[d, x]);
+        let op = AtomicOp::Add;
+        let kind = InstKind::MemAtomic { space: Space::Buffer, op, addr, srcs: vec![x] };
+        k.emit(kind, 32, 1);
+    }));
+    assert!(!converts(|k, _| k.insert(Inst { dst: None, kind: InstKind::Demote })));
+    assert!(!converts(|k, x| {
+        k.emit(InstKind::Subgroup { op: SubgroupOp::BroadcastFirst, srcs: vec![x] }, 32, 1);
+    }));
+}
+
+#[test]
+fn a_side_effect_in_an_inner_arm_keeps_both_branches() {
+    let mut k = KernelBuilder::new("nested", [16, 1, 1]);
+    let id = k.global_id();
+    let x = k.component(id, 0);
+    let (eight, four) = (k.imm(8), k.imm(4));
+    let c = k.cmp(AluOp::Ult, x, eight);
+    let d = k.cmp(AluOp::Ult, x, four);
+    k.if_then(c, |k| {
+        k.push_constants(0, 1);
+        k.if_then(d, |k| {
+            let b = k.descriptor(0, 1, None);
+            k.buffer_store(b, x, x);
+        });
+    });
+    let mut s = k.finish();
+    assert!(!opt_if_convert::opt_if_convert(&mut s));
+}
+
+#[test]
+fn an_output_stored_in_a_branch_is_a_select() {
+    // discard.frag: `o = vec4(color, 1.0); if (color.z > 0.5) o.w = 0.25;` (its results on
+    // the simulator against hand-computed colours: gfx_draw's discard test).
+    let path = common::corpus_dir().join("../graphics/draw/discard.frag");
+    let words = common::glsl_to_spirv(&path);
+    let none = Default::default();
+    let ir = ferrum_compiler::compile_to_ir(&words, "main", Stage::Fragment, &none).unwrap();
+    assert_eq!(ir.funcs[0].blocks.iter().filter(|b| !b.insts.is_empty()).count(), 1);
+    let text = ferrum_compiler::ir::print::shader_text(&ir);
+    assert!(text.contains("bcsel"), "{text}");
 }
