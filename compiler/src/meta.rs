@@ -37,6 +37,7 @@ impl KernelBuilder {
             frag_modes: Vec::new(),
             early_fragment_tests: false,
             float_controls: Default::default(),
+            constant_data: Vec::new(),
         };
         KernelBuilder { shader, block: BlockId(0) }
     }

@@ -117,6 +117,7 @@ pub fn lower_and_optimize(mut s: Shader) -> Result<Shader, CompileError> {
     }
     pass!(&s, expect, "lower_system_values", lower_system_values::lower_system_values(&mut s));
     pass!(&s, expect, "lower_io", lower_io::lower_io(&mut s))?;
+    pass!(&s, expect, "opt_constant_arrays", opt_constant_arrays::opt_constant_arrays(&mut s));
     expect.explicit_io_lowered = true;
     pass!(&s, expect, "lower_explicit_io", lower_explicit_io::lower_explicit_io(&mut s));
     pass!(&s, expect, "lower_image_handles", lower_image_handles::lower_image_handles(&mut s));

@@ -87,6 +87,8 @@ fn every_pass_preserves_results_on_the_corpus() {
         check(case, "opt_memory_forward", &s, ex, &reference);
         lower_system_values::lower_system_values(&mut s);
         check(case, "lower_system_values", &s, ex, &reference);
+        opt_constant_arrays::opt_constant_arrays(&mut s);
+        check(case, "opt_constant_arrays", &s, ex, &reference);
         lower_explicit_io::lower_explicit_io(&mut s);
         ex.explicit_io_lowered = true;
         check(case, "lower_explicit_io", &s, ex, &reference);

@@ -10,6 +10,44 @@ use super::mir::MFunc;
 /// SGPR pair reserved for long branches (excluded from allocation).
 pub const LONG_BRANCH_SGPR: u8 = 104;
 
+/// Alignment of the constant data after the code (the tables inside are 16-byte aligned).
+pub const CONSTANT_DATA_ALIGN: usize = 256;
+
+/// Byte offset of the constant data in a program of `code_bytes` bytes of instructions.
+pub fn constant_data_offset(code_bytes: usize) -> usize {
+    code_bytes.next_multiple_of(CONSTANT_DATA_ALIGN)
+}
+
+/// `code` followed by `data` at [`constant_data_offset`] (nothing added without data).
+pub fn with_constant_data(mut code: Vec<u8>, data: &[u8]) -> Vec<u8> {
+    if !data.is_empty() {
+        code.resize(constant_data_offset(code.len()), 0);
+        code.extend_from_slice(data);
+    }
+    code
+}
+
+/// Dwords of the constant-data address sequence an `s_getpc_b64` MIR instruction stands for.
+const CONSTADDR_SIZE: usize = 4;
+
+/// The sequence putting the constant data's address in `dst` (a register pair):
+/// `s_getpc_b64` and the 64-bit addition of `delta`, the distance in bytes from the end of the
+/// `s_getpc_b64` to the data (always positive: the data follows the code).
+fn constant_address(dst: Operand, delta: u32) -> Vec<Inst> {
+    let Operand::Sgpr(lo) = dst else { return Vec::new() };
+    let (lo, hi) = (Operand::Sgpr(lo), Operand::Sgpr(lo + 1));
+    vec![
+        Inst::Sop1(Sop1 { op: Opcode::S_GETPC_B64, sdst: lo, ssrc0: Operand::UNUSED }),
+        Inst::Sop2(Sop2 {
+            op: Opcode::S_ADD_U32,
+            sdst: lo,
+            ssrc0: lo,
+            ssrc1: Operand::Literal(delta),
+        }),
+        Inst::Sop2(Sop2 { op: Opcode::S_ADDC_U32, sdst: hi, ssrc0: hi, ssrc1: Operand::Int(0) }),
+    ]
+}
+
 /// Encoded program.
 pub struct Code {
     /// Machine words.
@@ -125,7 +163,13 @@ pub fn emit(mf: &MFunc) -> Result<Code, BackendError> {
         // Sizes (in dwords) with the current short/long choices.
         let mut size = Vec::with_capacity(flat.len());
         for (i, (mi, _)) in flat.iter().enumerate() {
-            size.push(if long[i] { long_size(mi.inst.op()) } else { enc(&mi.inst)?.len() });
+            size.push(if long[i] {
+                long_size(mi.inst.op())
+            } else if mi.inst.op() == Opcode::S_GETPC_B64 {
+                CONSTADDR_SIZE
+            } else {
+                enc(&mi.inst)?.len()
+            });
         }
         let mut block_start = vec![usize::MAX; mf.blocks.len() + 1];
         let mut at = 0;
@@ -142,10 +186,25 @@ pub fn emit(mf: &MFunc) -> Result<Code, BackendError> {
                 block_start[b] = block_start[b + 1];
             }
         }
+        let data_at = constant_data_offset(at * 4);
         let mut words = Vec::new();
         let mut grew = false;
+        let mut expanded = 0;
         for (i, (mi, _)) in flat.iter().enumerate() {
             let here = words.len();
+            if let (Inst::Sop1(s), None) = (&mi.inst, mi.target) {
+                if s.op == Opcode::S_GETPC_B64 {
+                    let seq = constant_address(s.sdst, (data_at - (here + 1) * 4) as u32);
+                    if seq.is_empty() {
+                        return Err(BackendError::Encode("s_getpc_b64 without an SGPR".into()));
+                    }
+                    for s in &seq {
+                        words.extend(enc(s)?);
+                    }
+                    expanded += seq.len() - 1;
+                    continue;
+                }
+            }
             let Some(t) = mi.target else {
                 words.extend(enc(&mi.inst)?);
                 continue;
@@ -178,7 +237,8 @@ pub fn emit(mf: &MFunc) -> Result<Code, BackendError> {
             }
         }
         if !grew {
-            return Ok(Code { words, instructions: flat.len() as u32 });
+            let instructions = (flat.len() + expanded) as u32;
+            return Ok(Code { words, instructions });
         }
     }
 }

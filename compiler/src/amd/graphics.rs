@@ -65,6 +65,7 @@ pub fn compile_graphics(
     hazards::fix_hazards(&mut mf);
     let code = emit::emit(&mf)?;
     let bytes: Vec<u8> = code.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes = emit::with_constant_data(bytes, &shader.constant_data);
     // User SGPRs (the PS's PRIM_MASK, the scratch wave offset) hold inputs whether or not
     // the program reads them.
     let sgprs = alloc.sgprs.max(user.initialised());

@@ -159,6 +159,7 @@ pub fn compile(shader: &Shader, layout: &ResourceLayout) -> Result<Binary, Backe
     hazards::fix_hazards(&mut mf);
     let code = emit::emit(&mf)?;
     let bytes: Vec<u8> = code.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes = emit::with_constant_data(bytes, &shader.constant_data);
     // The user and system SGPRs hold inputs whether or not the program reads them; VCC is
     // counted by hardware.
     let user = abi::UserSgprs { scratch: mf.scratch_inputs };

@@ -1,6 +1,6 @@
 //! Execution of one invocation: frames, values, derefs and memory access.
 
-use super::memory::{Mem, PSpace, Ptr, Resources};
+use super::memory::{read_constant, Mem, PSpace, Ptr, Resources};
 use super::{InterpError, STEP_LIMIT};
 use crate::ir::{
     layout, ops, AluOp, DerefKind, Function, InstKind, Mode, Shader, Space, SysVal, Terminator,
@@ -541,7 +541,12 @@ impl Ctx<'_> {
                 let size = usize::from(shape.0 / 8);
                 let mut out = Vec::new();
                 for i in 0..u64::from(shape.1) {
-                    out.push(mem.read(Ptr { addr: p.addr + i * size as u64, ..p }, size)?);
+                    let at = Ptr { addr: p.addr + i * size as u64, ..p };
+                    out.push(if *space == Space::Constant {
+                        read_constant(&self.s.constant_data, at.addr, size)?
+                    } else {
+                        mem.read(at, size)?
+                    });
                 }
                 IVal::Data(out)
             }
@@ -597,6 +602,7 @@ impl Ctx<'_> {
             Space::Shared => Ptr { space: PSpace::Shared, addr: a[0] },
             Space::Push => Ptr { space: PSpace::Push, addr: a[0] },
             Space::Scratch => Ptr { space: PSpace::Scratch, addr: a[0] },
+            Space::Constant => Ptr { space: PSpace::Constant, addr: a[0] },
         })
     }
 

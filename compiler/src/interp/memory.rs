@@ -82,6 +82,8 @@ pub enum PSpace {
     Private,
     /// Per-invocation scratch (after lowering).
     Scratch,
+    /// The shader's constant data (read by the interpreter from the shader itself).
+    Constant,
     /// A system value (address = byte offset of the component).
     SysVal(SysVal),
     /// Descriptors of an image/sampler binding (set, binding); the address is the flattened
@@ -160,6 +162,7 @@ impl Mem<'_> {
             PSpace::Private => slice(self.private, p.addr, len, "private"),
             PSpace::Scratch => slice(self.scratch, p.addr, len, "scratch"),
             PSpace::SysVal(_)
+            | PSpace::Constant
             | PSpace::DescArray(..)
             | PSpace::Handle(..)
             | PSpace::Io { .. }
@@ -201,4 +204,15 @@ impl Mem<'_> {
             .map(|b| b.data.len() as u64)
             .ok_or(InterpError::OutOfBounds { space: "buffer index", addr: u64::from(h) })
     }
+}
+
+/// Reads a `size`-byte little-endian value of a shader's constant data; reading outside it is
+/// an error (the backend's loads never leave it: `opt_constant_arrays` clamps the indices).
+pub fn read_constant(data: &[u8], addr: u64, size: usize) -> Result<u64, InterpError> {
+    let oob = InterpError::OutOfBounds { space: "constant data", addr };
+    let a = usize::try_from(addr).map_err(|_| oob.clone())?;
+    let b = data.get(a..a.saturating_add(size)).ok_or(oob)?;
+    let mut w = [0u8; 8];
+    w[..size].copy_from_slice(b);
+    Ok(u64::from_le_bytes(w))
 }

@@ -253,6 +253,9 @@ pub struct Shader {
     pub early_fragment_tests: bool,
     /// Float execution modes (SPV_KHR_float_controls) other than the defaults.
     pub float_controls: FloatControls,
+    /// Read-only data `MemLoad`s of [`super::Space::Constant`] read (constant tables that
+    /// `opt_constant_arrays` took out of private arrays); the backend places it after the code.
+    pub constant_data: Vec<u8>,
 }
 
 /// The SPV_KHR_float_controls execution modes a shader asks for. The defaults (all false)

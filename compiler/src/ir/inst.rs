@@ -271,6 +271,9 @@ pub enum Space {
     Push,
     /// Per-invocation scratch for indirectly indexed temporaries: `u32` byte offset.
     Scratch,
+    /// The shader's read-only constant data ([`crate::ir::Shader::constant_data`], placed
+    /// after the code): `u32` byte offset. Load only.
+    Constant,
 }
 
 /// Where a fragment input is interpolated by default (its decoration).

@@ -52,6 +52,7 @@ impl<'a> Emitter<'a> {
     }
 }
 pub mod lower_image_handles;
+pub mod opt_constant_arrays;
 pub mod opt_constant_fold;
 pub mod opt_copy_prop;
 pub mod opt_cse;

@@ -33,11 +33,10 @@ fn key(kind: &InstKind) -> Option<InstKind> {
         | InstKind::BufferSize { .. }
         | InstKind::SysVal(_)
         | InstKind::ArrayLength { .. } => Some(kind.clone()),
-        // Push constants cannot change during a dispatch, nor a stage's inputs during an
-        // invocation (outputs read back can).
-        InstKind::MemLoad { space: Space::Push, .. } | InstKind::IoLoad { output: false, .. } => {
-            Some(kind.clone())
-        }
+        // Push constants cannot change during a dispatch, nor the constant data ever, nor a
+        // stage's inputs during an invocation (outputs read back can).
+        InstKind::MemLoad { space: Space::Push | Space::Constant, .. }
+        | InstKind::IoLoad { output: false, .. } => Some(kind.clone()),
         _ => None,
     }
 }

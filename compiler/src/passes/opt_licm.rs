@@ -31,7 +31,7 @@ fn movable(i: &Inst) -> bool {
             | InstKind::ResourceIndex { .. }
             | InstKind::BufferSize { .. }
             | InstKind::SysVal(_) => true,
-            InstKind::MemLoad { space, .. } => *space == Space::Push,
+            InstKind::MemLoad { space, .. } => matches!(space, Space::Push | Space::Constant),
             _ => false,
         }
 }

@@ -234,6 +234,7 @@ impl<'m> ModuleCtx<'m> {
                 frag_modes: Vec::new(),
                 early_fragment_tests: false,
                 float_controls: Default::default(),
+                constant_data: Vec::new(),
             },
             dec: Decorations::collect(spv)?,
             types: HashMap::default(),

@@ -27,7 +27,7 @@ const MAX_DS_OFFSET: u64 = 0xffff;
 /// a 64-bit vec4 starts 16 bytes in): a folded GLOBAL constant leaves this much room.
 const MAX_CHUNK_BYTES: u64 = 16;
 
-fn smem_op(dw: u8, buffer: bool) -> O {
+pub(super) fn smem_op(dw: u8, buffer: bool) -> O {
     match (dw, buffer) {
         (1, false) => O::S_LOAD_DWORD,
         (2, false) => O::S_LOAD_DWORDX2,
@@ -57,7 +57,7 @@ fn mubuf_op(dw: u8, bits: u8, load: bool) -> O {
     }
 }
 
-fn global_op(dw: u8, bits: u8, load: bool) -> O {
+pub(super) fn global_op(dw: u8, bits: u8, load: bool) -> O {
     match (bits, dw, load) {
         (8, _, true) => O::GLOBAL_LOAD_UBYTE,
         (16, _, true) => O::GLOBAL_LOAD_USHORT,
@@ -94,7 +94,13 @@ fn ds_op(dw: u8, bits: u8, load: bool) -> O {
 /// Splits `total` dwords into accesses of at most `max` dwords: (dword offset, dwords).
 /// `natural` (LDS) requires each access aligned to its size (16 bytes for 3 or 4 dwords);
 /// vector and scalar memory only need dword alignment.
-fn chunks(total: u8, max: u8, align: u32, pow2_only: bool, natural: bool) -> Vec<(u8, u8)> {
+pub(super) fn chunks(
+    total: u8,
+    max: u8,
+    align: u32,
+    pow2_only: bool,
+    natural: bool,
+) -> Vec<(u8, u8)> {
     let mut out = Vec::new();
     let mut at = 0u8;
     while at < total {
@@ -264,6 +270,9 @@ impl Isel<'_> {
                     self.emit(build::ds(ds_op(dw, bits, true), Some((r, dw)), va, &[], o));
                     dwords.extend((0..dw).map(|i| MVal::Reg(r.at(i), RegClass::V)));
                 }
+            }
+            Space::Constant => {
+                self.load_constant_dwords(addr, (align, byte), bits, total, uniform, &mut dwords)?;
             }
             Space::Scratch => {
                 let mut off = self.comp(addr, 0)?;

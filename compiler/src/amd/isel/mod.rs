@@ -31,6 +31,7 @@ mod arith64;
 pub(crate) mod build;
 mod cf;
 mod cf_plan;
+mod const_data;
 mod cvt64;
 mod cvt_round;
 mod div64;
