@@ -108,7 +108,7 @@ fn fdiv_by_constants_is_a_multiplication_exact_for_powers_of_two() {
             let want = xf * (1.0 / df);
             if d != 0x4040_0000 {
                 let exact = xf / df;
-                assert!(exact.to_bits() == want.to_bits() || exact.is_nan() && want.is_nan());
+                assert!(exact.to_bits() == want.to_bits() || (exact.is_nan() && want.is_nan()));
             }
             let ok = if want.is_nan() { f32::from_bits(g).is_nan() } else { g == want.to_bits() };
             if !ok {
