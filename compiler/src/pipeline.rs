@@ -114,7 +114,8 @@ pub fn lower_and_optimize(mut s: Shader) -> Result<Shader, CompileError> {
     optimize(&mut s, expect)?;
     // Unrolled loops index arrays by constants once the cleanups fold the counters: variables
     // only a loop indexed dynamically become promotable.
-    if pass!(&s, expect, "opt_loop_unroll", opt_loop_unroll::opt_loop_unroll(&mut s)) {
+    let unroll = !DebugFlags::get().no_unroll;
+    if unroll && pass!(&s, expect, "opt_loop_unroll", opt_loop_unroll::opt_loop_unroll(&mut s)) {
         optimize(&mut s, expect)?;
         pass!(&s, expect, "lower_vars_to_ssa", lower_vars_to_ssa::lower_vars_to_ssa(&mut s));
         optimize(&mut s, expect)?;
