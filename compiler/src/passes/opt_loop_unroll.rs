@@ -17,12 +17,20 @@
 //! decided in that iteration turned into jumps; the original blocks are emptied. Innermost
 //! loops go first, so a nest unrolls from the inside when the budget allows.
 //!
-//! Afterwards no loop with a constant trip count within the budget is left.
+//! Only loops that index an invocation's own arrays (function, private, input or output
+//! variables) by a value computed from the loop's φs are unrolled: those are the loops whose
+//! unrolled copies fold (the indices become constants, the arrays registers). Unrolling loops
+//! over shared or buffer memory only copied their bodies (session 11 measured compute
+//! kernels such as shared_reduction and kernel_bitonic_sort at twice the size).
+//!
+//! Afterwards no such loop with a constant trip count within the budget is left.
 
 use crate::analysis::cfg::Cfg;
 use crate::analysis::divergence::natural_loops;
 use crate::analysis::dominance::Dominance;
-use crate::ir::{ops, BlockId, Function, InstKind, Merge, Shader, Terminator, Value, ValueType};
+use crate::ir::{
+    ops, BlockId, DerefKind, Function, InstKind, Merge, Mode, Shader, Terminator, Value, ValueType,
+};
 
 /// Most iterations unrolled (Mesa's NIR uses the same order of magnitude for full unrolls).
 pub const MAX_TRIPS: usize = 32;
@@ -31,15 +39,51 @@ pub const MAX_INSTS: usize = 600;
 
 /// Unrolls every eligible loop of every function; returns true if anything changed.
 pub fn opt_loop_unroll(s: &mut Shader) -> bool {
+    unroll_loops(s, true)
+}
+
+/// Unrolls loops with a constant trip count within the budget; with `only_local_arrays`,
+/// only those that index an invocation's arrays by the counter (the pipeline's choice; the
+/// tests exercise the mechanism on every loop).
+pub fn unroll_loops(s: &mut Shader, only_local_arrays: bool) -> bool {
     let keep_f32 = s.float_controls.f32_differs_from_host();
     let mut changed = false;
-    for f in &mut s.funcs {
+    for fi in 0..s.funcs.len() {
+        let mut f = std::mem::replace(&mut s.funcs[fi], Function::new(""));
         // One loop at a time: the CFG changes under the others.
-        while unroll_one(f, keep_f32) {
+        while unroll_one(s, &mut f, keep_f32, only_local_arrays) {
             changed = true;
         }
+        s.funcs[fi] = f;
     }
     changed
+}
+
+/// Whether the loop indexes an invocation-local array by a value its φs feed.
+fn indexes_local_array(s: &Shader, f: &Function, lp: &Loop) -> bool {
+    let mut from_phi = vec![false; f.values.len()];
+    for &b in &lp.order {
+        for inst in &f.block(b).insts {
+            let Some(d) = inst.dst else { continue };
+            match &inst.kind {
+                InstKind::Phi(_) => from_phi[d.0 as usize] = b == lp.header,
+                InstKind::Alu(_, srcs) => {
+                    from_phi[d.0 as usize] = srcs.iter().any(|v| from_phi[v.0 as usize])
+                }
+                InstKind::Deref { kind: DerefKind::Index(ix), .. } if from_phi[ix.0 as usize] => {
+                    let local = matches!(
+                        s.deref_mode(f, d),
+                        Some(Mode::Function | Mode::Private | Mode::Input | Mode::Output)
+                    );
+                    if local {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 /// One loop under analysis.
@@ -64,7 +108,7 @@ struct Iteration {
 }
 
 /// Unrolls the innermost eligible loop; true if one was unrolled.
-fn unroll_one(f: &mut Function, keep_f32: bool) -> bool {
+fn unroll_one(s: &Shader, f: &mut Function, keep_f32: bool, only_local_arrays: bool) -> bool {
     let dom = Dominance::new(f);
     let cfg = dom.cfg();
     let mut loops = natural_loops(f, &dom);
@@ -73,6 +117,9 @@ fn unroll_one(f: &mut Function, keep_f32: bool) -> bool {
     for (header, body) in loops {
         let order = cfg.rpo.iter().copied().filter(|b| body[b.0 as usize]).collect();
         let lp = Loop { header, body, order };
+        if only_local_arrays && !indexes_local_array(s, f, &lp) {
+            continue;
+        }
         if let Some(iters) = plan(f, cfg, &lp, keep_f32) {
             if outside_uses_defined(f, &lp, &iters) {
                 emit(f, &lp, &iters);
