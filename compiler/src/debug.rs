@@ -11,6 +11,8 @@ pub struct DebugFlags {
     pub validate: bool,
     /// `shaders`: print the machine code of every compiled shader to stderr.
     pub shaders: bool,
+    /// `nounroll`: skip `opt_loop_unroll` (to measure what it does, or to bisect with it).
+    pub no_unroll: bool,
 }
 
 impl DebugFlags {
@@ -22,6 +24,7 @@ impl DebugFlags {
                 "ir" => f.ir = true,
                 "validate" => f.validate = true,
                 "shaders" => f.shaders = true,
+                "nounroll" => f.no_unroll = true,
                 _ => {}
             }
         }

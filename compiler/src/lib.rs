@@ -40,7 +40,7 @@
 //!
 //! `FERRUM_DEBUG=ir` prints the IR after every pass; `FERRUM_DEBUG=validate` validates between
 //! passes in release builds too (debug builds always do); `FERRUM_DEBUG=shaders` prints the
-//! machine code of every compiled shader.
+//! machine code of every compiled shader; `FERRUM_DEBUG=nounroll` skips loop unrolling.
 
 pub mod amd;
 pub mod analysis;

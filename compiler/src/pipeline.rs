@@ -112,6 +112,14 @@ pub fn lower_and_optimize(mut s: Shader) -> Result<Shader, CompileError> {
     expect.inlined = true;
     pass!(&s, expect, "lower_vars_to_ssa", lower_vars_to_ssa::lower_vars_to_ssa(&mut s));
     optimize(&mut s, expect)?;
+    // Unrolled loops index arrays by constants once the cleanups fold the counters: variables
+    // only a loop indexed dynamically become promotable.
+    let unroll = !DebugFlags::get().no_unroll;
+    if unroll && pass!(&s, expect, "opt_loop_unroll", opt_loop_unroll::opt_loop_unroll(&mut s)) {
+        optimize(&mut s, expect)?;
+        pass!(&s, expect, "lower_vars_to_ssa", lower_vars_to_ssa::lower_vars_to_ssa(&mut s));
+        optimize(&mut s, expect)?;
+    }
     if pass!(&s, expect, "opt_memory_forward", opt_memory_forward::opt_memory_forward(&mut s)) {
         optimize(&mut s, expect)?;
     }

@@ -83,6 +83,13 @@ fn every_pass_preserves_results_on_the_corpus() {
         each_opt(case, &s, ex, &reference, "before lowering");
         optimize(&mut s, ex).unwrap();
         check(case, "optimize", &s, ex, &reference);
+        opt_loop_unroll::opt_loop_unroll(&mut s);
+        check(case, "opt_loop_unroll", &s, ex, &reference);
+        optimize(&mut s, ex).unwrap();
+        lower_vars_to_ssa::lower_vars_to_ssa(&mut s);
+        check(case, "lower_vars_to_ssa (unrolled)", &s, ex, &reference);
+        optimize(&mut s, ex).unwrap();
+        check(case, "optimize (unrolled)", &s, ex, &reference);
         opt_memory_forward::opt_memory_forward(&mut s);
         check(case, "opt_memory_forward", &s, ex, &reference);
         lower_system_values::lower_system_values(&mut s);

@@ -61,6 +61,7 @@ pub mod opt_dead_cf;
 pub mod opt_if_convert;
 pub mod opt_kill_if;
 pub mod opt_licm;
+pub mod opt_loop_unroll;
 pub mod opt_memory_forward;
 pub mod opt_scalarize_inputs;
 pub mod opt_split_offsets;

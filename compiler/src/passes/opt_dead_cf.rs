@@ -42,9 +42,15 @@ fn run(f: &mut Function) -> bool {
             changed = true;
         }
     }
-    if !changed {
-        return false;
+    if changed {
+        clear_unreachable(f);
     }
+    changed
+}
+
+/// Empties the blocks no path from the entry reaches and drops the φ sources of edges that
+/// no longer exist (for passes that rewire the CFG).
+pub fn clear_unreachable(f: &mut Function) {
     let cfg = Cfg::new(f);
     for bi in 0..f.blocks.len() {
         if !cfg.reachable(crate::ir::BlockId(bi as u32)) {
@@ -61,5 +67,4 @@ fn run(f: &mut Function) -> bool {
             }
         }
     }
-    true
 }
