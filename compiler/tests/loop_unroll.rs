@@ -181,3 +181,30 @@ fn arrays_indexed_by_the_counter_leave_scratch() {
         ferrum_compiler::compile_to_ir(&case.words, "main", Stage::Compute, &case.spec).unwrap();
     assert_eq!(ir.scratch_size, 0, "{}", print::shader_text(&ir));
 }
+
+/// The pipeline unrolls only loops whose local arrays end up indexed by constants alone: an
+/// array also read at a dynamic index, or indexed by the counter mixed with an invocation
+/// value, stays in memory, and unrolling would only multiply its loads and stores.
+#[test]
+fn the_pipeline_keeps_loops_over_arrays_that_stay_dynamic() {
+    for (name, body) in [
+        (
+            "read_dynamically",
+            "uint t[4]; for (uint k = 0u; k < 4u; k++) t[k] = x[i] + k; acc = t[i % 4u];",
+        ),
+        (
+            "mixed_index",
+            "uint t[4]; t[0] = x[i]; t[1] = 2u; t[2] = 3u; t[3] = x[0]; \
+             for (uint k = 0u; k < 4u; k++) acc += t[(i + k) % 4u] * (k + 1u);",
+        ),
+    ] {
+        let case = shader(name, body);
+        let s = ferrum_compiler::spirv::to_ir(&case.words, "main", Stage::Compute, &case.spec)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let reference = run(&case, &s);
+        let ir = ferrum_compiler::compile_to_ir(&case.words, "main", Stage::Compute, &case.spec)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(run(&case, &ir), reference, "{name} after the pipeline");
+        assert_eq!(loops(&ir), 1, "{name}: the loop stays\n{}", print::shader_text(&ir));
+    }
+}
