@@ -1,8 +1,6 @@
 //! Edges of three instructions the conformance suite caught: OpConvertSToF/OpConvertUToF from
 //! 64-bit (and 8/16-bit) integers to every float width, f16 and f32 OpFDiv with zero and
-//! infinite operands and denormal results (f32 correctly rounded under `DenormPreserve 32`,
-//! where the division keeps its exact sequence; the fast form's edges are in
-//! `fdiv_fast_edges.rs`), and 8/16/64-bit OpSMulExtended/OpUMulExtended. The
+//! infinite operands and denormal results, and 8/16/64-bit OpSMulExtended/OpUMulExtended. The
 //! expected values are computed here (Rust's integer-to-float casts round once to nearest
 //! even; products in i128) or written out by hand; the interpreter and the simulator must both
 //! give them, with divergent and uniform operands.
@@ -10,7 +8,7 @@
 mod common;
 
 use common::gpu::Gpu;
-use common::spvgen::{run_in_modes, Form, OpCase, Source, Ty};
+use common::spvgen::{run, Form, OpCase, Source, Ty};
 
 const SOURCES: [Source; 2] = [Source::Divergent, Source::Uniform];
 
@@ -43,21 +41,9 @@ fn is_nan(bits: u8, w: u64) -> bool {
 /// Runs `case` on `inputs` and checks both the interpreter and the simulator against
 /// `want` (any NaN matches a NaN).
 fn check(gpu: &Gpu, case: &OpCase, inputs: &[Vec<u64>], want: &[u64]) -> Vec<String> {
-    check_in(gpu, case, inputs, want, &[])
-}
-
-/// [`check`] under float-controls execution modes.
-fn check_in(
-    gpu: &Gpu,
-    case: &OpCase,
-    inputs: &[Vec<u64>],
-    want: &[u64],
-    modes: &[(&str, u32)],
-) -> Vec<String> {
     let mut bad = Vec::new();
     for src in SOURCES {
-        let (interp, sim) =
-            run_in_modes(gpu, case, src, inputs, modes).unwrap_or_else(|e| panic!("{case:?}: {e}"));
+        let (interp, sim) = run(gpu, case, src, inputs).unwrap_or_else(|e| panic!("{case:?}: {e}"));
         for (k, w) in want.iter().enumerate() {
             for (who, got) in [("interpreter", interp[k]), ("simulator", sim[k])] {
                 let bits = case.result.bits();
@@ -225,11 +211,7 @@ fn f16_division_edges_by_hand() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
-/// The mode that keeps f32 division correctly rounded.
-const EXACT_F32: &[(&str, u32)] = &[("DenormPreserve", 32)];
-
-/// f32 division with zero and infinite operands against the host's IEEE division (the exact
-/// sequence, under `DenormPreserve 32`).
+/// f32 division with zero and infinite operands against the host's IEEE division.
 #[test]
 fn f32_division_by_zero_and_infinity() {
     let gpu = Gpu::new();
@@ -248,14 +230,13 @@ fn f32_division_by_zero_and_infinity() {
         result: Ty::Float(32),
         operands: vec![Ty::Float(32), Ty::Float(32)],
     };
-    let bad = check_in(&gpu, &case, &inputs, &want, EXACT_F32);
+    let bad = check(&gpu, &case, &inputs, &want);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
 /// Division at the ends of the exponent range against the host's IEEE division, f32 and f64:
 /// denormal denominators (whose reciprocal overflows), denominators whose reciprocal is
-/// denormal, tiny numerators, quotients that overflow or are denormal or round to zero (f32
-/// under `DenormPreserve 32`, which keeps the exact sequence).
+/// denormal, tiny numerators, quotients that overflow or are denormal or round to zero.
 #[test]
 fn division_at_the_exponent_ends() {
     let gpu = Gpu::new();
@@ -319,7 +300,7 @@ fn division_at_the_exponent_ends() {
             result: Ty::Float(bits),
             operands: vec![Ty::Float(bits), Ty::Float(bits)],
         };
-        bad.extend(check_in(&gpu, &case, &inputs, &want, EXACT_F32));
+        bad.extend(check(&gpu, &case, &inputs, &want));
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

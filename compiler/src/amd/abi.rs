@@ -424,11 +424,7 @@ mod tests {
         assert_eq!(mode(ftz), 0xc0, "FP_DENORM f32 = 0 (flush in and out), f16/f64 kept");
         let rtz = FloatControls { round_toward_zero_32: true, ..Default::default() };
         assert_eq!(mode(rtz), 0xf3, "FP_ROUND f32 = 3 (toward zero), f16/f64 nearest even");
-        let both = FloatControls {
-            flush_denorms_32: true,
-            round_toward_zero_32: true,
-            ..Default::default()
-        };
+        let both = FloatControls { flush_denorms_32: true, round_toward_zero_32: true };
         assert_eq!(with_float_mode(m.rsrc1, both) & !(0xff << 12), m.rsrc1 & !(0xff << 12));
     }
 

@@ -268,10 +268,6 @@ pub struct FloatControls {
     pub flush_denorms_32: bool,
     /// `RoundingModeRTZ 32`: f32 arithmetic and conversions to f32 round toward zero.
     pub round_toward_zero_32: bool,
-    /// `DenormPreserve 32` stated by the shader (preservation is the default mode too, but
-    /// without the mode Vulkan lets any instruction flush, which f32 division's fast form
-    /// relies on: `spirv/fast_div.rs`).
-    pub preserve_denorms_32: bool,
 }
 
 impl FloatControls {

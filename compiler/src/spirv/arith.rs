@@ -40,7 +40,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// Maps a component-wise op over matching trees.
-    pub(super) fn map_trees(
+    fn map_trees(
         &mut self,
         op: AluOp,
         out_bits: Option<u8>,
@@ -107,8 +107,6 @@ impl FnCtx<'_, '_> {
                 Tree::Leaf(self.dot_uncontracted(a, b))
             } else if map.op == AluOp::Bcsel {
                 self.map_trees(map.op, None, &srcs)?
-            } else if let Some(t) = self.reciprocal_division(inst, map.op, &srcs)? {
-                t
             } else if !map.op.is_componentwise() {
                 let vt = self.rvt(inst)?;
                 let vs = srcs.iter().map(|t| t.leaves()[0]).collect();

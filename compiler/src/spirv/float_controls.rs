@@ -25,7 +25,6 @@ pub fn apply(fc: &mut FloatControls, mode: M, width: u32) -> Result<(), CompileE
         return Err(CompileError::invalid("OpExecutionMode", format!("{mode:?} width {width}")));
     }
     match (mode, width) {
-        (M::DenormPreserve, 32) => fc.preserve_denorms_32 = true,
         (M::DenormPreserve | M::RoundingModeRTE, _) => {}
         (M::DenormFlushToZero, 32) => fc.flush_denorms_32 = true,
         (M::RoundingModeRTZ, 32) => fc.round_toward_zero_32 = true,
@@ -44,8 +43,6 @@ mod tests {
         apply(&mut fc, M::DenormPreserve, 16).unwrap();
         apply(&mut fc, M::RoundingModeRTE, 64).unwrap();
         assert_eq!(fc, FloatControls::default(), "the defaults need nothing");
-        apply(&mut fc, M::DenormPreserve, 32).unwrap();
-        assert!(fc.preserve_denorms_32, "recorded for f32 division");
         apply(&mut fc, M::DenormFlushToZero, 32).unwrap();
         apply(&mut fc, M::RoundingModeRTZ, 32).unwrap();
         assert!(fc.flush_denorms_32 && fc.round_toward_zero_32);

@@ -120,7 +120,7 @@ impl FnCtx<'_, '_> {
                 // t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 * t)
                 let num = self.alu(AluOp::Fsub, vt, vec![a[2], a[0]]);
                 let den = self.alu(AluOp::Fsub, vt, vec![a[1], a[0]]);
-                let q = self.div(vt, num, den);
+                let q = self.alu(AluOp::Fdiv, vt, vec![num, den]);
                 let (z, o) = (self.fconst(bits, comps, 0.0), self.fconst(bits, comps, 1.0));
                 let t0 = self.alu(AluOp::Fmax, vt, vec![q, z]);
                 let t = self.alu(AluOp::Fmin, vt, vec![t0, o]);
@@ -247,7 +247,7 @@ impl FnCtx<'_, '_> {
                 let x2 = self.alu(AluOp::Fmul, vt, vec![x, two]);
                 let e = self.alu(AluOp::Fexp, vt, vec![x2]);
                 let d = self.alu(AluOp::Fadd, vt, vec![e, one]);
-                let q = self.div(vt, two, d);
+                let q = self.alu(AluOp::Fdiv, vt, vec![two, d]);
                 self.alu(AluOp::Fsub, vt, vec![one, q])
             }
             22 | 23 => {
@@ -269,7 +269,7 @@ impl FnCtx<'_, '_> {
             _ => {
                 let p = self.alu(AluOp::Fadd, vt, vec![one, x]);
                 let m = self.alu(AluOp::Fsub, vt, vec![one, x]);
-                let q = self.div(vt, p, m);
+                let q = self.alu(AluOp::Fdiv, vt, vec![p, m]);
                 let l = self.alu(AluOp::Flog, vt, vec![q]);
                 self.alu(AluOp::Fmul, vt, vec![l, half])
             }

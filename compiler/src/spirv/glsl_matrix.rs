@@ -36,7 +36,8 @@ impl FnCtx<'_, '_> {
             return self.set(inst, Tree::Leaf(det));
         }
         let s = ValueType::data(bits, 1);
-        let rdet = self.recip(s, det);
+        let one = self.imm(bits, crate::ir::ops::from_f64(1.0, bits));
+        let rdet = self.alu(AluOp::Fdiv, s, vec![one, det]);
         let mut out = Vec::new();
         for c in 0..size {
             let mut col = Vec::new();

@@ -5,7 +5,6 @@ mod alu;
 mod arith;
 mod contract;
 mod decorations;
-mod fast_div;
 mod float_controls;
 pub mod function;
 mod glsl;

@@ -206,23 +206,6 @@ pub fn module(case: &OpCase, src: Source, n: usize) -> String {
     s
 }
 
-/// [`module`] with SPV_KHR_float_controls execution modes (`("DenormPreserve", 32)`), each
-/// with the capability of its name.
-pub fn module_in_modes(case: &OpCase, src: Source, n: usize, modes: &[(&str, u32)]) -> String {
-    let mut text = module(case, src, n);
-    if !modes.is_empty() {
-        let (mut caps, mut lines) = (String::new(), String::new());
-        for (m, w) in modes {
-            caps += &format!("OpCapability {m}\n");
-            lines += &format!("OpExecutionMode %main {m} {w}\n");
-        }
-        caps += "OpExtension \"SPV_KHR_float_controls\"\n";
-        text = text.replacen("OpCapability Shader\n", &format!("OpCapability Shader\n{caps}"), 1);
-        text = text.replacen("OpDecorate", &format!("{lines}OpDecorate"), 1);
-    }
-    text
-}
-
 /// Assembles SPIR-V text with spirv-as.
 pub fn assemble(text: &str, tag: &str) -> Vec<u32> {
     // Tests run in parallel threads, and one tag can name different modules (one opcode on
@@ -245,20 +228,9 @@ pub fn run(
     src: Source,
     inputs: &[Vec<u64>],
 ) -> Result<(Vec<u64>, Vec<u64>), String> {
-    run_in_modes(gpu, case, src, inputs, &[])
-}
-
-/// [`run`] under execution modes ([`module_in_modes`]).
-pub fn run_in_modes(
-    gpu: &Gpu,
-    case: &OpCase,
-    src: Source,
-    inputs: &[Vec<u64>],
-    modes: &[(&str, u32)],
-) -> Result<(Vec<u64>, Vec<u64>), String> {
     let arity = case.operands.len();
     let n = inputs.len().next_multiple_of(if src == Source::Divergent { LOCAL } else { 1 });
-    let text = module_in_modes(case, src, n, modes);
+    let text = module(case, src, n);
     let tag = format!("{:?}-{src:?}", case.form).replace(['(', ')', '"'], "");
     let words = assemble(&text, &tag);
     let ir = ferrum_compiler::compile_to_ir(&words, "main", Stage::Compute, &HashMap::new())

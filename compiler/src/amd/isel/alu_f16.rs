@@ -51,7 +51,6 @@ fn unary16(op: AluOp) -> Option<O> {
         Ffract => O::V_FRACT_F16,
         Fsqrt => O::V_SQRT_F16,
         Frsq => O::V_RSQ_F16,
-        Frcp => O::V_RCP_F16,
         Fexp2 => O::V_EXP_F16,
         Flog2 => O::V_LOG_F16,
         _ => return None,

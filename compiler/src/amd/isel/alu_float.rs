@@ -28,7 +28,6 @@ impl Isel<'_> {
         Ok(Some(match op {
             Fsqrt => self.v1(O::V_SQRT_F32, a[0])?,
             Frsq => self.v1(O::V_RSQ_F32, a[0])?,
-            Frcp => self.v1(O::V_RCP_F32, a[0])?,
             Fexp2 => self.v1(O::V_EXP_F32, a[0])?,
             Flog2 => self.v1(O::V_LOG_F32, a[0])?,
             Ffract => self.v1(O::V_FRACT_F32, a[0])?,
@@ -260,7 +259,6 @@ impl Isel<'_> {
             (Fldexp, 64, 64) => self.ldexp64(a[0], a[1])?,
             (Fsqrt, 64, 64) => self.cvt(O::V_SQRT_F64, a[0], 2, 2)?,
             (Frsq, 64, 64) => self.cvt(O::V_RSQ_F64, a[0], 2, 2)?,
-            (Frcp, 64, 64) => self.cvt(O::V_RCP_F64, a[0], 2, 2)?,
             (Fsign, 64, 64) => self.fsign(a[0], 64)?,
             (Ffract, 64, 64) => {
                 // x - floor(x), as the reference defines it (v_fract_f64 clamps below 1).
