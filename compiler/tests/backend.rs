@@ -49,15 +49,17 @@ fn corpus_compiles_and_reassembles_with_llvm_mc() {
                 compiled += 1;
                 let text: String = bin.isa_text.lines().map(|l| format!("{l}\n")).collect();
                 let theirs = llvm_mc_bytes(&text);
-                if theirs != bin.code {
-                    let at = theirs.iter().zip(&bin.code).position(|(a, b)| a != b).unwrap_or(0);
+                let (code, data) = common::split_constant_data(&bin.code, theirs.len());
+                assert_eq!(data, &ir.constant_data[..], "{}: constant data", case.name);
+                if theirs != code {
+                    let at = theirs.iter().zip(code).position(|(a, b)| a != b).unwrap_or(0);
                     let at = at / 4 * 4;
                     panic!(
                         "{}: llvm-mc assembles the listing differently at byte {at:#x}: \
                          {:02x?} vs ours {:02x?}\n{text}",
                         case.name,
                         &theirs[at..(at + 8).min(theirs.len())],
-                        &bin.code[at..(at + 8).min(bin.code.len())]
+                        &code[at..(at + 8).min(code.len())]
                     );
                 }
                 assert_eq!(bin.stats.code_size as usize, bin.code.len());

@@ -377,8 +377,10 @@ fn every_graphics_corpus_shader_reassembles_with_llvm_mc() {
         };
         let bytes =
             llvm_mc(&bin.isa_text).unwrap_or_else(|e| panic!("{file}: {e}\n{}", bin.isa_text));
+        let (code, data) = common::split_constant_data(&bin.code, bytes.len());
+        assert_eq!(data, &s.constant_data[..], "{file}: constant data");
         assert_eq!(
-            bytes, bin.code,
+            bytes, code,
             "{file}: llvm-mc encodes the listing differently:\n{}",
             bin.isa_text
         );

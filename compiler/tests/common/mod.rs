@@ -225,3 +225,21 @@ pub fn listing(name: &str, src: &str) -> String {
     compile_spirv(&words, "main", &none, &default_layout(&ir)).unwrap().isa_text
 }
 pub mod spvgen;
+
+/// A program's bytes split into its instructions (the first `code_len` bytes: what the listing
+/// shows and llvm-mc reassembles) and its constant data, checking that the data starts where
+/// the backend places it (`constant_data_offset`) after zero padding. Returns the data.
+pub fn split_constant_data(program: &[u8], code_len: usize) -> (&[u8], &[u8]) {
+    let code_len = code_len.min(program.len());
+    let (code, rest) = program.split_at(code_len);
+    if rest.is_empty() {
+        return (code, rest);
+    }
+    let pad = ferrum_compiler::amd::emit::constant_data_offset(code_len) - code_len;
+    assert!(
+        rest.len() > pad && rest[..pad].iter().all(|&b| b == 0),
+        "after {code_len} bytes of code: {} bytes that are not zero padding and data",
+        rest.len()
+    );
+    (code, &rest[pad..])
+}
