@@ -47,7 +47,8 @@ alu_ops! {
     Fadd "fadd" 2, Fsub "fsub" 2, Fmul "fmul" 2, Fdiv "fdiv" 2, Frem "frem" 2, Fmod "fmod" 2,
     Fneg "fneg" 1, Fabs "fabs" 1, Fsign "fsign" 1, Fmin "fmin" 2, Fmax "fmax" 2,
     Ffloor "ffloor" 1, Fceil "fceil" 1, Ffract "ffract" 1, FroundEven "fround_even" 1,
-    Fround "fround" 1, Ftrunc "ftrunc" 1, Fsqrt "fsqrt" 1, Frsq "frsq" 1, Fexp2 "fexp2" 1,
+    Fround "fround" 1, Ftrunc "ftrunc" 1, Fsqrt "fsqrt" 1, Frsq "frsq" 1, Frcp "frcp" 1,
+    Fexp2 "fexp2" 1,
     Flog2 "flog2" 1, Fexp "fexp" 1, Flog "flog" 1, Fpow "fpow" 2, Fsin "fsin" 1, Fcos "fcos" 1,
     Ftan "ftan" 1, Fasin "fasin" 1, Facos "facos" 1, Fatan "fatan" 1, Fatan2 "fatan2" 2,
     Ffma "ffma" 3, Fldexp "fldexp" 2, IsNan "fisnan" 1, IsInf "fisinf" 1,
@@ -270,6 +271,7 @@ fn fl(op: AluOp, a: f64, b: f64, c: f64) -> f64 {
         Ftrunc => a.trunc(),
         Fsqrt => a.sqrt(),
         Frsq => 1.0 / a.sqrt(),
+        Frcp => 1.0 / a,
         Fexp2 => a.exp2(),
         Flog2 => a.log2(),
         Fexp => a.exp(),
@@ -308,6 +310,7 @@ fn float_op(op: AluOp, bits: u8, a: u64, b: u64, c: u64) -> u64 {
             AluOp::Fdiv => x / y,
             AluOp::Ffma => x.mul_add(y, z),
             AluOp::Fsqrt => x.sqrt(),
+            AluOp::Frcp => 1.0 / x,
             _ => fl(op, x as f64, y as f64, z as f64) as f32,
         };
         return u64::from(r.to_bits());
@@ -635,9 +638,9 @@ pub fn eval(
                 convert(op, sb, dst_bits, a)
             }
             Fadd | Fsub | Fmul | Fdiv | Frem | Fmod | Fneg | Fabs | Fsign | Fmin | Fmax
-            | Ffloor | Fceil | Ffract | FroundEven | Fround | Ftrunc | Fsqrt | Frsq | Fexp2
-            | Flog2 | Fexp | Flog | Fpow | Fsin | Fcos | Ftan | Fasin | Facos | Fatan | Fatan2
-            | Ffma => float_op(op, dst_bits, a, b, c),
+            | Ffloor | Fceil | Ffract | FroundEven | Fround | Ftrunc | Fsqrt | Frsq | Frcp
+            | Fexp2 | Flog2 | Fexp | Flog | Fpow | Fsin | Fcos | Ftan | Fasin | Facos | Fatan
+            | Fatan2 | Ffma => float_op(op, dst_bits, a, b, c),
             Fldexp => ldexp(dst_bits, a, sext(b, srcs[1].bits)),
             _ => int_op(op, dst_bits, a, b, c, d),
         };

@@ -13,6 +13,9 @@ use crate::ir::{AluOp, InstKind, Value, ValueType};
 impl FnCtx<'_, '_> {
     /// Emits an ALU op.
     pub fn alu(&mut self, op: AluOp, vt: ValueType, srcs: Vec<Value>) -> Value {
+        if op == AluOp::Fdiv && self.fast_division(vt) {
+            return self.fast_div(vt, srcs[0], srcs[1]);
+        }
         self.emit(InstKind::Alu(op, srcs), vt)
     }
 

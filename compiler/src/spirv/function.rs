@@ -265,6 +265,14 @@ impl FnCtx<'_, '_> {
         v
     }
 
+    /// The components of `v` when it is a constant of the entry block's prefix.
+    pub fn const_leaf(&self, v: Value) -> Option<&[u64]> {
+        self.prefix.iter().find(|i| i.dst == Some(v)).and_then(|i| match &i.kind {
+            InstKind::Const(c) => Some(c.as_slice()),
+            _ => None,
+        })
+    }
+
     /// A 32-bit constant in the entry block.
     pub fn imm(&mut self, bits: u8, v: u64) -> Value {
         self.emit_entry(InstKind::Const(vec![v]), ValueType::data(bits, 1))

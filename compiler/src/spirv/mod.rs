@@ -5,6 +5,7 @@ mod alu;
 mod arith;
 mod contract;
 mod decorations;
+mod fast_div;
 mod float_controls;
 pub mod function;
 mod glsl;

@@ -28,6 +28,7 @@ impl Isel<'_> {
         Ok(Some(match op {
             Fsqrt => self.v1(O::V_SQRT_F32, a[0])?,
             Frsq => self.v1(O::V_RSQ_F32, a[0])?,
+            Frcp => self.v1(O::V_RCP_F32, a[0])?,
             Fexp2 => self.v1(O::V_EXP_F32, a[0])?,
             Flog2 => self.v1(O::V_LOG_F32, a[0])?,
             Ffract => self.v1(O::V_FRACT_F32, a[0])?,
