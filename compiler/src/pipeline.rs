@@ -36,6 +36,7 @@ pub fn optimize(s: &mut Shader, expect: Expect) -> Result<(), CompileError> {
         progress |= pass!(s, expect, "opt_copy_prop", opt_copy_prop::opt_copy_prop(s));
         progress |= pass!(s, expect, "opt_constant_fold", opt_constant_fold::opt_constant_fold(s));
         progress |= pass!(s, expect, "opt_dead_cf", opt_dead_cf::opt_dead_cf(s));
+        progress |= pass!(s, expect, "opt_merge_blocks", opt_merge_blocks::opt_merge_blocks(s));
         progress |= pass!(s, expect, "opt_kill_if", opt_kill_if::opt_kill_if(s));
         progress |= pass!(s, expect, "opt_if_convert", opt_if_convert::opt_if_convert(s));
         progress |= pass!(s, expect, "opt_cse", opt_cse::opt_cse(s));

@@ -81,3 +81,7 @@ pub unsafe extern "system" fn vk_icdGetPhysicalDeviceProcAddr(
         unsafe { entry::physical_device_proc_addr(p_name) }
     })
 }
+
+/// Every Rust allocation of the driver (compiler, simulator, objects) goes through mimalloc.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

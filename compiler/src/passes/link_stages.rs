@@ -11,7 +11,8 @@
 //! * [`zero_view_index`]: without multiview (view mask 0) gl_ViewIndex is 0 (Vulkan: "the
 //!   index of the view ... 0 if multiview is not enabled").
 
-use crate::ir::{InstKind, IoSlot, Shader, SysVal, ValueType};
+use super::Emitter;
+use crate::ir::{AluOp, InstKind, IoSlot, Shader, SysVal, ValueType};
 
 /// Locations a read mask covers: bit `4 * location + component`.
 pub const MASK_LOCATIONS: u32 = 32;
@@ -62,27 +63,47 @@ pub fn location_bits(locations: u64) -> u128 {
 }
 
 /// Deletes the VS's stores to location components in `unread` (bit `4 * location +
-/// component`); a store some of whose components are read stays whole. Returns whether
-/// anything was deleted. A read-back of a location whose stores went would read 0: the
-/// caller checks that none survives the cleanups ([`read_back_locations`]).
+/// component`); a 32-bit store some of whose components are read keeps only those (one
+/// scalar store each, so the parameter export enables just them), other widths stay whole.
+/// Returns whether anything changed. A read-back of a location whose stores went would read
+/// 0: the caller checks that none survives the cleanups ([`read_back_locations`]).
 pub fn remove_unread_outputs(s: &mut Shader, unread: u128) -> bool {
     if unread == 0 {
         return false;
     }
     let mut changed = false;
     for f in &mut s.funcs {
-        let types = &f.values;
-        for b in &mut f.blocks {
-            let before = b.insts.len();
-            b.insts.retain(|i| match i.kind {
-                InstKind::IoStore { slot: IoSlot::Location(l), comp, value } => {
-                    let (bits, n) = types[value.0 as usize].shape();
-                    let written = component_bits(l, comp, bits, n);
-                    l >= MASK_LOCATIONS || written & !unread != 0
+        for b in 0..f.blocks.len() {
+            let insts = std::mem::take(&mut f.blocks[b].insts);
+            let mut e = Emitter::new(f);
+            for inst in insts {
+                let InstKind::IoStore { slot: IoSlot::Location(l), comp, value } = inst.kind else {
+                    e.out.push(inst);
+                    continue;
+                };
+                let (bits, n) = e.f.ty(value).shape();
+                let written = component_bits(l, comp, bits, n);
+                if l >= MASK_LOCATIONS || written & unread == 0 {
+                    e.out.push(inst);
+                } else if written & !unread == 0 {
+                    changed = true;
+                } else if bits != 32 {
+                    e.out.push(inst);
+                } else {
+                    for k in (0..n).filter(|&k| unread >> (4 * l + u32::from(comp + k)) & 1 == 0) {
+                        let ix = e.imm(32, u64::from(k));
+                        let c = e.alu(AluOp::ExtractDyn, 32, 1, vec![value, ix]);
+                        let kind = InstKind::IoStore {
+                            slot: IoSlot::Location(l),
+                            comp: comp + k,
+                            value: c,
+                        };
+                        e.emit_void(kind);
+                    }
+                    changed = true;
                 }
-                _ => true,
-            });
-            changed |= b.insts.len() != before;
+            }
+            f.blocks[b].insts = e.out;
         }
     }
     changed

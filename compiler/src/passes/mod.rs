@@ -63,5 +63,6 @@ pub mod opt_kill_if;
 pub mod opt_licm;
 pub mod opt_loop_unroll;
 pub mod opt_memory_forward;
+pub mod opt_merge_blocks;
 pub mod opt_scalarize_inputs;
 pub mod opt_split_offsets;

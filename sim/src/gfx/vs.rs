@@ -30,6 +30,10 @@ struct PosLayout {
     misc: Option<usize>,
     ccdist: [Option<usize>; 2],
     slots: u32,
+    /// The components of each position slot the PA reads: all of POS0, the misc vector's
+    /// point size (x), edge flag (y), layer (z) and viewport index (w) as USE_VTX_* says,
+    /// and the enabled clip and cull distances.
+    read: [u8; 4],
 }
 
 fn layout(vs_out_cntl: u32) -> PosLayout {
@@ -44,7 +48,25 @@ fn layout(vs_out_cntl: u32) -> PosLayout {
     let misc = take(C::VS_OUT_MISC_VEC_ENA.is_set(vs_out_cntl));
     let cc0 = take(C::VS_OUT_CCDIST0_VEC_ENA.is_set(vs_out_cntl));
     let cc1 = take(C::VS_OUT_CCDIST1_VEC_ENA.is_set(vs_out_cntl));
-    PosLayout { misc, ccdist: [cc0, cc1], slots: next as u32 }
+    let mut read = [0xf, 0, 0, 0];
+    if let Some(s) = misc {
+        let uses = [
+            C::USE_VTX_POINT_SIZE,
+            C::USE_VTX_EDGE_FLAG,
+            C::USE_VTX_RENDER_TARGET_INDX,
+            C::USE_VTX_VIEWPORT_INDX,
+        ];
+        read[s] =
+            uses.iter().enumerate().fold(0, |m, (c, f)| m | u8::from(f.is_set(vs_out_cntl)) << c);
+    }
+    // CLIP_DIST_ENA_0..7 in bits 0..7, CULL_DIST_ENA_0..7 in bits 8..15.
+    let dists = (vs_out_cntl | vs_out_cntl >> 8) & 0xff;
+    for (k, slot) in [cc0, cc1].into_iter().enumerate() {
+        if let Some(s) = slot {
+            read[s] = (dists >> (4 * k) & 0xf) as u8;
+        }
+    }
+    PosLayout { misc, ccdist: [cc0, cc1], slots: next as u32, read }
 }
 
 /// Runs the VS for `inputs` (vertex id, primitive id) of one instance; returns one output per
@@ -188,6 +210,7 @@ fn collect(
     let mut pos = vec![[[0u32; 4]; 4]; lanes];
     let mut params = vec![vec![[0u32; 4]; vs.param_slots]; lanes];
     let mut pos_seen = [false; 4];
+    let mut pos_en = [0u8; 4];
     let mut last_pos_done = false;
     for e in exports {
         if e.compr && (e.target >= TARGET_POS0) {
@@ -200,16 +223,16 @@ fn collect(
                 if slot as u32 >= vs.pos_slots {
                     return bad(format!("exp pos{slot} beyond SPI_SHADER_POS_FORMAT"));
                 }
-                if e.en != 0xf {
-                    return bad(format!(
-                        "exp pos{slot} with EN {:#x} (4COMP needs all four)",
-                        e.en
-                    ));
-                }
+                // Components the export leaves out are undefined; the PA must not read them
+                // (checked below). Mesa exports the misc vector with only its written fields.
                 pos_seen[slot] = true;
+                pos_en[slot] |= e.en;
                 last_pos_done = e.done;
                 for (lane, p) in pos.iter_mut().enumerate() {
-                    p[slot] = slot_data(lane);
+                    let data = slot_data(lane);
+                    for c in (0..4).filter(|c| e.en >> c & 1 != 0) {
+                        p[slot][c] = data[c];
+                    }
                 }
             }
             t if t >= TARGET_PARAM0 => {
@@ -233,6 +256,12 @@ fn collect(
     }
     if let Some(missing) = (0..vs.pos_slots as usize).find(|&s| !pos_seen[s]) {
         return bad(format!("the VS ended without exporting pos{missing} (the SPI would hang)"));
+    }
+    if let Some(s) = (0..vs.pos_slots as usize).find(|&s| lay.read[s] & !pos_en[s] != 0) {
+        return bad(format!(
+            "exp pos{s} enables components {:#x} but the PA reads {:#x} (PA_CL_VS_OUT_CNTL)",
+            pos_en[s], lay.read[s]
+        ));
     }
     if strict && !last_pos_done {
         return bad("the VS's last position export lacks DONE (the SPI would hang)".into());

@@ -80,8 +80,9 @@ impl Isel<'_> {
             cull_mask: bits(&self.gfx, self.gfx.clip_len..8),
         };
         let mut target = g::EXP_POS0 + 1;
-        // 4COMP exports need all four components: unwritten ones (the edge flag in the misc
-        // vector's y, distances past the last) are 0.
+        // The misc vector and the distance vectors export only their written components:
+        // PA_CL_VS_OUT_CNTL (from `extras`) makes the PA read exactly those (the edge flag
+        // and distances past the last stay off), as Mesa's exports do.
         let mut vectors = Vec::new();
         if extras.misc() {
             vectors.push((SlotKey::Misc, 0));
@@ -91,8 +92,9 @@ impl Isel<'_> {
         }
         for (key, first) in vectors {
             let regs: [Option<RegRef>; 4] =
-                std::array::from_fn(|c| Some(self.output_reg(key, first + c as u8)));
-            at = self.exp(target, 0xf, regs, false);
+                std::array::from_fn(|c| self.gfx.outputs.get(&(key, first + c as u8)).copied());
+            let en = (0..4).filter(|&c| regs[c].is_some()).fold(0u8, |m, c| m | 1 << c);
+            at = self.exp(target, en, regs, false);
             target += 1;
         }
         self.set_done(at, false);
