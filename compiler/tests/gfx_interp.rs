@@ -505,10 +505,11 @@ fn check(file: &str, stage: &str, s: &Shader, ex: Expect, inp: &Inputs, want: &R
 
 fn each_opt(file: &str, s: &Shader, ex: Expect, inp: &Inputs, want: &Results, at: &str) {
     type P = fn(&mut Shader) -> bool;
-    let passes: [(&str, P); 8] = [
+    let passes: [(&str, P); 9] = [
         ("opt_copy_prop", opt_copy_prop::opt_copy_prop),
         ("opt_constant_fold", opt_constant_fold::opt_constant_fold),
         ("opt_dead_cf", opt_dead_cf::opt_dead_cf),
+        ("opt_merge_blocks", opt_merge_blocks::opt_merge_blocks),
         ("opt_kill_if", opt_kill_if::opt_kill_if),
         ("opt_if_convert", opt_if_convert::opt_if_convert),
         ("opt_cse", opt_cse::opt_cse),

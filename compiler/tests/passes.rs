@@ -49,10 +49,11 @@ fn operand_accessors_agree(s: &Shader) {
 /// Runs each optimization pass alone on `s`, checking the result each time.
 fn each_opt(case: &common::Case, s: &Shader, expect: Expect, reference: &Resources, at: &str) {
     type P = fn(&mut Shader) -> bool;
-    let passes: [(&str, P); 7] = [
+    let passes: [(&str, P); 8] = [
         ("opt_copy_prop", opt_copy_prop::opt_copy_prop),
         ("opt_constant_fold", opt_constant_fold::opt_constant_fold),
         ("opt_dead_cf", opt_dead_cf::opt_dead_cf),
+        ("opt_merge_blocks", opt_merge_blocks::opt_merge_blocks),
         ("opt_if_convert", opt_if_convert::opt_if_convert),
         ("opt_cse", opt_cse::opt_cse),
         ("opt_dce", opt_dce::opt_dce),
