@@ -166,6 +166,33 @@ fn vs_export_rules() {
     assert!(!with_vs(&prog(&[exp(10, true)])), "reserved target");
 }
 
+/// The misc vector and the distance vectors may leave out components (Mesa exports only the
+/// misc fields a shader writes), but never one PA_CL_VS_OUT_CNTL makes the PA read.
+#[test]
+fn position_exports_enable_at_least_what_the_pa_reads() {
+    use r::PA_CL_VS_OUT_CNTL as C;
+    let exp_en = |target: u8, en: u8, done: bool| {
+        Inst::Exp(Exp { target, en, src: [0, 0, 0, 0], compr: false, done, vm: false })
+    };
+    let with = |en: u8, vs_out_cntl: u32| {
+        let mut a = Asm::new();
+        a.vop1(Op::V_MOV_B32, ferrum_isa::Operand::Vgpr(0), Int(0));
+        a.i(exp_en(12, 0xf, false)).i(exp_en(13, en, true)).endpgm();
+        let s = Scene::with(Gpu::new(), &verts(), &a.finish());
+        draw_after(&s, &Draw { vs_out_cntl, pos1: true, ..Default::default() }, &[])
+    };
+    let misc = C::VS_OUT_MISC_VEC_ENA.val(1);
+    let size = misc | C::USE_VTX_POINT_SIZE.val(1);
+    assert!(with(0b0001, size), "point size alone in x");
+    assert!(!with(0b0001, size | C::USE_VTX_EDGE_FLAG.val(1)), "edge flag read, y not exported");
+    assert!(with(0b0101, size | C::USE_VTX_RENDER_TARGET_INDX.val(1)), "size and layer");
+    assert!(!with(0b0001, size | C::USE_VTX_VIEWPORT_INDX.val(1)), "viewport read, w not exported");
+    let dist = C::VS_OUT_CCDIST0_VEC_ENA.val(1);
+    assert!(with(0b0011, dist | C::CLIP_DIST_ENA_0.val(1) | C::CULL_DIST_ENA_1.val(1)));
+    assert!(!with(0b0001, dist | C::CLIP_DIST_ENA_0.val(1) | C::CULL_DIST_ENA_1.val(1)));
+    assert!(with(0, dist), "no distance enabled: nothing read");
+}
+
 #[test]
 fn vs_faults_and_hangs_lose_the_context_not_the_device() {
     // A load from an unmapped address.
