@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::draw::draw;
+use common::draw::{draw, draw_with, DrawSetup, VertexInput};
 use ferrum_compiler::amd::abi::graphics::{self as g, GfxKey, PsKey, VsKey};
 use ferrum_compiler::amd::{compile_graphics, default_layout, GfxBinary, GfxMetadata};
 use ferrum_compiler::ir::Stage;
@@ -47,6 +47,43 @@ fn outputs_the_fragment_shader_does_not_read_are_not_written() {
     let a = draw(&full, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\n{}", full.isa_text));
     let b = draw(&linked, &ps, 3, 1).unwrap_or_else(|e| panic!("{e}\n{}", linked.isa_text));
     assert!(a.iter().any(|p| p[3] != 0.0), "the triangle is drawn");
+    assert_eq!(differing(&a, &b), 0, "pixels the linked VS draws differently");
+}
+
+#[test]
+fn a_partly_read_vector_output_exports_only_the_read_components() {
+    // point.vert stores v = vec4(1.0, float(gl_VertexIndex), 0.0, 1.0); point_coord.frag
+    // reads v.y alone: the linked VS exports that component and no constants.
+    let ps = compile("point_coord.frag", Stage::Fragment, PsKey::default());
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!("not a pixel shader") };
+    assert_eq!(pm.input_reads, 0b0010, "{:#x}", pm.input_reads);
+    let full = compile("point.vert", Stage::Vertex, VsKey::default());
+    let key = VsKey { unread_outputs: !pm.input_reads, ..Default::default() };
+    let linked = compile("point.vert", Stage::Vertex, key);
+    let param = |b: &GfxBinary| {
+        b.isa_text.lines().find(|l| l.starts_with("exp param0")).unwrap_or_default().to_string()
+    };
+    assert!(!param(&full).contains("off"), "{}", full.isa_text);
+    let p = param(&linked);
+    assert!(p.starts_with("exp param0 off, v") && p.contains(", off, off"), "{}", linked.isa_text);
+    let (n, m) = (linked.stats.instructions, full.stats.instructions);
+    assert!(n + 3 <= m, "linked VS {n} instructions, unlinked {m}\n{}", linked.isa_text);
+    // Two points (point_coord.frag reads gl_PointCoord): vertex 0 at (-0.6, -0.6), 1 at
+    // (0.2, 0.2), from a R32G32_FLOAT input (GFX10 format 64, components X Y 0 1).
+    let pos: Vec<u8> = [-0.6f32, -0.6, 0.2, 0.2].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let input =
+        VertexInput { offset: 0, stride: 8, num_records: 2, format: 64, dst_sel: [4, 5, 0, 1] };
+    let setup = DrawSetup {
+        vertices: 2,
+        instances: 1,
+        data: pos,
+        inputs: vec![input],
+        points: true,
+        ..Default::default()
+    };
+    let a = draw_with(&full, &ps, &setup).unwrap_or_else(|e| panic!("{e}\n{}", full.isa_text));
+    let b = draw_with(&linked, &ps, &setup).unwrap_or_else(|e| panic!("{e}\n{}", linked.isa_text));
+    assert!(a.iter().filter(|p| p[2] == 1.0).count() >= 16, "vertex 1's point is drawn");
     assert_eq!(differing(&a, &b), 0, "pixels the linked VS draws differently");
 }
 
