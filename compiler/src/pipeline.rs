@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use crate::amd::abi::graphics::ConstantInputs;
 use crate::debug::DebugFlags;
 use crate::error::CompileError;
 use crate::ir::validate::{validate, Expect};
@@ -49,18 +50,23 @@ pub fn optimize(s: &mut Shader, expect: Expect) -> Result<(), CompileError> {
 }
 
 /// Specializes lowered IR of a vertex or fragment shader for its pipeline
-/// ([`link_stages`]): a VS's stores to the location components in `unread_outputs` go, and
-/// with `single_view` gl_ViewIndex is 0; then the cleanups run again. Returns whether the
-/// shader changed.
+/// ([`link_stages`]): a VS's stores to the location components in `unread_outputs` go, a
+/// PS reads the components in `constant_inputs` as those constants, and with `single_view`
+/// gl_ViewIndex is 0; then the cleanups run again. Returns whether the shader changed.
 pub fn link_graphics(
     s: &mut Shader,
     unread_outputs: u128,
+    constant_inputs: &ConstantInputs,
     single_view: bool,
 ) -> Result<bool, CompileError> {
     let expect = Expect { explicit_io_lowered: true, inlined: true };
     let mut changed = false;
     if s.stage == Stage::Vertex {
         changed |= link_unread_outputs(s, unread_outputs)?;
+    }
+    if s.stage == Stage::Fragment {
+        let c = link_stages::propagate_constant_inputs(s, constant_inputs);
+        changed |= pass!(s, expect, "link_constant_inputs", c);
     }
     if single_view {
         changed |= pass!(s, expect, "link_view_index", link_stages::zero_view_index(s));

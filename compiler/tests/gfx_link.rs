@@ -88,6 +88,72 @@ fn a_partly_read_vector_output_exports_only_the_read_components() {
 }
 
 #[test]
+fn constant_varyings_are_the_fragment_shaders_constants() {
+    // clip.vert stores color = vec4(float(gl_InstanceIndex), 1.0, 0.0, 1.0): y, z and w are
+    // constants the PS takes from its key instead of interpolating; it then reads x alone and
+    // the linked VS exports x alone.
+    let path = common::corpus_dir().join("../graphics/draw/clip.vert");
+    let words = common::glsl_to_spirv(&path);
+    let vs_ir =
+        ferrum_compiler::compile_to_ir(&words, "main", Stage::Vertex, &Default::default()).unwrap();
+    let consts = ferrum_compiler::passes::link_stages::constant_outputs(&vs_ir);
+    assert_eq!(consts.mask, 0b1110, "{consts:?}");
+    assert_eq!(consts.values[..4], [0, 1f32.to_bits(), 0, 1f32.to_bits()]);
+    let full_ps = compile("clip.frag", Stage::Fragment, PsKey::default());
+    let ps = compile(
+        "clip.frag",
+        Stage::Fragment,
+        PsKey { constant_inputs: consts, ..Default::default() },
+    );
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!("not a pixel shader") };
+    assert_eq!(pm.input_reads, 0b0001, "{:#x}", pm.input_reads);
+    assert_eq!(ps.isa_text.matches("v_interp_p1").count(), 1, "{}", ps.isa_text);
+    let full = compile("clip.vert", Stage::Vertex, VsKey::default());
+    let key = VsKey { unread_outputs: !pm.input_reads, ..Default::default() };
+    let linked = compile("clip.vert", Stage::Vertex, key);
+    let (n, m) = (linked.stats.instructions, full.stats.instructions);
+    assert!(n < m, "linked VS {n} instructions, unlinked {m}\n{}", linked.isa_text);
+    // Both instances: instance 1 is culled by its cull distance, instance 0 drawn.
+    let a = draw(&full, &full_ps, 3, 2).unwrap_or_else(|e| panic!("{e}\n{}", full.isa_text));
+    let b = draw(&linked, &ps, 3, 2).unwrap_or_else(|e| panic!("{e}\n{}", linked.isa_text));
+    assert!(a.iter().filter(|p| p[1] == 1.0 && p[3] == 1.0).count() > 100, "the triangle is drawn");
+    assert_eq!(differing(&a, &b), 0, "pixels the linked pipeline draws differently");
+}
+
+#[test]
+fn varyings_are_constant_only_when_every_store_agrees() {
+    let src = |body: &str| {
+        format!(
+            "#version 450\nlayout(location = 0) out vec4 c;\nlayout(location = 1) out vec2 d;\n\
+             void main() {{\n gl_Position = vec4(float(gl_VertexIndex));\n{body}\n}}\n"
+        )
+    };
+    let consts = |name: &str, body: &str| {
+        let dir = std::env::temp_dir().join(format!("ferrum-link-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("v.vert");
+        std::fs::write(&path, src(body)).unwrap();
+        let words = common::glsl_to_spirv(&path);
+        std::fs::remove_dir_all(&dir).ok();
+        let ir = ferrum_compiler::compile_to_ir(&words, "main", Stage::Vertex, &Default::default())
+            .unwrap();
+        ferrum_compiler::passes::link_stages::constant_outputs(&ir)
+    };
+    // Two paths storing different constants to c.x: not constant; c.y agrees on both.
+    let k = consts(
+        "branches",
+        " if (gl_VertexIndex > 1) { c = vec4(2.0, 3.0, 0.0, 0.0); } else { c = vec4(5.0, 3.0, 0.0, 0.0); }\n\
+         d = vec2(1.0 / 0.0, -0.0);",
+    );
+    assert_eq!(k.mask & 0xf, 0b1110, "{k:?}");
+    assert_eq!(k.get(0, 1), Some(3f32.to_bits()));
+    // Infinity is not propagated (interpolating it computes inf - inf); -0.0 is.
+    assert_eq!((k.get(1, 0), k.get(1, 1)), (None, Some(0x8000_0000)), "{k:?}");
+    let k = consts("varying", " c = vec4(float(gl_VertexIndex), 1.0, 2.0, 3.0);\n d = vec2(0.5);");
+    assert_eq!(k.mask, 0b1110 | 0b11 << 4, "{k:?}");
+}
+
+#[test]
 fn a_vertex_shader_without_a_reader_exports_no_parameters() {
     // A pipeline whose fragment shader reads nothing (or has none): every location goes,
     // gl_Position stays.

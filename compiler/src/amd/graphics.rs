@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use super::abi::graphics::{GfxKey, GfxSgprs, PsMetadata, VsMetadata};
+use super::abi::graphics::{ConstantInputs, GfxKey, GfxSgprs, PsMetadata, VsMetadata};
 use super::error::{unsupported, BackendError};
 use super::{emit, hazards, regalloc, regalloc_check, spill, waitcnt, ResourceLayout, Stats};
 use crate::ir::{Shader, Stage};
@@ -114,12 +114,14 @@ pub fn compile_graphics(
 /// ([`crate::pipeline::link_graphics`]: outputs the fragment shader does not read, the view
 /// index without multiview), or `None` when nothing changes.
 fn link(shader: &Shader, key: &GfxKey) -> Result<Option<Shader>, BackendError> {
-    let unread = if shader.stage == Stage::Vertex { key.vs.unread_outputs } else { 0 };
-    if unread == 0 && !key.single_view {
+    let vertex = shader.stage == Stage::Vertex;
+    let unread = if vertex { key.vs.unread_outputs } else { 0 };
+    let consts = if vertex { ConstantInputs::default() } else { key.ps.constant_inputs };
+    if unread == 0 && consts.mask == 0 && !key.single_view {
         return Ok(None);
     }
     let mut s = shader.clone();
-    let changed = crate::pipeline::link_graphics(&mut s, unread, key.single_view)
+    let changed = crate::pipeline::link_graphics(&mut s, unread, &consts, key.single_view)
         .map_err(|e| unsupported(format!("linking the stages: {e}")))?;
     Ok(changed.then_some(s))
 }

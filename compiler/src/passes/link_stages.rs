@@ -12,7 +12,8 @@
 //!   index of the view ... 0 if multiview is not enabled").
 
 use super::Emitter;
-use crate::ir::{AluOp, InstKind, IoSlot, Shader, SysVal, ValueType};
+use crate::amd::abi::graphics::ConstantInputs;
+use crate::ir::{AluOp, InstKind, IoSlot, Shader, SysVal, Value, ValueType};
 
 /// Locations a read mask covers: bit `4 * location + component`.
 pub const MASK_LOCATIONS: u32 = 32;
@@ -104,6 +105,91 @@ pub fn remove_unread_outputs(s: &mut Shader, unread: u128) -> bool {
                 }
             }
             f.blocks[b].insts = e.out;
+        }
+    }
+    changed
+}
+
+/// The location components a VS stores one 32-bit constant to, on whatever paths store
+/// them: every store to the component stores the same constant, and the location is never
+/// read back. (A path that does not store leaves the output undefined, so the constant is a
+/// right value for it too.) Components of other widths count as not constant, and so do
+/// infinities and NaNs: interpolating them computes inf - inf.
+pub fn constant_outputs(s: &Shader) -> ConstantInputs {
+    let mut out = ConstantInputs::default();
+    let mut varying = location_bits(read_back_locations(s));
+    for f in &s.funcs {
+        let defs = f.def_map();
+        let def = |v: Value| defs[v.0 as usize].map(|(b, i)| &f.block(b).insts[i].kind);
+        // The 32-bit constant in component `k` of `v`, when it has one.
+        let comp_const = |v: Value, k: u8| match def(v) {
+            Some(InstKind::Const(c)) => c.get(usize::from(k)).map(|&x| x as u32),
+            Some(InstKind::Alu(AluOp::Vec, srcs)) => {
+                match srcs.get(usize::from(k)).map(|&c| def(c)) {
+                    Some(Some(InstKind::Const(c))) if c.len() == 1 => Some(c[0] as u32),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        for i in f.blocks.iter().flat_map(|b| &b.insts) {
+            let InstKind::IoStore { slot: IoSlot::Location(l), comp, value } = i.kind else {
+                continue;
+            };
+            let (bits, n) = f.values[value.0 as usize].shape();
+            if bits != 32 {
+                varying |= component_bits(l, comp, bits, n);
+                continue;
+            }
+            for k in 0..n {
+                let bit = component_bits(l, comp + k, 32, 1);
+                let finite = |c: u32| c & 0x7f80_0000 != 0x7f80_0000;
+                let Some(c) = comp_const(value, k).filter(|&c| finite(c)) else {
+                    varying |= bit;
+                    continue;
+                };
+                let at = bit.trailing_zeros() as usize;
+                if bit != 0 && out.mask & bit != 0 && out.values[at] != c {
+                    varying |= bit;
+                } else if bit != 0 {
+                    out.mask |= bit;
+                    out.values[at] = c;
+                }
+            }
+        }
+    }
+    out.mask &= !varying;
+    for (i, v) in out.values.iter_mut().enumerate() {
+        if out.mask >> i & 1 == 0 {
+            *v = 0;
+        }
+    }
+    out
+}
+
+/// A fragment shader's scalar 32-bit input loads of the components in `consts` become those
+/// constants (interpolating a value that is the same at every vertex gives that value
+/// exactly). Loads of several components or other widths stay, and so keep their components
+/// read. Returns whether anything changed.
+pub fn propagate_constant_inputs(s: &mut Shader, consts: &ConstantInputs) -> bool {
+    if consts.mask == 0 {
+        return false;
+    }
+    let mut changed = false;
+    for f in &mut s.funcs {
+        let types = &f.values;
+        for i in f.blocks.iter_mut().flat_map(|b| &mut b.insts) {
+            let InstKind::IoLoad { slot: IoSlot::Location(l), comp, output: false, .. } = i.kind
+            else {
+                continue;
+            };
+            let scalar32 = i.dst.is_some_and(|d| {
+                matches!(types[d.0 as usize], ValueType::Data { bits: 32, comps: 1 })
+            });
+            if let (true, Some(c)) = (scalar32, consts.get(l, comp)) {
+                i.kind = InstKind::Const(vec![u64::from(c)]);
+                changed = true;
+            }
         }
     }
     changed

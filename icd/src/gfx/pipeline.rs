@@ -26,7 +26,8 @@ use ferrum_compiler::amd::abi::graphics::{
     self as g, GfxKey, InputRate, PsKey, PsMetadata, VsKey, VsMetadata, MAX_VERTEX_INPUTS,
 };
 use ferrum_compiler::amd::{self, GfxMetadata};
-use ferrum_compiler::ir::Stage;
+use ferrum_compiler::ir::{Shader, Stage};
+use ferrum_compiler::passes::link_stages;
 use ferrum_regs::gfx103 as r;
 use ferrum_regs::gfx103::enums::SPI_SHADER_EX_FORMAT as EX;
 
@@ -265,6 +266,7 @@ fn cached_stage(
     stage: Stage,
     layout: &amd::ResourceLayout,
     key: GfxKey,
+    ir: Option<&Shader>,
 ) -> VkResult<Arc<amd::GfxBinary>> {
     let k = crate::pipeline::gfx_cache::key(st.words, st.entry, &st.spec, layout, stage, key);
     if let Some(hit) = cache.and_then(|c| c.get_gfx(k)) {
@@ -273,26 +275,38 @@ fn cached_stage(
     if flags.contains(vk::PipelineCreateFlags::FAIL_ON_PIPELINE_COMPILE_REQUIRED) {
         return Err(VkError::PipelineCompileRequired);
     }
-    let bin = Arc::new(compile_stage(st, stage, layout, key)?);
+    let bin = Arc::new(match ir {
+        Some(ir) => back_end(ir, stage, layout, key)?,
+        None => back_end(&front_end(st, stage)?, stage, layout, key)?,
+    });
     if let Some(c) = cache {
         c.insert_gfx(k, bin.clone());
     }
     Ok(bin)
 }
 
-/// Compiles one stage; a compiler panic becomes a creation error.
-fn compile_stage(
-    st: &StageInfo<'_>,
+/// SPIR-V → lowered IR of one stage; a compiler panic becomes a creation error.
+fn front_end(st: &StageInfo<'_>, stage: Stage) -> VkResult<Shader> {
+    let run = || {
+        ferrum_compiler::compile_to_ir(st.words, st.entry, stage, &st.spec)
+            .map_err(|e| VkError::InvalidShader(e.to_string()))
+    };
+    std::panic::catch_unwind(run).unwrap_or_else(|_| {
+        Err(VkError::InvalidShader(format!("compiler panicked on the {stage:?} stage")))
+    })
+}
+
+/// IR → the stage's binary for `key`; a compiler panic becomes a creation error.
+fn back_end(
+    ir: &Shader,
     stage: Stage,
     layout: &amd::ResourceLayout,
     key: GfxKey,
 ) -> VkResult<amd::GfxBinary> {
-    let run = || -> VkResult<amd::GfxBinary> {
-        let ir = ferrum_compiler::compile_to_ir(st.words, st.entry, stage, &st.spec)
-            .map_err(|e| VkError::InvalidShader(e.to_string()))?;
-        amd::compile_graphics(&ir, layout, key).map_err(|e| VkError::InvalidShader(e.to_string()))
+    let run = || {
+        amd::compile_graphics(ir, layout, key).map_err(|e| VkError::InvalidShader(e.to_string()))
     };
-    std::panic::catch_unwind(run).unwrap_or_else(|_| {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
         Err(VkError::InvalidShader(format!("compiler panicked on the {stage:?} stage")))
     })
 }
@@ -608,22 +622,28 @@ pub fn create(
         ps_key.color_formats[1] = ps_key.color_formats[0];
     }
     let single_view = view_mask(info)? == 0;
-    let key = GfxKey { vs: vs_key, ps: ps_key, single_view };
+    let mut key = GfxKey { vs: vs_key, ps: ps_key, single_view };
     let resources = resource_layout(layout);
     let f = info.flags;
     let ps_info = match ps_stage {
         Some(st) => stage_info(st)?,
         None => StageInfo { words: &EMPTY_FS, entry: "main", spec: Default::default() },
     };
-    let ps = cached_stage(cache, f, &ps_info, Stage::Fragment, &resources, key)?;
-    // The stages are linked: the VS is compiled knowing what the PS reads, and its key (so
-    // its cache entry) says so.
+    // The stages are linked both ways. The VS's constant outputs are part of the PS's key:
+    // the PS takes them as constants and stops reading them. Then the VS is compiled knowing
+    // what the PS reads (its key, so its cache entry, says so) and drops the rest.
+    let vs_info = stage_info(vs_stage)?;
+    let vs_ir = front_end(&vs_info, Stage::Vertex)?;
+    if ps_stage.is_some() {
+        key.ps.constant_inputs = link_stages::constant_outputs(&vs_ir);
+    }
+    let ps = cached_stage(cache, f, &ps_info, Stage::Fragment, &resources, key, None)?;
     let GfxMetadata::Fragment(read) = &ps.metadata else {
         return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));
     };
     let mut vs_key = key;
     vs_key.vs.unread_outputs = !read.input_reads;
-    let vs = cached_stage(cache, f, &stage_info(vs_stage)?, Stage::Vertex, &resources, vs_key)?;
+    let vs = cached_stage(cache, f, &vs_info, Stage::Vertex, &resources, vs_key, Some(&vs_ir))?;
     let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));
     };

@@ -231,6 +231,11 @@ pub struct PsKey {
     /// `mrtz`'s fourth register (Z_FORMAT 32_ABGR), where the DB takes the alpha-to-mask
     /// alpha from, while `mrt0` carries the 1.0 (RADV: "alpha to MRTZ.a and one to MRT0.a").
     pub alpha_to_coverage_via_mrtz: bool,
+    /// Input location components the pipeline's vertex shader stores one constant to
+    /// ([`crate::passes::link_stages::constant_outputs`]): the PS reads the constant instead
+    /// of interpolating it, so it stops reading the component and the linked VS drops it
+    /// ([`VsKey::unread_outputs`]). Empty by default.
+    pub constant_inputs: ConstantInputs,
 }
 
 impl Default for PsKey {
@@ -240,7 +245,32 @@ impl Default for PsKey {
             samples: 1,
             alpha_to_one: 0,
             alpha_to_coverage_via_mrtz: false,
+            constant_inputs: ConstantInputs::default(),
         }
+    }
+}
+
+/// 32-bit constants by location component (bit/index `4 * location + component`, locations
+/// 0..31).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ConstantInputs {
+    /// Which components are constant.
+    pub mask: u128,
+    /// The constant of each component in `mask` (0 elsewhere, so equal sets compare equal).
+    pub values: [u32; 128],
+}
+
+impl Default for ConstantInputs {
+    fn default() -> Self {
+        ConstantInputs { mask: 0, values: [0; 128] }
+    }
+}
+
+impl ConstantInputs {
+    /// The constant of location `loc` component `comp`, if it has one.
+    pub fn get(&self, loc: u32, comp: u8) -> Option<u32> {
+        let i = 4 * loc + u32::from(comp);
+        (i < 128 && self.mask >> i & 1 != 0).then(|| self.values[i as usize])
     }
 }
 
