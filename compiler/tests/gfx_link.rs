@@ -154,6 +154,24 @@ fn varyings_are_constant_only_when_every_store_agrees() {
 }
 
 #[test]
+fn clip_distances_without_a_reader_are_not_parameters() {
+    let ps = compile("clip.frag", Stage::Fragment, PsKey::default());
+    let GfxMetadata::Fragment(pm) = &ps.metadata else { panic!("not a pixel shader") };
+    assert!(!pm.input_locations.contains(&g::CLIP_DIST_LOCATION), "{:?}", pm.input_locations);
+    let full = compile("clip.vert", Stage::Vertex, VsKey::default());
+    let key = VsKey { unread_clip_distances: true, ..Default::default() };
+    let linked = compile("clip.vert", Stage::Vertex, key);
+    assert_eq!(params(&full), vec![0, g::CLIP_DIST_LOCATION]);
+    assert_eq!(params(&linked), vec![0]);
+    assert!(linked.stats.instructions < full.stats.instructions, "{}", linked.isa_text);
+    // The clipper still gets every distance: the same pixels (both instances).
+    let a = draw(&full, &ps, 3, 2).unwrap_or_else(|e| panic!("{e}\n{}", full.isa_text));
+    let b = draw(&linked, &ps, 3, 2).unwrap_or_else(|e| panic!("{e}\n{}", linked.isa_text));
+    assert!(a.iter().any(|p| p[3] != 0.0), "the triangle is drawn");
+    assert_eq!(differing(&a, &b), 0, "pixels the linked VS draws differently");
+}
+
+#[test]
 fn a_vertex_shader_without_a_reader_exports_no_parameters() {
     // A pipeline whose fragment shader reads nothing (or has none): every location goes,
     // gl_Position stays.

@@ -2,10 +2,13 @@
 //! (loads included: reading memory has no observable effect), by marking from the
 //! side-effecting instructions and terminators.
 //!
+//! An atomic whose old value nothing reads loses its result (the backend then selects the
+//! form that returns nothing: no `glc`, no wait for the value).
+//!
 //! Afterwards every remaining pure instruction contributes to a side effect or a branch, and
 //! every function-local variable is still referenced by a deref.
 
-use crate::ir::{Function, InstKind, Shader};
+use crate::ir::{AtomicOp, Function, InstKind, Shader};
 
 /// Removes dead instructions; returns true if anything was removed.
 pub fn opt_dce(s: &mut Shader) -> bool {
@@ -27,6 +30,14 @@ fn removable(k: &InstKind) -> bool {
     )
 }
 
+/// An atomic read-modify-write, whose result is only its old value.
+fn atomic_rmw(k: &InstKind) -> bool {
+    match k {
+        InstKind::Atomic { op, .. } | InstKind::MemAtomic { op, .. } => *op != AtomicOp::Load,
+        _ => false,
+    }
+}
+
 fn run(f: &mut Function) -> bool {
     let mut live = vec![false; f.values.len()];
     let mut work = Vec::new();
@@ -35,7 +46,9 @@ fn run(f: &mut Function) -> bool {
         for i in &b.insts {
             if !(i.is_pure() || removable(&i.kind)) {
                 i.for_each_src(|v| work.push(v));
-                i.defs().iter().for_each(|d| live[d.0 as usize] = true);
+                if !atomic_rmw(&i.kind) {
+                    i.defs().iter().for_each(|d| live[d.0 as usize] = true);
+                }
             }
         }
         let mut t = b.term.clone();
@@ -52,6 +65,12 @@ fn run(f: &mut Function) -> bool {
     }
     let mut changed = remove_unused_locals(f);
     for b in &mut f.blocks {
+        for i in b.insts.iter_mut().filter(|i| atomic_rmw(&i.kind)) {
+            if i.dst.is_some_and(|d| !live[d.0 as usize]) {
+                i.dst = None;
+                changed = true;
+            }
+        }
         let before = b.insts.len();
         b.insts.retain(|i| {
             !(i.is_pure() || removable(&i.kind)) || i.defs().iter().any(|d| live[d.0 as usize])

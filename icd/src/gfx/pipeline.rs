@@ -643,6 +643,8 @@ pub fn create(
     };
     let mut vs_key = key;
     vs_key.vs.unread_outputs = !read.input_reads;
+    let distances = g::CLIP_DIST_LOCATION..g::CLIP_DIST_LOCATION + 2;
+    vs_key.vs.unread_clip_distances = !read.input_locations.iter().any(|l| distances.contains(l));
     let vs = cached_stage(cache, f, &vs_info, Stage::Vertex, &resources, vs_key, Some(&vs_ir))?;
     let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));

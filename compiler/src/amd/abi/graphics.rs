@@ -299,6 +299,10 @@ pub struct VsKey {
     /// stores to them are removed, and a location left without stores gets no parameter
     /// slot. 0 (the default) keeps every output.
     pub unread_outputs: u128,
+    /// The pipeline's fragment shader reads no gl_ClipDistance/gl_CullDistance: the distances
+    /// go to the clipper only, without their parameter copies. False (the default) exports
+    /// them.
+    pub unread_clip_distances: bool,
 }
 
 /// The pipeline state a graphics stage's code depends on ([`VsKey`] for a VS, [`PsKey`] for

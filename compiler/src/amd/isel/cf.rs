@@ -80,10 +80,8 @@ impl Isel<'_> {
                 _ => {}
             }
             self.cur = plan.main[bi] + 1;
-            self.gfx.in_entry = i == 0;
-            for inst in &f.block(b).insts {
-                self.select_inst(inst)?;
-            }
+            self.gfx.in_entry = i == 0 || (top_level(f, &dom, b) && !plan.in_loop[bi]);
+            self.select_insts(&f.block(b).insts)?;
             if let Some(sv) = plan.saved[bi] {
                 self.emit(build::sop1(Opcode::S_MOV_B32, sv, EXEC, 1));
             }
@@ -770,4 +768,18 @@ fn jump_targets(term: &Terminator) -> Vec<BlockId> {
         }
     }
     out
+}
+
+/// Whether every invocation that returns runs `b` (it dominates every `return`): outside
+/// loops, such a block runs once with all of them in EXEC, as the entry block does, so a
+/// store there is on every path to the exports.
+fn top_level(f: &crate::ir::Function, dom: &Dominance, b: BlockId) -> bool {
+    let mut returns =
+        f.blocks.iter().enumerate().filter(|(_, k)| matches!(k.term, Terminator::Return(_)));
+    let mut any = false;
+    let all = returns.all(|(r, _)| {
+        any = true;
+        dom.dominates(b, BlockId(r as u32))
+    });
+    any && all
 }

@@ -451,14 +451,25 @@ impl<'a> Isel<'a> {
         Ok(())
     }
 
-    fn select_inst(&mut self, inst: &Inst) -> Result<(), BackendError> {
-        if self.needs_exact(&inst.kind) {
-            let saved = self.enter_exact();
-            let r = self.select_inst_in_mode(inst);
-            self.leave_exact(saved);
-            return r;
+    /// Selects a block's instructions. Those that helper lanes must not run (memory writes
+    /// in a PS that keeps helpers) run with EXEC narrowed to the live lanes; consecutive ones
+    /// share one narrowing.
+    fn select_insts(&mut self, insts: &[Inst]) -> Result<(), BackendError> {
+        let mut exact = None;
+        for inst in insts {
+            if self.needs_exact(&inst.kind) {
+                if exact.is_none() {
+                    exact = Some(self.enter_exact());
+                }
+            } else if let Some(saved) = exact.take() {
+                self.leave_exact(saved);
+            }
+            self.select_inst_in_mode(inst)?;
         }
-        self.select_inst_in_mode(inst)
+        if let Some(saved) = exact {
+            self.leave_exact(saved);
+        }
+        Ok(())
     }
 
     fn select_inst_in_mode(&mut self, inst: &Inst) -> Result<(), BackendError> {

@@ -115,7 +115,9 @@ impl Isel<'_> {
         }
         // The distances again as parameters, for a fragment shader that reads them.
         let mut params = locations;
-        for v in 0..extras.ccdist_vectors() as u8 {
+        let copies =
+            if self.gfx.key.vs.unread_clip_distances { 0 } else { extras.ccdist_vectors() };
+        for v in 0..copies as u8 {
             let slot = params.len() as u8;
             if u32::from(slot) >= g::MAX_PARAMS {
                 return Err(unsupported("more than 32 parameters with the clip distances"));
