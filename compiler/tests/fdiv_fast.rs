@@ -14,14 +14,7 @@ use ferrum_compiler::amd::{compile_graphics, default_layout};
 use ferrum_compiler::ir::{print, Shader, Stage};
 
 fn compile(name: &str, src: &str, stage: Stage) -> Shader {
-    let dir = std::env::temp_dir().join(format!("ferrum-fdiv-fast-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, src).unwrap();
-    let words = common::glsl_to_spirv(&path);
-    std::fs::remove_dir_all(&dir).ok();
-    ferrum_compiler::compile_to_ir(&words, "main", stage, &Default::default())
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
+    common::glsl_source_to_ir(name, src, stage)
 }
 
 /// Reads (x, y) from the texel at the fragment's pixel: x / y, 1 / y, x / 3 and y itself

@@ -15,14 +15,7 @@ use ferrum_compiler::amd::{compile_graphics, default_layout, GfxBinary};
 use ferrum_compiler::ir::Stage;
 
 fn fragment(name: &str, src: &str) -> GfxBinary {
-    let dir = std::env::temp_dir().join(format!("ferrum-shape-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.frag"));
-    std::fs::write(&path, src).unwrap();
-    let words = common::glsl_to_spirv(&path);
-    std::fs::remove_dir_all(&dir).ok();
-    let ir = ferrum_compiler::compile_to_ir(&words, "main", Stage::Fragment, &Default::default())
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let ir = common::glsl_source_to_ir(&format!("{name}.frag"), src, Stage::Fragment);
     compile_graphics(&ir, &default_layout(&ir), GfxKey::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }

@@ -129,14 +129,7 @@ fn varyings_are_constant_only_when_every_store_agrees() {
         )
     };
     let consts = |name: &str, body: &str| {
-        let dir = std::env::temp_dir().join(format!("ferrum-link-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("v.vert");
-        std::fs::write(&path, src(body)).unwrap();
-        let words = common::glsl_to_spirv(&path);
-        std::fs::remove_dir_all(&dir).ok();
-        let ir = ferrum_compiler::compile_to_ir(&words, "main", Stage::Vertex, &Default::default())
-            .unwrap();
+        let ir = common::glsl_source_to_ir(&format!("{name}.vert"), &src(body), Stage::Vertex);
         ferrum_compiler::passes::link_stages::constant_outputs(&ir)
     };
     // Two paths storing different constants to c.x: not constant; c.y agrees on both.

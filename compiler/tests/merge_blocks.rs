@@ -8,13 +8,7 @@ mod common;
 use ferrum_compiler::ir::{print::shader_text, Function, Shader, Stage, Terminator};
 
 fn compile(name: &str, src: &str, stage: Stage) -> Shader {
-    let dir = std::env::temp_dir().join(format!("ferrum-merge-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, src).unwrap();
-    let words = common::glsl_to_spirv(&path);
-    std::fs::remove_dir_all(&dir).ok();
-    ferrum_compiler::compile_to_ir(&words, "main", stage, &Default::default()).unwrap()
+    common::glsl_source_to_ir(name, src, stage)
 }
 
 /// Blocks that hold code or lead somewhere (emptied unreachable blocks stay in the list).

@@ -57,6 +57,31 @@ pub fn glsl_to_spirv(path: &Path) -> Vec<u32> {
     words_of(&bytes)
 }
 
+/// GLSL source text (a test's own shader) to SPIR-V words: written to a private temporary
+/// file named `name` (its extension gives the stage) and compiled by [`glsl_to_spirv`].
+pub fn glsl_source_to_spirv(name: &str, src: &str) -> Vec<u32> {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("ferrum-src-{}-{seq}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, src).unwrap();
+    let words = glsl_to_spirv(&path);
+    std::fs::remove_dir_all(&dir).ok();
+    words
+}
+
+/// GLSL source text to lowered, optimized IR of `stage` (panics naming `name` on errors).
+pub fn glsl_source_to_ir(
+    name: &str,
+    src: &str,
+    stage: ferrum_compiler::ir::Stage,
+) -> ferrum_compiler::ir::Shader {
+    let words = glsl_source_to_spirv(name, src);
+    ferrum_compiler::compile_to_ir(&words, "main", stage, &Default::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
 fn words_of(bytes: &[u8]) -> Vec<u32> {
     bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
