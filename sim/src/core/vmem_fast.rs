@@ -55,6 +55,38 @@ impl Span {
         Some(s)
     }
 
+    /// The accesses of `bytes` each that the lanes of `exec` make at `base + offset[lane]`,
+    /// when the one at the largest offset is wholly in range (`in_range(offset)`, a rule
+    /// monotone in the offset, so that every smaller offset is in range too); `None` when
+    /// there are none, when that lane is out of range, or when an access would wrap.
+    ///
+    /// Buffer accesses without an index are all of this form: a minimum and a maximum
+    /// instead of [`Span::gather`]'s range check per lane.
+    pub fn offsets(
+        exec: u32,
+        bytes: u32,
+        base: u64,
+        offset: &[u64; LANES],
+        in_range: impl FnOnce(u64) -> bool,
+    ) -> Option<Span> {
+        if exec == 0 {
+            return None;
+        }
+        let (mut min, mut max) = (u64::MAX, 0);
+        for (lane, &o) in offset.iter().enumerate() {
+            let active = exec >> lane & 1 != 0;
+            min = min.min(if active { o } else { u64::MAX });
+            max = max.max(if active { o } else { 0 });
+        }
+        if !in_range(max) {
+            return None;
+        }
+        let lo = base.checked_add(min)?;
+        let hi = base.checked_add(max)?.checked_add(u64::from(bytes))?;
+        let addr = std::array::from_fn(|lane| base.wrapping_add(offset[lane]));
+        Some(Span { addr, lo, hi })
+    }
+
     /// The host address of `lo` when the whole span lies in one mapping permitting `access`.
     fn host(&self, space: &AddressSpace, access: Access) -> Option<*mut u8> {
         space.translate(self.lo, self.hi - self.lo, access).ok()
@@ -134,4 +166,40 @@ pub(super) fn store(
         }
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where both apply, [`Span::offsets`] gives [`Span::gather`]'s span, or none.
+    #[test]
+    fn offsets_agree_with_gather() {
+        let mut r = fastrand::Rng::with_seed(0x0ff5_e75e);
+        let mut taken = 0;
+        for _ in 0..20_000 {
+            let exec = match r.u32(..4) {
+                0 => u32::MAX,
+                1 => 0,
+                _ => r.u32(..),
+            };
+            let bytes = [1, 2, 4, 8, 12, 16][r.usize(..6)];
+            let base = [0, 0x1_0000, u64::MAX - 0x1000][r.usize(..3)];
+            let limit = r.u64(..0x3000);
+            let offset: [u64; LANES] = std::array::from_fn(|_| r.u64(..0x2000));
+            let fits = |o: u64| o + u64::from(bytes) <= limit;
+            let got = Span::offsets(exec, bytes, base, &offset, fits);
+            let want = Span::gather(exec, bytes, |l| {
+                fits(offset[l]).then(|| base.wrapping_add(offset[l]))
+            });
+            let Some(got) = got else { continue };
+            taken += 1;
+            let want = want.expect("gather takes what offsets takes");
+            assert_eq!((got.lo, got.hi), (want.lo, want.hi));
+            for lane in lanes(exec) {
+                assert_eq!(got.addr[lane], want.addr[lane]);
+            }
+        }
+        assert!(taken > 2000, "only {taken} spans");
+    }
 }
