@@ -132,9 +132,9 @@ impl Wave {
         let mut m = [0u64; 6];
         for p in &self.pending {
             let (base, limit) = if p.vgpr { (128, 256) } else { (0, 128) };
-            for r in p.first..(p.first + p.count).min(limit) {
-                let bit = base + r as usize;
-                m[bit / 64] |= 1 << (bit % 64);
+            let end = (p.first + p.count).min(limit);
+            if p.first < end {
+                set_bits(&mut m, base + p.first as usize, base + end as usize);
             }
         }
         m
@@ -418,6 +418,17 @@ fn aperture(s: Special) -> Option<u64> {
     })
 }
 
+/// Sets bits `lo..hi` of a 384-bit mask a word at a time (translated code's helper mirrors
+/// the masks after every interpreter call).
+fn set_bits(m: &mut [u64; 6], lo: usize, hi: usize) {
+    for (k, word) in m.iter_mut().enumerate() {
+        let (a, b) = (lo.clamp(64 * k, 64 * k + 64), hi.clamp(64 * k, 64 * k + 64));
+        if a < b {
+            *word |= (u64::MAX >> (64 - (b - a))) << (a - 64 * k);
+        }
+    }
+}
+
 fn retire_oldest(pending: &mut Vec<Pending>, of: impl Fn(Counter) -> bool, keep: usize) {
     let count = pending.iter().filter(|p| of(p.counter)).count();
     let mut to_retire = count.saturating_sub(keep);
@@ -518,5 +529,19 @@ mod tests {
         }
         assert_eq!(f32_to_f16(1.0 + 1.0 / 4096.0), 0x3c00, "ties to even");
         assert_eq!(f32_to_f16(65520.0), 0x7c00);
+    }
+
+    #[test]
+    fn set_bits_sets_exactly_the_range() {
+        for lo in 0..384 {
+            for hi in lo..=384 {
+                let mut m = [0u64; 6];
+                set_bits(&mut m, lo, hi);
+                for bit in 0..384 {
+                    let set = m[bit / 64] >> (bit % 64) & 1 != 0;
+                    assert_eq!(set, (lo..hi).contains(&bit), "{lo}..{hi} bit {bit}");
+                }
+            }
+        }
     }
 }
