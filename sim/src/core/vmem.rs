@@ -532,9 +532,14 @@ pub fn buffer(
         let exec = w.exec();
         let span = |bytes| match idx_row.is_none() && !vs.add_tid {
             // Index 0 in every lane: the range rule is monotone in the offset.
-            true => Span::offsets(exec, bytes, vs.base.wrapping_add(soffset), &offset, |o| {
-                vs.whole_in_range(soffset, 0, 0, o, bytes).is_some()
-            }),
+            true => {
+                let row = off_row.as_ref().unwrap_or(&[0; LANES]);
+                let at = vs.base.wrapping_add(soffset).wrapping_add(u64::from(i.offset));
+                Span::offsets(exec, bytes, at, row, |o| {
+                    let o = u64::from(i.offset) + u64::from(o);
+                    vs.whole_in_range(soffset, 0, 0, o, bytes).is_some()
+                })
+            }
             false => Span::gather(exec, bytes, |l| {
                 vs.whole_in_range(soffset, l, index[l], offset[l], bytes)
             }),

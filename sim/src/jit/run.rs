@@ -4,6 +4,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::addr_of_mut;
 
+use ferrum_isa::imm::Waitcnt;
+
 use super::cache::Code;
 use crate::core::lds::Lds;
 use crate::core::salu::Flow;
@@ -89,6 +91,23 @@ pub(super) unsafe extern "C" fn step_helper(ctx: *mut Ctx, pc: u64) -> u32 {
             status::FAULT
         }
     }
+}
+
+/// `s_waitcnt` with the immediate `imm` while strict mode tracks loads: retires them as the
+/// interpreter's `s_waitcnt` does, without a trip through its decoder and dispatch (which
+/// cost more than the retirement in kernels of a few instructions).
+///
+/// # Safety
+/// `ctx` is the context [`run_wave`] made for the call in progress.
+pub(super) unsafe extern "C" fn wait_helper(ctx: *mut Ctx, imm: u64) -> u32 {
+    // SAFETY: the caller passes the live context; translated code does not touch the wave
+    // while the helper runs.
+    let (ctx, w) = unsafe { (&mut *ctx, &mut *(*ctx).wave) };
+    let c = Waitcnt::from_imm(imm as u16);
+    w.wait(Some(u32::from(c.vmcnt)), Some(u32::from(c.lgkmcnt)));
+    ctx.helper_calls += 1;
+    mirror_pending(ctx, w);
+    status::NEXT
 }
 
 /// Copies the wave's strict-mode bookkeeping where translated code reads it.
