@@ -480,7 +480,6 @@ pub fn buffer(
     if i.lds || i.tfe {
         return fault(format!("unimplemented {name} with lds/tfe"));
     }
-    let dd = data_dwords(form);
     let k =
         kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented MUBUF {name}")))?;
     let v = w.sread_n::<4>(i.srsrc as usize)?;
@@ -557,6 +556,8 @@ pub fn buffer(
         });
         return typed_access(w, mem, k, &whole, i.vdata as u32, &fmt, v[3]);
     }
+    // Only atomics use the data width of the form, a table search too slow for every access.
+    let dd = data_dwords(form);
     access(w, mem, k, &addrs, w.exec(), i.vdata as u32, dd, i.glc)
 }
 

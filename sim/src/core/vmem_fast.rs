@@ -70,9 +70,18 @@ impl Span {
         offset: &[u32; LANES],
         in_range: impl FnOnce(u32) -> bool,
     ) -> Option<Span> {
+        // Consecutive accesses (a wave reading or writing consecutive elements) have their
+        // bounds at the ends, which one vectorised comparison of the row shows.
+        let first = offset[0];
+        let ascending = |(l, &o): (usize, &u32)| o == first.wrapping_add(l as u32 * bytes);
         let (min, max) = match exec {
             0 => return None,
-            // Folds over the whole row, which the host vectorises (`Iterator::min` does not).
+            u32::MAX
+                if u64::from(first) + 31 * u64::from(bytes) <= u64::from(u32::MAX)
+                    && offset.iter().enumerate().fold(true, |ok, x| ok & ascending(x)) =>
+            {
+                (first, offset[LANES - 1])
+            }
             u32::MAX => offset.iter().fold((u32::MAX, 0), |(lo, hi), &o| (lo.min(o), hi.max(o))),
             _ => {
                 let active = lanes(exec).map(|lane| offset[lane]);
@@ -187,7 +196,14 @@ mod tests {
             let bytes = [1, 2, 4, 8, 12, 16][r.usize(..6)];
             let base = [0, 0x1_0000, u64::MAX - 0x1000][r.usize(..3)];
             let limit = r.u32(..0x3000);
-            let offset: [u32; LANES] = std::array::from_fn(|_| r.u32(..0x2000));
+            // Consecutive accesses (bounds at the ends), one lane out of order, or scattered.
+            let start = r.u32(..0x1000);
+            let mut offset: [u32; LANES] = std::array::from_fn(|l| start + l as u32 * bytes);
+            match r.u32(..3) {
+                0 => {}
+                1 => offset[r.usize(..LANES)] = r.u32(..0x2000),
+                _ => offset = std::array::from_fn(|_| r.u32(..0x2000)),
+            }
             let fits = |o: u32| o + bytes <= limit;
             let got = Span::offsets(exec, bytes, base, &offset, fits);
             let want = Span::gather(exec, bytes, |l| {
