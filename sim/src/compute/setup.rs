@@ -299,9 +299,12 @@ impl DispatchSetup {
         // A wave inside one X row (every wave of a 1-D group of 32 or more threads): Y and Z
         // are constant, without the per-lane carry chain below.
         if x + lanes <= sx {
+            let lanes = lanes as usize;
             for (d, row) in rows.iter_mut().enumerate().take(3) {
-                for (l, dst) in row.iter_mut().take(lanes as usize).enumerate() {
-                    *dst = [x + l as u32, y, z][d];
+                match d {
+                    0 => row.iter_mut().zip(x..).take(lanes).for_each(|(dst, x)| *dst = x),
+                    1 => row[..lanes].fill(y),
+                    _ => row[..lanes].fill(z),
                 }
             }
             return exec;

@@ -72,9 +72,7 @@ pub fn exec(w: &mut Wave, i: &Smem, form: &ferrum_isa::tables::Form, mem: &Mem<'
     if d + count > 106 && d < 106 {
         return fault(format!("{name} destination beyond s105"));
     }
-    for (j, &v) in values.iter().enumerate() {
-        w.swrite(d + j, v)?;
-    }
+    w.swrite_n(d, values)?;
     w.add_pending(Counter::Smem, false, d as u32, count as u32);
     Ok(())
 }

@@ -82,6 +82,9 @@ pub struct Wave {
     pub executed: u64,
     strict: bool,
     pending: Vec<Pending>,
+    /// The registers `pending` will write, as [`Wave::pending_masks`] gives them: kept up to
+    /// date because translated code reads them after every interpreter call.
+    masks: [u64; 6],
 }
 
 impl Wave {
@@ -101,6 +104,7 @@ impl Wave {
             executed: 0,
             strict,
             pending: Vec::new(),
+            masks: [0; 6],
         }
     }
 
@@ -129,15 +133,23 @@ impl Wave {
     /// The registers outstanding operations will write, as bit masks: words 0-1 SGPRs 0..127,
     /// words 2-5 VGPRs 0..255 (translated code checks its operands against these).
     pub fn pending_masks(&self) -> [u64; 6] {
-        let mut m = [0u64; 6];
-        for p in &self.pending {
-            let (base, limit) = if p.vgpr { (128, 256) } else { (0, 128) };
-            let end = (p.first + p.count).min(limit);
-            if p.first < end {
-                set_bits(&mut m, base + p.first as usize, base + end as usize);
-            }
+        self.masks
+    }
+
+    /// Recomputes [`Wave::pending_masks`] after operations retired.
+    fn remask(&mut self) {
+        self.masks = [0; 6];
+        for k in 0..self.pending.len() {
+            self.mask_pending(self.pending[k]);
         }
-        m
+    }
+
+    fn mask_pending(&mut self, p: Pending) {
+        let (base, limit) = if p.vgpr { (128, 256) } else { (0, 128) };
+        let end = (p.first + p.count).min(limit);
+        if p.first < end {
+            set_bits(&mut self.masks, base + p.first as usize, base + end as usize);
+        }
     }
 
     pub fn exec(&self) -> u32 {
@@ -186,12 +198,25 @@ impl Wave {
     /// Records that a memory operation will write these registers.
     pub fn add_pending(&mut self, counter: Counter, vgpr: bool, first: u32, count: u32) {
         if self.strict && count > 0 {
-            self.pending.push(Pending { counter, vgpr, first, count });
+            let p = Pending { counter, vgpr, first, count };
+            self.pending.push(p);
+            self.mask_pending(p);
         }
     }
 
     /// `s_waitcnt`: `vm`/`lgkm` are the numbers of operations allowed to stay outstanding.
     pub fn wait(&mut self, vm: Option<u32>, lgkm: Option<u32>) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let before = self.pending.len();
+        self.retire(vm, lgkm);
+        if self.pending.len() != before {
+            self.remask();
+        }
+    }
+
+    fn retire(&mut self, vm: Option<u32>, lgkm: Option<u32>) {
         if let Some(n) = vm {
             retire_oldest(&mut self.pending, |c| c == Counter::Vm, n as usize);
         }
@@ -232,6 +257,21 @@ impl Wave {
         }
         if idx != NULL {
             self.s[idx] = value;
+        }
+        Ok(())
+    }
+
+    /// Writes consecutive registers from `first` as [`Wave::swrite`] does one by one (and
+    /// with its reports), in one copy when they are all below s106 and none is outstanding.
+    pub fn swrite_n(&mut self, first: usize, values: &[u32]) -> R<()> {
+        let end = first + values.len();
+        let clear = || self.check_pending(false, first as u32, values.len() as u32, "").is_ok();
+        if end <= 106 && clear() {
+            self.s[first..end].copy_from_slice(values);
+            return Ok(());
+        }
+        for (j, &v) in values.iter().enumerate() {
+            self.swrite(first + j, v)?;
         }
         Ok(())
     }

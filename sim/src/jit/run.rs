@@ -113,7 +113,7 @@ pub(super) unsafe extern "C" fn wait_helper(ctx: *mut Ctx, imm: u64) -> u32 {
 /// Copies the wave's strict-mode bookkeeping where translated code reads it.
 fn mirror_pending(ctx: &mut Ctx, w: &Wave) {
     ctx.pending = w.pending_count() as u64;
-    ctx.pmask = if ctx.pending == 0 { [0; 6] } else { w.pending_masks() };
+    ctx.pmask = w.pending_masks();
 }
 
 /// One interpreter step on the run's counts; `None` when the wave ended or reached a barrier,
