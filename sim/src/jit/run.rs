@@ -75,16 +75,26 @@ pub(super) unsafe extern "C" fn step_helper(ctx: *mut Ctx, pc: u64) -> u32 {
     let (d, w, lds) = unsafe { (&*ctx.dispatch, &mut *ctx.wave, &mut *ctx.lds) };
     w.pc = pc;
     ctx.helper_calls += 1;
-    let r = catch_unwind(AssertUnwindSafe(|| d.step(w, lds)));
+    // The result is taken apart where the interpreter returns it: moving the whole `Result`
+    // out first stalled on the partial stores that wrote it.
+    let mut fault = None;
+    let r = catch_unwind(AssertUnwindSafe(|| match d.step(w, lds) {
+        Ok(Flow::Next) => status::NEXT,
+        Ok(Flow::Jump(_)) => status::JUMP,
+        Ok(Flow::End) => status::END,
+        Ok(Flow::Barrier) => status::BARRIER,
+        Err(f) => {
+            fault = Some(f);
+            status::FAULT
+        }
+    }));
     mirror_pending(ctx, w);
     match r {
-        Ok(Ok(Flow::Next)) => status::NEXT,
-        Ok(Ok(Flow::Jump(_))) => status::JUMP,
-        Ok(Ok(Flow::End)) => status::END,
-        Ok(Ok(Flow::Barrier)) => status::BARRIER,
-        Ok(Err(f)) => {
-            ctx.fault = Some(f);
-            status::FAULT
+        Ok(code) => {
+            if fault.is_some() {
+                ctx.fault = fault;
+            }
+            code
         }
         Err(_) => {
             ctx.fault = Some(Fault::Shader("internal error: the interpreter panicked".into()));
