@@ -112,12 +112,31 @@ impl Wave {
     /// mode), keeping its heap storage: a host thread reuses its waves for workgroup after
     /// workgroup.
     pub fn reset(&mut self) {
-        let mut v = std::mem::take(&mut self.v);
-        let mut pending = std::mem::take(&mut self.pending);
+        // In place (a new `Wave` moved over this one cost a copy of all of it per wave); the
+        // pattern names every field, so that a field added later cannot leak between waves.
+        let Wave {
+            s,
+            v,
+            pc,
+            scc,
+            done,
+            at_barrier,
+            wave_id,
+            mode,
+            flat_scratch,
+            exports,
+            param_stride,
+            executed,
+            strict: _,
+            pending,
+            masks,
+        } = self;
+        s.fill(0);
         v.fill([0; LANES]);
+        (*pc, *scc, *done, *at_barrier, *wave_id, *mode) = (0, false, false, false, 0, 0);
+        (*flat_scratch, *exports, *param_stride, *executed) = (0, None, 0, 0);
         pending.clear();
-        // Every other field from `new`, so that a field added later cannot leak between waves.
-        *self = Wave { v, pending, ..Wave::new(0, self.strict) };
+        *masks = [0; 6];
     }
 
     /// Whether strict mode (malformed-programming reports) is on.
@@ -569,6 +588,23 @@ mod tests {
         }
         assert_eq!(f32_to_f16(1.0 + 1.0 / 4096.0), 0x3c00, "ties to even");
         assert_eq!(f32_to_f16(65520.0), 0x7c00);
+    }
+
+    /// A used wave, reset, is the wave `new` makes (with its VGPR allocation).
+    #[test]
+    fn reset_gives_a_new_wave() {
+        let mut w = Wave::new(4, true);
+        w.s.fill(7);
+        w.v.iter_mut().for_each(|r| r.fill(9));
+        (w.pc, w.scc, w.done, w.at_barrier, w.wave_id, w.mode) = (8, true, true, true, 3, 0x30);
+        (w.flat_scratch, w.exports, w.param_stride, w.executed) = (5, Some(Vec::new()), 2, 77);
+        w.add_pending(Counter::Vm, true, 1, 2);
+        w.reset();
+        let n = Wave::new(4, true);
+        assert_eq!((w.s, &w.v, w.pc, w.scc, w.done), (n.s, &n.v, n.pc, n.scc, n.done));
+        assert_eq!((w.at_barrier, w.wave_id, w.mode), (n.at_barrier, n.wave_id, n.mode));
+        assert_eq!((w.flat_scratch, w.exports.is_none(), w.param_stride), (0, true, 0));
+        assert_eq!((w.executed, w.strict, w.pending.len(), w.masks), (0, true, 0, [0; 6]));
     }
 
     #[test]
