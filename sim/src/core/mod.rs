@@ -142,8 +142,9 @@ impl Dispatch<'_> {
         // Workgroups are claimed in runs: one claim per workgroup made the counter's cache
         // line travel between the host threads thousands of times per dispatch, and a thread
         // working through consecutive workgroups reads consecutive memory in most kernels.
-        // The runs stay short enough (64 per thread at least) to balance the load.
-        let run = (count / (64 * threads as u64)).clamp(1, 16);
+        // The runs stay short enough (256 per thread at least) that the last one, which may
+        // leave the other threads idle, is a small part of the dispatch.
+        let run = (count / (256 * threads as u64)).clamp(1, 16);
         let claims = std::iter::from_fn(|| Some(next.fetch_add(run, Ordering::Relaxed)));
         let claims = claims.take_while(|&first| first < count);
         let groups = claims.flat_map(|first| first..(first + run).min(count));
