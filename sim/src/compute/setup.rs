@@ -292,6 +292,23 @@ impl DispatchSetup {
         let [sx, sy, _] = wg.size;
         // The first thread's ids by division, then counted up X fastest (no division per lane).
         let (mut x, mut y, mut z) = (first % sx, (first / sx) % sy, first / (sx * sy));
+        let exec = match lanes {
+            32 => u32::MAX,
+            n => (1u32 << n) - 1,
+        };
+        // A wave inside one X row (every wave of a 1-D group of 32 or more threads): Y and Z
+        // are constant, without the per-lane carry chain below.
+        if x + lanes <= sx {
+            let lanes = lanes as usize;
+            for (d, row) in rows.iter_mut().enumerate().take(3) {
+                match d {
+                    0 => row.iter_mut().zip(x..).take(lanes).for_each(|(dst, x)| *dst = x),
+                    1 => row[..lanes].fill(y),
+                    _ => row[..lanes].fill(z),
+                }
+            }
+            return exec;
+        }
         let mut ids = [[0u32; 3]; WAVE_SIZE as usize];
         for id in ids.iter_mut().take(lanes as usize) {
             *id = [x, y, z];
@@ -310,10 +327,7 @@ impl DispatchSetup {
                 *dst = id[d];
             }
         }
-        match lanes {
-            32 => u32::MAX,
-            n => (1u32 << n) - 1,
-        }
+        exec
     }
 
     /// Initialises a wave in the state [`crate::core::wave::Wave::new`] gives (SGPRs and
@@ -380,6 +394,39 @@ mod tests {
         assert_eq!(waves[1].vgprs.len(), 2);
         // Thread 32 + 7 = 39: x = 7, y = 4.
         assert_eq!((waves[1].vgprs[0][7], waves[1].vgprs[1][7]), (7, 4));
+    }
+
+    /// Every lane's ids are its thread index split X fastest, whatever the group's shape
+    /// (waves within one X row take a shortcut).
+    #[test]
+    fn local_ids_split_the_thread_index() {
+        let s = DispatchSetup::from_registers(&regs(&[
+            (regs::COMPUTE_DISPATCH_INITIATOR, 0x8001),
+            (regs::COMPUTE_NUM_THREAD_X, 1),
+            (regs::COMPUTE_NUM_THREAD_Y, 1),
+            (regs::COMPUTE_NUM_THREAD_Z, 1),
+        ]))
+        .unwrap()
+        .unwrap();
+        for size in [[256, 1, 1], [40, 1, 1], [16, 16, 1], [8, 5, 3], [64, 2, 2], [3, 1, 7]] {
+            let wg = Workgroup { id: [0; 3], size };
+            let threads = size.iter().product::<u32>();
+            for w in 0..s.waves_of(&wg) {
+                let mut rows = [[u32::MAX; 32]; 3];
+                let exec = s.wave_local_ids(&wg, w, &mut rows);
+                for lane in 0..32 {
+                    let t = w * 32 + lane;
+                    let want = [t % size[0], t / size[0] % size[1], t / (size[0] * size[1])];
+                    let got =
+                        [rows[0][lane as usize], rows[1][lane as usize], rows[2][lane as usize]];
+                    match t < threads {
+                        true => assert_eq!(got, want, "{size:?} thread {t}"),
+                        false => assert_eq!(got, [u32::MAX; 3], "{size:?} lane {lane} left alone"),
+                    }
+                    assert_eq!(exec >> lane & 1 != 0, t < threads);
+                }
+            }
+        }
     }
 
     #[test]

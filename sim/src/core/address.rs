@@ -225,6 +225,27 @@ mod tests {
         assert_eq!(a[0][0], Some(0x2016), "a short at the last two bytes is in range");
     }
 
+    /// Without an index, `whole_in_range` is monotone in the offset (what the buffer fast
+    /// path's one check at the largest offset relies on), and the address is base + soffset
+    /// + offset.
+    #[test]
+    fn whole_in_range_without_index_is_monotone_in_the_offset() {
+        let mut r = fastrand::Rng::with_seed(0x6d6f_6e6f);
+        for _ in 0..20_000 {
+            let stride = [0, 4, 12, 16, 100][r.usize(..5)];
+            let words = [0x1000, stride << 16, r.u32(..300), r.u32(..4) << 28];
+            let v = Vsharp::parse(&words);
+            let bytes = [1, 2, 4, 8, 12, 16][r.usize(..6)];
+            let soffset = r.u64(..40);
+            let (a, b) = (r.u64(..260), r.u64(..260));
+            let (small, large) = (a.min(b), a.max(b));
+            if v.whole_in_range(soffset, 0, 0, large, bytes).is_some() {
+                let got = v.whole_in_range(soffset, 0, 0, small, bytes);
+                assert_eq!(got, Some(0x1000 + soffset + small), "{v:?} {bytes} bytes");
+            }
+        }
+    }
+
     /// `whole_in_range` gives an address exactly when every dword of the per-dword rule is in
     /// range, and then the same, consecutive addresses.
     #[test]

@@ -139,11 +139,19 @@ impl Dispatch<'_> {
         let next = AtomicU64::new(0);
         let failed = AtomicBool::new(false);
         let error: Mutex<Option<GpuError>> = Mutex::new(None);
+        // Workgroups are claimed in runs: one claim per workgroup made the counter's cache
+        // line travel between the host threads thousands of times per dispatch, and a thread
+        // working through consecutive workgroups reads consecutive memory in most kernels.
+        // The runs stay short enough (256 per thread at least) that the last one, which may
+        // leave the other threads idle, is a small part of the dispatch.
+        let run = (count / (256 * threads as u64)).clamp(1, 16);
+        let claims = std::iter::from_fn(|| Some(next.fetch_add(run, Ordering::Relaxed)));
+        let claims = claims.take_while(|&first| first < count);
+        let groups = claims.flat_map(|first| first..(first + run).min(count));
         let worker = |t: usize| {
             let mut slots = Slots::default();
-            while !failed.load(Ordering::Relaxed) {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= count {
+            for i in groups.clone() {
+                if failed.load(Ordering::Relaxed) {
                     break;
                 }
                 if i % 64 == 0 && Instant::now() > self.exec.deadline {

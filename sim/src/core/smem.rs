@@ -5,6 +5,7 @@ use ferrum_isa::{Opcode as O, Smem};
 
 use super::wave::{fault, Counter, Wave, R};
 use super::Mem;
+use crate::kernel::Access;
 
 pub fn exec(w: &mut Wave, i: &Smem, form: &ferrum_isa::tables::Form, mem: &Mem<'_>) -> R<()> {
     let name = i.op.name();
@@ -62,19 +63,28 @@ pub fn exec(w: &mut Wave, i: &Smem, form: &ferrum_isa::tables::Form, mem: &Mem<'
         let base = w.sread(base_reg)? as u64 | (w.sread(base_reg + 1)? as u64) << 32;
         // The two low address bits are ignored by scalar loads.
         let addr = base.wrapping_add(offset) & !3;
-        let mut bytes = [0u8; 64];
-        mem.space.read(addr, &mut bytes[..4 * count])?;
-        for (val, b) in values.iter_mut().zip(bytes.chunks_exact(4)) {
-            *val = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        match mem.space.translate(addr, 4 * count as u64, Access::Read) {
+            Ok(p) => {
+                for (j, val) in values.iter_mut().enumerate() {
+                    // SAFETY: `p` is valid for the `4 * count` bytes translated.
+                    *val = u32::from_le(unsafe { p.add(4 * j).cast::<u32>().read_unaligned() });
+                }
+            }
+            // Across a mapping's end, or a fault: piece by piece, as the access reports it.
+            Err(_) => {
+                let mut bytes = [0u8; 64];
+                mem.space.read(addr, &mut bytes[..4 * count])?;
+                for (val, b) in values.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *val = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+            }
         }
     }
     let d = Wave::sindex(i.sdata)?;
     if d + count > 106 && d < 106 {
         return fault(format!("{name} destination beyond s105"));
     }
-    for (j, &v) in values.iter().enumerate() {
-        w.swrite(d + j, v)?;
-    }
+    w.swrite_n(d, values)?;
     w.add_pending(Counter::Smem, false, d as u32, count as u32);
     Ok(())
 }

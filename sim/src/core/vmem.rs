@@ -394,22 +394,22 @@ fn atomic_lanes(
     Ok(())
 }
 
-/// Untyped loads and stores on the fast path ([`vmem_fast`]) when every active lane's access
-/// starts at `addr(lane)` wholly in range; `Ok(false)`: the exact path must run.
+/// Untyped loads and stores on the fast path ([`vmem_fast`]) when `span(bytes)` finds every
+/// active lane's access wholly in range; `Ok(false)`: the exact path must run.
 fn try_fast(
     w: &mut Wave,
     mem: &Mem<'_>,
     kind: Kind,
     exec: u32,
     vdata: u32,
-    addr: impl FnMut(usize) -> Option<u64>,
+    span: impl FnOnce(u32) -> Option<Span>,
 ) -> R<bool> {
     match kind {
-        Kind::Load { bytes, signed } => match Span::gather(exec, bytes, addr) {
+        Kind::Load { bytes, signed } => match span(bytes) {
             Some(s) => vmem_fast::load(w, mem.space, &s, exec, vdata, (bytes, signed)),
             None => Ok(false),
         },
-        Kind::Store { bytes } => match Span::gather(exec, bytes, addr) {
+        Kind::Store { bytes } => match span(bytes) {
             Some(s) => vmem_fast::store(w, mem.space, &s, exec, vdata, bytes),
             None => Ok(false),
         },
@@ -480,7 +480,6 @@ pub fn buffer(
     if i.lds || i.tfe {
         return fault(format!("unimplemented {name} with lds/tfe"));
     }
-    let dd = data_dwords(form);
     let k =
         kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented MUBUF {name}")))?;
     let v = w.sread_n::<4>(i.srsrc as usize)?;
@@ -524,17 +523,30 @@ pub fn buffer(
         }
         Kind::LoadFormat { .. } | Kind::StoreFormat { .. } => typed.map_or(4, |f| f.bytes()),
     };
-    let lane_index = |l: usize| idx_row.map_or(0, |r| r[l] as u64);
-    let lane_offset = |l: usize| i.offset as u64 + off_row.map_or(0, |r| r[l] as u64);
+    // Plain arrays: closures over the `Option` rows copied a whole row per lane.
+    let index: [u64; LANES] = std::array::from_fn(|l| idx_row.as_ref().map_or(0, |r| r[l] as u64));
+    let offset: [u64; LANES] =
+        std::array::from_fn(|l| i.offset as u64 + off_row.as_ref().map_or(0, |r| r[l] as u64));
     if typed.is_none() && !vs.swizzle {
-        let at = |l| vs.whole_in_range(soffset, l, lane_index(l), lane_offset(l), bytes);
-        if try_fast(w, mem, k, w.exec(), i.vdata as u32, at)? {
+        let exec = w.exec();
+        let span = |bytes| match idx_row.is_none() && !vs.add_tid {
+            // Index 0 in every lane: the range rule is monotone in the offset.
+            true => {
+                let row = off_row.as_ref().unwrap_or(&[0; LANES]);
+                let at = vs.base.wrapping_add(soffset).wrapping_add(u64::from(i.offset));
+                Span::offsets(exec, bytes, at, row, |o| {
+                    let o = u64::from(i.offset) + u64::from(o);
+                    vs.whole_in_range(soffset, 0, 0, o, bytes).is_some()
+                })
+            }
+            false => Span::gather(exec, bytes, |l| {
+                vs.whole_in_range(soffset, l, index[l], offset[l], bytes)
+            }),
+        };
+        if try_fast(w, mem, k, exec, i.vdata as u32, span)? {
             return Ok(());
         }
     }
-    let index: [u64; LANES] = std::array::from_fn(|l| idx_row.map_or(0, |r| r[l] as u64));
-    let offset: [u64; LANES] =
-        std::array::from_fn(|l| i.offset as u64 + off_row.map_or(0, |r| r[l] as u64));
     let addrs = vs.addresses(soffset, &index, &offset, bytes)?;
     if let Some(fmt) = typed {
         // A format element is converted as a whole: it is in range only if all of it is.
@@ -544,6 +556,8 @@ pub fn buffer(
         });
         return typed_access(w, mem, k, &whole, i.vdata as u32, &fmt, v[3]);
     }
+    // Only atomics use the data width of the form, a table search too slow for every access.
+    let dd = data_dwords(form);
     access(w, mem, k, &addrs, w.exec(), i.vdata as u32, dd, i.glc)
 }
 
@@ -617,7 +631,7 @@ pub fn flat(
             let lo = *w.vrow(i.addr as u32)?;
             let hi = if base.is_none() { Some(*w.vrow(i.addr as u32 + 1)?) } else { None };
             let lane_addr = |lane: usize| {
-                match (base, hi) {
+                match (base, hi.as_ref()) {
                     (Some(b), _) => b.wrapping_add(lo[lane] as u64),
                     (None, Some(h)) => lo[lane] as u64 | (h[lane] as u64) << 32,
                     (None, None) => 0,
@@ -631,7 +645,8 @@ pub fn flat(
                     .then_some(a)
             };
             let vdata = if matches!(k, Kind::Load { .. }) { i.vdst } else { i.data };
-            if try_fast(w, mem, k, exec, vdata as u32, global)? {
+            let span = |bytes| Span::gather(exec, bytes, global);
+            if try_fast(w, mem, k, exec, vdata as u32, span)? {
                 return Ok(());
             }
             for (lane, a) in addrs.iter_mut().enumerate() {

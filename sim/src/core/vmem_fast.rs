@@ -55,6 +55,48 @@ impl Span {
         Some(s)
     }
 
+    /// The accesses of `bytes` each that the lanes of `exec` make at `base + offset[lane]`,
+    /// when the one at the largest offset is wholly in range (`in_range(offset)`, a rule
+    /// monotone in the offset, so that every smaller offset is in range too); `None` when
+    /// there are none, when that lane is out of range, or when an access would wrap.
+    ///
+    /// Buffer accesses without an index are all of this form: a minimum and a maximum
+    /// instead of [`Span::gather`]'s range check per lane, over 32-bit offsets so that the
+    /// host vectorises them.
+    pub fn offsets(
+        exec: u32,
+        bytes: u32,
+        base: u64,
+        offset: &[u32; LANES],
+        in_range: impl FnOnce(u32) -> bool,
+    ) -> Option<Span> {
+        // Consecutive accesses (a wave reading or writing consecutive elements) have their
+        // bounds at the ends, which one vectorised comparison of the row shows.
+        let first = offset[0];
+        let ascending = |(l, &o): (usize, &u32)| o == first.wrapping_add(l as u32 * bytes);
+        let (min, max) = match exec {
+            0 => return None,
+            u32::MAX
+                if u64::from(first) + 31 * u64::from(bytes) <= u64::from(u32::MAX)
+                    && offset.iter().enumerate().fold(true, |ok, x| ok & ascending(x)) =>
+            {
+                (first, offset[LANES - 1])
+            }
+            u32::MAX => offset.iter().fold((u32::MAX, 0), |(lo, hi), &o| (lo.min(o), hi.max(o))),
+            _ => {
+                let active = lanes(exec).map(|lane| offset[lane]);
+                active.fold((u32::MAX, 0), |(lo, hi), o| (lo.min(o), hi.max(o)))
+            }
+        };
+        if !in_range(max) {
+            return None;
+        }
+        let lo = base.checked_add(u64::from(min))?;
+        let hi = base.checked_add(u64::from(max) + u64::from(bytes))?;
+        let addr = std::array::from_fn(|lane| base.wrapping_add(u64::from(offset[lane])));
+        Some(Span { addr, lo, hi })
+    }
+
     /// The host address of `lo` when the whole span lies in one mapping permitting `access`.
     fn host(&self, space: &AddressSpace, access: Access) -> Option<*mut u8> {
         space.translate(self.lo, self.hi - self.lo, access).ok()
@@ -134,4 +176,47 @@ pub(super) fn store(
         }
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where both apply, [`Span::offsets`] gives [`Span::gather`]'s span, or none.
+    #[test]
+    fn offsets_agree_with_gather() {
+        let mut r = fastrand::Rng::with_seed(0x0ff5_e75e);
+        let mut taken = 0;
+        for _ in 0..20_000 {
+            let exec = match r.u32(..4) {
+                0 => u32::MAX,
+                1 => 0,
+                _ => r.u32(..),
+            };
+            let bytes = [1, 2, 4, 8, 12, 16][r.usize(..6)];
+            let base = [0, 0x1_0000, u64::MAX - 0x1000][r.usize(..3)];
+            let limit = r.u32(..0x3000);
+            // Consecutive accesses (bounds at the ends), one lane out of order, or scattered.
+            let start = r.u32(..0x1000);
+            let mut offset: [u32; LANES] = std::array::from_fn(|l| start + l as u32 * bytes);
+            match r.u32(..3) {
+                0 => {}
+                1 => offset[r.usize(..LANES)] = r.u32(..0x2000),
+                _ => offset = std::array::from_fn(|_| r.u32(..0x2000)),
+            }
+            let fits = |o: u32| o + bytes <= limit;
+            let got = Span::offsets(exec, bytes, base, &offset, fits);
+            let want = Span::gather(exec, bytes, |l| {
+                fits(offset[l]).then(|| base.wrapping_add(u64::from(offset[l])))
+            });
+            let Some(got) = got else { continue };
+            taken += 1;
+            let want = want.expect("gather takes what offsets takes");
+            assert_eq!((got.lo, got.hi), (want.lo, want.hi));
+            for lane in lanes(exec) {
+                assert_eq!(got.addr[lane], want.addr[lane]);
+            }
+        }
+        assert!(taken > 2000, "only {taken} spans");
+    }
 }

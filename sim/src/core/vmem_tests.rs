@@ -123,7 +123,10 @@ fn fast_path_matches_the_exact_path() {
             let mut w = Wave::new(12, true);
             w.v.clone_from(&init);
             let took = match use_fast {
-                true => try_fast(&mut w, &mem, kind, exec, vdata, |l| Some(at[l])),
+                true => {
+                    let span = |bytes| Span::gather(exec, bytes, |l| Some(at[l]));
+                    try_fast(&mut w, &mem, kind, exec, vdata, span)
+                }
                 false => Ok(false),
             };
             let result = match took {

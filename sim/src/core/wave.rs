@@ -82,6 +82,9 @@ pub struct Wave {
     pub executed: u64,
     strict: bool,
     pending: Vec<Pending>,
+    /// The registers `pending` will write, as [`Wave::pending_masks`] gives them: kept up to
+    /// date because translated code reads them after every interpreter call.
+    masks: [u64; 6],
 }
 
 impl Wave {
@@ -101,6 +104,7 @@ impl Wave {
             executed: 0,
             strict,
             pending: Vec::new(),
+            masks: [0; 6],
         }
     }
 
@@ -108,12 +112,31 @@ impl Wave {
     /// mode), keeping its heap storage: a host thread reuses its waves for workgroup after
     /// workgroup.
     pub fn reset(&mut self) {
-        let mut v = std::mem::take(&mut self.v);
-        let mut pending = std::mem::take(&mut self.pending);
+        // In place (a new `Wave` moved over this one cost a copy of all of it per wave); the
+        // pattern names every field, so that a field added later cannot leak between waves.
+        let Wave {
+            s,
+            v,
+            pc,
+            scc,
+            done,
+            at_barrier,
+            wave_id,
+            mode,
+            flat_scratch,
+            exports,
+            param_stride,
+            executed,
+            strict: _,
+            pending,
+            masks,
+        } = self;
+        s.fill(0);
         v.fill([0; LANES]);
+        (*pc, *scc, *done, *at_barrier, *wave_id, *mode) = (0, false, false, false, 0, 0);
+        (*flat_scratch, *exports, *param_stride, *executed) = (0, None, 0, 0);
         pending.clear();
-        // Every other field from `new`, so that a field added later cannot leak between waves.
-        *self = Wave { v, pending, ..Wave::new(0, self.strict) };
+        *masks = [0; 6];
     }
 
     /// Whether strict mode (malformed-programming reports) is on.
@@ -129,15 +152,23 @@ impl Wave {
     /// The registers outstanding operations will write, as bit masks: words 0-1 SGPRs 0..127,
     /// words 2-5 VGPRs 0..255 (translated code checks its operands against these).
     pub fn pending_masks(&self) -> [u64; 6] {
-        let mut m = [0u64; 6];
-        for p in &self.pending {
-            let (base, limit) = if p.vgpr { (128, 256) } else { (0, 128) };
-            for r in p.first..(p.first + p.count).min(limit) {
-                let bit = base + r as usize;
-                m[bit / 64] |= 1 << (bit % 64);
-            }
+        self.masks
+    }
+
+    /// Recomputes [`Wave::pending_masks`] after operations retired.
+    fn remask(&mut self) {
+        self.masks = [0; 6];
+        for k in 0..self.pending.len() {
+            self.mask_pending(self.pending[k]);
         }
-        m
+    }
+
+    fn mask_pending(&mut self, p: Pending) {
+        let (base, limit) = if p.vgpr { (128, 256) } else { (0, 128) };
+        let end = (p.first + p.count).min(limit);
+        if p.first < end {
+            set_bits(&mut self.masks, base + p.first as usize, base + end as usize);
+        }
     }
 
     pub fn exec(&self) -> u32 {
@@ -186,12 +217,25 @@ impl Wave {
     /// Records that a memory operation will write these registers.
     pub fn add_pending(&mut self, counter: Counter, vgpr: bool, first: u32, count: u32) {
         if self.strict && count > 0 {
-            self.pending.push(Pending { counter, vgpr, first, count });
+            let p = Pending { counter, vgpr, first, count };
+            self.pending.push(p);
+            self.mask_pending(p);
         }
     }
 
     /// `s_waitcnt`: `vm`/`lgkm` are the numbers of operations allowed to stay outstanding.
     pub fn wait(&mut self, vm: Option<u32>, lgkm: Option<u32>) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let before = self.pending.len();
+        self.retire(vm, lgkm);
+        if self.pending.len() != before {
+            self.remask();
+        }
+    }
+
+    fn retire(&mut self, vm: Option<u32>, lgkm: Option<u32>) {
         if let Some(n) = vm {
             retire_oldest(&mut self.pending, |c| c == Counter::Vm, n as usize);
         }
@@ -232,6 +276,21 @@ impl Wave {
         }
         if idx != NULL {
             self.s[idx] = value;
+        }
+        Ok(())
+    }
+
+    /// Writes consecutive registers from `first` as [`Wave::swrite`] does one by one (and
+    /// with its reports), in one copy when they are all below s106 and none is outstanding.
+    pub fn swrite_n(&mut self, first: usize, values: &[u32]) -> R<()> {
+        let end = first + values.len();
+        let clear = || self.check_pending(false, first as u32, values.len() as u32, "").is_ok();
+        if end <= 106 && clear() {
+            self.s[first..end].copy_from_slice(values);
+            return Ok(());
+        }
+        for (j, &v) in values.iter().enumerate() {
+            self.swrite(first + j, v)?;
         }
         Ok(())
     }
@@ -418,6 +477,17 @@ fn aperture(s: Special) -> Option<u64> {
     })
 }
 
+/// Sets bits `lo..hi` of a 384-bit mask a word at a time (translated code's helper mirrors
+/// the masks after every interpreter call).
+fn set_bits(m: &mut [u64; 6], lo: usize, hi: usize) {
+    for (k, word) in m.iter_mut().enumerate() {
+        let (a, b) = (lo.clamp(64 * k, 64 * k + 64), hi.clamp(64 * k, 64 * k + 64));
+        if a < b {
+            *word |= (u64::MAX >> (64 - (b - a))) << (a - 64 * k);
+        }
+    }
+}
+
 fn retire_oldest(pending: &mut Vec<Pending>, of: impl Fn(Counter) -> bool, keep: usize) {
     let count = pending.iter().filter(|p| of(p.counter)).count();
     let mut to_retire = count.saturating_sub(keep);
@@ -518,5 +588,36 @@ mod tests {
         }
         assert_eq!(f32_to_f16(1.0 + 1.0 / 4096.0), 0x3c00, "ties to even");
         assert_eq!(f32_to_f16(65520.0), 0x7c00);
+    }
+
+    /// A used wave, reset, is the wave `new` makes (with its VGPR allocation).
+    #[test]
+    fn reset_gives_a_new_wave() {
+        let mut w = Wave::new(4, true);
+        w.s.fill(7);
+        w.v.iter_mut().for_each(|r| r.fill(9));
+        (w.pc, w.scc, w.done, w.at_barrier, w.wave_id, w.mode) = (8, true, true, true, 3, 0x30);
+        (w.flat_scratch, w.exports, w.param_stride, w.executed) = (5, Some(Vec::new()), 2, 77);
+        w.add_pending(Counter::Vm, true, 1, 2);
+        w.reset();
+        let n = Wave::new(4, true);
+        assert_eq!((w.s, &w.v, w.pc, w.scc, w.done), (n.s, &n.v, n.pc, n.scc, n.done));
+        assert_eq!((w.at_barrier, w.wave_id, w.mode), (n.at_barrier, n.wave_id, n.mode));
+        assert_eq!((w.flat_scratch, w.exports.is_none(), w.param_stride), (0, true, 0));
+        assert_eq!((w.executed, w.strict, w.pending.len(), w.masks), (0, true, 0, [0; 6]));
+    }
+
+    #[test]
+    fn set_bits_sets_exactly_the_range() {
+        for lo in 0..384 {
+            for hi in lo..=384 {
+                let mut m = [0u64; 6];
+                set_bits(&mut m, lo, hi);
+                for bit in 0..384 {
+                    let set = m[bit / 64] >> (bit % 64) & 1 != 0;
+                    assert_eq!(set, (lo..hi).contains(&bit), "{lo}..{hi} bit {bit}");
+                }
+            }
+        }
     }
 }

@@ -93,7 +93,7 @@ fn segment_out(
             }
             // `s_waitcnt` and hints retire bookkeeping only; a barrier resumes at the next
             // instruction with the registers as they were.
-            Plan::Nothing | Plan::Barrier => {
+            Plan::Nothing(_) | Plan::Barrier => {
                 out.push((*next, set));
                 return keep_starts(out, starts);
             }

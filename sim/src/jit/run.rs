@@ -4,6 +4,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::addr_of_mut;
 
+use ferrum_isa::imm::Waitcnt;
+
 use super::cache::Code;
 use crate::core::lds::Lds;
 use crate::core::salu::Flow;
@@ -73,16 +75,26 @@ pub(super) unsafe extern "C" fn step_helper(ctx: *mut Ctx, pc: u64) -> u32 {
     let (d, w, lds) = unsafe { (&*ctx.dispatch, &mut *ctx.wave, &mut *ctx.lds) };
     w.pc = pc;
     ctx.helper_calls += 1;
-    let r = catch_unwind(AssertUnwindSafe(|| d.step(w, lds)));
+    // The result is taken apart where the interpreter returns it: moving the whole `Result`
+    // out first stalled on the partial stores that wrote it.
+    let mut fault = None;
+    let r = catch_unwind(AssertUnwindSafe(|| match d.step(w, lds) {
+        Ok(Flow::Next) => status::NEXT,
+        Ok(Flow::Jump(_)) => status::JUMP,
+        Ok(Flow::End) => status::END,
+        Ok(Flow::Barrier) => status::BARRIER,
+        Err(f) => {
+            fault = Some(f);
+            status::FAULT
+        }
+    }));
     mirror_pending(ctx, w);
     match r {
-        Ok(Ok(Flow::Next)) => status::NEXT,
-        Ok(Ok(Flow::Jump(_))) => status::JUMP,
-        Ok(Ok(Flow::End)) => status::END,
-        Ok(Ok(Flow::Barrier)) => status::BARRIER,
-        Ok(Err(f)) => {
-            ctx.fault = Some(f);
-            status::FAULT
+        Ok(code) => {
+            if fault.is_some() {
+                ctx.fault = fault;
+            }
+            code
         }
         Err(_) => {
             ctx.fault = Some(Fault::Shader("internal error: the interpreter panicked".into()));
@@ -91,10 +103,27 @@ pub(super) unsafe extern "C" fn step_helper(ctx: *mut Ctx, pc: u64) -> u32 {
     }
 }
 
+/// `s_waitcnt` with the immediate `imm` while strict mode tracks loads: retires them as the
+/// interpreter's `s_waitcnt` does, without a trip through its decoder and dispatch (which
+/// cost more than the retirement in kernels of a few instructions).
+///
+/// # Safety
+/// `ctx` is the context [`run_wave`] made for the call in progress.
+pub(super) unsafe extern "C" fn wait_helper(ctx: *mut Ctx, imm: u64) -> u32 {
+    // SAFETY: the caller passes the live context; translated code does not touch the wave
+    // while the helper runs.
+    let (ctx, w) = unsafe { (&mut *ctx, &mut *(*ctx).wave) };
+    let c = Waitcnt::from_imm(imm as u16);
+    w.wait(Some(u32::from(c.vmcnt)), Some(u32::from(c.lgkmcnt)));
+    ctx.helper_calls += 1;
+    mirror_pending(ctx, w);
+    status::NEXT
+}
+
 /// Copies the wave's strict-mode bookkeeping where translated code reads it.
 fn mirror_pending(ctx: &mut Ctx, w: &Wave) {
     ctx.pending = w.pending_count() as u64;
-    ctx.pmask = if ctx.pending == 0 { [0; 6] } else { w.pending_masks() };
+    ctx.pmask = w.pending_masks();
 }
 
 /// One interpreter step on the run's counts; `None` when the wave ended or reached a barrier,

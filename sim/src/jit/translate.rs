@@ -23,7 +23,7 @@ use super::emit_valu::{self, VPlan};
 use super::flushed;
 use super::loops;
 use super::regcache::{param_types, Carried, RegCache};
-use super::run::{status, step_helper, Ctx};
+use super::run::{status, step_helper, wait_helper, Ctx};
 use crate::core::program::{Decoded, Prep, Program};
 
 /// Instructions translated per program at most: translation time grows faster than linearly
@@ -39,8 +39,9 @@ pub(super) enum Plan {
     Branch(Option<emit_salu::Cond>, u64),
     End,
     Barrier,
-    /// No effect unless strict mode has loads outstanding (`s_waitcnt`, scheduling hints).
-    Nothing,
+    /// No effect unless strict mode has loads outstanding (`s_waitcnt`, scheduling hints);
+    /// `s_waitcnt`'s immediate, which [`wait_helper`] then retires by without the interpreter.
+    Nothing(Option<u16>),
     Helper,
 }
 
@@ -172,8 +173,9 @@ fn plan(d: &Decoded, next: u64, key: Key, floats: bool) -> Plan {
                 O::S_ENDPGM => Plan::End,
                 O::S_BARRIER => Plan::Barrier,
                 O::S_BRANCH => Plan::Branch(None, target),
-                O::S_WAITCNT | O::S_NOP | O::S_CLAUSE | O::S_INST_PREFETCH => Plan::Nothing,
-                O::S_WAITCNT_DEPCTR | O::S_SETPRIO | O::S_SLEEP => Plan::Nothing,
+                O::S_WAITCNT => Plan::Nothing(Some(i.simm16)),
+                O::S_NOP | O::S_CLAUSE | O::S_INST_PREFETCH => Plan::Nothing(None),
+                O::S_WAITCNT_DEPCTR | O::S_SETPRIO | O::S_SLEEP => Plan::Nothing(None),
                 op => match emit_salu::branch_cond(op) {
                     Some(c) => Plan::Branch(Some(c), target),
                     None => Plan::Helper,
@@ -282,7 +284,7 @@ fn segment_starts(base: u64, plans: &[(u64, u64, Plan)]) -> BTreeSet<u64> {
     let mut starts = BTreeSet::from([base]);
     for (pc, next, plan) in plans {
         match plan {
-            Plan::Helper | Plan::Nothing | Plan::End | Plan::Barrier => {
+            Plan::Helper | Plan::Nothing(_) | Plan::End | Plan::Barrier => {
                 starts.insert(*pc);
                 starts.insert(*next);
             }
@@ -604,6 +606,23 @@ fn call_helper(b: &mut FunctionBuilder, env: &Env, pc: u64, next: u64, fall: Opt
     goto(b, env, &mut RegCache::default(), next, fall, 0);
 }
 
+/// `s_waitcnt` with loads outstanding: [`wait_helper`] retires them as the interpreter
+/// would; it touches no register, so the cache `rc` stays valid.
+fn call_wait(
+    b: &mut FunctionBuilder,
+    env: &Env,
+    rc: &mut RegCache,
+    imm: u16,
+    next: u64,
+    fall: Option<&Target>,
+) {
+    let helper_fn: unsafe extern "C" fn(*mut Ctx, u64) -> u32 = wait_helper;
+    let callee = b.ins().iconst(types::I64, helper_fn as usize as i64);
+    let imm = b.ins().iconst(types::I64, i64::from(imm));
+    b.ins().call_indirect(env.helper_sig, callee, &[env.ctx, imm]);
+    goto(b, env, rc, next, fall, 0);
+}
+
 /// Emits an instruction that ends its segment: interpreter calls, exits and branches.
 /// Everything but a branch stores the cache first: what follows reads the wave.
 fn emit_exit(
@@ -626,14 +645,17 @@ fn emit_exit(
         Plan::Barrier => leave(b, env, next, status::BARRIER),
         // `s_waitcnt` and hints: the interpreter runs them only while loads are outstanding
         // (retiring them, or reporting what strict mode reports).
-        Plan::Nothing => {
+        Plan::Nothing(wait) => {
             let off = std::mem::offset_of!(Ctx, pending) as i32;
             let pending = b.ins().load(types::I64, FLAGS, env.ctx, off);
             let slow = b.create_block();
             let fast = b.create_block();
             b.ins().brif(pending, slow, &[], fast, &[]);
             b.switch_to_block(slow);
-            call_helper(b, env, pc, next, fall);
+            match wait {
+                Some(imm) => call_wait(b, env, &mut rc.clone(), *imm, next, fall),
+                None => call_helper(b, env, pc, next, fall),
+            }
             b.switch_to_block(fast);
             goto(b, env, rc, next, fall, 0);
         }

@@ -551,8 +551,20 @@ fn faults_hangs_and_strict_reports_match_the_interpreter() {
         .branch(Op::S_BRANCH, head);
     wait_in_loop.bind(out);
     wait_in_loop.endpgm();
+    // `s_waitcnt vmcnt(1)` retires the older of two loads only: the first add is fine, the
+    // second reads the register still outstanding.
+    let mut partial_wait = Asm::new();
+    partial_wait
+        .vop1(Op::V_MOV_B32, V(1), Int(0))
+        .mubuf(Op::BUFFER_LOAD_DWORD, 2, 1, 0, false)
+        .mubuf(Op::BUFFER_LOAD_DWORD, 3, 1, 0, false)
+        .waitcnt(1, 63)
+        .vop2(Op::V_ADD_NC_U32, 4, Int(1), 2)
+        .vop2(Op::V_ADD_NC_U32, 5, Int(1), 3)
+        .endpgm();
     let cases = [
         ("missing s_waitcnt", missing_wait.finish(), true, 0),
+        ("s_waitcnt leaving the newer load outstanding", partial_wait.finish(), true, 0),
         ("missing s_waitcnt in a loop", wait_in_loop.finish(), true, 0),
         ("VGPR beyond the allocation", beyond.finish(), true, 0),
         ("LDS beyond the allocation", lds.finish(), true, 512),
