@@ -67,6 +67,26 @@ fn wrong_entry_point_is_an_error() {
     assert!(matches!(e, CompileError::NoEntryPoint(_)));
 }
 
+/// Applies `edits` (word overwrites, bit flips, low-half replacements, truncations) to corpus
+/// shader `which` and compiles the result, which must not panic.
+fn mutate_and_compile(which: usize, edits: Vec<(prop::sample::Index, u32, u8)>) {
+    let all = corpus_cached();
+    let mut words = all[which % all.len()].clone();
+    for (at, val, kind) in edits {
+        if words.len() <= 5 {
+            break;
+        }
+        let i = 5 + at.index(words.len() - 5);
+        match kind {
+            0 => words[i] = val,
+            1 => words[i] ^= 1 << (val % 32),
+            2 => words[i] = (words[i] & 0xffff_0000) | (val & 0xffff),
+            _ => words.truncate(i),
+        }
+    }
+    let _ = compile(&words);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
     #[test]
@@ -74,19 +94,25 @@ proptest! {
         which in 0usize..64,
         edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u32>(), 0u8..4), 1..6),
     ) {
-        let all = corpus_cached();
-        let mut words = all[which % all.len()].clone();
-        for (at, val, kind) in edits {
-            if words.len() <= 5 { break; }
-            let i = 5 + at.index(words.len() - 5);
-            match kind {
-                0 => words[i] = val,
-                1 => words[i] ^= 1 << (val % 32),
-                2 => words[i] = (words[i] & 0xffff_0000) | (val & 0xffff),
-                _ => { words.truncate(i); }
-            }
-        }
-        let _ = compile(&words);
+        mutate_and_compile(which, edits);
+    }
+}
+
+proptest! {
+    // Seed 295 (with this corpus) found a store past a local array's end that
+    // opt_constant_arrays sliced its table with; replayed whatever the random seed is.
+    #![proptest_config(ProptestConfig {
+        cases: 3000,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(295),
+        ..ProptestConfig::default()
+    })]
+    #[test]
+    fn mutated_corpus_seed_295_never_panics(
+        which in 0usize..64,
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u32>(), 0u8..4), 1..6),
+    ) {
+        mutate_and_compile(which, edits);
     }
 }
 

@@ -299,17 +299,23 @@ fn run(s: &mut Shader, f: &mut Function) -> bool {
     }
     let consts = const_values(f);
     let mut base: HashMap<VarRef, u32> = HashMap::default();
-    for r in &roots {
+    'roots: for r in &roots {
         let (size, _) = layout::size_align(&s.types, s.var(f, *r).ty);
         let mut table = vec![0u8; size as usize];
         for (_, off, v) in sc.stores.iter().filter(|(sr, ..)| sr == r) {
             let size = usize::from(f.ty(*v).shape().0 / 8);
             for (k, c) in consts[v].iter().enumerate() {
                 let at = *off as usize + k * size;
-                table[at..at + size].copy_from_slice(&c.to_le_bytes()[..size]);
+                // A store past the variable's end (malformed SPIR-V the front end let
+                // through) leaves the variable as it is.
+                let Some(bytes) = table.get_mut(at..at + size) else { continue 'roots };
+                bytes.copy_from_slice(&c.to_le_bytes()[..size]);
             }
         }
         base.insert(*r, place(&mut s.constant_data, &table));
+    }
+    if base.is_empty() {
+        return false;
     }
     rewrite(s, f, &paths, &base);
     true
