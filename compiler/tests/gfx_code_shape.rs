@@ -6,7 +6,8 @@
 //!   no `glc`, no wait for the value;
 //! * consecutive memory writes of a whole-quad-mode PS share one exact-mode window;
 //! * an output stored in a block every returning invocation runs (a top-level merge) needs
-//!   no zero default, as one stored in the entry block.
+//!   no zero default, as one stored in the entry block;
+//! * quad broadcasts and swaps run in whole-quad mode (the helper lanes they read stay alive).
 
 mod common;
 
@@ -67,4 +68,24 @@ fn outputs_stored_after_a_top_level_branch_need_no_zero_default() {
     );
     let zeros = ps.isa_text.lines().filter(|l| l.starts_with("v_mov_b32") && l.contains(", 0 ;"));
     assert_eq!(zeros.count(), 0, "{}", ps.isa_text);
+}
+
+#[test]
+fn quad_operations_keep_the_helper_lanes() {
+    // Vulkan launches helper invocations for a fragment shader's quad broadcasts and swaps;
+    // the PS runs in whole-quad mode like one that takes derivatives.
+    let ps = fragment(
+        "quad",
+        "#version 450\n#extension GL_KHR_shader_subgroup_quad : require\n\
+         layout(location = 0) in float v;\nlayout(location = 0) out vec4 o;\n\
+         void main() {\n o = vec4(subgroupQuadBroadcast(v, 1) - subgroupQuadBroadcast(v, 0));\n}\n",
+    );
+    assert!(ps.isa_text.contains("s_wqm_b32"), "{}", ps.isa_text);
+    let swap = fragment(
+        "swap",
+        "#version 450\n#extension GL_KHR_shader_subgroup_quad : require\n\
+         layout(location = 0) in float v;\nlayout(location = 0) out vec4 o;\n\
+         void main() {\n o = vec4(subgroupQuadSwapHorizontal(v) - v);\n}\n",
+    );
+    assert!(swap.isa_text.contains("s_wqm_b32"), "{}", swap.isa_text);
 }

@@ -152,10 +152,15 @@ fn fragment_inputs(s: &Shader) -> Vec<(u32, bool)> {
 }
 
 /// Whether `f` takes quad differences: derivatives, or samples whose level comes from the
-/// coordinates' derivatives (no explicit level or gradients).
+/// coordinates' derivatives (no explicit level or gradients), or reads its quad's other
+/// lanes (Vulkan: a fragment shader that executes OpGroupNonUniformQuadBroadcast or
+/// QuadSwap launches the helper invocations those need).
 fn needs_helpers(f: &crate::ir::Function) -> bool {
     f.blocks.iter().flat_map(|b| &b.insts).any(|i| match &i.kind {
-        InstKind::Subgroup { op: SubgroupOp::Derivative { .. }, .. } => true,
+        InstKind::Subgroup {
+            op: SubgroupOp::Derivative { .. } | SubgroupOp::QuadBroadcast | SubgroupOp::QuadSwap(_),
+            ..
+        } => true,
         InstKind::Image(im) => {
             matches!(im.op, ImageOp::Sample | ImageOp::QueryLod)
                 && !im.args.has(ImageArgs::LOD)
