@@ -35,16 +35,22 @@ const CONSTADDR_SIZE: usize = 4;
 /// `s_getpc_b64` to the data (always positive: the data follows the code).
 fn constant_address(dst: Operand, delta: u32) -> Vec<Inst> {
     let Operand::Sgpr(lo) = dst else { return Vec::new() };
-    let (lo, hi) = (Operand::Sgpr(lo), Operand::Sgpr(lo + 1));
-    vec![
-        Inst::Sop1(Sop1 { op: Opcode::S_GETPC_B64, sdst: lo, ssrc0: Operand::UNUSED }),
+    pc_plus(lo, delta, Operand::Int(0)).to_vec()
+}
+
+/// `s[lo:lo+1]` = the address after `s_getpc_b64` plus `delta_lo` in the low dword, carrying
+/// `hi` into the high one.
+fn pc_plus(lo: u8, delta_lo: u32, hi: Operand) -> [Inst; 3] {
+    let (l, h) = (Operand::Sgpr(lo), Operand::Sgpr(lo + 1));
+    [
+        Inst::Sop1(Sop1 { op: Opcode::S_GETPC_B64, sdst: l, ssrc0: Operand::UNUSED }),
         Inst::Sop2(Sop2 {
             op: Opcode::S_ADD_U32,
-            sdst: lo,
-            ssrc0: lo,
-            ssrc1: Operand::Literal(delta),
+            sdst: l,
+            ssrc0: l,
+            ssrc1: Operand::Literal(delta_lo),
         }),
-        Inst::Sop2(Sop2 { op: Opcode::S_ADDC_U32, sdst: hi, ssrc0: hi, ssrc1: Operand::Int(0) }),
+        Inst::Sop2(Sop2 { op: Opcode::S_ADDC_U32, sdst: h, ssrc0: h, ssrc1: hi }),
     ]
 }
 
@@ -71,23 +77,10 @@ fn inverse(op: Opcode) -> Option<Opcode> {
 /// The long-jump sequence to byte offset `delta` from the end of `s_getpc_b64`.
 fn long_jump(delta: i64) -> Vec<Inst> {
     let lo = Operand::Sgpr(LONG_BRANCH_SGPR);
-    let hi = Operand::Sgpr(LONG_BRANCH_SGPR + 1);
-    vec![
-        Inst::Sop1(Sop1 { op: Opcode::S_GETPC_B64, sdst: lo, ssrc0: Operand::UNUSED }),
-        Inst::Sop2(Sop2 {
-            op: Opcode::S_ADD_U32,
-            sdst: lo,
-            ssrc0: lo,
-            ssrc1: Operand::Literal(delta as u32),
-        }),
-        Inst::Sop2(Sop2 {
-            op: Opcode::S_ADDC_U32,
-            sdst: hi,
-            ssrc0: hi,
-            ssrc1: Operand::Literal((delta >> 32) as u32),
-        }),
-        Inst::Sop1(Sop1 { op: Opcode::S_SETPC_B64, sdst: Operand::UNUSED, ssrc0: lo }),
-    ]
+    let mut seq =
+        pc_plus(LONG_BRANCH_SGPR, delta as u32, Operand::Literal((delta >> 32) as u32)).to_vec();
+    seq.push(Inst::Sop1(Sop1 { op: Opcode::S_SETPC_B64, sdst: Operand::UNUSED, ssrc0: lo }));
+    seq
 }
 
 fn enc(i: &Inst) -> Result<Vec<u32>, BackendError> {

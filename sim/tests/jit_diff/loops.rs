@@ -89,13 +89,7 @@ fn loops_keeping_registers_match_the_interpreter() {
             }
         }
         let words = p.finish();
-        let input: Vec<u32> = (0..BYTES * GROUPS / 4)
-            .map(|k| if k % (BYTES / 4) >= OUT_ROW * 32 { 0 } else { value(&mut r) })
-            .collect();
-        let mut scalars: Vec<u32> = (0..SREGS).map(|_| value(&mut r)).collect();
-        if r.u32(..2) == 0 {
-            scalars[usize::from(SREGS) - 4] = u32::MAX;
-        }
+        let (input, scalars) = random_inputs(&mut r);
         let groups = if kind == 3 { 1 } else { GROUPS };
         let (out, _) = run_groups(&e, &program(Some(&words)), &input, &scalars, groups);
         if out[0] != out[1] {

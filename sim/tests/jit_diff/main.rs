@@ -45,6 +45,19 @@ fn value(r: &mut Rng) -> u32 {
     }
 }
 
+/// Random memory input (the output rows of each workgroup zero) and scalar inputs for a test
+/// program; one time in two the scalar the programs use as a mask is all ones.
+fn random_inputs(r: &mut Rng) -> (Vec<u32>, Vec<u32>) {
+    let input = (0..BYTES * GROUPS / 4)
+        .map(|k| if k % (BYTES / 4) >= OUT_ROW * 32 { 0 } else { value(r) })
+        .collect();
+    let mut scalars: Vec<u32> = (0..SREGS).map(|_| value(r)).collect();
+    if r.u32(..2) == 0 {
+        scalars[usize::from(SREGS) - 4] = u32::MAX;
+    }
+    (input, scalars)
+}
+
 /// Registers the instruction under test may read and write.
 const VREGS: u8 = 10;
 const SREG0: u8 = 4;
@@ -648,13 +661,7 @@ fn native_sequences_match_the_interpreter() {
             words.extend_from_slice(&w);
             text.push(inst.to_string());
         }
-        let input: Vec<u32> = (0..BYTES * GROUPS / 4)
-            .map(|k| if k % (BYTES / 4) >= OUT_ROW * 32 { 0 } else { value(&mut r) })
-            .collect();
-        let mut scalars: Vec<u32> = (0..SREGS).map(|_| value(&mut r)).collect();
-        if r.u32(..2) == 0 {
-            scalars[usize::from(SREGS) - 4] = u32::MAX;
-        }
+        let (input, scalars) = random_inputs(&mut r);
         let (out, _) = run(&e, &program(Some(&words)), &input, &scalars);
         if out[0] != out[1] {
             let at = out[0].iter().zip(&out[1]).position(|(a, b)| a != b).unwrap_or(0);
