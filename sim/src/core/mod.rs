@@ -11,6 +11,7 @@ mod dpp;
 pub mod export;
 pub mod interp;
 pub mod lds;
+pub(crate) mod mem_op;
 mod mimg;
 mod movrel;
 pub mod program;

@@ -3,9 +3,9 @@
 use ferrum_isa::tables::Field;
 use ferrum_isa::{Opcode as O, Smem};
 
+use super::mem_op::SmemOp;
 use super::wave::{fault, Counter, Wave, R};
 use super::Mem;
-use crate::kernel::Access;
 
 pub fn exec(w: &mut Wave, i: &Smem, form: &ferrum_isa::tables::Form, mem: &Mem<'_>) -> R<()> {
     let name = i.op.name();
@@ -20,69 +20,46 @@ pub fn exec(w: &mut Wave, i: &Smem, form: &ferrum_isa::tables::Form, mem: &Mem<'
         _ => {}
     }
     let count = form.dwords(Field::Sdata) as usize;
-    let buffer = match i.op {
+    match i.op {
         O::S_LOAD_DWORD
         | O::S_LOAD_DWORDX2
         | O::S_LOAD_DWORDX4
         | O::S_LOAD_DWORDX8
-        | O::S_LOAD_DWORDX16 => false,
+        | O::S_LOAD_DWORDX16 => return SmemOp::from((i, count as u32)).run(w, mem),
         O::S_BUFFER_LOAD_DWORD
         | O::S_BUFFER_LOAD_DWORDX2
         | O::S_BUFFER_LOAD_DWORDX4
         | O::S_BUFFER_LOAD_DWORDX8
-        | O::S_BUFFER_LOAD_DWORDX16 => true,
+        | O::S_BUFFER_LOAD_DWORDX16 => {}
         _ => return fault(format!("unimplemented SMEM {name}")),
-    };
+    }
     let soffset = if i.soffset == ferrum_isa::Operand::Special(ferrum_isa::Special::Null) {
         0
     } else {
         w.ssrc(i.soffset)?
     };
     let offset = (i.offset as i64).wrapping_add(soffset as i64) as u64;
-    let base_reg = i.sbase as usize;
-    // At most 16 dwords (s_load_dwordx16), in arrays: a scalar load per wave is common.
+    // At most 16 dwords (s_buffer_load_dwordx16), in arrays: a scalar load per wave is common.
     if count > 16 {
         return fault(format!("{name} of {count} dwords"));
     }
     let mut buf = [0u32; 16];
     let values = &mut buf[..count];
-    if buffer {
-        let v = w.sread_n::<4>(base_reg)?;
-        let base = v[0] as u64 | ((v[1] & 0xffff) as u64) << 32;
-        let stride = (v[1] >> 16) & 0x3fff;
-        let limit = if stride == 0 { v[2] as u64 } else { v[2] as u64 * stride as u64 };
-        let start = offset & !3;
-        for (j, val) in values.iter_mut().enumerate() {
-            let off = start + 4 * j as u64;
-            // Dwords beyond NUM_RECORDS read as zero.
-            if off + 4 <= limit {
-                *val = mem.space.read_u32(base.wrapping_add(off))?;
-            }
-        }
-    } else {
-        let base = w.sread(base_reg)? as u64 | (w.sread(base_reg + 1)? as u64) << 32;
-        // The two low address bits are ignored by scalar loads.
-        let addr = base.wrapping_add(offset) & !3;
-        match mem.space.translate(addr, 4 * count as u64, Access::Read) {
-            Ok(p) => {
-                for (j, val) in values.iter_mut().enumerate() {
-                    // SAFETY: `p` is valid for the `4 * count` bytes translated.
-                    *val = u32::from_le(unsafe { p.add(4 * j).cast::<u32>().read_unaligned() });
-                }
-            }
-            // Across a mapping's end, or a fault: piece by piece, as the access reports it.
-            Err(_) => {
-                let mut bytes = [0u8; 64];
-                mem.space.read(addr, &mut bytes[..4 * count])?;
-                for (val, b) in values.iter_mut().zip(bytes.chunks_exact(4)) {
-                    *val = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                }
-            }
+    let v = w.sread_n::<4>(i.sbase as usize)?;
+    let base = v[0] as u64 | ((v[1] & 0xffff) as u64) << 32;
+    let stride = (v[1] >> 16) & 0x3fff;
+    let limit = if stride == 0 { v[2] as u64 } else { v[2] as u64 * stride as u64 };
+    let start = offset & !3;
+    for (j, val) in values.iter_mut().enumerate() {
+        let off = start + 4 * j as u64;
+        // Dwords beyond NUM_RECORDS read as zero.
+        if off + 4 <= limit {
+            *val = mem.space.read_u32(base.wrapping_add(off))?;
         }
     }
     let d = Wave::sindex(i.sdata)?;
     if d + count > 106 && d < 106 {
-        return fault(format!("{name} destination beyond s105"));
+        return fault(format!("destination beyond s105 ({count} dwords from s{d})"));
     }
     w.swrite_n(d, values)?;
     w.add_pending(Counter::Smem, false, d as u32, count as u32);

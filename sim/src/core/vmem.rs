@@ -11,6 +11,7 @@ use ferrum_isa::{Buffer, Flat, Operand, Seg, Special};
 
 use super::address::{self, pieces, Addrs, Aperture, Vsharp};
 use super::lds::Lds;
+use super::mem_op::BufferOp;
 use super::vmem_fast::{self, Span};
 use super::wave::{fault, Counter, Wave, LANES, R};
 use super::Mem;
@@ -482,6 +483,11 @@ pub fn buffer(
     }
     let k =
         kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented MUBUF {name}")))?;
+    if let Some(op) = BufferOp::new(i, k) {
+        if op.run(w, mem)? {
+            return Ok(());
+        }
+    }
     let v = w.sread_n::<4>(i.srsrc as usize)?;
     let vs = Vsharp::parse(&v);
     if w.strict() {
@@ -527,21 +533,11 @@ pub fn buffer(
     let index: [u64; LANES] = std::array::from_fn(|l| idx_row.as_ref().map_or(0, |r| r[l] as u64));
     let offset: [u64; LANES] =
         std::array::from_fn(|l| i.offset as u64 + off_row.as_ref().map_or(0, |r| r[l] as u64));
-    if typed.is_none() && !vs.swizzle {
+    // Without an index or ADD_TID, `BufferOp` above took the fast path if it could.
+    if typed.is_none() && !vs.swizzle && (idx_row.is_some() || vs.add_tid) {
         let exec = w.exec();
-        let span = |bytes| match idx_row.is_none() && !vs.add_tid {
-            // Index 0 in every lane: the range rule is monotone in the offset.
-            true => {
-                let row = off_row.as_ref().unwrap_or(&[0; LANES]);
-                let at = vs.base.wrapping_add(soffset).wrapping_add(u64::from(i.offset));
-                Span::offsets(exec, bytes, at, row, |o| {
-                    let o = u64::from(i.offset) + u64::from(o);
-                    vs.whole_in_range(soffset, 0, 0, o, bytes).is_some()
-                })
-            }
-            false => Span::gather(exec, bytes, |l| {
-                vs.whole_in_range(soffset, l, index[l], offset[l], bytes)
-            }),
+        let span = |bytes| {
+            Span::gather(exec, bytes, |l| vs.whole_in_range(soffset, l, index[l], offset[l], bytes))
         };
         if try_fast(w, mem, k, exec, i.vdata as u32, span)? {
             return Ok(());
@@ -563,7 +559,7 @@ pub fn buffer(
 
 /// Word 3 of a V# that the hardware would misread: TYPE must be 0 (a T# has TYPE >= 8) and
 /// RESOURCE_LEVEL 1 on GFX10 (descriptors-gfx103.md §1).
-fn vsharp_check(word3: u32) -> R<()> {
+pub(super) fn vsharp_check(word3: u32) -> R<()> {
     if word3 >> 30 != 0 {
         return fault(format!(
             "V# word 3 {word3:#010x} has TYPE {} (an image descriptor?)",

@@ -16,9 +16,15 @@ use crate::kernel::{Access, AddressSpace};
 
 /// Start addresses of the active lanes' accesses and the byte span `[lo, hi)` they cover.
 pub(super) struct Span {
-    addr: [u64; LANES],
+    /// Each active lane's start address less `lo` (32 bits, so that the host vectorises
+    /// their computation; a span of 4 GiB or more takes the exact path). Not filled in a
+    /// dense span.
+    rel: [u32; LANES],
     lo: u64,
     hi: u64,
+    /// Every lane active, lane `l` at `lo + l * bytes` with whole dwords: the span is one
+    /// block of memory in lane order.
+    dense: bool,
 }
 
 /// The lanes set in `mask`, ascending.
@@ -44,15 +50,20 @@ impl Span {
         if exec == 0 {
             return None;
         }
-        let mut s = Span { addr: [0; LANES], lo: u64::MAX, hi: 0 };
+        let mut at = [0u64; LANES];
+        let (mut lo, mut hi) = (u64::MAX, 0);
         for lane in lanes(exec) {
             let a = addr(lane)?;
             let end = a.checked_add(u64::from(bytes))?;
-            s.addr[lane] = a;
-            s.lo = s.lo.min(a);
-            s.hi = s.hi.max(end);
+            at[lane] = a;
+            lo = lo.min(a);
+            hi = hi.max(end);
         }
-        Some(s)
+        if hi - lo > u64::from(u32::MAX) {
+            return None;
+        }
+        let rel = std::array::from_fn(|lane| at[lane].wrapping_sub(lo) as u32);
+        Some(Span { rel, lo, hi, dense: false })
     }
 
     /// The accesses of `bytes` each that the lanes of `exec` make at `base + offset[lane]`,
@@ -74,12 +85,14 @@ impl Span {
         // bounds at the ends, which one vectorised comparison of the row shows.
         let first = offset[0];
         let ascending = |(l, &o): (usize, &u32)| o == first.wrapping_add(l as u32 * bytes);
+        let mut dense = false;
         let (min, max) = match exec {
             0 => return None,
             u32::MAX
                 if u64::from(first) + 31 * u64::from(bytes) <= u64::from(u32::MAX)
                     && offset.iter().enumerate().fold(true, |ok, x| ok & ascending(x)) =>
             {
+                dense = bytes % 4 == 0;
                 (first, offset[LANES - 1])
             }
             u32::MAX => offset.iter().fold((u32::MAX, 0), |(lo, hi), &o| (lo.min(o), hi.max(o))),
@@ -93,8 +106,11 @@ impl Span {
         }
         let lo = base.checked_add(u64::from(min))?;
         let hi = base.checked_add(u64::from(max) + u64::from(bytes))?;
-        let addr = std::array::from_fn(|lane| base.wrapping_add(u64::from(offset[lane])));
-        Some(Span { addr, lo, hi })
+        let rel = match dense {
+            true => [0; LANES],
+            false => std::array::from_fn(|lane| offset[lane].wrapping_sub(min)),
+        };
+        Some(Span { rel, lo, hi, dense })
     }
 
     /// The host address of `lo` when the whole span lies in one mapping permitting `access`.
@@ -102,10 +118,12 @@ impl Span {
         space.translate(self.lo, self.hi - self.lo, access).ok()
     }
 
-    /// The host address of `lane`'s access (inside the span `base` translates).
+    /// The host address of `lane`'s access (inside the span `base` translates) in a span
+    /// that is not dense.
     fn at(&self, base: *mut u8, lane: usize) -> *mut u8 {
-        // SAFETY: `addr[lane]..addr[lane] + bytes` lies in `lo..hi`, which `base` maps.
-        unsafe { base.add((self.addr[lane] - self.lo) as usize) }
+        debug_assert!(!self.dense);
+        // SAFETY: `lo + rel[lane]` and the access's bytes lie in `lo..hi`, which `base` maps.
+        unsafe { base.add(self.rel[lane] as usize) }
     }
 }
 
@@ -123,20 +141,34 @@ pub(super) fn load(
     let dwords = bytes.div_ceil(4) as usize;
     w.vwritable(vdata, dwords as u32)?;
     let mut rows = [[0u32; LANES]; 4];
-    for lane in lanes(exec) {
-        let p = span.at(base, lane);
-        // SAFETY: `p` is valid for `bytes` bytes of mapped memory (see `Span::at`); unaligned
-        // reads, as the exact path's byte copies allow.
+    if span.dense {
+        // SAFETY: the span maps its `LANES * bytes` bytes from `base`.
         unsafe {
-            rows[0][lane] = match (bytes, signed) {
-                (1, true) => p.read() as i8 as i32 as u32,
-                (1, false) => u32::from(p.read()),
-                (2, true) => u16::from_le(p.cast::<u16>().read_unaligned()) as i16 as i32 as u32,
-                (2, false) => u32::from(u16::from_le(p.cast::<u16>().read_unaligned())),
-                _ => u32::from_le(p.cast::<u32>().read_unaligned()),
-            };
-            for (j, row) in rows.iter_mut().enumerate().take(dwords).skip(1) {
-                row[lane] = u32::from_le(p.add(4 * j).cast::<u32>().read_unaligned());
+            match dwords {
+                1 => dense_load::<1>(base, &mut rows),
+                2 => dense_load::<2>(base, &mut rows),
+                3 => dense_load::<3>(base, &mut rows),
+                _ => dense_load::<4>(base, &mut rows),
+            }
+        }
+    } else {
+        for lane in lanes(exec) {
+            let p = span.at(base, lane);
+            // SAFETY: `p` is valid for `bytes` bytes of mapped memory (see `Span::at`);
+            // unaligned reads, as the exact path's byte copies allow.
+            unsafe {
+                rows[0][lane] = match (bytes, signed) {
+                    (1, true) => p.read() as i8 as i32 as u32,
+                    (1, false) => u32::from(p.read()),
+                    (2, true) => {
+                        u16::from_le(p.cast::<u16>().read_unaligned()) as i16 as i32 as u32
+                    }
+                    (2, false) => u32::from(u16::from_le(p.cast::<u16>().read_unaligned())),
+                    _ => u32::from_le(p.cast::<u32>().read_unaligned()),
+                };
+                for (j, row) in rows.iter_mut().enumerate().take(dwords).skip(1) {
+                    row[lane] = u32::from_le(p.add(4 * j).cast::<u32>().read_unaligned());
+                }
             }
         }
     }
@@ -145,6 +177,37 @@ pub(super) fn load(
     }
     w.add_pending(Counter::Vm, true, vdata, dwords as u32);
     Ok(true)
+}
+
+/// Lane `l`'s `D` dwords from `base + 4 * D * l` into `rows[..D]`, all 32 lanes.
+///
+/// # Safety
+/// `base` is valid for `4 * D * LANES` bytes of reads.
+// A transposition: `lane` indexes the inner arrays of `rows`, not `rows`.
+#[allow(clippy::needless_range_loop)]
+unsafe fn dense_load<const D: usize>(base: *const u8, rows: &mut [[u32; LANES]; 4]) {
+    for lane in 0..LANES {
+        // SAFETY: lane `lane`'s dwords lie in the range the caller guarantees.
+        let d = unsafe { base.add(4 * D * lane).cast::<[u32; D]>().read_unaligned() };
+        for (j, x) in d.into_iter().enumerate() {
+            rows[j][lane] = u32::from_le(x);
+        }
+    }
+}
+
+/// Lane `l`'s `D` dwords of `rows` to `base + 4 * D * l`, all 32 lanes.
+///
+/// # Safety
+/// `base` is valid for `4 * D * LANES` bytes of writes; `rows` has at least `D` rows.
+// A transposition, as in `dense_load`.
+#[allow(clippy::needless_range_loop)]
+unsafe fn dense_store<const D: usize>(rows: &[[u32; LANES]], base: *mut u8) {
+    let rows: &[[u32; LANES]; D] = rows[..D].try_into().expect("D rows");
+    for lane in 0..LANES {
+        let d: [u32; D] = std::array::from_fn(|j| rows[j][lane].to_le());
+        // SAFETY: lane `lane`'s dwords lie in the range the caller guarantees.
+        unsafe { base.add(4 * D * lane).cast::<[u32; D]>().write_unaligned(d) };
+    }
 }
 
 /// A store of `bytes` per lane (1, 2 or whole dwords) from the registers at `vdata`, as
@@ -159,6 +222,19 @@ pub(super) fn store(
 ) -> R<bool> {
     let Some(base) = span.host(space, Access::Write) else { return Ok(false) };
     w.vreadable(vdata, bytes.div_ceil(4))?;
+    if span.dense {
+        let rows = &w.v[vdata as usize..];
+        // SAFETY: as in `load`, for writes.
+        unsafe {
+            match bytes / 4 {
+                1 => dense_store::<1>(rows, base),
+                2 => dense_store::<2>(rows, base),
+                3 => dense_store::<3>(rows, base),
+                _ => dense_store::<4>(rows, base),
+            }
+        }
+        return Ok(true);
+    }
     for lane in lanes(exec) {
         let p = span.at(base, lane);
         let word = |j: usize| w.v[vdata as usize + j][lane];
@@ -204,6 +280,7 @@ mod tests {
                 1 => offset[r.usize(..LANES)] = r.u32(..0x2000),
                 _ => offset = std::array::from_fn(|_| r.u32(..0x2000)),
             }
+            let consecutive = (0..LANES).all(|l| offset[l] == offset[0] + l as u32 * bytes);
             let fits = |o: u32| o + bytes <= limit;
             let got = Span::offsets(exec, bytes, base, &offset, fits);
             let want = Span::gather(exec, bytes, |l| {
@@ -213,8 +290,14 @@ mod tests {
             taken += 1;
             let want = want.expect("gather takes what offsets takes");
             assert_eq!((got.lo, got.hi), (want.lo, want.hi));
+            assert!(!want.dense);
+            assert_eq!(got.dense, exec == u32::MAX && bytes % 4 == 0 && consecutive);
             for lane in lanes(exec) {
-                assert_eq!(got.addr[lane], want.addr[lane]);
+                let at = |s: &Span| match s.dense {
+                    true => s.lo + u64::from(bytes) * lane as u64,
+                    false => s.lo + u64::from(s.rel[lane]),
+                };
+                assert_eq!(at(&got), at(&want));
             }
         }
         assert!(taken > 2000, "only {taken} spans");

@@ -150,3 +150,127 @@ fn fast_path_matches_the_exact_path() {
     assert!(fast > 500 && fast < 3500, "{fast} of 4000 accesses took the fast path");
     assert!(faults > 100, "only {faults} faulting accesses");
 }
+
+/// A V# over `[base, base + records)` (stride 0, raw buffer) with the given OOB_SELECT, and
+/// sometimes SWIZZLE_ENABLE or ADD_TID_ENABLE (which the decoded path leaves to the exact
+/// one).
+fn random_vsharp(r: &mut Rng, base: u64, records: u32) -> [u32; 4] {
+    let stride = match r.u64(..4) {
+        0 => 4 + 4 * r.u64(..4) as u32,
+        _ => 0,
+    };
+    let swizzle = u32::from(r.u64(..8) == 0) << 31;
+    let add_tid = u32::from(r.u64(..8) == 0) << 23;
+    let oob = match r.u64(..4) {
+        0 => r.u64(..3) as u32,
+        _ => 3,
+    };
+    [
+        base as u32,
+        (base >> 32) as u32 & 0xffff | stride << 16 | swizzle,
+        records,
+        1 << 24 | add_tid | oob << 28 | 3 << 21,
+    ]
+}
+
+/// [`BufferOp::run`] (the decoded instruction, through [`Span::offsets`] and the dense block
+/// copies) against the exact per-lane path, from V#s in SGPRs, VGPR offsets, `soffset` and
+/// the instruction offset: consecutive lanes (dense), gaps, scattered, ranges cut by
+/// NUM_RECORDS, mapping ends, read-only pages.
+#[test]
+fn decoded_buffer_ops_match_the_exact_path() {
+    use crate::core::mem_op::BufferOp;
+    use ferrum_isa::{Operand, Special};
+    let memory = Memory::new();
+    let space = memory.vm.snapshot();
+    let mem = Mem { space: &space, timestamp: &|| 0 };
+    let mut r = Rng::with_seed(0xdec0_ded0_0b0f_f5e7);
+    let (mut dense, mut fast, mut faults) = (0, 0, 0);
+    for trial in 0..4000 {
+        let kind = KINDS[r.u64(..KINDS.len() as u64) as usize];
+        let bytes = match kind {
+            Kind::Load { bytes, .. } | Kind::Store { bytes } => bytes,
+            _ => unreachable!(),
+        };
+        // Every lane half of the time: dense spans need it.
+        let exec = if r.bool() { u32::MAX } else { exec_mask(&mut r) };
+        let page = PAGE_SIZE;
+        let start = [0, page, 2 * page + 0x800, 4 * page - 8][r.usize(..4)];
+        let base = memory.base + start;
+        let records = match r.u64(..4) {
+            0 => u32::MAX,
+            1 => r.u32(..0x1000),
+            _ => (5 * page - start) as u32,
+        };
+        let vsharp = random_vsharp(&mut r, base, records);
+        let soffset = [0, 4, 12, 0x40][r.usize(..4)];
+        let offset = [0, 4, 8, 0xffc][r.usize(..4)] as u16;
+        let first = r.u32(..0x1800) & !(r.u32(..2) * 3);
+        let step = [bytes, bytes, bytes, bytes + 4, 0][r.usize(..5)];
+        let mut row: [u32; LANES] = std::array::from_fn(|l| first + l as u32 * step);
+        let moved = r.u64(..6) == 0;
+        if moved {
+            row[r.usize(..LANES)] = r.u32(..0x5000);
+        }
+        let op = BufferOp {
+            store: matches!(kind, Kind::Store { .. }),
+            bytes,
+            signed: matches!(kind, Kind::Load { signed: true, .. }),
+            offen: true,
+            vaddr: 1,
+            vdata: 2 + r.u64(..6) as u8,
+            srsrc: 8,
+            soffset: match soffset {
+                0 => Operand::Special(Special::Null),
+                _ => Operand::Sgpr(12),
+            },
+            offset,
+        };
+        let init: Vec<[u32; LANES]> =
+            (0..12).map(|_| std::array::from_fn(|_| r.u64(..) as u32)).collect();
+        let mut outcomes = Vec::new();
+        let mut took = false;
+        for decoded in [false, true] {
+            memory.reset();
+            let mut w = Wave::new(12, true);
+            w.v.clone_from(&init);
+            w.v[1] = row;
+            w.s[8..12].copy_from_slice(&vsharp);
+            w.s[12] = soffset;
+            w.set_exec(exec);
+            let exact = |w: &mut Wave| {
+                let vs = Vsharp::parse(&vsharp);
+                let index = [0; LANES];
+                let offsets = std::array::from_fn(|l| u64::from(offset) + u64::from(row[l]));
+                let addrs = vs.addresses(u64::from(soffset), &index, &offsets, bytes)?;
+                access(w, &mem, kind, &addrs, exec, u32::from(op.vdata), bytes.div_ceil(4), false)
+            };
+            let result = match decoded {
+                false => exact(&mut w),
+                true => match op.run(&mut w, &mem) {
+                    Ok(true) => {
+                        took = true;
+                        Ok(())
+                    }
+                    Ok(false) => exact(&mut w),
+                    Err(e) => Err(e),
+                },
+            };
+            faults += u32::from(decoded && result.is_err());
+            let pending = w.pending_count();
+            outcomes.push((w.v, pending, memory.contents(), format!("{result:?}")));
+        }
+        fast += u32::from(took);
+        let consecutive = !moved && step == bytes && bytes % 4 == 0;
+        dense += u32::from(took && exec == u32::MAX && consecutive);
+        let [exact, quick] = [&outcomes[0], &outcomes[1]];
+        let what = format!("trial {trial}: {op:?} exec {exec:#x} V# {vsharp:x?} row {row:x?}");
+        assert_eq!(exact.3, quick.3, "{what}: result");
+        assert!(exact.0 == quick.0, "{what}: registers differ");
+        assert_eq!(exact.1, quick.1, "{what}: pending loads");
+        assert!(exact.2 == quick.2, "{what}: memory differs");
+    }
+    assert!(fast > 800 && fast < 3500, "{fast} of 4000 accesses took the decoded path");
+    assert!(dense > 150, "only {dense} dense accesses");
+    assert!(faults > 100, "only {faults} faulting accesses");
+}

@@ -87,7 +87,7 @@ fn segment_out(
             }
             // The interpreter may write any register (its own float results are flushed
             // too, but it is not worth tracking).
-            Plan::Helper => {
+            Plan::Helper | Plan::Mem(_) => {
                 out.push((*next, Set::new()));
                 return keep_starts(out, starts);
             }

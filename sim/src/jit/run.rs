@@ -8,6 +8,7 @@ use ferrum_isa::imm::Waitcnt;
 
 use super::cache::Code;
 use crate::core::lds::Lds;
+use crate::core::mem_op::{BufferOp, SmemOp};
 use crate::core::salu::Flow;
 use crate::core::wave::{Fault, Wave};
 use crate::core::{Exec, Tally};
@@ -100,6 +101,36 @@ pub(super) unsafe extern "C" fn step_helper(ctx: *mut Ctx, pc: u64) -> u32 {
             ctx.fault = Some(Fault::Shader("internal error: the interpreter panicked".into()));
             status::FAULT
         }
+    }
+}
+
+/// A buffer access or scalar load packed at translation (bit 63 set: a scalar load; see
+/// [`crate::core::mem_op`]): runs it without looking the instruction up, decoding or
+/// dispatching it. When the operation does not complete (a buffer access off its fast path,
+/// or a fault) it has changed nothing, and the interpreter runs the instruction instead and
+/// reports what it reports.
+///
+/// # Safety
+/// `ctx` is the context [`run_wave`] made for the call in progress.
+pub(super) unsafe extern "C" fn mem_helper(ctx: *mut Ctx, pc: u64, word: u64) -> u32 {
+    let done = {
+        // SAFETY: the caller passes the live context; translated code does not touch the wave
+        // while the helper runs.
+        let (c, d, w) = unsafe { (&mut *ctx, &*(*ctx).dispatch, &mut *(*ctx).wave) };
+        let run = || match word >> 63 {
+            0 => BufferOp::unpack(word).run(w, &d.mem),
+            _ => SmemOp::unpack(word).run(w, &d.mem).map(|()| true),
+        };
+        let done = matches!(catch_unwind(AssertUnwindSafe(run)), Ok(Ok(true)));
+        if done {
+            mirror_pending(c, w);
+        }
+        done
+    };
+    match done {
+        true => status::NEXT,
+        // SAFETY: as above; the borrows of this function ended.
+        false => unsafe { step_helper(ctx, pc) },
     }
 }
 

@@ -15,6 +15,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
+use ferrum_isa::tables::Field;
 use ferrum_isa::{Inst, Opcode as O};
 
 use super::cache::{Code, Entry, Key};
@@ -23,7 +24,8 @@ use super::emit_valu::{self, VPlan};
 use super::flushed;
 use super::loops;
 use super::regcache::{param_types, Carried, RegCache};
-use super::run::{status, step_helper, wait_helper, Ctx};
+use super::run::{mem_helper, status, step_helper, wait_helper, Ctx};
+use crate::core::mem_op::{BufferOp, SmemOp};
 use crate::core::program::{Decoded, Prep, Program};
 
 /// Instructions translated per program at most: translation time grows faster than linearly
@@ -42,7 +44,40 @@ pub(super) enum Plan {
     /// No effect unless strict mode has loads outstanding (`s_waitcnt`, scheduling hints);
     /// `s_waitcnt`'s immediate, which [`wait_helper`] then retires by without the interpreter.
     Nothing(Option<u16>),
+    /// A buffer access or scalar load through its direct call-out ([`mem_helper`]).
+    Mem(MemCall),
     Helper,
+}
+
+/// A memory instruction packed for [`mem_helper`] (see [`crate::core::mem_op`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum MemCall {
+    Buffer(u64),
+    Smem(u64),
+}
+
+impl MemCall {
+    fn of(d: &Decoded) -> Option<MemCall> {
+        match (&d.inst, d.prep) {
+            (Inst::Mubuf(i), Prep::Vmem(Some(kind))) => {
+                BufferOp::new(i, kind)?.pack().map(MemCall::Buffer)
+            }
+            (Inst::Smem(i), _)
+                if matches!(
+                    i.op,
+                    O::S_LOAD_DWORD
+                        | O::S_LOAD_DWORDX2
+                        | O::S_LOAD_DWORDX4
+                        | O::S_LOAD_DWORDX8
+                        | O::S_LOAD_DWORDX16
+                ) =>
+            {
+                let count = d.form.dwords(Field::Sdata) as u32;
+                SmemOp::from((i, count)).pack().map(MemCall::Smem)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// What the walk found.
@@ -186,6 +221,7 @@ fn plan(d: &Decoded, next: u64, key: Key, floats: bool) -> Plan {
             Prep::Valu(v) => emit_valu::plan(v, key, floats).map_or(Plan::Helper, Plan::Valu),
             _ => Plan::Helper,
         },
+        Inst::Mubuf(_) | Inst::Smem(_) => MemCall::of(d).map_or(Plan::Helper, Plan::Mem),
         inst => emit_salu::plan(inst, d.form).map_or(Plan::Helper, Plan::Salu),
     }
 }
@@ -210,6 +246,8 @@ pub(super) struct Env {
     pub scc: Value,
     pub helper: Value,
     pub helper_sig: SigRef,
+    /// [`mem_helper`]'s signature: the context, the PC and the packed operation.
+    pub mem_sig: SigRef,
 }
 
 pub(super) const FLAGS: MemFlags = MemFlags::trusted();
@@ -284,7 +322,7 @@ fn segment_starts(base: u64, plans: &[(u64, u64, Plan)]) -> BTreeSet<u64> {
     let mut starts = BTreeSet::from([base]);
     for (pc, next, plan) in plans {
         match plan {
-            Plan::Helper | Plan::Nothing(_) | Plan::End | Plan::Barrier => {
+            Plan::Helper | Plan::Mem(_) | Plan::Nothing(_) | Plan::End | Plan::Barrier => {
                 starts.insert(*pc);
                 starts.insert(*next);
             }
@@ -337,7 +375,9 @@ fn body(
     hsig.params.push(AbiParam::new(ptr));
     hsig.params.push(AbiParam::new(types::I64));
     hsig.returns.push(AbiParam::new(types::I32));
-    let helper_sig = b.import_signature(hsig);
+    let helper_sig = b.import_signature(hsig.clone());
+    hsig.params.push(AbiParam::new(types::I64));
+    let mem_sig = b.import_signature(hsig);
     let helper_fn: unsafe extern "C" fn(*mut Ctx, u64) -> u32 = step_helper;
     let env = Env {
         ctx,
@@ -346,6 +386,7 @@ fn body(
         scc: field(b, ctx, std::mem::offset_of!(Ctx, scc)),
         helper: b.ins().iconst(ptr, helper_fn as usize as i64),
         helper_sig,
+        mem_sig,
     };
     let floats = !walk.changes_mode && key.mode & 3 == 0;
     let plans: Vec<(u64, u64, Plan)> = walk
@@ -606,6 +647,36 @@ fn call_helper(b: &mut FunctionBuilder, env: &Env, pc: u64, next: u64, fall: Opt
     goto(b, env, &mut RegCache::default(), next, fall, 0);
 }
 
+/// A buffer access or scalar load through [`mem_helper`]; continues as after
+/// [`call_helper`].
+fn call_mem(
+    b: &mut FunctionBuilder,
+    env: &Env,
+    call: MemCall,
+    pc: u64,
+    next: u64,
+    fall: Option<&Target>,
+) {
+    let helper_fn: unsafe extern "C" fn(*mut Ctx, u64, u64) -> u32 = mem_helper;
+    let callee = b.ins().iconst(types::I64, helper_fn as usize as i64);
+    // Bit 63 tells the kinds apart: a packed buffer operation leaves it clear.
+    let word = match call {
+        MemCall::Buffer(w) => w,
+        MemCall::Smem(w) => w | 1 << 63,
+    };
+    let (pcv, word) =
+        (b.ins().iconst(types::I64, pc as i64), b.ins().iconst(types::I64, word as i64));
+    let call = b.ins().call_indirect(env.mem_sig, callee, &[env.ctx, pcv, word]);
+    let r = b.inst_results(call)[0];
+    let out = b.create_block();
+    let cont = b.create_block();
+    b.ins().brif(r, out, &[], cont, &[]);
+    b.switch_to_block(out);
+    b.ins().return_(&[r]);
+    b.switch_to_block(cont);
+    goto(b, env, &mut RegCache::default(), next, fall, 0);
+}
+
 /// `s_waitcnt` with loads outstanding: [`wait_helper`] retires them as the interpreter
 /// would; it touches no register, so the cache `rc` stays valid.
 fn call_wait(
@@ -641,6 +712,7 @@ fn emit_exit(
     rc.flush(b, env);
     match plan {
         Plan::Helper => call_helper(b, env, pc, next, fall),
+        Plan::Mem(call) => call_mem(b, env, *call, pc, next, fall),
         Plan::End => leave(b, env, next, status::END),
         Plan::Barrier => leave(b, env, next, status::BARRIER),
         // `s_waitcnt` and hints: the interpreter runs them only while loads are outstanding

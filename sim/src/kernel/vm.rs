@@ -6,6 +6,7 @@
 //! GPU. Any access outside a mapping, or against its permissions, is a [`VmFault`].
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use ferrum_winsys::uapi;
@@ -120,9 +121,24 @@ impl<'a> Translator<'a> {
 }
 
 /// An immutable snapshot of the mappings, keyed by start address (48-bit form).
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub struct AddressSpace {
     maps: BTreeMap<u64, Arc<VmMapping>>,
+    /// Mappings [`AddressSpace::translate`] found lately: a shader's accesses go to a few
+    /// buffers over and over, and the tree search cost more than a short wave's copy. Host
+    /// threads running one job share them; each slot is written only on a miss.
+    recent: [AtomicPtr<VmMapping>; RECENT],
+    /// The slot the next miss fills.
+    victim: AtomicUsize,
+}
+
+/// Slots of [`AddressSpace::recent`].
+const RECENT: usize = 4;
+
+impl Clone for AddressSpace {
+    fn clone(&self) -> AddressSpace {
+        AddressSpace { maps: self.maps.clone(), ..AddressSpace::default() }
+    }
 }
 
 impl AddressSpace {
@@ -133,9 +149,38 @@ impl AddressSpace {
         (addr < m.end).then_some(m)
     }
 
+    /// The mappings, to change: the recent lookups are forgotten, since they may point at
+    /// mappings the change drops.
+    fn maps_mut(&mut self) -> &mut BTreeMap<u64, Arc<VmMapping>> {
+        for slot in &mut self.recent {
+            *slot.get_mut() = std::ptr::null_mut();
+        }
+        &mut self.maps
+    }
+
+    /// [`AddressSpace::lookup`] through the recent mappings.
+    fn find(&self, addr: u64) -> Option<&VmMapping> {
+        let a = addr & VA_MASK;
+        for slot in &self.recent {
+            let p = slot.load(Ordering::Relaxed);
+            // SAFETY: a non-null slot points at a mapping in `maps` (it was stored from
+            // there, and `maps_mut`, the only way to change `maps`, clears the slots), alive
+            // as long as `self` is borrowed.
+            if let Some(m) = unsafe { p.as_ref() } {
+                if a >= m.start && a < m.end {
+                    return Some(m);
+                }
+            }
+        }
+        let m = self.lookup(addr)?;
+        let slot = self.victim.fetch_add(1, Ordering::Relaxed) % RECENT;
+        self.recent[slot].store(Arc::as_ptr(m).cast_mut(), Ordering::Relaxed);
+        Some(m)
+    }
+
     /// Host pointer for `len` bytes at `addr`, all inside one mapping that permits `access`.
     pub fn translate(&self, addr: u64, len: u64, access: Access) -> Result<*mut u8, VmFault> {
-        let m = self.lookup(addr).ok_or(VmFault { addr, len, access, reason: "unmapped" })?;
+        let m = self.find(addr).ok_or(VmFault { addr, len, access, reason: "unmapped" })?;
         in_mapping(m, addr, len, access)
     }
 
@@ -267,7 +312,7 @@ impl Vm {
             return Err(VaError::Invalid);
         }
         let next = Arc::make_mut(&mut *cur);
-        next.maps.insert(start, Arc::new(VmMapping { start, end, gem, offset, flags }));
+        next.maps_mut().insert(start, Arc::new(VmMapping { start, end, gem, offset, flags }));
         Ok(())
     }
 
@@ -297,7 +342,7 @@ impl Vm {
             _ => return Err(VaError::NotFound),
         }
         let next = Arc::make_mut(&mut *cur);
-        next.maps.remove(&start);
+        next.maps_mut().remove(&start);
         Ok(())
     }
 
@@ -315,7 +360,7 @@ impl Vm {
             .map(|(_, m)| m.clone())
             .collect();
         for m in hit {
-            next.maps.remove(&m.start);
+            next.maps_mut().remove(&m.start);
             if m.start < start {
                 let head = VmMapping {
                     start: m.start,
@@ -324,7 +369,7 @@ impl Vm {
                     offset: m.offset,
                     flags: m.flags,
                 };
-                next.maps.insert(head.start, Arc::new(head));
+                next.maps_mut().insert(head.start, Arc::new(head));
             }
             if m.end > end {
                 let tail = VmMapping {
@@ -334,7 +379,7 @@ impl Vm {
                     offset: m.offset + (end - m.start),
                     flags: m.flags,
                 };
-                next.maps.insert(tail.start, Arc::new(tail));
+                next.maps_mut().insert(tail.start, Arc::new(tail));
             }
         }
         Ok(())
@@ -347,7 +392,7 @@ impl Vm {
             return;
         }
         let next = Arc::make_mut(&mut *cur);
-        next.maps.retain(|_, m| !Arc::ptr_eq(&m.gem, gem));
+        next.maps_mut().retain(|_, m| !Arc::ptr_eq(&m.gem, gem));
     }
 }
 
@@ -362,6 +407,7 @@ impl AddressSpace {
                 .filter(|(_, m)| keep(&m.gem))
                 .map(|(k, m)| (*k, m.clone()))
                 .collect(),
+            ..AddressSpace::default()
         }
     }
 }
@@ -393,5 +439,43 @@ mod tests {
         let after = vm.snapshot();
         assert!(after.lookup(base + 0x10000).is_none(), "cleared");
         assert!(after.lookup(base + 0x11000).is_some(), "the tail of a split mapping stays");
+    }
+
+    /// Translations remember the mappings they found; a change made in place (no snapshot
+    /// alive) must not leave them pointing at a dropped mapping, and a copy starts afresh.
+    #[test]
+    fn remembered_mappings_follow_changes() {
+        let vm = Vm::new(crate::NAVI21);
+        let acct = Arc::new(MemoryAccounting::default());
+        let gem = || Arc::new(GemObject::new(0x2000, 4, 0, 0, acct.clone()).unwrap());
+        let (a, b) = (gem(), gem());
+        let base = crate::NAVI21.va_start;
+        let rw = uapi::AMDGPU_VM_PAGE_READABLE | uapi::AMDGPU_VM_PAGE_WRITEABLE;
+        vm.map(a.clone(), base, 0, 0x2000, rw).unwrap();
+        vm.map(b.clone(), base + 0x10000, 0, 0x2000, uapi::AMDGPU_VM_PAGE_READABLE).unwrap();
+        let space = vm.snapshot();
+        for _ in 0..3 {
+            assert!(space.translate(base + 0x100, 4, Access::Write).is_ok());
+            assert!(space.translate(base + 0x10ffc, 4, Access::Read).is_ok());
+            // A remembered mapping still checks bounds and permissions.
+            let cross = space.translate(base + 0x1ffc, 8, Access::Read).unwrap_err();
+            assert_eq!(cross.reason, "crosses the end of a mapping");
+            let ro = space.translate(base + 0x10000, 4, Access::Write).unwrap_err();
+            assert_eq!(ro.reason, "permission");
+            assert_eq!(
+                space.translate(base + 0x2000, 4, Access::Read).unwrap_err().reason,
+                "unmapped"
+            );
+        }
+        let copy = (*space).clone();
+        drop(space);
+        // In place: the only reference to the space is the VM's.
+        vm.unmap(&a, base).unwrap();
+        vm.clear(base + 0x10000, 0x1000).unwrap();
+        let now = vm.snapshot();
+        assert_eq!(now.translate(base + 0x100, 4, Access::Read).unwrap_err().reason, "unmapped");
+        assert!(now.translate(base + 0x10ffc, 4, Access::Read).is_err());
+        assert!(now.translate(base + 0x11000, 4, Access::Read).is_ok());
+        assert!(copy.translate(base + 0x100, 4, Access::Read).is_ok(), "the copy keeps its own");
     }
 }

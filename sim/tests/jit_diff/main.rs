@@ -575,8 +575,35 @@ fn faults_hangs_and_strict_reports_match_the_interpreter() {
         .vop2(Op::V_ADD_NC_U32, 4, Int(1), 2)
         .vop2(Op::V_ADD_NC_U32, 5, Int(1), 3)
         .endpgm();
+    // The translator's direct memory call-outs: their faults are the interpreter's.
+    let mut scalar_wait = Asm::new();
+    scalar_wait
+        .vop1(Op::V_MOV_B32, V(1), Int(0))
+        .smem(Op::S_LOAD_DWORDX4, 8, 0, 0)
+        .mubuf(Op::BUFFER_LOAD_DWORD, 2, 1, 8, false)
+        .endpgm();
+    let mut scalar_unmapped = Asm::new();
+    scalar_unmapped.smem(Op::S_LOAD_DWORDX2, 8, 0, 0x40).waitcnt(63, 0).endpgm();
+    let mut scalar_beyond = Asm::new();
+    scalar_beyond.smem(Op::S_LOAD_DWORDX4, 104, 0, 0).waitcnt(63, 0).endpgm();
+    let mut wide_beyond = Asm::new();
+    wide_beyond
+        .vop1(Op::V_MOV_B32, V(1), Int(0))
+        .mubuf(Op::BUFFER_LOAD_DWORDX4, 6, 1, 0, false)
+        .endpgm();
+    let mut image_vsharp = Asm::new();
+    image_vsharp
+        .vop1(Op::V_MOV_B32, V(1), Int(0))
+        .sop1(Op::S_MOV_B32, S(3), Literal(0x8000_0000 | 1 << 24))
+        .mubuf(Op::BUFFER_STORE_DWORDX2, 2, 1, 0, false)
+        .endpgm();
     let cases = [
         ("missing s_waitcnt", missing_wait.finish(), true, 0),
+        ("V# read before its scalar load's wait", scalar_wait.finish(), true, 0),
+        ("scalar load from unmapped memory", scalar_unmapped.finish(), false, 0),
+        ("scalar load beyond s105", scalar_beyond.finish(), true, 0),
+        ("buffer load beyond the VGPR allocation", wide_beyond.finish(), true, 0),
+        ("buffer store through an image descriptor", image_vsharp.finish(), true, 0),
         ("s_waitcnt leaving the newer load outstanding", partial_wait.finish(), true, 0),
         ("missing s_waitcnt in a loop", wait_in_loop.finish(), true, 0),
         ("VGPR beyond the allocation", beyond.finish(), true, 0),
