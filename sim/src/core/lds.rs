@@ -61,7 +61,7 @@ impl Lds<'_> {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DsKind {
     Read {
         size: u32,
@@ -159,9 +159,47 @@ pub fn classify(name: &str) -> Option<DsKind> {
     })
 }
 
+/// A DS instruction's kind and operands, decoded once (see [`super::mem_op`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DsOp {
+    pub kind: DsKind,
+    pub vdst: u8,
+    pub addr: u8,
+    pub data0: u8,
+    pub data1: u8,
+    pub offset0: u8,
+    pub offset1: u8,
+}
+
+impl DsOp {
+    pub fn new(i: &Ds, kind: DsKind) -> DsOp {
+        let Ds { vdst, addr, data0, data1, offset0, offset1, .. } = *i;
+        DsOp { kind, vdst, addr, data0, data1, offset0, offset1 }
+    }
+
+    pub fn run(&self, w: &mut Wave, lds: &mut Lds<'_>) -> R<()> {
+        let a = Args {
+            op: self,
+            addr: *w.vrow(self.addr as u32)?,
+            offset: self.offset0 as u32 | (self.offset1 as u32) << 8,
+            exec: w.exec(),
+        };
+        match self.kind {
+            DsKind::Read { size, signed, dwords } => read(w, &a, lds, size, signed, dwords),
+            DsKind::Write { size, dwords } => write(w, &a, lds, size, dwords),
+            DsKind::Read2 { size, stride64 } => read2(w, &a, lds, size, stride64),
+            DsKind::Write2 { size, stride64 } => write2(w, &a, lds, size, stride64),
+            DsKind::Atomic { op, ret, wide } => atomic(w, &a, lds, op, ret, wide),
+            DsKind::AddF32 { ret } => add_f32(w, &a, lds, ret),
+            DsKind::Swizzle => swizzle(w, &a),
+            DsKind::Permute { backward } => permute(w, &a, backward),
+        }
+    }
+}
+
 /// Operands shared by every DS instruction: the per-lane address and the active lanes.
 struct Args<'a> {
-    i: &'a Ds,
+    op: &'a DsOp,
     addr: [u32; LANES],
     offset: u32,
     exec: u32,
@@ -194,27 +232,13 @@ pub fn exec(w: &mut Wave, i: &Ds, kind: Option<&DsKind>, lds: &mut Lds<'_>) -> R
     }
     let kind =
         *kind.ok_or_else(|| super::wave::Fault::Shader(format!("unimplemented DS {name}")))?;
-    let a = Args {
-        i,
-        addr: *w.vrow(i.addr as u32)?,
-        offset: i.offset0 as u32 | (i.offset1 as u32) << 8,
-        exec: w.exec(),
-    };
-    match kind {
-        DsKind::Read { size, signed, dwords } => read(w, &a, lds, size, signed, dwords),
-        DsKind::Write { size, dwords } => write(w, &a, lds, size, dwords),
-        DsKind::Read2 { size, stride64 } => read2(w, &a, lds, size, stride64),
-        DsKind::Write2 { size, stride64 } => write2(w, &a, lds, size, stride64),
-        DsKind::Atomic { op, ret, wide } => atomic(w, &a, lds, op, ret, wide),
-        DsKind::AddF32 { ret } => add_f32(w, &a, lds, ret),
-        DsKind::Swizzle => swizzle(w, &a),
-        DsKind::Permute { backward } => permute(w, &a, backward),
-    }
+    DsOp::new(i, kind).run(w, lds)
 }
 
 fn read(w: &mut Wave, a: &Args<'_>, lds: &Lds<'_>, size: u32, signed: bool, dwords: u32) -> R<()> {
-    w.vwritable(a.i.vdst as u32, dwords)?;
-    let mut rows = vec![[0u32; LANES]; dwords as usize];
+    w.vwritable(a.op.vdst as u32, dwords)?;
+    let mut rows = [[0u32; LANES]; 4];
+    let rows = &mut rows[..dwords as usize];
     for lane in a.active() {
         for (j, row) in rows.iter_mut().enumerate() {
             let at = a.addr[lane].wrapping_add(a.offset).wrapping_add(4 * j as u32);
@@ -226,14 +250,14 @@ fn read(w: &mut Wave, a: &Args<'_>, lds: &Lds<'_>, size: u32, signed: bool, dwor
             };
         }
     }
-    write_rows(w, a.i.vdst as u32, a.exec, &rows)
+    write_rows(w, a.op.vdst as u32, a.exec, rows)
 }
 
 fn write(w: &mut Wave, a: &Args<'_>, lds: &mut Lds<'_>, size: u32, dwords: u32) -> R<()> {
-    w.vreadable(a.i.data0 as u32, dwords)?;
+    w.vreadable(a.op.data0 as u32, dwords)?;
     for lane in a.active() {
         for j in 0..dwords {
-            let v = w.v[(a.i.data0 as u32 + j) as usize][lane] as u64;
+            let v = w.v[(a.op.data0 as u32 + j) as usize][lane] as u64;
             lds.write(a.addr[lane].wrapping_add(a.offset).wrapping_add(4 * j), size, v)?;
         }
     }
@@ -245,10 +269,11 @@ fn write(w: &mut Wave, a: &Args<'_>, lds: &mut Lds<'_>, size: u32, dwords: u32) 
 fn read2(w: &mut Wave, a: &Args<'_>, lds: &Lds<'_>, size: u32, stride64: bool) -> R<()> {
     let per = size / 4;
     let scale = size * if stride64 { 64 } else { 1 };
-    w.vwritable(a.i.vdst as u32, 2 * per)?;
-    let mut rows = vec![[0u32; LANES]; (2 * per) as usize];
+    w.vwritable(a.op.vdst as u32, 2 * per)?;
+    let mut rows = [[0u32; LANES]; 4];
+    let rows = &mut rows[..(2 * per) as usize];
     for lane in a.active() {
-        for (k, off) in [a.i.offset0, a.i.offset1].into_iter().enumerate() {
+        for (k, off) in [a.op.offset0, a.op.offset1].into_iter().enumerate() {
             let v = lds.read(a.addr[lane].wrapping_add(off as u32 * scale), size)?;
             rows[k * per as usize][lane] = v as u32;
             if per == 2 {
@@ -256,16 +281,16 @@ fn read2(w: &mut Wave, a: &Args<'_>, lds: &Lds<'_>, size: u32, stride64: bool) -
             }
         }
     }
-    write_rows(w, a.i.vdst as u32, a.exec, &rows)
+    write_rows(w, a.op.vdst as u32, a.exec, rows)
 }
 
 fn write2(w: &mut Wave, a: &Args<'_>, lds: &mut Lds<'_>, size: u32, stride64: bool) -> R<()> {
     let per = size / 4;
     let scale = size * if stride64 { 64 } else { 1 };
-    w.vreadable(a.i.data0 as u32, per)?;
-    w.vreadable(a.i.data1 as u32, per)?;
+    w.vreadable(a.op.data0 as u32, per)?;
+    w.vreadable(a.op.data1 as u32, per)?;
     for lane in a.active() {
-        for (off, data) in [(a.i.offset0, a.i.data0), (a.i.offset1, a.i.data1)] {
+        for (off, data) in [(a.op.offset0, a.op.data0), (a.op.offset1, a.op.data1)] {
             let v = Args::data(w, data, lane, per == 2);
             lds.write(a.addr[lane].wrapping_add(off as u32 * scale), size, v)?;
         }
@@ -282,18 +307,19 @@ fn atomic(
     wide: bool,
 ) -> R<()> {
     let per = if wide { 2 } else { 1 };
-    w.vreadable(a.i.data0 as u32, per)?;
+    w.vreadable(a.op.data0 as u32, per)?;
     if op == AtomicOp::CmpSwap {
-        w.vreadable(a.i.data1 as u32, per)?;
+        w.vreadable(a.op.data1 as u32, per)?;
     }
-    let mut rows = vec![[0u32; LANES]; per as usize];
+    let mut rows = [[0u32; LANES]; 2];
+    let rows = &mut rows[..per as usize];
     for lane in a.active() {
         let at = a.addr[lane].wrapping_add(a.offset);
         // ds_cmpst: data0 is the compare value, data1 the new value.
         let (src, cmp) = if op == AtomicOp::CmpSwap {
-            (Args::data(w, a.i.data1, lane, wide), Args::data(w, a.i.data0, lane, wide))
+            (Args::data(w, a.op.data1, lane, wide), Args::data(w, a.op.data0, lane, wide))
         } else {
-            (Args::data(w, a.i.data0, lane, wide), 0)
+            (Args::data(w, a.op.data0, lane, wide), 0)
         };
         let old = lds.read(at, 4 * per)?;
         lds.write(at, 4 * per, atomic_apply(op, old, src, cmp, wide))?;
@@ -303,24 +329,24 @@ fn atomic(
         }
     }
     if ret {
-        w.vwritable(a.i.vdst as u32, per)?;
-        write_rows(w, a.i.vdst as u32, a.exec, &rows)?;
+        w.vwritable(a.op.vdst as u32, per)?;
+        write_rows(w, a.op.vdst as u32, a.exec, rows)?;
     }
     Ok(())
 }
 
 fn add_f32(w: &mut Wave, a: &Args<'_>, lds: &mut Lds<'_>, ret: bool) -> R<()> {
-    w.vreadable(a.i.data0 as u32, 1)?;
+    w.vreadable(a.op.data0 as u32, 1)?;
     let mut row = [0u32; LANES];
     for lane in a.active() {
         let at = a.addr[lane].wrapping_add(a.offset);
         let old = lds.read(at, 4)? as u32;
-        let new = f32::from_bits(old) + f32::from_bits(w.v[a.i.data0 as usize][lane]);
+        let new = f32::from_bits(old) + f32::from_bits(w.v[a.op.data0 as usize][lane]);
         lds.write(at, 4, new.to_bits() as u64)?;
         row[lane] = old;
     }
     if ret {
-        write_rows(w, a.i.vdst as u32, a.exec, &[row])?;
+        write_rows(w, a.op.vdst as u32, a.exec, &[row])?;
     }
     Ok(())
 }
@@ -337,14 +363,14 @@ fn swizzle(w: &mut Wave, a: &Args<'_>) -> R<()> {
             0
         }
     });
-    write_rows(w, a.i.vdst as u32, a.exec, &[row])
+    write_rows(w, a.op.vdst as u32, a.exec, &[row])
 }
 
 /// `ds_bpermute_b32` (each lane pulls from lane ADDR/4) and `ds_permute_b32` (each lane pushes
 /// to lane ADDR/4).
 fn permute(w: &mut Wave, a: &Args<'_>, backward: bool) -> R<()> {
-    w.vreadable(a.i.data0 as u32, 1)?;
-    let data = w.v[a.i.data0 as usize];
+    w.vreadable(a.op.data0 as u32, 1)?;
+    let data = w.v[a.op.data0 as usize];
     let mut row = [0u32; LANES];
     for lane in a.active() {
         let sel = ((a.addr[lane].wrapping_add(a.offset) >> 2) & 31) as usize;
@@ -354,7 +380,7 @@ fn permute(w: &mut Wave, a: &Args<'_>, backward: bool) -> R<()> {
             row[sel] = data[lane];
         }
     }
-    write_rows(w, a.i.vdst as u32, if backward { a.exec } else { u32::MAX }, &[row])
+    write_rows(w, a.op.vdst as u32, if backward { a.exec } else { u32::MAX }, &[row])
 }
 
 fn write_rows(w: &mut Wave, first: u32, exec: u32, rows: &[[u32; LANES]]) -> R<()> {

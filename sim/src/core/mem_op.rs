@@ -1,6 +1,6 @@
-//! The two most frequent memory instructions with their operands decoded once: untyped
-//! buffer loads and stores without an index (`buffer_load_dwordx4 v[1:4], v0, s[8:11], 0
-//! offen`) and scalar loads (`s_load_dwordx8`).
+//! The most frequent memory instructions with their operands decoded once: untyped buffer
+//! loads and stores without an index (`buffer_load_dwordx4 v[1:4], v0, s[8:11], 0 offen`),
+//! scalar loads (`s_load_dwordx8`) and LDS reads and writes ([`DsOp`]).
 //!
 //! The interpreter runs them from here, so there is one implementation. The translator packs
 //! an operation into one word at translation, which its call-out unpacks: the instruction is
@@ -15,6 +15,7 @@
 use ferrum_isa::{Buffer, Operand, Smem, Special};
 
 use super::address::Vsharp;
+use super::lds::{DsKind, DsOp};
 use super::vmem::{vsharp_check, Kind};
 use super::vmem_fast::{self, Span};
 use super::wave::{fault, Counter, Wave, LANES, R};
@@ -237,6 +238,51 @@ impl From<(&Smem, u32)> for SmemOp {
     }
 }
 
+/// LDS reads and writes, one or two elements: ten bits of kind, then the six register and
+/// offset bytes.
+impl DsOp {
+    /// One word for the translator's call-out (bits 0..59); `None` for the other kinds.
+    pub fn pack(&self) -> Option<u64> {
+        let kind = match self.kind {
+            DsKind::Read { size, signed, dwords } => {
+                u64::from(size) << 2 | u64::from(signed) << 6 | u64::from(dwords) << 7
+            }
+            DsKind::Write { size, dwords } => 1 | u64::from(size) << 2 | u64::from(dwords) << 7,
+            DsKind::Read2 { size, stride64 } => {
+                2 | u64::from(size) << 2 | u64::from(stride64) << 10
+            }
+            DsKind::Write2 { size, stride64 } => {
+                3 | u64::from(size) << 2 | u64::from(stride64) << 10
+            }
+            _ => return None,
+        };
+        let regs = [self.vdst, self.addr, self.data0, self.data1, self.offset0, self.offset1];
+        Some(regs.iter().enumerate().fold(kind, |w, (k, &r)| w | u64::from(r) << (11 + 8 * k)))
+    }
+
+    pub fn unpack(bits: u64) -> DsOp {
+        let size = (bits >> 2 & 0xf) as u32;
+        let (signed, dwords, stride64) =
+            (bits >> 6 & 1 != 0, (bits >> 7 & 7) as u32, bits >> 10 & 1 != 0);
+        let kind = match bits & 3 {
+            0 => DsKind::Read { size, signed, dwords },
+            1 => DsKind::Write { size, dwords },
+            2 => DsKind::Read2 { size, stride64 },
+            _ => DsKind::Write2 { size, stride64 },
+        };
+        let r = |k: u64| (bits >> (11 + 8 * k)) as u8;
+        DsOp {
+            kind,
+            vdst: r(0),
+            addr: r(1),
+            data0: r(2),
+            data1: r(3),
+            offset0: r(4),
+            offset1: r(5),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,6 +314,37 @@ mod tests {
         }
         let m0 = BufferOp { soffset: Operand::Special(Special::M0), ..BufferOp::unpack(0) };
         assert_eq!(m0.pack(), None);
+    }
+
+    #[test]
+    fn lds_ops_round_trip_through_their_word() {
+        let mut r = fastrand::Rng::with_seed(0x1d5);
+        for _ in 0..2000 {
+            let kind = match r.u32(..4) {
+                0 => DsKind::Read {
+                    size: [1, 2, 4][r.usize(..3)],
+                    signed: r.bool(),
+                    dwords: r.u32(1..5),
+                },
+                1 => DsKind::Write { size: [1, 2, 4][r.usize(..3)], dwords: r.u32(1..5) },
+                2 => DsKind::Read2 { size: [4, 8][r.usize(..2)], stride64: r.bool() },
+                _ => DsKind::Write2 { size: [4, 8][r.usize(..2)], stride64: r.bool() },
+            };
+            let op = DsOp {
+                kind,
+                vdst: r.u8(..),
+                addr: r.u8(..),
+                data0: r.u8(..),
+                data1: r.u8(..),
+                offset0: r.u8(..),
+                offset1: r.u8(..),
+            };
+            let bits = op.pack().unwrap();
+            assert!(bits < 1 << 62, "the call-out's tag bits are free");
+            assert_eq!(DsOp::unpack(bits), op);
+        }
+        let swizzle = DsOp { kind: DsKind::Swizzle, ..DsOp::unpack(0) };
+        assert_eq!(swizzle.pack(), None);
     }
 
     #[test]

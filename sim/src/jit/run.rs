@@ -7,7 +7,7 @@ use std::ptr::addr_of_mut;
 use ferrum_isa::imm::Waitcnt;
 
 use super::cache::Code;
-use crate::core::lds::Lds;
+use crate::core::lds::{DsOp, Lds};
 use crate::core::mem_op::{BufferOp, SmemOp};
 use crate::core::salu::Flow;
 use crate::core::wave::{Fault, Wave};
@@ -104,22 +104,26 @@ pub(super) unsafe extern "C" fn step_helper(ctx: *mut Ctx, pc: u64) -> u32 {
     }
 }
 
-/// A buffer access or scalar load packed at translation (bit 63 set: a scalar load; see
-/// [`crate::core::mem_op`]): runs it without looking the instruction up, decoding or
-/// dispatching it. When the operation does not complete (a buffer access off its fast path,
-/// or a fault) it has changed nothing, and the interpreter runs the instruction instead and
-/// reports what it reports.
+/// A buffer access, scalar load or LDS access packed at translation (bits 62 and 63 tell
+/// which; see [`crate::core::mem_op`]): runs it without looking the instruction up,
+/// decoding or dispatching it. When the operation does not complete (a buffer access off its
+/// fast path, or a fault) the interpreter runs the instruction and reports what it reports:
+/// a buffer access has changed nothing then, and an LDS write that faults part way repeats
+/// the same writes before the same fault.
 ///
 /// # Safety
 /// `ctx` is the context [`run_wave`] made for the call in progress.
 pub(super) unsafe extern "C" fn mem_helper(ctx: *mut Ctx, pc: u64, word: u64) -> u32 {
     let done = {
-        // SAFETY: the caller passes the live context; translated code does not touch the wave
-        // while the helper runs.
-        let (c, d, w) = unsafe { (&mut *ctx, &*(*ctx).dispatch, &mut *(*ctx).wave) };
-        let run = || match word >> 63 {
-            0 => BufferOp::unpack(word).run(w, &d.mem),
-            _ => SmemOp::unpack(word).run(w, &d.mem).map(|()| true),
+        // SAFETY: the caller passes the live context; translated code does not touch the
+        // wave or the LDS while the helper runs.
+        let (c, d, w, lds) =
+            unsafe { (&mut *ctx, &*(*ctx).dispatch, &mut *(*ctx).wave, &mut *(*ctx).lds) };
+        let op = word & !(3 << 62);
+        let run = || match word >> 62 {
+            0 => BufferOp::unpack(op).run(w, &d.mem),
+            1 => SmemOp::unpack(op).run(w, &d.mem).map(|()| true),
+            _ => DsOp::unpack(op).run(w, lds).map(|()| true),
         };
         let done = matches!(catch_unwind(AssertUnwindSafe(run)), Ok(Ok(true)));
         if done {

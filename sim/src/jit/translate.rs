@@ -25,6 +25,7 @@ use super::flushed;
 use super::loops;
 use super::regcache::{param_types, Carried, RegCache};
 use super::run::{mem_helper, status, step_helper, wait_helper, Ctx};
+use crate::core::lds::DsOp;
 use crate::core::mem_op::{BufferOp, SmemOp};
 use crate::core::program::{Decoded, Prep, Program};
 
@@ -54,6 +55,7 @@ pub(super) enum Plan {
 pub(super) enum MemCall {
     Buffer(u64),
     Smem(u64),
+    Ds(u64),
 }
 
 impl MemCall {
@@ -74,6 +76,9 @@ impl MemCall {
             {
                 let count = d.form.dwords(Field::Sdata) as u32;
                 SmemOp::from((i, count)).pack().map(MemCall::Smem)
+            }
+            (Inst::Ds(i), Prep::Ds(Some(kind))) if !i.gds => {
+                DsOp::new(i, kind).pack().map(MemCall::Ds)
             }
             _ => None,
         }
@@ -221,7 +226,9 @@ fn plan(d: &Decoded, next: u64, key: Key, floats: bool) -> Plan {
             Prep::Valu(v) => emit_valu::plan(v, key, floats).map_or(Plan::Helper, Plan::Valu),
             _ => Plan::Helper,
         },
-        Inst::Mubuf(_) | Inst::Smem(_) => MemCall::of(d).map_or(Plan::Helper, Plan::Mem),
+        Inst::Mubuf(_) | Inst::Smem(_) | Inst::Ds(_) => {
+            MemCall::of(d).map_or(Plan::Helper, Plan::Mem)
+        }
         inst => emit_salu::plan(inst, d.form).map_or(Plan::Helper, Plan::Salu),
     }
 }
@@ -659,10 +666,11 @@ fn call_mem(
 ) {
     let helper_fn: unsafe extern "C" fn(*mut Ctx, u64, u64) -> u32 = mem_helper;
     let callee = b.ins().iconst(types::I64, helper_fn as usize as i64);
-    // Bit 63 tells the kinds apart: a packed buffer operation leaves it clear.
+    // Bits 62 and 63 tell the kinds apart (the packed operations leave them clear).
     let word = match call {
         MemCall::Buffer(w) => w,
-        MemCall::Smem(w) => w | 1 << 63,
+        MemCall::Smem(w) => w | 1 << 62,
+        MemCall::Ds(w) => w | 2 << 62,
     };
     let (pcv, word) =
         (b.ins().iconst(types::I64, pc as i64), b.ins().iconst(types::I64, word as i64));

@@ -1,7 +1,7 @@
 //! The simulator's error log lines (its fault and hang reports), captured so that a test can
 //! compare what each engine reported.
 
-use std::sync::{Mutex, Once};
+use std::sync::{Mutex, MutexGuard, Once};
 
 static LINES: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
@@ -38,4 +38,12 @@ pub fn clear() {
 /// The lines captured since the last [`clear`] or [`take`], removing them.
 pub fn take() -> Vec<String> {
     std::mem::take(&mut *LINES.lock().unwrap())
+}
+
+/// One test at a time among those of a binary that read the reports: the simulator logs
+/// from its own threads, so the lines of two tests faulting at once would mix. Hold the
+/// guard for the whole test.
+pub fn exclusive() -> MutexGuard<'static, ()> {
+    static TURN: Mutex<()> = Mutex::new(());
+    TURN.lock().unwrap_or_else(|e| e.into_inner())
 }

@@ -109,6 +109,7 @@ fn loops_keeping_registers_match_the_interpreter() {
 #[test]
 fn watchdog_stop_inside_a_loop_matches_the_interpreter() {
     capture::install();
+    let _turn = capture::exclusive();
     let mut p = Asm::new();
     p.vop2(Op::V_LSHLREV_B32, 1, Int(2), 0).vop1(Op::V_MOV_B32, V(2), Int(1));
     p.sop1(Op::S_MOV_B32, S(27), Int(0));

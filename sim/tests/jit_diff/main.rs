@@ -6,7 +6,9 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod every_op;
 mod flushed;
+mod lds;
 mod loops;
 
 use common::asm::{Asm, Int, Literal, Op, EXEC, NULL, S, V, VCC};
@@ -531,6 +533,7 @@ fn fault_report(engine: Engine, words: &[u32], mapped: bool, vgprs: u32, lds: u3
 #[test]
 fn faults_hangs_and_strict_reports_match_the_interpreter() {
     capture::install();
+    let _turn = capture::exclusive();
     let mut missing_wait = Asm::new();
     missing_wait
         .vop1(Op::V_MOV_B32, V(1), Int(0))
