@@ -27,6 +27,7 @@ mod valu_ternary;
 mod valu_unary;
 mod vmem;
 mod vmem_fast;
+mod vmem_flat;
 mod vop3p;
 mod watchdog;
 pub mod wave;
@@ -361,7 +362,7 @@ impl Exec<'_> {
             }
             Inst::Flat(i) => {
                 let Prep::Vmem(kind) = d.prep else { return Err(Fault::Shader("FLAT".into())) };
-                vmem::flat(w, i, d.form, kind, &self.mem, lds).map(|_| Flow::Next)
+                vmem_flat::flat(w, i, d.form, kind, &self.mem, lds).map(|_| Flow::Next)
             }
         }
         .map_err(|e| match e {

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::core::address;
 use crate::kernel::{GemObject, MemoryAccounting, Vm, PAGE_SIZE};
 use fastrand::Rng;
 use ferrum_winsys::uapi::{AMDGPU_VM_PAGE_READABLE as RD, AMDGPU_VM_PAGE_WRITEABLE as WR};
