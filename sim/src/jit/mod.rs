@@ -16,8 +16,13 @@
 //! - **native** instructions (the hot integer and f32 VALU and SALU operations, branches)
 //!   are emitted as host code. Whether an instruction is native is decided at translation
 //!   from its operands: registers inside the allocation, no modifiers, the float mode known.
-//! - everything else (memory, LDS, scalar loads, transcendental and 16/64-bit arithmetic,
-//!   image sampling, exports and attribute interpolation of the graphics stages) calls
+//! - the frequent memory instructions (untyped buffer loads and stores, scalar loads, LDS
+//!   reads and writes) call `mem_helper` with the instruction decoded at translation and
+//!   packed into one word ([`crate::core::mem_op`]): the interpreter's implementation of the
+//!   access without its lookup, decode and dispatch; anything off that path (a fault, a
+//!   swizzled buffer, lanes out of range) goes to the interpreter as below.
+//! - everything else (other memory, transcendental and 16/64-bit arithmetic, image
+//!   sampling, exports and attribute interpolation of the graphics stages) calls
 //!   [`step_helper`], which runs the
 //!   interpreter's own implementation of that one instruction on the wave. Memory accesses,
 //!   VM faults and LDS bounds therefore behave identically by construction.
