@@ -193,7 +193,7 @@ pub fn exec(w: &mut Wave, i: &Mimg, mem: &Mem<'_>, border_table: u64) -> R<()> {
     if i.dim as u32 != t.ty - 8 && !(i.dim == 5 && t.ty == ty::CUBE) && !unlayered {
         return fault(format!("instruction dim {} on a T# of type {}", i.dim, t.ty));
     }
-    let img = Image::new(t).map_err(Fault::Shader)?;
+    let img = Image::cached(t).map_err(Fault::Shader)?;
     let mut vm = VmMem(Translator::new(mem.space));
     match class {
         Class::Load { mip } => load(w, i, &img, &mut vm, mip),

@@ -18,6 +18,8 @@
 //! round-to-nearest-even after clamping; 16/11/10-bit floats with denormals, infinities and
 //! NaN; sRGB decoded with the exact transfer function; E5B9G9R9 as the shared-exponent rules.
 
+use std::sync::OnceLock;
+
 use super::bc;
 
 /// How a channel's bits relate to register values.
@@ -287,6 +289,23 @@ fn sext(v: u32, n: u32) -> i32 {
 }
 
 fn decode_channel(v: u32, n: u32, num: Num, c: usize) -> u32 {
+    // 8-bit normalised channels (most textures and targets) from tables of the exact
+    // conversions below: a division in f64, and for sRGB a power, per texel channel dominated
+    // texture sampling.
+    static UNORM8: OnceLock<[u32; 256]> = OnceLock::new();
+    static SRGB8: OnceLock<[u32; 256]> = OnceLock::new();
+    let table = |t: &'static OnceLock<[u32; 256]>, num| {
+        t.get_or_init(|| std::array::from_fn(|v| convert_channel(v as u32, 8, num, 0)))
+    };
+    match (num, n) {
+        (Num::Unorm, 8) => table(&UNORM8, Num::Unorm)[v as usize & 0xff],
+        (Num::Srgb, 8) if c < 3 => table(&SRGB8, Num::Srgb)[v as usize & 0xff],
+        (Num::Srgb, 8) => table(&UNORM8, Num::Unorm)[v as usize & 0xff],
+        _ => convert_channel(v, n, num, c),
+    }
+}
+
+fn convert_channel(v: u32, n: u32, num: Num, c: usize) -> u32 {
     let max = ((1u64 << n) - 1) as f64;
     match num {
         Num::Unorm => ((v as f64 / max) as f32).to_bits(),

@@ -1,6 +1,9 @@
 //! An image as one T# describes it: its format, surface layout and view (levels, layers),
 //! with texel reads and writes through GPU memory.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use super::desc::{ty, Tsharp};
 use super::format::Format;
 use super::surface::Layout;
@@ -39,6 +42,25 @@ impl Image {
         let (base, desc) = t.surface(&format)?;
         let layout = desc.layout().map_err(|e| format!("T# surface: {e}"))?;
         Ok(Image { t, format, layout, base })
+    }
+
+    /// [`Image::new`] through a few recent images per host thread: a shader reads the same
+    /// few images wave after wave, and building one (the layout's mip chain) cost more than a
+    /// wave's texel accesses. An image is a function of its T#, which is the key.
+    pub fn cached(t: Tsharp) -> Result<Rc<Image>, String> {
+        const KEEP: usize = 4;
+        thread_local! {
+            static RECENT: RefCell<Vec<Rc<Image>>> = const { RefCell::new(Vec::new()) };
+        }
+        RECENT.with_borrow_mut(|recent| {
+            if let Some(img) = recent.iter().find(|img| img.t == t) {
+                return Ok(img.clone());
+            }
+            let img = Rc::new(Image::new(t)?);
+            recent.truncate(KEEP - 1);
+            recent.insert(0, img.clone());
+            Ok(img)
+        })
     }
 
     /// Size in texels of absolute `level` (width, height, depth or layers): the texture unit

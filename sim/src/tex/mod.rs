@@ -3,6 +3,7 @@
 //!
 //! [`surface`] and [`mod@format`] are pure and shared with the colour and depth back ends.
 
+pub mod equation;
 pub mod surface;
 #[rustfmt::skip]
 pub mod swizzle_table;

@@ -31,6 +31,7 @@
 //!
 //! Mip sizes are `ceil(size / 2^mip)`, as addrlib allocates them.
 
+use super::equation::{self, Equation};
 use super::swizzle_table as t;
 
 /// navi21's GB_ADDR_CONFIG: NUM_PIPES = 4 (16), PIPE_INTERLEAVE_SIZE = 0 (256 B),
@@ -121,7 +122,7 @@ pub struct Layout {
     /// Bytes the whole surface spans.
     pub size: u64,
     thick: bool,
-    equation: Option<&'static [u64]>,
+    equation: Option<&'static Equation>,
 }
 
 /// Block size log2, whether the mode XORs in the pipe/bank bits, and the equations (one row
@@ -237,7 +238,7 @@ impl SurfaceDesc {
         }
         let n = block_log2 as usize;
         let e = self.bpe_log2 as usize;
-        let equation = Some(&eq[n * e..n * (e + 1)]);
+        let equation = Some(Equation::of(&eq[n * e..n * (e + 1)]));
         let thick = is_thick(self.sw_mode, self.dim);
         let block = block_dims(block_log2, self.bpe_log2, self.samples_log2, thick);
         let mut l = if block_log2 == 8 {
@@ -403,10 +404,6 @@ fn xor_bits(block_log2: u32) -> u32 {
     (mask << 8) & ((1 << block_log2) - 1)
 }
 
-fn parity(v: u64) -> u64 {
-    (v.count_ones() & 1) as u64
-}
-
 impl Layout {
     /// Byte offset from the surface base of element (x, y) of slice `z` (array layer or 3D
     /// depth) in `mip`, sample `sample`. Coordinates must be inside the mip.
@@ -422,14 +419,7 @@ impl Layout {
             Some((tx, ty)) => (x + tx, y + ty, z),
             None => (x, y, z),
         };
-        let mut within = 0u64;
-        for (i, &bits) in eq.iter().enumerate() {
-            let v = parity(ex as u64 & bits & 0xffff)
-                ^ parity(ey as u64 & (bits >> 16) & 0xffff)
-                ^ parity(ez as u64 & (bits >> 32) & 0xffff)
-                ^ parity(sample as u64 & (bits >> 48) & 0xffff);
-            within |= v << i;
-        }
+        let mut within = u64::from(eq.eval(equation::pack(ex, ey, ez, sample)));
         within ^= (self.desc.pipe_bank_xor & xor_bits(self.block_log2)) as u64;
         let (bw, bh, bd) = self.block;
         let (slice_size, slice) =
