@@ -221,14 +221,20 @@ impl SmemOp {
                 }
             }
         }
-        let d = Wave::sindex(self.sdata)?;
-        if d + count > 106 && d < 106 {
-            return fault(format!("destination beyond s105 ({count} dwords from s{d})"));
-        }
-        w.swrite_n(d, values)?;
-        w.add_pending(Counter::Smem, false, d as u32, count as u32);
-        Ok(())
+        write_loaded(w, self.sdata, values)
     }
+}
+
+/// The dwords a scalar load read, into the registers from `sdata` (outstanding until an
+/// `s_waitcnt lgkmcnt`).
+pub(super) fn write_loaded(w: &mut Wave, sdata: Operand, values: &[u32]) -> R<()> {
+    let (d, count) = (Wave::sindex(sdata)?, values.len());
+    if d + count > 106 && d < 106 {
+        return fault(format!("destination beyond s105 ({count} dwords from s{d})"));
+    }
+    w.swrite_n(d, values)?;
+    w.add_pending(Counter::Smem, false, d as u32, count as u32);
+    Ok(())
 }
 
 impl From<(&Smem, u32)> for SmemOp {

@@ -3,7 +3,7 @@
 use ferrum_isa::tables::Field;
 use ferrum_isa::{Opcode as O, Smem};
 
-use super::mem_op::SmemOp;
+use super::mem_op::{write_loaded, SmemOp};
 use super::wave::{fault, Counter, Wave, R};
 use super::Mem;
 
@@ -57,11 +57,5 @@ pub fn exec(w: &mut Wave, i: &Smem, form: &ferrum_isa::tables::Form, mem: &Mem<'
             *val = mem.space.read_u32(base.wrapping_add(off))?;
         }
     }
-    let d = Wave::sindex(i.sdata)?;
-    if d + count > 106 && d < 106 {
-        return fault(format!("destination beyond s105 ({count} dwords from s{d})"));
-    }
-    w.swrite_n(d, values)?;
-    w.add_pending(Counter::Smem, false, d as u32, count as u32);
-    Ok(())
+    write_loaded(w, i.sdata, values)
 }

@@ -645,6 +645,12 @@ fn call_helper(b: &mut FunctionBuilder, env: &Env, pc: u64, next: u64, fall: Opt
     let pcv = b.ins().iconst(types::I64, pc as i64);
     let call = b.ins().call_indirect(env.helper_sig, env.helper, &[env.ctx, pcv]);
     let r = b.inst_results(call)[0];
+    after_call(b, env, r, next, fall);
+}
+
+/// After a call-out returning status `r`: returns it unless it is NEXT, else continues at
+/// `next` from the wave's memory copy, which the call may have changed.
+fn after_call(b: &mut FunctionBuilder, env: &Env, r: Value, next: u64, fall: Option<&Target>) {
     let out = b.create_block();
     let cont = b.create_block();
     b.ins().brif(r, out, &[], cont, &[]);
@@ -654,7 +660,7 @@ fn call_helper(b: &mut FunctionBuilder, env: &Env, pc: u64, next: u64, fall: Opt
     goto(b, env, &mut RegCache::default(), next, fall, 0);
 }
 
-/// A buffer access or scalar load through [`mem_helper`]; continues as after
+/// A buffer access, scalar load or LDS access through [`mem_helper`]; continues as after
 /// [`call_helper`].
 fn call_mem(
     b: &mut FunctionBuilder,
@@ -676,13 +682,7 @@ fn call_mem(
         (b.ins().iconst(types::I64, pc as i64), b.ins().iconst(types::I64, word as i64));
     let call = b.ins().call_indirect(env.mem_sig, callee, &[env.ctx, pcv, word]);
     let r = b.inst_results(call)[0];
-    let out = b.create_block();
-    let cont = b.create_block();
-    b.ins().brif(r, out, &[], cont, &[]);
-    b.switch_to_block(out);
-    b.ins().return_(&[r]);
-    b.switch_to_block(cont);
-    goto(b, env, &mut RegCache::default(), next, fall, 0);
+    after_call(b, env, r, next, fall);
 }
 
 /// `s_waitcnt` with loads outstanding: [`wait_helper`] retires them as the interpreter

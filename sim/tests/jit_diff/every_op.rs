@@ -7,8 +7,7 @@
 //! allocation), must be identical.
 
 use super::common::capture;
-use super::{instance, program, random_inputs, Enc, Engines, BYTES, GROUPS};
-use super::{raw_vsharp, Dispatch, Rng};
+use super::{dispatch, instance, program, random_inputs, Enc, Engines, Rng, BYTES};
 use ferrum_isa::encode;
 use ferrum_isa::tables::Enc as Family;
 
@@ -44,19 +43,9 @@ fn outcomes(
     e.gpus
         .iter()
         .map(|g| {
-            let buf = g.buffer(u64::from(BYTES * GROUPS));
-            buf.map.write_u32s(0, input).unwrap();
-            let prog = g.program(words);
-            let mut ud = raw_vsharp(buf.va, BYTES).to_vec();
-            ud.extend_from_slice(scalars);
-            let d = Dispatch {
-                vgprs: 16,
-                tgid_x: true,
-                groups: [2, 1, 1],
-                ..Dispatch::one_group(prog.va, &ud, [32, 1, 1])
-            };
             capture::clear();
-            match g.dispatch(&d, &prog, &[&buf]) {
+            let (outcome, buf) = dispatch(g, words, input, scalars, 2);
+            match outcome {
                 Ok(true) => Ok(buf.map.read_u32s(0, (BYTES * 2 / 4) as usize).unwrap()),
                 Ok(false) => Err("did not finish".into()),
                 Err(_) => {

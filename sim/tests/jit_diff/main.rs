@@ -258,6 +258,30 @@ fn run(e: &Engines, words: &[u32], input: &[u32], scalars: &[u32]) -> ([Vec<u32>
     run_groups(e, words, input, scalars, GROUPS)
 }
 
+/// Runs `words` on `g` as `groups` workgroups of one wave with 16 VGPRs, the buffer holding
+/// `input` (its V# in s[0:3], `scalars` after it) and the workgroup id in the SGPR after
+/// those: the dispatch's outcome and the buffer.
+fn dispatch(
+    g: &Gpu,
+    words: &[u32],
+    input: &[u32],
+    scalars: &[u32],
+    groups: u32,
+) -> (ferrum_winsys::Result<bool>, Buffer) {
+    let buf = g.buffer(u64::from(BYTES * GROUPS));
+    buf.map.write_u32s(0, input).unwrap();
+    let prog = g.program(words);
+    let mut ud = raw_vsharp(buf.va, BYTES).to_vec();
+    ud.extend_from_slice(scalars);
+    let d = Dispatch {
+        vgprs: 16,
+        tgid_x: true,
+        groups: [groups, 1, 1],
+        ..Dispatch::one_group(prog.va, &ud, [32, 1, 1])
+    };
+    (g.dispatch(&d, &prog, &[&buf]), buf)
+}
+
 /// [`run`] on the first `groups` workgroups.
 fn run_groups(
     e: &Engines,
@@ -269,19 +293,9 @@ fn run_groups(
     let mut out: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
     let mut native = 0;
     for (i, g) in e.gpus.iter().enumerate() {
-        let buf: Buffer = g.buffer(u64::from(BYTES * GROUPS));
-        buf.map.write_u32s(0, input).unwrap();
-        let prog = g.program(words);
-        let mut ud = raw_vsharp(buf.va, BYTES).to_vec();
-        ud.extend_from_slice(scalars);
-        let d = Dispatch {
-            vgprs: 16,
-            tgid_x: true,
-            groups: [groups, 1, 1],
-            ..Dispatch::one_group(prog.va, &ud, [32, 1, 1])
-        };
         let before = g.kernel.jit_stats();
-        let ok = g.dispatch(&d, &prog, &[&buf]).unwrap();
+        let (ok, buf) = dispatch(g, words, input, scalars, groups);
+        let ok = ok.unwrap();
         let after = g.kernel.jit_stats();
         if i == 1 {
             assert_eq!(after.0, before.0 + 1, "the JIT engine did not translate the program");
