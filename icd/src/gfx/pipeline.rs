@@ -23,7 +23,8 @@ use std::sync::Arc;
 
 use ash::vk;
 use ferrum_compiler::amd::abi::graphics::{
-    self as g, GfxKey, InputRate, PsKey, PsMetadata, VsKey, VsMetadata, MAX_VERTEX_INPUTS,
+    self as g, ConstantInputs, GfxKey, InputRate, PsKey, PsMetadata, VsKey, VsMetadata,
+    MAX_VERTEX_INPUTS,
 };
 use ferrum_compiler::amd::{self, GfxMetadata};
 use ferrum_compiler::ir::{Shader, Stage};
@@ -283,6 +284,33 @@ fn cached_stage(
         c.insert_gfx(k, bin.clone());
     }
     Ok(bin)
+}
+
+/// The vertex shader's constant outputs (the pixel shader's key holds them): from `cache`, or
+/// from the vertex shader's front end, whose IR is left in `ir` for the shader's own
+/// compilation and whose result the cache keeps, so that a pipeline creation finding all it
+/// needs in the cache translates no SPIR-V.
+fn vs_constant_outputs(
+    cache: Option<&PipelineCache>,
+    flags: vk::PipelineCreateFlags,
+    st: &StageInfo<'_>,
+    layout: &amd::ResourceLayout,
+    ir: &mut Option<Shader>,
+) -> VkResult<ConstantInputs> {
+    let k = crate::pipeline::gfx_cache::link_key(st.words, st.entry, &st.spec, layout);
+    if let Some(hit) = cache.and_then(|c| c.get_link(k)) {
+        return Ok(hit);
+    }
+    if flags.contains(vk::PipelineCreateFlags::FAIL_ON_PIPELINE_COMPILE_REQUIRED) {
+        return Err(VkError::PipelineCompileRequired);
+    }
+    let shader = front_end(st, Stage::Vertex)?;
+    let outputs = link_stages::constant_outputs(&shader);
+    if let Some(c) = cache {
+        c.insert_link(k, outputs);
+    }
+    *ir = Some(shader);
+    Ok(outputs)
 }
 
 /// SPIR-V → lowered IR of one stage; a compiler panic becomes a creation error.
@@ -633,9 +661,9 @@ pub fn create(
     // the PS takes them as constants and stops reading them. Then the VS is compiled knowing
     // what the PS reads (its key, so its cache entry, says so) and drops the rest.
     let vs_info = stage_info(vs_stage)?;
-    let vs_ir = front_end(&vs_info, Stage::Vertex)?;
+    let mut vs_ir = None;
     if ps_stage.is_some() {
-        key.ps.constant_inputs = link_stages::constant_outputs(&vs_ir);
+        key.ps.constant_inputs = vs_constant_outputs(cache, f, &vs_info, &resources, &mut vs_ir)?;
     }
     let ps = cached_stage(cache, f, &ps_info, Stage::Fragment, &resources, key, None)?;
     let GfxMetadata::Fragment(read) = &ps.metadata else {
@@ -645,7 +673,7 @@ pub fn create(
     vs_key.vs.unread_outputs = !read.input_reads;
     let distances = g::CLIP_DIST_LOCATION..g::CLIP_DIST_LOCATION + 2;
     vs_key.vs.unread_clip_distances = !read.input_locations.iter().any(|l| distances.contains(l));
-    let vs = cached_stage(cache, f, &vs_info, Stage::Vertex, &resources, vs_key, Some(&vs_ir))?;
+    let vs = cached_stage(cache, f, &vs_info, Stage::Vertex, &resources, vs_key, vs_ir.as_ref())?;
     let (GfxMetadata::Vertex(vm), GfxMetadata::Fragment(pm)) = (&vs.metadata, &ps.metadata) else {
         return Err(VkError::InvalidShader("stage metadata does not match its stage".into()));
     };

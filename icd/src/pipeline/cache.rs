@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use ash::vk;
+use ferrum_compiler::amd::abi::graphics::ConstantInputs;
 use ferrum_compiler::amd::{self, abi, GfxBinary};
 use parking_lot::Mutex;
 
@@ -21,8 +22,9 @@ use crate::core::physical_device::Adapter;
 const HEADER_SIZE: usize = 16 + vk::UUID_SIZE;
 const MAGIC: &[u8; 4] = b"FRPC";
 /// 2: graphics stages follow the compute entries; 3: graphics stages record their scratch size;
-/// 4: pixel shaders record the input components they read.
-const FORMAT_VERSION: u32 = 4;
+/// 4: pixel shaders record the input components they read; 5: vertex shaders' link
+/// information follows the graphics stages.
+const FORMAT_VERSION: u32 = 5;
 
 /// What compiling one shader produced.
 #[derive(Debug, Clone, PartialEq)]
@@ -175,6 +177,7 @@ fn decode(r: &mut Reader<'_>) -> Option<CachedShader> {
 
 type Entries = HashMap<u64, Arc<CachedShader>>;
 type GfxEntries = HashMap<u64, Arc<GfxBinary>>;
+type Links = HashMap<u64, ConstantInputs>;
 
 /// A `VkPipelineCache`.
 #[repr(C)]
@@ -184,6 +187,8 @@ pub struct PipelineCache {
     entries: Mutex<Entries>,
     /// Compiled graphics stages (`gfx_cache`).
     gfx: Mutex<GfxEntries>,
+    /// Vertex shaders' constant outputs (`gfx_cache::link_key`).
+    links: Mutex<Links>,
 }
 vk_object!(PipelineCache, vk::PipelineCache, vk::ObjectType::PIPELINE_CACHE);
 
@@ -201,12 +206,14 @@ impl PipelineCache {
             header,
             entries: Mutex::new(HashMap::new()),
             gfx: Mutex::new(HashMap::new()),
+            links: Mutex::new(HashMap::new()),
         };
         if !initial.is_empty() {
             match cache.parse(initial) {
-                Some((entries, gfx)) => {
+                Some((entries, gfx, links)) => {
                     *cache.entries.lock() = entries;
                     *cache.gfx.lock() = gfx;
+                    *cache.links.lock() = links;
                 }
                 None => log::info!("pipeline cache data ignored: not from this driver or corrupt"),
             }
@@ -214,7 +221,7 @@ impl PipelineCache {
         cache
     }
 
-    fn parse(&self, data: &[u8]) -> Option<(Entries, GfxEntries)> {
+    fn parse(&self, data: &[u8]) -> Option<(Entries, GfxEntries, Links)> {
         if data.get(..HEADER_SIZE)? != self.header {
             return None;
         }
@@ -237,7 +244,12 @@ impl PipelineCache {
             let key = r.u64()?;
             gfx.insert(key, Arc::new(super::gfx_cache::decode(&mut r)?));
         }
-        r.0.is_empty().then_some((out, gfx))
+        let mut links = HashMap::new();
+        for _ in 0..r.u32()? {
+            let key = r.u64()?;
+            links.insert(key, super::gfx_cache::decode_link(&mut r)?);
+        }
+        r.0.is_empty().then_some((out, gfx, links))
     }
 
     /// The blob `vkGetPipelineCacheData` returns.
@@ -257,6 +269,14 @@ impl PipelineCache {
         for k in &gfx_keys {
             body.extend_from_slice(&k.to_le_bytes());
             super::gfx_cache::encode(&gfx[k], &mut body);
+        }
+        let links = self.links.lock();
+        let mut link_keys: Vec<_> = links.keys().copied().collect();
+        link_keys.sort_unstable();
+        body.extend_from_slice(&(link_keys.len() as u32).to_le_bytes());
+        for k in &link_keys {
+            body.extend_from_slice(&k.to_le_bytes());
+            super::gfx_cache::encode_link(&links[k], &mut body);
         }
         let mut out = self.header.to_vec();
         out.extend_from_slice(MAGIC);
@@ -283,6 +303,14 @@ impl PipelineCache {
         self.gfx.lock().insert(key, stage);
     }
 
+    pub fn get_link(&self, key: u64) -> Option<ConstantInputs> {
+        self.links.lock().get(&key).copied()
+    }
+
+    pub fn insert_link(&self, key: u64, outputs: ConstantInputs) {
+        self.links.lock().insert(key, outputs);
+    }
+
     /// `vkMergePipelineCaches`: adds `other`'s entries.
     pub fn merge(&self, other: &PipelineCache) {
         if std::ptr::eq(self, other) {
@@ -292,10 +320,12 @@ impl PipelineCache {
         self.entries.lock().extend(theirs);
         let theirs: Vec<_> = other.gfx.lock().iter().map(|(k, v)| (*k, v.clone())).collect();
         self.gfx.lock().extend(theirs);
+        let theirs: Vec<_> = other.links.lock().iter().map(|(k, v)| (*k, *v)).collect();
+        self.links.lock().extend(theirs);
     }
 
     pub fn len(&self) -> usize {
-        self.entries.lock().len() + self.gfx.lock().len()
+        self.entries.lock().len() + self.gfx.lock().len() + self.links.lock().len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -321,9 +351,16 @@ mod tests {
         let adapter = Adapter::open_simulated().unwrap();
         let cache = PipelineCache::new(&adapter, &[]);
         cache.insert(42, Arc::new(shader()));
+        let mut outputs = ConstantInputs { mask: 1 | 1 << 77 | 1 << 127, ..Default::default() };
+        (outputs.values[0], outputs.values[77], outputs.values[127]) = (0x3f80_0000, 0, u32::MAX);
+        cache.insert_link(7, outputs);
+        cache.insert_link(8, ConstantInputs::default());
         let blob = cache.serialize();
         let back = PipelineCache::new(&adapter, &blob);
         assert_eq!(back.get(42).as_deref(), Some(&shader()));
+        assert_eq!(back.get_link(7), Some(outputs));
+        assert_eq!(back.get_link(8), Some(ConstantInputs::default()));
+        assert_eq!(back.len(), 3);
         // Any flipped byte after the header fails the checksum or the parse.
         for at in [HEADER_SIZE + 1, HEADER_SIZE + 20, blob.len() - 1] {
             let mut bad = blob.clone();

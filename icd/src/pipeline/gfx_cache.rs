@@ -3,13 +3,20 @@
 //!
 //! A stage's code depends on its SPIR-V, entry point, specialization, resource layout, stage
 //! and the pipeline state in its [`GfxKey`] (input rates, the outputs the fragment shader does
-//! not read, export formats, multiview); the key hashes all of them. The metadata structs are destructured field by field, so a field added to them
-//! fails to compile here instead of being silently dropped from the cache.
+//! not read, export formats, multiview); the key hashes all of them. The metadata structs are
+//! destructured field by field, so a field added to them fails to compile here instead of
+//! being silently dropped from the cache.
+//!
+//! A vertex shader's link information is cached too: the pixel shader's key holds the
+//! vertex shader's constant outputs, which only its front end finds, so a pipeline whose
+//! stages are all cached would otherwise still translate the vertex shader's SPIR-V.
 
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use ferrum_compiler::amd::abi::graphics::{GfxKey, PsMetadata, VsExtras, VsMetadata};
+use ferrum_compiler::amd::abi::graphics::{
+    ConstantInputs, GfxKey, PsMetadata, VsExtras, VsMetadata,
+};
 use ferrum_compiler::amd::{self, abi, GfxBinary, GfxMetadata};
 use ferrum_compiler::ir::Stage;
 
@@ -43,6 +50,36 @@ pub fn key(
     });
     gfx.hash(&mut h);
     Hasher::finish(&h)
+}
+
+/// The key of a vertex shader's link information ([`ConstantInputs`] of its outputs): its
+/// SPIR-V, entry point, specialization and layout, as the front end sees them.
+pub fn link_key(
+    words: &[u32],
+    entry: &str,
+    spec: &HashMap<u32, u64>,
+    layout: &abi::ResourceLayout,
+) -> u64 {
+    let mut h = Hasher::default();
+    h.u64(super::compute::cache_key(words, entry, spec, layout));
+    h.bytes(b"vertex outputs");
+    Hasher::finish(&h)
+}
+
+/// Appends `c`'s serialized form: the mask, then the value of each component in it.
+pub(super) fn encode_link(c: &ConstantInputs, out: &mut Vec<u8>) {
+    put(out, &std::array::from_fn::<u32, 4, _>(|i| (c.mask >> (32 * i)) as u32));
+    let set = (0..128).filter(|&i| c.mask >> i & 1 != 0);
+    put(out, &set.map(|i| c.values[i]).collect::<Vec<_>>());
+}
+
+pub(super) fn decode_link(r: &mut Reader<'_>) -> Option<ConstantInputs> {
+    let mask = words::<4>(r)?.iter().rev().fold(0u128, |m, &w| m << 32 | u128::from(w));
+    let mut c = ConstantInputs { mask, ..ConstantInputs::default() };
+    for i in (0..128).filter(|&i| mask >> i & 1 != 0) {
+        c.values[i] = r.u32()?;
+    }
+    Some(c)
 }
 
 fn put(out: &mut Vec<u8>, words: &[u32]) {
