@@ -45,7 +45,8 @@ pub(super) enum Plan {
     /// No effect unless strict mode has loads outstanding (`s_waitcnt`, scheduling hints);
     /// `s_waitcnt`'s immediate, which [`wait_helper`] then retires by without the interpreter.
     Nothing(Option<u16>),
-    /// A buffer access or scalar load through its direct call-out ([`mem_helper`]).
+    /// A buffer access, scalar load or LDS access through its direct call-out
+    /// ([`mem_helper`]), which performs strict mode's checks itself.
     Mem(MemCall),
     Helper,
 }
