@@ -71,6 +71,28 @@ pub struct CmdStream {
     /// A pipeline-statistics query is active: internal (meta) dispatches pause the counters
     /// so that they count only the application's work.
     pub stats_query_active: bool,
+    /// What the draws of this stream left in the registers (see [`RegState`]).
+    regs: RegState,
+}
+
+/// The register values the last draws wrote, so that a draw skips rewriting unchanged ones
+/// (draws record the whole graphics state; most of it is what the previous draw wrote).
+///
+/// The values are only known while nothing else was recorded since the last draw: any other
+/// packet (a clear, a barrier, a query, a dispatch, a call of a secondary's IB) may change
+/// registers, so the next draw starts afresh unless the stream is exactly where the last
+/// draw left it. Registers are tracked one by one, so overlapping writes stay exact; a draw
+/// whose packets make the CP write registers itself (indirect draws write the base vertex
+/// and instance) leaves nothing known, and so does a deferral (the primary records work
+/// between a secondary's segments).
+#[derive(Default)]
+struct RegState {
+    /// By register byte address (a multiplicative hash: a draw looks up ~80 registers).
+    values: rustc_hash::FxHashMap<u32, u32>,
+    /// Where the stream stood when the last draw ended, when its values may be trusted.
+    at: Option<(usize, usize, usize)>,
+    /// A draw is being recorded: its register writes are noted.
+    active: bool,
 }
 
 impl CmdStream {
@@ -84,6 +106,7 @@ impl CmdStream {
             pending: None,
             segments: Vec::new(),
             stats_query_active: false,
+            regs: RegState::default(),
         }
     }
 
@@ -100,6 +123,44 @@ impl CmdStream {
         self.pending = None;
         self.segments.clear();
         self.stats_query_active = false;
+        self.regs = RegState::default();
+    }
+
+    fn position(&self) -> (usize, usize, usize) {
+        (self.segments.len(), self.cur, self.used)
+    }
+
+    /// A draw's recording starts: the register values of the last draw stay known only if
+    /// nothing was recorded since.
+    pub fn draw_begin(&mut self) {
+        if self.regs.at != Some(self.position()) {
+            self.regs.values.clear();
+        }
+        self.regs.at = None;
+        self.regs.active = true;
+    }
+
+    /// The draw's recording ended; `known`: the registers hold what it wrote (no packet of
+    /// it made the CP write registers itself).
+    pub fn draw_end(&mut self, known: bool) {
+        self.regs.active = false;
+        self.regs.at = known.then(|| self.position());
+    }
+
+    /// Whether registers from `addr` (byte address) already hold `values`, as a draw being
+    /// recorded wrote them.
+    pub fn regs_hold(&self, addr: u32, values: &[u32]) -> bool {
+        let held = |(i, v): (usize, &u32)| self.regs.values.get(&(addr + 4 * i as u32)) == Some(v);
+        self.regs.active && values.iter().enumerate().all(held)
+    }
+
+    /// Notes registers written from `addr` while a draw is being recorded.
+    pub fn regs_written(&mut self, addr: u32, values: &[u32]) {
+        if self.regs.active {
+            for (i, &v) in values.iter().enumerate() {
+                self.regs.values.insert(addr + 4 * i as u32, v);
+            }
+        }
     }
 
     /// Releases every chunk (`VK_COMMAND_POOL_RESET_RELEASE_RESOURCES_BIT`).
@@ -234,6 +295,8 @@ impl CmdStream {
     /// Ends the current segment and notes `op` to run before the next one (see the module
     /// documentation); the next segment starts in the same chunk.
     pub fn defer(&mut self, op: Deferred) -> VkResult<()> {
+        // The primary records work here that may write any register.
+        self.regs.values.clear();
         // Room for the padding, so that the chain packet a later chunk switch writes still
         // fits behind it.
         self.reserve(pm4::IB_ALIGN_DW)?;

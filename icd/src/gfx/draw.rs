@@ -91,7 +91,13 @@ fn set(s: &mut CmdStream, addr: u32, values: &[u32]) -> VkResult<()> {
         0x30000..=0x3ffff => (SET_UCONFIG_REG, 0x30000),
         _ => return Err(VkError::InvalidUsage("register outside the SET_*_REG ranges")),
     };
-    s.emit2(&[pm4::header(op, 1 + values.len()), (addr - base) / 4], values)
+    // Inside a draw: what the previous draw left in place needs no packet.
+    if s.regs_hold(addr, values) {
+        return Ok(());
+    }
+    s.emit2(&[pm4::header(op, 1 + values.len()), (addr - base) / 4], values)?;
+    s.regs_written(addr, values);
+    Ok(())
 }
 
 /// Begins a rendering scope: clears the targets whose load op is CLEAR (see [`apply_loads`]).
@@ -593,8 +599,13 @@ pub fn draw(s: &mut CmdStream, st: &GraphicsState, push: &[u8], d: Draw) -> VkRe
     if empty {
         return Ok(());
     }
-    draw_state(s, st, push)?;
-    each_view(s, st, |s| draw_packets(s, st, d, 0))
+    // Direct draws leave the registers as they wrote them; indirect ones have the CP write
+    // the base vertex and instance.
+    let direct = matches!(d, Draw::Auto { .. } | Draw::Indexed { .. });
+    s.draw_begin();
+    let r = draw_state(s, st, push).and_then(|()| each_view(s, st, |s| draw_packets(s, st, d, 0)));
+    s.draw_end(direct && r.is_ok());
+    r
 }
 
 /// `vkCmdDrawMultiEXT` and `vkCmdDrawMultiIndexedEXT`: direct draws (`Draw::Auto` or
@@ -611,7 +622,14 @@ pub fn draw_multi(
     if draws.is_empty() {
         return Ok(());
     }
-    draw_state(s, st, push)?;
+    s.draw_begin();
+    let r = draw_state(s, st, push).and_then(|()| multi_packets(s, st, draws));
+    s.draw_end(r.is_ok());
+    r
+}
+
+/// The draw packets of a multi-draw, per view.
+fn multi_packets(s: &mut CmdStream, st: &GraphicsState, draws: &[Draw]) -> VkResult<()> {
     each_view(s, st, |s| {
         for (i, d) in draws.iter().enumerate() {
             let empty = match *d {
@@ -708,6 +726,75 @@ fn draw_packets(s: &mut CmdStream, st: &GraphicsState, d: Draw, draw_index: u32)
                 ])?;
             }
             Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::cmd::stream::Deferred;
+    use crate::core::device::DeviceShared;
+    use crate::core::physical_device::Adapter;
+
+    fn stream() -> CmdStream {
+        let adapter = Arc::new(Adapter::open_simulated().unwrap());
+        CmdStream::new(Arc::new(DeviceShared::new(adapter).unwrap()))
+    }
+
+    /// Dwords a "draw" of register writes adds to the stream.
+    fn draw(s: &mut CmdStream, writes: &[(u32, &[u32])], known: bool) -> usize {
+        let before = s.len_dw();
+        s.draw_begin();
+        for (addr, values) in writes {
+            set(s, *addr, values).unwrap();
+        }
+        s.draw_end(known);
+        s.len_dw() - before
+    }
+
+    /// A draw skips the writes the previous draw left in place, register by register
+    /// (overlapping writes stay exact), and only while nothing else was recorded since.
+    #[test]
+    fn draws_skip_only_registers_known_to_hold_their_values() {
+        let a = r::SPI_SHADER_USER_DATA_VS_0;
+        let (ctx, sh) = (r::PA_SC_VPORT_SCISSOR_0_TL, a + 4 * 8);
+        let same: &[(u32, &[u32])] = &[(ctx, &[1, 2]), (sh, &[3])];
+        let mut s = stream();
+        let full = draw(&mut s, same, true);
+        assert_eq!(full, (2 + 2) + (2 + 1), "two packets: header, offset, values");
+        assert_eq!(draw(&mut s, same, true), 0, "nothing changed");
+        assert_eq!(draw(&mut s, &[(ctx, &[1, 5]), (sh, &[3])], true), 4, "one run changed");
+        // Overlapping runs: a..a+2, then a+1 rewritten; the first run must be written again
+        // whenever a+1 no longer holds its value.
+        let overlap: &[(u32, &[u32])] = &[(a, &[7, 8, 9]), (a + 4, &[0])];
+        assert_eq!(draw(&mut s, overlap, true), 5 + 3);
+        assert_eq!(draw(&mut s, overlap, true), 5 + 3, "a+1 holds 0, not 8");
+        // Anything recorded between draws, a deferral, a draw that leaves registers
+        // unknown (indirect) or a reset: everything is written again.
+        let nop = [pm4::header(pm4::op::NOP, 1), 0];
+        let breaks: [&dyn Fn(&mut CmdStream); 4] = [
+            &|s| s.emit(&nop).unwrap(),
+            &|s| s.defer(Deferred::ViewTargets(0)).unwrap(),
+            &|s| _ = draw(s, &[], false),
+            &|s| s.reset(),
+        ];
+        // A deferral inside a draw (a secondary's multiview draw): the primary's work there
+        // may rewrite what the draw wrote before it, not what it wrote after.
+        draw(&mut s, same, true);
+        s.draw_begin();
+        set(&mut s, ctx, &[1, 2]).unwrap();
+        s.defer(Deferred::ViewTargets(1)).unwrap();
+        set(&mut s, sh, &[3]).unwrap();
+        s.draw_end(true);
+        assert_eq!(draw(&mut s, same, true), 4, "the run before the deferral is written again");
+        for (k, interrupt) in breaks.iter().enumerate() {
+            draw(&mut s, same, true);
+            assert_eq!(draw(&mut s, same, true), 0, "{k}");
+            interrupt(&mut s);
+            assert_eq!(draw(&mut s, same, true), full, "after interruption {k}");
         }
     }
 }
