@@ -73,7 +73,12 @@ pub struct CmdStream {
     pub stats_query_active: bool,
     /// What the draws of this stream left in the registers (see [`RegState`]).
     regs: RegState,
+    /// The last table embedded per [`CmdStream::embed_again`] slot, and its address.
+    embedded: [Option<(Vec<u32>, u64)>; EMBED_SLOTS],
 }
+
+/// Slots of [`CmdStream::embed_again`].
+pub const EMBED_SLOTS: usize = 3;
 
 /// The register values the last draws wrote, so that a draw skips rewriting unchanged ones
 /// (draws record the whole graphics state; most of it is what the previous draw wrote).
@@ -107,6 +112,7 @@ impl CmdStream {
             segments: Vec::new(),
             stats_query_active: false,
             regs: RegState::default(),
+            embedded: Default::default(),
         }
     }
 
@@ -124,6 +130,7 @@ impl CmdStream {
         self.segments.clear();
         self.stats_query_active = false;
         self.regs = RegState::default();
+        self.embedded = Default::default();
     }
 
     fn position(&self) -> (usize, usize, usize) {
@@ -208,6 +215,20 @@ impl CmdStream {
         if data.is_empty() {
             self.put(0);
         }
+        Ok(va)
+    }
+
+    /// [`CmdStream::embed`], or the address of the same table embedded last in `slot` (draws
+    /// embed their set table, push block and vertex table; most draws' are the previous
+    /// draw's). What a stream embedded stays where it is until the stream is reset.
+    pub fn embed_again(&mut self, slot: usize, data: &[u32]) -> VkResult<u64> {
+        if let Some((last, va)) = &self.embedded[slot] {
+            if last[..] == *data {
+                return Ok(*va);
+            }
+        }
+        let va = self.embed(data)?;
+        self.embedded[slot] = Some((data.to_vec(), va));
         Ok(va)
     }
 
@@ -404,6 +425,29 @@ mod tests {
             }
             return out;
         }
+    }
+
+    /// A table embedded again with the same content is not copied again; other content, or
+    /// the same after a reset (the chunks are rewritten), is.
+    #[test]
+    fn tables_embedded_again_are_reused_until_a_reset() {
+        let adapter = Arc::new(Adapter::open_simulated().unwrap());
+        let shared = Arc::new(DeviceShared::new(adapter).unwrap());
+        let mut s = CmdStream::new(shared);
+        let a = s.embed_again(0, &[1, 2, 3]).unwrap();
+        let len = s.len_dw();
+        s.emit(&[pm4::header(pm4::op::NOP, 1), 0]).unwrap();
+        assert_eq!(s.embed_again(0, &[1, 2, 3]).unwrap(), a);
+        assert_ne!(s.embed_again(1, &[1, 2, 3]).unwrap(), a, "slots are separate");
+        let b = s.embed_again(0, &[1, 2, 4]).unwrap();
+        assert_ne!(b, a);
+        assert_eq!(s.embed_again(0, &[1, 2, 4]).unwrap(), b);
+        assert!(s.len_dw() > len + 2);
+        s.reset();
+        s.embed_again(0, &[1, 2, 4]).unwrap();
+        assert_eq!(s.len_dw(), 4, "embedded again after the reset");
+        let words = s.words().concat();
+        assert_eq!(words[1..4], [1, 2, 4]);
     }
 
     /// Segments split at deferred operations run exactly the packets recorded between them,

@@ -532,9 +532,9 @@ fn draw_state(s: &mut CmdStream, st: &GraphicsState, push: &[u8]) -> VkResult<()
         Err(e) => return Err(e),
     };
     let table: Vec<u32> = st.sets.iter().flat_map(|b| [b.va as u32, (b.va >> 32) as u32]).collect();
-    let table_va = s.embed(&table)?;
-    let push_va = s.embed(&push_block(push, &st.sets, &p))?;
-    let inputs_va = s.embed(&vertex_table(st, &p))?;
+    let table_va = s.embed_again(0, &table)?;
+    let push_va = s.embed_again(1, &push_block(push, &st.sets, &p))?;
+    let inputs_va = s.embed_again(2, &vertex_table(st, &p))?;
     let user = [table_va as u32, (table_va >> 32) as u32, push_va as u32, (push_va >> 32) as u32];
     vs_state(s, &p, &user)?;
     emit(s, resolved.regs()?)?;
